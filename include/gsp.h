@@ -1,0 +1,458 @@
+/*
+ * gsp: a GraphBLAS-style semiring matrix library with CUDA kernels.
+ *
+ * The whole public C API. No CUDA types appear here.
+ *
+ * Conventions
+ *  - Opaque handles (gsp_matrix, gsp_vector). Names are gsp_<object>_<verb>;
+ *    outputs come first, inputs after, options last.
+ *  - Every call returns gsp_info: 0 is success, negative is an error, positive
+ *    is informational (GSP_NO_VALUE). gsp_strerror() names a code and
+ *    gsp_last_error() gives the calling thread's last detail sentence.
+ *  - On error nothing the caller owns is changed: outputs are untouched.
+ *  - The library never aborts, exits or prints.
+ *  - An absent entry means "no edge". An explicit entry is an edge, also when
+ *    its value is 0. Dense results mark "no path" as absent.
+ *  - Scalars passed as `const void *` / `void *` point at one value of the
+ *    object's own type (bool, int32_t, int64_t, float or double).
+ *  - Indices are 0-based gsp_index values. Row and column counts are at most
+ *    GSP_INDEX_MAX.
+ *  - Thread safety: calls on different objects may run concurrently from
+ *    several threads. Calls that touch the same object (even read-only
+ *    calls, since they may convert its storage) must be serialised by the
+ *    caller. Error messages are per thread.
+ */
+#ifndef GSP_H
+#define GSP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GSP_VERSION_MAJOR 0
+#define GSP_VERSION_MINOR 1
+#define GSP_VERSION_PATCH 0
+
+typedef uint64_t gsp_index;
+/* Largest row or column count (indices are stored as 64-bit, but n x n
+ * products must stay representable). */
+#define GSP_INDEX_MAX ((gsp_index)INT32_MAX)
+
+/* ---------------------------------------------------------------------- */
+/* Return codes                                                            */
+/* ---------------------------------------------------------------------- */
+
+/* X(name, value, description): the enum and gsp_strerror come from here. */
+#define GSP_INFO_LIST(X)                                                       \
+  X(GSP_SUCCESS, 0, "success")                                                 \
+  X(GSP_NO_VALUE, 1, "no entry at that position")                              \
+  X(GSP_NULL_POINTER, -1, "a required pointer argument is NULL")               \
+  X(GSP_INVALID_VALUE, -2, "an argument has an invalid value")                 \
+  X(GSP_INVALID_INDEX, -3, "an index is out of range")                         \
+  X(GSP_DOMAIN_MISMATCH, -4, "types or semiring do not fit together")          \
+  X(GSP_DIMENSION_MISMATCH, -5, "dimensions do not agree")                     \
+  X(GSP_INVALID_OBJECT, -6, "handle is uninitialised, freed or corrupt")       \
+  X(GSP_OUTPUT_NOT_EMPTY, -7, "output object must be empty")                   \
+  X(GSP_DUPLICATE_ENTRY, -8, "duplicate entry")                                \
+  X(GSP_INSUFFICIENT_SPACE, -9, "output array is too small")                   \
+  X(GSP_OUT_OF_MEMORY, -10, "out of host memory")                              \
+  X(GSP_TOO_LARGE, -11, "size overflows or exceeds the supported limit")       \
+  X(GSP_NEGATIVE_CYCLE, -12, "the graph has a negative cycle")                 \
+  X(GSP_NO_DEVICE, -13, "no usable GPU for the requested backend")             \
+  X(GSP_DEVICE_OUT_OF_MEMORY, -14, "out of device memory")                     \
+  X(GSP_DEVICE_ERROR, -15, "CUDA error")                                       \
+  X(GSP_IO_ERROR, -16, "file cannot be opened, read or written")               \
+  X(GSP_PARSE_ERROR, -17, "malformed input file")                              \
+  X(GSP_PANIC, -99, "internal error")
+
+typedef enum {
+#define GSP_INFO_ENUM_(name, value, text) name = value,
+  GSP_INFO_LIST(GSP_INFO_ENUM_)
+#undef GSP_INFO_ENUM_
+} gsp_info;
+
+/* Name and short description of a code, e.g. "GSP_INVALID_INDEX: an index
+ * is out of range". Never NULL. */
+const char *gsp_strerror(gsp_info info);
+
+/* The calling thread's last error detail, e.g. "gsp_matrix_build: entry 3:
+ * row index 7 out of range 0..4". Empty string if none. Never NULL. */
+const char *gsp_last_error(void);
+
+/* ---------------------------------------------------------------------- */
+/* Types, semirings, operators                                             */
+/* ---------------------------------------------------------------------- */
+
+typedef enum {
+  GSP_BOOL = 0, /* bool */
+  GSP_INT32,    /* int32_t */
+  GSP_INT64,    /* int64_t */
+  GSP_FP32,     /* float */
+  GSP_FP64      /* double */
+} gsp_type;
+
+/* Size in bytes of one value of type t (0 for an invalid type). */
+size_t gsp_type_size(gsp_type t);
+
+/*
+ * Semirings (add monoid, multiply; zero = add identity = "no path").
+ *   MIN_PLUS   min  +    zero +inf / INT_MAX   one 0        shortest paths
+ *   MAX_PLUS   max  +    zero -inf / INT_MIN   one 0        longest paths
+ *   MAX_MIN    max  min  zero -inf / INT_MIN   one +inf/MAX widest paths
+ *   MIN_MAX    min  max  zero +inf / INT_MAX   one -inf/MIN minimax paths
+ *   OR_AND     or   and  zero false            one true     reachability
+ *   PLUS_TIMES +    *    zero 0                one 1        ordinary algebra
+ * OR_AND works on GSP_BOOL objects; the others on INT32, INT64, FP32, FP64.
+ * Integer "+" in MIN_PLUS / MAX_PLUS saturates: INT_MAX (resp. INT_MIN) is
+ * infinity and absorbs, and overflowing sums clamp instead of wrapping.
+ */
+typedef enum {
+  GSP_MIN_PLUS = 0,
+  GSP_MAX_PLUS,
+  GSP_MAX_MIN,
+  GSP_MIN_MAX,
+  GSP_OR_AND,
+  GSP_PLUS_TIMES
+} gsp_semiring;
+
+/* Binary operators for element-wise operations, accumulators and reduction
+ * monoids. On GSP_BOOL, MIN/TIMES/LAND are "and", MAX/PLUS/LOR are "or"
+ * (GraphBLAS semantics). Integer PLUS and TIMES wrap (two's complement). */
+typedef enum {
+  GSP_NOOP = 0, /* as accumulator: none */
+  GSP_MIN,
+  GSP_MAX,
+  GSP_PLUS,
+  GSP_TIMES,
+  GSP_LOR,
+  GSP_LAND,
+  GSP_FIRST,  /* x */
+  GSP_SECOND, /* y */
+  GSP_MINUS   /* x - y (not a monoid) */
+} gsp_binop;
+
+/* Unary operators for gsp_*_apply. */
+typedef enum {
+  GSP_IDENTITY = 0,
+  GSP_AINV, /* -x (bool: x) */
+  GSP_ABS,
+  GSP_ONE /* 1 / true: the structure of the input */
+} gsp_unop;
+
+/* Selection operators for gsp_*_select. VALUE_* compare each entry with the
+ * thunk (a value of the object's type); TRIL/TRIU/DIAG/OFFDIAG use the
+ * int64_t thunk k: keep j <= i + k, j >= i + k, j == i + k, j != i + k.
+ * For vectors the index operators use j = i and i = 0. */
+typedef enum {
+  GSP_TRIL = 0,
+  GSP_TRIU,
+  GSP_DIAG,
+  GSP_OFFDIAG,
+  GSP_VALUE_EQ,
+  GSP_VALUE_NE,
+  GSP_VALUE_LT,
+  GSP_VALUE_LE,
+  GSP_VALUE_GT,
+  GSP_VALUE_GE
+} gsp_selop;
+
+/* Policy for duplicate (i, j) entries when building from tuples. */
+typedef enum {
+  GSP_DUP_ERROR = 0, /* GSP_DUPLICATE_ENTRY, nothing changed */
+  GSP_DUP_FIRST,     /* keep the first occurrence */
+  GSP_DUP_LAST,      /* keep the last occurrence */
+  GSP_DUP_MIN,
+  GSP_DUP_MAX,
+  GSP_DUP_PLUS
+} gsp_dup;
+
+/* Where an operation runs. AUTO = CUDA when a usable device exists and the
+ * GPU kernels take the call, else CPU. The environment variable
+ * GSP_BACKEND=cpu|cuda|auto sets the process default. */
+typedef enum {
+  GSP_BACKEND_AUTO = 0,
+  GSP_BACKEND_CPU,
+  GSP_BACKEND_CUDA
+} gsp_backend;
+
+/* Process-wide default backend (initially from GSP_BACKEND, else AUTO). */
+gsp_info gsp_set_backend(gsp_backend b);
+gsp_info gsp_get_backend(gsp_backend *b);
+
+/* Number of CPU threads for OpenMP kernels; 0 = OpenMP's default. */
+gsp_info gsp_set_threads(int nthreads);
+gsp_info gsp_get_threads(int *nthreads);
+
+/* Whether this build has the CUDA backend and a usable device. Writes a
+ * one-line description of the device (or why there is none) to `desc` when
+ * desc != NULL and len > 0. */
+gsp_info gsp_cuda_available(bool *available, char *desc, size_t len);
+
+/* ---------------------------------------------------------------------- */
+/* Descriptor                                                              */
+/* ---------------------------------------------------------------------- */
+
+/* Options of an operation  C<M> = accum(C, T). NULL means all false. */
+typedef struct {
+  bool mask_complement; /* use !M */
+  bool mask_structure;  /* M(i,j) counts if present, whatever its value */
+  bool replace;         /* clear C outside the mask before writing */
+  bool transpose_a;     /* use A' (first matrix input) */
+  bool transpose_b;     /* use B' (second matrix input) */
+} gsp_desc;
+
+/* ---------------------------------------------------------------------- */
+/* Matrices                                                                */
+/* ---------------------------------------------------------------------- */
+
+typedef struct gsp_matrix_s *gsp_matrix;
+
+/* New empty nrows x ncols matrix of type t (both dimensions may be 0). */
+gsp_info gsp_matrix_new(gsp_matrix *A, gsp_type t, gsp_index nrows,
+                        gsp_index ncols);
+
+/* Free *A (NULL-safe: *A == NULL or A == NULL is a no-op) and set *A = NULL. */
+gsp_info gsp_matrix_free(gsp_matrix *A);
+
+/* *C = a deep copy of A. */
+gsp_info gsp_matrix_dup(gsp_matrix *C, const gsp_matrix A);
+
+/* *C = A with every value converted to type t (to bool: x != 0). */
+gsp_info gsp_matrix_cast(gsp_matrix *C, const gsp_matrix A, gsp_type t);
+
+/* *C = the structure of A as a GSP_BOOL matrix: true at every entry. */
+gsp_info gsp_matrix_pattern(gsp_matrix *C, const gsp_matrix A);
+
+/* *C = A' (a new matrix). */
+gsp_info gsp_matrix_transpose(gsp_matrix *C, const gsp_matrix A);
+
+gsp_info gsp_matrix_nrows(gsp_index *nrows, const gsp_matrix A);
+gsp_info gsp_matrix_ncols(gsp_index *ncols, const gsp_matrix A);
+gsp_info gsp_matrix_nvals(gsp_index *nvals, const gsp_matrix A);
+gsp_info gsp_matrix_type(gsp_type *t, const gsp_matrix A);
+
+/* Remove every entry; the dimensions stay. */
+gsp_info gsp_matrix_clear(gsp_matrix A);
+
+/* Add n tuples (I[k], J[k], X[k]) to A, which must have no entries
+ * (GSP_OUTPUT_NOT_EMPTY otherwise). X holds n values of A's type; X may be
+ * NULL for a GSP_BOOL matrix (all true). Duplicates follow `dup`. */
+gsp_info gsp_matrix_build(gsp_matrix A, const gsp_index *I,
+                          const gsp_index *J, const void *X, gsp_index n,
+                          gsp_dup dup);
+
+/* A(i,j) = *x (inserting or overwriting). */
+gsp_info gsp_matrix_set_element(gsp_matrix A, gsp_index i, gsp_index j,
+                                const void *x);
+
+/* Remove A(i,j) if present (GSP_SUCCESS either way). */
+gsp_info gsp_matrix_remove_element(gsp_matrix A, gsp_index i, gsp_index j);
+
+/* *x = A(i,j); GSP_NO_VALUE (and *x untouched) if absent. */
+gsp_info gsp_matrix_extract_element(void *x, const gsp_matrix A, gsp_index i,
+                                    gsp_index j);
+
+/* Copy all entries, in row-major order, to I, J, X (each may be NULL).
+ * *n is the capacity on input and the entry count on output;
+ * GSP_INSUFFICIENT_SPACE (arrays untouched, *n = nvals) if too small. */
+gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X,
+                                   gsp_index *n, const gsp_matrix A);
+
+/* New matrix from CSR arrays (copied): rowptr[nrows+1] with rowptr[0] = 0,
+ * nondecreasing; colidx[nvals] < ncols, any order within a row, no
+ * duplicates; values[nvals] of type t (NULL for bool: all true). */
+gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows,
+                               gsp_index ncols, const gsp_index *rowptr,
+                               const gsp_index *colidx, const void *values);
+
+/* Zero-copy variant: A takes ownership of malloc()ed arrays (checked as for
+ * import; values must be non-NULL). On success the three pointers are set to
+ * NULL; on error the caller still owns them. */
+gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows,
+                             gsp_index ncols, gsp_index **rowptr,
+                             gsp_index **colidx, void **values);
+
+/* Copy A out as CSR with sorted column indices. Caller-provided arrays:
+ * rowptr[nrows+1], colidx[nvals], values[nvals] (values may be NULL). */
+gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx,
+                               void *values, const gsp_matrix A);
+
+/* Zero-copy variant: hand A's CSR arrays to the caller (to be released with
+ * free()) and free A (*A = NULL). */
+gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx,
+                               void **values, gsp_index *nvals, gsp_matrix *A);
+
+/* New matrix from a dense row-major array of nrows*ncols values of type t.
+ * Entries equal to *absent are left out (absent == NULL: all present). */
+gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows,
+                                 gsp_index ncols, const void *values,
+                                 const void *absent);
+
+/* Zero-copy variant: A takes ownership of a malloc()ed array; all entries
+ * present except those equal to *absent (when absent != NULL). */
+gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows,
+                               gsp_index ncols, void **values,
+                               const void *absent);
+
+/* Write A to values[nrows*ncols] row-major; absent entries get *absent. */
+gsp_info gsp_matrix_export_dense(void *values, const void *absent,
+                                 const gsp_matrix A);
+
+/* Zero-copy variant: hand the dense array to the caller (release with
+ * free()), absent entries set to *absent, and free A. */
+gsp_info gsp_matrix_unpack_dense(void **values, const void *absent,
+                                 gsp_matrix *A);
+
+/* ---------------------------------------------------------------------- */
+/* Vectors                                                                 */
+/* ---------------------------------------------------------------------- */
+
+typedef struct gsp_vector_s *gsp_vector;
+
+gsp_info gsp_vector_new(gsp_vector *v, gsp_type t, gsp_index n);
+gsp_info gsp_vector_free(gsp_vector *v);
+gsp_info gsp_vector_dup(gsp_vector *w, const gsp_vector v);
+gsp_info gsp_vector_size(gsp_index *n, const gsp_vector v);
+gsp_info gsp_vector_nvals(gsp_index *nvals, const gsp_vector v);
+gsp_info gsp_vector_type(gsp_type *t, const gsp_vector v);
+gsp_info gsp_vector_clear(gsp_vector v);
+/* As gsp_matrix_build, for a vector that has no entries. */
+gsp_info gsp_vector_build(gsp_vector v, const gsp_index *I, const void *X,
+                          gsp_index n, gsp_dup dup);
+gsp_info gsp_vector_set_element(gsp_vector v, gsp_index i, const void *x);
+gsp_info gsp_vector_remove_element(gsp_vector v, gsp_index i);
+gsp_info gsp_vector_extract_element(void *x, const gsp_vector v, gsp_index i);
+/* As gsp_matrix_extract_tuples, in increasing index order. */
+gsp_info gsp_vector_extract_tuples(gsp_index *I, void *X, gsp_index *n,
+                                   const gsp_vector v);
+/* New vector from values[n]; entries equal to *absent left out. */
+gsp_info gsp_vector_import_dense(gsp_vector *v, gsp_type t, gsp_index n,
+                                 const void *values, const void *absent);
+/* Write v to values[n]; absent entries get *absent. */
+gsp_info gsp_vector_export_dense(void *values, const void *absent,
+                                 const gsp_vector v);
+
+/* ---------------------------------------------------------------------- */
+/* Operations: C<M> = accum(C, T)                                          */
+/*                                                                         */
+/* mask may be NULL (no mask); accum may be GSP_NOOP (T replaces C within   */
+/* the mask). All value inputs and the output must share one type (masks  */
+/* may have any type). GraphBLAS semantics: T has an entry wherever at     */
+/* least one term contributes, even when its value is the semiring zero.   */
+/* ---------------------------------------------------------------------- */
+
+/* T = A (+.*) B on semiring s. */
+gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum,
+                 gsp_semiring s, const gsp_matrix A, const gsp_matrix B,
+                 const gsp_desc *desc);
+/* t = A (+.*) u. */
+gsp_info gsp_mxv(gsp_vector w, const gsp_vector mask, gsp_binop accum,
+                 gsp_semiring s, const gsp_matrix A, const gsp_vector u,
+                 const gsp_desc *desc);
+/* t = u (+.*) A (desc->transpose_b transposes A). */
+gsp_info gsp_vxm(gsp_vector w, const gsp_vector mask, gsp_binop accum,
+                 gsp_semiring s, const gsp_vector u, const gsp_matrix A,
+                 const gsp_desc *desc);
+
+/* T = A op B on the union of the structures (one-sided entries copied). */
+gsp_info gsp_matrix_ewise_add(gsp_matrix C, const gsp_matrix mask,
+                              gsp_binop accum, gsp_binop op,
+                              const gsp_matrix A, const gsp_matrix B,
+                              const gsp_desc *desc);
+/* T = A op B on the intersection of the structures. */
+gsp_info gsp_matrix_ewise_mult(gsp_matrix C, const gsp_matrix mask,
+                               gsp_binop accum, gsp_binop op,
+                               const gsp_matrix A, const gsp_matrix B,
+                               const gsp_desc *desc);
+gsp_info gsp_vector_ewise_add(gsp_vector w, const gsp_vector mask,
+                              gsp_binop accum, gsp_binop op,
+                              const gsp_vector u, const gsp_vector v,
+                              const gsp_desc *desc);
+gsp_info gsp_vector_ewise_mult(gsp_vector w, const gsp_vector mask,
+                               gsp_binop accum, gsp_binop op,
+                               const gsp_vector u, const gsp_vector v,
+                               const gsp_desc *desc);
+
+/* t(i) = reduction with monoid op (MIN, MAX, PLUS, TIMES, LOR, LAND) of row i
+ * of A (of column i with desc->transpose_a). Empty rows give no entry. */
+gsp_info gsp_matrix_reduce_vector(gsp_vector w, const gsp_vector mask,
+                                  gsp_binop accum, gsp_binop op,
+                                  const gsp_matrix A, const gsp_desc *desc);
+/* *s = reduction of all entries (the monoid identity if A has none). */
+gsp_info gsp_matrix_reduce_scalar(void *s, gsp_binop op, const gsp_matrix A);
+gsp_info gsp_vector_reduce_scalar(void *s, gsp_binop op, const gsp_vector v);
+
+/* T = f(A). */
+gsp_info gsp_matrix_apply(gsp_matrix C, const gsp_matrix mask,
+                          gsp_binop accum, gsp_unop f, const gsp_matrix A,
+                          const gsp_desc *desc);
+/* T = A op y for a scalar *y of A's type. */
+gsp_info gsp_matrix_apply_scalar(gsp_matrix C, const gsp_matrix mask,
+                                 gsp_binop accum, gsp_binop op,
+                                 const gsp_matrix A, const void *y,
+                                 const gsp_desc *desc);
+gsp_info gsp_vector_apply(gsp_vector w, const gsp_vector mask, gsp_binop accum,
+                          gsp_unop f, const gsp_vector u, const gsp_desc *desc);
+gsp_info gsp_vector_apply_scalar(gsp_vector w, const gsp_vector mask,
+                                 gsp_binop accum, gsp_binop op,
+                                 const gsp_vector u, const void *y,
+                                 const gsp_desc *desc);
+
+/* T = the entries of A that pass op with thunk (see gsp_selop). */
+gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask,
+                           gsp_binop accum, gsp_selop op, const gsp_matrix A,
+                           const void *thunk, const gsp_desc *desc);
+gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask,
+                           gsp_binop accum, gsp_selop op, const gsp_vector u,
+                           const void *thunk, const gsp_desc *desc);
+
+/* ---------------------------------------------------------------------- */
+/* Closure and paths                                                       */
+/* ---------------------------------------------------------------------- */
+
+/* Options of gsp_closure_ext. NULL means all defaults (zero). */
+typedef struct {
+  bool non_reflexive;       /* compute M+ = M M* instead of M* = I + M+ */
+  gsp_backend backend;      /* AUTO: process default */
+  size_t device_memory_cap; /* bytes gsp may take on the GPU; 0: no cap */
+} gsp_closure_opts;
+
+/*
+ * Replace the square matrix M by its Kleene closure M* on semiring s:
+ * M*(i,j) is the add-reduction over all paths i -> j of the multiply-product
+ * of their edge weights; the diagonal includes the empty path (semiring one).
+ * Defined for MIN_PLUS, MAX_PLUS, MAX_MIN, MIN_MAX (numeric types) and OR_AND
+ * (GSP_BOOL); PLUS_TIMES gives GSP_DOMAIN_MISMATCH. Pairs with no path are
+ * absent. With MIN_PLUS a negative cycle (with MAX_PLUS a positive one)
+ * gives GSP_NEGATIVE_CYCLE and leaves M unchanged. Floating-point NaN
+ * weights give GSP_INVALID_VALUE.
+ */
+gsp_info gsp_closure(gsp_matrix M, gsp_semiring s);
+
+/*
+ * As gsp_closure, with options, and when succ != NULL it also returns
+ * *succ: a new GSP_INT64 n x n matrix where succ(i,j) is the vertex after i
+ * on an optimal path from i to j (present wherever M(i,j) is; for the empty
+ * path of M*, succ(i,i) = i). Use gsp_path_extract to walk it.
+ */
+gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
+                         const gsp_closure_opts *opts);
+
+/*
+ * The vertex sequence of the path from src to dst recorded in a successor
+ * matrix (from gsp_closure_ext): path[0] = src, path[len-1] = dst.
+ * *len is the capacity on input and the vertex count on output;
+ * GSP_INSUFFICIENT_SPACE (path untouched, *len = needed) if too small;
+ * GSP_NO_VALUE if there is no path. src == dst gives the one-vertex path.
+ */
+gsp_info gsp_path_extract(gsp_index *path, gsp_index *len,
+                          const gsp_matrix succ, gsp_index src, gsp_index dst);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GSP_H */

@@ -1,0 +1,201 @@
+/*
+ * Internal definitions shared by every part of the library (never installed).
+ *
+ * Error flow (LAGraph's LG_FREE_ALL + GRB_TRY): each .c file defines
+ * GSP_FREE_ALL (what to release on failure) before using GSP_TRY/GSP_CHECK,
+ * and each public function declares `gsp_info info = GSP_SUCCESS;`.
+ */
+#ifndef GSP_INTERNAL_H
+#define GSP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gsp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors ---- */
+
+/* Record "<where>: <message> [file:line]" in the thread-local buffer and
+ * return code. Never prints. */
+gsp_info gsp__error(gsp_info code, const char *file, int line,
+                    const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+#define GSP_ERROR(code, ...) gsp__error((code), __FILE__, __LINE__, __VA_ARGS__)
+
+/* Fail with `code` and a message when cond is false. */
+#define GSP_CHECK(cond, code, ...)                                             \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      info = GSP_ERROR((code), __VA_ARGS__);                                   \
+      GSP_FREE_ALL;                                                            \
+      return info;                                                             \
+    }                                                                          \
+  } while (0)
+
+/* Propagate a failing gsp_info (its message is already recorded). */
+#define GSP_TRY(expr)                                                          \
+  do {                                                                         \
+    gsp_info gsp_try_info_ = (expr);                                           \
+    if (gsp_try_info_ < 0) {                                                   \
+      info = gsp_try_info_;                                                    \
+      GSP_FREE_ALL;                                                            \
+      return info;                                                             \
+    }                                                                          \
+  } while (0)
+
+/* Allocation that fails with GSP_OUT_OF_MEMORY. */
+#define GSP_ALLOC(ptr, count, size)                                            \
+  GSP_CHECK(((ptr) = gsp__malloc_array((count), (size))) != NULL,              \
+            GSP_OUT_OF_MEMORY, "cannot allocate %zu x %zu bytes",              \
+            (size_t)(count), (size_t)(size))
+#define GSP_CALLOC(ptr, count, size)                                           \
+  GSP_CHECK(((ptr) = gsp__calloc((count), (size))) != NULL, GSP_OUT_OF_MEMORY, \
+            "cannot allocate %zu x %zu bytes", (size_t)(count), (size_t)(size))
+
+/* ---- memory: every allocation goes through these (failure injection) ---- */
+
+void *gsp__malloc(size_t size);
+void *gsp__malloc_array(size_t count, size_t size); /* overflow-checked */
+void *gsp__calloc(size_t count, size_t size);
+void *gsp__realloc_array(void *p, size_t count, size_t size);
+void gsp__free(void *p);
+#define GSP_FREE(p) (gsp__free(p), (p) = NULL)
+
+/* *out = a * b; false on overflow of size_t. */
+bool gsp__mul_size(size_t *out, size_t a, size_t b);
+
+/* ---- handle registry: catches freed and foreign handles without touching
+ * their memory ---- */
+
+gsp_info gsp__register(void *obj);
+void gsp__unregister(void *obj);
+bool gsp__is_live(const void *obj);
+
+/* ---- objects ---- */
+
+#define GSP_MAGIC_MATRIX 0x4d505347u /* "GSPM" */
+#define GSP_MAGIC_VECTOR 0x56505347u /* "GSPV" */
+
+typedef enum {
+  GSP_FMT_CSR = 0, /* p[nrows+1], j[nvals] sorted per row, x[nvals] */
+  GSP_FMT_DENSE,   /* x[nrows*ncols] row-major; b[] presence (NULL: full) */
+  GSP_FMT_BITS     /* bool only: bits[nrows*wpr]; a set bit is a true entry */
+} gsp_format;
+
+struct gsp_dev_matrix; /* owned by src/cuda */
+
+struct gsp_matrix_s {
+  uint32_t magic;
+  gsp_type type;
+  int64_t nrows, ncols;
+  int64_t nvals;
+  gsp_format fmt;
+  gsp_index *p, *j; /* CSR */
+  void *x;          /* CSR or DENSE values */
+  uint8_t *b;       /* DENSE presence (1 = entry), NULL when all present */
+  uint64_t *bits;   /* BITS */
+  int64_t wpr;      /* BITS: 64-bit words per row */
+  /* Device copy, managed by src/cuda. When dev_only is set the device holds
+   * the only valid data and the host fields above are stale. */
+  struct gsp_dev_matrix *dev;
+  bool dev_only;
+};
+
+struct gsp_vector_s {
+  uint32_t magic;
+  gsp_type type;
+  int64_t n;
+  int64_t nvals;
+  void *x;    /* x[n] */
+  uint8_t *b; /* presence b[n]; NULL when all present */
+};
+
+/* Validate a handle argument: NULL -> GSP_NULL_POINTER, freed or foreign ->
+ * GSP_INVALID_OBJECT. `what` names the argument in the message. */
+gsp_info gsp__check_matrix(const struct gsp_matrix_s *A, const char *fn,
+                           const char *what);
+gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn,
+                           const char *what);
+gsp_info gsp__check_type(gsp_type t, const char *fn);
+/* Whether semiring s applies to type t (OR_AND: bool; others: numeric). */
+bool gsp__semiring_fits(gsp_semiring s, gsp_type t);
+const char *gsp__type_name(gsp_type t);
+const char *gsp__semiring_name(gsp_semiring s);
+
+/* Allocate a new empty matrix / vector (not registered as live until
+ * gsp__matrix_publish). */
+gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
+                           int64_t ncols);
+/* Register a fully built matrix as a live handle. */
+gsp_info gsp__matrix_publish(struct gsp_matrix_s *A);
+/* Release storage and the struct (no registry check). */
+void gsp__matrix_destroy(struct gsp_matrix_s *A);
+/* Release all storage, leaving an empty CSR matrix. */
+void gsp__matrix_clear_storage(struct gsp_matrix_s *A);
+/* Move the content (storage, nvals, fmt) of src into dst and destroy src.
+ * dst keeps its handle; its old content is released. Types and dimensions
+ * must match. Used to commit a result only after it is complete. */
+void gsp__matrix_swap_in(struct gsp_matrix_s *dst, struct gsp_matrix_s *src);
+
+/* Format conversions in place. They either succeed or leave A unchanged.
+ * gsp__matrix_host makes the host copy valid (downloads from the device);
+ * the others imply it. */
+gsp_info gsp__matrix_host(struct gsp_matrix_s *A);
+gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A);
+gsp_info gsp__matrix_to_dense(struct gsp_matrix_s *A);
+gsp_info gsp__matrix_to_bits(struct gsp_matrix_s *A);
+/* Call after changing the host data: drops any device copy. */
+void gsp__matrix_host_changed(struct gsp_matrix_s *A);
+
+/* Dense content where absent entries hold `fill` (one value of A's type) and
+ * presence is dropped: A becomes full (b == NULL) and nvals = nrows*ncols.
+ * Used by closure kernels whose absent value is the semiring zero. */
+gsp_info gsp__matrix_to_full(struct gsp_matrix_s *A, const void *fill);
+/* The reverse: entries equal to `absent` are marked absent (b[] built). */
+gsp_info gsp__matrix_mark_absent(struct gsp_matrix_s *A, const void *absent);
+
+/* Sort n tuples (I may be NULL: all row 0) into new CSR arrays, combining
+ * duplicates by `dup`; indices are checked. Shared by matrix and vector. */
+gsp_info gsp__tuples_to_csr(gsp_index **p, gsp_index **j, void **x, int64_t *nvals,
+                            gsp_type t, int64_t nrows, int64_t ncols,
+                            const gsp_index *I, const gsp_index *J, const void *X,
+                            gsp_index n, gsp_dup dup, const char *fn);
+
+gsp_info gsp__vector_alloc(struct gsp_vector_s **v, gsp_type t, int64_t n);
+gsp_info gsp__vector_publish(struct gsp_vector_s *v);
+void gsp__vector_destroy(struct gsp_vector_s *v);
+void gsp__vector_swap_in(struct gsp_vector_s *dst, struct gsp_vector_s *src);
+
+/* Value helpers: element k of an array of type t. */
+static inline void *gsp__at(void *x, gsp_type t, int64_t k) {
+  return (char *)x + (size_t)k * gsp_type_size(t);
+}
+static inline const void *gsp__cat(const void *x, gsp_type t, int64_t k) {
+  return (const char *)x + (size_t)k * gsp_type_size(t);
+}
+/* Whether a value is NaN (false for non-float types). */
+bool gsp__is_nan(gsp_type t, const void *x);
+/* Convert one value between types (to bool: x != 0). */
+void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st);
+
+/* Identity ("zero") and unit ("one") of semiring s for type t into out. */
+void gsp__semiring_zero(void *out, gsp_semiring s, gsp_type t);
+void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t);
+
+/* Backend selection for one call: returns the backend to try. */
+gsp_backend gsp__backend_for(gsp_backend requested);
+int gsp__threads(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GSP_INTERNAL_H */

@@ -1,0 +1,198 @@
+/* Storage formats of a matrix and the conversions between them. Each
+ * conversion builds the new storage completely before releasing the old, so
+ * a failure leaves the matrix as it was. */
+#include <string.h>
+
+#include "gsp_internal.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
+
+gsp_info gsp__matrix_host(struct gsp_matrix_s *A) {
+#ifdef GSP_HAVE_CUDA
+  if (A->dev_only) return gsp_cuda_matrix_download(A);
+#endif
+  return GSP_SUCCESS;
+}
+
+void gsp__matrix_host_changed(struct gsp_matrix_s *A) {
+#ifdef GSP_HAVE_CUDA
+  gsp_cuda_matrix_release(A);
+#endif
+  A->dev_only = false;
+}
+
+static bool value_eq(gsp_type t, const void *a, const void *b) {
+  switch (t) {
+  case GSP_BOOL: return *(const bool *)a == *(const bool *)b;
+  case GSP_INT32: return *(const int32_t *)a == *(const int32_t *)b;
+  case GSP_INT64: return *(const int64_t *)a == *(const int64_t *)b;
+  case GSP_FP32: return *(const float *)a == *(const float *)b;
+  case GSP_FP64: return *(const double *)a == *(const double *)b;
+  }
+  return false;
+}
+
+static bool dense_size(size_t *nn, const struct gsp_matrix_s *A) {
+  size_t bytes;
+  return gsp__mul_size(nn, (size_t)A->nrows, (size_t)A->ncols) &&
+         gsp__mul_size(&bytes, *nn, gsp_type_size(A->type));
+}
+
+static inline bool bit_get(const uint64_t *row, int64_t j) { return (row[j >> 6] >> (j & 63)) & 1; }
+
+gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_index *p = NULL, *jj = NULL;
+  void *x = NULL;
+#define GSP_FREE_ALL (gsp__free(p), gsp__free(jj), gsp__free(x))
+  GSP_TRY(gsp__matrix_host(A));
+  if (A->fmt == GSP_FMT_CSR) return GSP_SUCCESS;
+  int64_t n = A->nrows, m = A->ncols;
+  size_t ts = gsp_type_size(A->type);
+  GSP_ALLOC(p, (size_t)n + 1, sizeof(gsp_index));
+  GSP_ALLOC(jj, (size_t)A->nvals, sizeof(gsp_index));
+  GSP_ALLOC(x, (size_t)A->nvals, ts);
+  gsp_index k = 0;
+  p[0] = 0;
+  for (int64_t i = 0; i < n; i++) {
+    for (int64_t j = 0; j < m; j++) {
+      size_t at = (size_t)i * (size_t)m + (size_t)j;
+      bool present;
+      if (A->fmt == GSP_FMT_DENSE) {
+        present = !A->b || A->b[at];
+        if (present) memcpy(gsp__at(x, A->type, (int64_t)k), gsp__cat(A->x, A->type, (int64_t)at), ts);
+      } else {
+        present = bit_get(A->bits + (size_t)i * (size_t)A->wpr, j);
+        if (present) ((bool *)x)[k] = true;
+      }
+      if (present) jj[k++] = (gsp_index)j;
+    }
+    p[i + 1] = k;
+  }
+  GSP_CHECK(k == (gsp_index)A->nvals, GSP_PANIC, "matrix entry count %lld disagrees with storage (%llu)",
+            (long long)A->nvals, (unsigned long long)k);
+  gsp__matrix_clear_storage(A);
+  A->fmt = GSP_FMT_CSR;
+  A->p = p;
+  A->j = jj;
+  A->x = x;
+  A->nvals = (int64_t)k;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__matrix_to_dense(struct gsp_matrix_s *A) {
+  gsp_info info = GSP_SUCCESS;
+  void *x = NULL;
+  uint8_t *b = NULL;
+#define GSP_FREE_ALL (gsp__free(x), gsp__free(b))
+  GSP_TRY(gsp__matrix_host(A));
+  if (A->fmt == GSP_FMT_DENSE) return GSP_SUCCESS;
+  size_t nn;
+  GSP_CHECK(dense_size(&nn, A), GSP_TOO_LARGE, "a dense %lld x %lld matrix overflows memory sizes",
+            (long long)A->nrows, (long long)A->ncols);
+  size_t ts = gsp_type_size(A->type);
+  bool full = (size_t)A->nvals == nn;
+  GSP_CALLOC(x, nn, ts);
+  if (!full) GSP_CALLOC(b, nn, 1);
+  int64_t n = A->nrows, m = A->ncols;
+  if (A->fmt == GSP_FMT_CSR) {
+    for (int64_t i = 0; i < n; i++)
+      for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) {
+        size_t at = (size_t)i * (size_t)m + A->j[k];
+        memcpy(gsp__at(x, A->type, (int64_t)at), gsp__cat(A->x, A->type, (int64_t)k), ts);
+        if (b) b[at] = 1;
+      }
+  } else {
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < m; j++)
+        if (bit_get(A->bits + (size_t)i * (size_t)A->wpr, j)) {
+          size_t at = (size_t)i * (size_t)m + (size_t)j;
+          ((bool *)x)[at] = true;
+          if (b) b[at] = 1;
+        }
+  }
+  int64_t nvals = A->nvals;
+  gsp__matrix_clear_storage(A);
+  A->fmt = GSP_FMT_DENSE;
+  A->x = x;
+  A->b = b;
+  A->nvals = nvals;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__matrix_to_bits(struct gsp_matrix_s *A) {
+  gsp_info info = GSP_SUCCESS;
+  uint64_t *bits = NULL;
+#define GSP_FREE_ALL gsp__free(bits)
+  GSP_CHECK(A->type == GSP_BOOL, GSP_PANIC, "bit-packed storage is for bool matrices only");
+  GSP_TRY(gsp__matrix_host(A));
+  if (A->fmt == GSP_FMT_BITS) return GSP_SUCCESS;
+  int64_t n = A->nrows, m = A->ncols, wpr = (m + 63) / 64;
+  GSP_CALLOC(bits, (size_t)n, (size_t)wpr * sizeof(uint64_t));
+  int64_t nvals = 0; /* explicit false entries are dropped: same under OR_AND */
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t *row = bits + (size_t)i * (size_t)wpr;
+    if (A->fmt == GSP_FMT_CSR) {
+      for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++)
+        if (((const bool *)A->x)[k]) {
+          row[A->j[k] >> 6] |= 1ULL << (A->j[k] & 63);
+          nvals++;
+        }
+    } else {
+      for (int64_t j = 0; j < m; j++) {
+        size_t at = (size_t)i * (size_t)m + (size_t)j;
+        if ((!A->b || A->b[at]) && ((const bool *)A->x)[at]) {
+          row[j >> 6] |= 1ULL << (j & 63);
+          nvals++;
+        }
+      }
+    }
+  }
+  gsp__matrix_clear_storage(A);
+  A->fmt = GSP_FMT_BITS;
+  A->bits = bits;
+  A->wpr = wpr;
+  A->nvals = nvals;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__matrix_to_full(struct gsp_matrix_s *A, const void *fill) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__matrix_to_dense(A));
+  if (A->b) {
+    size_t nn = (size_t)A->nrows * (size_t)A->ncols, ts = gsp_type_size(A->type);
+    for (size_t k = 0; k < nn; k++)
+      if (!A->b[k]) memcpy(gsp__at(A->x, A->type, (int64_t)k), fill, ts);
+    GSP_FREE(A->b);
+  }
+  A->nvals = A->nrows * A->ncols;
+  gsp__matrix_host_changed(A);
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__matrix_mark_absent(struct gsp_matrix_s *A, const void *absent) {
+  gsp_info info = GSP_SUCCESS;
+  uint8_t *b = NULL;
+#define GSP_FREE_ALL gsp__free(b)
+  GSP_TRY(gsp__matrix_to_dense(A));
+  size_t nn = (size_t)A->nrows * (size_t)A->ncols;
+  GSP_ALLOC(b, nn, 1);
+  int64_t nvals = 0;
+  for (size_t k = 0; k < nn; k++) {
+    bool present = (!A->b || A->b[k]) && !value_eq(A->type, gsp__cat(A->x, A->type, (int64_t)k), absent);
+    b[k] = present;
+    nvals += present;
+  }
+  if ((size_t)nvals == nn) GSP_FREE(b);
+  gsp__free(A->b);
+  A->b = b;
+  A->nvals = nvals;
+#undef GSP_FREE_ALL
+  return info;
+}

@@ -1,0 +1,129 @@
+/* Allocation wrappers (one place to count and fail allocations) and the
+ * registry of live handles. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsp_internal.h"
+
+bool gsp__mul_size(size_t *out, size_t a, size_t b) {
+  if (a != 0 && b > SIZE_MAX / a) return false;
+  *out = a * b;
+  return true;
+}
+
+void *gsp__malloc(size_t size) { return malloc(size ? size : 1); }
+
+void *gsp__malloc_array(size_t count, size_t size) {
+  size_t total;
+  if (!gsp__mul_size(&total, count, size)) return NULL;
+  return gsp__malloc(total);
+}
+
+void *gsp__calloc(size_t count, size_t size) {
+  size_t total;
+  if (!gsp__mul_size(&total, count, size)) return NULL;
+  return calloc(total ? count : 1, total ? size : 1);
+}
+
+void *gsp__realloc_array(void *p, size_t count, size_t size) {
+  size_t total;
+  if (!gsp__mul_size(&total, count, size)) return NULL;
+  return realloc(p, total ? total : 1);
+}
+
+void gsp__free(void *p) { free(p); }
+
+/* Open-addressing hash set of live object addresses. Looking a handle up
+ * here before dereferencing it turns use-after-free of a handle into
+ * GSP_INVALID_OBJECT instead of undefined behaviour. */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static uintptr_t *reg_slots;
+static size_t reg_cap, reg_count, reg_dead; /* dead = tombstones */
+#define REG_TOMB ((uintptr_t)1)
+
+static size_t reg_hash(uintptr_t p) {
+  uint64_t h = (uint64_t)p;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return (size_t)h;
+}
+
+/* Find the slot of p, or the first free slot where it would go. */
+static size_t reg_find(uintptr_t p, bool *found) {
+  size_t mask = reg_cap - 1, i = reg_hash(p) & mask, tomb = SIZE_MAX;
+  for (;;) {
+    uintptr_t s = reg_slots[i];
+    if (s == p) {
+      *found = true;
+      return i;
+    }
+    if (s == 0) {
+      *found = false;
+      return tomb != SIZE_MAX ? tomb : i;
+    }
+    if (s == REG_TOMB && tomb == SIZE_MAX) tomb = i;
+    i = (i + 1) & mask;
+  }
+}
+
+static bool reg_grow(void) {
+  size_t ncap = reg_cap ? reg_cap * 2 : 256;
+  uintptr_t *old = reg_slots;
+  size_t ocap = reg_cap;
+  uintptr_t *slots = gsp__calloc(ncap, sizeof *slots);
+  if (!slots) return false;
+  reg_slots = slots;
+  reg_cap = ncap;
+  reg_count = reg_dead = 0;
+  for (size_t k = 0; k < ocap; k++) {
+    if (old[k] > REG_TOMB) {
+      bool f;
+      reg_slots[reg_find(old[k], &f)] = old[k];
+      reg_count++;
+    }
+  }
+  gsp__free(old);
+  return true;
+}
+
+gsp_info gsp__register(void *obj) {
+  gsp_info info = GSP_SUCCESS;
+  pthread_mutex_lock(&reg_lock);
+  if ((reg_count + reg_dead + 1) * 2 > reg_cap && !reg_grow()) {
+    pthread_mutex_unlock(&reg_lock);
+    return GSP_ERROR(GSP_OUT_OF_MEMORY, "cannot grow the handle registry");
+  }
+  bool found;
+  size_t i = reg_find((uintptr_t)obj, &found);
+  if (!found) {
+    if (reg_slots[i] == REG_TOMB) reg_dead--;
+    reg_slots[i] = (uintptr_t)obj;
+    reg_count++;
+  }
+  pthread_mutex_unlock(&reg_lock);
+  return info;
+}
+
+void gsp__unregister(void *obj) {
+  pthread_mutex_lock(&reg_lock);
+  if (reg_cap) {
+    bool found;
+    size_t i = reg_find((uintptr_t)obj, &found);
+    if (found) {
+      reg_slots[i] = REG_TOMB;
+      reg_count--;
+      reg_dead++;
+    }
+  }
+  pthread_mutex_unlock(&reg_lock);
+}
+
+bool gsp__is_live(const void *obj) {
+  bool found = false;
+  pthread_mutex_lock(&reg_lock);
+  if (reg_cap) reg_find((uintptr_t)obj, &found);
+  pthread_mutex_unlock(&reg_lock);
+  return found;
+}

@@ -1,0 +1,227 @@
+/* Types, semiring facts, value helpers and process-wide settings. */
+#include <math.h>
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsp_internal.h"
+#include "gsp_semiring.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
+
+size_t gsp_type_size(gsp_type t) {
+  switch (t) {
+#define GSP_TYPE_SIZE_(T, ct, sfx)                                             \
+  case GSP_##T:                                                                \
+    return sizeof(ct);
+    GSP_TYPE_LIST(GSP_TYPE_SIZE_)
+#undef GSP_TYPE_SIZE_
+  }
+  return 0;
+}
+
+const char *gsp__type_name(gsp_type t) {
+  switch (t) {
+#define GSP_TYPE_NAME_(T, ct, sfx)                                             \
+  case GSP_##T:                                                                \
+    return #T;
+    GSP_TYPE_LIST(GSP_TYPE_NAME_)
+#undef GSP_TYPE_NAME_
+  }
+  return "invalid type";
+}
+
+const char *gsp__semiring_name(gsp_semiring s) {
+  switch (s) {
+#define GSP_SR_NAME_(SR, sr, a, m, z, o)                                       \
+  case GSP_##SR:                                                               \
+    return #SR;
+    GSP_NUM_SEMIRING_LIST(GSP_SR_NAME_)
+#undef GSP_SR_NAME_
+  case GSP_OR_AND:
+    return "OR_AND";
+  }
+  return "invalid semiring";
+}
+
+gsp_info gsp__check_type(gsp_type t, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  if (gsp_type_size(t) == 0)
+    info = GSP_ERROR(GSP_INVALID_VALUE, "%s: invalid type code %d", fn, (int)t);
+  return info;
+}
+
+bool gsp__semiring_fits(gsp_semiring s, gsp_type t) {
+  if (gsp_type_size(t) == 0) return false;
+  switch (s) {
+  case GSP_OR_AND:
+    return t == GSP_BOOL;
+  case GSP_MIN_PLUS:
+  case GSP_MAX_PLUS:
+  case GSP_MAX_MIN:
+  case GSP_MIN_MAX:
+  case GSP_PLUS_TIMES:
+    return t != GSP_BOOL;
+  }
+  return false;
+}
+
+bool gsp__is_nan(gsp_type t, const void *x) {
+  if (t == GSP_FP32) return isnan(*(const float *)x);
+  if (t == GSP_FP64) return isnan(*(const double *)x);
+  return false;
+}
+
+/* Read any type as double / int64 for conversions. */
+static double as_f64(const void *x, gsp_type t) {
+  switch (t) {
+  case GSP_BOOL: return *(const bool *)x;
+  case GSP_INT32: return *(const int32_t *)x;
+  case GSP_INT64: return (double)*(const int64_t *)x;
+  case GSP_FP32: return *(const float *)x;
+  case GSP_FP64: return *(const double *)x;
+  }
+  return 0;
+}
+
+/* Float to integer conversion with saturation (C leaves out-of-range
+ * conversion undefined); NaN becomes 0 as in GraphBLAS. */
+static int64_t f64_to_i64(double v, int64_t lo, int64_t hi) {
+  if (isnan(v)) return 0;
+  if (v <= (double)lo) return lo;
+  if (v >= (double)hi) return hi;
+  return (int64_t)v;
+}
+
+void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st) {
+  if (dt == st) {
+    memcpy(dst, src, gsp_type_size(dt));
+    return;
+  }
+  bool int_src = st == GSP_BOOL || st == GSP_INT32 || st == GSP_INT64;
+  int64_t iv = st == GSP_INT64 ? *(const int64_t *)src
+                               : (int_src ? (int64_t)as_f64(src, st) : 0);
+  double dv = as_f64(src, st);
+  switch (dt) {
+  case GSP_BOOL: *(bool *)dst = int_src ? iv != 0 : dv != 0; break;
+  case GSP_INT32:
+    *(int32_t *)dst = int_src ? (int32_t)(iv > INT32_MAX ? INT32_MAX : iv < INT32_MIN ? INT32_MIN : iv)
+                              : (int32_t)f64_to_i64(dv, INT32_MIN, INT32_MAX);
+    break;
+  case GSP_INT64: *(int64_t *)dst = int_src ? iv : f64_to_i64(dv, INT64_MIN, INT64_MAX); break;
+  case GSP_FP32: *(float *)dst = int_src ? (float)iv : (float)dv; break;
+  case GSP_FP64: *(double *)dst = int_src ? (double)iv : dv; break;
+  }
+}
+
+void gsp__semiring_zero(void *out, gsp_semiring s, gsp_type t) {
+  if (s == GSP_OR_AND) {
+    *(bool *)out = gsp_or_and_zero_b();
+    return;
+  }
+  switch (s) {
+#define GSP_ZERO_CASE_(SR, sr, a, m, z, o)                                     \
+  case GSP_##SR:                                                               \
+    switch (t) {                                                               \
+    case GSP_INT32: *(int32_t *)out = gsp_##sr##_zero_i32(); return;           \
+    case GSP_INT64: *(int64_t *)out = gsp_##sr##_zero_i64(); return;           \
+    case GSP_FP32: *(float *)out = gsp_##sr##_zero_f32(); return;              \
+    case GSP_FP64: *(double *)out = gsp_##sr##_zero_f64(); return;             \
+    default: return;                                                           \
+    }
+    GSP_NUM_SEMIRING_LIST(GSP_ZERO_CASE_)
+#undef GSP_ZERO_CASE_
+  default: return;
+  }
+}
+
+void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t) {
+  if (s == GSP_OR_AND) {
+    *(bool *)out = gsp_or_and_one_b();
+    return;
+  }
+  switch (s) {
+#define GSP_ONE_CASE_(SR, sr, a, m, z, o)                                      \
+  case GSP_##SR:                                                               \
+    switch (t) {                                                               \
+    case GSP_INT32: *(int32_t *)out = gsp_##sr##_one_i32(); return;            \
+    case GSP_INT64: *(int64_t *)out = gsp_##sr##_one_i64(); return;            \
+    case GSP_FP32: *(float *)out = gsp_##sr##_one_f32(); return;               \
+    case GSP_FP64: *(double *)out = gsp_##sr##_one_f64(); return;              \
+    default: return;                                                           \
+    }
+    GSP_NUM_SEMIRING_LIST(GSP_ONE_CASE_)
+#undef GSP_ONE_CASE_
+  default: return;
+  }
+}
+
+/* ---- process-wide settings ---- */
+
+static _Atomic int g_backend = -1; /* -1: not yet read from the environment */
+static _Atomic int g_threads = 0;
+
+static gsp_backend backend_from_env(void) {
+  const char *e = getenv("GSP_BACKEND");
+  if (e && strcmp(e, "cpu") == 0) return GSP_BACKEND_CPU;
+  if (e && strcmp(e, "cuda") == 0) return GSP_BACKEND_CUDA;
+  return GSP_BACKEND_AUTO;
+}
+
+gsp_info gsp_set_backend(gsp_backend b) {
+  gsp_info info = GSP_SUCCESS;
+  if (b != GSP_BACKEND_AUTO && b != GSP_BACKEND_CPU && b != GSP_BACKEND_CUDA)
+    return GSP_ERROR(GSP_INVALID_VALUE, "gsp_set_backend: invalid backend %d", (int)b);
+  atomic_store(&g_backend, (int)b);
+  return info;
+}
+
+gsp_info gsp_get_backend(gsp_backend *b) {
+  if (!b) return GSP_ERROR(GSP_NULL_POINTER, "gsp_get_backend: b is NULL");
+  *b = gsp__backend_for(GSP_BACKEND_AUTO);
+  return GSP_SUCCESS;
+}
+
+gsp_backend gsp__backend_for(gsp_backend requested) {
+  if (requested == GSP_BACKEND_CPU || requested == GSP_BACKEND_CUDA) return requested;
+  int b = atomic_load(&g_backend);
+  if (b < 0) {
+    b = (int)backend_from_env();
+    atomic_store(&g_backend, b);
+  }
+  return (gsp_backend)b;
+}
+
+gsp_info gsp_set_threads(int nthreads) {
+  if (nthreads < 0)
+    return GSP_ERROR(GSP_INVALID_VALUE, "gsp_set_threads: negative thread count %d", nthreads);
+  atomic_store(&g_threads, nthreads);
+  return GSP_SUCCESS;
+}
+
+gsp_info gsp_get_threads(int *nthreads) {
+  if (!nthreads) return GSP_ERROR(GSP_NULL_POINTER, "gsp_get_threads: nthreads is NULL");
+  *nthreads = gsp__threads();
+  return GSP_SUCCESS;
+}
+
+int gsp__threads(void) {
+  int t = atomic_load(&g_threads);
+  return t > 0 ? t : omp_get_max_threads();
+}
+
+gsp_info gsp_cuda_available(bool *available, char *desc, size_t len) {
+  if (!available) return GSP_ERROR(GSP_NULL_POINTER, "gsp_cuda_available: available is NULL");
+#ifdef GSP_HAVE_CUDA
+  char buf[256] = "";
+  *available = gsp_cuda_usable(buf, sizeof buf);
+#else
+  const char *buf = "this build of gsp has no CUDA backend";
+  *available = false;
+#endif
+  if (desc && len > 0) snprintf(desc, len, "%s", buf);
+  return GSP_SUCCESS;
+}

@@ -1,0 +1,50 @@
+/*
+ * The C gateway to the CUDA backend: the only header outside src/cuda that
+ * names anything of it. No CUDA types appear here. Every function exists
+ * only when the library is built with CUDA (GSP_HAVE_CUDA); callers guard
+ * their use with #ifdef GSP_HAVE_CUDA.
+ */
+#ifndef GSP_CUDA_H
+#define GSP_CUDA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gsp_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef GSP_HAVE_CUDA
+
+/* Whether a device is usable; fills desc (device name, or why not). Never
+ * creates a context in a way that breaks a later fork: callers only ask when
+ * they are about to use the GPU. */
+bool gsp_cuda_usable(char *desc, size_t len);
+
+/*
+ * Closure on the GPU. Sets *taken = false and returns GSP_SUCCESS when the
+ * gateway declines the call (no device, a type without a kernel, matrix over
+ * the memory cap...), leaving everything unchanged; the caller then runs the
+ * CPU kernel. When *taken is true the return code is the result: on success
+ * M holds M* (its valid copy may stay on the device, M->dev_only) and, when
+ * succ != NULL, *succ is a new INT64 successor matrix; on error M and *succ
+ * are unchanged.
+ */
+gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ,
+                          gsp_semiring s, bool non_reflexive,
+                          size_t device_memory_cap, bool *taken);
+
+/* Make the host copy of A valid (download when A->dev_only). */
+gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A);
+
+/* Release A's device copy, if any (A->dev == NULL afterwards). */
+void gsp_cuda_matrix_release(struct gsp_matrix_s *A);
+
+#endif /* GSP_HAVE_CUDA */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GSP_CUDA_H */
