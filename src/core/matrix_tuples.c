@@ -300,14 +300,33 @@ gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X, gsp_inde
     *n = (gsp_index)A->nvals;
     return info;
   }
-  GSP_TRY(gsp__matrix_to_csr(A));
+  /* read each format as it is: converting here would surprise a caller
+   * that packed a dense array and expects to unpack the same buffer */
   size_t ts = gsp_type_size(A->type);
-  for (int64_t i = 0; i < A->nrows; i++)
-    for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) {
-      if (I) I[k] = (gsp_index)i;
-      if (J) J[k] = A->j[k];
-    }
-  if (X) memcpy(X, A->x, (size_t)A->nvals * ts);
+  if (A->fmt == GSP_FMT_CSR) {
+    for (int64_t i = 0; i < A->nrows; i++)
+      for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) {
+        if (I) I[k] = (gsp_index)i;
+        if (J) J[k] = A->j[k];
+      }
+    if (X) memcpy(X, A->x, (size_t)A->nvals * ts);
+  } else {
+    gsp_index k = 0;
+    for (int64_t i = 0; i < A->nrows; i++)
+      for (int64_t j = 0; j < A->ncols; j++) {
+        size_t at = (size_t)i * (size_t)A->ncols + (size_t)j;
+        bool present = A->fmt == GSP_FMT_DENSE ? (!A->b || A->b[at])
+                                               : (A->bits[(size_t)i * (size_t)A->wpr + (size_t)(j >> 6)] >> (j & 63)) & 1;
+        if (!present) continue;
+        if (I) I[k] = (gsp_index)i;
+        if (J) J[k] = (gsp_index)j;
+        if (X) {
+          if (A->fmt == GSP_FMT_DENSE) memcpy(gsp__at(X, A->type, (int64_t)k), gsp__cat(A->x, A->type, (int64_t)at), ts);
+          else ((bool *)X)[k] = true;
+        }
+        k++;
+      }
+  }
   *n = (gsp_index)A->nvals;
 #undef GSP_FREE_ALL
   return info;
