@@ -33,6 +33,12 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden visibility: everything declared here is
+ * its exported interface, nothing else. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define GSP_VERSION_MAJOR 0
 #define GSP_VERSION_MINOR 1
 #define GSP_VERSION_PATCH 0
@@ -451,6 +457,280 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
  */
 gsp_info gsp_path_extract(gsp_index *path, gsp_index *len,
                           const gsp_matrix succ, gsp_index src, gsp_index dst);
+
+/* ---------------------------------------------------------------------- */
+/* Single- and multi-source shortest paths                                 */
+/*                                                                         */
+/* Frontier relaxation on MIN_PLUS over a square matrix A of type INT32,   */
+/* INT64, FP32 or FP64: A(i,j) is the weight of arc i -> j (an explicit 0  */
+/* is an arc). Weights must be non-negative: a negative weight gives       */
+/* GSP_INVALID_VALUE (use Bellman-Ford or Johnson for those), as does a    */
+/* NaN weight. Integer sums saturate as in MIN_PLUS: INT_MAX is "no path". */
+/* Results are the same on every backend and algorithm: distances are the  */
+/* exact fixpoint of d(v) = min(d(u) + A(u,v)) in A's arithmetic, and a    */
+/* parent is the smallest-numbered u on a tight arc (d(u) + A(u,v) ==      */
+/* d(v)) one hop closer to the source in the tree of tight arcs. Following */
+/* parents from v back to the source and adding the arc weights from the   */
+/* source onward reproduces d(v) exactly. Unreachable vertices (and those  */
+/* beyond the cutoff) are absent entries. On error every output is         */
+/* untouched.                                                              */
+/* ---------------------------------------------------------------------- */
+
+/* Single-source algorithms. */
+typedef enum {
+  GSP_SSSP_AUTO = 0, /* the library's pick for the backend and graph */
+  GSP_SSSP_HARISH,   /* Harish & Narayanan: relax every modified vertex each
+                        round (Bellman-Ford restricted to a frontier) */
+  GSP_SSSP_DA2CF,    /* Dijkstra adapted to compound frontiers (Ortega-
+                        Arranz et al.): relax, min-reduce, settle every vertex
+                        under the Crauser in/out thresholds */
+  GSP_SSSP_DELTA     /* Meyer & Sanders delta-stepping, buckets of width
+                        delta, light edges within a bucket, heavy after */
+} gsp_sssp_algo;
+
+/* Options of gsp_sssp and gsp_nearest_source. NULL means all defaults. */
+typedef struct {
+  gsp_sssp_algo algo;  /* AUTO: chosen per backend and graph */
+  gsp_backend backend; /* AUTO: process default */
+  bool has_cutoff;     /* leave out vertices farther than cutoff */
+  double cutoff;       /* >= 0, compared with distances as double */
+  double delta;        /* GSP_SSSP_DELTA bucket width (> 0); 0: heuristic */
+} gsp_sssp_opts;
+
+/*
+ * Shortest paths from src: *dist = a new vector of A's type and size n with
+ * d(v) for every vertex v reachable from src (within the cutoff); d(src) = 0.
+ * When parent != NULL, *parent = a new GSP_INT64 vector with the parent of
+ * every vertex present in *dist, and parent(src) = src.
+ * Errors: GSP_NULL_POINTER, GSP_INVALID_OBJECT (A), GSP_DIMENSION_MISMATCH
+ * (A not square), GSP_INVALID_INDEX (src >= n), GSP_DOMAIN_MISMATCH (A is
+ * GSP_BOOL), GSP_INVALID_VALUE (negative or NaN weight, bad options),
+ * GSP_NO_DEVICE (CUDA requested and unusable), GSP_OUT_OF_MEMORY and the
+ * device errors.
+ */
+gsp_info gsp_sssp(gsp_vector *dist, gsp_vector *parent, const gsp_matrix A,
+                  gsp_index src, const gsp_sssp_opts *opts);
+
+/* Options of gsp_msssp. NULL means all defaults. */
+typedef struct {
+  gsp_backend backend; /* AUTO: process default */
+  bool has_cutoff;     /* leave out entries farther than cutoff */
+  double cutoff;
+  gsp_index batch;     /* sources relaxed together (on the GPU a multiple of
+                          32, the warp size, rounded up); 0: automatic */
+} gsp_msssp_opts;
+
+/*
+ * Many sources at once (Okuyama et al.'s task-parallel scheme: a batch of
+ * sources is relaxed together in a vertex-major, source-minor layout, so the
+ * threads working for one vertex share its adjacency list). sources holds
+ * nsources vertices (repeats allowed); sources == NULL means every vertex
+ * 0..n-1 in order (all-pairs shortest paths, nsources is then ignored).
+ * *dist = a new nsources x n matrix of A's type whose row k holds the
+ * distances from sources[k] (absent: unreachable). When parent != NULL,
+ * *parent = a new GSP_INT64 nsources x n matrix whose row k holds the
+ * parents in the tree of sources[k] (walk with gsp_path_from_parent_row).
+ * Errors as for gsp_sssp; a source >= n gives GSP_INVALID_INDEX.
+ */
+gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
+                   const gsp_index *sources, gsp_index nsources,
+                   const gsp_msssp_opts *opts);
+
+/*
+ * Nearest-source mode: d(v) = min over the nsources sources s of the
+ * distance s -> v. *dist = a new vector of A's type, *source (when not
+ * NULL) = a new GSP_INT64 vector with a source that attains d(v) (the root
+ * of v's tree), *parent (when not NULL) = a new GSP_INT64 vector of parents
+ * (parent(s) = s for every source). nsources >= 1. Errors as for gsp_sssp.
+ */
+gsp_info gsp_nearest_source(gsp_vector *dist, gsp_vector *source,
+                            gsp_vector *parent, const gsp_matrix A,
+                            const gsp_index *sources, gsp_index nsources,
+                            const gsp_sssp_opts *opts);
+
+/*
+ * The vertex sequence from the root of a parent vector (from gsp_sssp or
+ * gsp_nearest_source) to dst: path[0] = the root (its own parent),
+ * path[len-1] = dst. *len is the capacity on input and the vertex count on
+ * output; GSP_INSUFFICIENT_SPACE (path untouched, *len = needed) if too
+ * small; GSP_NO_VALUE if dst has no parent (unreachable). The walk is
+ * bounded by n steps: a cycle, a hole or an index out of range gives
+ * GSP_INVALID_VALUE. parent must be GSP_INT64 (else GSP_DOMAIN_MISMATCH).
+ */
+gsp_info gsp_path_from_parents(gsp_index *path, gsp_index *len,
+                               const gsp_vector parent, gsp_index dst);
+
+/* As gsp_path_from_parents, on row `row` of a parent matrix from
+ * gsp_msssp (GSP_INVALID_INDEX when row or dst is out of range). */
+gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len,
+                                  const gsp_matrix parent, gsp_index row,
+                                  gsp_index dst);
+
+/* ---------------------------------------------------------------------- */
+/* I/O and generators                                                      */
+/* ---------------------------------------------------------------------- */
+
+/* Graph and matrix file formats. Any of them may be gzip-compressed: a
+ * reader decompresses transparently, a writer compresses when the path ends
+ * in ".gz". Formats are described in docs/formats.md. */
+typedef enum {
+  GSP_FILE_AUTO = 0,  /* reader: by extension (.mtx .gr .npy .gspd, anything
+                         else is an edge list), else by content; writer: by
+                         extension, Matrix Market if unknown */
+  GSP_FILE_MTX,       /* Matrix Market, coordinate or array */
+  GSP_FILE_DIMACS,    /* DIMACS shortest-path challenge .gr ("p sp n m",
+                         "a u v w"), 1-based */
+  GSP_FILE_EDGELIST,  /* SNAP-style "u v [w]" lines, '#' or '%' comments */
+  GSP_FILE_DENSE,     /* gsp binary dense matrix (.gspd): 64-byte header
+                         (magic "GSPDENSE", version, type, nrows, ncols,
+                         absent value), then row-major values */
+  GSP_FILE_NPY        /* NumPy .npy, 2-D C order (np.load reads it) */
+} gsp_file_format;
+
+/* How vertex ids in an edge list map to indices. */
+typedef enum {
+  GSP_IDS_ZERO_BASED = 0, /* id k is vertex k; n = largest id + 1 */
+  GSP_IDS_ONE_BASED,      /* id k is vertex k-1; id 0 is an error */
+  GSP_IDS_REMAP           /* any non-negative 64-bit ids; numbered 0, 1, ...
+                             in order of first appearance */
+} gsp_id_mode;
+
+/* Options of gsp_matrix_read. NULL or all-zero means the defaults. */
+typedef struct {
+  gsp_file_format format; /* GSP_FILE_AUTO: detect */
+  /* Result type. Default (use_type false): GSP_BOOL for pattern files and
+   * unweighted edge lists, GSP_INT64 when every weight is an integer,
+   * GSP_FP64 otherwise. A weight that the chosen type cannot hold exactly
+   * (2.5 or 3e10 as GSP_INT32) is a parse error, never rounded. */
+  bool use_type;
+  gsp_type type;
+  /* Duplicate (i, j) entries. Default (use_dup false): GSP_DUP_MIN, the
+   * lightest of parallel edges, which is what shortest paths need (for
+   * GSP_BOOL all duplicates are true anyway). GSP_DUP_ERROR fails with
+   * GSP_DUPLICATE_ENTRY naming the (row, column). FIRST / LAST follow file
+   * order (and need about twice the memory while building). */
+  bool use_dup;
+  gsp_dup dup;
+  gsp_id_mode ids;   /* edge lists only (Matrix Market and DIMACS are
+                        1-based by definition) */
+  /* Text formats only (the dense binary formats are read as stored): */
+  bool symmetrize;   /* also add (j, i) for every (i, j): undirected graph */
+  bool drop_self_loops; /* leave out (i, i) entries */
+  gsp_index nvertices;  /* edge lists: vertex count; 0 = from the ids. An id
+                           beyond it is an error */
+  /* Called now and then with the fraction of the input read (0..1), e.g.
+   * for a progress bar. NULL: none. */
+  void (*progress)(double fraction, void *ctx);
+  void *progress_ctx;
+} gsp_read_opts;
+
+/*
+ * *A = a new matrix read from the file at path (plain or gzip). Errors:
+ * GSP_IO_ERROR (cannot open or read), GSP_PARSE_ERROR (malformed content;
+ * gsp_last_error() names the file, line and problem, e.g. "graph.mtx line
+ * 17: column 0 out of range 1..100"), GSP_DUPLICATE_ENTRY (with
+ * GSP_DUP_ERROR), GSP_TOO_LARGE, GSP_OUT_OF_MEMORY. NaN and infinite weights
+ * are rejected. Lines may end in LF or CRLF. On error *A is untouched.
+ * Matrix Market symmetric files are expanded to both triangles, skew-
+ * symmetric ones with negated mirror entries; array files give an entry for
+ * every stored value. Edge lists and DIMACS graphs are square.
+ */
+gsp_info gsp_matrix_read(gsp_matrix *A, const char *path,
+                         const gsp_read_opts *opts);
+
+/*
+ * As gsp_matrix_read, and when ids != NULL also *ids = a new array of
+ * *nids original vertex ids (entry k is the id in the file of vertex k),
+ * released with free(). Most useful with GSP_IDS_REMAP (where *nids counts
+ * the distinct ids, which may be fewer than an explicit nvertices); for
+ * other modes it is the identity (plus one for 1-based files).
+ */
+gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids,
+                             const char *path, const gsp_read_opts *opts);
+
+/*
+ * DIMACS auxiliary files of the shortest-path challenge. A source file
+ * (.ss: "p aux sp ss k", then k lines "s v") gives *sources = k 0-based
+ * vertices; a pair file (.p2p: "p aux sp p2p k", then "q u v") gives *src
+ * and *dst. Arrays are released with free(). Vertices are checked against
+ * n (pass 0 to skip the check). Errors as for gsp_matrix_read.
+ */
+gsp_info gsp_dimacs_read_sources(gsp_index **sources, gsp_index *k,
+                                 gsp_index n, const char *path);
+gsp_info gsp_dimacs_read_pairs(gsp_index **src, gsp_index **dst, gsp_index *k,
+                               gsp_index n, const char *path);
+
+/* Options of gsp_matrix_write. NULL or all-zero means the defaults. */
+typedef struct {
+  gsp_file_format format; /* GSP_FILE_AUTO: by extension */
+  /* Dense formats (GSP_FILE_DENSE, GSP_FILE_NPY): the value stored for an
+   * absent entry, one value of A's type. NULL: +inf for floats, INT32_MAX /
+   * INT64_MAX for integers, false for bool (the "no path" of MIN_PLUS). */
+  const void *absent;
+  const char *comment; /* one comment line for text formats; NULL: none */
+} gsp_write_opts;
+
+/*
+ * Write A to path (gzip-compressed when the path ends in ".gz"): Matrix
+ * Market coordinate ("pattern" for GSP_BOOL, "integer", "real" with
+ * round-trip precision), DIMACS .gr (square; the header counts arcs), edge
+ * list (0-based "u v w", no weight for GSP_BOOL), gsp binary dense or NumPy
+ * .npy (dtype bool, int32, int64, float32 or float64). The file is written
+ * to "path.tmp-<pid>" first and renamed, so an error never leaves a partial
+ * file at path. Errors: GSP_IO_ERROR, GSP_INVALID_VALUE (e.g. DIMACS of a
+ * non-square matrix), GSP_OUT_OF_MEMORY.
+ */
+gsp_info gsp_matrix_write(const char *path, const gsp_matrix A,
+                          const gsp_write_opts *opts);
+
+/*
+ * Generators. All are deterministic functions of their arguments (the same
+ * seed gives the same matrix on every machine and thread count). Weights are
+ * integers drawn uniformly from [wmin, wmax] (wmin <= wmax; negative allowed),
+ * stored in type t (GSP_BOOL: all true, weights ignored). No self-loops, no
+ * duplicate entries. Errors: GSP_INVALID_VALUE for impossible arguments,
+ * GSP_TOO_LARGE beyond GSP_INDEX_MAX vertices.
+ */
+
+/* n vertices, exactly m distinct random arcs (m <= n(n-1)), as in the DIMACS
+ * challenge's random graphs. */
+gsp_info gsp_generate_random(gsp_matrix *A, gsp_type t, gsp_index n,
+                             gsp_index m, int64_t wmin, int64_t wmax,
+                             uint64_t seed);
+
+/* R-MAT / Kronecker graph: 2^scale vertices, edgefactor * 2^scale arcs drawn
+ * with quadrant probabilities a, b, c (d = 1-a-b-c); a = b = c = 0 selects
+ * Graph500's 0.57, 0.19, 0.19. Vertex labels are randomly permuted (as in
+ * Graph500); self-loops dropped, duplicates collapse to the lightest arc,
+ * so the arc count is somewhat below edgefactor * 2^scale. */
+gsp_info gsp_generate_rmat(gsp_matrix *A, gsp_type t, int scale,
+                           gsp_index edgefactor, double a, double b, double c,
+                           int64_t wmin, int64_t wmax, uint64_t seed);
+
+/* Road-like rows x cols grid: vertex r*cols + c joined to its 4 neighbours
+ * in both directions with the same random weight each way. */
+gsp_info gsp_generate_grid(gsp_matrix *A, gsp_type t, gsp_index rows,
+                           gsp_index cols, int64_t wmin, int64_t wmax,
+                           uint64_t seed);
+
+/* Ring i -> (i+1) mod n, and also (i+1) mod n -> i when undirected (n >= 2;
+ * n == 2 undirected gives the two arcs once). */
+gsp_info gsp_generate_ring(gsp_matrix *A, gsp_type t, gsp_index n,
+                           bool undirected, int64_t wmin, int64_t wmax,
+                           uint64_t seed);
+
+/* Complete directed graph: every arc i -> j, i != j. */
+gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n,
+                               int64_t wmin, int64_t wmax, uint64_t seed);
+
+/* Random DAG: exactly m distinct arcs i -> j with i < j (vertex order is a
+ * topological order), m <= n(n-1)/2. */
+gsp_info gsp_generate_dag(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m,
+                          int64_t wmin, int64_t wmax, uint64_t seed);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

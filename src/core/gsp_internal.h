@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gsp.h"
 
@@ -69,6 +70,9 @@ void *gsp__calloc(size_t count, size_t size);
 void *gsp__realloc_array(void *p, size_t count, size_t size);
 void gsp__free(void *p);
 #define GSP_FREE(p) (gsp__free(p), (p) = NULL)
+/* Tests: make the k-th allocation from now (0 = the next) and all later ones
+ * fail; k < 0 disarms. Not for production use. */
+void gsp__debug_fail_after(long long k);
 
 /* *out = a * b; false on overflow of size_t. */
 bool gsp__mul_size(size_t *out, size_t a, size_t b);
@@ -174,6 +178,11 @@ gsp_info gsp__vector_alloc(struct gsp_vector_s **v, gsp_type t, int64_t n);
 gsp_info gsp__vector_publish(struct gsp_vector_s *v);
 void gsp__vector_destroy(struct gsp_vector_s *v);
 void gsp__vector_swap_in(struct gsp_vector_s *dst, struct gsp_vector_s *src);
+
+/* memcpy that accepts n == 0 with NULL pointers (empty arrays are NULL). */
+static inline void gsp__memcpy(void *dst, const void *src, size_t n) {
+  if (n) memcpy(dst, src, n);
+}
 
 /* Value helpers: element k of an array of type t. */
 static inline void *gsp__at(void *x, gsp_type t, int64_t k) {

@@ -126,21 +126,21 @@ static gsp_info copy_storage(struct gsp_matrix_s *C, const struct gsp_matrix_s *
     GSP_ALLOC(C->p, (size_t)A->nrows + 1, sizeof(gsp_index));
     GSP_ALLOC(C->j, (size_t)A->nvals, sizeof(gsp_index));
     GSP_ALLOC(C->x, (size_t)A->nvals, ts);
-    memcpy(C->p, A->p, ((size_t)A->nrows + 1) * sizeof(gsp_index));
-    memcpy(C->j, A->j, (size_t)A->nvals * sizeof(gsp_index));
-    memcpy(C->x, A->x, (size_t)A->nvals * ts);
+    gsp__memcpy(C->p, A->p, ((size_t)A->nrows + 1) * sizeof(gsp_index));
+    gsp__memcpy(C->j, A->j, (size_t)A->nvals * sizeof(gsp_index));
+    gsp__memcpy(C->x, A->x, (size_t)A->nvals * ts);
     break;
   case GSP_FMT_DENSE:
     GSP_ALLOC(C->x, nn, ts);
-    memcpy(C->x, A->x, nn * ts);
+    gsp__memcpy(C->x, A->x, nn * ts);
     if (A->b) {
       GSP_ALLOC(C->b, nn, 1);
-      memcpy(C->b, A->b, nn);
+      gsp__memcpy(C->b, A->b, nn);
     }
     break;
   case GSP_FMT_BITS:
     GSP_ALLOC(C->bits, (size_t)A->nrows * (size_t)A->wpr, sizeof(uint64_t));
-    memcpy(C->bits, A->bits, (size_t)A->nrows * (size_t)A->wpr * sizeof(uint64_t));
+    gsp__memcpy(C->bits, A->bits, (size_t)A->nrows * (size_t)A->wpr * sizeof(uint64_t));
     break;
   }
 #undef GSP_FREE_ALL
@@ -177,8 +177,8 @@ static gsp_info cast_csr(gsp_matrix *C, const gsp_matrix A, gsp_type t, bool pat
   size_t nv = (size_t)A->nvals;
   GSP_ALLOC(M->j, nv, sizeof(gsp_index));
   GSP_ALLOC(M->x, nv, gsp_type_size(t));
-  memcpy(M->p, A->p, ((size_t)A->nrows + 1) * sizeof(gsp_index));
-  memcpy(M->j, A->j, nv * sizeof(gsp_index));
+  gsp__memcpy(M->p, A->p, ((size_t)A->nrows + 1) * sizeof(gsp_index));
+  gsp__memcpy(M->j, A->j, nv * sizeof(gsp_index));
   const bool one = true;
   for (size_t k = 0; k < nv; k++) {
     if (pattern)
@@ -217,12 +217,12 @@ gsp_info gsp_matrix_transpose(gsp_matrix *C, const gsp_matrix A) {
   /* counting sort by column: rows come out sorted within each column */
   for (size_t k = 0; k < nv; k++) pos[A->j[k] + 1]++;
   for (int64_t c = 0; c < A->ncols; c++) pos[c + 1] += pos[c];
-  memcpy(M->p, pos, ((size_t)A->ncols + 1) * sizeof(gsp_index));
+  gsp__memcpy(M->p, pos, ((size_t)A->ncols + 1) * sizeof(gsp_index));
   for (int64_t i = 0; i < A->nrows; i++) {
     for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) {
       gsp_index d = pos[A->j[k]]++;
       M->j[d] = (gsp_index)i;
-      memcpy(gsp__at(M->x, A->type, (int64_t)d), gsp__cat(A->x, A->type, (int64_t)k), ts);
+      gsp__memcpy(gsp__at(M->x, A->type, (int64_t)d), gsp__cat(A->x, A->type, (int64_t)k), ts);
     }
   }
   M->nvals = A->nvals;

@@ -101,9 +101,9 @@ gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx, void *value
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_export_csr", "A"));
   GSP_CHECK(rowptr && colidx, GSP_NULL_POINTER, "gsp_matrix_export_csr: rowptr or colidx is NULL");
   GSP_TRY(gsp__matrix_to_csr(A));
-  memcpy(rowptr, A->p, ((size_t)A->nrows + 1) * sizeof(gsp_index));
-  memcpy(colidx, A->j, (size_t)A->nvals * sizeof(gsp_index));
-  if (values) memcpy(values, A->x, (size_t)A->nvals * gsp_type_size(A->type));
+  gsp__memcpy(rowptr, A->p, ((size_t)A->nrows + 1) * sizeof(gsp_index));
+  gsp__memcpy(colidx, A->j, (size_t)A->nvals * sizeof(gsp_index));
+  if (values) gsp__memcpy(values, A->x, (size_t)A->nvals * gsp_type_size(A->type));
 #undef GSP_FREE_ALL
   return info;
 }
@@ -181,7 +181,7 @@ gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp
   gsp__matrix_clear_storage(M);
   M->fmt = GSP_FMT_DENSE;
   GSP_ALLOC(M->x, nn, gsp_type_size(t));
-  memcpy(M->x, values, nn * gsp_type_size(t));
+  gsp__memcpy(M->x, values, nn * gsp_type_size(t));
   GSP_TRY(dense_presence(&M->b, &M->nvals, t, values, nn, absent));
   GSP_TRY(gsp__matrix_publish(M));
   *A = M;
@@ -220,17 +220,17 @@ static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *
   GSP_CHECK(absent || (size_t)A->nvals == nn, GSP_NULL_POINTER,
             "%s: absent is NULL but the matrix has absent entries", fn);
   if (A->fmt == GSP_FMT_DENSE) {
-    if (out != A->x) memcpy(out, A->x, nn * ts);
+    if (out != A->x) gsp__memcpy(out, A->x, nn * ts);
     if (A->b)
       for (size_t k = 0; k < nn; k++)
-        if (!A->b[k]) memcpy(gsp__at(out, A->type, (int64_t)k), absent, ts);
+        if (!A->b[k]) gsp__memcpy(gsp__at(out, A->type, (int64_t)k), absent, ts);
     return info;
   }
-  for (size_t k = 0; k < nn && absent; k++) memcpy(gsp__at(out, A->type, (int64_t)k), absent, ts);
+  for (size_t k = 0; k < nn && absent; k++) gsp__memcpy(gsp__at(out, A->type, (int64_t)k), absent, ts);
   if (A->fmt == GSP_FMT_CSR) {
     for (int64_t i = 0; i < A->nrows; i++)
       for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++)
-        memcpy(gsp__at(out, A->type, i * A->ncols + (int64_t)A->j[k]), gsp__cat(A->x, A->type, (int64_t)k), ts);
+        gsp__memcpy(gsp__at(out, A->type, i * A->ncols + (int64_t)A->j[k]), gsp__cat(A->x, A->type, (int64_t)k), ts);
   } else {
     for (int64_t i = 0; i < A->nrows; i++)
       for (int64_t j = 0; j < A->ncols; j++)

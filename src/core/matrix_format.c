@@ -61,7 +61,7 @@ gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
       bool present;
       if (A->fmt == GSP_FMT_DENSE) {
         present = !A->b || A->b[at];
-        if (present) memcpy(gsp__at(x, A->type, (int64_t)k), gsp__cat(A->x, A->type, (int64_t)at), ts);
+        if (present) gsp__memcpy(gsp__at(x, A->type, (int64_t)k), gsp__cat(A->x, A->type, (int64_t)at), ts);
       } else {
         present = bit_get(A->bits + (size_t)i * (size_t)A->wpr, j);
         if (present) ((bool *)x)[k] = true;
@@ -101,7 +101,7 @@ gsp_info gsp__matrix_to_dense(struct gsp_matrix_s *A) {
     for (int64_t i = 0; i < n; i++)
       for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) {
         size_t at = (size_t)i * (size_t)m + A->j[k];
-        memcpy(gsp__at(x, A->type, (int64_t)at), gsp__cat(A->x, A->type, (int64_t)k), ts);
+        gsp__memcpy(gsp__at(x, A->type, (int64_t)at), gsp__cat(A->x, A->type, (int64_t)k), ts);
         if (b) b[at] = 1;
       }
   } else {
@@ -167,7 +167,7 @@ gsp_info gsp__matrix_to_full(struct gsp_matrix_s *A, const void *fill) {
   if (A->b) {
     size_t nn = (size_t)A->nrows * (size_t)A->ncols, ts = gsp_type_size(A->type);
     for (size_t k = 0; k < nn; k++)
-      if (!A->b[k]) memcpy(gsp__at(A->x, A->type, (int64_t)k), fill, ts);
+      if (!A->b[k]) gsp__memcpy(gsp__at(A->x, A->type, (int64_t)k), fill, ts);
     GSP_FREE(A->b);
   }
   A->nvals = A->nrows * A->ncols;

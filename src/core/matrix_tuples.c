@@ -10,7 +10,7 @@ static void dup_combine(void *x, const void *y, gsp_type t, gsp_dup dup) {
   switch (dup) {
   case GSP_DUP_ERROR:
   case GSP_DUP_FIRST: return;
-  case GSP_DUP_LAST: memcpy(x, y, gsp_type_size(t)); return;
+  case GSP_DUP_LAST: gsp__memcpy(x, y, gsp_type_size(t)); return;
   default: break;
   }
   switch (t) {
@@ -64,7 +64,7 @@ gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out,
   GSP_ALLOC(cp, (size_t)n, sizeof(col_pos));
   for (gsp_index k = 0; k < n; k++) p[(I ? I[k] : 0) + 1]++;
   for (int64_t i = 0; i < nrows; i++) p[i + 1] += p[i];
-  memcpy(fill, p, ((size_t)nrows + 1) * sizeof(gsp_index));
+  gsp__memcpy(fill, p, ((size_t)nrows + 1) * sizeof(gsp_index));
   for (gsp_index k = 0; k < n; k++) {
     gsp_index d = fill[I ? I[k] : 0]++;
     cp[d].j = J[k];
@@ -112,7 +112,7 @@ gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out,
         dup_combine(gsp__at(x, t, (int64_t)out - 1), v, t, dup);
       } else {
         jj[out] = cp[q].j;
-        memcpy(gsp__at(x, t, (int64_t)out), v, ts);
+        gsp__memcpy(gsp__at(x, t, (int64_t)out), v, ts);
         out++;
       }
     }
@@ -190,23 +190,25 @@ gsp_info gsp_matrix_set_element(gsp_matrix A, gsp_index i, gsp_index j, const vo
       A->b[at] = 1;
       A->nvals++;
     }
-    memcpy(gsp__at(A->x, A->type, (int64_t)at), xv, ts);
+    gsp__memcpy(gsp__at(A->x, A->type, (int64_t)at), xv, ts);
   } else {
     gsp_index ins;
     int64_t pos = csr_find(A, (int64_t)i, j, &ins);
     if (pos >= 0) {
-      memcpy(gsp__at(A->x, A->type, pos), xv, ts);
+      gsp__memcpy(gsp__at(A->x, A->type, pos), xv, ts);
     } else {
       /* insert by copying into new arrays: A stays intact if that fails */
       size_t nv = (size_t)A->nvals;
       GSP_ALLOC(nj, nv + 1, sizeof(gsp_index));
       GSP_ALLOC(nx, nv + 1, ts);
-      memcpy(nj, A->j, ins * sizeof(gsp_index));
-      memcpy(nj + ins + 1, A->j + ins, (nv - ins) * sizeof(gsp_index));
+      if (nv > 0) { /* an empty matrix may have NULL arrays */
+        gsp__memcpy(nj, A->j, ins * sizeof(gsp_index));
+        gsp__memcpy(nj + ins + 1, A->j + ins, (nv - ins) * sizeof(gsp_index));
+        gsp__memcpy(nx, A->x, ins * ts);
+        gsp__memcpy((char *)nx + (ins + 1) * ts, (char *)A->x + ins * ts, (nv - ins) * ts);
+      }
       nj[ins] = j;
-      memcpy(nx, A->x, ins * ts);
-      memcpy((char *)nx + (ins + 1) * ts, (char *)A->x + ins * ts, (nv - ins) * ts);
-      memcpy((char *)nx + ins * ts, xv, ts);
+      gsp__memcpy((char *)nx + ins * ts, xv, ts);
       gsp__free(A->j);
       gsp__free(A->x);
       A->j = nj;
@@ -274,14 +276,14 @@ gsp_info gsp_matrix_extract_element(void *xv, const gsp_matrix A, gsp_index i, g
   if (A->fmt == GSP_FMT_DENSE) {
     size_t at = (size_t)i * (size_t)A->ncols + j;
     if (A->b && !A->b[at]) return GSP_NO_VALUE;
-    memcpy(xv, gsp__cat(A->x, A->type, (int64_t)at), ts);
+    gsp__memcpy(xv, gsp__cat(A->x, A->type, (int64_t)at), ts);
   } else if (A->fmt == GSP_FMT_BITS) {
     if (!((A->bits[(size_t)i * (size_t)A->wpr + (j >> 6)] >> (j & 63)) & 1)) return GSP_NO_VALUE;
     *(bool *)xv = true;
   } else {
     int64_t pos = csr_find(A, (int64_t)i, j, NULL);
     if (pos < 0) return GSP_NO_VALUE;
-    memcpy(xv, gsp__cat(A->x, A->type, pos), ts);
+    gsp__memcpy(xv, gsp__cat(A->x, A->type, pos), ts);
   }
 #undef GSP_FREE_ALL
   return info;
@@ -309,7 +311,7 @@ gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X, gsp_inde
         if (I) I[k] = (gsp_index)i;
         if (J) J[k] = A->j[k];
       }
-    if (X) memcpy(X, A->x, (size_t)A->nvals * ts);
+    if (X) gsp__memcpy(X, A->x, (size_t)A->nvals * ts);
   } else {
     gsp_index k = 0;
     for (int64_t i = 0; i < A->nrows; i++)
@@ -321,7 +323,7 @@ gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X, gsp_inde
         if (I) I[k] = (gsp_index)i;
         if (J) J[k] = (gsp_index)j;
         if (X) {
-          if (A->fmt == GSP_FMT_DENSE) memcpy(gsp__at(X, A->type, (int64_t)k), gsp__cat(A->x, A->type, (int64_t)at), ts);
+          if (A->fmt == GSP_FMT_DENSE) gsp__memcpy(gsp__at(X, A->type, (int64_t)k), gsp__cat(A->x, A->type, (int64_t)at), ts);
           else ((bool *)X)[k] = true;
         }
         k++;

@@ -1,6 +1,7 @@
 /* Allocation wrappers (one place to count and fail allocations) and the
  * registry of live handles. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,23 @@ bool gsp__mul_size(size_t *out, size_t a, size_t b) {
   return true;
 }
 
-void *gsp__malloc(size_t size) { return malloc(size ? size : 1); }
+/* Failure injection for tests: when armed, the allocation that brings the
+ * countdown to zero and every later one fail. -1 = disarmed. */
+static _Atomic long long fail_countdown = -1;
+
+void gsp__debug_fail_after(long long k) { atomic_store(&fail_countdown, k); }
+
+static bool injected_failure(void) {
+  long long c = atomic_load_explicit(&fail_countdown, memory_order_relaxed);
+  while (c > 0)
+    if (atomic_compare_exchange_weak(&fail_countdown, &c, c - 1)) return false;
+  return c == 0;
+}
+
+void *gsp__malloc(size_t size) {
+  if (injected_failure()) return NULL;
+  return malloc(size ? size : 1);
+}
 
 void *gsp__malloc_array(size_t count, size_t size) {
   size_t total;
@@ -22,13 +39,13 @@ void *gsp__malloc_array(size_t count, size_t size) {
 
 void *gsp__calloc(size_t count, size_t size) {
   size_t total;
-  if (!gsp__mul_size(&total, count, size)) return NULL;
+  if (!gsp__mul_size(&total, count, size) || injected_failure()) return NULL;
   return calloc(total ? count : 1, total ? size : 1);
 }
 
 void *gsp__realloc_array(void *p, size_t count, size_t size) {
   size_t total;
-  if (!gsp__mul_size(&total, count, size)) return NULL;
+  if (!gsp__mul_size(&total, count, size) || injected_failure()) return NULL;
   return realloc(p, total ? total : 1);
 }
 

@@ -98,7 +98,7 @@ static int64_t f64_to_i64(double v, int64_t lo, int64_t hi) {
 
 void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st) {
   if (dt == st) {
-    memcpy(dst, src, gsp_type_size(dt));
+    gsp__memcpy(dst, src, gsp_type_size(dt));
     return;
   }
   bool int_src = st == GSP_BOOL || st == GSP_INT32 || st == GSP_INT64;

@@ -81,8 +81,8 @@ gsp_info gsp_vector_dup(gsp_vector *w, const gsp_vector v) {
   GSP_CHECK(w != NULL, GSP_NULL_POINTER, "gsp_vector_dup: w is NULL");
   GSP_TRY(gsp__check_vector(v, "gsp_vector_dup", "v"));
   GSP_TRY(gsp__vector_alloc(&c, v->type, v->n));
-  memcpy(c->x, v->x, (size_t)v->n * gsp_type_size(v->type));
-  if (v->b) memcpy(c->b, v->b, (size_t)v->n);
+  gsp__memcpy(c->x, v->x, (size_t)v->n * gsp_type_size(v->type));
+  if (v->b) gsp__memcpy(c->b, v->b, (size_t)v->n);
   else GSP_FREE(c->b);
   c->nvals = v->nvals;
   GSP_TRY(gsp__vector_publish(c));
@@ -137,7 +137,7 @@ gsp_info gsp_vector_build(gsp_vector v, const gsp_index *I, const void *X, gsp_i
   if (!v->b) GSP_CALLOC(v->b, (size_t)v->n, 1);
   size_t ts = gsp_type_size(v->type);
   for (int64_t k = 0; k < nvals; k++) {
-    memcpy(gsp__at(v->x, v->type, (int64_t)jj[k]), gsp__cat(x, v->type, k), ts);
+    gsp__memcpy(gsp__at(v->x, v->type, (int64_t)jj[k]), gsp__cat(x, v->type, k), ts);
     v->b[jj[k]] = 1;
   }
   v->nvals = nvals;
@@ -163,7 +163,7 @@ gsp_info gsp_vector_set_element(gsp_vector v, gsp_index i, const void *x) {
     v->b[i] = 1;
     v->nvals++;
   }
-  memcpy(gsp__at(v->x, v->type, (int64_t)i), x, gsp_type_size(v->type));
+  gsp__memcpy(gsp__at(v->x, v->type, (int64_t)i), x, gsp_type_size(v->type));
 #undef GSP_FREE_ALL
   return info;
 }
@@ -192,7 +192,7 @@ gsp_info gsp_vector_extract_element(void *x, const gsp_vector v, gsp_index i) {
   GSP_CHECK(x != NULL, GSP_NULL_POINTER, "gsp_vector_extract_element: x is NULL");
   GSP_TRY(check_i(v, i, "gsp_vector_extract_element"));
   if (v->b && !v->b[i]) return GSP_NO_VALUE;
-  memcpy(x, gsp__cat(v->x, v->type, (int64_t)i), gsp_type_size(v->type));
+  gsp__memcpy(x, gsp__cat(v->x, v->type, (int64_t)i), gsp_type_size(v->type));
 #undef GSP_FREE_ALL
   return info;
 }
@@ -213,7 +213,7 @@ gsp_info gsp_vector_extract_tuples(gsp_index *I, void *X, gsp_index *n, const gs
   for (int64_t i = 0; i < v->n; i++) {
     if (v->b && !v->b[i]) continue;
     if (I) I[k] = (gsp_index)i;
-    if (X) memcpy(gsp__at(X, v->type, (int64_t)k), gsp__cat(v->x, v->type, i), ts);
+    if (X) gsp__memcpy(gsp__at(X, v->type, (int64_t)k), gsp__cat(v->x, v->type, i), ts);
     k++;
   }
   *n = k;
@@ -232,7 +232,7 @@ gsp_info gsp_vector_import_dense(gsp_vector *v, gsp_type t, gsp_index n, const v
             (unsigned long long)n);
   GSP_TRY(gsp__vector_alloc(&w, t, (int64_t)n));
   size_t ts = gsp_type_size(t);
-  memcpy(w->x, values, (size_t)n * ts);
+  gsp__memcpy(w->x, values, (size_t)n * ts);
   int64_t cnt = 0;
   for (gsp_index i = 0; i < n; i++) {
     const void *x = gsp__cat(values, t, (int64_t)i);
@@ -258,10 +258,10 @@ gsp_info gsp_vector_export_dense(void *values, const void *absent, const gsp_vec
   GSP_CHECK(absent || v->nvals == v->n, GSP_NULL_POINTER,
             "gsp_vector_export_dense: absent is NULL but the vector has absent entries");
   size_t ts = gsp_type_size(v->type);
-  memcpy(values, v->x, (size_t)v->n * ts);
+  gsp__memcpy(values, v->x, (size_t)v->n * ts);
   if (v->b)
     for (int64_t i = 0; i < v->n; i++)
-      if (!v->b[i]) memcpy(gsp__at(values, v->type, i), absent, ts);
+      if (!v->b[i]) gsp__memcpy(gsp__at(values, v->type, i), absent, ts);
 #undef GSP_FREE_ALL
   return info;
 }

@@ -36,6 +36,29 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ,
                           gsp_semiring s, bool non_reflexive,
                           size_t device_memory_cap, bool *taken);
 
+/*
+ * Shortest paths on the GPU (src/cuda/gsp_cuda_sssp*.cu). A is host CSR
+ * with checked non-negative weights; lim points at one value of A's type
+ * (distances above it are dropped: the cutoff). Declines (*taken = false,
+ * GSP_SUCCESS, nothing written) when the graph is too large for int32
+ * vertex ids or for the free device memory.
+ *
+ * gsp_cuda_sssp: dist[n] (A's type) gets the distances from the nearest of
+ * src[0..nsrc) (+inf where unreached); parent[n] (may be NULL) and root[n]
+ * (may be NULL, only with parent) follow the rule of gsp__sssp_cpu_tree,
+ * -1 where unreached. algo GSP_SSSP_AUTO picks for the GPU.
+ *
+ * gsp_cuda_msssp: Okuyama's batched kernel; dist[k*n + v] (A's type) is the
+ * distance from src[k] (+inf where unreached), parent (may be NULL) the same
+ * layout. batch: sources per pass (rounded up to 32), 0 automatic.
+ */
+gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct gsp_matrix_s *A,
+                       const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim,
+                       double delta, bool *taken);
+gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, const struct gsp_matrix_s *A,
+                        const int64_t *src, int64_t nsrc, const void *lim, int64_t batch,
+                        bool *taken);
+
 /* Make the host copy of A valid (download when A->dev_only). */
 gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A);
 

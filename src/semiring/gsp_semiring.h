@@ -78,31 +78,32 @@ GSP_HD int64_t gsp_minus_i64(int64_t a, int64_t b) { return (int64_t)((uint64_t)
 GSP_HD float gsp_minus_f32(float a, float b) { return a - b; }
 GSP_HD double gsp_minus_f64(double a, double b) { return a - b; }
 
+/* Clamped a + b without branches (so CPU loops vectorise as compare +
+ * blend): the wrapped sum overflowed iff a and b share a sign that s lacks,
+ * and then the true sum lies beyond the extreme of a's sign. */
+GSP_HD int32_t gsp_plus_clamp_i32(int32_t a, int32_t b) {
+  const int32_t s = (int32_t)((uint32_t)a + (uint32_t)b);
+  return ((a ^ s) & (b ^ s)) < 0 ? (a < 0 ? INT32_MIN : INT32_MAX) : s;
+}
+GSP_HD int64_t gsp_plus_clamp_i64(int64_t a, int64_t b) {
+  const int64_t s = (int64_t)((uint64_t)a + (uint64_t)b);
+  return ((a ^ s) & (b ^ s)) < 0 ? (a < 0 ? INT64_MIN : INT64_MAX) : s;
+}
 /* Saturating + where +inf (INT_MAX) absorbs: the multiply of MIN_PLUS.
  * inf + x = inf for every x; finite overflow clamps to INT_MAX / INT_MIN.
  * Floats: IEEE addition already has inf + finite = inf. */
 GSP_HD int32_t gsp_plus_sat_inf_i32(int32_t a, int32_t b) {
-  if (a == INT32_MAX || b == INT32_MAX) return INT32_MAX;
-  int64_t s = (int64_t)a + (int64_t)b;
-  return s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : (int32_t)s;
+  return (a == INT32_MAX || b == INT32_MAX) ? INT32_MAX : gsp_plus_clamp_i32(a, b);
 }
 GSP_HD int64_t gsp_plus_sat_inf_i64(int64_t a, int64_t b) {
-  if (a == INT64_MAX || b == INT64_MAX) return INT64_MAX;
-  if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
-  if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
-  return a + b;
+  return (a == INT64_MAX || b == INT64_MAX) ? INT64_MAX : gsp_plus_clamp_i64(a, b);
 }
 /* Saturating + where -inf (INT_MIN) absorbs: the multiply of MAX_PLUS. */
 GSP_HD int32_t gsp_plus_sat_ninf_i32(int32_t a, int32_t b) {
-  if (a == INT32_MIN || b == INT32_MIN) return INT32_MIN;
-  int64_t s = (int64_t)a + (int64_t)b;
-  return s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : (int32_t)s;
+  return (a == INT32_MIN || b == INT32_MIN) ? INT32_MIN : gsp_plus_clamp_i32(a, b);
 }
 GSP_HD int64_t gsp_plus_sat_ninf_i64(int64_t a, int64_t b) {
-  if (a == INT64_MIN || b == INT64_MIN) return INT64_MIN;
-  if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
-  if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
-  return a + b;
+  return (a == INT64_MIN || b == INT64_MIN) ? INT64_MIN : gsp_plus_clamp_i64(a, b);
 }
 GSP_HD float gsp_plus_sat_inf_f32(float a, float b) { return a + b; }
 GSP_HD double gsp_plus_sat_inf_f64(double a, double b) { return a + b; }

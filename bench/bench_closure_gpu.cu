@@ -1,0 +1,432 @@
+/*
+ * GPU closure benchmark: blocked Floyd-Warshall (src/cuda) on device-resident
+ * random inputs, against the naive one-thread-per-task GPU baseline (Harish &
+ * Narayanan: one launch per k) and our CPU backend on all cores. Prints one
+ * table (device, n, type, semiring, median time of >= 5 runs after a warm-up
+ * measured with CUDA events, tasks/s = n^3 / time, fraction of the
+ * PERFORMANCE.md micro-kernel ceiling) and writes the rows as CSV.
+ *
+ *   bench_closure_gpu [--quick] [--csv FILE]
+ *
+ * Each run closes a fresh random matrix (regenerated on the device between
+ * runs, outside the timed region). Before timing, the tiled closure is
+ * checked against the naive baseline at n = 4099 (exact, integer weights).
+ */
+#define GSP_HAVE_CUDA 1
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "gsp.h"
+#include "gsp_cuda_fw.h"
+
+#define CK(x)                                                                  \
+  do {                                                                         \
+    cudaError_t e_ = (x);                                                      \
+    if (e_ != cudaSuccess) {                                                   \
+      fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #x); \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+#define GK(x)                                                                  \
+  do {                                                                         \
+    gsp_info i_ = (x);                                                         \
+    if (i_ != GSP_SUCCESS) {                                                   \
+      fprintf(stderr, "%s -> %s: %s\n", #x, gsp_strerror(i_), gsp_last_error()); \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+static __device__ __forceinline__ uint64_t mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/* Complete graph with integer weights 1..1000 on the n x n part. */
+template <class T> __global__ void k_gen(T *d, int64_t np, int64_t n, uint64_t seed) {
+  for (int64_t i = blockIdx.y; i < n; i += gridDim.y)
+  for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < n; j += (int64_t)gridDim.x * blockDim.x)
+    d[i * np + j] = (T)(1 + mix(seed ^ (uint64_t)(i * np + j) * 0x9E3779B97F4A7C15ULL) % 1000);
+}
+/* Bits with probability 1/16 (so reachability spreads over many rounds). */
+__global__ void k_gen_bits(uint64_t *d, int64_t ldw, int64_t n, uint64_t seed) {
+  for (int64_t i = blockIdx.y; i < n; i += gridDim.y)
+  for (int64_t w = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; w < (n + 63) / 64; w += (int64_t)gridDim.x * blockDim.x) {
+    uint64_t h = seed ^ (uint64_t)(i * ldw + w) * 0x9E3779B97F4A7C15ULL;
+    uint64_t v = mix(h) & mix(h + 1) & mix(h + 2) & mix(h + 3);
+    const int64_t left = n - w * 64;
+    if (left < 64) v &= (1ull << left) - 1;
+    d[i * ldw + w] = v;
+  }
+}
+/* Sparse random digraph, about deg out-edges a vertex (closures stay mixed). */
+__global__ void k_gen_sparse_bits(uint64_t *d, int64_t ldw, int64_t n, uint64_t seed, uint64_t deg) {
+  for (int64_t i = blockIdx.y; i < n; i += gridDim.y)
+    for (int64_t w = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; w < (n + 63) / 64; w += (int64_t)gridDim.x * blockDim.x) {
+      uint64_t v = 0;
+      for (int b = 0; b < 64 && w * 64 + b < n; b++)
+        v |= (uint64_t)(mix(seed ^ (uint64_t)(i * n + w * 64 + b) * 0x9E3779B97F4A7C15ULL) % (uint64_t)n < deg) << b;
+      d[i * ldw + w] = v;
+    }
+}
+/* Binary tensor-core issue rate: independent m16n8k256 AND-POPC in a loop
+ * (operands in registers), the ceiling of the tensor-core bool closure. */
+__global__ void __launch_bounds__(256) k_bmma_peak(int *out, int iters, uint32_t seed) {
+  uint32_t a0 = seed ^ threadIdx.x, a1 = a0 * 3u, a2 = a0 * 5u, a3 = a0 * 7u, b0 = a0 * 11u, b1 = a0 * 13u;
+  int c[4][4] = {};
+  for (int it = 0; it < iters; it++)
+#pragma unroll
+    for (int q = 0; q < 4; q++)
+      asm volatile("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc "
+                   "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                   : "+r"(c[q][0]), "+r"(c[q][1]), "+r"(c[q][2]), "+r"(c[q][3])
+                   : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  int s = 0;
+  for (int q = 0; q < 4; q++) s += c[q][0] + c[q][1] + c[q][2] + c[q][3];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+static void bmma_peak() {
+  int sms = 0, khz = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+  const int blocks = sms * 8, iters = 20000;
+  int *out = NULL;
+  CK(cudaMalloc((void **)&out, (size_t)blocks * 256 * 4));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  k_bmma_peak<<<blocks, 256>>>(out, 100, 1);
+  CK(cudaGetLastError());
+  float best = 1e30f;
+  for (int r = 0; r < 5; r++) {
+    CK(cudaEventRecord(e0));
+    k_bmma_peak<<<blocks, 256>>>(out, iters, 1);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    best = std::min(best, ms);
+  }
+  const double mmas = (double)blocks * 8 * iters * 4; /* 8 warps a block */
+  printf("bmma peak: %.3e m16n8k256 MMA/s = %.3e bool tasks/s (%.1f clocks per MMA per SM)\n",
+         mmas / (best / 1e3), mmas * 32768 / (best / 1e3),
+         (best / 1e3) * khz * 1e3 * sms / mmas);
+  cudaFree(out);
+}
+
+/* Naive baseline: one thread per (i, j), one launch per k. */
+__global__ void k_naive(float *d, int64_t n, int64_t k) {
+  const int64_t i = blockIdx.y, j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (j < n) {
+    const float v = d[i * n + k] + d[k * n + j];
+    if (v < d[i * n + j]) d[i * n + j] = v;
+  }
+}
+
+struct Row {
+  std::string impl, type, sr;
+  int64_t n;
+  double sec, tasks, ceiling;
+  int reps;
+};
+static std::vector<Row> rows;
+static char device_name[256];
+
+static double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+static size_t tsize(gsp_type t) { return t == GSP_BOOL ? 0 : gsp_type_size(t); }
+
+static void gen(void *d, gsp_type t, gsp_semiring s, int64_t n, int64_t np, uint64_t seed) {
+  GK(gsp_cuda_fill_zero(d, np, t, s));
+  dim3 g((unsigned)std::min<int64_t>(16, (n + 255) / 256), (unsigned)std::min<int64_t>(n, 65535));
+  switch (t) {
+  case GSP_BOOL: k_gen_bits<<<g, 256>>>((uint64_t *)d, np / 64, n, seed); break;
+  case GSP_INT32: k_gen<int32_t><<<g, 256>>>((int32_t *)d, np, n, seed); break;
+  case GSP_INT64: k_gen<int64_t><<<g, 256>>>((int64_t *)d, np, n, seed); break;
+  case GSP_FP32: k_gen<float><<<g, 256>>>((float *)d, np, n, seed); break;
+  case GSP_FP64: k_gen<double><<<g, 256>>>((double *)d, np, n, seed); break;
+  }
+  CK(cudaGetLastError());
+}
+
+static const char *tname(gsp_type t) {
+  static const char *const n[] = {"bool", "int32", "int64", "fp32", "fp64"};
+  return n[t];
+}
+static const char *sname(gsp_semiring s) {
+  static const char *const n[] = {"min_plus", "max_plus", "max_min", "min_max", "or_and"};
+  return n[s];
+}
+
+/* PERFORMANCE.md micro-kernel ceilings (tasks/s); 0: none stated. */
+static double ceiling_for(gsp_type t, bool dpx) {
+  switch (t) {
+  case GSP_FP32: return 13.0e12;
+  case GSP_INT32: return dpx ? 16.2e12 : 0;
+  case GSP_BOOL: return 0.52e15; /* LOP3; the tensor-core rows use it too */
+  default: return 0;
+  }
+}
+
+/* Tiled GPU closure: median of reps after one warm-up, fresh input each run. */
+static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool dpx, int reps,
+                        const char *label, bool lop3 = false) {
+  const int64_t np = gsp_cuda_padded_n(t, n);
+  const size_t bytes = t == GSP_BOOL ? (size_t)np * np / 8 : (size_t)np * np * tsize(t);
+  void *d = NULL;
+  int32_t *succ = NULL;
+  CK(cudaMalloc(&d, bytes));
+  if (paths) CK(cudaMalloc((void **)&succ, (size_t)np * np * 4));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  std::vector<double> times;
+  for (int r = 0; r <= reps; r++) {
+    gen(d, t, s, n, np, 1000 + r);
+    CK(cudaDeviceSynchronize());
+    bool cycle = false;
+    CK(cudaEventRecord(e0));
+    if (lop3) GK(gsp_cuda_fw_bits_impl(d, n, np, true, false));
+    else GK(gsp_cuda_fw_device(d, succ, n, np, t, s, true, dpx, &cycle));
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (cycle) {
+      fprintf(stderr, "unexpected cycle\n");
+      exit(1);
+    }
+    if (r > 0) times.push_back(ms / 1e3);
+  }
+  const double sec = median(times), tasks = (double)n * n * n;
+  rows.push_back({label, tname(t), sname(s), n, sec, tasks / sec, ceiling_for(t, dpx), reps});
+  printf("  %-14s %-5s %-8s n=%6lld  %9.4f s  %7.3f Ttasks/s\n", label, tname(t), sname(s),
+         (long long)n, sec, tasks / sec / 1e12);
+  fflush(stdout);
+  cudaEventDestroy(e0), cudaEventDestroy(e1);
+  cudaFree(d), cudaFree(succ);
+}
+
+static void naive_run(float *d, int64_t n) {
+  dim3 g((unsigned)((n + 255) / 256), (unsigned)n);
+  for (int64_t k = 0; k < n; k++) k_naive<<<g, 256>>>(d, n, k);
+  CK(cudaGetLastError());
+}
+
+static void bench_naive(int64_t n, int reps) {
+  float *d = NULL;
+  CK(cudaMalloc((void **)&d, (size_t)n * n * 4));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  std::vector<double> times;
+  for (int r = 0; r <= reps; r++) {
+    gen(d, GSP_FP32, GSP_MIN_PLUS, n, n, 1000 + r); /* np == n: unpadded */
+    CK(cudaDeviceSynchronize());
+    CK(cudaEventRecord(e0));
+    naive_run(d, n);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (r > 0) times.push_back(ms / 1e3);
+  }
+  const double sec = median(times), tasks = (double)n * n * n;
+  rows.push_back({"naive-gpu", "fp32", "min_plus", n, sec, tasks / sec, 13.0e12, reps});
+  printf("  %-14s fp32  min_plus n=%6lld  %9.4f s  %7.3f Ttasks/s\n", "naive-gpu", (long long)n, sec,
+         tasks / sec / 1e12);
+  fflush(stdout);
+  cudaFree(d);
+}
+
+/* Tiled vs naive on the same input at a size that is not a tile multiple. */
+static void verify(int64_t n) {
+  const int64_t np = gsp_cuda_padded_n(GSP_FP32, n);
+  float *a = NULL, *b = NULL;
+  CK(cudaMalloc((void **)&a, (size_t)np * np * 4));
+  CK(cudaMalloc((void **)&b, (size_t)n * n * 4));
+  gen(a, GSP_FP32, GSP_MIN_PLUS, n, np, 77);
+  CK(cudaMemcpy2D(b, n * 4, a, np * 4, n * 4, n, cudaMemcpyDeviceToDevice));
+  bool cycle = false;
+  GK(gsp_cuda_fw_device(a, NULL, n, np, GSP_FP32, GSP_MIN_PLUS, false, false, &cycle));
+  naive_run(b, n);
+  std::vector<float> ha((size_t)n * n), hb((size_t)n * n);
+  CK(cudaMemcpy2D(ha.data(), n * 4, a, np * 4, n * 4, n, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(hb.data(), b, (size_t)n * n * 4, cudaMemcpyDeviceToHost));
+  size_t bad = 0;
+  for (size_t e = 0; e < ha.size(); e++) bad += ha[e] != hb[e];
+  printf("verify: tiled vs naive fp32 min_plus M+ n=%lld: %zu of %zu entries differ -> %s\n",
+         (long long)n, bad, ha.size(), bad ? "FAIL" : "OK");
+  cudaFree(a), cudaFree(b);
+  if (bad) exit(1);
+}
+
+/* Bool closure: tensor cores vs LOP3, bit for bit, on the same input. */
+static void verify_bits(int64_t n) {
+  const int64_t np = gsp_cuda_padded_n(GSP_BOOL, n);
+  const size_t bytes = (size_t)np * np / 8;
+  uint64_t *a = NULL, *b = NULL;
+  CK(cudaMalloc((void **)&a, bytes));
+  CK(cudaMalloc((void **)&b, bytes));
+  GK(gsp_cuda_fill_zero(a, np, GSP_BOOL, GSP_OR_AND));
+  k_gen_sparse_bits<<<dim3(4, (unsigned)n), 256>>>(a, np / 64, n, 99, 2);
+  CK(cudaGetLastError());
+  CK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+  GK(gsp_cuda_fw_bits_impl(a, n, np, false, true));
+  GK(gsp_cuda_fw_bits_impl(b, n, np, false, false));
+  std::vector<uint64_t> ha(bytes / 8), hb(bytes / 8);
+  CK(cudaMemcpy(ha.data(), a, bytes, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(hb.data(), b, bytes, cudaMemcpyDeviceToHost));
+  size_t bad = 0, ones = 0;
+  for (size_t e = 0; e < ha.size(); e++) {
+    bad += ha[e] != hb[e];
+    ones += __builtin_popcountll(ha[e]);
+  }
+  printf("verify: bool M+ n=%lld tensor cores vs LOP3: %zu of %zu words differ (%.3f of bits set) -> %s\n",
+         (long long)n, bad, ha.size(), (double)ones / ((double)n * n), bad ? "FAIL" : "OK");
+  cudaFree(a), cudaFree(b);
+  if (bad) exit(1);
+}
+
+/* Our CPU backend (all cores) through the public API, host data. */
+static void bench_cpu(int64_t n, int reps) {
+  std::vector<float> x((size_t)n * n);
+  uint64_t st = 1;
+  for (auto &v : x) {
+    st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+    v = (float)(1 + (st >> 33) % 1000);
+  }
+  gsp_closure_opts o;
+  memset(&o, 0, sizeof o);
+  o.backend = GSP_BACKEND_CPU;
+  std::vector<double> times;
+  for (int r = 0; r <= reps; r++) {
+    gsp_matrix M = NULL;
+    GK(gsp_matrix_import_dense(&M, GSP_FP32, n, n, x.data(), NULL));
+    auto t0 = std::chrono::steady_clock::now();
+    GK(gsp_closure_ext(M, NULL, GSP_MIN_PLUS, &o));
+    auto t1 = std::chrono::steady_clock::now();
+    gsp_matrix_free(&M);
+    if (r > 0) times.push_back(std::chrono::duration<double>(t1 - t0).count());
+  }
+  const double sec = median(times), tasks = (double)n * n * n;
+  rows.push_back({"gsp-cpu", "fp32", "min_plus", n, sec, tasks / sec, 13.0e12, reps});
+  printf("  %-14s fp32  min_plus n=%6lld  %9.4f s  %7.3f Ttasks/s\n", "gsp-cpu", (long long)n, sec,
+         tasks / sec / 1e12);
+  fflush(stdout);
+}
+
+/* End to end through gsp_closure_ext: upload, closure, download. */
+static void bench_e2e(int64_t n, int reps) {
+  std::vector<float> x((size_t)n * n), y((size_t)n * n);
+  uint64_t st = 3;
+  for (auto &v : x) {
+    st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+    v = (float)(1 + (st >> 33) % 1000);
+  }
+  gsp_closure_opts o;
+  memset(&o, 0, sizeof o);
+  o.backend = GSP_BACKEND_CUDA;
+  const float inf = INFINITY;
+  std::vector<double> times;
+  for (int r = 0; r <= reps; r++) {
+    gsp_matrix M = NULL;
+    GK(gsp_matrix_import_dense(&M, GSP_FP32, n, n, x.data(), NULL));
+    auto t0 = std::chrono::steady_clock::now();
+    GK(gsp_closure_ext(M, NULL, GSP_MIN_PLUS, &o));
+    GK(gsp_matrix_export_dense(y.data(), &inf, M));
+    auto t1 = std::chrono::steady_clock::now();
+    gsp_matrix_free(&M);
+    if (r > 0) times.push_back(std::chrono::duration<double>(t1 - t0).count());
+  }
+  const double sec = median(times), tasks = (double)n * n * n;
+  rows.push_back({"gpu-end2end", "fp32", "min_plus", n, sec, tasks / sec, 13.0e12, reps});
+  printf("  %-14s fp32  min_plus n=%6lld  %9.4f s  %7.3f Ttasks/s (host in, host out)\n", "gpu-end2end",
+         (long long)n, sec, tasks / sec / 1e12);
+  fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+  bool quick = false;
+  const char *csv = "bench_closure_gpu.csv", *one = NULL;
+  int64_t one_n = 0;
+  for (int a = 1; a < argc; a++) {
+    if (!strcmp(argv[a], "--quick")) quick = true;
+    else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
+    else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */
+      one = argv[++a];
+      one_n = atoll(argv[++a]);
+    }
+  }
+  bool ok = false;
+  GK(gsp_cuda_available(&ok, device_name, sizeof device_name));
+  if (!ok) {
+    printf("no usable GPU: %s\n", device_name);
+    return 0;
+  }
+  printf("device: %s\n", device_name);
+  if (one) { /* bool | lop3 | fp32 | fp32path */
+    const bool b = !strcmp(one, "bool") || !strcmp(one, "lop3");
+    bench_tiled(b ? GSP_BOOL : GSP_FP32, b ? GSP_OR_AND : GSP_MIN_PLUS, one_n, !strcmp(one, "fp32path"), false, 1,
+                one, !strcmp(one, "lop3"));
+    return 0;
+  }
+  verify(4099);
+  verify_bits(5000);
+  bmma_peak();
+  const int R = 5;
+  if (quick) {
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 4096, false, false, R, "tiled");
+    bench_tiled(GSP_BOOL, GSP_OR_AND, 16384, false, false, R, "tiled-bmma");
+  } else {
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 4096, false, false, R, "tiled");
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 8192, false, false, R, "tiled");
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, false, false, R, "tiled");
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, true, false, R, "tiled+paths");
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 32768, false, false, R, "tiled");
+    bench_tiled(GSP_INT32, GSP_MIN_PLUS, 16384, false, true, R, "tiled-dpx");
+    bench_tiled(GSP_INT32, GSP_MIN_PLUS, 8192, false, false, R, "tiled-satadd");
+    bench_tiled(GSP_FP32, GSP_MAX_MIN, 8192, false, false, R, "tiled");
+    bench_tiled(GSP_FP64, GSP_MIN_PLUS, 8192, false, false, R, "tiled");
+    bench_tiled(GSP_INT64, GSP_MIN_PLUS, 8192, false, false, R, "tiled");
+    bench_tiled(GSP_BOOL, GSP_OR_AND, 16384, false, false, R, "tiled-lop3", true);
+    bench_tiled(GSP_BOOL, GSP_OR_AND, 65536, false, false, R, "tiled-lop3", true);
+    bench_tiled(GSP_BOOL, GSP_OR_AND, 16384, false, false, R, "tiled-bmma");
+    bench_tiled(GSP_BOOL, GSP_OR_AND, 32768, false, false, R, "tiled-bmma");
+    bench_tiled(GSP_BOOL, GSP_OR_AND, 65536, false, false, R, "tiled-bmma");
+    bench_naive(4096, R);
+    bench_naive(8192, R);
+    bench_e2e(8192, R);
+    bench_cpu(2048, R);
+    bench_cpu(4096, 3);
+  }
+  FILE *f = fopen(csv, "w");
+  if (f) fprintf(f, "device,impl,type,semiring,n,seconds,tasks_per_s,ceiling,fraction,reps\n");
+  printf("\n%-26s %-13s %-5s %-8s %6s %10s %12s %9s\n", "device", "impl", "type", "semiring", "n",
+         "time_s", "tasks/s", "of_ceil");
+  for (const Row &r : rows) {
+    const double frac = r.ceiling > 0 ? r.tasks / r.ceiling : 0;
+    char fr[16];
+    if (r.ceiling > 0) snprintf(fr, sizeof fr, "%.3f", frac);
+    else snprintf(fr, sizeof fr, "-");
+    printf("%-26.26s %-13s %-5s %-8s %6lld %10.4f %12.3e %9s\n", device_name, r.impl.c_str(),
+           r.type.c_str(), r.sr.c_str(), (long long)r.n, r.sec, r.tasks, fr);
+    if (f)
+      fprintf(f, "\"%s\",%s,%s,%s,%lld,%.6f,%.6e,%.3e,%s,%d\n", device_name, r.impl.c_str(),
+              r.type.c_str(), r.sr.c_str(), (long long)r.n, r.sec, r.tasks, r.ceiling, fr, r.reps);
+  }
+  if (f) fclose(f);
+  return 0;
+}

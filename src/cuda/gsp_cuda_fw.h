@@ -1,0 +1,67 @@
+/*
+ * Device-level blocked Floyd-Warshall, C-callable, on matrices already in
+ * device memory. Used by the gateway (gsp_cuda_gateway.cu) and by the GPU
+ * benchmark, which times the kernels on device-resident data. No CUDA types.
+ */
+#ifndef GSP_CUDA_FW_H
+#define GSP_CUDA_FW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gsp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef GSP_HAVE_CUDA
+
+/* FW block (tile) size in vertices: the k-depth of one round. */
+#define GSP_CUDA_FW_BLOCK 128
+
+/* Padded dimension for an n-vertex closure: a multiple of the tile sizes
+ * (128 for numeric types; 4096 for bit-packed bool, one phase-3 tile is 64
+ * words wide). */
+int64_t gsp_cuda_padded_n(gsp_type t, int64_t n);
+
+/* Bytes of device memory a closure of n vertices needs: the matrix, the
+ * int32 successor matrix when paths are recorded, and the O(n x tile)
+ * workspace. */
+size_t gsp_cuda_closure_bytes(gsp_type t, int64_t n, bool paths);
+
+/*
+ * In-place closure of the np x np device matrix d (np from
+ * gsp_cuda_padded_n; entries outside n x n must hold the semiring zero,
+ * bool: zero bits). t == GSP_BOOL means bit-packed words (s must be OR_AND).
+ * succ (np x np int32, may be NULL; not for bool) is initialised here and
+ * receives successors (-1: no path). reflexive: M*, else M+.
+ * nonneg_i32: INT32 MIN_PLUS input with every value >= 0 (exact DPX path).
+ * *cycle is set when MIN_PLUS has a negative (MAX_PLUS a positive) cycle;
+ * d is then garbage. Runs on the default stream; returns after the work is
+ * queued and the cycle flag read (which synchronises).
+ */
+gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np,
+                            gsp_type t, gsp_semiring s, bool reflexive,
+                            bool nonneg_i32, bool *cycle);
+
+/* Bool OR_AND closure of a bit-packed device matrix (as gsp_cuda_fw_device)
+ * with a chosen product: binary tensor cores (mma.sync b1 AND-POPC, the
+ * default of gsp_cuda_fw_device) or LOP3 on 64-bit words. For comparison. */
+gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, bool tensor_cores);
+
+/* Number of entries of the n x n part of d that differ from the semiring
+ * zero (bool: set bits). */
+gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n,
+                                int64_t np, gsp_type t, gsp_semiring s);
+
+/* Fill the np x np device matrix with the semiring zero (bool: 0 words). */
+gsp_info gsp_cuda_fill_zero(void *d, int64_t np, gsp_type t, gsp_semiring s);
+
+#endif /* GSP_HAVE_CUDA */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GSP_CUDA_FW_H */

@@ -1,0 +1,440 @@
+/*
+ * The C gateway (gsp_cuda.h): device discovery, the closure entry point, and
+ * the device copy of a matrix (upload, lazy download, release).
+ *
+ * A closure result stays on the device (M->dev, M->dev_only) with its entry
+ * count already in M->nvals; the host copy is made only when core code asks
+ * for it through gsp__matrix_host -> gsp_cuda_matrix_download. A later
+ * closure of the same matrix reuses the device copy instead of uploading.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gsp_cuda_internal.cuh"
+
+/* GSP_ALLOC for C++ (no implicit conversion from void *). */
+#define GSP_CU_ALLOC(ptr, count, size)                                         \
+  GSP_CHECK(((ptr) = (decltype(ptr))gsp__malloc_array((count), (size))) != NULL, \
+            GSP_OUT_OF_MEMORY, "cannot allocate %zu x %zu bytes", (size_t)(count), (size_t)(size))
+
+gsp_info gsp__cuda_error(cudaError_t e, const char *file, int line, const char *what) {
+  (void)cudaGetLastError(); /* clear a non-sticky error so later calls work */
+  if (e == cudaErrorMemoryAllocation)
+    return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "CUDA: %s (%s)", cudaGetErrorString(e), what);
+  return gsp__error(GSP_DEVICE_ERROR, file, line, "CUDA error %s: %s (%s)", cudaGetErrorName(e),
+                    cudaGetErrorString(e), what);
+}
+
+bool gsp_cuda_usable(char *desc, size_t len) {
+  char buf[256];
+  bool ok = false;
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    snprintf(buf, sizeof buf, "no usable CUDA device: %s", cudaGetErrorString(e));
+  } else if (count == 0) {
+    snprintf(buf, sizeof buf, "no CUDA device");
+  } else {
+    cudaDeviceProp p;
+    e = cudaGetDeviceProperties(&p, 0);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      snprintf(buf, sizeof buf, "CUDA device 0 unreadable: %s", cudaGetErrorString(e));
+    } else if (p.major != 9 || p.minor != 0) {
+      /* the kernels are built for sm_90a (Hopper) only */
+      snprintf(buf, sizeof buf, "%s has compute capability %d.%d; this build has sm_90a kernels only",
+               p.name, p.major, p.minor);
+    } else {
+      snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.1f GiB)", p.name, p.major, p.minor,
+               p.multiProcessorCount, p.totalGlobalMem / 1073741824.0);
+      ok = true;
+    }
+  }
+  if (desc && len > 0) snprintf(desc, len, "%s", buf);
+  return ok;
+}
+
+/* ---- host-side values ---- */
+
+/* The semiring zero of (s, t) into out (t numeric). */
+static void zero_value(void *out, gsp_semiring s, gsp_type t) {
+#define GSP_CU_Z_(ct)                                                          \
+  {                                                                            \
+    ct v = s == GSP_MIN_PLUS ? Sr<GSP_MIN_PLUS, ct>::zero()                    \
+         : s == GSP_MAX_PLUS ? Sr<GSP_MAX_PLUS, ct>::zero()                    \
+         : s == GSP_MAX_MIN  ? Sr<GSP_MAX_MIN, ct>::zero()                     \
+                             : Sr<GSP_MIN_MAX, ct>::zero();                    \
+    memcpy(out, &v, sizeof v);                                                 \
+  }
+  switch (t) {
+  case GSP_INT32: GSP_CU_Z_(int32_t) break;
+  case GSP_INT64: GSP_CU_Z_(int64_t) break;
+  case GSP_FP32: GSP_CU_Z_(float) break;
+  case GSP_FP64: GSP_CU_Z_(double) break;
+  default: break;
+  }
+#undef GSP_CU_Z_
+}
+
+static bool value_eq(gsp_type t, const void *a, const void *b) {
+  switch (t) {
+  case GSP_INT32: return *(const int32_t *)a == *(const int32_t *)b;
+  case GSP_INT64: return *(const int64_t *)a == *(const int64_t *)b;
+  case GSP_FP32: return *(const float *)a == *(const float *)b;
+  case GSP_FP64: return *(const double *)a == *(const double *)b;
+  default: return false;
+  }
+}
+
+/* Whether s and e mark "absent" with the same value (so a device copy
+ * encoded for e serves a closure under s). */
+static bool same_zero(gsp_semiring s, gsp_semiring e) {
+  const bool sp = s == GSP_MIN_PLUS || s == GSP_MIN_MAX, ep = e == GSP_MIN_PLUS || e == GSP_MIN_MAX;
+  return sp == ep;
+}
+
+/* Rows per host staging chunk: about 64 MiB. */
+static int64_t chunk_rows(size_t row_bytes) {
+  int64_t r = (int64_t)((64u << 20) / (row_bytes ? row_bytes : 1));
+  return r < 1 ? 1 : r;
+}
+
+/*
+ * Whether every off-diagonal weight of M is > 0 (sign > 0) or < 0 (sign < 0).
+ * Blocked FW computes exact distances under any ties, but its successors can
+ * loop when an optimal walk ties a path through a zero-weight cycle (the
+ * panel products use the diagonal tile already closed over the whole k-block,
+ * so a lower k can win a tie that sequential FW gives to a higher one). With
+ * every cycle strictly positive (MIN_PLUS) or negative (MAX_PLUS), d strictly
+ * decreases along the successors and no loop is possible; other inputs with
+ * paths go to the CPU. The diagonal is skipped: a self-loop never wins.
+ */
+static bool strictly_signed(const struct gsp_matrix_s *M, int sign) {
+  const int64_t n = M->nrows;
+#define GSP_CU_SIGNED_(ct)                                                     \
+  {                                                                            \
+    const ct *x = (const ct *)M->x;                                            \
+    if (M->fmt == GSP_FMT_CSR) {                                               \
+      for (int64_t i = 0; i < n; i++)                                          \
+        for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)                      \
+          if ((int64_t)M->j[k] != i && !(sign > 0 ? x[k] > 0 : x[k] < 0)) return false; \
+    } else {                                                                   \
+      for (int64_t i = 0; i < n; i++)                                          \
+        for (int64_t j = 0; j < n; j++) {                                      \
+          const size_t at = (size_t)i * n + j;                                 \
+          if (i != j && (!M->b || M->b[at]) && !(sign > 0 ? x[at] > 0 : x[at] < 0)) return false; \
+        }                                                                      \
+    }                                                                          \
+    return true;                                                               \
+  }
+  switch (M->type) {
+  case GSP_INT32: GSP_CU_SIGNED_(int32_t)
+  case GSP_INT64: GSP_CU_SIGNED_(int64_t)
+  case GSP_FP32: GSP_CU_SIGNED_(float)
+  case GSP_FP64: GSP_CU_SIGNED_(double)
+  default: return false;
+  }
+#undef GSP_CU_SIGNED_
+}
+
+/* ---- device copy ---- */
+
+static void dev_free(struct gsp_dev_matrix *dev) {
+  if (!dev) return;
+  if (dev->d) {
+    cudaFree(dev->d);
+    (void)cudaGetLastError();
+  }
+  gsp__free(dev);
+}
+
+void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
+  if (!A || !A->dev) return;
+  dev_free(A->dev);
+  A->dev = NULL;
+  A->dev_only = false;
+}
+
+/* Upload the host content of M (any format) into a new device copy encoded
+ * for semiring s: absent entries and padding hold the zero of s. */
+static gsp_info upload(struct gsp_dev_matrix **out, const struct gsp_matrix_s *M, gsp_semiring s,
+                       int64_t np) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_dev_matrix *dev = NULL;
+  unsigned char *stage = NULL;
+#define GSP_FREE_ALL (dev_free(dev), gsp__free(stage))
+  const int64_t n = M->nrows;
+  const gsp_type t = M->type;
+  const bool bits = t == GSP_BOOL;
+  dev = (struct gsp_dev_matrix *)gsp__calloc(1, sizeof *dev);
+  GSP_CHECK(dev != NULL, GSP_OUT_OF_MEMORY, "cannot allocate a device matrix header");
+  dev->n = n;
+  dev->np = np;
+  dev->enc = s;
+  const size_t bytes = bits ? (size_t)np * np / 8 : (size_t)np * np * gsp_type_size(t);
+  GSP_CUDA_TRY(cudaMalloc(&dev->d, bytes));
+  GSP_TRY(gsp_cuda_fill_zero(dev->d, np, t, s));
+
+  if (bits) {
+    const int64_t wpr = (n + 63) / 64, ldw = np / 64;
+    if (M->fmt == GSP_FMT_BITS) {
+      GSP_CUDA_TRY(cudaMemcpy2D(dev->d, ldw * 8, M->bits, M->wpr * 8, wpr * 8, n, cudaMemcpyHostToDevice));
+    } else {
+      const int64_t R = chunk_rows(wpr * 8);
+      GSP_CU_ALLOC(stage, (size_t)(R < n ? R : n), (size_t)wpr * 8);
+      for (int64_t r0 = 0; r0 < n; r0 += R) {
+        const int64_t rn = r0 + R < n ? R : n - r0;
+        uint64_t *w = (uint64_t *)stage;
+        memset(w, 0, (size_t)rn * wpr * 8);
+        for (int64_t i = r0; i < r0 + rn; i++) {
+          uint64_t *row = w + (size_t)(i - r0) * wpr;
+          if (M->fmt == GSP_FMT_CSR) {
+            for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)
+              if (!M->x || ((const bool *)M->x)[k]) row[M->j[k] >> 6] |= 1ull << (M->j[k] & 63);
+          } else {
+            for (int64_t j = 0; j < n; j++) {
+              const size_t at = (size_t)i * n + j;
+              if ((!M->b || M->b[at]) && ((const bool *)M->x)[at]) row[j >> 6] |= 1ull << (j & 63);
+            }
+          }
+        }
+        GSP_CUDA_TRY(cudaMemcpy2D((uint64_t *)dev->d + (size_t)r0 * ldw, ldw * 8, w, wpr * 8, wpr * 8, rn,
+                                  cudaMemcpyHostToDevice));
+      }
+    }
+    dev->nonneg = true;
+  } else {
+    const size_t ts = gsp_type_size(t);
+    unsigned char zero[16];
+    zero_value(zero, s, t);
+    bool nonneg = true;
+    if (M->fmt == GSP_FMT_DENSE && !M->b) {
+      GSP_CUDA_TRY(cudaMemcpy2D(dev->d, np * ts, M->x, n * ts, n * ts, n, cudaMemcpyHostToDevice));
+      if (t == GSP_INT32) {
+        const int32_t *x = (const int32_t *)M->x;
+        for (size_t k = 0; k < (size_t)n * n; k++) nonneg &= x[k] >= 0;
+      }
+    } else {
+      const int64_t R = chunk_rows(n * ts);
+      GSP_CU_ALLOC(stage, (size_t)(R < n ? R : n), (size_t)n * ts);
+      for (int64_t r0 = 0; r0 < n; r0 += R) {
+        const int64_t rn = r0 + R < n ? R : n - r0;
+        for (size_t e = 0; e < (size_t)rn * n; e++) memcpy(stage + e * ts, zero, ts);
+        for (int64_t i = r0; i < r0 + rn; i++) {
+          unsigned char *row = stage + (size_t)(i - r0) * n * ts;
+          if (M->fmt == GSP_FMT_CSR) {
+            for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)
+              memcpy(row + M->j[k] * ts, (const unsigned char *)M->x + k * ts, ts);
+          } else {
+            for (int64_t j = 0; j < n; j++)
+              if (M->b[(size_t)i * n + j])
+                memcpy(row + j * ts, (const unsigned char *)M->x + ((size_t)i * n + j) * ts, ts);
+          }
+        }
+        if (t == GSP_INT32) {
+          const int32_t *x = (const int32_t *)stage;
+          for (size_t e = 0; e < (size_t)rn * n; e++) nonneg &= x[e] >= 0;
+        }
+        GSP_CUDA_TRY(cudaMemcpy2D((unsigned char *)dev->d + (size_t)r0 * np * ts, np * ts, stage, n * ts,
+                                  n * ts, rn, cudaMemcpyHostToDevice));
+      }
+    }
+    dev->nonneg = nonneg;
+  }
+  gsp__free(stage);
+  *out = dev;
+  return info;
+#undef GSP_FREE_ALL
+}
+
+/* Replace A's host storage by the device content (A->dev_only -> false). */
+gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
+  gsp_info info = GSP_SUCCESS;
+  void *x = NULL;
+  uint8_t *b = NULL;
+  uint64_t *bits = NULL;
+#define GSP_FREE_ALL (gsp__free(x), gsp__free(b), gsp__free(bits))
+  if (!A || !A->dev_only || !A->dev) return GSP_SUCCESS;
+  const struct gsp_dev_matrix *dev = A->dev;
+  const int64_t n = A->nrows, np = dev->np;
+  if (A->type == GSP_BOOL) {
+    const int64_t wpr = (n + 63) / 64;
+    GSP_CU_ALLOC(bits, (size_t)(n > 0 ? n : 1), (size_t)(wpr > 0 ? wpr : 1) * 8);
+    if (n > 0)
+      GSP_CUDA_TRY(cudaMemcpy2D(bits, wpr * 8, dev->d, np / 8, wpr * 8, n, cudaMemcpyDeviceToHost));
+    GSP_FREE(A->p);
+    GSP_FREE(A->j);
+    GSP_FREE(A->x);
+    GSP_FREE(A->b);
+    gsp__free(A->bits);
+    A->bits = bits;
+    A->wpr = wpr;
+    A->fmt = GSP_FMT_BITS;
+  } else {
+    const size_t ts = gsp_type_size(A->type), nn = (size_t)n * n;
+    GSP_CU_ALLOC(x, nn > 0 ? nn : 1, ts);
+    if (n > 0)
+      GSP_CUDA_TRY(cudaMemcpy2D(x, n * ts, dev->d, np * ts, n * ts, n, cudaMemcpyDeviceToHost));
+    if ((size_t)A->nvals != nn) {
+      unsigned char zero[16];
+      zero_value(zero, dev->enc, A->type);
+      GSP_CU_ALLOC(b, nn, 1);
+      for (size_t k = 0; k < nn; k++) b[k] = !value_eq(A->type, (const unsigned char *)x + k * ts, zero);
+    }
+    GSP_FREE(A->p);
+    GSP_FREE(A->j);
+    GSP_FREE(A->bits);
+    gsp__free(A->x);
+    gsp__free(A->b);
+    A->x = x;
+    A->b = b;
+    A->wpr = 0;
+    A->fmt = GSP_FMT_DENSE;
+  }
+  A->dev_only = false;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* New host INT64 successor matrix from the np x np int32 device matrix. */
+static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, int64_t n, int64_t np) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *S = NULL;
+  int64_t *x = NULL;
+  uint8_t *b = NULL;
+  int32_t *stage = NULL;
+#define GSP_FREE_ALL (gsp__matrix_destroy(S), gsp__free(x), gsp__free(b), gsp__free(stage))
+  const size_t nn = (size_t)n * n;
+  GSP_CU_ALLOC(x, nn, sizeof(int64_t));
+  GSP_CU_ALLOC(b, nn, 1);
+  const int64_t R = chunk_rows(n * 4);
+  GSP_CU_ALLOC(stage, (size_t)(R < n ? R : n), (size_t)n * 4);
+  int64_t nvals = 0;
+  for (int64_t r0 = 0; r0 < n; r0 += R) {
+    const int64_t rn = r0 + R < n ? R : n - r0;
+    GSP_CUDA_TRY(cudaMemcpy2D(stage, n * 4, dsucc + (size_t)r0 * np, np * 4, n * 4, rn, cudaMemcpyDeviceToHost));
+    for (size_t e = 0; e < (size_t)rn * n; e++) {
+      const size_t at = (size_t)r0 * n + e;
+      x[at] = stage[e];
+      b[at] = stage[e] >= 0;
+      nvals += stage[e] >= 0;
+    }
+  }
+  GSP_TRY(gsp__matrix_alloc(&S, GSP_INT64, n, n));
+  gsp__matrix_clear_storage(S);
+  S->fmt = GSP_FMT_DENSE;
+  S->x = x;
+  x = NULL;
+  if ((size_t)nvals == nn) GSP_FREE(b);
+  S->b = b;
+  b = NULL;
+  S->nvals = nvals;
+  GSP_TRY(gsp__matrix_publish(S));
+  *out = S;
+  S = NULL;
+  gsp__free(stage);
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s,
+                          bool non_reflexive, size_t device_memory_cap, bool *taken) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_dev_matrix *fresh = NULL;
+  int32_t *dsucc = NULL;
+  bool in_place = false; /* M->dev is being modified */
+#define GSP_FREE_ALL                                                           \
+  (dev_free(fresh), cudaFree(dsucc), (void)cudaGetLastError(),                 \
+   in_place ? gsp_cuda_matrix_release(M) : (void)0)
+  static const char *const fn = "gsp_closure (CUDA)";
+  *taken = false;
+  const gsp_type t = M->type;
+  const int64_t n = M->nrows;
+  const bool bits = t == GSP_BOOL;
+  /* Decline what has no kernel: the CPU runs it. */
+  if (s == GSP_OR_AND ? !bits : (bits || s > GSP_MIN_MAX)) return GSP_SUCCESS;
+  if (bits && succ) return GSP_SUCCESS; /* no bit-packed path recording */
+  if (n == 0 || n != M->ncols) return GSP_SUCCESS;
+  if (!gsp_cuda_usable(NULL, 0)) return GSP_SUCCESS;
+  if (succ) {
+    /* successors only where they are provably loop-free (strictly_signed) */
+    if (s != GSP_MIN_PLUS && s != GSP_MAX_PLUS) return GSP_SUCCESS;
+    if (M->dev_only) {
+      *taken = true; /* a download error is this call's result */
+      GSP_TRY(gsp_cuda_matrix_download(M));
+      *taken = false;
+    }
+    if (M->fmt == GSP_FMT_BITS || !strictly_signed(M, s == GSP_MIN_PLUS ? 1 : -1)) return GSP_SUCCESS;
+  }
+  const int64_t np = gsp_cuda_padded_n(t, n);
+  const size_t need = gsp_cuda_closure_bytes(t, n, succ != NULL);
+  if (device_memory_cap != 0 && need > device_memory_cap) {
+    *taken = true;
+    return GSP_ERROR(GSP_DEVICE_OUT_OF_MEMORY,
+                     "%s: n = %lld needs %zu bytes of device memory, over the cap of %zu bytes", fn,
+                     (long long)n, need, device_memory_cap);
+  }
+  size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return GSP_SUCCESS;
+  }
+  /* Out-of-core is not implemented: too large for the device -> CPU. A
+   * resident copy of M already counts toward what is free. */
+  size_t resident = 0;
+  if (M->dev) {
+    const size_t dnp = (size_t)M->dev->np;
+    resident = bits ? dnp * dnp / 8 : dnp * dnp * gsp_type_size(t);
+  }
+  if (need > free_b + resident) return GSP_SUCCESS;
+  *taken = true;
+
+  struct gsp_dev_matrix *dev = M->dev;
+  if (dev && !(dev->np == np && (bits || same_zero(s, dev->enc)))) {
+    /* encoded for another semiring's zero: start again from the host */
+    GSP_TRY(gsp_cuda_matrix_download(M));
+    gsp_cuda_matrix_release(M);
+    dev = NULL;
+  }
+  if (dev && M->dev_only && (s == GSP_MIN_PLUS || s == GSP_MAX_PLUS) && !(dev->closed && dev->closed_sr == s)) {
+    /* a cycle would destroy the only copy of M: keep a host copy */
+    GSP_TRY(gsp_cuda_matrix_download(M));
+  }
+  if (succ) GSP_CUDA_TRY(cudaMalloc((void **)&dsucc, (size_t)np * np * sizeof(int32_t)));
+  if (!dev) {
+    GSP_TRY(upload(&fresh, M, s, np));
+    dev = fresh;
+  } else {
+    in_place = !M->dev_only;
+  }
+  /* nonneg is kept exact: set at upload, cleared by any closure but MIN_PLUS */
+  const bool dpx = t == GSP_INT32 && s == GSP_MIN_PLUS && dev->nonneg;
+  bool cycle = false;
+  GSP_TRY(gsp_cuda_fw_device(dev->d, dsucc, n, np, t, s, !non_reflexive, dpx, &cycle));
+  GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
+            s == GSP_MAX_PLUS ? "positive" : "negative");
+  int64_t nvals = 0;
+  GSP_TRY(gsp_cuda_count_present(&nvals, dev->d, n, np, t, s));
+  struct gsp_matrix_s *S = NULL;
+  if (succ) {
+    GSP_TRY(download_succ(&S, dsucc, n, np));
+    cudaFree(dsucc);
+    dsucc = NULL;
+  }
+  /* Commit: nothing fails past here. */
+  if (fresh) {
+    gsp_cuda_matrix_release(M);
+    M->dev = fresh;
+    fresh = NULL;
+  }
+  dev->enc = s;
+  dev->closed = true;
+  dev->closed_sr = s;
+  dev->nonneg = dev->nonneg && s == GSP_MIN_PLUS; /* MIN_MAX's one is INT32_MIN */
+  M->nvals = nvals;
+  M->dev_only = true;
+  if (succ) *succ = S;
+#undef GSP_FREE_ALL
+  return info;
+}

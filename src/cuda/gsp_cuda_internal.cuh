@@ -1,0 +1,138 @@
+/*
+ * Internal to src/cuda: the device copy of a matrix, error mapping, and the
+ * (semiring, type) policies every kernel is templated on. Only .cu files
+ * include this.
+ */
+#ifndef GSP_CUDA_INTERNAL_CUH
+#define GSP_CUDA_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "gsp_cuda.h"
+#include "gsp_cuda_fw.h"
+#include "gsp_semiring.h"
+
+/* The device copy of a matrix. Numeric matrices are dense np x np row-major
+ * (np = n padded, see gsp_cuda_padded_n) with absent entries holding the zero
+ * of semiring `enc`; bool matrices are bit-packed, np/64 64-bit words a row,
+ * bit j of a row is entry (i, j). Padding rows and columns hold "no edge". */
+struct gsp_dev_matrix {
+  void *d;
+  int64_t n, np;
+  gsp_semiring enc;   /* whose zero marks "absent" (MIN_PLUS ~ MIN_MAX, MAX_* alike) */
+  bool closed;        /* d is the closure under `closed_sr` (re-closing cannot fail) */
+  gsp_semiring closed_sr;
+  bool nonneg;        /* every finite value >= 0 (enables the DPX int32 path) */
+};
+
+/* cudaError_t -> gsp_info with the message recorded; clears the error state
+ * where CUDA allows it so the library stays usable after e.g. an OOM. */
+gsp_info gsp__cuda_error(cudaError_t e, const char *file, int line, const char *what);
+
+/* Every CUDA call in src/cuda goes through this (GSP_FREE_ALL as in C). */
+#define GSP_CUDA_TRY(call)                                                     \
+  do {                                                                         \
+    cudaError_t gsp_cu_e_ = (call);                                            \
+    if (gsp_cu_e_ != cudaSuccess) {                                            \
+      info = gsp__cuda_error(gsp_cu_e_, __FILE__, __LINE__, #call);            \
+      GSP_FREE_ALL;                                                            \
+      return info;                                                             \
+    }                                                                          \
+  } while (0)
+/* After every kernel launch. */
+#define GSP_CUDA_LAUNCHED() GSP_CUDA_TRY(cudaGetLastError())
+
+/* ---- (semiring, type) operators, taken from gsp_semiring.h ---- */
+
+template <gsp_semiring S, class T> struct Sr;
+#define GSP_CU_SR_(SRE, sr, ct, sfx)                                           \
+  template <> struct Sr<SRE, ct> {                                             \
+    static __host__ __device__ __forceinline__ ct add(ct a, ct b) { return gsp_##sr##_add_##sfx(a, b); } \
+    static __host__ __device__ __forceinline__ ct mul(ct a, ct b) { return gsp_##sr##_mul_##sfx(a, b); } \
+    static __host__ __device__ __forceinline__ ct zero() { return gsp_##sr##_zero_##sfx(); } \
+    static __host__ __device__ __forceinline__ ct one() { return gsp_##sr##_one_##sfx(); } \
+  };
+#define GSP_CU_SR_TYPES_(SRE, sr)                                              \
+  GSP_CU_SR_(SRE, sr, int32_t, i32)                                            \
+  GSP_CU_SR_(SRE, sr, int64_t, i64)                                            \
+  GSP_CU_SR_(SRE, sr, float, f32)                                              \
+  GSP_CU_SR_(SRE, sr, double, f64)
+GSP_CU_SR_TYPES_(GSP_MIN_PLUS, min_plus)
+GSP_CU_SR_TYPES_(GSP_MAX_PLUS, max_plus)
+GSP_CU_SR_TYPES_(GSP_MAX_MIN, max_min)
+GSP_CU_SR_TYPES_(GSP_MIN_MAX, min_max)
+#undef GSP_CU_SR_TYPES_
+#undef GSP_CU_SR_
+
+/* The add of gsp_semiring.h for floats is `b < a ? b : a`, which nvcc must
+ * compile to FSETP+FSEL (it keeps a NaN in a, and +0 for min(+0,-0)). In the
+ * closure a (the accumulator) is never NaN and b's NaN case gives a in both,
+ * so fminf/fmaxf (one FMNMX) compute the same values; only the sign of a zero
+ * may differ, which compares equal. Integers already give IMNMX. */
+template <gsp_semiring S, class T> struct FastAdd {
+  static __device__ __forceinline__ T add(T a, T b) { return Sr<S, T>::add(a, b); }
+};
+#define GSP_CU_FAST_(SRE, ct, fn)                                              \
+  template <> struct FastAdd<SRE, ct> {                                        \
+    static __device__ __forceinline__ ct add(ct a, ct b) { return fn(a, b); }  \
+  };
+GSP_CU_FAST_(GSP_MIN_PLUS, float, fminf)
+GSP_CU_FAST_(GSP_MIN_MAX, float, fminf)
+GSP_CU_FAST_(GSP_MAX_PLUS, float, fmaxf)
+GSP_CU_FAST_(GSP_MAX_MIN, float, fmaxf)
+GSP_CU_FAST_(GSP_MIN_PLUS, double, fmin)
+GSP_CU_FAST_(GSP_MIN_MAX, double, fmin)
+GSP_CU_FAST_(GSP_MAX_PLUS, double, fmax)
+GSP_CU_FAST_(GSP_MAX_MIN, double, fmax)
+#undef GSP_CU_FAST_
+
+/* Policy for a dense numeric closure: T is the element of C and B, TA the
+ * element of the staged A operand (A' from the workspace), fma the task
+ * c = add(c, mul(a, b)). */
+template <gsp_semiring S, class T> struct PolNum {
+  typedef T TC;
+  typedef T TA;
+  static const gsp_semiring sr = S;
+  static __device__ __forceinline__ T fma(T c, T a, T b) {
+    return FastAdd<S, T>::add(c, Sr<S, T>::mul(a, b));
+  }
+  /* the candidate that fma compares with c: fma(c, a, b) is c or this */
+  static __device__ __forceinline__ T cand(T a, T b) { return Sr<S, T>::mul(a, b); }
+  static __host__ __device__ __forceinline__ T zero() { return Sr<S, T>::zero(); }
+  static __host__ __device__ __forceinline__ T one() { return Sr<S, T>::one(); }
+  static __device__ __forceinline__ T add(T a, T b) { return Sr<S, T>::add(a, b); }
+};
+
+/* INT32 MIN_PLUS when every value is >= 0 (absent = INT32_MAX): the unsigned
+ * sum of two values in [0, INT32_MAX] cannot wrap, and whenever the exact sum
+ * is >= INT32_MAX (an infinity involved, or a saturating overflow) the
+ * saturating gsp_plus_sat_inf_i32 gives INT32_MAX >= c, so min leaves c: the
+ * same as unsigned min(c, a + b). One DPX VIADDMNMX.U32 per task. */
+struct PolMinPlusU32 {
+  typedef int32_t TC;
+  typedef int32_t TA;
+  static const gsp_semiring sr = GSP_MIN_PLUS;
+  static __device__ __forceinline__ int32_t fma(int32_t c, int32_t a, int32_t b) {
+    return (int32_t)__viaddmin_u32((unsigned)a, (unsigned)b, (unsigned)c);
+  }
+  static __device__ __forceinline__ int32_t cand(int32_t a, int32_t b) {
+    return (int32_t)((unsigned)a + (unsigned)b);
+  }
+  static __host__ __device__ __forceinline__ int32_t zero() { return Sr<GSP_MIN_PLUS, int32_t>::zero(); }
+  static __host__ __device__ __forceinline__ int32_t one() { return Sr<GSP_MIN_PLUS, int32_t>::one(); }
+  static __device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return Sr<GSP_MIN_PLUS, int32_t>::add(a, b); }
+};
+
+/* OR_AND on 64-bit words: C and B are words of 64 columns, A is a 32-bit mask
+ * (0 or ~0) for one bit of A, widened to 64 bits: one LOP3 per 32 tasks. */
+struct PolBits {
+  typedef uint64_t TC;
+  typedef uint32_t TA;
+  static const gsp_semiring sr = GSP_OR_AND;
+  static __device__ __forceinline__ uint64_t fma(uint64_t c, uint32_t a, uint64_t b) {
+    return gsp_or_and_fma_w64(c, ((uint64_t)a << 32) | a, b);
+  }
+};
+
+#endif /* GSP_CUDA_INTERNAL_CUH */

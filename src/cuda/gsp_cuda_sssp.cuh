@@ -1,0 +1,178 @@
+/*
+ * Internal to the shortest-path kernels (gsp_cuda_sssp*.cu,
+ * gsp_cuda_msssp.cu): the device CSR, distance keys, and small device
+ * helpers. Only .cu files include this.
+ *
+ * Distances live on the device as integer keys so that every type has a
+ * native atomicMin: integers as they are, floats by the order-preserving
+ * map (non-negative bit patterns as they are, negative ones with the
+ * magnitude bits flipped), under which integer order is float order. The
+ * arithmetic itself is done on values with the MIN_PLUS operators of
+ * gsp_semiring.h, exactly as on the CPU, so both backends reach the same
+ * fixpoint bit for bit.
+ */
+#ifndef GSP_CUDA_SSSP_CUH
+#define GSP_CUDA_SSSP_CUH
+
+#include <cooperative_groups.h>
+#include <string.h>
+
+#include "gsp_cuda_internal.cuh"
+
+namespace gsp_sssp_cu {
+
+namespace cg = cooperative_groups;
+
+/* Device CSR of A: out-arcs, and (when built) in-arcs for pull kernels.
+ * Column indices are int32 (the gateway declines n >= 2^31). */
+struct DevGraph {
+  int32_t n;
+  int64_t m;
+  int64_t *off;
+  int32_t *col;
+  void *w;
+  int64_t *roff; /* reverse: arcs into v are roff[v]..roff[v+1] */
+  int32_t *rcol; /* their tails */
+  void *rw;
+};
+
+/* Upload A (host CSR, weights type t) and, when reverse, its transpose. */
+gsp_info graph_upload(DevGraph *g, const struct gsp_matrix_s *A, bool reverse);
+void graph_free(DevGraph *g);
+/* Multiprocessors of device 0 (cached). */
+int sm_count();
+/* Bytes the graph takes on the device. */
+size_t graph_bytes(const struct gsp_matrix_s *A, bool reverse);
+
+/* ---- keys ---- */
+
+template <class T> struct Key;
+template <> struct Key<int32_t> {
+  typedef int K;
+  static __host__ __device__ __forceinline__ K enc(int32_t x) { return x; }
+  static __host__ __device__ __forceinline__ int32_t dec(K k) { return k; }
+  static __host__ __device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return gsp_min_plus_mul_i32(a, b); }
+  static __host__ __device__ __forceinline__ int32_t inf() { return gsp_pinf_i32(); }
+};
+template <> struct Key<int64_t> {
+  typedef long long K;
+  static __host__ __device__ __forceinline__ K enc(int64_t x) { return (K)x; }
+  static __host__ __device__ __forceinline__ int64_t dec(K k) { return (int64_t)k; }
+  static __host__ __device__ __forceinline__ int64_t add(int64_t a, int64_t b) { return gsp_min_plus_mul_i64(a, b); }
+  static __host__ __device__ __forceinline__ int64_t inf() { return gsp_pinf_i64(); }
+};
+template <> struct Key<float> {
+  typedef int K;
+  static __host__ __device__ __forceinline__ K enc(float x) {
+    int b;
+#ifdef __CUDA_ARCH__
+    b = __float_as_int(x);
+#else
+    memcpy(&b, &x, sizeof b);
+#endif
+    return b >= 0 ? b : b ^ 0x7fffffff;
+  }
+  static __host__ __device__ __forceinline__ float dec(K k) {
+    const int b = k >= 0 ? k : k ^ 0x7fffffff;
+#ifdef __CUDA_ARCH__
+    return __int_as_float(b);
+#else
+    float x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+#endif
+  }
+  static __host__ __device__ __forceinline__ float add(float a, float b) { return gsp_min_plus_mul_f32(a, b); }
+  static __host__ __device__ __forceinline__ float inf() { return gsp_pinf_f32(); }
+};
+template <> struct Key<double> {
+  typedef long long K;
+  static __host__ __device__ __forceinline__ K enc(double x) {
+    long long b;
+#ifdef __CUDA_ARCH__
+    b = __double_as_longlong(x);
+#else
+    memcpy(&b, &x, sizeof b);
+#endif
+    return b >= 0 ? b : b ^ 0x7fffffffffffffffll;
+  }
+  static __host__ __device__ __forceinline__ double dec(K k) {
+    const long long b = k >= 0 ? k : k ^ 0x7fffffffffffffffll;
+#ifdef __CUDA_ARCH__
+    return __longlong_as_double(b);
+#else
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+#endif
+  }
+  static __host__ __device__ __forceinline__ double add(double a, double b) { return gsp_min_plus_mul_f64(a, b); }
+  static __host__ __device__ __forceinline__ double inf() { return gsp_pinf_f64(); }
+};
+
+/* ---- device helpers ---- */
+
+/* Append v to q (count at *cnt) with one atomic per group of active
+ * threads (warp-aggregated). */
+__device__ __forceinline__ void qpush(int32_t *q, int32_t *cnt, int32_t v) {
+  cg::coalesced_group g = cg::coalesced_threads();
+  int base = 0;
+  if (g.thread_rank() == 0) base = atomicAdd(cnt, (int)g.size());
+  base = g.shfl(base, 0);
+  q[base + (int)g.thread_rank()] = v;
+}
+
+/* Set a 0/1 flag; true when this call set it. */
+__device__ __forceinline__ bool claim(uint8_t *flags, int32_t v) {
+  unsigned *word = (unsigned *)(flags + (v & ~3));
+  const unsigned bit = 1u << (8 * (v & 3));
+  return (atomicOr(word, bit) & bit) == 0;
+}
+
+/* Fill n elements with a value. */
+template <class X> __global__ void fill_kernel(X *a, int64_t n, X v) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+    a[i] = v;
+}
+
+/* Blocks for a grid-stride loop over `items` threads. */
+static inline unsigned blocks_for(int64_t items, int threads = 256) {
+  const int64_t b = (items + threads - 1) / threads, cap = (int64_t)sm_count() * 32;
+  return (unsigned)(b < 1 ? 1 : b > cap ? cap : b);
+}
+
+template <class X> static gsp_info fill(X *a, int64_t n, X v) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  if (n <= 0) return info;
+  fill_kernel<X><<<blocks_for(n), 256>>>(a, n, v);
+  GSP_CUDA_LAUNCHED();
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Device int32 read back to the host (synchronises). */
+static inline gsp_info read_count(int32_t *host, const int32_t *dev) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  GSP_CUDA_TRY(cudaMemcpy(host, dev, sizeof *host, cudaMemcpyDeviceToHost));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Parents (and roots when root != NULL) of the single/nearest-source tree
+ * from final device distances d; dist_host is the same distances decoded on
+ * the host; src are the distinct sources. parent/root as in
+ * gsp__sssp_cpu_tree. Explicitly instantiated for the four types. */
+template <class T>
+gsp_info tree(int64_t *parent, int64_t *root, const typename Key<T>::K *d, const T *dist_host,
+              const DevGraph &g, const int32_t *src, int32_t nsrc, T lim);
+
+/* cudaMalloc of count x size bytes (plus slack, so byte flags can be
+ * claimed a 32-bit word at a time) through GSP_CUDA_TRY. */
+#define GSP_CU_MALLOC(ptr, count, size)                                        \
+  GSP_CUDA_TRY(cudaMalloc((void **)&(ptr), (size_t)(count) * (size_t)(size) + 16))
+
+} // namespace gsp_sssp_cu
+
+#endif /* GSP_CUDA_SSSP_CUH */

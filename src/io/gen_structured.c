@@ -1,0 +1,92 @@
+/* Structured generators: road-like grids, rings, complete graphs. Arcs are
+ * produced in row-major order, so building needs no sort. Undirected edges
+ * take one weight for both directions (keyed by the unordered pair). */
+#include "io_internal.h"
+
+static inline uint64_t pair_key(uint64_t u, uint64_t v) {
+  return u < v ? u << 32 | v : v << 32 | u;
+}
+
+static gsp_info start(gsp__tuples *T, gsp_type t, uint64_t n, uint64_t arcs) {
+  gsp_info info = gsp__tuples_init(T, t != GSP_BOOL, arcs);
+  T->nrows = T->ncols = n;
+  return info;
+}
+
+#define PUSH(u, v, key)                                                        \
+  GSP_TRY(gsp__tuples_push(                                                    \
+      &T, (u), (v), (gsp__val){.i = gsp__gen_weight(seed, (key), wmin, wmax)}))
+
+gsp_info gsp_generate_grid(gsp_matrix *A, gsp_type t, gsp_index rows,
+                           gsp_index cols, int64_t wmin, int64_t wmax,
+                           uint64_t seed) {
+  gsp_info info = GSP_SUCCESS;
+  gsp__tuples T = {0};
+#define GSP_FREE_ALL gsp__tuples_free(&T)
+  const char *fn = "gsp_generate_grid";
+  GSP_TRY(gsp__gen_check(A, t, wmin, wmax, fn));
+  GSP_CHECK(rows <= GSP_INDEX_MAX && cols <= GSP_INDEX_MAX &&
+                (rows == 0 || cols <= GSP_INDEX_MAX / rows),
+            GSP_TOO_LARGE, "%s: %llu x %llu grid exceeds %llu vertices", fn,
+            (unsigned long long)rows, (unsigned long long)cols,
+            (unsigned long long)GSP_INDEX_MAX);
+  uint64_t n = rows * cols;
+  GSP_TRY(start(&T, t, n, 4 * n));
+  for (uint64_t r = 0; r < rows; r++)
+    for (uint64_t c = 0; c < cols; c++) {
+      uint64_t v = r * cols + c; /* neighbours in increasing order */
+      if (r > 0) PUSH(v, v - cols, pair_key(v, v - cols));
+      if (c > 0) PUSH(v, v - 1, pair_key(v, v - 1));
+      if (c + 1 < cols) PUSH(v, v + 1, pair_key(v, v + 1));
+      if (r + 1 < rows) PUSH(v, v + cols, pair_key(v, v + cols));
+    }
+  GSP_TRY(gsp__tuples_build(A, &T, t, GSP_DUP_ERROR, false, fn));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_generate_ring(gsp_matrix *A, gsp_type t, gsp_index n,
+                           bool undirected, int64_t wmin, int64_t wmax,
+                           uint64_t seed) {
+  gsp_info info = GSP_SUCCESS;
+  gsp__tuples T = {0};
+#define GSP_FREE_ALL gsp__tuples_free(&T)
+  const char *fn = "gsp_generate_ring";
+  GSP_TRY(gsp__gen_check(A, t, wmin, wmax, fn));
+  GSP_CHECK(n <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu vertices exceed %llu",
+            fn, (unsigned long long)n, (unsigned long long)GSP_INDEX_MAX);
+  GSP_TRY(start(&T, t, n, 2 * n));
+  for (uint64_t v = 0; n >= 2 && v < n; v++) {
+    uint64_t prev = (v + n - 1) % n, next = (v + 1) % n;
+    /* directed arcs keyed by the arc, undirected by the pair */
+    uint64_t lo = prev < next ? prev : next, hi = prev < next ? next : prev;
+    if (undirected) {
+      if (lo != v) PUSH(v, lo, pair_key(v, lo));
+      if (hi != v && hi != lo) PUSH(v, hi, pair_key(v, hi));
+    } else {
+      PUSH(v, next, v << 32 | next);
+    }
+  }
+  GSP_TRY(gsp__tuples_build(A, &T, t, GSP_DUP_ERROR, false, fn));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n,
+                               int64_t wmin, int64_t wmax, uint64_t seed) {
+  gsp_info info = GSP_SUCCESS;
+  gsp__tuples T = {0};
+#define GSP_FREE_ALL gsp__tuples_free(&T)
+  const char *fn = "gsp_generate_complete";
+  GSP_TRY(gsp__gen_check(A, t, wmin, wmax, fn));
+  GSP_CHECK(n <= ((gsp_index)1 << 20), GSP_TOO_LARGE,
+            "%s: %llu vertices: %llu arcs is too many", fn,
+            (unsigned long long)n, (unsigned long long)n * (n ? n - 1 : 0));
+  GSP_TRY(start(&T, t, n, n ? n * (n - 1) : 0));
+  for (uint64_t i = 0; i < n; i++)
+    for (uint64_t j = 0; j < n; j++)
+      if (i != j) PUSH(i, j, i << 32 | j);
+  GSP_TRY(gsp__tuples_build(A, &T, t, GSP_DUP_ERROR, false, fn));
+#undef GSP_FREE_ALL
+  return info;
+}

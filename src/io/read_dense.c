@@ -1,0 +1,211 @@
+/* Readers of the two dense binary formats: gsp's own .gspd (self-describing
+ * 64-byte header) and NumPy .npy (2-D, C order, bool/int32/int64/float32/
+ * float64, little-endian). Values equal to the absent value are absent. */
+#include <math.h>
+#include <string.h>
+
+#include "io_internal.h"
+
+static bool little_endian(void) {
+  const uint16_t one = 1;
+  return *(const uint8_t *)&one == 1;
+}
+
+static uint32_t get_u32(const unsigned char *b) {
+  return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+         (uint32_t)b[3] << 24;
+}
+static uint64_t get_u64(const unsigned char *b) {
+  return (uint64_t)get_u32(b) | (uint64_t)get_u32(b + 4) << 32;
+}
+
+/* Read nrows*ncols values of type t, check size and NaN, and build *A. */
+static gsp_info read_values(gsp_matrix *A, gsp__reader *r,
+                            const gsp__read_ctx *c, gsp_type t, uint64_t nrows,
+                            uint64_t ncols, const void *absent) {
+  gsp_info info = GSP_SUCCESS;
+  void *x = NULL;
+  gsp_matrix M = NULL;
+#define GSP_FREE_ALL (gsp__free(x), gsp_matrix_free(&M))
+  GSP_CHECK(nrows <= GSP_INDEX_MAX && ncols <= GSP_INDEX_MAX, GSP_PARSE_ERROR,
+            "%s: %llu x %llu exceeds the largest matrix", r->path,
+            (unsigned long long)nrows, (unsigned long long)ncols);
+  size_t ts = gsp_type_size(t), nn, bytes;
+  GSP_CHECK(gsp__mul_size(&nn, nrows, ncols) && gsp__mul_size(&bytes, nn, ts),
+            GSP_TOO_LARGE, "%s: %llu x %llu values overflow memory sizes",
+            r->path, (unsigned long long)nrows, (unsigned long long)ncols);
+  /* the header is not trusted with the allocation: the buffer grows as data
+   * arrives, so a small file claiming huge dimensions fails as truncated
+   * instead of first asking for gigabytes */
+  size_t cap = bytes < ((size_t)64 << 20) ? bytes : ((size_t)64 << 20), have = 0, got;
+  GSP_ALLOC(x, cap ? cap : 1, 1);
+  while (have < bytes) {
+    if (have == cap) {
+      size_t ncap = cap > bytes / 2 ? bytes : 2 * cap;
+      void *nx = gsp__realloc_array(x, ncap, 1);
+      GSP_CHECK(nx != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes of values", r->path,
+                ncap);
+      x = nx;
+      cap = ncap;
+    }
+    GSP_TRY(gsp__reader_bytes(r, (char *)x + have, cap - have, &got));
+    if (got == 0) break;
+    have += got;
+  }
+  GSP_CHECK(have == bytes, GSP_PARSE_ERROR,
+            "%s: truncated: %zu of the %zu bytes of %llu x %llu values",
+            r->path, have, bytes, (unsigned long long)nrows,
+            (unsigned long long)ncols);
+  char extra;
+  GSP_TRY(gsp__reader_bytes(r, &extra, 1, &got));
+  GSP_CHECK(got == 0, GSP_PARSE_ERROR,
+            "%s: data continues after the %llu x %llu values", r->path,
+            (unsigned long long)nrows, (unsigned long long)ncols);
+  for (size_t k = 0; k < nn && (t == GSP_FP32 || t == GSP_FP64); k++) {
+    double v = t == GSP_FP32 ? ((float *)x)[k] : ((double *)x)[k];
+    GSP_CHECK(!isnan(v), GSP_PARSE_ERROR, "%s: value (%llu, %llu) is NaN",
+              r->path, (unsigned long long)(k / ncols),
+              (unsigned long long)(k % ncols));
+  }
+  if (t == GSP_BOOL) /* any nonzero byte is true; normalise */
+    for (size_t k = 0; k < nn; k++) ((uint8_t *)x)[k] = ((uint8_t *)x)[k] != 0;
+  GSP_TRY(gsp_matrix_pack_dense(&M, t, nrows, ncols, &x, absent));
+  if (c->o.use_type && c->type != t) {
+    gsp_matrix C = NULL;
+    GSP_TRY(gsp_matrix_cast(&C, M, c->type));
+    gsp_matrix_free(&M);
+    M = C;
+  }
+  *A = M;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__read_dense(gsp_matrix *A, gsp__reader *r,
+                         const gsp__read_ctx *c) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_CHECK(little_endian(), GSP_IO_ERROR,
+            "%s: binary formats need a little-endian host", r->path);
+  unsigned char h[GSP_DENSE_HEADER];
+  size_t got;
+  GSP_TRY(gsp__reader_bytes(r, h, sizeof h, &got));
+  GSP_CHECK(got >= 8 && memcmp(h, GSP_DENSE_MAGIC, 8) == 0, GSP_PARSE_ERROR,
+            "%s: not a gsp dense file (magic \"GSPDENSE\" missing)", r->path);
+  GSP_CHECK(got == sizeof h, GSP_PARSE_ERROR, "%s: truncated header",
+            r->path);
+  uint32_t version = get_u32(h + 8), type = get_u32(h + 12);
+  GSP_CHECK(version == GSP_DENSE_VERSION, GSP_PARSE_ERROR,
+            "%s: unsupported version %u (this library reads %u)", r->path,
+            version, GSP_DENSE_VERSION);
+  GSP_CHECK(type <= GSP_FP64, GSP_PARSE_ERROR, "%s: unknown type code %u",
+            r->path, type);
+  GSP_CHECK(get_u32(h + 40) == GSP_DENSE_HEADER, GSP_PARSE_ERROR,
+            "%s: header size %u, expected %u", r->path, get_u32(h + 40),
+            GSP_DENSE_HEADER);
+  bool has_absent = get_u32(h + 44) & 1;
+  if (has_absent && (type == GSP_FP32 || type == GSP_FP64)) {
+    double a = type == GSP_FP32 ? (double)*(float *)(h + 32) : *(double *)(h + 32);
+    GSP_CHECK(!isnan(a), GSP_PARSE_ERROR, "%s: absent value is NaN", r->path);
+  }
+  GSP_TRY(read_values(A, r, c, (gsp_type)type, get_u64(h + 16),
+                      get_u64(h + 24), has_absent ? h + 32 : NULL));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Value of key 'name' in the header dict, as the text after the colon. */
+static const char *dict_value(const char *hdr, const char *name) {
+  const char *p = strstr(hdr, name);
+  if (!p) return NULL;
+  p = strchr(p + strlen(name), ':');
+  return p ? gsp__skip_space(p + 1) : NULL;
+}
+
+gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
+  gsp_info info = GSP_SUCCESS;
+  char *hdr = NULL;
+#define GSP_FREE_ALL gsp__free(hdr)
+  GSP_CHECK(little_endian(), GSP_IO_ERROR,
+            "%s: binary formats need a little-endian host", r->path);
+  unsigned char pre[10];
+  size_t got;
+  GSP_TRY(gsp__reader_bytes(r, pre, 8, &got));
+  GSP_CHECK(got == 8 && memcmp(pre, "\x93NUMPY", 6) == 0, GSP_PARSE_ERROR,
+            "%s: not a .npy file (magic missing)", r->path);
+  GSP_CHECK(pre[6] >= 1 && pre[6] <= 3, GSP_PARSE_ERROR,
+            "%s: unsupported .npy version %u.%u", r->path, pre[6], pre[7]);
+  size_t hlen;
+  if (pre[6] == 1) {
+    GSP_TRY(gsp__reader_bytes(r, pre + 8, 2, &got));
+    GSP_CHECK(got == 2, GSP_PARSE_ERROR, "%s: truncated header", r->path);
+    hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
+  } else {
+    unsigned char b[4];
+    GSP_TRY(gsp__reader_bytes(r, b, 4, &got));
+    GSP_CHECK(got == 4, GSP_PARSE_ERROR, "%s: truncated header", r->path);
+    hlen = get_u32(b);
+  }
+  GSP_CHECK(hlen < ((size_t)1 << 20), GSP_PARSE_ERROR,
+            "%s: header of %zu bytes is too long", r->path, hlen);
+  GSP_ALLOC(hdr, hlen + 1, 1);
+  GSP_TRY(gsp__reader_bytes(r, hdr, hlen, &got));
+  GSP_CHECK(got == hlen, GSP_PARSE_ERROR, "%s: truncated header", r->path);
+  hdr[hlen] = '\0';
+  GSP_CHECK(strlen(hdr) == hlen, GSP_PARSE_ERROR, "%s: NUL in the header",
+            r->path);
+  const char *d = dict_value(hdr, "'descr'");
+  const char *f = dict_value(hdr, "'fortran_order'");
+  const char *s = dict_value(hdr, "'shape'");
+  GSP_CHECK(d && f && s, GSP_PARSE_ERROR,
+            "%s: header lacks descr, fortran_order or shape", r->path);
+  static const struct {
+    const char *descr;
+    gsp_type t;
+  } dtypes[] = {{"'|b1'", GSP_BOOL}, {"'<i4'", GSP_INT32},
+                {"'<i8'", GSP_INT64}, {"'<f4'", GSP_FP32},
+                {"'<f8'", GSP_FP64}};
+  int dt = -1;
+  for (int k = 0; k < 5; k++)
+    if (strncmp(d, dtypes[k].descr, strlen(dtypes[k].descr)) == 0) dt = k;
+  GSP_CHECK(dt >= 0, GSP_PARSE_ERROR,
+            "%s: dtype %.12s is not supported (bool, <i4, <i8, <f4, <f8)",
+            r->path, d);
+  GSP_CHECK(strncmp(f, "False", 5) == 0, GSP_PARSE_ERROR,
+            "%s: Fortran-order arrays are not supported", r->path);
+  unsigned long long dims[3];
+  int nd = 0;
+  const char *p = s;
+  GSP_CHECK(*p == '(', GSP_PARSE_ERROR, "%s: malformed shape", r->path);
+  p++;
+  while (nd < 3) {
+    p = gsp__skip_space(p);
+    if (*p == ')') break;
+    uint64_t v = 0;
+    GSP_CHECK(*p >= '0' && *p <= '9', GSP_PARSE_ERROR, "%s: malformed shape",
+              r->path);
+    for (; *p >= '0' && *p <= '9'; p++) {
+      GSP_CHECK(v < ((uint64_t)1 << 40), GSP_PARSE_ERROR,
+                "%s: shape too large", r->path);
+      v = v * 10 + (uint64_t)(*p - '0');
+    }
+    dims[nd++] = v;
+    p = gsp__skip_space(p);
+    if (*p == ',') p++;
+  }
+  GSP_CHECK(nd == 2, GSP_PARSE_ERROR,
+            "%s: a %d-dimensional array is not a matrix", r->path, nd);
+  gsp_type t = dtypes[dt].t;
+  union {
+    bool b;
+    int32_t i32;
+    int64_t i64;
+    float f32;
+    double f64;
+  } absent;
+  gsp__default_absent(&absent, t);
+  GSP_TRY(read_values(A, r, c, t, dims[0], dims[1], &absent));
+#undef GSP_FREE_ALL
+  gsp__free(hdr);
+  return info;
+}

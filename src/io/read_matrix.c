@@ -1,0 +1,246 @@
+/* gsp_matrix_read: option defaults, format detection, value checking. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "io_internal.h"
+
+/* Extension of path after dropping a ".gz" (lower case, without the dot)
+ * into ext[len]. */
+static void extension(const char *path, char *ext, size_t len) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strlen(base);
+  if (n > 3 && strcmp(base + n - 3, ".gz") == 0) n -= 3;
+  size_t dot = n;
+  while (dot > 0 && base[dot - 1] != '.') dot--;
+  ext[0] = '\0';
+  if (dot == 0 || n - dot >= len) return;
+  for (size_t k = dot; k < n; k++) ext[k - dot] = (char)(base[k] | 0x20);
+  ext[n - dot] = '\0';
+}
+
+gsp_file_format gsp__format_from_path(const char *path) {
+  char ext[16];
+  extension(path, ext, sizeof ext);
+  if (!strcmp(ext, "mtx") || !strcmp(ext, "mm")) return GSP_FILE_MTX;
+  if (!strcmp(ext, "gr") || !strcmp(ext, "dimacs")) return GSP_FILE_DIMACS;
+  if (!strcmp(ext, "npy")) return GSP_FILE_NPY;
+  if (!strcmp(ext, "gspd")) return GSP_FILE_DENSE;
+  if (!strcmp(ext, "txt") || !strcmp(ext, "el") || !strcmp(ext, "edges") ||
+      !strcmp(ext, "edgelist") || !strcmp(ext, "tsv") || !strcmp(ext, "csv") ||
+      !strcmp(ext, "snap"))
+    return GSP_FILE_EDGELIST;
+  return GSP_FILE_AUTO;
+}
+
+/* Look at the first bytes: magic numbers, then the first non-blank line. */
+static gsp_info sniff(gsp_file_format *f, const char *path) {
+  gsp_info info = GSP_SUCCESS;
+  gsp__reader r;
+#define GSP_FREE_ALL gsp__reader_close(&r)
+  GSP_TRY(gsp__reader_open(&r, path, NULL, NULL));
+  char head[16] = {0};
+  size_t got = 0;
+  GSP_TRY(gsp__reader_bytes(&r, head, 8, &got));
+  *f = GSP_FILE_EDGELIST;
+  if (got >= 6 && memcmp(head, "\x93NUMPY", 6) == 0) *f = GSP_FILE_NPY;
+  else if (got >= 8 && memcmp(head, GSP_DENSE_MAGIC, 8) == 0)
+    *f = GSP_FILE_DENSE;
+  else if (got >= 2 && memcmp(head, "%%", 2) == 0) *f = GSP_FILE_MTX;
+  else if (got > 0) {
+    /* text: decide on the first line that is not blank */
+    gsp__reader_close(&r);
+    GSP_TRY(gsp__reader_open(&r, path, NULL, NULL));
+    char *line, *end;
+    for (int k = 0; k < 100; k++) {
+      GSP_TRY(gsp__reader_line(&r, &line, &end));
+      if (!line) break;
+      const char *p = gsp__skip_space(line);
+      if (*p == '\0') continue;
+      if ((p[0] == 'c' || p[0] == 'p') && (p[1] == ' ' || p[1] == '\0' ||
+                                           p[1] == '\t'))
+        *f = GSP_FILE_DIMACS;
+      break;
+    }
+  }
+  gsp__reader_close(&r);
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
+                           gsp__num_kind kind, int64_t iv, double dv,
+                           gsp__tuples *T, gsp__val *out) {
+  /* callers report NONE / JUNK themselves (they know the token) */
+  if (kind == GSP_NUM_NAN) return gsp__parse_error(r, "weight is NaN");
+  if (kind == GSP_NUM_RANGE)
+    return gsp__parse_error(r, "weight out of range of 64-bit numbers");
+  if (!c->o.use_type) {
+    if (kind == GSP_NUM_INT) {
+      if (T->real) out->d = (double)iv;
+      else out->i = iv;
+    } else {
+      if (!T->real) gsp__tuples_make_real(T);
+      out->d = dv;
+    }
+    return GSP_SUCCESS;
+  }
+  switch (c->type) {
+  case GSP_BOOL:
+    out->i = kind == GSP_NUM_INT ? iv != 0 : dv != 0;
+    return GSP_SUCCESS;
+  case GSP_INT32:
+  case GSP_INT64: {
+    const char *tn = c->type == GSP_INT32 ? "int32" : "int64";
+    if (kind == GSP_NUM_REAL) {
+      if (!isfinite(dv))
+        return gsp__parse_error(r, "weight %g cannot be stored as %s", dv, tn);
+      if (dv != floor(dv))
+        return gsp__parse_error(r, "weight %.17g is not an integer (type %s)",
+                                dv, tn);
+      if (dv < -9223372036854775808.0 || dv >= 9223372036854775808.0)
+        return gsp__parse_error(r, "weight %.17g out of range of %s", dv, tn);
+      iv = (int64_t)dv;
+    }
+    if (c->type == GSP_INT32 && (iv < INT32_MIN || iv > INT32_MAX))
+      return gsp__parse_error(r, "weight %lld out of range of int32",
+                              (long long)iv);
+    out->i = iv;
+    return GSP_SUCCESS;
+  }
+  case GSP_FP32:
+  case GSP_FP64: {
+    double d = kind == GSP_NUM_INT ? (double)iv : dv;
+    if (c->type == GSP_FP32 && isfinite(d) && fabs(d) > FLT_MAX)
+      return gsp__parse_error(r, "weight %g out of range of float", d);
+    out->d = d;
+    return GSP_SUCCESS;
+  }
+  }
+  return gsp__parse_error(r, "invalid result type");
+}
+
+gsp_info gsp__read_value(const gsp__reader *r, const gsp__read_ctx *c,
+                         const char **p, gsp__tuples *T, gsp__val *out) {
+  *p = gsp__skip_space(*p);
+  const char *tok = *p;
+  int64_t iv = 0;
+  double dv = 0;
+  gsp__num_kind kind = gsp__parse_number(p, &iv, &dv);
+  if (kind == GSP_NUM_NONE || kind == GSP_NUM_JUNK) {
+    if (*tok == '\0' || *tok == '#')
+      return gsp__parse_error(r, "missing weight");
+    return gsp__parse_error(r, "weight '%.*s' is not a number",
+                            gsp__token_len(tok, 40), tok);
+  }
+  return gsp__value_accept(r, c, kind, iv, dv, T, out);
+}
+
+gsp_info gsp__read_index(const gsp__reader *r, const char **p, uint64_t *out,
+                         const char *what) {
+  *p = gsp__skip_space(*p);
+  const char *tok = *p;
+  gsp__num_kind kind = gsp__parse_index(p, out);
+  if (kind == GSP_NUM_INT) return GSP_SUCCESS;
+  if (*tok == '\0' || *tok == '#' || *tok == '%')
+    return gsp__parse_error(r, "missing %s", what);
+  if (*tok == '-')
+    return gsp__parse_error(r, "%s '%.*s' is negative", what,
+                            gsp__token_len(tok, 40), tok);
+  if (kind == GSP_NUM_RANGE)
+    return gsp__parse_error(r, "%s '%.*s' is too large", what,
+                            gsp__token_len(tok, 40), tok);
+  return gsp__parse_error(r, "%s '%.*s' is not a non-negative integer", what,
+                          gsp__token_len(tok, 40), tok);
+}
+
+gsp_info gsp__tuples_for(gsp__tuples *T, const gsp__read_ctx *c,
+                         bool weighted, size_t reserve) {
+  gsp_info info = gsp__tuples_init(T, weighted, reserve);
+  if (info < 0) return info;
+  T->real = c->o.use_type && (c->type == GSP_FP32 || c->type == GSP_FP64);
+  return GSP_SUCCESS;
+}
+
+gsp_type gsp__result_type(const gsp__read_ctx *c, const gsp__tuples *T) {
+  return c->o.use_type ? c->type : gsp__natural_type(T);
+}
+
+gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  int64_t *a;
+  GSP_ALLOC(a, n ? n : 1, sizeof *a);
+  for (gsp_index k = 0; k < n; k++) a[k] = (int64_t)k + base;
+  *ids = a;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids,
+                             const char *path, const gsp_read_opts *opts) {
+  gsp_info info = GSP_SUCCESS;
+  gsp__reader r = {0};
+  gsp_matrix M = NULL;
+  int64_t *idv = NULL;
+  gsp_index nid = 0;
+#define GSP_FREE_ALL (gsp__reader_close(&r), gsp_matrix_free(&M), gsp__free(idv))
+  const char *fn = "gsp_matrix_read";
+  GSP_CHECK(A != NULL && path != NULL, GSP_NULL_POINTER,
+            "%s: A or path is NULL", fn);
+  GSP_CHECK(ids == NULL || nids != NULL, GSP_NULL_POINTER,
+            "%s: nids is NULL", fn);
+  gsp__read_ctx c;
+  memset(&c, 0, sizeof c);
+  if (opts) c.o = *opts;
+  c.type = c.o.type;
+  c.dup = c.o.use_dup ? c.o.dup : GSP_DUP_MIN;
+  if (c.o.use_type) GSP_TRY(gsp__check_type(c.type, fn));
+  GSP_CHECK(c.dup >= GSP_DUP_ERROR && c.dup <= GSP_DUP_PLUS, GSP_INVALID_VALUE,
+            "%s: invalid duplicate policy %d", fn, (int)c.dup);
+  GSP_CHECK(c.o.ids >= GSP_IDS_ZERO_BASED && c.o.ids <= GSP_IDS_REMAP,
+            GSP_INVALID_VALUE, "%s: invalid id mode %d", fn, (int)c.o.ids);
+  GSP_CHECK(c.o.nvertices <= GSP_INDEX_MAX, GSP_TOO_LARGE,
+            "%s: nvertices %llu exceeds %llu", fn,
+            (unsigned long long)c.o.nvertices,
+            (unsigned long long)GSP_INDEX_MAX);
+  gsp_file_format f = c.o.format;
+  GSP_CHECK(f >= GSP_FILE_AUTO && f <= GSP_FILE_NPY, GSP_INVALID_VALUE,
+            "%s: invalid format %d", fn, (int)f);
+  if (f == GSP_FILE_AUTO) f = gsp__format_from_path(path);
+  if (f == GSP_FILE_AUTO) GSP_TRY(sniff(&f, path));
+  if (ids) {
+    c.ids_out = &idv;
+    c.nids_out = &nid;
+  }
+  GSP_TRY(gsp__reader_open(&r, path, c.o.progress, c.o.progress_ctx));
+  switch (f) {
+  case GSP_FILE_MTX: GSP_TRY(gsp__read_mtx(&M, &r, &c)); break;
+  case GSP_FILE_DIMACS: GSP_TRY(gsp__read_dimacs(&M, &r, &c)); break;
+  case GSP_FILE_DENSE: GSP_TRY(gsp__read_dense(&M, &r, &c)); break;
+  case GSP_FILE_NPY: GSP_TRY(gsp__read_npy(&M, &r, &c)); break;
+  default: GSP_TRY(gsp__read_edgelist(&M, &r, &c)); break;
+  }
+  gsp__reader_close(&r);
+  if (ids && !idv) { /* formats without remapping: identity */
+    gsp_index n;
+    GSP_TRY(gsp_matrix_nrows(&n, M));
+    int64_t base = (f == GSP_FILE_MTX || f == GSP_FILE_DIMACS ||
+                    (f == GSP_FILE_EDGELIST && c.o.ids == GSP_IDS_ONE_BASED));
+    GSP_TRY(gsp__ids_identity(&idv, n, base));
+    nid = n;
+  }
+  *A = M;
+  if (ids) {
+    *ids = idv;
+    *nids = nid;
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_matrix_read(gsp_matrix *A, const char *path,
+                         const gsp_read_opts *opts) {
+  return gsp_matrix_read_ids(A, NULL, NULL, path, opts);
+}

@@ -1,0 +1,136 @@
+/* gsp_matrix_write: format choice, write-to-temporary-then-rename, and
+ * entry iteration over whichever storage the matrix has (CSR, dense or
+ * bit-packed), so writing never converts (and never grows) the matrix. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io_internal.h"
+
+void gsp__default_absent(void *out, gsp_type t) {
+  switch (t) {
+  case GSP_BOOL: *(bool *)out = false; break;
+  case GSP_INT32: *(int32_t *)out = INT32_MAX; break;
+  case GSP_INT64: *(int64_t *)out = INT64_MAX; break;
+  case GSP_FP32: *(float *)out = INFINITY; break;
+  case GSP_FP64: *(double *)out = INFINITY; break;
+  }
+}
+
+static inline bool bit_get(const uint64_t *row, int64_t j) {
+  return (row[j >> 6] >> (j & 63)) & 1;
+}
+
+void gsp__matrix_foreach_in_row(const struct gsp_matrix_s *A, int64_t i,
+                                gsp__entry_fn fn, void *ctx) {
+  const bool yes = true;
+  switch (A->fmt) {
+  case GSP_FMT_CSR:
+    for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++)
+      fn(ctx, (gsp_index)i, A->j[k], gsp__cat(A->x, A->type, (int64_t)k));
+    break;
+  case GSP_FMT_DENSE:
+    for (int64_t j = 0; j < A->ncols; j++) {
+      size_t at = (size_t)i * (size_t)A->ncols + (size_t)j;
+      if (!A->b || A->b[at])
+        fn(ctx, (gsp_index)i, (gsp_index)j,
+           gsp__cat(A->x, A->type, (int64_t)at));
+    }
+    break;
+  case GSP_FMT_BITS: {
+    const uint64_t *row = A->bits + (size_t)i * (size_t)A->wpr;
+    for (int64_t j = 0; j < A->ncols; j++)
+      if (bit_get(row, j)) fn(ctx, (gsp_index)i, (gsp_index)j, &yes);
+    break;
+  }
+  }
+}
+
+typedef struct {
+  void *row;
+  gsp_type t;
+} dense_fill;
+
+static void put_dense(void *ctx, gsp_index i, gsp_index j, const void *x) {
+  dense_fill *d = ctx;
+  memcpy(gsp__at(d->row, d->t, (int64_t)j), x, gsp_type_size(d->t));
+}
+
+void gsp__dense_row(void *row, const struct gsp_matrix_s *A, int64_t i,
+                    const void *absent) {
+  size_t ts = gsp_type_size(A->type);
+  if (A->fmt == GSP_FMT_DENSE && !A->b) {
+    memcpy(row, gsp__cat(A->x, A->type, i * A->ncols), (size_t)A->ncols * ts);
+    return;
+  }
+  for (int64_t j = 0; j < A->ncols; j++)
+    memcpy((char *)row + (size_t)j * ts, absent, ts);
+  dense_fill d = {row, A->type};
+  gsp__matrix_foreach_in_row(A, i, put_dense, &d);
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+gsp_info gsp_matrix_write(const char *path, const gsp_matrix A,
+                          const gsp_write_opts *opts) {
+  gsp_info info = GSP_SUCCESS;
+  gsp__writer w = {0};
+  char *tmp = NULL;
+  bool created = false;
+#define GSP_FREE_ALL                                                           \
+  (gsp__writer_abort(&w), (created ? (void)remove(tmp) : (void)0),             \
+   gsp__free(tmp))
+  const char *fn = "gsp_matrix_write";
+  GSP_CHECK(path != NULL, GSP_NULL_POINTER, "%s: path is NULL", fn);
+  GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  gsp_write_opts o;
+  memset(&o, 0, sizeof o);
+  if (opts) o = *opts;
+  gsp_file_format f = o.format;
+  GSP_CHECK(f >= GSP_FILE_AUTO && f <= GSP_FILE_NPY, GSP_INVALID_VALUE,
+            "%s: invalid format %d", fn, (int)f);
+  if (f == GSP_FILE_AUTO) f = gsp__format_from_path(path);
+  if (f == GSP_FILE_AUTO) f = GSP_FILE_MTX;
+  if (f == GSP_FILE_DIMACS)
+    GSP_CHECK(A->nrows == A->ncols, GSP_INVALID_VALUE,
+              "%s: a DIMACS graph must be square, not %lld x %lld", fn,
+              (long long)A->nrows, (long long)A->ncols);
+  if (o.comment)
+    GSP_CHECK(strchr(o.comment, '\n') == NULL, GSP_INVALID_VALUE,
+              "%s: the comment must be one line", fn);
+  GSP_TRY(gsp__matrix_host(A));
+  union {
+    bool b;
+    int32_t i32;
+    int64_t i64;
+    float f32;
+    double f64;
+  } absent;
+  if (o.absent) memcpy(&absent, o.absent, gsp_type_size(A->type));
+  else gsp__default_absent(&absent, A->type);
+
+  size_t len = strlen(path) + 32;
+  GSP_ALLOC(tmp, len, 1);
+  snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());
+  GSP_TRY(gsp__writer_open(&w, tmp, ends_with(path, ".gz"), path));
+  created = true;
+  switch (f) {
+  case GSP_FILE_DIMACS: GSP_TRY(gsp__write_dimacs(&w, A, &o)); break;
+  case GSP_FILE_EDGELIST: GSP_TRY(gsp__write_edgelist(&w, A, &o)); break;
+  case GSP_FILE_DENSE: GSP_TRY(gsp__write_dense(&w, A, &absent)); break;
+  case GSP_FILE_NPY: GSP_TRY(gsp__write_npy(&w, A, &absent)); break;
+  default: GSP_TRY(gsp__write_mtx(&w, A, &o)); break;
+  }
+  GSP_TRY(gsp__writer_close(&w));
+  errno = 0;
+  GSP_CHECK(rename(tmp, path) == 0, GSP_IO_ERROR, "%s: cannot rename %s: %s",
+            path, tmp, strerror(errno));
+  gsp__free(tmp);
+#undef GSP_FREE_ALL
+  return info;
+}

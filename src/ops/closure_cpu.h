@@ -1,0 +1,45 @@
+/*
+ * CPU closure kernels (OpenMP). Internal to src/ops: gsp_closure.c checks the
+ * arguments, owns the objects and calls these on raw arrays.
+ */
+#ifndef GSP_CLOSURE_CPU_H
+#define GSP_CLOSURE_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gsp_internal.h"
+
+/* Tile edge of the blocked Floyd-Warshall: three fp32 tiles (C, A, B of one
+ * phase-3 update) take 48 KiB, inside L2 of every current x86/ARM core, and
+ * a k-block of 64 keeps the update compute-bound (PERFORMANCE.md). */
+#define GSP_FW_TILE 64
+
+/*
+ * Floyd-Warshall on a full dense row-major n x n array d of type t (absent
+ * entries hold the semiring zero). On return d holds M+, or M* when
+ * reflexive (diagonal add(one, .)). Without successors it runs the blocked
+ * algorithm; when succ != NULL (n x n, written, no initial content needed)
+ * it runs the standard k-i-j order and records succ(i,j) = the vertex after
+ * i on an optimal path, -1 where there is none, succ(i,i) = i for the empty
+ * path of M* (see closure_cpu_fw_body.h for why the order matters).
+ *
+ * MIN_PLUS (MAX_PLUS) stops as soon as a diagonal entry improves on the
+ * semiring one, i.e. a negative (positive) cycle exists: *cycle = true and
+ * d, succ hold garbage. Semiring s must be one of the four numeric closure
+ * semirings with a numeric t, or OR_AND with GSP_BOOL (byte per entry).
+ * Fails only with GSP_OUT_OF_MEMORY (padding buffer) or GSP_PANIC.
+ */
+gsp_info gsp__closure_cpu_dense(void *d, int64_t *succ, int64_t n, gsp_type t,
+                                gsp_semiring s, bool reflexive, bool *cycle);
+
+/*
+ * Bit-packed Warshall (OR_AND): bits is n rows of wpr 64-bit words, bit j of
+ * row i (word j/64, bit j%64) set when (i,j) is an edge. On return it holds
+ * the transitive closure M+, or M* (diagonal set) when reflexive. Bits past
+ * column n-1 must be zero and stay zero.
+ */
+void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr,
+                           bool reflexive);
+
+#endif /* GSP_CLOSURE_CPU_H */

@@ -1,0 +1,96 @@
+/*
+ * gsp_msssp: shortest paths from many sources, one row of a dense
+ * nsources x n result per source (absent: unreachable). Checks and results
+ * here; the kernels are msssp_cpu.c and, on the GPU, Okuyama's batched
+ * vertex-major kernel behind gsp_cuda_msssp.
+ */
+#include <string.h>
+
+#include "gsp_ops.h"
+#include "sssp_prepare.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
+
+static const char *const fn = "gsp_msssp";
+
+/* New unpublished dense rows x n matrix of type t owning x (all present);
+ * entries equal to *absent are then marked absent. x is consumed. */
+static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows, int64_t n,
+                             void **x, const void *absent) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *M = NULL;
+#define GSP_FREE_ALL gsp__matrix_destroy(M)
+  GSP_TRY(gsp__matrix_alloc(&M, t, rows, n));
+  gsp__matrix_clear_storage(M);
+  M->fmt = GSP_FMT_DENSE;
+  M->x = *x;
+  *x = NULL;
+  M->nvals = rows * n;
+  GSP_TRY(gsp__matrix_mark_absent(M, absent));
+  *out = M;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
+                   const gsp_index *sources, gsp_index nsources, const gsp_msssp_opts *opts) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *D = NULL, *P = NULL;
+  int64_t *src = NULL, *px = NULL;
+  void *dx = NULL;
+#define GSP_FREE_ALL                                                           \
+  (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx))
+  GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
+  const gsp_msssp_opts o = opts ? *opts : (gsp_msssp_opts){0};
+  gsp__sssp_graph g;
+  GSP_TRY(gsp__sssp_prepare(&g, A, o.has_cutoff, o.cutoff, 0, o.backend, fn));
+  const int64_t n = g.n;
+  if (!sources) nsources = (gsp_index)n;
+  GSP_CHECK(nsources <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu sources exceed the row limit", fn,
+            (unsigned long long)nsources);
+  const int64_t ns = (int64_t)nsources;
+  size_t cells;
+  GSP_CHECK(gsp__mul_size(&cells, (size_t)ns, (size_t)n), GSP_TOO_LARGE,
+            "%s: %lld x %lld result is too large", fn, (long long)ns, (long long)n);
+  GSP_TRY(gsp__sssp_sources(&src, sources, ns, n, fn));
+  GSP_ALLOC(dx, cells > 0 ? cells : 1, gsp_type_size(g.t));
+  if (parent) GSP_ALLOC(px, cells > 0 ? cells : 1, sizeof *px);
+
+  bool taken = false;
+  const gsp_backend backend = gsp__backend_for(o.backend);
+#ifdef GSP_HAVE_CUDA
+  if (backend != GSP_BACKEND_CPU && ns > 0) {
+    char desc[256] = "";
+    const bool usable = gsp_cuda_usable(desc, sizeof desc);
+    GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
+              "%s: CUDA backend requested but unusable: %s", fn, desc);
+    if (usable)
+      GSP_TRY(gsp_cuda_msssp(dx, px, A, src, ns, &g.lim, (int64_t)o.batch, &taken));
+  }
+#else
+  GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
+            "%s: CUDA backend requested but this build of gsp has none", fn);
+#endif
+  if (!taken && ns > 0) GSP_TRY(gsp__msssp_cpu(dx, px, &g, src, ns));
+
+  char inf[16];
+  gsp__sssp_inf(inf, g.t);
+  GSP_TRY(dense_result(&D, g.t, ns, n, &dx, inf));
+  if (parent) {
+    const int64_t none = -1;
+    GSP_TRY(dense_result(&P, GSP_INT64, ns, n, (void **)&px, &none));
+  }
+  GSP_TRY(gsp__matrix_publish(D));
+  if (P && (info = gsp__matrix_publish(P)) < 0) {
+    gsp__unregister(D);
+    GSP_FREE_ALL;
+    return info;
+  }
+  *dist = D;
+  if (parent) *parent = P;
+  D = P = NULL;
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}

@@ -1,0 +1,93 @@
+/*
+ * Reductions with a monoid (MIN, MAX, PLUS, TIMES, LOR, LAND): rows of a
+ * matrix to a vector (columns with transpose_a), or everything to a scalar.
+ * Values are folded in storage order (row-major), so results are
+ * reproducible; float sums may differ from another library's order in the
+ * last bits.
+ */
+#include "gsp_ops.h"
+
+gsp_info gsp_matrix_reduce_vector(gsp_vector w, const gsp_vector mask, gsp_binop accum,
+                                  gsp_binop op, const gsp_matrix A, const gsp_desc *desc) {
+  static const char fn[] = "gsp_matrix_reduce_vector";
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *AT = NULL;
+  struct gsp_vector_s *T = NULL;
+#define GSP_FREE_ALL (gsp__matrix_destroy(AT), gsp__vector_destroy(T))
+  GSP_TRY(gsp__ops_check_vector_out(w, mask, accum, fn));
+  GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  GSP_TRY(gsp__ops_check_monoid(op, fn));
+  const gsp_desc d = gsp__ops_desc(desc);
+  GSP_TRY(gsp__ops_check_same_type(w->type, A->type, fn, "A"));
+  const int64_t m = gsp__ops_rows(A, d.transpose_a);
+  GSP_CHECK(w->n == m, GSP_DIMENSION_MISMATCH, "%s: w has size %lld but A%s has %lld rows", fn,
+            (long long)w->n, d.transpose_a ? "'" : "", (long long)m);
+  const struct gsp_matrix_s *a;
+  GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));
+  GSP_TRY(gsp__ops_vector_new(&T, w->type, m, fn));
+  const gsp__binop_fn f = gsp__ops_binop(op, w->type);
+  const size_t ts = gsp_type_size(w->type);
+  char *Tx = T->x;
+  uint8_t *Tb = T->b;
+  const char *Ax = a->x;
+  const int nth = gsp__ops_nthreads((double)m + (double)a->nvals);
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
+  for (int64_t i = 0; i < m; i++) {
+    gsp_index q = a->p[i], e = a->p[i + 1];
+    if (q == e) continue;
+    char *z = Tx + (size_t)i * ts;
+    memcpy(z, Ax + q * ts, ts);
+    for (q++; q < e; q++) f(z, z, Ax + q * ts);
+    Tb[i] = 1;
+  }
+  gsp__ops_vector_done(T);
+  GSP_TRY(gsp__ops_vector_writeback(w, mask, accum, &T, &d, fn));
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_matrix_reduce_scalar(void *s, gsp_binop op, const gsp_matrix A) {
+  static const char fn[] = "gsp_matrix_reduce_scalar";
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_CHECK(s != NULL, GSP_NULL_POINTER, "%s: s is NULL", fn);
+  GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  GSP_TRY(gsp__ops_check_monoid(op, fn));
+  GSP_TRY(gsp__ops_csr(A, fn));
+  const gsp__binop_fn f = gsp__ops_binop(op, A->type);
+  const size_t ts = gsp_type_size(A->type);
+  double z[1]; /* one value of any type, aligned */
+  /* start from the first entry, not the identity: LOR/LAND on numbers are
+   * monoids only up to the 0/1 result, and one entry reduces to itself */
+  if (A->nvals == 0) gsp__ops_monoid_identity(z, op, A->type);
+  else memcpy(z, A->x, ts);
+  for (int64_t q = 1; q < A->nvals; q++) f(z, z, (const char *)A->x + (size_t)q * ts);
+  memcpy(s, z, ts);
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_vector_reduce_scalar(void *s, gsp_binop op, const gsp_vector v) {
+  static const char fn[] = "gsp_vector_reduce_scalar";
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_CHECK(s != NULL, GSP_NULL_POINTER, "%s: s is NULL", fn);
+  GSP_TRY(gsp__check_vector(v, fn, "v"));
+  GSP_TRY(gsp__ops_check_monoid(op, fn));
+  const gsp__binop_fn f = gsp__ops_binop(op, v->type);
+  const size_t ts = gsp_type_size(v->type);
+  double z[1];
+  bool any = false; /* as above: the first entry starts the fold */
+  gsp__ops_monoid_identity(z, op, v->type);
+  for (int64_t i = 0; i < v->n; i++) {
+    if (!gsp__ops_vpresent(v, i)) continue;
+    const char *x = (const char *)v->x + (size_t)i * ts;
+    if (any) f(z, z, x);
+    else memcpy(z, x, ts);
+    any = true;
+  }
+  memcpy(s, z, ts);
+#undef GSP_FREE_ALL
+  return info;
+}

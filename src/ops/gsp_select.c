@@ -1,0 +1,154 @@
+/*
+ * Select: T = the entries of A that pass a test. Index tests (TRIL, TRIU,
+ * DIAG, OFFDIAG) compare j - i with the int64_t thunk k; value tests compare
+ * each entry with a thunk of A's type. For vectors the index tests see
+ * i = 0 and j = the entry's index. NaN compares unequal to everything.
+ */
+#include "gsp_ops.h"
+
+typedef struct {
+  gsp_selop op;
+  gsp_type t;
+  int64_t k;         /* index tests */
+  const void *thunk; /* value tests */
+} sel_args;
+
+static bool sel_value(const sel_args *s, const void *x, int64_t q) {
+  switch (s->t) {
+#define GSP_SEL_CASE_(T, ct, sfx)                                              \
+  case GSP_##T: {                                                              \
+    ct a = ((const ct *)x)[q], b = *(const ct *)s->thunk;                      \
+    switch (s->op) {                                                           \
+    case GSP_VALUE_EQ: return a == b;                                          \
+    case GSP_VALUE_NE: return a != b;                                          \
+    case GSP_VALUE_LT: return a < b;                                           \
+    case GSP_VALUE_LE: return a <= b;                                          \
+    case GSP_VALUE_GT: return a > b;                                           \
+    case GSP_VALUE_GE: return a >= b;                                          \
+    default: return false;                                                     \
+    }                                                                          \
+  }
+    GSP_TYPE_LIST(GSP_SEL_CASE_)
+#undef GSP_SEL_CASE_
+  }
+  return false;
+}
+
+/* Whether entry q at (i, j) passes. Indices are below 2^31, so j - i fits. */
+static inline bool sel_keep(const sel_args *s, int64_t i, int64_t j, const void *x, int64_t q) {
+  int64_t dj = j - i;
+  switch (s->op) {
+  case GSP_TRIL: return dj <= s->k;
+  case GSP_TRIU: return dj >= s->k;
+  case GSP_DIAG: return dj == s->k;
+  case GSP_OFFDIAG: return dj != s->k;
+  default: return sel_value(s, x, q);
+  }
+}
+
+static gsp_info sel_setup(sel_args *s, gsp_selop op, gsp_type t, const void *thunk,
+                          const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_CHECK(op >= GSP_TRIL && op <= GSP_VALUE_GE, GSP_INVALID_VALUE,
+            "%s: invalid select operator code %d", fn, (int)op);
+  GSP_CHECK(thunk != NULL, GSP_NULL_POINTER, "%s: thunk is NULL", fn);
+  s->op = op;
+  s->t = t;
+  s->thunk = thunk;
+  s->k = op <= GSP_OFFDIAG ? *(const int64_t *)thunk : 0;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_selop op,
+                           const gsp_matrix A, const void *thunk, const gsp_desc *desc) {
+  static const char fn[] = "gsp_matrix_select";
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *AT = NULL, *T = NULL;
+  gsp_index *cnt = NULL, *p = NULL, *jj = NULL;
+  void *x = NULL;
+#define GSP_FREE_ALL                                                           \
+  (gsp__matrix_destroy(AT), gsp__matrix_destroy(T), gsp__free(cnt), gsp__free(p), \
+   gsp__free(jj), gsp__free(x))
+  GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
+  GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  sel_args s;
+  GSP_TRY(sel_setup(&s, op, C->type, thunk, fn));
+  const gsp_desc d = gsp__ops_desc(desc);
+  GSP_TRY(gsp__ops_check_same_type(C->type, A->type, fn, "A"));
+  const int64_t m = gsp__ops_rows(A, d.transpose_a), n = gsp__ops_cols(A, d.transpose_a);
+  GSP_CHECK(C->nrows == m && C->ncols == n, GSP_DIMENSION_MISMATCH,
+            "%s: A%s is %lld x %lld but C is %lld x %lld", fn, d.transpose_a ? "'" : "",
+            (long long)m, (long long)n, (long long)C->nrows, (long long)C->ncols);
+  const struct gsp_matrix_s *a;
+  GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));
+  const size_t ts = gsp_type_size(C->type);
+  GSP_OPS_ALLOC(cnt, (size_t)m + 1, sizeof(gsp_index));
+  GSP_OPS_ALLOC(p, (size_t)m + 1, sizeof(gsp_index));
+  const int nth = gsp__ops_nthreads((double)m + (double)a->nvals);
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
+  for (int64_t i = 0; i < m; i++) {
+    gsp_index c = 0;
+    for (gsp_index q = a->p[i]; q < a->p[i + 1]; q++)
+      c += sel_keep(&s, i, (int64_t)a->j[q], a->x, (int64_t)q);
+    cnt[i] = c;
+  }
+  gsp__ops_cumsum(p, cnt, m);
+  GSP_FREE(cnt);
+  GSP_OPS_ALLOC(jj, (size_t)p[m], sizeof(gsp_index));
+  GSP_OPS_ALLOC(x, (size_t)p[m], ts);
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
+  for (int64_t i = 0; i < m; i++) {
+    gsp_index o = p[i];
+    for (gsp_index q = a->p[i]; q < a->p[i + 1]; q++) {
+      if (!sel_keep(&s, i, (int64_t)a->j[q], a->x, (int64_t)q)) continue;
+      jj[o] = a->j[q];
+      memcpy((char *)x + o * ts, (const char *)a->x + q * ts, ts);
+      o++;
+    }
+  }
+  {
+    gsp_index *pp = p, *pj = jj;
+    void *px = x;
+    p = jj = NULL; /* owned by T from here on */
+    x = NULL;
+    GSP_TRY(gsp__ops_matrix_from_csr(&T, C->type, m, n, pp, pj, px, fn));
+  }
+  GSP_TRY(gsp__ops_matrix_writeback(C, mask, accum, &T, &d, fn));
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_selop op,
+                           const gsp_vector u, const void *thunk, const gsp_desc *desc) {
+  static const char fn[] = "gsp_vector_select";
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_vector_s *T = NULL;
+#define GSP_FREE_ALL gsp__vector_destroy(T)
+  GSP_TRY(gsp__ops_check_vector_out(w, mask, accum, fn));
+  GSP_TRY(gsp__check_vector(u, fn, "u"));
+  sel_args s;
+  GSP_TRY(sel_setup(&s, op, w->type, thunk, fn));
+  GSP_TRY(gsp__ops_check_same_type(w->type, u->type, fn, "u"));
+  GSP_CHECK(u->n == w->n, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but w has size %lld", fn,
+            (long long)u->n, (long long)w->n);
+  const int64_t n = w->n;
+  const size_t ts = gsp_type_size(w->type);
+  GSP_TRY(gsp__ops_vector_new(&T, w->type, n, fn));
+  char *Tx = T->x;
+  uint8_t *Tb = T->b;
+  const int nth = gsp__ops_nthreads(2.0 * (double)n);
+#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
+  for (int64_t i = 0; i < n; i++) {
+    if (!gsp__ops_vpresent(u, i) || !sel_keep(&s, 0, i, u->x, i)) continue;
+    memcpy(Tx + (size_t)i * ts, (const char *)u->x + (size_t)i * ts, ts);
+    Tb[i] = 1;
+  }
+  gsp__ops_vector_done(T);
+  GSP_TRY(gsp__ops_vector_writeback(w, mask, accum, &T, desc, fn));
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}

@@ -1,0 +1,123 @@
+/*
+ * gsp_sssp and gsp_nearest_source: checks, backend choice, the CPU
+ * algorithms, and the result vectors. Both are one multi-source run: a
+ * single source, or every source at distance 0 (the nearest one wins).
+ * Results are built in new vectors and handed out only when complete.
+ */
+#include <string.h>
+
+#include "gsp_ops.h"
+#include "sssp_prepare.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
+
+/* AUTO on the CPU: delta-stepping did the least work per vertex on every
+ * graph family measured (bench/bench_sssp.c); Harish re-relaxes vertices
+ * many times on power-law graphs, DA2CF needs many rounds on grids. */
+static gsp_sssp_algo cpu_auto(const gsp__sssp_graph *g) {
+  (void)g;
+  return GSP_SSSP_DELTA;
+}
+
+static gsp_info run_cpu(void *d, const gsp__sssp_graph *g, gsp_sssp_algo algo,
+                        const int64_t *src, int64_t nsrc) {
+  if (algo == GSP_SSSP_AUTO) algo = cpu_auto(g);
+  switch (algo) {
+  case GSP_SSSP_HARISH: return gsp__sssp_cpu_harish(d, g, src, nsrc);
+  case GSP_SSSP_DA2CF: return gsp__sssp_cpu_da2cf(d, g, src, nsrc);
+  default: return gsp__sssp_cpu_delta(d, g, src, nsrc);
+  }
+}
+
+static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
+                         gsp_vector *parent, gsp_matrix A, const gsp_index *sources,
+                         gsp_index nsources, const gsp_sssp_opts *opts) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_vector_s *D = NULL, *P = NULL, *S = NULL;
+  int64_t *src = NULL;
+#define GSP_FREE_ALL                                                           \
+  (gsp__vector_destroy(D), gsp__vector_destroy(P), gsp__vector_destroy(S), gsp__free(src))
+  GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
+  const gsp_sssp_opts o = opts ? *opts : (gsp_sssp_opts){0};
+  GSP_CHECK(o.algo >= GSP_SSSP_AUTO && o.algo <= GSP_SSSP_DELTA, GSP_INVALID_VALUE,
+            "%s: invalid algorithm %d in options", fn, (int)o.algo);
+  gsp__sssp_graph g;
+  GSP_TRY(gsp__sssp_prepare(&g, A, o.has_cutoff, o.cutoff, o.delta, o.backend, fn));
+  const int64_t n = g.n;
+  GSP_TRY(gsp__sssp_sources(&src, sources, (int64_t)nsources, n, fn));
+
+  GSP_TRY(gsp__ops_vector_new(&D, g.t, n, fn));
+  if (parent || source) {
+    GSP_TRY(gsp__ops_vector_new(&P, GSP_INT64, n, fn));
+    if (source) GSP_TRY(gsp__ops_vector_new(&S, GSP_INT64, n, fn));
+  }
+  int64_t *px = P ? (int64_t *)P->x : NULL, *sx = S ? (int64_t *)S->x : NULL;
+
+  bool taken = false;
+  const gsp_backend backend = gsp__backend_for(o.backend);
+#ifdef GSP_HAVE_CUDA
+  if (backend != GSP_BACKEND_CPU) {
+    char desc[256] = "";
+    const bool usable = gsp_cuda_usable(desc, sizeof desc);
+    GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
+              "%s: CUDA backend requested but unusable: %s", fn, desc);
+    if (usable)
+      GSP_TRY(gsp_cuda_sssp(D->x, px, sx, A, src, (int64_t)nsources, o.algo, &g.lim, g.delta,
+                            &taken));
+  }
+#else
+  GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
+            "%s: CUDA backend requested but this build of gsp has none", fn);
+#endif
+  if (!taken) {
+    GSP_TRY(run_cpu(D->x, &g, o.algo, src, (int64_t)nsources));
+    if (px) GSP_TRY(gsp__sssp_cpu_tree(px, sx, D->x, &g, src, (int64_t)nsources));
+  }
+
+  D->nvals = gsp__sssp_mark(D->b, D->x, n, &g);
+  gsp__ops_vector_done(D);
+  for (struct gsp_vector_s *V = P; V; V = V == P ? S : NULL) {
+    const int64_t *x = V->x;
+    for (int64_t v = 0; v < n; v++) V->b[v] = x[v] >= 0;
+    gsp__ops_vector_done(V);
+  }
+  if (!parent) gsp__vector_destroy(P), P = NULL; /* only needed for the sources */
+  info = gsp__sssp_publish_vectors(D, P, S);
+  if (info < 0) {
+    D = P = S = NULL; /* destroyed by the publish */
+    GSP_FREE_ALL;
+    return info;
+  }
+  *dist = D;
+  if (parent) *parent = P;
+  if (source) *source = S;
+  gsp__free(src);
+#undef GSP_FREE_ALL
+  return GSP_SUCCESS;
+}
+
+gsp_info gsp_sssp(gsp_vector *dist, gsp_vector *parent, const gsp_matrix A, gsp_index src,
+                  const gsp_sssp_opts *opts) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__check_matrix(A, "gsp_sssp", "A"));
+  GSP_CHECK(src < (gsp_index)A->nrows || A->nrows != A->ncols, GSP_INVALID_INDEX,
+            "gsp_sssp: source %llu out of range 0..%lld", (unsigned long long)src,
+            (long long)A->nrows - 1);
+#undef GSP_FREE_ALL
+  return sssp_run("gsp_sssp", dist, NULL, parent, A, &src, 1, opts);
+}
+
+gsp_info gsp_nearest_source(gsp_vector *dist, gsp_vector *source, gsp_vector *parent,
+                            const gsp_matrix A, const gsp_index *sources, gsp_index nsources,
+                            const gsp_sssp_opts *opts) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_CHECK(sources != NULL, GSP_NULL_POINTER, "gsp_nearest_source: sources is NULL");
+  GSP_CHECK(nsources >= 1 && nsources <= GSP_INDEX_MAX, GSP_INVALID_VALUE,
+            "gsp_nearest_source: nsources is %llu; give at least one source",
+            (unsigned long long)nsources);
+#undef GSP_FREE_ALL
+  return sssp_run("gsp_nearest_source", dist, source, parent, A, sources, nsources, opts);
+}

@@ -1,0 +1,108 @@
+/*
+ * gsp_path_from_parents / gsp_path_from_parent_row: walk a parent array
+ * from dst up to its root (the vertex that is its own parent), then write
+ * the path root-first. The walk is bounded by n steps, so a foreign or
+ * corrupt parent array (a cycle, a hole, an index out of range) gives
+ * GSP_INVALID_VALUE instead of a loop that never ends.
+ */
+#include "gsp_internal.h"
+
+/* Parent of v in one row: GSP_SUCCESS with *pv, or GSP_NO_VALUE. */
+typedef gsp_info (*parent_fn)(int64_t *pv, const void *obj, int64_t row, int64_t v);
+
+static gsp_info vector_parent(int64_t *pv, const void *obj, int64_t row, int64_t v) {
+  const struct gsp_vector_s *P = obj;
+  (void)row;
+  if (P->b ? !P->b[v] : P->nvals != P->n) return GSP_NO_VALUE;
+  *pv = ((const int64_t *)P->x)[v];
+  return GSP_SUCCESS;
+}
+
+static gsp_info matrix_parent(int64_t *pv, const void *obj, int64_t row, int64_t v) {
+  const struct gsp_matrix_s *P = obj;
+  if (P->fmt == GSP_FMT_DENSE) {
+    const size_t at = (size_t)row * (size_t)P->ncols + (size_t)v;
+    if (P->b && !P->b[at]) return GSP_NO_VALUE;
+    *pv = ((const int64_t *)P->x)[at];
+    return GSP_SUCCESS;
+  }
+  gsp_index lo = P->p[row], hi = P->p[row + 1]; /* CSR, sorted columns */
+  while (lo < hi) {
+    const gsp_index mid = lo + (hi - lo) / 2;
+    if (P->j[mid] < (gsp_index)v) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == P->p[row + 1] || P->j[lo] != (gsp_index)v) return GSP_NO_VALUE;
+  *pv = ((const int64_t *)P->x)[lo];
+  return GSP_SUCCESS;
+}
+
+static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void *obj,
+                     int64_t row, int64_t n, int64_t dst, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  /* first pass: count the vertices, checking every step */
+  int64_t count = 1, v = dst, pv;
+  for (;;) {
+    info = get(&pv, obj, row, v);
+    if (info == GSP_NO_VALUE) {
+      GSP_CHECK(v == dst, GSP_INVALID_VALUE, "%s: vertex %lld on the path to %lld has no parent",
+                fn, (long long)v, (long long)dst);
+      return GSP_NO_VALUE; /* dst unreachable; outputs untouched */
+    }
+    GSP_CHECK(pv >= 0 && pv < n, GSP_INVALID_VALUE, "%s: parent %lld of vertex %lld out of range 0..%lld",
+              fn, (long long)pv, (long long)v, (long long)n - 1);
+    if (pv == v) break;
+    GSP_CHECK(count < n, GSP_INVALID_VALUE, "%s: the parents from %lld form a cycle", fn,
+              (long long)dst);
+    count++, v = pv;
+  }
+  if (*len < (gsp_index)count) {
+    *len = (gsp_index)count;
+    return GSP_ERROR(GSP_INSUFFICIENT_SPACE, "%s: the path has %lld vertices", fn, (long long)count);
+  }
+  /* second pass: fill from the end */
+  v = dst;
+  for (int64_t k = count - 1; k >= 0; k--) {
+    path[k] = (gsp_index)v;
+    (void)get(&pv, obj, row, v);
+    v = pv;
+  }
+  *len = (gsp_index)count;
+#undef GSP_FREE_ALL
+  return GSP_SUCCESS;
+}
+
+gsp_info gsp_path_from_parents(gsp_index *path, gsp_index *len, const gsp_vector parent,
+                               gsp_index dst) {
+  static const char *const fn = "gsp_path_from_parents";
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
+  GSP_TRY(gsp__check_vector(parent, fn, "parent"));
+  GSP_CHECK(parent->type == GSP_INT64, GSP_DOMAIN_MISMATCH, "%s: parent is %s, not GSP_INT64", fn,
+            gsp__type_name(parent->type));
+  GSP_CHECK(dst < (gsp_index)parent->n, GSP_INVALID_INDEX, "%s: dst %llu out of range 0..%lld", fn,
+            (unsigned long long)dst, (long long)parent->n - 1);
+#undef GSP_FREE_ALL
+  return walk(path, len, vector_parent, parent, 0, parent->n, (int64_t)dst, fn);
+}
+
+gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_matrix parent,
+                                  gsp_index row, gsp_index dst) {
+  static const char *const fn = "gsp_path_from_parent_row";
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
+  GSP_TRY(gsp__check_matrix(parent, fn, "parent"));
+  GSP_CHECK(parent->type == GSP_INT64, GSP_DOMAIN_MISMATCH, "%s: parent is %s, not GSP_INT64", fn,
+            gsp__type_name(parent->type));
+  GSP_CHECK(row < (gsp_index)parent->nrows, GSP_INVALID_INDEX, "%s: row %llu out of range 0..%lld",
+            fn, (unsigned long long)row, (long long)parent->nrows - 1);
+  GSP_CHECK(dst < (gsp_index)parent->ncols, GSP_INVALID_INDEX, "%s: dst %llu out of range 0..%lld",
+            fn, (unsigned long long)dst, (long long)parent->ncols - 1);
+  /* CSR or dense are read directly; other formats convert (content kept) */
+  if (parent->fmt != GSP_FMT_DENSE || parent->dev_only) GSP_TRY(gsp__matrix_to_csr(parent));
+#undef GSP_FREE_ALL
+  return walk(path, len, matrix_parent, parent, (int64_t)row, parent->ncols, (int64_t)dst, fn);
+}

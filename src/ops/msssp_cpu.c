@@ -1,0 +1,19 @@
+/* CPU many-source shortest paths: typed bodies and dispatch. */
+#include <math.h>
+#include <omp.h>
+
+#include "sssp_cpu.h"
+
+#define SSSP_BODY "msssp_cpu_body.h"
+#include "sssp_cpu_stamp.h"
+
+gsp_info gsp__msssp_cpu(void *dist, int64_t *parent, const gsp__sssp_graph *g,
+                        const int64_t *src, int64_t nsrc) {
+  switch (g->t) {
+  case GSP_INT32: return msssp_i32(dist, parent, g, src, nsrc);
+  case GSP_INT64: return msssp_i64(dist, parent, g, src, nsrc);
+  case GSP_FP32: return msssp_f32(dist, parent, g, src, nsrc);
+  case GSP_FP64: return msssp_f64(dist, parent, g, src, nsrc);
+  default: return GSP_ERROR(GSP_PANIC, "gsp__msssp_cpu: type %d", (int)g->t);
+  }
+}

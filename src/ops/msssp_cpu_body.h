@@ -1,0 +1,115 @@
+/*
+ * Many-source CPU kernel, typed body: per source a sequential Dijkstra with
+ * an indexed binary heap (decrease-key), then the tight-arc BFS for the
+ * parents, both on one thread's workspace. Sources are spread over threads.
+ * A sequential BFS in queue order meets every vertex of level L-1 before
+ * any of level L, so parent = the least tight predecessor one level up,
+ * exactly the rule of the parallel gsp__sssp_cpu_tree.
+ */
+static inline void SSSP_FN(heap_up)(int32_t *heap, int32_t *pos, const SSSP_T *d, int32_t i) {
+  const int32_t v = heap[i];
+  while (i > 0) {
+    const int32_t up = (i - 1) / 2;
+    if (!(d[v] < d[heap[up]])) break;
+    heap[i] = heap[up], pos[heap[i]] = i, i = up;
+  }
+  heap[i] = v, pos[v] = i;
+}
+
+static inline void SSSP_FN(heap_down)(int32_t *heap, int32_t *pos, const SSSP_T *d, int32_t hn) {
+  const int32_t v = heap[0];
+  int32_t i = 0;
+  for (;;) {
+    int32_t c = 2 * i + 1;
+    if (c >= hn) break;
+    if (c + 1 < hn && d[heap[c + 1]] < d[heap[c]]) c++;
+    if (!(d[heap[c]] < d[v])) break;
+    heap[i] = heap[c], pos[heap[i]] = i, i = c;
+  }
+  heap[i] = v, pos[v] = i;
+}
+
+/* pos: -1 never queued, -2 settled, else the heap slot. */
+static void SSSP_FN(dijkstra)(SSSP_T *d, const gsp__sssp_graph *g, int64_t s, int32_t *heap,
+                              int32_t *pos) {
+  const int64_t n = g->n;
+  const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
+  const gsp_index *p = g->p, *jx = g->j;
+  for (int64_t v = 0; v < n; v++) d[v] = SSSP_INF, pos[v] = -1;
+  d[s] = 0, heap[0] = (int32_t)s, pos[s] = 0;
+  int32_t hn = 1;
+  while (hn > 0) {
+    const int32_t u = heap[0];
+    pos[u] = -2;
+    if (--hn > 0) {
+      heap[0] = heap[hn];
+      SSSP_FN(heap_down)(heap, pos, d, hn);
+    }
+    const SSSP_T du = d[u];
+    for (gsp_index e = p[u]; e < p[u + 1]; e++) {
+      const int32_t v = (int32_t)jx[e];
+      if (pos[v] == -2) continue;
+      const SSSP_T nd = SSSP_ADD(du, w[e]);
+      if (!(nd <= lim) || !(nd < d[v])) continue;
+      d[v] = nd;
+      if (pos[v] == -1) heap[hn] = v, pos[v] = hn, hn++;
+      SSSP_FN(heap_up)(heap, pos, d, pos[v]);
+    }
+  }
+}
+
+/* Returns false when a reached vertex has no tight path (cannot happen). */
+static bool SSSP_FN(tree_seq)(int64_t *parent, const SSSP_T *d, const gsp__sssp_graph *g,
+                              int64_t s, int32_t *level, int32_t *queue) {
+  const int64_t n = g->n;
+  const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
+  const gsp_index *p = g->p, *jx = g->j;
+  for (int64_t v = 0; v < n; v++) parent[v] = -1, level[v] = -1;
+  parent[s] = s, level[s] = 0, queue[0] = (int32_t)s;
+  int64_t qh = 0, qt = 1, reached = 0;
+  while (qh < qt) {
+    const int32_t u = queue[qh++];
+    const SSSP_T du = d[u];
+    for (gsp_index e = p[u]; e < p[u + 1]; e++) {
+      const int32_t v = (int32_t)jx[e];
+      const SSSP_T dv = d[v];
+      if (!(dv <= lim) || SSSP_ADD(du, w[e]) != dv) continue;
+      if (level[v] < 0) {
+        level[v] = level[u] + 1, parent[v] = u, queue[qt++] = v;
+      } else if (level[v] == level[u] + 1 && u < parent[v]) {
+        parent[v] = u;
+      }
+    }
+  }
+  for (int64_t v = 0; v < n; v++) reached += d[v] <= lim;
+  return reached == qt;
+}
+
+static gsp_info SSSP_FN(msssp)(SSSP_T *dist, int64_t *parent, const gsp__sssp_graph *g,
+                               const int64_t *src, int64_t nsrc) {
+  gsp_info info = GSP_SUCCESS;
+  const int64_t n = g->n;
+  int nt = g->nthreads;
+  if (nt > nsrc) nt = (int)(nsrc > 0 ? nsrc : 1);
+  int32_t *ws = NULL;
+#define GSP_FREE_ALL gsp__free(ws)
+  /* per thread: heap, pos (Dijkstra), then level, queue (tree) reuse them */
+  GSP_ALLOC(ws, (size_t)nt * 2, (size_t)n * sizeof(int32_t));
+  int64_t bad = -1;
+#pragma omp parallel num_threads(nt)
+  {
+    int32_t *a = ws + (size_t)omp_get_thread_num() * 2 * (size_t)n, *b = a + n;
+#pragma omp for schedule(dynamic, 1) reduction(max : bad)
+    for (int64_t k = 0; k < nsrc; k++) {
+      SSSP_T *d = dist + (size_t)k * (size_t)n;
+      SSSP_FN(dijkstra)(d, g, src[k], a, b);
+      if (parent && !SSSP_FN(tree_seq)(parent + (size_t)k * (size_t)n, d, g, src[k], a, b))
+        bad = k > bad ? k : bad;
+    }
+  }
+  GSP_CHECK(bad < 0, GSP_PANIC, "shortest-path tree of source %lld: a reached vertex has no tight path",
+            (long long)src[bad]);
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}

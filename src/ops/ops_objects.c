@@ -1,0 +1,164 @@
+/* Object helpers for the operations: CSR views of inputs, transposes,
+ * result construction, and the output/mask checks every operation shares. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gsp_ops.h"
+
+/* Prefix the message of a failed core call with the public function name,
+ * so every error of an operation says which call failed. */
+static gsp_info with_fn(gsp_info info, const char *fn) {
+  if (info >= 0) return info;
+  char msg[400];
+  snprintf(msg, sizeof msg, "%s", gsp_last_error());
+  return GSP_ERROR(info, "%s: %s", fn, msg);
+}
+
+gsp_info gsp__ops_csr(struct gsp_matrix_s *A, const char *fn) {
+  return with_fn(gsp__matrix_to_csr(A), fn);
+}
+
+gsp_info gsp__ops_transpose(struct gsp_matrix_s **AT, const struct gsp_matrix_s *A,
+                            const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_index *p = NULL, *jj = NULL, *pos = NULL;
+  void *x = NULL;
+#define GSP_FREE_ALL (gsp__free(p), gsp__free(jj), gsp__free(x), gsp__free(pos))
+  const int64_t m = A->nrows, n = A->ncols, nv = A->nvals;
+  const size_t ts = gsp_type_size(A->type);
+  GSP_OPS_CALLOC(p, (size_t)n + 1, sizeof(gsp_index));
+  GSP_OPS_ALLOC(jj, (size_t)nv, sizeof(gsp_index));
+  GSP_OPS_ALLOC(x, (size_t)nv, ts);
+  GSP_OPS_ALLOC(pos, (size_t)n + 1, sizeof(gsp_index));
+  /* counting sort by column; rows come out sorted within each column */
+  for (int64_t k = 0; k < nv; k++) p[A->j[k] + 1]++;
+  for (int64_t c = 0; c < n; c++) p[c + 1] += p[c];
+  memcpy(pos, p, ((size_t)n + 1) * sizeof(gsp_index));
+  for (int64_t i = 0; i < m; i++) {
+    for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) {
+      gsp_index d = pos[A->j[k]]++;
+      jj[d] = (gsp_index)i;
+      memcpy((char *)x + d * ts, (const char *)A->x + k * ts, ts);
+    }
+  }
+  gsp__free(pos);
+  pos = NULL;
+#undef GSP_FREE_ALL
+#define GSP_FREE_ALL
+  /* gsp__ops_matrix_from_csr owns (and on failure frees) p, jj, x */
+  GSP_TRY(gsp__ops_matrix_from_csr(AT, A->type, n, m, p, jj, x, fn));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__ops_input(const struct gsp_matrix_s **use, struct gsp_matrix_s **tmp,
+                        struct gsp_matrix_s *A, bool tr, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  *tmp = NULL;
+  GSP_TRY(gsp__ops_csr(A, fn));
+  if (tr) {
+    GSP_TRY(gsp__ops_transpose(tmp, A, fn));
+    *use = *tmp;
+  } else {
+    *use = A;
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__ops_matrix_from_csr(struct gsp_matrix_s **T, gsp_type t, int64_t nrows,
+                                  int64_t ncols, gsp_index *p, gsp_index *j, void *x,
+                                  const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *M = NULL;
+#define GSP_FREE_ALL (gsp__free(p), gsp__free(j), gsp__free(x))
+  GSP_TRY(with_fn(gsp__matrix_alloc(&M, t, nrows, ncols), fn));
+  gsp__free(M->p);
+  M->p = p;
+  M->j = j;
+  M->x = x;
+  M->nvals = (int64_t)p[nrows];
+  M->fmt = GSP_FMT_CSR;
+  *T = M;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__ops_vector_new(struct gsp_vector_s **v, gsp_type t, int64_t n, const char *fn) {
+  /* gsp__vector_alloc gives x[n] and an all-absent b[n] */
+  return with_fn(gsp__vector_alloc(v, t, n), fn);
+}
+
+void gsp__ops_vector_done(struct gsp_vector_s *v) {
+  int64_t cnt = 0;
+  const int64_t n = v->n;
+  const uint8_t *b = v->b;
+  const int nth = gsp__ops_nthreads((double)n);
+#pragma omp parallel for num_threads(nth) reduction(+ : cnt) schedule(static) if (nth > 1)
+  for (int64_t i = 0; i < n; i++) cnt += b[i] != 0;
+  v->nvals = cnt;
+  if (cnt == n) GSP_FREE(v->b);
+}
+
+void gsp__ops_cumsum(gsp_index *p, const gsp_index *cnt, int64_t n) {
+  gsp_index s = 0;
+  for (int64_t i = 0; i < n; i++) {
+    p[i] = s;
+    s += cnt[i];
+  }
+  p[n] = s;
+}
+
+static int cmp_index(const void *a, const void *b) {
+  gsp_index x = *(const gsp_index *)a, y = *(const gsp_index *)b;
+  return (x > y) - (x < y);
+}
+
+void gsp__ops_sort_index(gsp_index *a, int64_t n) {
+  if (n < 24) { /* insertion sort: most rows are short */
+    for (int64_t i = 1; i < n; i++) {
+      gsp_index v = a[i];
+      int64_t k = i - 1;
+      while (k >= 0 && a[k] > v) {
+        a[k + 1] = a[k];
+        k--;
+      }
+      a[k + 1] = v;
+    }
+    return;
+  }
+  qsort(a, (size_t)n, sizeof *a, cmp_index);
+}
+
+gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C, struct gsp_matrix_s *mask,
+                                   gsp_binop accum, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__check_matrix(C, fn, "C"));
+  if (mask) {
+    GSP_TRY(gsp__check_matrix(mask, fn, "mask"));
+    GSP_CHECK(mask->nrows == C->nrows && mask->ncols == C->ncols, GSP_DIMENSION_MISMATCH,
+              "%s: mask is %lld x %lld but C is %lld x %lld", fn, (long long)mask->nrows,
+              (long long)mask->ncols, (long long)C->nrows, (long long)C->ncols);
+  }
+  GSP_TRY(gsp__ops_check_accum(accum, fn));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__ops_check_vector_out(struct gsp_vector_s *w, struct gsp_vector_s *mask,
+                                   gsp_binop accum, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__check_vector(w, fn, "w"));
+  if (mask) {
+    GSP_TRY(gsp__check_vector(mask, fn, "mask"));
+    GSP_CHECK(mask->n == w->n, GSP_DIMENSION_MISMATCH,
+              "%s: mask has size %lld but w has size %lld", fn, (long long)mask->n,
+              (long long)w->n);
+  }
+  GSP_TRY(gsp__ops_check_accum(accum, fn));
+#undef GSP_FREE_ALL
+  return info;
+}

@@ -1,0 +1,120 @@
+/*
+ * Internal interface of the shortest-path code in src/ops: the prepared
+ * graph every kernel reads, the CPU kernels (OpenMP), and the helpers the
+ * typed kernel bodies share.
+ *
+ * Every kernel works for one or many sources at once (nearest-source mode
+ * starts from all of them at distance 0) and writes distances into an array
+ * of the weight type where "unreached" is the type's +infinity (INT_MAX for
+ * integers). Because weights are non-negative and A's addition is monotone,
+ * every correct relaxation order reaches the same fixpoint, so the
+ * algorithms (and the GPU) agree exactly; parents are then chosen by one
+ * deterministic rule (gsp__sssp_cpu_tree), never by relaxation order.
+ */
+#ifndef SSSP_CPU_H
+#define SSSP_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gsp_internal.h"
+#include "gsp_semiring.h"
+
+/* One value of any weight type. */
+typedef union {
+  int32_t i32;
+  int64_t i64;
+  float f32;
+  double f64;
+} gsp__sssp_value;
+
+/* A graph ready for the kernels: A's CSR arrays (host, sorted rows) and the
+ * per-call settings. */
+typedef struct {
+  int64_t n;
+  const gsp_index *p, *j; /* CSR of A: arcs u -> j[e], e in p[u]..p[u+1) */
+  const void *w;          /* weights, type t, all >= 0 and not NaN */
+  gsp_type t;
+  /* A distance is kept only when d <= lim: the cutoff rounded down into the
+   * type, or its largest finite value. +inf (unreached) never passes. */
+  gsp__sssp_value lim;
+  double delta; /* delta-stepping bucket width (> 0) */
+  int nthreads;
+} gsp__sssp_graph;
+
+/* Single/nearest-source kernels: d[n] (type t) gets the distances from the
+ * nearest of src[0..nsrc) (+inf where unreached). Errors: GSP_OUT_OF_MEMORY. */
+gsp_info gsp__sssp_cpu_harish(void *d, const gsp__sssp_graph *g,
+                              const int64_t *src, int64_t nsrc);
+gsp_info gsp__sssp_cpu_da2cf(void *d, const gsp__sssp_graph *g,
+                             const int64_t *src, int64_t nsrc);
+gsp_info gsp__sssp_cpu_delta(void *d, const gsp__sssp_graph *g,
+                             const int64_t *src, int64_t nsrc);
+
+/*
+ * Parents from final distances d (the same rule on every backend): a BFS
+ * from the sources over the tight arcs (d[u] + w == d[v]) gives each
+ * reached vertex its hop level; parent[v] is the smallest u with a tight
+ * arc u -> v at the level just below v's. Sources get parent[s] = s. The
+ * result is a tree even with zero-weight cycles (levels strictly increase
+ * along parents) and walking it back reproduces d exactly. parent[v] = -1
+ * where d[v] is +inf. root (may be NULL) gets the source at the top of each
+ * vertex's tree (-1 where unreached). GSP_PANIC if a reached vertex has no
+ * tight path (cannot happen for a fixpoint).
+ */
+gsp_info gsp__sssp_cpu_tree(int64_t *parent, int64_t *root, const void *d,
+                            const gsp__sssp_graph *g, const int64_t *src,
+                            int64_t nsrc);
+
+/*
+ * Many sources, one row each: dist[k*n + v] (type t) is the distance from
+ * src[k] to v (+inf where unreached); parent (may be NULL) the same layout
+ * with the rule of gsp__sssp_cpu_tree (-1 where unreached). OpenMP over
+ * sources; each thread runs a sequential Dijkstra (binary heap) and the
+ * tree BFS for its source, which is the least work per source on a CPU.
+ */
+gsp_info gsp__msssp_cpu(void *dist, int64_t *parent, const gsp__sssp_graph *g,
+                        const int64_t *src, int64_t nsrc);
+
+/* ---- helpers for the typed bodies ---- */
+
+/* A per-thread staging buffer that appends vertices to a shared list with
+ * one atomic add per 256 entries. */
+#define GSP__SSSP_QBUF 256
+typedef struct {
+  int64_t *list;   /* shared output list */
+  int64_t *count;  /* shared length, advanced atomically */
+  int k;
+  int64_t buf[GSP__SSSP_QBUF];
+} gsp__sssp_queue;
+
+static inline void gsp__sssp_queue_init(gsp__sssp_queue *q, int64_t *list,
+                                        int64_t *count) {
+  q->list = list;
+  q->count = count;
+  q->k = 0;
+}
+static inline void gsp__sssp_flush(gsp__sssp_queue *q) {
+  if (q->k == 0) return;
+  const int64_t at = __atomic_fetch_add(q->count, (int64_t)q->k, __ATOMIC_RELAXED);
+  for (int i = 0; i < q->k; i++) q->list[at + i] = q->buf[i];
+  q->k = 0;
+}
+static inline void gsp__sssp_push(gsp__sssp_queue *q, int64_t v) {
+  q->buf[q->k++] = v;
+  if (q->k == GSP__SSSP_QBUF) gsp__sssp_flush(q);
+}
+
+/* Set a 0/1 flag; true when this call changed it from 0 (acquire-release,
+ * so whoever clears a flag sees the distance written before it was set). */
+static inline bool gsp__sssp_claim(uint8_t *flag) {
+  return __atomic_exchange_n(flag, (uint8_t)1, __ATOMIC_ACQ_REL) == 0;
+}
+static inline void gsp__sssp_unclaim(uint8_t *flag) {
+  (void)__atomic_exchange_n(flag, (uint8_t)0, __ATOMIC_ACQ_REL);
+}
+
+/* Parallel regions for rounds with little work run on one thread. */
+#define GSP__SSSP_PAR_MIN 256
+
+#endif /* SSSP_CPU_H */

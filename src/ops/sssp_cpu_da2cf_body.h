@@ -1,0 +1,120 @@
+/*
+ * DA2CF (Ortega-Arranz et al., Dijkstra adapted to compound frontiers),
+ * typed body. Each round: relax the arcs of the frontier F (the vertices
+ * settled last round) into the unsettled vertices; min-reduce over the open
+ * vertices (reached, unsettled); settle every open v that no unsettled
+ * vertex can still improve, by Crauser's criteria:
+ *   OUT: d[v] <= min over open u of (d[u] + minout[u])
+ *   IN:  d[v] <= min over open u of d[u], plus minin[v]
+ * Both sums are formed in the type's own arithmetic: any path through an
+ * unsettled vertex costs at least that rounded sum (addition is monotone
+ * and weights are non-negative), so the tests stay exact for floats. The
+ * open list is kept compact, so a round costs O(|F| arcs + |open|), not the
+ * paper's O(n) scan.
+ */
+static gsp_info SSSP_FN(da2cf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *src,
+                               int64_t nsrc) {
+  gsp_info info = GSP_SUCCESS;
+  const int64_t n = g->n;
+  SSSP_T *minout = NULL, *minin = NULL;
+  int64_t *F = NULL, *O = NULL, *O2 = NULL;
+  uint8_t *settled = NULL, *open = NULL;
+#define GSP_FREE_ALL                                                           \
+  (gsp__free(minout), gsp__free(minin), gsp__free(F), gsp__free(O), gsp__free(O2), \
+   gsp__free(settled), gsp__free(open))
+  GSP_ALLOC(minout, n, sizeof *minout);
+  GSP_ALLOC(minin, n, sizeof *minin);
+  GSP_ALLOC(F, n, sizeof *F);
+  GSP_ALLOC(O, n, sizeof *O);
+  GSP_ALLOC(O2, n, sizeof *O2);
+  GSP_CALLOC(settled, n, 1);
+  GSP_CALLOC(open, n, 1);
+  const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
+  const gsp_index *p = g->p, *jx = g->j;
+  const int nt = g->nthreads;
+
+  /* Lightest arc out of and into every vertex (+inf: none). */
+#pragma omp parallel num_threads(nt) if (n > 4096)
+  {
+#pragma omp for schedule(static)
+    for (int64_t v = 0; v < n; v++) {
+      SSSP_T m = SSSP_INF;
+      for (gsp_index e = p[v]; e < p[v + 1]; e++) m = w[e] < m ? w[e] : m;
+      minout[v] = m;
+      minin[v] = SSSP_INF;
+      d[v] = SSSP_INF;
+    }
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t u = 0; u < n; u++)
+      for (gsp_index e = p[u]; e < p[u + 1]; e++) (void)SSSP_FN(amin)(&minin[jx[e]], w[e]);
+  }
+
+  int64_t nf = 0, no = 0;
+  for (int64_t k = 0; k < nsrc; k++) {
+    const int64_t s = src[k];
+    if (!settled[s]) d[s] = 0, settled[s] = 1, F[nf++] = s;
+  }
+
+  while (nf > 0) {
+    /* relax: settled distances are final and only unsettled ones change */
+#pragma omp parallel num_threads(nt) if (nf > GSP__SSSP_PAR_MIN)
+    {
+      gsp__sssp_queue q;
+      gsp__sssp_queue_init(&q, O, &no);
+#pragma omp for schedule(dynamic, 16) nowait
+      for (int64_t k = 0; k < nf; k++) {
+        const int64_t u = F[k];
+        const SSSP_T du = d[u];
+        for (gsp_index e = p[u]; e < p[u + 1]; e++) {
+          const int64_t v = (int64_t)jx[e];
+          if (settled[v]) continue;
+          const SSSP_T nd = SSSP_ADD(du, w[e]);
+          if (nd <= lim && SSSP_FN(amin)(&d[v], nd) && gsp__sssp_claim(&open[v]))
+            gsp__sssp_push(&q, v);
+        }
+      }
+      gsp__sssp_flush(&q);
+    }
+    if (no == 0) break;
+
+    /* min-reduction over the open vertices */
+    SSSP_T dmin = SSSP_INF, dout = SSSP_INF;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : dmin, dout) \
+    if (no > 4 * GSP__SSSP_PAR_MIN)
+    for (int64_t k = 0; k < no; k++) {
+      const int64_t v = O[k];
+      const SSSP_T dv = d[v], o = SSSP_ADD(dv, minout[v]);
+      dmin = dv < dmin ? dv : dmin;
+      dout = o < dout ? o : dout;
+    }
+
+    /* update: settle under either threshold, keep the rest open */
+    int64_t nf2 = 0, no2 = 0;
+#pragma omp parallel num_threads(nt) if (no > 4 * GSP__SSSP_PAR_MIN)
+    {
+      gsp__sssp_queue qf, qo;
+      gsp__sssp_queue_init(&qf, F, &nf2);
+      gsp__sssp_queue_init(&qo, O2, &no2);
+#pragma omp for schedule(static) nowait
+      for (int64_t k = 0; k < no; k++) {
+        const int64_t v = O[k];
+        const SSSP_T dv = d[v];
+        if (dv <= dout || dv <= SSSP_ADD(dmin, minin[v])) {
+          settled[v] = 1;
+          open[v] = 0;
+          gsp__sssp_push(&qf, v);
+        } else {
+          gsp__sssp_push(&qo, v);
+        }
+      }
+      gsp__sssp_flush(&qf);
+      gsp__sssp_flush(&qo);
+    }
+    int64_t *tmp = O;
+    O = O2, O2 = tmp;
+    nf = nf2, no = no2;
+  }
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}

@@ -1,0 +1,81 @@
+/*
+ * Parents by the tight-arc BFS (see gsp__sssp_cpu_tree), typed body.
+ * Level-synchronous: the vertices of level L (a slice of `order`) look at
+ * their arcs; a target v that is unlevelled or already claimed for level
+ * L+1, with d[u] + w == d[v] exactly, takes level L+1 (first claim appends
+ * it to `order`) and parent = min(parent, u). Only the smallest u survives,
+ * whatever the thread timing.
+ */
+/* (unreached targets hold +inf, which a saturating sum can equal: the
+ * test `dv <= lim` keeps them out) */
+static gsp_info SSSP_FN(tree)(int64_t *parent, int64_t *root, const SSSP_T *d,
+                              const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc) {
+  gsp_info info = GSP_SUCCESS;
+  const int64_t n = g->n;
+  int32_t *level = NULL;
+  int64_t *order = NULL;
+#define GSP_FREE_ALL (gsp__free(level), gsp__free(order))
+  GSP_ALLOC(level, n, sizeof *level);
+  GSP_ALLOC(order, n, sizeof *order);
+  const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
+  const gsp_index *p = g->p, *jx = g->j;
+  const int nt = g->nthreads;
+
+#pragma omp parallel for num_threads(nt) schedule(static) if (n > 65536)
+  for (int64_t v = 0; v < n; v++) level[v] = -1, parent[v] = INT64_MAX;
+  int64_t cnt = 0;
+  for (int64_t k = 0; k < nsrc; k++) {
+    const int64_t s = src[k];
+    if (level[s] < 0) level[s] = 0, parent[s] = s, order[cnt++] = s;
+  }
+  int64_t lo = 0, hi = cnt;
+  for (int32_t L = 0; lo < hi; L++) {
+#pragma omp parallel num_threads(nt) if (hi - lo > GSP__SSSP_PAR_MIN)
+    {
+      gsp__sssp_queue q;
+      gsp__sssp_queue_init(&q, order, &cnt);
+#pragma omp for schedule(dynamic, 16) nowait
+      for (int64_t k = lo; k < hi; k++) {
+        const int64_t u = order[k];
+        const SSSP_T du = d[u];
+        for (gsp_index e = p[u]; e < p[u + 1]; e++) {
+          const int64_t v = (int64_t)jx[e];
+          int32_t lv = __atomic_load_n(&level[v], __ATOMIC_RELAXED);
+          const SSSP_T dv = d[v];
+          if ((lv != -1 && lv != L + 1) || !(dv <= lim) || SSSP_ADD(du, w[e]) != dv) continue;
+          if (lv == -1 && __atomic_compare_exchange_n(&level[v], &lv, L + 1, false,
+                                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            gsp__sssp_push(&q, v);
+          int64_t cur = __atomic_load_n(&parent[v], __ATOMIC_RELAXED);
+          while (u < cur && !__atomic_compare_exchange_n(&parent[v], &cur, u, true,
+                                                         __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+          }
+        }
+      }
+      gsp__sssp_flush(&q);
+    }
+    lo = hi, hi = cnt;
+  }
+
+  /* every vertex with a distance must be in the tree */
+  int64_t missing = -1;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(max : missing) if (n > 65536)
+  for (int64_t v = 0; v < n; v++) {
+    const bool reached = d[v] <= lim;
+    if (reached && level[v] < 0) missing = v > missing ? v : missing;
+    if (!reached) parent[v] = -1;
+  }
+  GSP_CHECK(missing < 0, GSP_PANIC, "shortest-path tree: vertex %lld has a distance but no tight path",
+            (long long)missing);
+  if (root) {
+    /* order lists parents before children */
+    for (int64_t v = 0; v < n; v++) root[v] = -1;
+    for (int64_t k = 0; k < cnt; k++) {
+      const int64_t v = order[k];
+      root[v] = parent[v] == v ? v : root[parent[v]];
+    }
+  }
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}

@@ -1,0 +1,7 @@
+/* libFuzzer target: mtx (see fuzz_inputs.h). */
+#include "fuzz_inputs.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (fuzz_one(FUZZ_MTX, data, size)) abort(); /* a broken contract is a finding */
+  return 0;
+}

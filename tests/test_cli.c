@@ -1,0 +1,403 @@
+/* End-to-end tests of the `gsp` command line: run the built binary, check
+ * its output and exit codes. Path answers are checked against a Dijkstra
+ * written here on a graph file parsed here, sharing no code with gsp. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gsp_test.h"
+
+static char dir[256];
+static char out[1 << 16], err[1 << 16];
+
+static void setup(void) {
+  snprintf(dir, sizeof dir, "/tmp/gsp_cli_%d", (int)getpid());
+  mkdir(dir, 0700);
+}
+
+static void teardown(void) {
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(cli, .init = setup, .fini = teardown);
+
+static const char *tmp(const char *name) {
+  static char buf[4][512];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+  return buf[k];
+}
+
+static void slurp(const char *path, char *buf, size_t len) {
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+  buf[n] = '\0';
+  if (f) fclose(f);
+}
+
+/* Run `gsp ARGS` with stdout and stderr captured; returns the exit code. */
+static int gsp(const char *fmt, ...) {
+  char args[2048], cmd[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  snprintf(cmd, sizeof cmd, "cd %s/.. && OMP_NUM_THREADS=2 '%s' %s >%s/stdout 2>%s/stderr </dev/null",
+           GSP_TEST_DATA_DIR, GSP_CLI_PATH, args, dir, dir);
+  int st = system(cmd);
+  char so[512], se[512];
+  snprintf(so, sizeof so, "%s/stdout", dir);
+  snprintf(se, sizeof se, "%s/stderr", dir);
+  slurp(so, out, sizeof out);
+  slurp(se, err, sizeof err);
+  cr_assert(WIFEXITED(st), "gsp %s did not exit normally", args);
+  return WEXITSTATUS(st);
+}
+
+/* ---- an independent reference: DIMACS parsed by fscanf, Dijkstra ---- */
+
+typedef struct {
+  int n, m;
+  int *from, *to;
+  long long *w;
+} graph;
+
+static graph parse_gr(const char *path) {
+  graph g = {0};
+  FILE *f = fopen(path, "r");
+  cr_assert_not_null(f, "%s", path);
+  char line[256];
+  int k = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == 'p') {
+      cr_assert_eq(sscanf(line, "p sp %d %d", &g.n, &g.m), 2);
+      g.from = malloc(sizeof(int) * (size_t)g.m);
+      g.to = malloc(sizeof(int) * (size_t)g.m);
+      g.w = malloc(sizeof(long long) * (size_t)g.m);
+    } else if (line[0] == 'a') {
+      cr_assert_eq(sscanf(line, "a %d %d %lld", &g.from[k], &g.to[k], &g.w[k]), 3);
+      k++;
+    }
+  }
+  fclose(f);
+  cr_assert_eq(k, g.m);
+  return g;
+}
+
+static void free_graph(graph *g) {
+  free(g->from);
+  free(g->to);
+  free(g->w);
+}
+
+/* O(n^2) Dijkstra (non-negative weights), 1-based vertices; -1 = none. */
+static void dijkstra(const graph *g, int s, long long *d) {
+  char *done = calloc((size_t)g->n + 1, 1);
+  for (int v = 1; v <= g->n; v++) d[v] = -1;
+  d[s] = 0;
+  for (;;) {
+    int u = -1;
+    for (int v = 1; v <= g->n; v++)
+      if (!done[v] && d[v] >= 0 && (u < 0 || d[v] < d[u])) u = v;
+    if (u < 0) break;
+    done[u] = 1;
+    for (int e = 0; e < g->m; e++)
+      if (g->from[e] == u && (d[g->to[e]] < 0 || d[u] + g->w[e] < d[g->to[e]]))
+        d[g->to[e]] = d[u] + g->w[e];
+  }
+  free(done);
+}
+
+/* Lightest arc u -> v; false if there is none. */
+static bool arc(const graph *g, int u, int v, long long *w) {
+  bool found = false;
+  for (int e = 0; e < g->m; e++)
+    if (g->from[e] == u && g->to[e] == v && (!found || g->w[e] < *w)) {
+      *w = g->w[e];
+      found = true;
+    }
+  return found;
+}
+
+/* Check a printed path line "  a -> b -> c" against the graph: starts at
+ * s, ends at t, every step is an arc, and the weights sum to want. */
+static void check_path_text(const graph *g, const char *text, int s, int t,
+                            long long want) {
+  const char *p = strstr(text, "\n  ");
+  cr_assert_not_null(p, "no path line in:\n%s", text);
+  p += 3;
+  int prev = -1, first = -1, count = 0;
+  long long sum = 0;
+  while (*p && *p != '\n') {
+    int v = (int)strtol(p, (char **)&p, 10);
+    if (prev < 0) first = v;
+    else {
+      long long w = 0;
+      cr_assert(arc(g, prev, v, &w), "%d -> %d is not an arc", prev, v);
+      sum += w;
+    }
+    prev = v;
+    count++;
+    while (*p == ' ' || *p == '-' || *p == '>') p++;
+  }
+  cr_expect_eq(first, s);
+  cr_expect_eq(prev, t);
+  cr_expect_eq(sum, want, "path weighs %lld, shortest is %lld", sum, want);
+}
+
+Test(cli, help_and_usage_errors) {
+  cr_expect_eq(gsp("--help"), 0);
+  cr_expect(strstr(out, "apsp") && strstr(out, "generate") && strstr(out, "Exit codes"));
+  const char *cmds[] = {"apsp", "closure", "sssp", "path", "generate",
+                        "info", "convert", "check", "queries"};
+  for (int k = 0; k < 9; k++) {
+    cr_expect_eq(gsp("%s --help", cmds[k]), 0, "%s --help", cmds[k]);
+    cr_expect(strstr(out, "usage: gsp") != NULL, "%s", cmds[k]);
+  }
+  cr_expect_eq(gsp(""), 2);
+  cr_expect_eq(gsp("frobnicate"), 2);
+  cr_expect(strstr(err, "unknown command 'frobnicate'"));
+  cr_expect_eq(gsp("apsp --bogus data/gr_valid.gr"), 2);
+  cr_expect(strstr(err, "unknown option '--bogus'"), "%s", err);
+  cr_expect_eq(gsp("apsp --semiring min-times data/gr_valid.gr"), 2);
+  cr_expect_eq(gsp("apsp --threads many data/gr_valid.gr"), 2);
+  cr_expect_eq(gsp("sssp data/gr_valid.gr"), 2); /* --source missing */
+  cr_expect_eq(gsp("path data/gr_valid.gr 1 99"), 2);
+  cr_expect(strstr(err, "vertex 99 is not in the graph"), "%s", err);
+  cr_expect_eq(gsp("generate blob -o %s", tmp("x.gr")), 2);
+}
+
+Test(cli, input_errors_exit_3_with_line) {
+  cr_expect_eq(gsp("info data/mtx_col_zero.mtx"), 3);
+  cr_expect(strstr(err, "mtx_col_zero.mtx line 5: column 0 out of range 1..100"),
+            "%s", err);
+  cr_expect_eq(gsp("apsp data/no_such_file.gr"), 3);
+  cr_expect(strstr(err, "cannot open"), "%s", err);
+  cr_expect_eq(gsp("apsp data/mtx_general.mtx"), 3); /* not square */
+}
+
+Test(cli, info_describes_graph) {
+  cr_expect_eq(gsp("info data/gr_valid.gr"), 0);
+  cr_expect(strstr(out, "vertices:    5\n"), "%s", out);
+  cr_expect(strstr(out, "arcs:        7 (directed, 0 self-loops)"), "%s", out);
+  cr_expect(strstr(out, "weights:     1 .. 10\n"), "%s", out);
+  cr_expect_eq(gsp("info --symmetrize data/gr_valid.gr"), 0);
+  cr_expect(strstr(out, "symmetric: undirected graph"), "%s", out);
+  cr_expect_eq(gsp("info data/el_weighted.txt"), 0);
+  cr_expect(strstr(out, "negative:    1 arcs"), "%s", out);
+}
+
+Test(cli, path_matches_dijkstra) {
+  char g_path[512]; /* tmp() buffers rotate: keep a copy */
+  snprintf(g_path, sizeof g_path, "%s", tmp("rand.gr"));
+  cr_assert_eq(gsp("generate random --n 300 --m 1500 --wmin 1 --wmax 1000 "
+                   "--seed 5 -o %s",
+                   g_path),
+               0, "%s", err);
+  graph g = parse_gr(g_path);
+  cr_assert_eq(g.n, 300);
+  long long *d = malloc(sizeof(long long) * 301);
+  const int sources[] = {1, 17, 150, 299};
+  for (int q = 0; q < 4; q++) {
+    int s = sources[q];
+    dijkstra(&g, s, d);
+    for (int t = 1; t <= 300; t += 37) {
+      int rc = gsp("path %s %d %d", g_path, s, t);
+      if (d[t] < 0) {
+        cr_expect_eq(rc, 6, "%d -> %d should be unreachable", s, t);
+        continue;
+      }
+      cr_assert_eq(rc, 0, "path %d %d: %s", s, t, err);
+      char want[128];
+      snprintf(want, sizeof want, "path %d -> %d: value %lld,", s, t, d[t]);
+      cr_expect(strstr(out, want) != NULL, "expected '%s' in\n%s", want, out);
+      check_path_text(&g, out, s, t, d[t]);
+    }
+    /* the closure route and apsp --path give the same values */
+    int t = 1 + (s * 7) % 300;
+    if (d[t] >= 0) {
+      cr_assert_eq(gsp("path --method closure %s %d %d", g_path, s, t), 0, "%s", err);
+      check_path_text(&g, out, s, t, d[t]);
+      cr_assert_eq(gsp("path --method vxm %s %d %d", g_path, s, t), 0, "%s", err);
+      cr_expect(strstr(out, "gsp_vxm") != NULL, "%s", out);
+      check_path_text(&g, out, s, t, d[t]);
+      cr_assert_eq(gsp("apsp --no-sample --path %d:%d %s", s, t, g_path), 0, "%s", err);
+      char want[128];
+      snprintf(want, sizeof want, "path: %d -> %d, value %lld,", s, t, d[t]);
+      cr_expect(strstr(out, want) != NULL, "expected '%s' in\n%s", want, out);
+    }
+  }
+  /* sssp -o: every reached vertex with its Dijkstra distance */
+  dijkstra(&g, 17, d);
+  cr_assert_eq(gsp("sssp --source 17 -o %s %s", tmp("d.txt"), g_path), 0, "%s", err);
+  FILE *f = fopen(tmp("d.txt"), "r");
+  char line[128];
+  int seen = 0, reach = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') continue;
+    int v;
+    long long x;
+    cr_assert_eq(sscanf(line, "%d %lld", &v, &x), 2);
+    cr_expect_eq(x, d[v], "distance to %d", v);
+    seen++;
+  }
+  fclose(f);
+  for (int v = 1; v <= 300; v++) reach += d[v] >= 0;
+  cr_expect_eq(seen, reach);
+  free(d);
+  free_graph(&g);
+}
+
+/* Bellman-Ford reference (any weights, no negative cycle); -1 LL sentinel
+ * replaced by a reached flag. */
+static void bellman_ford(const graph *g, int s, long long *d, char *reached) {
+  for (int v = 1; v <= g->n; v++) reached[v] = 0;
+  d[s] = 0;
+  reached[s] = 1;
+  for (int round = 0; round < g->n; round++)
+    for (int e = 0; e < g->m; e++) {
+      int u = g->from[e], v = g->to[e];
+      if (reached[u] && (!reached[v] || d[u] + g->w[e] < d[v])) {
+        d[v] = d[u] + g->w[e];
+        reached[v] = 1;
+      }
+    }
+}
+
+Test(cli, negative_weights_use_the_vxm_loop) {
+  char gp[512];
+  snprintf(gp, sizeof gp, "%s", tmp("neg_dag.gr"));
+  cr_assert_eq(gsp("generate dag --n 80 --m 600 --wmin -20 --wmax 30 --seed 9 -o %s", gp),
+               0, "%s", err);
+  graph g = parse_gr(gp);
+  long long d[81];
+  char reached[81];
+  bellman_ford(&g, 1, d, reached);
+  cr_assert_eq(gsp("sssp --source 1 -o %s %s", tmp("nd.txt"), gp), 0, "%s", err);
+  cr_expect(strstr(out, "gsp_vxm (negative weights)") != NULL, "%s", out);
+  FILE *f = fopen(tmp("nd.txt"), "r");
+  char line[128];
+  int seen = 0, want = 0;
+  while (fgets(line, sizeof line, f)) {
+    int v;
+    long long x;
+    if (line[0] == '#') continue;
+    cr_assert_eq(sscanf(line, "%d %lld", &v, &x), 2);
+    cr_expect(reached[v] && x == d[v], "vertex %d: %lld vs %lld", v, x, d[v]);
+    seen++;
+  }
+  fclose(f);
+  for (int v = 1; v <= 80; v++) want += reached[v];
+  cr_expect_eq(seen, want);
+  for (int t = 2; t <= 80; t += 13) {
+    int rc = gsp("path %s 1 %d", gp, t);
+    if (!reached[t]) {
+      cr_expect_eq(rc, 6);
+      continue;
+    }
+    cr_assert_eq(rc, 0, "%s", err);
+    check_path_text(&g, out, 1, t, d[t]);
+  }
+  /* the library's gsp_sssp refuses negative weights */
+  cr_expect_eq(gsp("sssp --method library --source 1 %s", gp), 1);
+  free_graph(&g);
+}
+
+Test(cli, no_path_and_negative_cycle_exit_codes) {
+  cr_expect_eq(gsp("path data/el_unweighted.txt 3 0"), 6);
+  cr_expect(strstr(out, "no path from 3 to 0"), "%s", out);
+  cr_expect_eq(gsp("path data/el_unweighted.txt 0 3"), 0);
+  cr_expect(strstr(out, "value 3, 4 vertices"), "%s", out); /* hop count */
+  FILE *f = fopen(tmp("neg.gr"), "w");
+  fprintf(f, "p sp 3 3\na 1 2 1\na 2 3 -2\na 3 1 -1\n");
+  fclose(f);
+  cr_expect_eq(gsp("apsp %s", tmp("neg.gr")), 5, "%s", err);
+  cr_expect_eq(gsp("sssp --source 1 %s", tmp("neg.gr")), 5, "%s", err);
+  cr_expect(strstr(err, "negative cycle"), "%s", err);
+}
+
+Test(cli, apsp_bundled_graph_and_outputs) {
+  cr_assert_eq(gsp("apsp data/../../data/helsinki_drive.gr.gz -o %s", tmp("dist.gspd")),
+               0, "%s", err);
+  cr_expect(strstr(out, "1437 vertices, 2126 arcs"), "%s", out);
+  cr_expect(strstr(out, "min-plus closure"), "%s", out);
+  cr_expect(strstr(out, "sample path (the pair farthest apart)"), "%s", out);
+  cr_expect_eq(err[0], '\0', "stderr not empty (no progress bar off a tty): %s", err);
+  gsp_matrix D = NULL;
+  GSP_OK(gsp_matrix_read(&D, tmp("dist.gspd"), NULL));
+  gsp_index n, nv;
+  GSP_OK(gsp_matrix_nrows(&n, D));
+  GSP_OK(gsp_matrix_nvals(&nv, D));
+  cr_expect_eq(n, 1437);
+  cr_expect(strstr(out, "connected pairs: ") != NULL);
+  char want[64];
+  snprintf(want, sizeof want, "connected pairs: %llu of", (unsigned long long)nv);
+  cr_expect(strstr(out, want) != NULL, "'%s' in %s", want, out);
+  gsp_matrix_free(&D);
+  /* reachability and -q */
+  cr_expect_eq(gsp("closure -q --semiring or-and data/gr_valid.gr -o %s", tmp("r.mtx")), 0);
+  cr_expect_eq(out[0], '\0', "-q printed: %s", out);
+  cr_expect_eq(gsp("apsp data/gr_valid.gr -o /nonexistent-dir/x.mtx"), 4);
+}
+
+Test(cli, convert_and_generate) {
+  cr_assert_eq(gsp("convert data/gr_valid.gr %s", tmp("v.mtx.gz")), 0, "%s", err);
+  cr_assert_eq(gsp("convert %s %s", tmp("v.mtx.gz"), tmp("v.txt")), 0, "%s", err);
+  gsp_matrix A = NULL, B = NULL;
+  char p[1024];
+  snprintf(p, sizeof p, "%s/gr_valid.gr", GSP_TEST_DATA_DIR);
+  GSP_OK(gsp_matrix_read(&A, p, NULL));
+  GSP_OK(gsp_matrix_read(&B, tmp("v.txt"), NULL));
+  gsp_test_assert_matrix_same(A, B, 0);
+  gsp_matrix_free(&A);
+  gsp_matrix_free(&B);
+  cr_expect_eq(gsp("convert --format npy data/gr_valid.gr %s", tmp("v.bin")), 0);
+  char head[8] = {0};
+  FILE *f = fopen(tmp("v.bin"), "rb");
+  cr_assert(f && fread(head, 1, 6, f) == 6);
+  fclose(f);
+  cr_expect(memcmp(head, "\x93NUMPY", 6) == 0);
+  /* generators are deterministic from the seed */
+  const char *kinds[] = {"rmat --scale 8", "grid --rows 5 --cols 6", "ring --n 9",
+                         "complete --n 6", "dag --n 20 --m 50", "random --n 40 --m 99"};
+  for (int k = 0; k < 6; k++) {
+    cr_assert_eq(gsp("generate %s --seed 3 -o %s", kinds[k], tmp("g1.mtx")), 0, "%s", err);
+    cr_assert_eq(gsp("generate %s --seed 3 -o %s", kinds[k], tmp("g2.mtx")), 0, "%s", err);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s", tmp("g1.mtx"), tmp("g2.mtx"));
+    cr_expect_eq(system(cmd), 0, "generate %s is not deterministic", kinds[k]);
+  }
+}
+
+Test(cli, dimacs_query_files) {
+  /* distances in gr_valid.gr worked out by hand: from 1: 0 7 3 9 14 */
+  cr_assert_eq(gsp("queries data/gr_valid.gr data/gr_valid.ss"), 0, "%s", err);
+  cr_expect(strstr(out, "s 1 5 33 14 ") != NULL, "%s", out);
+  cr_assert_eq(gsp("queries data/gr_valid.gr data/gr_valid.p2p"), 0, "%s", err);
+  cr_expect(strstr(out, "q 1 5 14\nq 4 2 13\n") != NULL, "%s", out);
+  cr_assert_eq(gsp("queries -m vxm -o %s data/gr_valid.gr data/gr_valid.p2p",
+                   tmp("q.txt")), 0, "%s", err);
+  char text[256];
+  slurp(tmp("q.txt"), text, sizeof text);
+  cr_expect_str_eq(text, "q 1 5 14\nq 4 2 13\n");
+  cr_expect_eq(gsp("queries data/gr_valid.gr data/gr_bad.ss"), 3);
+  cr_expect(strstr(err, "gr_bad.ss line 3: vertex 9 out of range 1..5"), "%s", err);
+}
+
+Test(cli, check_against_graphblas) {
+  int rc = gsp("check data/gr_valid.gr -k 0");
+  if (rc == 8) cr_skip_test("gsp built without GraphBLAS");
+  cr_expect_eq(rc, 0, "%s %s", out, err);
+  cr_expect(strstr(out, "5 source rows, 25 pairs compared, 0 disagree"), "%s", out);
+  cr_expect_eq(gsp("check --semiring or-and data/gr_valid.gr"), 0, "%s", err);
+  cr_expect_eq(gsp("check --semiring max-min --apsp-limit 2 data/gr_valid.gr"), 2);
+  cr_expect_eq(gsp("check --apsp-limit 2 -k 3 data/gr_valid.gr"), 0, "%s", err);
+}

@@ -1,0 +1,238 @@
+/*
+ * gsp_sssp, gsp_nearest_source and gsp_msssp on the CUDA backend: every
+ * result must equal the CPU backend's bit for bit (distances and parents),
+ * and is also checked against the reference Dijkstra and parent rule of
+ * sssp_test_ref.h. Covers every algorithm and weight type, push and pull
+ * rounds (small and large frontiers), cutoffs, many-source batch widths
+ * that are and are not multiples of the warp size, and graphs large enough
+ * to fill the device.
+ *
+ * Every test skips when gsp_cuda_available finds no device. CUDA is first
+ * touched inside a test (Criterion runs each in a forked child), never in
+ * the parent process.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sssp_test_ref.h"
+
+static void gpu_or_skip(void) {
+  bool ok = false;
+  char desc[256] = "";
+  GSP_OK(gsp_cuda_available(&ok, desc, sizeof desc));
+  if (!ok) cr_skip_test("no usable GPU: %s", desc);
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  GSP_OK(gsp_set_threads(cpus > 0 ? (int)cpus : 0));
+}
+
+static gsp_sssp_opts sopts(gsp_sssp_algo a, gsp_backend b) {
+  gsp_sssp_opts o = {0};
+  o.algo = a, o.backend = b;
+  return o;
+}
+
+/* GPU run (o.backend, CUDA when CPU is given) == CPU run with the same
+ * options, and == the references. */
+static void sssp_both(gsp_matrix A, const tg *g, gsp_index src, gsp_sssp_opts o) {
+  gsp_vector dc = NULL, pc = NULL, dg = NULL, pg = NULL;
+  const gsp_backend gb = o.backend == GSP_BACKEND_CPU ? GSP_BACKEND_CUDA : o.backend;
+  o.backend = GSP_BACKEND_CPU;
+  GSP_OK(gsp_sssp(&dc, &pc, A, src, &o));
+  o.backend = gb;
+  GSP_OK(gsp_sssp(&dg, &pg, A, src, &o));
+  gsp_test_assert_vector_same(dg, dc, 0);
+  gsp_test_assert_vector_same(pg, pc, 0);
+  const int64_t s = (int64_t)src;
+  check_sssp_result(g, &s, 1, o.has_cutoff ? o.cutoff : INFINITY, dg, pg, NULL);
+  /* distances alone */
+  gsp_vector d2 = NULL;
+  GSP_OK(gsp_sssp(&d2, NULL, A, src, &o));
+  gsp_test_assert_vector_same(d2, dc, 0);
+  gsp_vector_free(&dc), gsp_vector_free(&pc), gsp_vector_free(&dg), gsp_vector_free(&pg), gsp_vector_free(&d2);
+}
+
+Test(cuda_sssp, families_types_algorithms) {
+  gpu_or_skip();
+  for (int f = 0; f < F_COUNT; f++) {
+    for (size_t ti = 0; ti < 4; ti++) {
+      const gsp_type t = sssp_types[ti];
+      gsp_matrix A = family_matrix((family)f, t, 400, 17 + (uint64_t)f);
+      tg g = tg_from_matrix(A);
+      for (size_t ai = 0; ai < 4; ai++) {
+        for (gsp_index src = 0; src < 2; src++) {
+          gsp_test_context("gpu %s %s %s src %llu", family_names[f], type_name(t), sssp_algo_names[sssp_algos[ai]],
+                           (unsigned long long)src);
+          sssp_both(A, &g, src * (gsp_index)(g.n / 2), sopts(sssp_algos[ai], GSP_BACKEND_CUDA));
+        }
+      }
+      tg_free(&g);
+      gsp_matrix_free(&A);
+    }
+  }
+}
+
+Test(cuda_sssp, large_graphs_push_and_pull) {
+  gpu_or_skip();
+  /* dense frontiers (R-MAT: pull rounds), long thin ones (grid, ring) */
+  const family fams[] = {F_RMAT, F_GRID, F_RANDOM, F_ZERO, F_RING2, F_ABSORB};
+  for (size_t fi = 0; fi < sizeof fams / sizeof *fams; fi++) {
+    for (size_t ti = 0; ti < 4; ti++) {
+      const gsp_type t = sssp_types[ti];
+      const int64_t size = fams[fi] == F_RING2 ? 20000 : 1 << 17;
+      gsp_matrix A = family_matrix(fams[fi], t, size, 5);
+      tg g = tg_from_matrix(A);
+      for (size_t ai = 0; ai < 3; ai++) {
+        if (sssp_algos[ai] == GSP_SSSP_HARISH && (fams[fi] == F_GRID || fams[fi] == F_RING2)) continue; /* slow */
+        gsp_test_context("gpu large %s %s %s", family_names[fams[fi]], type_name(t), sssp_algo_names[sssp_algos[ai]]);
+        sssp_both(A, &g, 3, sopts(sssp_algos[ai], GSP_BACKEND_CUDA));
+      }
+      tg_free(&g);
+      gsp_matrix_free(&A);
+    }
+  }
+}
+
+Test(cuda_sssp, cutoff_and_delta) {
+  gpu_or_skip();
+  const double cuts[] = {0, 6, 13.5, 40};
+  const double deltas[] = {0.5, 2, 50, 1e9};
+  for (size_t ti = 0; ti < 4; ti++) {
+    const gsp_type t = sssp_types[ti];
+    gsp_matrix A = family_matrix(F_RANDOM, t, 3000, 2);
+    tg g = tg_from_matrix(A);
+    for (size_t k = 0; k < 4; k++) {
+      for (size_t ai = 0; ai < 4; ai++) {
+        gsp_test_context("gpu cutoff %g %s %s", cuts[k], type_name(t), sssp_algo_names[sssp_algos[ai]]);
+        gsp_sssp_opts o = sopts(sssp_algos[ai], GSP_BACKEND_CUDA);
+        o.has_cutoff = true, o.cutoff = cuts[k];
+        sssp_both(A, &g, 1, o);
+      }
+      gsp_test_context("gpu delta %g %s", deltas[k], type_name(t));
+      gsp_sssp_opts o = sopts(GSP_SSSP_DELTA, GSP_BACKEND_CUDA);
+      o.delta = deltas[k];
+      sssp_both(A, &g, 1, o);
+    }
+    tg_free(&g);
+    gsp_matrix_free(&A);
+  }
+}
+
+Test(cuda_sssp, nearest_source) {
+  gpu_or_skip();
+  for (int f = 0; f < F_COUNT; f++) {
+    for (size_t ti = 0; ti < 4; ti++) {
+      const gsp_type t = sssp_types[ti];
+      gsp_matrix A = family_matrix((family)f, t, 2000, 9 + (uint64_t)f);
+      tg g = tg_from_matrix(A);
+      const gsp_index srcs[] = {0, 11, 11, (gsp_index)g.n / 2, (gsp_index)g.n - 1};
+      const int64_t s64[] = {0, 11, 11, g.n / 2, g.n - 1};
+      for (size_t ai = 0; ai < 4; ai++) {
+        gsp_test_context("gpu nearest %s %s %s", family_names[f], type_name(t), sssp_algo_names[sssp_algos[ai]]);
+        gsp_sssp_opts o = sopts(sssp_algos[ai], GSP_BACKEND_CPU);
+        gsp_vector dc = NULL, sc = NULL, pc = NULL, dg = NULL, sg = NULL, pg = NULL;
+        GSP_OK(gsp_nearest_source(&dc, &sc, &pc, A, srcs, 5, &o));
+        o.backend = GSP_BACKEND_CUDA;
+        GSP_OK(gsp_nearest_source(&dg, &sg, &pg, A, srcs, 5, &o));
+        gsp_test_assert_vector_same(dg, dc, 0);
+        gsp_test_assert_vector_same(sg, sc, 0);
+        gsp_test_assert_vector_same(pg, pc, 0);
+        check_sssp_result(&g, s64, 5, INFINITY, dg, pg, sg);
+        gsp_vector_free(&dc), gsp_vector_free(&sc), gsp_vector_free(&pc);
+        gsp_vector_free(&dg), gsp_vector_free(&sg), gsp_vector_free(&pg);
+      }
+      tg_free(&g);
+      gsp_matrix_free(&A);
+    }
+  }
+}
+
+/* msssp GPU == CPU for a batch width. */
+static void msssp_both(gsp_matrix A, const gsp_index *src, gsp_index ns, gsp_index batch, bool cut, double cutoff) {
+  gsp_msssp_opts o = {0};
+  o.has_cutoff = cut, o.cutoff = cutoff;
+  o.backend = GSP_BACKEND_CPU;
+  gsp_matrix Dc = NULL, Pc = NULL, Dg = NULL, Pg = NULL;
+  GSP_OK(gsp_msssp(&Dc, &Pc, A, src, ns, &o));
+  o.backend = GSP_BACKEND_CUDA, o.batch = batch;
+  GSP_OK(gsp_msssp(&Dg, &Pg, A, src, ns, &o));
+  gsp_test_assert_matrix_same(Dg, Dc, 0);
+  gsp_test_assert_matrix_same(Pg, Pc, 0);
+  gsp_matrix D2 = NULL;
+  GSP_OK(gsp_msssp(&D2, NULL, A, src, ns, &o));
+  gsp_test_assert_matrix_same(D2, Dc, 0);
+  gsp_matrix_free(&Dc), gsp_matrix_free(&Pc), gsp_matrix_free(&Dg), gsp_matrix_free(&Pg), gsp_matrix_free(&D2);
+}
+
+Test(cuda_sssp, msssp_families_batches) {
+  gpu_or_skip();
+  const gsp_index batches[] = {0, 32, 40, 64, 1000};
+  for (int f = 0; f < F_COUNT; f++) {
+    for (size_t ti = 0; ti < 4; ti++) {
+      const gsp_type t = sssp_types[ti];
+      gsp_matrix A = family_matrix((family)f, t, 300, 23 + (uint64_t)f);
+      gsp_index n;
+      GSP_OK(gsp_matrix_nrows(&n, A));
+      gsp_index src[100];
+      for (int k = 0; k < 100; k++) src[k] = (gsp_index)((k * 37) % (int)n); /* repeats included */
+      for (size_t bi = 0; bi < 5; bi++) {
+        gsp_test_context("gpu msssp %s %s batch %llu", family_names[f], type_name(t), (unsigned long long)batches[bi]);
+        msssp_both(A, src, 100, batches[bi], false, 0);
+      }
+      gsp_test_context("gpu msssp %s %s cutoff", family_names[f], type_name(t));
+      msssp_both(A, src, 100, 0, true, 9.5);
+      /* all pairs, and against the references for a few rows */
+      gsp_test_context("gpu apsp %s %s", family_names[f], type_name(t));
+      msssp_both(A, NULL, 0, 0, false, 0);
+      gsp_matrix_free(&A);
+    }
+  }
+}
+
+Test(cuda_sssp, msssp_rows_against_reference) {
+  gpu_or_skip();
+  gsp_matrix A = family_matrix(F_RMAT, GSP_FP32, 4096, 3);
+  tg g = tg_from_matrix(A);
+  gsp_index src[70];
+  for (int k = 0; k < 70; k++) src[k] = (gsp_index)(k * 53 % 4096);
+  gsp_msssp_opts o = {0};
+  o.backend = GSP_BACKEND_CUDA;
+  gsp_matrix D = NULL, P = NULL;
+  GSP_OK(gsp_msssp(&D, &P, A, src, 70, &o));
+  double *dd = malloc(4096 * sizeof *dd), *pp = malloc(4096 * sizeof *pp);
+  for (int r = 0; r < 70; r += 9) {
+    gsp_test_context("gpu msssp row %d", r);
+    row_dense(dd, D, (gsp_index)r, INFINITY);
+    row_dense(pp, P, (gsp_index)r, -1);
+    const int64_t s = (int64_t)src[r];
+    check_dense(&g, &s, 1, INFINITY, dd, pp, NULL);
+  }
+  free(dd), free(pp);
+  gsp_matrix_free(&D), gsp_matrix_free(&P);
+  tg_free(&g);
+  gsp_matrix_free(&A);
+}
+
+Test(cuda_sssp, auto_backend_and_decline) {
+  gpu_or_skip();
+  /* AUTO backend runs (on the GPU when it takes the call) and agrees */
+  gsp_matrix A = family_matrix(F_GRID, GSP_INT32, 10000, 8);
+  tg g = tg_from_matrix(A);
+  gsp_test_context("auto backend");
+  sssp_both(A, &g, 0, sopts(GSP_SSSP_AUTO, GSP_BACKEND_AUTO));
+  tg_free(&g);
+  gsp_matrix_free(&A);
+  /* a result of the GPU closure (kept on the device) as input */
+  A = family_matrix(F_RANDOM, GSP_FP64, 300, 4);
+  gsp_matrix C = NULL;
+  GSP_OK(gsp_matrix_dup(&C, A));
+  gsp_closure_opts co = {0};
+  co.backend = GSP_BACKEND_CUDA;
+  GSP_OK(gsp_closure_ext(C, NULL, GSP_MIN_PLUS, &co));
+  g = tg_from_matrix(C);
+  gsp_test_context("closure result as input");
+  sssp_both(C, &g, 5, sopts(GSP_SSSP_DA2CF, GSP_BACKEND_CUDA));
+  tg_free(&g);
+  gsp_matrix_free(&C), gsp_matrix_free(&A);
+}

@@ -1,0 +1,178 @@
+/* Shared pieces of the `gsp` command line: exit codes, option parsing,
+ * graph loading, vertex naming, timing and the progress bar. */
+#ifndef GSP_CLI_H
+#define GSP_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gsp.h"
+
+/* Exit codes (documented in docs/cli.md and `gsp --help`). */
+enum {
+  CLI_OK = 0,
+  CLI_FAILURE = 1,     /* a library call failed (memory, device, internal) */
+  CLI_USAGE = 2,       /* bad command line */
+  CLI_INPUT = 3,       /* input file cannot be read or is malformed */
+  CLI_OUTPUT = 4,      /* output file cannot be written */
+  CLI_NEG_CYCLE = 5,   /* negative (or, for max-plus, positive) cycle */
+  CLI_NO_PATH = 6,     /* path: the target is unreachable */
+  CLI_MISMATCH = 7,    /* check: gsp and GraphBLAS disagree */
+  CLI_UNAVAILABLE = 8  /* a requested feature is not in this build / no GPU */
+};
+
+/* ---- options ---- */
+
+typedef enum { OPT_FLAG, OPT_VALUE } cli_opt_kind;
+
+typedef struct {
+  const char *lng;  /* "--name" without dashes */
+  char shrt;        /* single-letter alias or 0 */
+  cli_opt_kind kind;
+  const char *help; /* "VALUE  text" shown by --help */
+} cli_opt;
+
+/* Everything the subcommands share. */
+typedef struct {
+  /* common */
+  gsp_backend backend;
+  int threads;
+  int verbosity; /* 0 quiet, 1 normal, 2 verbose */
+  const char *output;
+  gsp_file_format out_format;
+  /* reading */
+  gsp_read_opts read;
+  const char *semiring_name;
+  /* parsed values of subcommand-specific options, by name */
+  const char *values[64];
+  const char *names[64];
+  int nvalues;
+  /* positional arguments */
+  const char *pos[16];
+  int npos;
+  bool help;
+} cli_ctx;
+
+/* Options every subcommand takes, and those that read a graph. */
+extern const cli_opt cli_common_opts[];
+extern const cli_opt cli_read_opts[];
+
+/* Parse argv (after the subcommand name) against the common options, the
+ * read options when `reads`, and the subcommand's own `opts` (ending with a
+ * {NULL} entry). Prints the problem and returns CLI_USAGE on error. */
+int cli_parse(cli_ctx *c, int argc, char **argv, bool reads,
+              const cli_opt *opts);
+/* Value of a subcommand option, or NULL when not given (flags: "1"). */
+const char *cli_get(const cli_ctx *c, const char *name);
+/* Parse helpers: print "gsp CMD: --name: ..." and return false on error. */
+bool cli_int(const char *cmd, const char *name, const char *s, int64_t lo,
+             int64_t hi, int64_t *out);
+bool cli_double(const char *cmd, const char *name, const char *s, double *out);
+bool cli_semiring(const char *cmd, const char *s, gsp_semiring *out);
+bool cli_type(const char *cmd, const char *s, gsp_type *out);
+bool cli_format(const char *cmd, const char *s, gsp_file_format *out);
+const char *cli_semiring_name(gsp_semiring s);
+const char *cli_type_name(gsp_type t);
+
+/* Print the usage of a subcommand: synopsis, description, options. */
+void cli_usage(FILE *f, const char *synopsis, const char *description,
+               bool reads, const cli_opt *opts);
+
+/* Apply --backend / --threads to the library. */
+int cli_setup(const cli_ctx *c, const char *cmd);
+
+/* ---- graphs ---- */
+
+/* A loaded graph and how to name its vertices as in the file. */
+typedef struct {
+  gsp_matrix A;
+  int64_t *ids;     /* file id of each vertex */
+  gsp_index nids;
+  gsp_index n, nvals;
+  gsp_type type;
+  double seconds;   /* time to read */
+} cli_graph;
+
+/* Read c->pos[0] with the read options; prints errors. Returns CLI_OK,
+ * CLI_INPUT or CLI_FAILURE. */
+int cli_load(cli_ctx *c, const char *cmd, const char *path, cli_graph *g);
+void cli_graph_free(cli_graph *g);
+/* Fit the graph to semiring s: the structure for or-and, weight 1 (int32)
+ * for an unweighted graph on a numeric semiring. */
+int cli_prepare(const cli_ctx *c, const char *cmd, cli_graph *g,
+                gsp_semiring s);
+/* Print "  a -> b -> c" with file ids (abbreviated past 24 vertices unless
+ * verbose). */
+void cli_print_path(const cli_ctx *c, const cli_graph *g, const gsp_index *p,
+                    gsp_index len);
+/* Vertex index of a file id given on the command line. */
+bool cli_vertex(const char *cmd, const cli_graph *g, const char *s,
+                gsp_index *v);
+/* File id of vertex v. */
+static inline long long cli_id(const cli_graph *g, gsp_index v) {
+  return g->ids && v < g->nids ? (long long)g->ids[v] : (long long)v;
+}
+
+/* Map a gsp_info failure to an exit code, printing the library's message. */
+int cli_fail(const char *cmd, const char *what, gsp_info info);
+
+/* ---- output ---- */
+
+double cli_now(void);
+/* Normal output (suppressed by -q) and verbose output (-v only). */
+void cli_say(const cli_ctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void cli_verbose(const cli_ctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Progress bar on stderr, only when stderr is a terminal and not -q. */
+typedef struct {
+  bool on;
+  const char *label;
+  int last;
+  double start;
+} cli_progress;
+void cli_progress_start(cli_progress *p, const cli_ctx *c, const char *label);
+void cli_progress_update(double fraction, void *p); /* gsp_read_opts shape */
+void cli_progress_end(cli_progress *p);
+
+/* Format one value of type t (for messages). */
+void cli_value_str(char *buf, size_t len, gsp_type t, const void *x);
+
+/* ---- subcommands ---- */
+
+int cmd_apsp(int argc, char **argv);
+int cmd_sssp(int argc, char **argv);
+int cmd_path(int argc, char **argv);
+int cmd_queries(int argc, char **argv);
+int cmd_generate(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+/* Single-source shortest distances on MIN_PLUS by a Bellman-Ford frontier
+ * loop of gsp_vxm (see cli_sssp.c). *dist gets a new vector; returns a
+ * gsp_info (GSP_NEGATIVE_CYCLE when the loop does not settle). */
+gsp_info cli_sssp(gsp_vector *dist, gsp_matrix A, gsp_index src,
+                  int *iterations, cli_progress *prog);
+/* Shortest path src -> dst from a distance vector: reverse breadth-first
+ * search over tight arcs (d[u] + w(u,v) == d[v]) from dst. *path gets a
+ * malloc()ed vertex list. GSP_NO_VALUE when dst is unreachable. */
+gsp_info cli_tight_path(gsp_index **path, gsp_index *len, gsp_matrix A,
+                        gsp_vector dist, gsp_index src, gsp_index dst);
+
+/* How single-source distances are computed: the library's gsp_sssp
+ * (non-negative weights), the vxm Bellman-Ford loop above (any weights),
+ * or AUTO: gsp_sssp unless the graph has a negative weight. */
+typedef enum { CLI_SSSP_AUTO, CLI_SSSP_LIBRARY, CLI_SSSP_VXM } cli_sssp_method;
+
+/* Distances from src into *dist and, when path != NULL, the path to dst
+ * (malloc()ed, *len vertices). Returns GSP_NO_VALUE (with *dist set) when
+ * dst is unreachable. *used names the method that ran. */
+gsp_info cli_shortest(gsp_vector *dist, gsp_index **path, gsp_index *len,
+                      gsp_matrix A, gsp_index src, gsp_index dst,
+                      cli_sssp_method method, gsp_backend backend,
+                      const char **used, int *iterations, cli_progress *prog);
+
+#endif /* GSP_CLI_H */

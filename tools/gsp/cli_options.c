@@ -1,0 +1,290 @@
+/* Option parsing for all subcommands: "--name value", "--name=value",
+ * "-x value", flags, and "--" to end options. Small and table-driven so
+ * every subcommand's --help comes from the same table it parses. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const cli_opt cli_common_opts[] = {
+    {"backend", 0, OPT_VALUE, "auto|cpu|cuda  where to compute (default auto: "
+                              "CUDA when usable)"},
+    {"threads", 0, OPT_VALUE, "N  CPU threads (default: OpenMP's choice)"},
+    {"quiet", 'q', OPT_FLAG, "   print only results and errors"},
+    {"verbose", 'v', OPT_FLAG, "   print details (timings, sizes, choices)"},
+    {"help", 'h', OPT_FLAG, "   show this help"},
+    {NULL, 0, OPT_FLAG, NULL}};
+
+const cli_opt cli_read_opts[] = {
+    {"input-format", 0, OPT_VALUE,
+     "F  auto|mtx|dimacs|edgelist|dense|npy (default: by extension/content)"},
+    {"type", 't', OPT_VALUE, "T  bool|int32|int64|fp32|fp64 (default: from "
+                             "the file)"},
+    {"one-based", 0, OPT_FLAG, "   edge list ids start at 1"},
+    {"remap", 0, OPT_FLAG, "   edge list ids are arbitrary labels"},
+    {"symmetrize", 0, OPT_FLAG, "   undirected: add the reverse of every arc"},
+    {"dup", 0, OPT_VALUE, "P  parallel arcs: min|max|first|last|plus|error "
+                          "(default min)"},
+    {"no-self-loops", 0, OPT_FLAG, "   drop arcs i -> i"},
+    {NULL, 0, OPT_FLAG, NULL}};
+
+static const cli_opt *find(const cli_opt *t, const char *lng, char shrt) {
+  for (; t && t->lng; t++)
+    if ((lng && strcmp(t->lng, lng) == 0) || (shrt && t->shrt == shrt))
+      return t;
+  return NULL;
+}
+
+static int apply_common(cli_ctx *c, const char *cmd, const char *name,
+                        const char *v) {
+  if (!strcmp(name, "backend")) {
+    if (!strcmp(v, "auto")) c->backend = GSP_BACKEND_AUTO;
+    else if (!strcmp(v, "cpu")) c->backend = GSP_BACKEND_CPU;
+    else if (!strcmp(v, "cuda")) c->backend = GSP_BACKEND_CUDA;
+    else {
+      fprintf(stderr, "gsp %s: --backend: '%s' is not auto, cpu or cuda\n",
+              cmd, v);
+      return CLI_USAGE;
+    }
+  } else if (!strcmp(name, "threads")) {
+    int64_t t;
+    if (!cli_int(cmd, "threads", v, 0, 4096, &t)) return CLI_USAGE;
+    c->threads = (int)t;
+  } else if (!strcmp(name, "quiet")) {
+    c->verbosity = 0;
+  } else if (!strcmp(name, "verbose")) {
+    c->verbosity = 2;
+  } else if (!strcmp(name, "help")) {
+    c->help = true;
+  } else if (!strcmp(name, "input-format")) {
+    if (!cli_format(cmd, v, &c->read.format)) return CLI_USAGE;
+  } else if (!strcmp(name, "type")) {
+    if (!cli_type(cmd, v, &c->read.type)) return CLI_USAGE;
+    c->read.use_type = true;
+  } else if (!strcmp(name, "one-based")) {
+    c->read.ids = GSP_IDS_ONE_BASED;
+  } else if (!strcmp(name, "remap")) {
+    c->read.ids = GSP_IDS_REMAP;
+  } else if (!strcmp(name, "symmetrize")) {
+    c->read.symmetrize = true;
+  } else if (!strcmp(name, "no-self-loops")) {
+    c->read.drop_self_loops = true;
+  } else if (!strcmp(name, "dup")) {
+    static const char *const names[] = {"error", "first", "last",
+                                        "min",   "max",   "plus"};
+    int k = 0;
+    while (k < 6 && strcmp(names[k], v) != 0) k++;
+    if (k == 6) {
+      fprintf(stderr, "gsp %s: --dup: '%s' is not min, max, first, last, "
+                      "plus or error\n",
+              cmd, v);
+      return CLI_USAGE;
+    }
+    c->read.use_dup = true;
+    c->read.dup = (gsp_dup)k;
+  } else {
+    return -1; /* not a common option */
+  }
+  return CLI_OK;
+}
+
+int cli_parse(cli_ctx *c, int argc, char **argv, bool reads,
+              const cli_opt *opts) {
+  const char *cmd = argv[0];
+  memset(c, 0, sizeof *c);
+  c->verbosity = 1;
+  bool only_pos = false;
+  for (int k = 1; k < argc; k++) {
+    const char *a = argv[k];
+    if (only_pos || a[0] != '-' || a[1] == '\0') {
+      if (c->npos == 16) {
+        fprintf(stderr, "gsp %s: too many arguments\n", cmd);
+        return CLI_USAGE;
+      }
+      c->pos[c->npos++] = a;
+      continue;
+    }
+    if (!strcmp(a, "--")) {
+      only_pos = true;
+      continue;
+    }
+    char name[64];
+    const char *value = NULL;
+    const cli_opt *o;
+    if (a[1] == '-') {
+      const char *eq = strchr(a + 2, '=');
+      size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+      if (len >= sizeof name) len = sizeof name - 1;
+      memcpy(name, a + 2, len);
+      name[len] = '\0';
+      if (eq) value = eq + 1;
+      o = find(cli_common_opts, name, 0);
+      if (!o && reads) o = find(cli_read_opts, name, 0);
+      if (!o) o = find(opts, name, 0);
+    } else {
+      if (a[2] != '\0') value = a + 2; /* -o FILE or -oFILE */
+      o = find(cli_common_opts, NULL, a[1]);
+      if (!o && reads) o = find(cli_read_opts, NULL, a[1]);
+      if (!o) o = find(opts, NULL, a[1]);
+    }
+    if (!o) {
+      fprintf(stderr, "gsp %s: unknown option '%s' (see gsp %s --help)\n",
+              cmd, a, cmd);
+      return CLI_USAGE;
+    }
+    if (o->kind == OPT_FLAG) {
+      if (value) {
+        fprintf(stderr, "gsp %s: --%s takes no value\n", cmd, o->lng);
+        return CLI_USAGE;
+      }
+      value = "1";
+    } else if (!value) {
+      if (k + 1 >= argc) {
+        fprintf(stderr, "gsp %s: --%s needs a value\n", cmd, o->lng);
+        return CLI_USAGE;
+      }
+      value = argv[++k];
+    }
+    int rc = apply_common(c, cmd, o->lng, value);
+    if (rc == CLI_OK) continue;
+    if (rc > 0) return rc;
+    if (!strcmp(o->lng, "output")) {
+      c->output = value;
+    } else if (!strcmp(o->lng, "format")) {
+      if (!cli_format(cmd, value, &c->out_format)) return CLI_USAGE;
+    } else if (!strcmp(o->lng, "semiring")) {
+      c->semiring_name = value;
+    }
+    if (c->nvalues < 64) {
+      c->names[c->nvalues] = o->lng;
+      c->values[c->nvalues++] = value;
+    }
+  }
+  return CLI_OK;
+}
+
+const char *cli_get(const cli_ctx *c, const char *name) {
+  const char *v = NULL;
+  for (int k = 0; k < c->nvalues; k++)
+    if (!strcmp(c->names[k], name)) v = c->values[k]; /* last one wins */
+  return v;
+}
+
+bool cli_int(const char *cmd, const char *name, const char *s, int64_t lo,
+             int64_t hi, int64_t *out) {
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (errno || end == s || *end != '\0' || v < lo || v > hi) {
+    fprintf(stderr, "gsp %s: --%s: '%s' is not an integer in %lld..%lld\n",
+            cmd, name, s, (long long)lo, (long long)hi);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+bool cli_double(const char *cmd, const char *name, const char *s,
+                double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end != '\0' || !isfinite(v)) {
+    fprintf(stderr, "gsp %s: --%s: '%s' is not a number\n", cmd, name, s);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+static const struct {
+  const char *name;
+  gsp_semiring s;
+} semirings[] = {{"min-plus", GSP_MIN_PLUS}, {"max-plus", GSP_MAX_PLUS},
+                 {"max-min", GSP_MAX_MIN},   {"min-max", GSP_MIN_MAX},
+                 {"or-and", GSP_OR_AND},     {"plus-times", GSP_PLUS_TIMES}};
+
+bool cli_semiring(const char *cmd, const char *s, gsp_semiring *out) {
+  for (size_t k = 0; k < sizeof semirings / sizeof *semirings; k++)
+    if (!strcmp(s, semirings[k].name)) {
+      *out = semirings[k].s;
+      return true;
+    }
+  fprintf(stderr, "gsp %s: --semiring: '%s' is not min-plus, max-plus, "
+                  "max-min, min-max or or-and\n",
+          cmd, s);
+  return false;
+}
+
+const char *cli_semiring_name(gsp_semiring s) {
+  for (size_t k = 0; k < sizeof semirings / sizeof *semirings; k++)
+    if (semirings[k].s == s) return semirings[k].name;
+  return "?";
+}
+
+static const char *const type_names[] = {"bool", "int32", "int64", "fp32",
+                                         "fp64"};
+
+bool cli_type(const char *cmd, const char *s, gsp_type *out) {
+  for (int k = 0; k < 5; k++)
+    if (!strcmp(s, type_names[k])) {
+      *out = (gsp_type)k;
+      return true;
+    }
+  fprintf(stderr, "gsp %s: --type: '%s' is not bool, int32, int64, fp32 or "
+                  "fp64\n",
+          cmd, s);
+  return false;
+}
+
+const char *cli_type_name(gsp_type t) {
+  return (unsigned)t < 5 ? type_names[t] : "?";
+}
+
+bool cli_format(const char *cmd, const char *s, gsp_file_format *out) {
+  static const char *const names[] = {"auto",  "mtx",  "dimacs",
+                                      "edgelist", "dense", "npy"};
+  for (int k = 0; k < 6; k++)
+    if (!strcmp(s, names[k])) {
+      *out = (gsp_file_format)k;
+      return true;
+    }
+  fprintf(stderr, "gsp %s: format '%s' is not auto, mtx, dimacs, edgelist, "
+                  "dense or npy\n",
+          cmd, s);
+  return false;
+}
+
+static void print_opts(FILE *f, const cli_opt *o) {
+  for (; o && o->lng; o++) {
+    const char *sp = strchr(o->help, ' ');
+    size_t arg = sp ? (size_t)(sp - o->help) : 0;
+    char left[48];
+    if (o->shrt)
+      snprintf(left, sizeof left, "-%c, --%s %.*s", o->shrt, o->lng, (int)arg,
+               o->help);
+    else
+      snprintf(left, sizeof left, "    --%s %.*s", o->lng, (int)arg, o->help);
+    fprintf(f, "  %-30s %s\n", left, sp ? sp + 1 + strspn(sp + 1, " ") : o->help);
+  }
+}
+
+void cli_usage(FILE *f, const char *synopsis, const char *description,
+               bool reads, const cli_opt *opts) {
+  fprintf(f, "usage: %s\n\n%s\n", synopsis, description);
+  if (opts && opts->lng) {
+    fprintf(f, "\noptions:\n");
+    print_opts(f, opts);
+  }
+  if (reads) {
+    fprintf(f, "\nreading the graph:\n");
+    print_opts(f, cli_read_opts);
+  }
+  fprintf(f, "\ncommon options:\n");
+  print_opts(f, cli_common_opts);
+  fprintf(f, "\nExit codes: 0 ok, 1 failure, 2 usage, 3 bad input, 4 cannot "
+             "write output,\n5 negative cycle, 6 no path, 7 check mismatch, 8 "
+             "not available in this build.\n");
+}

@@ -1,0 +1,126 @@
+/* gsp info: size, degrees, weights and structure of a graph. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_opt opts[] = {{NULL, 0, OPT_FLAG, NULL}};
+
+static const char *synopsis = "gsp info [options] GRAPH";
+static const char *description =
+    "Describe GRAPH: vertices, arcs, self-loops, out/in-degree statistics, "
+    "isolated\nvertices, weight range, negative and zero-weight arcs, and "
+    "whether it is\nsymmetric (undirected).";
+
+static double value(gsp_type t, const void *x, size_t k) {
+  switch (t) {
+  case GSP_BOOL: return ((const bool *)x)[k];
+  case GSP_INT32: return ((const int32_t *)x)[k];
+  case GSP_INT64: return (double)((const int64_t *)x)[k];
+  case GSP_FP32: return ((const float *)x)[k];
+  default: return ((const double *)x)[k];
+  }
+}
+
+int cmd_info(int argc, char **argv) {
+  const char *cmd = argv[0];
+  cli_ctx c;
+  int rc = cli_parse(&c, argc, argv, true, opts);
+  if (rc) return rc;
+  if (c.help) {
+    cli_usage(stdout, synopsis, description, true, opts);
+    return CLI_OK;
+  }
+  if (c.npos != 1) {
+    fprintf(stderr, "gsp %s: expected one GRAPH file\n", cmd);
+    return CLI_USAGE;
+  }
+  if ((rc = cli_setup(&c, cmd))) return rc;
+  cli_graph g;
+  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
+  gsp_index n = g.n, m = g.nvals;
+  size_t ts = gsp_type_size(g.type);
+  gsp_index *rp = malloc((n + 1) * sizeof *rp), *ci = malloc((m + 1) * sizeof *ci);
+  gsp_index *indeg = calloc(n + 1, sizeof *indeg);
+  void *x = malloc((m + 1) * ts);
+  gsp_matrix T = NULL;
+  gsp_index *trp = NULL, *tci = NULL;
+  void *tx = NULL;
+  gsp_info info;
+  if (!rp || !ci || !indeg || !x) {
+    rc = CLI_FAILURE;
+    goto done;
+  }
+  if ((info = gsp_matrix_export_csr(rp, ci, x, g.A)) < 0) {
+    rc = cli_fail(cmd, "export", info);
+    goto done;
+  }
+  gsp_index loops = 0, isolated = 0, neg = 0, zero = 0, maxout = 0, maxin = 0;
+  gsp_index argout = 0, argin = 0, sinks = 0, sources = 0;
+  double wmin = INFINITY, wmax = -INFINITY;
+  for (gsp_index i = 0; i < n; i++) {
+    gsp_index d = rp[i + 1] - rp[i];
+    if (d > maxout) maxout = d, argout = i;
+    for (gsp_index k = rp[i]; k < rp[i + 1]; k++) {
+      indeg[ci[k]]++;
+      if (ci[k] == i) loops++;
+      double w = value(g.type, x, k);
+      if (w < wmin) wmin = w;
+      if (w > wmax) wmax = w;
+      neg += w < 0;
+      zero += w == 0;
+    }
+  }
+  for (gsp_index i = 0; i < n; i++) {
+    gsp_index d = rp[i + 1] - rp[i];
+    if (indeg[i] > maxin) maxin = indeg[i], argin = i;
+    isolated += d == 0 && indeg[i] == 0;
+    sinks += d == 0 && indeg[i] > 0;
+    sources += d > 0 && indeg[i] == 0;
+  }
+  /* symmetric: A' has the same CSR arrays */
+  bool sym = false;
+  if ((info = gsp_matrix_transpose(&T, g.A)) == GSP_SUCCESS) {
+    trp = malloc((n + 1) * sizeof *trp);
+    tci = malloc((m + 1) * sizeof *tci);
+    tx = malloc((m + 1) * ts);
+    if (trp && tci && tx &&
+        gsp_matrix_export_csr(trp, tci, tx, T) == GSP_SUCCESS)
+      sym = !memcmp(rp, trp, (n + 1) * sizeof *rp) &&
+            !memcmp(ci, tci, m * sizeof *ci) && !memcmp(x, tx, m * ts);
+  }
+  printf("file:        %s (read in %.3f s)\n", c.pos[0], g.seconds);
+  printf("type:        %s\n", cli_type_name(g.type));
+  printf("vertices:    %" PRIu64 "\n", n);
+  printf("arcs:        %" PRIu64 " (%s%" PRIu64 " self-loops)\n", m,
+         sym ? "symmetric: undirected graph, " : "directed, ", loops);
+  printf("out-degree:  mean %.3f, max %" PRIu64 " (vertex %lld)\n",
+         n ? (double)m / (double)n : 0.0, maxout, cli_id(&g, argout));
+  printf("in-degree:   max %" PRIu64 " (vertex %lld)\n", maxin,
+         cli_id(&g, argin));
+  printf("isolated:    %" PRIu64 ", sources only: %" PRIu64
+         ", sinks only: %" PRIu64 "\n",
+         isolated, sources, sinks);
+  if (g.type != GSP_BOOL && m > 0) {
+    printf("weights:     %.17g .. %.17g\n", wmin, wmax);
+    printf("negative:    %" PRIu64 " arcs%s\n", neg,
+           neg ? " (min-plus closure may find negative cycles)" : "");
+    printf("zero:        %" PRIu64 " arcs\n", zero);
+  }
+  printf("density:     %.3g\n", n ? (double)m / ((double)n * (double)n) : 0.0);
+  printf("dense APSP:  %.3g MB of %s (n^2 values)\n",
+         (double)n * (double)n * (double)ts / 1e6, cli_type_name(g.type));
+done:
+  free(rp);
+  free(ci);
+  free(indeg);
+  free(x);
+  free(trp);
+  free(tci);
+  free(tx);
+  gsp_matrix_free(&T);
+  cli_graph_free(&g);
+  return rc;
+}

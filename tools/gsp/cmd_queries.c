@@ -1,0 +1,147 @@
+/* gsp queries: run a DIMACS challenge query file against a graph: a source
+ * file (.ss) gives one SSSP per source, a pair file (.p2p) one distance per
+ * pair. Results print as DIMACS-like lines (1-based vertices as in the
+ * query file). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_opt opts[] = {
+    {"method", 'm', OPT_VALUE, "M  auto (default), library, vxm: as in gsp "
+                               "sssp"},
+    {"output", 'o', OPT_VALUE, "FILE  write the result lines there instead "
+                               "of stdout"},
+    {NULL, 0, OPT_FLAG, NULL}};
+
+static const char *synopsis = "gsp queries [options] GRAPH QUERIES.ss|QUERIES.p2p";
+static const char *description =
+    "Answer DIMACS shortest-path challenge queries. For a source file "
+    "(\"p aux sp ss k\",\n\"s v\" lines) print one line per source: \"s <v> "
+    "<reached> <sum of distances>\n<max distance> <seconds>\"; for a pair "
+    "file (\"p aux sp p2p k\", \"q u v\" lines)\n\"q <u> <v> <distance>\" "
+    "(\"none\" when unreachable). Vertices are numbered as in\nthe query "
+    "file (1-based). The kind is taken from the problem line.";
+
+static double value(gsp_type t, const void *x, size_t k) {
+  switch (t) {
+  case GSP_INT32: return ((const int32_t *)x)[k];
+  case GSP_INT64: return (double)((const int64_t *)x)[k];
+  case GSP_FP32: return ((const float *)x)[k];
+  default: return ((const double *)x)[k];
+  }
+}
+
+int cmd_queries(int argc, char **argv) {
+  const char *cmd = argv[0];
+  cli_ctx c;
+  int rc = cli_parse(&c, argc, argv, true, opts);
+  if (rc) return rc;
+  if (c.help) {
+    cli_usage(stdout, synopsis, description, true, opts);
+    return CLI_OK;
+  }
+  if (c.npos != 2) {
+    fprintf(stderr, "gsp %s: expected GRAPH and a .ss or .p2p file\n", cmd);
+    return CLI_USAGE;
+  }
+  cli_sssp_method method = CLI_SSSP_AUTO;
+  const char *ms = cli_get(&c, "method");
+  if (ms && !strcmp(ms, "library")) method = CLI_SSSP_LIBRARY;
+  else if (ms && !strcmp(ms, "vxm")) method = CLI_SSSP_VXM;
+  else if (ms && strcmp(ms, "auto") != 0) {
+    fprintf(stderr, "gsp %s: --method: '%s' is not auto, library or vxm\n",
+            cmd, ms);
+    return CLI_USAGE;
+  }
+  if ((rc = cli_setup(&c, cmd))) return rc;
+  cli_graph g;
+  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
+  gsp_index *a = NULL, *b = NULL, k = 0, *I = NULL;
+  void *X = NULL;
+  gsp_vector d = NULL;
+  FILE *out = stdout;
+  if ((rc = cli_prepare(&c, cmd, &g, GSP_MIN_PLUS))) goto done;
+  /* the problem line tells the kind: try sources, then pairs */
+  gsp_info info = gsp_dimacs_read_sources(&a, &k, g.n, c.pos[1]);
+  bool pairs = false;
+  if (info == GSP_PARSE_ERROR && strstr(gsp_last_error(), "p aux sp ss")) {
+    info = gsp_dimacs_read_pairs(&a, &b, &k, g.n, c.pos[1]);
+    pairs = true;
+  }
+  if (info < 0) {
+    rc = cli_fail(cmd, "cannot read the queries", info);
+    goto done;
+  }
+  if (c.output && !(out = fopen(c.output, "w"))) {
+    perror(c.output);
+    out = NULL;
+    rc = CLI_OUTPUT;
+    goto done;
+  }
+  size_t ts = gsp_type_size(g.type);
+  I = malloc((g.n + 1) * sizeof *I);
+  X = malloc((g.n + 1) * ts);
+  if (!I || !X) {
+    rc = CLI_FAILURE;
+    goto done;
+  }
+  const char *used = "";
+  double total = 0;
+  gsp_index last_src = g.n; /* consecutive pairs from one source share a run */
+  for (gsp_index q = 0; q < k; q++) {
+    if (!pairs || a[q] != last_src) {
+      gsp_vector_free(&d);
+      double t0 = cli_now();
+      info = cli_shortest(&d, NULL, NULL, g.A, a[q], 0, method, c.backend,
+                          &used, NULL, NULL);
+      double secs = cli_now() - t0;
+      total += secs;
+      if (info < 0) {
+        rc = cli_fail(cmd, "sssp failed", info);
+        goto done;
+      }
+      last_src = a[q];
+      if (!pairs) {
+        gsp_index cnt = g.n;
+        if ((info = gsp_vector_extract_tuples(I, X, &cnt, d)) < 0) {
+          rc = cli_fail(cmd, "cannot read the distances", info);
+          goto done;
+        }
+        double sum = 0, max = 0;
+        for (gsp_index j = 0; j < cnt; j++) {
+          double v = value(g.type, X, j);
+          sum += v;
+          if (v > max) max = v;
+        }
+        fprintf(out, "s %llu %" PRIu64 " %.17g %.17g %.6f\n",
+                (unsigned long long)a[q] + 1, cnt, sum, max, secs);
+        continue;
+      }
+    }
+    int64_t vb[1];
+    char val[64] = "none";
+    if (gsp_vector_extract_element(vb, d, b[q]) == GSP_SUCCESS)
+      cli_value_str(val, sizeof val, g.type, vb);
+    fprintf(out, "q %llu %llu %s\n", (unsigned long long)a[q] + 1,
+            (unsigned long long)b[q] + 1, val);
+  }
+  if (c.verbosity >= 1 && out != stdout)
+    printf("%llu %s answered in %.3f s (%s)\n", (unsigned long long)k,
+           pairs ? "pairs" : "sources", total, used);
+  cli_verbose(&c, "%llu queries, %.3f s of SSSP (%s)\n", (unsigned long long)k,
+              total, used);
+done:
+  if (out && out != stdout && fclose(out) != 0 && rc == CLI_OK) {
+    perror(c.output);
+    rc = CLI_OUTPUT;
+  }
+  free(a);
+  free(b);
+  free(I);
+  free(X);
+  gsp_vector_free(&d);
+  cli_graph_free(&g);
+  return rc;
+}

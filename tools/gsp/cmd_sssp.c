@@ -1,0 +1,166 @@
+/* gsp sssp: shortest distances from one source: the library's gsp_sssp, or
+ * for graphs with negative weights the Bellman-Ford frontier loop of
+ * gsp_vxm on min-plus (cli_sssp.c). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_opt opts[] = {
+    {"source", 's', OPT_VALUE, "V  source vertex (file id; required)"},
+    {"to", 0, OPT_VALUE, "V  also print the distance and path to V"},
+    {"output", 'o', OPT_VALUE, "FILE  write \"vertex distance\" lines for "
+                               "every reached vertex"},
+    {"method", 'm', OPT_VALUE, "M  auto (gsp_sssp; the vxm loop when a "
+                               "weight is negative), library, vxm"},
+    {NULL, 0, OPT_FLAG, NULL}};
+
+static const char *synopsis = "gsp sssp [options] --source V GRAPH";
+static const char *description =
+    "Shortest distances from one source on min-plus. By default the "
+    "library's\ngsp_sssp; when the graph has a negative weight (or with "
+    "--method vxm) a\nBellman-Ford loop over a frontier of improved vertices "
+    "composed from gsp_vxm\nwith masks. A negative cycle reachable from the "
+    "source gives exit code 5.\nUnweighted graphs count arcs.";
+
+int cmd_sssp(int argc, char **argv) {
+  const char *cmd = argv[0];
+  cli_ctx c;
+  int rc = cli_parse(&c, argc, argv, true, opts);
+  if (rc) return rc;
+  if (c.help) {
+    cli_usage(stdout, synopsis, description, true, opts);
+    return CLI_OK;
+  }
+  const char *src_s = cli_get(&c, "source");
+  if (c.npos != 1 || !src_s) {
+    fprintf(stderr, "gsp %s: expected --source V and one GRAPH file (see gsp "
+                    "%s --help)\n",
+            cmd, cmd);
+    return CLI_USAGE;
+  }
+  if ((rc = cli_setup(&c, cmd))) return rc;
+  cli_graph g;
+  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
+  gsp_vector d = NULL;
+  gsp_index *path = NULL, *I = NULL;
+  void *X = NULL;
+  FILE *out = NULL;
+  gsp_index src, dst = 0;
+  const char *to = cli_get(&c, "to");
+  if (!cli_vertex(cmd, &g, src_s, &src) || (to && !cli_vertex(cmd, &g, to, &dst))) {
+    rc = CLI_USAGE;
+    goto done;
+  }
+  if ((rc = cli_prepare(&c, cmd, &g, GSP_MIN_PLUS))) goto done;
+  cli_sssp_method method = CLI_SSSP_AUTO;
+  const char *ms = cli_get(&c, "method");
+  if (ms && !strcmp(ms, "library")) method = CLI_SSSP_LIBRARY;
+  else if (ms && !strcmp(ms, "vxm")) method = CLI_SSSP_VXM;
+  else if (ms && strcmp(ms, "auto") != 0) {
+    fprintf(stderr, "gsp %s: --method: '%s' is not auto, library or vxm\n",
+            cmd, ms);
+    rc = CLI_USAGE;
+    goto done;
+  }
+  cli_progress prog;
+  cli_progress_start(&prog, &c, "sssp");
+  int iters = 0;
+  const char *used = "";
+  gsp_index len = 0;
+  double t0 = cli_now();
+  gsp_info info = cli_shortest(&d, to ? &path : NULL, &len, g.A, src, dst,
+                               method, c.backend, &used, &iters, &prog);
+  double secs = cli_now() - t0;
+  cli_progress_end(&prog);
+  bool unreachable = info == GSP_NO_VALUE;
+  if (info < 0) {
+    rc = cli_fail(cmd, info == GSP_NEGATIVE_CYCLE
+                           ? "a negative cycle is reachable from the source"
+                           : "sssp failed",
+                  info);
+    goto done;
+  }
+  gsp_index nv;
+  gsp_vector_nvals(&nv, d);
+  size_t ts = gsp_type_size(g.type);
+  I = malloc((nv + 1) * sizeof *I);
+  X = malloc((nv + 1) * ts);
+  if (!I || !X) {
+    rc = CLI_FAILURE;
+    goto done;
+  }
+  gsp_index cnt = nv;
+  if ((info = gsp_vector_extract_tuples(I, X, &cnt, d)) < 0) {
+    rc = cli_fail(cmd, "cannot read the distances", info);
+    goto done;
+  }
+  /* farthest reached vertex */
+  gsp_index far = src;
+  double best = 0;
+  for (gsp_index k = 0; k < cnt; k++) {
+    const void *v = (char *)X + k * ts;
+    double x = g.type == GSP_INT32   ? *(const int32_t *)v
+               : g.type == GSP_INT64 ? (double)*(const int64_t *)v
+               : g.type == GSP_FP32  ? *(const float *)v
+                                     : *(const double *)v;
+    if (x > best) best = x, far = I[k];
+  }
+  cli_say(&c, "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s\n",
+          c.pos[0], g.n, g.nvals, cli_type_name(g.type));
+  if (iters > 0)
+    cli_say(&c, "sssp from %lld: %.3f s, %d rounds (%s)\n", cli_id(&g, src),
+            secs, iters, used);
+  else
+    cli_say(&c, "sssp from %lld: %.3f s (%s)\n", cli_id(&g, src), secs, used);
+  cli_say(&c, "reached %" PRIu64 " of %" PRIu64 " vertices; farthest %lld at "
+              "%.17g\n",
+          cnt, g.n, cli_id(&g, far), best);
+  if (to) {
+    int64_t vb[1];
+    char val[64];
+    if (unreachable || gsp_vector_extract_element(vb, d, dst) != GSP_SUCCESS) {
+      printf("no path from %lld to %lld\n", cli_id(&g, src), cli_id(&g, dst));
+      rc = CLI_NO_PATH;
+      goto write;
+    }
+    cli_value_str(val, sizeof val, g.type, vb);
+    printf("distance %lld -> %lld: %s, %llu vertices\n", cli_id(&g, src),
+           cli_id(&g, dst), val, (unsigned long long)len);
+    cli_print_path(&c, &g, path, len);
+  }
+write:
+  if (c.output) {
+    out = fopen(c.output, "w");
+    if (!out) {
+      perror(c.output);
+      rc = CLI_OUTPUT;
+      goto done;
+    }
+    fprintf(out, "# shortest distances from vertex %lld in %s\n# vertex "
+                 "distance\n",
+            cli_id(&g, src), c.pos[0]);
+    for (gsp_index k = 0; k < cnt; k++) {
+      char val[64];
+      cli_value_str(val, sizeof val, g.type, (char *)X + k * ts);
+      fprintf(out, "%lld %s\n", cli_id(&g, I[k]), val);
+    }
+    if (fclose(out) != 0) {
+      out = NULL;
+      perror(c.output);
+      rc = CLI_OUTPUT;
+      goto done;
+    }
+    out = NULL;
+  }
+  (void)0;
+done:
+  if (out) fclose(out);
+  free(path);
+  free(I);
+  free(X);
+  gsp_vector_free(&d);
+  cli_graph_free(&g);
+  return rc;
+}
