@@ -75,6 +75,13 @@ bool cli_format(const char *cmd, const char *s, gsp_file_format *out);
 const char *cli_semiring_name(gsp_semiring s);
 const char *cli_type_name(gsp_type t);
 
+/* The prologue of every subcommand: parse argv, answer --help, and check
+ * that there are `npos` positional arguments (printing "expected <what>").
+ * Returns -1 to go on, else the exit code to return. */
+int cli_begin(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts,
+              const char *synopsis, const char *description, int npos,
+              const char *what);
+
 /* Print the usage of a subcommand: synopsis, description, options. */
 void cli_usage(FILE *f, const char *synopsis, const char *description,
                bool reads, const cli_opt *opts);
@@ -136,6 +143,9 @@ typedef struct {
 void cli_progress_start(cli_progress *p, const cli_ctx *c, const char *label);
 void cli_progress_update(double fraction, void *p); /* gsp_read_opts shape */
 void cli_progress_end(cli_progress *p);
+
+/* Element k of an array of type t, as a double. */
+double cli_value_at(gsp_type t, const void *x, size_t k);
 
 /* Format one value of type t (for messages). */
 void cli_value_str(char *buf, size_t len, gsp_type t, const void *x);

@@ -200,3 +200,30 @@ void cli_print_path(const cli_ctx *c, const cli_graph *g, const gsp_index *p,
   }
   printf("\n");
 }
+
+int cli_begin(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts,
+              const char *synopsis, const char *description, int npos,
+              const char *what) {
+  const char *cmd = argv[0];
+  int rc = cli_parse(c, argc, argv, reads, opts);
+  if (rc) return rc;
+  if (c->help) {
+    cli_usage(stdout, synopsis, description, reads, opts);
+    return CLI_OK;
+  }
+  if (c->npos != npos) {
+    fprintf(stderr, "gsp %s: expected %s (see gsp %s --help)\n", cmd, what, cmd);
+    return CLI_USAGE;
+  }
+  return -1;
+}
+
+double cli_value_at(gsp_type t, const void *x, size_t k) {
+  switch (t) {
+  case GSP_BOOL: return ((const bool *)x)[k];
+  case GSP_INT32: return ((const int32_t *)x)[k];
+  case GSP_INT64: return (double)((const int64_t *)x)[k];
+  case GSP_FP32: return ((const float *)x)[k];
+  default: return ((const double *)x)[k];
+  }
+}

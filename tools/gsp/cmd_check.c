@@ -179,16 +179,9 @@ static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add,
 int cmd_check(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_parse(&c, argc, argv, true, opts);
-  if (rc) return rc;
-  if (c.help) {
-    cli_usage(stdout, synopsis, description, true, opts);
-    return CLI_OK;
-  }
-  if (c.npos != 1) {
-    fprintf(stderr, "gsp %s: expected one GRAPH file\n", cmd);
-    return CLI_USAGE;
-  }
+  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1,
+                     "one GRAPH file");
+  if (rc >= 0) return rc;
   gsp_semiring s = GSP_MIN_PLUS;
   if (c.semiring_name && !cli_semiring(cmd, c.semiring_name, &s))
     return CLI_USAGE;

@@ -17,16 +17,9 @@ static const char *description =
 int cmd_convert(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_parse(&c, argc, argv, true, opts);
-  if (rc) return rc;
-  if (c.help) {
-    cli_usage(stdout, synopsis, description, true, opts);
-    return CLI_OK;
-  }
-  if (c.npos != 2) {
-    fprintf(stderr, "gsp %s: expected IN and OUT files\n", cmd);
-    return CLI_USAGE;
-  }
+  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 2,
+                     "IN and OUT files");
+  if (rc >= 0) return rc;
   if ((rc = cli_setup(&c, cmd))) return rc;
   gsp_matrix A = NULL;
   cli_progress prog;

@@ -57,15 +57,11 @@ static bool get_int(const cli_ctx *c, const char *cmd, const char *name,
 int cmd_generate(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_parse(&c, argc, argv, false, opts);
-  if (rc) return rc;
-  if (c.help) {
-    cli_usage(stdout, synopsis, description, false, opts);
-    return CLI_OK;
-  }
-  if (c.npos != 1 || !c.output) {
-    fprintf(stderr, "gsp %s: expected KIND and -o FILE (see gsp %s --help)\n",
-            cmd, cmd);
+  int rc = cli_begin(&c, argc, argv, false, opts, synopsis, description, 1,
+                     "KIND and -o FILE");
+  if (rc >= 0) return rc;
+  if (!c.output) {
+    fprintf(stderr, "gsp %s: expected -o FILE (see gsp %s --help)\n", cmd, cmd);
     return CLI_USAGE;
   }
   if ((rc = cli_setup(&c, cmd))) return rc;

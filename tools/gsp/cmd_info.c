@@ -14,29 +14,12 @@ static const char *description =
     "isolated\nvertices, weight range, negative and zero-weight arcs, and "
     "whether it is\nsymmetric (undirected).";
 
-static double value(gsp_type t, const void *x, size_t k) {
-  switch (t) {
-  case GSP_BOOL: return ((const bool *)x)[k];
-  case GSP_INT32: return ((const int32_t *)x)[k];
-  case GSP_INT64: return (double)((const int64_t *)x)[k];
-  case GSP_FP32: return ((const float *)x)[k];
-  default: return ((const double *)x)[k];
-  }
-}
-
 int cmd_info(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_parse(&c, argc, argv, true, opts);
-  if (rc) return rc;
-  if (c.help) {
-    cli_usage(stdout, synopsis, description, true, opts);
-    return CLI_OK;
-  }
-  if (c.npos != 1) {
-    fprintf(stderr, "gsp %s: expected one GRAPH file\n", cmd);
-    return CLI_USAGE;
-  }
+  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1,
+                     "one GRAPH file");
+  if (rc >= 0) return rc;
   if ((rc = cli_setup(&c, cmd))) return rc;
   cli_graph g;
   if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
@@ -66,7 +49,7 @@ int cmd_info(int argc, char **argv) {
     for (gsp_index k = rp[i]; k < rp[i + 1]; k++) {
       indeg[ci[k]]++;
       if (ci[k] == i) loops++;
-      double w = value(g.type, x, k);
+      double w = cli_value_at(g.type, x, k);
       if (w < wmin) wmin = w;
       if (w > wmax) wmax = w;
       neg += w < 0;

@@ -25,17 +25,9 @@ static const char *description =
 int cmd_path(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_parse(&c, argc, argv, true, opts);
-  if (rc) return rc;
-  if (c.help) {
-    cli_usage(stdout, synopsis, description, true, opts);
-    return CLI_OK;
-  }
-  if (c.npos != 3) {
-    fprintf(stderr, "gsp %s: expected GRAPH SRC DST (see gsp %s --help)\n",
-            cmd, cmd);
-    return CLI_USAGE;
-  }
+  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 3,
+                     "GRAPH SRC DST");
+  if (rc >= 0) return rc;
   gsp_semiring s = GSP_MIN_PLUS;
   if (c.semiring_name && !cli_semiring(cmd, c.semiring_name, &s))
     return CLI_USAGE;

@@ -24,28 +24,12 @@ static const char *description =
     "(\"none\" when unreachable). Vertices are numbered as in\nthe query "
     "file (1-based). The kind is taken from the problem line.";
 
-static double value(gsp_type t, const void *x, size_t k) {
-  switch (t) {
-  case GSP_INT32: return ((const int32_t *)x)[k];
-  case GSP_INT64: return (double)((const int64_t *)x)[k];
-  case GSP_FP32: return ((const float *)x)[k];
-  default: return ((const double *)x)[k];
-  }
-}
-
 int cmd_queries(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_parse(&c, argc, argv, true, opts);
-  if (rc) return rc;
-  if (c.help) {
-    cli_usage(stdout, synopsis, description, true, opts);
-    return CLI_OK;
-  }
-  if (c.npos != 2) {
-    fprintf(stderr, "gsp %s: expected GRAPH and a .ss or .p2p file\n", cmd);
-    return CLI_USAGE;
-  }
+  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 2,
+                     "GRAPH and a .ss or .p2p file");
+  if (rc >= 0) return rc;
   cli_sssp_method method = CLI_SSSP_AUTO;
   const char *ms = cli_get(&c, "method");
   if (ms && !strcmp(ms, "library")) method = CLI_SSSP_LIBRARY;
@@ -111,7 +95,7 @@ int cmd_queries(int argc, char **argv) {
         }
         double sum = 0, max = 0;
         for (gsp_index j = 0; j < cnt; j++) {
-          double v = value(g.type, X, j);
+          double v = cli_value_at(g.type, X, j);
           sum += v;
           if (v > max) max = v;
         }

@@ -27,14 +27,11 @@ static const char *description =
 int cmd_sssp(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_parse(&c, argc, argv, true, opts);
-  if (rc) return rc;
-  if (c.help) {
-    cli_usage(stdout, synopsis, description, true, opts);
-    return CLI_OK;
-  }
+  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1,
+                     "--source V and one GRAPH file");
+  if (rc >= 0) return rc;
   const char *src_s = cli_get(&c, "source");
-  if (c.npos != 1 || !src_s) {
+  if (!src_s) {
     fprintf(stderr, "gsp %s: expected --source V and one GRAPH file (see gsp "
                     "%s --help)\n",
             cmd, cmd);
