@@ -44,13 +44,7 @@ static gsp_info matrix_apply(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, 
 #pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
   for (int64_t q = 0; q < nv; q++)
     ap_one(af, (char *)x + (size_t)q * ts, (const char *)a->x + (size_t)q * ts);
-  {
-    gsp_index *pp = p, *pj = jj;
-    void *px = x;
-    p = jj = NULL; /* owned by T from here on */
-    x = NULL;
-    GSP_TRY(gsp__ops_matrix_from_csr(&T, C->type, m, n, pp, pj, px, fn));
-  }
+  GSP_TRY(gsp__ops_matrix_from_csr(&T, C->type, m, n, &p, &jj, &x, fn));
   GSP_TRY(gsp__ops_matrix_writeback(C, mask, accum, &T, &d, fn));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

@@ -86,13 +86,7 @@ static gsp_info matrix_ewise(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, 
   GSP_OPS_ALLOC(x, (size_t)p[m], g.ts);
 #pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
   for (int64_t i = 0; i < m; i++) ew_row(&g, i, jj + p[i], (char *)x + p[i] * g.ts);
-  {
-    gsp_index *pp = p, *pj = jj;
-    void *px = x;
-    p = jj = NULL; /* owned by T from here on */
-    x = NULL;
-    GSP_TRY(gsp__ops_matrix_from_csr(&T, C->type, m, n, pp, pj, px, fn));
-  }
+  GSP_TRY(gsp__ops_matrix_from_csr(&T, C->type, m, n, &p, &jj, &x, fn));
   GSP_TRY(gsp__ops_matrix_writeback(C, mask, accum, &T, &d, fn));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

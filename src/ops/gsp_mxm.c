@@ -207,13 +207,7 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
   GSP_FREE(mark);
   GSP_FREE(allow);
 
-  {
-    gsp_index *pp = p, *pj = jj;
-    void *px = x;
-    p = jj = NULL; /* owned by T from here on (freed by it on failure) */
-    x = NULL;
-    GSP_TRY(gsp__ops_matrix_from_csr(&T, t, m, n, pp, pj, px, fn));
-  }
+  GSP_TRY(gsp__ops_matrix_from_csr(&T, t, m, n, &p, &jj, &x, fn));
   GSP_TRY(gsp__ops_matrix_writeback(C, mask, accum, &T, &d, fn));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

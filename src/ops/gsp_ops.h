@@ -188,11 +188,12 @@ gsp_info gsp__ops_transpose(struct gsp_matrix_s **AT,
 gsp_info gsp__ops_input(const struct gsp_matrix_s **use,
                         struct gsp_matrix_s **tmp, struct gsp_matrix_s *A,
                         bool tr, const char *fn);
-/* New unpublished CSR matrix owning p, j, x (nvals = p[nrows]). On failure
- * the arrays are freed. */
+/* New unpublished CSR matrix taking over *p, *j, *x (nvals = p[nrows]).
+ * The three pointers are set to NULL whatever happens: on failure the arrays
+ * are freed, so callers never free them twice. */
 gsp_info gsp__ops_matrix_from_csr(struct gsp_matrix_s **T, gsp_type t,
-                                  int64_t nrows, int64_t ncols, gsp_index *p,
-                                  gsp_index *j, void *x, const char *fn);
+                                  int64_t nrows, int64_t ncols, gsp_index **p,
+                                  gsp_index **j, void **x, const char *fn);
 /* New unpublished vector with allocated x[n] and presence b[n] (all
  * absent). Producers fill both, then call gsp__ops_vector_done. */
 gsp_info gsp__ops_vector_new(struct gsp_vector_s **v, gsp_type t, int64_t n,

@@ -108,13 +108,7 @@ gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask, gsp_binop accum,
       o++;
     }
   }
-  {
-    gsp_index *pp = p, *pj = jj;
-    void *px = x;
-    p = jj = NULL; /* owned by T from here on */
-    x = NULL;
-    GSP_TRY(gsp__ops_matrix_from_csr(&T, C->type, m, n, pp, pj, px, fn));
-  }
+  GSP_TRY(gsp__ops_matrix_from_csr(&T, C->type, m, n, &p, &jj, &x, fn));
   GSP_TRY(gsp__ops_matrix_writeback(C, mask, accum, &T, &d, fn));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

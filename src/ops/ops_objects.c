@@ -45,8 +45,7 @@ gsp_info gsp__ops_transpose(struct gsp_matrix_s **AT, const struct gsp_matrix_s 
   pos = NULL;
 #undef GSP_FREE_ALL
 #define GSP_FREE_ALL
-  /* gsp__ops_matrix_from_csr owns (and on failure frees) p, jj, x */
-  GSP_TRY(gsp__ops_matrix_from_csr(AT, A->type, n, m, p, jj, x, fn));
+  GSP_TRY(gsp__ops_matrix_from_csr(AT, A->type, n, m, &p, &jj, &x, fn));
 #undef GSP_FREE_ALL
   return info;
 }
@@ -68,10 +67,14 @@ gsp_info gsp__ops_input(const struct gsp_matrix_s **use, struct gsp_matrix_s **t
 }
 
 gsp_info gsp__ops_matrix_from_csr(struct gsp_matrix_s **T, gsp_type t, int64_t nrows,
-                                  int64_t ncols, gsp_index *p, gsp_index *j, void *x,
+                                  int64_t ncols, gsp_index **pp, gsp_index **jp, void **xp,
                                   const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *M = NULL;
+  gsp_index *p = *pp, *j = *jp;
+  void *x = *xp;
+  *pp = *jp = NULL;
+  *xp = NULL;
 #define GSP_FREE_ALL (gsp__free(p), gsp__free(j), gsp__free(x))
   GSP_TRY(with_fn(gsp__matrix_alloc(&M, t, nrows, ncols), fn));
   gsp__free(M->p);

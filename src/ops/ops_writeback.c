@@ -99,7 +99,7 @@ gsp_info gsp__ops_matrix_writeback(struct gsp_matrix_s *C, struct gsp_matrix_s *
   for (int64_t i = 0; i < m; i++) wb_row(&a, i, jj + p[i], (char *)x + p[i] * a.ts);
 #undef GSP_FREE_ALL
 #define GSP_FREE_ALL
-  GSP_TRY(gsp__ops_matrix_from_csr(&R, C->type, C->nrows, C->ncols, p, jj, x, fn));
+  GSP_TRY(gsp__ops_matrix_from_csr(&R, C->type, C->nrows, C->ncols, &p, &jj, &x, fn));
   gsp__matrix_swap_in(C, R);
 #undef GSP_FREE_ALL
   return info;
