@@ -5,7 +5,10 @@
  * input for every repeat.
  *
  *   bench_closure_cpu [-n 1024,2048] [-t fp32,fp64,int32,int64,bool]
- *                     [-r repeats] [-d density] [-s seed] [--csv file]
+ *                     [-r repeats] [-d density] [-s seed] [--paths]
+ *                     [--csv file]
+ *
+ * --paths also records successors (gsp_closure_ext with succ != NULL).
  *
  * The graph is the one bench/scipy_fw.py builds for the same (n, density,
  * seed): edge (i,j), i != j, when the uniform draw u1(k) < density, weight
@@ -131,6 +134,7 @@ static const struct {
 int main(int argc, char **argv) {
   const char *sizes = "1024,2048", *types = "fp32", *csv = NULL;
   int reps = 5;
+  bool paths = false;
   double density = 0.1;
   uint64_t seed = 42;
   for (int a = 1; a < argc; a++) {
@@ -140,8 +144,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "-d") && a + 1 < argc) density = atof(argv[++a]);
     else if (!strcmp(argv[a], "-s") && a + 1 < argc) seed = strtoull(argv[++a], NULL, 10);
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
+    else if (!strcmp(argv[a], "--paths")) paths = true;
     else {
-      fprintf(stderr, "usage: %s [-n sizes] [-t types] [-r reps] [-d density] [-s seed] [--csv file]\n",
+      fprintf(stderr, "usage: %s [-n sizes] [-t types] [-r reps] [-d density] [-s seed] [--paths] [--csv file]\n",
               argv[0]);
       return 2;
     }
@@ -159,8 +164,8 @@ int main(int argc, char **argv) {
   int threads = 0;
   gsp_get_threads(&threads);
   gsp_set_backend(GSP_BACKEND_CPU);
-  printf("gsp CPU closure (MIN_PLUS; OR_AND for bool), %d threads, density %.3g, seed %llu\n",
-         threads, density, (unsigned long long)seed);
+  printf("gsp CPU closure (MIN_PLUS; OR_AND for bool)%s, %d threads, density %.3g, seed %llu\n",
+         paths ? " with successors" : "", threads, density, (unsigned long long)seed);
   printf("%7s %6s %12s %12s %14s %10s %16s\n", "n", "type", "median_s", "min_s", "tasks/s",
          "finite", "sum_finite");
   char *slist = strdup(sizes);
@@ -176,8 +181,10 @@ int main(int argc, char **argv) {
         gsp_info info = gsp_matrix_dup(&M, G);
         if (info != GSP_SUCCESS) die("gsp_matrix_dup", info);
         double t0 = now();
-        info = gsp_closure(M, kinds[q].sr);
+        gsp_matrix S = NULL;
+        info = gsp_closure_ext(M, paths ? &S : NULL, kinds[q].sr, NULL);
         double t1 = now();
+        gsp_matrix_free(&S);
         if (info != GSP_SUCCESS) die("gsp_closure", info);
         if (r >= 0) tm[r] = t1 - t0;
         if (r == reps - 1) checksum(M, kinds[q].type, &count, &sum);
@@ -189,9 +196,10 @@ int main(int argc, char **argv) {
              tasks / med, (unsigned long long)count, sum);
       fflush(stdout);
       if (out)
-        fprintf(out, "gsp,%lld,%s,%g,%llu,%d,%d,%.6f,%.6f,%.6g,%llu,%.1f\n", (long long)n,
-                kinds[q].name, density, (unsigned long long)seed, threads, reps, med, tm[0],
-                tasks / med, (unsigned long long)count, sum);
+        fprintf(out, "%s,%lld,%s,%g,%llu,%d,%d,%.6f,%.6f,%.6g,%llu,%.1f\n",
+                paths ? "gsp_paths" : "gsp", (long long)n, kinds[q].name, density,
+                (unsigned long long)seed, threads, reps, med, tm[0], tasks / med,
+                (unsigned long long)count, sum);
       free(tm);
       gsp_matrix_free(&G);
     }

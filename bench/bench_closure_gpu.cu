@@ -182,7 +182,7 @@ static double ceiling_for(gsp_type t, bool dpx) {
 
 /* Tiled GPU closure: median of reps after one warm-up, fresh input each run. */
 static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool dpx, int reps,
-                        const char *label, bool lop3 = false) {
+                        const char *label, int bits_impl = -1) {
   const int64_t np = gsp_cuda_padded_n(t, n);
   const size_t bytes = t == GSP_BOOL ? (size_t)np * np / 8 : (size_t)np * np * tsize(t);
   void *d = NULL;
@@ -198,7 +198,8 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
     CK(cudaDeviceSynchronize());
     bool cycle = false;
     CK(cudaEventRecord(e0));
-    if (lop3) GK(gsp_cuda_fw_bits_impl(d, n, np, true, false));
+    /* bits_impl: -1 the default closure, 0 LOP3, 256 / 512 tensor-core depth */
+    if (bits_impl >= 0) GK(gsp_cuda_fw_bits_impl(d, n, np, true, bits_impl));
     else GK(gsp_cuda_fw_device(d, succ, n, np, t, s, true, dpx, &cycle));
     CK(cudaEventRecord(e1));
     CK(cudaEventSynchronize(e1));
@@ -284,18 +285,24 @@ static void verify_bits(int64_t n) {
   k_gen_sparse_bits<<<dim3(4, (unsigned)n), 256>>>(a, np / 64, n, 99, 2);
   CK(cudaGetLastError());
   CK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
-  GK(gsp_cuda_fw_bits_impl(a, n, np, false, true));
-  GK(gsp_cuda_fw_bits_impl(b, n, np, false, false));
-  std::vector<uint64_t> ha(bytes / 8), hb(bytes / 8);
-  CK(cudaMemcpy(ha.data(), a, bytes, cudaMemcpyDeviceToHost));
+  GK(gsp_cuda_fw_bits_impl(b, n, np, false, 0)); /* LOP3 reference */
+  std::vector<uint64_t> ha(bytes / 8), hb(bytes / 8), h0(bytes / 8);
   CK(cudaMemcpy(hb.data(), b, bytes, cudaMemcpyDeviceToHost));
-  size_t bad = 0, ones = 0;
-  for (size_t e = 0; e < ha.size(); e++) {
-    bad += ha[e] != hb[e];
-    ones += __builtin_popcountll(ha[e]);
+  CK(cudaMemcpy(h0.data(), a, bytes, cudaMemcpyDeviceToHost));
+  size_t bad = 0;
+  for (int depth : {256, 512}) {
+    CK(cudaMemcpy(a, h0.data(), bytes, cudaMemcpyHostToDevice));
+    GK(gsp_cuda_fw_bits_impl(a, n, np, false, depth));
+    CK(cudaMemcpy(ha.data(), a, bytes, cudaMemcpyDeviceToHost));
+    size_t diff = 0, ones = 0;
+    for (size_t e = 0; e < ha.size(); e++) {
+      diff += ha[e] != hb[e];
+      ones += __builtin_popcountll(ha[e]);
+    }
+    printf("verify: bool M+ n=%lld tensor cores (%d-bit rounds) vs LOP3: %zu of %zu words differ (%.3f of bits set) -> %s\n",
+           (long long)n, depth, diff, ha.size(), (double)ones / ((double)n * n), diff ? "FAIL" : "OK");
+    bad += diff;
   }
-  printf("verify: bool M+ n=%lld tensor cores vs LOP3: %zu of %zu words differ (%.3f of bits set) -> %s\n",
-         (long long)n, bad, ha.size(), (double)ones / ((double)n * n), bad ? "FAIL" : "OK");
   cudaFree(a), cudaFree(b);
   if (bad) exit(1);
 }
@@ -380,7 +387,7 @@ int main(int argc, char **argv) {
   if (one) { /* bool | lop3 | fp32 | fp32path */
     const bool b = !strcmp(one, "bool") || !strcmp(one, "lop3");
     bench_tiled(b ? GSP_BOOL : GSP_FP32, b ? GSP_OR_AND : GSP_MIN_PLUS, one_n, !strcmp(one, "fp32path"), false, 1,
-                one, !strcmp(one, "lop3"));
+                one, !strcmp(one, "lop3") ? 0 : -1);
     return 0;
   }
   verify(4099);
@@ -401,11 +408,12 @@ int main(int argc, char **argv) {
     bench_tiled(GSP_FP32, GSP_MAX_MIN, 8192, false, false, R, "tiled");
     bench_tiled(GSP_FP64, GSP_MIN_PLUS, 8192, false, false, R, "tiled");
     bench_tiled(GSP_INT64, GSP_MIN_PLUS, 8192, false, false, R, "tiled");
-    bench_tiled(GSP_BOOL, GSP_OR_AND, 16384, false, false, R, "tiled-lop3", true);
-    bench_tiled(GSP_BOOL, GSP_OR_AND, 65536, false, false, R, "tiled-lop3", true);
-    bench_tiled(GSP_BOOL, GSP_OR_AND, 16384, false, false, R, "tiled-bmma");
-    bench_tiled(GSP_BOOL, GSP_OR_AND, 32768, false, false, R, "tiled-bmma");
-    bench_tiled(GSP_BOOL, GSP_OR_AND, 65536, false, false, R, "tiled-bmma");
+    bench_tiled(GSP_BOOL, GSP_OR_AND, 16384, false, false, R, "tiled-lop3", 0);
+    bench_tiled(GSP_BOOL, GSP_OR_AND, 65536, false, false, R, "tiled-lop3", 0);
+    for (int64_t n : {16384, 32768, 65536}) {
+      bench_tiled(GSP_BOOL, GSP_OR_AND, n, false, false, R, "tiled-bmma256", 256);
+      bench_tiled(GSP_BOOL, GSP_OR_AND, n, false, false, R, "tiled-bmma512", 512);
+    }
     bench_naive(4096, R);
     bench_naive(8192, R);
     bench_e2e(8192, R);

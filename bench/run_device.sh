@@ -12,7 +12,7 @@ stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
 
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw,memory.used --format=csv > "$OUT/gpu.txt" 2>&1
 stamp "configure"
-cmake -S . -B "$B" -DGSP_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90a -DCMAKE_BUILD_TYPE=Release \
+cmake -S . -B "$B" -DGSP_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90a -DCMAKE_BUILD_TYPE=Release -DGSP_BUILD_TESTS=ON \
   > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
 stamp "build"
 cmake --build "$B" -j16 --target test_cuda_closure bench_closure_gpu ${EXTRA_TARGETS:-} > "$OUT/build.log" 2>&1 \

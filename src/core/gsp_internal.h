@@ -139,6 +139,10 @@ const char *gsp__semiring_name(gsp_semiring s);
  * gsp__matrix_publish). */
 gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
                            int64_t ncols);
+/* The same, in dense format with no storage yet (x, b NULL): dense
+ * producers must not pay for nrows+1 row pointers they never use. */
+gsp_info gsp__matrix_alloc_dense(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
+                                 int64_t ncols);
 /* Register a fully built matrix as a live handle. */
 gsp_info gsp__matrix_publish(struct gsp_matrix_s *A);
 /* Release storage and the struct (no registry check). */

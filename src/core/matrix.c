@@ -15,15 +15,24 @@ gsp_info gsp__check_matrix(const struct gsp_matrix_s *A, const char *fn,
   return GSP_SUCCESS;
 }
 
-gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
-                           int64_t ncols) {
-  gsp_info info = GSP_SUCCESS;
+gsp_info gsp__matrix_alloc_dense(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
+                                 int64_t ncols) {
   struct gsp_matrix_s *M = gsp__calloc(1, sizeof *M);
   if (!M) return GSP_ERROR(GSP_OUT_OF_MEMORY, "cannot allocate a matrix header");
   M->magic = GSP_MAGIC_MATRIX;
   M->type = t;
   M->nrows = nrows;
   M->ncols = ncols;
+  M->fmt = GSP_FMT_DENSE;
+  *A = M;
+  return GSP_SUCCESS;
+}
+
+gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
+                           int64_t ncols) {
+  struct gsp_matrix_s *M;
+  gsp_info info = gsp__matrix_alloc_dense(&M, t, nrows, ncols);
+  if (info < 0) return info;
   M->fmt = GSP_FMT_CSR;
   M->p = gsp__calloc((size_t)nrows + 1, sizeof(gsp_index));
   if (!M->p) {

@@ -177,9 +177,7 @@ gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp
   GSP_CHECK(values != NULL, GSP_NULL_POINTER, "%s: values is NULL", fn);
   size_t nn;
   GSP_TRY(dense_count(&nn, t, nrows, ncols, fn));
-  GSP_TRY(gsp__matrix_alloc(&M, t, (int64_t)nrows, (int64_t)ncols));
-  gsp__matrix_clear_storage(M);
-  M->fmt = GSP_FMT_DENSE;
+  GSP_TRY(gsp__matrix_alloc_dense(&M, t, (int64_t)nrows, (int64_t)ncols));
   GSP_ALLOC(M->x, nn, gsp_type_size(t));
   gsp__memcpy(M->x, values, nn * gsp_type_size(t));
   GSP_TRY(dense_presence(&M->b, &M->nvals, t, values, nn, absent));
@@ -199,9 +197,7 @@ gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   GSP_CHECK(values && *values, GSP_NULL_POINTER, "%s: values is NULL", fn);
   size_t nn;
   GSP_TRY(dense_count(&nn, t, nrows, ncols, fn));
-  GSP_TRY(gsp__matrix_alloc(&M, t, (int64_t)nrows, (int64_t)ncols));
-  gsp__matrix_clear_storage(M);
-  M->fmt = GSP_FMT_DENSE;
+  GSP_TRY(gsp__matrix_alloc_dense(&M, t, (int64_t)nrows, (int64_t)ncols));
   GSP_TRY(dense_presence(&M->b, &M->nvals, t, *values, nn, absent));
   GSP_TRY(gsp__matrix_publish(M));
   M->x = *values;

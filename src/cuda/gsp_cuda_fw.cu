@@ -24,7 +24,9 @@ gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_t
   case GSP_BOOL:
     if (s != GSP_OR_AND || succ)
       return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: bool closure is OR_AND without paths");
-    return gsp__cuda_fw_bits_tc((uint64_t *)d, n, np, reflexive);
+    /* 512-bit rounds halve the epilogues but double the per-round fixed
+     * kernels (diagonal, column panel): measured faster only from 65536 */
+    return gsp__cuda_fw_bits_tc((uint64_t *)d, n, np, reflexive, np >= 65536 ? 512 : 256);
   case GSP_INT32:
     if (s == GSP_MIN_PLUS && nonneg_i32)
       return gsp__cuda_fw_i32_dpx((int32_t *)d, succ, n, np, reflexive, cycle);
@@ -36,9 +38,9 @@ gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_t
   return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: invalid type %d", (int)t);
 }
 
-gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, bool tensor_cores) {
-  return tensor_cores ? gsp__cuda_fw_bits_tc((uint64_t *)d, n, np, reflexive)
-                      : gsp__cuda_fw_bits((uint64_t *)d, n, np, reflexive);
+gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth) {
+  return tc_depth ? gsp__cuda_fw_bits_tc((uint64_t *)d, n, np, reflexive, tc_depth)
+                  : gsp__cuda_fw_bits((uint64_t *)d, n, np, reflexive);
 }
 
 gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t,

@@ -616,7 +616,8 @@ GSP_CU_DECL_(f64, double)
 #undef GSP_CU_DECL_
 gsp_info gsp__cuda_fw_i32_dpx(int32_t *d, int32_t *succ, int64_t n, int64_t np, bool reflexive, bool *cycle);
 gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive);
-gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive);
+/* depth: bits of k per round, 256 or 512 */
+gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive, int depth);
 gsp_info gsp__cuda_count_bits(int64_t *count, const uint64_t *d, int64_t n, int64_t np);
 
 #define GSP_CU_DEFINE_TYPE_(sfx, ct)                                           \

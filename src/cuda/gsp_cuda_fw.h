@@ -47,9 +47,11 @@ gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np,
                             bool nonneg_i32, bool *cycle);
 
 /* Bool OR_AND closure of a bit-packed device matrix (as gsp_cuda_fw_device)
- * with a chosen product: binary tensor cores (mma.sync b1 AND-POPC, the
- * default of gsp_cuda_fw_device) or LOP3 on 64-bit words. For comparison. */
-gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, bool tensor_cores);
+ * with a chosen product, for comparison: tc_depth 256 or 512 = binary
+ * tensor cores (mma.sync b1 AND-POPC) with rounds of that many vertices
+ * (gsp_cuda_fw_device: 512 from np = 65536, else 256), 0 = LOP3 on
+ * 64-bit words. */
+gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth);
 
 /* Number of entries of the n x n part of d that differ from the semiring
  * zero (bool: set bits). */

@@ -1,8 +1,10 @@
 /*
  * Bit-packed OR_AND closure: rows of 64-bit words, bit j of word j/64 is
- * entry (i, j). Same rounds as the numeric closure (gsp_cuda_fw.cuh) with
- * three bool-specific kernels: the diagonal tile, the column panel (2 words
- * wide, too narrow for a product tile) and the A-operand masks.
+ * entry (i, j). Two products: LOP3 on words (gsp__cuda_fw_bits, 128-vertex
+ * rounds as the numeric closure, A operand as 0/~0 masks) and binary tensor
+ * cores (gsp__cuda_fw_bits_tc, 256- or 512-vertex rounds, the default).
+ * Both share the diagonal-tile and column-panel kernels (the column panel
+ * is a few words wide, too narrow for a product tile).
  */
 #include "gsp_cuda_fw.cuh"
 
@@ -12,23 +14,39 @@ namespace gspcu {
  * goes 0 -> 1, and only by the thread of that row that saw it set, so the
  * concurrent reads of bit k at step k agree. */
 template <int KB>
-__global__ void __launch_bounds__(KB * KB / 64) k_diag_bits(uint64_t *D, int64_t ldw, int64_t k0) {
-  constexpr int W = KB / 64;
+__global__ void __launch_bounds__(KB * KB / 64 < 1024 ? KB * KB / 64 : 1024)
+    k_diag_bits(uint64_t *D, int64_t ldw, int64_t k0) {
+  constexpr int W = KB / 64, NT = KB * W < 1024 ? KB * W : 1024, PER = KB * W / NT;
   __shared__ uint64_t t[KB][W];
-  const int row = threadIdx.x / W, w = threadIdx.x % W;
   const int64_t kw = k0 / 64;
-  t[row][w] = D[(size_t)(k0 + row) * ldw + kw + w];
+#pragma unroll
+  for (int e = 0; e < PER; e++) {
+    const int x = threadIdx.x + e * NT;
+    t[x / W][x % W] = D[(size_t)(k0 + x / W) * ldw + kw + x % W];
+  }
   __syncthreads();
-#pragma unroll 4
+#pragma unroll 2
   for (int k = 0; k < KB; k++) {
-    const uint64_t rk = t[k][w];
-    const uint64_t m = 0 - ((t[row][k >> 6] >> (k & 63)) & 1);
-    const uint64_t v = t[row][w];
+    uint64_t v[PER];
+#pragma unroll
+    for (int e = 0; e < PER; e++) {
+      const int x = threadIdx.x + e * NT, row = x / W, w = x % W;
+      const uint64_t m = 0 - ((t[row][k >> 6] >> (k & 63)) & 1);
+      v[e] = gsp_or_and_fma_w64(t[row][w], m, t[k][w]);
+    }
     __syncthreads();
-    t[row][w] = gsp_or_and_fma_w64(v, m, rk);
+#pragma unroll
+    for (int e = 0; e < PER; e++) {
+      const int x = threadIdx.x + e * NT;
+      t[x / W][x % W] = v[e];
+    }
     __syncthreads();
   }
-  D[(size_t)(k0 + row) * ldw + kw + w] = t[row][w];
+#pragma unroll
+  for (int e = 0; e < PER; e++) {
+    const int x = threadIdx.x + e * NT;
+    D[(size_t)(k0 + x / W) * ldw + kw + x % W] = t[x / W][x % W];
+  }
 }
 
 /* Phase 2, column panel: D[i, K] |= D[i, K] ⊗ Diag for every row i outside
@@ -86,21 +104,25 @@ __global__ void k_count_bits(const uint64_t *D, int64_t ldw, int64_t n, unsigned
 
 /* ---- binary tensor cores: mma.sync m16n8k256 b1 AND-POPC ---- */
 
-constexpr int TKB = 256; /* k-depth of a tensor-core round, in bits */
-
-/* A operand snapshot: AP[i][w] = D[i][k0/64 + w] (w < 4) for every row, so
- * the products may rewrite the column-panel words while others read them. */
+/* A operand snapshot: AP[i][w] = D[i][k0/64 + w] (w < KB/64) for every row,
+ * so the products may rewrite the column-panel words while others read. */
+template <int KB>
 __global__ void k_copy_ap(const uint64_t *D, int64_t ldw, int64_t k0, int64_t np, uint64_t *AP) {
+  constexpr int W = KB / 64;
   const int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  if (e < np * 4) AP[e] = D[(size_t)(e / 4) * ldw + k0 / 64 + e % 4];
+  if (e < np * W) AP[e] = D[(size_t)(e / W) * ldw + k0 / 64 + e % W];
 }
 
-/* B operand, the row panel transposed: column j has 8 32-bit words, word q
- * holding the bits (k0 + 32q + b, j), b < 32 (AP's packing), stored at
- * position (q % 4) * 2 + q / 4 so that the two words one lane feeds an MMA
- * (q = t and t + 4) are adjacent. One warp a 32 x 32 bit block, transposed
- * by 32 ballots. */
-__global__ void __launch_bounds__(256) k_bt(const uint64_t *D, int64_t ldw, int64_t k0, uint32_t *BT) {
+/* Position of 32-bit word q (bits k0 + 32q ..) in a column of BT: in each
+ * k256 half h = q / 8 the two words one lane feeds an MMA (t and t + 4)
+ * are adjacent. */
+__host__ __device__ constexpr int bt_pos(int q) { return (q / 8) * 8 + (q % 4) * 2 + (q % 8) / 4; }
+
+/* B operand, the row panel transposed: column j has KB/32 32-bit words,
+ * word q holding the bits (k0 + 32q + b, j), b < 32 (AP's packing), at
+ * bt_pos(q). One warp a 32 x 32 bit block, transposed by 32 ballots. */
+template <int KB>
+__global__ void __launch_bounds__(KB) k_bt(const uint64_t *D, int64_t ldw, int64_t k0, uint32_t *BT) {
   const uint32_t *D32 = reinterpret_cast<const uint32_t *>(D);
   const int lane = threadIdx.x & 31, q = threadIdx.x >> 5; /* q: 32-row group */
   const int64_t jw = blockIdx.x;                         /* 32-column group */
@@ -111,7 +133,7 @@ __global__ void __launch_bounds__(256) k_bt(const uint64_t *D, int64_t ldw, int6
     const uint32_t v = __ballot_sync(0xffffffffu, (word >> b) & 1);
     if (lane == b) mine = v;
   }
-  BT[(size_t)(jw * 32 + lane) * 8 + (q % 4) * 2 + q / 4] = mine;
+  BT[(size_t)(jw * 32 + lane) * (KB / 32) + bt_pos(q)] = mine;
 }
 
 __device__ __forceinline__ void bmma_and_popc(int (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2,
@@ -132,49 +154,67 @@ __device__ __forceinline__ uint64_t spread_pairs(uint32_t p) {
 }
 
 /*
- * D[i, :] |= A[i, K] ⊗ B[K, :] over a 256-bit k-depth with binary tensor
- * cores: popc(a & b) counts the paths through K, a count > 0 sets the bit.
- * A block owns 128 rows x 8 words; a warp 64 rows (four 16-row MMA tiles,
- * A fragments kept in registers) x 2 words, so each B fragment loaded feeds
- * four MMAs. Lane (g, t) of the accumulator layout holds rows g and g + 8,
- * columns 2t and 2t + 1 of each 8-column tile: it collects those bits for a
- * word, spreads them to their columns, and the four lanes of a group OR the
- * word together. Rows in [skip_lo, skip_hi) are skipped.
+ * D[i, :] |= A[i, K] ⊗ B[K, :] over a KB-bit k-depth with binary tensor
+ * cores: popc(a & b) summed over the KB/256 MMAs of a tile counts the paths
+ * through K, a count > 0 sets the bit. A block owns 128 rows x 8 words; a
+ * warp 64 rows (four 16-row MMA tiles, A fragments kept in registers) x 2
+ * words, so each B fragment loaded feeds four MMAs. Lane (g, t) of the
+ * accumulator layout holds rows g and g + 8, columns 2t and 2t + 1 of each
+ * 8-column tile: it collects those bits for a word, spreads them to their
+ * columns, and the four lanes of a group OR the word together. Everything a
+ * warp loads is issued up front (the old C words it will rewrite, all B
+ * fragments) so the latencies overlap. Rows in [skip_lo, skip_hi) are
+ * skipped.
  */
+template <int KB>
 __global__ void __launch_bounds__(256) k_bmma(uint64_t *D, int64_t ldw, const uint32_t *__restrict__ AP,
                                               const uint32_t *__restrict__ BT, int64_t rbeg,
                                               int64_t skip_lo, int64_t skip_hi) {
-  constexpr int RT = 4, WW = 2; /* row tiles, words a warp */
+  constexpr int RT = 4, WW = 2, H = KB / 256, QW = KB / 32; /* QW: 32-bit words a row */
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t4 = lane & 3;
   const int64_t r = rbeg + (int64_t)blockIdx.y * 128 + (warp / 4) * 64;
   if (r >= skip_lo && r < skip_hi) return;
   const int64_t wbase = (int64_t)blockIdx.x * 8 + (warp % 4) * WW;
-  uint32_t a[RT][4];
+  /* lane t4 < 2 owns row g's word t4 of each row tile, t4 >= 2 row g + 8's */
+  const int64_t crow = r + g + (t4 >= 2 ? 8 : 0), cword = wbase + (t4 & 1);
+  uint64_t cold[RT];
 #pragma unroll
-  for (int rt = 0; rt < RT; rt++) {
-    const size_t r0 = (size_t)(r + rt * 16 + g) * 8, r8 = r0 + 64;
-    a[rt][0] = AP[r0 + t4];
-    a[rt][1] = AP[r8 + t4];
-    a[rt][2] = AP[r0 + t4 + 4];
-    a[rt][3] = AP[r8 + t4 + 4];
-  }
+  for (int rt = 0; rt < RT; rt++) cold[rt] = D[(size_t)(crow + rt * 16) * ldw + cword];
+  uint32_t a[RT][H][4];
+#pragma unroll
+  for (int rt = 0; rt < RT; rt++)
+#pragma unroll
+    for (int h = 0; h < H; h++) {
+      const size_t r0 = (size_t)(r + rt * 16 + g) * QW + h * 8, r8 = r0 + 8 * QW;
+      a[rt][h][0] = AP[r0 + t4];
+      a[rt][h][1] = AP[r8 + t4];
+      a[rt][h][2] = AP[r0 + t4 + 4];
+      a[rt][h][3] = AP[r8 + t4 + 4];
+    }
   const uint2 *bt = reinterpret_cast<const uint2 *>(BT) + t4;
-  uint64_t lo[RT][WW], hi[RT][WW];
+  uint2 b[WW][8][H];
+#pragma unroll
+  for (int w = 0; w < WW; w++)
+#pragma unroll
+    for (int t = 0; t < 8; t++)
+#pragma unroll
+      for (int h = 0; h < H; h++) b[w][t][h] = bt[((size_t)(wbase + w) * 64 + t * 8 + g) * (QW / 2) + h * 4];
+  uint64_t mine[RT] = {};
 #pragma unroll
   for (int w = 0; w < WW; w++) {
     uint32_t plo[RT] = {}, phi[RT] = {};
 #pragma unroll
-    for (int t = 0; t < 8; t++) {
-      const uint2 b = bt[((size_t)(wbase + w) * 64 + t * 8 + g) * 4];
+    for (int t = 0; t < 8; t++)
 #pragma unroll
       for (int rt = 0; rt < RT; rt++) {
         int c[4] = {0, 0, 0, 0};
-        bmma_and_popc(c, a[rt][0], a[rt][1], a[rt][2], a[rt][3], b.x, b.y);
+#pragma unroll
+        for (int h = 0; h < H; h++)
+          bmma_and_popc(c, a[rt][h][0], a[rt][h][1], a[rt][h][2], a[rt][h][3], b[w][t][h].x, b[w][t][h].y);
         /* counts are >= 0: min(c, 1) is the bit; disjoint bits add as or */
         plo[rt] += ((uint32_t)min(c[0], 1) + 2u * (uint32_t)min(c[1], 1)) << (2 * t);
         phi[rt] += ((uint32_t)min(c[2], 1) + 2u * (uint32_t)min(c[3], 1)) << (2 * t);
       }
-    }
 #pragma unroll
     for (int rt = 0; rt < RT; rt++) {
       uint64_t vlo = spread_pairs(plo[rt]) << (2 * t4), vhi = spread_pairs(phi[rt]) << (2 * t4);
@@ -182,19 +222,11 @@ __global__ void __launch_bounds__(256) k_bmma(uint64_t *D, int64_t ldw, const ui
       vlo |= __shfl_xor_sync(0xffffffffu, vlo, 2);
       vhi |= __shfl_xor_sync(0xffffffffu, vhi, 1);
       vhi |= __shfl_xor_sync(0xffffffffu, vhi, 2);
-      lo[rt][w] = vlo;
-      hi[rt][w] = vhi;
+      if (w == (t4 & 1)) mine[rt] = t4 >= 2 ? vhi : vlo;
     }
   }
-  /* every lane of a group holds the words: lane t4 < 2 writes row g's word
-   * t4, lane t4 >= 2 row g + 8's word t4 - 2 */
 #pragma unroll
-  for (int rt = 0; rt < RT; rt++)
-#pragma unroll
-    for (int w = 0; w < WW; w++) {
-      if (t4 == w) D[(size_t)(r + rt * 16 + g) * ldw + wbase + w] |= lo[rt][w];
-      if (t4 == w + 2) D[(size_t)(r + rt * 16 + g + 8) * ldw + wbase + w] |= hi[rt][w];
-    }
+  for (int rt = 0; rt < RT; rt++) D[(size_t)(crow + rt * 16) * ldw + cword] = cold[rt] | mine[rt];
 }
 
 } /* namespace gspcu */
@@ -218,7 +250,7 @@ gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive) {
   const int64_t nb = np / FWB;
   for (int64_t kb = 0; kb < nb; kb++) {
     const int64_t k0 = kb * FWB;
-    k_diag_bits<FWB><<<1, FWB * FWB / 64>>>(d, ldw, k0);
+    k_diag_bits<FWB><<<1, FWB * FWB / 64>>>(d, ldw, k0); /* 256 threads */
     GSP_CUDA_LAUNCHED();
     k_colpanel_bits<FWB><<<(unsigned)(np / 256), 256>>>(d, ldw, k0, np);
     GSP_CUDA_LAUNCHED();
@@ -241,43 +273,48 @@ gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive) {
   return info;
 }
 
-/* OR_AND closure with binary tensor cores: 256-vertex rounds; the diagonal
- * and column panel as in the LOP3 closure, the row panel and all other
- * tiles by k_bmma with A and B from snapshots (AP, BT). */
-gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive) {
+/* OR_AND closure with binary tensor cores: KB-vertex rounds (256 or 512);
+ * the diagonal and column panel as in the LOP3 closure, the row panel and
+ * all other tiles by k_bmma with A and B from snapshots (AP, BT). */
+template <int KB> static gsp_info fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive) {
+  constexpr int W = KB / 64;
   gsp_info info = GSP_SUCCESS;
   uint64_t *ap = NULL;
   uint32_t *bt = NULL;
 #define GSP_FREE_ALL (cudaFree(ap), cudaFree(bt))
   const int64_t ldw = np / 64;
-  GSP_CUDA_TRY(cudaMalloc((void **)&ap, (size_t)np * 4 * sizeof(uint64_t)));
-  GSP_CUDA_TRY(cudaMalloc((void **)&bt, (size_t)np * 8 * sizeof(uint32_t)));
+  GSP_CUDA_TRY(cudaMalloc((void **)&ap, (size_t)np * W * sizeof(uint64_t)));
+  GSP_CUDA_TRY(cudaMalloc((void **)&bt, (size_t)np * W * sizeof(uint64_t)));
   if (reflexive && n > 0) {
     k_set_diag_bits<<<(unsigned)((n + 255) / 256), 256>>>(d, ldw, n);
     GSP_CUDA_LAUNCHED();
   }
-  for (int64_t k0 = 0; k0 < np; k0 += TKB) {
-    k_diag_bits<TKB><<<1, TKB * TKB / 64>>>(d, ldw, k0);
+  for (int64_t k0 = 0; k0 < np; k0 += KB) {
+    k_diag_bits<KB><<<1, KB * W < 1024 ? KB * W : 1024>>>(d, ldw, k0);
     GSP_CUDA_LAUNCHED();
-    k_colpanel_bits<TKB><<<(unsigned)(np / 256), 256>>>(d, ldw, k0, np);
+    k_colpanel_bits<KB><<<(unsigned)(np / 256), 256>>>(d, ldw, k0, np);
     GSP_CUDA_LAUNCHED();
-    k_copy_ap<<<(unsigned)(np * 4 / 256), 256>>>(d, ldw, k0, np, ap);
+    k_copy_ap<KB><<<(unsigned)(np * W / 256), 256>>>(d, ldw, k0, np, ap);
     GSP_CUDA_LAUNCHED();
-    k_bt<<<(unsigned)(np / 32), 256>>>(d, ldw, k0, bt);
+    k_bt<KB><<<(unsigned)(np / 32), KB>>>(d, ldw, k0, bt);
     GSP_CUDA_LAUNCHED();
     /* row panel: rows K, every word (the diagonal words do not change) */
-    k_bmma<<<dim3((unsigned)(ldw / 8), TKB / 128), 256>>>(d, ldw, (const uint32_t *)ap, bt, k0, 0, 0);
+    k_bmma<KB><<<dim3((unsigned)(ldw / 8), KB / 128), 256>>>(d, ldw, (const uint32_t *)ap, bt, k0, 0, 0);
     GSP_CUDA_LAUNCHED();
-    k_bt<<<(unsigned)(np / 32), 256>>>(d, ldw, k0, bt);
+    k_bt<KB><<<(unsigned)(np / 32), KB>>>(d, ldw, k0, bt);
     GSP_CUDA_LAUNCHED();
-    k_bmma<<<dim3((unsigned)(ldw / 8), (unsigned)(np / 128)), 256>>>(d, ldw, (const uint32_t *)ap, bt, 0, k0,
-                                                                   k0 + TKB);
+    k_bmma<KB><<<dim3((unsigned)(ldw / 8), (unsigned)(np / 128)), 256>>>(d, ldw, (const uint32_t *)ap, bt, 0,
+                                                                       k0, k0 + KB);
     GSP_CUDA_LAUNCHED();
   }
   GSP_CUDA_TRY(cudaDeviceSynchronize());
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
+}
+
+gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive, int depth) {
+  return depth == 256 ? fw_bits_tc<256>(d, n, np, reflexive) : fw_bits_tc<512>(d, n, np, reflexive);
 }
 
 gsp_info gsp__cuda_count_bits(int64_t *count, const uint64_t *d, int64_t n, int64_t np) {

@@ -321,9 +321,7 @@ static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, i
       nvals += stage[e] >= 0;
     }
   }
-  GSP_TRY(gsp__matrix_alloc(&S, GSP_INT64, n, n));
-  gsp__matrix_clear_storage(S);
-  S->fmt = GSP_FMT_DENSE;
+  GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
   S->x = x;
   x = NULL;
   if ((size_t)nvals == nn) GSP_FREE(b);

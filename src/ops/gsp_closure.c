@@ -76,8 +76,10 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
 
   /* NaN has no place in an ordered semiring: min/max would silently drop or
    * keep it depending on operand order. */
-  GSP_TRY(gsp__matrix_host(M));
-  GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
+  /* A device-resident M is the result of an earlier closure whose input
+   * passed this check, and closures make no NaN: scanning it would cost a
+   * full download and defeat residency. */
+  if (!M->dev_only) GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
 
   const gsp_backend backend = gsp__backend_for(o.backend);
 #ifdef GSP_HAVE_CUDA
@@ -131,9 +133,7 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
     GSP_TRY(gsp__matrix_mark_absent(W, zero));
     if (succ) {
       const int64_t none = -1;
-      GSP_TRY(gsp__matrix_alloc(&S, GSP_INT64, n, n));
-      gsp__matrix_clear_storage(S);
-      S->fmt = GSP_FMT_DENSE;
+      GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
       S->x = sx;
       sx = NULL;
       S->nvals = n * n;

@@ -21,9 +21,7 @@ static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *M = NULL;
 #define GSP_FREE_ALL gsp__matrix_destroy(M)
-  GSP_TRY(gsp__matrix_alloc(&M, t, rows, n));
-  gsp__matrix_clear_storage(M);
-  M->fmt = GSP_FMT_DENSE;
+  GSP_TRY(gsp__matrix_alloc_dense(&M, t, rows, n));
   M->x = *x;
   *x = NULL;
   M->nvals = rows * n;
