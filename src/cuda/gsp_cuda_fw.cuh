@@ -390,8 +390,13 @@ __global__ void __launch_bounds__(DT) k_diag(typename P::TC *D, int64_t ld, int3
       const int i = i0 + r * (DT / FWB);
       const TC old = t[i * FWB + j];
       const TC nc = P::fma(old, t[i * FWB + k], bkj);
-      if (PATH && nc != old) st[i * FWB + j] = st[i * FWB + k];
-      t[i * FWB + j] = nc;
+      /* Write only on change: row and column k never change at step k
+       * (short of a negative cycle), so the threads reading them race with
+       * no writer (compute-sanitizer racecheck flagged same-value writes). */
+      if (nc != old) {
+        if (PATH) st[i * FWB + j] = st[i * FWB + k];
+        t[i * FWB + j] = nc;
+      }
     }
     __syncthreads();
   }
