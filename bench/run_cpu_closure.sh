@@ -44,7 +44,9 @@ fi
 out="$root/bench/results/cpu_closure_${host}_${stamp}.csv"
 {
   cat "$tmp/gsp.csv"
-  for f in "$tmp"/scipy_*.csv; do [ -f "$f" ] && tail -n +2 "$f"; done
+  for f in "$tmp/scipy_small.csv" "$tmp/scipy_large.csv"; do
+    if [ -f "$f" ]; then tail -n +2 "$f"; fi
+  done
 } >"$out"
 echo "== wrote $out"
 

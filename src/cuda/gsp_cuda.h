@@ -59,6 +59,11 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, const struct gsp_matrix_s *
                         const int64_t *src, int64_t nsrc, const void *lim, int64_t batch,
                         bool *taken);
 
+/* Contract: only gsp_cuda_closure leaves a matrix device-only, and its
+ * content is then free of NaN (its input was checked). gsp_closure relies on
+ * that to skip the NaN scan of device-resident input; a new producer of
+ * device-only results must keep it true or extend that check. */
+
 /* Make the host copy of A valid (download when A->dev_only). */
 gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A);
 

@@ -75,10 +75,9 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
   const bool reflexive = !o.non_reflexive;
 
   /* NaN has no place in an ordered semiring: min/max would silently drop or
-   * keep it depending on operand order. */
-  /* A device-resident M is the result of an earlier closure whose input
-   * passed this check, and closures make no NaN: scanning it would cost a
-   * full download and defeat residency. */
+   * keep it depending on operand order. A device-resident M is the result
+   * of an earlier closure whose input passed this check, and closures make
+   * no NaN: scanning it would cost a full download and defeat residency. */
   if (!M->dev_only) GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
 
   const gsp_backend backend = gsp__backend_for(o.backend);
