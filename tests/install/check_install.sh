@@ -13,5 +13,20 @@ libdir=$(dirname "$pc")
 cc -o "$work/pc_consumer" "$src/consumer/main.c" $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs gsp) \
    -Wl,-rpath,"$libdir"
 "$work/pc_consumer"
-[ -x "$work/prefix/bin/gsp" ] || { echo "gsp command line not installed" >&2; exit 1; }
+# the installed command line answers a path query on the bundled graph:
+# DIMACS ids 1 -> 2 of helsinki_drive, checked against the build tree's
+# own answer, and reports a missing file with exit code 3
+gsp="$work/prefix/bin/gsp"
+[ -x "$gsp" ] || { echo "gsp command line not installed" >&2; exit 1; }
+graph="$src/../../data/helsinki_drive.gr.gz"
+"$gsp" --help >/dev/null
+untimed() { sed -E 's/, [0-9.]+ s\)/)/'; } # the timing differs run to run
+inst=$("$gsp" path -q "$graph" 1 2 2>&1 | untimed || true)
+tree=$("$build/gsp" path -q "$graph" 1 2 2>&1 | untimed || true)
+[ -n "$inst" ] && [ "$inst" = "$tree" ] || { echo "installed gsp path differs: '$inst' vs '$tree'" >&2; exit 1; }
+set +e
+"$gsp" info "$work/no-such-file.gr" >/dev/null 2>&1
+rc=$?
+set -e
+[ $rc -eq 3 ] || { echo "installed gsp: missing input gave exit code $rc, expected 3" >&2; exit 1; }
 echo "install: find_package and pkg-config consumers passed"
