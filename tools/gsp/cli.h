@@ -176,6 +176,9 @@ gsp_info cli_tight_path(gsp_index **path, gsp_index *len, gsp_matrix A,
  * (non-negative weights), the vxm Bellman-Ford loop above (any weights),
  * or AUTO: gsp_sssp unless the graph has a negative weight. */
 typedef enum { CLI_SSSP_AUTO, CLI_SSSP_LIBRARY, CLI_SSSP_VXM } cli_sssp_method;
+/* Parse --method auto|library|vxm (NULL: auto); prints and returns false on
+ * anything else. */
+bool cli_sssp_method_parse(const char *cmd, const char *s, cli_sssp_method *out);
 
 /* Distances from src into *dist and, when path != NULL, the path to dst
  * (malloc()ed, *len vertices). Returns GSP_NO_VALUE (with *dist set) when

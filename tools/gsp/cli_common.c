@@ -227,3 +227,14 @@ double cli_value_at(gsp_type t, const void *x, size_t k) {
   default: return ((const double *)x)[k];
   }
 }
+
+bool cli_sssp_method_parse(const char *cmd, const char *s, cli_sssp_method *out) {
+  if (!s || !strcmp(s, "auto")) *out = CLI_SSSP_AUTO;
+  else if (!strcmp(s, "library")) *out = CLI_SSSP_LIBRARY;
+  else if (!strcmp(s, "vxm")) *out = CLI_SSSP_VXM;
+  else {
+    fprintf(stderr, "gsp %s: --method: '%s' is not auto, library or vxm\n", cmd, s);
+    return false;
+  }
+  return true;
+}

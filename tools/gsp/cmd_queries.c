@@ -31,14 +31,7 @@ int cmd_queries(int argc, char **argv) {
                      "GRAPH and a .ss or .p2p file");
   if (rc >= 0) return rc;
   cli_sssp_method method = CLI_SSSP_AUTO;
-  const char *ms = cli_get(&c, "method");
-  if (ms && !strcmp(ms, "library")) method = CLI_SSSP_LIBRARY;
-  else if (ms && !strcmp(ms, "vxm")) method = CLI_SSSP_VXM;
-  else if (ms && strcmp(ms, "auto") != 0) {
-    fprintf(stderr, "gsp %s: --method: '%s' is not auto, library or vxm\n",
-            cmd, ms);
-    return CLI_USAGE;
-  }
+  if (!cli_sssp_method_parse(cmd, cli_get(&c, "method"), &method)) return CLI_USAGE;
   if ((rc = cli_setup(&c, cmd))) return rc;
   cli_graph g;
   if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;

@@ -52,12 +52,7 @@ int cmd_sssp(int argc, char **argv) {
   }
   if ((rc = cli_prepare(&c, cmd, &g, GSP_MIN_PLUS))) goto done;
   cli_sssp_method method = CLI_SSSP_AUTO;
-  const char *ms = cli_get(&c, "method");
-  if (ms && !strcmp(ms, "library")) method = CLI_SSSP_LIBRARY;
-  else if (ms && !strcmp(ms, "vxm")) method = CLI_SSSP_VXM;
-  else if (ms && strcmp(ms, "auto") != 0) {
-    fprintf(stderr, "gsp %s: --method: '%s' is not auto, library or vxm\n",
-            cmd, ms);
+  if (!cli_sssp_method_parse(cmd, cli_get(&c, "method"), &method)) {
     rc = CLI_USAGE;
     goto done;
   }
