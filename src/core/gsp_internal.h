@@ -74,6 +74,15 @@ void gsp__free(void *p);
  * fail; k < 0 disarms. Not for production use. */
 void gsp__debug_fail_after(long long k);
 
+/* Tests: make the k-th CUDA call from now (0 = the next) fail once with a
+ * device out-of-memory or a failed kernel launch. Disarming returns what was
+ * left of the countdown: -1 once the fault was delivered. */
+typedef enum { GSP_FAULT_NONE = 0, GSP_FAULT_DEVICE_OOM, GSP_FAULT_LAUNCH } gsp_fault;
+void gsp__debug_device_fault_after(long long k, gsp_fault kind);
+long long gsp__debug_device_fault_disarm(void);
+/* The CUDA backend: the fault to report instead of making this call. */
+gsp_fault gsp__device_fault_due(void);
+
 /* *out = a * b; false on overflow of size_t. */
 bool gsp__mul_size(size_t *out, size_t a, size_t b);
 

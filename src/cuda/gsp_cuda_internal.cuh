@@ -30,10 +30,21 @@ struct gsp_dev_matrix {
  * where CUDA allows it so the library stays usable after e.g. an OOM. */
 gsp_info gsp__cuda_error(cudaError_t e, const char *file, int line, const char *what);
 
-/* Every CUDA call in src/cuda goes through this (GSP_FREE_ALL as in C). */
+/* A fault armed by gsp__debug_device_fault_after, or cudaSuccess. */
+static inline cudaError_t gsp__cuda_injected(void) {
+  switch (gsp__device_fault_due()) {
+  case GSP_FAULT_DEVICE_OOM: return cudaErrorMemoryAllocation;
+  case GSP_FAULT_LAUNCH: return cudaErrorLaunchOutOfResources;
+  default: return cudaSuccess;
+  }
+}
+
+/* Every CUDA call in src/cuda goes through this (GSP_FREE_ALL as in C); an
+ * injected fault replaces the call (tests of the error paths). */
 #define GSP_CUDA_TRY(call)                                                     \
   do {                                                                         \
-    cudaError_t gsp_cu_e_ = (call);                                            \
+    cudaError_t gsp_cu_e_ = gsp__cuda_injected();                              \
+    if (gsp_cu_e_ == cudaSuccess) gsp_cu_e_ = (call);                          \
     if (gsp_cu_e_ != cudaSuccess) {                                            \
       info = gsp__cuda_error(gsp_cu_e_, __FILE__, __LINE__, #call);            \
       GSP_FREE_ALL;                                                            \
