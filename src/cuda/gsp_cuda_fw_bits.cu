@@ -264,12 +264,12 @@ gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive) {
     const uint64_t *Brow = d + (size_t)k0 * ldw;
     /* row panel (rows K, all words; the diagonal words are unchanged) */
     k_gemm<PolBits><<<dim3((unsigned)(ldw / Sh::BN), 1), GT, gsm>>>(
-        d, ldw, ws, np, Brow, ldw, NULL, NULL, 0, k0, 0, -1, 0, 0);
+        d, ldw, ws, np, Brow, ldw, k0, 0, -1, 0, 0);
     GSP_CUDA_LAUNCHED();
     /* all other rows, all words (the column-panel words are already closed
      * and recomputing them changes nothing) */
     k_gemm<PolBits><<<dim3((unsigned)(ldw / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(
-        d, ldw, ws, np, Brow, ldw, NULL, NULL, 0, 0, 0, k0, 0, 0);
+        d, ldw, ws, np, Brow, ldw, 0, 0, k0, 0, 0);
     GSP_CUDA_LAUNCHED();
   }
   GSP_CUDA_TRY(cudaDeviceSynchronize());
