@@ -8,13 +8,24 @@
  *     over random sources with at least one out-arc, after a warm-up.
  *  2. Many sources: all-pairs shortest paths by gsp_msssp (batches of
  *     sources, Okuyama et al.) on Okuyama's topologies with |V| = 4677:
- *     random, power-law (Chung-Lu), ring and complete, against tiled
+ *     random and power-law (Chung-Lu) with |E| = 16384, ring and complete,
+ *     weights in [1, 4096], with and without parents, against tiled
  *     Floyd-Warshall (gsp_closure on MIN_PLUS) on the same matrix.
+ *  3. Large all-pairs (issue 5's target): a random graph with |V| = 65536,
+ *     |E| = 4|V|, weights in [1, 4096]: gsp_msssp time and GTEPS
+ *     (relaxations counted as n x arcs), with parents, an optional batch
+ *     sweep, our CPU backend on a subset of sources (extrapolated, labeled),
+ *     and Floyd-Warshall measured at --apsp-big-fw-n and extrapolated by
+ *     n^3 when that is smaller (labeled). --dump-dir writes the sparse
+ *     graphs as Matrix Market for bench/apsp_scipy.py (scipy's Dijkstra).
  *
  * Usage: bench_sssp [--backend cpu|cuda|auto] [--type int32|int64|fp32|fp64]
  *        [--scale S] [--edgefactor E] [--grid R] [--apsp-n N] [--reps K]
  *        [--algos harish,da2cf,delta,auto] [--max-seconds T]
- *        [--skip-sssp] [--skip-apsp] [--skip-fw] [--quick] [--csv FILE]
+ *        [--apsp-big-n N] [--apsp-big-fw-n N] [--apsp-batches B1,B2,..]
+ *        [--apsp-cpu-sources K] [--dump-dir DIR]
+ *        [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--quick]
+ *        [--csv FILE]
  * --quick shrinks every size for a smoke test. A run whose warm-up takes
  * longer than --max-seconds (default 30) is timed once and flagged. Without
  * --algos every algorithm runs, except Harish on the grid on the CPU (its
@@ -34,8 +45,11 @@ typedef struct {
   gsp_type type;
   int scale, edgefactor, reps;
   gsp_index grid, apsp_n;
+  gsp_index big_n, big_fw_n, cpu_sources; /* large all-pairs */
+  const char *batches;                    /* batch sweep, NULL: none */
+  const char *dump_dir;                   /* Matrix Market copies for scipy */
   double max_seconds;
-  bool skip_sssp, skip_apsp, skip_fw;
+  bool skip_sssp, skip_apsp, skip_big, skip_fw;
   const char *algos; /* NULL: the default set */
   const char *csv;
   char device[256];
@@ -171,7 +185,7 @@ static void bench_sssp_graph(const config *c, const char *name, gsp_matrix A) {
 
 /* Chung-Lu power-law digraph: expected out- and in-degree of vertex i
  * proportional to (i+1)^(-1/(gamma-1)), average degree avg. */
-static gsp_matrix powerlaw(gsp_type t, gsp_index n, double avg, double gamma, uint64_t seed) {
+static gsp_matrix powerlaw(gsp_type t, gsp_index n, double avg, double gamma, int64_t wmax, uint64_t seed) {
   double *wt = malloc(n * sizeof *wt), *cum = malloc((n + 1) * sizeof *cum);
   const gsp_index m = (gsp_index)(avg * (double)n);
   gsp_index *I = malloc(m * sizeof *I), *J = malloc(m * sizeof *J);
@@ -194,7 +208,7 @@ static gsp_matrix powerlaw(gsp_type t, gsp_index n, double avg, double gamma, ui
       e[side] = lo;
     }
     if (e[0] == e[1]) continue;
-    I[k] = e[0], J[k] = e[1], W[k] = (double)(1 + rng(&st) % 255), k++;
+    I[k] = e[0], J[k] = e[1], W[k] = (double)(1 + rng(&st) % (uint64_t)wmax), k++;
   }
   gsp_matrix D = NULL, A = NULL;
   TRY(gsp_matrix_new(&D, GSP_FP64, n, n));
@@ -214,14 +228,19 @@ static double time_once(gsp_info (*fn)(void *), void *arg) {
 typedef struct {
   gsp_matrix A;
   const config *c;
+  bool parents;
+  gsp_backend backend; /* AUTO: the run's backend */
+  gsp_index batch;
+  const gsp_index *sources; /* NULL: all pairs */
+  gsp_index nsources;
 } apsp_arg;
 
 static gsp_info run_msssp(void *p) {
   apsp_arg *a = p;
-  gsp_matrix D = NULL;
-  gsp_msssp_opts o = {.backend = a->c->backend};
-  gsp_info info = gsp_msssp(&D, NULL, a->A, NULL, 0, &o);
-  gsp_matrix_free(&D);
+  gsp_matrix D = NULL, P = NULL;
+  gsp_msssp_opts o = {.backend = a->backend != GSP_BACKEND_AUTO ? a->backend : a->c->backend, .batch = a->batch};
+  gsp_info info = gsp_msssp(&D, a->parents ? &P : NULL, a->A, a->sources, a->nsources, &o);
+  gsp_matrix_free(&D), gsp_matrix_free(&P);
   return info;
 }
 
@@ -260,38 +279,148 @@ static void bench_apsp(const config *c) {
   const gsp_index n = c->apsp_n;
   printf("\nAll-pairs, |V| = %llu: gsp_msssp (all sources) vs Floyd-Warshall (gsp_closure)\n",
          (unsigned long long)n);
-  printf("| %-9s | %10s | %12s | %12s | %12s | %8s |\n", "topology", "arcs", "msssp ms", "FW ms", "FW tasks/s",
-         "FW/msssp");
-  printf("|-----------|------------|--------------|--------------|--------------|----------|\n");
+  printf("(random and power-law |E| = 16384, weights in [1, 4096]; times include the host result)\n");
+  printf("| %-9s | %10s | %10s | %10s | %8s | %10s | %12s | %8s |\n", "topology", "arcs", "msssp ms",
+         "+par ms", "GTEPS", "FW ms", "FW tasks/s", "FW/msssp");
+  printf("|-----------|------------|------------|------------|----------|------------|--------------|----------|\n");
   const char *names[] = {"random", "power-law", "ring", "complete"};
   for (int k = 0; k < 4; k++) {
     gsp_matrix A = NULL;
     switch (k) {
-    case 0: TRY(gsp_generate_random(&A, c->type, n, n * 16, 1, 255, 7)); break;
-    case 1: A = powerlaw(c->type, n, 16, 2.3, 7); break;
-    case 2: TRY(gsp_generate_ring(&A, c->type, n, true, 1, 255, 7)); break;
-    default: TRY(gsp_generate_complete(&A, c->type, n, 1, 255, 7)); break;
+    case 0: TRY(gsp_generate_random(&A, c->type, n, n < 4096 ? 4 * n : 16384, 1, 4096, 7)); break;
+    case 1: A = powerlaw(c->type, n, n < 4096 ? 4.0 : 16384.0 / (double)n, 2.3, 4096, 7); break;
+    case 2: TRY(gsp_generate_ring(&A, c->type, n, true, 1, 4096, 7)); break;
+    default: TRY(gsp_generate_complete(&A, c->type, n, 1, 4096, 7)); break;
     }
     gsp_index m;
     TRY(gsp_matrix_nvals(&m, A));
-    apsp_arg a = {A, c};
-    int runs_m = 0, runs_f = 0;
-    double lo_m = 0, lo_f = 0, fw = NAN;
+    if (c->dump_dir && k < 3) {
+      char path[1024];
+      snprintf(path, sizeof path, "%s/apsp_%s_%llu.mtx", c->dump_dir, names[k], (unsigned long long)n);
+      TRY(gsp_matrix_write(path, A, NULL));
+    }
+    apsp_arg a = {.A = A, .c = c}, ap = {.A = A, .c = c, .parents = true};
+    int runs_m = 0, runs_p = 0, runs_f = 0;
+    double lo_m = 0, lo_p = 0, lo_f = 0, fw = NAN;
     const double ms = timed(c, run_msssp, &a, &runs_m, &lo_m);
+    const double mp = timed(c, run_msssp, &ap, &runs_p, &lo_p);
     if (!c->skip_fw) fw = timed(c, run_fw, &a, &runs_f, &lo_f);
-    const double tasks = (double)n * (double)n * (double)n;
-    printf("| %-9s | %10llu | %12.1f | %12.1f | %12.3g | %8.2f |\n", names[k], (unsigned long long)m, ms * 1e3,
-           fw * 1e3, tasks / fw, fw / ms);
+    const double tasks = (double)n * (double)n * (double)n, rel = (double)n * (double)m;
+    printf("| %-9s | %10llu | %10.2f | %10.2f | %8.3f | %10.2f | %12.3g | %8.2f |\n", names[k],
+           (unsigned long long)m, ms * 1e3, mp * 1e3, rel / ms / 1e9, fw * 1e3, tasks / fw, fw / ms);
     fflush(stdout);
-    csv_row(c, "apsp", names[k], n, m, "msssp", runs_m, ms, lo_m, (double)n * (double)m / ms, "arc-relaxations/s");
+    csv_row(c, "apsp", names[k], n, m, "msssp", runs_m, ms, lo_m, rel / ms, "arc-relaxations/s");
+    csv_row(c, "apsp", names[k], n, m, "msssp+parents", runs_p, mp, lo_p, rel / mp, "arc-relaxations/s");
     if (!c->skip_fw) csv_row(c, "apsp", names[k], n, m, "fw", runs_f, fw, lo_f, tasks / fw, "tasks/s");
     gsp_matrix_free(&A);
   }
 }
 
+/* k timed runs, no warm-up (the caller warmed up): median, min. */
+static double timed_k(int k, gsp_info (*fn)(void *), void *arg, int *runs, double *lo) {
+  double t[16];
+  if (k > 16) k = 16;
+  if (k < 1) k = 1;
+  for (int r = 0; r < k; r++) t[r] = time_once(fn, arg);
+  qsort(t, (size_t)k, sizeof *t, cmp_double);
+  *runs = k, *lo = t[0];
+  return t[k / 2];
+}
+
+/* One row of the large all-pairs table. */
+static void big_row(const config *c, const char *what, gsp_index n, gsp_index m, gsp_index srcs, int runs,
+                    double med, double lo, double allpairs, const char *note) {
+  printf("| %-28s | %7llu | %8d | %10.3f | %10.3f | %12.3f | %8.2f | %s\n", what, (unsigned long long)srcs, runs,
+         med, lo, allpairs, (double)n * (double)m / allpairs / 1e9, note);
+  fflush(stdout);
+  csv_row(c, "apsp-big", what, n, m, note, runs, med, lo, (double)n * (double)m / allpairs, "arc-relaxations/s");
+}
+
+/* Issue 5's target: all pairs of a random graph, |V| = big_n, |E| = 4|V|. */
+static void bench_apsp_big(const config *c) {
+  const gsp_index n = c->big_n, m0 = 4 * n;
+  gsp_matrix A = NULL;
+  TRY(gsp_generate_random(&A, c->type, n, m0, 1, 4096, 11));
+  gsp_index m;
+  TRY(gsp_matrix_nvals(&m, A));
+  if (c->dump_dir) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/apsp_random_%llu.mtx", c->dump_dir, (unsigned long long)n);
+    TRY(gsp_matrix_write(path, A, NULL));
+  }
+  printf("\nAll-pairs of a random graph, |V| = %llu, |E| = %llu, weights [1, 4096], %s result %.1f GiB on the "
+         "host\n(GTEPS = n x arcs / all-pairs time; 'all-pairs s' is measured, or extrapolated where noted)\n",
+         (unsigned long long)n, (unsigned long long)m, type_name(c->type),
+         (double)n * (double)n * (c->type == GSP_INT64 || c->type == GSP_FP64 ? 8 : 4) / 1073741824.0);
+  printf("| %-28s | %7s | %8s | %10s | %10s | %12s | %8s | note\n", "run", "sources", "runs", "median s", "min s",
+         "all-pairs s", "GTEPS");
+  printf("|------------------------------|---------|----------|------------|------------|--------------|----------|------\n");
+  /* warm-up on a subset: CUDA context, pinned staging, code paths */
+  gsp_index ks = n < 2048 ? n : 2048;
+  gsp_index *sub = malloc(ks * sizeof *sub);
+  if (!sub) die("out of memory", GSP_OUT_OF_MEMORY);
+  for (gsp_index k = 0; k < ks; k++) sub[k] = (k * 7919) % n;
+  apsp_arg w = {.A = A, .c = c, .sources = sub, .nsources = ks};
+  TRY(run_msssp(&w));
+  w.parents = true;
+  TRY(run_msssp(&w));
+  const int reps = c->reps < 3 ? c->reps : 3;
+  int runs = 0;
+  double lo = 0;
+  apsp_arg a = {.A = A, .c = c};
+  double t = timed_k(reps, run_msssp, &a, &runs, &lo);
+  big_row(c, "gsp_msssp", n, m, n, runs, t, lo, t, backend_name(c->backend));
+  const double dist_only = t;
+  a.parents = true;
+  t = timed_k(1, run_msssp, &a, &runs, &lo);
+  char note[128];
+  snprintf(note, sizeof note, "%s, parents +%.1f%%", backend_name(c->backend), 100.0 * (t / dist_only - 1));
+  big_row(c, "gsp_msssp + parents", n, m, n, runs, t, lo, t, note);
+  a.parents = false;
+  if (c->batches) { /* batch sweep */
+    char list[256];
+    snprintf(list, sizeof list, "%s", c->batches);
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+      a.batch = (gsp_index)atoll(tok);
+      t = timed_k(1, run_msssp, &a, &runs, &lo);
+      char what[64];
+      snprintf(what, sizeof what, "gsp_msssp batch %llu", (unsigned long long)a.batch);
+      big_row(c, what, n, m, n, runs, t, lo, t, backend_name(c->backend));
+    }
+    a.batch = 0;
+  }
+  if (c->cpu_sources > 0 && c->backend != GSP_BACKEND_CPU) { /* our CPU backend on a subset */
+    const gsp_index kc = c->cpu_sources < n ? c->cpu_sources : n;
+    apsp_arg ac = {.A = A, .c = c, .backend = GSP_BACKEND_CPU, .sources = sub, .nsources = kc};
+    t = timed_k(1, run_msssp, &ac, &runs, &lo);
+    int threads = 0;
+    TRY(gsp_get_threads(&threads));
+    snprintf(note, sizeof note, "cpu %d threads, EXTRAPOLATED x n/sources", threads);
+    big_row(c, "gsp_msssp (CPU backend)", n, m, kc, runs, t, lo, t * (double)n / (double)kc, note);
+  }
+  free(sub);
+  gsp_matrix_free(&A);
+  if (!c->skip_fw && c->big_fw_n > 0) { /* Floyd-Warshall on the same kind of graph */
+    const gsp_index nf = c->big_fw_n < n ? c->big_fw_n : n;
+    gsp_matrix F = NULL;
+    TRY(gsp_generate_random(&F, c->type, nf, 4 * nf, 1, 4096, 11));
+    apsp_arg af = {.A = F, .c = c};
+    t = timed_k(1, run_fw, &af, &runs, &lo);
+    const double scale = ((double)n / nf) * ((double)n / nf) * ((double)n / nf);
+    if (nf == n) snprintf(note, sizeof note, "%s, measured", backend_name(c->backend));
+    else
+      snprintf(note, sizeof note, "%s, measured at n = %llu, EXTRAPOLATED x (n/%llu)^3", backend_name(c->backend),
+               (unsigned long long)nf, (unsigned long long)nf);
+    big_row(c, "FW closure (gsp_closure)", n, m, nf, runs, t, lo, t * scale, note);
+    printf("FW / msssp (all-pairs): %.2f (target >= 4)\n", t * scale / dist_only);
+    gsp_matrix_free(&F);
+  }
+}
+
 int main(int argc, char **argv) {
   config c = {.backend = GSP_BACKEND_AUTO, .type = GSP_INT32, .scale = 21, .edgefactor = 16, .reps = 5,
-              .grid = 4096, .apsp_n = 4677, .max_seconds = 30};
+              .grid = 4096, .apsp_n = 4677, .big_n = 65536, .big_fw_n = 32768, .cpu_sources = 256,
+              .max_seconds = 30};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
     if (!strcmp(a, "--backend")) {
@@ -311,11 +440,20 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--skip-sssp")) c.skip_sssp = true;
     else if (!strcmp(a, "--skip-apsp")) c.skip_apsp = true;
     else if (!strcmp(a, "--skip-fw")) c.skip_fw = true;
-    else if (!strcmp(a, "--quick")) c.scale = 14, c.grid = 256, c.apsp_n = 300, c.reps = 3;
+    else if (!strcmp(a, "--apsp-big-n")) c.big_n = (gsp_index)atoll(v), i++;
+    else if (!strcmp(a, "--apsp-big-fw-n")) c.big_fw_n = (gsp_index)atoll(v), i++;
+    else if (!strcmp(a, "--apsp-cpu-sources")) c.cpu_sources = (gsp_index)atoll(v), i++;
+    else if (!strcmp(a, "--apsp-batches")) c.batches = v, i++;
+    else if (!strcmp(a, "--dump-dir")) c.dump_dir = v, i++;
+    else if (!strcmp(a, "--skip-apsp-big")) c.skip_big = true;
+    else if (!strcmp(a, "--quick"))
+      c.scale = 14, c.grid = 256, c.apsp_n = 300, c.reps = 3, c.big_n = 4096, c.big_fw_n = 2048, c.cpu_sources = 64;
     else {
       fprintf(stderr, "usage: %s [--backend cpu|cuda|auto] [--type T] [--scale S] [--edgefactor E] [--grid R]\n"
                       "       [--apsp-n N] [--reps K] [--algos harish,da2cf,delta,auto] [--max-seconds T]\n"
-                      "       [--skip-sssp] [--skip-apsp] [--skip-fw] [--quick] [--csv FILE]\n", argv[0]);
+                      "       [--apsp-big-n N] [--apsp-big-fw-n N] [--apsp-batches B1,B2] [--apsp-cpu-sources K]\n"
+                      "       [--dump-dir DIR] [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--quick]\n"
+                      "       [--csv FILE]\n", argv[0]);
       return 2;
     }
   }
@@ -329,7 +467,7 @@ int main(int argc, char **argv) {
     snprintf(c.device, sizeof c.device, "CPU, %d OpenMP threads", threads);
   else
     snprintf(c.device, sizeof c.device, "%s", desc);
-  printf("gsp shortest-path benchmark: backend %s, device %s, weights %s in [1, 255], median of %d\n",
+  printf("gsp shortest-path benchmark: backend %s, device %s, weights %s in [1, 255] (all-pairs: [1, 4096]), median of %d\n",
          backend_name(c.backend), c.device, type_name(c.type), c.reps);
 
   if (!c.skip_sssp) {
@@ -349,5 +487,6 @@ int main(int argc, char **argv) {
     gsp_matrix_free(&A);
   }
   if (!c.skip_apsp) bench_apsp(&c);
+  if (!c.skip_big && c.big_n > 0) bench_apsp_big(&c);
   return 0;
 }

@@ -50,14 +50,16 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ,
  *
  * gsp_cuda_msssp: Okuyama's batched kernel; dist[k*n + v] (A's type) is the
  * distance from src[k] (+inf where unreached), parent (may be NULL) the same
- * layout. batch: sources per pass (rounded up to 32), 0 automatic.
+ * layout (-1 where unreached), present[k*n + v] = 1 where reached and
+ * *nvals = their count. batch: sources per pass (rounded up to 32, at most
+ * 1024), 0 automatic.
  */
 gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim,
                        double delta, bool *taken);
-gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, const struct gsp_matrix_s *A,
-                        const int64_t *src, int64_t nsrc, const void *lim, int64_t batch,
-                        bool *taken);
+gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, int64_t *nvals,
+                        const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
+                        const void *lim, int64_t batch, bool *taken);
 
 /* Contract: only gsp_cuda_closure leaves a matrix device-only, and its
  * content is then free of NaN (its input was checked). gsp_closure relies on
