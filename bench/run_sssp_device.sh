@@ -22,7 +22,7 @@ cmake --build "$B" -j16 --target test_cuda_sssp bench_sssp > "$OUT/build.log" 2>
   || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 
 stamp tests
-timeout "${TEST_TIMEOUT:-200}" "$B/tests/test_cuda_sssp" --jobs 1 > "$OUT/test_cuda_sssp.log" 2>&1
+timeout "${TEST_TIMEOUT:-150}" "$B/tests/test_cuda_sssp" --jobs 1 > "$OUT/test_cuda_sssp.log" 2>&1
 trc=$?
 stamp "tests rc=$trc $(grep -o 'Tested: .*' "$OUT/test_cuda_sssp.log" | tail -1)"
 grep -E "FAIL|Assertion|CRASH|fail" "$OUT/test_cuda_sssp.log" | head -20
@@ -30,11 +30,11 @@ grep -E "FAIL|Assertion|CRASH|fail" "$OUT/test_cuda_sssp.log" | head -20
 rm -rf "$DUMP"; mkdir -p "$DUMP"
 BS="$B/bench/bench_sssp --skip-apsp --max-seconds 3"
 stamp "bench cuda rmat (all algorithms)"
-$BS --backend cuda --graphs rmat --max-seconds 1 --dump "$DUMP" --csv "$OUT/sssp.csv" > "$OUT/bench_cuda_rmat.log" 2>&1
+timeout 70 $BS --backend cuda --graphs rmat --max-seconds 1 --dump "$DUMP" --csv "$OUT/sssp.csv" > "$OUT/bench_cuda_rmat.log" 2>&1
 stamp "bench cuda grid (delta, auto)"
-$BS --backend cuda --graphs grid --algos delta,auto --dump "$DUMP" --csv "$OUT/sssp.csv" > "$OUT/bench_cuda_grid.log" 2>&1
+timeout 60 $BS --backend cuda --graphs grid --algos delta,auto --dump "$DUMP" --csv "$OUT/sssp.csv" > "$OUT/bench_cuda_grid.log" 2>&1
 stamp "bench cpu (delta, auto)"
-$BS --backend cpu --algos delta,auto --reps 3 --csv "$OUT/sssp.csv" > "$OUT/bench_cpu.log" 2>&1
+timeout 90 $BS --backend cpu --algos delta,auto --reps 3 --csv "$OUT/sssp.csv" > "$OUT/bench_cpu.log" 2>&1
 stamp "scipy"
 PYTHONUNBUFFERED=1 timeout 120 python3 bench/bench_sssp_scipy.py "$DUMP" 2 40 > "$OUT/scipy.log" 2>&1
 grep '^csv,' "$OUT/scipy.log" | sed 's/^csv,//' >> "$OUT/sssp.csv"
