@@ -5,7 +5,9 @@
  *     (default scale 21, edge factor 16, Graph500 parameters) and a road-like
  *     grid (default 4096 x 4096), integer weights uniform in [1, 255].
  *     Reported as GTEPS = arcs of the graph / time (PERFORMANCE.md), median
- *     over random sources with at least one out-arc, after a warm-up.
+ *     over random sources with at least one out-arc, after a warm-up, and
+ *     GTEPS_r = out-arcs of the reached vertices / time (the arcs a
+ *     traversal must look at; median over the runs).
  *  2. Many sources: all-pairs shortest paths by gsp_msssp (batches of
  *     sources, Okuyama et al.) on Okuyama's topologies with |V| = 4677:
  *     random and power-law (Chung-Lu) with |E| = 16384, ring and complete,
@@ -25,7 +27,9 @@
  *        [--apsp-big-n N] [--apsp-big-fw-n N] [--apsp-batches B1,B2,..]
  *        [--apsp-cpu-sources K] [--dump-dir DIR]
  *        [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--quick]
- *        [--csv FILE]
+ *        [--csv FILE] [--graphs rmat,grid] [--dump DIR]
+ * --dump writes each graph's CSR, the sources and our distances from the
+ * first timed source as raw arrays for bench/bench_sssp_scipy.py.
  * --quick shrinks every size for a smoke test. A run whose warm-up takes
  * longer than --max-seconds (default 30) is timed once and flagged. Without
  * --algos every algorithm runs, except Harish on the grid on the CPU (its
@@ -51,6 +55,8 @@ typedef struct {
   double max_seconds;
   bool skip_sssp, skip_apsp, skip_big, skip_fw;
   const char *algos; /* NULL: the default set */
+  const char *graphs; /* NULL: rmat and grid */
+  const char *dump;   /* directory for bench_sssp_scipy.py, or NULL */
   const char *csv;
   char device[256];
 } config;
@@ -102,8 +108,9 @@ static void csv_row(const config *c, const char *bench, const char *graph, gsp_i
   fclose(f);
 }
 
-/* Out-degree of every vertex (CSR export), to pick sources with arcs. */
-static gsp_index *out_degree_vertices(gsp_matrix A, gsp_index *count) {
+/* Vertices with out-arcs (to pick sources), and the row pointers (*rowp,
+ * to count the arcs of reached vertices). */
+static gsp_index *out_degree_vertices(gsp_matrix A, gsp_index *count, gsp_index **rowp) {
   gsp_index n, nv;
   TRY(gsp_matrix_nrows(&n, A));
   TRY(gsp_matrix_nvals(&nv, A));
@@ -113,9 +120,77 @@ static gsp_index *out_degree_vertices(gsp_matrix A, gsp_index *count) {
   gsp_index k = 0;
   for (gsp_index v = 0; v < n; v++)
     if (p[v + 1] > p[v]) list[k++] = v;
-  free(p), free(j);
+  free(j);
+  *rowp = p;
   *count = k;
   return list;
+}
+
+/* Out-arcs of the vertices that have a distance in d. */
+static gsp_index reached_arcs(gsp_vector d, const gsp_index *p) {
+  gsp_index nv;
+  TRY(gsp_vector_nvals(&nv, d));
+  gsp_index *I = malloc((nv + 1) * sizeof *I), got = nv, arcs = 0;
+  if (!I) die("out of memory", GSP_OUT_OF_MEMORY);
+  TRY(gsp_vector_extract_tuples(I, NULL, &got, d));
+  for (gsp_index k = 0; k < got; k++) arcs += p[I[k] + 1] - p[I[k]];
+  free(I);
+  return arcs;
+}
+
+static void dump_array(const config *c, const char *graph, const char *what, const void *x, size_t bytes) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s_%s", c->dump, graph, what);
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(x, 1, bytes, f) != bytes) {
+    perror(path);
+    exit(1);
+  }
+  fclose(f);
+}
+
+/* Raw CSR (int64 indptr, int32 indices, weights as float64), the sources
+ * of the first algorithm's runs (warm-up first) and our distances from the
+ * first timed one (float64, inf where unreached) for the scipy peer. */
+static void dump_graph(const config *c, const char *name, gsp_matrix A, const gsp_index *srcs, gsp_index nsrc) {
+  gsp_index n, nv;
+  TRY(gsp_matrix_nrows(&n, A));
+  TRY(gsp_matrix_nvals(&nv, A));
+  gsp_matrix D = NULL;
+  TRY(gsp_matrix_cast(&D, A, GSP_FP64));
+  gsp_index *p = malloc((n + 1) * sizeof *p), *j = malloc((nv + 1) * sizeof *j);
+  double *w = malloc((nv + 1) * sizeof *w), *dist = malloc(n * sizeof *dist);
+  int32_t *j32 = malloc((nv + 1) * sizeof *j32);
+  if (!p || !j || !w || !dist || !j32) die("out of memory", GSP_OUT_OF_MEMORY);
+  TRY(gsp_matrix_export_csr(p, j, w, D));
+  for (gsp_index e = 0; e < nv; e++) j32[e] = (int32_t)j[e];
+  dump_array(c, name, "indptr.i64", p, (n + 1) * sizeof *p);
+  dump_array(c, name, "indices.i32", j32, nv * sizeof *j32);
+  dump_array(c, name, "weights.f64", w, nv * sizeof *w);
+  uint64_t st = 12345;
+  int64_t *s = malloc((size_t)(c->reps + 1) * sizeof *s);
+  for (int r = 0; r <= c->reps; r++) s[r] = (int64_t)srcs[rng(&st) % (nsrc ? nsrc : 1)];
+  dump_array(c, name, "sources.i64", s, (size_t)(c->reps + 1) * sizeof *s);
+  gsp_vector d = NULL;
+  gsp_sssp_opts o = {.backend = c->backend};
+  TRY(gsp_sssp(&d, NULL, A, (gsp_index)s[c->reps > 0 ? 1 : 0], &o));
+  gsp_index got = n;
+  gsp_index *I = malloc((n + 1) * sizeof *I);
+  int64_t *x = malloc((n + 1) * sizeof *x); /* room for any type */
+  if (!I || !x) die("out of memory", GSP_OUT_OF_MEMORY);
+  TRY(gsp_vector_extract_tuples(I, x, &got, d));
+  for (gsp_index v = 0; v < n; v++) dist[v] = INFINITY;
+  for (gsp_index k = 0; k < got; k++) {
+    switch (c->type) {
+    case GSP_INT32: dist[I[k]] = ((const int32_t *)x)[k]; break;
+    case GSP_INT64: dist[I[k]] = (double)x[k]; break;
+    case GSP_FP32: dist[I[k]] = ((const float *)x)[k]; break;
+    default: dist[I[k]] = ((const double *)x)[k]; break;
+    }
+  }
+  dump_array(c, name, "dist.f64", dist, n * sizeof *dist);
+  gsp_vector_free(&d), gsp_matrix_free(&D);
+  free(p), free(j), free(w), free(dist), free(j32), free(s), free(I), free(x);
 }
 
 /* Whether algorithm `label` runs on graph `name`. */
@@ -134,7 +209,9 @@ static void bench_sssp_graph(const config *c, const char *name, gsp_matrix A) {
   gsp_index n, m, nsrc;
   TRY(gsp_matrix_nrows(&n, A));
   TRY(gsp_matrix_nvals(&m, A));
-  gsp_index *srcs = out_degree_vertices(A, &nsrc);
+  gsp_index *rowp = NULL;
+  gsp_index *srcs = out_degree_vertices(A, &nsrc, &rowp);
+  if (c->dump) dump_graph(c, name, A, srcs, nsrc);
   uint64_t st = 12345;
   const gsp_sssp_algo algos[] = {GSP_SSSP_HARISH, GSP_SSSP_DA2CF, GSP_SSSP_DELTA, GSP_SSSP_AUTO};
   for (int ai = 0; ai < 5; ai++) {
@@ -147,7 +224,7 @@ static void bench_sssp_graph(const config *c, const char *name, gsp_matrix A) {
       continue;
     }
     gsp_sssp_opts o = {.algo = algo, .backend = c->backend};
-    double *t = malloc((size_t)(c->reps + 1) * sizeof *t);
+    double *t = malloc((size_t)(c->reps + 1) * sizeof *t), *rate = malloc((size_t)(c->reps + 1) * sizeof *rate);
     int done = 0;
     double warm = 0;
     gsp_index reached = 0;
@@ -158,29 +235,35 @@ static void bench_sssp_graph(const config *c, const char *name, gsp_matrix A) {
       TRY(gsp_sssp(&d, parents ? &p : NULL, A, s, &o));
       const double dt = omp_get_wtime() - t0;
       TRY(gsp_vector_nvals(&reached, d));
+      const double arcs_r = (double)reached_arcs(d, rowp);
       gsp_vector_free(&d), gsp_vector_free(&p);
       if (r < 0) {
         warm = dt;
         if (dt > c->max_seconds) { /* too slow to repeat: report the one run */
+          rate[done] = arcs_r / dt;
           t[done++] = dt;
           break;
         }
         continue;
       }
+      rate[done] = arcs_r / dt;
       t[done++] = dt;
     }
     qsort(t, (size_t)done, sizeof *t, cmp_double);
-    const double med = t[done / 2], lo = t[0];
+    qsort(rate, (size_t)done, sizeof *rate, cmp_double);
+    const double med = t[done / 2], lo = t[0], med_rate = rate[done / 2];
     char label[64];
     snprintf(label, sizeof label, "%s%s", algo_name(algo), parents ? "+parents" : "");
-    printf("| %-10s | %9llu | %10llu | %-14s | %9.2f | %9.2f | %8.4f | %9llu |%s\n", name, (unsigned long long)n,
-           (unsigned long long)m, label, med * 1e3, lo * 1e3, (double)m / med / 1e9, (unsigned long long)reached,
+    printf("| %-10s | %9llu | %10llu | %-14s | %9.2f | %9.2f | %8.4f | %8.4f | %9llu | %9.2f |%s\n", name,
+           (unsigned long long)n, (unsigned long long)m, label, med * 1e3, lo * 1e3, (double)m / med / 1e9,
+           med_rate / 1e9, (unsigned long long)reached, warm * 1e3,
            done == 1 && warm > c->max_seconds ? " (one run: slow)" : "");
     fflush(stdout);
     csv_row(c, "sssp", name, n, m, label, done, med, lo, (double)m / med / 1e9, "GTEPS");
-    free(t);
+    csv_row(c, "sssp", name, n, m, label, done, med, lo, med_rate / 1e9, "GTEPS_r");
+    free(t), free(rate);
   }
-  free(srcs);
+  free(srcs), free(rowp);
 }
 
 /* Chung-Lu power-law digraph: expected out- and in-degree of vertex i
@@ -437,6 +520,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--max-seconds")) c.max_seconds = atof(v), i++;
     else if (!strcmp(a, "--csv")) c.csv = v, i++;
     else if (!strcmp(a, "--algos")) c.algos = v, i++;
+    else if (!strcmp(a, "--graphs")) c.graphs = v, i++;
+    else if (!strcmp(a, "--dump")) c.dump = v, i++;
     else if (!strcmp(a, "--skip-sssp")) c.skip_sssp = true;
     else if (!strcmp(a, "--skip-apsp")) c.skip_apsp = true;
     else if (!strcmp(a, "--skip-fw")) c.skip_fw = true;
@@ -453,7 +538,7 @@ int main(int argc, char **argv) {
                       "       [--apsp-n N] [--reps K] [--algos harish,da2cf,delta,auto] [--max-seconds T]\n"
                       "       [--apsp-big-n N] [--apsp-big-fw-n N] [--apsp-batches B1,B2] [--apsp-cpu-sources K]\n"
                       "       [--dump-dir DIR] [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--quick]\n"
-                      "       [--csv FILE]\n", argv[0]);
+                      "       [--csv FILE] [--graphs rmat,grid] [--dump DIR]\n", argv[0]);
       return 2;
     }
   }
@@ -472,19 +557,24 @@ int main(int argc, char **argv) {
 
   if (!c.skip_sssp) {
     printf("\nSingle source (GTEPS = arcs / time; sources with out-arcs, chosen at random)\n");
-    printf("| %-10s | %9s | %10s | %-14s | %9s | %9s | %8s | %9s |\n", "graph", "vertices", "arcs", "algorithm",
-           "median ms", "min ms", "GTEPS", "reached");
-    printf("|------------|-----------|------------|----------------|-----------|-----------|----------|-----------|\n");
+    printf("| %-10s | %9s | %10s | %-14s | %9s | %9s | %8s | %8s | %9s | %9s |\n", "graph", "vertices", "arcs",
+           "algorithm", "median ms", "min ms", "GTEPS", "GTEPS_r", "reached", "first ms");
+    printf("|------------|-----------|------------|----------------|-----------|-----------|----------|----------|"
+           "-----------|-----------|\n");
     gsp_matrix A = NULL;
     char name[32];
-    TRY(gsp_generate_rmat(&A, c.type, c.scale, (gsp_index)c.edgefactor, 0, 0, 0, 1, 255, 1));
-    snprintf(name, sizeof name, "rmat-%d", c.scale);
-    bench_sssp_graph(&c, name, A);
-    gsp_matrix_free(&A);
-    TRY(gsp_generate_grid(&A, c.type, c.grid, c.grid, 1, 255, 1));
-    snprintf(name, sizeof name, "grid-%llu", (unsigned long long)c.grid);
-    bench_sssp_graph(&c, name, A);
-    gsp_matrix_free(&A);
+    if (!c.graphs || strstr(c.graphs, "rmat")) {
+      TRY(gsp_generate_rmat(&A, c.type, c.scale, (gsp_index)c.edgefactor, 0, 0, 0, 1, 255, 1));
+      snprintf(name, sizeof name, "rmat-%d", c.scale);
+      bench_sssp_graph(&c, name, A);
+      gsp_matrix_free(&A);
+    }
+    if (!c.graphs || strstr(c.graphs, "grid")) {
+      TRY(gsp_generate_grid(&A, c.type, c.grid, c.grid, 1, 255, 1));
+      snprintf(name, sizeof name, "grid-%llu", (unsigned long long)c.grid);
+      bench_sssp_graph(&c, name, A);
+      gsp_matrix_free(&A);
+    }
   }
   if (!c.skip_apsp) bench_apsp(&c);
   if (!c.skip_big && c.big_n > 0) bench_apsp_big(&c);

@@ -105,6 +105,7 @@ typedef enum {
 } gsp_format;
 
 struct gsp_dev_matrix; /* owned by src/cuda */
+struct gsp_dev_graph;  /* owned by src/cuda (shortest paths) */
 
 struct gsp_matrix_s {
   uint32_t magic;
@@ -121,6 +122,11 @@ struct gsp_matrix_s {
    * the only valid data and the host fields above are stale. */
   struct gsp_dev_matrix *dev;
   bool dev_only;
+  /* Device CSR kept by the GPU shortest-path calls for the next call on the
+   * same content (src/cuda/gsp_cuda_sssp_graph.cu); dropped with dev by
+   * every host change. Its presence also means the weights passed the
+   * shortest-path checks (non-negative, no NaN) since the last change. */
+  struct gsp_dev_graph *dev_graph;
 };
 
 struct gsp_vector_s {

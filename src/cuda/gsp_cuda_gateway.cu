@@ -150,7 +150,9 @@ static void dev_free(struct gsp_dev_matrix *dev) {
 }
 
 void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
-  if (!A || !A->dev) return;
+  if (!A) return;
+  gsp_cuda_graph_release(A); /* the shortest-path CSR goes with any change too */
+  if (!A->dev) return;
   dev_free(A->dev);
   A->dev = NULL;
   A->dev_only = false;
