@@ -137,8 +137,10 @@ gsp_info spmm_library(const MCtx &c, bool *done) {
   }
   GSP_CUSPARSE_TRY(st);
   GSP_CU_DALLOC(buf, bytes);
-  GSP_CUSPARSE_TRY(cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, one, mat,
-                                mb, zero, mc, dt, CUSPARSE_SPMM_ALG_DEFAULT, buf));
+  st = cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, one, mat, mb, zero,
+                    mc, dt, CUSPARSE_SPMM_ALG_DEFAULT, buf);
+  if (st == CUSPARSE_STATUS_NOT_SUPPORTED) *done = false;
+  else GSP_CUSPARSE_TRY(st);
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -168,9 +170,10 @@ gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix
   size_t mn;
   if (!gsp__mul_size(&mn, (size_t)m, (size_t)n) || mn > ((size_t)1 << 40) / ts) return info;
   *taken = true;
-  /* device-only closure results: their host copies first */
+  /* device-only closure results: their host copies first (a bool one comes
+   * back bit-packed) */
   GSP_TRY(gsp__matrix_host(A));
-  GSP_TRY(gsp__matrix_host(B));
+  GSP_TRY(gsp__matrix_to_dense(B));
   const bool floating = t == GSP_FP32 || t == GSP_FP64;
   const bool gemm = s == GSP_PLUS_TIMES && floating && A->fmt == GSP_FMT_DENSE && !A->b && !B->b && k > 0;
   const size_t kn = (size_t)B->nrows * (size_t)B->ncols;

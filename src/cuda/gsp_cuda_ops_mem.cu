@@ -151,7 +151,8 @@ static gsp_info csr_upload(struct gsp_dev_csr **out, const struct gsp_matrix_s *
   GSP_CU_DALLOC(c->x, (size_t)c->nnz * ts);
   GSP_TRY(upload_narrow(c->p, A->p, (int64_t)c->nrows + 1, fn));
   GSP_TRY(upload_narrow(c->j, A->j, c->nnz, fn));
-  if (c->nnz) GSP_CU_TRY(cudaMemcpy(c->x, A->x, (size_t)c->nnz * ts, cudaMemcpyHostToDevice));
+  if (c->nnz && A->x) GSP_CU_TRY(cudaMemcpy(c->x, A->x, (size_t)c->nnz * ts, cudaMemcpyHostToDevice));
+  else if (c->nnz) GSP_CU_TRY(cudaMemsetAsync(c->x, 1, (size_t)c->nnz, 0)); /* bool without values: true */
   *out = c;
 #undef GSP_FREE_ALL
   return info;
