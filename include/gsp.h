@@ -383,7 +383,11 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum,
 gsp_info gsp_mxv(gsp_vector w, const gsp_vector mask, gsp_binop accum,
                  gsp_semiring s, const gsp_matrix A, const gsp_vector u,
                  const gsp_desc *desc);
-/* t = u (+.*) A (desc->transpose_b transposes A). */
+/* t = u (+.*) A (desc->transpose_b transposes A).
+ * gsp_mxv / gsp_vxm on the CUDA backend (see gsp_desc.backend) leave w on
+ * the device: its entry count is known at once, and the first host read of
+ * its values (extract, export, a CPU operation) downloads them. Matrix and
+ * vector operands keep device copies until their host data changes. */
 gsp_info gsp_vxm(gsp_vector w, const gsp_vector mask, gsp_binop accum,
                  gsp_semiring s, const gsp_vector u, const gsp_matrix A,
                  const gsp_desc *desc);
