@@ -129,13 +129,19 @@ struct gsp_matrix_s {
   struct gsp_dev_graph *dev_graph;
 };
 
+struct gsp_dev_vector; /* owned by src/cuda */
+
 struct gsp_vector_s {
   uint32_t magic;
   gsp_type type;
   int64_t n;
-  int64_t nvals;
+  int64_t nvals; /* always valid, also when dev_only */
   void *x;    /* x[n] */
   uint8_t *b; /* presence b[n]; NULL when all present */
+  /* Device copy, managed by src/cuda (as for matrices). When dev_only is
+   * set the device holds the only valid values: x and b are stale. */
+  struct gsp_dev_vector *dev;
+  bool dev_only;
 };
 
 /* Validate a handle argument: NULL -> GSP_NULL_POINTER, freed or foreign ->
@@ -194,6 +200,11 @@ gsp_info gsp__tuples_to_csr(gsp_index **p, gsp_index **j, void **x, int64_t *nva
                             gsp_index n, gsp_dup dup, const char *fn);
 
 gsp_info gsp__vector_alloc(struct gsp_vector_s **v, gsp_type t, int64_t n);
+/* Make v's host copy valid (downloads when v->dev_only); every host read
+ * and write of x / b goes after it. */
+gsp_info gsp__vector_host(struct gsp_vector_s *v);
+/* Call after changing the host data: drops any device copy. */
+void gsp__vector_host_changed(struct gsp_vector_s *v);
 gsp_info gsp__vector_publish(struct gsp_vector_s *v);
 void gsp__vector_destroy(struct gsp_vector_s *v);
 void gsp__vector_swap_in(struct gsp_vector_s *dst, struct gsp_vector_s *src);

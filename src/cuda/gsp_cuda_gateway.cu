@@ -142,6 +142,7 @@ static bool strictly_signed(const struct gsp_matrix_s *M, int sign) {
 
 static void dev_free(struct gsp_dev_matrix *dev) {
   if (!dev) return;
+  gsp__cuda_csr_release(dev);
   if (dev->d) {
     cudaFree(dev->d);
     (void)cudaGetLastError();
@@ -428,6 +429,7 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
     M->dev = fresh;
     fresh = NULL;
   }
+  gsp__cuda_csr_release(dev); /* CSR copies of the old content are stale */
   dev->enc = s;
   dev->closed = true;
   dev->closed_sr = s;
