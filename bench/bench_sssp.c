@@ -355,7 +355,9 @@ static void bench_bf(const config *c) {
       gsp_index n, m, nsrc;
       TRY(gsp_matrix_nrows(&n, A));
       TRY(gsp_matrix_nvals(&m, A));
-      gsp_index *srcs = out_degree_vertices(A, &nsrc);
+      gsp_index *rowp = NULL;
+      gsp_index *srcs = out_degree_vertices(A, &nsrc, &rowp);
+      free(rowp);
       char name[32];
       snprintf(name, sizeof name, "rmat-%d%s", scale, cyc ? "+cyc" : "");
       gsp_bf_opts o = {.backend = c->backend};
