@@ -3,6 +3,8 @@
 # Sourced by build.sh and test.sh.
 gsp_install_deps() {
   local pkgs="cmake gcc g++ make pkg-config zlib1g-dev libcriterion-dev libgraphblas-dev python3"
+  # libgsp_mpi and its tests (mpirun)
+  pkgs="$pkgs libopenmpi-dev openmpi-bin"
   local missing=""
   for p in $pkgs; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -19,12 +19,21 @@
 extern "C" {
 #endif
 
+/* Symbols marked GSP_COMPANION are also exported from libgsp.so for gsp's
+ * companion library libgsp_mpi (src/mpi), which is built from the same tree
+ * and version: a private ABI, not part of the public API (include/gsp.h). */
+#if defined(__GNUC__)
+#define GSP_COMPANION __attribute__((visibility("default")))
+#else
+#define GSP_COMPANION
+#endif
+
 /* ---- errors ---- */
 
 /* Record "<where>: <message> [file:line]" in the thread-local buffer and
  * return code. Never prints. */
-gsp_info gsp__error(gsp_info code, const char *file, int line,
-                    const char *fmt, ...)
+GSP_COMPANION gsp_info gsp__error(gsp_info code, const char *file, int line,
+                                  const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
@@ -65,10 +74,10 @@ gsp_info gsp__error(gsp_info code, const char *file, int line,
 /* ---- memory: every allocation goes through these (failure injection) ---- */
 
 void *gsp__malloc(size_t size);
-void *gsp__malloc_array(size_t count, size_t size); /* overflow-checked */
+GSP_COMPANION void *gsp__malloc_array(size_t count, size_t size); /* overflow-checked */
 void *gsp__calloc(size_t count, size_t size);
 void *gsp__realloc_array(void *p, size_t count, size_t size);
-void gsp__free(void *p);
+GSP_COMPANION void gsp__free(void *p);
 #define GSP_FREE(p) (gsp__free(p), (p) = NULL)
 /* Tests: make the k-th allocation from now (0 = the next) and all later ones
  * fail; k < 0 disarms. Not for production use. */
@@ -90,7 +99,7 @@ bool gsp__mul_size(size_t *out, size_t a, size_t b);
  * their memory ---- */
 
 gsp_info gsp__register(void *obj);
-void gsp__unregister(void *obj);
+GSP_COMPANION void gsp__unregister(void *obj);
 bool gsp__is_live(const void *obj);
 
 /* ---- objects ---- */
@@ -146,15 +155,15 @@ struct gsp_vector_s {
 
 /* Validate a handle argument: NULL -> GSP_NULL_POINTER, freed or foreign ->
  * GSP_INVALID_OBJECT. `what` names the argument in the message. */
-gsp_info gsp__check_matrix(const struct gsp_matrix_s *A, const char *fn,
-                           const char *what);
+GSP_COMPANION gsp_info gsp__check_matrix(const struct gsp_matrix_s *A,
+                                         const char *fn, const char *what);
 gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn,
                            const char *what);
 gsp_info gsp__check_type(gsp_type t, const char *fn);
 /* Whether semiring s applies to type t (OR_AND: bool; others: numeric). */
-bool gsp__semiring_fits(gsp_semiring s, gsp_type t);
-const char *gsp__type_name(gsp_type t);
-const char *gsp__semiring_name(gsp_semiring s);
+GSP_COMPANION bool gsp__semiring_fits(gsp_semiring s, gsp_type t);
+GSP_COMPANION const char *gsp__type_name(gsp_type t);
+GSP_COMPANION const char *gsp__semiring_name(gsp_semiring s);
 
 /* Allocate a new empty matrix / vector (not registered as live until
  * gsp__matrix_publish). */
@@ -173,7 +182,7 @@ void gsp__matrix_clear_storage(struct gsp_matrix_s *A);
 /* Move the content (storage, nvals, fmt) of src into dst and destroy src.
  * dst keeps its handle; its old content is released. Types and dimensions
  * must match. Used to commit a result only after it is complete. */
-void gsp__matrix_swap_in(struct gsp_matrix_s *dst, struct gsp_matrix_s *src);
+GSP_COMPANION void gsp__matrix_swap_in(struct gsp_matrix_s *dst, struct gsp_matrix_s *src);
 
 /* Format conversions in place. They either succeed or leave A unchanged.
  * gsp__matrix_host makes the host copy valid (downloads from the device);

@@ -42,4 +42,31 @@ gsp_info gsp__closure_cpu_dense(void *d, int64_t *succ, int64_t n, gsp_type t,
 void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr,
                            bool reflexive);
 
+/*
+ * The tile kernels of the blocked driver, for a caller that places the tiles
+ * itself (the distributed closure of libgsp_mpi): these are the very
+ * functions fw_blocked calls, so a driver that applies them in the same
+ * order (diagonal tile, then its row and column panels in place, then every
+ * other tile) gets results bit-identical to gsp__closure_cpu_dense. Tiles
+ * are GSP_FW_TILE x GSP_FW_TILE values with a row stride of ld values.
+ */
+typedef struct {
+  size_t esize;             /* bytes per value */
+  unsigned char zero[16];   /* the semiring zero ("no path"), one value */
+  /* phase 1: Floyd-Warshall inside the diagonal tile T, in place */
+  void (*diag)(void *T, int64_t ld);
+  /* phases 2 and 3: C = add(C, A (x) B); C may be A or B (phase 2) */
+  void (*update)(void *C, const void *A, const void *B, int64_t ld);
+  /* whether a diagonal entry of the closed diagonal tile T beats the empty
+   * path: a negative (MIN_PLUS) or positive (MAX_PLUS) cycle */
+  bool (*cycle)(const void *T, int64_t ld);
+  /* T(i,i) = add(one, T(i,i)) for i < m: the empty paths of M* */
+  void (*reflexive)(void *T, int64_t ld, int64_t m);
+} gsp__fw_tiles;
+
+/* The tile kernels for (t, s): one of the closure pairs of
+ * gsp__closure_cpu_dense, else GSP_PANIC. */
+GSP_COMPANION gsp_info gsp__fw_tiles_get(gsp__fw_tiles *k, gsp_type t,
+                                         gsp_semiring s);
+
 #endif /* GSP_CLOSURE_CPU_H */

@@ -69,3 +69,17 @@ gsp_info gsp__closure_cpu_dense(void *d, int64_t *succ, int64_t n, gsp_type t,
   }
   return GSP_ERROR(GSP_PANIC, "closure: type %d has no CPU kernel", (int)t);
 }
+
+gsp_info gsp__fw_tiles_get(gsp__fw_tiles *k, gsp_type t, gsp_semiring s) {
+  bool ok = false;
+  switch (t) {
+#define FW_TILES_CASE_(T, ct, sfx)                                             \
+  case GSP_##T: ok = fw_tiles_##sfx(k, s); break;
+    GSP_TYPE_LIST(FW_TILES_CASE_)
+#undef FW_TILES_CASE_
+  }
+  if (!ok)
+    return GSP_ERROR(GSP_PANIC, "closure: no tile kernels for semiring %d on type %d", (int)s,
+                     (int)t);
+  return GSP_SUCCESS;
+}

@@ -223,6 +223,55 @@ static bool FW_FN(fw_blocked)(FW_CT *w, int64_t np, int nth,
   return false;
 }
 
+/* ---- the tile kernels as gsp__fw_tiles (closure_cpu.h) ----
+ * void-pointer entry points to the stamped kernels above, one set per
+ * semiring, for drivers outside this file. */
+
+#define FW_STAMP_TILES_(SR, sr)                                                \
+  static void FW_CAT(fw_tdiag_, sr, _, FW_SFX)(void *T, int64_t ld) {          \
+    FW_CAT(fw_diag_, sr, _, FW_SFX)((FW_CT *)T, ld);                           \
+  }                                                                            \
+  static void FW_CAT(fw_tupdate_, sr, _, FW_SFX)(void *C, const void *A,       \
+                                                 const void *B, int64_t ld) {  \
+    FW_CAT(fw_update_, sr, _, FW_SFX)((FW_CT *)C, (const FW_CT *)A,            \
+                                      (const FW_CT *)B, ld);                   \
+  }                                                                            \
+  static bool FW_CAT(fw_tcycle_, sr, _, FW_SFX)(const void *T, int64_t ld) {   \
+    bool cycle = false;                                                        \
+    for (int i = 0; i < TB; i++)                                               \
+      cycle |= FW_FN(fw_cycle_at)(GSP_##SR, ((const FW_CT *)T)[i * ld + i]);   \
+    return cycle;                                                              \
+  }                                                                            \
+  static void FW_CAT(fw_trefl_, sr, _, FW_SFX)(void *T, int64_t ld,            \
+                                               int64_t m) {                    \
+    FW_CT *d = T;                                                              \
+    for (int64_t i = 0; i < m && i < TB; i++)                                  \
+      d[i * ld + i] = FW_FN(fw_add)(GSP_##SR, FW_FN(fw_one)(GSP_##SR),         \
+                                    d[i * ld + i]);                            \
+  }
+FW_SR_LIST(FW_STAMP_TILES_)
+#undef FW_STAMP_TILES_
+
+static bool FW_FN(fw_tiles)(gsp__fw_tiles *k, gsp_semiring sr) {
+  switch (sr) {
+#define FW_TILES_(SR, sr_)                                                     \
+  case GSP_##SR: {                                                             \
+    const FW_CT zero = FW_FN(fw_zero)(GSP_##SR);                               \
+    k->esize = sizeof(FW_CT);                                                  \
+    memset(k->zero, 0, sizeof k->zero);                                        \
+    memcpy(k->zero, &zero, sizeof zero);                                       \
+    k->diag = FW_CAT(fw_tdiag_, sr_, _, FW_SFX);                               \
+    k->update = FW_CAT(fw_tupdate_, sr_, _, FW_SFX);                           \
+    k->cycle = FW_CAT(fw_tcycle_, sr_, _, FW_SFX);                             \
+    k->reflexive = FW_CAT(fw_trefl_, sr_, _, FW_SFX);                          \
+    return true;                                                               \
+  }
+    FW_SR_LIST(FW_TILES_)
+#undef FW_TILES_
+  default: return false;
+  }
+}
+
 /* ---- standard-order driver with successors (n x n, unpadded) ----
  *
  * Every entry (i,j) sees exactly the operands of the textbook k-i-j order:

@@ -29,4 +29,16 @@ set +e
 rc=$?
 set -e
 [ $rc -eq 3 ] || { echo "installed gsp: missing input gave exit code $rc, expected 3" >&2; exit 1; }
+# the MPI companion library, when this gsp has it: find_package(gsp
+# COMPONENTS mpi) and pkg-config gsp_mpi, each run on 2 ranks
+if [ -f "$work/prefix/include/gsp_mpi.h" ]; then
+  cmake -S "$src/consumer_mpi" -B "$work/cmake_mpi" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+  cmake --build "$work/cmake_mpi" >/dev/null
+  cc -o "$work/pc_consumer_mpi" "$src/consumer_mpi/main.c" \
+     $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs gsp_mpi) -Wl,-rpath,"$libdir"
+  mpiexec=${GSP_MPIEXEC:-mpiexec -n 2}
+  $mpiexec "$work/cmake_mpi/consumer_mpi"
+  $mpiexec "$work/pc_consumer_mpi"
+  echo "install: MPI consumers passed"
+fi
 echo "install: find_package and pkg-config consumers passed"

@@ -190,4 +190,17 @@ gsp_info cli_shortest(gsp_vector *dist, gsp_index **path, gsp_index *len,
                       cli_sssp_method method, gsp_backend backend,
                       const char **used, int *iterations, cli_progress *prog);
 
+/* ---- MPI mode of apsp (cli_mpi.c) ---- */
+
+/* Enter MPI mode when forced (--mpi) or launched by mpirun with more than
+ * one rank: initialise MPI, share each host's cores among its ranks (unless
+ * OMP_NUM_THREADS says otherwise). Returns 1 in MPI mode, 0 otherwise, -1
+ * (message printed) when --mpi is asked of a build without MPI. */
+int cli_mpi_begin(bool forced, const char *cmd, int *rank, int *size);
+void cli_mpi_end(void);
+/* Rank 0's exit code, for every rank. */
+int cli_mpi_share_rc(int rc);
+/* gsp_mpi_closure over MPI_COMM_WORLD (M: rank 0's graph, NULL elsewhere). */
+gsp_info cli_mpi_closure(gsp_matrix M, gsp_semiring s, bool non_reflexive);
+
 #endif /* GSP_CLI_H */

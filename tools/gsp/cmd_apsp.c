@@ -21,6 +21,8 @@ static const cli_opt opts[] = {
     {"no-sample", 0, OPT_FLAG, "   do not print a sample path"},
     {"non-reflexive", 0, OPT_FLAG, "   compute M+ (paths of >= 1 arc) instead "
                                    "of M*"},
+    {"mpi", 0, OPT_FLAG, "   run the closure over the MPI ranks (implied "
+                         "under mpirun -n K, K > 1; see docs/distributed.md)"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp apsp [options] GRAPH";
@@ -172,6 +174,67 @@ static int write_matrix(const char *cmd, const char *path, gsp_matrix M,
   return CLI_OK;
 }
 
+/* MPI mode (cli_mpi.c): rank 0 reads, prints and writes as the plain
+ * command does; the closure runs on all ranks (CPU backend, distances
+ * only: successors are not recorded, so no paths). */
+static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
+                    int size) {
+  int rc = CLI_OK;
+  cli_graph g;
+  memset(&g, 0, sizeof g);
+  if (cli_get(c, "path") || cli_get(c, "succ-output") ||
+      c->backend == GSP_BACKEND_CUDA) {
+    if (rank == 0)
+      fprintf(stderr, "gsp %s: with MPI the closure runs on the CPU and "
+                      "records no successors (no --path, --succ-output or "
+                      "--backend cuda)\n", cmd);
+    rc = CLI_UNAVAILABLE;
+    goto done;
+  }
+  if (rank != 0) c->verbosity = 0;
+  if ((rc = cli_setup(c, cmd)) == CLI_OK && rank == 0 &&
+      (rc = cli_load(c, cmd, c->pos[0], &g)) == CLI_OK)
+    rc = cli_prepare(c, cmd, &g, s);
+  if ((rc = cli_mpi_share_rc(rc))) goto done;
+  int threads = 0;
+  gsp_get_threads(&threads);
+  cli_say(c, "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
+             "in %.3f s)\n",
+          c->pos[0], g.n, g.nvals, cli_type_name(g.type), g.seconds);
+  double t0 = cli_now();
+  gsp_info info = cli_mpi_closure(rank == 0 ? g.A : NULL, s,
+                                  cli_get(c, "non-reflexive") != NULL);
+  double secs = cli_now() - t0;
+  if (info < 0) {
+    if (rank == 0) rc = cli_fail(cmd, "closure failed", info);
+  } else if (rank == 0) {
+    gsp_index reach = 0;
+    gsp_matrix_nvals(&reach, g.A);
+    double n3 = (double)g.n * (double)g.n * (double)g.n;
+    cli_say(c, "%s closure (mpi: %d ranks x %d threads, cpu): %.3f s, %.2f G "
+               "relaxations/s (n^3 = %.3g)\n",
+            cli_semiring_name(s), size, threads, secs,
+            secs > 0 ? n3 / secs * 1e-9 : 0.0, n3);
+    double all = (double)g.n * (double)g.n;
+    cli_say(c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
+            all > 0 ? 100.0 * (double)reach / all : 0.0);
+    if (c->output) {
+      int64_t zero[1];
+      semiring_zero(zero, s, g.type);
+      char note[128];
+      snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s),
+               c->pos[0]);
+      rc = write_matrix(cmd, c->output, g.A, c->out_format, zero, note);
+      if (!rc) cli_verbose(c, "wrote %s\n", c->output);
+    }
+  }
+  rc = cli_mpi_share_rc(rc);
+done:
+  cli_graph_free(&g);
+  cli_mpi_end();
+  return rc;
+}
+
 int cmd_apsp(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
@@ -184,6 +247,12 @@ int cmd_apsp(int argc, char **argv) {
   if (s == GSP_PLUS_TIMES) {
     fprintf(stderr, "gsp %s: plus-times has no closure\n", cmd);
     return CLI_USAGE;
+  }
+  int mpi_rank, mpi_size;
+  switch (cli_mpi_begin(cli_get(&c, "mpi") != NULL, cmd, &mpi_rank, &mpi_size)) {
+  case 1: return apsp_mpi(&c, cmd, s, mpi_rank, mpi_size);
+  case -1: return CLI_UNAVAILABLE;
+  default: break;
   }
   if ((rc = cli_setup(&c, cmd))) return rc;
   cli_graph g;
