@@ -59,6 +59,15 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, const struct gsp_matrix_s *
                         const int64_t *src, int64_t nsrc, const void *lim, int64_t batch,
                         bool *taken);
 
+/* ---- gsp_apsp's planner (src/cuda/gsp_cuda_apsp.cu) ---- */
+
+/* Free and total device memory in bytes; false when the query fails. */
+bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes);
+
+/* Device bytes gsp_cuda_msssp takes for A with `batch` sources a pass
+ * (batch a multiple of 32), with or without parents. */
+size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool parents);
+
 /* Contract: only gsp_cuda_closure leaves a matrix device-only, and its
  * content is then free of NaN (its input was checked). gsp_closure relies on
  * that to skip the NaN scan of device-resident input; a new producer of
