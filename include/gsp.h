@@ -568,6 +568,55 @@ gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len,
                                   gsp_index dst);
 
 /* ---------------------------------------------------------------------- */
+/* Bellman-Ford: shortest paths with negative weights                      */
+/*                                                                         */
+/* A is square, INT32, INT64, FP32 or FP64, and may hold negative weights  */
+/* (NaN and -inf are GSP_INVALID_VALUE). Distances, parents and their      */
+/* rule are those of the SSSP section above (the fixpoint in A's           */
+/* arithmetic, integer sums saturating; the smallest tight parent one hop  */
+/* closer to the source), and the same on every backend. A negative cycle  */
+/* is one whose arc weights sum below zero: exactly for integers (also     */
+/* when saturated sums would hide it), in A's arithmetic for floats (with  */
+/* integer-valued weights and sums below 2^24 for FP32, 2^53 for FP64, the */
+/* same thing). Relaxation stops after n rounds, or earlier when the       */
+/* parent graph closes a cycle, so every call terminates. The cycle found  */
+/* is a function of A (and src) alone: the same on every backend and      */
+/* thread count.                                                           */
+/* ---------------------------------------------------------------------- */
+
+/* Options of gsp_bellman_ford and gsp_negative_cycle. NULL means all
+ * defaults (zero). */
+typedef struct {
+  gsp_backend backend; /* AUTO: process default */
+} gsp_bf_opts;
+
+/*
+ * Shortest paths from src with negative weights allowed: *dist = a new
+ * vector of A's type with d(v) for every vertex reachable from src, and when
+ * parent != NULL *parent = a new GSP_INT64 vector of parents (parent(src) =
+ * src), as gsp_sssp gives them. GSP_NEGATIVE_CYCLE when a negative cycle is
+ * reachable from src (gsp_last_error() lists its vertices; a cycle
+ * elsewhere in A does not matter); the outputs are untouched then.
+ * Errors: GSP_NULL_POINTER, GSP_INVALID_OBJECT, GSP_DIMENSION_MISMATCH,
+ * GSP_INVALID_INDEX (src >= n), GSP_DOMAIN_MISMATCH (GSP_BOOL),
+ * GSP_INVALID_VALUE (NaN or -inf weight, bad options), GSP_NO_DEVICE,
+ * GSP_OUT_OF_MEMORY and the device errors.
+ */
+gsp_info gsp_bellman_ford(gsp_vector *dist, gsp_vector *parent, const gsp_matrix A, gsp_index src,
+                          const gsp_bf_opts *opts);
+
+/*
+ * A negative cycle anywhere in A (Bellman-Ford from a virtual source joined
+ * to every vertex): cycle[0] -> cycle[1] -> ... -> cycle[len-1] -> cycle[0]
+ * are arcs of A whose weights sum below zero, cycle[0] its smallest vertex.
+ * *len is the capacity on input and the vertex count on output;
+ * GSP_INSUFFICIENT_SPACE (cycle untouched, *len = needed) if too small. A
+ * buffer of n vertices always suffices. GSP_NO_VALUE (nothing written) when
+ * A has no negative cycle. Errors as for gsp_bellman_ford.
+ */
+gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A,
+                            const gsp_bf_opts *opts);
+/* ---------------------------------------------------------------------- */
 /* All-pairs shortest paths                                                */
 /*                                                                         */
 /* One call for "distances from every (or many) source(s)" on MIN_PLUS,    */

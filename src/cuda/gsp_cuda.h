@@ -68,6 +68,19 @@ bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes);
  * (batch a multiple of 32), with or without parents. */
 size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool parents);
 
+/*
+ * Bellman-Ford on the GPU (src/cuda/gsp_cuda_bf.cu), the rounds of
+ * gsp__bf_cpu: A is host CSR checked by gsp__bf_prepare (negative weights
+ * allowed), lim one value of A's type (the largest finite distance). dist[n]
+ * gets the distances from src[0..nsrc) (+inf where unreached) and parent[n]
+ * (may be NULL) the tree of gsp__sssp_cpu_tree. GSP_NEGATIVE_CYCLE (no
+ * message recorded, dist and parent unspecified) when the parent graph
+ * shows a cycle: cycle (room for n) and *clen as gsp__bf_find_cycle gives
+ * them. Declines as gsp_cuda_sssp does.
+ */
+gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
+                     const int64_t *src, int64_t nsrc, const void *lim, bool *taken);
+
 /* Contract: only gsp_cuda_closure leaves a matrix device-only, and its
  * content is then free of NaN (its input was checked). gsp_closure relies on
  * that to skip the NaN scan of device-resident input; a new producer of

@@ -1,0 +1,206 @@
+/*
+ * Bellman-Ford on the CPU: the typed rounds (bf_cpu_body.h), the search for
+ * a cycle in the parent graph, the exact re-check for integer distances
+ * that saturated, and the preparation of the graph (negative weights
+ * allowed).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bellman_ford.h"
+
+#define SSSP_BODY "sssp_cpu_typed.h"
+#include "sssp_cpu_stamp.h"
+#define SSSP_BODY "bf_cpu_body.h"
+#include "sssp_cpu_stamp.h"
+
+gsp_info gsp__bf_cpu(void *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc, int64_t *cycle,
+                     int64_t *clen, int64_t *rounds) {
+  switch (g->t) {
+  case GSP_INT32: return bf_i32(d, g, src, nsrc, cycle, clen, rounds);
+  case GSP_INT64: return bf_i64(d, g, src, nsrc, cycle, clen, rounds);
+  case GSP_FP32: return bf_f32(d, g, src, nsrc, cycle, clen, rounds);
+  case GSP_FP64: return bf_f64(d, g, src, nsrc, cycle, clen, rounds);
+  default: return GSP_ERROR(GSP_PANIC, "gsp__bf_cpu: type %d", (int)g->t);
+  }
+}
+
+int64_t gsp__bf_find_cycle(int64_t *cycle, const int64_t *pred, int64_t n, int64_t *scratch) {
+  int64_t *stamp = scratch;
+  for (int64_t v = 0; v < n; v++) stamp[v] = 0;
+  for (int64_t s = 0; s < n; s++) {
+    if (stamp[s] != 0) continue;
+    int64_t x = s;
+    while (x >= 0 && stamp[x] == 0) stamp[x] = s + 1, x = pred[x];
+    if (x < 0 || stamp[x] != s + 1) continue; /* reached a root or an earlier walk */
+    /* x is on a cycle: collect it against the arcs, then reverse */
+    int64_t len = 0, y = x;
+    do {
+      cycle[len++] = y;
+      y = pred[y];
+    } while (y != x);
+    for (int64_t i = 0, j = len - 1; i < j; i++, j--) {
+      const int64_t t = cycle[i];
+      cycle[i] = cycle[j], cycle[j] = t;
+    }
+    /* start at the smallest vertex, so the answer does not depend on x */
+    int64_t at = 0;
+    for (int64_t i = 1; i < len; i++)
+      if (cycle[i] < cycle[at]) at = i;
+    for (int64_t i = 0; i < len; i++) stamp[i] = cycle[(at + i) % len];
+    for (int64_t i = 0; i < len; i++) cycle[i] = stamp[i];
+    return len;
+  }
+  return 0;
+}
+
+/* ---- exact re-check for integers ---- */
+
+/* Integer sums clamp at INT_MIN, which can stop a negative cycle from
+ * lowering distances any further: the clamped rounds then reach a fixpoint
+ * although a negative cycle is reachable. Without a distance at INT_MIN the
+ * fixpoint proves there is none (every arc then satisfies d(v) <= d(u) + w
+ * in exact arithmetic), so this sequential Bellman-Ford in 128-bit integers
+ * (no overflow within n rounds) runs only in that rare case. */
+typedef __int128 bf_wide;
+
+gsp_info gsp__bf_exact_cycle(const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc, int64_t *cycle,
+                             int64_t *clen) {
+  gsp_info info = GSP_SUCCESS;
+  const int64_t n = g->n;
+  bf_wide *D = NULL, *U = NULL;
+  int64_t *F = NULL, *T = NULL, *pred = NULL, *cand = NULL;
+  uint8_t *touched = NULL;
+#define GSP_FREE_ALL                                                           \
+  (gsp__free(D), gsp__free(U), gsp__free(F), gsp__free(T), gsp__free(pred), gsp__free(cand), gsp__free(touched))
+  GSP_ALLOC(D, n, sizeof *D);
+  GSP_ALLOC(U, n, sizeof *U);
+  GSP_ALLOC(F, n, sizeof *F);
+  GSP_ALLOC(T, n, sizeof *T);
+  GSP_ALLOC(pred, n, sizeof *pred);
+  GSP_ALLOC(cand, n, sizeof *cand);
+  GSP_CALLOC(touched, n, 1);
+  *clen = 0;
+  const int32_t *w32 = g->t == GSP_INT32 ? (const int32_t *)g->w : NULL;
+  const int64_t *w64 = g->t == GSP_INT64 ? (const int64_t *)g->w : NULL;
+  const int64_t wmax = w32 ? INT32_MAX : INT64_MAX; /* an infinite arc */
+  GSP_CHECK(w32 || w64, GSP_PANIC, "gsp__bf_exact_cycle: type %d", (int)g->t);
+  for (int64_t v = 0; v < n; v++) D[v] = U[v] = 0, pred[v] = GSP__BF_UNREACHED;
+  int64_t nf = 0;
+  for (int64_t k = 0; k < nsrc; k++)
+    if (pred[src[k]] == GSP__BF_UNREACHED) pred[src[k]] = GSP__BF_ROOT, F[nf++] = src[k];
+#define BF_W(e) (w32 ? (int64_t)w32[e] : w64[e])
+  for (int64_t r = 1; nf > 0; r++) {
+    int64_t cnt = 0;
+    for (int64_t k = 0; k < nf; k++) {
+      const int64_t u = F[k];
+      for (gsp_index e = g->p[u]; e < g->p[u + 1]; e++) {
+        const int64_t v = (int64_t)g->j[e], x = BF_W(e);
+        if (x == wmax) continue;
+        const bf_wide nd = D[u] + x;
+        if (pred[v] != GSP__BF_UNREACHED && !(nd < U[v])) continue;
+        if (pred[v] == GSP__BF_UNREACHED && touched[v] && !(nd < U[v])) continue;
+        U[v] = nd;
+        if (!touched[v]) touched[v] = 1, cand[v] = INT64_MAX, T[cnt++] = v;
+      }
+    }
+    for (int64_t k = 0; k < nf; k++) {
+      const int64_t u = F[k];
+      for (gsp_index e = g->p[u]; e < g->p[u + 1]; e++) {
+        const int64_t v = (int64_t)g->j[e], x = BF_W(e);
+        if (x != wmax && touched[v] && D[u] + x == U[v] && u < cand[v]) cand[v] = u;
+      }
+    }
+    for (int64_t k = 0; k < cnt; k++) {
+      const int64_t v = T[k];
+      touched[v] = 0, D[v] = U[v], pred[v] = cand[v];
+    }
+    int64_t *tmp = F;
+    F = T, T = tmp, nf = cnt;
+    if (nf > 0 && r >= n) {
+      *clen = gsp__bf_find_cycle(cycle, pred, n, T);
+      GSP_CHECK(*clen > 0, GSP_PANIC, "exact Bellman-Ford: round %lld changed distances but no cycle",
+                (long long)r);
+      break;
+    }
+  }
+#undef BF_W
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* ---- preparation ---- */
+
+/* The row of CSR entry e: the last u with p[u] <= e. */
+static int64_t row_of(const gsp_index *p, int64_t n, int64_t e) {
+  int64_t lo = 0, hi = n;
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (p[mid] <= (gsp_index)e) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* First entry that is NaN or -inf (floats), or -1. */
+static int64_t first_bad_weight(const struct gsp_matrix_s *A, int nt) {
+  const int64_t m = A->nvals;
+  int64_t first = INT64_MAX;
+#define GSP_BF_SCAN_(ct)                                                       \
+  {                                                                            \
+    const ct *x = (const ct *)A->x;                                            \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(min : first) if (m > 65536)") \
+    for (int64_t e = 0; e < m; e++)                                            \
+      if (!(x[e] > -(ct)INFINITY) && e < first) first = e;                     \
+  }
+  switch (A->type) {
+  case GSP_FP32: GSP_BF_SCAN_(float) break;
+  case GSP_FP64: GSP_BF_SCAN_(double) break;
+  default: break;
+  }
+#undef GSP_BF_SCAN_
+  return first == INT64_MAX ? -1 : first;
+}
+
+gsp_info gsp__bf_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, gsp_backend backend, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  GSP_CHECK(backend == GSP_BACKEND_AUTO || backend == GSP_BACKEND_CPU || backend == GSP_BACKEND_CUDA,
+            GSP_INVALID_VALUE, "%s: invalid backend %d in options", fn, (int)backend);
+  GSP_CHECK(A->type != GSP_BOOL, GSP_DOMAIN_MISMATCH,
+            "%s: A is GSP_BOOL; shortest paths need INT32, INT64, FP32 or FP64 weights "
+            "(cast A, e.g. to GSP_INT32 for hop counts)", fn);
+  GSP_CHECK(gsp__semiring_fits(GSP_MIN_PLUS, A->type), GSP_DOMAIN_MISMATCH,
+            "%s: MIN_PLUS does not apply to type %s", fn, gsp__type_name(A->type));
+  GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn,
+            (long long)A->nrows, (long long)A->ncols);
+  GSP_TRY(gsp__matrix_to_csr(A));
+  const int nt = gsp__threads();
+  const int64_t bad = first_bad_weight(A, nt);
+  if (bad >= 0) {
+    const int64_t u = row_of(A->p, A->nrows, bad);
+    const double dv = A->type == GSP_FP32 ? (double)((const float *)A->x)[bad] : ((const double *)A->x)[bad];
+    GSP_CHECK(false, GSP_INVALID_VALUE, "%s: A(%lld,%lld) is %s; weights must be numbers above -inf", fn,
+              (long long)u, (long long)A->j[bad], isnan(dv) ? "NaN" : "-inf");
+  }
+  memset(g, 0, sizeof *g);
+  g->n = A->nrows;
+  g->p = A->p;
+  g->j = A->j;
+  g->w = A->x;
+  g->t = A->type;
+  switch (A->type) { /* no cutoff: every finite distance is kept */
+  case GSP_INT32: g->lim.i32 = INT32_MAX - 1; break;
+  case GSP_INT64: g->lim.i64 = INT64_MAX - 1; break;
+  case GSP_FP32: g->lim.f32 = FLT_MAX; break;
+  default: g->lim.f64 = DBL_MAX; break;
+  }
+  g->delta = 1.0;
+  g->nthreads = nt;
+#undef GSP_FREE_ALL
+  return info;
+}

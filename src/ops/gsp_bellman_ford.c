@@ -1,0 +1,234 @@
+/*
+ * gsp_bellman_ford, gsp_negative_cycle and the Johnson potentials
+ * (gsp__bf_potentials): checks, backend choice, the saturation re-check,
+ * and the results. Outputs are built aside and handed out only on success.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bellman_ford.h"
+#include "gsp_ops.h"
+#include "sssp_prepare.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
+
+/* Whether an integer distance reached the type's minimum (sums clamp
+ * there, which can hide a negative cycle). */
+static bool saturated(const void *d, const gsp__sssp_graph *g) {
+  const int64_t n = g->n;
+  int64_t hit = 0;
+  const int nt = g->nthreads;
+  if (g->t == GSP_INT32) {
+    const int32_t *x = d;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : hit) if (n > 65536)
+    for (int64_t v = 0; v < n; v++) hit += x[v] == INT32_MIN;
+  } else if (g->t == GSP_INT64) {
+    const int64_t *x = d;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : hit) if (n > 65536)
+    for (int64_t v = 0; v < n; v++) hit += x[v] == INT64_MIN;
+  }
+  return hit > 0;
+}
+
+/*
+ * One Bellman-Ford run from src[0..nsrc): d (n values of A's type), parent
+ * (may be NULL) by the tree rule. GSP_NEGATIVE_CYCLE without a message, with
+ * the cycle in cycle[0..*clen) (room for n), when one is reachable.
+ */
+static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycle, int64_t *clen,
+                         const gsp__sssp_graph *g, struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
+                         gsp_backend requested) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  bool taken = false;
+  const gsp_backend backend = gsp__backend_for(requested);
+  *clen = 0;
+#ifdef GSP_HAVE_CUDA
+  if (backend != GSP_BACKEND_CPU) {
+    char desc[256] = "";
+    const bool usable = gsp_cuda_usable(desc, sizeof desc);
+    GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
+              "%s: CUDA backend requested but unusable: %s", fn, desc);
+    if (usable) {
+      info = gsp_cuda_bf(d, parent, cycle, clen, A, src, nsrc, &g->lim, &taken);
+      if (info == GSP_NEGATIVE_CYCLE) return info;
+      GSP_TRY(info);
+    }
+  }
+#else
+  (void)A;
+  GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
+            "%s: CUDA backend requested but this build of gsp has none", fn);
+#endif
+  if (!taken) {
+    int64_t rounds = 0;
+    info = gsp__bf_cpu(d, g, src, nsrc, cycle, clen, &rounds);
+    if (info == GSP_NEGATIVE_CYCLE) return info;
+    GSP_TRY(info);
+  }
+  if (saturated(d, g)) {
+    GSP_TRY(gsp__bf_exact_cycle(g, src, nsrc, cycle, clen));
+    if (*clen > 0) return GSP_NEGATIVE_CYCLE;
+  }
+  if (!taken && parent) GSP_TRY(gsp__sssp_cpu_tree(parent, NULL, d, g, src, nsrc));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* "3 vertices: 4 -> 7 -> 2 -> 4" (the first few, then "..."). */
+static void cycle_text(char *buf, size_t cap, const int64_t *cycle, int64_t len) {
+  int at = snprintf(buf, cap, "%lld vertices: ", (long long)len);
+  for (int64_t k = 0; k <= len && at > 0 && (size_t)at < cap; k++) {
+    if (k == 8 && len > 8) {
+      at += snprintf(buf + at, cap - (size_t)at, "...");
+      break;
+    }
+    at += snprintf(buf + at, cap - (size_t)at, k ? " -> %lld" : "%lld", (long long)cycle[k % len]);
+  }
+}
+
+/* All vertices as sources: the virtual source of Johnson's algorithm. */
+static gsp_info all_sources(int64_t **src, int64_t n) {
+  gsp_info info = GSP_SUCCESS;
+  int64_t *s = NULL;
+#define GSP_FREE_ALL
+  GSP_ALLOC(s, n > 0 ? n : 1, sizeof *s);
+  for (int64_t v = 0; v < n; v++) s[v] = v;
+  *src = s;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_bellman_ford(gsp_vector *dist, gsp_vector *parent, const gsp_matrix A, gsp_index src,
+                          const gsp_bf_opts *opts) {
+  static const char fn[] = "gsp_bellman_ford";
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_vector_s *D = NULL, *P = NULL;
+  int64_t *cycle = NULL;
+#define GSP_FREE_ALL (gsp__vector_destroy(D), gsp__vector_destroy(P), gsp__free(cycle))
+  GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
+  GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  GSP_CHECK(src < (gsp_index)A->nrows || A->nrows != A->ncols, GSP_INVALID_INDEX,
+            "%s: source %llu out of range 0..%lld", fn, (unsigned long long)src, (long long)A->nrows - 1);
+  const gsp_bf_opts o = opts ? *opts : (gsp_bf_opts){0};
+  gsp__sssp_graph g;
+  GSP_TRY(gsp__bf_prepare(&g, A, o.backend, fn));
+  const int64_t n = g.n, s = (int64_t)src;
+  GSP_TRY(gsp__ops_vector_new(&D, g.t, n, fn));
+  if (parent) GSP_TRY(gsp__ops_vector_new(&P, GSP_INT64, n, fn));
+  GSP_ALLOC(cycle, n, sizeof *cycle);
+  int64_t clen = 0;
+  info = bf_solve(fn, D->x, P ? (int64_t *)P->x : NULL, cycle, &clen, &g, A, &s, 1, o.backend);
+  if (info == GSP_NEGATIVE_CYCLE) {
+    char text[256];
+    cycle_text(text, sizeof text, cycle, clen);
+    GSP_CHECK(false, GSP_NEGATIVE_CYCLE, "%s: a negative cycle is reachable from source %lld (%s)", fn,
+              (long long)s, text);
+  }
+  GSP_TRY(info);
+
+  D->nvals = gsp__sssp_mark(D->b, D->x, n, &g);
+  gsp__ops_vector_done(D);
+  if (P) {
+    const int64_t *x = P->x;
+    for (int64_t v = 0; v < n; v++) P->b[v] = x[v] >= 0;
+    gsp__ops_vector_done(P);
+  }
+  info = gsp__sssp_publish_vectors(D, P, NULL);
+  if (info < 0) {
+    D = P = NULL; /* destroyed by the publish */
+    GSP_FREE_ALL;
+    return info;
+  }
+  *dist = D;
+  if (parent) *parent = P;
+  gsp__free(cycle);
+#undef GSP_FREE_ALL
+  return GSP_SUCCESS;
+}
+
+/* Potentials from the virtual source into d (n values); NEGATIVE_CYCLE
+ * without a message as bf_solve. */
+static gsp_info potentials(const char *fn, void *d, int64_t *cycle, int64_t *clen, struct gsp_matrix_s *A,
+                           const gsp__sssp_graph *g, gsp_backend backend) {
+  gsp_info info = GSP_SUCCESS;
+  int64_t *src = NULL;
+#define GSP_FREE_ALL gsp__free(src)
+  GSP_TRY(all_sources(&src, g->n));
+  info = bf_solve(fn, d, NULL, cycle, clen, g, A, src, g->n, backend);
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A, const gsp_bf_opts *opts) {
+  static const char fn[] = "gsp_negative_cycle";
+  gsp_info info = GSP_SUCCESS;
+  void *d = NULL;
+  int64_t *cyc = NULL;
+#define GSP_FREE_ALL (gsp__free(d), gsp__free(cyc))
+  GSP_CHECK(len != NULL, GSP_NULL_POINTER, "%s: len is NULL", fn);
+  GSP_CHECK(cycle != NULL || *len == 0, GSP_NULL_POINTER, "%s: cycle is NULL with capacity %llu", fn,
+            (unsigned long long)*len);
+  const gsp_bf_opts o = opts ? *opts : (gsp_bf_opts){0};
+  gsp__sssp_graph g;
+  GSP_TRY(gsp__bf_prepare(&g, A, o.backend, fn));
+  const int64_t n = g.n;
+  GSP_ALLOC(d, n > 0 ? n : 1, gsp_type_size(g.t));
+  GSP_ALLOC(cyc, n > 0 ? n : 1, sizeof *cyc);
+  int64_t clen = 0;
+  info = potentials(fn, d, cyc, &clen, A, &g, o.backend);
+  if (info == GSP_SUCCESS) {
+    GSP_FREE_ALL;
+    return GSP_NO_VALUE;
+  }
+  if (info != GSP_NEGATIVE_CYCLE) {
+    GSP_FREE_ALL;
+    return info;
+  }
+  if (*len < (gsp_index)clen) {
+    const gsp_index have = *len;
+    *len = (gsp_index)clen;
+    GSP_FREE_ALL;
+    return GSP_ERROR(GSP_INSUFFICIENT_SPACE, "%s: the cycle has %lld vertices, room for %llu", fn,
+                     (long long)clen, (unsigned long long)have);
+  }
+  for (int64_t k = 0; k < clen; k++) cycle[k] = (gsp_index)cyc[k];
+  *len = (gsp_index)clen;
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return GSP_SUCCESS;
+}
+
+gsp_info gsp__bf_potentials(void *h, struct gsp_matrix_s *A, gsp_backend backend, int64_t *cycle,
+                            int64_t *cycle_len) {
+  static const char fn[] = "Johnson's potentials (Bellman-Ford)";
+  gsp_info info = GSP_SUCCESS;
+  void *d = NULL;
+  int64_t *cyc = NULL;
+#define GSP_FREE_ALL (gsp__free(d), gsp__free(cyc))
+  GSP_CHECK(h != NULL, GSP_NULL_POINTER, "%s: h is NULL", fn);
+  gsp__sssp_graph g;
+  GSP_TRY(gsp__bf_prepare(&g, A, backend, fn));
+  const int64_t n = g.n;
+  const size_t ts = gsp_type_size(g.t);
+  GSP_ALLOC(d, n > 0 ? n : 1, ts);
+  GSP_ALLOC(cyc, n > 0 ? n : 1, sizeof *cyc);
+  int64_t clen = 0;
+  info = potentials(fn, d, cyc, &clen, A, &g, backend);
+  if (info == GSP_NEGATIVE_CYCLE) {
+    if (cycle && cycle_len) {
+      memcpy(cycle, cyc, (size_t)clen * sizeof *cyc);
+      *cycle_len = clen;
+    }
+    char text[256];
+    cycle_text(text, sizeof text, cyc, clen);
+    GSP_CHECK(false, GSP_NEGATIVE_CYCLE, "%s: A has a negative cycle (%s)", fn, text);
+  }
+  GSP_TRY(info);
+  memcpy(h, d, (size_t)n * ts);
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
