@@ -91,6 +91,28 @@ static double *dense_all(gsp_matrix M, double absent) {
   return x;
 }
 
+/* A and B have the same shape, type, structure and values (within
+ * relative tol; 0: exactly), with the failing entry and gsp_test_ctx in
+ * the message. */
+static void assert_close(gsp_matrix A, gsp_matrix B, double tol) {
+  gsp_index ra, ca, rb, cb;
+  gsp_type ta, tb;
+  GSP_OK(gsp_matrix_nrows(&ra, A));
+  GSP_OK(gsp_matrix_ncols(&ca, A));
+  GSP_OK(gsp_matrix_nrows(&rb, B));
+  GSP_OK(gsp_matrix_ncols(&cb, B));
+  GSP_OK(gsp_matrix_type(&ta, A));
+  GSP_OK(gsp_matrix_type(&tb, B));
+  cr_assert(ra == rb && ca == cb && ta == tb, "%sshapes or types differ", gsp_test_ctx);
+  double *a = dense_all(A, NAN), *b = dense_all(B, NAN);
+  for (gsp_index k = 0; k < ra * ca; k++)
+    cr_assert(a[k] == b[k] || (isnan(a[k]) && isnan(b[k])) || fabs(a[k] - b[k]) <= tol * (1 + fabs(b[k])),
+              "%sentry (%llu,%llu): %.17g vs %.17g", gsp_test_ctx, (unsigned long long)(k / ca),
+              (unsigned long long)(k % ca), a[k], b[k]);
+  free(a), free(b);
+}
+static void assert_same(gsp_matrix A, gsp_matrix B) { assert_close(A, B, 0); }
+
 /* How closely distances must match: 0 = exactly; else |gsp - ref| <= tol
  * * (1 + |ref|). */
 typedef struct {

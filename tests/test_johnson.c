@@ -51,10 +51,10 @@ Test(johnson, potential_trick_all_types_exact) {
       check_apsp_rows(&g, all, g.n, D, P, (apsp_check){.tol = 0, .rule = true, .cutoff = INFINITY});
       /* without parents: the same distances */
       gsp_matrix D2 = run(A, NULL, aopts(GSP_APSP_JOHNSON, GSP_BACKEND_CPU));
-      gsp_test_assert_matrix_same(D, D2, 0);
+      assert_same(D, D2);
       /* Floyd-Warshall gives the same distances */
       gsp_matrix F = run(A, NULL, aopts(GSP_APSP_FLOYD_WARSHALL, GSP_BACKEND_CPU));
-      gsp_test_assert_matrix_same(D, F, 0);
+      assert_same(D, F);
       free(all);
       gsp_matrix_free(&D), gsp_matrix_free(&P), gsp_matrix_free(&D2), gsp_matrix_free(&F);
       tg_free(&g);
@@ -73,8 +73,8 @@ Test(johnson, equals_msssp_without_negative_weights) {
     gsp_matrix Pj = NULL, Pm = NULL;
     gsp_matrix Dj = run(A, &Pj, aopts(GSP_APSP_JOHNSON, GSP_BACKEND_CPU));
     gsp_matrix Dm = run(A, &Pm, aopts(GSP_APSP_MSSSP, GSP_BACKEND_CPU));
-    gsp_test_assert_matrix_same(Dj, Dm, 0);
-    gsp_test_assert_matrix_same(Pj, Pm, 0);
+    assert_same(Dj, Dm);
+    assert_same(Pj, Pm);
     gsp_matrix_free(&Dj), gsp_matrix_free(&Pj), gsp_matrix_free(&Dm), gsp_matrix_free(&Pm), gsp_matrix_free(&A);
   }
 }
@@ -220,7 +220,7 @@ Test(johnson, int32_widens_to_int64) {
   cr_assert_gt(saturated, 0, "the test should have distances beyond INT32");
   /* and the same as Floyd-Warshall on INT32 (saturating) */
   gsp_matrix F = run(A, NULL, aopts(GSP_APSP_FLOYD_WARSHALL, GSP_BACKEND_CPU));
-  gsp_test_assert_matrix_same(D32, F, 0);
+  assert_same(D32, F);
   free(a), free(b);
   gsp_matrix_free(&D), gsp_matrix_free(&P), gsp_matrix_free(&D32), gsp_matrix_free(&P32), gsp_matrix_free(&F);
   gsp_matrix_free(&A64), gsp_matrix_free(&A);
@@ -302,7 +302,7 @@ Test(johnson, cutoff_keeps_tree_paths) {
       /* the same distances from Floyd-Warshall with the cutoff */
       o.algo = GSP_APSP_FLOYD_WARSHALL;
       gsp_matrix F = run(A, NULL, o);
-      gsp_test_assert_matrix_same(D, F, 0);
+      assert_same(D, F);
       gsp_matrix_free(&D), gsp_matrix_free(&P), gsp_matrix_free(&F);
     }
     gsp_matrix_free(&A0), gsp_matrix_free(&A);

@@ -70,6 +70,10 @@ typedef struct {
    * floats; d = d' - h(s) + h(v). */
   const int64_t *h_int;
   const double *h_fp;
+  /* Mapped-back distances are values of A's type: 1 = INT32 computed in
+   * INT64 (above INT32_MAX - 1 is "no path", below INT32_MIN clamps, as
+   * saturation does), 2 = FP32 computed in double (rounded), 0 = as is. */
+  int to_t;
   bool has_cutoff;
   double cutoff;          /* applied to the final distance, as double */
 } gsp__apsp_finish;

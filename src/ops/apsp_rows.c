@@ -40,8 +40,8 @@ static inline int64_t f2i(double v, int64_t lo, int64_t hi) {
  * double for floats; H the matching potentials. Sets drop[v] for vertices
  * reached but dropped; returns their count. */
 #define FIN_ROW(NAME, WT, WIDE, H, CONV, OT, OINF)                             \
-  static int64_t NAME(void *ov, const void *wv, int64_t n, WT wl, const H *h, int64_t s, bool hc, \
-                      double cut, uint8_t *drop) {                             \
+  static int64_t NAME(void *ov, const void *wv, int64_t n, WT wl, const H *h, int64_t s, int tk, \
+                      bool hc, double cut, uint8_t *drop) {                    \
     const WT *w = (const WT *)wv;                                              \
     OT *o = (OT *)ov;                                                          \
     const OT oinf = OINF;                                                      \
@@ -53,9 +53,16 @@ static inline int64_t f2i(double v, int64_t lo, int64_t hi) {
         o[v] = oinf;                                                           \
         continue;                                                              \
       }                                                                        \
-      const WIDE d = h ? (WIDE)x - hs + (WIDE)h[v] : (WIDE)x;                  \
+      WIDE d = h ? (WIDE)x - hs + (WIDE)h[v] : (WIDE)x;                        \
+      bool out_of_range = false;                                               \
+      if (tk == 1) { /* back into INT32, saturating as its arithmetic */       \
+        out_of_range = d > (WIDE)(INT32_MAX - 1);                              \
+        if (d < (WIDE)INT32_MIN) d = (WIDE)INT32_MIN;                          \
+      } else if (tk == 2) { /* rounded to FP32 */                              \
+        d = (WIDE)(float)d;                                                    \
+      }                                                                        \
       const OT y = CONV(d);                                                    \
-      if ((hc && (double)d > cut) || y == oinf) {                              \
+      if (out_of_range || (hc && (double)d > cut) || y == oinf) {              \
         o[v] = oinf;                                                           \
         drop[v] = 1;                                                           \
         drops++;                                                               \
@@ -118,40 +125,40 @@ gsp_info gsp__apsp_finish_rows(void *out, int64_t *par, const void *w, const int
       case GSP_INT32: {
         const int32_t wl = f->wlim.i32;
         switch (oi) {
-        case 0: drops = fin_i32_i32(o, x, n, wl, f->h_int, src[k], f->has_cutoff, f->cutoff, drop); break;
-        case 1: drops = fin_i32_i64(o, x, n, wl, f->h_int, src[k], f->has_cutoff, f->cutoff, drop); break;
-        case 2: drops = fin_i32_f32(o, x, n, wl, f->h_int, src[k], f->has_cutoff, f->cutoff, drop); break;
-        default: drops = fin_i32_f64(o, x, n, wl, f->h_int, src[k], f->has_cutoff, f->cutoff, drop); break;
+        case 0: drops = fin_i32_i32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 1: drops = fin_i32_i64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 2: drops = fin_i32_f32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        default: drops = fin_i32_f64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
         }
         break;
       }
       case GSP_INT64: {
         const int64_t wl = f->wlim.i64;
         switch (oi) {
-        case 0: drops = fin_i64_i32(o, x, n, wl, f->h_int, src[k], f->has_cutoff, f->cutoff, drop); break;
-        case 1: drops = fin_i64_i64(o, x, n, wl, f->h_int, src[k], f->has_cutoff, f->cutoff, drop); break;
-        case 2: drops = fin_i64_f32(o, x, n, wl, f->h_int, src[k], f->has_cutoff, f->cutoff, drop); break;
-        default: drops = fin_i64_f64(o, x, n, wl, f->h_int, src[k], f->has_cutoff, f->cutoff, drop); break;
+        case 0: drops = fin_i64_i32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 1: drops = fin_i64_i64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 2: drops = fin_i64_f32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        default: drops = fin_i64_f64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
         }
         break;
       }
       case GSP_FP32: {
         const float wl = f->wlim.f32;
         switch (oi) {
-        case 0: drops = fin_f32_i32(o, x, n, wl, f->h_fp, src[k], f->has_cutoff, f->cutoff, drop); break;
-        case 1: drops = fin_f32_i64(o, x, n, wl, f->h_fp, src[k], f->has_cutoff, f->cutoff, drop); break;
-        case 2: drops = fin_f32_f32(o, x, n, wl, f->h_fp, src[k], f->has_cutoff, f->cutoff, drop); break;
-        default: drops = fin_f32_f64(o, x, n, wl, f->h_fp, src[k], f->has_cutoff, f->cutoff, drop); break;
+        case 0: drops = fin_f32_i32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 1: drops = fin_f32_i64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 2: drops = fin_f32_f32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        default: drops = fin_f32_f64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
         }
         break;
       }
       default: {
         const double wl = f->wlim.f64;
         switch (oi) {
-        case 0: drops = fin_f64_i32(o, x, n, wl, f->h_fp, src[k], f->has_cutoff, f->cutoff, drop); break;
-        case 1: drops = fin_f64_i64(o, x, n, wl, f->h_fp, src[k], f->has_cutoff, f->cutoff, drop); break;
-        case 2: drops = fin_f64_f32(o, x, n, wl, f->h_fp, src[k], f->has_cutoff, f->cutoff, drop); break;
-        default: drops = fin_f64_f64(o, x, n, wl, f->h_fp, src[k], f->has_cutoff, f->cutoff, drop); break;
+        case 0: drops = fin_f64_i32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 1: drops = fin_f64_i64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 2: drops = fin_f64_f32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        default: drops = fin_f64_f64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
         }
         break;
       }

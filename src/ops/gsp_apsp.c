@@ -250,6 +250,7 @@ static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *A, bool has_cutoff
   g.delta = 1;
   g.nthreads = r->nthreads;
   const gsp__apsp_finish f = {.n = n, .tw = tw, .wlim = g.lim, .out = r->out, .h_int = h_int, .h_fp = h_fp,
+                              .to_t = A->type == GSP_INT32 && tw == GSP_INT64 ? 1 : A->type == GSP_FP32 ? 2 : 0,
                               .has_cutoff = has_cutoff, .cutoff = cutoff};
   GSP_TRY(run_relax(r, &R, &g, &f));
   GSP_FREE_ALL;
