@@ -21,6 +21,9 @@
  * against 0.384 s (x1.95). bench_apsp rows "fw" calibrate all of these. */
 #define FW_GPU_RATE_4B 1.2e13
 #define FW_GPU_RATE_8B 2.0e12
+/* INT32 with a negative weight leaves the DPX path for the saturating
+ * operator: "int32 min-plus (saturating, inputs < 0)" 8192: 2.37e12. */
+#define FW_GPU_RATE_I32_NEG 2.4e12
 #define FW_GPU_ROUND_S 2.0e-4
 #define FW_GPU_HOST_CELL_S 4.0e-9
 #define FW_GPU_PATHS_FACTOR 1.95
@@ -69,7 +72,10 @@ static double fw_seconds(const gsp__apsp_shape *s) {
   const bool wide = s->t == GSP_INT64 || s->t == GSP_FP64;
   const double out = (double)s->ns * n * FW_CPU_CELL_S;
   if (s->fw_gpu) {
-    double t = n3 / (wide ? FW_GPU_RATE_8B : FW_GPU_RATE_4B) + ceil(n / 128) * FW_GPU_ROUND_S;
+    const double rate = wide                                ? FW_GPU_RATE_8B
+                        : s->t == GSP_INT32 && s->negative ? FW_GPU_RATE_I32_NEG
+                                                           : FW_GPU_RATE_4B;
+    double t = n3 / rate + ceil(n / 128) * FW_GPU_ROUND_S;
     if (s->paths) t *= FW_GPU_PATHS_FACTOR;
     return t + cells * FW_GPU_HOST_CELL_S * (s->paths ? 2 : 1) + out;
   }
