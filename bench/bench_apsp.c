@@ -28,7 +28,9 @@
  * Usage: bench_apsp [--backend cpu|cuda|auto] [--type int32|int64|fp32|fp64]
  *        [--max-seconds T] [--budget S] [--only NAME] [--scale-down F]
  *        [--wmax W] [--pmax P] [--write-graphs DIR] [--csv FILE] [--quick]
+ *        [--generate-only]
  * --quick: every graph shrunk 16x and T = 2 (a smoke test).
+ * --generate-only: with --write-graphs, write the graphs and stop.
  * --write-graphs DIR writes each negative variant as DIR/<name>.mtx for the
  * scipy companion (bench/bench_apsp_scipy.py), with the sample sources.
  */
@@ -61,6 +63,7 @@ typedef struct {
   double max_seconds, budget, scale_down;
   int64_t wmax, pmax;
   const char *only, *write_dir, *csv;
+  bool generate_only;
   char device[256];
 } config;
 
@@ -362,11 +365,12 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--write-graphs")) c.write_dir = v, i++;
     else if (!strcmp(a, "--csv")) c.csv = v, i++;
     else if (!strcmp(a, "--quick")) c.scale_down = 16, c.max_seconds = 2;
+    else if (!strcmp(a, "--generate-only")) c.generate_only = true;
     else {
       fprintf(stderr,
               "usage: %s [--backend cpu|cuda|auto] [--type int32|int64|fp32|fp64] [--max-seconds T] [--budget S]\n"
               "       [--only NAME] [--scale-down F] [--wmax W] [--pmax P] [--write-graphs DIR] [--csv FILE] "
-              "[--quick]\n",
+              "[--quick] [--generate-only]\n",
               argv[0]);
       return 2;
     }
@@ -422,6 +426,11 @@ int main(int argc, char **argv) {
       snprintf(note, sizeof note, "bench_apsp %s negative variant (%.1f%% negative arcs)", g.name, 100 * frac);
       gsp_write_opts wo = {.format = GSP_FILE_MTX, .comment = note};
       TRY(gsp_matrix_write(path, N, &wo));
+    }
+    if (c.generate_only) {
+      printf("| %-16s | wrote the negative variant (%.1f%% negative arcs) |\n", g.name, 100 * frac);
+      gsp_matrix_free(&F), gsp_matrix_free(&FN), gsp_matrix_free(&A), gsp_matrix_free(&N);
+      continue;
     }
     /* the negative variant: Floyd-Warshall, Johnson, AUTO */
     result fw = measure(N, GSP_APSP_FLOYD_WARSHALL, &c, gpu);
