@@ -81,7 +81,8 @@ static gsp_info reweight_int(void **x, gsp_type *tw, const struct gsp_matrix_s *
   for (int64_t u = 0; u < n; u++)
     for (gsp_index e = A->p[u]; e < A->p[u + 1]; e++) {
       const int64_t w = i32 ? ((const int32_t *)A->x)[e] : ((const int64_t *)A->x)[e];
-      const int64_t r = w == winf ? (narrow ? INT32_MAX : INT64_MAX) : w + h[u] - h[A->j[e]];
+      /* in range (checked above), but w + h(u) alone may not be */
+      const int64_t r = w == winf ? (narrow ? INT32_MAX : INT64_MAX) : (int64_t)((i128)w + h[u] - h[A->j[e]]);
       if (narrow) ((int32_t *)out)[e] = (int32_t)r;
       else ((int64_t *)out)[e] = r;
     }
