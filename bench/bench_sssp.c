@@ -10,11 +10,17 @@
  *     sources, Okuyama et al.) on Okuyama's topologies with |V| = 4677:
  *     random, power-law (Chung-Lu), ring and complete, against tiled
  *     Floyd-Warshall (gsp_closure on MIN_PLUS) on the same matrix.
+ *  3. Bellman-Ford (gsp_bellman_ford, and gsp_negative_cycle, which is
+ *     Johnson's potential pass) on R-MAT graphs of Tastan et al.'s sizes
+ *     (scales 13, 15, 18 up to --scale, edge factor 4) whose weights in
+ *     [1, 255] are reweighted by random potentials p in [0, 255]
+ *     (w + p(u) - p(v): about a third of the arcs negative, no negative
+ *     cycle), and once more with a planted negative cycle. GTEPS as above.
  *
  * Usage: bench_sssp [--backend cpu|cuda|auto] [--type int32|int64|fp32|fp64]
  *        [--scale S] [--edgefactor E] [--grid R] [--apsp-n N] [--reps K]
  *        [--algos harish,da2cf,delta,auto] [--max-seconds T]
- *        [--skip-sssp] [--skip-apsp] [--skip-fw] [--quick] [--csv FILE]
+ *        [--skip-sssp] [--skip-apsp] [--skip-fw] [--skip-bf] [--quick] [--csv FILE]
  * --quick shrinks every size for a smoke test. A run whose warm-up takes
  * longer than --max-seconds (default 30) is timed once and flagged. Without
  * --algos every algorithm runs, except Harish on the grid on the CPU (its
@@ -35,7 +41,7 @@ typedef struct {
   int scale, edgefactor, reps;
   gsp_index grid, apsp_n;
   double max_seconds;
-  bool skip_sssp, skip_apsp, skip_fw;
+  bool skip_sssp, skip_apsp, skip_fw, skip_bf;
   const char *algos; /* NULL: the default set */
   const char *csv;
   char device[256];
@@ -205,6 +211,98 @@ static gsp_matrix powerlaw(gsp_type t, gsp_index n, double avg, double gamma, ui
   return A;
 }
 
+/* ---- Bellman-Ford ---- */
+
+/* R-MAT 2^scale x 4 * 2^scale reweighted by potentials in [0, 255]; with
+ * cycle, arcs 0 -> 1 -> 2 -> 0 of total weight -1 are added. */
+static gsp_matrix bf_graph(const config *c, int scale, bool cycle) {
+  gsp_matrix R = NULL, A = NULL;
+  TRY(gsp_generate_rmat(&R, GSP_INT64, scale, 4, 0, 0, 0, 1, 255, 3));
+  gsp_index n, m;
+  TRY(gsp_matrix_nrows(&n, R));
+  TRY(gsp_matrix_nvals(&m, R));
+  gsp_index *p = malloc((n + 1) * sizeof *p), *j = malloc((m + 3) * sizeof *j), *I = malloc((m + 3) * sizeof *I);
+  int64_t *w = malloc((m + 3) * sizeof *w), *pot = malloc(n * sizeof *pot);
+  if (!p || !j || !I || !w || !pot) die("out of memory", GSP_OUT_OF_MEMORY);
+  TRY(gsp_matrix_export_csr(p, j, w, R));
+  uint64_t st = 77;
+  for (gsp_index v = 0; v < n; v++) pot[v] = (int64_t)(rng(&st) % 256);
+  for (gsp_index u = 0; u < n; u++)
+    for (gsp_index e = p[u]; e < p[u + 1]; e++) I[e] = u, w[e] += pot[u] - pot[j[e]];
+  gsp_index mm = m;
+  if (cycle)
+    for (gsp_index k = 0; k < 3; k++) {
+      const gsp_index u = k, v = (k + 1) % 3;
+      I[mm] = u, j[mm] = v, w[mm] = (k == 2 ? -1 : 0) + pot[u] - pot[v], mm++;
+    }
+  gsp_matrix B = NULL;
+  TRY(gsp_matrix_new(&B, GSP_INT64, n, n));
+  TRY(gsp_matrix_build(B, I, j, w, mm, GSP_DUP_LAST));
+  TRY(gsp_matrix_cast(&A, B, c->type));
+  gsp_matrix_free(&B), gsp_matrix_free(&R);
+  free(p), free(j), free(I), free(w), free(pot);
+  return A;
+}
+
+static void bench_bf(const config *c) {
+  printf("\nBellman-Ford, negative weights (R-MAT, edge factor 4, reweighted; GTEPS = arcs / time)\n");
+  printf("| %-11s | %9s | %10s | %-16s | %9s | %9s | %8s | %-9s |\n", "graph", "vertices", "arcs", "call",
+         "median ms", "min ms", "GTEPS", "result");
+  printf("|-------------|-----------|------------|------------------|-----------|-----------|----------|-----------|\n");
+  const int scales[] = {13, 15, 18}; /* |V| 8192 .. 262144, as Tastan et al.'s 6301 .. 265214 */
+  for (int si = 0; si < 3; si++) {
+    const int scale = scales[si];
+    if (scale > c->scale && si > 0) break;
+    for (int cyc = 0; cyc < 2; cyc++) {
+      gsp_matrix A = bf_graph(c, scale, cyc);
+      gsp_index n, m, nsrc;
+      TRY(gsp_matrix_nrows(&n, A));
+      TRY(gsp_matrix_nvals(&m, A));
+      gsp_index *srcs = out_degree_vertices(A, &nsrc);
+      char name[32];
+      snprintf(name, sizeof name, "rmat-%d%s", scale, cyc ? "+cyc" : "");
+      gsp_bf_opts o = {.backend = c->backend};
+      for (int call = 0; call < 2; call++) {
+        const char *label = call == 0 ? "bellman_ford" : "negative_cycle";
+        double *t = malloc((size_t)(c->reps + 1) * sizeof *t);
+        if (!t) die("out of memory", GSP_OUT_OF_MEMORY);
+        uint64_t st = 999;
+        gsp_info res = GSP_SUCCESS;
+        int done = 0;
+        for (int r = -1; r < c->reps; r++) { /* r = -1: warm-up */
+          const gsp_index s = cyc ? 0 : srcs[rng(&st) % (nsrc ? nsrc : 1)];
+          gsp_vector d = NULL, pa = NULL;
+          gsp_index *cy = malloc((n + 1) * sizeof *cy), len = n;
+          if (!cy) die("out of memory", GSP_OUT_OF_MEMORY);
+          const double t0 = omp_get_wtime();
+          res = call == 0 ? gsp_bellman_ford(&d, &pa, A, s, &o) : gsp_negative_cycle(cy, &len, A, &o);
+          const double dt = omp_get_wtime() - t0;
+          if (res < 0 && res != GSP_NEGATIVE_CYCLE) die(label, res);
+          gsp_vector_free(&d), gsp_vector_free(&pa);
+          free(cy);
+          if (r >= 0) t[done++] = dt;
+          if (r < 0 && dt > c->max_seconds) {
+            t[done++] = dt;
+            break;
+          }
+        }
+        qsort(t, (size_t)done, sizeof *t, cmp_double);
+        const double med = t[done / 2], lo = t[0];
+        const char *what = res == GSP_NEGATIVE_CYCLE || (call == 1 && res == GSP_SUCCESS) ? "neg.cycle"
+                           : res == GSP_NO_VALUE                                      ? "no cycle"
+                                                                                      : "distances";
+        printf("| %-11s | %9llu | %10llu | %-16s | %9.2f | %9.2f | %8.4f | %-9s |\n", name, (unsigned long long)n,
+               (unsigned long long)m, label, med * 1e3, lo * 1e3, (double)m / med / 1e9, what);
+        fflush(stdout);
+        csv_row(c, "bellman_ford", name, n, m, label, done, med, lo, (double)m / med / 1e9, "GTEPS");
+        free(t);
+      }
+      free(srcs);
+      gsp_matrix_free(&A);
+    }
+  }
+}
+
 static double time_once(gsp_info (*fn)(void *), void *arg) {
   const double t0 = omp_get_wtime();
   TRY(fn(arg));
@@ -311,11 +409,12 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--skip-sssp")) c.skip_sssp = true;
     else if (!strcmp(a, "--skip-apsp")) c.skip_apsp = true;
     else if (!strcmp(a, "--skip-fw")) c.skip_fw = true;
+    else if (!strcmp(a, "--skip-bf")) c.skip_bf = true;
     else if (!strcmp(a, "--quick")) c.scale = 14, c.grid = 256, c.apsp_n = 300, c.reps = 3;
     else {
       fprintf(stderr, "usage: %s [--backend cpu|cuda|auto] [--type T] [--scale S] [--edgefactor E] [--grid R]\n"
                       "       [--apsp-n N] [--reps K] [--algos harish,da2cf,delta,auto] [--max-seconds T]\n"
-                      "       [--skip-sssp] [--skip-apsp] [--skip-fw] [--quick] [--csv FILE]\n", argv[0]);
+                      "       [--skip-sssp] [--skip-apsp] [--skip-fw] [--skip-bf] [--quick] [--csv FILE]\n", argv[0]);
       return 2;
     }
   }
@@ -349,5 +448,6 @@ int main(int argc, char **argv) {
     gsp_matrix_free(&A);
   }
   if (!c.skip_apsp) bench_apsp(&c);
+  if (!c.skip_bf) bench_bf(&c);
   return 0;
 }

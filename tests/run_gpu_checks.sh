@@ -17,12 +17,12 @@ stamp configure
 cmake -S . -B $B -DGSP_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90a -DCMAKE_BUILD_TYPE=Release \
   -DGSP_BUILD_EXAMPLES=OFF > "$OUT/cmake.log" 2>&1 || { tail -20 "$OUT/cmake.log"; exit 1; }
 stamp build
-cmake --build $B -j16 --target test_cuda_closure test_cuda_sssp bench_sssp > "$OUT/build.log" 2>&1 \
+cmake --build $B -j16 --target test_cuda_closure test_cuda_sssp test_cuda_bellman_ford bench_sssp > "$OUT/build.log" 2>&1 \
   || { grep -E "error" "$OUT/build.log" | head -20; exit 1; }
 stamp "built"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
 
-for t in test_cuda_closure test_cuda_sssp; do
+for t in test_cuda_closure test_cuda_sssp test_cuda_bellman_ford; do
   timeout 240 $B/tests/$t --jobs 1 > "$OUT/$t.log" 2>&1
   note "$t: rc=$? $(grep -o 'Tested: .*' "$OUT/$t.log" | tail -1)"
 done
@@ -38,6 +38,7 @@ run_cs() { # tool suite filter
 }
 run_cs memcheck test_cuda_closure 'cuda_closure/@(small_*|paths|negative_cycle|memory_cap|device_resident_result|int32_saturation)' 170
 run_cs memcheck test_cuda_sssp 'cuda_sssp/@(cutoff_and_delta|nearest_source|auto_backend_and_decline|msssp_rows_against_reference)' 120
+run_cs memcheck test_cuda_bellman_ford 'cuda_bellman_ford/@(cycle_found_only_at_round_n|auto_backend)' 120
 run_cs racecheck test_cuda_closure 'cuda_closure/@(small_or_and|negative_cycle)' 90
 run_cs racecheck test_cuda_sssp 'cuda_sssp/cutoff_and_delta' 60
 stamp "sanitizers done"

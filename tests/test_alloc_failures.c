@@ -87,6 +87,47 @@ Test(alloc_failures, closure_or_and_bits) {
   gsp_matrix_free(&A);
 }
 
+/* Bellman-Ford: no output object (or cycle) on failure, A intact. */
+Test(alloc_failures, bellman_ford_and_negative_cycle) {
+  enum { N = 50, T = 200 };
+  gsp_index I[T + 2], J[T + 2];
+  int64_t X[T + 2], pot[N];
+  uint64_t st = 11;
+  for (int v = 0; v < N; v++) pot[v] = (int64_t)(gsp_test_rand(&st) % 21) - 10;
+  for (int q = 0; q < T; q++) { /* reweighted non-negative arcs: no negative cycle */
+    I[q] = gsp_test_rand(&st) % N;
+    J[q] = gsp_test_rand(&st) % N;
+    X[q] = (int64_t)(gsp_test_rand(&st) % 9) + pot[I[q]] - pot[J[q]];
+  }
+  for (int with_cycle = 0; with_cycle < 2; with_cycle++) {
+    gsp_matrix A;
+    GSP_OK(gsp_matrix_new(&A, GSP_INT64, N, N));
+    /* with_cycle: 3 <-> 4 weighing -1 in all */
+    I[T] = 3, J[T] = 4, X[T] = -1 + pot[3] - pot[4], I[T + 1] = 4, J[T + 1] = 3, X[T + 1] = pot[4] - pot[3];
+    GSP_OK(gsp_matrix_build(A, I, J, X, with_cycle ? T + 2 : T, GSP_DUP_LAST));
+    double *before = picture(A);
+    long long k;
+    for (k = 0;; k++) {
+      gsp_vector d = NULL, p = NULL;
+      gsp_index cyc[N], len = N;
+      gsp__debug_fail_after(k);
+      gsp_info info = with_cycle ? gsp_negative_cycle(cyc, &len, A, NULL) : gsp_bellman_ford(&d, &p, A, 0, NULL);
+      gsp__debug_fail_after(-1);
+      if (info == GSP_SUCCESS) {
+        cr_assert(with_cycle ? len >= 1 && len <= N : d != NULL && p != NULL);
+        gsp_vector_free(&d), gsp_vector_free(&p);
+        break;
+      }
+      cr_assert_eq(info, GSP_OUT_OF_MEMORY, "failure %lld gave %s (%s)", k, gsp_strerror(info), gsp_last_error());
+      cr_assert(d == NULL && p == NULL && len == N, "outputs changed at failure %lld", k);
+      assert_picture(A, before, N * N, k);
+    }
+    cr_assert_gt(k, 0, "the walk never failed: injection not reached");
+    free(before);
+    gsp_matrix_free(&A);
+  }
+}
+
 Test(alloc_failures, build_import_transpose) {
   enum { N = 40, T = 300 };
   gsp_index I[T], J[T];

@@ -183,6 +183,20 @@ Test(api_guards, closure_paths_sssp) {
   cr_expect(dist == (gsp_vector)&dist && par == (gsp_vector)&par);
 }
 
+Test(api_guards, bellman_ford) {
+  gsp_vector dist = (gsp_vector)&dist, par = (gsp_vector)&par;
+  gsp_index cyc[4] = {7, 7, 7, 7}, len = 4;
+  EXPECT(GSP_NULL_POINTER, gsp_bellman_ford(NULL, NULL, A, 0, NULL));
+  EXPECT(GSP_NULL_POINTER, gsp_bellman_ford(&dist, &par, NULL, 0, NULL));
+  EXPECT(GSP_INVALID_OBJECT, gsp_bellman_ford(&dist, &par, SA, 0, NULL));
+  EXPECT(GSP_NULL_POINTER, gsp_negative_cycle(cyc, NULL, A, NULL));
+  EXPECT(GSP_NULL_POINTER, gsp_negative_cycle(NULL, &len, A, NULL));
+  EXPECT(GSP_NULL_POINTER, gsp_negative_cycle(cyc, &len, NULL, NULL));
+  EXPECT(GSP_INVALID_OBJECT, gsp_negative_cycle(cyc, &len, SA, NULL));
+  cr_expect(dist == (gsp_vector)&dist && par == (gsp_vector)&par);
+  cr_expect(len == 4 && cyc[0] == 7 && cyc[3] == 7);
+}
+
 Test(api_guards, files_and_generators) {
   gsp_matrix out = (gsp_matrix)&out;
   gsp_index *src = NULL, *dst = NULL, k = 9;

@@ -272,7 +272,7 @@ static void bellman_ford(const graph *g, int s, long long *d, char *reached) {
     }
 }
 
-Test(cli, negative_weights_use_the_vxm_loop) {
+Test(cli, negative_weights_use_bellman_ford) {
   char gp[512];
   snprintf(gp, sizeof gp, "%s", tmp("neg_dag.gr"));
   cr_assert_eq(gsp("generate dag --n 80 --m 600 --wmin -20 --wmax 30 --seed 9 -o %s", gp),
@@ -282,7 +282,7 @@ Test(cli, negative_weights_use_the_vxm_loop) {
   char reached[81];
   bellman_ford(&g, 1, d, reached);
   cr_assert_eq(gsp("sssp --source 1 -o %s %s", tmp("nd.txt"), gp), 0, "%s", err);
-  cr_expect(strstr(out, "gsp_vxm (negative weights)") != NULL, "%s", out);
+  cr_expect(strstr(out, "gsp_bellman_ford (negative weights)") != NULL, "%s", out);
   FILE *f = fopen(tmp("nd.txt"), "r");
   char line[128];
   int seen = 0, want = 0;
@@ -306,6 +306,24 @@ Test(cli, negative_weights_use_the_vxm_loop) {
     cr_assert_eq(rc, 0, "%s", err);
     check_path_text(&g, out, 1, t, d[t]);
   }
+  /* the vxm loop gives the same distances */
+  cr_assert_eq(gsp("sssp --method vxm --source 1 -o %s %s", tmp("nd2.txt"), gp), 0, "%s", err);
+  cr_expect(strstr(out, "gsp_vxm") != NULL, "%s", out);
+  f = fopen(tmp("nd2.txt"), "r");
+  seen = 0;
+  while (fgets(line, sizeof line, f)) {
+    int v;
+    long long x;
+    if (line[0] == '#') continue;
+    cr_assert_eq(sscanf(line, "%d %lld", &v, &x), 2);
+    cr_expect(reached[v] && x == d[v], "vxm vertex %d: %lld vs %lld", v, x, d[v]);
+    seen++;
+  }
+  fclose(f);
+  cr_expect_eq(seen, want);
+  cr_assert_eq(gsp("path --method bellman-ford %s 1 %d", gp, 80), reached[80] ? 0 : 6, "%s", err);
+  cr_expect_eq(gsp("negcycle %s", gp), 0, "%s", err); /* a DAG */
+  cr_expect(strstr(out, "no negative cycle") != NULL, "%s", out);
   /* the library's gsp_sssp refuses negative weights */
   cr_expect_eq(gsp("sssp --method library --source 1 %s", gp), 1);
   free_graph(&g);
@@ -322,6 +340,11 @@ Test(cli, no_path_and_negative_cycle_exit_codes) {
   cr_expect_eq(gsp("apsp %s", tmp("neg.gr")), 5, "%s", err);
   cr_expect_eq(gsp("sssp --source 1 %s", tmp("neg.gr")), 5, "%s", err);
   cr_expect(strstr(err, "negative cycle"), "%s", err);
+  cr_expect_eq(gsp("sssp --method bellman-ford --source 1 %s", tmp("neg.gr")), 5, "%s", err);
+  cr_expect_eq(gsp("negcycle %s", tmp("neg.gr")), 5, "%s", err);
+  cr_expect(strstr(out, "negative cycle of 3 vertices, weight -2"), "%s", out);
+  cr_expect(strstr(out, "1 -> 2 -> 3 -> 1"), "%s", out);
+  cr_expect_eq(gsp("sssp --method dijkstra --source 1 %s", tmp("neg.gr")), 2, "%s", err);
 }
 
 Test(cli, apsp_bundled_graph_and_outputs) {

@@ -160,6 +160,7 @@ int cmd_generate(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_negcycle(int argc, char **argv);
 
 /* Single-source shortest distances on MIN_PLUS by a Bellman-Ford frontier
  * loop of gsp_vxm (see cli_sssp.c). *dist gets a new vector; returns a
@@ -174,10 +175,11 @@ gsp_info cli_tight_path(gsp_index **path, gsp_index *len, gsp_matrix A,
 
 /* How single-source distances are computed: the library's gsp_sssp
  * (non-negative weights), the vxm Bellman-Ford loop above (any weights),
- * or AUTO: gsp_sssp unless the graph has a negative weight. */
-typedef enum { CLI_SSSP_AUTO, CLI_SSSP_LIBRARY, CLI_SSSP_VXM } cli_sssp_method;
-/* Parse --method auto|library|vxm (NULL: auto); prints and returns false on
- * anything else. */
+ * the library's gsp_bellman_ford (any weights), or AUTO: gsp_sssp unless
+ * the graph has a negative weight, then gsp_bellman_ford. */
+typedef enum { CLI_SSSP_AUTO, CLI_SSSP_LIBRARY, CLI_SSSP_VXM, CLI_SSSP_BELLMAN_FORD } cli_sssp_method;
+/* Parse --method auto|library|vxm|bellman-ford (NULL: auto); prints and
+ * returns false on anything else. */
 bool cli_sssp_method_parse(const char *cmd, const char *s, cli_sssp_method *out);
 
 /* Distances from src into *dist and, when path != NULL, the path to dst

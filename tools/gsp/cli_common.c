@@ -232,8 +232,9 @@ bool cli_sssp_method_parse(const char *cmd, const char *s, cli_sssp_method *out)
   if (!s || !strcmp(s, "auto")) *out = CLI_SSSP_AUTO;
   else if (!strcmp(s, "library")) *out = CLI_SSSP_LIBRARY;
   else if (!strcmp(s, "vxm")) *out = CLI_SSSP_VXM;
+  else if (!strcmp(s, "bellman-ford") || !strcmp(s, "bf")) *out = CLI_SSSP_BELLMAN_FORD;
   else {
-    fprintf(stderr, "gsp %s: --method: '%s' is not auto, library or vxm\n", cmd, s);
+    fprintf(stderr, "gsp %s: --method: '%s' is not auto, library, vxm or bellman-ford\n", cmd, s);
     return false;
   }
   return true;

@@ -220,12 +220,18 @@ gsp_info cli_shortest(gsp_vector *dist, gsp_index **path, gsp_index *len,
   bool neg = false;
   if (method == CLI_SSSP_AUTO) {
     TRY(has_negative(A, &neg));
-    method = neg ? CLI_SSSP_VXM : CLI_SSSP_LIBRARY;
+    method = neg ? CLI_SSSP_BELLMAN_FORD : CLI_SSSP_LIBRARY;
   }
-  if (method == CLI_SSSP_LIBRARY) {
-    *used = "gsp_sssp";
-    gsp_sssp_opts o = {.backend = backend};
-    TRY(gsp_sssp(&d, path ? &parent : NULL, A, src, &o));
+  if (method == CLI_SSSP_LIBRARY || method == CLI_SSSP_BELLMAN_FORD) {
+    if (method == CLI_SSSP_LIBRARY) {
+      *used = "gsp_sssp";
+      gsp_sssp_opts o = {.backend = backend};
+      TRY(gsp_sssp(&d, path ? &parent : NULL, A, src, &o));
+    } else {
+      *used = neg ? "gsp_bellman_ford (negative weights)" : "gsp_bellman_ford";
+      gsp_bf_opts o = {.backend = backend};
+      TRY(gsp_bellman_ford(&d, path ? &parent : NULL, A, src, &o));
+    }
     if (iterations) *iterations = 0;
     if (path) {
       gsp_index n, cap;

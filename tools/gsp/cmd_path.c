@@ -9,16 +9,16 @@ static const cli_opt opts[] = {
     {"semiring", 's', OPT_VALUE, "S  min-plus (default), max-plus, max-min, "
                                  "min-max"},
     {"method", 'm', OPT_VALUE, "M  sssp (default for min-plus: gsp_sssp, or "
-                               "the vxm loop for negative weights), library, "
-                               "vxm, closure"},
+                               "gsp_bellman_ford for negative weights), "
+                               "library, vxm, bellman-ford, closure"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp path [options] GRAPH SRC DST";
 static const char *description =
     "Print an optimal path SRC -> DST (file ids) and its value. On min-plus "
     "it runs\nSSSP from SRC: the library's gsp_sssp with parent recording, or, "
-    "when a weight\nis negative (or with --method vxm), a Bellman-Ford loop "
-    "of gsp_vxm and a walk\nback along tight arcs. Other semirings (or "
+    "when a weight\nis negative, gsp_bellman_ford (with --method vxm, a "
+    "Bellman-Ford loop of gsp_vxm\nand a walk back along tight arcs). Other semirings (or "
     "--method closure) use the closure\nwith successor recording, which "
     "costs n^3. Exit code 6 when DST is not\nreachable.";
 
@@ -43,9 +43,10 @@ int cmd_path(int argc, char **argv) {
   if (method && !strcmp(method, "closure")) closure = true;
   else if (method && !strcmp(method, "library")) sm = CLI_SSSP_LIBRARY;
   else if (method && !strcmp(method, "vxm")) sm = CLI_SSSP_VXM;
+  else if (method && (!strcmp(method, "bellman-ford") || !strcmp(method, "bf"))) sm = CLI_SSSP_BELLMAN_FORD;
   else if (method && strcmp(method, "sssp") != 0) {
-    fprintf(stderr, "gsp %s: --method: '%s' is not sssp, library, vxm or "
-                    "closure\n",
+    fprintf(stderr, "gsp %s: --method: '%s' is not sssp, library, vxm, "
+                    "bellman-ford or closure\n",
             cmd, method);
     return CLI_USAGE;
   }

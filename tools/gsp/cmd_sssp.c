@@ -12,17 +12,19 @@ static const cli_opt opts[] = {
     {"to", 0, OPT_VALUE, "V  also print the distance and path to V"},
     {"output", 'o', OPT_VALUE, "FILE  write \"vertex distance\" lines for "
                                "every reached vertex"},
-    {"method", 'm', OPT_VALUE, "M  auto (gsp_sssp; the vxm loop when a "
-                               "weight is negative), library, vxm"},
+    {"method", 'm', OPT_VALUE, "M  auto (gsp_sssp; gsp_bellman_ford when a "
+                               "weight is negative), library, vxm, "
+                               "bellman-ford"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp sssp [options] --source V GRAPH";
 static const char *description =
     "Shortest distances from one source on min-plus. By default the "
     "library's\ngsp_sssp; when the graph has a negative weight (or with "
-    "--method vxm) a\nBellman-Ford loop over a frontier of improved vertices "
-    "composed from gsp_vxm\nwith masks. A negative cycle reachable from the "
-    "source gives exit code 5.\nUnweighted graphs count arcs.";
+    "--method\nbellman-ford) the library's gsp_bellman_ford; with --method vxm "
+    "a Bellman-Ford\nloop over a frontier of improved vertices composed from "
+    "gsp_vxm with masks.\nA negative cycle reachable from the source gives "
+    "exit code 5 (gsp negcycle\nprints one). Unweighted graphs count arcs.";
 
 int cmd_sssp(int argc, char **argv) {
   const char *cmd = argv[0];

@@ -24,6 +24,8 @@ static const struct {
     {"info", cmd_info, "vertices, arcs, degrees, weights of a graph"},
     {"convert", cmd_convert, "convert between graph file formats"},
     {"check", cmd_check, "cross-check results against SuiteSparse:GraphBLAS"},
+    {"negcycle", cmd_negcycle, "find a negative cycle (Bellman-Ford), if "
+                               "there is one"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

@@ -1,0 +1,241 @@
+/*
+ * Bellman-Ford on the GPU (gateway gsp_cuda_bf): the rounds of
+ * gsp__bf_cpu (src/ops/bf_cpu_body.h) with device queues.
+ *
+ * Each round: relax the out-arcs of the frontier (the vertices changed in
+ * the previous round) into U with atomicMin on distance keys, appending
+ * each improved vertex once (byte flags); a second pass over the same arcs
+ * gives every improved vertex the smallest tail whose offer equals its new
+ * distance (atomicMin on the tail); commit U, the parents, and the next
+ * frontier. The host reads one counter per round. At the checkpoints of
+ * gsp__bf_check_round the parent array comes back and the host searches it
+ * for a cycle with the CPU's own routine, so both backends report the same
+ * cycle. Parents of the final tree come from the SSSP tree pass.
+ */
+#include <stdlib.h>
+
+#include "gsp_cuda_sssp.cuh"
+
+extern "C" {
+#include "bellman_ford.h"
+}
+
+namespace gsp_sssp_cu {
+
+template <int G> __device__ __forceinline__ int64_t bf_group_id() {
+  return (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G;
+}
+template <int G> __device__ __forceinline__ int64_t bf_group_stride() {
+  return (int64_t)gridDim.x * blockDim.x / G;
+}
+
+template <class T>
+__global__ void bf_seed(typename Key<T>::K *d, typename Key<T>::K *U, int32_t *pred, const int32_t *S, int32_t ns) {
+  for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < ns; k += gridDim.x * blockDim.x) {
+    d[S[k]] = U[S[k]] = Key<T>::enc((T)0);
+    pred[S[k]] = GSP__BF_ROOT;
+  }
+}
+
+/* Offers of the frontier into U; the first improver of v queues it. */
+template <class T, int G>
+__global__ void bf_relax(const DevGraph g, const typename Key<T>::K *d, typename Key<T>::K *U, const int32_t *F,
+                         int32_t nf, uint8_t *touched, int32_t *cand, int32_t *Tq, int32_t *tcnt, T lim) {
+  typedef Key<T> KT;
+  const T *w = (const T *)g.w;
+  const int lane = threadIdx.x % G;
+  for (int64_t k = bf_group_id<G>(); k < nf; k += bf_group_stride<G>()) {
+    const int32_t u = F[k];
+    const T du = KT::dec(d[u]);
+    for (int64_t e = g.off[u] + lane; e < g.off[u + 1]; e += G) {
+      const T nd = KT::add(du, w[e]);
+      if (!(nd <= lim)) continue;
+      const int32_t v = g.col[e];
+      const typename KT::K key = KT::enc(nd);
+      if (key < atomicMin(&U[v], key) && claim(touched, v)) {
+        cand[v] = INT32_MAX;
+        qpush(Tq, tcnt, v);
+      }
+    }
+  }
+}
+
+/* Parents of the improved vertices: the smallest tail whose offer is the
+ * new distance (compared as values, as the CPU does). */
+template <class T, int G>
+__global__ void bf_parents(const DevGraph g, const typename Key<T>::K *d, const typename Key<T>::K *U,
+                           const int32_t *F, int32_t nf, const uint8_t *touched, int32_t *cand) {
+  typedef Key<T> KT;
+  const T *w = (const T *)g.w;
+  const int lane = threadIdx.x % G;
+  for (int64_t k = bf_group_id<G>(); k < nf; k += bf_group_stride<G>()) {
+    const int32_t u = F[k];
+    const T du = KT::dec(d[u]);
+    for (int64_t e = g.off[u] + lane; e < g.off[u + 1]; e += G) {
+      const int32_t v = g.col[e];
+      if (!touched[v] || KT::add(du, w[e]) != KT::dec(U[v])) continue;
+      atomicMin(&cand[v], u);
+    }
+  }
+}
+
+template <class K>
+__global__ void bf_commit(K *d, const K *U, int32_t *pred, const int32_t *cand, const int32_t *Tq, int32_t nt,
+                          uint8_t *touched) {
+  for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < nt; k += gridDim.x * blockDim.x) {
+    const int32_t v = Tq[k];
+    touched[v] = 0;
+    d[v] = U[v];
+    pred[v] = cand[v];
+  }
+}
+
+/* The rounds; GSP_NEGATIVE_CYCLE (no message) with the cycle on the host. */
+template <class T>
+static gsp_info bf_rounds(typename Key<T>::K *d, const DevGraph &g, const int32_t *S, int32_t ns, T lim,
+                          int64_t *cycle, int64_t *clen) {
+  gsp_info info = GSP_SUCCESS;
+  typedef Key<T> KT;
+  typedef typename KT::K K;
+  const int32_t n = g.n;
+  K *U = NULL;
+  int32_t *F = NULL, *Tq = NULL, *cnt = NULL, *pred = NULL, *cand = NULL, *hpred32 = NULL;
+  int64_t *hpred = NULL, *scratch = NULL;
+  uint8_t *touched = NULL;
+#define GSP_FREE_ALL                                                           \
+  (cudaFree(U), cudaFree(F), cudaFree(Tq), cudaFree(cnt), cudaFree(pred), cudaFree(cand), cudaFree(touched), \
+   (void)cudaGetLastError(), gsp__free(hpred32), gsp__free(hpred), gsp__free(scratch))
+  GSP_CU_MALLOC(U, n, sizeof *U);
+  GSP_CU_MALLOC(F, n, sizeof *F);
+  GSP_CU_MALLOC(Tq, n, sizeof *Tq);
+  GSP_CU_MALLOC(cnt, 1, sizeof *cnt);
+  GSP_CU_MALLOC(pred, n, sizeof *pred);
+  GSP_CU_MALLOC(cand, n, sizeof *cand);
+  GSP_CU_MALLOC(touched, n, 1);
+  GSP_CUDA_TRY(cudaMemset(touched, 0, (size_t)n + 16));
+  GSP_TRY(fill<K>(d, n, KT::enc(KT::inf())));
+  GSP_TRY(fill<K>(U, n, KT::enc(KT::inf())));
+  GSP_TRY(fill<int32_t>(pred, n, GSP__BF_UNREACHED));
+  GSP_CUDA_TRY(cudaMemcpy(F, S, (size_t)ns * sizeof *F, cudaMemcpyHostToDevice));
+  bf_seed<T><<<blocks_for(ns), 256>>>(d, U, pred, F, ns);
+  GSP_CUDA_LAUNCHED();
+  const bool wide = g.m >= 12 * (int64_t)(n > 0 ? n : 1);
+  int32_t nf = ns;
+  for (int64_t r = 1; nf > 0; r++) {
+    GSP_CUDA_TRY(cudaMemset(cnt, 0, sizeof *cnt));
+    if (wide) {
+      bf_relax<T, 32><<<blocks_for((int64_t)nf * 32), 256>>>(g, d, U, F, nf, touched, cand, Tq, cnt, lim);
+      GSP_CUDA_LAUNCHED();
+      bf_parents<T, 32><<<blocks_for((int64_t)nf * 32), 256>>>(g, d, U, F, nf, touched, cand);
+    } else {
+      bf_relax<T, 4><<<blocks_for((int64_t)nf * 4), 256>>>(g, d, U, F, nf, touched, cand, Tq, cnt, lim);
+      GSP_CUDA_LAUNCHED();
+      bf_parents<T, 4><<<blocks_for((int64_t)nf * 4), 256>>>(g, d, U, F, nf, touched, cand);
+    }
+    GSP_CUDA_LAUNCHED();
+    int32_t nt = 0;
+    GSP_TRY(read_count(&nt, cnt)); /* the one read-back of the round */
+    if (nt > 0) {
+      bf_commit<K><<<blocks_for(nt), 256>>>(d, U, pred, cand, Tq, nt, touched);
+      GSP_CUDA_LAUNCHED();
+    }
+    int32_t *tmp = F;
+    F = Tq, Tq = tmp, nf = nt;
+    if (nf > 0 && gsp__bf_check_round(r, n)) {
+      if (!hpred) {
+        hpred32 = (int32_t *)gsp__malloc_array((size_t)n + 1, sizeof *hpred32);
+        hpred = (int64_t *)gsp__malloc_array((size_t)n + 1, sizeof *hpred);
+        scratch = (int64_t *)gsp__malloc_array((size_t)n + 1, sizeof *scratch);
+        GSP_CHECK(hpred32 && hpred && scratch, GSP_OUT_OF_MEMORY, "cannot stage the parents of %d vertices", n);
+      }
+      GSP_CUDA_TRY(cudaMemcpy(hpred32, pred, (size_t)n * sizeof *hpred32, cudaMemcpyDeviceToHost));
+      for (int32_t v = 0; v < n; v++) hpred[v] = hpred32[v];
+      const int64_t len = gsp__bf_find_cycle(cycle, hpred, n, scratch);
+      if (len > 0) {
+        *clen = len;
+        GSP_FREE_ALL;
+        return GSP_NEGATIVE_CYCLE;
+      }
+      GSP_CHECK(r < n, GSP_PANIC,
+                "Bellman-Ford (GPU): round %lld changed distances but the parent graph has no cycle", (long long)r);
+    }
+  }
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+template <class T>
+static gsp_info bf_typed(T *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
+                         const int32_t *S, int32_t ns, T lim) {
+  gsp_info info = GSP_SUCCESS;
+  typedef Key<T> KT;
+  typedef typename KT::K K;
+  DevGraph g;
+  memset(&g, 0, sizeof g);
+  K *d = NULL, *hd = NULL;
+#define GSP_FREE_ALL (graph_free(&g), cudaFree(d), (void)cudaGetLastError(), gsp__free(hd))
+  const int32_t n = (int32_t)A->nrows;
+  GSP_TRY(graph_upload(&g, A, false));
+  GSP_CU_MALLOC(d, n, sizeof *d);
+  info = bf_rounds<T>(d, g, S, ns, lim, cycle, clen);
+  if (info != GSP_SUCCESS) {
+    GSP_FREE_ALL;
+    return info;
+  }
+  hd = (K *)gsp__malloc_array((size_t)n + 1, sizeof *hd);
+  GSP_CHECK(hd != NULL, GSP_OUT_OF_MEMORY, "cannot stage %d distances", n);
+  GSP_CUDA_TRY(cudaMemcpy(hd, d, (size_t)n * sizeof *hd, cudaMemcpyDeviceToHost));
+  for (int32_t v = 0; v < n; v++) dist[v] = KT::dec(hd[v]);
+  if (parent) GSP_TRY(tree<T>(parent, NULL, d, dist, g, S, ns, lim));
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+} // namespace gsp_sssp_cu
+
+using namespace gsp_sssp_cu;
+
+gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
+                     const int64_t *src, int64_t nsrc, const void *lim, bool *taken) {
+  gsp_info info = GSP_SUCCESS;
+  int32_t *S = NULL;
+  uint8_t *seen = NULL;
+#define GSP_FREE_ALL (gsp__free(S), gsp__free(seen))
+  *taken = false;
+  const int64_t n = A->nrows;
+  if (n <= 0 || n >= INT32_MAX || A->fmt != GSP_FMT_CSR || A->type == GSP_BOOL) return GSP_SUCCESS;
+  const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
+  /* graph, d and U, F, Tq, pred, cand, flags, the tree's four arrays */
+  const size_t need = graph_bytes(A, false) + (size_t)n * (2 * ks + 4 * 4 + 1 + 3 * 4) + 4096;
+  size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return GSP_SUCCESS; /* the CPU takes it */
+  }
+  if (need > free_b / 10 * 9) return GSP_SUCCESS;
+  *taken = true;
+
+  S = (int32_t *)gsp__malloc_array(nsrc > 0 ? (size_t)nsrc : 1, sizeof *S);
+  seen = (uint8_t *)gsp__calloc((size_t)n, 1);
+  GSP_CHECK(S && seen, GSP_OUT_OF_MEMORY, "cannot stage %lld sources", (long long)nsrc);
+  int32_t ns = 0;
+  for (int64_t k = 0; k < nsrc; k++)
+    if (!seen[src[k]]) seen[src[k]] = 1, S[ns++] = (int32_t)src[k];
+
+  switch (A->type) {
+  case GSP_INT32:
+    info = bf_typed<int32_t>((int32_t *)dist, parent, cycle, clen, A, S, ns, *(const int32_t *)lim);
+    break;
+  case GSP_INT64:
+    info = bf_typed<int64_t>((int64_t *)dist, parent, cycle, clen, A, S, ns, *(const int64_t *)lim);
+    break;
+  case GSP_FP32: info = bf_typed<float>((float *)dist, parent, cycle, clen, A, S, ns, *(const float *)lim); break;
+  case GSP_FP64: info = bf_typed<double>((double *)dist, parent, cycle, clen, A, S, ns, *(const double *)lim); break;
+  default: info = GSP_ERROR(GSP_PANIC, "gsp_cuda_bf: type %d", (int)A->type); break;
+  }
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
