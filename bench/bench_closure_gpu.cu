@@ -180,6 +180,39 @@ static double ceiling_for(gsp_type t, bool dpx) {
   }
 }
 
+/* fp32 min-plus successors of the last run (input regenerated from its
+ * seed): 2000 random pairs, each path walked on the host must cost exactly
+ * the distance (integer weights: exact sums). */
+static void check_successors(const void *d, const int32_t *succ, int64_t n, int64_t np, uint64_t seed) {
+  const size_t cells = (size_t)np * np;
+  std::vector<float> D(cells), W(cells);
+  std::vector<int32_t> S(cells);
+  void *w = NULL;
+  CK(cudaMalloc(&w, cells * sizeof(float)));
+  gen(w, GSP_FP32, GSP_MIN_PLUS, n, np, seed);
+  CK(cudaMemcpy(W.data(), w, cells * sizeof(float), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(D.data(), d, cells * sizeof(float), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(S.data(), succ, cells * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  cudaFree(w);
+  uint64_t st = 12345;
+  int bad = 0;
+  for (int q = 0; q < 2000; q++) {
+    st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+    const int64_t i = (int64_t)((st >> 33) % (uint64_t)n), j = (int64_t)((st >> 13) % (uint64_t)n);
+    float cost = 0;
+    int64_t v = i, hops = 0;
+    while (v != j && hops <= n) {
+      const int32_t x = S[(size_t)v * np + j];
+      if (x < 0) break;
+      cost += W[(size_t)v * np + x];
+      v = x, hops++;
+    }
+    if (v != j || cost != D[(size_t)i * np + j]) bad++;
+  }
+  printf("verify: successors n=%lld, 2000 sampled paths: %d wrong -> %s\n", (long long)n, bad,
+         bad ? "FAIL" : "ok");
+}
+
 /* Tiled GPU closure: median of reps after one warm-up, fresh input each run. */
 static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool dpx, int reps,
                         const char *label, int bits_impl = -1) {
@@ -211,6 +244,7 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
     }
     if (r > 0) times.push_back(ms / 1e3);
   }
+  if (paths) check_successors(d, succ, n, np, 1000 + reps);
   const double sec = median(times), tasks = (double)n * n * n;
   rows.push_back({label, tname(t), sname(s), n, sec, tasks / sec, ceiling_for(t, dpx), reps});
   printf("  %-14s %-5s %-8s n=%6lld  %9.4f s  %7.3f Ttasks/s\n", label, tname(t), sname(s),
@@ -366,11 +400,12 @@ static void bench_e2e(int64_t n, int reps) {
 }
 
 int main(int argc, char **argv) {
-  bool quick = false;
+  bool quick = false, focus = false;
   const char *csv = "bench_closure_gpu.csv", *one = NULL;
   int64_t one_n = 0;
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "--quick")) quick = true;
+    else if (!strcmp(argv[a], "--focus")) focus = true;
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
     else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */
       one = argv[++a];
@@ -394,7 +429,14 @@ int main(int argc, char **argv) {
   verify_bits(5000);
   bmma_peak();
   const int R = 5;
-  if (quick) {
+  if (focus) { /* the rows a kernel change touches */
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, false, false, R, "tiled");
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, true, false, R, "tiled+paths");
+    for (int64_t n : {16384, 65536}) {
+      bench_tiled(GSP_BOOL, GSP_OR_AND, n, false, false, R, "tiled-bmma256", 256);
+      bench_tiled(GSP_BOOL, GSP_OR_AND, n, false, false, R, "tiled-bmma512", 512);
+    }
+  } else if (quick) {
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 4096, false, false, R, "tiled");
     bench_tiled(GSP_BOOL, GSP_OR_AND, 16384, false, false, R, "tiled-bmma");
   } else {

@@ -5,12 +5,22 @@
  *     (default scale 21, edge factor 16, Graph500 parameters) and a road-like
  *     grid (default 4096 x 4096), integer weights uniform in [1, 255].
  *     Reported as GTEPS = arcs of the graph / time (PERFORMANCE.md), median
- *     over random sources with at least one out-arc, after a warm-up.
+ *     over random sources with at least one out-arc, after a warm-up, and
+ *     GTEPS_r = out-arcs of the reached vertices / time (the arcs a
+ *     traversal must look at; median over the runs).
  *  2. Many sources: all-pairs shortest paths by gsp_msssp (batches of
  *     sources, Okuyama et al.) on Okuyama's topologies with |V| = 4677:
- *     random, power-law (Chung-Lu), ring and complete, against tiled
+ *     random and power-law (Chung-Lu) with |E| = 16384, ring and complete,
+ *     weights in [1, 4096], with and without parents, against tiled
  *     Floyd-Warshall (gsp_closure on MIN_PLUS) on the same matrix.
- *  3. Bellman-Ford (gsp_bellman_ford, and gsp_negative_cycle, which is
+ *  3. Large all-pairs (issue 5's target): a random graph with |V| = 65536,
+ *     |E| = 4|V|, weights in [1, 4096]: gsp_msssp time and GTEPS
+ *     (relaxations counted as n x arcs), with parents, an optional batch
+ *     sweep, our CPU backend on a subset of sources (extrapolated, labeled),
+ *     and Floyd-Warshall measured at --apsp-big-fw-n and extrapolated by
+ *     n^3 when that is smaller (labeled). --dump-dir writes the sparse
+ *     graphs as Matrix Market for bench/apsp_scipy.py (scipy's Dijkstra).
+ *  4. Bellman-Ford (gsp_bellman_ford, and gsp_negative_cycle, which is
  *     Johnson's potential pass) on R-MAT graphs of Tastan et al.'s sizes
  *     (scales 13, 15, 18 up to --scale, edge factor 4) whose weights in
  *     [1, 255] are reweighted by random potentials p in [0, 255]
@@ -20,7 +30,12 @@
  * Usage: bench_sssp [--backend cpu|cuda|auto] [--type int32|int64|fp32|fp64]
  *        [--scale S] [--edgefactor E] [--grid R] [--apsp-n N] [--reps K]
  *        [--algos harish,da2cf,delta,auto] [--max-seconds T]
- *        [--skip-sssp] [--skip-apsp] [--skip-fw] [--skip-bf] [--quick] [--csv FILE]
+ *        [--apsp-big-n N] [--apsp-big-fw-n N] [--apsp-batches B1,B2,..]
+ *        [--apsp-cpu-sources K] [--dump-dir DIR]
+ *        [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--skip-bf] [--quick]
+ *        [--csv FILE] [--graphs rmat,grid] [--dump DIR]
+ * --dump writes each graph's CSR, the sources and our distances from the
+ * first timed source as raw arrays for bench/bench_sssp_scipy.py.
  * --quick shrinks every size for a smoke test. A run whose warm-up takes
  * longer than --max-seconds (default 30) is timed once and flagged. Without
  * --algos every algorithm runs, except Harish on the grid on the CPU (its
@@ -40,9 +55,14 @@ typedef struct {
   gsp_type type;
   int scale, edgefactor, reps;
   gsp_index grid, apsp_n;
+  gsp_index big_n, big_fw_n, cpu_sources; /* large all-pairs */
+  const char *batches;                    /* batch sweep, NULL: none */
+  const char *dump_dir;                   /* Matrix Market copies for scipy */
   double max_seconds;
-  bool skip_sssp, skip_apsp, skip_fw, skip_bf;
+  bool skip_sssp, skip_apsp, skip_big, skip_fw, skip_bf;
   const char *algos; /* NULL: the default set */
+  const char *graphs; /* NULL: rmat and grid */
+  const char *dump;   /* directory for bench_sssp_scipy.py, or NULL */
   const char *csv;
   char device[256];
 } config;
@@ -94,8 +114,9 @@ static void csv_row(const config *c, const char *bench, const char *graph, gsp_i
   fclose(f);
 }
 
-/* Out-degree of every vertex (CSR export), to pick sources with arcs. */
-static gsp_index *out_degree_vertices(gsp_matrix A, gsp_index *count) {
+/* Vertices with out-arcs (to pick sources), and the row pointers (*rowp,
+ * to count the arcs of reached vertices). */
+static gsp_index *out_degree_vertices(gsp_matrix A, gsp_index *count, gsp_index **rowp) {
   gsp_index n, nv;
   TRY(gsp_matrix_nrows(&n, A));
   TRY(gsp_matrix_nvals(&nv, A));
@@ -105,9 +126,77 @@ static gsp_index *out_degree_vertices(gsp_matrix A, gsp_index *count) {
   gsp_index k = 0;
   for (gsp_index v = 0; v < n; v++)
     if (p[v + 1] > p[v]) list[k++] = v;
-  free(p), free(j);
+  free(j);
+  *rowp = p;
   *count = k;
   return list;
+}
+
+/* Out-arcs of the vertices that have a distance in d. */
+static gsp_index reached_arcs(gsp_vector d, const gsp_index *p) {
+  gsp_index nv;
+  TRY(gsp_vector_nvals(&nv, d));
+  gsp_index *I = malloc((nv + 1) * sizeof *I), got = nv, arcs = 0;
+  if (!I) die("out of memory", GSP_OUT_OF_MEMORY);
+  TRY(gsp_vector_extract_tuples(I, NULL, &got, d));
+  for (gsp_index k = 0; k < got; k++) arcs += p[I[k] + 1] - p[I[k]];
+  free(I);
+  return arcs;
+}
+
+static void dump_array(const config *c, const char *graph, const char *what, const void *x, size_t bytes) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s_%s", c->dump, graph, what);
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(x, 1, bytes, f) != bytes) {
+    perror(path);
+    exit(1);
+  }
+  fclose(f);
+}
+
+/* Raw CSR (int64 indptr, int32 indices, weights as float64), the sources
+ * of the first algorithm's runs (warm-up first) and our distances from the
+ * first timed one (float64, inf where unreached) for the scipy peer. */
+static void dump_graph(const config *c, const char *name, gsp_matrix A, const gsp_index *srcs, gsp_index nsrc) {
+  gsp_index n, nv;
+  TRY(gsp_matrix_nrows(&n, A));
+  TRY(gsp_matrix_nvals(&nv, A));
+  gsp_matrix D = NULL;
+  TRY(gsp_matrix_cast(&D, A, GSP_FP64));
+  gsp_index *p = malloc((n + 1) * sizeof *p), *j = malloc((nv + 1) * sizeof *j);
+  double *w = malloc((nv + 1) * sizeof *w), *dist = malloc(n * sizeof *dist);
+  int32_t *j32 = malloc((nv + 1) * sizeof *j32);
+  if (!p || !j || !w || !dist || !j32) die("out of memory", GSP_OUT_OF_MEMORY);
+  TRY(gsp_matrix_export_csr(p, j, w, D));
+  for (gsp_index e = 0; e < nv; e++) j32[e] = (int32_t)j[e];
+  dump_array(c, name, "indptr.i64", p, (n + 1) * sizeof *p);
+  dump_array(c, name, "indices.i32", j32, nv * sizeof *j32);
+  dump_array(c, name, "weights.f64", w, nv * sizeof *w);
+  uint64_t st = 12345;
+  int64_t *s = malloc((size_t)(c->reps + 1) * sizeof *s);
+  for (int r = 0; r <= c->reps; r++) s[r] = (int64_t)srcs[rng(&st) % (nsrc ? nsrc : 1)];
+  dump_array(c, name, "sources.i64", s, (size_t)(c->reps + 1) * sizeof *s);
+  gsp_vector d = NULL;
+  gsp_sssp_opts o = {.backend = c->backend};
+  TRY(gsp_sssp(&d, NULL, A, (gsp_index)s[c->reps > 0 ? 1 : 0], &o));
+  gsp_index got = n;
+  gsp_index *I = malloc((n + 1) * sizeof *I);
+  int64_t *x = malloc((n + 1) * sizeof *x); /* room for any type */
+  if (!I || !x) die("out of memory", GSP_OUT_OF_MEMORY);
+  TRY(gsp_vector_extract_tuples(I, x, &got, d));
+  for (gsp_index v = 0; v < n; v++) dist[v] = INFINITY;
+  for (gsp_index k = 0; k < got; k++) {
+    switch (c->type) {
+    case GSP_INT32: dist[I[k]] = ((const int32_t *)x)[k]; break;
+    case GSP_INT64: dist[I[k]] = (double)x[k]; break;
+    case GSP_FP32: dist[I[k]] = ((const float *)x)[k]; break;
+    default: dist[I[k]] = ((const double *)x)[k]; break;
+    }
+  }
+  dump_array(c, name, "dist.f64", dist, n * sizeof *dist);
+  gsp_vector_free(&d), gsp_matrix_free(&D);
+  free(p), free(j), free(w), free(dist), free(j32), free(s), free(I), free(x);
 }
 
 /* Whether algorithm `label` runs on graph `name`. */
@@ -126,7 +215,9 @@ static void bench_sssp_graph(const config *c, const char *name, gsp_matrix A) {
   gsp_index n, m, nsrc;
   TRY(gsp_matrix_nrows(&n, A));
   TRY(gsp_matrix_nvals(&m, A));
-  gsp_index *srcs = out_degree_vertices(A, &nsrc);
+  gsp_index *rowp = NULL;
+  gsp_index *srcs = out_degree_vertices(A, &nsrc, &rowp);
+  if (c->dump) dump_graph(c, name, A, srcs, nsrc);
   uint64_t st = 12345;
   const gsp_sssp_algo algos[] = {GSP_SSSP_HARISH, GSP_SSSP_DA2CF, GSP_SSSP_DELTA, GSP_SSSP_AUTO};
   for (int ai = 0; ai < 5; ai++) {
@@ -139,7 +230,7 @@ static void bench_sssp_graph(const config *c, const char *name, gsp_matrix A) {
       continue;
     }
     gsp_sssp_opts o = {.algo = algo, .backend = c->backend};
-    double *t = malloc((size_t)(c->reps + 1) * sizeof *t);
+    double *t = malloc((size_t)(c->reps + 1) * sizeof *t), *rate = malloc((size_t)(c->reps + 1) * sizeof *rate);
     int done = 0;
     double warm = 0;
     gsp_index reached = 0;
@@ -150,34 +241,40 @@ static void bench_sssp_graph(const config *c, const char *name, gsp_matrix A) {
       TRY(gsp_sssp(&d, parents ? &p : NULL, A, s, &o));
       const double dt = omp_get_wtime() - t0;
       TRY(gsp_vector_nvals(&reached, d));
+      const double arcs_r = (double)reached_arcs(d, rowp);
       gsp_vector_free(&d), gsp_vector_free(&p);
       if (r < 0) {
         warm = dt;
         if (dt > c->max_seconds) { /* too slow to repeat: report the one run */
+          rate[done] = arcs_r / dt;
           t[done++] = dt;
           break;
         }
         continue;
       }
+      rate[done] = arcs_r / dt;
       t[done++] = dt;
     }
     qsort(t, (size_t)done, sizeof *t, cmp_double);
-    const double med = t[done / 2], lo = t[0];
+    qsort(rate, (size_t)done, sizeof *rate, cmp_double);
+    const double med = t[done / 2], lo = t[0], med_rate = rate[done / 2];
     char label[64];
     snprintf(label, sizeof label, "%s%s", algo_name(algo), parents ? "+parents" : "");
-    printf("| %-10s | %9llu | %10llu | %-14s | %9.2f | %9.2f | %8.4f | %9llu |%s\n", name, (unsigned long long)n,
-           (unsigned long long)m, label, med * 1e3, lo * 1e3, (double)m / med / 1e9, (unsigned long long)reached,
+    printf("| %-10s | %9llu | %10llu | %-14s | %9.2f | %9.2f | %8.4f | %8.4f | %9llu | %9.2f |%s\n", name,
+           (unsigned long long)n, (unsigned long long)m, label, med * 1e3, lo * 1e3, (double)m / med / 1e9,
+           med_rate / 1e9, (unsigned long long)reached, warm * 1e3,
            done == 1 && warm > c->max_seconds ? " (one run: slow)" : "");
     fflush(stdout);
     csv_row(c, "sssp", name, n, m, label, done, med, lo, (double)m / med / 1e9, "GTEPS");
-    free(t);
+    csv_row(c, "sssp", name, n, m, label, done, med, lo, med_rate / 1e9, "GTEPS_r");
+    free(t), free(rate);
   }
-  free(srcs);
+  free(srcs), free(rowp);
 }
 
 /* Chung-Lu power-law digraph: expected out- and in-degree of vertex i
  * proportional to (i+1)^(-1/(gamma-1)), average degree avg. */
-static gsp_matrix powerlaw(gsp_type t, gsp_index n, double avg, double gamma, uint64_t seed) {
+static gsp_matrix powerlaw(gsp_type t, gsp_index n, double avg, double gamma, int64_t wmax, uint64_t seed) {
   double *wt = malloc(n * sizeof *wt), *cum = malloc((n + 1) * sizeof *cum);
   const gsp_index m = (gsp_index)(avg * (double)n);
   gsp_index *I = malloc(m * sizeof *I), *J = malloc(m * sizeof *J);
@@ -200,7 +297,7 @@ static gsp_matrix powerlaw(gsp_type t, gsp_index n, double avg, double gamma, ui
       e[side] = lo;
     }
     if (e[0] == e[1]) continue;
-    I[k] = e[0], J[k] = e[1], W[k] = (double)(1 + rng(&st) % 255), k++;
+    I[k] = e[0], J[k] = e[1], W[k] = (double)(1 + rng(&st) % (uint64_t)wmax), k++;
   }
   gsp_matrix D = NULL, A = NULL;
   TRY(gsp_matrix_new(&D, GSP_FP64, n, n));
@@ -312,14 +409,19 @@ static double time_once(gsp_info (*fn)(void *), void *arg) {
 typedef struct {
   gsp_matrix A;
   const config *c;
+  bool parents;
+  gsp_backend backend; /* AUTO: the run's backend */
+  gsp_index batch;
+  const gsp_index *sources; /* NULL: all pairs */
+  gsp_index nsources;
 } apsp_arg;
 
 static gsp_info run_msssp(void *p) {
   apsp_arg *a = p;
-  gsp_matrix D = NULL;
-  gsp_msssp_opts o = {.backend = a->c->backend};
-  gsp_info info = gsp_msssp(&D, NULL, a->A, NULL, 0, &o);
-  gsp_matrix_free(&D);
+  gsp_matrix D = NULL, P = NULL;
+  gsp_msssp_opts o = {.backend = a->backend != GSP_BACKEND_AUTO ? a->backend : a->c->backend, .batch = a->batch};
+  gsp_info info = gsp_msssp(&D, a->parents ? &P : NULL, a->A, a->sources, a->nsources, &o);
+  gsp_matrix_free(&D), gsp_matrix_free(&P);
   return info;
 }
 
@@ -358,38 +460,148 @@ static void bench_apsp(const config *c) {
   const gsp_index n = c->apsp_n;
   printf("\nAll-pairs, |V| = %llu: gsp_msssp (all sources) vs Floyd-Warshall (gsp_closure)\n",
          (unsigned long long)n);
-  printf("| %-9s | %10s | %12s | %12s | %12s | %8s |\n", "topology", "arcs", "msssp ms", "FW ms", "FW tasks/s",
-         "FW/msssp");
-  printf("|-----------|------------|--------------|--------------|--------------|----------|\n");
+  printf("(random and power-law |E| = 16384, weights in [1, 4096]; times include the host result)\n");
+  printf("| %-9s | %10s | %10s | %10s | %8s | %10s | %12s | %8s |\n", "topology", "arcs", "msssp ms",
+         "+par ms", "GTEPS", "FW ms", "FW tasks/s", "FW/msssp");
+  printf("|-----------|------------|------------|------------|----------|------------|--------------|----------|\n");
   const char *names[] = {"random", "power-law", "ring", "complete"};
   for (int k = 0; k < 4; k++) {
     gsp_matrix A = NULL;
     switch (k) {
-    case 0: TRY(gsp_generate_random(&A, c->type, n, n * 16, 1, 255, 7)); break;
-    case 1: A = powerlaw(c->type, n, 16, 2.3, 7); break;
-    case 2: TRY(gsp_generate_ring(&A, c->type, n, true, 1, 255, 7)); break;
-    default: TRY(gsp_generate_complete(&A, c->type, n, 1, 255, 7)); break;
+    case 0: TRY(gsp_generate_random(&A, c->type, n, n < 4096 ? 4 * n : 16384, 1, 4096, 7)); break;
+    case 1: A = powerlaw(c->type, n, n < 4096 ? 4.0 : 16384.0 / (double)n, 2.3, 4096, 7); break;
+    case 2: TRY(gsp_generate_ring(&A, c->type, n, true, 1, 4096, 7)); break;
+    default: TRY(gsp_generate_complete(&A, c->type, n, 1, 4096, 7)); break;
     }
     gsp_index m;
     TRY(gsp_matrix_nvals(&m, A));
-    apsp_arg a = {A, c};
-    int runs_m = 0, runs_f = 0;
-    double lo_m = 0, lo_f = 0, fw = NAN;
+    if (c->dump_dir && k < 3) {
+      char path[1024];
+      snprintf(path, sizeof path, "%s/apsp_%s_%llu.mtx", c->dump_dir, names[k], (unsigned long long)n);
+      TRY(gsp_matrix_write(path, A, NULL));
+    }
+    apsp_arg a = {.A = A, .c = c}, ap = {.A = A, .c = c, .parents = true};
+    int runs_m = 0, runs_p = 0, runs_f = 0;
+    double lo_m = 0, lo_p = 0, lo_f = 0, fw = NAN;
     const double ms = timed(c, run_msssp, &a, &runs_m, &lo_m);
+    const double mp = timed(c, run_msssp, &ap, &runs_p, &lo_p);
     if (!c->skip_fw) fw = timed(c, run_fw, &a, &runs_f, &lo_f);
-    const double tasks = (double)n * (double)n * (double)n;
-    printf("| %-9s | %10llu | %12.1f | %12.1f | %12.3g | %8.2f |\n", names[k], (unsigned long long)m, ms * 1e3,
-           fw * 1e3, tasks / fw, fw / ms);
+    const double tasks = (double)n * (double)n * (double)n, rel = (double)n * (double)m;
+    printf("| %-9s | %10llu | %10.2f | %10.2f | %8.3f | %10.2f | %12.3g | %8.2f |\n", names[k],
+           (unsigned long long)m, ms * 1e3, mp * 1e3, rel / ms / 1e9, fw * 1e3, tasks / fw, fw / ms);
     fflush(stdout);
-    csv_row(c, "apsp", names[k], n, m, "msssp", runs_m, ms, lo_m, (double)n * (double)m / ms, "arc-relaxations/s");
+    csv_row(c, "apsp", names[k], n, m, "msssp", runs_m, ms, lo_m, rel / ms, "arc-relaxations/s");
+    csv_row(c, "apsp", names[k], n, m, "msssp+parents", runs_p, mp, lo_p, rel / mp, "arc-relaxations/s");
     if (!c->skip_fw) csv_row(c, "apsp", names[k], n, m, "fw", runs_f, fw, lo_f, tasks / fw, "tasks/s");
     gsp_matrix_free(&A);
   }
 }
 
+/* k timed runs, no warm-up (the caller warmed up): median, min. */
+static double timed_k(int k, gsp_info (*fn)(void *), void *arg, int *runs, double *lo) {
+  double t[16];
+  if (k > 16) k = 16;
+  if (k < 1) k = 1;
+  for (int r = 0; r < k; r++) t[r] = time_once(fn, arg);
+  qsort(t, (size_t)k, sizeof *t, cmp_double);
+  *runs = k, *lo = t[0];
+  return t[k / 2];
+}
+
+/* One row of the large all-pairs table. */
+static void big_row(const config *c, const char *what, gsp_index n, gsp_index m, gsp_index srcs, int runs,
+                    double med, double lo, double allpairs, const char *note) {
+  printf("| %-28s | %7llu | %8d | %10.3f | %10.3f | %12.3f | %8.2f | %s\n", what, (unsigned long long)srcs, runs,
+         med, lo, allpairs, (double)n * (double)m / allpairs / 1e9, note);
+  fflush(stdout);
+  csv_row(c, "apsp-big", what, n, m, note, runs, med, lo, (double)n * (double)m / allpairs, "arc-relaxations/s");
+}
+
+/* Issue 5's target: all pairs of a random graph, |V| = big_n, |E| = 4|V|. */
+static void bench_apsp_big(const config *c) {
+  const gsp_index n = c->big_n, m0 = 4 * n;
+  gsp_matrix A = NULL;
+  TRY(gsp_generate_random(&A, c->type, n, m0, 1, 4096, 11));
+  gsp_index m;
+  TRY(gsp_matrix_nvals(&m, A));
+  if (c->dump_dir) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/apsp_random_%llu.mtx", c->dump_dir, (unsigned long long)n);
+    TRY(gsp_matrix_write(path, A, NULL));
+  }
+  printf("\nAll-pairs of a random graph, |V| = %llu, |E| = %llu, weights [1, 4096], %s result %.1f GiB on the "
+         "host\n(GTEPS = n x arcs / all-pairs time; 'all-pairs s' is measured, or extrapolated where noted)\n",
+         (unsigned long long)n, (unsigned long long)m, type_name(c->type),
+         (double)n * (double)n * (c->type == GSP_INT64 || c->type == GSP_FP64 ? 8 : 4) / 1073741824.0);
+  printf("| %-28s | %7s | %8s | %10s | %10s | %12s | %8s | note\n", "run", "sources", "runs", "median s", "min s",
+         "all-pairs s", "GTEPS");
+  printf("|------------------------------|---------|----------|------------|------------|--------------|----------|------\n");
+  /* warm-up on a subset: CUDA context, pinned staging, code paths */
+  gsp_index ks = n < 2048 ? n : 2048;
+  gsp_index *sub = malloc(ks * sizeof *sub);
+  if (!sub) die("out of memory", GSP_OUT_OF_MEMORY);
+  for (gsp_index k = 0; k < ks; k++) sub[k] = (k * 7919) % n;
+  apsp_arg w = {.A = A, .c = c, .sources = sub, .nsources = ks};
+  TRY(run_msssp(&w));
+  w.parents = true;
+  TRY(run_msssp(&w));
+  const int reps = c->reps < 3 ? c->reps : 3;
+  int runs = 0;
+  double lo = 0;
+  apsp_arg a = {.A = A, .c = c};
+  double t = timed_k(reps, run_msssp, &a, &runs, &lo);
+  big_row(c, "gsp_msssp", n, m, n, runs, t, lo, t, backend_name(c->backend));
+  const double dist_only = t;
+  a.parents = true;
+  t = timed_k(1, run_msssp, &a, &runs, &lo);
+  char note[128];
+  snprintf(note, sizeof note, "%s, parents +%.1f%%", backend_name(c->backend), 100.0 * (t / dist_only - 1));
+  big_row(c, "gsp_msssp + parents", n, m, n, runs, t, lo, t, note);
+  a.parents = false;
+  if (c->batches) { /* batch sweep */
+    char list[256];
+    snprintf(list, sizeof list, "%s", c->batches);
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+      a.batch = (gsp_index)atoll(tok);
+      t = timed_k(1, run_msssp, &a, &runs, &lo);
+      char what[64];
+      snprintf(what, sizeof what, "gsp_msssp batch %llu", (unsigned long long)a.batch);
+      big_row(c, what, n, m, n, runs, t, lo, t, backend_name(c->backend));
+    }
+    a.batch = 0;
+  }
+  if (c->cpu_sources > 0 && c->backend != GSP_BACKEND_CPU) { /* our CPU backend on a subset */
+    const gsp_index kc = c->cpu_sources < n ? c->cpu_sources : n;
+    apsp_arg ac = {.A = A, .c = c, .backend = GSP_BACKEND_CPU, .sources = sub, .nsources = kc};
+    t = timed_k(1, run_msssp, &ac, &runs, &lo);
+    int threads = 0;
+    TRY(gsp_get_threads(&threads));
+    snprintf(note, sizeof note, "cpu %d threads, EXTRAPOLATED x n/sources", threads);
+    big_row(c, "gsp_msssp (CPU backend)", n, m, kc, runs, t, lo, t * (double)n / (double)kc, note);
+  }
+  free(sub);
+  gsp_matrix_free(&A);
+  if (!c->skip_fw && c->big_fw_n > 0) { /* Floyd-Warshall on the same kind of graph */
+    const gsp_index nf = c->big_fw_n < n ? c->big_fw_n : n;
+    gsp_matrix F = NULL;
+    TRY(gsp_generate_random(&F, c->type, nf, 4 * nf, 1, 4096, 11));
+    apsp_arg af = {.A = F, .c = c};
+    t = timed_k(1, run_fw, &af, &runs, &lo);
+    const double scale = ((double)n / nf) * ((double)n / nf) * ((double)n / nf);
+    if (nf == n) snprintf(note, sizeof note, "%s, measured", backend_name(c->backend));
+    else
+      snprintf(note, sizeof note, "%s, measured at n = %llu, EXTRAPOLATED x (n/%llu)^3", backend_name(c->backend),
+               (unsigned long long)nf, (unsigned long long)nf);
+    big_row(c, "FW closure (gsp_closure)", n, m, nf, runs, t, lo, t * scale, note);
+    printf("FW / msssp (all-pairs): %.2f (target >= 4)\n", t * scale / dist_only);
+    gsp_matrix_free(&F);
+  }
+}
+
 int main(int argc, char **argv) {
   config c = {.backend = GSP_BACKEND_AUTO, .type = GSP_INT32, .scale = 21, .edgefactor = 16, .reps = 5,
-              .grid = 4096, .apsp_n = 4677, .max_seconds = 30};
+              .grid = 4096, .apsp_n = 4677, .big_n = 65536, .big_fw_n = 32768, .cpu_sources = 256,
+              .max_seconds = 30};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
     if (!strcmp(a, "--backend")) {
@@ -406,15 +618,26 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--max-seconds")) c.max_seconds = atof(v), i++;
     else if (!strcmp(a, "--csv")) c.csv = v, i++;
     else if (!strcmp(a, "--algos")) c.algos = v, i++;
+    else if (!strcmp(a, "--graphs")) c.graphs = v, i++;
+    else if (!strcmp(a, "--dump")) c.dump = v, i++;
     else if (!strcmp(a, "--skip-sssp")) c.skip_sssp = true;
     else if (!strcmp(a, "--skip-apsp")) c.skip_apsp = true;
     else if (!strcmp(a, "--skip-fw")) c.skip_fw = true;
     else if (!strcmp(a, "--skip-bf")) c.skip_bf = true;
-    else if (!strcmp(a, "--quick")) c.scale = 14, c.grid = 256, c.apsp_n = 300, c.reps = 3;
+    else if (!strcmp(a, "--apsp-big-n")) c.big_n = (gsp_index)atoll(v), i++;
+    else if (!strcmp(a, "--apsp-big-fw-n")) c.big_fw_n = (gsp_index)atoll(v), i++;
+    else if (!strcmp(a, "--apsp-cpu-sources")) c.cpu_sources = (gsp_index)atoll(v), i++;
+    else if (!strcmp(a, "--apsp-batches")) c.batches = v, i++;
+    else if (!strcmp(a, "--dump-dir")) c.dump_dir = v, i++;
+    else if (!strcmp(a, "--skip-apsp-big")) c.skip_big = true;
+    else if (!strcmp(a, "--quick"))
+      c.scale = 14, c.grid = 256, c.apsp_n = 300, c.reps = 3, c.big_n = 4096, c.big_fw_n = 2048, c.cpu_sources = 64;
     else {
       fprintf(stderr, "usage: %s [--backend cpu|cuda|auto] [--type T] [--scale S] [--edgefactor E] [--grid R]\n"
                       "       [--apsp-n N] [--reps K] [--algos harish,da2cf,delta,auto] [--max-seconds T]\n"
-                      "       [--skip-sssp] [--skip-apsp] [--skip-fw] [--skip-bf] [--quick] [--csv FILE]\n", argv[0]);
+                      "       [--apsp-big-n N] [--apsp-big-fw-n N] [--apsp-batches B1,B2] [--apsp-cpu-sources K]\n"
+                      "       [--dump-dir DIR] [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--skip-bf] [--quick]\n"
+                      "       [--csv FILE] [--graphs rmat,grid] [--dump DIR]\n", argv[0]);
       return 2;
     }
   }
@@ -428,26 +651,32 @@ int main(int argc, char **argv) {
     snprintf(c.device, sizeof c.device, "CPU, %d OpenMP threads", threads);
   else
     snprintf(c.device, sizeof c.device, "%s", desc);
-  printf("gsp shortest-path benchmark: backend %s, device %s, weights %s in [1, 255], median of %d\n",
+  printf("gsp shortest-path benchmark: backend %s, device %s, weights %s in [1, 255] (all-pairs: [1, 4096]), median of %d\n",
          backend_name(c.backend), c.device, type_name(c.type), c.reps);
 
   if (!c.skip_sssp) {
     printf("\nSingle source (GTEPS = arcs / time; sources with out-arcs, chosen at random)\n");
-    printf("| %-10s | %9s | %10s | %-14s | %9s | %9s | %8s | %9s |\n", "graph", "vertices", "arcs", "algorithm",
-           "median ms", "min ms", "GTEPS", "reached");
-    printf("|------------|-----------|------------|----------------|-----------|-----------|----------|-----------|\n");
+    printf("| %-10s | %9s | %10s | %-14s | %9s | %9s | %8s | %8s | %9s | %9s |\n", "graph", "vertices", "arcs",
+           "algorithm", "median ms", "min ms", "GTEPS", "GTEPS_r", "reached", "first ms");
+    printf("|------------|-----------|------------|----------------|-----------|-----------|----------|----------|"
+           "-----------|-----------|\n");
     gsp_matrix A = NULL;
     char name[32];
-    TRY(gsp_generate_rmat(&A, c.type, c.scale, (gsp_index)c.edgefactor, 0, 0, 0, 1, 255, 1));
-    snprintf(name, sizeof name, "rmat-%d", c.scale);
-    bench_sssp_graph(&c, name, A);
-    gsp_matrix_free(&A);
-    TRY(gsp_generate_grid(&A, c.type, c.grid, c.grid, 1, 255, 1));
-    snprintf(name, sizeof name, "grid-%llu", (unsigned long long)c.grid);
-    bench_sssp_graph(&c, name, A);
-    gsp_matrix_free(&A);
+    if (!c.graphs || strstr(c.graphs, "rmat")) {
+      TRY(gsp_generate_rmat(&A, c.type, c.scale, (gsp_index)c.edgefactor, 0, 0, 0, 1, 255, 1));
+      snprintf(name, sizeof name, "rmat-%d", c.scale);
+      bench_sssp_graph(&c, name, A);
+      gsp_matrix_free(&A);
+    }
+    if (!c.graphs || strstr(c.graphs, "grid")) {
+      TRY(gsp_generate_grid(&A, c.type, c.grid, c.grid, 1, 255, 1));
+      snprintf(name, sizeof name, "grid-%llu", (unsigned long long)c.grid);
+      bench_sssp_graph(&c, name, A);
+      gsp_matrix_free(&A);
+    }
   }
   if (!c.skip_apsp) bench_apsp(&c);
+  if (!c.skip_big && c.big_n > 0) bench_apsp_big(&c);
   if (!c.skip_bf) bench_bf(&c);
   return 0;
 }

@@ -203,6 +203,20 @@ gsp_info gsp_cuda_available(bool *available, char *desc, size_t len);
 /* Descriptor                                                              */
 /* ---------------------------------------------------------------------- */
 
+/* Direction of a matrix-vector product on the CUDA backend (gsp_mxv,
+ * gsp_vxm). PUSH scatters each entry of the input vector along its row of
+ * the matrix with atomic updates; PULL has every output entry that the mask
+ * allows gather over its row of the transposed matrix (no atomics; a
+ * complemented mask of settled vertices skips them). AUTO picks PUSH when
+ * the input vector holds fewer than 1/20 of its entries, else PULL
+ * (PLUS_TIMES on FP32/FP64 with a full input vector goes to cuSPARSE). The
+ * CPU backend ignores the field. */
+typedef enum {
+  GSP_DIRECTION_AUTO = 0,
+  GSP_DIRECTION_PUSH,
+  GSP_DIRECTION_PULL
+} gsp_direction;
+
 /* Options of an operation  C<M> = accum(C, T). NULL means all false. */
 typedef struct {
   bool mask_complement; /* use !M */
@@ -210,6 +224,16 @@ typedef struct {
   bool replace;         /* clear C outside the mask before writing */
   bool transpose_a;     /* use A' (first matrix input) */
   bool transpose_b;     /* use B' (second matrix input) */
+  /* gsp_mxm, gsp_mxv and gsp_vxm only (the other operations run on the
+   * CPU): where the product runs. AUTO: the process default (gsp_set_backend,
+   * GSP_BACKEND); when that is AUTO too, the GPU takes the call when an
+   * operand is already on the device or the work is large (mxv / vxm: A
+   * has at least 2^20 entries; mxm: nvals(A) * columns of the product is
+   * at least 2^24), else the CPU. CUDA with
+   * no usable device gives GSP_NO_DEVICE; a case the GPU kernels do not
+   * cover (more than 2^31 - 1 rows, columns or entries) runs on the CPU. */
+  gsp_backend backend;
+  gsp_direction direction; /* gsp_mxv / gsp_vxm on the GPU: push or pull */
 } gsp_desc;
 
 /* ---------------------------------------------------------------------- */
@@ -360,7 +384,11 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum,
 gsp_info gsp_mxv(gsp_vector w, const gsp_vector mask, gsp_binop accum,
                  gsp_semiring s, const gsp_matrix A, const gsp_vector u,
                  const gsp_desc *desc);
-/* t = u (+.*) A (desc->transpose_b transposes A). */
+/* t = u (+.*) A (desc->transpose_b transposes A).
+ * gsp_mxv / gsp_vxm on the CUDA backend (see gsp_desc.backend) leave w on
+ * the device: its entry count is known at once, and the first host read of
+ * its values (extract, export, a CPU operation) downloads them. Matrix and
+ * vector operands keep device copies until their host data changes. */
 gsp_info gsp_vxm(gsp_vector w, const gsp_vector mask, gsp_binop accum,
                  gsp_semiring s, const gsp_vector u, const gsp_matrix A,
                  const gsp_desc *desc);

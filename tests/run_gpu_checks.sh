@@ -37,10 +37,10 @@ run_cs() { # tool suite filter
   note "compute-sanitizer $1 $2 '$3': rc=$rc $(grep -o 'Tested: .*' "$OUT/cs_$1_$2.log" | tail -1) $(grep -E 'ERROR SUMMARY' "$OUT/cs_$1_$2.log" | sort | uniq -c | tr '\n' ' ')"
 }
 run_cs memcheck test_cuda_closure 'cuda_closure/@(small_*|paths|negative_cycle|memory_cap|device_resident_result|int32_saturation)' 170
-run_cs memcheck test_cuda_sssp 'cuda_sssp/@(cutoff_and_delta|nearest_source|auto_backend_and_decline|msssp_rows_against_reference)' 120
+run_cs memcheck test_cuda_sssp 'cuda_sssp/@(cutoff_and_delta|nearest_source|auto_backend_and_decline|msssp_rows_against_reference|device_graph_follows_changes|nearfar_nearest_source_many)' 150
 run_cs memcheck test_cuda_bellman_ford 'cuda_bellman_ford/@(cycle_found_only_at_round_n|auto_backend)' 120
 run_cs racecheck test_cuda_closure 'cuda_closure/@(small_or_and|negative_cycle)' 90
-run_cs racecheck test_cuda_sssp 'cuda_sssp/cutoff_and_delta' 60
+run_cs racecheck test_cuda_sssp 'cuda_sssp/@(cutoff_and_delta|device_graph_follows_changes)' 90
 stamp "sanitizers done"
 
 left=$(( ${BUDGET:-560} - ($(date +%s) - t0) ))

@@ -263,3 +263,33 @@ Test(alloc_failures, apsp) {
   }
   gsp_matrix_free(&A), gsp_matrix_free(&Aneg);
 }
+
+/* gsp_msssp (CPU backend) with parents: presence bytes for both results,
+ * with absent entries (a sparse random graph leaves pairs unreached). */
+Test(alloc_failures, msssp_with_parents) {
+  gsp_matrix A = gsp_test_random_matrix(GSP_INT32, 60, 60, 0.03, 1, 9, 13);
+  double *before = picture(A);
+  gsp_msssp_opts o = {.backend = GSP_BACKEND_CPU};
+  long long k = 0;
+  for (;; k++) {
+    gsp_matrix D = NULL, P = NULL;
+    gsp__debug_fail_after(k);
+    gsp_info info = gsp_msssp(&D, &P, A, NULL, 0, &o);
+    gsp__debug_fail_after(-1);
+    if (info == GSP_SUCCESS) {
+      gsp_index nd, np;
+      GSP_OK(gsp_matrix_nvals(&nd, D));
+      GSP_OK(gsp_matrix_nvals(&np, P));
+      cr_assert_eq(nd, np);
+      cr_assert_lt(nd, 60 * 60, "the graph should leave pairs unreached");
+      gsp_matrix_free(&D), gsp_matrix_free(&P);
+      break;
+    }
+    cr_assert_eq(info, GSP_OUT_OF_MEMORY, "failure %lld gave %s: %s", k, gsp_strerror(info), gsp_last_error());
+    cr_assert(D == NULL && P == NULL, "output written on failure %lld", k);
+    assert_picture(A, before, 60 * 60, k);
+  }
+  cr_assert_gt(k, 0, "the walk never failed: injection not reached");
+  free(before);
+  gsp_matrix_free(&A);
+}

@@ -11,6 +11,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -122,6 +123,10 @@ static double path_cost(gsp_semiring s, gsp_type t, gsp_matrix A, const gsp_inde
 
 /* Every reconstructed path (all pairs, or `samples` random ones) costs
  * exactly the closure value, and succ is present exactly where D is. */
+/* relative tolerance of distances (GPU vs CPU) and path costs; 0 = exact,
+ * as integer-valued weights give: real-valued sums round in each
+ * backend's own order */
+static double real_tol = 0;
 static void check_paths(gsp_semiring s, gsp_type t, gsp_matrix A, gsp_matrix D, gsp_matrix S,
                         bool non_reflexive, int samples, uint64_t seed) {
   gsp_index n, nd, ns;
@@ -153,7 +158,7 @@ static void check_paths(gsp_semiring s, gsp_type t, gsp_matrix A, gsp_matrix D, 
     cr_assert(path[0] == i && path[len - 1] == j);
     double c = path_cost(s, t, A, path, len), want = gsp_test_value_f64(t, dv);
     if (i == j && len == 1) c = want; /* the empty path of M*: cost one */
-    cr_assert(c == want, "%spath (%llu,%llu) of %llu vertices costs %g, distance %g", gsp_test_ctx,
+    cr_assert(real_tol ? fabs(c - want) <= real_tol * fabs(want) : c == want, "%spath (%llu,%llu) of %llu vertices costs %g, distance %g", gsp_test_ctx,
               (unsigned long long)i, (unsigned long long)j, (unsigned long long)len, c, want);
   }
   free(path);
@@ -175,7 +180,7 @@ static gsp_info check_closure(gsp_matrix A, gsp_type t, gsp_semiring s, bool non
   cr_assert_eq(ig, ic, "%sGPU %s (%s) vs CPU %s", gsp_test_ctx, gsp_strerror(ig), gerr,
                gsp_strerror(ic));
   if (ig == GSP_SUCCESS) {
-    gsp_test_assert_matrix_same(G, C, 0);
+    gsp_test_assert_matrix_same(G, C, real_tol);
     if (paths) check_paths(s, t, A, G, SG, non_reflexive, samples, 12345);
   } else {
     gsp_test_assert_matrix_same(G, A, 0); /* unchanged on error */
@@ -289,6 +294,83 @@ Test(cuda_closure, paths) {
     run_case(GSP_FP64, GSP_MIN_MAX, sizes[z], SPARSE, true, true, seed++);
   }
   run_case(GSP_FP32, GSP_MIN_PLUS, 4099, POSITIVE, false, true, seed++);
+}
+
+/* Successors on dense rows: the GPU keeps each row's 128 best arcs
+ * (radix-selected) before the closure and finds first hops among them. */
+Test(cuda_closure, paths_dense_rows) {
+  gpu_or_skip();
+  uint64_t seed = 900;
+  const int64_t sizes[] = {300, 1000};
+  for (size_t z = 0; z < 2; z++)
+    for (size_t b = 0; b < 4; b++)
+      for (int sr = 0; sr < 2; sr++) {
+        const gsp_semiring s = sr ? GSP_MAX_PLUS : GSP_MIN_PLUS;
+        gsp_test_context("dense paths %s %s n=%lld", gsp_test_semiring_name(s),
+                         gsp_test_type_name(num_types[b]), (long long)sizes[z]);
+        gsp_matrix A = make_graph(num_types[b], s, sizes[z], POSITIVE, 1.0, seed++);
+        check_closure(A, num_types[b], s, sr == 1, true, 4000);
+        gsp_matrix_free(&A);
+      }
+}
+
+/* A first hop that is not among a row's 128 best arcs: vertex 0 has 300
+ * light arcs into dead ends and one heavy arc into a long chain, so the
+ * pairs (0, chain) need the search over the whole row. */
+Test(cuda_closure, paths_first_hop_beyond_candidates) {
+  gpu_or_skip();
+  const gsp_type types[] = {GSP_INT32, GSP_FP64};
+  for (size_t b = 0; b < 2; b++) {
+    const gsp_type t = types[b];
+    const gsp_index n = 600, ts = gsp_type_size(t);
+    gsp_index I[1000], J[1000];
+    char X[1000 * 8];
+    size_t cnt = 0;
+    for (gsp_index v = 1; v <= 300; v++, cnt++) I[cnt] = 0, J[cnt] = v, gsp_test_value_set(t, X + cnt * ts, 1);
+    I[cnt] = 0, J[cnt] = 301, gsp_test_value_set(t, X + cnt * ts, 50), cnt++;
+    for (gsp_index v = 301; v + 1 < n; v++, cnt++)
+      I[cnt] = v, J[cnt] = v + 1, gsp_test_value_set(t, X + cnt * ts, 2);
+    J[cnt] = 0, I[cnt] = n - 1, gsp_test_value_set(t, X + cnt * ts, 3), cnt++; /* back to 0 */
+    gsp_matrix A = NULL;
+    GSP_OK(gsp_matrix_new(&A, t, n, n));
+    GSP_OK(gsp_matrix_build(A, I, J, X, cnt, GSP_DUP_ERROR));
+    for (int nr = 0; nr < 2; nr++) {
+      gsp_test_context("first hop beyond the candidates %s %s", gsp_test_type_name(t), nr ? "M+" : "M*");
+      check_closure(A, t, GSP_MIN_PLUS, nr == 1, true, 0);
+    }
+    gsp_matrix_free(&A);
+  }
+}
+
+/* Real-valued float weights: sums round, so a first hop may be tight only
+ * within rounding; paths must still be optimal to that precision and every
+ * successor chain must end (gsp_path_extract fails on a loop). */
+Test(cuda_closure, paths_real_weights) {
+  gpu_or_skip();
+  const gsp_type types[] = {GSP_FP32, GSP_FP64};
+  for (size_t b = 0; b < 2; b++) {
+    const gsp_type t = types[b];
+    const gsp_index n = 700;
+    uint64_t st = 77 + b;
+    size_t cnt = 0, cap = (size_t)n * n;
+    gsp_index *I = malloc(cap * sizeof *I), *J = malloc(cap * sizeof *J);
+    double *X = malloc(cap * sizeof *X);
+    cr_assert(I && J && X);
+    for (gsp_index i = 0; i < n; i++)
+      for (gsp_index j = 0; j < n; j++)
+        if (i != j && gsp_test_uniform(&st) < (i % 7 == 0 ? 0.9 : 0.05))
+          I[cnt] = i, J[cnt] = j, X[cnt++] = 0.1 + 9.9 * gsp_test_uniform(&st);
+    gsp_matrix A64 = NULL, A = NULL;
+    GSP_OK(gsp_matrix_new(&A64, GSP_FP64, n, n));
+    GSP_OK(gsp_matrix_build(A64, I, J, X, cnt, GSP_DUP_ERROR));
+    GSP_OK(gsp_matrix_cast(&A, A64, t));
+    free(I), free(J), free(X);
+    gsp_test_context("real weights %s", gsp_test_type_name(t));
+    real_tol = t == GSP_FP32 ? 1e-4 : 1e-9;
+    check_closure(A, t, GSP_MIN_PLUS, false, true, 20000);
+    real_tol = 0;
+    gsp_matrix_free(&A), gsp_matrix_free(&A64);
+  }
 }
 
 /* A negative cycle (MAX_PLUS: positive) -> GSP_NEGATIVE_CYCLE, M unchanged. */

@@ -236,3 +236,180 @@ Test(cuda_sssp, auto_backend_and_decline) {
   tg_free(&g);
   gsp_matrix_free(&C), gsp_matrix_free(&A);
 }
+
+/* ---- the persistent near-far kernel (AUTO / DELTA on the GPU) ---- */
+
+/* Hubs of every size class the kernel treats apart: vertex 0 points at
+ * every leaf (a hub far above the grid-wide threshold), a few vertices of
+ * degree 40..5000 (warp-cooperative and hub lists), leaves with three
+ * random arcs each. Weights are integers in [wmin, wmax] (0 gives zero-weight
+ * arcs and zero cycles). */
+static gsp_matrix hub_graph(gsp_type t, int64_t leaves, int64_t wmin, int64_t wmax, uint64_t seed) {
+  static const int64_t mids[] = {40, 200, 1500, 5000, 31, 32, 33, 1023, 1024};
+  const int64_t nm = (int64_t)(sizeof mids / sizeof *mids), n = 1 + leaves + nm;
+  int64_t cap = leaves * 5 + 16;
+  for (int64_t k = 0; k < nm; k++) cap += mids[k];
+  gsp_index *I = malloc(cap * sizeof *I), *J = malloc(cap * sizeof *J);
+  double *W = malloc(cap * sizeof *W);
+  cr_assert(I && J && W);
+  uint64_t st = seed;
+  int64_t m = 0;
+#define ARC(u, v)                                                              \
+  (I[m] = (gsp_index)(u), J[m] = (gsp_index)(v),                               \
+   W[m] = (double)(wmin + (int64_t)(gsp_test_rand(&st) % (uint64_t)(wmax - wmin + 1))), m++)
+  for (int64_t v = 1; v <= leaves; v++) ARC(0, v);
+  for (int64_t v = 1; v <= leaves; v++) {
+    for (int k = 0; k < 3; k++) ARC(v, 1 + (int64_t)(gsp_test_rand(&st) % (uint64_t)(n - 1)));
+    if (v % 97 == 0) ARC(v, 1 + leaves + (int64_t)(gsp_test_rand(&st) % (uint64_t)nm));
+  }
+  for (int64_t k = 0; k < nm; k++)
+    for (int64_t e = 0; e < mids[k]; e++) ARC(1 + leaves + k, 1 + (int64_t)(gsp_test_rand(&st) % (uint64_t)(n - 1)));
+#undef ARC
+  gsp_matrix D = NULL, A = NULL;
+  GSP_OK(gsp_matrix_new(&D, GSP_FP64, (gsp_index)n, (gsp_index)n));
+  GSP_OK(gsp_matrix_build(D, I, J, W, (gsp_index)m, GSP_DUP_MIN));
+  free(I), free(J), free(W);
+  if (t == GSP_FP64) return D;
+  GSP_OK(gsp_matrix_cast(&A, D, t));
+  gsp_matrix_free(&D);
+  return A;
+}
+
+Test(cuda_sssp, nearfar_hubs_and_zero_weights) {
+  gpu_or_skip();
+  for (size_t ti = 0; ti < 4; ti++) {
+    const gsp_type t = sssp_types[ti];
+    for (int z = 0; z < 2; z++) {
+      gsp_matrix A = hub_graph(t, 100000, z ? 0 : 1, z ? 3 : 60, 31 + (uint64_t)z);
+      tg g = tg_from_matrix(A);
+      const gsp_index srcs[] = {0, 5, 100003};
+      for (size_t si = 0; si < 3; si++) {
+        gsp_test_context("gpu hubs %s zero %d src %llu", type_name(t), z, (unsigned long long)srcs[si]);
+        sssp_both(A, &g, srcs[si], sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA));
+      }
+      gsp_test_context("gpu hubs %s zero %d delta 1", type_name(t), z);
+      gsp_sssp_opts o = sopts(GSP_SSSP_DELTA, GSP_BACKEND_CUDA);
+      o.delta = 1; /* many buckets, far pile splits */
+      sssp_both(A, &g, 0, o);
+      gsp_test_context("gpu hubs %s zero %d cutoff", type_name(t), z);
+      o = sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA);
+      o.has_cutoff = true, o.cutoff = z ? 2 : 70;
+      sssp_both(A, &g, 0, o);
+      tg_free(&g);
+      gsp_matrix_free(&A);
+    }
+  }
+}
+
+/* All weights 1 (every tight tail one level up: ties everywhere) and
+ * weights in {1, 2} (tight tails on different levels: the parent must be
+ * the smallest one on the level above, not the smallest overall). */
+Test(cuda_sssp, nearfar_ties_and_levels) {
+  gpu_or_skip();
+  for (size_t ti = 0; ti < 4; ti++) {
+    const gsp_type t = sssp_types[ti];
+    for (int wmax = 1; wmax <= 2; wmax++) {
+      gsp_matrix A = NULL;
+      GSP_OK(gsp_generate_rmat(&A, t, 16, 8, 0, 0, 0, 1, wmax, 40 + (uint64_t)wmax));
+      tg g = tg_from_matrix(A);
+      gsp_test_context("gpu ties rmat %s w 1..%d", type_name(t), wmax);
+      sssp_both(A, &g, 7, sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA));
+      tg_free(&g);
+      gsp_matrix_free(&A);
+      GSP_OK(gsp_generate_grid(&A, t, 150, 170, 1, wmax, 50 + (uint64_t)wmax));
+      g = tg_from_matrix(A);
+      gsp_test_context("gpu ties grid %s w 1..%d", type_name(t), wmax);
+      sssp_both(A, &g, 150 * 85 + 3, sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA));
+      tg_free(&g);
+      gsp_matrix_free(&A);
+    }
+  }
+}
+
+/* Thousands of steps in one kernel: a long ring and a long thin grid. */
+Test(cuda_sssp, nearfar_long_paths) {
+  gpu_or_skip();
+  for (size_t ti = 0; ti < 4; ti += 3) {
+    const gsp_type t = sssp_types[ti];
+    gsp_matrix A = NULL;
+    GSP_OK(gsp_generate_ring(&A, t, 60000, false, 1, 9, 3));
+    tg g = tg_from_matrix(A);
+    gsp_test_context("gpu ring %s", type_name(t));
+    sssp_both(A, &g, 12, sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA));
+    tg_free(&g);
+    gsp_matrix_free(&A);
+    GSP_OK(gsp_generate_grid(&A, t, 8, 20000, 1, 255, 4));
+    g = tg_from_matrix(A);
+    gsp_test_context("gpu thin grid %s", type_name(t));
+    sssp_both(A, &g, 0, sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA));
+    tg_free(&g);
+    gsp_matrix_free(&A);
+  }
+}
+
+/* Many sources (the source list above 64 entries), hubs among them. */
+Test(cuda_sssp, nearfar_nearest_source_many) {
+  gpu_or_skip();
+  for (size_t ti = 0; ti < 4; ti++) {
+    const gsp_type t = sssp_types[ti];
+    gsp_matrix A = hub_graph(t, 20000, 0, 9, 77);
+    tg g = tg_from_matrix(A);
+    gsp_index srcs[300];
+    int64_t s64[300];
+    for (int k = 0; k < 300; k++) srcs[k] = (gsp_index)((k * 211) % 20010), s64[k] = (int64_t)srcs[k];
+    srcs[7] = s64[7] = 0;            /* the big hub */
+    srcs[8] = s64[8] = 20000 + 4;    /* a mid hub (degree 5000) */
+    srcs[9] = s64[9] = srcs[10];     /* a repeat */
+    gsp_test_context("gpu nearest many %s", type_name(t));
+    gsp_sssp_opts o = sopts(GSP_SSSP_AUTO, GSP_BACKEND_CPU);
+    gsp_vector dc = NULL, sc = NULL, pc = NULL, dg = NULL, sg = NULL, pg = NULL;
+    GSP_OK(gsp_nearest_source(&dc, &sc, &pc, A, srcs, 300, &o));
+    o.backend = GSP_BACKEND_CUDA;
+    GSP_OK(gsp_nearest_source(&dg, &sg, &pg, A, srcs, 300, &o));
+    gsp_test_assert_vector_same(dg, dc, 0);
+    gsp_test_assert_vector_same(sg, sc, 0);
+    gsp_test_assert_vector_same(pg, pc, 0);
+    check_sssp_result(&g, s64, 300, INFINITY, dg, pg, sg);
+    gsp_vector_free(&dc), gsp_vector_free(&sc), gsp_vector_free(&pc);
+    gsp_vector_free(&dg), gsp_vector_free(&sg), gsp_vector_free(&pg);
+    tg_free(&g);
+    gsp_matrix_free(&A);
+  }
+}
+
+/* A(i,j) = x in A's type t. */
+static void set_typed(gsp_matrix A, gsp_type t, gsp_index i, gsp_index j, double x) {
+  int32_t i32 = (int32_t)x;
+  int64_t i64 = (int64_t)x;
+  float f32 = (float)x;
+  const void *p = t == GSP_INT32 ? (const void *)&i32 : t == GSP_INT64 ? (const void *)&i64
+                : t == GSP_FP32 ? (const void *)&f32 : (const void *)&x;
+  GSP_OK(gsp_matrix_set_element(A, i, j, p));
+}
+
+/* The device copy kept with A must follow every change of A: a new arc,
+ * a changed weight, and a negative weight (which must still be refused). */
+Test(cuda_sssp, device_graph_follows_changes) {
+  gpu_or_skip();
+  for (size_t ti = 0; ti < 4; ti++) {
+    const gsp_type t = sssp_types[ti];
+    gsp_matrix A = family_matrix(F_RANDOM, t, 5000, 12);
+    tg g = tg_from_matrix(A);
+    gsp_test_context("gpu cache %s first", type_name(t));
+    sssp_both(A, &g, 1, sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA)); /* keeps the device copy */
+    tg_free(&g);
+    set_typed(A, t, 1, 4999, 0); /* a free shortcut: changes many distances */
+    g = tg_from_matrix(A);
+    gsp_test_context("gpu cache %s after set_element", type_name(t));
+    sssp_both(A, &g, 1, sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA));
+    sssp_both(A, &g, 1, sopts(GSP_SSSP_DA2CF, GSP_BACKEND_CUDA)); /* adds the in-arcs */
+    tg_free(&g);
+    set_typed(A, t, 2, 3, -1);
+    gsp_vector d = NULL;
+    gsp_sssp_opts o = sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA);
+    gsp_test_context("gpu cache %s negative weight", type_name(t));
+    cr_assert_eq(gsp_sssp(&d, NULL, A, 1, &o), GSP_INVALID_VALUE);
+    cr_assert_null(d);
+    gsp_matrix_free(&A);
+  }
+}

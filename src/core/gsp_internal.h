@@ -74,6 +74,15 @@ void gsp__free(void *p);
  * fail; k < 0 disarms. Not for production use. */
 void gsp__debug_fail_after(long long k);
 
+/* Tests: make the k-th CUDA call from now (0 = the next) fail once with a
+ * device out-of-memory or a failed kernel launch. Disarming returns what was
+ * left of the countdown: -1 once the fault was delivered. */
+typedef enum { GSP_FAULT_NONE = 0, GSP_FAULT_DEVICE_OOM, GSP_FAULT_LAUNCH } gsp_fault;
+void gsp__debug_device_fault_after(long long k, gsp_fault kind);
+long long gsp__debug_device_fault_disarm(void);
+/* The CUDA backend: the fault to report instead of making this call. */
+gsp_fault gsp__device_fault_due(void);
+
 /* *out = a * b; false on overflow of size_t. */
 bool gsp__mul_size(size_t *out, size_t a, size_t b);
 
@@ -96,6 +105,7 @@ typedef enum {
 } gsp_format;
 
 struct gsp_dev_matrix; /* owned by src/cuda */
+struct gsp_dev_graph;  /* owned by src/cuda (shortest paths) */
 
 struct gsp_matrix_s {
   uint32_t magic;
@@ -112,15 +122,26 @@ struct gsp_matrix_s {
    * the only valid data and the host fields above are stale. */
   struct gsp_dev_matrix *dev;
   bool dev_only;
+  /* Device CSR kept by the GPU shortest-path calls for the next call on the
+   * same content (src/cuda/gsp_cuda_sssp_graph.cu); dropped with dev by
+   * every host change. Its presence also means the weights passed the
+   * shortest-path checks (non-negative, no NaN) since the last change. */
+  struct gsp_dev_graph *dev_graph;
 };
+
+struct gsp_dev_vector; /* owned by src/cuda */
 
 struct gsp_vector_s {
   uint32_t magic;
   gsp_type type;
   int64_t n;
-  int64_t nvals;
+  int64_t nvals; /* always valid, also when dev_only */
   void *x;    /* x[n] */
   uint8_t *b; /* presence b[n]; NULL when all present */
+  /* Device copy, managed by src/cuda (as for matrices). When dev_only is
+   * set the device holds the only valid values: x and b are stale. */
+  struct gsp_dev_vector *dev;
+  bool dev_only;
 };
 
 /* Validate a handle argument: NULL -> GSP_NULL_POINTER, freed or foreign ->
@@ -179,6 +200,11 @@ gsp_info gsp__tuples_to_csr(gsp_index **p, gsp_index **j, void **x, int64_t *nva
                             gsp_index n, gsp_dup dup, const char *fn);
 
 gsp_info gsp__vector_alloc(struct gsp_vector_s **v, gsp_type t, int64_t n);
+/* Make v's host copy valid (downloads when v->dev_only); every host read
+ * and write of x / b goes after it. */
+gsp_info gsp__vector_host(struct gsp_vector_s *v);
+/* Call after changing the host data: drops any device copy. */
+void gsp__vector_host_changed(struct gsp_vector_s *v);
 gsp_info gsp__vector_publish(struct gsp_vector_s *v);
 void gsp__vector_destroy(struct gsp_vector_s *v);
 void gsp__vector_swap_in(struct gsp_vector_s *dst, struct gsp_vector_s *src);

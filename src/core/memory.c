@@ -26,6 +26,26 @@ static bool injected_failure(void) {
   return c == 0;
 }
 
+/* Device-fault injection (the CUDA backend asks before each CUDA call):
+ * one fault of the armed kind at the k-th call. */
+static _Atomic long long device_countdown = -1;
+static _Atomic int device_kind = GSP_FAULT_NONE;
+
+void gsp__debug_device_fault_after(long long k, gsp_fault kind) {
+  atomic_store(&device_kind, (int)kind);
+  atomic_store(&device_countdown, k);
+}
+
+long long gsp__debug_device_fault_disarm(void) { return atomic_exchange(&device_countdown, -1); }
+
+gsp_fault gsp__device_fault_due(void) {
+  long long c = atomic_load_explicit(&device_countdown, memory_order_relaxed);
+  while (c >= 0)
+    if (atomic_compare_exchange_weak(&device_countdown, &c, c - 1))
+      return c == 0 ? (gsp_fault)atomic_load(&device_kind) : GSP_FAULT_NONE;
+  return GSP_FAULT_NONE;
+}
+
 void *gsp__malloc(size_t size) {
   if (injected_failure()) return NULL;
   return malloc(size ? size : 1);

@@ -2,6 +2,23 @@
 #include <string.h>
 
 #include "gsp_internal.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
+
+gsp_info gsp__vector_host(struct gsp_vector_s *v) {
+#ifdef GSP_HAVE_CUDA
+  if (v && v->dev_only) return gsp_cuda_vector_download(v);
+#endif
+  return GSP_SUCCESS;
+}
+
+void gsp__vector_host_changed(struct gsp_vector_s *v) {
+#ifdef GSP_HAVE_CUDA
+  gsp_cuda_vector_release(v);
+#endif
+  v->dev_only = false;
+}
 
 gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn, const char *what) {
   if (v == NULL) return GSP_ERROR(GSP_NULL_POINTER, "%s: %s is NULL", fn, what);
@@ -31,6 +48,7 @@ gsp_info gsp__vector_publish(struct gsp_vector_s *v) { return gsp__register(v); 
 
 void gsp__vector_destroy(struct gsp_vector_s *v) {
   if (!v) return;
+  gsp__vector_host_changed(v);
   gsp__free(v->x);
   gsp__free(v->b);
   v->magic = 0;
@@ -38,6 +56,7 @@ void gsp__vector_destroy(struct gsp_vector_s *v) {
 }
 
 void gsp__vector_swap_in(struct gsp_vector_s *dst, struct gsp_vector_s *src) {
+  gsp__vector_host_changed(dst);
   gsp__free(dst->x);
   gsp__free(dst->b);
   dst->x = src->x;
@@ -80,6 +99,7 @@ gsp_info gsp_vector_dup(gsp_vector *w, const gsp_vector v) {
 #define GSP_FREE_ALL gsp__vector_destroy(c)
   GSP_CHECK(w != NULL, GSP_NULL_POINTER, "gsp_vector_dup: w is NULL");
   GSP_TRY(gsp__check_vector(v, "gsp_vector_dup", "v"));
+  GSP_TRY(gsp__vector_host(v));
   GSP_TRY(gsp__vector_alloc(&c, v->type, v->n));
   gsp__memcpy(c->x, v->x, (size_t)v->n * gsp_type_size(v->type));
   if (v->b) gsp__memcpy(c->b, v->b, (size_t)v->n);
@@ -110,6 +130,7 @@ gsp_info gsp_vector_clear(gsp_vector v) {
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_vector(v, "gsp_vector_clear", "v"));
   GSP_CALLOC(b, (size_t)v->n, 1);
+  gsp__vector_host_changed(v); /* every entry goes: nothing to download */
   gsp__free(v->b);
   v->b = b;
   v->nvals = 0;
@@ -130,6 +151,7 @@ gsp_info gsp_vector_build(gsp_vector v, const gsp_index *I, const void *X, gsp_i
             "gsp_vector_build: invalid duplicate policy %d", (int)dup);
   GSP_CHECK(v->nvals == 0, GSP_OUTPUT_NOT_EMPTY, "gsp_vector_build: v already has %lld entries",
             (long long)v->nvals);
+  GSP_TRY(gsp__vector_host(v));
   int64_t nvals;
   /* a vector is a single row: indices become column indices */
   GSP_TRY(gsp__tuples_to_csr(&p, &jj, &x, &nvals, v->type, 1, v->n, NULL, I, X, n, dup,
@@ -141,6 +163,7 @@ gsp_info gsp_vector_build(gsp_vector v, const gsp_index *I, const void *X, gsp_i
     v->b[jj[k]] = 1;
   }
   v->nvals = nvals;
+  gsp__vector_host_changed(v);
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -159,6 +182,8 @@ gsp_info gsp_vector_set_element(gsp_vector v, gsp_index i, const void *x) {
   GSP_TRY(gsp__check_vector(v, "gsp_vector_set_element", "v"));
   GSP_CHECK(x != NULL, GSP_NULL_POINTER, "gsp_vector_set_element: x is NULL");
   GSP_TRY(check_i(v, i, "gsp_vector_set_element"));
+  GSP_TRY(gsp__vector_host(v));
+  gsp__vector_host_changed(v);
   if (v->b && !v->b[i]) {
     v->b[i] = 1;
     v->nvals++;
@@ -173,6 +198,7 @@ gsp_info gsp_vector_remove_element(gsp_vector v, gsp_index i) {
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_vector(v, "gsp_vector_remove_element", "v"));
   GSP_TRY(check_i(v, i, "gsp_vector_remove_element"));
+  GSP_TRY(gsp__vector_host(v));
   if (!v->b) {
     GSP_ALLOC(v->b, (size_t)v->n, 1);
     memset(v->b, 1, (size_t)v->n);
@@ -180,6 +206,7 @@ gsp_info gsp_vector_remove_element(gsp_vector v, gsp_index i) {
   if (v->b[i]) {
     v->b[i] = 0;
     v->nvals--;
+    gsp__vector_host_changed(v);
   }
 #undef GSP_FREE_ALL
   return info;
@@ -191,6 +218,7 @@ gsp_info gsp_vector_extract_element(void *x, const gsp_vector v, gsp_index i) {
   GSP_TRY(gsp__check_vector(v, "gsp_vector_extract_element", "v"));
   GSP_CHECK(x != NULL, GSP_NULL_POINTER, "gsp_vector_extract_element: x is NULL");
   GSP_TRY(check_i(v, i, "gsp_vector_extract_element"));
+  GSP_TRY(gsp__vector_host(v));
   if (v->b && !v->b[i]) return GSP_NO_VALUE;
   gsp__memcpy(x, gsp__cat(v->x, v->type, (int64_t)i), gsp_type_size(v->type));
 #undef GSP_FREE_ALL
@@ -208,6 +236,7 @@ gsp_info gsp_vector_extract_tuples(gsp_index *I, void *X, gsp_index *n, const gs
     *n = (gsp_index)v->nvals;
     return info;
   }
+  GSP_TRY(gsp__vector_host(v));
   size_t ts = gsp_type_size(v->type);
   gsp_index k = 0;
   for (int64_t i = 0; i < v->n; i++) {
@@ -257,6 +286,7 @@ gsp_info gsp_vector_export_dense(void *values, const void *absent, const gsp_vec
   GSP_CHECK(values != NULL, GSP_NULL_POINTER, "gsp_vector_export_dense: values is NULL");
   GSP_CHECK(absent || v->nvals == v->n, GSP_NULL_POINTER,
             "gsp_vector_export_dense: absent is NULL but the vector has absent entries");
+  GSP_TRY(gsp__vector_host(v));
   size_t ts = gsp_type_size(v->type);
   gsp__memcpy(values, v->x, (size_t)v->n * ts);
   if (v->b)

@@ -50,14 +50,24 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ,
  *
  * gsp_cuda_msssp: Okuyama's batched kernel; dist[k*n + v] (A's type) is the
  * distance from src[k] (+inf where unreached), parent (may be NULL) the same
- * layout. batch: sources per pass (rounded up to 32), 0 automatic.
+ * layout (-1 where unreached), present[k*n + v] = 1 where reached and
+ * *nvals = their count. batch: sources per pass (rounded up to 32, at most
+ * 1024), 0 automatic.
  */
 gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim,
                        double delta, bool *taken);
-gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, const struct gsp_matrix_s *A,
-                        const int64_t *src, int64_t nsrc, const void *lim, int64_t batch,
-                        bool *taken);
+gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, int64_t *nvals,
+                        const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
+                        const void *lim, int64_t batch, bool *taken);
+
+/* The device CSR that gsp_cuda_sssp keeps with A between calls
+ * (A->dev_graph). gsp_cuda_weights_checked: whether A has one, which means
+ * its weights passed the shortest-path checks and A has not changed since;
+ * *wsum is then the sum of its finite weights (for the default delta).
+ * gsp_cuda_graph_release frees it (called by gsp_cuda_matrix_release). */
+bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum);
+void gsp_cuda_graph_release(struct gsp_matrix_s *A);
 
 /* ---- gsp_apsp's planner (src/cuda/gsp_cuda_apsp.cu) ---- */
 
@@ -91,6 +101,38 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A);
 
 /* Release A's device copy, if any (A->dev == NULL afterwards). */
 void gsp_cuda_matrix_release(struct gsp_matrix_s *A);
+
+/* ---- sparse products (src/cuda/gsp_cuda_ops*.cu) ----
+ *
+ * Residency: a matrix operand gets a device CSR copy of its host CSR (and,
+ * when a product needs it, of its transpose, built by cuSPARSE), cached in
+ * A->dev until the host data changes or A is freed. Vector operands get a
+ * device copy (values and presence) cached in v->dev; the result w of
+ * gsp_cuda_mxv stays on the device only (w->dev_only, w->nvals valid) until
+ * gsp__vector_host downloads it. Arguments are already checked by the
+ * caller. Each entry declines (*taken = false, GSP_SUCCESS, nothing
+ * changed) for cases without a kernel (more than INT32_MAX - 1 rows,
+ * columns or entries); when *taken is true the return code is the result,
+ * and on error every operand keeps its content. */
+
+/* w<mask> = accum(w, op(A) (+.*) u) with op(A) = A' when tr (the caller's
+ * mapping of gsp_mxv / gsp_vxm and their transpose flags). */
+gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum,
+                      gsp_semiring s, struct gsp_matrix_s *A, struct gsp_vector_s *u,
+                      const gsp_desc *desc, bool tr, const char *fn, bool *taken);
+
+/* *T = op(A) (+.*) op(B) as a new unpublished host DENSE matrix (presence
+ * array where some entries are absent) for the caller's write-back. Taken
+ * when B is dense (sparse x dense: cuSPARSE SpMM for PLUS_TIMES on full
+ * FP32/FP64 B, else our kernel) or both are full dense FP32/FP64 under
+ * PLUS_TIMES (cuBLAS gemm). */
+gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A,
+                      struct gsp_matrix_s *B, bool ta, bool tb, const char *fn, bool *taken);
+
+/* Make v's host copy valid (download when v->dev_only). */
+gsp_info gsp_cuda_vector_download(struct gsp_vector_s *v);
+/* Release v's device copy, if any (v->dev == NULL afterwards). */
+void gsp_cuda_vector_release(struct gsp_vector_s *v);
 
 #endif /* GSP_HAVE_CUDA */
 

@@ -13,7 +13,8 @@ size_t gsp_cuda_closure_bytes(gsp_type t, int64_t n, bool paths) {
   if (t == GSP_BOOL) return np * np / 8 + (size_t)GSP_CUDA_FW_BLOCK * np * 4 + 64;
   const size_t ts = gsp_type_size(t);
   size_t b = np * np * ts + (size_t)GSP_CUDA_FW_BLOCK * np * ts + 64;
-  if (paths) b += np * np * 4 + (size_t)GSP_CUDA_FW_BLOCK * np * 4;
+  /* successors: the int32 matrix and SL candidate arcs a row */
+  if (paths) b += np * np * 4 + np * (size_t)gspcu::SL * (4 + ts) + 8;
   return b;
 }
 

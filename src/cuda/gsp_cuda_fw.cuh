@@ -28,6 +28,7 @@
 #include <type_traits>
 
 #include "gsp_cuda_internal.cuh"
+#include "gsp_cuda_fw_succ.cuh"
 
 namespace gspcu {
 
@@ -115,16 +116,13 @@ template <class P> struct Shape {
  * keeps TM x TN accumulators in registers; A and B k-slices are staged in
  * shared memory by cp.async, two stages deep so the next slice loads while
  * this one is computed. Blocks whose row start is skip_r or whose column
- * start lies in [skip_c0, skip_c1) do nothing. (k_gemm_path below records
- * successors.)
+ * start lies in [skip_c0, skip_c1) do nothing.
  */
 template <class P>
 __global__ void __launch_bounds__(GT, 2)
     k_gemm(typename P::TC *__restrict__ C, int64_t ldc, const typename P::TA *__restrict__ At,
-           int64_t lda, const typename P::TC *__restrict__ B, int64_t ldb,
-           const int32_t * /* St: k_gemm_path's parameter list */, int32_t * /* SC */,
-           int64_t /* lds */, int64_t rbeg, int64_t cbeg, int64_t skip_r, int64_t skip_c0,
-           int64_t skip_c1) {
+           int64_t lda, const typename P::TC *__restrict__ B, int64_t ldb, int64_t rbeg,
+           int64_t cbeg, int64_t skip_r, int64_t skip_c0, int64_t skip_c1) {
   typedef Shape<P> Sh;
   typedef typename P::TC TC;
   typedef typename P::TA TA;
@@ -212,154 +210,6 @@ __global__ void __launch_bounds__(GT, 2)
   }
 }
 
-/* Shapes of the path-recording product: 8 x 4 accumulators (8 x 2 for
- * 8-byte types) so that the accumulators and their copy from the start of
- * the k-slice fit in 128 registers (two blocks per SM). */
-template <class P> struct ShapeP {
-  typedef typename P::TC TC;
-  typedef typename P::TA TA;
-  static constexpr int TM = 8;
-  static constexpr int TN = sizeof(TC) == 4 ? 4 : 2;
-  static constexpr int BM = 16 * TM;
-  static constexpr int BN = 16 * TN;
-  static constexpr int KS = sizeof(TA) == 4 ? 32 : 16;
-  static constexpr size_t smem() {
-    return 2 * (size_t)KS * BM * sizeof(TA) + 2 * (size_t)KS * BN * sizeof(TC) +
-           2 * (size_t)KS * BM * sizeof(int32_t);
-  }
-};
-
-/*
- * k_gemm with successors, at nearly the plain product's cost: the k-slice is
- * computed without tracking (add + min per task); an accumulator that
- * changed during the slice (rare after the first rounds) is recomputed over
- * the slice, still in shared memory, in the same k order from its value at
- * the slice start, which yields the same value and the A successor of its
- * last strict improvement, written to SC at once (a later slice of the same
- * thread overwrites it). Unchanged entries never touch SC.
- */
-template <class P>
-__global__ void __launch_bounds__(GT, 2)
-    k_gemm_path(typename P::TC *__restrict__ C, int64_t ldc, const typename P::TA *__restrict__ At,
-                int64_t lda, const typename P::TC *__restrict__ B, int64_t ldb,
-                const int32_t *__restrict__ St, int32_t *__restrict__ SC, int64_t lds, int64_t rbeg,
-                int64_t cbeg, int64_t skip_r, int64_t skip_c0, int64_t skip_c1) {
-  typedef ShapeP<P> Sh;
-  typedef typename P::TC TC;
-  typedef typename P::TA TA;
-  constexpr int TM = Sh::TM, TN = Sh::TN, BM = Sh::BM, BN = Sh::BN, KS = Sh::KS;
-  constexpr int NS = FWB / KS;
-  const int64_t r0 = rbeg + (int64_t)blockIdx.y * BM;
-  const int64_t c0 = cbeg + (int64_t)blockIdx.x * BN;
-  if (r0 == skip_r || (c0 >= skip_c0 && c0 < skip_c1)) return;
-
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  TA *As = reinterpret_cast<TA *>(smem_raw);                   /* [2][KS][BM] */
-  TC *Bs = reinterpret_cast<TC *>(As + 2 * KS * BM);           /* [2][KS][BN] */
-  int32_t *Ss = reinterpret_cast<int32_t *>(Bs + 2 * KS * BN); /* [2][KS][BM] */
-  const int tid = threadIdx.x, ty = tid / 16, tx = tid % 16;
-
-  auto load_slice = [&](int s, int buf) {
-    const int ks = s * KS;
-    constexpr int EA = 16 / sizeof(TA), RA = BM / EA;
-    static_assert((KS * RA) % GT == 0, "whole A slice per pass");
-#pragma unroll
-    for (int it = 0; it < KS * RA / GT; it++) {
-      const int idx = tid + it * GT, kk = idx / RA, q = idx % RA;
-      cp_async16(As + (buf * KS + kk) * BM + q * EA, At + (size_t)(ks + kk) * lda + r0 + q * EA);
-    }
-    constexpr int EB = 16 / sizeof(TC), RB = BN / EB;
-    static_assert((KS * RB) % GT == 0, "whole B slice per pass");
-#pragma unroll
-    for (int it = 0; it < KS * RB / GT; it++) {
-      const int idx = tid + it * GT, kk = idx / RB, q = idx % RB;
-      cp_async16(Bs + (buf * KS + kk) * BN + q * EB, B + (size_t)(ks + kk) * ldb + c0 + q * EB);
-    }
-    constexpr int RS = BM / 4;
-#pragma unroll
-    for (int it = 0; it < KS * RS / GT; it++) {
-      const int idx = tid + it * GT, kk = idx / RS, q = idx % RS;
-      cp_async16(Ss + (buf * KS + kk) * BM + q * 4, St + (size_t)(ks + kk) * lda + r0 + q * 4);
-    }
-    cp_async_commit();
-  };
-  auto rowoff = [&](int r) { return r < TM / 2 ? ty * (TM / 2) + r : BM / 2 + ty * (TM / 2) + r - TM / 2; };
-  auto coloff = [&](int j) { return j < TN / 2 ? tx * (TN / 2) + j : BN / 2 + tx * (TN / 2) + j - TN / 2; };
-
-  load_slice(0, 0);
-  TC c[TM][TN];
-#pragma unroll
-  for (int r = 0; r < TM; r++) {
-    const TC *src = C + (size_t)(r0 + rowoff(r)) * ldc + c0;
-    ldv<TN / 2, 0>(c[r], src + tx * (TN / 2));
-    ldv<TN / 2, TN / 2>(c[r], src + BN / 2 + tx * (TN / 2));
-  }
-
-#pragma unroll 1
-  for (int s = 0; s < NS; s++) {
-    const int buf = s & 1;
-    if (s + 1 < NS) {
-      load_slice(s + 1, buf ^ 1);
-      cp_async_wait<1>();
-    } else {
-      cp_async_wait<0>();
-    }
-    __syncthreads();
-    const TA *as = As + buf * KS * BM;
-    const TC *bs = Bs + buf * KS * BN;
-    const int32_t *ssl = Ss + buf * KS * BM;
-    TC cs[TM][TN];
-#pragma unroll
-    for (int i = 0; i < TM; i++)
-#pragma unroll
-      for (int j = 0; j < TN; j++) cs[i][j] = c[i][j];
-#pragma unroll 4
-    for (int k = 0; k < KS; k++) {
-      TA a[TM];
-      TC b[TN];
-      ldv<TM / 2, 0>(a, as + k * BM + ty * (TM / 2));
-      ldv<TM / 2, TM / 2>(a, as + k * BM + BM / 2 + ty * (TM / 2));
-      ldv<TN / 2, 0>(b, bs + k * BN + tx * (TN / 2));
-      ldv<TN / 2, TN / 2>(b, bs + k * BN + BN / 2 + tx * (TN / 2));
-#pragma unroll
-      for (int i = 0; i < TM; i++)
-#pragma unroll
-        for (int j = 0; j < TN; j++) c[i][j] = P::fma(c[i][j], a[i], b[j]);
-    }
-#pragma unroll
-    for (int i = 0; i < TM; i++)
-#pragma unroll
-      for (int j = 0; j < TN; j++)
-        if (c[i][j] != cs[i][j]) {
-          /* The last strict improvement of the sequential scan is at the
-           * first k whose candidate equals the new value (every earlier one
-           * is larger): independent compares, no dependent chain. */
-          const int rl = rowoff(i), cl = coloff(j);
-          const TC target = c[i][j];
-          int k = 0;
-#pragma unroll 1
-          for (; k < KS; k += 4) {
-            bool m[4];
-#pragma unroll
-            for (int u = 0; u < 4; u++) m[u] = P::cand(as[(k + u) * BM + rl], bs[(k + u) * BN + cl]) == target;
-            if (m[0] || m[1] || m[2] || m[3]) {
-              k += m[0] ? 0 : m[1] ? 1 : m[2] ? 2 : 3;
-              break;
-            }
-          }
-          SC[(size_t)(r0 + rl) * lds + c0 + cl] = ssl[(k < KS ? k : KS - 1) * BM + rl];
-        }
-    __syncthreads(); /* the next iteration's loads overwrite this buffer */
-  }
-
-#pragma unroll
-  for (int r = 0; r < TM; r++) {
-    TC *dst = C + (size_t)(r0 + rowoff(r)) * ldc + c0;
-    stv<TN / 2, 0>(dst + tx * (TN / 2), c[r]);
-    stv<TN / 2, TN / 2>(dst + BN / 2 + tx * (TN / 2), c[r]);
-  }
-}
-
 /*
  * Phase 1: close the diagonal tile D[k0:k0+FWB, k0:k0+FWB] in shared memory,
  * one k per step. In-place is safe: at step k row k and column k change only
@@ -367,18 +217,13 @@ __global__ void __launch_bounds__(GT, 2)
  * positive) cycle, and then D[k][k] itself is already and stays negative, so
  * the cycle is still reported.
  */
-template <class P, bool PATH>
-__global__ void __launch_bounds__(DT) k_diag(typename P::TC *D, int64_t ld, int32_t *S, int64_t k0) {
+template <class P>
+__global__ void __launch_bounds__(DT) k_diag(typename P::TC *D, int64_t ld, int64_t k0) {
   typedef typename P::TC TC;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  TC *t = reinterpret_cast<TC *>(smem_raw);               /* [FWB][FWB] */
-  int32_t *st = reinterpret_cast<int32_t *>(t + FWB * FWB); /* [FWB][FWB] */
+  TC *t = reinterpret_cast<TC *>(smem_raw); /* [FWB][FWB] */
   const int tid = threadIdx.x;
-  for (int e = tid; e < FWB * FWB; e += DT) {
-    const size_t g = (size_t)(k0 + e / FWB) * ld + k0 + e % FWB;
-    t[e] = D[g];
-    if (PATH) st[e] = S[g];
-  }
+  for (int e = tid; e < FWB * FWB; e += DT) t[e] = D[(size_t)(k0 + e / FWB) * ld + k0 + e % FWB];
   __syncthreads();
   const int j = tid % FWB, i0 = tid / FWB;
   constexpr int R = FWB * FWB / DT;
@@ -390,45 +235,30 @@ __global__ void __launch_bounds__(DT) k_diag(typename P::TC *D, int64_t ld, int3
       const int i = i0 + r * (DT / FWB);
       const TC old = t[i * FWB + j];
       const TC nc = P::fma(old, t[i * FWB + k], bkj);
-      /* Write only on change: row and column k never change at step k
-       * (short of a negative cycle), so the threads reading them race with
-       * no writer (compute-sanitizer racecheck flagged same-value writes). */
-      if (nc != old) {
-        if (PATH) st[i * FWB + j] = st[i * FWB + k];
-        t[i * FWB + j] = nc;
-      }
+      /* Row and column k, which the other threads read at this step, are
+       * never written: they change only when D[k][k] is already below the
+       * one (a negative cycle, which the diagonal still reports since values
+       * only decrease), so skipping them keeps the step race-free without
+       * changing any result. Other entries are written only on change. */
+      if (nc != old && i != k && j != k) t[i * FWB + j] = nc;
     }
     __syncthreads();
   }
-  for (int e = tid; e < FWB * FWB; e += DT) {
-    const size_t g = (size_t)(k0 + e / FWB) * ld + k0 + e % FWB;
-    D[g] = t[e];
-    if (PATH) S[g] = st[e];
-  }
+  for (int e = tid; e < FWB * FWB; e += DT) D[(size_t)(k0 + e / FWB) * ld + k0 + e % FWB] = t[e];
 }
 
-/* W[k][i] = D[i][k0+k] (and WS from S) for every row i < np: 32 x 32 tiles
- * through shared memory so both sides are coalesced. */
-template <class T, bool PATH>
-__global__ void k_transpose(const T *__restrict__ D, int64_t ld, int64_t k0, T *__restrict__ W,
-                            const int32_t *__restrict__ S, int32_t *__restrict__ WS) {
+/* W[k][i] = D[i][k0+k] for every row i < np: 32 x 32 tiles through shared
+ * memory so both sides are coalesced. */
+template <class T>
+__global__ void k_transpose(const T *__restrict__ D, int64_t ld, int64_t k0, T *__restrict__ W) {
   __shared__ T tile[32][33];
-  __shared__ int32_t stile[PATH ? 32 : 1][33];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int64_t kt = (int64_t)blockIdx.x * 32, it = (int64_t)blockIdx.y * 32;
 #pragma unroll
-  for (int y = 0; y < 32; y += 8) {
-    const size_t g = (size_t)(it + ty + y) * ld + k0 + kt + tx;
-    tile[ty + y][tx] = D[g];
-    if (PATH) stile[ty + y][tx] = S[g];
-  }
+  for (int y = 0; y < 32; y += 8) tile[ty + y][tx] = D[(size_t)(it + ty + y) * ld + k0 + kt + tx];
   __syncthreads();
 #pragma unroll
-  for (int y = 0; y < 32; y += 8) {
-    const size_t g = (size_t)(kt + ty + y) * ld + it + tx;
-    W[g] = tile[tx][ty + y];
-    if (PATH) WS[g] = stile[tx][ty + y];
-  }
+  for (int y = 0; y < 32; y += 8) W[(size_t)(kt + ty + y) * ld + it + tx] = tile[tx][ty + y];
 }
 
 template <class T> __global__ void k_fill(T *d, size_t count, T v) {
@@ -441,15 +271,6 @@ template <class T> __global__ void k_fill(T *d, size_t count, T v) {
 template <class P> __global__ void k_set_diag(typename P::TC *D, int64_t ld, int64_t n) {
   const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   if (i < n) D[i * ld + i] = P::add(D[i * ld + i], P::one());
-}
-
-/* succ(i,j) = j for an edge, -1 for none (padding included). */
-template <class P> __global__ void k_init_succ(const typename P::TC *D, int32_t *S, int64_t np, int64_t n) {
-  for (int64_t i = blockIdx.y; i < np; i += gridDim.y)
-    for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < np; j += (int64_t)gridDim.x * blockDim.x) {
-      const size_t g = (size_t)i * np + j;
-      S[g] = (i < n && j < n && D[g] != P::zero()) ? (int32_t)j : -1;
-    }
 }
 
 /* MIN_PLUS: some D[i][i] < 0; MAX_PLUS: > 0 (add(d, one) != one). */
@@ -472,31 +293,22 @@ __global__ void k_count(const typename P::TC *D, int64_t np, int64_t n, unsigned
 
 /* ---- host drivers ---- */
 
-template <class P, bool PATH> gsp_info run_fw(typename P::TC *d, int32_t *succ, int64_t n, int64_t np,
-                                              bool reflexive, bool *cycle) {
+template <class P> gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *cycle) {
   typedef typename P::TC TC;
   typedef typename P::TA TA;
-  /* products: k_gemm, or k_gemm_path with successors (own tile shape) */
-  typedef typename std::conditional<PATH, ShapeP<P>, Shape<P> >::type Sh;
-  auto gemm = PATH ? k_gemm_path<P> : k_gemm<P>;
+  typedef Shape<P> Sh;
   gsp_info info = GSP_SUCCESS;
   TA *ws = NULL;
-  int32_t *wss = NULL;
   int *dflag = NULL;
-#define GSP_FREE_ALL (cudaFree(ws), cudaFree(wss), cudaFree(dflag))
+#define GSP_FREE_ALL (cudaFree(ws), cudaFree(dflag))
   *cycle = false;
   GSP_CUDA_TRY(cudaMalloc((void **)&ws, (size_t)FWB * np * sizeof(TA)));
-  if (PATH) GSP_CUDA_TRY(cudaMalloc((void **)&wss, (size_t)FWB * np * sizeof(int32_t)));
   GSP_CUDA_TRY(cudaMalloc((void **)&dflag, sizeof(int)));
-  const size_t gsm = PATH ? ShapeP<P>::smem() : Shape<P>::smem(), dsm = (size_t)FWB * FWB * (sizeof(TC) + (PATH ? 4 : 0));
-  GSP_CUDA_TRY(cudaFuncSetAttribute(gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
-  GSP_CUDA_TRY(cudaFuncSetAttribute(k_diag<P, PATH>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dsm));
+  const size_t gsm = Sh::smem(), dsm = (size_t)FWB * FWB * sizeof(TC);
+  GSP_CUDA_TRY(cudaFuncSetAttribute(k_gemm<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
+  GSP_CUDA_TRY(cudaFuncSetAttribute(k_diag<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dsm));
   if (reflexive && n > 0) {
     k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
-    GSP_CUDA_LAUNCHED();
-  }
-  if (PATH) {
-    k_init_succ<P><<<dim3((unsigned)((np + 255) / 256 < 16 ? (np + 255) / 256 : 16), (unsigned)(np < 65535 ? np : 65535)), 256>>>(d, succ, np, n);
     GSP_CUDA_LAUNCHED();
   }
   const int64_t nb = np / FWB;
@@ -504,23 +316,24 @@ template <class P, bool PATH> gsp_info run_fw(typename P::TC *d, int32_t *succ, 
   for (int64_t kb = 0; kb < nb; kb++) {
     const int64_t k0 = kb * FWB;
     const TC *Brow = d + (size_t)k0 * np;
-    k_diag<P, PATH><<<1, DT, dsm>>>(d, np, succ, k0);
+    k_diag<P><<<1, DT, dsm>>>(d, np, k0);
     GSP_CUDA_LAUNCHED();
-    k_transpose<TC, PATH><<<tgrid, tblock>>>(d, np, k0, ws, succ, wss);
+    k_transpose<TC><<<tgrid, tblock>>>(d, np, k0, ws);
     GSP_CUDA_LAUNCHED();
     if (nb > 1) {
       /* row panel: rows K, every column block but the diagonal one */
-      gemm<<<dim3((unsigned)(np / Sh::BN), 1), GT, gsm>>>(
-          d, np, ws, np, Brow, np, wss, succ, np, k0, 0, -1, k0, k0 + FWB);
+      k_gemm<P><<<dim3((unsigned)(np / Sh::BN), 1), GT, gsm>>>(d, np, ws, np, Brow, np, k0, 0, -1, k0,
+                                                                k0 + FWB);
       GSP_CUDA_LAUNCHED();
       /* column panel: columns K, every row block but the diagonal one */
-      gemm<<<dim3(FWB / Sh::BN, (unsigned)(np / Sh::BM)), GT, gsm>>>(
-          d, np, ws, np, Brow, np, wss, succ, np, 0, k0, k0, 0, 0);
+      k_gemm<P><<<dim3(FWB / Sh::BN, (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, ws, np, Brow, np, 0, k0,
+                                                                           k0, 0, 0);
       GSP_CUDA_LAUNCHED();
-      k_transpose<TC, PATH><<<tgrid, tblock>>>(d, np, k0, ws, succ, wss);
+      k_transpose<TC><<<tgrid, tblock>>>(d, np, k0, ws);
       GSP_CUDA_LAUNCHED();
-      gemm<<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(
-          d, np, ws, np, Brow, np, wss, succ, np, 0, 0, k0, k0, k0 + FWB);
+      k_gemm<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, ws, np, Brow,
+                                                                                     np, 0, 0, k0, k0,
+                                                                                     k0 + FWB);
       GSP_CUDA_LAUNCHED();
     }
   }
@@ -568,17 +381,29 @@ template <class T> gsp_info fill(T *d, size_t count, T v) {
   return info;
 }
 
-/* One (semiring, type) family: dispatch on the semiring and PATH. */
+/* One type: dispatch on the semiring; successors (MIN_PLUS and MAX_PLUS
+ * only, see gsp_cuda_fw_succ.cuh) around the plain closure. */
 template <class T>
 gsp_info run_numeric(T *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive,
                      bool *cycle) {
+  if (succ && s != GSP_MIN_PLUS && s != GSP_MAX_PLUS)
+    return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: no successors for semiring %d", (int)s);
   switch (s) {
 #define GSP_CU_CASE_(SRE)                                                      \
   case SRE:                                                                    \
-    return succ ? run_fw<PolNum<SRE, T>, true>(d, succ, n, np, reflexive, cycle) \
-                : run_fw<PolNum<SRE, T>, false>(d, succ, n, np, reflexive, cycle);
-    GSP_CU_CASE_(GSP_MIN_PLUS)
-    GSP_CU_CASE_(GSP_MAX_PLUS)
+    return run_fw<PolNum<SRE, T> >(d, n, np, reflexive, cycle);
+  case GSP_MIN_PLUS:
+    if (succ)
+      return closure_with_successors<GSP_MIN_PLUS, T>(d, succ, n, np, reflexive, cycle, [&] {
+        return run_fw<PolNum<GSP_MIN_PLUS, T> >(d, n, np, reflexive, cycle);
+      });
+    return run_fw<PolNum<GSP_MIN_PLUS, T> >(d, n, np, reflexive, cycle);
+  case GSP_MAX_PLUS:
+    if (succ)
+      return closure_with_successors<GSP_MAX_PLUS, T>(d, succ, n, np, reflexive, cycle, [&] {
+        return run_fw<PolNum<GSP_MAX_PLUS, T> >(d, n, np, reflexive, cycle);
+      });
+    return run_fw<PolNum<GSP_MAX_PLUS, T> >(d, n, np, reflexive, cycle);
     GSP_CU_CASE_(GSP_MAX_MIN)
     GSP_CU_CASE_(GSP_MIN_MAX)
 #undef GSP_CU_CASE_

@@ -35,8 +35,9 @@ size_t gsp_cuda_closure_bytes(gsp_type t, int64_t n, bool paths);
  * In-place closure of the np x np device matrix d (np from
  * gsp_cuda_padded_n; entries outside n x n must hold the semiring zero,
  * bool: zero bits). t == GSP_BOOL means bit-packed words (s must be OR_AND).
- * succ (np x np int32, may be NULL; not for bool) is initialised here and
- * receives successors (-1: no path). reflexive: M*, else M+.
+ * succ (np x np int32, may be NULL; MIN_PLUS / MAX_PLUS with strictly
+ * positive / negative arcs only) receives successors (-1: no path).
+ * reflexive: M*, else M+.
  * nonneg_i32: INT32 MIN_PLUS input with every value >= 0 (exact DPX path).
  * *cycle is set when MIN_PLUS has a negative (MAX_PLUS a positive) cycle;
  * d is then garbage. Runs on the default stream; returns after the work is

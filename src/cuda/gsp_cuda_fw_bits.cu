@@ -163,18 +163,23 @@ __device__ __forceinline__ uint64_t spread_pairs(uint32_t p) {
  * 8-column tile: it collects those bits for a word, spreads them to their
  * columns, and the four lanes of a group OR the word together. Everything a
  * warp loads is issued up front (the old C words it will rewrite, all B
- * fragments) so the latencies overlap. Rows in [skip_lo, skip_hi) are
- * skipped.
+ * fragments) so the latencies overlap. A warp owns 64 rows x 2 words: it
+ * returns when its rows fall in rows.skip or its words outside [words.beg,
+ * words.end) or in words.skip (the look-ahead schedule splits a round's
+ * update into regions).
  */
+struct Span { /* [beg, end) from beg in blocks of the grid, minus [skip_lo, skip_hi) */
+  int64_t beg, end, skip_lo, skip_hi;
+  __device__ bool out(int64_t x) const { return x >= end || (x >= skip_lo && x < skip_hi); }
+};
 template <int KB>
 __global__ void __launch_bounds__(256) k_bmma(uint64_t *D, int64_t ldw, const uint32_t *__restrict__ AP,
-                                              const uint32_t *__restrict__ BT, int64_t rbeg,
-                                              int64_t skip_lo, int64_t skip_hi) {
+                                              const uint32_t *__restrict__ BT, Span rows, Span words) {
   constexpr int RT = 4, WW = 2, H = KB / 256, QW = KB / 32; /* QW: 32-bit words a row */
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t4 = lane & 3;
-  const int64_t r = rbeg + (int64_t)blockIdx.y * 128 + (warp / 4) * 64;
-  if (r >= skip_lo && r < skip_hi) return;
-  const int64_t wbase = (int64_t)blockIdx.x * 8 + (warp % 4) * WW;
+  const int64_t r = rows.beg + (int64_t)blockIdx.y * 128 + (warp / 4) * 64;
+  const int64_t wbase = words.beg + (int64_t)blockIdx.x * 8 + (warp % 4) * WW;
+  if (rows.out(r) || words.out(wbase)) return;
   /* lane t4 < 2 owns row g's word t4 of each row tile, t4 >= 2 row g + 8's */
   const int64_t crow = r + g + (t4 >= 2 ? 8 : 0), cword = wbase + (t4 & 1);
   uint64_t cold[RT];
@@ -259,12 +264,12 @@ gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive) {
     const uint64_t *Brow = d + (size_t)k0 * ldw;
     /* row panel (rows K, all words; the diagonal words are unchanged) */
     k_gemm<PolBits><<<dim3((unsigned)(ldw / Sh::BN), 1), GT, gsm>>>(
-        d, ldw, ws, np, Brow, ldw, NULL, NULL, 0, k0, 0, -1, 0, 0);
+        d, ldw, ws, np, Brow, ldw, k0, 0, -1, 0, 0);
     GSP_CUDA_LAUNCHED();
     /* all other rows, all words (the column-panel words are already closed
      * and recomputing them changes nothing) */
     k_gemm<PolBits><<<dim3((unsigned)(ldw / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(
-        d, ldw, ws, np, Brow, ldw, NULL, NULL, 0, 0, 0, k0, 0, 0);
+        d, ldw, ws, np, Brow, ldw, 0, 0, k0, 0, 0);
     GSP_CUDA_LAUNCHED();
   }
   GSP_CUDA_TRY(cudaDeviceSynchronize());
@@ -275,37 +280,84 @@ gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive) {
 
 /* OR_AND closure with binary tensor cores: KB-vertex rounds (256 or 512);
  * the diagonal and column panel as in the LOP3 closure, the row panel and
- * all other tiles by k_bmma with A and B from snapshots (AP, BT). */
+ * all other tiles by k_bmma with A and B from snapshots (AP, BT).
+ *
+ * Look-ahead: round r first updates what round r+1's fixed kernels read
+ * (the rows and the words of block r+1), then the rest of its update runs
+ * on the main stream while round r+1's diagonal, panels and snapshots run
+ * beside it on a high-priority stream. The two touch disjoint words: the
+ * rest skips block r+1's rows and words, round r+1's preparation touches
+ * only those, and the snapshots alternate between two buffers. This hides
+ * the one-block diagonal and the thin panels behind the big product. */
 template <int KB> static gsp_info fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive) {
   constexpr int W = KB / 64;
   gsp_info info = GSP_SUCCESS;
-  uint64_t *ap = NULL;
-  uint32_t *bt = NULL;
-#define GSP_FREE_ALL (cudaFree(ap), cudaFree(bt))
-  const int64_t ldw = np / 64;
-  GSP_CUDA_TRY(cudaMalloc((void **)&ap, (size_t)np * W * sizeof(uint64_t)));
-  GSP_CUDA_TRY(cudaMalloc((void **)&bt, (size_t)np * W * sizeof(uint64_t)));
+  uint64_t *ap[2] = {NULL, NULL};
+  uint32_t *bt[2] = {NULL, NULL};
+  cudaStream_t work = NULL, side = NULL;
+  cudaEvent_t ahead = NULL, ready = NULL;
+#define GSP_FREE_ALL                                                                              \
+  (cudaFree(ap[0]), cudaFree(ap[1]), cudaFree(bt[0]), cudaFree(bt[1]),                          \
+   work ? cudaStreamDestroy(work) : cudaSuccess, side ? cudaStreamDestroy(side) : cudaSuccess,  \
+   ahead ? cudaEventDestroy(ahead) : cudaSuccess, ready ? cudaEventDestroy(ready) : cudaSuccess)
+  const int64_t ldw = np / 64, nr = np / KB;
+  for (int i = 0; i < 2; i++) {
+    GSP_CUDA_TRY(cudaMalloc((void **)&ap[i], (size_t)np * W * sizeof(uint64_t)));
+    GSP_CUDA_TRY(cudaMalloc((void **)&bt[i], (size_t)np * W * sizeof(uint64_t)));
+  }
+  int lo_prio = 0, hi_prio = 0;
+  GSP_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&lo_prio, &hi_prio));
+  GSP_CUDA_TRY(cudaStreamCreateWithPriority(&work, cudaStreamNonBlocking, lo_prio));
+  GSP_CUDA_TRY(cudaStreamCreateWithPriority(&side, cudaStreamNonBlocking, hi_prio));
+  GSP_CUDA_TRY(cudaEventCreateWithFlags(&ahead, cudaEventDisableTiming));
+  GSP_CUDA_TRY(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming));
+  /* the non-blocking streams do not wait for the legacy stream's uploads */
+  GSP_CUDA_TRY(cudaDeviceSynchronize());
   if (reflexive && n > 0) {
-    k_set_diag_bits<<<(unsigned)((n + 255) / 256), 256>>>(d, ldw, n);
+    k_set_diag_bits<<<(unsigned)((n + 255) / 256), 256, 0, work>>>(d, ldw, n);
     GSP_CUDA_LAUNCHED();
   }
-  for (int64_t k0 = 0; k0 < np; k0 += KB) {
-    k_diag_bits<KB><<<1, KB * W < 1024 ? KB * W : 1024>>>(d, ldw, k0);
-    GSP_CUDA_LAUNCHED();
-    k_colpanel_bits<KB><<<(unsigned)(np / 256), 256>>>(d, ldw, k0, np);
-    GSP_CUDA_LAUNCHED();
-    k_copy_ap<KB><<<(unsigned)(np * W / 256), 256>>>(d, ldw, k0, np, ap);
-    GSP_CUDA_LAUNCHED();
-    k_bt<KB><<<(unsigned)(np / 32), KB>>>(d, ldw, k0, bt);
-    GSP_CUDA_LAUNCHED();
+  const Span all_words = {0, ldw, 0, 0};
+  /* round r's diagonal, column panel, snapshots and row panel on stream st */
+  auto prepare = [&](int64_t r, cudaStream_t st) -> cudaError_t {
+    const int64_t k0 = r * KB;
+    uint64_t *a = ap[r & 1];
+    uint32_t *b = bt[r & 1];
+    k_diag_bits<KB><<<1, KB * W < 1024 ? KB * W : 1024, 0, st>>>(d, ldw, k0);
+    k_colpanel_bits<KB><<<(unsigned)(np / 256), 256, 0, st>>>(d, ldw, k0, np);
+    k_copy_ap<KB><<<(unsigned)(np * W / 256), 256, 0, st>>>(d, ldw, k0, np, a);
+    k_bt<KB><<<(unsigned)(np / 32), KB, 0, st>>>(d, ldw, k0, b);
     /* row panel: rows K, every word (the diagonal words do not change) */
-    k_bmma<KB><<<dim3((unsigned)(ldw / 8), KB / 128), 256>>>(d, ldw, (const uint32_t *)ap, bt, k0, 0, 0);
+    k_bmma<KB><<<dim3((unsigned)(ldw / 8), KB / 128), 256, 0, st>>>(d, ldw, (const uint32_t *)a, b,
+                                                                     Span{k0, np, 0, 0}, all_words);
+    k_bt<KB><<<(unsigned)(np / 32), KB, 0, st>>>(d, ldw, k0, b);
+    return cudaGetLastError(); /* launch errors stick until read */
+  };
+  GSP_CUDA_TRY(prepare(0, work));
+  for (int64_t r = 0; r < nr; r++) {
+    const int64_t k0 = r * KB, k1 = k0 + KB, w1 = k1 / 64;
+    const uint32_t *a = (const uint32_t *)ap[r & 1], *b = bt[r & 1];
+    const unsigned gw = (unsigned)(ldw / 8), gr = (unsigned)(np / 128);
+    if (r + 1 == nr) { /* last round: every row outside K */
+      k_bmma<KB><<<dim3(gw, gr), 256, 0, work>>>(d, ldw, a, b, Span{0, np, k0, k1}, all_words);
+      GSP_CUDA_LAUNCHED();
+      break;
+    }
+    /* what round r+1 prepares from: block r+1's rows, then its words */
+    k_bmma<KB><<<dim3(gw, KB / 128), 256, 0, work>>>(d, ldw, a, b, Span{k1, np, 0, 0}, all_words);
     GSP_CUDA_LAUNCHED();
-    k_bt<KB><<<(unsigned)(np / 32), KB>>>(d, ldw, k0, bt);
+    k_bmma<KB><<<dim3(1, gr), 256, 0, work>>>(d, ldw, a, b, Span{0, np, k0, k1 + KB},
+                                              Span{w1, w1 + W, 0, 0});
     GSP_CUDA_LAUNCHED();
-    k_bmma<KB><<<dim3((unsigned)(ldw / 8), (unsigned)(np / 128)), 256>>>(d, ldw, (const uint32_t *)ap, bt, 0,
-                                                                       k0, k0 + KB);
+    GSP_CUDA_TRY(cudaEventRecord(ahead, work));
+    GSP_CUDA_TRY(cudaStreamWaitEvent(side, ahead, 0));
+    GSP_CUDA_TRY(prepare(r + 1, side));
+    GSP_CUDA_TRY(cudaEventRecord(ready, side));
+    /* the rest of round r, beside round r+1's preparation */
+    k_bmma<KB><<<dim3(gw, gr), 256, 0, work>>>(d, ldw, a, b, Span{0, np, k0, k1 + KB},
+                                               Span{0, ldw, w1, w1 + W});
     GSP_CUDA_LAUNCHED();
+    GSP_CUDA_TRY(cudaStreamWaitEvent(work, ready, 0));
   }
   GSP_CUDA_TRY(cudaDeviceSynchronize());
   GSP_FREE_ALL;

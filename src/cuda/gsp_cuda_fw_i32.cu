@@ -6,6 +6,7 @@ GSP_CU_DEFINE_TYPE_(i32, int32_t)
 
 gsp_info gsp__cuda_fw_i32_dpx(int32_t *d, int32_t *succ, int64_t n, int64_t np, bool reflexive,
                               bool *cycle) {
-  return succ ? gspcu::run_fw<PolMinPlusU32, true>(d, succ, n, np, reflexive, cycle)
-              : gspcu::run_fw<PolMinPlusU32, false>(d, succ, n, np, reflexive, cycle);
+  auto plain = [&] { return gspcu::run_fw<PolMinPlusU32>(d, n, np, reflexive, cycle); };
+  return succ ? gspcu::closure_with_successors<GSP_MIN_PLUS, int32_t>(d, succ, n, np, reflexive, cycle, plain)
+              : plain();
 }

@@ -24,16 +24,33 @@ struct gsp_dev_matrix {
   bool closed;        /* d is the closure under `closed_sr` (re-closing cannot fail) */
   gsp_semiring closed_sr;
   bool nonneg;        /* every finite value >= 0 (enables the DPX int32 path) */
+  /* Sparse products (gsp_cuda_ops*.cu): CSR copies of the host CSR and of
+   * its transpose, built when a product first needs them (d may then be
+   * NULL). Freed with the rest of the device copy. */
+  struct gsp_dev_csr *csr, *csrT;
 };
+/* Release the CSR copies of dev (NULL-safe); defined in gsp_cuda_ops_mem.cu. */
+void gsp__cuda_csr_release(struct gsp_dev_matrix *dev);
 
 /* cudaError_t -> gsp_info with the message recorded; clears the error state
  * where CUDA allows it so the library stays usable after e.g. an OOM. */
 gsp_info gsp__cuda_error(cudaError_t e, const char *file, int line, const char *what);
 
-/* Every CUDA call in src/cuda goes through this (GSP_FREE_ALL as in C). */
+/* A fault armed by gsp__debug_device_fault_after, or cudaSuccess. */
+static inline cudaError_t gsp__cuda_injected(void) {
+  switch (gsp__device_fault_due()) {
+  case GSP_FAULT_DEVICE_OOM: return cudaErrorMemoryAllocation;
+  case GSP_FAULT_LAUNCH: return cudaErrorLaunchOutOfResources;
+  default: return cudaSuccess;
+  }
+}
+
+/* Every CUDA call in src/cuda goes through this (GSP_FREE_ALL as in C); an
+ * injected fault replaces the call (tests of the error paths). */
 #define GSP_CUDA_TRY(call)                                                     \
   do {                                                                         \
-    cudaError_t gsp_cu_e_ = (call);                                            \
+    cudaError_t gsp_cu_e_ = gsp__cuda_injected();                              \
+    if (gsp_cu_e_ == cudaSuccess) gsp_cu_e_ = (call);                          \
     if (gsp_cu_e_ != cudaSuccess) {                                            \
       info = gsp__cuda_error(gsp_cu_e_, __FILE__, __LINE__, #call);            \
       GSP_FREE_ALL;                                                            \
@@ -62,6 +79,8 @@ GSP_CU_SR_TYPES_(GSP_MIN_PLUS, min_plus)
 GSP_CU_SR_TYPES_(GSP_MAX_PLUS, max_plus)
 GSP_CU_SR_TYPES_(GSP_MAX_MIN, max_min)
 GSP_CU_SR_TYPES_(GSP_MIN_MAX, min_max)
+GSP_CU_SR_TYPES_(GSP_PLUS_TIMES, plus_times)
+GSP_CU_SR_(GSP_OR_AND, or_and, bool, b)
 #undef GSP_CU_SR_TYPES_
 #undef GSP_CU_SR_
 

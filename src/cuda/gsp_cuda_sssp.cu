@@ -511,19 +511,27 @@ template <class T> gsp_info Run<T>::delta(K *d, const int32_t *S, int32_t ns, do
 
 #undef GSP_CU_LAUNCH_G
 
-/* Distances (and parents) of one multi-source run, typed. */
+/* Distances (and parents) of one multi-source run, typed. The graph and
+ * the near-far workspace stay with A for the next call. */
 template <class T>
-static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, const struct gsp_matrix_s *A,
-                           const int32_t *S, int32_t ns, gsp_sssp_algo algo, T lim, double delta) {
+static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, struct gsp_matrix_s *A, const int32_t *S,
+                           int32_t ns, gsp_sssp_algo algo, T lim, double delta) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
   typedef typename KT::K K;
-  DevGraph g;
-  memset(&g, 0, sizeof g);
   K *d = NULL, *hd = NULL;
-#define GSP_FREE_ALL (graph_free(&g), cudaFree(d), (void)cudaGetLastError(), gsp__free(hd))
+#define GSP_FREE_ALL (cudaFree(d), (void)cudaGetLastError(), gsp__free(hd))
   const int32_t n = (int32_t)A->nrows;
-  GSP_TRY(graph_upload(&g, A, algo != GSP_SSSP_DELTA));
+  const DevGraph *gp = NULL;
+  GSP_TRY(graph_get(&gp, A, algo != GSP_SSSP_DELTA));
+  const DevGraph &g = *gp;
+  if (algo == GSP_SSSP_DELTA) {
+    void *ws = NULL;
+    GSP_TRY(graph_workspace(&ws, A, nf_workspace_bytes(n, g.m)));
+    info = nearfar<T>(dist, parent, root, g, ws, S, ns, lim, delta);
+    if (info != GSP_NO_VALUE) return info; /* else: no cooperative launch, the multi-kernel driver */
+    info = GSP_SUCCESS;
+  }
   GSP_CU_MALLOC(d, n, sizeof *d);
   Run<T> run(g, lim);
   switch (algo) {
@@ -545,8 +553,9 @@ static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, const struct
 
 using namespace gsp_sssp_cu;
 
-/* AUTO on the GPU: delta-stepping; DA2CF's O(open) reduction per round and
- * Harish's repeated relaxations lose on large-diameter graphs. */
+/* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
+ * O(open) reduction per round and Harish's repeated relaxations lose on
+ * every graph measured (docs/performance.md). */
 static gsp_sssp_algo gpu_auto(const struct gsp_matrix_s *A) {
   (void)A;
   return GSP_SSSP_DELTA;
@@ -565,7 +574,12 @@ gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct 
   if (n <= 0 || n >= INT32_MAX || A->fmt != GSP_FMT_CSR || A->type == GSP_BOOL) return GSP_SUCCESS;
   if (algo == GSP_SSSP_AUTO) algo = gpu_auto(A);
   const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
-  const size_t need = graph_bytes(A, algo != GSP_SSSP_DELTA) + (size_t)n * (3 * ks + 6 * 4 + 8);
+  /* what is not kept with A yet: graph, near-far workspace (or the per-call
+   * arrays of the other drivers) */
+  struct gsp_matrix_s *M = (struct gsp_matrix_s *)A; /* the device copy is a cache */
+  const size_t ws = nf_workspace_bytes(n, A->nvals), held = graph_workspace_bytes(A);
+  const size_t need = graph_missing_bytes(A, algo != GSP_SSSP_DELTA) +
+                      (algo == GSP_SSSP_DELTA ? (ws > held ? ws : 0) : (size_t)n * (3 * ks + 6 * 4 + 8));
   size_t free_b = 0, total_b = 0;
   if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -576,22 +590,31 @@ gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct 
 
   /* distinct sources, in order of first appearance */
   S = (int32_t *)gsp__malloc_array(nsrc > 0 ? (size_t)nsrc : 1, sizeof *S);
-  seen = (uint8_t *)gsp__calloc((size_t)n, 1);
-  GSP_CHECK(S && seen, GSP_OUT_OF_MEMORY, "cannot stage %lld sources", (long long)nsrc);
+  GSP_CHECK(S, GSP_OUT_OF_MEMORY, "cannot stage %lld sources", (long long)nsrc);
   int32_t ns = 0;
-  for (int64_t k = 0; k < nsrc; k++)
-    if (!seen[src[k]]) seen[src[k]] = 1, S[ns++] = (int32_t)src[k];
+  if (nsrc <= 64) { /* no O(n) scratch for the usual one or few sources */
+    for (int64_t k = 0; k < nsrc; k++) {
+      bool dup = false;
+      for (int32_t i = 0; i < ns && !dup; i++) dup = S[i] == src[k];
+      if (!dup) S[ns++] = (int32_t)src[k];
+    }
+  } else {
+    seen = (uint8_t *)gsp__calloc((size_t)n, 1);
+    GSP_CHECK(seen, GSP_OUT_OF_MEMORY, "cannot stage %lld sources", (long long)nsrc);
+    for (int64_t k = 0; k < nsrc; k++)
+      if (!seen[src[k]]) seen[src[k]] = 1, S[ns++] = (int32_t)src[k];
+  }
 
   switch (A->type) {
   case GSP_INT32:
-    info = sssp_typed<int32_t>((int32_t *)dist, parent, root, A, S, ns, algo, *(const int32_t *)lim, delta);
+    info = sssp_typed<int32_t>((int32_t *)dist, parent, root, M, S, ns, algo, *(const int32_t *)lim, delta);
     break;
   case GSP_INT64:
-    info = sssp_typed<int64_t>((int64_t *)dist, parent, root, A, S, ns, algo, *(const int64_t *)lim, delta);
+    info = sssp_typed<int64_t>((int64_t *)dist, parent, root, M, S, ns, algo, *(const int64_t *)lim, delta);
     break;
-  case GSP_FP32: info = sssp_typed<float>((float *)dist, parent, root, A, S, ns, algo, *(const float *)lim, delta); break;
+  case GSP_FP32: info = sssp_typed<float>((float *)dist, parent, root, M, S, ns, algo, *(const float *)lim, delta); break;
   case GSP_FP64:
-    info = sssp_typed<double>((double *)dist, parent, root, A, S, ns, algo, *(const double *)lim, delta);
+    info = sssp_typed<double>((double *)dist, parent, root, M, S, ns, algo, *(const double *)lim, delta);
     break;
   default: info = GSP_ERROR(GSP_PANIC, "gsp_cuda_sssp: type %d", (int)A->type); break;
   }

@@ -39,6 +39,16 @@ struct DevGraph {
 /* Upload A (host CSR, weights type t) and, when reverse, its transpose. */
 gsp_info graph_upload(DevGraph *g, const struct gsp_matrix_s *A, bool reverse);
 void graph_free(DevGraph *g);
+
+/* The device CSR kept with A between calls (A->dev_graph, freed by any
+ * change of A), and a workspace that grows to the largest request. The
+ * first call pays the upload; later calls on the same A find it. */
+gsp_info graph_get(const DevGraph **g, struct gsp_matrix_s *A, bool reverse);
+gsp_info graph_workspace(void **ws, struct gsp_matrix_s *A, size_t bytes);
+/* Bytes graph_get would still allocate for A (0 when kept already). */
+size_t graph_missing_bytes(const struct gsp_matrix_s *A, bool reverse);
+/* Bytes of workspace A already holds. */
+size_t graph_workspace_bytes(const struct gsp_matrix_s *A);
 /* Multiprocessors of device 0 (cached). */
 int sm_count();
 /* Bytes the graph takes on the device. */
@@ -168,11 +178,30 @@ template <class T>
 gsp_info tree(int64_t *parent, int64_t *root, const typename Key<T>::K *d, const T *dist_host,
               const DevGraph &g, const int32_t *src, int32_t nsrc, T lim);
 
+/* Near-far delta-stepping in one persistent cooperative kernel
+ * (gsp_cuda_sssp_nf.cu). dist[n] (host, A's type) gets the distances;
+ * parent/root (host, may be NULL) the tree of gsp__sssp_cpu_tree, recorded
+ * during relaxation. ws holds nf_workspace_bytes(n, m). Returns
+ * GSP_NO_VALUE, touching nothing, when the device cannot launch
+ * cooperative kernels (the caller then uses the multi-kernel driver). */
+size_t nf_workspace_bytes(int64_t n, int64_t m);
+template <class T>
+gsp_info nearfar(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void *ws, const int32_t *src,
+                 int32_t nsrc, T lim, double delta);
+
 /* cudaMalloc of count x size bytes (plus slack, so byte flags can be
  * claimed a 32-bit word at a time) through GSP_CUDA_TRY. */
 #define GSP_CU_MALLOC(ptr, count, size)                                        \
   GSP_CUDA_TRY(cudaMalloc((void **)&(ptr), (size_t)(count) * (size_t)(size) + 16))
 
 } // namespace gsp_sssp_cu
+
+/* What A->dev_graph points at. */
+struct gsp_dev_graph {
+  gsp_sssp_cu::DevGraph g; /* out-arcs; in-arcs once a pull algorithm asked */
+  double wsum;             /* sum of the finite weights (default delta) */
+  void *ws;                /* workspace of the single-source kernels */
+  size_t ws_bytes;
+};
 
 #endif /* GSP_CUDA_SSSP_CUH */

@@ -58,18 +58,18 @@ static gsp_info upload_csr(int64_t **doff, int32_t **dcol, void **dw, const gsp_
   return info;
 }
 
-gsp_info graph_upload(DevGraph *g, const struct gsp_matrix_s *A, bool reverse) {
+/* Add the in-arcs of A to g (g->roff == NULL before). On error g keeps
+ * what it had before the call. */
+static gsp_info upload_reverse(DevGraph *g, const struct gsp_matrix_s *A) {
   gsp_info info = GSP_SUCCESS;
   gsp_index *rp = NULL, *rj = NULL, *fill = NULL;
   unsigned char *rx = NULL;
-#define GSP_FREE_ALL (graph_free(g), gsp__free(rp), gsp__free(rj), gsp__free(rx), gsp__free(fill))
-  memset(g, 0, sizeof *g);
+#define GSP_FREE_ALL                                                           \
+  (cudaFree(g->roff), cudaFree(g->rcol), cudaFree(g->rw), (void)cudaGetLastError(), g->roff = NULL, \
+   g->rcol = NULL, g->rw = NULL, gsp__free(rp), gsp__free(rj), gsp__free(rx), gsp__free(fill))
   const int64_t n = A->nrows, m = A->nvals;
   const size_t ts = gsp_type_size(A->type);
-  g->n = (int32_t)n;
-  g->m = m;
-  GSP_TRY(upload_csr(&g->off, &g->col, &g->w, A->p, A->j, A->x, n, m, ts));
-  if (reverse) {
+  {
     /* transpose by counting sort: in-arcs of v in order of their tails */
     rp = (gsp_index *)gsp__calloc((size_t)n + 1, sizeof *rp);
     fill = (gsp_index *)gsp__malloc_array((size_t)n + 1, sizeof *fill);
@@ -93,4 +93,118 @@ gsp_info graph_upload(DevGraph *g, const struct gsp_matrix_s *A, bool reverse) {
   return info;
 }
 
+gsp_info graph_upload(DevGraph *g, const struct gsp_matrix_s *A, bool reverse) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL graph_free(g)
+  memset(g, 0, sizeof *g);
+  const int64_t n = A->nrows, m = A->nvals;
+  g->n = (int32_t)n;
+  g->m = m;
+  GSP_TRY(upload_csr(&g->off, &g->col, &g->w, A->p, A->j, A->x, n, m, gsp_type_size(A->type)));
+  if (reverse) GSP_TRY(upload_reverse(g, A));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Sum of the finite weights, in double (one atomicAdd per block). */
+template <class T> __global__ void weight_sum_kernel(const T *w, int64_t m, T inf, double *sum) {
+  double s = 0;
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < m; e += (int64_t)gridDim.x * blockDim.x)
+    if (w[e] != inf) s += (double)w[e];
+  for (int o = 16; o > 0; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o);
+  __shared__ double part[32];
+  if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double b = 0;
+    for (unsigned k = 0; k < blockDim.x / 32; k++) b += part[k];
+    atomicAdd(sum, b);
+  }
+}
+
+static gsp_info weight_sum(double *out, const DevGraph &g, gsp_type t) {
+  gsp_info info = GSP_SUCCESS;
+  double *sum = NULL;
+#define GSP_FREE_ALL (cudaFree(sum), (void)cudaGetLastError())
+  *out = 0;
+  if (g.m == 0) return info;
+  GSP_CUDA_TRY(cudaMalloc((void **)&sum, sizeof *sum));
+  GSP_CUDA_TRY(cudaMemset(sum, 0, sizeof *sum));
+  switch (t) {
+  case GSP_INT32: weight_sum_kernel<int32_t><<<blocks_for(g.m), 256>>>((const int32_t *)g.w, g.m, gsp_pinf_i32(), sum); break;
+  case GSP_INT64: weight_sum_kernel<int64_t><<<blocks_for(g.m), 256>>>((const int64_t *)g.w, g.m, gsp_pinf_i64(), sum); break;
+  case GSP_FP32: weight_sum_kernel<float><<<blocks_for(g.m), 256>>>((const float *)g.w, g.m, gsp_pinf_f32(), sum); break;
+  default: weight_sum_kernel<double><<<blocks_for(g.m), 256>>>((const double *)g.w, g.m, gsp_pinf_f64(), sum); break;
+  }
+  GSP_CUDA_LAUNCHED();
+  GSP_CUDA_TRY(cudaMemcpy(out, sum, sizeof *out, cudaMemcpyDeviceToHost));
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+static void dev_graph_free(struct gsp_dev_graph *dg) {
+  if (!dg) return;
+  graph_free(&dg->g);
+  cudaFree(dg->ws);
+  (void)cudaGetLastError();
+  gsp__free(dg);
+}
+
+gsp_info graph_get(const DevGraph **out, struct gsp_matrix_s *A, bool reverse) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_dev_graph *dg = NULL;
+#define GSP_FREE_ALL dev_graph_free(dg)
+  if (!A->dev_graph) {
+    dg = (struct gsp_dev_graph *)gsp__calloc(1, sizeof *dg);
+    GSP_CHECK(dg != NULL, GSP_OUT_OF_MEMORY, "cannot allocate a device graph header");
+    GSP_TRY(graph_upload(&dg->g, A, false));
+    GSP_TRY(weight_sum(&dg->wsum, dg->g, A->type));
+    A->dev_graph = dg;
+    dg = NULL;
+  }
+#undef GSP_FREE_ALL
+#define GSP_FREE_ALL ((void)0)
+  DevGraph *g = &A->dev_graph->g;
+  if (reverse && !g->roff) GSP_TRY(upload_reverse(g, A));
+  *out = g;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info graph_workspace(void **ws, struct gsp_matrix_s *A, size_t bytes) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  struct gsp_dev_graph *dg = A->dev_graph;
+  if (dg->ws_bytes < bytes) {
+    cudaFree(dg->ws);
+    dg->ws = NULL, dg->ws_bytes = 0;
+    GSP_CUDA_TRY(cudaMalloc(&dg->ws, bytes));
+    dg->ws_bytes = bytes;
+  }
+  *ws = dg->ws;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+size_t graph_missing_bytes(const struct gsp_matrix_s *A, bool reverse) {
+  const size_t one = graph_bytes(A, false);
+  if (!A->dev_graph) return reverse ? 2 * one : one;
+  return reverse && !A->dev_graph->g.roff ? one : 0;
+}
+
+size_t graph_workspace_bytes(const struct gsp_matrix_s *A) { return A->dev_graph ? A->dev_graph->ws_bytes : 0; }
+
 } // namespace gsp_sssp_cu
+
+extern "C" bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum) {
+  if (!A || !A->dev_graph) return false;
+  *wsum = A->dev_graph->wsum;
+  return true;
+}
+
+extern "C" void gsp_cuda_graph_release(struct gsp_matrix_s *A) {
+  if (!A || !A->dev_graph) return;
+  gsp_sssp_cu::dev_graph_free(A->dev_graph);
+  A->dev_graph = NULL;
+}

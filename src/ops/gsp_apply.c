@@ -60,6 +60,7 @@ static gsp_info vector_apply(struct gsp_vector_s *w, struct gsp_vector_s *mask, 
   GSP_TRY(gsp__ops_check_same_type(w->type, u->type, fn, "u"));
   GSP_CHECK(u->n == w->n, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but w has size %lld", fn,
             (long long)u->n, (long long)w->n);
+  GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
   const int64_t n = w->n;
   const size_t ts = gsp_type_size(w->type);
   GSP_TRY(gsp__ops_vector_new(&T, w->type, n, fn));

@@ -133,15 +133,20 @@ static gsp_info deliver(apsp_run *r, int64_t k0, int64_t nb, const void *o, cons
 static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_matrix_s *G,
                            const gsp__sssp_graph *g, const int64_t *src, int64_t nb) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
+  uint8_t *present = NULL;
+#define GSP_FREE_ALL gsp__free(present)
   bool taken = false;
 #ifdef GSP_HAVE_CUDA
   if (r->gpu) {
-    GSP_TRY(gsp_cuda_msssp(w, p, G, src, nb, &g->lim, r->batch, &taken));
+    /* the kernel also reports presence; the finishing reads the values */
+    int64_t nvals = 0;
+    GSP_ALLOC(present, (size_t)nb * (size_t)r->n + 1, 1);
+    GSP_TRY(gsp_cuda_msssp(w, p, present, &nvals, G, src, nb, &g->lim, r->batch, &taken));
     r->ran_gpu |= taken;
   }
 #endif
   if (!taken) GSP_TRY(gsp__msssp_cpu(w, p, g, src, nb));
+  GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
 }
@@ -453,7 +458,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     shape.relax_gpu = n < INT32_MAX && gsp_cuda_msssp_bytes(&probe, 32, want_paths) <= dev_bytes;
     if (shape.relax_gpu && o.device_memory_cap) {
       batch = 32;
-      while (batch < 4096 && gsp_cuda_msssp_bytes(&probe, batch + 32, want_paths) <= dev_bytes) batch += 32;
+      while (batch < 1024 && gsp_cuda_msssp_bytes(&probe, batch + 32, want_paths) <= dev_bytes) batch += 32;
     }
   }
 #endif

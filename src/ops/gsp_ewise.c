@@ -108,6 +108,7 @@ static gsp_info vector_ewise(struct gsp_vector_s *w, struct gsp_vector_s *mask, 
   GSP_CHECK(u->n == w->n && v->n == w->n, GSP_DIMENSION_MISMATCH,
             "%s: sizes differ: w %lld, u %lld, v %lld", fn, (long long)w->n, (long long)u->n,
             (long long)v->n);
+  GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, v));
   const int64_t n = w->n;
   const size_t ts = gsp_type_size(w->type);
   const gsp__binop_fn f = gsp__ops_binop(op, w->type);

@@ -14,18 +14,21 @@
 
 static const char *const fn = "gsp_msssp";
 
-/* New unpublished dense rows x n matrix of type t owning x (all present);
- * entries equal to *absent are then marked absent. x is consumed. */
+/* New unpublished dense rows x n matrix of type t owning x and the
+ * presence bytes *b (nvals of them set; b is dropped when all are). Both
+ * are consumed. */
 static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows, int64_t n,
-                             void **x, const void *absent) {
+                             void **x, uint8_t **b, int64_t nvals) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *M = NULL;
 #define GSP_FREE_ALL gsp__matrix_destroy(M)
   GSP_TRY(gsp__matrix_alloc_dense(&M, t, rows, n));
   M->x = *x;
   *x = NULL;
-  M->nvals = rows * n;
-  GSP_TRY(gsp__matrix_mark_absent(M, absent));
+  M->nvals = nvals;
+  if (nvals == rows * n) gsp__free(*b);
+  else M->b = *b;
+  *b = NULL;
   *out = M;
 #undef GSP_FREE_ALL
   return info;
@@ -37,8 +40,10 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
   struct gsp_matrix_s *D = NULL, *P = NULL;
   int64_t *src = NULL, *px = NULL;
   void *dx = NULL;
+  uint8_t *db = NULL, *pb = NULL;
 #define GSP_FREE_ALL                                                           \
-  (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx))
+  (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
+   gsp__free(db), gsp__free(pb))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   const gsp_msssp_opts o = opts ? *opts : (gsp_msssp_opts){0};
   gsp__sssp_graph g;
@@ -53,7 +58,9 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
             "%s: %lld x %lld result is too large", fn, (long long)ns, (long long)n);
   GSP_TRY(gsp__sssp_sources(&src, sources, ns, n, fn));
   GSP_ALLOC(dx, cells > 0 ? cells : 1, gsp_type_size(g.t));
+  GSP_ALLOC(db, cells > 0 ? cells : 1, 1);
   if (parent) GSP_ALLOC(px, cells > 0 ? cells : 1, sizeof *px);
+  int64_t nvals = 0;
 
   bool taken = false;
   const gsp_backend backend = gsp__backend_for(o.backend);
@@ -64,21 +71,23 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
     GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
               "%s: CUDA backend requested but unusable: %s", fn, desc);
     if (usable)
-      GSP_TRY(gsp_cuda_msssp(dx, px, A, src, ns, &g.lim, (int64_t)o.batch, &taken));
+      GSP_TRY(gsp_cuda_msssp(dx, px, db, &nvals, A, src, ns, &g.lim, (int64_t)o.batch, &taken));
   }
 #else
   GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
             "%s: CUDA backend requested but this build of gsp has none", fn);
 #endif
-  if (!taken && ns > 0) GSP_TRY(gsp__msssp_cpu(dx, px, &g, src, ns));
-
-  char inf[16];
-  gsp__sssp_inf(inf, g.t);
-  GSP_TRY(dense_result(&D, g.t, ns, n, &dx, inf));
-  if (parent) {
-    const int64_t none = -1;
-    GSP_TRY(dense_result(&P, GSP_INT64, ns, n, (void **)&px, &none));
+  if (!taken && ns > 0) {
+    GSP_TRY(gsp__msssp_cpu(dx, px, &g, src, ns));
+    nvals = gsp__sssp_mark(db, dx, (int64_t)cells, &g); /* parallel */
   }
+  /* a parent exists exactly where a distance does */
+  if (parent && nvals < (int64_t)cells) {
+    GSP_ALLOC(pb, cells, 1);
+    memcpy(pb, db, cells);
+  }
+  GSP_TRY(dense_result(&D, g.t, ns, n, &dx, &db, nvals));
+  if (parent) GSP_TRY(dense_result(&P, GSP_INT64, ns, n, (void **)&px, &pb, nvals));
   GSP_TRY(gsp__matrix_publish(D));
   if (P && (info = gsp__matrix_publish(P)) < 0) {
     gsp__unregister(D);

@@ -17,6 +17,9 @@
 #include <omp.h>
 
 #include "gsp_ops.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
 
 typedef struct {
   const struct gsp_matrix_s *A, *B; /* CSR, A m x k, B k x n */
@@ -144,6 +147,27 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
   GSP_CHECK(C->nrows == m && C->ncols == n, GSP_DIMENSION_MISMATCH,
             "%s: C is %lld x %lld but the product is %lld x %lld", fn, (long long)C->nrows,
             (long long)C->ncols, (long long)m, (long long)n);
+
+  /* GPU (src/cuda/gsp_cuda_mxm.cu): sparse x dense and dense x dense; T
+   * comes back to the host for the write-back below. AUTO: an operand
+   * already on the device, or nvals(A) * n >= 2^24 multiply-adds. */
+  bool gpu = false;
+  GSP_TRY(gsp__ops_gpu_wanted(&gpu, &d, A->dev || B->dev, (double)A->nvals * (double)n, 16777216.0,
+                              fn));
+#ifdef GSP_HAVE_CUDA
+  if (gpu) {
+    bool taken = false;
+    info = gsp_cuda_mxm(&T, s, A, B, d.transpose_a, d.transpose_b, fn, &taken);
+    if (taken) {
+      GSP_TRY(info);
+      if (mask || accum != GSP_NOOP || d.mask_complement) GSP_TRY(gsp__ops_csr(T, fn));
+      GSP_TRY(gsp__ops_matrix_writeback(C, mask, accum, &T, &d, fn));
+      GSP_FREE_ALL;
+      return info;
+    }
+    info = GSP_SUCCESS;
+  }
+#endif
 
   const gsp_type t = C->type;
   const size_t ts = gsp_type_size(t);

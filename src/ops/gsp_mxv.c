@@ -17,6 +17,9 @@
 #include <omp.h>
 
 #include "gsp_ops.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
 
 typedef struct {
   const struct gsp_matrix_s *A; /* CSR */
@@ -186,6 +189,21 @@ static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop 
     GSP_CHECK(w->n == m, GSP_DIMENSION_MISMATCH, "%s: w has size %lld but %s is %lld x %lld",
               fn, (long long)w->n, aname, (long long)m, (long long)k);
   }
+  /* The GPU (src/cuda/gsp_cuda_mxv.cu) computes T and writes w back on the
+   * device, where w then stays. AUTO: an operand already there, or A with
+   * at least 2^20 entries (smaller products cost less than the transfers). */
+  bool gpu = false;
+  const bool resident = A->dev || u->dev || w->dev || (mask && mask->dev);
+  GSP_TRY(gsp__ops_gpu_wanted(&gpu, &d, resident, (double)A->nvals, 1048576.0, fn));
+#ifdef GSP_HAVE_CUDA
+  if (gpu) {
+    bool taken = false;
+    info = gsp_cuda_mxv(w, mask, accum, s, A, u, &d, tr, fn, &taken);
+    if (taken) return info;
+    info = GSP_SUCCESS;
+  }
+#endif
+  GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
   GSP_TRY(mv_compute(&T, A, u, tr, s, fn));
   GSP_TRY(gsp__ops_vector_writeback(w, mask, accum, &T, &d, fn));
   GSP_FREE_ALL;

@@ -223,6 +223,19 @@ gsp_info gsp__ops_vector_writeback(struct gsp_vector_s *w,
                                    struct gsp_vector_s **T,
                                    const gsp_desc *desc, const char *fn);
 
+/* Make the host copies of up to four vectors valid (NULLs skipped): device-
+ * resident results are downloaded before CPU code reads them. */
+gsp_info gsp__ops_vectors_host(const char *fn, struct gsp_vector_s *a, struct gsp_vector_s *b,
+                               struct gsp_vector_s *c, struct gsp_vector_s *d);
+
+/* Backend of gsp_mxm / gsp_mxv / gsp_vxm. Checks desc's backend and
+ * direction codes (GSP_INVALID_VALUE). *gpu = whether to offer the call to
+ * the CUDA gateway: always for CUDA (GSP_NO_DEVICE when no device is usable
+ * or the build has no CUDA), never for CPU, and for AUTO when `resident`
+ * (an operand already on the device) or work >= auto_work. */
+gsp_info gsp__ops_gpu_wanted(bool *gpu, const gsp_desc *d, bool resident, double work,
+                             double auto_work, const char *fn);
+
 /* Common checks of an output/mask pair: handles, mask dimensions, accum. */
 gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C,
                                    struct gsp_matrix_s *mask, gsp_binop accum,

@@ -22,6 +22,7 @@ gsp_info gsp_matrix_reduce_vector(gsp_vector w, const gsp_vector mask, gsp_binop
   const int64_t m = gsp__ops_rows(A, d.transpose_a);
   GSP_CHECK(w->n == m, GSP_DIMENSION_MISMATCH, "%s: w has size %lld but A%s has %lld rows", fn,
             (long long)w->n, d.transpose_a ? "'" : "", (long long)m);
+  GSP_TRY(gsp__ops_vectors_host(fn, w, mask, NULL, NULL));
   const struct gsp_matrix_s *a;
   GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));
   GSP_TRY(gsp__ops_vector_new(&T, w->type, m, fn));
@@ -75,6 +76,7 @@ gsp_info gsp_vector_reduce_scalar(void *s, gsp_binop op, const gsp_vector v) {
   GSP_CHECK(s != NULL, GSP_NULL_POINTER, "%s: s is NULL", fn);
   GSP_TRY(gsp__check_vector(v, fn, "v"));
   GSP_TRY(gsp__ops_check_monoid(op, fn));
+  GSP_TRY(gsp__ops_vectors_host(fn, v, NULL, NULL, NULL));
   const gsp__binop_fn f = gsp__ops_binop(op, v->type);
   const size_t ts = gsp_type_size(v->type);
   double z[1];

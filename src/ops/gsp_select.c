@@ -128,6 +128,7 @@ gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask, gsp_binop accum,
   GSP_TRY(gsp__ops_check_same_type(w->type, u->type, fn, "u"));
   GSP_CHECK(u->n == w->n, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but w has size %lld", fn,
             (long long)u->n, (long long)w->n);
+  GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
   const int64_t n = w->n;
   const size_t ts = gsp_type_size(w->type);
   GSP_TRY(gsp__ops_vector_new(&T, w->type, n, fn));

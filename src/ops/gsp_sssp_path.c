@@ -84,6 +84,7 @@ gsp_info gsp_path_from_parents(gsp_index *path, gsp_index *len, const gsp_vector
             gsp__type_name(parent->type));
   GSP_CHECK(dst < (gsp_index)parent->n, GSP_INVALID_INDEX, "%s: dst %llu out of range 0..%lld", fn,
             (unsigned long long)dst, (long long)parent->n - 1);
+  GSP_TRY(gsp__vector_host(parent));
 #undef GSP_FREE_ALL
   return walk(path, len, vector_parent, parent, 0, parent->n, (int64_t)dst, fn);
 }

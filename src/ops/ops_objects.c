@@ -3,7 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <stdatomic.h>
+
 #include "gsp_ops.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
 
 /* Prefix the message of a failed core call with the public function name,
  * so every error of an operation says which call failed. */
@@ -132,6 +137,50 @@ void gsp__ops_sort_index(gsp_index *a, int64_t n) {
     return;
   }
   qsort(a, (size_t)n, sizeof *a, cmp_index);
+}
+
+gsp_info gsp__ops_vectors_host(const char *fn, struct gsp_vector_s *a, struct gsp_vector_s *b,
+                               struct gsp_vector_s *c, struct gsp_vector_s *d) {
+  struct gsp_vector_s *v[4] = {a, b, c, d};
+  for (int k = 0; k < 4; k++) {
+    gsp_info info = v[k] ? with_fn(gsp__vector_host(v[k]), fn) : GSP_SUCCESS;
+    if (info < 0) return info;
+  }
+  return GSP_SUCCESS;
+}
+
+gsp_info gsp__ops_gpu_wanted(bool *gpu, const gsp_desc *d, bool resident, double work,
+                             double auto_work, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  *gpu = false;
+  GSP_CHECK(d->backend == GSP_BACKEND_AUTO || d->backend == GSP_BACKEND_CPU ||
+                d->backend == GSP_BACKEND_CUDA,
+            GSP_INVALID_VALUE, "%s: invalid backend %d in the descriptor", fn, (int)d->backend);
+  GSP_CHECK(d->direction == GSP_DIRECTION_AUTO || d->direction == GSP_DIRECTION_PUSH ||
+                d->direction == GSP_DIRECTION_PULL,
+            GSP_INVALID_VALUE, "%s: invalid direction %d in the descriptor", fn, (int)d->direction);
+  const gsp_backend b = gsp__backend_for(d->backend);
+  if (b == GSP_BACKEND_CPU) return info;
+  if (b == GSP_BACKEND_AUTO && !resident && work < auto_work) return info;
+#ifdef GSP_HAVE_CUDA
+  /* usability does not change within a process: ask the driver once */
+  static _Atomic int usable = -1;
+  int u = atomic_load(&usable);
+  char desc[256] = "";
+  if (u < 0 || (u == 0 && b == GSP_BACKEND_CUDA)) {
+    u = gsp_cuda_usable(desc, sizeof desc);
+    atomic_store(&usable, u);
+  }
+  GSP_CHECK(u || b != GSP_BACKEND_CUDA, GSP_NO_DEVICE, "%s: CUDA backend requested but unusable: %s",
+            fn, desc);
+  *gpu = u != 0;
+#else
+  GSP_CHECK(b != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
+            "%s: CUDA backend requested but this build of gsp has none", fn);
+#endif
+#undef GSP_FREE_ALL
+  return info;
 }
 
 gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C, struct gsp_matrix_s *mask,

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "sssp_prepare.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
 
 /* The row of CSR entry e (p is nondecreasing): the last u with p[u] <= e. */
 static int64_t row_of(const gsp_index *p, int64_t n, int64_t e) {
@@ -47,8 +50,8 @@ static int64_t first_bad_weight(const struct gsp_matrix_s *A, int nt) {
  * average arcs, wider for sparse graphs, so that a bucket holds enough
  * vertices to feed the threads but few are relaxed twice (Meyer and
  * Sanders suggest delta ~ max weight / degree). */
-static double default_delta(const struct gsp_matrix_s *A, int nt) {
-  const int64_t m = A->nvals, n = A->nrows;
+static double weight_sum(const struct gsp_matrix_s *A, int nt) {
+  const int64_t m = A->nvals;
   double sum = 0;
 #define GSP_SSSP_SUM_(ct, sfx)                                                 \
   {                                                                            \
@@ -65,6 +68,11 @@ static double default_delta(const struct gsp_matrix_s *A, int nt) {
   default: break;
   }
 #undef GSP_SSSP_SUM_
+  return sum;
+}
+
+static double default_delta(const struct gsp_matrix_s *A, double sum) {
+  const int64_t m = A->nvals, n = A->nrows;
   const double mean = m > 0 ? sum / (double)m : 1.0;
   const double deg = n > 0 ? (double)m / (double)n : 1.0;
   double delta = mean * (deg < 8 ? 8.0 / (deg > 1 ? deg : 1) : 1.0) * 2.0;
@@ -117,7 +125,14 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
             (long long)A->nrows, (long long)A->ncols);
   GSP_TRY(gsp__matrix_to_csr(A));
   const int nt = gsp__threads();
-  const int64_t bad = first_bad_weight(A, nt);
+  /* A device copy kept by an earlier GPU call means the weights were
+   * checked then and A has not changed since: skip the two scans. */
+  bool checked = false;
+  double wsum = 0;
+#ifdef GSP_HAVE_CUDA
+  checked = gsp_cuda_weights_checked(A, &wsum);
+#endif
+  const int64_t bad = checked ? -1 : first_bad_weight(A, nt);
   if (bad >= 0) {
     const int64_t u = row_of(A->p, A->nrows, bad);
     char val[64];
@@ -143,7 +158,7 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
   g->w = A->x;
   g->t = A->type;
   g->lim = limit_of(A->type, has_cutoff, cutoff);
-  g->delta = delta > 0 ? delta : default_delta(A, nt);
+  g->delta = delta > 0 ? delta : default_delta(A, checked ? wsum : weight_sum(A, nt));
   g->nthreads = nt;
 #undef GSP_FREE_ALL
   return info;

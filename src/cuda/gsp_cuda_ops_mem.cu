@@ -1,0 +1,400 @@
+/*
+ * Device copies for the sparse products: CSR of a matrix and of its
+ * transpose (cuSPARSE csr2csc), vectors (values + presence + the index list
+ * of present entries), stream-ordered memory, library handles and error
+ * mapping.
+ *
+ * Residency rules (as for the closure's dense copy): a CSR copy mirrors the
+ * host CSR and lives in A->dev until gsp_cuda_matrix_release (host data
+ * changed, format converted, matrix freed). A vector's copy mirrors the
+ * host copy, or holds the only valid data when v->dev_only (a product's
+ * result), until gsp_cuda_vector_download / gsp_cuda_vector_release.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gsp_cuda_ops.cuh"
+
+/* ---- errors ---- */
+
+gsp_info gsp__cu_ops_error(cudaError_t e, const char *file, int line, const char *fn,
+                           const char *what) {
+  (void)cudaGetLastError();
+  if (e == cudaErrorMemoryAllocation)
+    return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "%s: out of device memory (%s)", fn, what);
+  return gsp__error(GSP_DEVICE_ERROR, file, line, "%s: CUDA error %s: %s (%s)", fn, cudaGetErrorName(e),
+                    cudaGetErrorString(e), what);
+}
+
+gsp_info gsp__cusparse_error(cusparseStatus_t e, const char *file, int line, const char *fn,
+                             const char *what) {
+  (void)cudaGetLastError();
+  if (e == CUSPARSE_STATUS_ALLOC_FAILED || e == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES)
+    return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "%s: cuSPARSE is out of device memory (%s)", fn,
+                      what);
+  return gsp__error(GSP_DEVICE_ERROR, file, line, "%s: cuSPARSE error %d: %s (%s)", fn, (int)e,
+                    cusparseGetErrorString(e), what);
+}
+
+gsp_info gsp__cublas_error(cublasStatus_t e, const char *file, int line, const char *fn,
+                           const char *what) {
+  (void)cudaGetLastError();
+  if (e == CUBLAS_STATUS_ALLOC_FAILED)
+    return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "%s: cuBLAS is out of device memory (%s)", fn,
+                      what);
+  return gsp__error(GSP_DEVICE_ERROR, file, line, "%s: cuBLAS error %d (%s)", fn, (int)e, what);
+}
+
+/* ---- memory ---- */
+
+gsp_info gsp__cu_alloc(void **p, size_t bytes, const char *fn) {
+  static bool pool_set = false; /* racing first calls set the same value */
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  if (!pool_set) {
+    cudaMemPool_t pool;
+    if (cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess) {
+      uint64_t keep = 256ull << 20;
+      (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    }
+    (void)cudaGetLastError();
+    pool_set = true;
+  }
+  *p = NULL;
+  GSP_CU_TRY(cudaMallocAsync(p, bytes < 16 ? 16 : bytes, 0));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+void gsp__cu_free(void *p) {
+  if (!p) return;
+  cudaFreeAsync(p, 0);
+  (void)cudaGetLastError();
+}
+
+/* ---- handles ---- */
+
+gsp_info gsp__cusparse_handle(cusparseHandle_t *h, const char *fn) {
+  static thread_local cusparseHandle_t handle = NULL;
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  if (!handle) GSP_CUSPARSE_TRY(cusparseCreate(&handle));
+  *h = handle;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__cublas_handle(cublasHandle_t *h, const char *fn) {
+  static thread_local cublasHandle_t handle = NULL;
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  if (!handle) GSP_CUBLAS_TRY(cublasCreate(&handle));
+  *h = handle;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* ---- matrices ---- */
+
+static void csr_free(struct gsp_dev_csr *c) {
+  if (!c) return;
+  gsp__cu_free(c->p);
+  gsp__cu_free(c->j);
+  gsp__cu_free(c->x);
+  gsp__free(c);
+}
+
+void gsp__cuda_csr_release(struct gsp_dev_matrix *dev) {
+  if (!dev) return;
+  csr_free(dev->csr);
+  csr_free(dev->csrT);
+  dev->csr = dev->csrT = NULL;
+}
+
+__global__ void narrow_kernel(int32_t *dst, const gsp_index *src, int64_t n) {
+  const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (i < n) dst[i] = (int32_t)src[i];
+}
+
+/* dst[0..n) = (int32) host src[0..n), through a bounded staging buffer. */
+static gsp_info upload_narrow(int32_t *dst, const gsp_index *src, int64_t n, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_index *stage = NULL;
+#define GSP_FREE_ALL gsp__cu_free(stage)
+  const int64_t chunk = n < (8 << 20) ? n : (8 << 20);
+  if (n == 0) return info;
+  GSP_CU_DALLOC(stage, (size_t)chunk * sizeof(gsp_index));
+  for (int64_t k = 0; k < n; k += chunk) {
+    const int64_t c = n - k < chunk ? n - k : chunk;
+    GSP_CU_TRY(cudaMemcpy(stage, src + k, (size_t)c * sizeof(gsp_index), cudaMemcpyHostToDevice));
+    narrow_kernel<<<gsp__cu_blocks(c), 256>>>(dst + k, stage, c);
+    GSP_CU_LAUNCHED();
+  }
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* New device CSR from the host CSR of A. */
+static gsp_info csr_upload(struct gsp_dev_csr **out, const struct gsp_matrix_s *A, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_dev_csr *c = NULL;
+#define GSP_FREE_ALL csr_free(c)
+  c = (struct gsp_dev_csr *)gsp__calloc(1, sizeof *c);
+  GSP_CHECK(c != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate a device CSR header", fn);
+  c->nrows = (int32_t)A->nrows;
+  c->ncols = (int32_t)A->ncols;
+  c->nnz = (int32_t)A->nvals;
+  const size_t ts = gsp_type_size(A->type);
+  GSP_CU_DALLOC(c->p, ((size_t)c->nrows + 1) * 4);
+  GSP_CU_DALLOC(c->j, (size_t)c->nnz * 4);
+  GSP_CU_DALLOC(c->x, (size_t)c->nnz * ts);
+  GSP_TRY(upload_narrow(c->p, A->p, (int64_t)c->nrows + 1, fn));
+  GSP_TRY(upload_narrow(c->j, A->j, c->nnz, fn));
+  if (c->nnz && A->x) GSP_CU_TRY(cudaMemcpy(c->x, A->x, (size_t)c->nnz * ts, cudaMemcpyHostToDevice));
+  else if (c->nnz) GSP_CU_TRY(cudaMemsetAsync(c->x, 1, (size_t)c->nnz, 0)); /* bool without values: true */
+  *out = c;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+__global__ void iota_f64_kernel(double *a, int32_t n) {
+  const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = (double)i;
+}
+
+/* dst[q] = src[perm[q]] for elements of `size` bytes; perm holds exact
+ * integers as doubles (see csr_transpose). */
+__global__ void gather_kernel(void *dst, const void *src, const double *perm, int32_t n, int size) {
+  const int32_t q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q >= n) return;
+  const int64_t k = (int64_t)perm[q];
+  switch (size) {
+  case 1: ((uint8_t *)dst)[q] = ((const uint8_t *)src)[k]; break;
+  case 4: ((uint32_t *)dst)[q] = ((const uint32_t *)src)[k]; break;
+  default: ((uint64_t *)dst)[q] = ((const uint64_t *)src)[k]; break;
+  }
+}
+
+/* New device CSR of A' from the device CSR of A. csr2csc moves the values
+ * of the positions 0..nnz-1 (as doubles: exact below 2^53, whatever the
+ * library does with them), and one gather applies that permutation to
+ * values of any type, bool and integers included. */
+static gsp_info csr_transpose(struct gsp_dev_csr **out, const struct gsp_dev_csr *a, gsp_type t,
+                              const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_dev_csr *c = NULL;
+  double *pos = NULL, *perm = NULL;
+  void *buf = NULL;
+#define GSP_FREE_ALL (csr_free(c), gsp__cu_free(pos), gsp__cu_free(perm), gsp__cu_free(buf))
+  cusparseHandle_t h;
+  GSP_TRY(gsp__cusparse_handle(&h, fn));
+  c = (struct gsp_dev_csr *)gsp__calloc(1, sizeof *c);
+  GSP_CHECK(c != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate a device CSR header", fn);
+  c->nrows = a->ncols;
+  c->ncols = a->nrows;
+  c->nnz = a->nnz;
+  const size_t ts = gsp_type_size(t);
+  GSP_CU_DALLOC(c->p, ((size_t)c->nrows + 1) * 4);
+  GSP_CU_DALLOC(c->j, (size_t)c->nnz * 4);
+  GSP_CU_DALLOC(c->x, (size_t)c->nnz * ts);
+  if (a->nnz == 0 || a->nrows == 0 || a->ncols == 0) {
+    /* cuSPARSE wants nonzero sizes: the transpose has empty rows */
+    GSP_CU_TRY(cudaMemsetAsync(c->p, 0, ((size_t)c->nrows + 1) * 4, 0));
+    *out = c;
+    return info;
+  }
+  GSP_CU_DALLOC(pos, (size_t)a->nnz * sizeof(double));
+  GSP_CU_DALLOC(perm, (size_t)a->nnz * sizeof(double));
+  iota_f64_kernel<<<gsp__cu_blocks(a->nnz), 256>>>(pos, a->nnz);
+  GSP_CU_LAUNCHED();
+  size_t bytes = 0;
+  GSP_CUSPARSE_TRY(cusparseCsr2cscEx2_bufferSize(h, a->nrows, a->ncols, a->nnz, pos, a->p, a->j, perm, c->p,
+                                                 c->j, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
+                                                 CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));
+  GSP_CU_DALLOC(buf, bytes);
+  GSP_CUSPARSE_TRY(cusparseCsr2cscEx2(h, a->nrows, a->ncols, a->nnz, pos, a->p, a->j, perm, c->p, c->j,
+                                      CUDA_R_64F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+                                      CUSPARSE_CSR2CSC_ALG1, buf));
+  gather_kernel<<<gsp__cu_blocks(a->nnz), 256>>>(c->x, a->x, perm, a->nnz, (int)ts);
+  GSP_CU_LAUNCHED();
+  gsp__cu_free(pos);
+  gsp__cu_free(perm);
+  gsp__cu_free(buf);
+  *out = c;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s *A, bool transposed,
+                            const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_dev_csr *c = NULL;
+  struct gsp_dev_matrix *hdr = NULL;
+#define GSP_FREE_ALL (csr_free(c), gsp__free(hdr))
+  struct gsp_dev_matrix *dev = A->dev;
+  if (dev && (transposed ? dev->csrT : dev->csr)) {
+    *out = transposed ? dev->csrT : dev->csr;
+    return info;
+  }
+  if (!dev || !dev->csr) {
+    /* host CSR first: converting releases any other device copy */
+    info = gsp__matrix_to_csr(A);
+    if (info < 0) return GSP_ERROR(info, "%s: %s", fn, gsp_last_error());
+    dev = A->dev;
+  }
+  if (!dev) {
+    hdr = (struct gsp_dev_matrix *)gsp__calloc(1, sizeof *hdr);
+    GSP_CHECK(hdr != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate a device matrix header", fn);
+    hdr->n = A->nrows;
+  }
+  struct gsp_dev_csr *base = dev ? dev->csr : NULL;
+  if (!base) GSP_TRY(csr_upload(&c, A, fn));
+  if (transposed) {
+    struct gsp_dev_csr *ct = NULL;
+    info = csr_transpose(&ct, base ? base : c, A->type, fn);
+    if (info < 0) {
+      GSP_FREE_ALL;
+      return info;
+    }
+    /* commit: keep the plain copy too, the next product may want it */
+    if (hdr) A->dev = dev = hdr;
+    if (c) dev->csr = c;
+    dev->csrT = ct;
+    *out = ct;
+  } else {
+    if (hdr) A->dev = dev = hdr;
+    dev->csr = c;
+    *out = c;
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* ---- vectors ---- */
+
+static void vec_free(struct gsp_dev_vector *d) {
+  if (!d) return;
+  gsp__cu_free(d->x);
+  gsp__cu_free(d->b);
+  gsp__cu_free(d->idx);
+  gsp__free(d);
+}
+
+void gsp_cuda_vector_release(struct gsp_vector_s *v) {
+  if (!v || !v->dev) return;
+  vec_free(v->dev);
+  v->dev = NULL;
+  v->dev_only = false;
+}
+
+gsp_info gsp__cu_vector_dev(struct gsp_dev_vector **out, struct gsp_vector_s *v, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_dev_vector *d = NULL;
+#define GSP_FREE_ALL vec_free(d)
+  if (v->dev) {
+    *out = v->dev;
+    return info;
+  }
+  d = (struct gsp_dev_vector *)gsp__calloc(1, sizeof *d);
+  GSP_CHECK(d != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate a device vector header", fn);
+  d->n = v->n;
+  const size_t ts = gsp_type_size(v->type), n = (size_t)v->n;
+  GSP_CU_DALLOC(d->x, n * ts);
+  GSP_CU_DALLOC(d->b, n);
+  if (n) {
+    GSP_CU_TRY(cudaMemcpy(d->x, v->x, n * ts, cudaMemcpyHostToDevice));
+    if (v->b) GSP_CU_TRY(cudaMemcpy(d->b, v->b, n, cudaMemcpyHostToDevice));
+    else GSP_CU_TRY(cudaMemsetAsync(d->b, v->nvals == v->n ? 1 : 0, n, 0));
+  }
+  v->dev = d;
+  *out = d;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Append every present index to idx (any order; one atomic per warp). */
+__global__ void index_kernel(int32_t *idx, unsigned *cnt, const uint8_t *b, int64_t n) {
+  const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  const bool on = i < n && b[i];
+  const unsigned ballot = __ballot_sync(0xffffffffu, on);
+  if (!ballot) return;
+  const int lane = threadIdx.x & 31, leader = __ffs(ballot) - 1;
+  unsigned base = 0;
+  if (lane == leader) base = atomicAdd(cnt, (unsigned)__popc(ballot));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  if (on) idx[base + __popc(ballot & ((1u << lane) - 1))] = (int32_t)i;
+}
+
+gsp_info gsp__cu_vector_index(const int32_t **idx, struct gsp_vector_s *v, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  int32_t *q = NULL;
+  unsigned *cnt = NULL;
+#define GSP_FREE_ALL (gsp__cu_free(q), gsp__cu_free(cnt))
+  struct gsp_dev_vector *d;
+  GSP_TRY(gsp__cu_vector_dev(&d, v, fn));
+  if (!d->idx) {
+    GSP_CU_DALLOC(q, (size_t)v->nvals * 4);
+    GSP_CU_DALLOC(cnt, sizeof *cnt);
+    GSP_CU_TRY(cudaMemsetAsync(cnt, 0, sizeof *cnt, 0));
+    if (v->n) {
+      index_kernel<<<gsp__cu_blocks(v->n), 256>>>(q, cnt, d->b, v->n);
+      GSP_CU_LAUNCHED();
+    }
+    gsp__cu_free(cnt);
+    d->idx = q;
+  }
+  *idx = d->idx;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__cu_vector_spare(struct gsp_dev_vector **spare, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  *spare = (struct gsp_dev_vector *)gsp__calloc(1, sizeof **spare);
+  GSP_CHECK(*spare != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate a device vector header", fn);
+#undef GSP_FREE_ALL
+  return info;
+}
+
+void gsp__cu_vector_spare_free(struct gsp_dev_vector *spare) { vec_free(spare); }
+
+void gsp__cu_vector_commit(struct gsp_vector_s *v, void *x, uint8_t *b, int64_t nvals,
+                           struct gsp_dev_vector **spare) {
+  struct gsp_dev_vector *d = v->dev;
+  if (d) {
+    gsp__cu_free(d->x);
+    gsp__cu_free(d->b);
+    gsp__cu_free(d->idx);
+  } else {
+    d = *spare;
+    *spare = NULL;
+    v->dev = d;
+  }
+  d->n = v->n;
+  d->x = x;
+  d->b = b;
+  d->idx = NULL;
+  v->nvals = nvals;
+  v->dev_only = true;
+}
+
+gsp_info gsp_cuda_vector_download(struct gsp_vector_s *v) {
+  static const char *const fn = "gsp (vector download)";
+  gsp_info info = GSP_SUCCESS;
+  uint8_t *fresh = NULL;
+#define GSP_FREE_ALL gsp__free(fresh)
+  if (!v || !v->dev_only || !v->dev) return info;
+  const size_t n = (size_t)v->n, ts = gsp_type_size(v->type);
+  const bool full = v->nvals == v->n;
+  /* the host arrays are stale while dev_only: overwriting them is safe */
+  if (!full && !v->b) GSP_CU_HALLOC(fresh, n, 1);
+  if (!full) GSP_CU_TRY(cudaMemcpy(fresh ? fresh : v->b, v->dev->b, n, cudaMemcpyDeviceToHost));
+  if (n) GSP_CU_TRY(cudaMemcpy(v->x, v->dev->x, n * ts, cudaMemcpyDeviceToHost));
+  if (full) GSP_FREE(v->b);
+  if (fresh) v->b = fresh;
+  v->dev_only = false; /* the device copy stays as a mirror */
+#undef GSP_FREE_ALL
+  return info;
+}

@@ -1,0 +1,524 @@
+/*
+ * Single-source (and nearest-source) shortest paths on the GPU: near-far
+ * delta-stepping (Davidson et al., "Work-efficient parallel GPU methods for
+ * single-source shortest paths") in ONE persistent cooperative kernel.
+ *
+ * Why one kernel: a power-law graph needs tens of rounds and a grid
+ * thousands; launching kernels and reading the frontier size back every
+ * round cost more than the relaxations themselves. Here every round ends in
+ * a grid-wide barrier and the queue sizes stay in device memory; the host
+ * waits once.
+ *
+ * A step relaxes every out-arc of the vertices in the current near queue.
+ * A vertex whose distance drops is queued for the next step when it falls
+ * before the bucket end Tend, else put on the far pile. When a step queues
+ * nothing the bucket is done: the least live distance on the far pile gives
+ * the next bucket end and the pile is split (stale entries dropped, entries
+ * before the new end queued, the rest kept).
+ *
+ * Work per step is balanced three ways: vertices of out-degree >= NF_HUB
+ * ("hubs") go to a separate list whose arcs are spread evenly over all the
+ * warps of the grid; a warp takes 32 queued vertices, walks the arcs of
+ * each one of degree >= 32 with all its lanes, and the arcs of the small
+ * ones as one list (prefix sum over the lanes, each lane finds its owner by
+ * a binary search over the shuffled offsets).
+ *
+ * Dedup: stamp[v] = the step whose queue holds v (atomicExch), so a vertex
+ * is queued at most once per step and nothing needs clearing between
+ * steps; byte flags for the far pile. Queue counters rotate over three
+ * slots so that the one being reset is neither read nor appended to.
+ *
+ * Parents: when asked for, each vertex holds a 16-byte record (key, level,
+ * parent) lowered by a 128-bit compare-and-swap in lexicographic order. A
+ * vertex is queued again when its (key, level) drops. At the fixpoint the
+ * key is the distance, the level the BFS level over tight arcs (the least
+ * hop count of a tight path from a source; every tight tail's final offer
+ * arrives because a tail is requeued after its own last drop) and the
+ * parent the smallest tight tail one level up: exactly the rule of
+ * gsp__sssp_cpu_tree, with no pass after the run.
+ */
+#include <limits.h>
+#include <math.h>
+
+#include "gsp_cuda_sssp.cuh"
+
+namespace gsp_sssp_cu {
+
+namespace {
+
+constexpr int NF_THREADS = 256;
+constexpr int NF_MAX_BLOCKS_PER_SM = 4;
+constexpr int64_t NF_HUB = 1024; /* out-degree from which arcs are spread over the grid */
+constexpr unsigned long long NF_ARC_MASK = (1ull << 40) - 1;
+constexpr unsigned FULL = 0xffffffffu;
+
+/* Control block at the start of the workspace. */
+struct NfCtl {
+  int32_t qcnt[3];             /* near queue size, by step % 3 */
+  int32_t fcnt[2];             /* far pile size, by pile */
+  unsigned long long hcnt[3];  /* hub list, (count << 40) | arcs, by step % 3 */
+  unsigned long long gmin[2];  /* least live far key, by bucket parity */
+  int32_t steps;
+};
+
+/* (key, level, parent) of a vertex when parents are recorded; compared as
+ * (hi, lo) unsigned, hi = key (non-negative), lo = level << 32 | parent. */
+struct __align__(16) Rec {
+  unsigned long long lo, hi;
+};
+
+struct NfWs {
+  NfCtl *ctl;
+  void *d; /* K[n], or Rec[n] with parents */
+  int32_t *stamp;
+  int32_t *Q[2], *H[2], *Far[2];
+  unsigned long long *HS[2]; /* first arc index of each hub in the step's arc list */
+  uint8_t *inFar;
+  void *dout;    /* T[n] distances (with parents) */
+  int64_t *pout; /* int64[n] parents */
+};
+
+struct NfLayout {
+  size_t ctl, d, stamp, q[2], h[2], hs[2], f[2], infar, dout, pout, total;
+};
+
+NfLayout nf_layout(int64_t n, int64_t m) {
+  NfLayout L;
+  size_t at = 0;
+  auto take = [&at](size_t bytes) {
+    const size_t r = at;
+    at += (bytes + 255) & ~(size_t)255;
+    return r;
+  };
+  const size_t un = (size_t)(n > 0 ? n : 1), hcap = (size_t)(m / NF_HUB) + 1;
+  L.ctl = take(sizeof(NfCtl));
+  L.d = take(un * sizeof(Rec));
+  L.stamp = take(un * 4);
+  for (int k = 0; k < 2; k++) L.q[k] = take(un * 4);
+  for (int k = 0; k < 2; k++) L.h[k] = take(hcap * 4);
+  for (int k = 0; k < 2; k++) L.hs[k] = take(hcap * 8);
+  for (int k = 0; k < 2; k++) L.f[k] = take(un * 4);
+  L.infar = take(un + 16);
+  L.dout = take(un * 8);
+  L.pout = take(un * 8);
+  L.total = at;
+  return L;
+}
+
+NfWs nf_ws(void *base, int64_t n, int64_t m) {
+  const NfLayout L = nf_layout(n, m);
+  char *b = (char *)base;
+  NfWs w;
+  w.ctl = (NfCtl *)(b + L.ctl);
+  w.d = b + L.d;
+  w.stamp = (int32_t *)(b + L.stamp);
+  for (int k = 0; k < 2; k++) {
+    w.Q[k] = (int32_t *)(b + L.q[k]);
+    w.H[k] = (int32_t *)(b + L.h[k]);
+    w.HS[k] = (unsigned long long *)(b + L.hs[k]);
+    w.Far[k] = (int32_t *)(b + L.f[k]);
+  }
+  w.inFar = (uint8_t *)(b + L.infar);
+  w.dout = b + L.dout;
+  w.pout = (int64_t *)(b + L.pout);
+  return w;
+}
+
+/* ---- distance state: plain keys, or records with parents ---- */
+
+template <class T, bool P> struct St;
+
+template <class T> struct St<T, false> {
+  typedef typename Key<T>::K K;
+  K *d;
+  __device__ __forceinline__ unsigned long long keyu(int32_t v) const {
+    return (unsigned long long)__ldcg(d + v);
+  }
+  __device__ __forceinline__ void load(int32_t u, T &du, uint32_t &lvl) const {
+    du = Key<T>::dec(__ldcg(d + u));
+    lvl = 0;
+  }
+  /* Offer key k to v; true when v must be queued again. */
+  __device__ __forceinline__ bool offer(int32_t v, K k, uint32_t lvl, int32_t u) const {
+    if (!(k < __ldcg(d + v))) return false; /* cheap test first: most offers lose */
+    return k < atomicMin(d + v, k);
+  }
+};
+
+template <class T> struct St<T, true> {
+  typedef typename Key<T>::K K;
+  Rec *r;
+  __device__ __forceinline__ unsigned long long keyu(int32_t v) const { return __ldcg(&r[v].hi); }
+  /* A consistent snapshot of u's record: a compare-and-swap that writes
+   * back what it finds (two plain loads could pair a new key with an old
+   * level and offer a level that no path has). */
+  __device__ __forceinline__ void load(int32_t u, T &du, uint32_t &lvl) const {
+    Rec g;
+    g.lo = __ldcg(&r[u].lo), g.hi = __ldcg(&r[u].hi);
+    const Rec x = atomicCAS(r + u, g, g);
+    du = Key<T>::dec((K)x.hi);
+    lvl = (uint32_t)(x.lo >> 32);
+  }
+  __device__ __forceinline__ bool offer(int32_t v, K k, uint32_t lvl, int32_t u) const {
+    const unsigned long long hi = (unsigned long long)k, lo = ((unsigned long long)lvl << 32) | (uint32_t)u;
+    Rec cur;
+    cur.hi = __ldcg(&r[v].hi);
+    if (hi > cur.hi) return false; /* keys only fall: this offer can never win */
+    cur.lo = __ldcg(&r[v].lo);     /* a guess; the CAS below returns the truth */
+    Rec want;
+    want.lo = lo, want.hi = hi;
+    for (;;) {
+      const bool better = hi < cur.hi || (hi == cur.hi && lo < cur.lo);
+      const Rec old = atomicCAS(r + v, cur, better ? want : cur);
+      if (old.hi == cur.hi && old.lo == cur.lo) {
+        if (!better) return false;
+        return hi < cur.hi || lvl < (uint32_t)(cur.lo >> 32); /* (key, level) dropped */
+      }
+      cur = old;
+      if (!(hi < cur.hi || (hi == cur.hi && lo < cur.lo))) return false;
+    }
+  }
+};
+
+template <class T, bool P> struct NfArgs {
+  DevGraph g;
+  NfWs w;
+  T lim;
+  double delta;
+};
+
+/* Queue v for step+1 (v's new distance nd before Tend), or put it on far
+ * pile fa. */
+template <class T, bool P>
+__device__ __forceinline__ void push_next(const NfArgs<T, P> &a, int32_t v, double nd, double Tend, int step,
+                                          int fa) {
+  if (nd < Tend) {
+    if (atomicExch(&a.w.stamp[v], step + 1) == step + 1) return; /* queued already */
+    const int64_t deg = a.g.off[v + 1] - a.g.off[v];
+    const int nb = (step + 1) & 1;
+    if (deg >= NF_HUB) {
+      const unsigned long long old = atomicAdd(&a.w.ctl->hcnt[(step + 1) % 3], (1ull << 40) | (unsigned long long)deg);
+      const unsigned slot = (unsigned)(old >> 40);
+      a.w.H[nb][slot] = v;
+      a.w.HS[nb][slot] = old & NF_ARC_MASK;
+    } else {
+      qpush(a.w.Q[nb], &a.w.ctl->qcnt[(step + 1) % 3], v);
+    }
+  } else if (claim(a.w.inFar, v)) {
+    qpush(a.w.Far[fa], &a.w.ctl->fcnt[fa], v);
+  }
+}
+
+template <class T, bool P>
+__device__ __forceinline__ void relax(const NfArgs<T, P> &a, const St<T, P> &st, int32_t u, T du, uint32_t lvl,
+                                      int64_t e, double Tend, int step, int fa) {
+  const T nd = Key<T>::add(du, ((const T *)a.g.w)[e]);
+  if (!(nd <= a.lim)) return;
+  const int32_t v = a.g.col[e];
+  if (st.offer(v, Key<T>::enc(nd), lvl + 1, u)) push_next(a, v, (double)nd, Tend, step, fa);
+}
+
+__device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
+  for (int o = 16; o > 0; o /= 2) {
+    const unsigned long long y = __shfl_down_sync(FULL, x, o);
+    x = y < x ? y : x;
+  }
+  return x;
+}
+
+template <class T, bool P>
+__global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
+  typedef Key<T> KT;
+  typedef typename KT::K K;
+  cg::grid_group grid = cg::this_grid();
+  St<T, P> st;
+  if constexpr (P) st.r = (Rec *)a.w.d;
+  else st.d = (K *)a.w.d;
+  NfCtl *ctl = a.w.ctl;
+  const int lane = threadIdx.x & 31;
+  const int64_t gtid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  const int64_t gsize = (int64_t)gridDim.x * blockDim.x;
+  const int64_t warp = gtid >> 5, nwarps = gsize >> 5;
+  int step = 1, fa = 0, bucket = 0;
+  double Tend = a.delta;
+  for (;;) {
+    /* Every branch below depends only on values no thread changes during
+     * this step, so all threads take it together (grid.sync needs that). */
+    const int nq = __ldcg(&ctl->qcnt[step % 3]);
+    const unsigned long long hv = __ldcg(&ctl->hcnt[step % 3]);
+    if (nq == 0 && hv == 0) {
+      /* bucket done: the least live far distance gives the next end */
+      const int fb = fa ^ 1;
+      const int nfar = __ldcg(&ctl->fcnt[fa]);
+      if (nfar == 0) break;
+      if (gtid == 0) {
+        ctl->fcnt[fb] = 0;
+        ctl->gmin[(bucket + 1) & 1] = ULLONG_MAX;
+      }
+      unsigned long long mn = ULLONG_MAX;
+      for (int64_t k = gtid; k < nfar; k += gsize) {
+        const unsigned long long key = st.keyu(__ldcg(&a.w.Far[fa][k]));
+        if ((double)KT::dec((K)key) >= Tend && key < mn) mn = key;
+      }
+      mn = warp_min(mn);
+      if (lane == 0 && mn != ULLONG_MAX) atomicMin(&ctl->gmin[bucket & 1], mn);
+      grid.sync();
+      const unsigned long long gm = __ldcg(&ctl->gmin[bucket & 1]);
+      if (gm == ULLONG_MAX) break; /* only stale entries left */
+      const double Told = Tend, fmin = (double)KT::dec((K)gm);
+      Tend = (floor(fmin / a.delta) + 1) * a.delta;
+      if (!(Tend > fmin)) Tend = nextafter(fmin, INFINITY);
+      if (gtid == 0) ctl->qcnt[(step + 2) % 3] = 0, ctl->hcnt[(step + 2) % 3] = 0;
+      for (int64_t k = gtid; k < nfar; k += gsize) {
+        const int32_t v = __ldcg(&a.w.Far[fa][k]);
+        const double dv = (double)KT::dec((K)st.keyu(v));
+        if (dv < Told) {
+          a.w.inFar[v] = 0; /* stale: relaxed in an earlier bucket */
+        } else if (dv < Tend) {
+          a.w.inFar[v] = 0;
+          push_next(a, v, dv, Tend, step, fb);
+        } else {
+          qpush(a.w.Far[fb], &ctl->fcnt[fb], v);
+        }
+      }
+      fa = fb;
+      bucket++;
+      grid.sync();
+      step++;
+      continue;
+    }
+
+    if (gtid == 0) ctl->qcnt[(step + 2) % 3] = 0, ctl->hcnt[(step + 2) % 3] = 0;
+    const int nb = step & 1;
+
+    /* hubs: their arcs as one list, an equal contiguous share per warp */
+    const unsigned nh = (unsigned)(hv >> 40);
+    const int64_t harcs = (int64_t)(hv & NF_ARC_MASK);
+    if (harcs > 0) {
+      const int64_t per = (((harcs + nwarps - 1) / nwarps) + 31) & ~(int64_t)31;
+      const int64_t lo = warp * per, hi = lo + per < harcs ? lo + per : harcs;
+      if (lo < hi) {
+        const unsigned long long *HS = a.w.HS[nb];
+        unsigned s0 = 0, s1 = nh; /* HS[s0] <= lo < HS[s1] */
+        while (s1 - s0 > 1) {
+          const unsigned mid = (s0 + s1) / 2;
+          if ((int64_t)__ldcg(HS + mid) <= lo) s0 = mid;
+          else s1 = mid;
+        }
+        unsigned slot = s0;
+        int64_t sstart = (int64_t)__ldcg(HS + slot);
+        int64_t send = slot + 1 < nh ? (int64_t)__ldcg(HS + slot + 1) : harcs;
+        int32_t u = __ldcg(&a.w.H[nb][slot]);
+        T du;
+        uint32_t lvl;
+        st.load(u, du, lvl);
+        int64_t ebase = a.g.off[u];
+        for (int64_t idx = lo + lane; idx < hi; idx += 32) {
+          while (idx >= send) {
+            slot++;
+            sstart = send;
+            send = slot + 1 < nh ? (int64_t)__ldcg(HS + slot + 1) : harcs;
+            u = __ldcg(&a.w.H[nb][slot]);
+            st.load(u, du, lvl);
+            ebase = a.g.off[u];
+          }
+          relax(a, st, u, du, lvl, ebase + (idx - sstart), Tend, step, fa);
+        }
+      }
+    }
+
+    /* queued vertices, 32 per warp */
+    const int32_t *Q = a.w.Q[nb];
+    for (int64_t base = warp * 32; base < nq; base += nwarps * 32) {
+      const int64_t i = base + lane;
+      const bool valid = i < nq;
+      int32_t u = 0;
+      int64_t s = 0, e = 0;
+      T du = (T)0;
+      uint32_t lvl = 0;
+      if (valid) {
+        u = __ldcg(Q + i);
+        s = a.g.off[u], e = a.g.off[u + 1];
+        st.load(u, du, lvl);
+      }
+      const int64_t deg = e - s;
+      /* degree >= 32: the whole warp walks one list at a time */
+      unsigned big = __ballot_sync(FULL, valid && deg >= 32);
+      while (big) {
+        const int l = __ffs(big) - 1;
+        big &= big - 1;
+        const int32_t uu = __shfl_sync(FULL, u, l);
+        const int64_t ss = __shfl_sync(FULL, (long long)s, l), ee = __shfl_sync(FULL, (long long)e, l);
+        const T dd = __shfl_sync(FULL, du, l);
+        const uint32_t ll = __shfl_sync(FULL, lvl, l);
+        for (int64_t x = ss + lane; x < ee; x += 32) relax(a, st, uu, dd, ll, x, Tend, step, fa);
+      }
+      /* the small ones: one list of sum(deg) arcs over the lanes */
+      const int sd = valid && deg < 32 ? (int)deg : 0;
+      int incl = sd;
+      for (int o = 1; o < 32; o *= 2) {
+        const int t = __shfl_up_sync(FULL, incl, o);
+        if (lane >= o) incl += t;
+      }
+      const int total = __shfl_sync(FULL, incl, 31), excl = incl - sd;
+      for (int kb = 0; kb < total; kb += 32) {
+        const int k = kb + lane;
+        int j = 0; /* the last lane whose list starts at or before k */
+        for (int sp = 16; sp > 0; sp /= 2) {
+          const int c = j + sp;
+          if (__shfl_sync(FULL, excl, c) <= k) j = c;
+        }
+        const int64_t sj = __shfl_sync(FULL, (long long)s, j);
+        const int ej = __shfl_sync(FULL, excl, j);
+        const int32_t uj = __shfl_sync(FULL, u, j);
+        const T dj = __shfl_sync(FULL, du, j);
+        const uint32_t lj = __shfl_sync(FULL, lvl, j);
+        if (k < total) relax(a, st, uj, dj, lj, sj + (k - ej), Tend, step, fa);
+      }
+    }
+    grid.sync();
+    step++;
+  }
+  if (gtid == 0) ctl->steps = step;
+}
+
+/* Sources at distance 0 (their own parents, level 0), queued for step 1. */
+template <class T, bool P> __global__ void nf_seed(const NfArgs<T, P> a, const int32_t *src, int32_t ns) {
+  for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < ns; k += gridDim.x * blockDim.x) {
+    const int32_t s = src[k];
+    if constexpr (P) {
+      Rec r;
+      r.hi = (unsigned long long)Key<T>::enc((T)0), r.lo = (uint32_t)s;
+      ((Rec *)a.w.d)[s] = r;
+    } else {
+      ((typename Key<T>::K *)a.w.d)[s] = Key<T>::enc((T)0);
+    }
+    push_next(a, s, 0.0, INFINITY, 0, 0);
+  }
+}
+
+template <class T> __global__ void nf_fill_rec(Rec *r, int64_t n) {
+  Rec x;
+  x.lo = ULLONG_MAX, x.hi = (unsigned long long)Key<T>::enc(Key<T>::inf());
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+    r[i] = x;
+}
+
+/* Records -> distances (A's type) and int64 parents (-1 where unreached). */
+template <class T> __global__ void nf_extract(const Rec *r, int64_t n, T lim, T *dist, int64_t *par) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+    const Rec x = r[i];
+    const T dv = Key<T>::dec((typename Key<T>::K)x.hi);
+    dist[i] = dv;
+    par[i] = dv <= lim ? (int64_t)(uint32_t)x.lo : -1;
+  }
+}
+
+/* Roots from parents (host): walk up to a known root or a source. */
+gsp_info roots_from_parents(int64_t *root, const int64_t *parent, int64_t n) {
+  gsp_info info = GSP_SUCCESS;
+  int64_t *path = NULL;
+#define GSP_FREE_ALL gsp__free(path)
+  path = (int64_t *)gsp__malloc_array((size_t)(n > 0 ? n : 1), sizeof *path);
+  GSP_CHECK(path != NULL, GSP_OUT_OF_MEMORY, "cannot stage the roots of %lld vertices", (long long)n);
+  for (int64_t v = 0; v < n; v++) root[v] = parent[v] < 0 ? -1 : -2; /* -2: not known yet */
+  for (int64_t v = 0; v < n; v++) {
+    if (root[v] != -2) continue;
+    int64_t len = 0, x = v;
+    while (root[x] == -2 && parent[x] != x) {
+      GSP_CHECK(len < n, GSP_PANIC, "shortest-path tree: the parents of vertex %lld form a cycle", (long long)v);
+      path[len++] = x;
+      x = parent[x];
+    }
+    if (root[x] == -2) root[x] = x; /* a source */
+    const int64_t r = root[x];
+    while (len > 0) root[path[--len]] = r;
+  }
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Blocks per SM for the persistent kernel (0: cannot launch it). */
+template <class T, bool P> int nf_blocks_per_sm() {
+  static int cached = -1;
+  if (cached < 0) {
+    int coop = 0, b = 0;
+    if (cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, 0) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, nf_kernel<T, P>, NF_THREADS, 0) != cudaSuccess) {
+      (void)cudaGetLastError();
+      coop = 0;
+    }
+    cached = coop ? (b < NF_MAX_BLOCKS_PER_SM ? b : NF_MAX_BLOCKS_PER_SM) : 0;
+  }
+  return cached;
+}
+
+template <class T, bool P>
+gsp_info nf_run(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void *ws, const int32_t *src,
+                int32_t ns, T lim, double delta) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  typedef Key<T> KT;
+  const int bps = nf_blocks_per_sm<T, P>();
+  if (bps < 1) return GSP_NO_VALUE;
+  const int64_t n = g.n;
+  NfArgs<T, P> a;
+  a.g = g;
+  a.w = nf_ws(ws, n, g.m);
+  a.lim = lim;
+  a.delta = delta > 0 ? delta : 1.0;
+  GSP_CUDA_TRY(cudaMemset(a.w.ctl, 0, sizeof(NfCtl)));
+  const unsigned long long none[2] = {ULLONG_MAX, ULLONG_MAX};
+  GSP_CUDA_TRY(cudaMemcpy(a.w.ctl->gmin, none, sizeof none, cudaMemcpyHostToDevice));
+  GSP_CUDA_TRY(cudaMemset(a.w.stamp, 0, (size_t)n * 4));
+  GSP_CUDA_TRY(cudaMemset(a.w.inFar, 0, (size_t)n + 16));
+  if constexpr (P) {
+    nf_fill_rec<T><<<blocks_for(n), 256>>>((Rec *)a.w.d, n);
+    GSP_CUDA_LAUNCHED();
+  } else {
+    GSP_TRY(fill<typename KT::K>((typename KT::K *)a.w.d, n, KT::enc(KT::inf())));
+  }
+  /* the sources, staged in the step-2 queue (free until step 1 runs) */
+  GSP_CUDA_TRY(cudaMemcpy(a.w.Q[0], src, (size_t)ns * sizeof *src, cudaMemcpyHostToDevice));
+  nf_seed<T, P><<<blocks_for(ns), 256>>>(a, a.w.Q[0], ns);
+  GSP_CUDA_LAUNCHED();
+  void *args[] = {(void *)&a};
+  GSP_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)nf_kernel<T, P>, dim3((unsigned)(sm_count() * bps)),
+                                           dim3(NF_THREADS), args, 0, 0));
+  if constexpr (P) {
+    nf_extract<T><<<blocks_for(n), 256>>>((const Rec *)a.w.d, n, lim, (T *)a.w.dout, a.w.pout);
+    GSP_CUDA_LAUNCHED();
+    GSP_CUDA_TRY(cudaMemcpy(dist, a.w.dout, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
+    GSP_CUDA_TRY(cudaMemcpy(parent, a.w.pout, (size_t)n * sizeof(int64_t), cudaMemcpyDeviceToHost));
+    if (root) GSP_TRY(roots_from_parents(root, parent, n));
+  } else {
+    /* keys of non-negative values are their bit patterns: copy as they are */
+    static_assert(sizeof(typename KT::K) == sizeof(T), "key and value have one size");
+    GSP_CUDA_TRY(cudaMemcpy(dist, a.w.d, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+} // namespace
+
+size_t nf_workspace_bytes(int64_t n, int64_t m) { return nf_layout(n, m).total; }
+
+template <class T>
+gsp_info nearfar(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void *ws, const int32_t *src,
+                 int32_t nsrc, T lim, double delta) {
+  if (parent) return nf_run<T, true>(dist, parent, root, g, ws, src, nsrc, lim, delta);
+  return nf_run<T, false>(dist, NULL, NULL, g, ws, src, nsrc, lim, delta);
+}
+
+#define GSP_CU_NF_(T)                                                          \
+  template gsp_info nearfar<T>(T *, int64_t *, int64_t *, const DevGraph &, void *, const int32_t *, int32_t, T, \
+                               double);
+GSP_CU_NF_(int32_t)
+GSP_CU_NF_(int64_t)
+GSP_CU_NF_(float)
+GSP_CU_NF_(double)
+#undef GSP_CU_NF_
+
+} // namespace gsp_sssp_cu
