@@ -15,17 +15,19 @@
  * Rate and round cost: a fit of the fp32 rows n = 4096 / 8192 / 16384
  * (0.0120 / 0.0572 / 0.384 s): 1.2e13 tasks/s and 0.2 ms a round. 8-byte
  * types: fp64 8192 (2.60e12) and int64 8192 (1.29e12): 2.0e12.
- * host_cell_s: "gpu end to end 8192" took 0.31-0.41 s against 0.057 s on
- * the device: upload, NaN scan, download and marking absent entries,
- * about 4 ns a cell. Successors: fp32 16384 with successors 0.746 s
- * against 0.384 s (x1.95). bench_apsp rows "fw" calibrate all of these. */
+ * host_cell_s: gsp_closure end to end (upload, NaN scan, download, marking
+ * absent entries) took 14.1 s at n = 32768 and 0.36 s at 4677 (int32,
+ * "Many-source SSSP" section, bench/results/msssp_gpu_nvidia-h200.txt)
+ * against ~3 s and ~0.016 s of kernels: about 10 ns a cell. Successors:
+ * fp32 16384 with successors 0.746 s against 0.384 s (x1.95).
+ * bench_apsp rows "fw" calibrate all of these. */
 #define FW_GPU_RATE_4B 1.2e13
 #define FW_GPU_RATE_8B 2.0e12
 /* INT32 with a negative weight leaves the DPX path for the saturating
  * operator: "int32 min-plus (saturating, inputs < 0)" 8192: 2.37e12. */
 #define FW_GPU_RATE_I32_NEG 2.4e12
 #define FW_GPU_ROUND_S 2.0e-4
-#define FW_GPU_HOST_CELL_S 4.0e-9
+#define FW_GPU_HOST_CELL_S 1.0e-8
 #define FW_GPU_PATHS_FACTOR 1.95
 
 /* ---- Floyd-Warshall on the CPU (docs/performance.md "CPU closure"):
@@ -37,15 +39,21 @@
 #define FW_CPU_PATHS_FACTOR 3.5
 #define FW_CPU_CELL_S 1.0e-9 /* the copy and the absent marks of n^2 cells */
 
-/* ---- Multi-source relaxation on the GPU (gsp_cuda_msssp; H200,
- * docs/performance.md "All-pairs at |V| = 4677"): arc relaxations
- * (sources x arcs) per second, end to end: random 16 arcs a vertex
- * 1.46e9, power-law 1.06e9 (a deep ring is 30x slower: its rounds, not
- * its arcs, cost; the model ignores diameter). Parents: a second pass,
- * about +30% (single-source: 23-42%). bench_apsp rows "msssp" calibrate. */
-#define RELAX_GPU_RATE 1.2e9
+/* ---- Multi-source relaxation on the GPU (gsp_cuda_msssp, pull rounds,
+ * batches of 1024; H200, docs/performance.md "Many-source SSSP",
+ * bench/results/msssp_gpu_nvidia-h200.txt): t = fixed + k m / rate +
+ * k n cell_s. Random graphs, int32, host result included: |V| = 65536,
+ * 262144 arcs in 3.63 s (4.7e9 sources x arcs / s) and |V| = 4677, 16384
+ * arcs in 46.7 ms: rate 6e9, 0.2 ns a cell (the host copy overlaps the
+ * device), 20 ms a call. A deep ring is 10x slower (its rounds, not its
+ * arcs, cost; the model ignores the diameter). Parents: +21% at 4677,
+ * +162% at 65536 (int64 parents written to fresh host pages): x1.3 on the
+ * device part and 2 ns a cell. bench_apsp rows "msssp" calibrate. */
+#define RELAX_GPU_RATE 6.0e9
+#define RELAX_GPU_CELL_S 2.0e-10
+#define RELAX_GPU_FIXED_S 0.02
 #define RELAX_GPU_PATHS_FACTOR 1.3
-#define RELAX_GPU_CELL_S 1.5e-9 /* staging a batch's rows back to the host */
+#define RELAX_GPU_PATHS_CELL_S 2.0e-9
 
 /* ---- Multi-source relaxation on the CPU (msssp_cpu.c: a binary-heap
  * Dijkstra per source, sources over threads): per thread, arcs plus
@@ -90,7 +98,7 @@ static double relax_seconds(const gsp__apsp_shape *s, bool wide_keys) {
   if (s->relax_gpu) {
     double t = ns * m / RELAX_GPU_RATE * (wide_keys ? 1.3 : 1.0);
     if (s->paths) t *= RELAX_GPU_PATHS_FACTOR;
-    return t + ns * n * RELAX_GPU_CELL_S * (s->paths ? 2 : 1);
+    return RELAX_GPU_FIXED_S + t + ns * n * (RELAX_GPU_CELL_S + (s->paths ? RELAX_GPU_PATHS_CELL_S : 0));
   }
   const double th = s->threads > 0 ? s->threads : 1;
   const double lg = n > 2 ? log2(n) : 1;
