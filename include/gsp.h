@@ -73,6 +73,7 @@ typedef uint64_t gsp_index;
   X(GSP_DEVICE_ERROR, -15, "CUDA error")                                       \
   X(GSP_IO_ERROR, -16, "file cannot be opened, read or written")               \
   X(GSP_PARSE_ERROR, -17, "malformed input file")                              \
+  X(GSP_ABORTED, -18, "stopped by the caller's callback")                      \
   X(GSP_PANIC, -99, "internal error")
 
 typedef enum {
@@ -643,6 +644,110 @@ gsp_info gsp_bellman_ford(gsp_vector *dist, gsp_vector *parent, const gsp_matrix
  */
 gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A,
                             const gsp_bf_opts *opts);
+/* ---------------------------------------------------------------------- */
+/* All-pairs shortest paths                                                */
+/*                                                                         */
+/* One call for "distances from every (or many) source(s)" on MIN_PLUS,    */
+/* negative weights included. Three algorithms, chosen by a cost model or  */
+/* forced (docs/apsp.md): Floyd-Warshall (gsp_closure_ext; n^3 work, best  */
+/* for dense or small graphs), multi-source relaxation (gsp_msssp's        */
+/* kernels; about nsources x arcs work; non-negative weights only), and    */
+/* Johnson (Bellman-Ford potentials h from a virtual source, arcs          */
+/* reweighted to w + h(u) - h(v) >= 0, the multi-source kernels on that    */
+/* graph, distances mapped back; for sparse graphs with negative weights). */
+/* ---------------------------------------------------------------------- */
+
+typedef enum {
+  GSP_APSP_AUTO = 0,       /* the cost model's pick (docs/apsp.md) */
+  GSP_APSP_FLOYD_WARSHALL, /* blocked Floyd-Warshall closure */
+  GSP_APSP_MSSSP,          /* batched multi-source relaxation (weights >= 0) */
+  GSP_APSP_JOHNSON         /* Bellman-Ford reweighting, then relaxation */
+} gsp_apsp_algo;
+
+/*
+ * Row-block callback: rows first_row .. first_row + nrows - 1 of the result
+ * (row k belongs to source k of the request). dist holds nrows x n values of
+ * the output type, row-major, with "no path" (and beyond the cutoff) as +inf
+ * for floats and INT32_MAX / INT64_MAX for integers; parent holds nrows x n
+ * parents (-1: no path), or is NULL when paths are not recorded. Both are
+ * valid during the call only. Return 0 to go on; anything else stops
+ * gsp_apsp, which then returns GSP_ABORTED.
+ */
+typedef int (*gsp_apsp_rows_fn)(void *ctx, gsp_index first_row, gsp_index nrows,
+                                const void *dist, const int64_t *parent);
+
+/* What a gsp_apsp call did (or, with dry_run, would do). */
+typedef struct {
+  gsp_apsp_algo algo;    /* the algorithm that ran (never AUTO) */
+  gsp_backend backend;   /* where its main phase ran: CPU or CUDA */
+  gsp_index row_block;   /* rows per block */
+  gsp_index row_blocks;  /* blocks (1: the whole result at once) */
+  /* The cost model's predicted seconds, indexed by gsp_apsp_algo (entry 0
+   * unused); +inf where the algorithm cannot run (MSSSP on negative
+   * weights). AUTO never picks Floyd-Warshall for a result that goes out
+   * in row blocks, whatever its prediction. */
+  double predicted_seconds[4];
+} gsp_apsp_report;
+
+/* Options of gsp_apsp. NULL means all defaults (zero). */
+typedef struct {
+  gsp_apsp_algo algo;         /* AUTO: chosen by the cost model */
+  gsp_backend backend;        /* AUTO: process default */
+  const gsp_index *sources;   /* the sources, one result row each (repeats
+                                 allowed); NULL: every vertex 0..n-1 */
+  gsp_index nsources;         /* entries in sources (ignored when NULL) */
+  bool has_cutoff;            /* leave out distances above cutoff */
+  double cutoff;              /* compared with distances in A's type */
+  bool use_type;              /* output type `type` (INT32, INT64, FP32,
+                                 FP64) instead of A's: values converted as
+                                 gsp_matrix_cast does (integers saturate;
+                                 a distance beyond INT32 becomes "no path") */
+  gsp_type type;
+  size_t device_memory_cap;   /* bytes gsp may take on the GPU; 0: what is
+                                 free. Results larger than this are computed
+                                 in row blocks (never by Floyd-Warshall). */
+  gsp_index row_block;        /* rows per block; 0: chosen from the memory */
+  gsp_apsp_rows_fn rows;      /* when set, result rows go to rows(rows_ctx,
+                                 ...) block by block and no result matrix is
+                                 built (*dist and *paths are set to NULL) */
+  void *rows_ctx;
+  bool dry_run;               /* only choose and fill *report; no result */
+  gsp_apsp_report *report;    /* when not NULL, filled on success */
+} gsp_apsp_opts;
+
+/*
+ * Shortest-path distances on MIN_PLUS from each source to every vertex of
+ * the square matrix A (INT32, INT64, FP32 or FP64; A(i,j) is the weight of
+ * arc i -> j, negative allowed). *dist = a new dense nsources x n matrix of
+ * the output type, row k = distances from sources[k] (absent: no path, or
+ * beyond the cutoff). When paths != NULL, *paths = a new GSP_INT64
+ * nsources x n matrix of parents: row k is the shortest-path tree of
+ * sources[k] (parent(s) = s; absent where dist is), walked with
+ * gsp_path_from_parent_row whatever the algorithm. With opts->rows the
+ * rows go to the callback instead and *dist (and *paths) become NULL.
+ *
+ * Integer weights give exact distances with every algorithm (Johnson's
+ * reweighting is exact in integers; sums saturate as in MIN_PLUS). Float
+ * weights: Floyd-Warshall and relaxation give the distances in A's
+ * arithmetic (different algorithms may differ in the last bits, the sums
+ * being taken in different orders); Johnson's mapped-back distances carry
+ * the rounding of h (relative error about n * epsilon of the path's
+ * weights and potentials) and a reweighted arc that rounds below zero is
+ * taken as 0. Parents from Floyd-Warshall may differ from the others'
+ * where paths tie; every tree is a shortest-path tree.
+ *
+ * Errors: GSP_NULL_POINTER, GSP_INVALID_OBJECT (A), GSP_DIMENSION_MISMATCH
+ * (A not square), GSP_DOMAIN_MISMATCH (A or the output type GSP_BOOL),
+ * GSP_INVALID_INDEX (a source >= n), GSP_INVALID_VALUE (NaN or -inf weight,
+ * a negative weight with GSP_APSP_MSSSP forced, bad options),
+ * GSP_NEGATIVE_CYCLE (a negative cycle anywhere in A, also one no source
+ * reaches; the message names its vertices), GSP_TOO_LARGE, GSP_ABORTED
+ * (the callback returned nonzero), GSP_NO_DEVICE, GSP_OUT_OF_MEMORY and the
+ * device errors. On error *dist and *paths are untouched (rows already
+ * handed to a callback stay delivered).
+ */
+gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A,
+                  const gsp_apsp_opts *opts);
 
 /* ---------------------------------------------------------------------- */
 /* I/O and generators                                                      */

@@ -204,6 +204,66 @@ Test(alloc_failures, build_import_transpose) {
   gsp_matrix_free(&A);
 }
 
+/* ---- gsp_apsp ---- */
+
+static int apsp_count_rows(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *parent) {
+  (void)first, (void)dist, (void)parent;
+  *(gsp_index *)ctx += nrows;
+  return 0;
+}
+
+/* Walk gsp_apsp with every algorithm (negative weights for Floyd-Warshall
+ * and Johnson), with paths, a type conversion, a cutoff, row blocks and the
+ * callback: every failure is GSP_OUT_OF_MEMORY with A and the outputs as
+ * they were. */
+Test(alloc_failures, apsp) {
+  enum { N = 40 };
+  gsp_matrix A = gsp_test_random_matrix(GSP_INT32, N, N, 0.1, 0, 9, 21), Aneg = NULL;
+  /* negative arcs without a negative cycle: w + p(u) - p(v), p(v) = v % 5 */
+  {
+    gsp_index nv, I[N * N], J[N * N];
+    int32_t X[N * N];
+    GSP_OK(gsp_matrix_nvals(&nv, A));
+    GSP_OK(gsp_matrix_extract_tuples(I, J, X, &nv, A));
+    for (gsp_index k = 0; k < nv; k++) X[k] += (int32_t)(I[k] % 5) - (int32_t)(J[k] % 5);
+    GSP_OK(gsp_matrix_new(&Aneg, GSP_INT32, N, N));
+    GSP_OK(gsp_matrix_build(Aneg, I, J, X, nv, GSP_DUP_ERROR));
+  }
+  const gsp_index src[] = {0, 7, 39, 7};
+  for (int cfg = 0; cfg < 6; cfg++) {
+    const gsp_apsp_algo algo = cfg % 3 == 0 ? GSP_APSP_FLOYD_WARSHALL : cfg % 3 == 1 ? GSP_APSP_MSSSP : GSP_APSP_JOHNSON;
+    gsp_matrix B = algo == GSP_APSP_MSSSP ? A : Aneg;
+    double *before = picture(B);
+    gsp_index rows = 0;
+    gsp_apsp_opts o = {.algo = algo, .backend = GSP_BACKEND_CPU};
+    if (cfg >= 3) { /* subset, conversion, cutoff, blocks of 3 through the callback */
+      o.sources = src, o.nsources = 4, o.use_type = true, o.type = GSP_FP64, o.has_cutoff = true, o.cutoff = 6;
+      o.row_block = 3, o.rows = apsp_count_rows, o.rows_ctx = &rows;
+    }
+    long long k = 0;
+    for (;; k++) {
+      gsp_matrix D = NULL, P = NULL;
+      rows = 0;
+      gsp__debug_fail_after(k);
+      gsp_info info = gsp_apsp(&D, &P, B, &o);
+      gsp__debug_fail_after(-1);
+      if (info == GSP_SUCCESS) {
+        cr_assert(cfg >= 3 ? (D == NULL && rows == 4) : (D != NULL && P != NULL));
+        gsp_matrix_free(&D), gsp_matrix_free(&P);
+        break;
+      }
+      cr_assert_eq(info, GSP_OUT_OF_MEMORY, "apsp %d failure %lld gave %s: %s", cfg, k, gsp_strerror(info),
+                   gsp_last_error());
+      cr_assert(D == NULL && P == NULL, "apsp %d: output written on failure %lld", cfg, k);
+      assert_picture(B, before, N * N, k);
+    }
+    cr_assert_gt(k, 2, "apsp %d: the walk never failed", cfg);
+    cr_log_info("apsp %d: %lld failure points walked", cfg, k);
+    free(before);
+  }
+  gsp_matrix_free(&A), gsp_matrix_free(&Aneg);
+}
+
 /* gsp_msssp (CPU backend) with parents: presence bytes for both results,
  * with absent entries (a sparse random graph leaves pairs unreached). */
 Test(alloc_failures, msssp_with_parents) {

@@ -172,6 +172,9 @@ Test(api_guards, closure_paths_sssp) {
   EXPECT(GSP_NULL_POINTER, gsp_sssp(NULL, NULL, A, 0, NULL));
   EXPECT(GSP_INVALID_OBJECT, gsp_sssp(&dist, &par, SA, 0, NULL));
   EXPECT(GSP_INVALID_OBJECT, gsp_msssp(&succ, NULL, SA, &src, 1, NULL));
+  EXPECT(GSP_NULL_POINTER, gsp_apsp(NULL, NULL, A, NULL));
+  EXPECT(GSP_NULL_POINTER, gsp_apsp(&succ, NULL, NULL, NULL));
+  EXPECT(GSP_INVALID_OBJECT, gsp_apsp(&succ, &succ, SA, NULL));
   EXPECT(GSP_INVALID_OBJECT, gsp_nearest_source(&dist, &par, NULL, SA, &src, 1, NULL));
   EXPECT(GSP_INVALID_OBJECT, gsp_path_from_parents(path, &len, SV, 1));
   EXPECT(GSP_INVALID_OBJECT, gsp_path_from_parent_row(path, &len, SA, 0, 1));

@@ -424,3 +424,72 @@ Test(cli, check_against_graphblas) {
   cr_expect_eq(gsp("check --semiring max-min --apsp-limit 2 data/gr_valid.gr"), 2);
   cr_expect_eq(gsp("check --apsp-limit 2 -k 3 data/gr_valid.gr"), 0, "%s", err);
 }
+
+/* gsp apsp --algo / --sources / --cutoff / --parent-output (min-plus through
+ * gsp_apsp): every algorithm gives the Bellman-Ford distances of a graph
+ * with negative weights, -v names the algorithm that ran, and the options
+ * that need min-plus are refused elsewhere. */
+Test(cli, apsp_algorithms_and_sources) {
+  char gp[512];
+  snprintf(gp, sizeof gp, "%s", tmp("neg_apsp.gr"));
+  cr_assert_eq(gsp("generate dag --n 60 --m 400 --wmin -20 --wmax 30 --seed 4 -o %s", gp), 0, "%s", err);
+  graph g = parse_gr(gp);
+  long long d[61];
+  char reached[61];
+  const char *algos[] = {"auto", "fw", "johnson"};
+  for (int a = 0; a < 3; a++) {
+    cr_assert_eq(gsp("apsp -v --algo %s --sources 1,7,60 -o %s %s", algos[a], tmp("nd.mtx"), gp), 0, "%s", err);
+    char want[64];
+    snprintf(want, sizeof want, "algorithm: %s", a == 0 ? "johnson" : algos[a]);
+    cr_expect(strstr(err, want) != NULL, "expected '%s' in %s", want, err);
+    cr_expect(strstr(out, "connected pairs: "), "%s", out);
+    gsp_matrix D = NULL;
+    GSP_OK(gsp_matrix_read(&D, tmp("nd.mtx"), NULL));
+    const int srcs[] = {1, 7, 60};
+    for (int k = 0; k < 3; k++) {
+      bellman_ford(&g, srcs[k], d, reached);
+      for (int v = 1; v <= 60; v++) {
+        int64_t x = 0;
+        gsp_info info = gsp_matrix_extract_element(&x, D, (gsp_index)k, (gsp_index)(v - 1));
+        if (!reached[v]) {
+          cr_expect_eq(info, GSP_NO_VALUE, "%s row %d vertex %d", algos[a], k, v);
+          continue;
+        }
+        cr_expect(info == GSP_SUCCESS && x == d[v], "%s row %d vertex %d: %lld vs %lld", algos[a], k, v,
+                  (long long)x, d[v]);
+      }
+    }
+    gsp_matrix_free(&D);
+  }
+  /* the path query walks the parent matrix, and must name a listed source */
+  bellman_ford(&g, 7, d, reached);
+  for (int t = 8; t <= 60; t++) {
+    if (!reached[t]) continue;
+    cr_assert_eq(gsp("apsp --algo johnson --sources 1,7 --path 7:%d %s", t, gp), 0, "%s", err);
+    check_path_text(&g, out, 7, t, d[t]);
+    break;
+  }
+  cr_expect_eq(gsp("apsp --sources 1,7 --path 2:5 %s", gp), 2);
+  cr_expect_eq(gsp("apsp --algo msssp %s", gp), 1); /* negative weights */
+  cr_expect(strstr(err, "non-negative"), "%s", err);
+  cr_expect_eq(gsp("apsp --algo dijkstra %s", gp), 2);
+  cr_expect_eq(gsp("apsp --sources 1,999 %s", gp), 2);
+  cr_expect_eq(gsp("apsp --semiring max-min --algo fw %s", gp), 2);
+  cr_expect_eq(gsp("apsp --cutoff -3 %s", gp), 1);
+  /* cutoff and the parent matrix */
+  cr_assert_eq(gsp("apsp -q --cutoff 0 --sources 1 --parent-output %s -o %s %s", tmp("par.mtx"), tmp("cut.mtx"),
+                   gp), 0, "%s", err);
+  gsp_matrix C = NULL, P = NULL;
+  GSP_OK(gsp_matrix_read(&C, tmp("cut.mtx"), NULL));
+  GSP_OK(gsp_matrix_read(&P, tmp("par.mtx"), NULL));
+  bellman_ford(&g, 1, d, reached);
+  gsp_index nv = 0, want = 0;
+  GSP_OK(gsp_matrix_nvals(&nv, C));
+  for (int v = 1; v <= 60; v++) want += reached[v] && d[v] <= 0;
+  cr_expect_eq(nv, want);
+  int64_t root = -1;
+  GSP_OK(gsp_matrix_extract_element(&root, P, 0, 0));
+  cr_expect_eq(root, 0);
+  gsp_matrix_free(&C), gsp_matrix_free(&P);
+  free_graph(&g);
+}

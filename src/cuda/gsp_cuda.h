@@ -69,6 +69,15 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, int64_t *
 bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum);
 void gsp_cuda_graph_release(struct gsp_matrix_s *A);
 
+/* ---- gsp_apsp's planner (src/cuda/gsp_cuda_apsp.cu) ---- */
+
+/* Free and total device memory in bytes; false when the query fails. */
+bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes);
+
+/* Device bytes gsp_cuda_msssp takes for A with `batch` sources a pass
+ * (batch a multiple of 32), with or without parents. */
+size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool parents);
+
 /*
  * Bellman-Ford on the GPU (src/cuda/gsp_cuda_bf.cu), the rounds of
  * gsp__bf_cpu: A is host CSR checked by gsp__bf_prepare (negative weights

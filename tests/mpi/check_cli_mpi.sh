@@ -17,7 +17,11 @@ same() { # name, gsp apsp arguments...: plain vs MPI
   [ $rc -eq 0 ] || { cat out.txt err.txt; fail "$name: MPI run failed ($rc)"; }
   grep -q 'mpi: 3 ranks' out.txt || fail "$name: the MPI run did not say it ran on 3 ranks"
   grep '^connected pairs' out.txt >mpi.sum || true
-  cmp "plain_$name" "mpi_$name" || fail "$name: the MPI output differs"
+  if [[ $name == *.mtx ]]; then # the comment names the algorithm that ran
+    cmp <(grep -v '^%' "plain_$name") <(grep -v '^%' "mpi_$name") || fail "$name: the MPI output differs"
+  else
+    cmp "plain_$name" "mpi_$name" || fail "$name: the MPI output differs"
+  fi
   cmp plain.sum mpi.sum || fail "$name: the summaries differ"
 }
 expect() { # exit code, name, command...

@@ -1,5 +1,7 @@
-/* gsp apsp (alias closure): all-pairs closure of a graph on a semiring,
- * with timing, reachability statistics and a sample path. */
+/* gsp apsp (alias closure): all-pairs shortest paths by gsp_apsp (min-plus:
+ * Floyd-Warshall, multi-source relaxation or Johnson, chosen or forced), or
+ * the closure of a graph on another semiring by gsp_closure_ext; with
+ * timing, reachability statistics and a sample path. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -23,16 +25,26 @@ static const cli_opt opts[] = {
                                    "of M*"},
     {"mpi", 0, OPT_FLAG, "   run the closure over the MPI ranks (implied "
                          "under mpirun -n K, K > 1; see docs/distributed.md)"},
+    {"algo", 'a', OPT_VALUE, "A  min-plus algorithm: auto (default), fw, "
+                             "msssp, johnson"},
+    {"sources", 0, OPT_VALUE, "LIST  only these source rows: file ids "
+                              "separated by commas, or a DIMACS .ss file"},
+    {"cutoff", 0, OPT_VALUE, "X  leave out distances above X"},
+    {"parent-output", 0, OPT_VALUE, "FILE  write the parent matrix (int64, "
+                                    "0-based; row k = tree of source k)"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp apsp [options] GRAPH";
 static const char *description =
     "All-pairs shortest paths (or another closure) of GRAPH: M* = I + M + M^2 "
-    "+ ...\non the chosen semiring, by blocked Floyd-Warshall (gsp_closure_"
-    "ext), on the GPU\nwhen one is usable. Prints the time taken, how many "
-    "pairs are connected and a\nsample optimal path (for min-plus the pair "
-    "farthest apart). Vertices are\nnamed as in the file (1-based for Matrix "
-    "Market and DIMACS).";
+    "+ ...\non the chosen semiring. Min-plus runs gsp_apsp: Floyd-Warshall, "
+    "multi-source\nrelaxation or Johnson (negative weights), picked by a cost "
+    "model (--algo auto,\n-v names the pick) or forced; --sources limits the "
+    "rows. The other semirings,\n--non-reflexive and --succ-output run the "
+    "blocked Floyd-Warshall closure\n(gsp_closure_ext). On the GPU when one "
+    "is usable. Prints the time taken, how\nmany pairs are connected and a "
+    "sample optimal path (for min-plus the pair\nfarthest apart). Vertices "
+    "are named as in the file (1-based for Matrix Market\nand DIMACS).";
 
 /* The semiring's "no path" value of type t. */
 static void semiring_zero(void *out, gsp_semiring s, gsp_type t) {
@@ -87,10 +99,39 @@ static int print_path(const cli_ctx *c, const cli_graph *g, gsp_matrix M,
   return CLI_OK;
 }
 
+/* As print_path, from row `row` (source src) of a parent matrix. */
+static int print_parent_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D,
+                             gsp_matrix P, gsp_index row, gsp_index src,
+                             gsp_index dst, const char *label) {
+  gsp_index len = g->n ? g->n : 1;
+  gsp_index *p = malloc(len * sizeof *p);
+  if (!p) return CLI_FAILURE;
+  gsp_info info = gsp_path_from_parent_row(p, &len, P, row, dst);
+  if (info == GSP_NO_VALUE) {
+    free(p);
+    printf("%s: no path from %lld to %lld\n", label, cli_id(g, src),
+           cli_id(g, dst));
+    return CLI_NO_PATH;
+  }
+  if (info < 0) {
+    free(p);
+    return cli_fail("apsp", "cannot extract the path", info);
+  }
+  int64_t vbuf[2];
+  char val[64] = "?";
+  if (gsp_matrix_extract_element(vbuf, D, row, dst) == GSP_SUCCESS)
+    cli_value_str(val, sizeof val, g->type, vbuf);
+  printf("%s: %lld -> %lld, value %s, %llu vertices\n", label,
+         cli_id(g, src), cli_id(g, dst), val, (unsigned long long)len);
+  cli_print_path(c, g, p, len);
+  free(p);
+  return CLI_OK;
+}
+
 /* Row i of M as dense values and presence: e_i (+.*) M on PLUS_TIMES is
  * exactly row i (one term, times 1), with no n^2 copy of M. */
-static bool get_row(gsp_matrix M, gsp_type t, gsp_index n, gsp_index i,
-                    gsp_index *I, void *X, gsp_index *cnt) {
+static bool get_row(gsp_matrix M, gsp_type t, gsp_index nrows, gsp_index n,
+                    gsp_index i, gsp_index *I, void *X, gsp_index *cnt) {
   gsp_vector e = NULL, r = NULL;
   int64_t one_buf[1];
   switch (t) {
@@ -100,7 +141,7 @@ static bool get_row(gsp_matrix M, gsp_type t, gsp_index n, gsp_index i,
   case GSP_FP64: *(double *)one_buf = 1; break;
   default: return false;
   }
-  bool ok = gsp_vector_new(&e, t, n) == GSP_SUCCESS &&
+  bool ok = gsp_vector_new(&e, t, nrows) == GSP_SUCCESS &&
             gsp_vector_new(&r, t, n) == GSP_SUCCESS &&
             gsp_vector_set_element(e, i, one_buf) == GSP_SUCCESS &&
             gsp_vxm(r, NULL, GSP_NOOP, GSP_PLUS_TIMES, e, M, NULL) == GSP_SUCCESS;
@@ -116,23 +157,26 @@ static bool get_row(gsp_matrix M, gsp_type t, gsp_index n, gsp_index i,
  * (gsp_matrix_reduce_vector), then the extreme in that row. For the other
  * semirings, a reachable pair from a pseudo-random row. */
 static bool sample_pair(gsp_matrix M, const cli_graph *g, gsp_semiring s,
+                        gsp_index nrows, const gsp_index *rows,
                         gsp_index *si, gsp_index *sj) {
   gsp_index n = g->n;
+  if (nrows == 0) return false;
   gsp_type t = g->type;
   if (n < 2 || t == GSP_BOOL) return false;
   size_t ts = gsp_type_size(t);
-  gsp_index *I = malloc(n * sizeof *I);
-  void *X = malloc(n * ts);
+  gsp_index cap = n > nrows ? n : nrows;
+  gsp_index *I = malloc(cap * sizeof *I);
+  void *X = malloc(cap * ts);
   gsp_vector ext = NULL;
   bool found = false, minp = s == GSP_MIN_PLUS, maxp = s == GSP_MAX_PLUS;
-  gsp_index row = (gsp_index)(n * 0.61803398875) % n, cnt = 0;
+  gsp_index row = (gsp_index)(nrows * 0.61803398875) % nrows, cnt = 0;
   if (!I || !X) goto done;
   if (minp || maxp) { /* row with the extreme entry */
-    if (gsp_vector_new(&ext, t, n) != GSP_SUCCESS ||
+    if (gsp_vector_new(&ext, t, nrows) != GSP_SUCCESS ||
         gsp_matrix_reduce_vector(ext, NULL, GSP_NOOP, minp ? GSP_MAX : GSP_MIN,
                                  M, NULL) != GSP_SUCCESS)
       goto done;
-    cnt = n;
+    cnt = nrows;
     if (gsp_vector_extract_tuples(I, X, &cnt, ext) != GSP_SUCCESS) goto done;
     double best = 0;
     for (gsp_index k = 0; k < cnt; k++) {
@@ -141,11 +185,12 @@ static bool sample_pair(gsp_matrix M, const cli_graph *g, gsp_semiring s,
       if (k == 0 || (minp ? v > best : v < best)) best = v, row = I[k];
     }
   }
-  if (!get_row(M, t, n, row, I, X, &cnt)) goto done;
+  if (!get_row(M, t, nrows, n, row, I, X, &cnt)) goto done;
+  gsp_index vrow = rows ? rows[row] : row; /* the row's source vertex */
   double best = 0;
   for (gsp_index k = 0; k < cnt; k++) {
     double v = as_double(t, (char *)X + k * ts);
-    if (I[k] == row || !isfinite(v)) continue;
+    if (I[k] == vrow || !isfinite(v)) continue;
     if (!found || (minp && v > best) || (maxp && v < best)) {
       best = v;
       *si = row;
@@ -235,6 +280,170 @@ done:
   return rc;
 }
 
+static const char *algo_name(gsp_apsp_algo a) {
+  return a == GSP_APSP_FLOYD_WARSHALL ? "fw" : a == GSP_APSP_MSSSP ? "msssp"
+         : a == GSP_APSP_JOHNSON      ? "johnson"
+                                      : "auto";
+}
+
+/* --sources: file ids separated by commas, or a DIMACS .ss file. *src is
+ * malloc()ed. */
+static bool parse_sources(const char *cmd, const cli_graph *g, const char *s,
+                          gsp_index **src, gsp_index *ns) {
+  size_t len = strlen(s);
+  if (len > 3 && !strcmp(s + len - 3, ".ss")) {
+    gsp_info info = gsp_dimacs_read_sources(src, ns, g->n, s);
+    if (info < 0) {
+      fprintf(stderr, "gsp %s: --sources %s: %s\n  %s\n", cmd, s,
+              gsp_strerror(info), gsp_last_error());
+      return false;
+    }
+    return true;
+  }
+  gsp_index cap = 1;
+  for (const char *q = s; *q; q++) cap += *q == ',';
+  gsp_index *v = malloc(cap * sizeof *v);
+  char *copy = malloc(len + 1);
+  if (copy) memcpy(copy, s, len + 1);
+  if (!v || !copy) {
+    free(v), free(copy);
+    return false;
+  }
+  gsp_index k = 0;
+  for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+    if (!cli_vertex(cmd, g, tok, &v[k])) {
+      free(v), free(copy);
+      return false;
+    }
+    k++;
+  }
+  free(copy);
+  if (k == 0) {
+    fprintf(stderr, "gsp %s: --sources: no vertex given\n", cmd);
+    free(v);
+    return false;
+  }
+  *src = v;
+  *ns = k;
+  return true;
+}
+
+/* Min-plus through gsp_apsp. */
+static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
+                      const char *pathq, gsp_index ps, gsp_index pd) {
+  int rc = CLI_OK;
+  gsp_index *src = NULL, ns = g->n;
+  gsp_matrix D = NULL, P = NULL;
+  gsp_apsp_opts o;
+  memset(&o, 0, sizeof o);
+  o.backend = c->backend;
+  const char *a = cli_get(c, "algo");
+  if (a) {
+    if (!strcmp(a, "auto")) o.algo = GSP_APSP_AUTO;
+    else if (!strcmp(a, "fw") || !strcmp(a, "floyd-warshall")) o.algo = GSP_APSP_FLOYD_WARSHALL;
+    else if (!strcmp(a, "msssp")) o.algo = GSP_APSP_MSSSP;
+    else if (!strcmp(a, "johnson")) o.algo = GSP_APSP_JOHNSON;
+    else {
+      fprintf(stderr, "gsp %s: --algo: expected auto, fw, msssp or johnson, "
+                      "got '%s'\n", cmd, a);
+      return CLI_USAGE;
+    }
+  }
+  const char *cut = cli_get(c, "cutoff");
+  if (cut) {
+    if (!cli_double(cmd, "cutoff", cut, &o.cutoff)) return CLI_USAGE;
+    o.has_cutoff = true;
+  }
+  const char *ss = cli_get(c, "sources");
+  if (ss) {
+    if (!parse_sources(cmd, g, ss, &src, &ns)) return CLI_USAGE;
+    o.sources = src;
+    o.nsources = ns;
+  }
+  /* the row of the --path source */
+  gsp_index prow = ps;
+  if (pathq && src) {
+    prow = ns;
+    for (gsp_index k = 0; k < ns && prow == ns; k++)
+      if (src[k] == ps) prow = k;
+    if (prow == ns) {
+      fprintf(stderr, "gsp %s: --path: source %lld is not among --sources\n",
+              cmd, cli_id(g, ps));
+      free(src);
+      return CLI_USAGE;
+    }
+  }
+  bool sample = !cli_get(c, "no-sample") && c->verbosity >= 1;
+  bool want_paths = pathq || sample || cli_get(c, "parent-output");
+  gsp_apsp_report rep;
+  o.report = &rep;
+  bool gpu = false;
+  char dev[200] = "";
+  gsp_cuda_available(&gpu, dev, sizeof dev);
+  cli_say(c, "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
+             "in %.3f s)\n",
+          c->pos[0], g->n, g->nvals, cli_type_name(g->type), g->seconds);
+  cli_verbose(c, "device: %s\n", dev);
+  double t0 = cli_now();
+  gsp_info info = gsp_apsp(&D, want_paths ? &P : NULL, g->A, &o);
+  double secs = cli_now() - t0;
+  if (info < 0) {
+    rc = cli_fail(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle"
+                                                  : "all-pairs shortest paths failed",
+                  info);
+    goto done;
+  }
+  const char *where = rep.backend == GSP_BACKEND_CUDA ? "cuda" : "cpu";
+  const double n = (double)g->n;
+  const bool fw = rep.algo == GSP_APSP_FLOYD_WARSHALL;
+  const double tasks = fw ? n * n * n : (double)ns * (double)g->nvals;
+  cli_say(c, "min-plus closure by %s (%s%s%s): %.3f s, %.2f G %s/s (%s = %.3g)\n",
+          algo_name(rep.algo), o.algo == GSP_APSP_AUTO ? "auto: " : "", where,
+          want_paths ? ", with paths" : "", secs,
+          secs > 0 ? tasks / secs * 1e-9 : 0.0,
+          fw ? "relaxations" : "arc relaxations", fw ? "n^3" : "sources x arcs",
+          tasks);
+  cli_verbose(c, "algorithm: %s (%s); predicted fw %.3g s, msssp %.3g s, "
+                 "johnson %.3g s; %llu row block(s) of %llu\n",
+              algo_name(rep.algo), o.algo == GSP_APSP_AUTO ? "chosen by the cost model" : "forced",
+              rep.predicted_seconds[GSP_APSP_FLOYD_WARSHALL],
+              rep.predicted_seconds[GSP_APSP_MSSSP],
+              rep.predicted_seconds[GSP_APSP_JOHNSON],
+              (unsigned long long)rep.row_blocks, (unsigned long long)rep.row_block);
+  gsp_index reach = 0;
+  gsp_matrix_nvals(&reach, D);
+  double all = (double)ns * n;
+  cli_say(c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
+          all > 0 ? 100.0 * (double)reach / all : 0.0);
+  if (pathq) {
+    rc = print_parent_path(c, g, D, P, prow, ps, pd, "path");
+    if (rc) goto done;
+  }
+  gsp_index si, sj;
+  if (sample && !pathq && sample_pair(D, g, GSP_MIN_PLUS, ns, src, &si, &sj))
+    print_parent_path(c, g, D, P, si, src ? src[si] : si, sj,
+                      "sample path (the pair farthest apart)");
+  if (c->output) {
+    int64_t zero[1];
+    semiring_zero(zero, GSP_MIN_PLUS, g->type);
+    char note[160];
+    snprintf(note, sizeof note, "min-plus shortest distances of %s (%s)",
+             c->pos[0], algo_name(rep.algo));
+    if ((rc = write_matrix(cmd, c->output, D, c->out_format, zero, note)))
+      goto done;
+    cli_verbose(c, "wrote %s\n", c->output);
+  }
+  const char *po = cli_get(c, "parent-output");
+  if (po && (rc = write_matrix(cmd, po, P, c->out_format, NULL,
+                               "parent matrix (0-based; -1 or absent: none)")))
+    goto done;
+done:
+  gsp_matrix_free(&D);
+  gsp_matrix_free(&P);
+  free(src);
+  return rc;
+}
+
 int cmd_apsp(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
@@ -278,6 +487,22 @@ int cmd_apsp(int argc, char **argv) {
     }
   }
   if ((rc = cli_prepare(&c, cmd, &g, s))) goto done;
+  /* min-plus shortest paths go through gsp_apsp; successors, M+ and the
+   * other semirings through the closure */
+  bool closure_only = s != GSP_MIN_PLUS || cli_get(&c, "succ-output") ||
+                      cli_get(&c, "non-reflexive");
+  if (!closure_only) {
+    rc = apsp_route(&c, cmd, &g, pathq, ps, pd);
+    goto done;
+  }
+  if (cli_get(&c, "algo") || cli_get(&c, "sources") || cli_get(&c, "cutoff") ||
+      cli_get(&c, "parent-output")) {
+    fprintf(stderr, "gsp %s: --algo, --sources, --cutoff and --parent-output "
+                    "are for min-plus shortest paths (not with --succ-output "
+                    "or --non-reflexive)\n", cmd);
+    rc = CLI_USAGE;
+    goto done;
+  }
   bool sample = !cli_get(&c, "no-sample") && c.verbosity >= 1;
   bool want_succ = pathq || sample || cli_get(&c, "succ-output");
   gsp_closure_opts co = {.non_reflexive = cli_get(&c, "non-reflexive") != NULL,
@@ -314,7 +539,7 @@ int cmd_apsp(int argc, char **argv) {
     if (rc) goto done;
   }
   gsp_index si, sj;
-  if (sample && !pathq && sample_pair(g.A, &g, s, &si, &sj))
+  if (sample && !pathq && sample_pair(g.A, &g, s, g.n, NULL, &si, &sj))
     print_path(&c, &g, g.A, succ, si, sj,
                s == GSP_MIN_PLUS ? "sample path (the pair farthest apart)"
                                  : "sample path");

@@ -1,0 +1,95 @@
+/*
+ * Internal interface of gsp_apsp (src/ops/gsp_apsp.c): the cost model that
+ * AUTO uses (apsp_cost.c, constants in one place), Johnson's reweighting
+ * and the typed finishing of result rows (apsp_johnson.c, apsp_rows.c).
+ */
+#ifndef GSP_APSP_H
+#define GSP_APSP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gsp_internal.h"
+#include "sssp_cpu.h"
+
+/* What the cost model needs to know about one call. */
+typedef struct {
+  int64_t n, m, ns;  /* vertices, arcs, sources (result rows) */
+  gsp_type t;        /* A's type */
+  bool negative;     /* some weight < 0 */
+  bool paths;        /* parents requested */
+  bool blocks;       /* the result goes out in row blocks (callback, or
+                        larger than the device memory cap) */
+  bool fw_gpu;       /* Floyd-Warshall would run on the GPU (usable, fits,
+                        and successors possible there when paths) */
+  bool relax_gpu;    /* the multi-source kernel would run on the GPU */
+  int threads;       /* CPU threads */
+} gsp__apsp_shape;
+
+/* Predicted seconds of each algorithm, indexed by gsp_apsp_algo (sec[0]
+ * unused; +inf where it cannot run). */
+void gsp__apsp_predict(double sec[4], const gsp__apsp_shape *s);
+
+/* AUTO's pick from the predictions: the cheapest that may run. */
+gsp_apsp_algo gsp__apsp_pick(const double sec[4], const gsp__apsp_shape *s);
+
+/* Host bytes a row block may take when gsp_apsp stages rows itself (a
+ * callback, or a type conversion): the default when no cap is given. Each
+ * block is one call of the many-source kernel (on the GPU: a graph upload
+ * and fresh batch buffers), so blocks should not be small. */
+#define GSP_APSP_STAGING_BYTES ((size_t)2 << 30)
+
+/* ---- Johnson ---- */
+
+/* The reweighted graph: A's CSR pattern with weights w' = w + h(u) - h(v)
+ * in type *tw (INT32 A becomes INT64 when a path sum could overflow INT32).
+ * *x is a new array of m values of *tw. Floats: w' is computed in double
+ * and a value that rounds below 0 is stored as 0. Integers are exact;
+ * GSP_TOO_LARGE when the potentials or reweighted sums do not fit (h
+ * saturated, or (n-1) * max w' beyond INT64). */
+gsp_info gsp__johnson_reweight(void **x, gsp_type *tw, const struct gsp_matrix_s *A,
+                               const int64_t *h_int, const double *h_fp, const char *fn);
+
+/* Upper bound of d'(s,v) = d(s,v) + h(s) - h(v) for d <= cutoff: the limit
+ * for the kernels on the reweighted graph (cutoff - min h, rounded up into
+ * type tw; the largest finite value without a cutoff). */
+gsp__sssp_value gsp__johnson_limit(gsp_type tw, bool has_cutoff, double cutoff, const int64_t *h_int,
+                                   const double *h_fp, int64_t n);
+
+/* The potentials h (n values of A's type t) widened for the arithmetic
+ * above: *h_int (integer t) or *h_fp (float t), a new array. */
+gsp_info gsp__johnson_widen(int64_t **h_int, double **h_fp, const void *h, gsp_type t, int64_t n);
+
+/* ---- finishing rows ---- */
+
+/* How rows of one block become result rows. */
+typedef struct {
+  int64_t n;
+  gsp_type tw;            /* type of the computed distances */
+  gsp__sssp_value wlim;   /* computed values above this are "no path" */
+  gsp_type out;           /* output type */
+  /* Johnson potentials, or both NULL: h_int for integer types, h_fp for
+   * floats; d = d' - h(s) + h(v). */
+  const int64_t *h_int;
+  const double *h_fp;
+  /* Mapped-back distances are values of A's type: 1 = INT32 computed in
+   * INT64 (above INT32_MAX - 1 is "no path", below INT32_MIN clamps, as
+   * saturation does), 2 = FP32 computed in double (rounded), 0 = as is. */
+  int to_t;
+  bool has_cutoff;
+  double cutoff;          /* applied to the final distance, as double */
+} gsp__apsp_finish;
+
+/* Whether finishing changes anything (else the computed rows are the
+ * result as they are). */
+bool gsp__apsp_finish_needed(const gsp__apsp_finish *f);
+
+/* Rows k = 0..nb-1 (source src[k]): w (nb x n, type tw) -> out (nb x n,
+ * type out, +inf / INT_MAX for no path); par (may be NULL; nb x n) loses
+ * the parents of dropped vertices (beyond the cutoff or the output type's
+ * range) except those still on a kept vertex's tree path. out may be w
+ * itself when tw == out. Errors: GSP_OUT_OF_MEMORY. */
+gsp_info gsp__apsp_finish_rows(void *out, int64_t *par, const void *w, const int64_t *src,
+                               int64_t nb, const gsp__apsp_finish *f, int nthreads);
+
+#endif /* GSP_APSP_H */

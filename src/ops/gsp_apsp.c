@@ -1,0 +1,548 @@
+/*
+ * gsp_apsp: all-pairs (or many-source) shortest paths by Floyd-Warshall,
+ * multi-source relaxation or Johnson, chosen by the cost model of
+ * apsp_cost.c or by the caller, with the result built whole or handed out
+ * in row blocks. Checks, planning and the row-block driver are here; the
+ * kernels are gsp_closure_ext's, gsp_msssp's (msssp_cpu.c and
+ * gsp_cuda_msssp) and Bellman-Ford's (gsp__bf_potentials).
+ *
+ * Every algorithm ends in the same place: rows of distances in some work
+ * type (A's, or the reweighted graph's) and parent rows, which
+ * gsp__apsp_finish_rows turns into output rows (potentials taken out,
+ * cutoff, output type), then either written into the result matrices or
+ * passed to the callback.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "apsp.h"
+#include "bellman_ford.h"
+#include "sssp_prepare.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#include "gsp_cuda_fw.h"
+#endif
+
+static const char *const fn = "gsp_apsp";
+
+/* ---- the weights ---- */
+
+typedef struct {
+  bool negative; /* some weight < 0 */
+  bool positive; /* every weight > 0 */
+  int64_t bad;   /* first NaN or -inf entry (storage order), or -1 */
+} weight_scan;
+
+static weight_scan scan_weights(const struct gsp_matrix_s *A, int nt) {
+  const int64_t m = A->nvals;
+  int64_t neg = 0, nonpos = 0, bad = INT64_MAX;
+#define APSP_SCAN_(ct, isbad)                                                  \
+  {                                                                            \
+    const ct *x = (const ct *)A->x;                                            \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : neg, nonpos) reduction(min : bad) if (m > 65536)") \
+    for (int64_t e = 0; e < m; e++) {                                          \
+      if (isbad) {                                                             \
+        if (e < bad) bad = e;                                                  \
+        continue;                                                              \
+      }                                                                        \
+      neg += x[e] < 0;                                                         \
+      nonpos += !(x[e] > 0);                                                   \
+    }                                                                          \
+  }
+  switch (A->type) {
+  case GSP_INT32: APSP_SCAN_(int32_t, false) break;
+  case GSP_INT64: APSP_SCAN_(int64_t, false) break;
+  case GSP_FP32: APSP_SCAN_(float, isnan(x[e]) || x[e] == -INFINITY) break;
+  case GSP_FP64: APSP_SCAN_(double, isnan(x[e]) || x[e] == -INFINITY) break;
+  default: break;
+  }
+#undef APSP_SCAN_
+  return (weight_scan){neg > 0, nonpos == 0, bad == INT64_MAX ? -1 : bad};
+}
+
+static int64_t row_of(const gsp_index *p, int64_t n, int64_t e) {
+  int64_t lo = 0, hi = n; /* p[lo] <= e < p[hi] */
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (p[mid] <= (gsp_index)e) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* The largest finite value of t: distances above it mean "no path". */
+static gsp__sssp_value finite_max(gsp_type t) {
+  gsp__sssp_value v;
+  memset(&v, 0, sizeof v);
+  switch (t) {
+  case GSP_INT32: v.i32 = INT32_MAX - 1; break;
+  case GSP_INT64: v.i64 = INT64_MAX - 1; break;
+  case GSP_FP32: v.f32 = FLT_MAX; break;
+  default: v.f64 = DBL_MAX; break;
+  }
+  return v;
+}
+
+/* ---- one run ---- */
+
+typedef struct {
+  const struct gsp_matrix_s *A;
+  int64_t n, ns, B; /* vertices, result rows, rows per block */
+  const int64_t *src;
+  gsp_type out;
+  bool paths;
+  gsp_apsp_rows_fn rows;
+  void *rows_ctx;
+  void *dx;   /* result values (ns x n, out), NULL with a callback */
+  int64_t *px; /* result parents, NULL without paths or with a callback */
+  int nthreads;
+  bool gpu;          /* try the GPU */
+  int64_t batch;     /* GPU sources per pass (0: the kernel's choice) */
+  size_t cap;        /* device memory cap for the closure */
+  bool ran_gpu;      /* set when a kernel ran on the GPU */
+  int64_t blocks;
+} apsp_run;
+
+/* Hand rows k0 .. k0+nb-1 over: to the callback, or copied into the result
+ * unless they were computed in place. */
+static gsp_info deliver(apsp_run *r, int64_t k0, int64_t nb, const void *o, const int64_t *p) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  r->blocks++;
+  const size_t os = gsp_type_size(r->out), cells = (size_t)nb * (size_t)r->n;
+  if (r->rows) {
+    const int rc = r->rows(r->rows_ctx, (gsp_index)k0, (gsp_index)nb, o, r->paths ? p : NULL);
+    GSP_CHECK(rc == 0, GSP_ABORTED, "%s: the row callback returned %d for rows %lld..%lld: stopped", fn, rc,
+              (long long)k0, (long long)(k0 + nb - 1));
+    return info;
+  }
+  char *dst = (char *)r->dx + (size_t)k0 * (size_t)r->n * os;
+  if ((const void *)dst != o) memcpy(dst, o, cells * os);
+  if (r->paths) {
+    int64_t *pd = r->px + (size_t)k0 * (size_t)r->n;
+    if (pd != p) memcpy(pd, p, cells * sizeof *pd);
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Distances (and parents) of sources src[0..nb) on graph G, rows of G's
+ * type: the GPU kernel when it takes the call, else the CPU one. */
+static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_matrix_s *G,
+                           const gsp__sssp_graph *g, const int64_t *src, int64_t nb) {
+  gsp_info info = GSP_SUCCESS;
+  uint8_t *present = NULL;
+#define GSP_FREE_ALL gsp__free(present)
+  bool taken = false;
+#ifdef GSP_HAVE_CUDA
+  if (r->gpu) {
+    /* the kernel also reports presence; the finishing reads the values */
+    int64_t nvals = 0;
+    GSP_ALLOC(present, (size_t)nb * (size_t)r->n + 1, 1);
+    GSP_TRY(gsp_cuda_msssp(w, p, present, &nvals, G, src, nb, &g->lim, r->batch, &taken));
+    r->ran_gpu |= taken;
+  }
+#endif
+  if (!taken) GSP_TRY(gsp__msssp_cpu(w, p, g, src, nb));
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The relaxation driver (MSSSP, and Johnson on the reweighted graph). */
+static gsp_info run_relax(apsp_run *r, const struct gsp_matrix_s *G, const gsp__sssp_graph *g,
+                          const gsp__apsp_finish *f) {
+  gsp_info info = GSP_SUCCESS;
+  void *wbuf = NULL, *obuf = NULL;
+  int64_t *pbuf = NULL;
+#define GSP_FREE_ALL (gsp__free(wbuf), gsp__free(obuf), gsp__free(pbuf))
+  const int64_t n = r->n;
+  const gsp_type tw = G->type;
+  const bool fin = gsp__apsp_finish_needed(f);
+  const size_t ws = gsp_type_size(tw), os = gsp_type_size(r->out);
+  const size_t bcells = (size_t)r->B * (size_t)n;
+  /* computed straight into the result where its type allows */
+  const bool direct = !r->rows && tw == r->out;
+  if (!direct) GSP_ALLOC(wbuf, bcells > 0 ? bcells : 1, ws);
+  if (r->rows && fin && tw != r->out) GSP_ALLOC(obuf, bcells > 0 ? bcells : 1, os);
+  if (r->rows && r->paths) GSP_ALLOC(pbuf, bcells > 0 ? bcells : 1, sizeof *pbuf);
+  for (int64_t k0 = 0; k0 < r->ns; k0 += r->B) {
+    const int64_t nb = r->ns - k0 < r->B ? r->ns - k0 : r->B;
+    const size_t at = (size_t)k0 * (size_t)n;
+    void *w = direct ? (char *)r->dx + at * os : wbuf;
+    int64_t *p = !r->paths ? NULL : r->rows ? pbuf : r->px + at;
+    GSP_TRY(relax_rows(r, w, p, G, g, r->src + k0, nb));
+    void *o = w;
+    if (fin || tw != r->out) {
+      o = r->rows ? (tw == r->out ? w : obuf) : (char *)r->dx + at * os;
+      GSP_TRY(gsp__apsp_finish_rows(o, p, w, r->src + k0, nb, f, r->nthreads));
+    }
+    GSP_TRY(deliver(r, k0, nb, o, p));
+  }
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Say which vertices form the negative cycle (Bellman-Ford finds one). */
+static gsp_info cycle_error(const int64_t *cycle, int64_t len, const char *how) {
+  char buf[320];
+  int at = 0;
+  for (int64_t k = 0; k < len && k < 12 && at < (int)sizeof buf - 40; k++)
+    at += snprintf(buf + at, sizeof buf - (size_t)at, "%lld -> ", (long long)cycle[k]);
+  if (len > 12) at += snprintf(buf + at, sizeof buf - (size_t)at, "... -> ");
+  if (len > 0) snprintf(buf + at, sizeof buf - (size_t)at, "%lld", (long long)cycle[0]);
+  else snprintf(buf, sizeof buf, "(vertices not reported)");
+  return GSP_ERROR(GSP_NEGATIVE_CYCLE, "%s: the graph has a negative cycle, %s (%lld arcs; found by %s)", fn, buf,
+                   (long long)len, how);
+}
+
+static gsp_info run_msssp(apsp_run *r, struct gsp_matrix_s *A, bool has_cutoff, double cutoff,
+                          gsp_backend backend) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  gsp__sssp_graph g;
+  GSP_TRY(gsp__sssp_prepare(&g, A, has_cutoff, cutoff, 0, backend, fn));
+  /* the kernels apply the cutoff; finishing only converts the type */
+  const gsp__apsp_finish f = {.n = r->n, .tw = A->type, .wlim = g.lim, .out = r->out};
+  GSP_TRY(run_relax(r, A, &g, &f));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *A, bool has_cutoff, double cutoff,
+                            gsp_backend backend) {
+  gsp_info info = GSP_SUCCESS;
+  void *h = NULL, *rx = NULL;
+  int64_t *cycle = NULL, *h_int = NULL;
+  double *h_fp = NULL;
+#define GSP_FREE_ALL (gsp__free(h), gsp__free(rx), gsp__free(cycle), gsp__free(h_int), gsp__free(h_fp))
+  const int64_t n = r->n;
+  GSP_ALLOC(h, n > 0 ? n : 1, gsp_type_size(A->type));
+  GSP_ALLOC(cycle, n > 0 ? n : 1, sizeof *cycle);
+  int64_t clen = 0;
+  info = gsp__bf_potentials(h, A, r->gpu ? backend : GSP_BACKEND_CPU, cycle, &clen);
+  if (info == GSP_NEGATIVE_CYCLE) {
+    info = cycle_error(cycle, clen, "Bellman-Ford, Johnson's first phase");
+    GSP_FREE_ALL;
+    return info;
+  }
+  GSP_TRY(info);
+  GSP_TRY(gsp__johnson_widen(&h_int, &h_fp, h, A->type, n));
+  gsp_type tw;
+  GSP_TRY(gsp__johnson_reweight(&rx, &tw, A, h_int, h_fp, fn));
+  /* the reweighted graph: A's pattern, the new weights */
+  struct gsp_matrix_s R;
+  memset(&R, 0, sizeof R);
+  R.magic = GSP_MAGIC_MATRIX;
+  R.type = tw;
+  R.nrows = R.ncols = n;
+  R.nvals = A->nvals;
+  R.fmt = GSP_FMT_CSR;
+  R.p = A->p;
+  R.j = A->j;
+  R.x = rx;
+  gsp__sssp_graph g;
+  memset(&g, 0, sizeof g);
+  g.n = n;
+  g.p = A->p;
+  g.j = A->j;
+  g.w = rx;
+  g.t = tw;
+  g.lim = gsp__johnson_limit(tw, has_cutoff, cutoff, h_int, h_fp, n);
+  g.delta = 1;
+  g.nthreads = r->nthreads;
+  const gsp__apsp_finish f = {.n = n, .tw = tw, .wlim = g.lim, .out = r->out, .h_int = h_int, .h_fp = h_fp,
+                              .to_t = A->type == GSP_INT32 && tw == GSP_INT64 ? 1 : A->type == GSP_FP32 ? 2 : 0,
+                              .has_cutoff = has_cutoff, .cutoff = cutoff};
+  GSP_TRY(run_relax(r, &R, &g, &f));
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Rows (or, transposed, columns) src[0..nb) of the dense n x n closure M
+ * into w (nb x n, M's type, +inf where absent) and of the successor
+ * matrix S into p (-1 where absent). Tiles keep the column gather local. */
+static void gather(void *w, int64_t *p, const struct gsp_matrix_s *M, const struct gsp_matrix_s *S,
+                   const int64_t *src, int64_t nb, bool transposed, int nt) {
+  const int64_t n = M->nrows;
+  const size_t ts = gsp_type_size(M->type);
+  char inf[16];
+  gsp__sssp_inf(inf, M->type);
+  const int64_t T = 64, kt = (nb + T - 1) / T, vt = (n + T - 1) / T;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) collapse(2)
+  for (int64_t a = 0; a < kt; a++)
+    for (int64_t c = 0; c < vt; c++) {
+      const int64_t k1 = (a + 1) * T < nb ? (a + 1) * T : nb, v1 = (c + 1) * T < n ? (c + 1) * T : n;
+      for (int64_t v = c * T; v < v1; v++)
+        for (int64_t k = a * T; k < k1; k++) {
+          const size_t from = transposed ? (size_t)v * (size_t)n + (size_t)src[k]
+                                         : (size_t)src[k] * (size_t)n + (size_t)v;
+          const size_t to = (size_t)k * (size_t)n + (size_t)v;
+          const bool present = !M->b || M->b[from];
+          memcpy((char *)w + to * ts, present ? (const char *)M->x + from * ts : inf, ts);
+          if (p) p[to] = S && (!S->b || S->b[from]) ? ((const int64_t *)S->x)[from] : -1;
+        }
+    }
+}
+
+/* Floyd-Warshall: gsp_closure_ext on a copy of A, or with paths on A
+ * transposed: a successor in the reverse graph is a predecessor in A, so
+ * parent(s, v) = succ^T(v, s) and dist(s, v) = closure(A^T)(v, s). */
+static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool has_cutoff, double cutoff,
+                       gsp_backend backend, struct gsp_matrix_s **whole) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_matrix M = NULL, S = NULL;
+  void *wbuf = NULL, *obuf = NULL;
+  int64_t *pbuf = NULL, *cycle = NULL;
+  void *h = NULL;
+#define GSP_FREE_ALL                                                           \
+  (gsp_matrix_free(&M), gsp_matrix_free(&S), gsp__free(wbuf), gsp__free(obuf), gsp__free(pbuf), \
+   gsp__free(cycle), gsp__free(h))
+  const int64_t n = r->n;
+  const bool transposed = r->paths;
+  GSP_TRY(transposed ? gsp_matrix_transpose(&M, A) : gsp_matrix_dup(&M, A));
+  gsp_closure_opts co = {.backend = r->gpu ? backend : GSP_BACKEND_CPU, .device_memory_cap = r->cap};
+  info = gsp_closure_ext(M, r->paths ? &S : NULL, GSP_MIN_PLUS, &co);
+  if (info == GSP_NEGATIVE_CYCLE) {
+    /* name the cycle: Bellman-Ford finds one */
+    int64_t clen = 0;
+    GSP_ALLOC(h, n > 0 ? n : 1, gsp_type_size(A->type));
+    GSP_ALLOC(cycle, n > 0 ? n : 1, sizeof *cycle);
+    if (gsp__bf_potentials(h, A, GSP_BACKEND_CPU, cycle, &clen) != GSP_NEGATIVE_CYCLE) clen = 0;
+    info = cycle_error(cycle, clen, "Floyd-Warshall");
+    GSP_FREE_ALL;
+    return info;
+  }
+  GSP_TRY(info);
+  r->ran_gpu = M->dev_only;
+  GSP_TRY(gsp__matrix_to_dense(M));
+  if (S) GSP_TRY(gsp__matrix_to_dense(S));
+#ifdef GSP_HAVE_CUDA
+  gsp_cuda_matrix_release(M); /* the result lives on the host, as other results do */
+  if (S) gsp_cuda_matrix_release(S);
+#endif
+  const gsp__apsp_finish f = {.n = n, .tw = A->type, .wlim = finite_max(A->type), .out = r->out,
+                              .has_cutoff = has_cutoff, .cutoff = cutoff};
+  const bool fin = gsp__apsp_finish_needed(&f);
+  if (!transposed && identity_sources && !fin && !r->rows) {
+    /* the closure is the result as it is */
+    *whole = M;
+    M = NULL;
+    r->blocks = 1;
+    GSP_FREE_ALL;
+    return info;
+  }
+  const size_t ws = gsp_type_size(A->type), os = gsp_type_size(r->out);
+  const size_t bcells = (size_t)r->B * (size_t)n;
+  const bool direct = !r->rows && A->type == r->out;
+  if (!direct) GSP_ALLOC(wbuf, bcells > 0 ? bcells : 1, ws);
+  if (r->rows && fin && A->type != r->out) GSP_ALLOC(obuf, bcells > 0 ? bcells : 1, os);
+  if (r->rows && r->paths) GSP_ALLOC(pbuf, bcells > 0 ? bcells : 1, sizeof *pbuf);
+  for (int64_t k0 = 0; k0 < r->ns; k0 += r->B) {
+    const int64_t nb = r->ns - k0 < r->B ? r->ns - k0 : r->B;
+    const size_t at = (size_t)k0 * (size_t)n;
+    void *w = direct ? (char *)r->dx + at * os : wbuf;
+    int64_t *p = !r->paths ? NULL : r->rows ? pbuf : r->px + at;
+    gather(w, p, M, S, r->src + k0, nb, transposed, r->nthreads);
+    void *o = w;
+    if (fin || A->type != r->out) {
+      o = r->rows ? (A->type == r->out ? w : obuf) : (char *)r->dx + at * os;
+      GSP_TRY(gsp__apsp_finish_rows(o, p, w, r->src + k0, nb, &f, r->nthreads));
+    }
+    GSP_TRY(deliver(r, k0, nb, o, p));
+  }
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* New unpublished dense rows x n matrix of type t owning *x; entries equal
+ * to *absent are marked absent. *x is consumed. */
+static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows, int64_t n, void **x,
+                             const void *absent) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *M = NULL;
+#define GSP_FREE_ALL gsp__matrix_destroy(M)
+  GSP_TRY(gsp__matrix_alloc_dense(&M, t, rows, n));
+  M->x = *x;
+  *x = NULL;
+  M->nvals = rows * n;
+  GSP_TRY(gsp__matrix_mark_absent(M, absent));
+  *out = M;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const gsp_apsp_opts *opts) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *D = NULL, *P = NULL, *whole = NULL;
+  int64_t *src = NULL, *px = NULL;
+  void *dx = NULL;
+#define GSP_FREE_ALL                                                           \
+  (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
+   gsp_matrix_free(&whole))
+  GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
+  GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  const gsp_apsp_opts o = opts ? *opts : (gsp_apsp_opts){0};
+  GSP_CHECK(o.algo >= GSP_APSP_AUTO && o.algo <= GSP_APSP_JOHNSON, GSP_INVALID_VALUE,
+            "%s: invalid algorithm %d in options", fn, (int)o.algo);
+  GSP_CHECK(o.backend == GSP_BACKEND_AUTO || o.backend == GSP_BACKEND_CPU || o.backend == GSP_BACKEND_CUDA,
+            GSP_INVALID_VALUE, "%s: invalid backend %d in options", fn, (int)o.backend);
+  GSP_CHECK(!o.has_cutoff || o.cutoff >= 0, GSP_INVALID_VALUE, "%s: cutoff %g must be >= 0 (and not NaN)", fn,
+            o.cutoff);
+  GSP_CHECK(A->type != GSP_BOOL, GSP_DOMAIN_MISMATCH,
+            "%s: A is GSP_BOOL; shortest paths need INT32, INT64, FP32 or FP64 weights "
+            "(cast A, e.g. to GSP_INT32 for hop counts)", fn);
+  const gsp_type out = o.use_type ? o.type : A->type;
+  GSP_CHECK(out == GSP_INT32 || out == GSP_INT64 || out == GSP_FP32 || out == GSP_FP64, GSP_DOMAIN_MISMATCH,
+            "%s: output type %d is not INT32, INT64, FP32 or FP64", fn, (int)out);
+  GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn,
+            (long long)A->nrows, (long long)A->ncols);
+  const int64_t n = A->nrows;
+  const gsp_index nsrc = o.sources ? o.nsources : (gsp_index)n;
+  GSP_CHECK(nsrc <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu sources exceed the row limit", fn,
+            (unsigned long long)nsrc);
+  const int64_t ns = (int64_t)nsrc;
+  const bool want_paths = paths != NULL;
+  size_t cells, bytes;
+  GSP_CHECK(gsp__mul_size(&cells, (size_t)ns, (size_t)n) && gsp__mul_size(&bytes, cells, 16), GSP_TOO_LARGE,
+            "%s: %lld x %lld result is too large", fn, (long long)ns, (long long)n);
+
+  GSP_TRY(gsp__matrix_to_csr(A));
+  const int nt = gsp__threads();
+  const weight_scan ws = scan_weights(A, nt);
+  if (ws.bad >= 0) {
+    const double v = A->type == GSP_FP32 ? ((const float *)A->x)[ws.bad] : ((const double *)A->x)[ws.bad];
+    GSP_CHECK(false, GSP_INVALID_VALUE, "%s: A(%lld,%lld) is %s", fn, (long long)row_of(A->p, n, ws.bad),
+              (long long)A->j[ws.bad], isnan(v) ? "NaN" : "-inf");
+  }
+  GSP_TRY(gsp__sssp_sources(&src, o.sources, ns, n, fn));
+
+  /* where things can run */
+  const gsp_backend backend = gsp__backend_for(o.backend);
+  bool gpu = false;
+  size_t dev_bytes = 0;
+#ifdef GSP_HAVE_CUDA
+  if (backend != GSP_BACKEND_CPU && n > 0) {
+    char desc[256] = "";
+    gpu = gsp_cuda_usable(desc, sizeof desc);
+    GSP_CHECK(gpu || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE, "%s: CUDA backend requested but unusable: %s",
+              fn, desc);
+    size_t fb = 0, tb = 0;
+    if (gpu && gsp_cuda_memory(&fb, &tb)) dev_bytes = o.device_memory_cap && o.device_memory_cap < fb
+                                                          ? o.device_memory_cap : fb;
+    else gpu = false;
+  }
+#else
+  GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
+            "%s: CUDA backend requested but this build of gsp has none", fn);
+#endif
+  const size_t os = gsp_type_size(out);
+  const size_t per_row = (size_t)(n > 0 ? n : 1) * ((os > 8 ? os : 8) + (want_paths ? 8 : 0));
+  const size_t result_bytes = (size_t)ns * per_row;
+  gsp__apsp_shape shape = {.n = n, .m = A->nvals, .ns = ns, .t = A->type, .negative = ws.negative,
+                           .paths = want_paths, .threads = nt};
+  shape.blocks = o.rows != NULL || (o.device_memory_cap && result_bytes > o.device_memory_cap) ||
+                 (gpu && result_bytes > dev_bytes);
+  int64_t batch = 0;
+#ifdef GSP_HAVE_CUDA
+  if (gpu) {
+    shape.fw_gpu = gsp_cuda_closure_bytes(A->type, n, want_paths) <= dev_bytes && (!want_paths || ws.positive);
+    /* the many-source kernel within the cap: a batch of at least 32 */
+    struct gsp_matrix_s probe = *A; /* Johnson may widen INT32 to INT64 */
+    probe.type = ws.negative && A->type == GSP_INT32 ? GSP_INT64 : A->type;
+    shape.relax_gpu = n < INT32_MAX && gsp_cuda_msssp_bytes(&probe, 32, want_paths) <= dev_bytes;
+    if (shape.relax_gpu && o.device_memory_cap) {
+      batch = 32;
+      while (batch < 1024 && gsp_cuda_msssp_bytes(&probe, batch + 32, want_paths) <= dev_bytes) batch += 32;
+    }
+  }
+#endif
+  gsp_apsp_report rep;
+  memset(&rep, 0, sizeof rep);
+  gsp__apsp_predict(rep.predicted_seconds, &shape);
+  const gsp_apsp_algo algo = o.algo != GSP_APSP_AUTO ? o.algo : gsp__apsp_pick(rep.predicted_seconds, &shape);
+  GSP_CHECK(!(algo == GSP_APSP_MSSSP && ws.negative), GSP_INVALID_VALUE,
+            "%s: GSP_APSP_MSSSP needs non-negative weights and A has a negative one "
+            "(use GSP_APSP_JOHNSON, FLOYD_WARSHALL or AUTO)", fn);
+  /* rows per block */
+  int64_t B = ns;
+  const bool staging = out != A->type || (algo == GSP_APSP_JOHNSON && A->type == GSP_INT32);
+  if (o.row_block > 0) {
+    B = o.row_block < (gsp_index)ns ? (int64_t)o.row_block : ns;
+  } else if (shape.blocks || staging) {
+    const size_t budget = o.device_memory_cap ? o.device_memory_cap : GSP_APSP_STAGING_BYTES;
+    int64_t b = (int64_t)(budget / per_row);
+    if (b >= 64) b -= b % 32; /* whole warps of sources on the GPU */
+    B = b < 1 ? 1 : b < ns ? b : ns;
+  }
+  if (B < 1) B = 1;
+  rep.algo = algo;
+  rep.backend = GSP_BACKEND_CPU;
+  rep.row_block = (gsp_index)B;
+  rep.row_blocks = (gsp_index)((ns + B - 1) / B);
+  if (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu) rep.backend = GSP_BACKEND_CUDA;
+  if (o.dry_run) {
+    if (o.report) *o.report = rep;
+    GSP_FREE_ALL;
+    return info;
+  }
+
+  /* the result */
+  if (!o.rows) {
+    GSP_ALLOC(dx, cells > 0 ? cells : 1, os);
+    if (want_paths) GSP_ALLOC(px, cells > 0 ? cells : 1, sizeof *px);
+  }
+  apsp_run r = {.A = A, .n = n, .ns = ns, .B = B, .src = src, .out = out, .paths = want_paths,
+                .rows = o.rows, .rows_ctx = o.rows_ctx, .dx = dx, .px = px, .nthreads = nt,
+                .gpu = gpu && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
+                .batch = batch, .cap = o.device_memory_cap};
+  if (n > 0) {
+    switch (algo) {
+    case GSP_APSP_FLOYD_WARSHALL:
+      GSP_TRY(run_fw(&r, A, o.sources == NULL, o.has_cutoff, o.cutoff, backend, &whole));
+      break;
+    case GSP_APSP_MSSSP: GSP_TRY(run_msssp(&r, A, o.has_cutoff, o.cutoff, backend)); break;
+    default: GSP_TRY(run_johnson(&r, A, o.has_cutoff, o.cutoff, backend)); break;
+    }
+  }
+  rep.backend = r.ran_gpu ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU;
+  rep.row_blocks = (gsp_index)r.blocks;
+
+  if (!o.rows) {
+    if (whole) { /* the closure matrix itself (no paths), already published */
+      *dist = whole;
+      whole = NULL;
+      GSP_FREE_ALL;
+      if (o.report) *o.report = rep;
+      return info;
+    }
+    char inf[16];
+    gsp__sssp_inf(inf, out);
+    GSP_TRY(dense_result(&D, out, ns, n, &dx, inf));
+    if (want_paths) {
+      const int64_t none = -1;
+      GSP_TRY(dense_result(&P, GSP_INT64, ns, n, (void **)&px, &none));
+    }
+    GSP_TRY(gsp__matrix_publish(D));
+    if (P && (info = gsp__matrix_publish(P)) < 0) {
+      gsp__unregister(D);
+      GSP_FREE_ALL;
+      return info;
+    }
+    *dist = D;
+    if (want_paths) *paths = P;
+    D = P = NULL;
+  } else {
+    *dist = NULL;
+    if (want_paths) *paths = NULL;
+  }
+  if (o.report) *o.report = rep;
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
