@@ -21,6 +21,11 @@ static const cli_opt opts[] = {
     {"no-sample", 0, OPT_FLAG, "   do not print a sample path"},
     {"non-reflexive", 0, OPT_FLAG, "   compute M+ (paths of >= 1 arc) instead "
                                    "of M*"},
+    {"device-memory-cap", 0, OPT_VALUE, "BYTES  GPU memory to use at most "
+                                        "(k/M/G suffixes); a larger matrix "
+                                        "is closed out of core"},
+    {"gpus", 0, OPT_VALUE, "N  GPUs to use (default 0: automatic, or "
+                           "GSP_GPUS)"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp apsp [options] GRAPH";
@@ -213,6 +218,19 @@ int cmd_apsp(int argc, char **argv) {
   bool want_succ = pathq || sample || cli_get(&c, "succ-output");
   gsp_closure_opts co = {.non_reflexive = cli_get(&c, "non-reflexive") != NULL,
                          .backend = c.backend};
+  const char *capv = cli_get(&c, "device-memory-cap"), *gpuv = cli_get(&c, "gpus");
+  if (capv && !cli_bytes(cmd, "device-memory-cap", capv, &co.device_memory_cap)) {
+    rc = CLI_USAGE;
+    goto done;
+  }
+  if (gpuv) {
+    int64_t ng;
+    if (!cli_int(cmd, "gpus", gpuv, 0, 1024, &ng)) {
+      rc = CLI_USAGE;
+      goto done;
+    }
+    co.gpus = (int)ng;
+  }
   bool gpu = false;
   char dev[200] = "";
   gsp_cuda_available(&gpu, dev, sizeof dev);
