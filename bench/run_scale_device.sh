@@ -36,7 +36,7 @@ cmake --build "$B" -j16 --target $targets > "$OUT/build.log" 2>&1 \
 trc=0
 if [ "$mode" = all ] || [ "$mode" = tests ]; then
   stamp "tests"
-  (cd "$B" && timeout "${TEST_TIMEOUT:-240}" ctest -R "${TESTS:-test_cuda_ooc|test_cuda_multigpu|test_cuda_closure}" \
+  (cd "$B" && timeout "${TEST_TIMEOUT:-300}" ctest -R "${TESTS:-test_cuda_ooc|test_cuda_multigpu|test_cuda_closure}" \
      --output-on-failure) > "$OUT/ctest.log" 2>&1
   trc=$?
   stamp "tests rc=$trc"

@@ -32,7 +32,7 @@ static void same_as_one_gpu(gsp_matrix A, gsp_semiring s, bool nonrefl, int G, g
     cr_assert_eq(rg.mode, GSP_SCALE_MGPU, "%s%d GPUs ran %s", gsp_test_ctx, G, scale_mode_name(rg.mode));
     cr_assert_eq(rg.gpus, G);
     cr_assert_eq(rg.grid_rows * rg.grid_cols, G);
-    gsp_test_assert_matrix_same(many, one, 0);
+    scale_assert_same(many, one);
   }
   gsp_matrix_free(&one), gsp_matrix_free(&many);
 }
@@ -45,11 +45,13 @@ static void mg_case(gsp_type t, gsp_semiring s, int64_t n, scale_kind k, bool no
   gsp_matrix_free(&A);
 }
 
-/* G = 2, 3, 4 as visible: every semiring and type, uneven blocks. */
+/* G = 2, 3, 4 as visible: every semiring and type (G = 3: every semiring,
+ * types in turn), uneven blocks. */
 static void every_semiring_type(int G) {
   uint64_t seed = 100 * (uint64_t)G;
   for (int a = 0; a < 4; a++)
     for (int b = 0; b < 4; b++) {
+      if (G == 3 && b != a) continue;
       mg_case(scale_types[b], scale_srs[a], 1000 + 37 * a, K_RANDOM, (seed & 1) != 0, G, seed);
       seed++;
     }
@@ -125,7 +127,7 @@ Test(cuda_multigpu, automatic_env_and_limits) {
   cr_assert(nvls && strcmp(nvls, "0") == 0, "NCCL_NVLS_ENABLE=%s after a multi-GPU closure", nvls ? nvls : "(unset)");
   GSP_OK(scale_close(A, GSP_MIN_PLUS, false, 0, 1, &one, &r, NULL, 0));
   cr_assert_eq(r.mode, GSP_SCALE_IN_CORE);
-  gsp_test_assert_matrix_same(M, one, 0);
+  scale_assert_same(M, one);
   gsp_matrix_free(&M);
   gsp_matrix_free(&one);
   gsp_matrix_free(&A);

@@ -38,7 +38,7 @@ static void same_as_in_core(gsp_matrix A, gsp_type t, gsp_semiring s, bool nonre
     cr_assert_geq(ro.pages, min_pages, "%s%lld pages of %lld rows, %d slots", gsp_test_ctx, (long long)ro.pages,
                   (long long)ro.page_rows, ro.slots);
     cr_assert_geq(ro.loads, ro.pages, "%s", gsp_test_ctx);
-    gsp_test_assert_matrix_same(O, I, 0);
+    scale_assert_same(O, I);
   }
   gsp_matrix_free(&I), gsp_matrix_free(&O);
   (void)t;
@@ -144,7 +144,7 @@ Test(cuda_ooc, against_cpu) {
     memset(&oc, 0, sizeof oc);
     oc.backend = GSP_BACKEND_CPU;
     GSP_OK(gsp_closure_ext(C, NULL, GSP_MIN_PLUS, &oc));
-    gsp_test_assert_matrix_same(O, C, 0);
+    scale_assert_same(O, C);
     gsp_matrix_free(&A), gsp_matrix_free(&O), gsp_matrix_free(&C);
   }
 }
@@ -185,7 +185,7 @@ Test(cuda_ooc, successors_go_to_cpu) {
   o.backend = GSP_BACKEND_CPU;
   o.device_memory_cap = 0;
   GSP_OK(gsp_closure_ext(C, &SC, GSP_MIN_PLUS, &o));
-  gsp_test_assert_matrix_same(G, C, 0);
+  scale_assert_same(G, C);
   gsp_test_assert_matrix_same(SG, SC, 0);
   gsp_matrix_free(&A), gsp_matrix_free(&G), gsp_matrix_free(&C), gsp_matrix_free(&SG), gsp_matrix_free(&SC);
 }
@@ -232,13 +232,13 @@ Test(cuda_ooc, resident_input) {
   gsp__scale_last(&r);
   cr_assert_eq(r.mode, GSP_SCALE_OOC);
   GSP_OK(gsp_closure_ext(C, NULL, GSP_MIN_PLUS, &oc));
-  gsp_test_assert_matrix_same(M, C, 0);
+  scale_assert_same(M, C);
   int32_t w = 1;
   GSP_OK(gsp_matrix_set_element(M, 0, 1099, &w));
   GSP_OK(gsp_matrix_set_element(C, 0, 1099, &w));
   GSP_OK(gsp_closure_ext(M, NULL, GSP_MIN_PLUS, &o));
   GSP_OK(gsp_closure_ext(C, NULL, GSP_MIN_PLUS, &oc));
-  gsp_test_assert_matrix_same(M, C, 0);
+  scale_assert_same(M, C);
   gsp_matrix_free(&A), gsp_matrix_free(&M), gsp_matrix_free(&C);
 }
 
@@ -267,6 +267,6 @@ Test(cuda_ooc, or_and_goes_to_cpu) {
   o.backend = GSP_BACKEND_CPU;
   o.device_memory_cap = 0;
   GSP_OK(gsp_closure_ext(C, NULL, GSP_OR_AND, &o));
-  gsp_test_assert_matrix_same(G, C, 0);
+  scale_assert_same(G, C);
   gsp_matrix_free(&A), gsp_matrix_free(&G), gsp_matrix_free(&C);
 }
