@@ -436,7 +436,7 @@ typedef struct {
    * of core: over the cap they run on the CPU. */
   size_t device_memory_cap;
   /* GPUs to use: 0 automatic (GSP_GPUS from the environment, else every
-   * usable GPU for a numeric closure with n >= 16384 when the multi-GPU
+   * usable GPU for a numeric closure with n >= 32768 when the multi-GPU
    * path is built, else 1); N > 1: a 2D block distribution over N GPUs
    * with NCCL; more than gsp_cuda_device_count gives GSP_NO_DEVICE.
    * Successors and OR_AND always run on one GPU. */

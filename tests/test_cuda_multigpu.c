@@ -104,24 +104,22 @@ Test(cuda_multigpu, negative_cycle) {
       }
 }
 
-/* Automatic: from n = 16384 every usable GPU; GSP_GPUS picks a count; too
- * many GPUs is GSP_NO_DEVICE; a user's NCCL_NVLS_ENABLE=1 is overridden. */
+/* Automatic: every usable GPU from n = 32768 (here lowered through
+ * GSP_MGPU_AUTO_N), one GPU below; GSP_GPUS picks a count; too many GPUs is
+ * GSP_NO_DEVICE; a user's NCCL_NVLS_ENABLE=1 is overridden. */
 Test(cuda_multigpu, automatic_env_and_limits) {
   const int count = gpus_or_skip(2);
   setenv("NCCL_NVLS_ENABLE", "1", 1);
-  gsp_test_context("automatic n=16384");
-  const int64_t n = 16384;
-  float *x = malloc((size_t)n * n * sizeof *x);
-  cr_assert(x != NULL);
-  uint64_t st = 77;
-  for (size_t e = 0; e < (size_t)n * n; e++) x[e] = gsp_test_uniform(&st) < 0.001 ? (float)(1 + gsp_test_rand(&st) % 100) : INFINITY;
-  const float inf = INFINITY;
-  gsp_matrix A = NULL, M = NULL, one = NULL;
-  GSP_OK(gsp_matrix_import_dense(&A, GSP_FP32, n, n, x, &inf));
-  free(x);
+  gsp_test_context("automatic");
+  gsp_matrix A = scale_graph(GSP_FP32, GSP_MIN_PLUS, 1500, K_RANDOM, 0.01, 4), M = NULL, one = NULL;
   gsp__scale_record r;
   GSP_OK(scale_close(A, GSP_MIN_PLUS, false, 0, 0, &M, &r, NULL, 0));
-  cr_assert_eq(r.mode, GSP_SCALE_MGPU, "automatic ran %s", scale_mode_name(r.mode));
+  cr_assert_eq(r.mode, GSP_SCALE_IN_CORE, "n = 1500 automatic ran %s", scale_mode_name(r.mode));
+  gsp_matrix_free(&M);
+  setenv("GSP_MGPU_AUTO_N", "1024", 1);
+  GSP_OK(scale_close(A, GSP_MIN_PLUS, false, 0, 0, &M, &r, NULL, 0));
+  unsetenv("GSP_MGPU_AUTO_N");
+  cr_assert_eq(r.mode, GSP_SCALE_MGPU, "automatic above the threshold ran %s", scale_mode_name(r.mode));
   cr_assert_eq(r.gpus, count);
   const char *nvls = getenv("NCCL_NVLS_ENABLE");
   cr_assert(nvls && strcmp(nvls, "0") == 0, "NCCL_NVLS_ENABLE=%s after a multi-GPU closure", nvls ? nvls : "(unset)");
@@ -130,10 +128,8 @@ Test(cuda_multigpu, automatic_env_and_limits) {
   scale_assert_same(M, one);
   gsp_matrix_free(&M);
   gsp_matrix_free(&one);
-  gsp_matrix_free(&A);
 
   gsp_test_context("GSP_GPUS");
-  A = scale_graph(GSP_FP32, GSP_MIN_PLUS, 600, K_RANDOM, 0.02, 5);
   setenv("GSP_GPUS", "2", 1);
   GSP_OK(scale_close(A, GSP_MIN_PLUS, false, 0, 0, &M, &r, NULL, 0));
   cr_assert_eq(r.mode, GSP_SCALE_MGPU);
@@ -143,10 +139,6 @@ Test(cuda_multigpu, automatic_env_and_limits) {
   cr_assert_eq(scale_close(A, GSP_MIN_PLUS, false, 0, 0, &M, &r, NULL, 0), GSP_INVALID_VALUE);
   unsetenv("GSP_GPUS");
   cr_assert_eq(scale_close(A, GSP_MIN_PLUS, false, 0, count + 1, &M, &r, NULL, 0), GSP_NO_DEVICE);
-  /* below the automatic threshold: one GPU */
-  GSP_OK(scale_close(A, GSP_MIN_PLUS, false, 0, 0, &M, &r, NULL, 0));
-  cr_assert_eq(r.mode, GSP_SCALE_IN_CORE);
-  gsp_matrix_free(&M);
   gsp_matrix_free(&A);
 }
 

@@ -341,10 +341,12 @@ static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, i
 
 /* ---- out of core and several GPUs: the result goes to the host ---- */
 
-/* n from which the automatic choice spreads a closure over every GPU: the
- * per-round product (n^2 x 128 tasks / G) then dwarfs the broadcasts and
- * their latency (docs/distributed.md). */
-#define GSP_MGPU_AUTO_N 16384
+/* n from which the automatic choice spreads a closure over every GPU: one
+ * GPU then computes >= 3 s (n^3 / 12e12 tasks/s), more than the host-side
+ * copies the multi-GPU path adds (its result comes back to the host, while
+ * one GPU keeps it resident); the per-round broadcasts are then < 5% of a
+ * round (docs/distributed.md). GSP_MGPU_AUTO_N overrides it (testing). */
+#define GSP_MGPU_AUTO_N 32768
 
 /* A positive integer from the environment, 0 when unset; -1 when malformed. */
 static long env_count(const char *name) {
@@ -469,7 +471,8 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
     return GSP_ERROR(GSP_NO_DEVICE, "%s: %ld GPUs asked for, %d usable", fn, want, usable);
   }
   int G = want > 1 ? (int)want : 1;
-  if (want == 0 && usable > 1 && n >= GSP_MGPU_AUTO_N && gsp_cuda_mgpu_built()) G = usable;
+  const long auto_n = env_count("GSP_MGPU_AUTO_N");
+  if (want == 0 && usable > 1 && n >= (auto_n > 0 ? auto_n : GSP_MGPU_AUTO_N) && gsp_cuda_mgpu_built()) G = usable;
   /* successors and bit-packed OR_AND are closed on one GPU; matrices with
    * fewer 128-tiles than GPUs in a grid row as well */
   if (G > 1 && (bits || succ || gsp_cuda_mgpu_bytes(t, n, G) == 0)) G = 1;
