@@ -28,10 +28,10 @@ static void same_as_one_gpu(gsp_matrix A, gsp_semiring s, bool nonrefl, int G, g
   cr_assert_eq(i1, expect, "%s1 GPU: %s (%s)", gsp_test_ctx, gsp_strerror(i1), e1);
   cr_assert_eq(ig, expect, "%s%d GPUs: %s (%s)", gsp_test_ctx, G, gsp_strerror(ig), eg);
   cr_assert_eq(r1.mode, GSP_SCALE_IN_CORE, "%s1 GPU ran %s", gsp_test_ctx, scale_mode_name(r1.mode));
+  cr_assert_eq(rg.mode, GSP_SCALE_MGPU, "%s%d GPUs ran %s", gsp_test_ctx, G, scale_mode_name(rg.mode));
+  cr_assert_eq(rg.gpus, G);
+  cr_assert_eq(rg.grid_rows * rg.grid_cols, G);
   if (expect == GSP_SUCCESS) {
-    cr_assert_eq(rg.mode, GSP_SCALE_MGPU, "%s%d GPUs ran %s", gsp_test_ctx, G, scale_mode_name(rg.mode));
-    cr_assert_eq(rg.gpus, G);
-    cr_assert_eq(rg.grid_rows * rg.grid_cols, G);
     scale_assert_same(many, one);
   }
   gsp_matrix_free(&one), gsp_matrix_free(&many);

@@ -33,8 +33,8 @@ static void same_as_in_core(gsp_matrix A, gsp_type t, gsp_semiring s, bool nonre
   cr_assert_eq(ii, expect, "%sin-core: %s (%s)", gsp_test_ctx, gsp_strerror(ii), ei);
   cr_assert_eq(io, expect, "%sout-of-core: %s (%s)", gsp_test_ctx, gsp_strerror(io), eo);
   cr_assert_eq(ri.mode, GSP_SCALE_IN_CORE, "%sno cap ran %s", gsp_test_ctx, scale_mode_name(ri.mode));
+  cr_assert_eq(ro.mode, GSP_SCALE_OOC, "%scap %zu ran %s", gsp_test_ctx, cap, scale_mode_name(ro.mode));
   if (expect == GSP_SUCCESS) {
-    cr_assert_eq(ro.mode, GSP_SCALE_OOC, "%scap %zu ran %s", gsp_test_ctx, cap, scale_mode_name(ro.mode));
     cr_assert_geq(ro.pages, min_pages, "%s%lld pages of %lld rows, %d slots", gsp_test_ctx, (long long)ro.pages,
                   (long long)ro.page_rows, ro.slots);
     cr_assert_geq(ro.loads, ro.pages, "%s", gsp_test_ctx);

@@ -415,11 +415,11 @@ static gsp_info closure_host(struct gsp_matrix_s *M, gsp_semiring s, bool non_re
     rec.stores = rep.stores;
     rec.gpus = 1;
   }
+  gsp__scale_note(&rec); /* the path taken, also when a cycle fails it */
   GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
             s == GSP_MAX_PLUS ? "positive" : "negative");
   GSP_TRY(gsp__matrix_mark_absent(W, zero));
   /* Commit: nothing fails past here. */
-  gsp__scale_note(&rec);
   gsp__matrix_swap_in(M, W);
   W = NULL;
   gsp__matrix_host_changed(M);
@@ -548,6 +548,13 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
   /* nonneg is kept exact: set at upload, cleared by any closure but MIN_PLUS */
   const bool dpx = t == GSP_INT32 && s == GSP_MIN_PLUS && dev->nonneg;
   bool cycle = false;
+  {
+    gsp__scale_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.mode = GSP_SCALE_IN_CORE;
+    rec.gpus = 1;
+    gsp__scale_note(&rec);
+  }
   GSP_TRY(gsp_cuda_fw_device(dev->d, dsucc, n, np, t, s, !non_reflexive, dpx, &cycle));
   GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
             s == GSP_MAX_PLUS ? "positive" : "negative");
@@ -572,13 +579,6 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
   M->nvals = nvals;
   M->dev_only = true;
   if (succ) *succ = S;
-  {
-    gsp__scale_record rec;
-    memset(&rec, 0, sizeof rec);
-    rec.mode = GSP_SCALE_IN_CORE;
-    rec.gpus = 1;
-    gsp__scale_note(&rec);
-  }
 #undef GSP_FREE_ALL
   return info;
 }
