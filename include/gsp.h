@@ -199,6 +199,10 @@ gsp_info gsp_get_threads(int *nthreads);
  * desc != NULL and len > 0. */
 gsp_info gsp_cuda_available(bool *available, char *desc, size_t len);
 
+/* Number of CUDA devices gsp can use (Hopper, sm_90; 0 without the CUDA
+ * backend). gsp_closure_opts.gpus and GSP_GPUS may ask for up to this many. */
+gsp_info gsp_cuda_device_count(int *count);
+
 /* ---------------------------------------------------------------------- */
 /* Descriptor                                                              */
 /* ---------------------------------------------------------------------- */
@@ -453,7 +457,19 @@ gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask,
 typedef struct {
   bool non_reflexive;       /* compute M+ = M M* instead of M* = I + M+ */
   gsp_backend backend;      /* AUTO: process default */
-  size_t device_memory_cap; /* bytes gsp may take on the GPU; 0: no cap */
+  /* Bytes of device memory the closure may use on each GPU; 0: no cap (the
+   * free memory). A matrix over it is closed out of core: it stays in host
+   * memory and streams through the GPU in pages (docs/distributed.md).
+   * GSP_DEVICE_OUT_OF_MEMORY when the cap is below what out-of-core needs
+   * (two pages of 128 rows); successor recording and OR_AND are not done out
+   * of core: over the cap they run on the CPU. */
+  size_t device_memory_cap;
+  /* GPUs to use: 0 automatic (GSP_GPUS from the environment, else every
+   * usable GPU for a numeric closure with n >= 32768 when the multi-GPU
+   * path is built, else 1); N > 1: a 2D block distribution over N GPUs
+   * with NCCL; more than gsp_cuda_device_count gives GSP_NO_DEVICE.
+   * Successors and OR_AND always run on one GPU. */
+  int gpus;
 } gsp_closure_opts;
 
 /*
@@ -713,6 +729,8 @@ typedef struct {
   void *rows_ctx;
   bool dry_run;               /* only choose and fill *report; no result */
   gsp_apsp_report *report;    /* when not NULL, filled on success */
+  int gpus;                   /* Floyd-Warshall on this many GPUs, as
+                                 gsp_closure_opts.gpus; 0: automatic */
 } gsp_apsp_opts;
 
 /*

@@ -52,6 +52,7 @@ Test(api_guards, settings) {
   EXPECT(GSP_NULL_POINTER, gsp_get_threads(NULL));
   EXPECT(GSP_INVALID_VALUE, gsp_set_threads(-1));
   EXPECT(GSP_NULL_POINTER, gsp_cuda_available(NULL, NULL, 0));
+  EXPECT(GSP_NULL_POINTER, gsp_cuda_device_count(NULL));
 }
 
 Test(api_guards, matrix_objects) {

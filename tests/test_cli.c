@@ -371,6 +371,25 @@ Test(cli, apsp_bundled_graph_and_outputs) {
   cr_expect_eq(gsp("apsp data/gr_valid.gr -o /nonexistent-dir/x.mtx"), 4);
 }
 
+/* --device-memory-cap and --gpus: values parsed strictly; a generous cap
+ * and one GPU give the same result as no option (also on the CPU backend,
+ * which has no device to cap). */
+Test(cli, apsp_device_memory_cap_and_gpus) {
+  cr_expect_eq(gsp("apsp --device-memory-cap 12x data/gr_valid.gr"), 2);
+  cr_expect(strstr(err, "not a byte count"), "%s", err);
+  cr_expect_eq(gsp("apsp --device-memory-cap -5 data/gr_valid.gr"), 2);
+  cr_expect_eq(gsp("apsp --device-memory-cap 99999999999999999999G data/gr_valid.gr"), 2);
+  cr_expect_eq(gsp("apsp --gpus many data/gr_valid.gr"), 2);
+  cr_expect_eq(gsp("apsp --gpus -1 data/gr_valid.gr"), 2);
+  cr_assert_eq(gsp("apsp --no-sample data/gr_valid.gr -o %s", tmp("nocap.mtx")), 0, "%s", err);
+  cr_assert_eq(gsp("apsp --no-sample --device-memory-cap 64M --gpus 1 data/gr_valid.gr -o %s", tmp("cap.mtx")), 0,
+               "%s", err);
+  char a[8192], b[8192];
+  slurp(tmp("nocap.mtx"), a, sizeof a);
+  slurp(tmp("cap.mtx"), b, sizeof b);
+  cr_expect_str_eq(a, b);
+}
+
 Test(cli, convert_and_generate) {
   cr_assert_eq(gsp("convert data/gr_valid.gr %s", tmp("v.mtx.gz")), 0, "%s", err);
   cr_assert_eq(gsp("convert %s %s", tmp("v.mtx.gz"), tmp("v.txt")), 0, "%s", err);

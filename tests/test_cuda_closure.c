@@ -395,15 +395,16 @@ Test(cuda_closure, negative_cycle) {
     }
 }
 
-/* A cap below what n x n needs: GSP_DEVICE_OUT_OF_MEMORY, M unchanged, and
- * the library still works afterwards. */
+/* A cap below what n x n needs closes out of core (test_cuda_ooc); one
+ * below even that: GSP_DEVICE_OUT_OF_MEMORY, M unchanged, and the library
+ * still works afterwards. */
 Test(cuda_closure, memory_cap) {
   gpu_or_skip();
   gsp_test_context("memory cap");
   gsp_matrix A = make_graph(GSP_FP32, GSP_MIN_PLUS, 500, RANDOM, 0.05, 700), M = NULL;
   GSP_OK(gsp_matrix_dup(&M, A));
   gsp_closure_opts o = opts_for(GSP_BACKEND_CUDA, false);
-  o.device_memory_cap = 500 * 500 * 4; /* the matrix alone, no workspace */
+  o.device_memory_cap = 128 * 512 * 4; /* not even one 128-row page */
   cr_assert_eq(gsp_closure_ext(M, NULL, GSP_MIN_PLUS, &o), GSP_DEVICE_OUT_OF_MEMORY);
   cr_assert(strstr(gsp_last_error(), "cap") != NULL, "message: %s", gsp_last_error());
   gsp_test_assert_matrix_same(M, A, 0);

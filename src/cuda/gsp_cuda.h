@@ -34,7 +34,16 @@ bool gsp_cuda_usable(char *desc, size_t len);
  */
 gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ,
                           gsp_semiring s, bool non_reflexive,
-                          size_t device_memory_cap, bool *taken);
+                          size_t device_memory_cap, int gpus, bool *taken);
+/* Out of core and several GPUs (gsp_cuda_closure picks them): when n x n does
+ * not fit the device memory or device_memory_cap, the closure streams pages
+ * of the host matrix through one GPU; gpus > 1 (or automatic, see
+ * gsp_closure_opts) spreads it over several GPUs with NCCL. The result is
+ * then on the host. */
+
+/* Number of usable devices (Hopper); the multi-GPU closure uses the first
+ * N of them. */
+int gsp_cuda_usable_count(void);
 
 /*
  * Shortest paths on the GPU (src/cuda/gsp_cuda_sssp*.cu). A is host CSR

@@ -8,9 +8,12 @@
  * closure of the same matrix reuses the device copy instead of uploading.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "closure_scale.h"
 #include "gsp_cuda_internal.cuh"
+#include "gsp_cuda_scale.h"
 
 /* GSP_ALLOC for C++ (no implicit conversion from void *). */
 #define GSP_CU_ALLOC(ptr, count, size)                                         \
@@ -339,8 +342,96 @@ static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, i
   return info;
 }
 
+/* ---- out of core and several GPUs: the result goes to the host ---- */
+
+/* n from which the automatic choice spreads a closure over every GPU: one
+ * GPU then computes >= 3 s (n^3 / 12e12 tasks/s), more than the host-side
+ * copies the multi-GPU path adds (its result comes back to the host, while
+ * one GPU keeps it resident); the per-round broadcasts are then < 5% of a
+ * round (docs/distributed.md). GSP_MGPU_AUTO_N overrides it (testing). */
+#define GSP_MGPU_AUTO_N 32768
+
+/* A positive integer from the environment, 0 when unset; -1 when malformed. */
+static long env_count(const char *name) {
+  const char *e = getenv(name);
+  if (!e || !*e) return 0;
+  char *end = NULL;
+  long v = strtol(e, &end, 10);
+  return (*end != '\0' || v < 1 || v > (1L << 30)) ? -1 : v;
+}
+
+/*
+ * Closure of M through a host working copy: out of core on the current GPU
+ * within `budget` bytes (gpus == 1) or over `gpus` GPUs (cap per GPU). M is
+ * replaced only on success; its device copy is dropped first (the host copy
+ * is made valid), so the device memory is free for the pages.
+ */
+static gsp_info closure_host(struct gsp_matrix_s *M, gsp_semiring s, bool non_reflexive, size_t budget,
+                             int gpus, size_t cap) {
+  static const char *const fn = "gsp_closure (CUDA)";
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *W = NULL;
+  gsp_cuda_mgpu mg = NULL;
+#define GSP_FREE_ALL (gsp__matrix_destroy(W), gsp_cuda_mgpu_destroy(mg))
+  const gsp_type t = M->type;
+  const int64_t n = M->nrows;
+  if (M->dev_only) GSP_TRY(gsp_cuda_matrix_download(M));
+  gsp_cuda_matrix_release(M);
+  {
+    gsp_matrix copy = NULL;
+    GSP_TRY(gsp_matrix_dup(&copy, M));
+    gsp__unregister(copy);
+    W = copy;
+  }
+  unsigned char zero[16];
+  zero_value(zero, s, t);
+  GSP_TRY(gsp__matrix_to_full(W, zero));
+  bool cycle = false;
+  gsp__scale_record rec;
+  memset(&rec, 0, sizeof rec);
+  if (gpus > 1) {
+    bool nonneg = false;
+    if (t == GSP_INT32 && s == GSP_MIN_PLUS) {
+      const int32_t *x = (const int32_t *)W->x;
+      nonneg = true;
+      for (size_t k = 0; k < (size_t)n * n && nonneg; k++) nonneg = x[k] >= 0;
+    }
+    GSP_TRY(gsp_cuda_mgpu_create(&mg, t, n, gpus, cap));
+    GSP_TRY(gsp_cuda_mgpu_upload(mg, W->x, s));
+    GSP_TRY(gsp_cuda_mgpu_run(mg, s, !non_reflexive, nonneg, &cycle));
+    if (!cycle) GSP_TRY(gsp_cuda_mgpu_download(mg, W->x));
+    rec.mode = GSP_SCALE_MGPU;
+    rec.gpus = gpus;
+    gsp_cuda_mgpu_grid(mg, &rec.grid_rows, &rec.grid_cols);
+    gsp_cuda_mgpu_destroy(mg);
+    mg = NULL;
+  } else {
+    const long rows = env_count("GSP_OOC_PAGE_ROWS"), slots = env_count("GSP_OOC_SLOTS");
+    gsp_cuda_ooc_report rep;
+    GSP_TRY(gsp_cuda_fw_ooc(W->x, n, t, s, !non_reflexive, budget, rows > 0 ? rows : 0,
+                            slots > 1 ? (int)slots : 0, &cycle, &rep));
+    rec.mode = GSP_SCALE_OOC;
+    rec.page_rows = rep.page_rows;
+    rec.pages = rep.pages;
+    rec.slots = rep.slots;
+    rec.loads = rep.loads;
+    rec.stores = rep.stores;
+    rec.gpus = 1;
+  }
+  gsp__scale_note(&rec); /* the path taken, also when a cycle fails it */
+  GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
+            s == GSP_MAX_PLUS ? "positive" : "negative");
+  GSP_TRY(gsp__matrix_mark_absent(W, zero));
+  /* Commit: nothing fails past here. */
+  gsp__matrix_swap_in(M, W);
+  W = NULL;
+  gsp__matrix_host_changed(M);
+#undef GSP_FREE_ALL
+  return info;
+}
+
 gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s,
-                          bool non_reflexive, size_t device_memory_cap, bool *taken) {
+                          bool non_reflexive, size_t device_memory_cap, int gpus, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_matrix *fresh = NULL;
   int32_t *dsucc = NULL;
@@ -368,27 +459,75 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
     }
     if (M->fmt == GSP_FMT_BITS || !strictly_signed(M, s == GSP_MIN_PLUS ? 1 : -1)) return GSP_SUCCESS;
   }
+  /* How many GPUs: the option, else GSP_GPUS, else automatic. */
+  long want = gpus;
+  if (want <= 0) {
+    want = env_count("GSP_GPUS");
+    if (want < 0) {
+      *taken = true;
+      return GSP_ERROR(GSP_INVALID_VALUE, "%s: GSP_GPUS='%s' is not a positive GPU count", fn, getenv("GSP_GPUS"));
+    }
+  }
+  const int usable = gsp_cuda_usable_count();
+  if (want > usable) {
+    *taken = true;
+    return GSP_ERROR(GSP_NO_DEVICE, "%s: %ld GPUs asked for, %d usable", fn, want, usable);
+  }
+  int G = want > 1 ? (int)want : 1;
+  const long auto_n = env_count("GSP_MGPU_AUTO_N");
+  if (want == 0 && usable > 1 && n >= (auto_n > 0 ? auto_n : GSP_MGPU_AUTO_N) && gsp_cuda_mgpu_built()) G = usable;
+  /* successors and bit-packed OR_AND are closed on one GPU; matrices with
+   * fewer 128-tiles than GPUs in a grid row as well */
+  if (G > 1 && (bits || succ || gsp_cuda_mgpu_bytes(t, n, G) == 0)) G = 1;
+
   const int64_t np = gsp_cuda_padded_n(t, n);
   const size_t need = gsp_cuda_closure_bytes(t, n, succ != NULL);
-  if (device_memory_cap != 0 && need > device_memory_cap) {
-    *taken = true;
-    return GSP_ERROR(GSP_DEVICE_OUT_OF_MEMORY,
-                     "%s: n = %lld needs %zu bytes of device memory, over the cap of %zu bytes", fn,
-                     (long long)n, need, device_memory_cap);
-  }
   size_t free_b = 0, total_b = 0;
   if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
     (void)cudaGetLastError();
     return GSP_SUCCESS;
   }
-  /* Out-of-core is not implemented: too large for the device -> CPU. A
-   * resident copy of M already counts toward what is free. */
+  /* A resident copy of M already counts toward what is free. */
   size_t resident = 0;
   if (M->dev) {
     const size_t dnp = (size_t)M->dev->np;
     resident = bits ? dnp * dnp / 8 : dnp * dnp * gsp_type_size(t);
   }
-  if (need > free_b + resident) return GSP_SUCCESS;
+  if (G > 1 && want == 0) {
+    /* automatic: only when the blocks fit (free memory of this GPU as the
+     * estimate for all) */
+    const size_t per = gsp_cuda_mgpu_bytes(t, n, G);
+    if (per > free_b || (device_memory_cap && per > device_memory_cap)) G = 1;
+  }
+  if (G > 1) {
+    *taken = true;
+    return closure_host(M, s, non_reflexive, 0, G, device_memory_cap);
+  }
+  size_t limit = free_b + resident;
+  if (device_memory_cap != 0 && device_memory_cap < limit) limit = device_memory_cap;
+  if (need > limit) {
+    /* Out of core. Not for successors or bit-packed OR_AND: the CPU runs
+     * those. Without a cap some free memory is left to the runtime. */
+    if (bits || succ) return GSP_SUCCESS;
+    size_t budget = limit;
+    if (device_memory_cap == 0 || device_memory_cap >= free_b + resident) {
+      const size_t margin = (size_t)256 << 20;
+      budget = budget > margin ? budget - margin : 0;
+    }
+    gsp__ooc_plan pl;
+    const long rows = env_count("GSP_OOC_PAGE_ROWS"), slots = env_count("GSP_OOC_SLOTS");
+    if (!gsp__ooc_plan_make(&pl, np, gsp_type_size(t), budget, rows > 0 ? rows : 0, slots > 1 ? (int)slots : 0)) {
+      if (device_memory_cap == 0 || device_memory_cap >= free_b + resident)
+        return GSP_SUCCESS; /* the device is nearly full: the CPU runs it */
+      *taken = true;
+      return GSP_ERROR(GSP_DEVICE_OUT_OF_MEMORY,
+                       "%s: n = %lld: the device memory cap of %zu bytes is below the %zu bytes that out-of-core "
+                       "closure needs (two pages of 128 rows)",
+                       fn, (long long)n, device_memory_cap, gsp__ooc_bytes(np, gsp_type_size(t), 128, 2));
+    }
+    *taken = true;
+    return closure_host(M, s, non_reflexive, budget, 1, device_memory_cap);
+  }
   *taken = true;
 
   struct gsp_dev_matrix *dev = M->dev;
@@ -412,6 +551,13 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
   /* nonneg is kept exact: set at upload, cleared by any closure but MIN_PLUS */
   const bool dpx = t == GSP_INT32 && s == GSP_MIN_PLUS && dev->nonneg;
   bool cycle = false;
+  {
+    gsp__scale_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.mode = GSP_SCALE_IN_CORE;
+    rec.gpus = 1;
+    gsp__scale_note(&rec);
+  }
   GSP_TRY(gsp_cuda_fw_device(dev->d, dsucc, n, np, t, s, !non_reflexive, dpx, &cycle));
   GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
             s == GSP_MAX_PLUS ? "positive" : "negative");

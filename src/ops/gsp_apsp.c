@@ -101,6 +101,7 @@ typedef struct {
   bool gpu;          /* try the GPU */
   int64_t batch;     /* GPU sources per pass (0: the kernel's choice) */
   size_t cap;        /* device memory cap for the closure */
+  int gpus;          /* GPUs for the closure */
   bool ran_gpu;      /* set when a kernel ran on the GPU */
   int64_t blocks;
 } apsp_run;
@@ -305,7 +306,8 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
   const int64_t n = r->n;
   const bool transposed = r->paths;
   GSP_TRY(transposed ? gsp_matrix_transpose(&M, A) : gsp_matrix_dup(&M, A));
-  gsp_closure_opts co = {.backend = r->gpu ? backend : GSP_BACKEND_CPU, .device_memory_cap = r->cap};
+  gsp_closure_opts co = {.backend = r->gpu ? backend : GSP_BACKEND_CPU, .device_memory_cap = r->cap,
+                         .gpus = r->gpus};
   info = gsp_closure_ext(M, r->paths ? &S : NULL, GSP_MIN_PLUS, &co);
   if (info == GSP_NEGATIVE_CYCLE) {
     /* name the cycle: Bellman-Ford finds one */
@@ -500,7 +502,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   apsp_run r = {.A = A, .n = n, .ns = ns, .B = B, .src = src, .out = out, .paths = want_paths,
                 .rows = o.rows, .rows_ctx = o.rows_ctx, .dx = dx, .px = px, .nthreads = nt,
                 .gpu = gpu && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
-                .batch = batch, .cap = o.device_memory_cap};
+                .batch = batch, .cap = o.device_memory_cap, .gpus = o.gpus};
   if (n > 0) {
     switch (algo) {
     case GSP_APSP_FLOYD_WARSHALL:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "closure_cpu.h"
+#include "closure_scale.h"
 #include "gsp_internal.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
@@ -80,6 +81,12 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
    * no NaN: scanning it would cost a full download and defeat residency. */
   if (!M->dev_only) GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
 
+  GSP_CHECK(o.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, o.gpus);
+  {
+    const gsp__scale_record cpu = {GSP_SCALE_CPU, 0, 0, 0, 0, 0, 0, 0, 0};
+    gsp__scale_note(&cpu); /* the GPU paths overwrite it */
+  }
+
   const gsp_backend backend = gsp__backend_for(o.backend);
 #ifdef GSP_HAVE_CUDA
   if (backend != GSP_BACKEND_CPU) {
@@ -91,7 +98,7 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
       bool taken = false;
       struct gsp_matrix_s *dsucc = NULL;
       info = gsp_cuda_closure(M, succ ? &dsucc : NULL, s, o.non_reflexive,
-                              o.device_memory_cap, &taken);
+                              o.device_memory_cap, o.gpus, &taken);
       if (taken) {
         if (info >= 0 && succ) *succ = dsucc;
         return info;

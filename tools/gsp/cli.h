@@ -69,6 +69,8 @@ const char *cli_get(const cli_ctx *c, const char *name);
 bool cli_int(const char *cmd, const char *name, const char *s, int64_t lo,
              int64_t hi, int64_t *out);
 bool cli_double(const char *cmd, const char *name, const char *s, double *out);
+/* A byte count: digits with an optional k, M or G suffix (powers of 1024). */
+bool cli_bytes(const char *cmd, const char *name, const char *s, size_t *out);
 bool cli_semiring(const char *cmd, const char *s, gsp_semiring *out);
 bool cli_type(const char *cmd, const char *s, gsp_type *out);
 bool cli_format(const char *cmd, const char *s, gsp_file_format *out);

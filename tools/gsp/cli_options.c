@@ -3,6 +3,7 @@
  * every subcommand's --help comes from the same table it parses. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,6 +197,27 @@ bool cli_double(const char *cmd, const char *name, const char *s,
     return false;
   }
   *out = v;
+  return true;
+}
+
+bool cli_bytes(const char *cmd, const char *name, const char *s, size_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  unsigned shift = 0;
+  if (end != s && *end && !end[1]) {
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    default: break;
+    }
+  }
+  if (errno || end == s || *end != '\0' || s[0] == '-' || (shift && v > (SIZE_MAX >> shift))) {
+    fprintf(stderr, "gsp %s: --%s: '%s' is not a byte count (digits, optional k/M/G)\n", cmd, name, s);
+    return false;
+  }
+  *out = (size_t)v << shift;
   return true;
 }
 

@@ -32,6 +32,11 @@ static const cli_opt opts[] = {
     {"cutoff", 0, OPT_VALUE, "X  leave out distances above X"},
     {"parent-output", 0, OPT_VALUE, "FILE  write the parent matrix (int64, "
                                     "0-based; row k = tree of source k)"},
+    {"device-memory-cap", 0, OPT_VALUE, "BYTES  GPU memory to use at most "
+                                        "(k/M/G suffixes); a larger matrix "
+                                        "is closed out of core"},
+    {"gpus", 0, OPT_VALUE, "N  GPUs to use (default 0: automatic, or "
+                           "GSP_GPUS)"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp apsp [options] GRAPH";
@@ -280,6 +285,18 @@ done:
   return rc;
 }
 
+/* --device-memory-cap and --gpus; false (message printed) when malformed. */
+static bool device_options(cli_ctx *c, const char *cmd, size_t *cap, int *gpus) {
+  const char *capv = cli_get(c, "device-memory-cap"), *gpuv = cli_get(c, "gpus");
+  if (capv && !cli_bytes(cmd, "device-memory-cap", capv, cap)) return false;
+  if (gpuv) {
+    int64_t ng;
+    if (!cli_int(cmd, "gpus", gpuv, 0, 1024, &ng)) return false;
+    *gpus = (int)ng;
+  }
+  return true;
+}
+
 static const char *algo_name(gsp_apsp_algo a) {
   return a == GSP_APSP_FLOYD_WARSHALL ? "fw" : a == GSP_APSP_MSSSP ? "msssp"
          : a == GSP_APSP_JOHNSON      ? "johnson"
@@ -337,6 +354,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   gsp_apsp_opts o;
   memset(&o, 0, sizeof o);
   o.backend = c->backend;
+  if (!device_options(c, cmd, &o.device_memory_cap, &o.gpus)) return CLI_USAGE;
   const char *a = cli_get(c, "algo");
   if (a) {
     if (!strcmp(a, "auto")) o.algo = GSP_APSP_AUTO;
@@ -507,6 +525,10 @@ int cmd_apsp(int argc, char **argv) {
   bool want_succ = pathq || sample || cli_get(&c, "succ-output");
   gsp_closure_opts co = {.non_reflexive = cli_get(&c, "non-reflexive") != NULL,
                          .backend = c.backend};
+  if (!device_options(&c, cmd, &co.device_memory_cap, &co.gpus)) {
+    rc = CLI_USAGE;
+    goto done;
+  }
   bool gpu = false;
   char dev[200] = "";
   gsp_cuda_available(&gpu, dev, sizeof dev);

@@ -1,0 +1,84 @@
+/*
+ * Device-level closures past one GPU's memory and over several GPUs,
+ * C-callable, no CUDA types (gsp_cuda_ooc.cu, gsp_cuda_mgpu.cu). Used by the
+ * gateway and by bench/bench_closure_scale.cu.
+ */
+#ifndef GSP_CUDA_SCALE_H
+#define GSP_CUDA_SCALE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gsp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef GSP_HAVE_CUDA
+
+/* What an out-of-core run did. */
+typedef struct {
+  int64_t page_rows, pages;
+  int slots;
+  size_t device_bytes;
+  int64_t loads, stores;  /* page transfers (a page: page_rows x n) */
+  bool pinned;            /* H was page-locked for the run (else pageable copies) */
+  double seconds_pin;     /* cudaHostRegister + cudaHostUnregister */
+} gsp_cuda_ooc_report;
+
+/*
+ * Out-of-core closure in place of the host matrix H (n x n row-major,
+ * leading dimension n, every entry a value: the semiring zero of s where
+ * there is no edge) with at most `budget` bytes of device memory on the
+ * current device. force_rows / force_slots: 0, or overrides of the page plan
+ * (gsp__ooc_plan_make). reflexive: M*, else M+. H is page-locked with
+ * cudaHostRegister for the run (transfers are direct DMA; when the host
+ * refuses, pageable copies are used: correct, slower). *cycle as
+ * gsp_cuda_fw_device (H is then garbage). Numeric types only.
+ * GSP_DEVICE_OUT_OF_MEMORY when no page plan fits the budget.
+ */
+gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, size_t budget,
+                         int64_t force_rows, int force_slots, bool *cycle, gsp_cuda_ooc_report *rep);
+
+/* ---- several GPUs of one host (NCCL) ---- */
+
+typedef struct gsp_mgpu_s *gsp_cuda_mgpu;
+
+/* Whether this build has the multi-GPU path (NCCL headers found). */
+bool gsp_cuda_mgpu_built(void);
+
+/* Bytes of device memory the largest block of an n-vertex closure over
+ * `gpus` GPUs needs; 0 when n is too small to split (fewer 128-tiles than
+ * GPUs in a grid row or column). */
+size_t gsp_cuda_mgpu_bytes(gsp_type t, int64_t n, int gpus);
+
+/* A context over the first `gpus` usable devices: blocks allocated, NCCL
+ * communicators made (cached between contexts). cap_per_gpu: 0 or the
+ * device-memory cap. Errors: GSP_NO_DEVICE (too few GPUs, no NCCL),
+ * GSP_DEVICE_OUT_OF_MEMORY, GSP_INVALID_VALUE (n too small to split). */
+gsp_info gsp_cuda_mgpu_create(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu);
+void gsp_cuda_mgpu_destroy(gsp_cuda_mgpu m);
+/* Grid shape (rows x columns of GPUs). */
+void gsp_cuda_mgpu_grid(const gsp_cuda_mgpu m, int *grid_rows, int *grid_cols);
+/* GPU g's block: device pointer (row-major, leading dimension *cols), its
+ * CUDA device, first global row/column and padded extent. */
+void gsp_cuda_mgpu_block(const gsp_cuda_mgpu m, int g, void **d, int *device, int64_t *row0, int64_t *rows,
+                         int64_t *col0, int64_t *cols);
+/* Every block := the semiring zero (the padding of an input). */
+gsp_info gsp_cuda_mgpu_fill(gsp_cuda_mgpu m, gsp_semiring s);
+/* Blocks := H (n x n, ld n), padding zero. */
+gsp_info gsp_cuda_mgpu_upload(gsp_cuda_mgpu m, const void *H, gsp_semiring s);
+/* The closure of the blocks in place; nonneg_i32: INT32 MIN_PLUS input with
+ * every value >= 0 (the DPX product). Synchronises. */
+gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle);
+/* H (n x n, ld n) := the blocks. */
+gsp_info gsp_cuda_mgpu_download(gsp_cuda_mgpu m, void *H);
+
+#endif /* GSP_HAVE_CUDA */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GSP_CUDA_SCALE_H */

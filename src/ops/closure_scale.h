@@ -1,0 +1,72 @@
+/*
+ * Closures past one GPU's memory (out of core) and over several GPUs: the
+ * page plan of the out-of-core schedule (pure arithmetic, shared by the CUDA
+ * code, the tests and the benchmark) and a per-thread record of how the last
+ * closure ran, for tests that must know which path was taken.
+ */
+#ifndef GSP_CLOSURE_SCALE_H
+#define GSP_CLOSURE_SCALE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gsp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Device bytes an out-of-core closure takes besides the pages: workspace
+ * flags and rounding. */
+#define GSP_OOC_SLACK ((size_t)4096)
+
+/* Page layout: pages of page_rows rows (a multiple of 128; the last page may
+ * be shorter) of the np x np matrix, `slots` page buffers on the device. */
+typedef struct {
+  int64_t page_rows, pages;
+  int slots;
+  size_t bytes; /* device memory of the plan */
+} gsp__ooc_plan;
+
+/* Device bytes of `slots` pages of B rows of np elements of ts bytes, the
+ * B x B transposed panel, and the slack. */
+size_t gsp__ooc_bytes(int64_t np, size_t ts, int64_t B, int slots);
+
+/*
+ * The plan for an np x np matrix (np a multiple of 128) of ts-byte elements
+ * within `budget` bytes. Without overrides it prefers 5 slots (pivot, next
+ * pivot, and three pages so that a load, a computation and a store overlap)
+ * as long as pages keep >= 1024 rows (transfers then stay below the
+ * computation, docs/distributed.md), then 4 (>= 512 rows), 3 (>= 256), 2
+ * (>= 128), with the largest page that fits. force_rows (a multiple of 128)
+ * and force_slots (>= 2), when nonzero, fix those values (testing: the
+ * GSP_OOC_PAGE_ROWS and GSP_OOC_SLOTS variables). Returns false when no plan
+ * fits (not even two pages of 128 rows).
+ */
+bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows,
+                        int force_slots);
+
+/* How the last closure of this thread ran. */
+typedef enum {
+  GSP_SCALE_CPU = 0,  /* CPU backend (or a GPU decline) */
+  GSP_SCALE_IN_CORE,  /* one GPU, matrix resident */
+  GSP_SCALE_OOC,      /* one GPU, out of core */
+  GSP_SCALE_MGPU      /* several GPUs */
+} gsp__scale_mode;
+
+typedef struct {
+  gsp__scale_mode mode;
+  int64_t page_rows, pages; /* OOC */
+  int slots;                /* OOC */
+  int64_t loads, stores;    /* OOC page transfers */
+  int gpus, grid_rows, grid_cols; /* MGPU */
+} gsp__scale_record;
+
+void gsp__scale_note(const gsp__scale_record *r);
+void gsp__scale_last(gsp__scale_record *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GSP_CLOSURE_SCALE_H */
