@@ -14,6 +14,7 @@
  * when the user set it: NVLink multicast (NVLS) can take the shared GPUs of
  * a host out of service, and the broadcasts here gain nothing from it.
  */
+#include <stdio.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
