@@ -74,8 +74,30 @@ static double as_double(gsp_type t, const void *x) {
   }
 }
 
-/* Print the optimal path src -> dst with its value. Returns CLI_NO_PATH
- * when there is none. */
+/* Print path p[0..len) from src to dst (its extraction gave info) with
+ * its value V(vrow, dst); frees p. CLI_NO_PATH when there is none. */
+static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_index *p, gsp_index len,
+                     gsp_matrix V, gsp_index vrow, gsp_index src, gsp_index dst, const char *label) {
+  int rc = CLI_OK;
+  if (info == GSP_NO_VALUE) {
+    printf("%s: no path from %lld to %lld\n", label, cli_id(g, src), cli_id(g, dst));
+    rc = CLI_NO_PATH;
+  } else if (info < 0) {
+    rc = cli_fail("apsp", "cannot extract the path", info);
+  } else {
+    int64_t vbuf[2];
+    char val[64] = "?";
+    if (gsp_matrix_extract_element(vbuf, V, vrow, dst) == GSP_SUCCESS)
+      cli_value_str(val, sizeof val, g->type, vbuf);
+    printf("%s: %lld -> %lld, value %s, %llu vertices\n", label, cli_id(g, src), cli_id(g, dst), val,
+           (unsigned long long)len);
+    cli_print_path(c, g, p, len);
+  }
+  free(p);
+  return rc;
+}
+
+/* The optimal path src -> dst from a successor matrix, with its value. */
 static int print_path(const cli_ctx *c, const cli_graph *g, gsp_matrix M,
                       gsp_matrix succ, gsp_index src, gsp_index dst,
                       const char *label) {
@@ -83,25 +105,7 @@ static int print_path(const cli_ctx *c, const cli_graph *g, gsp_matrix M,
   gsp_index *p = malloc(len * sizeof *p);
   if (!p) return CLI_FAILURE;
   gsp_info info = gsp_path_extract(p, &len, succ, src, dst);
-  if (info == GSP_NO_VALUE) {
-    free(p);
-    printf("%s: no path from %lld to %lld\n", label, cli_id(g, src),
-           cli_id(g, dst));
-    return CLI_NO_PATH;
-  }
-  if (info < 0) {
-    free(p);
-    return cli_fail("apsp", "cannot extract the path", info);
-  }
-  int64_t vbuf[2];
-  char val[64] = "?";
-  if (gsp_matrix_extract_element(vbuf, M, src, dst) == GSP_SUCCESS)
-    cli_value_str(val, sizeof val, g->type, vbuf);
-  printf("%s: %lld -> %lld, value %s, %llu vertices\n", label,
-         cli_id(g, src), cli_id(g, dst), val, (unsigned long long)len);
-  cli_print_path(c, g, p, len);
-  free(p);
-  return CLI_OK;
+  return show_path(c, g, info, p, len, M, src, src, dst, label);
 }
 
 /* As print_path, from row `row` (source src) of a parent matrix. */
@@ -112,25 +116,7 @@ static int print_parent_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D,
   gsp_index *p = malloc(len * sizeof *p);
   if (!p) return CLI_FAILURE;
   gsp_info info = gsp_path_from_parent_row(p, &len, P, row, dst);
-  if (info == GSP_NO_VALUE) {
-    free(p);
-    printf("%s: no path from %lld to %lld\n", label, cli_id(g, src),
-           cli_id(g, dst));
-    return CLI_NO_PATH;
-  }
-  if (info < 0) {
-    free(p);
-    return cli_fail("apsp", "cannot extract the path", info);
-  }
-  int64_t vbuf[2];
-  char val[64] = "?";
-  if (gsp_matrix_extract_element(vbuf, D, row, dst) == GSP_SUCCESS)
-    cli_value_str(val, sizeof val, g->type, vbuf);
-  printf("%s: %lld -> %lld, value %s, %llu vertices\n", label,
-         cli_id(g, src), cli_id(g, dst), val, (unsigned long long)len);
-  cli_print_path(c, g, p, len);
-  free(p);
-  return CLI_OK;
+  return show_path(c, g, info, p, len, D, row, src, dst, label);
 }
 
 /* Row i of M as dense values and presence: e_i (+.*) M on PLUS_TIMES is
