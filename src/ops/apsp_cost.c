@@ -20,14 +20,17 @@
  * "Many-source SSSP" section, bench/results/msssp_gpu_nvidia-h200.txt)
  * against ~3 s and ~0.016 s of kernels: about 10 ns a cell. Successors:
  * fp32 16384 with successors 0.746 s against 0.384 s (x1.95).
- * bench_apsp rows "fw" calibrate all of these. */
+ * bench_apsp rows "fw" calibrate all of these: on the H200 run of
+ * bench/results/apsp_nvidia-h200.log (INT32, n = 6301 .. 26518, results
+ * streamed through the row callback) the host side fits 1.2e-8 s a cell
+ * (1.13e-8 .. 1.67e-8, the small graphs the dearest). */
 #define FW_GPU_RATE_4B 1.2e13
 #define FW_GPU_RATE_8B 2.0e12
 /* INT32 with a negative weight leaves the DPX path for the saturating
  * operator: "int32 min-plus (saturating, inputs < 0)" 8192: 2.37e12. */
 #define FW_GPU_RATE_I32_NEG 2.4e12
 #define FW_GPU_ROUND_S 2.0e-4
-#define FW_GPU_HOST_CELL_S 1.0e-8
+#define FW_GPU_HOST_CELL_S 1.2e-8
 #define FW_GPU_PATHS_FACTOR 1.95
 
 /* ---- Floyd-Warshall on the CPU (docs/performance.md "CPU closure"):
@@ -66,14 +69,17 @@
 /* ---- Johnson's extra work: Bellman-Ford (a handful of passes over the
  * arcs from the virtual source: potentials of random negative weights
  * settle in few rounds), the reweighting (one pass) and mapping every
- * result cell back (one subtraction and conversion a cell). The
- * reweighted graph of an INT32 input may be INT64 (slower keys: x1.3 on
- * the GPU). bench_apsp rows "johnson" against "msssp" on the same graph
- * calibrate JOHNSON_CELL_S and BF_PASSES. */
+ * result cell back (one subtraction and conversion a cell). bench_apsp
+ * rows "johnson" against "msssp" on the same graph calibrate
+ * JOHNSON_CELL_S: on the H200 run (bench/results/apsp_nvidia-h200.log)
+ * Johnson - MSSSP is 2.0e-10 .. 3.8e-10 s a cell on the seven Gnutella
+ * shapes (the first prediction, 1e-9, made Johnson 1.3x-2.6x too dear).
+ * The INT64 relaxation an INT32 graph needs when (n-1) max w' overflows
+ * INT32 is left out: it did not occur on any benchmark graph. */
 #define BF_PASSES 20.0
 #define BF_GPU_RATE 1.0e9 /* arcs a second */
 #define BF_CPU_RATE_THREAD 1.0e8
-#define JOHNSON_CELL_S 1.0e-9
+#define JOHNSON_CELL_S 3.0e-10
 
 static double fw_seconds(const gsp__apsp_shape *s) {
   const double n = (double)s->n, n3 = n * n * n, cells = n * n;
@@ -93,10 +99,10 @@ static double fw_seconds(const gsp__apsp_shape *s) {
   return t + cells * FW_CPU_CELL_S * (s->paths ? 3 : 1) + out;
 }
 
-static double relax_seconds(const gsp__apsp_shape *s, bool wide_keys) {
+static double relax_seconds(const gsp__apsp_shape *s) {
   const double n = (double)s->n, m = (double)s->m, ns = (double)s->ns;
   if (s->relax_gpu) {
-    double t = ns * m / RELAX_GPU_RATE * (wide_keys ? 1.3 : 1.0);
+    double t = ns * m / RELAX_GPU_RATE;
     if (s->paths) t *= RELAX_GPU_PATHS_FACTOR;
     return RELAX_GPU_FIXED_S + t + ns * n * (RELAX_GPU_CELL_S + (s->paths ? RELAX_GPU_PATHS_CELL_S : 0));
   }
@@ -110,10 +116,10 @@ static double relax_seconds(const gsp__apsp_shape *s, bool wide_keys) {
 void gsp__apsp_predict(double sec[4], const gsp__apsp_shape *s) {
   sec[GSP_APSP_AUTO] = 0;
   sec[GSP_APSP_FLOYD_WARSHALL] = fw_seconds(s);
-  sec[GSP_APSP_MSSSP] = s->negative ? INFINITY : relax_seconds(s, false);
+  sec[GSP_APSP_MSSSP] = s->negative ? INFINITY : relax_seconds(s);
   const double th = s->threads > 0 ? s->threads : 1;
   const double bf = (double)s->m * BF_PASSES / (s->relax_gpu ? BF_GPU_RATE : BF_CPU_RATE_THREAD * th);
-  sec[GSP_APSP_JOHNSON] = bf + relax_seconds(s, s->t == GSP_INT32) +
+  sec[GSP_APSP_JOHNSON] = bf + relax_seconds(s) +
                           (double)s->ns * (double)s->n * JOHNSON_CELL_S;
 }
 
