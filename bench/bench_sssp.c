@@ -31,9 +31,15 @@
  *        [--scale S] [--edgefactor E] [--grid R] [--apsp-n N] [--reps K]
  *        [--algos harish,da2cf,delta,auto] [--max-seconds T]
  *        [--apsp-big-n N] [--apsp-big-fw-n N] [--apsp-batches B1,B2,..]
- *        [--apsp-cpu-sources K] [--dump-dir DIR]
+ *        [--apsp-cpu-sources K] [--apsp-parent-reps K] [--dump-dir DIR]
  *        [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--skip-bf] [--quick]
  *        [--csv FILE] [--graphs rmat,grid] [--dump DIR]
+ * With the CUDA backend, the near-far rows are followed by a "phases" line:
+ * medians of the persistent kernel alone (CUDA events), the device setup
+ * before it, the host side after it and the whole gateway call, plus the
+ * parent record form (packed 64-bit words, or 16-byte records); msssp rows
+ * of the large all-pairs table by their device phases (rounds, parent pass,
+ * transpose, copy stream) and host phases (row copies, waits).
  * --dump writes each graph's CSR, the sources and our distances from the
  * first timed source as raw arrays for bench/bench_sssp_scipy.py.
  * --quick shrinks every size for a smoke test. A run whose warm-up takes
@@ -49,6 +55,9 @@
 #include <string.h>
 
 #include "gsp.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h" /* phase times of the last GPU call (gsp_cuda_sssp_last_stats) */
+#endif
 
 typedef struct {
   gsp_backend backend;
@@ -56,6 +65,7 @@ typedef struct {
   int scale, edgefactor, reps;
   gsp_index grid, apsp_n;
   gsp_index big_n, big_fw_n, cpu_sources; /* large all-pairs */
+  int par_reps;                           /* timed runs of the large all-pairs with parents */
   const char *batches;                    /* batch sweep, NULL: none */
   const char *dump_dir;                   /* Matrix Market copies for scipy */
   double max_seconds;
@@ -199,6 +209,54 @@ static void dump_graph(const config *c, const char *name, gsp_matrix A, const gs
   free(p), free(j), free(w), free(dist), free(j32), free(s), free(I), free(x);
 }
 
+/* Phase times of the timed GPU runs of one row (gsp_cuda_sssp_last_stats
+ * after each call; only calls that ran on the device count). */
+#define PH_MAX 64
+typedef struct {
+  int k;
+  double wall[PH_MAX], call[PH_MAX], setup[PH_MAX], kernel[PH_MAX], out[PH_MAX];
+  int parents, level_bits, steps;
+} phase_acc;
+
+static double median_of(double *x, int k) {
+  qsort(x, (size_t)k, sizeof *x, cmp_double);
+  return k > 0 ? x[k / 2] : NAN;
+}
+
+static void phase_add(phase_acc *a, double wall) {
+#ifdef GSP_HAVE_CUDA
+  gsp_cuda_sssp_stats s;
+  gsp_cuda_sssp_last_stats(&s);
+  if (s.kernel_s <= 0 || a->k >= PH_MAX) return; /* not the near-far driver */
+  a->wall[a->k] = wall, a->call[a->k] = s.call_s, a->setup[a->k] = s.setup_s, a->kernel[a->k] = s.kernel_s;
+  a->out[a->k] = s.out_s;
+  a->parents = s.parents, a->level_bits = s.level_bits, a->steps = s.steps;
+  a->k++;
+#else
+  (void)a, (void)wall;
+#endif
+}
+
+static void phase_print(const config *c, phase_acc *a, const char *name, gsp_index n, gsp_index m,
+                        const char *label) {
+  if (a->k == 0) return;
+  const char *form[] = {"none", "16-byte records", "packed 64-bit", "packed overflowed -> 16-byte"};
+  const double wall = median_of(a->wall, a->k), call = median_of(a->call, a->k), setup = median_of(a->setup, a->k),
+               kern = median_of(a->kernel, a->k), out = median_of(a->out, a->k);
+  printf("|   phases   | median of %d: kernel %.2f ms (%.2f GTEPS), device setup %.2f ms, after kernel %.2f ms, "
+         "gateway %.2f ms, call %.2f ms | %d steps | parents: %s",
+         a->k, kern * 1e3, (double)m / kern / 1e9, setup * 1e3, out * 1e3, call * 1e3, wall * 1e3, a->steps,
+         form[a->parents & 3]);
+  if (a->parents >= 2) printf(" (%d level bits)", a->level_bits);
+  printf("\n");
+  fflush(stdout);
+  char what[96];
+  snprintf(what, sizeof what, "%s kernel", label);
+  csv_row(c, "sssp-phase", name, n, m, what, a->k, kern, kern, (double)m / kern / 1e9, "GTEPS");
+  snprintf(what, sizeof what, "%s gateway", label);
+  csv_row(c, "sssp-phase", name, n, m, what, a->k, call, call, (double)m / call / 1e9, "GTEPS");
+}
+
 /* Whether algorithm `label` runs on graph `name`. */
 static bool wanted(const config *c, const char *name, const char *label) {
   if (c->algos) {
@@ -234,12 +292,14 @@ static void bench_sssp_graph(const config *c, const char *name, gsp_matrix A) {
     int done = 0;
     double warm = 0;
     gsp_index reached = 0;
+    phase_acc ph = {0};
     for (int r = -1; r < c->reps; r++) {
       const gsp_index s = srcs[rng(&st) % (nsrc ? nsrc : 1)];
       gsp_vector d = NULL, p = NULL;
       const double t0 = omp_get_wtime();
       TRY(gsp_sssp(&d, parents ? &p : NULL, A, s, &o));
       const double dt = omp_get_wtime() - t0;
+      if (r >= 0) phase_add(&ph, dt);
       TRY(gsp_vector_nvals(&reached, d));
       const double arcs_r = (double)reached_arcs(d, rowp);
       gsp_vector_free(&d), gsp_vector_free(&p);
@@ -267,6 +327,7 @@ static void bench_sssp_graph(const config *c, const char *name, gsp_matrix A) {
     fflush(stdout);
     csv_row(c, "sssp", name, n, m, label, done, med, lo, (double)m / med / 1e9, "GTEPS");
     csv_row(c, "sssp", name, n, m, label, done, med, lo, med_rate / 1e9, "GTEPS_r");
+    phase_print(c, &ph, name, n, m, label);
     free(t), free(rate);
   }
   free(srcs), free(rowp);
@@ -519,6 +580,21 @@ static void big_row(const config *c, const char *what, gsp_index n, gsp_index m,
   csv_row(c, "apsp-big", what, n, m, note, runs, med, lo, (double)n * (double)m / allpairs, "arc-relaxations/s");
 }
 
+/* Phases of the last gsp_msssp call that ran on the device. */
+static void ms_phase_print(const char *what) {
+#ifdef GSP_HAVE_CUDA
+  gsp_cuda_sssp_stats s;
+  gsp_cuda_sssp_last_stats(&s);
+  if (s.batches == 0) return;
+  printf("|   phases of the last run (%s): %d batches; device: rounds %.3f s, parent pass %.3f s, transpose %.3f s, "
+         "copies %.3f s (own stream); host: row copies %.3f s, waiting %.3f s; gateway %.3f s\n",
+         what, s.batches, s.relax_s, s.parent_s, s.transpose_s, s.d2h_s, s.host_copy_s, s.host_wait_s, s.call_s);
+  fflush(stdout);
+#else
+  (void)what;
+#endif
+}
+
 /* Issue 5's target: all pairs of a random graph, |V| = big_n, |E| = 4|V|. */
 static void bench_apsp_big(const config *c) {
   const gsp_index n = c->big_n, m0 = 4 * n;
@@ -553,12 +629,14 @@ static void bench_apsp_big(const config *c) {
   apsp_arg a = {.A = A, .c = c};
   double t = timed_k(reps, run_msssp, &a, &runs, &lo);
   big_row(c, "gsp_msssp", n, m, n, runs, t, lo, t, backend_name(c->backend));
+  ms_phase_print("distances");
   const double dist_only = t;
   a.parents = true;
-  t = timed_k(1, run_msssp, &a, &runs, &lo);
+  t = timed_k(c->par_reps, run_msssp, &a, &runs, &lo);
   char note[128];
   snprintf(note, sizeof note, "%s, parents +%.1f%%", backend_name(c->backend), 100.0 * (t / dist_only - 1));
   big_row(c, "gsp_msssp + parents", n, m, n, runs, t, lo, t, note);
+  ms_phase_print("parents");
   a.parents = false;
   if (c->batches) { /* batch sweep */
     char list[256];
@@ -602,7 +680,7 @@ static void bench_apsp_big(const config *c) {
 
 int main(int argc, char **argv) {
   config c = {.backend = GSP_BACKEND_AUTO, .type = GSP_INT32, .scale = 21, .edgefactor = 16, .reps = 5,
-              .grid = 4096, .apsp_n = 4677, .big_n = 65536, .big_fw_n = 32768, .cpu_sources = 256,
+              .grid = 4096, .apsp_n = 4677, .big_n = 65536, .big_fw_n = 32768, .cpu_sources = 256, .par_reps = 1,
               .max_seconds = 30};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
@@ -629,6 +707,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--apsp-big-n")) c.big_n = (gsp_index)atoll(v), i++;
     else if (!strcmp(a, "--apsp-big-fw-n")) c.big_fw_n = (gsp_index)atoll(v), i++;
     else if (!strcmp(a, "--apsp-cpu-sources")) c.cpu_sources = (gsp_index)atoll(v), i++;
+    else if (!strcmp(a, "--apsp-parent-reps")) c.par_reps = atoi(v) > 0 ? atoi(v) : 1, i++;
     else if (!strcmp(a, "--apsp-batches")) c.batches = v, i++;
     else if (!strcmp(a, "--dump-dir")) c.dump_dir = v, i++;
     else if (!strcmp(a, "--skip-apsp-big")) c.skip_big = true;
@@ -638,6 +717,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "usage: %s [--backend cpu|cuda|auto] [--type T] [--scale S] [--edgefactor E] [--grid R]\n"
                       "       [--apsp-n N] [--reps K] [--algos harish,da2cf,delta,auto] [--max-seconds T]\n"
                       "       [--apsp-big-n N] [--apsp-big-fw-n N] [--apsp-batches B1,B2] [--apsp-cpu-sources K]\n"
+                      "       [--apsp-parent-reps K]\n"
                       "       [--dump-dir DIR] [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--skip-bf] [--quick]\n"
                       "       [--csv FILE] [--graphs rmat,grid] [--dump DIR]\n", argv[0]);
       return 2;

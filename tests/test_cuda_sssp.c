@@ -10,13 +10,20 @@
  * Every test skips when gsp_cuda_available finds no device. CUDA is first
  * touched inside a test (Criterion runs each in a forked child), never in
  * the parent process.
+ *
+ * Parents with 32-bit keys ride as packed 64-bit words; the level-overflow
+ * fallback is forced by a long ring and by GSP_SSSP_LEVEL_BITS.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sssp_test_ref.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h" /* gsp_cuda_sssp_last_stats: which parent record form ran */
+#endif
 
 static void gpu_or_skip(void) {
   bool ok = false;
@@ -411,5 +418,104 @@ Test(cuda_sssp, device_graph_follows_changes) {
     cr_assert_eq(gsp_sssp(&d, NULL, A, 1, &o), GSP_INVALID_VALUE);
     cr_assert_null(d);
     gsp_matrix_free(&A);
+  }
+}
+
+/* ---- parents as packed 64-bit words (32-bit keys) and their fallback ---- */
+
+/* The parent record form of the last GPU call: 2 packed words, 3 packed
+ * words that overflowed their level bits and were redone with 16-byte
+ * records, 1 16-byte records (64-bit keys); -1 when the build cannot tell. */
+static int last_parent_form(void) {
+#ifdef GSP_HAVE_CUDA
+  gsp_cuda_sssp_stats s;
+  gsp_cuda_sssp_last_stats(&s);
+  return s.parents;
+#else
+  return -1;
+#endif
+}
+
+/* One GPU run with parents against the CPU and the references; returns the
+ * record form it used. */
+static int packed_case(gsp_matrix A, const tg *g, const gsp_index *srcs, gsp_index ns) {
+  gsp_sssp_opts o = sopts(GSP_SSSP_AUTO, GSP_BACKEND_CPU);
+  gsp_vector dc = NULL, pc = NULL, sc = NULL, dg = NULL, pg = NULL, sg = NULL;
+  int64_t s64[8];
+  for (gsp_index k = 0; k < ns; k++) s64[k] = (int64_t)srcs[k];
+  if (ns == 1) GSP_OK(gsp_sssp(&dc, &pc, A, srcs[0], &o));
+  else GSP_OK(gsp_nearest_source(&dc, &sc, &pc, A, srcs, ns, &o));
+  o.backend = GSP_BACKEND_CUDA;
+  if (ns == 1) GSP_OK(gsp_sssp(&dg, &pg, A, srcs[0], &o));
+  else GSP_OK(gsp_nearest_source(&dg, &sg, &pg, A, srcs, ns, &o));
+  const int form = last_parent_form();
+  gsp_test_assert_vector_same(dg, dc, 0);
+  gsp_test_assert_vector_same(pg, pc, 0);
+  if (ns > 1) gsp_test_assert_vector_same(sg, sc, 0);
+  check_sssp_result(g, s64, (int64_t)ns, INFINITY, dg, pg, sg);
+  gsp_vector_free(&dc), gsp_vector_free(&pc), gsp_vector_free(&sc);
+  gsp_vector_free(&dg), gsp_vector_free(&pg), gsp_vector_free(&sg);
+  return form;
+}
+
+/* A directed ring of 140000 vertices: parent ids take 18 bits, levels the
+ * other 14 (at most 16382), and the ring needs levels up to 139999, so the
+ * packed run must overflow and be redone exactly. A ring of 60000 (16 + 16
+ * bits) fits. 64-bit keys always use the 16-byte records. */
+Test(cuda_sssp, packed_parents_long_path_overflow) {
+  gpu_or_skip();
+  for (size_t ti = 0; ti < 4; ti++) {
+    const gsp_type t = sssp_types[ti];
+    const bool packed = t == GSP_INT32 || t == GSP_FP32;
+    const gsp_index sizes[] = {140000, 60000};
+    for (int k = 0; k < 2; k++) {
+      gsp_matrix A = NULL;
+      GSP_OK(gsp_generate_ring(&A, t, sizes[k], false, 1, 9, 8 + (uint64_t)k));
+      tg g = tg_from_matrix(A);
+      gsp_test_context("gpu packed ring %s n %llu", type_name(t), (unsigned long long)sizes[k]);
+      const gsp_index src = 17;
+      const int form = packed_case(A, &g, &src, 1);
+      if (form >= 0) cr_assert_eq(form, !packed ? 1 : k == 0 ? 3 : 2, "record form %d", form);
+      tg_free(&g);
+      gsp_matrix_free(&A);
+    }
+  }
+}
+
+/* Levels squeezed to a few bits (GSP_SSSP_LEVEL_BITS, read per call) so
+ * that the overflow and its fallback happen mid-run on hubs, zero-weight
+ * cycles, ties and several sources; with enough bits the packed form runs
+ * to the end. Every result must equal the CPU's. */
+Test(cuda_sssp, packed_parents_forced_overflow) {
+  gpu_or_skip();
+  const char *bits[] = {"1", "2", "3", "5", "31"};
+  for (size_t ti = 0; ti < 4; ti += 2) { /* INT32 and FP32: the packed types */
+    const gsp_type t = sssp_types[ti];
+    cr_assert(t == GSP_INT32 || t == GSP_FP32);
+    gsp_matrix H = hub_graph(t, 30000, 0, 3, 91); /* zero weights: ties and zero cycles */
+    gsp_matrix R = NULL, G = NULL;
+    GSP_OK(gsp_generate_rmat(&R, t, 15, 8, 0, 0, 0, 1, 2, 92));
+    GSP_OK(gsp_generate_grid(&G, t, 60, 70, 1, 2, 93));
+    gsp_matrix mats[] = {H, R, G};
+    const char *names[] = {"hubs", "rmat", "grid"};
+    for (int mi = 0; mi < 3; mi++) {
+      tg g = tg_from_matrix(mats[mi]);
+      for (size_t bi = 0; bi < sizeof bits / sizeof *bits; bi++) {
+        cr_assert_eq(setenv("GSP_SSSP_LEVEL_BITS", bits[bi], 1), 0);
+        gsp_test_context("gpu packed %s %s level bits %s", names[mi], type_name(t), bits[bi]);
+        const gsp_index one = 5;
+        int form = packed_case(mats[mi], &g, &one, 1);
+        if (form >= 0) {
+          cr_assert(form == 2 || form == 3, "record form %d", form);
+          if (bi == 0) cr_assert_eq(form, 3, "one level bit (levels 0 only) must overflow");
+        }
+        const gsp_index many[] = {0, 7, 1000, 2500, 7};
+        form = packed_case(mats[mi], &g, many, 5);
+        if (form >= 0) cr_assert(form == 2 || form == 3, "record form %d", form);
+      }
+      unsetenv("GSP_SSSP_LEVEL_BITS");
+      tg_free(&g);
+    }
+    gsp_matrix_free(&H), gsp_matrix_free(&R), gsp_matrix_free(&G);
   }
 }

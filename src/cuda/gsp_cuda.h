@@ -70,6 +70,34 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, int64_t *
                         const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
                         const void *lim, int64_t batch, bool *taken);
 
+/* Phase times of the calling thread's last gsp_cuda_sssp or gsp_cuda_msssp
+ * call that ran on the device, for benchmarks and tests (seconds; 0 where a
+ * phase did not run). Device phases are CUDA events, host ones the host
+ * clock. */
+typedef struct {
+  double call_s;   /* the whole gateway call (host clock) */
+  /* gsp_cuda_sssp, near-far driver */
+  double setup_s;  /* device: workspace reset, seeding */
+  double kernel_s; /* device: the persistent kernel alone (with a fallback
+                      run after a level overflow: both runs) */
+  double out_s;    /* host: from the kernel's end to the call's return
+                      (extraction, copies, parent widening) */
+  int parents;     /* 0 none, 1 16-byte records, 2 packed 64-bit words,
+                      3 packed words that overflowed their level bits and
+                      were redone with 16-byte records */
+  int level_bits;  /* level bits of the packed words (2 and 3) */
+  int steps;       /* kernel steps (grid barriers) */
+  /* gsp_cuda_msssp, summed over batches */
+  int batches;
+  double relax_s;     /* device: relaxation rounds */
+  double parent_s;    /* device: the parent pass (and any level repair) */
+  double transpose_s; /* device: source-major transpose */
+  double d2h_s;       /* device: result copies to pinned staging */
+  double host_copy_s; /* host: rows from staging into the result */
+  double host_wait_s; /* host: waiting for the device (flags, copies) */
+} gsp_cuda_sssp_stats;
+void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out);
+
 /* The device CSR that gsp_cuda_sssp keeps with A between calls
  * (A->dev_graph). gsp_cuda_weights_checked: whether A has one, which means
  * its weights passed the shortest-path checks and A has not changed since;

@@ -11,7 +11,11 @@
  *    and parents widened to int64 on the way), so the output transfer and
  *    the host page faults overlap the device work;
  *  - the device turns each finished batch source-major through a shared
- *    memory transpose, so one contiguous copy holds nb whole rows.
+ *    memory transpose, so one contiguous copy holds nb whole rows; that
+ *    copy runs on a second stream, beside the next batch's rounds (the
+ *    next transpose waits for it).
+ *
+ * Phase times (events and host clock) go to last_stats() for the bench.
  *
  * Parents: hop counts ride along the relaxation (see the kernels); the final
  * pass checks the BFS level equations. Reads of a neighbour's (distance,
@@ -116,16 +120,38 @@ static int64_t copy_out(T *dist, uint8_t *present, int64_t *parent, const T *sx,
   return total;
 }
 
+/* Timing events of one batch, on the compute stream: rounds start, rounds
+ * done, parents done, transpose done; on the copy stream: copy done. */
+enum { EV_START = 0, EV_RELAXED, EV_PARENTS, EV_TRANSPOSED, EV_COPIED, EV_COUNT };
+
 template <class T> struct Run {
   typedef typename Key<T>::K K;
   MsBatch<K> b;
   DevGraph g;
-  cudaStream_t st = NULL;
-  cudaEvent_t ev[2] = {NULL, NULL};
+  cudaStream_t st = NULL, cs = NULL; /* compute, copies */
+  cudaEvent_t ev[2] = {NULL, NULL};  /* batch copied out (slot = batch & 1), for the host */
+  cudaEvent_t tev[2][EV_COUNT] = {};  /* timing, by slot */
   int *hflag = NULL; /* pinned */
   unsigned grid = 1;
   int queued = 0; /* rounds queued in this batch */
+  double wait_s = 0; /* host time spent waiting for the device */
 };
+
+/* Add slot k's phase times to the stats (its events have all completed). */
+template <class T> static void add_phases(Run<T> &R, int k, bool parents) {
+  gsp_cuda_sssp_stats &s = last_stats();
+  float ms[4] = {0, 0, 0, 0};
+  cudaEvent_t *e = R.tev[k];
+  if (cudaEventElapsedTime(&ms[0], e[EV_START], e[EV_RELAXED]) != cudaSuccess ||
+      (parents && cudaEventElapsedTime(&ms[1], e[EV_RELAXED], e[EV_PARENTS]) != cudaSuccess) ||
+      cudaEventElapsedTime(&ms[2], parents ? e[EV_PARENTS] : e[EV_RELAXED], e[EV_TRANSPOSED]) != cudaSuccess ||
+      cudaEventElapsedTime(&ms[3], e[EV_TRANSPOSED], e[EV_COPIED]) != cudaSuccess) {
+    (void)cudaGetLastError(); /* timing only: never an error of the call */
+    return;
+  }
+  s.relax_s += ms[0] * 1e-3, s.parent_s += ms[1] * 1e-3, s.transpose_s += ms[2] * 1e-3, s.d2h_s += ms[3] * 1e-3;
+  s.batches++;
+}
 
 /* Queue rounds [r0, r1) of the current batch. */
 template <class T, int MODE> static gsp_info queue_rounds(Run<T> &R, int r0, int r1, T lim) {
@@ -144,7 +170,9 @@ template <class T> static gsp_info read_flag(Run<T> &R, int slot, int *out) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
   GSP_CUDA_TRY(cudaMemcpyAsync(R.hflag, R.b.alive + slot, sizeof(int), cudaMemcpyDeviceToHost, R.st));
+  const double t0 = host_seconds();
   GSP_CUDA_TRY(cudaStreamSynchronize(R.st));
+  R.wait_s += host_seconds() - t0;
   *out = *R.hflag;
 #undef GSP_FREE_ALL
   return info;
@@ -189,6 +217,11 @@ template <class T> static gsp_info seed(Run<T> &R, int nb, bool reset_dist) {
   return info;
 }
 
+static void destroy_events(cudaEvent_t *e, int count) {
+  for (int k = 0; k < count; k++)
+    if (e[k]) cudaEventDestroy(e[k]), e[k] = NULL;
+}
+
 template <class T>
 static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t *nvals,
                             const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, T lim, int N) {
@@ -202,9 +235,11 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
   T *Tdist = NULL;
   int32_t *Tpar = NULL, *Sd = NULL, *Sh = NULL;
 #define GSP_FREE_ALL                                                           \
-  (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.H),     \
+  (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, R.cs ? (void)cudaStreamSynchronize(R.cs) : (void)0,     \
+   graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.H),     \
    cudaFree(R.b.P), cudaFree(R.b.chg), cudaFree(R.b.alive), cudaFree(Sd), cudaFree(Tdist), cudaFree(Tpar),     \
    R.ev[0] ? (void)cudaEventDestroy(R.ev[0]) : (void)0, R.ev[1] ? (void)cudaEventDestroy(R.ev[1]) : (void)0,   \
+   destroy_events(&R.tev[0][0], 2 * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,                \
    R.st ? (void)cudaStreamDestroy(R.st) : (void)0, pinned_put(&pin), gsp__free(Sh), (void)cudaGetLastError())
   const int32_t n = (int32_t)A->nrows;
   const size_t cells = (size_t)n * (size_t)N, ts = sizeof(T);
@@ -216,8 +251,11 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
   for (int64_t k = 0; k < nsrc; k++) Sh[k] = (int32_t)src[k];
   GSP_TRY(graph_upload(&R.g, A, true));
   GSP_CUDA_TRY(cudaStreamCreateWithFlags(&R.st, cudaStreamNonBlocking));
+  GSP_CUDA_TRY(cudaStreamCreateWithFlags(&R.cs, cudaStreamNonBlocking));
   GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[0], cudaEventDisableTiming));
   GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[1], cudaEventDisableTiming));
+  for (int k = 0; k < 2; k++)
+    for (int e = 0; e < EV_COUNT; e++) GSP_CUDA_TRY(cudaEventCreate(&R.tev[k][e]));
   GSP_CU_MALLOC(R.b.D, cells, sizeof(K));
   GSP_CU_MALLOC(R.b.chg, 3 * (size_t)n, sizeof(uint32_t));
   GSP_CU_MALLOC(R.b.alive, 4, sizeof(int));
@@ -246,6 +284,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
     const int nb = bi < nbatch ? (int)(nsrc - k0 < N ? nsrc - k0 : N) : 0;
     if (nb > 0) {
       R.b.S = Sd + k0;
+      GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_START], R.st));
       GSP_TRY(seed(R, nb, true));
       R.queued = est;
       if (par) GSP_TRY((queue_rounds<T, MS_HOPS>(R, 0, est, lim)));
@@ -253,16 +292,22 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
     }
     /* the previous batch leaves staging while this one relaxes */
     if (prev_k0 >= 0) {
+      const double t0 = host_seconds();
       GSP_CUDA_TRY(cudaEventSynchronize(R.ev[(bi - 1) & 1]));
+      const double t1 = host_seconds();
+      add_phases(R, (bi - 1) & 1, par);
       const unsigned char *s = slots + (size_t)((bi - 1) & 1) * slot;
       const size_t cnt = (size_t)prev_nb * (size_t)n, at = (size_t)prev_k0 * (size_t)n;
       total += copy_out<T>(dist + at, present + at, par ? parent + at : NULL, (const T *)s,
                            (const int32_t *)(s + cells * ts), cnt, lim);
+      R.wait_s += t1 - t0;
+      last_stats().host_copy_s += host_seconds() - t1;
     }
     if (nb == 0) break;
     if (par) GSP_TRY((converge<T, MS_HOPS>(R, lim)));
     else GSP_TRY((converge<T, MS_DIST>(R, lim)));
     est = R.queued;
+    GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_RELAXED], R.st));
     if (par) {
       int bad = 0;
       ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
@@ -280,18 +325,27 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
                   (long long)k0, (long long)(k0 + nb - 1));
       }
     }
+    if (par) GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_PARENTS], R.st));
+    /* the transpose buffers are free once the last batch's copy is done
+     * (long before: a batch's rounds take several times its copy) */
+    if (bi > 0) GSP_CUDA_TRY(cudaStreamWaitEvent(R.st, R.ev[(bi - 1) & 1], 0));
     const dim3 tg((unsigned)((n + 31) / 32), (unsigned)((nb + 31) / 32)), tb(32, 8);
     ms_transpose<T><<<tg, tb, 0, R.st>>>(R.b.D, R.b.P, Tdist, Tpar, n, N, nb);
     GSP_CUDA_LAUNCHED();
+    GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_TRANSPOSED], R.st));
+    /* the copy runs on its own stream, beside the next batch's rounds */
+    GSP_CUDA_TRY(cudaStreamWaitEvent(R.cs, R.tev[bi & 1][EV_TRANSPOSED], 0));
     unsigned char *s = slots + (size_t)(bi & 1) * slot;
-    GSP_CUDA_TRY(cudaMemcpyAsync(s, Tdist, (size_t)nb * n * ts, cudaMemcpyDeviceToHost, R.st));
+    GSP_CUDA_TRY(cudaMemcpyAsync(s, Tdist, (size_t)nb * n * ts, cudaMemcpyDeviceToHost, R.cs));
     if (par)
       GSP_CUDA_TRY(cudaMemcpyAsync(s + cells * ts, Tpar, (size_t)nb * n * sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                   R.st));
-    GSP_CUDA_TRY(cudaEventRecord(R.ev[bi & 1], R.st));
+                                   R.cs));
+    GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_COPIED], R.cs));
+    GSP_CUDA_TRY(cudaEventRecord(R.ev[bi & 1], R.cs));
     prev_k0 = k0, prev_nb = nb;
   }
   *nvals = total;
+  last_stats().host_wait_s += R.wait_s;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -331,15 +385,24 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, int64_t *
   while (N > 32 && graph + (size_t)n * (size_t)N * per_cell > avail) N -= 32;
   if (graph + (size_t)n * (size_t)N * per_cell > avail) return GSP_SUCCESS; /* the CPU takes it */
   *taken = true;
+  const double t_call = host_seconds();
+  memset(&last_stats(), 0, sizeof(gsp_cuda_sssp_stats));
+  gsp_info info;
   switch (A->type) {
   case GSP_INT32:
-    return msssp_typed<int32_t>((int32_t *)dist, parent, present, nvals, A, src, nsrc, *(const int32_t *)lim, (int)N);
+    info = msssp_typed<int32_t>((int32_t *)dist, parent, present, nvals, A, src, nsrc, *(const int32_t *)lim, (int)N);
+    break;
   case GSP_INT64:
-    return msssp_typed<int64_t>((int64_t *)dist, parent, present, nvals, A, src, nsrc, *(const int64_t *)lim, (int)N);
+    info = msssp_typed<int64_t>((int64_t *)dist, parent, present, nvals, A, src, nsrc, *(const int64_t *)lim, (int)N);
+    break;
   case GSP_FP32:
-    return msssp_typed<float>((float *)dist, parent, present, nvals, A, src, nsrc, *(const float *)lim, (int)N);
+    info = msssp_typed<float>((float *)dist, parent, present, nvals, A, src, nsrc, *(const float *)lim, (int)N);
+    break;
   case GSP_FP64:
-    return msssp_typed<double>((double *)dist, parent, present, nvals, A, src, nsrc, *(const double *)lim, (int)N);
-  default: return GSP_ERROR(GSP_PANIC, "gsp_cuda_msssp: type %d", (int)A->type);
+    info = msssp_typed<double>((double *)dist, parent, present, nvals, A, src, nsrc, *(const double *)lim, (int)N);
+    break;
+  default: info = GSP_ERROR(GSP_PANIC, "gsp_cuda_msssp: type %d", (int)A->type); break;
   }
+  last_stats().call_s = host_seconds() - t_call;
+  return info;
 }

@@ -193,15 +193,27 @@ __global__ void __launch_bounds__(256) ms_parents(MsBatch<typename Key<T>::K> b,
         T w = (T)0;
         if (e < e1) u = g.rcol[e], w = rw[e];
         const int cnt = e1 - base < 32 ? (int)(e1 - base) : 32;
-        for (int j = 0; j < cnt; j++) {
-          const int32_t uj = __shfl_sync(GSP_MS_FULL, u, j);
-          const T wj = __shfl_sync(GSP_MS_FULL, w, j);
+        for (int j0 = 0; j0 < cnt; j0 += 4) {
+          /* four tails at a time, so that their distance loads overlap */
+          int32_t uj[4];
+          T wj[4], du[4];
+#pragma unroll
+          for (int q = 0; q < 4; q++) {
+            const int j = j0 + q < cnt ? j0 + q : 0;
+            uj[q] = __shfl_sync(GSP_MS_FULL, u, j);
+            wj[q] = __shfl_sync(GSP_MS_FULL, w, j);
+            if (j0 + q >= cnt) uj[q] = -1;
+          }
           if (!want) continue;
-          const T du = KT::dec(b.D[uj * (int64_t)N + col]);
-          if (du <= lim && KT::add(du, wj) == d) {
-            const int32_t hu = b.H[uj * (int64_t)N + col];
-            if (hu < minh) minh = hu;
-            if (hu == h - 1 && uj < p) p = uj;
+#pragma unroll
+          for (int q = 0; q < 4; q++) du[q] = uj[q] >= 0 ? KT::dec(b.D[uj[q] * (int64_t)N + col]) : KT::inf();
+#pragma unroll
+          for (int q = 0; q < 4; q++) {
+            if (uj[q] >= 0 && du[q] <= lim && KT::add(du[q], wj[q]) == d) {
+              const int32_t hu = b.H[uj[q] * (int64_t)N + col];
+              if (hu < minh) minh = hu;
+              if (hu == h - 1 && uj[q] < p) p = uj[q];
+            }
           }
         }
       }

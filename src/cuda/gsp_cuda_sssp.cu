@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include <cooperative_groups/reduce.h>
+#include <chrono>
 #include <utility>
 
 #include "gsp_cuda_sssp.cuh"
@@ -553,6 +554,18 @@ static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, struct gsp_m
 
 using namespace gsp_sssp_cu;
 
+gsp_cuda_sssp_stats &gsp_sssp_cu::last_stats() {
+  static thread_local gsp_cuda_sssp_stats s;
+  return s;
+}
+
+double gsp_sssp_cu::host_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out) { *out = last_stats(); }
+
+
 /* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
  * O(open) reduction per round and Harish's repeated relaxations lose on
  * every graph measured (docs/performance.md). */
@@ -587,6 +600,8 @@ gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct 
   }
   if (need > free_b / 10 * 9) return GSP_SUCCESS;
   *taken = true;
+  const double t_call = host_seconds();
+  memset(&last_stats(), 0, sizeof(gsp_cuda_sssp_stats));
 
   /* distinct sources, in order of first appearance */
   S = (int32_t *)gsp__malloc_array(nsrc > 0 ? (size_t)nsrc : 1, sizeof *S);
@@ -618,6 +633,7 @@ gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct 
     break;
   default: info = GSP_ERROR(GSP_PANIC, "gsp_cuda_sssp: type %d", (int)A->type); break;
   }
+  last_stats().call_s = host_seconds() - t_call;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

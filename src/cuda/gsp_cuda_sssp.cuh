@@ -189,6 +189,13 @@ template <class T>
 gsp_info nearfar(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void *ws, const int32_t *src,
                  int32_t nsrc, T lim, double delta);
 
+/* The calling thread's record of its last call (gsp_cuda_sssp_last_stats),
+ * filled by the drivers as they go. */
+gsp_cuda_sssp_stats &last_stats();
+
+/* Seconds on the host clock (steady). */
+double host_seconds();
+
 /* cudaMalloc of count x size bytes (plus slack, so byte flags can be
  * claimed a 32-bit word at a time) through GSP_CUDA_TRY. */
 #define GSP_CU_MALLOC(ptr, count, size)                                        \

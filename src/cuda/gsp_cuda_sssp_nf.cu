@@ -28,17 +28,31 @@
  * steps; byte flags for the far pile. Queue counters rotate over three
  * slots so that the one being reset is neither read nor appended to.
  *
- * Parents: when asked for, each vertex holds a 16-byte record (key, level,
- * parent) lowered by a 128-bit compare-and-swap in lexicographic order. A
- * vertex is queued again when its (key, level) drops. At the fixpoint the
- * key is the distance, the level the BFS level over tight arcs (the least
- * hop count of a tight path from a source; every tight tail's final offer
- * arrives because a tail is requeued after its own last drop) and the
- * parent the smallest tight tail one level up: exactly the rule of
- * gsp__sssp_cpu_tree, with no pass after the run.
+ * Parents: when asked for, each vertex holds a record (key, level, parent)
+ * lowered in lexicographic order. A vertex is queued again when its
+ * (key, level) drops. At the fixpoint the key is the distance, the level
+ * the BFS level over tight arcs (the least hop count of a tight path from a
+ * source; every tight tail's final offer arrives because a tail is requeued
+ * after its own last drop) and the parent the smallest tight tail one level
+ * up: exactly the rule of gsp__sssp_cpu_tree, with no pass after the run.
+ *
+ * Two record forms. With 32-bit keys (INT32, FP32) the record is ONE 64-bit
+ * word, key << 32 | level << pb | parent with pb = ceil(log2 n) bits for the
+ * parent and the other 32 - pb for the level; unsigned order of the word is
+ * the lexicographic order, so a native 64-bit atomicMin lowers it and a
+ * plain 64-bit load reads a consistent (key, level). An offer whose level
+ * does not fit raises a flag; the kernel stops at the next step and the run
+ * is redone with the general form, so an overflow costs time, never
+ * correctness. The general form (64-bit keys, and that fallback) is a
+ * 16-byte record lowered by a 128-bit compare-and-swap.
  */
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
+
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "gsp_cuda_sssp.cuh"
 
@@ -59,7 +73,11 @@ struct NfCtl {
   unsigned long long hcnt[3];  /* hub list, (count << 40) | arcs, by step % 3 */
   unsigned long long gmin[2];  /* least live far key, by bucket parity */
   int32_t steps;
+  int32_t ovf[2]; /* packed words: a level did not fit, by step parity (sticky) */
 };
+
+/* Record forms (the P parameter below). */
+enum { NF_DIST = 0, NF_REC = 1, NF_PACK = 2 };
 
 /* (key, level, parent) of a vertex when parents are recorded; compared as
  * (hi, lo) unsigned, hi = key (non-negative), lo = level << 32 | parent. */
@@ -69,13 +87,13 @@ struct __align__(16) Rec {
 
 struct NfWs {
   NfCtl *ctl;
-  void *d; /* K[n], or Rec[n] with parents */
+  void *d; /* K[n]; Rec[n] or packed words[n] with parents */
   int32_t *stamp;
   int32_t *Q[2], *H[2], *Far[2];
   unsigned long long *HS[2]; /* first arc index of each hub in the step's arc list */
   uint8_t *inFar;
   void *dout;    /* T[n] distances (with parents) */
-  int64_t *pout; /* int64[n] parents */
+  int64_t *pout; /* int64[n] parents (16-byte records), int32[n] (packed) */
 };
 
 struct NfLayout {
@@ -126,9 +144,9 @@ NfWs nf_ws(void *base, int64_t n, int64_t m) {
 
 /* ---- distance state: plain keys, or records with parents ---- */
 
-template <class T, bool P> struct St;
+template <class T, int P> struct St;
 
-template <class T> struct St<T, false> {
+template <class T> struct St<T, NF_DIST> {
   typedef typename Key<T>::K K;
   K *d;
   __device__ __forceinline__ unsigned long long keyu(int32_t v) const {
@@ -145,7 +163,7 @@ template <class T> struct St<T, false> {
   }
 };
 
-template <class T> struct St<T, true> {
+template <class T> struct St<T, NF_REC> {
   typedef typename Key<T>::K K;
   Rec *r;
   __device__ __forceinline__ unsigned long long keyu(int32_t v) const { return __ldcg(&r[v].hi); }
@@ -180,16 +198,50 @@ template <class T> struct St<T, true> {
   }
 };
 
-template <class T, bool P> struct NfArgs {
+/* Packed words (32-bit keys): key << 32 | level << pb | parent. */
+template <class T> struct St<T, NF_PACK> {
+  typedef typename Key<T>::K K;
+  static_assert(sizeof(K) == 4, "packed records need 32-bit keys");
+  unsigned long long *r;
+  int32_t *ovf; /* the step's overflow flag */
+  int pb;       /* parent bits */
+  uint32_t lmax; /* largest level stored (the all-ones level is never used) */
+  __device__ __forceinline__ unsigned long long keyu(int32_t v) const { return __ldcg(r + v) >> 32; }
+  /* one aligned 64-bit load: key and level of one state */
+  __device__ __forceinline__ void load(int32_t u, T &du, uint32_t &lvl) const {
+    const unsigned long long x = __ldcg(r + u);
+    du = Key<T>::dec((K)(uint32_t)(x >> 32));
+    lvl = (uint32_t)x >> pb;
+  }
+  __device__ __forceinline__ bool offer(int32_t v, K k, uint32_t lvl, int32_t u) const {
+    const unsigned long long cur = __ldcg(r + v);
+    if (lvl > lmax) {
+      /* does not fit; it would win only on a smaller key (v's own level
+       * fits, so a tie on the key loses): then the run must be redone */
+      if ((unsigned long long)(uint32_t)k < (cur >> 32)) *(volatile int32_t *)ovf = 1;
+      return false;
+    }
+    const unsigned long long want = ((unsigned long long)(uint32_t)k << 32) | ((unsigned long long)lvl << pb) |
+                                    (unsigned long long)(uint32_t)u;
+    if (want >= cur) return false; /* cheap test first: most offers lose */
+    const unsigned long long old = atomicMin(r + v, want);
+    if (want >= old) return false;
+    return (want >> pb) < (old >> pb); /* (key, level) dropped */
+  }
+};
+
+template <class T, int P> struct NfArgs {
   DevGraph g;
   NfWs w;
   T lim;
   double delta;
+  int pb;        /* NF_PACK: parent bits */
+  uint32_t lmax; /* NF_PACK: largest level that fits */
 };
 
 /* Queue v for step+1 (v's new distance nd before Tend), or put it on far
  * pile fa. */
-template <class T, bool P>
+template <class T, int P>
 __device__ __forceinline__ void push_next(const NfArgs<T, P> &a, int32_t v, double nd, double Tend, int step,
                                           int fa) {
   if (nd < Tend) {
@@ -209,7 +261,7 @@ __device__ __forceinline__ void push_next(const NfArgs<T, P> &a, int32_t v, doub
   }
 }
 
-template <class T, bool P>
+template <class T, int P>
 __device__ __forceinline__ void relax(const NfArgs<T, P> &a, const St<T, P> &st, int32_t u, T du, uint32_t lvl,
                                       int64_t e, double Tend, int step, int fa) {
   const T nd = Key<T>::add(du, ((const T *)a.g.w)[e]);
@@ -226,13 +278,14 @@ __device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
   return x;
 }
 
-template <class T, bool P>
+template <class T, int P>
 __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
   typedef Key<T> KT;
   typedef typename KT::K K;
   cg::grid_group grid = cg::this_grid();
   St<T, P> st;
-  if constexpr (P) st.r = (Rec *)a.w.d;
+  if constexpr (P == NF_REC) st.r = (Rec *)a.w.d;
+  else if constexpr (P == NF_PACK) st.r = (unsigned long long *)a.w.d, st.pb = a.pb, st.lmax = a.lmax;
   else st.d = (K *)a.w.d;
   NfCtl *ctl = a.w.ctl;
   const int lane = threadIdx.x & 31;
@@ -244,6 +297,13 @@ __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
   for (;;) {
     /* Every branch below depends only on values no thread changes during
      * this step, so all threads take it together (grid.sync needs that). */
+    if constexpr (P == NF_PACK) {
+      /* a level overflowed in the last step: stop, the host redoes the run.
+       * That flag is written only during step - 1, so every thread reads
+       * the same value here. */
+      if (__ldcg(&ctl->ovf[(step + 1) & 1])) break;
+      st.ovf = &ctl->ovf[step & 1];
+    }
     const int nq = __ldcg(&ctl->qcnt[step % 3]);
     const unsigned long long hv = __ldcg(&ctl->hcnt[step % 3]);
     if (nq == 0 && hv == 0) {
@@ -383,10 +443,13 @@ __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
 }
 
 /* Sources at distance 0 (their own parents, level 0), queued for step 1. */
-template <class T, bool P> __global__ void nf_seed(const NfArgs<T, P> a, const int32_t *src, int32_t ns) {
+template <class T, int P> __global__ void nf_seed(const NfArgs<T, P> a, const int32_t *src, int32_t ns) {
   for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < ns; k += gridDim.x * blockDim.x) {
     const int32_t s = src[k];
-    if constexpr (P) {
+    if constexpr (P == NF_PACK) {
+      ((unsigned long long *)a.w.d)[s] =
+          ((unsigned long long)(uint32_t)Key<T>::enc((T)0) << 32) | (unsigned long long)(uint32_t)s;
+    } else if constexpr (P == NF_REC) {
       Rec r;
       r.hi = (unsigned long long)Key<T>::enc((T)0), r.lo = (uint32_t)s;
       ((Rec *)a.w.d)[s] = r;
@@ -402,6 +465,26 @@ template <class T> __global__ void nf_fill_rec(Rec *r, int64_t n) {
   x.lo = ULLONG_MAX, x.hi = (unsigned long long)Key<T>::enc(Key<T>::inf());
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
     r[i] = x;
+}
+
+/* Packed words: key of +inf, all-ones level and parent. */
+template <class T> __global__ void nf_fill_pack(unsigned long long *r, int64_t n) {
+  const unsigned long long x = ((unsigned long long)(uint32_t)Key<T>::enc(Key<T>::inf()) << 32) | 0xffffffffull;
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+    r[i] = x;
+}
+
+/* Packed words -> distances (A's type) and int32 parents (-1 where
+ * unreached). */
+template <class T>
+__global__ void nf_extract_pack(const unsigned long long *r, int64_t n, int pb, T lim, T *dist, int32_t *par) {
+  const uint32_t pmask = (uint32_t)((1ull << pb) - 1);
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+    const unsigned long long x = r[i];
+    const T dv = Key<T>::dec((typename Key<T>::K)(uint32_t)(x >> 32));
+    dist[i] = dv;
+    par[i] = dv <= lim ? (int32_t)((uint32_t)x & pmask) : -1;
+  }
 }
 
 /* Records -> distances (A's type) and int64 parents (-1 where unreached). */
@@ -440,7 +523,7 @@ gsp_info roots_from_parents(int64_t *root, const int64_t *parent, int64_t n) {
 }
 
 /* Blocks per SM for the persistent kernel (0: cannot launch it). */
-template <class T, bool P> int nf_blocks_per_sm() {
+template <class T, int P> int nf_blocks_per_sm() {
   static int cached = -1;
   if (cached < 0) {
     int coop = 0, b = 0;
@@ -454,27 +537,98 @@ template <class T, bool P> int nf_blocks_per_sm() {
   return cached;
 }
 
-template <class T, bool P>
+/* Pinned staging for the int32 parents of the packed form, kept between
+ * calls (pinning costs more than the copy). One call at a time uses it; a
+ * concurrent call copies through pageable memory instead. */
+std::mutex nf_pin_mu;
+void *nf_pin = NULL;
+size_t nf_pin_cap = 0;
+
+/* parent[v] = p32[v] widened, over a few threads when n is large (the
+ * result pages are new: the page faults are most of the cost). Threads
+ * start right away and first wait for `ready` (the copy into p32), so the
+ * caller's own copy of the distances runs beside them. */
+struct Widen {
+  std::vector<std::thread> pool;
+  int nt = 1;
+};
+
+void widen_range(int64_t *parent, const int32_t *p32, int64_t lo, int64_t hi) {
+  for (int64_t v = lo; v < hi; v++) parent[v] = p32[v];
+}
+
+void widen_start(Widen *w, int64_t *parent, const int32_t *p32, int64_t n, cudaEvent_t ready) {
+  int nt = gsp__threads();
+  if (nt > 8) nt = 8;
+  if (n < ((int64_t)1 << 18) || nt < 1) nt = 1;
+  w->nt = nt;
+  try {
+    w->pool.reserve((size_t)nt);
+    for (int t = 0; t < nt; t++) {
+      w->pool.emplace_back([=] {
+        (void)cudaEventSynchronize(ready);
+        widen_range(parent, p32, n * t / nt, n * (t + 1) / nt);
+      });
+    }
+  } catch (...) {
+    /* whatever was not started is done by widen_finish */
+  }
+}
+
+/* Join, and do the slices of threads that could not start. */
+void widen_finish(Widen *w, int64_t *parent, const int32_t *p32, int64_t n, cudaEvent_t ready) {
+  const int started = (int)w->pool.size();
+  for (auto &th : w->pool) th.join();
+  w->pool.clear();
+  if (started < w->nt) {
+    (void)cudaEventSynchronize(ready);
+    widen_range(parent, p32, n * started / w->nt, n);
+  }
+}
+
+template <class T, int P>
 gsp_info nf_run(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void *ws, const int32_t *src,
-                int32_t ns, T lim, double delta) {
+                int32_t ns, T lim, double delta, int lbits, bool *overflow) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL ((void)0)
+  cudaEvent_t ev[4] = {NULL, NULL, NULL, NULL};
+  int32_t *p32 = NULL;
+  bool pinned = false;
+  Widen wd;
+#define GSP_FREE_ALL                                                           \
+  (wd.pool.empty() ? (void)0 : widen_finish(&wd, parent, p32, g.n, ev[3]),     \
+   ev[0] ? (void)cudaEventDestroy(ev[0]) : (void)0, ev[1] ? (void)cudaEventDestroy(ev[1]) : (void)0, \
+   ev[2] ? (void)cudaEventDestroy(ev[2]) : (void)0, ev[3] ? (void)cudaEventDestroy(ev[3]) : (void)0, \
+   pinned ? nf_pin_mu.unlock() : gsp__free(p32), (void)cudaGetLastError())
   typedef Key<T> KT;
   const int bps = nf_blocks_per_sm<T, P>();
   if (bps < 1) return GSP_NO_VALUE;
   const int64_t n = g.n;
+  gsp_cuda_sssp_stats &stats = last_stats();
+  for (int k = 0; k < 4; k++) GSP_CUDA_TRY(cudaEventCreate(&ev[k]));
   NfArgs<T, P> a;
   a.g = g;
   a.w = nf_ws(ws, n, g.m);
   a.lim = lim;
   a.delta = delta > 0 ? delta : 1.0;
-  GSP_CUDA_TRY(cudaMemset(a.w.ctl, 0, sizeof(NfCtl)));
+  a.pb = 1;
+  while (a.pb < 31 && ((int64_t)1 << a.pb) < n) a.pb++;
+  a.lmax = 0;
+  if constexpr (P == NF_PACK) {
+    const int lb = 32 - a.pb < lbits ? 32 - a.pb : lbits; /* >= 1 */
+    a.lmax = (uint32_t)((1ull << lb) - 2);                 /* all ones: never stored */
+    stats.level_bits = lb;
+  }
+  GSP_CUDA_TRY(cudaEventRecord(ev[0], 0));
+  GSP_CUDA_TRY(cudaMemsetAsync(a.w.ctl, 0, sizeof(NfCtl), 0));
   const unsigned long long none[2] = {ULLONG_MAX, ULLONG_MAX};
   GSP_CUDA_TRY(cudaMemcpy(a.w.ctl->gmin, none, sizeof none, cudaMemcpyHostToDevice));
-  GSP_CUDA_TRY(cudaMemset(a.w.stamp, 0, (size_t)n * 4));
-  GSP_CUDA_TRY(cudaMemset(a.w.inFar, 0, (size_t)n + 16));
-  if constexpr (P) {
+  GSP_CUDA_TRY(cudaMemsetAsync(a.w.stamp, 0, (size_t)n * 4, 0));
+  GSP_CUDA_TRY(cudaMemsetAsync(a.w.inFar, 0, (size_t)n + 16, 0));
+  if constexpr (P == NF_REC) {
     nf_fill_rec<T><<<blocks_for(n), 256>>>((Rec *)a.w.d, n);
+    GSP_CUDA_LAUNCHED();
+  } else if constexpr (P == NF_PACK) {
+    nf_fill_pack<T><<<blocks_for(n), 256>>>((unsigned long long *)a.w.d, n);
     GSP_CUDA_LAUNCHED();
   } else {
     GSP_TRY(fill<typename KT::K>((typename KT::K *)a.w.d, n, KT::enc(KT::inf())));
@@ -483,10 +637,57 @@ gsp_info nf_run(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void
   GSP_CUDA_TRY(cudaMemcpy(a.w.Q[0], src, (size_t)ns * sizeof *src, cudaMemcpyHostToDevice));
   nf_seed<T, P><<<blocks_for(ns), 256>>>(a, a.w.Q[0], ns);
   GSP_CUDA_LAUNCHED();
+  GSP_CUDA_TRY(cudaEventRecord(ev[1], 0));
   void *args[] = {(void *)&a};
   GSP_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)nf_kernel<T, P>, dim3((unsigned)(sm_count() * bps)),
                                            dim3(NF_THREADS), args, 0, 0));
-  if constexpr (P) {
+  GSP_CUDA_TRY(cudaEventRecord(ev[2], 0));
+  GSP_CUDA_TRY(cudaEventSynchronize(ev[2]));
+  const double t_out = host_seconds();
+  {
+    float ms_setup = 0, ms_kernel = 0;
+    GSP_CUDA_TRY(cudaEventElapsedTime(&ms_setup, ev[0], ev[1]));
+    GSP_CUDA_TRY(cudaEventElapsedTime(&ms_kernel, ev[1], ev[2]));
+    stats.setup_s += ms_setup * 1e-3, stats.kernel_s += ms_kernel * 1e-3;
+  }
+  NfCtl ctl;
+  GSP_CUDA_TRY(cudaMemcpy(&ctl, a.w.ctl, sizeof ctl, cudaMemcpyDeviceToHost));
+  stats.steps += ctl.steps;
+  if constexpr (P == NF_PACK) {
+    if (ctl.ovf[0] || ctl.ovf[1]) { /* a level did not fit: nothing written, the caller redoes it */
+      *overflow = true;
+      GSP_FREE_ALL;
+      return GSP_SUCCESS;
+    }
+    nf_extract_pack<T><<<blocks_for(n), 256>>>((const unsigned long long *)a.w.d, n, a.pb, lim, (T *)a.w.dout,
+                                                (int32_t *)a.w.pout);
+    GSP_CUDA_LAUNCHED();
+    /* int32 parents to the host (pinned when free), widened by threads
+     * while the distances are copied */
+    const size_t pbytes = (size_t)n * sizeof(int32_t);
+    if (nf_pin_mu.try_lock()) {
+      pinned = true;
+      if (nf_pin_cap < pbytes) {
+        if (nf_pin) cudaFreeHost(nf_pin);
+        nf_pin = NULL, nf_pin_cap = 0;
+        GSP_CUDA_TRY(cudaHostAlloc(&nf_pin, pbytes, cudaHostAllocDefault));
+        nf_pin_cap = pbytes;
+      }
+      p32 = (int32_t *)nf_pin;
+      GSP_CUDA_TRY(cudaMemcpyAsync(p32, a.w.pout, pbytes, cudaMemcpyDeviceToHost, 0));
+      GSP_CUDA_TRY(cudaEventRecord(ev[3], 0));
+      widen_start(&wd, parent, p32, n, ev[3]);
+      GSP_CUDA_TRY(cudaMemcpy(dist, a.w.dout, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
+      widen_finish(&wd, parent, p32, n, ev[3]);
+    } else {
+      p32 = (int32_t *)gsp__malloc_array((size_t)n + 1, sizeof *p32);
+      GSP_CHECK(p32 != NULL, GSP_OUT_OF_MEMORY, "cannot stage the parents of %lld vertices", (long long)n);
+      GSP_CUDA_TRY(cudaMemcpy(p32, a.w.pout, pbytes, cudaMemcpyDeviceToHost));
+      GSP_CUDA_TRY(cudaMemcpy(dist, a.w.dout, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
+      widen_range(parent, p32, 0, n);
+    }
+    if (root) GSP_TRY(roots_from_parents(root, parent, n));
+  } else if constexpr (P == NF_REC) {
     nf_extract<T><<<blocks_for(n), 256>>>((const Rec *)a.w.d, n, lim, (T *)a.w.dout, a.w.pout);
     GSP_CUDA_LAUNCHED();
     GSP_CUDA_TRY(cudaMemcpy(dist, a.w.dout, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
@@ -497,8 +698,19 @@ gsp_info nf_run(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void
     static_assert(sizeof(typename KT::K) == sizeof(T), "key and value have one size");
     GSP_CUDA_TRY(cudaMemcpy(dist, a.w.d, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
   }
+  stats.out_s += host_seconds() - t_out;
+  GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
+}
+
+/* Level bits of the packed words: all that the parent bits leave, or fewer
+ * when GSP_SSSP_LEVEL_BITS says so (tests use it to force the overflow
+ * fallback on small graphs). */
+int packed_level_bits() {
+  const char *e = getenv("GSP_SSSP_LEVEL_BITS");
+  const int b = e ? atoi(e) : 0;
+  return b >= 1 && b <= 31 ? b : 31;
 }
 
 } // namespace
@@ -508,8 +720,19 @@ size_t nf_workspace_bytes(int64_t n, int64_t m) { return nf_layout(n, m).total; 
 template <class T>
 gsp_info nearfar(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void *ws, const int32_t *src,
                  int32_t nsrc, T lim, double delta) {
-  if (parent) return nf_run<T, true>(dist, parent, root, g, ws, src, nsrc, lim, delta);
-  return nf_run<T, false>(dist, NULL, NULL, g, ws, src, nsrc, lim, delta);
+  bool ovf = false;
+  gsp_cuda_sssp_stats &stats = last_stats();
+  if (!parent) return nf_run<T, NF_DIST>(dist, NULL, NULL, g, ws, src, nsrc, lim, delta, 0, &ovf);
+  if constexpr (sizeof(typename Key<T>::K) == 4) {
+    stats.parents = 2;
+    const gsp_info info = nf_run<T, NF_PACK>(dist, parent, root, g, ws, src, nsrc, lim, delta, packed_level_bits(),
+                                             &ovf);
+    if (info != GSP_SUCCESS || !ovf) return info;
+    stats.parents = 3; /* a level did not fit its bits: the general form, exactly */
+  } else {
+    stats.parents = 1;
+  }
+  return nf_run<T, NF_REC>(dist, parent, root, g, ws, src, nsrc, lim, delta, 0, &ovf);
 }
 
 #define GSP_CU_NF_(T)                                                          \

@@ -4,7 +4,13 @@
  * here; the kernels are msssp_cpu.c and, on the GPU, Okuyama's batched
  * vertex-major kernel behind gsp_cuda_msssp.
  */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise */
+#endif
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "gsp_ops.h"
 #include "sssp_prepare.h"
@@ -34,6 +40,32 @@ static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows
   return info;
 }
 
+/* Ask for transparent huge pages over the 2 MiB-aligned inside of a large
+ * new result array: all-pairs rows are tens of GiB written once, and with
+ * 4 KiB pages the page faults cost as much as the writes. Advice only;
+ * nothing changes where the kernel declines. */
+static void huge_pages(void *p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1),
+                  e = ((uintptr_t)p + bytes) & ~(h - 1);
+  if (bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
+#else
+  (void)p, (void)bytes;
+#endif
+}
+
+/* dst = src over the library's threads (n^2 presence bytes). */
+static void copy_parallel(uint8_t *dst, const uint8_t *src, size_t bytes) {
+  const size_t chunk = (size_t)1 << 22;
+  const int64_t nchunks = (int64_t)((bytes + chunk - 1) / chunk);
+  const int nt = gsp__threads();
+#pragma omp parallel for num_threads(nt) schedule(static) if (nchunks > 1 && nt > 1)
+  for (int64_t k = 0; k < nchunks; k++) {
+    const size_t at = (size_t)k * chunk, len = bytes - at < chunk ? bytes - at : chunk;
+    memcpy(dst + at, src + at, len);
+  }
+}
+
 gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
                    const gsp_index *sources, gsp_index nsources, const gsp_msssp_opts *opts) {
   gsp_info info = GSP_SUCCESS;
@@ -60,6 +92,9 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
   GSP_ALLOC(dx, cells > 0 ? cells : 1, gsp_type_size(g.t));
   GSP_ALLOC(db, cells > 0 ? cells : 1, 1);
   if (parent) GSP_ALLOC(px, cells > 0 ? cells : 1, sizeof *px);
+  huge_pages(dx, cells * gsp_type_size(g.t));
+  huge_pages(db, cells);
+  if (px) huge_pages(px, cells * sizeof *px);
   int64_t nvals = 0;
 
   bool taken = false;
@@ -84,7 +119,8 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
   /* a parent exists exactly where a distance does */
   if (parent && nvals < (int64_t)cells) {
     GSP_ALLOC(pb, cells, 1);
-    memcpy(pb, db, cells);
+    huge_pages(pb, cells);
+    copy_parallel(pb, db, cells);
   }
   GSP_TRY(dense_result(&D, g.t, ns, n, &dx, &db, nvals));
   if (parent) GSP_TRY(dense_result(&P, GSP_INT64, ns, n, (void **)&px, &pb, nvals));

@@ -76,12 +76,13 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
   }
 
   D->nvals = gsp__sssp_mark(D->b, D->x, n, &g);
-  gsp__ops_vector_done(D);
+  /* a parent (and a root) exists exactly where a distance does: copy the
+   * presence instead of a serial scan of the int64 parents */
   for (struct gsp_vector_s *V = P; V; V = V == P ? S : NULL) {
-    const int64_t *x = V->x;
-    for (int64_t v = 0; v < n; v++) V->b[v] = x[v] >= 0;
+    memcpy(V->b, D->b, (size_t)n);
     gsp__ops_vector_done(V);
   }
+  gsp__ops_vector_done(D);
   if (!parent) gsp__vector_destroy(P), P = NULL; /* only needed for the sources */
   info = gsp__sssp_publish_vectors(D, P, S);
   if (info < 0) {
