@@ -209,6 +209,8 @@ Test(api_guards, files_and_generators) {
   EXPECT(GSP_IO_ERROR, gsp_matrix_read_ids(&out, NULL, NULL, "/nonexistent/graph.txt", NULL));
   EXPECT(GSP_NULL_POINTER, gsp_dimacs_read_sources(NULL, &k, 10, "q.ss"));
   EXPECT(GSP_IO_ERROR, gsp_dimacs_read_pairs(&src, &dst, &k, 10, "/nonexistent/q.p2p"));
+  EXPECT(GSP_NULL_POINTER, gsp_dimacs_read_pairs(&src, NULL, &k, 10, "q.p2p"));
+  EXPECT(GSP_NULL_POINTER, gsp_matrix_read_ids(NULL, NULL, NULL, "graph.txt", NULL));
   cr_expect(src == NULL && dst == NULL && k == 9);
   EXPECT(GSP_NULL_POINTER, gsp_matrix_write(NULL, A, NULL));
   EXPECT(GSP_INVALID_OBJECT, gsp_matrix_write("/tmp/gsp-guard.mtx", SA, NULL));
