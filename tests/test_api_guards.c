@@ -1,9 +1,11 @@
 /*
  * Every public function, called with a NULL where a pointer or handle is
  * required and with a freed handle, returns the specific code with a
- * message and leaves its outputs untouched.
+ * message and leaves its outputs untouched; so do bad options of the
+ * shortest-path and closure entry points.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -207,6 +209,8 @@ Test(api_guards, files_and_generators) {
   EXPECT(GSP_IO_ERROR, gsp_matrix_read_ids(&out, NULL, NULL, "/nonexistent/graph.txt", NULL));
   EXPECT(GSP_NULL_POINTER, gsp_dimacs_read_sources(NULL, &k, 10, "q.ss"));
   EXPECT(GSP_IO_ERROR, gsp_dimacs_read_pairs(&src, &dst, &k, 10, "/nonexistent/q.p2p"));
+  EXPECT(GSP_NULL_POINTER, gsp_dimacs_read_pairs(&src, NULL, &k, 10, "q.p2p"));
+  EXPECT(GSP_NULL_POINTER, gsp_matrix_read_ids(NULL, NULL, NULL, "graph.txt", NULL));
   cr_expect(src == NULL && dst == NULL && k == 9);
   EXPECT(GSP_NULL_POINTER, gsp_matrix_write(NULL, A, NULL));
   EXPECT(GSP_INVALID_OBJECT, gsp_matrix_write("/tmp/gsp-guard.mtx", SA, NULL));
@@ -219,4 +223,56 @@ Test(api_guards, files_and_generators) {
   EXPECT(GSP_NULL_POINTER, gsp_generate_dag(NULL, GSP_INT32, 4, 3, 1, 9, 1));
   EXPECT(GSP_INVALID_VALUE, gsp_generate_random(&out, GSP_INT32, 10, 20, 9, 1, 1));
   cr_expect_eq(out, (gsp_matrix)&out);
+}
+
+/* Bad options of the newer entry points: each a specific code and message,
+ * outputs untouched (A itself is a valid 3 x 3 FP64 graph). */
+Test(api_guards, options) {
+  gsp_matrix M = NULL, D = (gsp_matrix)&D, P = (gsp_matrix)&P, S = (gsp_matrix)&S;
+  gsp_vector d = (gsp_vector)&d, p = (gsp_vector)&p, r = (gsp_vector)&r;
+  gsp_index src[2] = {0, 3}, cyc[3] = {7, 7, 7}, len = 3;
+  cr_assert_eq(gsp_matrix_dup(&M, A), GSP_SUCCESS);
+  const gsp_closure_opts neg_gpus = {.gpus = -1}, bad_cb = {.backend = (gsp_backend)7};
+  EXPECT(GSP_INVALID_VALUE, gsp_closure_ext(M, &S, GSP_MIN_PLUS, &neg_gpus));
+  EXPECT(GSP_INVALID_VALUE, gsp_closure_ext(M, NULL, GSP_MIN_PLUS, &bad_cb));
+  EXPECT(GSP_INVALID_VALUE, gsp_closure_ext(M, NULL, (gsp_semiring)99, NULL));
+  const gsp_sssp_opts bad_algo = {.algo = (gsp_sssp_algo)9}, nan_cut = {.has_cutoff = true, .cutoff = NAN},
+                      neg_delta = {.algo = GSP_SSSP_DELTA, .delta = -1};
+  EXPECT(GSP_INVALID_VALUE, gsp_sssp(&d, &p, A, 0, &bad_algo));
+  EXPECT(GSP_INVALID_VALUE, gsp_sssp(&d, &p, A, 0, &nan_cut));
+  EXPECT(GSP_INVALID_VALUE, gsp_sssp(&d, &p, A, 0, &neg_delta));
+  EXPECT(GSP_INVALID_INDEX, gsp_sssp(&d, &p, A, 3, NULL));
+  EXPECT(GSP_INVALID_VALUE, gsp_nearest_source(&d, &r, &p, A, src, 0, NULL));
+  EXPECT(GSP_INVALID_INDEX, gsp_nearest_source(&d, &r, &p, A, src, 2, NULL));
+  const gsp_msssp_opts m_bad = {.backend = (gsp_backend)5}, m_cut = {.has_cutoff = true, .cutoff = -2};
+  EXPECT(GSP_INVALID_VALUE, gsp_msssp(&D, &P, A, src, 1, &m_bad));
+  EXPECT(GSP_INVALID_VALUE, gsp_msssp(&D, &P, A, src, 1, &m_cut));
+  EXPECT(GSP_INVALID_INDEX, gsp_msssp(&D, &P, A, src, 2, NULL));
+  const gsp_bf_opts bf_bad = {.backend = (gsp_backend)5};
+  EXPECT(GSP_INVALID_VALUE, gsp_bellman_ford(&d, &p, A, 0, &bf_bad));
+  EXPECT(GSP_INVALID_INDEX, gsp_bellman_ford(&d, &p, A, 3, NULL));
+  EXPECT(GSP_INVALID_VALUE, gsp_negative_cycle(cyc, &len, A, &bf_bad));
+  EXPECT(GSP_NULL_POINTER, gsp_negative_cycle(NULL, &len, A, NULL));
+  gsp_apsp_opts o = {.algo = (gsp_apsp_algo)8};
+  EXPECT(GSP_INVALID_VALUE, gsp_apsp(&D, &P, A, &o));
+  o = (gsp_apsp_opts){.backend = (gsp_backend)6};
+  EXPECT(GSP_INVALID_VALUE, gsp_apsp(&D, &P, A, &o));
+  o = (gsp_apsp_opts){.has_cutoff = true, .cutoff = NAN};
+  EXPECT(GSP_INVALID_VALUE, gsp_apsp(&D, &P, A, &o));
+  o = (gsp_apsp_opts){.use_type = true, .type = GSP_BOOL};
+  EXPECT(GSP_DOMAIN_MISMATCH, gsp_apsp(&D, &P, A, &o));
+  o = (gsp_apsp_opts){.sources = src, .nsources = 2};
+  EXPECT(GSP_INVALID_INDEX, gsp_apsp(&D, &P, A, &o));
+  o = (gsp_apsp_opts){.gpus = -2, .algo = GSP_APSP_MSSSP};
+  EXPECT(GSP_INVALID_VALUE, gsp_apsp(&D, &P, A, &o));
+  o = (gsp_apsp_opts){.algo = GSP_APSP_MSSSP, .backend = GSP_BACKEND_CPU};
+  gsp_matrix N = NULL;
+  const double neg = -1;
+  cr_assert_eq(gsp_matrix_dup(&N, A), GSP_SUCCESS);
+  cr_assert_eq(gsp_matrix_set_element(N, 2, 0, &neg), GSP_SUCCESS);
+  EXPECT(GSP_INVALID_VALUE, gsp_apsp(&D, &P, N, &o)); /* MSSSP forced on a negative weight */
+  cr_expect(D == (gsp_matrix)&D && P == (gsp_matrix)&P && S == (gsp_matrix)&S, "a matrix output was written");
+  cr_expect(d == (gsp_vector)&d && p == (gsp_vector)&p && r == (gsp_vector)&r, "a vector output was written");
+  cr_expect(len == 3 && cyc[0] == 7, "the cycle buffer was written");
+  gsp_matrix_free(&M), gsp_matrix_free(&N);
 }

@@ -6,6 +6,9 @@
 #include "gsp_internal.h"
 
 static _Thread_local char gsp_errbuf[512];
+static void (*_Atomic error_hook)(gsp_info, const char *);
+
+void gsp__debug_on_error(void (*hook)(gsp_info, const char *)) { error_hook = hook; }
 
 const char *gsp_strerror(gsp_info info) {
   switch (info) {
@@ -33,5 +36,7 @@ gsp_info gsp__error(gsp_info code, const char *file, int line,
     snprintf(gsp_errbuf + len, sizeof gsp_errbuf - (size_t)len, " [%s:%d]",
              base ? base + 1 : file, line);
   }
+  void (*hook)(gsp_info, const char *) = error_hook;
+  if (hook) hook(code, gsp_errbuf);
   return code;
 }

@@ -41,6 +41,11 @@ GSP_COMPANION gsp_info gsp__error(gsp_info code, const char *file, int line,
 
 #define GSP_ERROR(code, ...) gsp__error((code), __FILE__, __LINE__, __VA_ARGS__)
 
+/* Tests: call hook(code, message) for every error recorded from now on
+ * (NULL: none). Lets the test build count the error checks each public
+ * function exercised (tests/support/errlog). Not for production use. */
+void gsp__debug_on_error(void (*hook)(gsp_info code, const char *message));
+
 /* Fail with `code` and a message when cond is false. */
 #define GSP_CHECK(cond, code, ...)                                             \
   do {                                                                         \

@@ -178,15 +178,15 @@ gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base) {
   return info;
 }
 
-gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids,
-                             const char *path, const gsp_read_opts *opts) {
+/* Both public readers; fn names the one called in messages. */
+static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index *nids, const char *path,
+                        const gsp_read_opts *opts) {
   gsp_info info = GSP_SUCCESS;
   gsp__reader r = {0};
   gsp_matrix M = NULL;
   int64_t *idv = NULL;
   gsp_index nid = 0;
 #define GSP_FREE_ALL (gsp__reader_close(&r), gsp_matrix_free(&M), gsp__free(idv))
-  const char *fn = "gsp_matrix_read";
   GSP_CHECK(A != NULL && path != NULL, GSP_NULL_POINTER,
             "%s: A or path is NULL", fn);
   GSP_CHECK(ids == NULL || nids != NULL, GSP_NULL_POINTER,
@@ -240,7 +240,12 @@ gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids,
   return info;
 }
 
+gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids,
+                             const char *path, const gsp_read_opts *opts) {
+  return read_as("gsp_matrix_read_ids", A, ids, nids, path, opts);
+}
+
 gsp_info gsp_matrix_read(gsp_matrix *A, const char *path,
                          const gsp_read_opts *opts) {
-  return gsp_matrix_read_ids(A, NULL, NULL, path, opts);
+  return read_as("gsp_matrix_read", A, NULL, NULL, path, opts);
 }

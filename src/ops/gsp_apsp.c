@@ -396,6 +396,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
             GSP_INVALID_VALUE, "%s: invalid backend %d in options", fn, (int)o.backend);
   GSP_CHECK(!o.has_cutoff || o.cutoff >= 0, GSP_INVALID_VALUE, "%s: cutoff %g must be >= 0 (and not NaN)", fn,
             o.cutoff);
+  GSP_CHECK(o.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, o.gpus);
   GSP_CHECK(A->type != GSP_BOOL, GSP_DOMAIN_MISMATCH,
             "%s: A is GSP_BOOL; shortest paths need INT32, INT64, FP32 or FP64 weights "
             "(cast A, e.g. to GSP_INT32 for hop counts)", fn);

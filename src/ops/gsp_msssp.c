@@ -106,7 +106,10 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
     GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
               "%s: CUDA backend requested but unusable: %s", fn, desc);
     if (usable)
-      GSP_TRY(gsp_cuda_msssp(dx, px, db, &nvals, A, src, ns, &g.lim, (int64_t)o.batch, &taken));
+      /* wider than 1024 is 1024 anyway; clamped here so no huge gsp_index
+       * turns into a negative or overflowing int64 batch */
+      GSP_TRY(gsp_cuda_msssp(dx, px, db, &nvals, A, src, ns, &g.lim, o.batch > 1024 ? 1024 : (int64_t)o.batch,
+                             &taken));
   }
 #else
   GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,

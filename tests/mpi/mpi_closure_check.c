@@ -315,6 +315,34 @@ static void layouts(void) {
         "nprow %d accepted for %d ranks", size + 1, size);
 }
 
+/* Arguments of the functions that are not collective: NULL, a freed
+ * handle, a matrix of the wrong size; outputs untouched. */
+static void guards(void) {
+  gsp_mpi_layout L;
+  const gsp_index n = 70;
+  CHECK(gsp_mpi_layout_get(NULL, n, MPI_COMM_WORLD, NULL) == GSP_NULL_POINTER, "layout_get(NULL L)");
+  gsp_mpi_layout_get(&L, n, MPI_COMM_WORLD, NULL);
+  gsp_index i = 77, j = 77, li = 77, lj = 77;
+  int owner = -7;
+  CHECK(gsp_mpi_local_to_global(&i, &j, NULL, 0, 0) == GSP_NULL_POINTER, "local_to_global(NULL L)");
+  CHECK(gsp_mpi_global_to_local(&owner, &li, &lj, NULL, 0, 0) == GSP_NULL_POINTER, "global_to_local(NULL L)");
+  CHECK(gsp_mpi_global_to_local(&owner, &li, &lj, &L, 0, n) == GSP_INVALID_INDEX, "global_to_local(j = n)");
+  CHECK(i == 77 && j == 77 && li == 77 && lj == 77 && owner == -7, "an output was written on error");
+  gsp_matrix A = make_input(GSP_FP32, GSP_MIN_PLUS, (int64_t)n, 0.1, 8), B = make_input(GSP_FP32, GSP_MIN_PLUS, 71, 0.1, 9);
+  gsp_matrix out = (gsp_matrix)&out, dead = NULL;
+  gsp_matrix_dup(&dead, A);
+  gsp_matrix stale = dead;
+  gsp_matrix_free(&dead);
+  CHECK(gsp_mpi_local_block(NULL, A, &L) == GSP_NULL_POINTER, "local_block(NULL local)");
+  CHECK(gsp_mpi_local_block(&out, A, NULL) == GSP_NULL_POINTER, "local_block(NULL L)");
+  CHECK(gsp_mpi_local_block(&out, NULL, &L) == GSP_NULL_POINTER, "local_block(NULL A)");
+  CHECK(gsp_mpi_local_block(&out, stale, &L) == GSP_INVALID_OBJECT, "local_block(freed A)");
+  CHECK(gsp_mpi_local_block(&out, B, &L) == GSP_DIMENSION_MISMATCH, "local_block(71 x 71 A, n = 70)");
+  CHECK(strstr(gsp_last_error(), "gsp_mpi_local_block") != NULL, "message names the function");
+  CHECK(out == (gsp_matrix)&out, "local_block wrote its output on error");
+  gsp_matrix_free(&A), gsp_matrix_free(&B);
+}
+
 /* Errors: the same code on every rank, the others naming the failing rank,
  * nothing changed. */
 static void errors(void) {
@@ -443,6 +471,7 @@ int main(int argc, char **argv) {
   if (!*only || strstr(only, "cycles")) cycles();
   if (!*only || strstr(only, "layouts")) layouts();
   if (!*only || strstr(only, "errors")) errors();
+  if (!*only || strstr(only, "guards")) guards();
   if (!*only || strstr(only, "alloc")) allocation_failures();
   long all_failures, all_checks;
   MPI_Allreduce(&failures, &all_failures, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
