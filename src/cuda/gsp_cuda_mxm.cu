@@ -206,19 +206,44 @@ gsp_info spgemm_run(const gsp_dev_csr *P, const gsp_dev_csr *Q, gsp_type t, cusp
   return info;
 }
 
+/* Swap entries a and b of a row (index and value). */
+static inline void swap_entry(gsp_index *j, unsigned char *x, size_t ts, gsp_index a, gsp_index b) {
+  unsigned char tmp[16];
+  const gsp_index tj = j[a];
+  j[a] = j[b], j[b] = tj;
+  memcpy(tmp, x + a * ts, ts);
+  memcpy(x + a * ts, x + b * ts, ts);
+  memcpy(x + b * ts, tmp, ts);
+}
+
 /* Sort each row of host CSR (p, j, x) by column where it is not already
- * (cuSPARSE does not promise sorted rows; the library's CSR is sorted). */
-void sort_rows(const gsp_index *p, gsp_index *j, void *x, int64_t m, size_t ts) {
-  unsigned char *xs = (unsigned char *)x, tmp[16];
-  for (int64_t i = 0; i < m; i++)
-    for (gsp_index q = p[i] + 1; q < p[i + 1]; q++) /* insertion sort: rows arrive (nearly) sorted */
-      for (gsp_index r = q; r > p[i] && j[r - 1] > j[r]; r--) {
-        const gsp_index tj = j[r];
-        j[r] = j[r - 1], j[r - 1] = tj;
-        memcpy(tmp, xs + r * ts, ts);
-        memcpy(xs + r * ts, xs + (r - 1) * ts, ts);
-        memcpy(xs + (r - 1) * ts, tmp, ts);
+ * (cuSPARSE does not promise sorted rows; the library's CSR is sorted):
+ * an in-place heapsort of the row's (index, value) pairs, O(r log r). */
+void sort_rows(const gsp_index *p, gsp_index *j, void *xv, int64_t m, size_t ts) {
+  unsigned char *x = (unsigned char *)xv;
+  for (int64_t i = 0; i < m; i++) {
+    const gsp_index lo = p[i], r = p[i + 1] - lo;
+    bool sorted = true;
+    for (gsp_index q = lo + 1; q < p[i + 1] && sorted; q++) sorted = j[q - 1] < j[q];
+    if (sorted) continue;
+    gsp_index *rj = j + lo;
+    unsigned char *rx = x + lo * ts;
+    for (gsp_index end = r; end > 1; end--) {
+      if (end == r) /* build the max-heap once */
+        for (gsp_index s0 = r / 2; s0-- > 0;)
+          for (gsp_index c = s0, k; (k = 2 * c + 1) < r; c = k) {
+            if (k + 1 < r && rj[k + 1] > rj[k]) k++;
+            if (rj[c] >= rj[k]) break;
+            swap_entry(rj, rx, ts, c, k);
+          }
+      swap_entry(rj, rx, ts, 0, end - 1); /* largest to the end, sift the new root */
+      for (gsp_index c = 0, k; (k = 2 * c + 1) < end - 1; c = k) {
+        if (k + 1 < end - 1 && rj[k + 1] > rj[k]) k++;
+        if (rj[c] >= rj[k]) break;
+        swap_entry(rj, rx, ts, c, k);
       }
+    }
+  }
 }
 
 /* *T = op(A) op(B) under PLUS_TIMES on FP32/FP64, both sparse, as a new
