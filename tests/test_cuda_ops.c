@@ -489,6 +489,34 @@ Test(cuda_spgemm, declined_cases_run_on_the_cpu) {
   }
 }
 
+/* Host allocation failures on the SpGEMM path (headers, the download of
+ * C, the write-back) leave C as it was. */
+Test(cuda_spgemm, allocation_failures) {
+  gpu_or_skip();
+  for (int tb = 0; tb < 2; tb++) {
+    gsp_info info = GSP_OUT_OF_MEMORY;
+    for (long long k = 0; info == GSP_OUT_OF_MEMORY && k < 100; k++) {
+      gsp_matrix A = gsp_test_random_matrix(GSP_FP64, 20, 30, 0.2, 1, 9, 161);
+      gsp_matrix B = tb ? gsp_test_random_matrix(GSP_FP64, 25, 30, 0.2, 1, 9, 162)
+                        : gsp_test_random_matrix(GSP_FP64, 30, 25, 0.2, 1, 9, 162);
+      gsp_matrix C = gsp_test_random_matrix(GSP_FP64, 20, 25, 0.3, 1, 9, 163), C0 = NULL;
+      gsp_matrix M = gsp_test_random_mask(20, 25, 0.5, 164);
+      GSP_OK(gsp_matrix_dup(&C0, C));
+      gsp_desc d = {.backend = GSP_BACKEND_CUDA, .transpose_b = tb != 0};
+      gsp__debug_fail_after(k);
+      info = gsp_mxm(C, M, GSP_PLUS, GSP_PLUS_TIMES, A, B, &d);
+      gsp__debug_fail_after(-1);
+      cr_assert(info == GSP_SUCCESS || info == GSP_OUT_OF_MEMORY, "k=%lld: %s", k, gsp_strerror(info));
+      if (info != GSP_SUCCESS) {
+        gsp_test_context("spgemm%s failing at allocation %lld", tb ? " B'" : "", k);
+        gsp_test_assert_matrix_same(C, C0, 0);
+      }
+      gsp_matrix_free(&A), gsp_matrix_free(&B), gsp_matrix_free(&C), gsp_matrix_free(&C0), gsp_matrix_free(&M);
+    }
+    cr_assert_eq(info, GSP_SUCCESS, "still failing after 100 allocations");
+  }
+}
+
 /* ---- one device cache per matrix ---- */
 
 static gsp_index source_with_arcs(gsp_matrix A, gsp_index from);
