@@ -15,9 +15,12 @@
  * output with the complement of a random visited set holding 90% of the
  * vertices (Martin's relax_U: settled rows are skipped). The CPU backend
  * (all cores) runs the same product in AUTO direction for reference.
+ * Last, sparse x sparse C = A * A under PLUS_TIMES (cuSPARSE SpGEMM vs the
+ * CPU backend) on a random graph of 2^(S-4) vertices, 8 arcs a row, and an
+ * R-MAT graph of scale S-7, edge factor 8, in FP32 and FP64.
  *
  * Usage: bench_ops_gpu [--scale S] [--edgefactor E] [--reps K] [--csv FILE]
- *        [--quick]
+ *        [--quick] [--spgemm-only]
  */
 #include <omp.h>
 #include <stdio.h>
@@ -123,8 +126,83 @@ static void row(const config *c, const char *what, const char *dir, double fill,
   }
 }
 
+/* Median seconds of C = A * A (PLUS_TIMES) with descriptor d; *nnz gets
+ * the entries of C. The GPU result comes back to the host each call. */
+static double time_mxm(gsp_matrix A, const gsp_desc *d, int reps, gsp_index *nnz) {
+  double t[64];
+  if (reps > 64) reps = 64;
+  gsp_index n;
+  gsp_type ty;
+  TRY(gsp_matrix_nrows(&n, A));
+  TRY(gsp_matrix_type(&ty, A));
+  for (int r = -1; r < reps; r++) {
+    gsp_matrix C = NULL;
+    TRY(gsp_matrix_new(&C, ty, n, n));
+    const double t0 = now();
+    TRY(gsp_mxm(C, NULL, GSP_NOOP, GSP_PLUS_TIMES, A, A, d));
+    TRY(gsp_matrix_nvals(nnz, C));
+    if (r >= 0) t[r] = now() - t0;
+    gsp_matrix_free(&C);
+  }
+  qsort(t, (size_t)reps, sizeof *t, cmp_double);
+  return t[reps / 2];
+}
+
+/* Sparse x sparse C = A * A, PLUS_TIMES: cuSPARSE SpGEMM (A resident on the
+ * device after the warm-up; C downloaded into a host CSR every call) vs the
+ * CPU backend's Gustavson on all cores. products = multiply-adds. */
+static void spgemm_rows(const config *c, const char *graph, gsp_matrix A) {
+  gsp_index n, m;
+  gsp_type ty;
+  TRY(gsp_matrix_nrows(&n, A));
+  TRY(gsp_matrix_nvals(&m, A));
+  TRY(gsp_matrix_type(&ty, A));
+  gsp_index *p = malloc((n + 1) * sizeof *p), *j = malloc((m + 1) * sizeof *j);
+  if (!p || !j) die("malloc", GSP_OUT_OF_MEMORY);
+  TRY(gsp_matrix_export_csr(p, j, NULL, A));
+  double prods = 0;
+  for (gsp_index e = 0; e < m; e++) prods += (double)(p[j[e] + 1] - p[j[e]]);
+  free(p), free(j);
+  const gsp_desc gpu = {.backend = GSP_BACKEND_CUDA}, cpu = {.backend = GSP_BACKEND_CPU};
+  const char *names[2] = {"SpGEMM cuSPARSE", "SpGEMM CPU"};
+  for (int k = 0; k < 2; k++) {
+    gsp_index nnz = 0;
+    const double sec = time_mxm(A, k == 0 ? &gpu : &cpu, k == 0 ? c->reps : (c->reps < 3 ? c->reps : 3), &nnz);
+    printf("| %-16s | %-22s | %4s | %9llu | %10llu | %12.0f | %11llu | %9.3f | %7.3f |\n", names[k], graph,
+           ty == GSP_FP32 ? "fp32" : "fp64", (unsigned long long)n, (unsigned long long)m, prods,
+           (unsigned long long)nnz, sec * 1e3, 2 * prods / sec / 1e9);
+    if (c->csv) {
+      FILE *f = fopen(c->csv, "a");
+      if (f) {
+        fprintf(f, "spgemm,\"%s\",%s,%s,%llu,%llu,%s,%.0f,%llu,%.6f,%.4f\n", c->device, graph,
+                ty == GSP_FP32 ? "fp32" : "fp64", (unsigned long long)n, (unsigned long long)m, names[k], prods,
+                (unsigned long long)nnz, sec * 1e3, 2 * prods / sec / 1e9);
+        fclose(f);
+      }
+    }
+  }
+}
+
+static void spgemm_table(const config *c, int scale) {
+  printf("\nSparse x sparse C = A * A, PLUS_TIMES (host CSR result, A on the device)\n");
+  printf("| %-16s | %-22s | %4s | %9s | %10s | %12s | %11s | %9s | %7s |\n", "product", "graph", "type", "n",
+         "nnz(A)", "products", "nnz(C)", "ms", "GFLOPS");
+  printf("|------------------|------------------------|------|-----------|------------|--------------|-------------|-----------|---------|\n");
+  for (int ti = 0; ti < 2 && scale >= 10; ti++) {
+    const gsp_type ty = ti == 0 ? GSP_FP32 : GSP_FP64;
+    gsp_matrix S = NULL;
+    TRY(gsp_generate_random(&S, ty, (gsp_index)1 << (scale - 4), (gsp_index)8 << (scale - 4), 1, 9, 77));
+    spgemm_rows(c, "random, 8 a row", S);
+    gsp_matrix_free(&S);
+    TRY(gsp_generate_rmat(&S, ty, scale - 7, 8, 0, 0, 0, 1, 9, 78));
+    spgemm_rows(c, "R-MAT, edge factor 8", S);
+    gsp_matrix_free(&S);
+  }
+}
+
 int main(int argc, char **argv) {
   int scale = 21, ef = 16, reps = 9;
+  bool spgemm_only = false;
   config c = {0};
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = atoi(argv[++i]);
@@ -132,8 +210,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc) c.csv = argv[++i];
     else if (!strcmp(argv[i], "--quick")) scale = 14, reps = 3;
+    else if (!strcmp(argv[i], "--spgemm-only")) spgemm_only = true;
     else {
-      fprintf(stderr, "usage: bench_ops_gpu [--scale S] [--edgefactor E] [--reps K] [--csv FILE] [--quick]\n");
+      fprintf(stderr, "usage: bench_ops_gpu [--scale S] [--edgefactor E] [--reps K] [--csv FILE] [--quick] "
+                      "[--spgemm-only]\n");
       return 2;
     }
   }
@@ -142,6 +222,12 @@ int main(int argc, char **argv) {
   TRY(gsp_cuda_available(&ok, c.device, sizeof c.device));
   if (!ok) {
     printf("bench_ops_gpu: no usable GPU (%s): nothing to measure\n", c.device);
+    return 0;
+  }
+  if (spgemm_only) {
+    printf("gsp sparse x sparse products on the GPU: %s; median of %d; CPU: %d threads\n", c.device, c.reps,
+           omp_get_max_threads());
+    spgemm_table(&c, scale);
     return 0;
   }
   const double tg = now();
@@ -218,6 +304,7 @@ int main(int argc, char **argv) {
     row(&c, "vxm min.+ own", "pull", 1.0, nf, arcs, time_vxm(&c, w, NULL, GSP_MIN_PLUS, u, A, &pull, c.reps));
     gsp_vector_free(&u);
   }
+  spgemm_table(&c, scale);
   free(rowptr);
   gsp_matrix_free(&A), gsp_matrix_free(&P);
   gsp_vector_free(&w), gsp_vector_free(&wb), gsp_vector_free(&visited);

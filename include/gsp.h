@@ -232,10 +232,12 @@ typedef struct {
    * CPU): where the product runs. AUTO: the process default (gsp_set_backend,
    * GSP_BACKEND); when that is AUTO too, the GPU takes the call when an
    * operand is already on the device or the work is large (mxv / vxm: A
-   * has at least 2^20 entries; mxm: nvals(A) * columns of the product is
-   * at least 2^24), else the CPU. CUDA with
+   * has at least 2^20 entries; mxm: at least 2^24 multiply-adds, i.e.
+   * nvals(A) * columns of the product for a dense B, nvals(A) * the mean
+   * row of op(B) for a sparse B), else the CPU. CUDA with
    * no usable device gives GSP_NO_DEVICE; a case the GPU kernels do not
-   * cover (more than 2^31 - 1 rows, columns or entries) runs on the CPU. */
+   * cover (more than 2^31 - 1 rows, columns or entries; sparse x sparse
+   * mxm other than PLUS_TIMES on FP32/FP64) runs on the CPU. */
   gsp_backend backend;
   gsp_direction direction; /* gsp_mxv / gsp_vxm on the GPU: push or pull */
 } gsp_desc;

@@ -5,8 +5,11 @@
  * PLUS_TIMES inputs to cuSPARSE), every mask / complement / replace /
  * accumulator configuration, transposed operands, empty, 1x1 and
  * rectangular shapes, rows long enough for the warp-per-row kernels;
- * sparse x dense mxm (our kernel and cuSPARSE SpMM) and dense x dense mxm
- * (cuBLAS). Residency: a product's result stays on the device until a host
+ * sparse x dense mxm (our kernel and cuSPARSE SpMM), dense x dense mxm
+ * (cuBLAS) and sparse x sparse PLUS_TIMES mxm (cuSPARSE SpGEMM, each
+ * algorithm, real values with a stated tolerance; what stays on the CPU).
+ * One device copy per matrix: SSSP and the products share it, and every
+ * host change drops it. Residency: a product's result stays on the device until a host
  * read downloads it, host writes drop stale device copies, AUTO follows
  * resident operands. Errors and host allocation failures leave outputs as
  * they were. BFS and SSSP built from repeated GPU gsp_vxm calls equal the
@@ -332,6 +335,277 @@ Test(cuda_mxm, dense_dense) {
       check_mxm(GSP_PLUS_TIMES, GSP_FP64, sh[k], 13, tr & 1, tr & 2, true, seed++);
       check_mxm(GSP_MAX_MIN, GSP_INT64, sh[k], 7, tr & 1, tr & 2, true, seed++);
     }
+}
+
+/* ---- sparse x sparse: cuSPARSE SpGEMM ---- */
+
+/* Positive real values in [0.5, 2) on a random pattern of the given
+ * density (rows emptier than that where `empty_rows`: every third row). */
+static gsp_matrix real_matrix(gsp_type t, gsp_index m, gsp_index n, double density, bool empty_rows,
+                              uint64_t seed) {
+  gsp_matrix A = NULL;
+  GSP_OK(gsp_matrix_new(&A, t, m, n));
+  size_t cap = (size_t)((double)m * (double)n * density * 1.2) + 16, cnt = 0;
+  gsp_index *I = malloc(cap * sizeof *I), *J = malloc(cap * sizeof *J);
+  double *xd = malloc(cap * sizeof *xd);
+  float *xf = malloc(cap * sizeof *xf);
+  uint64_t st = seed * 2654435761u + 1;
+  for (gsp_index i = 0; i < m; i++) {
+    if (empty_rows && i % 3 == 1) continue;
+    for (gsp_index j = 0; j < n && cnt < cap; j++)
+      if ((double)(gsp_test_rand(&st) % 1000000) < density * 1e6) {
+        const double v = 0.5 + 1.5 * (double)(gsp_test_rand(&st) % 1000003) / 1000003.0;
+        I[cnt] = i, J[cnt] = j, xd[cnt] = v, xf[cnt] = (float)v, cnt++;
+      }
+  }
+  GSP_OK(gsp_matrix_build(A, I, J, t == GSP_FP32 ? (const void *)xf : (const void *)xd, cnt, GSP_DUP_ERROR));
+  free(I), free(J), free(xd), free(xf);
+  return A;
+}
+
+/* C<M> = accum(C, op(A) op(B)) under PLUS_TIMES with both operands sparse:
+ * the GPU (cuSPARSE SpGEMM with algorithm `alg`, 0 automatic) against the
+ * CPU backend and GrB_mxm. Tolerance rule: results are sums of the same
+ * terms in another order; with the positive terms used here the relative
+ * error of either sum is at most (terms) x eps, so |gpu - cpu| <= tol x
+ * max(1, |gpu|, |cpu|) with tol = 1e-4 for FP32 (up to ~800 terms a
+ * result) and 1e-12 for FP64; structures must be identical. Small integer
+ * values (gsp_test_range) are exact in both types, so those compare with
+ * gsp_test_tol's 1e-5 / 1e-12. */
+static void check_spgemm(gsp_type t, gsp_matrix A, gsp_matrix B, bool ta, bool tb, int cfgk, int alg, double tol,
+                         uint64_t seed, const char *what) {
+  gsp_test_config cfg = gsp_test_config_get(cfgk);
+  gsp_index m, n;
+  GSP_OK(ta ? gsp_matrix_ncols(&m, A) : gsp_matrix_nrows(&m, A));
+  GSP_OK(tb ? gsp_matrix_nrows(&n, B) : gsp_matrix_ncols(&n, B));
+  gsp_test_context("gpu spgemm %s %s %llux%llu %s%s%s alg %d seed %llu", what, gsp_test_type_name(t),
+                   (unsigned long long)m, (unsigned long long)n, gsp_test_config_name(cfg), ta ? " A'" : "",
+                   tb ? " B'" : "", alg, (unsigned long long)seed);
+  gsp_matrix C = gsp_test_random_matrix(t, m, n, 0.3, 1, 9, seed + 2), Cc = NULL;
+  GSP_OK(gsp_matrix_dup(&Cc, C));
+  gsp_matrix M = cfg.mask ? gsp_test_random_mask(m, n, 0.5, seed + 3) : NULL;
+  gsp_binop accum = cfg.accum ? gsp_test_accum((int)seed) : GSP_NOOP;
+  const gsp_desc d0 = gsp_test_desc(cfg, ta, tb);
+  GrB_Matrix gC = gsp_test_to_grb_matrix(C);
+  gsp_desc dg = with(d0, GSP_BACKEND_CUDA, GSP_DIRECTION_AUTO), dc = with(d0, GSP_BACKEND_CPU, GSP_DIRECTION_AUTO);
+  gsp__debug_spgemm_alg(alg);
+  GSP_OK(gsp_mxm(C, M, accum, GSP_PLUS_TIMES, A, B, &dg));
+  gsp__debug_spgemm_alg(0);
+  cr_assert(A->dev != NULL && B->dev != NULL, "%sthe GPU did not take the product", gsp_test_ctx);
+  GSP_OK(gsp_mxm(Cc, M, accum, GSP_PLUS_TIMES, A, B, &dc));
+  gsp_test_assert_matrix_same(C, Cc, tol);
+  if (m > 0 && n > 0) {
+    GrB_Matrix gA = gsp_test_to_grb_matrix(A), gB = gsp_test_to_grb_matrix(B);
+    GrB_Matrix gM = M ? gsp_test_to_grb_matrix(M) : NULL;
+    GrB_Descriptor gd = gsp_test_grb_desc(&d0);
+    GRB_OK(GrB_mxm(gC, gM, gsp_test_grb_binop(accum, t), gsp_test_grb_semiring(GSP_PLUS_TIMES, t), gA, gB, gd));
+    gsp_test_assert_matrix_eq(C, gC, tol);
+    GrB_free(&gA), GrB_free(&gB), GrB_free(&gd);
+    if (gM) GrB_free(&gM);
+  }
+  GrB_free(&gC);
+  gsp_matrix_free(&C), gsp_matrix_free(&Cc), gsp_matrix_free(&M);
+}
+
+static const mshape sshapes[] = {
+    {1, 1, 1, 1.0, 1.0},       /* 1x1 */
+    {5, 0, 4, 0.5, 0.5},       /* no inner dimension: T is empty */
+    {0, 4, 3, 0.5, 0.5},       /* no rows */
+    {6, 5, 7, 0.0, 0.5},       /* A has no entry */
+    {7, 13, 5, 0.3, 0.6},      /* rectangular */
+    {60, 50, 70, 0.05, 0.05},  /* sparse: many empty rows in A and in T */
+    {120, 90, 150, 0.2, 0.3},  /* denser rows */
+};
+#define NSSHAPES (sizeof sshapes / sizeof sshapes[0])
+
+/* Random integer-valued operands: every shape, mask / accumulator /
+ * replace configuration, transpose and algorithm. */
+Test(cuda_spgemm, sweep) {
+  gpu_or_skip();
+  uint64_t seed = 770000;
+  const gsp_type types[] = {GSP_FP32, GSP_FP64};
+  for (int ti = 0; ti < 2; ti++)
+    for (size_t k = 0; k < NSSHAPES; k++)
+      for (int c = 0; c < GSP_TEST_NCONFIG; c += (k < 4 ? 5 : 1))
+        for (int tr = 0; tr < 4; tr++, seed++) {
+          const mshape sh = sshapes[k];
+          const bool ta = tr & 1, tb = tr & 2;
+          gsp_matrix A = ta ? gsp_test_random_matrix(types[ti], sh.k, sh.m, sh.da, -3, 9, seed)
+                            : gsp_test_random_matrix(types[ti], sh.m, sh.k, sh.da, -3, 9, seed);
+          gsp_matrix B = tb ? gsp_test_random_matrix(types[ti], sh.n, sh.k, sh.db, -3, 9, seed + 1)
+                            : gsp_test_random_matrix(types[ti], sh.k, sh.n, sh.db, -3, 9, seed + 1);
+          check_spgemm(types[ti], A, B, ta, tb, c, (int)(seed % 4), gsp_test_tol(GSP_PLUS_TIMES, types[ti]), seed,
+                       "random");
+          gsp_matrix_free(&A), gsp_matrix_free(&B);
+        }
+}
+
+/* Real values, empty rows, and sizes where cuSPARSE's kernels change: short
+ * rows, rows of thousands of products (R-MAT hubs: A*A), and a product of
+ * ~10^7 terms; each with ALG1, ALG2, ALG3 and the automatic choice. */
+Test(cuda_spgemm, real_values_and_sizes) {
+  gpu_or_skip();
+  const gsp_type types[] = {GSP_FP32, GSP_FP64};
+  const double tol[] = {1e-4, 1e-12};
+  for (int ti = 0; ti < 2; ti++) {
+    const gsp_type t = types[ti];
+    gsp_matrix A = real_matrix(t, 300, 400, 0.02, true, 1 + ti), B = real_matrix(t, 400, 250, 0.03, false, 3 + ti);
+    for (int alg = 0; alg < 4; alg++) check_spgemm(t, A, B, false, false, alg * 7, alg, tol[ti], 10 + alg, "real");
+    gsp_matrix_free(&A), gsp_matrix_free(&B);
+    /* power-law: hub rows meet hub rows */
+    gsp_matrix R = NULL;
+    GSP_OK(gsp_generate_rmat(&R, t, 12, 8, 0, 0, 0, 1, 9, 40 + ti));
+    for (int alg = 0; alg < 4; alg++) check_spgemm(t, R, R, false, alg & 1, 0, alg, tol[ti], 20 + alg, "rmat");
+    gsp_matrix_free(&R);
+    /* larger: 20000 x 20000, 16 a row (~5e6 products) */
+    gsp_matrix L = NULL;
+    GSP_OK(gsp_generate_random(&L, t, 20000, 320000, 1, 9, 60 + ti));
+    check_spgemm(t, L, L, false, false, 0, 0, tol[ti], 30, "large");
+    check_spgemm(t, L, L, true, false, 13, 3, tol[ti], 31, "large");
+    gsp_matrix_free(&L);
+  }
+}
+
+/* What stays on the CPU: integer types and the other semirings (the GPU
+ * gateway declines before touching the operands), with equal results. */
+Test(cuda_spgemm, declined_cases_run_on_the_cpu) {
+  gpu_or_skip();
+  const gsp_semiring srs[] = {GSP_PLUS_TIMES, GSP_PLUS_TIMES, GSP_MIN_PLUS, GSP_MAX_MIN};
+  const gsp_type ts[] = {GSP_INT32, GSP_INT64, GSP_FP64, GSP_FP32};
+  for (int k = 0; k < 4; k++) {
+    gsp_matrix A = gsp_test_random_matrix(ts[k], 30, 20, 0.2, 1, 9, 80 + k);
+    gsp_matrix B = gsp_test_random_matrix(ts[k], 20, 25, 0.2, 1, 9, 90 + k);
+    gsp_matrix C = NULL, Cc = NULL;
+    GSP_OK(gsp_matrix_new(&C, ts[k], 30, 25));
+    GSP_OK(gsp_matrix_new(&Cc, ts[k], 30, 25));
+    gsp_desc dg = {.backend = GSP_BACKEND_CUDA}, dc = {.backend = GSP_BACKEND_CPU};
+    GSP_OK(gsp_mxm(C, NULL, GSP_NOOP, srs[k], A, B, &dg));
+    cr_assert(A->dev == NULL && B->dev == NULL, "%s on %s went to the GPU", gsp_test_semiring_name(srs[k]),
+              gsp_test_type_name(ts[k]));
+    GSP_OK(gsp_mxm(Cc, NULL, GSP_NOOP, srs[k], A, B, &dc));
+    gsp_test_context("declined %s %s", gsp_test_semiring_name(srs[k]), gsp_test_type_name(ts[k]));
+    gsp_test_assert_matrix_same(C, Cc, 0);
+    gsp_matrix_free(&A), gsp_matrix_free(&B), gsp_matrix_free(&C), gsp_matrix_free(&Cc);
+  }
+}
+
+/* Host allocation failures on the SpGEMM path (headers, the download of
+ * C, the write-back) leave C as it was. */
+Test(cuda_spgemm, allocation_failures) {
+  gpu_or_skip();
+  for (int tb = 0; tb < 2; tb++) {
+    gsp_info info = GSP_OUT_OF_MEMORY;
+    for (long long k = 0; info == GSP_OUT_OF_MEMORY && k < 100; k++) {
+      gsp_matrix A = gsp_test_random_matrix(GSP_FP64, 20, 30, 0.2, 1, 9, 161);
+      gsp_matrix B = tb ? gsp_test_random_matrix(GSP_FP64, 25, 30, 0.2, 1, 9, 162)
+                        : gsp_test_random_matrix(GSP_FP64, 30, 25, 0.2, 1, 9, 162);
+      gsp_matrix C = gsp_test_random_matrix(GSP_FP64, 20, 25, 0.3, 1, 9, 163), C0 = NULL;
+      gsp_matrix M = gsp_test_random_mask(20, 25, 0.5, 164);
+      GSP_OK(gsp_matrix_dup(&C0, C));
+      gsp_desc d = {.backend = GSP_BACKEND_CUDA, .transpose_b = tb != 0};
+      gsp__debug_fail_after(k);
+      info = gsp_mxm(C, M, GSP_PLUS, GSP_PLUS_TIMES, A, B, &d);
+      gsp__debug_fail_after(-1);
+      cr_assert(info == GSP_SUCCESS || info == GSP_OUT_OF_MEMORY, "k=%lld: %s", k, gsp_strerror(info));
+      if (info != GSP_SUCCESS) {
+        gsp_test_context("spgemm%s failing at allocation %lld", tb ? " B'" : "", k);
+        gsp_test_assert_matrix_same(C, C0, 0);
+      }
+      gsp_matrix_free(&A), gsp_matrix_free(&B), gsp_matrix_free(&C), gsp_matrix_free(&C0), gsp_matrix_free(&M);
+    }
+    cr_assert_eq(info, GSP_SUCCESS, "still failing after 100 allocations");
+  }
+}
+
+/* ---- one device cache per matrix ---- */
+
+static gsp_index source_with_arcs(gsp_matrix A, gsp_index from);
+
+static gsp_vector sssp_on(gsp_matrix A, gsp_index src, gsp_backend b) {
+  gsp_sssp_opts o = {.algo = GSP_SSSP_AUTO, .backend = b};
+  gsp_vector d = NULL;
+  GSP_OK(gsp_sssp(&d, NULL, A, src, &o));
+  return d;
+}
+
+static void mv_both(gsp_matrix A, gsp_vector u, gsp_index n, const char *what) {
+  gsp_vector w = NULL, wc = NULL;
+  GSP_OK(gsp_vector_new(&w, GSP_FP64, n));
+  GSP_OK(gsp_vector_new(&wc, GSP_FP64, n));
+  for (int di = 0; di < 3; di++) {
+    gsp_desc d = with((gsp_desc){0}, GSP_BACKEND_CUDA, dirs[di]), dc = {.backend = GSP_BACKEND_CPU};
+    GSP_OK(gsp_vxm(w, NULL, GSP_NOOP, GSP_MIN_PLUS, u, A, &d));
+    GSP_OK(gsp_vxm(wc, NULL, GSP_NOOP, GSP_MIN_PLUS, u, A, &dc));
+    gsp_test_context("%s: vxm %s", what, dir_names[di]);
+    gsp_test_assert_vector_same(w, wc, 0);
+  }
+  gsp_vector_free(&w), gsp_vector_free(&wc);
+}
+
+static void sssp_both(gsp_matrix A, gsp_index src, const char *what) {
+  gsp_vector dg = sssp_on(A, src, GSP_BACKEND_CUDA), dc = sssp_on(A, src, GSP_BACKEND_CPU);
+  gsp_test_context("%s: sssp from %llu", what, (unsigned long long)src);
+  gsp_test_assert_vector_same(dg, dc, 0);
+  gsp_vector_free(&dg), gsp_vector_free(&dc);
+}
+
+/* SSSP and the products share A's device copy; every host change drops it,
+ * and both see the new values afterwards (after an SSSP, after a vxm). */
+Test(cuda_cache, shared_and_invalidated) {
+  gpu_or_skip();
+  const gsp_index n = 2000;
+  gsp_matrix A = NULL;
+  GSP_OK(gsp_generate_random(&A, GSP_FP64, n, 16000, 1, 50, 7));
+  gsp_vector u = gsp_test_random_vector(GSP_FP64, n, 0.5, 1, 9, 8);
+  const gsp_index src = source_with_arcs(A, 5);
+  /* SSSP first: its copy serves the products (the same device copy) */
+  sssp_both(A, src, "fresh");
+  cr_assert(A->dev != NULL, "gsp_sssp kept no device copy");
+  const void *dev = A->dev;
+  mv_both(A, u, n, "after sssp");
+  cr_assert(A->dev == dev, "the products built another device copy");
+  sssp_both(A, src, "again");
+  cr_assert(A->dev == dev);
+  /* mutate after an SSSP (and a vxm): a shorter arc out of the source and
+   * a removed one; both see them */
+  const double w = 0.25;
+  gsp_index j = 0;
+  {
+    gsp_index nv;
+    GSP_OK(gsp_matrix_nvals(&nv, A));
+    gsp_index *I = malloc(nv * sizeof *I), *J = malloc(nv * sizeof *J);
+    double *X = malloc(nv * sizeof *X);
+    GSP_OK(gsp_matrix_extract_tuples(I, J, X, &nv, A));
+    for (gsp_index e = 0; e < nv; e++)
+      if (I[e] == src) j = J[e];
+    free(I), free(J), free(X);
+  }
+  GSP_OK(gsp_matrix_set_element(A, src, j, &w));
+  cr_assert(A->dev == NULL, "a host write left the device copy");
+  sssp_both(A, src, "after set_element");
+  mv_both(A, u, n, "after set_element");
+  GSP_OK(gsp_matrix_remove_element(A, src, j));
+  cr_assert(A->dev == NULL);
+  mv_both(A, u, n, "after remove_element (vxm first)");
+  sssp_both(A, src, "after remove_element");
+  /* mutate after a vxm only: SSSP sees it */
+  GSP_OK(gsp_matrix_set_element(A, src, j, &w));
+  mv_both(A, u, n, "set again");
+  GSP_OK(gsp_matrix_set_element(A, src, (j + 1) % n, &w));
+  cr_assert(A->dev == NULL);
+  sssp_both(A, src, "after a write following a vxm");
+  /* a product result written into A (gsp_mxm with A as the output) */
+  gsp_matrix I = NULL;
+  GSP_OK(gsp_matrix_new(&I, GSP_FP64, n, n));
+  for (gsp_index i = 0; i < n; i++) {
+    const double half = 0.5;
+    GSP_OK(gsp_matrix_set_element(I, i, i, &half));
+  }
+  gsp_desc dg = {.backend = GSP_BACKEND_CUDA};
+  GSP_OK(gsp_mxm(A, NULL, GSP_NOOP, GSP_PLUS_TIMES, A, I, &dg)); /* A = A * I/2 (SpGEMM) */
+  sssp_both(A, src, "after A = A * I/2");
+  mv_both(A, u, n, "after A = A * I/2");
+  gsp_matrix_free(&A), gsp_matrix_free(&I), gsp_vector_free(&u);
 }
 
 /* ---- residency ---- */

@@ -97,6 +97,12 @@ long long gsp__debug_device_fault_disarm(void);
 /* The CUDA backend: the fault to report instead of making this call. */
 gsp_fault gsp__device_fault_due(void);
 
+/* Tests: force cuSPARSE SpGEMM's algorithm for sparse x sparse gsp_mxm on
+ * the GPU (0: automatic; 1, 2, 3: ALG1, ALG2, ALG3). gsp__spgemm_alg reads
+ * it (the CUDA backend). */
+void gsp__debug_spgemm_alg(int alg);
+int gsp__spgemm_alg(void);
+
 /* *out = a * b; false on overflow of size_t. */
 bool gsp__mul_size(size_t *out, size_t a, size_t b);
 
@@ -119,7 +125,6 @@ typedef enum {
 } gsp_format;
 
 struct gsp_dev_matrix; /* owned by src/cuda */
-struct gsp_dev_graph;  /* owned by src/cuda (shortest paths) */
 
 struct gsp_matrix_s {
   uint32_t magic;
@@ -132,15 +137,12 @@ struct gsp_matrix_s {
   uint8_t *b;       /* DENSE presence (1 = entry), NULL when all present */
   uint64_t *bits;   /* BITS */
   int64_t wpr;      /* BITS: 64-bit words per row */
-  /* Device copy, managed by src/cuda. When dev_only is set the device holds
-   * the only valid data and the host fields above are stale. */
+  /* Device copy, managed by src/cuda: the closure's dense copy and the one
+   * sparse cache (CSR, transpose, shortest-path data) that every sparse GPU
+   * call shares; dropped by every host change. When dev_only is set the
+   * device holds the only valid data and the host fields above are stale. */
   struct gsp_dev_matrix *dev;
   bool dev_only;
-  /* Device CSR kept by the GPU shortest-path calls for the next call on the
-   * same content (src/cuda/gsp_cuda_sssp_graph.cu); dropped with dev by
-   * every host change. Its presence also means the weights passed the
-   * shortest-path checks (non-negative, no NaN) since the last change. */
-  struct gsp_dev_graph *dev_graph;
 };
 
 struct gsp_dev_vector; /* owned by src/cuda */

@@ -46,6 +46,10 @@ gsp_fault gsp__device_fault_due(void) {
   return GSP_FAULT_NONE;
 }
 
+static _Atomic int spgemm_alg = 0;
+void gsp__debug_spgemm_alg(int alg) { atomic_store(&spgemm_alg, alg); }
+int gsp__spgemm_alg(void) { return atomic_load_explicit(&spgemm_alg, memory_order_relaxed); }
+
 void *gsp__malloc(size_t size) {
   if (injected_failure()) return NULL;
   return malloc(size ? size : 1);

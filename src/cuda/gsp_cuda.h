@@ -98,13 +98,13 @@ typedef struct {
 } gsp_cuda_sssp_stats;
 void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out);
 
-/* The device CSR that gsp_cuda_sssp keeps with A between calls
- * (A->dev_graph). gsp_cuda_weights_checked: whether A has one, which means
- * its weights passed the shortest-path checks and A has not changed since;
- * *wsum is then the sum of its finite weights (for the default delta).
- * gsp_cuda_graph_release frees it (called by gsp_cuda_matrix_release). */
+/* gsp_cuda_sssp keeps its view of A's device CSR cache (A->dev, shared
+ * with the sparse products) for the next call. gsp_cuda_weights_checked:
+ * whether A has that view, which means its weights passed the
+ * shortest-path checks and A has not changed since; *wsum is then the sum
+ * of its finite weights (for the default delta). gsp_cuda_matrix_release
+ * frees it with the rest of the cache. */
 bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum);
-void gsp_cuda_graph_release(struct gsp_matrix_s *A);
 
 /* ---- gsp_apsp's planner (src/cuda/gsp_cuda_apsp.cu) ---- */
 

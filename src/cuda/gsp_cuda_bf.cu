@@ -169,12 +169,11 @@ template <class T>
 static gsp_info bf_typed(T *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
                          const int32_t *S, int32_t ns, T lim) {
   gsp_info info = GSP_SUCCESS;
-  typedef Key<T> KT;
-  typedef typename KT::K K;
+  typedef typename Key<T>::K K;
   DevGraph g;
   memset(&g, 0, sizeof g);
-  K *d = NULL, *hd = NULL;
-#define GSP_FREE_ALL (graph_free(&g), cudaFree(d), (void)cudaGetLastError(), gsp__free(hd))
+  K *d = NULL;
+#define GSP_FREE_ALL (graph_free(&g), cudaFree(d), (void)cudaGetLastError())
   const int32_t n = (int32_t)A->nrows;
   GSP_TRY(graph_upload(&g, A, false));
   GSP_CU_MALLOC(d, n, sizeof *d);
@@ -183,11 +182,7 @@ static gsp_info bf_typed(T *dist, int64_t *parent, int64_t *cycle, int64_t *clen
     GSP_FREE_ALL;
     return info;
   }
-  hd = (K *)gsp__malloc_array((size_t)n + 1, sizeof *hd);
-  GSP_CHECK(hd != NULL, GSP_OUT_OF_MEMORY, "cannot stage %d distances", n);
-  GSP_CUDA_TRY(cudaMemcpy(hd, d, (size_t)n * sizeof *hd, cudaMemcpyDeviceToHost));
-  for (int32_t v = 0; v < n; v++) dist[v] = KT::dec(hd[v]);
-  if (parent) GSP_TRY(tree<T>(parent, NULL, d, dist, g, S, ns, lim));
+  GSP_TRY(finish<T>(dist, parent, NULL, d, g, S, ns, lim));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -197,44 +192,36 @@ static gsp_info bf_typed(T *dist, int64_t *parent, int64_t *cycle, int64_t *clen
 
 using namespace gsp_sssp_cu;
 
+namespace {
+struct BfRun {
+  void *dist;
+  int64_t *parent, *cycle, *clen;
+  const struct gsp_matrix_s *A;
+  const int32_t *S;
+  int32_t ns;
+  const void *lim;
+  template <class T> gsp_info run() const {
+    return bf_typed<T>((T *)dist, parent, cycle, clen, A, S, ns, *(const T *)lim);
+  }
+};
+} // namespace
+
 gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
                      const int64_t *src, int64_t nsrc, const void *lim, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   int32_t *S = NULL;
-  uint8_t *seen = NULL;
-#define GSP_FREE_ALL (gsp__free(S), gsp__free(seen))
+#define GSP_FREE_ALL gsp__free(S)
   *taken = false;
+  if (!graph_taken(A)) return GSP_SUCCESS;
   const int64_t n = A->nrows;
-  if (n <= 0 || n >= INT32_MAX || A->fmt != GSP_FMT_CSR || A->type == GSP_BOOL) return GSP_SUCCESS;
   const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
   /* graph, d and U, F, Tq, pred, cand, flags, the tree's four arrays */
-  const size_t need = graph_bytes(A, false) + (size_t)n * (2 * ks + 4 * 4 + 1 + 3 * 4) + 4096;
-  size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
-    (void)cudaGetLastError();
+  if (!device_fits(graph_bytes(A, false) + (size_t)n * (2 * ks + 4 * 4 + 1 + 3 * 4) + 4096))
     return GSP_SUCCESS; /* the CPU takes it */
-  }
-  if (need > free_b / 10 * 9) return GSP_SUCCESS;
   *taken = true;
-
-  S = (int32_t *)gsp__malloc_array(nsrc > 0 ? (size_t)nsrc : 1, sizeof *S);
-  seen = (uint8_t *)gsp__calloc((size_t)n, 1);
-  GSP_CHECK(S && seen, GSP_OUT_OF_MEMORY, "cannot stage %lld sources", (long long)nsrc);
   int32_t ns = 0;
-  for (int64_t k = 0; k < nsrc; k++)
-    if (!seen[src[k]]) seen[src[k]] = 1, S[ns++] = (int32_t)src[k];
-
-  switch (A->type) {
-  case GSP_INT32:
-    info = bf_typed<int32_t>((int32_t *)dist, parent, cycle, clen, A, S, ns, *(const int32_t *)lim);
-    break;
-  case GSP_INT64:
-    info = bf_typed<int64_t>((int64_t *)dist, parent, cycle, clen, A, S, ns, *(const int64_t *)lim);
-    break;
-  case GSP_FP32: info = bf_typed<float>((float *)dist, parent, cycle, clen, A, S, ns, *(const float *)lim); break;
-  case GSP_FP64: info = bf_typed<double>((double *)dist, parent, cycle, clen, A, S, ns, *(const double *)lim); break;
-  default: info = GSP_ERROR(GSP_PANIC, "gsp_cuda_bf: type %d", (int)A->type); break;
-  }
+  GSP_TRY(distinct_sources(&S, &ns, src, nsrc, n));
+  info = by_type(A->type, BfRun{dist, parent, cycle, clen, A, S, ns, lim});
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

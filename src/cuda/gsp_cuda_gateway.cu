@@ -154,9 +154,7 @@ static void dev_free(struct gsp_dev_matrix *dev) {
 }
 
 void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
-  if (!A) return;
-  gsp_cuda_graph_release(A); /* the shortest-path CSR goes with any change too */
-  if (!A->dev) return;
+  if (!A || !A->dev) return;
   dev_free(A->dev);
   A->dev = NULL;
   A->dev_only = false;
@@ -575,7 +573,7 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
     M->dev = fresh;
     fresh = NULL;
   }
-  gsp__cuda_csr_release(dev); /* CSR copies of the old content are stale */
+  gsp__cuda_csr_release(dev); /* the sparse cache of the old content is stale */
   dev->enc = s;
   dev->closed = true;
   dev->closed_sr = s;

@@ -13,6 +13,9 @@
 #include "gsp_cuda_fw.h"
 #include "gsp_semiring.h"
 
+struct gsp_dev_csr;   /* gsp_cuda_ops.cuh */
+struct gsp_dev_graph; /* gsp_cuda_sssp.cuh */
+
 /* The device copy of a matrix. Numeric matrices are dense np x np row-major
  * (np = n padded, see gsp_cuda_padded_n) with absent entries holding the zero
  * of semiring `enc`; bool matrices are bit-packed, np/64 64-bit words a row,
@@ -24,13 +27,20 @@ struct gsp_dev_matrix {
   bool closed;        /* d is the closure under `closed_sr` (re-closing cannot fail) */
   gsp_semiring closed_sr;
   bool nonneg;        /* every finite value >= 0 (enables the DPX int32 path) */
-  /* Sparse products (gsp_cuda_ops*.cu): CSR copies of the host CSR and of
-   * its transpose, built when a product first needs them (d may then be
-   * NULL). Freed with the rest of the device copy. */
+  /* The sparse cache (gsp_cuda_ops_mem.cu): CSR copies of the host CSR and
+   * of its transpose, built when a product or a shortest-path call first
+   * needs them (d may then be NULL), and what the shortest-path calls derive
+   * from them (graph: their view, the weight sum, a workspace; its presence
+   * also means the weights passed the shortest-path checks). All freed with
+   * the rest of the device copy, i.e. by every change of the matrix. */
   struct gsp_dev_csr *csr, *csrT;
+  struct gsp_dev_graph *graph;
 };
-/* Release the CSR copies of dev (NULL-safe); defined in gsp_cuda_ops_mem.cu. */
+/* Release the sparse cache of dev (NULL-safe): csr, csrT and graph;
+ * defined in gsp_cuda_ops_mem.cu. */
 void gsp__cuda_csr_release(struct gsp_dev_matrix *dev);
+/* Free what graph points at (gsp_cuda_sssp_graph.cu). */
+void gsp__cuda_graph_free(struct gsp_dev_graph *graph);
 
 /* cudaError_t -> gsp_info with the message recorded; clears the error state
  * where CUDA allows it so the library stays usable after e.g. an OOM. */

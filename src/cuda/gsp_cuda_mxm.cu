@@ -1,5 +1,5 @@
 /*
- * gsp_mxm on the GPU for a dense second operand: T = op(A) (+.*) op(B).
+ * gsp_mxm on the GPU: T = op(A) (+.*) op(B).
  *
  *   sparse x dense (a block of frontier vectors as the columns of B):
  *     PLUS_TIMES on FP32/FP64 with a full B: cusparseSpMM on the CSR of
@@ -10,8 +10,14 @@
  *     some A(i,k) meets a present B(k,j) (GraphBLAS structure).
  *   dense x dense, PLUS_TIMES on full FP32/FP64 operands: cuBLAS sgemm /
  *     dgemm (row-major through the transposed column-major product).
+ *   sparse x sparse, PLUS_TIMES on FP32/FP64: cuSPARSE SpGEMM on the cached
+ *     CSR of op(A) and op(B) (their transposes from the same cache); T comes
+ *     back as host CSR. Structure as on the CPU (every (i, j) some A(i,k)
+ *     B(k,j) meets, cancelled sums included); values differ from the CPU's
+ *     only by the order of the float sums. Other semirings and integer
+ *     types stay on the CPU.
  *
- * T comes back to the host as a dense matrix with a presence array and goes
+ * A dense T comes back to the host with a presence array and goes
  * through the host write-back (gsp__ops_matrix_writeback): the mask,
  * accumulator and replace rules stay the CPU's, at the cost of moving m*n
  * values (plus m*n presence bytes) over PCIe, and, with a mask or an
@@ -19,6 +25,8 @@
  * (dense matrices have no general device copy: the closure's copy encodes
  * absence by the semiring zero).
  */
+#include <string.h>
+
 #include "gsp_cuda_ops.cuh"
 
 namespace {
@@ -83,19 +91,12 @@ template <gsp_semiring S, class T> gsp_info spmm_own(const MCtx &c) {
   return info;
 }
 
-gsp_info spmm_own_any(const MCtx &c) {
-#define GSP_CU_CASE_(SR, T, ct)                                                \
-  if (c.s == GSP_##SR && c.t == GSP_##T) return spmm_own<GSP_##SR, ct>(c);
-#define GSP_CU_NUM_(SR, sr, a, m, z, o)                                        \
-  GSP_CU_CASE_(SR, INT32, int32_t)                                             \
-  GSP_CU_CASE_(SR, INT64, int64_t) GSP_CU_CASE_(SR, FP32, float) GSP_CU_CASE_(SR, FP64, double)
-  GSP_NUM_SEMIRING_LIST(GSP_CU_NUM_)
-  GSP_CU_CASE_(OR_AND, BOOL, bool)
-#undef GSP_CU_NUM_
-#undef GSP_CU_CASE_
-  return GSP_ERROR(GSP_PANIC, "%s: no GPU kernel for %s on %s", c.fn, gsp__semiring_name(c.s),
-                   gsp__type_name(c.t));
-}
+struct SpmmOwn {
+  const MCtx &c;
+  template <gsp_semiring S, class T> gsp_info run() const { return spmm_own<S, T>(c); }
+};
+
+gsp_info spmm_own_any(const MCtx &c) { return gsp__cu_sr_dispatch(c.s, c.t, c.fn, SpmmOwn{c}); }
 
 /* cusparseSpMM, row-major B (not transposed, full) and T. *done = false
  * when cuSPARSE does not support the case (our kernel takes it then). */
@@ -115,20 +116,14 @@ gsp_info spmm_library(const MCtx &c, bool *done) {
   rows_dense_kernel<<<gsp__cu_blocks(mn), 256>>>(c.tbm, P->p, P->nrows, c.n);
   GSP_CU_LAUNCHED();
   if (P->nnz == 0 || P->ncols == 0) return info; /* no entry anywhere */
-  cusparseHandle_t h;
-  GSP_TRY(gsp__cusparse_handle(&h, fn));
-  const cudaDataType dt = c.t == GSP_FP32 ? CUDA_R_32F : CUDA_R_64F;
-  const float one_f = 1, zero_f = 0;
-  const double one_d = 1, zero_d = 0;
-  const void *one = c.t == GSP_FP32 ? (const void *)&one_f : (const void *)&one_d;
-  const void *zero = c.t == GSP_FP32 ? (const void *)&zero_f : (const void *)&zero_d;
-  GSP_CUSPARSE_TRY(cusparseCreateCsr(&mat, P->nrows, P->ncols, P->nnz, P->p, P->j, P->x, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dt));
-  GSP_CUSPARSE_TRY(cusparseCreateDnMat(&mb, P->ncols, c.n, c.n, (void *)c.bx, dt, CUSPARSE_ORDER_ROW));
-  GSP_CUSPARSE_TRY(cusparseCreateDnMat(&mc, P->nrows, c.n, c.n, c.tx, dt, CUSPARSE_ORDER_ROW));
+  gsp_cu_plus k;
+  GSP_TRY(gsp__cu_plus_begin(&k, c.t, fn));
+  GSP_TRY(gsp__cu_csr_descr(&mat, P, k.dt, fn));
+  GSP_CUSPARSE_TRY(cusparseCreateDnMat(&mb, P->ncols, c.n, c.n, (void *)c.bx, k.dt, CUSPARSE_ORDER_ROW));
+  GSP_CUSPARSE_TRY(cusparseCreateDnMat(&mc, P->nrows, c.n, c.n, c.tx, k.dt, CUSPARSE_ORDER_ROW));
   size_t bytes = 0;
-  cusparseStatus_t st = cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                CUSPARSE_OPERATION_NON_TRANSPOSE, one, mat, mb, zero, mc, dt,
+  cusparseStatus_t st = cusparseSpMM_bufferSize(k.h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                CUSPARSE_OPERATION_NON_TRANSPOSE, k.one, mat, mb, k.zero, mc, k.dt,
                                                 CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
   if (st == CUSPARSE_STATUS_NOT_SUPPORTED) {
     *done = false;
@@ -137,10 +132,179 @@ gsp_info spmm_library(const MCtx &c, bool *done) {
   }
   GSP_CUSPARSE_TRY(st);
   GSP_CU_DALLOC(buf, bytes);
-  st = cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, one, mat, mb, zero,
-                    mc, dt, CUSPARSE_SPMM_ALG_DEFAULT, buf);
+  st = cusparseSpMM(k.h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, k.one, mat, mb,
+                    k.zero, mc, k.dt, CUSPARSE_SPMM_ALG_DEFAULT, buf);
   if (st == CUSPARSE_STATUS_NOT_SUPPORTED) *done = false;
   else GSP_CUSPARSE_TRY(st);
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* ---- sparse x sparse: cuSPARSE SpGEMM ---- */
+
+/* One cuSPARSE SpGEMM of P (m x k) and Q (k x n) with algorithm alg into
+ * the device CSR arrays *cp, *cj, *cx (nnz entries). ALG2 / ALG3 bound
+ * their memory (ALG3 in chunks of a fifth of the products). *big: C has
+ * more entries than the products take (nothing allocated then). */
+gsp_info spgemm_run(const gsp_dev_csr *P, const gsp_dev_csr *Q, gsp_type t, cusparseSpGEMMAlg_t alg, int32_t **cp,
+                    int32_t **cj, void **cx, int64_t *nnz, bool *big, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  cusparseSpMatDescr_t ma = NULL, mb = NULL, mc = NULL;
+  cusparseSpGEMMDescr_t sd = NULL;
+  void *b1 = NULL, *b2 = NULL, *b3 = NULL;
+  int32_t *p = NULL, *j = NULL;
+  void *x = NULL;
+#define GSP_FREE_ALL                                                           \
+  (ma ? (void)cusparseDestroySpMat(ma) : (void)0, mb ? (void)cusparseDestroySpMat(mb) : (void)0, \
+   mc ? (void)cusparseDestroySpMat(mc) : (void)0, sd ? (void)cusparseSpGEMM_destroyDescr(sd) : (void)0, \
+   gsp__cu_free(b1), gsp__cu_free(b2), gsp__cu_free(b3), gsp__cu_free(p), gsp__cu_free(j), gsp__cu_free(x))
+  const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  gsp_cu_plus k;
+  GSP_TRY(gsp__cu_plus_begin(&k, t, fn));
+  GSP_TRY(gsp__cu_csr_descr(&ma, P, k.dt, fn));
+  GSP_TRY(gsp__cu_csr_descr(&mb, Q, k.dt, fn));
+  GSP_CU_DALLOC(p, ((size_t)P->nrows + 1) * 4);
+  GSP_CUSPARSE_TRY(cusparseCreateCsr(&mc, P->nrows, Q->ncols, 0, p, NULL, NULL, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, k.dt));
+  GSP_CUSPARSE_TRY(cusparseSpGEMM_createDescr(&sd));
+  size_t s1 = 0, s2 = 0, s3 = 0;
+  GSP_CUSPARSE_TRY(cusparseSpGEMM_workEstimation(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, &s1, NULL));
+  GSP_CU_DALLOC(b1, s1);
+  GSP_CUSPARSE_TRY(cusparseSpGEMM_workEstimation(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, &s1, b1));
+  if (alg == CUSPARSE_SPGEMM_ALG2 || alg == CUSPARSE_SPGEMM_ALG3) {
+    const float chunk = alg == CUSPARSE_SPGEMM_ALG3 ? 0.2f : 1.0f;
+    GSP_CUSPARSE_TRY(cusparseSpGEMM_estimateMemory(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, chunk, &s3,
+                                                   NULL, NULL));
+    GSP_CU_DALLOC(b3, s3);
+    GSP_CUSPARSE_TRY(cusparseSpGEMM_estimateMemory(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, chunk, &s3,
+                                                   b3, &s2));
+    gsp__cu_free(b3);
+    b3 = NULL;
+  } else {
+    GSP_CUSPARSE_TRY(cusparseSpGEMM_compute(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, &s2, NULL));
+  }
+  GSP_CU_DALLOC(b2, s2);
+  GSP_CUSPARSE_TRY(cusparseSpGEMM_compute(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, &s2, b2));
+  gsp__cu_free(b1);
+  b1 = NULL;
+  int64_t r = 0, c = 0, nz = 0;
+  GSP_CUSPARSE_TRY(cusparseSpMatGetSize(mc, &r, &c, &nz));
+  *big = nz > GSP_CU_OPS_MAX;
+  if (*big) {
+    GSP_FREE_ALL;
+    return info;
+  }
+  GSP_CU_DALLOC(j, (size_t)nz * 4);
+  GSP_CU_DALLOC(x, (size_t)nz * gsp_type_size(t));
+  GSP_CUSPARSE_TRY(cusparseCsrSetPointers(mc, p, j, x));
+  GSP_CUSPARSE_TRY(cusparseSpGEMM_copy(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd));
+  *cp = p, *cj = j, *cx = x, *nnz = nz;
+  p = NULL, j = NULL, x = NULL;
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Swap entries a and b of a row (index and value). */
+static inline void swap_entry(gsp_index *j, unsigned char *x, size_t ts, gsp_index a, gsp_index b) {
+  unsigned char tmp[16];
+  const gsp_index tj = j[a];
+  j[a] = j[b], j[b] = tj;
+  memcpy(tmp, x + a * ts, ts);
+  memcpy(x + a * ts, x + b * ts, ts);
+  memcpy(x + b * ts, tmp, ts);
+}
+
+/* Sort each row of host CSR (p, j, x) by column where it is not already
+ * (cuSPARSE does not promise sorted rows; the library's CSR is sorted):
+ * an in-place heapsort of the row's (index, value) pairs, O(r log r). */
+void sort_rows(const gsp_index *p, gsp_index *j, void *xv, int64_t m, size_t ts) {
+  unsigned char *x = (unsigned char *)xv;
+  for (int64_t i = 0; i < m; i++) {
+    const gsp_index lo = p[i], r = p[i + 1] - lo;
+    bool sorted = true;
+    for (gsp_index q = lo + 1; q < p[i + 1] && sorted; q++) sorted = j[q - 1] < j[q];
+    if (sorted) continue;
+    gsp_index *rj = j + lo;
+    unsigned char *rx = x + lo * ts;
+    for (gsp_index end = r; end > 1; end--) {
+      if (end == r) /* build the max-heap once */
+        for (gsp_index s0 = r / 2; s0-- > 0;)
+          for (gsp_index c = s0, k; (k = 2 * c + 1) < r; c = k) {
+            if (k + 1 < r && rj[k + 1] > rj[k]) k++;
+            if (rj[c] >= rj[k]) break;
+            swap_entry(rj, rx, ts, c, k);
+          }
+      swap_entry(rj, rx, ts, 0, end - 1); /* largest to the end, sift the new root */
+      for (gsp_index c = 0, k; (k = 2 * c + 1) < end - 1; c = k) {
+        if (k + 1 < end - 1 && rj[k + 1] > rj[k]) k++;
+        if (rj[c] >= rj[k]) break;
+        swap_entry(rj, rx, ts, c, k);
+      }
+    }
+  }
+}
+
+/* *T = op(A) op(B) under PLUS_TIMES on FP32/FP64, both sparse, as a new
+ * unpublished host CSR matrix (m x n). cuSPARSE's default algorithm first;
+ * when the device runs out of memory, ALG3 (bounded memory); when that
+ * fails too, or C has more than GSP_CU_OPS_MAX entries, *declined (the CPU
+ * takes the product; nothing changed). */
+gsp_info spgemm(struct gsp_matrix_s **T, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta, bool tb,
+                int64_t m, int64_t n, const char *fn, bool *declined) {
+  gsp_info info = GSP_SUCCESS;
+  int32_t *cp = NULL, *cj = NULL, *h32 = NULL;
+  void *cx = NULL;
+  gsp_index *p = NULL, *j = NULL;
+  void *x = NULL;
+  struct gsp_matrix_s *R = NULL;
+#define GSP_FREE_ALL                                                           \
+  (gsp__cu_free(cp), gsp__cu_free(cj), gsp__cu_free(cx), gsp__free(h32), gsp__free(p), gsp__free(j), gsp__free(x), \
+   gsp__matrix_destroy(R))
+  const gsp_type t = A->type;
+  const size_t ts = gsp_type_size(t);
+  const gsp_dev_csr *P = NULL, *Q = NULL;
+  GSP_TRY(gsp__cu_matrix_csr(&P, A, ta, fn));
+  GSP_TRY(gsp__cu_matrix_csr(&Q, B, tb, fn));
+  int64_t nnz = 0;
+  if (m > 0 && n > 0 && P->nnz > 0 && Q->nnz > 0) { /* else no term anywhere (cuSPARSE wants entries) */
+    const int forced = gsp__spgemm_alg();
+    static const cusparseSpGEMMAlg_t pick[4] = {CUSPARSE_SPGEMM_DEFAULT, CUSPARSE_SPGEMM_ALG1, CUSPARSE_SPGEMM_ALG2,
+                                                CUSPARSE_SPGEMM_ALG3};
+    bool big = false;
+    info = spgemm_run(P, Q, t, pick[forced >= 1 && forced <= 3 ? forced : 0], &cp, &cj, &cx, &nnz, &big, fn);
+    if (info == GSP_DEVICE_OUT_OF_MEMORY && forced == 0)
+      info = spgemm_run(P, Q, t, CUSPARSE_SPGEMM_ALG3, &cp, &cj, &cx, &nnz, &big, fn);
+    if (info == GSP_DEVICE_OUT_OF_MEMORY || (info == GSP_SUCCESS && big)) {
+      *declined = true;
+      return GSP_SUCCESS;
+    }
+    GSP_TRY(info);
+  }
+  /* download, 32-bit indices widened on the host */
+  GSP_CU_HALLOC(p, (size_t)m + 1, sizeof *p);
+  GSP_CU_HALLOC(j, nnz > 0 ? (size_t)nnz : 1, sizeof *j);
+  GSP_CU_HALLOC(x, nnz > 0 ? (size_t)nnz : 1, ts);
+  if (nnz > 0) {
+    GSP_CU_HALLOC(h32, (size_t)(nnz > m + 1 ? nnz : m + 1), sizeof *h32);
+    GSP_CU_TRY(cudaMemcpy(h32, cp, ((size_t)m + 1) * 4, cudaMemcpyDeviceToHost));
+    for (int64_t i = 0; i <= m; i++) p[i] = (gsp_index)h32[i];
+    GSP_CU_TRY(cudaMemcpy(h32, cj, (size_t)nnz * 4, cudaMemcpyDeviceToHost));
+    for (int64_t e = 0; e < nnz; e++) j[e] = (gsp_index)h32[e];
+    GSP_CU_TRY(cudaMemcpy(x, cx, (size_t)nnz * ts, cudaMemcpyDeviceToHost));
+    sort_rows(p, j, x, m, ts);
+  } else {
+    memset(p, 0, ((size_t)m + 1) * sizeof *p);
+  }
+  GSP_TRY(gsp__matrix_alloc(&R, t, m, n));
+  gsp__free(R->p);
+  R->p = p, R->j = j, R->x = x;
+  R->nvals = nnz;
+  R->fmt = GSP_FMT_CSR;
+  p = NULL, j = NULL, x = NULL;
+  *T = R;
+  R = NULL;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -164,9 +328,20 @@ gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix
   const size_t ts = gsp_type_size(t);
   const int64_t m = ta ? A->ncols : A->nrows, k = ta ? A->nrows : A->ncols, n = tb ? B->nrows : B->ncols;
   if (m > GSP_CU_OPS_MAX || k > GSP_CU_OPS_MAX || n > GSP_CU_OPS_MAX || A->nvals > GSP_CU_OPS_MAX) return info;
-  /* sparse x sparse: the CPU's Gustavson (a device-only B is a dense
-   * closure result) */
-  if (B->fmt != GSP_FMT_DENSE && !B->dev_only) return info;
+  const bool floating = t == GSP_FP32 || t == GSP_FP64;
+  /* sparse x sparse (a device-only B is a dense closure result): cuSPARSE
+   * SpGEMM for PLUS_TIMES on floats; other semirings and the integer types
+   * (cuSPARSE has no integer SpGEMM, and integer sums must wrap exactly as
+   * on the CPU) stay with the CPU's Gustavson. */
+  if (B->fmt != GSP_FMT_DENSE && !B->dev_only) {
+    if (s != GSP_PLUS_TIMES || !floating || B->nvals > GSP_CU_OPS_MAX) return info;
+    *taken = true;
+    bool declined = false;
+    GSP_TRY(gsp__matrix_host(A));
+    GSP_TRY(spgemm(T, A, B, ta, tb, m, n, fn, &declined));
+    *taken = !declined;
+    return info;
+  }
   size_t mn;
   if (!gsp__mul_size(&mn, (size_t)m, (size_t)n) || mn > ((size_t)1 << 40) / ts) return info;
   *taken = true;
@@ -174,7 +349,6 @@ gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix
    * back bit-packed) */
   GSP_TRY(gsp__matrix_host(A));
   GSP_TRY(gsp__matrix_to_dense(B));
-  const bool floating = t == GSP_FP32 || t == GSP_FP64;
   const bool gemm = s == GSP_PLUS_TIMES && floating && A->fmt == GSP_FMT_DENSE && !A->b && !B->b && k > 0;
   const size_t kn = (size_t)B->nrows * (size_t)B->ncols;
 

@@ -343,41 +343,30 @@ static gsp_info spmv_library(const Ctx &c) {
   rows_kernel<<<gsp__cu_blocks(c.nt), 256>>>(c.tb, P->p, P->nrows, c.allow);
   GSP_CU_LAUNCHED();
   if (P->nnz == 0 || P->ncols == 0) return info; /* every row is empty: t has no entry */
-  cusparseHandle_t h;
-  GSP_TRY(gsp__cusparse_handle(&h, fn));
-  const cudaDataType dt = c.t == GSP_FP32 ? CUDA_R_32F : CUDA_R_64F;
-  const float one_f = 1, zero_f = 0;
-  const double one_d = 1, zero_d = 0;
-  const void *one = c.t == GSP_FP32 ? (const void *)&one_f : (const void *)&one_d;
-  const void *zero = c.t == GSP_FP32 ? (const void *)&zero_f : (const void *)&zero_d;
-  GSP_CUSPARSE_TRY(cusparseCreateCsr(&mat, P->nrows, P->ncols, P->nnz, P->p, P->j, P->x, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dt));
-  GSP_CUSPARSE_TRY(cusparseCreateDnVec(&vx, P->ncols, c.u->x, dt));
-  GSP_CUSPARSE_TRY(cusparseCreateDnVec(&vy, P->nrows, c.tx, dt));
+  gsp_cu_plus k;
+  GSP_TRY(gsp__cu_plus_begin(&k, c.t, fn));
+  GSP_TRY(gsp__cu_csr_descr(&mat, P, k.dt, fn));
+  GSP_CUSPARSE_TRY(cusparseCreateDnVec(&vx, P->ncols, c.u->x, k.dt));
+  GSP_CUSPARSE_TRY(cusparseCreateDnVec(&vy, P->nrows, c.tx, k.dt));
   size_t bytes = 0;
-  GSP_CUSPARSE_TRY(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, one, mat, vx, zero, vy, dt,
+  GSP_CUSPARSE_TRY(cusparseSpMV_bufferSize(k.h, CUSPARSE_OPERATION_NON_TRANSPOSE, k.one, mat, vx, k.zero, vy, k.dt,
                                            CUSPARSE_SPMV_CSR_ALG2, &bytes));
   GSP_CU_DALLOC(buf, bytes);
-  GSP_CUSPARSE_TRY(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, one, mat, vx, zero, vy, dt,
+  GSP_CUSPARSE_TRY(cusparseSpMV(k.h, CUSPARSE_OPERATION_NON_TRANSPOSE, k.one, mat, vx, k.zero, vy, k.dt,
                                 CUSPARSE_SPMV_CSR_ALG2, buf));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
 }
 
+struct Compute {
+  const Ctx &c;
+  template <gsp_semiring S, class T> gsp_info run() const { return compute<S, T>(c); }
+};
+
 static gsp_info compute_any(const Ctx &c) {
   if (c.library) return spmv_library(c);
-#define GSP_CU_CASE_(SR, T, ct)                                                \
-  if (c.s == GSP_##SR && c.t == GSP_##T) return compute<GSP_##SR, ct>(c);
-#define GSP_CU_NUM_(SR, sr, a, m, z, o)                                        \
-  GSP_CU_CASE_(SR, INT32, int32_t)                                             \
-  GSP_CU_CASE_(SR, INT64, int64_t) GSP_CU_CASE_(SR, FP32, float) GSP_CU_CASE_(SR, FP64, double)
-  GSP_NUM_SEMIRING_LIST(GSP_CU_NUM_)
-  GSP_CU_CASE_(OR_AND, BOOL, bool)
-#undef GSP_CU_NUM_
-#undef GSP_CU_CASE_
-  return GSP_ERROR(GSP_PANIC, "%s: no GPU kernel for %s on %s", c.fn, gsp__semiring_name(c.s),
-                   gsp__type_name(c.t));
+  return gsp__cu_sr_dispatch(c.s, c.t, c.fn, Compute{c});
 }
 
 static gsp_info launch_allow(uint8_t *allow, const gsp_dev_vector *m, gsp_type mt, int64_t n, bool structural,

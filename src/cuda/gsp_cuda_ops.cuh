@@ -12,11 +12,18 @@
 
 #include "gsp_cuda_internal.cuh"
 
-/* CSR on the device with 32-bit offsets and indices (what cuSPARSE's
- * generic API and csr2csc take): the products decline larger matrices. */
+/* CSR on the device: the one device copy of a matrix's CSR (and, as a
+ * second one, of its transpose) that every sparse GPU call shares, kept in
+ * A->dev (csr, csrT). Indices are 32-bit (what cuSPARSE's generic API and
+ * csr2csc take); row offsets exist in both widths: 32-bit for cuSPARSE and
+ * the product kernels, 64-bit for the shortest-path kernels (whose graphs
+ * may exceed 2^31 arcs: then p is NULL and the products decline). */
 struct gsp_dev_csr {
-  int32_t nrows, ncols, nnz;
-  int32_t *p, *j;
+  int32_t nrows, ncols;
+  int64_t nnz;
+  int32_t *p;   /* nrows + 1 offsets; NULL when nnz > GSP_CU_OPS_MAX */
+  int64_t *p64; /* the same offsets, 64-bit */
+  int32_t *j;
   void *x; /* nnz values of the matrix type (bool: one byte) */
 };
 
@@ -47,10 +54,12 @@ gsp_info gsp__cusparse_error(cusparseStatus_t e, const char *file, int line, con
 gsp_info gsp__cublas_error(cublasStatus_t e, const char *file, int line, const char *fn,
                            const char *what);
 
-/* As GSP_CUDA_TRY, naming `fn` (a variable in scope). */
+/* As GSP_CUDA_TRY (injected faults included), naming `fn` (a variable in
+ * scope). */
 #define GSP_CU_TRY(call)                                                       \
   do {                                                                         \
-    cudaError_t gsp_cu_e_ = (call);                                            \
+    cudaError_t gsp_cu_e_ = gsp__cuda_injected();                              \
+    if (gsp_cu_e_ == cudaSuccess) gsp_cu_e_ = (call);                          \
     if (gsp_cu_e_ != cudaSuccess) {                                            \
       info = gsp__cu_ops_error(gsp_cu_e_, __FILE__, __LINE__, fn, #call);      \
       GSP_FREE_ALL;                                                            \
@@ -90,10 +99,16 @@ gsp_info gsp__cusparse_handle(cusparseHandle_t *h, const char *fn);
 gsp_info gsp__cublas_handle(cublasHandle_t *h, const char *fn);
 
 /* The device CSR of A (transposed: of A'), uploaded from A's host CSR or
- * built from the other one by cuSPARSE csr2csc, and cached in A->dev.
- * A's content is unchanged (its host storage may become CSR). */
+ * built from the other one by cuSPARSE csr2csc (by a host counting sort
+ * past GSP_CU_OPS_MAX entries), and cached in A->dev: the shared cache of
+ * the products and the shortest-path calls. A's content is unchanged (its
+ * host storage may become CSR). */
 gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s *A,
                             bool transposed, const char *fn);
+/* A' of host CSR A as new host CSR arrays (rp[ncols+1], rj, rx; rx NULL
+ * when A->x is), in-arcs of each column in increasing row order. */
+gsp_info gsp__csr_transpose_host(gsp_index **rp, gsp_index **rj, void **rx, const struct gsp_matrix_s *A,
+                                 const char *fn);
 /* The device copy of v (uploaded when v has none). */
 gsp_info gsp__cu_vector_dev(struct gsp_dev_vector **out, struct gsp_vector_s *v, const char *fn);
 /* The list of v's present indices on the device (built when missing). */
@@ -107,6 +122,33 @@ void gsp__cu_vector_commit(struct gsp_vector_s *v, void *x, uint8_t *b, int64_t 
  * cannot fail; NULL-safe free. */
 gsp_info gsp__cu_vector_spare(struct gsp_dev_vector **spare, const char *fn);
 void gsp__cu_vector_spare_free(struct gsp_dev_vector *spare);
+
+/* What a cuSPARSE PLUS_TIMES product on FP32/FP64 values needs: the
+ * handle, the value type and the scalars 1 and 0 of that type (static
+ * storage); and cuSPARSE's descriptor of a device CSR (32-bit indices). */
+struct gsp_cu_plus {
+  cusparseHandle_t h;
+  cudaDataType dt;
+  const void *one, *zero;
+};
+gsp_info gsp__cu_plus_begin(gsp_cu_plus *k, gsp_type t, const char *fn);
+gsp_info gsp__cu_csr_descr(cusparseSpMatDescr_t *mat, const gsp_dev_csr *P, cudaDataType dt, const char *fn);
+
+/* return f.run<S, T>() for the (semiring, type) pair (s, t) of the
+ * semiring table (every numeric semiring on the four numeric types, OR_AND
+ * on bool); GSP_PANIC for a pair without one. */
+template <class F> gsp_info gsp__cu_sr_dispatch(gsp_semiring s, gsp_type t, const char *fn, const F &f) {
+#define GSP_CU_CASE_(SR, T, ct)                                                \
+  if (s == GSP_##SR && t == GSP_##T) return f.template run<GSP_##SR, ct>();
+#define GSP_CU_NUM_(SR, sr, a, m, z, o)                                        \
+  GSP_CU_CASE_(SR, INT32, int32_t)                                             \
+  GSP_CU_CASE_(SR, INT64, int64_t) GSP_CU_CASE_(SR, FP32, float) GSP_CU_CASE_(SR, FP64, double)
+  GSP_NUM_SEMIRING_LIST(GSP_CU_NUM_)
+  GSP_CU_CASE_(OR_AND, BOOL, bool)
+#undef GSP_CU_NUM_
+#undef GSP_CU_CASE_
+  return GSP_ERROR(GSP_PANIC, "%s: no GPU kernel for %s on %s", fn, gsp__semiring_name(s), gsp__type_name(t));
+}
 
 /* Launch geometry: blocks of 256 threads covering `threads` threads. */
 static inline unsigned gsp__cu_blocks(int64_t threads) {

@@ -94,11 +94,34 @@ gsp_info gsp__cublas_handle(cublasHandle_t *h, const char *fn) {
   return info;
 }
 
+gsp_info gsp__cu_plus_begin(gsp_cu_plus *k, gsp_type t, const char *fn) {
+  static const float one_f = 1, zero_f = 0;
+  static const double one_d = 1, zero_d = 0;
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  GSP_TRY(gsp__cusparse_handle(&k->h, fn));
+  k->dt = t == GSP_FP32 ? CUDA_R_32F : CUDA_R_64F;
+  k->one = t == GSP_FP32 ? (const void *)&one_f : (const void *)&one_d;
+  k->zero = t == GSP_FP32 ? (const void *)&zero_f : (const void *)&zero_d;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__cu_csr_descr(cusparseSpMatDescr_t *mat, const gsp_dev_csr *P, cudaDataType dt, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  GSP_CUSPARSE_TRY(cusparseCreateCsr(mat, P->nrows, P->ncols, P->nnz, P->p, P->j, P->x, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dt));
+#undef GSP_FREE_ALL
+  return info;
+}
+
 /* ---- matrices ---- */
 
 static void csr_free(struct gsp_dev_csr *c) {
   if (!c) return;
   gsp__cu_free(c->p);
+  gsp__cu_free(c->p64);
   gsp__cu_free(c->j);
   gsp__cu_free(c->x);
   gsp__free(c);
@@ -106,27 +129,34 @@ static void csr_free(struct gsp_dev_csr *c) {
 
 void gsp__cuda_csr_release(struct gsp_dev_matrix *dev) {
   if (!dev) return;
+  gsp__cuda_graph_free(dev->graph); /* derived from csr / csrT: goes first */
   csr_free(dev->csr);
   csr_free(dev->csrT);
   dev->csr = dev->csrT = NULL;
+  dev->graph = NULL;
 }
 
-__global__ void narrow_kernel(int32_t *dst, const gsp_index *src, int64_t n) {
+__global__ void narrow_kernel(int32_t *dst, const int64_t *src, int64_t n) {
   const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   if (i < n) dst[i] = (int32_t)src[i];
+}
+
+__global__ void widen_kernel(int64_t *dst, const int32_t *src, int64_t n) {
+  const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (i < n) dst[i] = src[i];
 }
 
 /* dst[0..n) = (int32) host src[0..n), through a bounded staging buffer. */
 static gsp_info upload_narrow(int32_t *dst, const gsp_index *src, int64_t n, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-  gsp_index *stage = NULL;
+  int64_t *stage = NULL;
 #define GSP_FREE_ALL gsp__cu_free(stage)
   const int64_t chunk = n < (8 << 20) ? n : (8 << 20);
   if (n == 0) return info;
-  GSP_CU_DALLOC(stage, (size_t)chunk * sizeof(gsp_index));
+  GSP_CU_DALLOC(stage, (size_t)chunk * sizeof(int64_t));
   for (int64_t k = 0; k < n; k += chunk) {
     const int64_t c = n - k < chunk ? n - k : chunk;
-    GSP_CU_TRY(cudaMemcpy(stage, src + k, (size_t)c * sizeof(gsp_index), cudaMemcpyHostToDevice));
+    GSP_CU_TRY(cudaMemcpy(stage, src + k, (size_t)c * sizeof(int64_t), cudaMemcpyHostToDevice));
     narrow_kernel<<<gsp__cu_blocks(c), 256>>>(dst + k, stage, c);
     GSP_CU_LAUNCHED();
   }
@@ -135,25 +165,63 @@ static gsp_info upload_narrow(int32_t *dst, const gsp_index *src, int64_t n, con
   return info;
 }
 
-/* New device CSR from the host CSR of A. */
-static gsp_info csr_upload(struct gsp_dev_csr **out, const struct gsp_matrix_s *A, const char *fn) {
+/* New device CSR from host arrays p[nrows+1], j[nnz], x[nnz] (x NULL: bool
+ * without values, all true). The 32-bit offsets are narrowed on the device
+ * from the 64-bit ones. */
+static gsp_info csr_upload(struct gsp_dev_csr **out, int64_t nrows, int64_t ncols, const gsp_index *p,
+                           const gsp_index *j, const void *x, gsp_type t, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_csr *c = NULL;
 #define GSP_FREE_ALL csr_free(c)
+  static_assert(sizeof(gsp_index) == sizeof(int64_t), "gsp_index is 64-bit");
   c = (struct gsp_dev_csr *)gsp__calloc(1, sizeof *c);
   GSP_CHECK(c != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate a device CSR header", fn);
-  c->nrows = (int32_t)A->nrows;
-  c->ncols = (int32_t)A->ncols;
-  c->nnz = (int32_t)A->nvals;
-  const size_t ts = gsp_type_size(A->type);
-  GSP_CU_DALLOC(c->p, ((size_t)c->nrows + 1) * 4);
-  GSP_CU_DALLOC(c->j, (size_t)c->nnz * 4);
-  GSP_CU_DALLOC(c->x, (size_t)c->nnz * ts);
-  GSP_TRY(upload_narrow(c->p, A->p, (int64_t)c->nrows + 1, fn));
-  GSP_TRY(upload_narrow(c->j, A->j, c->nnz, fn));
-  if (c->nnz && A->x) GSP_CU_TRY(cudaMemcpy(c->x, A->x, (size_t)c->nnz * ts, cudaMemcpyHostToDevice));
-  else if (c->nnz) GSP_CU_TRY(cudaMemsetAsync(c->x, 1, (size_t)c->nnz, 0)); /* bool without values: true */
+  c->nrows = (int32_t)nrows;
+  c->ncols = (int32_t)ncols;
+  c->nnz = (int64_t)p[nrows];
+  const size_t ts = gsp_type_size(t), np = (size_t)nrows + 1, nnz = (size_t)c->nnz;
+  GSP_CU_DALLOC(c->p64, np * 8);
+  GSP_CU_DALLOC(c->j, nnz * 4);
+  GSP_CU_DALLOC(c->x, nnz * ts);
+  GSP_CU_TRY(cudaMemcpy(c->p64, p, np * 8, cudaMemcpyHostToDevice));
+  if (c->nnz <= GSP_CU_OPS_MAX) {
+    GSP_CU_DALLOC(c->p, np * 4);
+    narrow_kernel<<<gsp__cu_blocks((int64_t)np), 256>>>(c->p, c->p64, (int64_t)np);
+    GSP_CU_LAUNCHED();
+  }
+  GSP_TRY(upload_narrow(c->j, j, c->nnz, fn));
+  if (nnz && x) GSP_CU_TRY(cudaMemcpy(c->x, x, nnz * ts, cudaMemcpyHostToDevice));
+  else if (nnz) GSP_CU_TRY(cudaMemsetAsync(c->x, 1, nnz, 0)); /* bool without values: true */
   *out = c;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__csr_transpose_host(gsp_index **rpo, gsp_index **rjo, void **rxo, const struct gsp_matrix_s *A,
+                                 const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_index *rp = NULL, *rj = NULL, *fill = NULL;
+  unsigned char *rx = NULL;
+#define GSP_FREE_ALL (gsp__free(rp), gsp__free(rj), gsp__free(rx), gsp__free(fill))
+  const int64_t n = A->nrows, nc = A->ncols, m = A->nvals;
+  const size_t ts = gsp_type_size(A->type);
+  rp = (gsp_index *)gsp__calloc((size_t)nc + 1, sizeof *rp);
+  fill = (gsp_index *)gsp__malloc_array((size_t)nc + 1, sizeof *fill);
+  rj = (gsp_index *)gsp__malloc_array(m > 0 ? (size_t)m : 1, sizeof *rj);
+  if (A->x) rx = (unsigned char *)gsp__malloc_array(m > 0 ? (size_t)m : 1, ts);
+  GSP_CHECK(rp && fill && rj && (rx || !A->x), GSP_OUT_OF_MEMORY, "%s: cannot build the transpose of A (%lld entries)",
+            fn, (long long)m);
+  for (int64_t e = 0; e < m; e++) rp[A->j[e] + 1]++;
+  for (int64_t v = 0; v < nc; v++) rp[v + 1] += rp[v];
+  memcpy(fill, rp, ((size_t)nc + 1) * sizeof *fill);
+  for (int64_t u = 0; u < n; u++)
+    for (gsp_index e = A->p[u]; e < A->p[u + 1]; e++) {
+      const gsp_index at = fill[A->j[e]]++;
+      rj[at] = (gsp_index)u;
+      if (rx) memcpy(rx + at * ts, (const unsigned char *)A->x + e * ts, ts);
+    }
+  gsp__free(fill);
+  *rpo = rp, *rjo = rj, *rxo = rx;
 #undef GSP_FREE_ALL
   return info;
 }
@@ -195,28 +263,34 @@ static gsp_info csr_transpose(struct gsp_dev_csr **out, const struct gsp_dev_csr
   c->ncols = a->nrows;
   c->nnz = a->nnz;
   const size_t ts = gsp_type_size(t);
-  GSP_CU_DALLOC(c->p, ((size_t)c->nrows + 1) * 4);
+  const size_t np = (size_t)c->nrows + 1;
+  GSP_CU_DALLOC(c->p, np * 4);
+  GSP_CU_DALLOC(c->p64, np * 8);
   GSP_CU_DALLOC(c->j, (size_t)c->nnz * 4);
   GSP_CU_DALLOC(c->x, (size_t)c->nnz * ts);
   if (a->nnz == 0 || a->nrows == 0 || a->ncols == 0) {
     /* cuSPARSE wants nonzero sizes: the transpose has empty rows */
-    GSP_CU_TRY(cudaMemsetAsync(c->p, 0, ((size_t)c->nrows + 1) * 4, 0));
+    GSP_CU_TRY(cudaMemsetAsync(c->p, 0, np * 4, 0));
+    GSP_CU_TRY(cudaMemsetAsync(c->p64, 0, np * 8, 0));
     *out = c;
     return info;
   }
   GSP_CU_DALLOC(pos, (size_t)a->nnz * sizeof(double));
   GSP_CU_DALLOC(perm, (size_t)a->nnz * sizeof(double));
-  iota_f64_kernel<<<gsp__cu_blocks(a->nnz), 256>>>(pos, a->nnz);
+  iota_f64_kernel<<<gsp__cu_blocks(a->nnz), 256>>>(pos, (int32_t)a->nnz);
   GSP_CU_LAUNCHED();
   size_t bytes = 0;
-  GSP_CUSPARSE_TRY(cusparseCsr2cscEx2_bufferSize(h, a->nrows, a->ncols, a->nnz, pos, a->p, a->j, perm, c->p,
+  const int nnz = (int)a->nnz;
+  GSP_CUSPARSE_TRY(cusparseCsr2cscEx2_bufferSize(h, a->nrows, a->ncols, nnz, pos, a->p, a->j, perm, c->p,
                                                  c->j, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
                                                  CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));
   GSP_CU_DALLOC(buf, bytes);
-  GSP_CUSPARSE_TRY(cusparseCsr2cscEx2(h, a->nrows, a->ncols, a->nnz, pos, a->p, a->j, perm, c->p, c->j,
+  GSP_CUSPARSE_TRY(cusparseCsr2cscEx2(h, a->nrows, a->ncols, nnz, pos, a->p, a->j, perm, c->p, c->j,
                                       CUDA_R_64F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
                                       CUSPARSE_CSR2CSC_ALG1, buf));
-  gather_kernel<<<gsp__cu_blocks(a->nnz), 256>>>(c->x, a->x, perm, a->nnz, (int)ts);
+  gather_kernel<<<gsp__cu_blocks(a->nnz), 256>>>(c->x, a->x, perm, (int32_t)a->nnz, (int)ts);
+  GSP_CU_LAUNCHED();
+  widen_kernel<<<gsp__cu_blocks((int64_t)np), 256>>>(c->p64, c->p, (int64_t)np);
   GSP_CU_LAUNCHED();
   gsp__cu_free(pos);
   gsp__cu_free(perm);
@@ -229,9 +303,11 @@ static gsp_info csr_transpose(struct gsp_dev_csr **out, const struct gsp_dev_csr
 gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s *A, bool transposed,
                             const char *fn) {
   gsp_info info = GSP_SUCCESS;
-  struct gsp_dev_csr *c = NULL;
+  struct gsp_dev_csr *c = NULL, *ct = NULL;
   struct gsp_dev_matrix *hdr = NULL;
-#define GSP_FREE_ALL (csr_free(c), gsp__free(hdr))
+  gsp_index *rp = NULL, *rj = NULL;
+  void *rx = NULL;
+#define GSP_FREE_ALL (csr_free(c), csr_free(ct), gsp__free(hdr), gsp__free(rp), gsp__free(rj), gsp__free(rx))
   struct gsp_dev_matrix *dev = A->dev;
   if (dev && (transposed ? dev->csrT : dev->csr)) {
     *out = transposed ? dev->csrT : dev->csr;
@@ -249,24 +325,21 @@ gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s 
     hdr->n = A->nrows;
   }
   struct gsp_dev_csr *base = dev ? dev->csr : NULL;
-  if (!base) GSP_TRY(csr_upload(&c, A, fn));
+  if (!base) GSP_TRY(csr_upload(&c, A->nrows, A->ncols, A->p, A->j, A->x, A->type, fn));
   if (transposed) {
-    struct gsp_dev_csr *ct = NULL;
-    info = csr_transpose(&ct, base ? base : c, A->type, fn);
-    if (info < 0) {
-      GSP_FREE_ALL;
-      return info;
+    if (A->nvals <= GSP_CU_OPS_MAX) {
+      GSP_TRY(csr_transpose(&ct, base ? base : c, A->type, fn));
+    } else { /* past csr2csc's int range (shortest paths only) */
+      GSP_TRY(gsp__csr_transpose_host(&rp, &rj, &rx, A, fn));
+      GSP_TRY(csr_upload(&ct, A->ncols, A->nrows, rp, rj, rx, A->type, fn));
     }
-    /* commit: keep the plain copy too, the next product may want it */
-    if (hdr) A->dev = dev = hdr;
-    if (c) dev->csr = c;
-    dev->csrT = ct;
-    *out = ct;
-  } else {
-    if (hdr) A->dev = dev = hdr;
-    dev->csr = c;
-    *out = c;
   }
+  /* commit: keep the plain copy too, the next call may want it */
+  if (hdr) A->dev = dev = hdr;
+  if (c) dev->csr = c;
+  if (ct) dev->csrT = ct;
+  *out = transposed ? ct : dev->csr;
+  gsp__free(rp), gsp__free(rj), gsp__free(rx);
 #undef GSP_FREE_ALL
   return info;
 }

@@ -518,10 +518,9 @@ template <class T>
 static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, struct gsp_matrix_s *A, const int32_t *S,
                            int32_t ns, gsp_sssp_algo algo, T lim, double delta) {
   gsp_info info = GSP_SUCCESS;
-  typedef Key<T> KT;
-  typedef typename KT::K K;
-  K *d = NULL, *hd = NULL;
-#define GSP_FREE_ALL (cudaFree(d), (void)cudaGetLastError(), gsp__free(hd))
+  typedef typename Key<T>::K K;
+  K *d = NULL;
+#define GSP_FREE_ALL (cudaFree(d), (void)cudaGetLastError())
   const int32_t n = (int32_t)A->nrows;
   const DevGraph *gp = NULL;
   GSP_TRY(graph_get(&gp, A, algo != GSP_SSSP_DELTA));
@@ -540,11 +539,7 @@ static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, struct gsp_m
   case GSP_SSSP_DA2CF: GSP_TRY(run.da2cf(d, S, ns)); break;
   default: GSP_TRY(run.delta(d, S, ns, delta)); break;
   }
-  hd = (K *)gsp__malloc_array((size_t)n + 1, sizeof *hd);
-  GSP_CHECK(hd != NULL, GSP_OUT_OF_MEMORY, "cannot stage %d distances", n);
-  GSP_CUDA_TRY(cudaMemcpy(hd, d, (size_t)n * sizeof *hd, cudaMemcpyDeviceToHost));
-  for (int32_t v = 0; v < n; v++) dist[v] = KT::dec(hd[v]);
-  if (parent) GSP_TRY(tree<T>(parent, root, d, dist, g, S, ns, lim));
+  GSP_TRY(finish<T>(dist, parent, root, d, g, S, ns, lim));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -574,17 +569,31 @@ static gsp_sssp_algo gpu_auto(const struct gsp_matrix_s *A) {
   return GSP_SSSP_DELTA;
 }
 
+namespace {
+struct SsspRun {
+  void *dist;
+  int64_t *parent, *root;
+  struct gsp_matrix_s *A;
+  const int32_t *S;
+  int32_t ns;
+  gsp_sssp_algo algo;
+  const void *lim;
+  double delta;
+  template <class T> gsp_info run() const {
+    return sssp_typed<T>((T *)dist, parent, root, A, S, ns, algo, *(const T *)lim, delta);
+  }
+};
+} // namespace
+
 gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
                        bool *taken) {
   gsp_info info = GSP_SUCCESS;
   int32_t *S = NULL;
-  uint8_t *seen = NULL;
-#define GSP_FREE_ALL (gsp__free(S), gsp__free(seen))
+#define GSP_FREE_ALL gsp__free(S)
   *taken = false;
+  if (!graph_taken(A)) return GSP_SUCCESS;
   const int64_t n = A->nrows;
-  /* int32 vertex ids and queue counts on the device; host CSR input */
-  if (n <= 0 || n >= INT32_MAX || A->fmt != GSP_FMT_CSR || A->type == GSP_BOOL) return GSP_SUCCESS;
   if (algo == GSP_SSSP_AUTO) algo = gpu_auto(A);
   const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
   /* what is not kept with A yet: graph, near-far workspace (or the per-call
@@ -593,46 +602,13 @@ gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct 
   const size_t ws = nf_workspace_bytes(n, A->nvals), held = graph_workspace_bytes(A);
   const size_t need = graph_missing_bytes(A, algo != GSP_SSSP_DELTA) +
                       (algo == GSP_SSSP_DELTA ? (ws > held ? ws : 0) : (size_t)n * (3 * ks + 6 * 4 + 8));
-  size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return GSP_SUCCESS; /* the CPU takes it */
-  }
-  if (need > free_b / 10 * 9) return GSP_SUCCESS;
+  if (!device_fits(need)) return GSP_SUCCESS; /* the CPU takes it */
   *taken = true;
   const double t_call = host_seconds();
   memset(&last_stats(), 0, sizeof(gsp_cuda_sssp_stats));
-
-  /* distinct sources, in order of first appearance */
-  S = (int32_t *)gsp__malloc_array(nsrc > 0 ? (size_t)nsrc : 1, sizeof *S);
-  GSP_CHECK(S, GSP_OUT_OF_MEMORY, "cannot stage %lld sources", (long long)nsrc);
   int32_t ns = 0;
-  if (nsrc <= 64) { /* no O(n) scratch for the usual one or few sources */
-    for (int64_t k = 0; k < nsrc; k++) {
-      bool dup = false;
-      for (int32_t i = 0; i < ns && !dup; i++) dup = S[i] == src[k];
-      if (!dup) S[ns++] = (int32_t)src[k];
-    }
-  } else {
-    seen = (uint8_t *)gsp__calloc((size_t)n, 1);
-    GSP_CHECK(seen, GSP_OUT_OF_MEMORY, "cannot stage %lld sources", (long long)nsrc);
-    for (int64_t k = 0; k < nsrc; k++)
-      if (!seen[src[k]]) seen[src[k]] = 1, S[ns++] = (int32_t)src[k];
-  }
-
-  switch (A->type) {
-  case GSP_INT32:
-    info = sssp_typed<int32_t>((int32_t *)dist, parent, root, M, S, ns, algo, *(const int32_t *)lim, delta);
-    break;
-  case GSP_INT64:
-    info = sssp_typed<int64_t>((int64_t *)dist, parent, root, M, S, ns, algo, *(const int64_t *)lim, delta);
-    break;
-  case GSP_FP32: info = sssp_typed<float>((float *)dist, parent, root, M, S, ns, algo, *(const float *)lim, delta); break;
-  case GSP_FP64:
-    info = sssp_typed<double>((double *)dist, parent, root, M, S, ns, algo, *(const double *)lim, delta);
-    break;
-  default: info = GSP_ERROR(GSP_PANIC, "gsp_cuda_sssp: type %d", (int)A->type); break;
-  }
+  GSP_TRY(distinct_sources(&S, &ns, src, nsrc, n));
+  info = by_type(A->type, SsspRun{dist, parent, root, M, S, ns, algo, lim, delta});
   last_stats().call_s = host_seconds() - t_call;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

@@ -40,15 +40,35 @@ struct DevGraph {
 gsp_info graph_upload(DevGraph *g, const struct gsp_matrix_s *A, bool reverse);
 void graph_free(DevGraph *g);
 
-/* The device CSR kept with A between calls (A->dev_graph, freed by any
- * change of A), and a workspace that grows to the largest request. The
- * first call pays the upload; later calls on the same A find it. */
+/* A view of A's device CSR cache (A->dev, shared with the sparse products
+ * and freed by any change of A; the view and a workspace that grows to the
+ * largest request are kept in A->dev->graph). The first call pays the
+ * upload; later calls on the same A find it. */
 gsp_info graph_get(const DevGraph **g, struct gsp_matrix_s *A, bool reverse);
 gsp_info graph_workspace(void **ws, struct gsp_matrix_s *A, size_t bytes);
 /* Bytes graph_get would still allocate for A (0 when kept already). */
 size_t graph_missing_bytes(const struct gsp_matrix_s *A, bool reverse);
 /* Bytes of workspace A already holds. */
 size_t graph_workspace_bytes(const struct gsp_matrix_s *A);
+/* The gateways' common prologue. graph_taken: whether the kernels take A
+ * (int32 vertex ids, host CSR, numeric weights). device_fits: whether
+ * `need` device bytes fit in 90% of the free memory (false when the query
+ * fails: the CPU takes the call). distinct_sources: src[0..nsrc) without
+ * repeats, in order of first appearance, as int32 (*S from gsp__malloc,
+ * *ns of them). */
+bool graph_taken(const struct gsp_matrix_s *A);
+bool device_fits(size_t need);
+gsp_info distinct_sources(int32_t **S, int32_t *ns, const int64_t *src, int64_t nsrc, int64_t n);
+/* return f.run<T>() for A's weight type T (f's first template argument). */
+template <class F> gsp_info by_type(gsp_type t, const F &f) {
+  switch (t) {
+  case GSP_INT32: return f.template run<int32_t>();
+  case GSP_INT64: return f.template run<int64_t>();
+  case GSP_FP32: return f.template run<float>();
+  case GSP_FP64: return f.template run<double>();
+  default: return GSP_ERROR(GSP_PANIC, "shortest paths (CUDA): type %d", (int)t);
+  }
+}
 /* Multiprocessors of device 0 (cached). */
 int sm_count();
 /* Bytes the graph takes on the device. */
@@ -178,6 +198,12 @@ template <class T>
 gsp_info tree(int64_t *parent, int64_t *root, const typename Key<T>::K *d, const T *dist_host,
               const DevGraph &g, const int32_t *src, int32_t nsrc, T lim);
 
+/* The drivers' common end: dist[n] (host) from the final device keys d,
+ * then, when parent != NULL, the tree as tree() gives it. */
+template <class T>
+gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::K *d, const DevGraph &g,
+                const int32_t *src, int32_t nsrc, T lim);
+
 /* Near-far delta-stepping in one persistent cooperative kernel
  * (gsp_cuda_sssp_nf.cu). dist[n] (host, A's type) gets the distances;
  * parent/root (host, may be NULL) the tree of gsp__sssp_cpu_tree, recorded
@@ -203,9 +229,9 @@ double host_seconds();
 
 } // namespace gsp_sssp_cu
 
-/* What A->dev_graph points at. */
+/* What A->dev->graph points at: derived from the cache's CSR copies. */
 struct gsp_dev_graph {
-  gsp_sssp_cu::DevGraph g; /* out-arcs; in-arcs once a pull algorithm asked */
+  gsp_sssp_cu::DevGraph g; /* view: out-arcs (csr); in-arcs (csrT) once asked */
   double wsum;             /* sum of the finite weights (default delta) */
   void *ws;                /* workspace of the single-source kernels */
   size_t ws_bytes;

@@ -1,10 +1,15 @@
 /*
- * Device CSR for the shortest-path kernels: A's out-arcs as they are, and
- * its in-arcs (the transpose, built on the host by a counting sort) for the
- * pull kernels. Column indices shrink to int32 on the device.
+ * Device CSR for the shortest-path kernels. gsp_cuda_sssp reads the matrix's
+ * one device CSR cache (A->dev, shared with the sparse products,
+ * gsp_cuda_ops_mem.cu) through a DevGraph view: out-arcs from A's CSR,
+ * in-arcs from the CSR of A' for the pull kernels, and keeps what it derives
+ * (weight sum, workspace) with that cache. msssp and Bellman-Ford upload a
+ * private copy per call (graph_upload: out-arcs as they are, in-arcs by a
+ * host counting sort). Column indices are int32 on the device.
  */
 #include <stdlib.h>
 
+#include "gsp_cuda_ops.cuh"
 #include "gsp_cuda_sssp.cuh"
 
 namespace gsp_sssp_cu {
@@ -20,6 +25,45 @@ int sm_count() {
     count = c > 0 ? c : 1;
   }
   return count;
+}
+
+bool graph_taken(const struct gsp_matrix_s *A) {
+  return A->nrows > 0 && A->nrows < INT32_MAX && A->fmt == GSP_FMT_CSR && A->type != GSP_BOOL;
+}
+
+bool device_fits(size_t need) {
+  size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return need <= free_b / 10 * 9;
+}
+
+gsp_info distinct_sources(int32_t **out, int32_t *ns, const int64_t *src, int64_t nsrc, int64_t n) {
+  gsp_info info = GSP_SUCCESS;
+  int32_t *S = NULL;
+  uint8_t *seen = NULL;
+#define GSP_FREE_ALL (gsp__free(S), gsp__free(seen))
+  S = (int32_t *)gsp__malloc_array(nsrc > 0 ? (size_t)nsrc : 1, sizeof *S);
+  GSP_CHECK(S, GSP_OUT_OF_MEMORY, "cannot stage %lld sources", (long long)nsrc);
+  int32_t k2 = 0;
+  if (nsrc <= 64) { /* no O(n) scratch for the usual one or few sources */
+    for (int64_t k = 0; k < nsrc; k++) {
+      bool dup = false;
+      for (int32_t i = 0; i < k2 && !dup; i++) dup = S[i] == src[k];
+      if (!dup) S[k2++] = (int32_t)src[k];
+    }
+  } else {
+    seen = (uint8_t *)gsp__calloc((size_t)n, 1);
+    GSP_CHECK(seen, GSP_OUT_OF_MEMORY, "cannot stage %lld sources", (long long)nsrc);
+    for (int64_t k = 0; k < nsrc; k++)
+      if (!seen[src[k]]) seen[src[k]] = 1, S[k2++] = (int32_t)src[k];
+    gsp__free(seen);
+  }
+  *out = S, *ns = k2;
+#undef GSP_FREE_ALL
+  return info;
 }
 
 size_t graph_bytes(const struct gsp_matrix_s *A, bool reverse) {
@@ -61,34 +105,16 @@ static gsp_info upload_csr(int64_t **doff, int32_t **dcol, void **dw, const gsp_
 /* Add the in-arcs of A to g (g->roff == NULL before). On error g keeps
  * what it had before the call. */
 static gsp_info upload_reverse(DevGraph *g, const struct gsp_matrix_s *A) {
+  static const char *const fn = "shortest paths (CUDA)";
   gsp_info info = GSP_SUCCESS;
-  gsp_index *rp = NULL, *rj = NULL, *fill = NULL;
-  unsigned char *rx = NULL;
+  gsp_index *rp = NULL, *rj = NULL;
+  void *rx = NULL;
 #define GSP_FREE_ALL                                                           \
   (cudaFree(g->roff), cudaFree(g->rcol), cudaFree(g->rw), (void)cudaGetLastError(), g->roff = NULL, \
-   g->rcol = NULL, g->rw = NULL, gsp__free(rp), gsp__free(rj), gsp__free(rx), gsp__free(fill))
-  const int64_t n = A->nrows, m = A->nvals;
-  const size_t ts = gsp_type_size(A->type);
-  {
-    /* transpose by counting sort: in-arcs of v in order of their tails */
-    rp = (gsp_index *)gsp__calloc((size_t)n + 1, sizeof *rp);
-    fill = (gsp_index *)gsp__malloc_array((size_t)n + 1, sizeof *fill);
-    rj = (gsp_index *)gsp__malloc_array(m > 0 ? (size_t)m : 1, sizeof *rj);
-    rx = (unsigned char *)gsp__malloc_array(m > 0 ? (size_t)m : 1, ts);
-    GSP_CHECK(rp && fill && rj && rx, GSP_OUT_OF_MEMORY, "cannot build the transpose of A (%lld arcs)",
-              (long long)m);
-    for (int64_t e = 0; e < m; e++) rp[A->j[e] + 1]++;
-    for (int64_t v = 0; v < n; v++) rp[v + 1] += rp[v];
-    memcpy(fill, rp, ((size_t)n + 1) * sizeof *fill);
-    for (int64_t u = 0; u < n; u++)
-      for (gsp_index e = A->p[u]; e < A->p[u + 1]; e++) {
-        const gsp_index at = fill[A->j[e]]++;
-        rj[at] = (gsp_index)u;
-        memcpy(rx + at * ts, (const unsigned char *)A->x + e * ts, ts);
-      }
-    GSP_TRY(upload_csr(&g->roff, &g->rcol, &g->rw, rp, rj, rx, n, m, ts));
-    gsp__free(rp), gsp__free(rj), gsp__free(rx), gsp__free(fill);
-  }
+   g->rcol = NULL, g->rw = NULL, gsp__free(rp), gsp__free(rj), gsp__free(rx))
+  GSP_TRY(gsp__csr_transpose_host(&rp, &rj, &rx, A, fn));
+  GSP_TRY(upload_csr(&g->roff, &g->rcol, &g->rw, rp, rj, rx, A->nrows, A->nvals, gsp_type_size(A->type)));
+  gsp__free(rp), gsp__free(rj), gsp__free(rx);
 #undef GSP_FREE_ALL
   return info;
 }
@@ -143,30 +169,27 @@ static gsp_info weight_sum(double *out, const DevGraph &g, gsp_type t) {
   return info;
 }
 
-static void dev_graph_free(struct gsp_dev_graph *dg) {
-  if (!dg) return;
-  graph_free(&dg->g);
-  cudaFree(dg->ws);
-  (void)cudaGetLastError();
-  gsp__free(dg);
-}
-
 gsp_info graph_get(const DevGraph **out, struct gsp_matrix_s *A, bool reverse) {
+  static const char *const fn = "gsp_sssp (CUDA)";
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_graph *dg = NULL;
-#define GSP_FREE_ALL dev_graph_free(dg)
-  if (!A->dev_graph) {
+#define GSP_FREE_ALL gsp__free(dg)
+  const gsp_dev_csr *c = NULL, *ct = NULL;
+  GSP_TRY(gsp__cu_matrix_csr(&c, A, false, fn));
+  if (reverse) GSP_TRY(gsp__cu_matrix_csr(&ct, A, true, fn));
+  struct gsp_dev_matrix *dev = A->dev; /* exists now */
+  if (!dev->graph) {
     dg = (struct gsp_dev_graph *)gsp__calloc(1, sizeof *dg);
-    GSP_CHECK(dg != NULL, GSP_OUT_OF_MEMORY, "cannot allocate a device graph header");
-    GSP_TRY(graph_upload(&dg->g, A, false));
+    GSP_CHECK(dg != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate a device graph header", fn);
+    dg->g.n = (int32_t)A->nrows;
+    dg->g.m = c->nnz;
+    dg->g.off = c->p64, dg->g.col = c->j, dg->g.w = c->x;
     GSP_TRY(weight_sum(&dg->wsum, dg->g, A->type));
-    A->dev_graph = dg;
+    dev->graph = dg;
     dg = NULL;
   }
-#undef GSP_FREE_ALL
-#define GSP_FREE_ALL ((void)0)
-  DevGraph *g = &A->dev_graph->g;
-  if (reverse && !g->roff) GSP_TRY(upload_reverse(g, A));
+  DevGraph *g = &dev->graph->g;
+  if (dev->csrT) g->roff = dev->csrT->p64, g->rcol = dev->csrT->j, g->rw = dev->csrT->x;
   *out = g;
 #undef GSP_FREE_ALL
   return info;
@@ -175,7 +198,7 @@ gsp_info graph_get(const DevGraph **out, struct gsp_matrix_s *A, bool reverse) {
 gsp_info graph_workspace(void **ws, struct gsp_matrix_s *A, size_t bytes) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
-  struct gsp_dev_graph *dg = A->dev_graph;
+  struct gsp_dev_graph *dg = A->dev->graph;
   if (dg->ws_bytes < bytes) {
     cudaFree(dg->ws);
     dg->ws = NULL, dg->ws_bytes = 0;
@@ -188,23 +211,28 @@ gsp_info graph_workspace(void **ws, struct gsp_matrix_s *A, size_t bytes) {
 }
 
 size_t graph_missing_bytes(const struct gsp_matrix_s *A, bool reverse) {
-  const size_t one = graph_bytes(A, false);
-  if (!A->dev_graph) return reverse ? 2 * one : one;
-  return reverse && !A->dev_graph->g.roff ? one : 0;
+  const size_t one = graph_bytes(A, false) + ((size_t)A->nrows + 1) * 4; /* the cache has 32-bit offsets too */
+  const struct gsp_dev_matrix *dev = A->dev;
+  return (dev && dev->csr ? 0 : one) + (reverse && !(dev && dev->csrT) ? one : 0);
 }
 
-size_t graph_workspace_bytes(const struct gsp_matrix_s *A) { return A->dev_graph ? A->dev_graph->ws_bytes : 0; }
+size_t graph_workspace_bytes(const struct gsp_matrix_s *A) {
+  return A->dev && A->dev->graph ? A->dev->graph->ws_bytes : 0;
+}
 
 } // namespace gsp_sssp_cu
 
 extern "C" bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum) {
-  if (!A || !A->dev_graph) return false;
-  *wsum = A->dev_graph->wsum;
+  if (!A || !A->dev || !A->dev->graph) return false;
+  *wsum = A->dev->graph->wsum;
   return true;
 }
 
-extern "C" void gsp_cuda_graph_release(struct gsp_matrix_s *A) {
-  if (!A || !A->dev_graph) return;
-  gsp_sssp_cu::dev_graph_free(A->dev_graph);
-  A->dev_graph = NULL;
+/* The view points into the cache's CSR copies: only the header and the
+ * workspace belong to the graph. */
+void gsp__cuda_graph_free(struct gsp_dev_graph *dg) {
+  if (!dg) return;
+  cudaFree(dg->ws);
+  (void)cudaGetLastError();
+  gsp__free(dg);
 }

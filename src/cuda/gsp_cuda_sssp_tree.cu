@@ -96,9 +96,28 @@ gsp_info tree(int64_t *parent, int64_t *root, const typename Key<T>::K *d, const
   return info;
 }
 
+template <class T>
+gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::K *d, const DevGraph &g,
+                const int32_t *src, int32_t nsrc, T lim) {
+  gsp_info info = GSP_SUCCESS;
+  typename Key<T>::K *hd = NULL;
+#define GSP_FREE_ALL gsp__free(hd)
+  const int32_t n = g.n;
+  hd = (typename Key<T>::K *)gsp__malloc_array((size_t)n + 1, sizeof *hd);
+  GSP_CHECK(hd != NULL, GSP_OUT_OF_MEMORY, "cannot stage %d distances", n);
+  GSP_CUDA_TRY(cudaMemcpy(hd, d, (size_t)n * sizeof *hd, cudaMemcpyDeviceToHost));
+  for (int32_t v = 0; v < n; v++) dist[v] = Key<T>::dec(hd[v]);
+  if (parent) GSP_TRY(tree<T>(parent, root, d, dist, g, src, nsrc, lim));
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
 #define GSP_CU_TREE_(T)                                                        \
   template gsp_info tree<T>(int64_t *, int64_t *, const Key<T>::K *, const T *, const DevGraph &, \
-                            const int32_t *, int32_t, T);
+                            const int32_t *, int32_t, T);                       \
+  template gsp_info finish<T>(T *, int64_t *, int64_t *, const Key<T>::K *, const DevGraph &, const int32_t *, \
+                              int32_t, T);
 GSP_CU_TREE_(int32_t)
 GSP_CU_TREE_(int64_t)
 GSP_CU_TREE_(float)

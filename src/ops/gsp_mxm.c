@@ -148,12 +148,17 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
             "%s: C is %lld x %lld but the product is %lld x %lld", fn, (long long)C->nrows,
             (long long)C->ncols, (long long)m, (long long)n);
 
-  /* GPU (src/cuda/gsp_cuda_mxm.cu): sparse x dense and dense x dense; T
-   * comes back to the host for the write-back below. AUTO: an operand
-   * already on the device, or nvals(A) * n >= 2^24 multiply-adds. */
+  /* GPU (src/cuda/gsp_cuda_mxm.cu): sparse x dense, dense x dense, and
+   * sparse x sparse PLUS_TIMES on FP32/FP64 (cuSPARSE SpGEMM; the gateway
+   * declines the rest); T comes back to the host for the write-back below.
+   * AUTO: an operand already on the device, or >= 2^24 multiply-adds:
+   * nvals(A) * n against a dense B, nvals(A) times the mean row of op(B)
+   * against a sparse one. */
+  const bool sparse_b = B->fmt != GSP_FMT_DENSE && !B->dev_only;
+  const double madds = sparse_b ? (double)A->nvals * ((double)B->nvals / (double)(k > 0 ? k : 1))
+                                : (double)A->nvals * (double)n;
   bool gpu = false;
-  GSP_TRY(gsp__ops_gpu_wanted(&gpu, &d, A->dev || B->dev, (double)A->nvals * (double)n, 16777216.0,
-                              fn));
+  GSP_TRY(gsp__ops_gpu_wanted(&gpu, &d, A->dev || B->dev, madds, 16777216.0, fn));
 #ifdef GSP_HAVE_CUDA
   if (gpu) {
     bool taken = false;
