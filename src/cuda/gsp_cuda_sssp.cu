@@ -512,10 +512,10 @@ template <class T> gsp_info Run<T>::delta(K *d, const int32_t *S, int32_t ns, do
 
 #undef GSP_CU_LAUNCH_G
 
-/* Distances (and parents) of one multi-source run, typed. The graph and
- * the near-far workspace stay with A for the next call. */
+/* Distances (and parents) of one multi-source run, typed. The graph, the
+ * near-far workspace and the staging stay with A for the next call. */
 template <class T>
-static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, struct gsp_matrix_s *A, const int32_t *S,
+static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp_matrix_s *A, const int32_t *S,
                            int32_t ns, gsp_sssp_algo algo, T lim, double delta) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
@@ -529,7 +529,7 @@ static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, struct gsp_m
   if (algo == GSP_SSSP_DELTA) {
     void *ws = NULL;
     GSP_TRY(graph_workspace(&ws, A, nf_workspace_bytes(n, g.m)));
-    info = nearfar<T>(dist, parent, root, g, ws, S, ns, lim, delta);
+    info = nearfar<T>(out, nvals, g, A->dev_graph, ws, S, ns, lim, delta);
     if (info != GSP_NO_VALUE) return info; /* else: no cooperative launch, the multi-kernel driver */
     info = GSP_SUCCESS;
   }
@@ -543,8 +543,10 @@ static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, struct gsp_m
   hd = (K *)gsp__malloc_array((size_t)n + 1, sizeof *hd);
   GSP_CHECK(hd != NULL, GSP_OUT_OF_MEMORY, "cannot stage %d distances", n);
   GSP_CUDA_TRY(cudaMemcpy(hd, d, (size_t)n * sizeof *hd, cudaMemcpyDeviceToHost));
+  T *dist = (T *)out->dist;
   for (int32_t v = 0; v < n; v++) dist[v] = KT::dec(hd[v]);
-  if (parent) GSP_TRY(tree<T>(parent, root, d, dist, g, S, ns, lim));
+  if (out->parent) GSP_TRY(tree<T>(out->parent, out->root, d, dist, g, S, ns, lim));
+  *nvals = gsp__sssp_gather(out, A->type, &lim, false, 0, n, NULL, NULL, 0, gsp__threads()); /* presence */
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -565,6 +567,11 @@ double gsp_sssp_cu::host_seconds() {
 
 void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out) { *out = last_stats(); }
 
+void gsp_cuda_sssp_note_host(double before_s, double after_s) {
+  last_stats().host_before_s = before_s;
+  last_stats().host_after_s = after_s;
+}
+
 
 /* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
  * O(open) reduction per round and Harish's repeated relaxations lose on
@@ -574,7 +581,7 @@ static gsp_sssp_algo gpu_auto(const struct gsp_matrix_s *A) {
   return GSP_SSSP_DELTA;
 }
 
-gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct gsp_matrix_s *A,
+gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
                        bool *taken) {
   gsp_info info = GSP_SUCCESS;
@@ -622,14 +629,14 @@ gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct 
 
   switch (A->type) {
   case GSP_INT32:
-    info = sssp_typed<int32_t>((int32_t *)dist, parent, root, M, S, ns, algo, *(const int32_t *)lim, delta);
+    info = sssp_typed<int32_t>(out, nvals, M, S, ns, algo, *(const int32_t *)lim, delta);
     break;
   case GSP_INT64:
-    info = sssp_typed<int64_t>((int64_t *)dist, parent, root, M, S, ns, algo, *(const int64_t *)lim, delta);
+    info = sssp_typed<int64_t>(out, nvals, M, S, ns, algo, *(const int64_t *)lim, delta);
     break;
-  case GSP_FP32: info = sssp_typed<float>((float *)dist, parent, root, M, S, ns, algo, *(const float *)lim, delta); break;
+  case GSP_FP32: info = sssp_typed<float>(out, nvals, M, S, ns, algo, *(const float *)lim, delta); break;
   case GSP_FP64:
-    info = sssp_typed<double>((double *)dist, parent, root, M, S, ns, algo, *(const double *)lim, delta);
+    info = sssp_typed<double>(out, nvals, M, S, ns, algo, *(const double *)lim, delta);
     break;
   default: info = GSP_ERROR(GSP_PANIC, "gsp_cuda_sssp: type %d", (int)A->type); break;
   }

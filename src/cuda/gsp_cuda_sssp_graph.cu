@@ -147,6 +147,7 @@ static void dev_graph_free(struct gsp_dev_graph *dg) {
   if (!dg) return;
   graph_free(&dg->g);
   cudaFree(dg->ws);
+  if (dg->pin) cudaFreeHost(dg->pin);
   (void)cudaGetLastError();
   gsp__free(dg);
 }
@@ -185,6 +186,21 @@ gsp_info graph_workspace(void **ws, struct gsp_matrix_s *A, size_t bytes) {
   *ws = dg->ws;
 #undef GSP_FREE_ALL
   return info;
+}
+
+gsp_info graph_staging(void **p, struct gsp_dev_graph *dg, size_t bytes) {
+  if (dg->pin_bytes < bytes) {
+    if (dg->pin) cudaFreeHost(dg->pin);
+    dg->pin = NULL, dg->pin_bytes = 0;
+    if (cudaHostAlloc(&dg->pin, bytes, cudaHostAllocDefault) != cudaSuccess) {
+      (void)cudaGetLastError();
+      dg->pin = NULL;
+    } else {
+      dg->pin_bytes = bytes;
+    }
+  }
+  *p = dg->pin;
+  return GSP_SUCCESS;
 }
 
 size_t graph_missing_bytes(const struct gsp_matrix_s *A, bool reverse) {
