@@ -45,6 +45,16 @@
  * is redone with the general form, so an overflow costs time, never
  * correctness. The general form (64-bit keys, and that fallback) is a
  * 16-byte record lowered by a 128-bit compare-and-swap.
+ *
+ * Results: right behind the kernel a small one splits the state into
+ * distances and int32 parents and counts the reached vertices (so the host
+ * knows before copying whether the vectors are full and need no presence).
+ * While both run, host threads map the pages of the new result vectors.
+ * Then the results come back through pinned slots kept with A, a few MiB a
+ * chunk, the next chunks in flight while the host threads gather the
+ * current one (sssp_gather.c: distances, widened parents, presence, count,
+ * one pass). Pageable copies into new pages cost ~7 GB/s on one thread;
+ * this runs at the PCIe rate.
  */
 #include <limits.h>
 #include <math.h>
@@ -90,7 +100,7 @@ struct NfWs {
   unsigned long long *HS[2]; /* first arc index of each hub in the step's arc list */
   uint8_t *inFar;
   void *dout;    /* T[n] distances (with parents) */
-  int64_t *pout; /* int64[n] parents (16-byte records), int32[n] (packed) */
+  int32_t *pout; /* int32[n] parents (with parents) */
 };
 
 struct NfLayout {
@@ -115,7 +125,7 @@ NfLayout nf_layout(int64_t n, int64_t m) {
   for (int k = 0; k < 2; k++) L.f[k] = take(un * 4);
   L.infar = take(un + 16);
   L.dout = take(un * 8);
-  L.pout = take(un * 8);
+  L.pout = take(un * 4);
   L.total = at;
   return L;
 }
@@ -135,7 +145,7 @@ NfWs nf_ws(void *base, int64_t n, int64_t m) {
   }
   w.inFar = (uint8_t *)(b + L.infar);
   w.dout = b + L.dout;
-  w.pout = (int64_t *)(b + L.pout);
+  w.pout = (int32_t *)(b + L.pout);
   return w;
 }
 
@@ -495,16 +505,17 @@ __global__ void nf_extract_pack(const unsigned long long *r, int64_t n, int pb, 
   count_reached(cnt, c);
 }
 
-/* Records -> distances (A's type) and int64 parents (-1 where unreached);
- * *cnt += vertices reached. */
+/* Records -> distances (A's type) and int32 parents (-1 where unreached;
+ * ids are < 2^31), half the bytes to copy back of int64; *cnt += vertices
+ * reached. */
 template <class T>
-__global__ void nf_extract(const Rec *r, int64_t n, T lim, T *dist, int64_t *par, unsigned long long *cnt) {
+__global__ void nf_extract(const Rec *r, int64_t n, T lim, T *dist, int32_t *par, unsigned long long *cnt) {
   unsigned c = 0;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
     const Rec x = r[i];
     const T dv = Key<T>::dec((typename Key<T>::K)x.hi);
     dist[i] = dv;
-    par[i] = dv <= lim ? (int64_t)(uint32_t)x.lo : -1;
+    par[i] = dv <= lim ? (int32_t)(uint32_t)x.lo : -1;
     c += dv <= lim;
   }
   count_reached(cnt, c);
@@ -601,7 +612,14 @@ gsp_info fetch(const gsp__sssp_sink *out, gsp_type t, const void *lim, bool full
   cudaEvent_t ev[NF_STAGE_SLOTS] = {};
   char *heap = NULL;
   /* on error, copies may still be in flight into the staging */
-#define GSP_FREE_ALL                                                             do {                                                                             (void)cudaStreamSynchronize(0);                                                for (cudaEvent_t e : ev)                                                         if (e) (void)cudaEventDestroy(e);                                            gsp__free(heap);                                                               (void)cudaGetLastError();                                                    } while (0)
+#define GSP_FREE_ALL                                                           \
+  do {                                                                         \
+    (void)cudaStreamSynchronize(0);                                            \
+    for (cudaEvent_t e : ev)                                                   \
+      if (e) (void)cudaEventDestroy(e);                                        \
+    gsp__free(heap);                                                           \
+    (void)cudaGetLastError();                                                  \
+  } while (0)
   gsp_cuda_sssp_stats &stats = last_stats();
   int64_t C = (int64_t)(stage_slot_bytes() / (ts + ps)); /* vertices a chunk */
   C = C < 1 ? 1 : C > n ? n : C;
@@ -699,7 +717,7 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   unsigned long long *reached = &a.w.ctl->reached;
   if constexpr (P == NF_PACK) {
     nf_extract_pack<T><<<blocks_for(n), 256>>>((const unsigned long long *)a.w.d, n, a.pb, lim, (T *)a.w.dout,
-                                                (int32_t *)a.w.pout, reached);
+                                                a.w.pout, reached);
   } else if constexpr (P == NF_REC) {
     nf_extract<T><<<blocks_for(n), 256>>>((const Rec *)a.w.d, n, lim, (T *)a.w.dout, a.w.pout, reached);
   } else {
@@ -732,11 +750,9 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   }
   const bool full = ctl.reached == (unsigned long long)n;
   int64_t cnt = 0;
-  if constexpr (P == NF_PACK) {
+  if constexpr (P != NF_DIST) {
     /* int32 parents, widened by the gather */
     GSP_TRY(fetch(out, type_of<T>(), &lim, full, n, a.w.dout, sizeof(T), a.w.pout, 4, dg, &cnt));
-  } else if constexpr (P == NF_REC) {
-    GSP_TRY(fetch(out, type_of<T>(), &lim, full, n, a.w.dout, sizeof(T), a.w.pout, 8, dg, &cnt));
   } else {
     /* keys of non-negative values are their bit patterns: copied as they are */
     static_assert(sizeof(typename KT::K) == sizeof(T), "key and value have one size");
