@@ -36,8 +36,11 @@
  *        [--csv FILE] [--graphs rmat,grid] [--dump DIR]
  * With the CUDA backend, the near-far rows are followed by a "phases" line:
  * medians of the persistent kernel alone (CUDA events), the device setup
- * before it, the host side after it and the whole gateway call, plus the
- * parent record form (packed 64-bit words, or 16-byte records); msssp rows
+ * before it, the host side after it (staged chunks, pinned or pageable),
+ * the page mapping the host does beside the kernel, the whole gateway
+ * call, and the host time outside the gateway in gsp_sssp before and after
+ * it, plus the parent record form (packed 64-bit words, or 16-byte
+ * records); msssp rows
  * of the large all-pairs table by their device phases (rounds, parent pass,
  * transpose, copy stream) and host phases (row copies, waits).
  * --dump writes each graph's CSR, the sources and our distances from the
@@ -215,7 +218,8 @@ static void dump_graph(const config *c, const char *name, gsp_matrix A, const gs
 typedef struct {
   int k;
   double wall[PH_MAX], call[PH_MAX], setup[PH_MAX], kernel[PH_MAX], out[PH_MAX];
-  int parents, level_bits, steps;
+  double touch[PH_MAX], before[PH_MAX], after[PH_MAX];
+  int parents, level_bits, steps, chunks, pinned;
 } phase_acc;
 
 static double median_of(double *x, int k) {
@@ -230,7 +234,9 @@ static void phase_add(phase_acc *a, double wall) {
   if (s.kernel_s <= 0 || a->k >= PH_MAX) return; /* not the near-far driver */
   a->wall[a->k] = wall, a->call[a->k] = s.call_s, a->setup[a->k] = s.setup_s, a->kernel[a->k] = s.kernel_s;
   a->out[a->k] = s.out_s;
+  a->touch[a->k] = s.touch_s, a->before[a->k] = s.host_before_s, a->after[a->k] = s.host_after_s;
   a->parents = s.parents, a->level_bits = s.level_bits, a->steps = s.steps;
+  a->chunks = s.chunks, a->pinned = s.pinned;
   a->k++;
 #else
   (void)a, (void)wall;
@@ -242,11 +248,17 @@ static void phase_print(const config *c, phase_acc *a, const char *name, gsp_ind
   if (a->k == 0) return;
   const char *form[] = {"none", "16-byte records", "packed 64-bit", "packed overflowed -> 16-byte"};
   const double wall = median_of(a->wall, a->k), call = median_of(a->call, a->k), setup = median_of(a->setup, a->k),
-               kern = median_of(a->kernel, a->k), out = median_of(a->out, a->k);
-  printf("|   phases   | median of %d: kernel %.2f ms (%.2f GTEPS), device setup %.2f ms, after kernel %.2f ms, "
-         "gateway %.2f ms, call %.2f ms | %d steps | parents: %s",
-         a->k, kern * 1e3, (double)m / kern / 1e9, setup * 1e3, out * 1e3, call * 1e3, wall * 1e3, a->steps,
-         form[a->parents & 3]);
+               kern = median_of(a->kernel, a->k), out = median_of(a->out, a->k),
+               touch = median_of(a->touch, a->k), before = median_of(a->before, a->k),
+               after = median_of(a->after, a->k);
+  /* gateway = device setup + kernel + after kernel (+ launch and waits);
+   * call = host before the gateway + gateway + host after it */
+  printf("|   phases   | median of %d: kernel %.2f ms (%.2f GTEPS), device setup %.2f ms, after kernel %.2f ms "
+         "(%d %s chunks), page mapping beside the kernel %.2f ms, gateway %.2f ms, host before gateway %.2f ms, "
+         "host after gateway %.2f ms, call %.2f ms | %d steps | parents: %s",
+         a->k, kern * 1e3, (double)m / kern / 1e9, setup * 1e3, out * 1e3, a->chunks,
+         a->pinned ? "pinned" : "pageable", touch * 1e3, call * 1e3, before * 1e3, after * 1e3, wall * 1e3,
+         a->steps, form[a->parents & 3]);
   if (a->parents >= 2) printf(" (%d level bits)", a->level_bits);
   printf("\n");
   fflush(stdout);
@@ -255,6 +267,11 @@ static void phase_print(const config *c, phase_acc *a, const char *name, gsp_ind
   csv_row(c, "sssp-phase", name, n, m, what, a->k, kern, kern, (double)m / kern / 1e9, "GTEPS");
   snprintf(what, sizeof what, "%s gateway", label);
   csv_row(c, "sssp-phase", name, n, m, what, a->k, call, call, (double)m / call / 1e9, "GTEPS");
+  snprintf(what, sizeof what, "%s after kernel", label);
+  csv_row(c, "sssp-phase", name, n, m, what, a->k, out, out, (double)m / out / 1e9, "GTEPS");
+  snprintf(what, sizeof what, "%s host outside gateway", label);
+  csv_row(c, "sssp-phase", name, n, m, what, a->k, before + after, before + after,
+          (double)m / (before + after) / 1e9, "GTEPS");
 }
 
 /* Whether algorithm `label` runs on graph `name`. */

@@ -28,21 +28,24 @@ stamp configure
 cmake -S . -B "$B" -DGSP_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90a -DCMAKE_BUILD_TYPE=Release -DGSP_BUILD_TESTS=ON \
   -DGSP_BUILD_EXAMPLES=OFF > "$OUT/cmake.log" 2>&1 || { tail -20 "$OUT/cmake.log"; exit 1; }
 stamp build
-cmake --build "$B" -j16 --target test_cuda_sssp test_cuda_msssp bench_sssp > "$OUT/build.log" 2>&1 \
+cmake --build "$B" -j16 --target test_cuda_sssp test_cuda_msssp test_cuda_faults bench_sssp > "$OUT/build.log" 2>&1 \
   || { grep -E "error" "$OUT/build.log" | head -30; tail -5 "$OUT/build.log"; exit 1; }
 stamp built
 
 trc=0
 if [ -z "${SKIP_TESTS:-}" ]; then
-  suite() { # name
-    timeout "${TEST_TIMEOUT:-150}" "$B/tests/$1" --jobs 4 > "$OUT/$1.log" 2>&1
+  suite() { # name [criterion args]
+    local t=$1; shift
+    timeout "${TEST_TIMEOUT:-150}" "$B/tests/$t" --jobs 4 "$@" > "$OUT/$t.log" 2>&1
     local rc=$?
     [ $rc -ne 0 ] && trc=$rc
-    note "$1: rc=$rc $(grep -o 'Tested: .*' "$OUT/$1.log" | tail -1)"
-    grep -E "FAIL|Assertion|rash|signal|Timed out" "$OUT/$1.log" | head -8
+    note "$t: rc=$rc $(grep -o 'Tested: .*' "$OUT/$t.log" | tail -1)"
+    grep -E "FAIL|Assertion|rash|signal|Timed out" "$OUT/$t.log" | head -8
   }
   suite test_cuda_sssp
   suite test_cuda_msssp
+  # every CUDA call of gsp_sssp / gsp_msssp failing in turn (staging included)
+  suite test_cuda_faults --filter 'cuda_faults/sssp_and_msssp'
   stamp "tests done"
 fi
 
@@ -58,7 +61,7 @@ stamp done
 
 echo "==== summary ($(head -1 "$OUT/gpu.txt"); $(sed -n 2p "$OUT/gpu.txt"))"
 printf '%s\n' "${summary[@]}"
-echo "single source (ms; 'phases' = kernel alone by CUDA events, then the rest):"
+echo "single source (ms; 'phases' = kernel alone by CUDA events, after kernel = staged copies + gather, host before/after gateway = gsp_sssp.c):"
 grep -hE '^\| (rmat|grid)|^\|   phases' "$OUT/bench_rmat.log" "$OUT/bench_grid.log" | grep -v skipped
 med() { grep -E "^\| $1 " "$2" | grep -E "\| $3 " | awk -F'|' '{gsub(/ /,"",$6); print $6}' | head -1; }
 for g in rmat-21:bench_rmat grid-4096:bench_grid; do

@@ -520,3 +520,66 @@ Test(cuda_sssp, packed_parents_forced_overflow) {
     gsp_matrix_free(&H), gsp_matrix_free(&R), gsp_matrix_free(&G);
   }
 }
+
+/* ---- results staged back in chunks ---- */
+
+/* Chunks and staging kind of the last GPU call; -1 when the build cannot
+ * tell. */
+static int last_chunks(void) {
+#ifdef GSP_HAVE_CUDA
+  gsp_cuda_sssp_stats s;
+  gsp_cuda_sssp_last_stats(&s);
+  return s.chunks;
+#else
+  return -1;
+#endif
+}
+
+/* Tiny staging slots (GSP_SSSP_STAGE_BYTES, read per call) so that the
+ * results come back in many chunks, with the slots reused while copies of
+ * later chunks are in flight: distances alone, packed and 16-byte parents
+ * (the overflow fallback forced on some), full vectors (a grid reaches
+ * everything), partial ones (R-MAT, a cutoff) and nearest sources with
+ * roots. Every result must equal the CPU's. */
+Test(cuda_sssp, staged_chunks) {
+  gpu_or_skip();
+  const char *slot_bytes[] = {"16", "1000", "40000"};
+  for (size_t ti = 0; ti < 4; ti++) {
+    const gsp_type t = sssp_types[ti];
+    gsp_matrix G = NULL, R = NULL, S = NULL;
+    GSP_OK(gsp_generate_grid(&S, t, 30, 40, 1, 9, 60));   /* 1200 vertices, all reached */
+    GSP_OK(gsp_generate_grid(&G, t, 120, 150, 1, 9, 61)); /* 18000 */
+    GSP_OK(gsp_generate_rmat(&R, t, 15, 8, 0, 0, 0, 1, 40, 62));
+    gsp_matrix mats[] = {S, G, R};
+    const char *names[] = {"small grid", "grid", "rmat"};
+    for (int mi = 0; mi < 3; mi++) {
+      tg g = tg_from_matrix(mats[mi]);
+      for (size_t bi = 0; bi < sizeof slot_bytes / sizeof *slot_bytes; bi++) {
+        if (bi == 0 && mi > 0) continue; /* a chunk of 1..4 vertices: small graph only */
+        cr_assert_eq(setenv("GSP_SSSP_STAGE_BYTES", slot_bytes[bi], 1), 0);
+        for (int lb = 0; lb < 2; lb++) { /* lb 1: packed words overflow, 16-byte records redo */
+          if (lb) cr_assert_eq(setenv("GSP_SSSP_LEVEL_BITS", "2", 1), 0);
+          gsp_test_context("gpu staged %s %s slot %s bytes, level bits %s", names[mi], type_name(t),
+                           slot_bytes[bi], lb ? "2" : "all");
+          gsp_index src = 3;
+          while (g.p[src + 1] == g.p[src]) src = (src + 1) % (gsp_index)g.n;
+          sssp_both(mats[mi], &g, src, sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA));
+          /* the last call (distances alone): chunks of slot / type size */
+          const int64_t ts = t == GSP_INT32 || t == GSP_FP32 ? 4 : 8, per = atoll(slot_bytes[bi]) / ts;
+          const int64_t cv = per < 1 ? 1 : per > g.n ? g.n : per, ch = last_chunks();
+          if (ch >= 0) cr_assert_eq(ch, (g.n + cv - 1) / cv, "%lld chunks of %lld", (long long)ch, (long long)cv);
+          gsp_sssp_opts o = sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA);
+          o.has_cutoff = true, o.cutoff = 25;
+          sssp_both(mats[mi], &g, src, o);
+          const gsp_index many[] = {0, 7, 700, 1100, 7};
+          const int form = packed_case(mats[mi], &g, many, 5);
+          if (form >= 0 && lb && (t == GSP_INT32 || t == GSP_FP32)) cr_assert_eq(form, 3, "record form %d", form);
+          if (lb) unsetenv("GSP_SSSP_LEVEL_BITS");
+        }
+      }
+      unsetenv("GSP_SSSP_STAGE_BYTES");
+      tg_free(&g);
+    }
+    gsp_matrix_free(&S), gsp_matrix_free(&G), gsp_matrix_free(&R);
+  }
+}

@@ -52,10 +52,15 @@ int gsp_cuda_usable_count(void);
  * GSP_SUCCESS, nothing written) when the graph is too large for int32
  * vertex ids or for the free device memory.
  *
- * gsp_cuda_sssp: dist[n] (A's type) gets the distances from the nearest of
- * src[0..nsrc) (+inf where unreached); parent[n] (may be NULL) and root[n]
- * (may be NULL, only with parent) follow the rule of gsp__sssp_cpu_tree,
- * -1 where unreached. algo GSP_SSSP_AUTO picks for the GPU.
+ * gsp_cuda_sssp: out->dist[n] (A's type) gets the distances from the
+ * nearest of src[0..nsrc) (+inf where unreached); out->parent[n] (may be
+ * NULL) and out->root[n] (may be NULL, only with parent) follow the rule of
+ * gsp__sssp_cpu_tree, -1 where unreached; *nvals = the vertices reached
+ * (distance <= lim), and unless that is all n the presence arrays out->b[]
+ * (see src/ops/sssp_gather.h) are written too. The arrays may be new,
+ * uninitialised memory: the gateway maps their pages in parallel while the
+ * kernel runs and fills them in one parallel pass from pinned staging.
+ * algo GSP_SSSP_AUTO picks for the GPU.
  *
  * gsp_cuda_msssp: Okuyama's batched kernel; dist[k*n + v] (A's type) is the
  * distance from src[k] (+inf where unreached), parent (may be NULL) the same
@@ -63,7 +68,8 @@ int gsp_cuda_usable_count(void);
  * *nvals = their count. batch: sources per pass (rounded up to 32, at most
  * 1024), 0 automatic.
  */
-gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct gsp_matrix_s *A,
+struct gsp__sssp_sink;
+gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim,
                        double delta, bool *taken);
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, int64_t *nvals,
@@ -81,7 +87,14 @@ typedef struct {
   double kernel_s; /* device: the persistent kernel alone (with a fallback
                       run after a level overflow: both runs) */
   double out_s;    /* host: from the kernel's end to the call's return
-                      (extraction, copies, parent widening) */
+                      (extraction, staged copies, the gather pass) */
+  double touch_s;  /* host: mapping the result pages, beside the kernel */
+  int chunks;      /* staged chunks copied back (last run) */
+  int pinned;      /* 1 when the staging was pinned, 0 pageable */
+  double host_before_s; /* host, outside the gateway: from gsp_sssp's entry
+                           to the gateway (checks, vectors), and */
+  double host_after_s;  /* from its return to the published result (set
+                           by gsp_cuda_sssp_note_host) */
   int parents;     /* 0 none, 1 16-byte records, 2 packed 64-bit words,
                       3 packed words that overflowed their level bits and
                       were redone with 16-byte records */
@@ -97,6 +110,9 @@ typedef struct {
   double host_wait_s; /* host: waiting for the device (flags, copies) */
 } gsp_cuda_sssp_stats;
 void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out);
+/* The caller's host time around a gsp_cuda_sssp call that ran (seconds),
+ * into the calling thread's record. */
+void gsp_cuda_sssp_note_host(double before_s, double after_s);
 
 /* gsp_cuda_sssp keeps its view of A's device CSR cache (A->dev, shared
  * with the sparse products) for the next call. gsp_cuda_weights_checked:

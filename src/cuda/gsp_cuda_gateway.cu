@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <atomic>
+#include <mutex>
+
 #include "closure_scale.h"
 #include "gsp_cuda_internal.cuh"
 #include "gsp_cuda_scale.h"
@@ -28,7 +31,18 @@ gsp_info gsp__cuda_error(cudaError_t e, const char *file, int line, const char *
                     cudaGetErrorString(e), what);
 }
 
+/* A usable device stays usable for the process: its description is kept
+ * after the first positive probe (cudaGetDeviceProperties costs far more
+ * than a short shortest-path call can spare; every GPU call asks). */
+static std::atomic<bool> usable_known{false};
+static char usable_desc[256];
+static std::mutex usable_mu;
+
 bool gsp_cuda_usable(char *desc, size_t len) {
+  if (usable_known.load(std::memory_order_acquire)) {
+    if (desc && len > 0) snprintf(desc, len, "%s", usable_desc);
+    return true;
+  }
   char buf[256];
   bool ok = false;
   int count = 0;
@@ -55,6 +69,13 @@ bool gsp_cuda_usable(char *desc, size_t len) {
     }
   }
   if (desc && len > 0) snprintf(desc, len, "%s", buf);
+  if (ok) {
+    std::lock_guard<std::mutex> lock(usable_mu);
+    if (!usable_known.load(std::memory_order_relaxed)) {
+      snprintf(usable_desc, sizeof usable_desc, "%s", buf);
+      usable_known.store(true, std::memory_order_release);
+    }
+  }
   return ok;
 }
 

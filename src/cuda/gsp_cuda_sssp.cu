@@ -512,10 +512,10 @@ template <class T> gsp_info Run<T>::delta(K *d, const int32_t *S, int32_t ns, do
 
 #undef GSP_CU_LAUNCH_G
 
-/* Distances (and parents) of one multi-source run, typed. The graph and
- * the near-far workspace stay with A for the next call. */
+/* Distances (and parents) of one multi-source run, typed. The graph, the
+ * near-far workspace and the staging stay with A for the next call. */
 template <class T>
-static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, struct gsp_matrix_s *A, const int32_t *S,
+static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp_matrix_s *A, const int32_t *S,
                            int32_t ns, gsp_sssp_algo algo, T lim, double delta) {
   gsp_info info = GSP_SUCCESS;
   typedef typename Key<T>::K K;
@@ -528,7 +528,7 @@ static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, struct gsp_m
   if (algo == GSP_SSSP_DELTA) {
     void *ws = NULL;
     GSP_TRY(graph_workspace(&ws, A, nf_workspace_bytes(n, g.m)));
-    info = nearfar<T>(dist, parent, root, g, ws, S, ns, lim, delta);
+    info = nearfar<T>(out, nvals, g, A->dev->graph, ws, S, ns, lim, delta);
     if (info != GSP_NO_VALUE) return info; /* else: no cooperative launch, the multi-kernel driver */
     info = GSP_SUCCESS;
   }
@@ -539,7 +539,8 @@ static gsp_info sssp_typed(T *dist, int64_t *parent, int64_t *root, struct gsp_m
   case GSP_SSSP_DA2CF: GSP_TRY(run.da2cf(d, S, ns)); break;
   default: GSP_TRY(run.delta(d, S, ns, delta)); break;
   }
-  GSP_TRY(finish<T>(dist, parent, root, d, g, S, ns, lim));
+  GSP_TRY(finish<T>((T *)out->dist, out->parent, out->root, d, g, S, ns, lim));
+  *nvals = gsp__sssp_gather(out, A->type, &lim, false, 0, n, NULL, NULL, 0, gsp__threads()); /* presence */
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -560,6 +561,11 @@ double gsp_sssp_cu::host_seconds() {
 
 void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out) { *out = last_stats(); }
 
+void gsp_cuda_sssp_note_host(double before_s, double after_s) {
+  last_stats().host_before_s = before_s;
+  last_stats().host_after_s = after_s;
+}
+
 
 /* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
  * O(open) reduction per round and Harish's repeated relaxations lose on
@@ -571,8 +577,8 @@ static gsp_sssp_algo gpu_auto(const struct gsp_matrix_s *A) {
 
 namespace {
 struct SsspRun {
-  void *dist;
-  int64_t *parent, *root;
+  const gsp__sssp_sink *out;
+  int64_t *nvals;
   struct gsp_matrix_s *A;
   const int32_t *S;
   int32_t ns;
@@ -580,12 +586,12 @@ struct SsspRun {
   const void *lim;
   double delta;
   template <class T> gsp_info run() const {
-    return sssp_typed<T>((T *)dist, parent, root, A, S, ns, algo, *(const T *)lim, delta);
+    return sssp_typed<T>(out, nvals, A, S, ns, algo, *(const T *)lim, delta);
   }
 };
 } // namespace
 
-gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct gsp_matrix_s *A,
+gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
                        bool *taken) {
   gsp_info info = GSP_SUCCESS;
@@ -608,7 +614,7 @@ gsp_info gsp_cuda_sssp(void *dist, int64_t *parent, int64_t *root, const struct 
   memset(&last_stats(), 0, sizeof(gsp_cuda_sssp_stats));
   int32_t ns = 0;
   GSP_TRY(distinct_sources(&S, &ns, src, nsrc, n));
-  info = by_type(A->type, SsspRun{dist, parent, root, M, S, ns, algo, lim, delta});
+  info = by_type(A->type, SsspRun{out, nvals, M, S, ns, algo, lim, delta});
   last_stats().call_s = host_seconds() - t_call;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

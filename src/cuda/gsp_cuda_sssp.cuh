@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gsp_cuda_internal.cuh"
+#include "sssp_gather.h"
 
 namespace gsp_sssp_cu {
 
@@ -69,6 +70,10 @@ template <class F> gsp_info by_type(gsp_type t, const F &f) {
   default: return GSP_ERROR(GSP_PANIC, "shortest paths (CUDA): type %d", (int)t);
   }
 }
+/* Pinned host staging kept with the device graph dg (grown to `bytes`,
+ * freed with it); *p = NULL, and success, when the host cannot pin that
+ * much (the caller stages through pageable memory). */
+gsp_info graph_staging(void **p, struct gsp_dev_graph *dg, size_t bytes);
 /* Multiprocessors of device 0 (cached). */
 int sm_count();
 /* Bytes the graph takes on the device. */
@@ -205,15 +210,17 @@ gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::
                 const int32_t *src, int32_t nsrc, T lim);
 
 /* Near-far delta-stepping in one persistent cooperative kernel
- * (gsp_cuda_sssp_nf.cu). dist[n] (host, A's type) gets the distances;
- * parent/root (host, may be NULL) the tree of gsp__sssp_cpu_tree, recorded
- * during relaxation. ws holds nf_workspace_bytes(n, m). Returns
- * GSP_NO_VALUE, touching nothing, when the device cannot launch
- * cooperative kernels (the caller then uses the multi-kernel driver). */
+ * (gsp_cuda_sssp_nf.cu). out (host arrays, see gsp_cuda_sssp) gets the
+ * distances, the presence and, when out->parent is set, the tree of
+ * gsp__sssp_cpu_tree, recorded during relaxation; *nvals the vertices
+ * reached. ws holds nf_workspace_bytes(n, m); the results come back through
+ * dg's pinned staging. Returns GSP_NO_VALUE, touching nothing, when the
+ * device cannot launch cooperative kernels (the caller then uses the
+ * multi-kernel driver). */
 size_t nf_workspace_bytes(int64_t n, int64_t m);
 template <class T>
-gsp_info nearfar(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void *ws, const int32_t *src,
-                 int32_t nsrc, T lim, double delta);
+gsp_info nearfar(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
+                 const int32_t *src, int32_t nsrc, T lim, double delta);
 
 /* The calling thread's record of its last call (gsp_cuda_sssp_last_stats),
  * filled by the drivers as they go. */
@@ -235,6 +242,8 @@ struct gsp_dev_graph {
   double wsum;             /* sum of the finite weights (default delta) */
   void *ws;                /* workspace of the single-source kernels */
   size_t ws_bytes;
+  void *pin;               /* pinned host staging of their results */
+  size_t pin_bytes;
 };
 
 #endif /* GSP_CUDA_SSSP_CUH */

@@ -210,6 +210,21 @@ gsp_info graph_workspace(void **ws, struct gsp_matrix_s *A, size_t bytes) {
   return info;
 }
 
+gsp_info graph_staging(void **p, struct gsp_dev_graph *dg, size_t bytes) {
+  if (dg->pin_bytes < bytes) {
+    if (dg->pin) cudaFreeHost(dg->pin);
+    dg->pin = NULL, dg->pin_bytes = 0;
+    if (cudaHostAlloc(&dg->pin, bytes, cudaHostAllocDefault) != cudaSuccess) {
+      (void)cudaGetLastError();
+      dg->pin = NULL;
+    } else {
+      dg->pin_bytes = bytes;
+    }
+  }
+  *p = dg->pin;
+  return GSP_SUCCESS;
+}
+
 size_t graph_missing_bytes(const struct gsp_matrix_s *A, bool reverse) {
   const size_t one = graph_bytes(A, false) + ((size_t)A->nrows + 1) * 4; /* the cache has 32-bit offsets too */
   const struct gsp_dev_matrix *dev = A->dev;
@@ -233,6 +248,7 @@ extern "C" bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *w
 void gsp__cuda_graph_free(struct gsp_dev_graph *dg) {
   if (!dg) return;
   cudaFree(dg->ws);
+  if (dg->pin) cudaFreeHost(dg->pin);
   (void)cudaGetLastError();
   gsp__free(dg);
 }

@@ -45,14 +45,20 @@
  * is redone with the general form, so an overflow costs time, never
  * correctness. The general form (64-bit keys, and that fallback) is a
  * 16-byte record lowered by a 128-bit compare-and-swap.
+ *
+ * Results: right behind the kernel a small one splits the state into
+ * distances and int32 parents and counts the reached vertices (so the host
+ * knows before copying whether the vectors are full and need no presence).
+ * While both run, host threads map the pages of the new result vectors.
+ * Then the results come back through pinned slots kept with A, a few MiB a
+ * chunk, the next chunks in flight while the host threads gather the
+ * current one (sssp_gather.c: distances, widened parents, presence, count,
+ * one pass). Pageable copies into new pages cost ~7 GB/s on one thread;
+ * this runs at the PCIe rate.
  */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
-
-#include <mutex>
-#include <thread>
-#include <vector>
 
 #include "gsp_cuda_sssp.cuh"
 
@@ -74,6 +80,7 @@ struct NfCtl {
   unsigned long long gmin[2];  /* least live far key, by bucket parity */
   int32_t steps;
   int32_t ovf[2]; /* packed words: a level did not fit, by step parity (sticky) */
+  unsigned long long reached; /* vertices with distance <= lim, counted after the run */
 };
 
 /* Record forms (the P parameter below). */
@@ -93,7 +100,7 @@ struct NfWs {
   unsigned long long *HS[2]; /* first arc index of each hub in the step's arc list */
   uint8_t *inFar;
   void *dout;    /* T[n] distances (with parents) */
-  int64_t *pout; /* int64[n] parents (16-byte records), int32[n] (packed) */
+  int32_t *pout; /* int32[n] parents (with parents) */
 };
 
 struct NfLayout {
@@ -118,7 +125,7 @@ NfLayout nf_layout(int64_t n, int64_t m) {
   for (int k = 0; k < 2; k++) L.f[k] = take(un * 4);
   L.infar = take(un + 16);
   L.dout = take(un * 8);
-  L.pout = take(un * 8);
+  L.pout = take(un * 4);
   L.total = at;
   return L;
 }
@@ -138,7 +145,7 @@ NfWs nf_ws(void *base, int64_t n, int64_t m) {
   }
   w.inFar = (uint8_t *)(b + L.infar);
   w.dout = b + L.dout;
-  w.pout = (int64_t *)(b + L.pout);
+  w.pout = (int32_t *)(b + L.pout);
   return w;
 }
 
@@ -474,27 +481,53 @@ template <class T> __global__ void nf_fill_pack(unsigned long long *r, int64_t n
     r[i] = x;
 }
 
+/* A thread's count of reached vertices into *cnt: one atomic per warp
+ * (every thread of the grid calls it once, after its loop). */
+__device__ __forceinline__ void count_reached(unsigned long long *cnt, unsigned c) {
+  c = __reduce_add_sync(FULL, c);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(cnt, (unsigned long long)c);
+}
+
 /* Packed words -> distances (A's type) and int32 parents (-1 where
- * unreached). */
+ * unreached); *cnt += vertices reached. */
 template <class T>
-__global__ void nf_extract_pack(const unsigned long long *r, int64_t n, int pb, T lim, T *dist, int32_t *par) {
+__global__ void nf_extract_pack(const unsigned long long *r, int64_t n, int pb, T lim, T *dist, int32_t *par,
+                                unsigned long long *cnt) {
   const uint32_t pmask = (uint32_t)((1ull << pb) - 1);
+  unsigned c = 0;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
     const unsigned long long x = r[i];
     const T dv = Key<T>::dec((typename Key<T>::K)(uint32_t)(x >> 32));
     dist[i] = dv;
     par[i] = dv <= lim ? (int32_t)((uint32_t)x & pmask) : -1;
+    c += dv <= lim;
   }
+  count_reached(cnt, c);
 }
 
-/* Records -> distances (A's type) and int64 parents (-1 where unreached). */
-template <class T> __global__ void nf_extract(const Rec *r, int64_t n, T lim, T *dist, int64_t *par) {
+/* Records -> distances (A's type) and int32 parents (-1 where unreached;
+ * ids are < 2^31), half the bytes to copy back of int64; *cnt += vertices
+ * reached. */
+template <class T>
+__global__ void nf_extract(const Rec *r, int64_t n, T lim, T *dist, int32_t *par, unsigned long long *cnt) {
+  unsigned c = 0;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
     const Rec x = r[i];
     const T dv = Key<T>::dec((typename Key<T>::K)x.hi);
     dist[i] = dv;
-    par[i] = dv <= lim ? (int64_t)(uint32_t)x.lo : -1;
+    par[i] = dv <= lim ? (int32_t)(uint32_t)x.lo : -1;
+    c += dv <= lim;
   }
+  count_reached(cnt, c);
+}
+
+/* Distance keys: *cnt += vertices reached. */
+template <class T>
+__global__ void nf_count(const typename Key<T>::K *d, int64_t n, T lim, unsigned long long *cnt) {
+  unsigned c = 0;
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+    c += Key<T>::dec(d[i]) <= lim;
+  count_reached(cnt, c);
 }
 
 /* Roots from parents (host): walk up to a known root or a source. */
@@ -537,74 +570,109 @@ template <class T, int P> int nf_blocks_per_sm() {
   return cached;
 }
 
-/* Pinned staging for the int32 parents of the packed form, kept between
- * calls (pinning costs more than the copy). One call at a time uses it; a
- * concurrent call copies through pageable memory instead. */
-std::mutex nf_pin_mu;
-void *nf_pin = NULL;
-size_t nf_pin_cap = 0;
+template <class T> constexpr gsp_type type_of();
+template <> constexpr gsp_type type_of<int32_t>() { return GSP_INT32; }
+template <> constexpr gsp_type type_of<int64_t>() { return GSP_INT64; }
+template <> constexpr gsp_type type_of<float>() { return GSP_FP32; }
+template <> constexpr gsp_type type_of<double>() { return GSP_FP64; }
 
-/* parent[v] = p32[v] widened, over a few threads when n is large (the
- * result pages are new: the page faults are most of the cost). Threads
- * start right away and first wait for `ready` (the copy into p32), so the
- * caller's own copy of the distances runs beside them. */
-struct Widen {
-  std::vector<std::thread> pool;
-  int nt = 1;
-};
+/* Results come back through pinned slots kept with A (graph_staging): a
+ * chunk of vertices per slot, the next ones in flight while the host
+ * threads gather the current one into the result vectors. */
+constexpr size_t NF_STAGE_SLOT = (size_t)2 << 20; /* bytes */
+constexpr int NF_STAGE_SLOTS = 3;
 
-void widen_range(int64_t *parent, const int32_t *p32, int64_t lo, int64_t hi) {
-  for (int64_t v = lo; v < hi; v++) parent[v] = p32[v];
+/* Slot bytes: NF_STAGE_SLOT, or GSP_SSSP_STAGE_BYTES when set (read per
+ * call; tests force many tiny chunks with it). */
+size_t stage_slot_bytes() {
+  const char *e = getenv("GSP_SSSP_STAGE_BYTES");
+  const long long b = e ? atoll(e) : 0;
+  return b >= 16 ? (size_t)b : NF_STAGE_SLOT;
 }
 
-void widen_start(Widen *w, int64_t *parent, const int32_t *p32, int64_t n, cudaEvent_t ready) {
-  int nt = gsp__threads();
-  if (nt > 8) nt = 8;
-  if (n < ((int64_t)1 << 18) || nt < 1) nt = 1;
-  w->nt = nt;
-  try {
-    w->pool.reserve((size_t)nt);
-    for (int t = 0; t < nt; t++) {
-      w->pool.emplace_back([=] {
-        (void)cudaEventSynchronize(ready);
-        widen_range(parent, p32, n * t / nt, n * (t + 1) / nt);
-      });
-    }
-  } catch (...) {
-    /* whatever was not started is done by widen_finish */
-  }
+/* Queue the copies of vertices [lo, lo + len) into one slot (distances at
+ * its start, parents at poff), then the slot's event. */
+gsp_info stage_chunk(char *slot, size_t poff, const char *dd, size_t ts, const char *dp, size_t ps, int64_t lo,
+                     int64_t len, cudaEvent_t ev) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  GSP_CUDA_TRY(cudaMemcpyAsync(slot, dd + (size_t)lo * ts, (size_t)len * ts, cudaMemcpyDeviceToHost, 0));
+  if (dp) GSP_CUDA_TRY(cudaMemcpyAsync(slot + poff, dp + (size_t)lo * ps, (size_t)len * ps, cudaMemcpyDeviceToHost, 0));
+  GSP_CUDA_TRY(cudaEventRecord(ev, 0));
+#undef GSP_FREE_ALL
+  return info;
 }
 
-/* Join, and do the slices of threads that could not start. */
-void widen_finish(Widen *w, int64_t *parent, const int32_t *p32, int64_t n, cudaEvent_t ready) {
-  const int started = (int)w->pool.size();
-  for (auto &th : w->pool) th.join();
-  w->pool.clear();
-  if (started < w->nt) {
-    (void)cudaEventSynchronize(ready);
-    widen_range(parent, p32, n * started / w->nt, n);
+/* n distances (ts bytes each at dd, device) and parents (ps bytes each at
+ * dp, or none) into out, with the presence unless full; *count = vertices
+ * present. */
+gsp_info fetch(const gsp__sssp_sink *out, gsp_type t, const void *lim, bool full, int64_t n, const void *dd,
+               size_t ts, const void *dp, size_t ps, struct gsp_dev_graph *dg, int64_t *count) {
+  gsp_info info = GSP_SUCCESS;
+  cudaEvent_t ev[NF_STAGE_SLOTS] = {};
+  char *heap = NULL;
+  /* on error, copies may still be in flight into the staging */
+#define GSP_FREE_ALL                                                           \
+  do {                                                                         \
+    (void)cudaStreamSynchronize(0);                                            \
+    for (cudaEvent_t e : ev)                                                   \
+      if (e) (void)cudaEventDestroy(e);                                        \
+    gsp__free(heap);                                                           \
+    (void)cudaGetLastError();                                                  \
+  } while (0)
+  gsp_cuda_sssp_stats &stats = last_stats();
+  int64_t C = (int64_t)(stage_slot_bytes() / (ts + ps)); /* vertices a chunk */
+  C = C < 1 ? 1 : C > n ? n : C;
+  const size_t poff = ((size_t)C * ts + 15) & ~(size_t)15, slot = (poff + (size_t)C * ps + 255) & ~(size_t)255;
+  const int64_t nch = (n + C - 1) / C;
+  const int ns = nch < NF_STAGE_SLOTS ? (int)nch : NF_STAGE_SLOTS;
+  char *stage = NULL;
+  GSP_TRY(graph_staging((void **)&stage, dg, (size_t)ns * slot));
+  stats.pinned = stage != NULL;
+  if (!stage) { /* the host would not pin: pageable staging, same steps */
+    heap = (char *)gsp__malloc_array((size_t)ns, slot);
+    GSP_CHECK(heap != NULL, GSP_OUT_OF_MEMORY, "cannot stage the distances of %lld vertices", (long long)n);
+    stage = heap;
   }
+  for (int k = 0; k < ns; k++) GSP_CUDA_TRY(cudaEventCreateWithFlags(&ev[k], cudaEventDisableTiming));
+  const char *cd = (const char *)dd, *cp = (const char *)dp;
+  for (int64_t c = 0; c < ns; c++)
+    GSP_TRY(stage_chunk(stage + (size_t)c * slot, poff, cd, ts, cp, ps, c * C, C < n - c * C ? C : n - c * C, ev[c]));
+  const int nt = gsp__threads();
+  int64_t cnt = 0;
+  for (int64_t c = 0; c < nch; c++) {
+    const int k = (int)(c % ns);
+    const int64_t lo = c * C, len = C < n - lo ? C : n - lo;
+    GSP_CUDA_TRY(cudaEventSynchronize(ev[k]));
+    char *sl = stage + (size_t)k * slot;
+    cnt += gsp__sssp_gather(out, t, lim, full, lo, len, sl, dp ? sl + poff : NULL, (int)ps, nt);
+    const int64_t nx = c + ns;
+    if (nx < nch) GSP_TRY(stage_chunk(sl, poff, cd, ts, cp, ps, nx * C, C < n - nx * C ? C : n - nx * C, ev[k]));
+  }
+  stats.chunks = (int)nch;
+  *count = cnt;
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
 }
 
 template <class T, int P>
-gsp_info nf_run(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void *ws, const int32_t *src,
-                int32_t ns, T lim, double delta, int lbits, bool *overflow) {
+gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
+                const int32_t *src, int32_t ns, T lim, double delta, int lbits, bool *overflow) {
   gsp_info info = GSP_SUCCESS;
-  cudaEvent_t ev[4] = {NULL, NULL, NULL, NULL};
-  int32_t *p32 = NULL;
-  bool pinned = false;
-  Widen wd;
+  cudaEvent_t ev[3] = {NULL, NULL, NULL};
 #define GSP_FREE_ALL                                                           \
-  (wd.pool.empty() ? (void)0 : widen_finish(&wd, parent, p32, g.n, ev[3]),     \
-   ev[0] ? (void)cudaEventDestroy(ev[0]) : (void)0, ev[1] ? (void)cudaEventDestroy(ev[1]) : (void)0, \
-   ev[2] ? (void)cudaEventDestroy(ev[2]) : (void)0, ev[3] ? (void)cudaEventDestroy(ev[3]) : (void)0, \
-   pinned ? nf_pin_mu.unlock() : gsp__free(p32), (void)cudaGetLastError())
+  do {                                                                         \
+    for (cudaEvent_t e : ev)                                                   \
+      if (e) (void)cudaEventDestroy(e);                                        \
+    (void)cudaGetLastError();                                                  \
+  } while (0)
   typedef Key<T> KT;
   const int bps = nf_blocks_per_sm<T, P>();
   if (bps < 1) return GSP_NO_VALUE;
   const int64_t n = g.n;
   gsp_cuda_sssp_stats &stats = last_stats();
-  for (int k = 0; k < 4; k++) GSP_CUDA_TRY(cudaEventCreate(&ev[k]));
+  for (int k = 0; k < 3; k++) GSP_CUDA_TRY(cudaEventCreate(&ev[k]));
   NfArgs<T, P> a;
   a.g = g;
   a.w = nf_ws(ws, n, g.m);
@@ -642,6 +710,25 @@ gsp_info nf_run(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void
   GSP_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)nf_kernel<T, P>, dim3((unsigned)(sm_count() * bps)),
                                            dim3(NF_THREADS), args, 0, 0));
   GSP_CUDA_TRY(cudaEventRecord(ev[2], 0));
+  /* right behind the kernel: the results in their transfer form (packed
+   * words and records split into distances and parents) and the count of
+   * reached vertices, so the host knows before copying whether the
+   * vectors are full */
+  unsigned long long *reached = &a.w.ctl->reached;
+  if constexpr (P == NF_PACK) {
+    nf_extract_pack<T><<<blocks_for(n), 256>>>((const unsigned long long *)a.w.d, n, a.pb, lim, (T *)a.w.dout,
+                                                a.w.pout, reached);
+  } else if constexpr (P == NF_REC) {
+    nf_extract<T><<<blocks_for(n), 256>>>((const Rec *)a.w.d, n, lim, (T *)a.w.dout, a.w.pout, reached);
+  } else {
+    nf_count<T><<<blocks_for(n), 256>>>((const typename KT::K *)a.w.d, n, lim, reached);
+  }
+  GSP_CUDA_LAUNCHED();
+  /* meanwhile the host threads map the result pages (new vectors): the
+   * page faults leave the critical path */
+  const double t_touch = host_seconds();
+  gsp__sssp_touch(out, type_of<T>(), n, gsp__threads());
+  stats.touch_s += host_seconds() - t_touch;
   GSP_CUDA_TRY(cudaEventSynchronize(ev[2]));
   const double t_out = host_seconds();
   {
@@ -656,48 +743,26 @@ gsp_info nf_run(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void
   if constexpr (P == NF_PACK) {
     if (ctl.ovf[0] || ctl.ovf[1]) { /* a level did not fit: nothing written, the caller redoes it */
       *overflow = true;
+      stats.out_s += host_seconds() - t_out;
       GSP_FREE_ALL;
       return GSP_SUCCESS;
     }
-    nf_extract_pack<T><<<blocks_for(n), 256>>>((const unsigned long long *)a.w.d, n, a.pb, lim, (T *)a.w.dout,
-                                                (int32_t *)a.w.pout);
-    GSP_CUDA_LAUNCHED();
-    /* int32 parents to the host (pinned when free), widened by threads
-     * while the distances are copied */
-    const size_t pbytes = (size_t)n * sizeof(int32_t);
-    if (nf_pin_mu.try_lock()) {
-      pinned = true;
-      if (nf_pin_cap < pbytes) {
-        if (nf_pin) cudaFreeHost(nf_pin);
-        nf_pin = NULL, nf_pin_cap = 0;
-        GSP_CUDA_TRY(cudaHostAlloc(&nf_pin, pbytes, cudaHostAllocDefault));
-        nf_pin_cap = pbytes;
-      }
-      p32 = (int32_t *)nf_pin;
-      GSP_CUDA_TRY(cudaMemcpyAsync(p32, a.w.pout, pbytes, cudaMemcpyDeviceToHost, 0));
-      GSP_CUDA_TRY(cudaEventRecord(ev[3], 0));
-      widen_start(&wd, parent, p32, n, ev[3]);
-      GSP_CUDA_TRY(cudaMemcpy(dist, a.w.dout, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
-      widen_finish(&wd, parent, p32, n, ev[3]);
-    } else {
-      p32 = (int32_t *)gsp__malloc_array((size_t)n + 1, sizeof *p32);
-      GSP_CHECK(p32 != NULL, GSP_OUT_OF_MEMORY, "cannot stage the parents of %lld vertices", (long long)n);
-      GSP_CUDA_TRY(cudaMemcpy(p32, a.w.pout, pbytes, cudaMemcpyDeviceToHost));
-      GSP_CUDA_TRY(cudaMemcpy(dist, a.w.dout, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
-      widen_range(parent, p32, 0, n);
-    }
-    if (root) GSP_TRY(roots_from_parents(root, parent, n));
-  } else if constexpr (P == NF_REC) {
-    nf_extract<T><<<blocks_for(n), 256>>>((const Rec *)a.w.d, n, lim, (T *)a.w.dout, a.w.pout);
-    GSP_CUDA_LAUNCHED();
-    GSP_CUDA_TRY(cudaMemcpy(dist, a.w.dout, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
-    GSP_CUDA_TRY(cudaMemcpy(parent, a.w.pout, (size_t)n * sizeof(int64_t), cudaMemcpyDeviceToHost));
-    if (root) GSP_TRY(roots_from_parents(root, parent, n));
-  } else {
-    /* keys of non-negative values are their bit patterns: copy as they are */
-    static_assert(sizeof(typename KT::K) == sizeof(T), "key and value have one size");
-    GSP_CUDA_TRY(cudaMemcpy(dist, a.w.d, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
   }
+  const bool full = ctl.reached == (unsigned long long)n;
+  int64_t cnt = 0;
+  if constexpr (P != NF_DIST) {
+    /* int32 parents, widened by the gather */
+    GSP_TRY(fetch(out, type_of<T>(), &lim, full, n, a.w.dout, sizeof(T), a.w.pout, 4, dg, &cnt));
+  } else {
+    /* keys of non-negative values are their bit patterns: copied as they are */
+    static_assert(sizeof(typename KT::K) == sizeof(T), "key and value have one size");
+    GSP_TRY(fetch(out, type_of<T>(), &lim, full, n, a.w.d, sizeof(T), NULL, 0, dg, &cnt));
+  }
+  GSP_CHECK(cnt == (int64_t)ctl.reached, GSP_PANIC,
+            "shortest paths: the device counted %llu vertices reached, the host %lld", ctl.reached,
+            (long long)cnt);
+  if (out->root) GSP_TRY(roots_from_parents(out->root, out->parent, n));
+  *nvals = cnt;
   stats.out_s += host_seconds() - t_out;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -718,26 +783,26 @@ int packed_level_bits() {
 size_t nf_workspace_bytes(int64_t n, int64_t m) { return nf_layout(n, m).total; }
 
 template <class T>
-gsp_info nearfar(T *dist, int64_t *parent, int64_t *root, const DevGraph &g, void *ws, const int32_t *src,
-                 int32_t nsrc, T lim, double delta) {
+gsp_info nearfar(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
+                 const int32_t *src, int32_t nsrc, T lim, double delta) {
   bool ovf = false;
   gsp_cuda_sssp_stats &stats = last_stats();
-  if (!parent) return nf_run<T, NF_DIST>(dist, NULL, NULL, g, ws, src, nsrc, lim, delta, 0, &ovf);
+  if (!out->parent) return nf_run<T, NF_DIST>(out, nvals, g, dg, ws, src, nsrc, lim, delta, 0, &ovf);
   if constexpr (sizeof(typename Key<T>::K) == 4) {
     stats.parents = 2;
-    const gsp_info info = nf_run<T, NF_PACK>(dist, parent, root, g, ws, src, nsrc, lim, delta, packed_level_bits(),
-                                             &ovf);
+    const gsp_info info =
+        nf_run<T, NF_PACK>(out, nvals, g, dg, ws, src, nsrc, lim, delta, packed_level_bits(), &ovf);
     if (info != GSP_SUCCESS || !ovf) return info;
     stats.parents = 3; /* a level did not fit its bits: the general form, exactly */
   } else {
     stats.parents = 1;
   }
-  return nf_run<T, NF_REC>(dist, parent, root, g, ws, src, nsrc, lim, delta, 0, &ovf);
+  return nf_run<T, NF_REC>(out, nvals, g, dg, ws, src, nsrc, lim, delta, 0, &ovf);
 }
 
 #define GSP_CU_NF_(T)                                                          \
-  template gsp_info nearfar<T>(T *, int64_t *, int64_t *, const DevGraph &, void *, const int32_t *, int32_t, T, \
-                               double);
+  template gsp_info nearfar<T>(const gsp__sssp_sink *, int64_t *, const DevGraph &, struct gsp_dev_graph *, void *, \
+                               const int32_t *, int32_t, T, double);
 GSP_CU_NF_(int32_t)
 GSP_CU_NF_(int64_t)
 GSP_CU_NF_(float)

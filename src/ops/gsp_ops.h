@@ -200,6 +200,14 @@ gsp_info gsp__ops_vector_new(struct gsp_vector_s **v, gsp_type t, int64_t n,
                              const char *fn);
 /* Recount nvals from b and drop b when every entry is present. */
 void gsp__ops_vector_done(struct gsp_vector_s *v);
+/* The same two for producers that write every x[i] and b[i] themselves
+ * and know the count: storage left uninitialised (no serial zeroing of
+ * recycled memory; new pages are mapped by whoever writes them first), and
+ * nvals set without a recount (b dropped when every entry is present, in
+ * which case b need not have been written). */
+gsp_info gsp__ops_vector_new_uninit(struct gsp_vector_s **v, gsp_type t, int64_t n,
+                                    const char *fn);
+void gsp__ops_vector_done_count(struct gsp_vector_s *v, int64_t nvals);
 /* Whether v(i) is present. */
 static inline bool gsp__ops_vpresent(const struct gsp_vector_s *v, int64_t i) {
   return v->b ? v->b[i] != 0 : v->nvals == v->n;

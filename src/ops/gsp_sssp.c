@@ -5,8 +5,12 @@
  * Results are built in new vectors and handed out only when complete.
  */
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "gsp_ops.h"
+#include "sssp_gather.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
@@ -36,6 +40,10 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
   gsp_info info = GSP_SUCCESS;
   struct gsp_vector_s *D = NULL, *P = NULL, *S = NULL;
   int64_t *src = NULL;
+#if defined(GSP_HAVE_CUDA) && defined(_OPENMP)
+  const double t_entry = omp_get_wtime(); /* host phases around the gateway */
+  double t_gate = 0, t_back = 0;
+#endif
 #define GSP_FREE_ALL                                                           \
   (gsp__vector_destroy(D), gsp__vector_destroy(P), gsp__vector_destroy(S), gsp__free(src))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
@@ -47,12 +55,20 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
   const int64_t n = g.n;
   GSP_TRY(gsp__sssp_sources(&src, sources, (int64_t)nsources, n, fn));
 
-  GSP_TRY(gsp__ops_vector_new(&D, g.t, n, fn));
+  /* every entry and presence byte is written below (or the presence is
+   * dropped as full): no zeroing, and new pages are mapped in parallel by
+   * whoever writes them first */
+  GSP_TRY(gsp__ops_vector_new_uninit(&D, g.t, n, fn));
   if (parent || source) {
-    GSP_TRY(gsp__ops_vector_new(&P, GSP_INT64, n, fn));
-    if (source) GSP_TRY(gsp__ops_vector_new(&S, GSP_INT64, n, fn));
+    GSP_TRY(gsp__ops_vector_new_uninit(&P, GSP_INT64, n, fn));
+    if (source) GSP_TRY(gsp__ops_vector_new_uninit(&S, GSP_INT64, n, fn));
   }
   int64_t *px = P ? (int64_t *)P->x : NULL, *sx = S ? (int64_t *)S->x : NULL;
+  /* a parent (and a root) exists exactly where a distance does: one pass
+   * writes the three presence arrays (P's only when it is returned) */
+  const gsp__sssp_sink sink = {.dist = D->x, .parent = px, .root = sx,
+                               .b = {D->b, parent ? P->b : NULL, S ? S->b : NULL}};
+  int64_t nvals = 0;
 
   bool taken = false;
   const gsp_backend backend = gsp__backend_for(o.backend);
@@ -62,9 +78,16 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
     const bool usable = gsp_cuda_usable(desc, sizeof desc);
     GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
               "%s: CUDA backend requested but unusable: %s", fn, desc);
-    if (usable)
-      GSP_TRY(gsp_cuda_sssp(D->x, px, sx, A, src, (int64_t)nsources, o.algo, &g.lim, g.delta,
+    if (usable) {
+#ifdef _OPENMP
+      t_gate = omp_get_wtime();
+#endif
+      GSP_TRY(gsp_cuda_sssp(&sink, &nvals, A, src, (int64_t)nsources, o.algo, &g.lim, g.delta,
                             &taken));
+#ifdef _OPENMP
+      t_back = omp_get_wtime();
+#endif
+    }
   }
 #else
   GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
@@ -73,17 +96,14 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
   if (!taken) {
     GSP_TRY(run_cpu(D->x, &g, o.algo, src, (int64_t)nsources));
     if (px) GSP_TRY(gsp__sssp_cpu_tree(px, sx, D->x, &g, src, (int64_t)nsources));
+    nvals = gsp__sssp_gather(&sink, g.t, &g.lim, false, 0, n, NULL, NULL, 0, g.nthreads);
   }
 
-  D->nvals = gsp__sssp_mark(D->b, D->x, n, &g);
-  /* a parent (and a root) exists exactly where a distance does: copy the
-   * presence instead of a serial scan of the int64 parents */
-  for (struct gsp_vector_s *V = P; V; V = V == P ? S : NULL) {
-    memcpy(V->b, D->b, (size_t)n);
-    gsp__ops_vector_done(V);
-  }
-  gsp__ops_vector_done(D);
+  /* the presence is complete (or, at nvals == n, dropped unwritten) */
   if (!parent) gsp__vector_destroy(P), P = NULL; /* only needed for the sources */
+  struct gsp_vector_s *outs[3] = {D, P, S};
+  for (int k = 0; k < 3; k++)
+    if (outs[k]) gsp__ops_vector_done_count(outs[k], nvals);
   info = gsp__sssp_publish_vectors(D, P, S);
   if (info < 0) {
     D = P = S = NULL; /* destroyed by the publish */
@@ -94,6 +114,9 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
   if (parent) *parent = P;
   if (source) *source = S;
   gsp__free(src);
+#if defined(GSP_HAVE_CUDA) && defined(_OPENMP)
+  if (taken) gsp_cuda_sssp_note_host(t_gate - t_entry, omp_get_wtime() - t_back);
+#endif
 #undef GSP_FREE_ALL
   return GSP_SUCCESS;
 }

@@ -98,6 +98,27 @@ gsp_info gsp__ops_vector_new(struct gsp_vector_s **v, gsp_type t, int64_t n, con
   return with_fn(gsp__vector_alloc(v, t, n), fn);
 }
 
+gsp_info gsp__ops_vector_new_uninit(struct gsp_vector_s **v, gsp_type t, int64_t n, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_vector_s *V = NULL;
+#define GSP_FREE_ALL gsp__vector_destroy(V)
+  GSP_TRY(with_fn(gsp__vector_alloc(&V, t, 0), fn)); /* the header */
+  gsp__free(V->x), gsp__free(V->b);
+  V->n = n;
+  V->x = gsp__malloc_array(n > 0 ? (size_t)n : 1, gsp_type_size(t));
+  V->b = gsp__malloc(n > 0 ? (size_t)n : 1);
+  GSP_CHECK(V->x && V->b, GSP_OUT_OF_MEMORY, "%s: cannot allocate a vector of %lld entries", fn,
+            (long long)n);
+  *v = V;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+void gsp__ops_vector_done_count(struct gsp_vector_s *v, int64_t nvals) {
+  v->nvals = nvals;
+  if (nvals == v->n) GSP_FREE(v->b);
+}
+
 void gsp__ops_vector_done(struct gsp_vector_s *v) {
   int64_t cnt = 0;
   const int64_t n = v->n;

@@ -1,0 +1,47 @@
+/*
+ * The last pass of gsp_sssp and gsp_nearest_source over their new result
+ * vectors: one parallel pass that writes the distances (from a staging
+ * buffer, or already in place), widens the parents, writes every presence
+ * array and counts, so nothing scans the results again. Plain C, included
+ * by the CUDA gateway as well (it calls this per staged chunk).
+ */
+#ifndef SSSP_GATHER_H
+#define SSSP_GATHER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gsp_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Host arrays of n entries that a run fills (new vectors' storage, maybe
+ * fresh pages). */
+typedef struct gsp__sssp_sink {
+  void *dist;      /* distances, the graph's type */
+  int64_t *parent; /* parents (-1 where unreached), or NULL */
+  int64_t *root;   /* nearest sources (-1 where unreached), or NULL */
+  uint8_t *b[3];   /* presence to write (NULL: none): of dist, parent, root */
+} gsp__sssp_sink;
+
+/*
+ * Vertices [lo, lo + len): dist[v] = sd[v - lo] (sd NULL: dist already
+ * holds them), parent[v] = sp[v - lo] (sp NULL: none; int32 when psize is
+ * 4, int64 when 8), and unless `full` every b[k][v] = (dist[v] <= *lim),
+ * lim one value of t. Returns how many of them are present (len when
+ * full). Runs on up to nthreads OpenMP threads.
+ */
+int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo,
+                         int64_t len, const void *sd, const void *sp, int psize, int nthreads);
+
+/* Write one byte of every 4 KiB page of the n-entry arrays of s, so that
+ * new pages are mapped by nthreads threads at once; the gateway calls it
+ * while the device computes. The bytes written are overwritten later. */
+void gsp__sssp_touch(const gsp__sssp_sink *s, gsp_type t, int64_t n, int nthreads);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SSSP_GATHER_H */
