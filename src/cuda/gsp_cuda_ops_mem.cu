@@ -21,7 +21,8 @@ gsp_info gsp__cu_ops_error(cudaError_t e, const char *file, int line, const char
                            const char *what) {
   (void)cudaGetLastError();
   if (e == cudaErrorMemoryAllocation)
-    return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "%s: out of device memory (%s)", fn, what);
+    return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "%s: device memory: CUDA: %s (%s)", fn,
+                      cudaGetErrorString(e), what);
   return gsp__error(GSP_DEVICE_ERROR, file, line, "%s: CUDA error %s: %s (%s)", fn, cudaGetErrorName(e),
                     cudaGetErrorString(e), what);
 }
