@@ -14,6 +14,7 @@
  * each wrapper is a typed loop. The OpenMP region lives in the wrapper so
  * that the constants reach the outlined parallel body.
  */
+#include <math.h>
 #include <omp.h>
 
 #include "gsp_ops.h"
@@ -151,14 +152,16 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
   /* GPU (src/cuda/gsp_cuda_mxm.cu): sparse x dense, dense x dense, and
    * sparse x sparse PLUS_TIMES on FP32/FP64 (cuSPARSE SpGEMM; the gateway
    * declines the rest); T comes back to the host for the write-back below.
-   * AUTO: an operand already on the device, or >= 2^24 multiply-adds:
-   * nvals(A) * n against a dense B, nvals(A) times the mean row of op(B)
-   * against a sparse one. */
+   * AUTO against a dense B: an operand already on the device, or
+   * nvals(A) * n >= 2^24 multiply-adds. Against a sparse B, AUTO stays on
+   * the CPU: end to end (result back to host CSR, A on the device)
+   * cuSPARSE SpGEMM took 2x-5x the CPU's time at 8-17 M products on an
+   * H200 against 16 host threads (docs/performance.md, "SpGEMM");
+   * GSP_BACKEND_CUDA still asks for it. */
   const bool sparse_b = B->fmt != GSP_FMT_DENSE && !B->dev_only;
-  const double madds = sparse_b ? (double)A->nvals * ((double)B->nvals / (double)(k > 0 ? k : 1))
-                                : (double)A->nvals * (double)n;
   bool gpu = false;
-  GSP_TRY(gsp__ops_gpu_wanted(&gpu, &d, A->dev || B->dev, madds, 16777216.0, fn));
+  GSP_TRY(gsp__ops_gpu_wanted(&gpu, &d, !sparse_b && (A->dev || B->dev), (double)A->nvals * (double)n,
+                              sparse_b ? INFINITY : 16777216.0, fn));
 #ifdef GSP_HAVE_CUDA
   if (gpu) {
     bool taken = false;
