@@ -20,10 +20,7 @@
 #include "bf_test_ref.h"
 
 static void gpu_or_skip(void) {
-  bool ok = false;
-  char desc[256] = "";
-  GSP_OK(gsp_cuda_available(&ok, desc, sizeof desc));
-  if (!ok) cr_skip_test("no usable GPU: %s", desc);
+  GSP_TEST_GPU_OR_SKIP();
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   GSP_OK(gsp_set_threads(cpus > 0 ? (int)cpus : 0));
 }

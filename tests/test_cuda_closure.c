@@ -18,10 +18,7 @@
 #include "gsp_test.h"
 
 static void gpu_or_skip(void) {
-  bool ok = false;
-  char desc[256] = "";
-  GSP_OK(gsp_cuda_available(&ok, desc, sizeof desc));
-  if (!ok) cr_skip_test("no usable GPU: %s", desc);
+  GSP_TEST_GPU_OR_SKIP();
   /* the CPU reference may use every core of the device machine */
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   GSP_OK(gsp_set_threads(cpus > 0 ? (int)cpus : 0));

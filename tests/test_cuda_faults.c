@@ -23,10 +23,7 @@
 #endif
 
 static void gpu_or_skip(void) {
-  bool ok = false;
-  char desc[256] = "";
-  GSP_OK(gsp_cuda_available(&ok, desc, sizeof desc));
-  if (!ok) cr_skip_test("no usable GPU: %s", desc);
+  GSP_TEST_GPU_OR_SKIP();
 }
 
 static const gsp_fault kinds[] = {GSP_FAULT_DEVICE_OOM, GSP_FAULT_LAUNCH};

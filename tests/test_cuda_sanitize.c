@@ -36,10 +36,7 @@
 #include "cuda_scale_test.h"
 
 static void gpu_or_skip(void) {
-  bool ok = false;
-  char desc[256] = "";
-  GSP_OK(gsp_cuda_available(&ok, desc, sizeof desc));
-  if (!ok) cr_skip_test("no usable GPU: %s", desc);
+  GSP_TEST_GPU_OR_SKIP();
   GSP_OK(gsp_set_threads(4));
 }
 

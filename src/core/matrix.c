@@ -30,7 +30,7 @@ gsp_info gsp__matrix_alloc_dense(struct gsp_matrix_s **A, gsp_type t, int64_t nr
 
 gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
                            int64_t ncols) {
-  struct gsp_matrix_s *M;
+  struct gsp_matrix_s *M = NULL; /* set whenever info >= 0 */
   gsp_info info = gsp__matrix_alloc_dense(&M, t, nrows, ncols);
   if (info < 0) return info;
   M->fmt = GSP_FMT_CSR;

@@ -13,6 +13,16 @@
 #include "gsp.h"
 
 /* Assert that a gsp call succeeded, printing gsp_last_error() otherwise. */
+/* Skip the calling test when no usable GPU is present (CUDA is first
+ * touched here, inside the test's own process). */
+#define GSP_TEST_GPU_OR_SKIP()                                                 \
+  do {                                                                         \
+    bool gsp_ok_ = false;                                                      \
+    char gsp_desc_[256] = "";                                                  \
+    GSP_OK(gsp_cuda_available(&gsp_ok_, gsp_desc_, sizeof gsp_desc_));         \
+    if (!gsp_ok_) cr_skip_test("no usable GPU: %s", gsp_desc_);                \
+  } while (0)
+
 #define GSP_OK(call)                                                           \
   do {                                                                         \
     gsp_info ok_info_ = (call);                                                \
