@@ -18,10 +18,12 @@
  * Phase times (events and host clock) go to last_stats() for the bench.
  *
  * Parents: hop counts ride along the relaxation (see the kernels); the final
- * pass checks the BFS level equations. Reads of a neighbour's (distance,
- * count) pair during a round are not atomic as a pair; the writer orders
- * them (count, fence, distance), so a torn read can only overstate a count,
- * which later rounds correct. Should the check ever fail anyway, the batch's
+ * pass checks the BFS level equations. With 32-bit keys a cell is one
+ * packed word, read and written whole. With 64-bit keys the reads of a
+ * neighbour's (distance, count) pair during a round are not atomic as a
+ * pair; the writer orders them (count, fence, distance), so a torn read can
+ * only overstate a count, which later rounds correct. Should the check ever
+ * fail anyway, the batch's
  * counts are recomputed from scratch over the tight arcs of the final
  * distances (MS_LEVEL rounds, no race: distances are then read-only) and
  * checked again; GSP_MSSSP_FORCE_REPAIR=1 in the environment forces that
@@ -30,8 +32,6 @@
 #include <stdlib.h>
 
 #include <mutex>
-#include <thread>
-#include <vector>
 
 #include "gsp_cuda_msssp_kernels.cuh"
 
@@ -78,48 +78,6 @@ static void pinned_put(Pinned *pin) {
   pin->p = NULL, pin->pooled = false;
 }
 
-/* Rows of one batch from staging into the result: values, presence
- * (value <= lim), parents widened. Returns the entries present. Split over
- * the library's threads; serial if a thread cannot be started. */
-template <class T>
-static int64_t copy_out(T *dist, uint8_t *present, int64_t *parent, const T *sx, const int32_t *sp, size_t count,
-                        T lim) {
-  auto part = [=](size_t lo, size_t hi) {
-    int64_t c = 0;
-    for (size_t i = lo; i < hi; i++) {
-      const T x = sx[i];
-      const bool p = x <= lim;
-      dist[i] = x;
-      present[i] = p;
-      c += p;
-    }
-    if (parent)
-      for (size_t i = lo; i < hi; i++) parent[i] = sp[i];
-    return c;
-  };
-  int nt = gsp__threads();
-  if (nt < 1) nt = 1;
-  if (count < ((size_t)1 << 20)) nt = 1;
-  std::vector<int64_t> got((size_t)nt, 0);
-  std::vector<std::thread> pool;
-  int started = 1;
-  try {
-    pool.reserve((size_t)nt);
-    for (int t = 1; t < nt; t++) {
-      pool.emplace_back([&, t] { got[(size_t)t] = part(count * t / nt, count * (t + 1) / nt); });
-      started++;
-    }
-  } catch (...) {
-  }
-  /* this thread does slice 0 and whatever no thread was started for */
-  got[0] = part(0, count / nt);
-  if (started < nt) got[0] += part(count * started / nt, count);
-  for (auto &th : pool) th.join();
-  int64_t total = 0;
-  for (int64_t c : got) total += c;
-  return total;
-}
-
 /* Timing events of one batch, on the compute stream: rounds start, rounds
  * done, parents done, transpose done; on the copy stream: copy done. */
 enum { EV_START = 0, EV_RELAXED, EV_PARENTS, EV_TRANSPOSED, EV_COPIED, EV_COUNT };
@@ -153,12 +111,16 @@ template <class T> static void add_phases(Run<T> &R, int k, bool parents) {
   s.batches++;
 }
 
+/* Packed cells (one 64-bit word a cell) whenever hop counts ride along a
+ * 32-bit key. */
+template <class T, int MODE> constexpr bool packed() { return MODE != MS_DIST && sizeof(typename Key<T>::K) == 4; }
+
 /* Queue rounds [r0, r1) of the current batch. */
 template <class T, int MODE> static gsp_info queue_rounds(Run<T> &R, int r0, int r1, T lim) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
   for (int r = r0; r < r1; r++) {
-    ms_round<T, MODE><<<R.grid, 256, 0, R.st>>>(R.b, R.g, r, lim);
+    ms_round<T, MODE, packed<T, MODE>()><<<R.grid, 256, 0, R.st>>>(R.b, R.g, r, lim);
     GSP_CUDA_LAUNCHED();
   }
 #undef GSP_FREE_ALL
@@ -195,13 +157,21 @@ template <class T, int MODE> static gsp_info converge(Run<T> &R, T lim) {
   return info;
 }
 
-/* Clear masks and flags, seed lanes [0, nb), hop counts optional. */
+/* Clear masks and flags, seed lanes [0, nb), hop counts optional
+ * (reset_dist false: counts only, the level repair). */
 template <class T> static gsp_info seed(Run<T> &R, int nb, bool reset_dist) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
 #define GSP_FREE_ALL ((void)0)
   const int64_t cells = (int64_t)R.b.n * R.b.N;
-  if (reset_dist) {
+  if (R.b.DH && reset_dist) {
+    fill_kernel<unsigned long long><<<blocks_for(cells), 256, 0, R.st>>>(
+        R.b.DH, cells, Pk<T>::word(KT::enc(KT::inf()), (uint32_t)GSP_MS_NOHOP));
+    GSP_CUDA_LAUNCHED();
+  } else if (R.b.DH) {
+    ms_clear_hops<<<blocks_for(cells), 256, 0, R.st>>>(R.b.DH, cells);
+    GSP_CUDA_LAUNCHED();
+  } else if (reset_dist) {
     fill_kernel<typename KT::K><<<blocks_for(cells), 256, 0, R.st>>>(R.b.D, cells, KT::enc(KT::inf()));
     GSP_CUDA_LAUNCHED();
   }
@@ -223,7 +193,7 @@ static void destroy_events(cudaEvent_t *e, int count) {
 }
 
 template <class T>
-static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t *nvals,
+static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
                             const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, T lim, int N) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
@@ -236,7 +206,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
   int32_t *Tpar = NULL, *Sd = NULL, *Sh = NULL;
 #define GSP_FREE_ALL                                                           \
   (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, R.cs ? (void)cudaStreamSynchronize(R.cs) : (void)0,     \
-   graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.H),     \
+   graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.H), cudaFree(R.b.DH),     \
    cudaFree(R.b.P), cudaFree(R.b.chg), cudaFree(R.b.alive), cudaFree(Sd), cudaFree(Tdist), cudaFree(Tpar),     \
    R.ev[0] ? (void)cudaEventDestroy(R.ev[0]) : (void)0, R.ev[1] ? (void)cudaEventDestroy(R.ev[1]) : (void)0,   \
    destroy_events(&R.tev[0][0], 2 * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,                \
@@ -256,13 +226,15 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
   GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[1], cudaEventDisableTiming));
   for (int k = 0; k < 2; k++)
     for (int e = 0; e < EV_COUNT; e++) GSP_CUDA_TRY(cudaEventCreate(&R.tev[k][e]));
-  GSP_CU_MALLOC(R.b.D, cells, sizeof(K));
+  constexpr bool pk = packed<T, MS_HOPS>();
+  if (par && pk) GSP_CU_MALLOC(R.b.DH, cells, sizeof(unsigned long long));
+  else GSP_CU_MALLOC(R.b.D, cells, sizeof(K));
   GSP_CU_MALLOC(R.b.chg, 3 * (size_t)n, sizeof(uint32_t));
   GSP_CU_MALLOC(R.b.alive, 4, sizeof(int));
   GSP_CU_MALLOC(Sd, nsrc, sizeof(int32_t));
   GSP_CU_MALLOC(Tdist, cells, ts);
   if (par) {
-    GSP_CU_MALLOC(R.b.H, cells, sizeof(int32_t));
+    if (!pk) GSP_CU_MALLOC(R.b.H, cells, sizeof(int32_t));
     GSP_CU_MALLOC(R.b.P, cells, sizeof(int32_t));
     GSP_CU_MALLOC(Tpar, cells, sizeof(int32_t));
   }
@@ -298,8 +270,12 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
       add_phases(R, (bi - 1) & 1, par);
       const unsigned char *s = slots + (size_t)((bi - 1) & 1) * slot;
       const size_t cnt = (size_t)prev_nb * (size_t)n, at = (size_t)prev_k0 * (size_t)n;
-      total += copy_out<T>(dist + at, present + at, par ? parent + at : NULL, (const T *)s,
-                           (const int32_t *)(s + cells * ts), cnt, lim);
+      /* the single-source gather (one parallel pass: values, presence of
+       * both results, parents widened) over these rows */
+      const gsp__sssp_sink rows = {dist + at, par ? parent + at : NULL, NULL,
+                                   {present + at, par && ppresent ? ppresent + at : NULL, NULL}};
+      total += gsp__sssp_gather(&rows, type_of<T>(), &lim, false, 0, (int64_t)cnt, s,
+                                par ? s + cells * ts : NULL, 4, gsp__threads());
       R.wait_s += t1 - t0;
       last_stats().host_copy_s += host_seconds() - t1;
     }
@@ -310,7 +286,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
     GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_RELAXED], R.st));
     if (par) {
       int bad = 0;
-      ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
+      ms_parents<T, pk><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
       GSP_CUDA_LAUNCHED();
       GSP_TRY(read_flag(R, 3, &bad));
       if (bad || force_repair) { /* counts from scratch over the tight arcs */
@@ -318,7 +294,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
         R.queued = 8;
         GSP_TRY((queue_rounds<T, MS_LEVEL>(R, 0, 8, lim)));
         GSP_TRY((converge<T, MS_LEVEL>(R, lim)));
-        ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
+        ms_parents<T, pk><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
         GSP_CUDA_LAUNCHED();
         GSP_TRY(read_flag(R, 3, &bad));
         GSP_CHECK(!bad, GSP_PANIC, "gsp_msssp: the tight-arc levels of sources %lld..%lld do not check out",
@@ -330,7 +306,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
      * (long before: a batch's rounds take several times its copy) */
     if (bi > 0) GSP_CUDA_TRY(cudaStreamWaitEvent(R.st, R.ev[(bi - 1) & 1], 0));
     const dim3 tg((unsigned)((n + 31) / 32), (unsigned)((nb + 31) / 32)), tb(32, 8);
-    ms_transpose<T><<<tg, tb, 0, R.st>>>(R.b.D, R.b.P, Tdist, Tpar, n, N, nb);
+    if (par && pk) ms_transpose<T, true><<<tg, tb, 0, R.st>>>(R.b, R.b.P, Tdist, Tpar, n, N, nb);
+    else ms_transpose<T, false><<<tg, tb, 0, R.st>>>(R.b, R.b.P, Tdist, Tpar, n, N, nb);
     GSP_CUDA_LAUNCHED();
     GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_TRANSPOSED], R.st));
     /* the copy runs on its own stream, beside the next batch's rounds */
@@ -355,7 +332,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, int64_t 
 
 using namespace gsp_sssp_cu;
 
-gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, int64_t *nvals,
+gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
                         const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
                         int64_t batch, bool *taken) {
   *taken = false;
@@ -390,16 +367,16 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, int64_t *
   gsp_info info;
   switch (A->type) {
   case GSP_INT32:
-    info = msssp_typed<int32_t>((int32_t *)dist, parent, present, nvals, A, src, nsrc, *(const int32_t *)lim, (int)N);
+    info = msssp_typed<int32_t>((int32_t *)dist, parent, present, ppresent, nvals, A, src, nsrc, *(const int32_t *)lim, (int)N);
     break;
   case GSP_INT64:
-    info = msssp_typed<int64_t>((int64_t *)dist, parent, present, nvals, A, src, nsrc, *(const int64_t *)lim, (int)N);
+    info = msssp_typed<int64_t>((int64_t *)dist, parent, present, ppresent, nvals, A, src, nsrc, *(const int64_t *)lim, (int)N);
     break;
   case GSP_FP32:
-    info = msssp_typed<float>((float *)dist, parent, present, nvals, A, src, nsrc, *(const float *)lim, (int)N);
+    info = msssp_typed<float>((float *)dist, parent, present, ppresent, nvals, A, src, nsrc, *(const float *)lim, (int)N);
     break;
   case GSP_FP64:
-    info = msssp_typed<double>((double *)dist, parent, present, nvals, A, src, nsrc, *(const double *)lim, (int)N);
+    info = msssp_typed<double>((double *)dist, parent, present, ppresent, nvals, A, src, nsrc, *(const double *)lim, (int)N);
     break;
   default: info = GSP_ERROR(GSP_PANIC, "gsp_cuda_msssp: type %d", (int)A->type); break;
   }

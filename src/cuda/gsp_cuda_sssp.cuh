@@ -81,6 +81,13 @@ size_t graph_bytes(const struct gsp_matrix_s *A, bool reverse);
 
 /* ---- keys ---- */
 
+/* The library type of a value type. */
+template <class T> constexpr gsp_type type_of();
+template <> constexpr gsp_type type_of<int32_t>() { return GSP_INT32; }
+template <> constexpr gsp_type type_of<int64_t>() { return GSP_INT64; }
+template <> constexpr gsp_type type_of<float>() { return GSP_FP32; }
+template <> constexpr gsp_type type_of<double>() { return GSP_FP64; }
+
 template <class T> struct Key;
 template <> struct Key<int32_t> {
   typedef int K;

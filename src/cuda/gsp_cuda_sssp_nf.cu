@@ -570,12 +570,6 @@ template <class T, int P> int nf_blocks_per_sm() {
   return cached;
 }
 
-template <class T> constexpr gsp_type type_of();
-template <> constexpr gsp_type type_of<int32_t>() { return GSP_INT32; }
-template <> constexpr gsp_type type_of<int64_t>() { return GSP_INT64; }
-template <> constexpr gsp_type type_of<float>() { return GSP_FP32; }
-template <> constexpr gsp_type type_of<double>() { return GSP_FP64; }
-
 /* Results come back through pinned slots kept with A (graph_staging): a
  * chunk of vertices per slot, the next ones in flight while the host
  * threads gather the current one into the result vectors. */

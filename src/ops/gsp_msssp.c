@@ -91,10 +91,13 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
   GSP_TRY(gsp__sssp_sources(&src, sources, ns, n, fn));
   GSP_ALLOC(dx, cells > 0 ? cells : 1, gsp_type_size(g.t));
   GSP_ALLOC(db, cells > 0 ? cells : 1, 1);
-  if (parent) GSP_ALLOC(px, cells > 0 ? cells : 1, sizeof *px);
+  if (parent) {
+    GSP_ALLOC(px, cells > 0 ? cells : 1, sizeof *px);
+    GSP_ALLOC(pb, cells > 0 ? cells : 1, 1);
+  }
   huge_pages(dx, cells * gsp_type_size(g.t));
   huge_pages(db, cells);
-  if (px) huge_pages(px, cells * sizeof *px);
+  if (px) huge_pages(px, cells * sizeof *px), huge_pages(pb, cells);
   int64_t nvals = 0;
 
   bool taken = false;
@@ -108,7 +111,7 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
     if (usable)
       /* wider than 1024 is 1024 anyway; clamped here so no huge gsp_index
        * turns into a negative or overflowing int64 batch */
-      GSP_TRY(gsp_cuda_msssp(dx, px, db, &nvals, A, src, ns, &g.lim, o.batch > 1024 ? 1024 : (int64_t)o.batch,
+      GSP_TRY(gsp_cuda_msssp(dx, px, db, pb, &nvals, A, src, ns, &g.lim, o.batch > 1024 ? 1024 : (int64_t)o.batch,
                              &taken));
   }
 #else
@@ -118,12 +121,8 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
   if (!taken && ns > 0) {
     GSP_TRY(gsp__msssp_cpu(dx, px, &g, src, ns));
     nvals = gsp__sssp_mark(db, dx, (int64_t)cells, &g); /* parallel */
-  }
-  /* a parent exists exactly where a distance does */
-  if (parent && nvals < (int64_t)cells) {
-    GSP_ALLOC(pb, cells, 1);
-    huge_pages(pb, cells);
-    copy_parallel(pb, db, cells);
+    /* a parent exists exactly where a distance does (the GPU writes both) */
+    if (parent && nvals < (int64_t)cells) copy_parallel(pb, db, cells);
   }
   GSP_TRY(dense_result(&D, g.t, ns, n, &dx, &db, nvals));
   if (parent) GSP_TRY(dense_result(&P, GSP_INT64, ns, n, (void **)&px, &pb, nvals));

@@ -4,48 +4,60 @@
  * pages of a slice are faulted in by the thread that writes them.
  */
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 #include "sssp_gather.h"
 
-/* Distances of [a, e) (from xs, or in place when xs is NULL) and their
- * presence into pb (may be NULL); returns the count present. */
-static int64_t dist_slice(gsp_type t, const void *lim, char *x, const char *xs, uint8_t *pb, int64_t a,
-                          int64_t e) {
+/* dst = src, bytes of them, with non-temporal stores where the CPU has
+ * them: the results are written once into new pages, and plain stores
+ * would first read every line they fill (half the memory traffic). */
+static void stream_copy(void *dst, const void *src, size_t bytes) {
+#if defined(__SSE2__)
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  size_t head = (size_t)(-(uintptr_t)d & 15);
+  if (head > bytes) head = bytes;
+  memcpy(d, s, head);
+  d += head, s += head, bytes -= head;
+  for (; bytes >= 16; d += 16, s += 16, bytes -= 16)
+    _mm_stream_si128((__m128i *)d, _mm_loadu_si128((const __m128i *)s));
+  memcpy(d, s, bytes);
+#else
+  memcpy(dst, src, bytes);
+#endif
+}
+
+/* pb[i] = (x[i] <= lim) for the len values at x; returns the count. */
+static int64_t presence(gsp_type t, const void *lim, const char *x, uint8_t *pb, int64_t len) {
   int64_t c = 0;
-#define GSP_GATHER_(ct)                                                        \
+#define GSP_PRESENT_(ct)                                                       \
   {                                                                            \
-    const ct l = *(const ct *)lim;                                             \
-    ct *xd = (ct *)x;                                                          \
-    if (xs) {                                                                  \
-      const ct *xv = (const ct *)xs;                                           \
-      for (int64_t i = a; i < e; i++) {                                        \
-        const ct val = xv[i];                                                  \
-        const uint8_t r = val <= l;                                            \
-        xd[i] = val;                                                           \
-        pb[i] = r;                                                             \
-        c += r;                                                                \
-      }                                                                        \
-    } else {                                                                   \
-      for (int64_t i = a; i < e; i++) {                                        \
-        const uint8_t r = xd[i] <= l;                                          \
-        pb[i] = r;                                                             \
-        c += r;                                                                \
-      }                                                                        \
+    const ct l = *(const ct *)lim, *xv = (const ct *)x;                        \
+    for (int64_t i = 0; i < len; i++) {                                        \
+      const uint8_t r = xv[i] <= l;                                            \
+      pb[i] = r;                                                               \
+      c += r;                                                                  \
     }                                                                          \
   }
   switch (t) {
-  case GSP_INT32: GSP_GATHER_(int32_t) break;
-  case GSP_INT64: GSP_GATHER_(int64_t) break;
-  case GSP_FP32: GSP_GATHER_(float) break;
-  case GSP_FP64: GSP_GATHER_(double) break;
+  case GSP_INT32: GSP_PRESENT_(int32_t) break;
+  case GSP_INT64: GSP_PRESENT_(int64_t) break;
+  case GSP_FP32: GSP_PRESENT_(float) break;
+  case GSP_FP64: GSP_PRESENT_(double) break;
   default: break;
   }
-#undef GSP_GATHER_
+#undef GSP_PRESENT_
   return c;
 }
+
+/* Cells a thread handles at a time: its presence and widened parents are
+ * built in small buffers (in L1) and streamed out. */
+#define GATHER_BLOCK 1024
 
 int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo,
                          int64_t len, const void *sd, const void *sp, int psize, int nthreads) {
@@ -56,9 +68,9 @@ int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, b
   uint8_t *b[3];
   int nb = 0;
   for (int k = 0; k < 3; k++)
-    if (s->b[k]) b[nb++] = s->b[k] + lo;
+    if (s->b[k] && !full) b[nb++] = s->b[k] + lo;
   char *x = (char *)s->dist + (size_t)lo * ts;
-  int64_t *par = s->parent ? s->parent + lo : NULL;
+  int64_t *par = s->parent && sp ? s->parent + lo : NULL;
   int64_t cnt = 0;
 #pragma omp parallel num_threads(nt) reduction(+ : cnt) if (nt > 1)
   {
@@ -68,24 +80,26 @@ int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, b
     const int64_t k = 0, nk = 1;
 #endif
     const int64_t a = len * k / nk, e = len * (k + 1) / nk;
-    if (full) {
-      if (sd) memcpy(x + (size_t)a * ts, (const char *)sd + (size_t)a * ts, (size_t)(e - a) * ts);
-    } else if (nb > 0) {
-      /* distances and the first presence array in one sweep, the others
-       * copied from it while its slice is in cache */
-      cnt += dist_slice(t, lim, x, (const char *)sd, b[0], a, e);
-      for (int q = 1; q < nb; q++) memcpy(b[q] + a, b[0] + a, (size_t)(e - a));
-    } else {
-      if (sd) memcpy(x + (size_t)a * ts, (const char *)sd + (size_t)a * ts, (size_t)(e - a) * ts);
-    }
-    if (sp && par) {
-      if (psize == 4) {
-        const int32_t *p32 = (const int32_t *)sp;
-        for (int64_t i = a; i < e; i++) par[i] = p32[i];
-      } else {
-        memcpy(par + a, (const int64_t *)sp + a, (size_t)(e - a) * sizeof *par);
+    uint8_t pres[GATHER_BLOCK];
+    int64_t wide[GATHER_BLOCK];
+    for (int64_t i = a; i < e; i += GATHER_BLOCK) {
+      const int64_t m = e - i < GATHER_BLOCK ? e - i : GATHER_BLOCK;
+      if (sd) stream_copy(x + (size_t)i * ts, (const char *)sd + (size_t)i * ts, (size_t)m * ts);
+      if (nb > 0) {
+        cnt += presence(t, lim, sd ? (const char *)sd + (size_t)i * ts : x + (size_t)i * ts, pres, m);
+        for (int q = 0; q < nb; q++) stream_copy(b[q] + i, pres, (size_t)m);
+      }
+      if (par && psize == 4) {
+        const int32_t *p32 = (const int32_t *)sp + i;
+        for (int64_t j = 0; j < m; j++) wide[j] = p32[j];
+        stream_copy(par + i, wide, (size_t)m * sizeof *par);
+      } else if (par) {
+        stream_copy(par + i, (const int64_t *)sp + i, (size_t)m * sizeof *par);
       }
     }
+#if defined(__SSE2__)
+    _mm_sfence(); /* the streamed stores are visible before the region ends */
+#endif
   }
   return full ? len : cnt;
 }

@@ -1,9 +1,10 @@
 /*
  * The last pass of gsp_sssp and gsp_nearest_source over their new result
- * vectors: one parallel pass that writes the distances (from a staging
- * buffer, or already in place), widens the parents, writes every presence
- * array and counts, so nothing scans the results again. Plain C, included
- * by the CUDA gateway as well (it calls this per staged chunk).
+ * vectors (and of gsp_msssp's rows on the GPU): one parallel pass that
+ * writes the distances (from a staging buffer, or already in place), widens
+ * the parents, writes every presence array and counts, so nothing scans the
+ * results again. Plain C, included by the CUDA gateways as well (they call
+ * it per staged chunk or batch).
  */
 #ifndef SSSP_GATHER_H
 #define SSSP_GATHER_H
