@@ -73,16 +73,20 @@ __global__ void harish_push(const DevGraph g, const typename Key<T>::K *d, typen
   }
 }
 
-/* Pull (relax_U): every vertex takes the best offer of its frontier
- * in-neighbours; only its own group writes U[v]. */
+/* Pull (Martin's relax_U), for Harish and DA2CF: every vertex not in skip
+ * (NULL: none) takes the best offer of its frontier in-neighbours into tgt
+ * (Harish: U; DA2CF: d itself, whose frontier tails are settled, final);
+ * only its own group writes tgt[v], and a vertex that improves is queued
+ * once (mark). */
 template <class T, int G>
-__global__ void harish_pull(const DevGraph g, const typename Key<T>::K *d, typename Key<T>::K *U,
-                            const uint8_t *inF, uint8_t *touched, int32_t *Tq, int32_t *tcnt, T lim) {
+__global__ void pull_relax(const DevGraph g, const typename Key<T>::K *d, typename Key<T>::K *tgt,
+                           const uint8_t *skip, const uint8_t *inF, uint8_t *mark, int32_t *Q, int32_t *qcnt, T lim) {
   typedef Key<T> KT;
   const T *w = (const T *)g.rw;
   cg::thread_block_tile<G> tile = cg::tiled_partition<G>(cg::this_thread_block());
   const int lane = tile.thread_rank();
   for (int64_t v = group_id<G>(); v < g.n; v += group_stride<G>()) {
+    if (skip && skip[v]) continue; /* uniform over the tile */
     T best = KT::inf();
     for (int64_t e = g.roff[v] + lane; e < g.roff[v + 1]; e += G) {
       const int32_t u = g.rcol[e];
@@ -93,9 +97,9 @@ __global__ void harish_pull(const DevGraph g, const typename Key<T>::K *d, typen
     best = cg::reduce(tile, best, MinOp<T>());
     if (lane == 0 && best <= lim) {
       const typename KT::K key = KT::enc(best);
-      if (key < U[v]) {
-        U[v] = key;
-        if (claim(touched, (int32_t)v)) qpush(Tq, tcnt, (int32_t)v);
+      if (key < tgt[v]) {
+        tgt[v] = key;
+        if (claim(mark, (int32_t)v)) qpush(Q, qcnt, (int32_t)v);
       }
     }
   }
@@ -145,33 +149,6 @@ __global__ void da2cf_push(const DevGraph g, typename Key<T>::K *d, const uint8_
       if (!(nd <= lim)) continue;
       const typename KT::K key = KT::enc(nd);
       if (key < atomicMin(&d[v], key) && claim(open, v)) qpush(O, ocnt, v);
-    }
-  }
-}
-
-template <class T, int G>
-__global__ void da2cf_pull(const DevGraph g, typename Key<T>::K *d, const uint8_t *settled, uint8_t *open,
-                           const uint8_t *inF, int32_t *O, int32_t *ocnt, T lim) {
-  typedef Key<T> KT;
-  const T *w = (const T *)g.rw;
-  cg::thread_block_tile<G> tile = cg::tiled_partition<G>(cg::this_thread_block());
-  const int lane = tile.thread_rank();
-  for (int64_t v = group_id<G>(); v < g.n; v += group_stride<G>()) {
-    if (settled[v]) continue; /* uniform over the tile */
-    T best = KT::inf();
-    for (int64_t e = g.roff[v] + lane; e < g.roff[v + 1]; e += G) {
-      const int32_t u = g.rcol[e];
-      if (!inF[u]) continue;
-      const T c = KT::add(KT::dec(d[u]), w[e]);
-      best = c < best ? c : best;
-    }
-    best = cg::reduce(tile, best, MinOp<T>());
-    if (lane == 0 && best <= lim) {
-      const typename KT::K key = KT::enc(best);
-      if (key < d[v]) {
-        d[v] = key;
-        if (claim(open, (int32_t)v)) qpush(O, ocnt, (int32_t)v);
-      }
     }
   }
 }
@@ -347,7 +324,7 @@ template <class T> gsp_info Run<T>::harish(K *d, const int32_t *S, int32_t ns) {
     if ((int64_t)nf * GSP_CU_PULL_DIV > n) {
       set_flags<<<blocks_for(nf), 256>>>(inF, F, nf, 1);
       GSP_CUDA_LAUNCHED();
-      GSP_CU_LAUNCH_G(harish_pull, n, g, d, U, inF, touched, Tq, cnt, lim);
+      GSP_CU_LAUNCH_G(pull_relax, n, g, d, U, (const uint8_t *)NULL, inF, touched, Tq, cnt, lim);
       set_flags<<<blocks_for(nf), 256>>>(inF, F, nf, 0);
       GSP_CUDA_LAUNCHED();
     } else {
@@ -402,7 +379,7 @@ template <class T> gsp_info Run<T>::da2cf(K *d, const int32_t *S, int32_t ns) {
     if ((int64_t)nf * GSP_CU_PULL_DIV > n) {
       set_flags<<<blocks_for(nf), 256>>>(inF, F, nf, 1);
       GSP_CUDA_LAUNCHED();
-      GSP_CU_LAUNCH_G(da2cf_pull, n, g, d, settled, open, inF, O, cnt, lim);
+      GSP_CU_LAUNCH_G(pull_relax, n, g, d, d, settled, inF, open, O, cnt, lim);
       set_flags<<<blocks_for(nf), 256>>>(inF, F, nf, 0);
       GSP_CUDA_LAUNCHED();
     } else {
