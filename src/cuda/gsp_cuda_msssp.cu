@@ -23,11 +23,10 @@
  * neighbour's (distance, count) pair during a round are not atomic as a
  * pair; the writer orders them (count, fence, distance), so a torn read can
  * only overstate a count, which later rounds correct. Should the check ever
- * fail anyway, the batch's
- * counts are recomputed from scratch over the tight arcs of the final
- * distances (MS_LEVEL rounds, no race: distances are then read-only) and
- * checked again; GSP_MSSSP_FORCE_REPAIR=1 in the environment forces that
- * path (tests use it).
+ * fail anyway, the batch's counts are recomputed from scratch over the
+ * tight arcs of the final distances (MS_LEVEL rounds, no race: distances
+ * are then read-only) and checked again; GSP_MSSSP_FORCE_REPAIR=1 in the
+ * environment forces that path (tests use it).
  */
 #include <stdlib.h>
 
