@@ -27,22 +27,7 @@
 #include "gsp.h"
 #include "gsp_cuda_fw.h"
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #x); \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-#define GK(x)                                                                  \
-  do {                                                                         \
-    gsp_info i_ = (x);                                                         \
-    if (i_ != GSP_SUCCESS) {                                                   \
-      fprintf(stderr, "%s -> %s: %s\n", #x, gsp_strerror(i_), gsp_last_error()); \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+#include "bench_cuda_check.h"
 
 static __device__ __forceinline__ uint64_t mix(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;

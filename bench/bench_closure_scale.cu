@@ -33,22 +33,7 @@
 #include "gsp_cuda_fw.h"
 #include "gsp_cuda_scale.h"
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #x); \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-#define GK(x)                                                                  \
-  do {                                                                         \
-    gsp_info i_ = (x);                                                         \
-    if (i_ != GSP_SUCCESS) {                                                   \
-      fprintf(stderr, "%s -> %s: %s\n", #x, gsp_strerror(i_), gsp_last_error()); \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+#include "bench_cuda_check.h"
 
 static double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -22,13 +22,6 @@ extern "C" {
 
 namespace gsp_sssp_cu {
 
-template <int G> __device__ __forceinline__ int64_t bf_group_id() {
-  return (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G;
-}
-template <int G> __device__ __forceinline__ int64_t bf_group_stride() {
-  return (int64_t)gridDim.x * blockDim.x / G;
-}
-
 template <class T>
 __global__ void bf_seed(typename Key<T>::K *d, typename Key<T>::K *U, int32_t *pred, const int32_t *S, int32_t ns) {
   for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < ns; k += gridDim.x * blockDim.x) {
@@ -37,38 +30,13 @@ __global__ void bf_seed(typename Key<T>::K *d, typename Key<T>::K *U, int32_t *p
   }
 }
 
-/* Offers of the frontier into U; the first improver of v queues it. */
-template <class T, int G>
-__global__ void bf_relax(const DevGraph g, const typename Key<T>::K *d, typename Key<T>::K *U, const int32_t *F,
-                         int32_t nf, uint8_t *touched, int32_t *cand, int32_t *Tq, int32_t *tcnt, T lim) {
-  typedef Key<T> KT;
-  const T *w = (const T *)g.w;
-  const int lane = threadIdx.x % G;
-  for (int64_t k = bf_group_id<G>(); k < nf; k += bf_group_stride<G>()) {
-    const int32_t u = F[k];
-    const T du = KT::dec(d[u]);
-    for (int64_t e = g.off[u] + lane; e < g.off[u + 1]; e += G) {
-      const T nd = KT::add(du, w[e]);
-      if (!(nd <= lim)) continue;
-      const int32_t v = g.col[e];
-      const typename KT::K key = KT::enc(nd);
-      if (key < atomicMin(&U[v], key) && claim(touched, v)) {
-        cand[v] = INT32_MAX;
-        qpush(Tq, tcnt, v);
-      }
-    }
-  }
-}
-
-/* Parents of the improved vertices: the smallest tail whose offer is the
- * new distance (compared as values, as the CPU does). */
 template <class T, int G>
 __global__ void bf_parents(const DevGraph g, const typename Key<T>::K *d, const typename Key<T>::K *U,
                            const int32_t *F, int32_t nf, const uint8_t *touched, int32_t *cand) {
   typedef Key<T> KT;
   const T *w = (const T *)g.w;
   const int lane = threadIdx.x % G;
-  for (int64_t k = bf_group_id<G>(); k < nf; k += bf_group_stride<G>()) {
+  for (int64_t k = group_id<G>(); k < nf; k += group_stride<G>()) {
     const int32_t u = F[k];
     const T du = KT::dec(d[u]);
     for (int64_t e = g.off[u] + lane; e < g.off[u + 1]; e += G) {
@@ -124,11 +92,11 @@ static gsp_info bf_rounds(typename Key<T>::K *d, const DevGraph &g, const int32_
   for (int64_t r = 1; nf > 0; r++) {
     GSP_CUDA_TRY(cudaMemset(cnt, 0, sizeof *cnt));
     if (wide) {
-      bf_relax<T, 32><<<blocks_for((int64_t)nf * 32), 256>>>(g, d, U, F, nf, touched, cand, Tq, cnt, lim);
+      push_relax<T, 32><<<blocks_for((int64_t)nf * 32), 256>>>(g, d, U, F, nf, touched, cand, Tq, cnt, lim);
       GSP_CUDA_LAUNCHED();
       bf_parents<T, 32><<<blocks_for((int64_t)nf * 32), 256>>>(g, d, U, F, nf, touched, cand);
     } else {
-      bf_relax<T, 4><<<blocks_for((int64_t)nf * 4), 256>>>(g, d, U, F, nf, touched, cand, Tq, cnt, lim);
+      push_relax<T, 4><<<blocks_for((int64_t)nf * 4), 256>>>(g, d, U, F, nf, touched, cand, Tq, cnt, lim);
       GSP_CUDA_LAUNCHED();
       bf_parents<T, 4><<<blocks_for((int64_t)nf * 4), 256>>>(g, d, U, F, nf, touched, cand);
     }

@@ -24,13 +24,6 @@ namespace gsp_sssp_cu {
 /* Pull when the frontier holds more than 1/PULL_DIV of the vertices. */
 #define GSP_CU_PULL_DIV 16
 
-template <int G> __device__ __forceinline__ int64_t group_id() {
-  return (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G;
-}
-template <int G> __device__ __forceinline__ int64_t group_stride() {
-  return (int64_t)gridDim.x * blockDim.x / G;
-}
-
 template <class X> struct MinOp {
   __device__ __forceinline__ X operator()(X a, X b) const { return b < a ? b : a; }
 };
@@ -52,26 +45,6 @@ __global__ void set_flags(uint8_t *flag, const int32_t *q, int32_t nq, uint8_t v
 }
 
 /* ---- Harish ---- */
-
-/* Push: frontier vertices relax into U (d is read-only this round). */
-template <class T, int G>
-__global__ void harish_push(const DevGraph g, const typename Key<T>::K *d, typename Key<T>::K *U, const int32_t *F,
-                            int32_t nf, uint8_t *touched, int32_t *Tq, int32_t *tcnt, T lim) {
-  typedef Key<T> KT;
-  const T *w = (const T *)g.w;
-  const int lane = threadIdx.x % G;
-  for (int64_t k = group_id<G>(); k < nf; k += group_stride<G>()) {
-    const int32_t u = F[k];
-    const T du = KT::dec(d[u]);
-    for (int64_t e = g.off[u] + lane; e < g.off[u + 1]; e += G) {
-      const T nd = KT::add(du, w[e]);
-      if (!(nd <= lim)) continue;
-      const int32_t v = g.col[e];
-      const typename KT::K key = KT::enc(nd);
-      if (key < atomicMin(&U[v], key) && claim(touched, v)) qpush(Tq, tcnt, v);
-    }
-  }
-}
 
 /* Pull (Martin's relax_U), for Harish and DA2CF: every vertex not in skip
  * (NULL: none) takes the best offer of its frontier in-neighbours into tgt
@@ -328,7 +301,7 @@ template <class T> gsp_info Run<T>::harish(K *d, const int32_t *S, int32_t ns) {
       set_flags<<<blocks_for(nf), 256>>>(inF, F, nf, 0);
       GSP_CUDA_LAUNCHED();
     } else {
-      GSP_CU_LAUNCH_G(harish_push, nf, g, d, U, F, nf, touched, Tq, cnt, lim);
+      GSP_CU_LAUNCH_G(push_relax, nf, g, d, U, F, nf, touched, (int32_t *)NULL, Tq, cnt, lim);
     }
     int32_t nt = 0;
     GSP_TRY(read_count(&nt, cnt));

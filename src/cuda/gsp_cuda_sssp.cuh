@@ -154,6 +154,14 @@ template <> struct Key<double> {
 
 /* ---- device helpers ---- */
 
+template <int G> __device__ __forceinline__ int64_t group_id() {
+  return (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G;
+}
+template <int G> __device__ __forceinline__ int64_t group_stride() {
+  return (int64_t)gridDim.x * blockDim.x / G;
+}
+
+
 /* Append v to q (count at *cnt) with one atomic per group of active
  * threads (warp-aggregated). */
 __device__ __forceinline__ void qpush(int32_t *q, int32_t *cnt, int32_t v) {
@@ -172,6 +180,32 @@ __device__ __forceinline__ bool claim(uint8_t *flags, int32_t v) {
 }
 
 /* Fill n elements with a value. */
+/* Push (Harish, Bellman-Ford): the frontier F (groups of G threads per
+ * vertex) relaxes into U, d read-only this round; the first improver of v
+ * queues it, and resets cand[v] when cand is given (Bellman-Ford's
+ * predecessor candidates). */
+template <class T, int G>
+__global__ void push_relax(const DevGraph g, const typename Key<T>::K *d, typename Key<T>::K *U, const int32_t *F,
+                           int32_t nf, uint8_t *touched, int32_t *cand, int32_t *Tq, int32_t *tcnt, T lim) {
+  typedef Key<T> KT;
+  const T *w = (const T *)g.w;
+  const int lane = threadIdx.x % G;
+  for (int64_t k = group_id<G>(); k < nf; k += group_stride<G>()) {
+    const int32_t u = F[k];
+    const T du = KT::dec(d[u]);
+    for (int64_t e = g.off[u] + lane; e < g.off[u + 1]; e += G) {
+      const T nd = KT::add(du, w[e]);
+      if (!(nd <= lim)) continue;
+      const int32_t v = g.col[e];
+      const typename KT::K key = KT::enc(nd);
+      if (key < atomicMin(&U[v], key) && claim(touched, v)) {
+        if (cand) cand[v] = INT32_MAX;
+        qpush(Tq, tcnt, v);
+      }
+    }
+  }
+}
+
 template <class X> __global__ void fill_kernel(X *a, int64_t n, X v) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
     a[i] = v;
