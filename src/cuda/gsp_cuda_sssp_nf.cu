@@ -530,31 +530,6 @@ __global__ void nf_count(const typename Key<T>::K *d, int64_t n, T lim, unsigned
   count_reached(cnt, c);
 }
 
-/* Roots from parents (host): walk up to a known root or a source. */
-gsp_info roots_from_parents(int64_t *root, const int64_t *parent, int64_t n) {
-  gsp_info info = GSP_SUCCESS;
-  int64_t *path = NULL;
-#define GSP_FREE_ALL gsp__free(path)
-  path = (int64_t *)gsp__malloc_array((size_t)(n > 0 ? n : 1), sizeof *path);
-  GSP_CHECK(path != NULL, GSP_OUT_OF_MEMORY, "cannot stage the roots of %lld vertices", (long long)n);
-  for (int64_t v = 0; v < n; v++) root[v] = parent[v] < 0 ? -1 : -2; /* -2: not known yet */
-  for (int64_t v = 0; v < n; v++) {
-    if (root[v] != -2) continue;
-    int64_t len = 0, x = v;
-    while (root[x] == -2 && parent[x] != x) {
-      GSP_CHECK(len < n, GSP_PANIC, "shortest-path tree: the parents of vertex %lld form a cycle", (long long)v);
-      path[len++] = x;
-      x = parent[x];
-    }
-    if (root[x] == -2) root[x] = x; /* a source */
-    const int64_t r = root[x];
-    while (len > 0) root[path[--len]] = r;
-  }
-  GSP_FREE_ALL;
-#undef GSP_FREE_ALL
-  return info;
-}
-
 /* Blocks per SM for the persistent kernel (0: cannot launch it). */
 template <class T, int P> int nf_blocks_per_sm() {
   static int cached = -1;
@@ -755,7 +730,7 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   GSP_CHECK(cnt == (int64_t)ctl.reached, GSP_PANIC,
             "shortest paths: the device counted %llu vertices reached, the host %lld", ctl.reached,
             (long long)cnt);
-  if (out->root) GSP_TRY(roots_from_parents(out->root, out->parent, n));
+  if (out->root) GSP_TRY(gsp__sssp_roots(out->root, out->parent, n));
   *nvals = cnt;
   stats.out_s += host_seconds() - t_out;
   GSP_FREE_ALL;

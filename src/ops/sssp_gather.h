@@ -42,6 +42,11 @@ int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, b
  * while the device computes. The bytes written are overwritten later. */
 void gsp__sssp_touch(const gsp__sssp_sink *s, gsp_type t, int64_t n, int nthreads);
 
+/* root[v] = the source at the top of v's parent chain (parent[s] == s),
+ * -1 where parent[v] < 0; GSP_PANIC if a chain closes a cycle,
+ * GSP_OUT_OF_MEMORY. O(n): each vertex is walked once. */
+gsp_info gsp__sssp_roots(int64_t *root, const int64_t *parent, int64_t n);
+
 #ifdef __cplusplus
 }
 #endif
