@@ -218,8 +218,9 @@ static void dump_graph(const config *c, const char *name, gsp_matrix A, const gs
 typedef struct {
   int k;
   double wall[PH_MAX], call[PH_MAX], setup[PH_MAX], kernel[PH_MAX], out[PH_MAX];
-  double touch[PH_MAX], before[PH_MAX], after[PH_MAX];
-  int parents, level_bits, steps, chunks, pinned;
+  double touch[PH_MAX], before[PH_MAX], after[PH_MAX], tree[PH_MAX];
+  long long ties;
+  int tie_levels, steps, chunks, pinned;
 } phase_acc;
 
 static double median_of(double *x, int k) {
@@ -235,7 +236,8 @@ static void phase_add(phase_acc *a, double wall) {
   a->wall[a->k] = wall, a->call[a->k] = s.call_s, a->setup[a->k] = s.setup_s, a->kernel[a->k] = s.kernel_s;
   a->out[a->k] = s.out_s;
   a->touch[a->k] = s.touch_s, a->before[a->k] = s.host_before_s, a->after[a->k] = s.host_after_s;
-  a->parents = s.parents, a->level_bits = s.level_bits, a->steps = s.steps;
+  a->tree[a->k] = s.tree_s;
+  a->ties = (long long)s.ties, a->tie_levels = s.tie_levels, a->steps = s.steps;
   a->chunks = s.chunks, a->pinned = s.pinned;
   a->k++;
 #else
@@ -246,20 +248,19 @@ static void phase_add(phase_acc *a, double wall) {
 static void phase_print(const config *c, phase_acc *a, const char *name, gsp_index n, gsp_index m,
                         const char *label) {
   if (a->k == 0) return;
-  const char *form[] = {"none", "16-byte records", "packed 64-bit", "packed overflowed -> 16-byte"};
   const double wall = median_of(a->wall, a->k), call = median_of(a->call, a->k), setup = median_of(a->setup, a->k),
                kern = median_of(a->kernel, a->k), out = median_of(a->out, a->k),
                touch = median_of(a->touch, a->k), before = median_of(a->before, a->k),
-               after = median_of(a->after, a->k);
+               after = median_of(a->after, a->k), tree = median_of(a->tree, a->k);
   /* gateway = device setup + kernel + after kernel (+ launch and waits);
    * call = host before the gateway + gateway + host after it */
   printf("|   phases   | median of %d: kernel %.2f ms (%.2f GTEPS), device setup %.2f ms, after kernel %.2f ms "
          "(%d %s chunks), page mapping beside the kernel %.2f ms, gateway %.2f ms, host before gateway %.2f ms, "
-         "host after gateway %.2f ms, call %.2f ms | %d steps | parents: %s",
+         "host after gateway %.2f ms, call %.2f ms | %d steps",
          a->k, kern * 1e3, (double)m / kern / 1e9, setup * 1e3, out * 1e3, a->chunks,
          a->pinned ? "pinned" : "pageable", touch * 1e3, call * 1e3, before * 1e3, after * 1e3, wall * 1e3,
-         a->steps, form[a->parents & 3]);
-  if (a->parents >= 2) printf(" (%d level bits)", a->level_bits);
+         a->steps);
+  if (tree > 0) printf(" | parent pass %.2f ms, %lld ties, %d tie levels", tree * 1e3, a->ties, a->tie_levels);
   printf("\n");
   fflush(stdout);
   char what[96];

@@ -1,6 +1,6 @@
 /*
- * gsp_msssp on the CUDA backend (Okuyama's batched pull rounds with hop
- * counts, gsp_cuda_msssp.cu): every result must equal the CPU backend's bit
+ * gsp_msssp on the CUDA backend (Okuyama's batched pull rounds and
+ * recording pass, gsp_cuda_msssp.cu): every result must equal the CPU backend's bit
  * for bit (distances, parents, presence), and sampled rows are checked
  * against the reference Dijkstra, the parent rule rebuilt from scratch and
  * parent chains walked with gsp_path_from_parent_row back to the distance.
@@ -10,19 +10,22 @@
  * batch (all 32 chunk bits), many batches through the double-buffered
  * staging, repeated and single sources, long paths (rings: more rounds than
  * first queued), complete and disconnected graphs, zero-weight arcs and
- * float absorption (the hop-count tie rule), cutoffs, all four types, and
- * the level-repair path forced through GSP_MSSSP_FORCE_REPAIR.
+ * float absorption (cells left to the tie BFS), a zero-weight ring whose
+ * tie levels are as deep as the ring, cutoffs and all four types.
  *
  * Every test skips when gsp_cuda_available finds no device; CUDA is first
  * touched inside a test (Criterion forks each).
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sssp_test_ref.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h" /* gsp_cuda_sssp_last_stats: the ties of the recording pass */
+#endif
 
 static void gpu_or_skip(void) {
   GSP_TEST_GPU_OR_SKIP();
@@ -176,20 +179,51 @@ Test(cuda_msssp, long_paths_complete_disconnected) {
   gsp_matrix_free(&A);
 }
 
-Test(cuda_msssp, forced_level_repair) {
+/* Cells the GPU's recording pass left to the tie BFS in the last call; -1
+ * when the build cannot tell. */
+static int64_t last_ties(int *levels) {
+#ifdef GSP_HAVE_CUDA
+  gsp_cuda_sssp_stats s;
+  gsp_cuda_sssp_last_stats(&s);
+  *levels = s.tie_levels;
+  return s.ties;
+#else
+  *levels = -1;
+  return -1;
+#endif
+}
+
+Test(cuda_msssp, tie_bfs) {
   gpu_or_skip();
-  /* the recovery path of the hop-count check must give the same parents,
-   * with packed cells (32-bit keys) and split ones (64-bit keys) */
-  cr_assert_eq(setenv("GSP_MSSSP_FORCE_REPAIR", "1", 1), 0);
+  /* zero weights and float absorption: cells whose tight tails all have
+   * their distance, parents from the tie BFS; every type */
   const family fams[] = {F_ZERO, F_ABSORB, F_RMAT, F_RING2};
   for (size_t fi = 0; fi < sizeof fams / sizeof *fams; fi++)
     for (size_t ti = 0; ti < 4; ti++) {
       gsp_matrix A = family_matrix(fams[fi], sssp_types[ti], 400, 77 + fi);
-      gsp_test_context("repair %s %s", family_names[fams[fi]], type_name(sssp_types[ti]));
+      gsp_test_context("ties %s %s", family_names[fams[fi]], type_name(sssp_types[ti]));
       both(A, NULL, 0, 96, false, 0, 3);
       gsp_matrix_free(&A);
     }
-  unsetenv("GSP_MSSSP_FORCE_REPAIR");
+  /* a zero-weight ring: from source s every other vertex is a tie, at
+   * level = its hop distance, so the BFS runs as long as the ring */
+  for (size_t ti = 0; ti < 4; ti += 3) {
+    const gsp_index n = 700;
+    gsp_matrix A = NULL, D = NULL, P = NULL;
+    GSP_OK(gsp_generate_ring(&A, sssp_types[ti], n, false, 0, 0, 5));
+    gsp_test_context("zero ring %s", type_name(sssp_types[ti]));
+    both(A, NULL, 0, 64, false, 0, 4);
+    gsp_msssp_opts o = {0};
+    o.backend = GSP_BACKEND_CUDA;
+    GSP_OK(gsp_msssp(&D, &P, A, NULL, 0, &o));
+    int levels = 0;
+    const int64_t ties = last_ties(&levels);
+    if (ties >= 0) {
+      cr_assert_eq(ties, (int64_t)n * (int64_t)(n - 1), "%lld ties", (long long)ties);
+      cr_assert_eq(levels, (int)n - 1, "%d tie levels", levels);
+    }
+    gsp_matrix_free(&A), gsp_matrix_free(&D), gsp_matrix_free(&P);
+  }
 }
 
 Test(cuda_msssp, large_rows_against_closure) {

@@ -25,7 +25,7 @@
  * Every test skips when gsp_cuda_available finds no device; CUDA is first
  * touched inside a test (Criterion forks each).
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -345,7 +345,7 @@ static void msssp_vs_cpu(gsp_matrix A, const gsp_index *src, gsp_index ns, gsp_m
 }
 
 /* Okuyama's batched kernel: a partial last batch (70 sources in batches of
- * 64), a cutoff, all pairs, and the forced level-repair path. */
+ * 64), a cutoff, all pairs, and the tie BFS of the recording pass. */
 Test(cuda_sanitize, msssp) {
   gpu_or_skip();
   gsp_index src[70];
@@ -358,11 +358,9 @@ Test(cuda_sanitize, msssp) {
     msssp_vs_cpu(A, src, 70, (gsp_msssp_opts){.has_cutoff = true, .cutoff = 30});
     gsp_matrix_free(&A);
   }
-  cr_assert_eq(setenv("GSP_MSSSP_FORCE_REPAIR", "1", 1), 0);
   gsp_matrix Z = family_matrix(F_ZERO, GSP_INT64, 150, 95);
-  gsp_test_context("msssp level repair zero weights int64: ");
+  gsp_test_context("msssp tie BFS zero weights int64: ");
   msssp_vs_cpu(Z, NULL, 0, (gsp_msssp_opts){.batch = 96});
-  unsetenv("GSP_MSSSP_FORCE_REPAIR");
   gsp_matrix_free(&Z);
 }
 

@@ -11,8 +11,10 @@
  * touched inside a test (Criterion runs each in a forked child), never in
  * the parent process.
  *
- * Parents with 32-bit keys ride as packed 64-bit words; the level-overflow
- * fallback is forced by a long ring and by GSP_SSSP_LEVEL_BITS.
+ * Parents come from one pass over the arcs after the distances; the tie
+ * BFS behind it (vertices reached only over zero-length tight arcs) is
+ * exercised by zero-weight graphs, float absorption and a zero-weight ring
+ * whose every vertex is a tie, its levels as deep as the ring is long.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
@@ -22,7 +24,7 @@
 
 #include "sssp_test_ref.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h" /* gsp_cuda_sssp_last_stats: which parent record form ran */
+#include "gsp_cuda.h" /* gsp_cuda_sssp_last_stats: the ties the parent pass found */
 #endif
 
 static void gpu_or_skip(void) {
@@ -305,9 +307,9 @@ Test(cuda_sssp, nearfar_hubs_and_zero_weights) {
   }
 }
 
-/* All weights 1 (every tight tail one level up: ties everywhere) and
- * weights in {1, 2} (tight tails on different levels: the parent must be
- * the smallest one on the level above, not the smallest overall). */
+/* All weights 1 (many tight tails per vertex, all strict) and weights in
+ * {1, 2}: the parent must be the smallest tight tail, whatever the
+ * relaxation order. */
 Test(cuda_sssp, nearfar_ties_and_levels) {
   gpu_or_skip();
   for (size_t ti = 0; ti < 4; ti++) {
@@ -418,24 +420,25 @@ Test(cuda_sssp, device_graph_follows_changes) {
   }
 }
 
-/* ---- parents as packed 64-bit words (32-bit keys) and their fallback ---- */
+/* ---- the parent pass and its tie BFS ---- */
 
-/* The parent record form of the last GPU call: 2 packed words, 3 packed
- * words that overflowed their level bits and were redone with 16-byte
- * records, 1 16-byte records (64-bit keys); -1 when the build cannot tell. */
-static int last_parent_form(void) {
+/* Ties (vertices the arc pass left to the BFS) and BFS levels of the last
+ * GPU call; -1 when the build cannot tell. */
+static int64_t last_ties(int *levels) {
 #ifdef GSP_HAVE_CUDA
   gsp_cuda_sssp_stats s;
   gsp_cuda_sssp_last_stats(&s);
-  return s.parents;
+  *levels = s.tie_levels;
+  return s.ties;
 #else
+  *levels = -1;
   return -1;
 #endif
 }
 
-/* One GPU run with parents against the CPU and the references; returns the
- * record form it used. */
-static int packed_case(gsp_matrix A, const tg *g, const gsp_index *srcs, gsp_index ns) {
+/* One GPU run with parents (one source, or nearest of several) against the
+ * CPU and the references; returns the ties the GPU's parent pass found. */
+static int64_t parents_case(gsp_matrix A, const tg *g, const gsp_index *srcs, gsp_index ns, int *levels) {
   gsp_sssp_opts o = sopts(GSP_SSSP_AUTO, GSP_BACKEND_CPU);
   gsp_vector dc = NULL, pc = NULL, sc = NULL, dg = NULL, pg = NULL, sg = NULL;
   int64_t s64[8];
@@ -445,76 +448,68 @@ static int packed_case(gsp_matrix A, const tg *g, const gsp_index *srcs, gsp_ind
   o.backend = GSP_BACKEND_CUDA;
   if (ns == 1) GSP_OK(gsp_sssp(&dg, &pg, A, srcs[0], &o));
   else GSP_OK(gsp_nearest_source(&dg, &sg, &pg, A, srcs, ns, &o));
-  const int form = last_parent_form();
+  const int64_t ties = last_ties(levels);
   gsp_test_assert_vector_same(dg, dc, 0);
   gsp_test_assert_vector_same(pg, pc, 0);
   if (ns > 1) gsp_test_assert_vector_same(sg, sc, 0);
   check_sssp_result(g, s64, (int64_t)ns, INFINITY, dg, pg, sg);
   gsp_vector_free(&dc), gsp_vector_free(&pc), gsp_vector_free(&sc);
   gsp_vector_free(&dg), gsp_vector_free(&pg), gsp_vector_free(&sg);
-  return form;
+  return ties;
 }
 
-/* A directed ring of 140000 vertices: parent ids take 18 bits, levels the
- * other 14 (at most 16382), and the ring needs levels up to 139999, so the
- * packed run must overflow and be redone exactly. A ring of 60000 (16 + 16
- * bits) fits. 64-bit keys always use the 16-byte records. */
-Test(cuda_sssp, packed_parents_long_path_overflow) {
+/* A directed ring of zero-weight arcs: every vertex but the source is a
+ * tie, at BFS level = its distance in hops, so the BFS runs n - 1 levels.
+ * Beside it the same ring with weights 1..9: no ties at all. */
+Test(cuda_sssp, tie_bfs_zero_ring) {
   gpu_or_skip();
   for (size_t ti = 0; ti < 4; ti++) {
     const gsp_type t = sssp_types[ti];
-    const bool packed = t == GSP_INT32 || t == GSP_FP32;
-    const gsp_index sizes[] = {140000, 60000};
-    for (int k = 0; k < 2; k++) {
+    const gsp_index n = 5000, src = 17;
+    for (int z = 0; z < 2; z++) {
       gsp_matrix A = NULL;
-      GSP_OK(gsp_generate_ring(&A, t, sizes[k], false, 1, 9, 8 + (uint64_t)k));
+      GSP_OK(gsp_generate_ring(&A, t, n, false, z ? 0 : 1, z ? 0 : 9, 8));
       tg g = tg_from_matrix(A);
-      gsp_test_context("gpu packed ring %s n %llu", type_name(t), (unsigned long long)sizes[k]);
-      const gsp_index src = 17;
-      const int form = packed_case(A, &g, &src, 1);
-      if (form >= 0) cr_assert_eq(form, !packed ? 1 : k == 0 ? 3 : 2, "record form %d", form);
+      gsp_test_context("gpu ring %s weights %s", type_name(t), z ? "0" : "1..9");
+      int levels = 0;
+      const int64_t ties = parents_case(A, &g, &src, 1, &levels);
+      if (ties >= 0) {
+        cr_assert_eq(ties, z ? (int64_t)n - 1 : 0, "%lld ties", (long long)ties);
+        if (z) cr_assert_eq(levels, (int)n, "%d BFS launches", levels); /* n - 1 levels, one quiet */
+      }
       tg_free(&g);
       gsp_matrix_free(&A);
     }
   }
 }
 
-/* Levels squeezed to a few bits (GSP_SSSP_LEVEL_BITS, read per call) so
- * that the overflow and its fallback happen mid-run on hubs, zero-weight
- * cycles, ties and several sources; with enough bits the packed form runs
- * to the end. Every result must equal the CPU's. */
-Test(cuda_sssp, packed_parents_forced_overflow) {
+/* Ties among hubs, zero cycles, R-MAT and grids with weights 0..2, and
+ * float absorption, from one source and from several (nearest source, with
+ * roots): the tie BFS is seeded with every vertex that has its parent. */
+Test(cuda_sssp, tie_bfs_zero_weights_and_absorption) {
   gpu_or_skip();
-  const char *bits[] = {"1", "2", "3", "5", "31"};
-  for (size_t ti = 0; ti < 4; ti += 2) { /* INT32 and FP32: the packed types */
+  for (size_t ti = 0; ti < 4; ti++) {
     const gsp_type t = sssp_types[ti];
-    cr_assert(t == GSP_INT32 || t == GSP_FP32);
     gsp_matrix H = hub_graph(t, 30000, 0, 3, 91); /* zero weights: ties and zero cycles */
     gsp_matrix R = NULL, G = NULL;
-    GSP_OK(gsp_generate_rmat(&R, t, 15, 8, 0, 0, 0, 1, 2, 92));
-    GSP_OK(gsp_generate_grid(&G, t, 60, 70, 1, 2, 93));
-    gsp_matrix mats[] = {H, R, G};
-    const char *names[] = {"hubs", "rmat", "grid"};
-    for (int mi = 0; mi < 3; mi++) {
+    GSP_OK(gsp_generate_rmat(&R, t, 15, 8, 0, 0, 0, 0, 2, 92));
+    GSP_OK(gsp_generate_grid(&G, t, 60, 70, 0, 2, 93));
+    gsp_matrix Z = family_matrix(F_ZERO, t, 3000, 94), B = family_matrix(F_ABSORB, t, 3000, 95);
+    gsp_matrix mats[] = {H, R, G, Z, B};
+    const char *names[] = {"hubs", "rmat", "grid", "zero", "absorb"};
+    for (int mi = 0; mi < 5; mi++) {
       tg g = tg_from_matrix(mats[mi]);
-      for (size_t bi = 0; bi < sizeof bits / sizeof *bits; bi++) {
-        cr_assert_eq(setenv("GSP_SSSP_LEVEL_BITS", bits[bi], 1), 0);
-        gsp_test_context("gpu packed %s %s level bits %s", names[mi], type_name(t), bits[bi]);
-        gsp_index one = 5; /* a source with an out-arc, so some vertex has level 1 */
-        while (g.p[one + 1] == g.p[one]) one = (one + 1) % (gsp_index)g.n;
-        int form = packed_case(mats[mi], &g, &one, 1);
-        if (form >= 0) {
-          cr_assert(form == 2 || form == 3, "record form %d", form);
-          if (bi == 0) cr_assert_eq(form, 3, "one level bit (levels 0 only) must overflow");
-        }
-        const gsp_index many[] = {0, 7, 1000, 2500, 7};
-        form = packed_case(mats[mi], &g, many, 5);
-        if (form >= 0) cr_assert(form == 2 || form == 3, "record form %d", form);
-      }
-      unsetenv("GSP_SSSP_LEVEL_BITS");
+      gsp_test_context("gpu ties %s %s", names[mi], type_name(t));
+      gsp_index one = 5; /* a source with an out-arc */
+      while (g.p[one + 1] == g.p[one]) one = (one + 1) % (gsp_index)g.n;
+      int levels = 0;
+      const int64_t ties = parents_case(mats[mi], &g, &one, 1, &levels);
+      if (ties >= 0 && mi < 4) cr_assert(ties > 0, "zero-weight arcs but no ties");
+      const gsp_index many[] = {0, 7, 1000, 2500, 7};
+      parents_case(mats[mi], &g, many, 5, &levels);
       tg_free(&g);
     }
-    gsp_matrix_free(&H), gsp_matrix_free(&R), gsp_matrix_free(&G);
+    gsp_matrix_free(&H), gsp_matrix_free(&R), gsp_matrix_free(&G), gsp_matrix_free(&Z), gsp_matrix_free(&B);
   }
 }
 
@@ -534,10 +529,9 @@ static int last_chunks(void) {
 
 /* Tiny staging slots (GSP_SSSP_STAGE_BYTES, read per call) so that the
  * results come back in many chunks, with the slots reused while copies of
- * later chunks are in flight: distances alone, packed and 16-byte parents
- * (the overflow fallback forced on some), full vectors (a grid reaches
- * everything), partial ones (R-MAT, a cutoff) and nearest sources with
- * roots. Every result must equal the CPU's. */
+ * later chunks are in flight: distances alone and with parents, full
+ * vectors (a grid reaches everything), partial ones (R-MAT, a cutoff) and
+ * nearest sources with roots. Every result must equal the CPU's. */
 Test(cuda_sssp, staged_chunks) {
   gpu_or_skip();
   const char *slot_bytes[] = {"16", "1000", "40000"};
@@ -554,10 +548,8 @@ Test(cuda_sssp, staged_chunks) {
       for (size_t bi = 0; bi < sizeof slot_bytes / sizeof *slot_bytes; bi++) {
         if (bi == 0 && mi > 0) continue; /* a chunk of 1..4 vertices: small graph only */
         cr_assert_eq(setenv("GSP_SSSP_STAGE_BYTES", slot_bytes[bi], 1), 0);
-        for (int lb = 0; lb < 2; lb++) { /* lb 1: packed words overflow, 16-byte records redo */
-          if (lb) cr_assert_eq(setenv("GSP_SSSP_LEVEL_BITS", "2", 1), 0);
-          gsp_test_context("gpu staged %s %s slot %s bytes, level bits %s", names[mi], type_name(t),
-                           slot_bytes[bi], lb ? "2" : "all");
+        {
+          gsp_test_context("gpu staged %s %s slot %s bytes", names[mi], type_name(t), slot_bytes[bi]);
           gsp_index src = 3;
           while (g.p[src + 1] == g.p[src]) src = (src + 1) % (gsp_index)g.n;
           sssp_both(mats[mi], &g, src, sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA));
@@ -569,9 +561,8 @@ Test(cuda_sssp, staged_chunks) {
           o.has_cutoff = true, o.cutoff = 25;
           sssp_both(mats[mi], &g, src, o);
           const gsp_index many[] = {0, 7, 700, 1100, 7};
-          const int form = packed_case(mats[mi], &g, many, 5);
-          if (form >= 0 && lb && (t == GSP_INT32 || t == GSP_FP32)) cr_assert_eq(form, 3, "record form %d", form);
-          if (lb) unsetenv("GSP_SSSP_LEVEL_BITS");
+          int levels = 0;
+          parents_case(mats[mi], &g, many, 5, &levels);
         }
       }
       unsetenv("GSP_SSSP_STAGE_BYTES");

@@ -85,8 +85,7 @@ typedef struct {
   double call_s;   /* the whole gateway call (host clock) */
   /* gsp_cuda_sssp, near-far driver */
   double setup_s;  /* device: workspace reset, seeding */
-  double kernel_s; /* device: the persistent kernel alone (with a fallback
-                      run after a level overflow: both runs) */
+  double kernel_s; /* device: the persistent kernel alone */
   double out_s;    /* host: from the kernel's end to the call's return
                       (extraction, staged copies, the gather pass) */
   double touch_s;  /* host: mapping the result pages, beside the kernel */
@@ -96,10 +95,10 @@ typedef struct {
                            to the gateway (checks, vectors), and */
   double host_after_s;  /* from its return to the published result (set
                            by gsp_cuda_sssp_note_host) */
-  int parents;     /* 0 none, 1 16-byte records, 2 packed 64-bit words,
-                      3 packed words that overflowed their level bits and
-                      were redone with 16-byte records */
-  int level_bits;  /* level bits of the packed words (2 and 3) */
+  double tree_s;   /* device: the parent pass after the kernel */
+  int64_t ties;    /* vertices the arc pass left to the tie BFS (strict rule) */
+  int tie_levels;  /* levels of that BFS (of the BFS from the sources for
+                      Bellman-Ford) */
   int steps;       /* kernel steps (grid barriers) */
   /* gsp_cuda_msssp, summed over batches */
   int batches;

@@ -150,7 +150,7 @@ static gsp_info bf_typed(T *dist, int64_t *parent, int64_t *cycle, int64_t *clen
     GSP_FREE_ALL;
     return info;
   }
-  GSP_TRY(finish<T>(dist, parent, NULL, d, g, S, ns, lim));
+  GSP_TRY(finish<T>(dist, parent, NULL, d, g, S, ns, lim, false));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

@@ -17,16 +17,10 @@
  *
  * Phase times (events and host clock) go to last_stats() for the bench.
  *
- * Parents: hop counts ride along the relaxation (see the kernels); the final
- * pass checks the BFS level equations. With 32-bit keys a cell is one
- * packed word, read and written whole. With 64-bit keys the reads of a
- * neighbour's (distance, count) pair during a round are not atomic as a
- * pair; the writer orders them (count, fence, distance), so a torn read can
- * only overstate a count, which later rounds correct. Should the check ever
- * fail anyway, the batch's counts are recomputed from scratch over the
- * tight arcs of the final distances (MS_LEVEL rounds, no race: distances
- * are then read-only) and checked again; GSP_MSSSP_FORCE_REPAIR=1 in the
- * environment forces that path (tests use it).
+ * Parents: the rounds are those of distances alone; then the recording
+ * pass, and a BFS over tight arcs only for batches with ties (see the
+ * kernels). The BFS keeps its levels in the parents' transpose buffer,
+ * free until the batch's transpose.
  */
 #include <stdlib.h>
 
@@ -110,16 +104,12 @@ template <class T> static void add_phases(Run<T> &R, int k, bool parents) {
   s.batches++;
 }
 
-/* Packed cells (one 64-bit word a cell) whenever hop counts ride along a
- * 32-bit key. */
-template <class T, int MODE> constexpr bool packed() { return MODE != MS_DIST && sizeof(typename Key<T>::K) == 4; }
-
 /* Queue rounds [r0, r1) of the current batch. */
-template <class T, int MODE> static gsp_info queue_rounds(Run<T> &R, int r0, int r1, T lim) {
+template <class T> static gsp_info queue_rounds(Run<T> &R, int r0, int r1, T lim) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
   for (int r = r0; r < r1; r++) {
-    ms_round<T, MODE, packed<T, MODE>()><<<R.grid, 256, 0, R.st>>>(R.b, R.g, r, lim);
+    ms_round<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, r, lim);
     GSP_CUDA_LAUNCHED();
   }
 #undef GSP_FREE_ALL
@@ -140,7 +130,7 @@ template <class T> static gsp_info read_flag(Run<T> &R, int slot, int *out) {
 }
 
 /* Queue more rounds until the last one saw no change. */
-template <class T, int MODE> static gsp_info converge(Run<T> &R, T lim) {
+template <class T> static gsp_info converge(Run<T> &R, T lim) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
   int step = 8;
@@ -148,7 +138,7 @@ template <class T, int MODE> static gsp_info converge(Run<T> &R, T lim) {
     int alive = 0;
     GSP_TRY(read_flag(R, (R.queued - 1) % 3, &alive));
     if (!alive) break;
-    GSP_TRY((queue_rounds<T, MODE>(R, R.queued, R.queued + step, lim)));
+    GSP_TRY(queue_rounds<T>(R, R.queued, R.queued + step, lim));
     R.queued += step;
     if (step < 256) step *= 2;
   }
@@ -156,32 +146,43 @@ template <class T, int MODE> static gsp_info converge(Run<T> &R, T lim) {
   return info;
 }
 
-/* Clear masks and flags, seed lanes [0, nb), hop counts optional
- * (reset_dist false: counts only, the level repair). */
-template <class T> static gsp_info seed(Run<T> &R, int nb, bool reset_dist) {
+/* Distances to +inf, masks and flags cleared, lanes [0, nb) seeded. */
+template <class T> static gsp_info seed(Run<T> &R, int nb) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
 #define GSP_FREE_ALL ((void)0)
   const int64_t cells = (int64_t)R.b.n * R.b.N;
-  if (R.b.DH && reset_dist) {
-    fill_kernel<unsigned long long><<<blocks_for(cells), 256, 0, R.st>>>(
-        R.b.DH, cells, Pk<T>::word(KT::enc(KT::inf()), (uint32_t)GSP_MS_NOHOP));
-    GSP_CUDA_LAUNCHED();
-  } else if (R.b.DH) {
-    ms_clear_hops<<<blocks_for(cells), 256, 0, R.st>>>(R.b.DH, cells);
-    GSP_CUDA_LAUNCHED();
-  } else if (reset_dist) {
-    fill_kernel<typename KT::K><<<blocks_for(cells), 256, 0, R.st>>>(R.b.D, cells, KT::enc(KT::inf()));
-    GSP_CUDA_LAUNCHED();
-  }
-  if (R.b.H) {
-    fill_kernel<int32_t><<<blocks_for(cells), 256, 0, R.st>>>(R.b.H, cells, GSP_MS_NOHOP);
-    GSP_CUDA_LAUNCHED();
-  }
+  fill_kernel<typename KT::K><<<blocks_for(cells), 256, 0, R.st>>>(R.b.D, cells, KT::enc(KT::inf()));
+  GSP_CUDA_LAUNCHED();
   GSP_CUDA_TRY(cudaMemsetAsync(R.b.chg, 0, (size_t)3 * R.b.n * sizeof(uint32_t), R.st));
-  GSP_CUDA_TRY(cudaMemsetAsync(R.b.alive, 0, 4 * sizeof(int), R.st));
+  GSP_CUDA_TRY(cudaMemsetAsync(R.b.alive, 0, MS_FLAGS * sizeof(int), R.st));
   ms_seed<typename KT::K><<<blocks_for(nb), 256, 0, R.st>>>(R.b, nb, KT::enc((T)0));
   GSP_CUDA_LAUNCHED();
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The batch's ties (cells the recording pass left, GSP_MS_TIE): BFS levels
+ * over tight arcs in Lv (n*N), one launch per level, until none grows. */
+template <class T> static gsp_info tie_bfs(Run<T> &R, int32_t *Lv, int64_t k0, int nb) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  const int64_t cells = (int64_t)R.b.n * R.b.N;
+  ms_tie_seed<<<blocks_for(cells), 256, 0, R.st>>>(R.b.P, Lv, cells);
+  GSP_CUDA_LAUNCHED();
+  for (int32_t k = 1;; k++) {
+    int grew = 0, open = 0;
+    GSP_CUDA_TRY(cudaMemsetAsync(R.b.alive + MS_GREW, 0, 2 * sizeof(int), R.st));
+    ms_tie_round<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, Lv, k);
+    GSP_CUDA_LAUNCHED();
+    GSP_TRY(read_flag(R, MS_GREW, &grew));
+    if (grew) continue;
+    GSP_TRY(read_flag(R, MS_NOPATH, &open));
+    GSP_CHECK(!open, GSP_PANIC, "gsp_msssp: sources %lld..%lld reach a vertex with no tight path", (long long)k0,
+              (long long)(k0 + nb - 1));
+    if (k - 1 > last_stats().tie_levels) last_stats().tie_levels = k - 1;
+    break;
+  }
 #undef GSP_FREE_ALL
   return info;
 }
@@ -205,15 +206,14 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   int32_t *Tpar = NULL, *Sd = NULL, *Sh = NULL;
 #define GSP_FREE_ALL                                                           \
   (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, R.cs ? (void)cudaStreamSynchronize(R.cs) : (void)0,     \
-   graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.H), cudaFree(R.b.DH),     \
-   cudaFree(R.b.P), cudaFree(R.b.chg), cudaFree(R.b.alive), cudaFree(Sd), cudaFree(Tdist), cudaFree(Tpar),     \
+   graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.P),                       \
+   cudaFree(R.b.chg), cudaFree(R.b.alive), cudaFree(Sd), cudaFree(Tdist), cudaFree(Tpar),     \
    R.ev[0] ? (void)cudaEventDestroy(R.ev[0]) : (void)0, R.ev[1] ? (void)cudaEventDestroy(R.ev[1]) : (void)0,   \
    destroy_events(&R.tev[0][0], 2 * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,                \
    R.st ? (void)cudaStreamDestroy(R.st) : (void)0, pinned_put(&pin), gsp__free(Sh), (void)cudaGetLastError())
   const int32_t n = (int32_t)A->nrows;
   const size_t cells = (size_t)n * (size_t)N, ts = sizeof(T);
   const bool par = parent != NULL;
-  const bool force_repair = par && getenv("GSP_MSSSP_FORCE_REPAIR") && atoi(getenv("GSP_MSSSP_FORCE_REPAIR")) > 0;
 
   Sh = (int32_t *)gsp__malloc_array((size_t)nsrc, sizeof *Sh);
   GSP_CHECK(Sh != NULL, GSP_OUT_OF_MEMORY, "gsp_msssp: cannot stage %lld sources", (long long)nsrc);
@@ -225,15 +225,12 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[1], cudaEventDisableTiming));
   for (int k = 0; k < 2; k++)
     for (int e = 0; e < EV_COUNT; e++) GSP_CUDA_TRY(cudaEventCreate(&R.tev[k][e]));
-  constexpr bool pk = packed<T, MS_HOPS>();
-  if (par && pk) GSP_CU_MALLOC(R.b.DH, cells, sizeof(unsigned long long));
-  else GSP_CU_MALLOC(R.b.D, cells, sizeof(K));
+  GSP_CU_MALLOC(R.b.D, cells, sizeof(K));
   GSP_CU_MALLOC(R.b.chg, 3 * (size_t)n, sizeof(uint32_t));
-  GSP_CU_MALLOC(R.b.alive, 4, sizeof(int));
+  GSP_CU_MALLOC(R.b.alive, MS_FLAGS, sizeof(int));
   GSP_CU_MALLOC(Sd, nsrc, sizeof(int32_t));
   GSP_CU_MALLOC(Tdist, cells, ts);
   if (par) {
-    if (!pk) GSP_CU_MALLOC(R.b.H, cells, sizeof(int32_t));
     GSP_CU_MALLOC(R.b.P, cells, sizeof(int32_t));
     GSP_CU_MALLOC(Tpar, cells, sizeof(int32_t));
   }
@@ -256,10 +253,9 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
     if (nb > 0) {
       R.b.S = Sd + k0;
       GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_START], R.st));
-      GSP_TRY(seed(R, nb, true));
+      GSP_TRY(seed(R, nb));
       R.queued = est;
-      if (par) GSP_TRY((queue_rounds<T, MS_HOPS>(R, 0, est, lim)));
-      else GSP_TRY((queue_rounds<T, MS_DIST>(R, 0, est, lim)));
+      GSP_TRY(queue_rounds<T>(R, 0, est, lim));
     }
     /* the previous batch leaves staging while this one relaxes */
     if (prev_k0 >= 0) {
@@ -279,34 +275,23 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
       last_stats().host_copy_s += host_seconds() - t1;
     }
     if (nb == 0) break;
-    if (par) GSP_TRY((converge<T, MS_HOPS>(R, lim)));
-    else GSP_TRY((converge<T, MS_DIST>(R, lim)));
+    GSP_TRY(converge<T>(R, lim));
     est = R.queued;
     GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_RELAXED], R.st));
-    if (par) {
-      int bad = 0;
-      ms_parents<T, pk><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
-      GSP_CUDA_LAUNCHED();
-      GSP_TRY(read_flag(R, 3, &bad));
-      if (bad || force_repair) { /* counts from scratch over the tight arcs */
-        GSP_TRY(seed(R, nb, false)); /* counts to none, sources to 0 */
-        R.queued = 8;
-        GSP_TRY((queue_rounds<T, MS_LEVEL>(R, 0, 8, lim)));
-        GSP_TRY((converge<T, MS_LEVEL>(R, lim)));
-        ms_parents<T, pk><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
-        GSP_CUDA_LAUNCHED();
-        GSP_TRY(read_flag(R, 3, &bad));
-        GSP_CHECK(!bad, GSP_PANIC, "gsp_msssp: the tight-arc levels of sources %lld..%lld do not check out",
-                  (long long)k0, (long long)(k0 + nb - 1));
-      }
-    }
-    if (par) GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_PARENTS], R.st));
     /* the transpose buffers are free once the last batch's copy is done
      * (long before: a batch's rounds take several times its copy) */
     if (bi > 0) GSP_CUDA_TRY(cudaStreamWaitEvent(R.st, R.ev[(bi - 1) & 1], 0));
+    if (par) {
+      int ties = 0;
+      ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
+      GSP_CUDA_LAUNCHED();
+      GSP_TRY(read_flag(R, MS_TIES, &ties));
+      last_stats().ties += ties;
+      if (ties) GSP_TRY(tie_bfs(R, Tpar, k0, nb));
+      GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_PARENTS], R.st));
+    }
     const dim3 tg((unsigned)((n + 31) / 32), (unsigned)((nb + 31) / 32)), tb(32, 8);
-    if (par && pk) ms_transpose<T, true><<<tg, tb, 0, R.st>>>(R.b, R.b.P, Tdist, Tpar, n, N, nb);
-    else ms_transpose<T, false><<<tg, tb, 0, R.st>>>(R.b, R.b.P, Tdist, Tpar, n, N, nb);
+    ms_transpose<T><<<tg, tb, 0, R.st>>>(R.b, R.b.P, Tdist, Tpar, n, N, nb);
     GSP_CUDA_LAUNCHED();
     GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_TRANSPOSED], R.st));
     /* the copy runs on its own stream, beside the next batch's rounds */
@@ -344,7 +329,7 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, uint8_t *
    * (bench/results/msssp_gpu_nvidia-h200.*). Then narrowed until the batch
    * state fits in 80% of free device memory. */
   const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
-  const size_t per_cell = ks + ks + (parent ? 12 : 0); /* D, transposed values, H + P + transposed parents */
+  const size_t per_cell = ks + ks + (parent ? 8 : 0); /* D, transposed values, P + transposed parents */
   int64_t N;
   if (batch > 0) N = (batch + 31) / 32 * 32;
   else N = 1024;

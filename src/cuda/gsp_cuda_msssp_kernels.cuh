@@ -15,18 +15,14 @@
  * what round r+1 writes, and a round after a quiet one returns at once, so
  * the host queues rounds ahead and checks a flag only now and then.
  *
- * Parents: the relaxation carries, per cell, the hop count of the best walk
- * (ties on distance broken by fewer hops). At the fixpoint that count is
- * the level of the tight-arc BFS of the documented parent rule; one final
- * pull pass picks the smallest tight tail one level up and at the same
- * time checks the level equations (see gsp_cuda_msssp.cu).
- *
- * With 32-bit keys (INT32, FP32) a cell is ONE 64-bit word,
- * key << 32 | hops (PK, "packed"): a tail's distance and count come in
- * one load, the (distance, hops) order is the unsigned order of the word,
- * and a cell is written with one store, so a reader never pairs a new
- * distance with an old count. 64-bit keys keep the count in a separate
- * array H, written before the distance behind a fence.
+ * Parents: the rounds compute distances alone. Then Okuyama's recording
+ * pass (ms_parents), one pull over the in-arcs of every cell, gives each
+ * the smallest tight tail with a smaller distance (the strict rule of
+ * gsp__sssp_cpu_tree). Cells without one ("ties": reached only over tight
+ * arcs of zero length) are marked; only when a batch has any, a BFS over
+ * tight arcs from the cells that have their parents gives them levels and
+ * the smallest tight tail one level up (ms_tie_round, one launch per
+ * level).
  */
 #ifndef GSP_CUDA_MSSSP_KERNELS_CUH
 #define GSP_CUDA_MSSSP_KERNELS_CUH
@@ -36,73 +32,45 @@
 namespace gsp_sssp_cu {
 
 #define GSP_MS_FULL 0xffffffffu
-#define GSP_MS_NOHOP INT32_MAX
 
-/* Packed cells (32-bit keys, non-negative so that their unsigned order is
- * theirs): key << 32 | hops. */
-template <class T> struct Pk {
-  typedef typename Key<T>::K K;
-  static __host__ __device__ __forceinline__ unsigned long long word(K k, uint32_t h) {
-    return ((unsigned long long)(uint32_t)k << 32) | h;
-  }
-  static __device__ __forceinline__ T dist(unsigned long long x) { return Key<T>::dec((K)(uint32_t)(x >> 32)); }
-  static __device__ __forceinline__ uint32_t hops(unsigned long long x) { return (uint32_t)x; }
-};
+/* P of a reached cell that the recording pass left to the tie BFS. */
+#define GSP_MS_TIE (-2)
 
-
-/* What a round relaxes. */
-enum { MS_DIST = 0, /* distances only */
-       MS_HOPS = 1, /* distances and hop counts (lexicographic) */
-       MS_LEVEL = 2 /* hop counts over tight arcs, distances fixed (repair) */ };
+/* Flags of a batch (MsBatch::alive): three rotating round flags, then the
+ * tie pass's. */
+enum { MS_TIES = 3,    /* count of cells marked GSP_MS_TIE */
+       MS_GREW = 4,    /* a tie level was given this launch */
+       MS_NOPATH = 5,  /* a reached cell has no tight path */
+       MS_FLAGS = 6 };
 
 /* Arrays of one batch on the device. */
 template <class K> struct MsBatch {
   int32_t n;
   int C, N;      /* chunks of 32 sources, N = 32*C */
-  K *D;          /* n*N distance keys (split cells) */
-  int32_t *H;    /* n*N hop counts (split cells, parents only) */
-  unsigned long long *DH; /* n*N packed cells key << 32 | hops (PK) */
+  K *D;          /* n*N distance keys */
   int32_t *P;    /* n*N parents, vertex-major */
   uint32_t *chg; /* 3 x n chunk masks */
-  int *alive;    /* 3 flags, then the "bad level" flag */
+  int *alive;    /* MS_FLAGS flags */
   const int32_t *S;
 };
-
-/* Distance of cell `at`, either layout. */
-template <class T, bool PK>
-__device__ __forceinline__ T ms_dist(const MsBatch<typename Key<T>::K> &b, int64_t at) {
-  if constexpr (PK) return Pk<T>::dist(b.DH[at]);
-  else return Key<T>::dec(b.D[at]);
-}
 
 /* Lane s < nb starts at S[s]; everything else is unreached. Round 0 reads
  * mask and flag slot 2. */
 template <class K>
 __global__ void ms_seed(MsBatch<K> b, int nb, K zero) {
   for (int s = blockIdx.x * blockDim.x + threadIdx.x; s < nb; s += gridDim.x * blockDim.x) {
-    const int64_t at = (int64_t)b.S[s] * b.N + s;
-    if (b.DH) b.DH[at] = ((unsigned long long)(uint32_t)zero << 32); /* hops 0 */
-    else b.D[at] = zero;
-    if (b.H) b.H[at] = 0;
+    b.D[(int64_t)b.S[s] * b.N + s] = zero;
     atomicOr(&b.chg[2 * (int64_t)b.n + b.S[s]], 1u << (s >> 5));
     if (s == 0) b.alive[2] = 1;
   }
 }
 
-/* Packed cells: every count to none, distances kept (the level repair). */
-__global__ void ms_clear_hops(unsigned long long *DH, int64_t cells) {
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < cells; i += (int64_t)gridDim.x * blockDim.x)
-    DH[i] = (DH[i] & 0xffffffff00000000ull) | (uint32_t)GSP_MS_NOHOP;
-}
-
 /* Round r over every (vertex, chunk) warp. The arcs are read 32 at a time
  * (one per lane, coalesced); the flagged ones are broadcast four at a time
  * so that four distance loads are in flight. */
-template <class T, int MODE, bool PK>
+template <class T>
 __global__ void __launch_bounds__(256) ms_round(MsBatch<typename Key<T>::K> b, DevGraph g, int r, T lim) {
   typedef Key<T> KT;
-  typedef typename KT::K K;
-  static_assert(!PK || (sizeof(K) == 4 && MODE != MS_DIST), "packed cells: 32-bit keys, with hop counts");
   /* every round clears the flag the next one raises, quiet or not, so a
    * round after a quiet one always finds its input flag down */
   if (blockIdx.x == 0 && threadIdx.x == 0) b.alive[(r + 1) % 3] = 0;
@@ -124,8 +92,6 @@ __global__ void __launch_bounds__(256) ms_round(MsBatch<typename Key<T>::K> b, D
     const int64_t e0 = g.roff[v], e1 = g.roff[v + 1];
     bool loaded = false;
     T old = KT::inf(), best = KT::inf();
-    int32_t oldh = GSP_MS_NOHOP, bh = GSP_MS_NOHOP;
-    unsigned long long oldw = ~0ull, bestw = ~0ull; /* PK */
     for (int64_t base = e0; base < e1; base += 32) {
       const int64_t e = base + lane;
       int32_t u = 0;
@@ -140,12 +106,7 @@ __global__ void __launch_bounds__(256) ms_round(MsBatch<typename Key<T>::K> b, D
       if (!m) continue;
       if (!loaded) {
         loaded = true;
-        if constexpr (PK) {
-          oldw = bestw = b.DH[v * (int64_t)N + col];
-        } else {
-          old = best = KT::dec(b.D[v * (int64_t)N + col]);
-          if (MODE != MS_DIST) oldh = bh = b.H[v * (int64_t)N + col];
-        }
+        old = best = KT::dec(b.D[v * (int64_t)N + col]);
       }
       while (m) {
         /* four tails at a time: their loads overlap */
@@ -159,61 +120,17 @@ __global__ void __launch_bounds__(256) ms_round(MsBatch<typename Key<T>::K> b, D
           wj[q] = __shfl_sync(GSP_MS_FULL, w, j < 0 ? 0 : j);
           if (j < 0) uj[q] = -1;
         }
-        if constexpr (PK) {
-          unsigned long long xu[4];
 #pragma unroll
-          for (int q = 0; q < 4; q++) xu[q] = uj[q] >= 0 ? b.DH[uj[q] * (int64_t)N + col] : ~0ull;
+        for (int q = 0; q < 4; q++) du[q] = uj[q] >= 0 ? KT::dec(b.D[uj[q] * (int64_t)N + col]) : KT::inf();
 #pragma unroll
-          for (int q = 0; q < 4; q++) {
-            const uint32_t hu = Pk<T>::hops(xu[q]);
-            if (uj[q] < 0 || hu == (uint32_t)GSP_MS_NOHOP) continue;
-            const T cand = KT::add(Pk<T>::dist(xu[q]), wj[q]);
-            if (!(cand <= lim)) continue; /* unreached tail, or beyond the cutoff */
-            if (MODE == MS_HOPS) {
-              const unsigned long long c = Pk<T>::word(KT::enc(cand), hu + 1);
-              if (c < bestw) bestw = c;
-            } else if (KT::enc(cand) == (K)(uint32_t)(bestw >> 32) && hu + 1 < Pk<T>::hops(bestw)) {
-              bestw = Pk<T>::word(KT::enc(cand), hu + 1); /* MS_LEVEL: the distance is final */
-            }
-          }
-        } else {
-#pragma unroll
-          for (int q = 0; q < 4; q++) du[q] = uj[q] >= 0 ? KT::dec(b.D[uj[q] * (int64_t)N + col]) : KT::inf();
-#pragma unroll
-          for (int q = 0; q < 4; q++) {
-            if (uj[q] < 0) continue;
-            const T cand = KT::add(du[q], wj[q]);
-            if (!(cand <= lim)) continue; /* unreached tail, or beyond the cutoff */
-            if (MODE == MS_DIST) {
-              if (cand < best) best = cand;
-            } else if (MODE == MS_HOPS) {
-              /* L2 read (no stale L1 line): the count is at least as new
-               * as the distance just read; none (a torn read) stays none */
-              if (cand <= best) {
-                const int32_t hu = __ldcg(&b.H[uj[q] * (int64_t)N + col]);
-                const int32_t h = hu == GSP_MS_NOHOP ? hu : hu + 1;
-                if (cand < best) best = cand, bh = h;
-                else if (h < bh) bh = h;
-              }
-            } else if (cand == best) { /* MS_LEVEL: best is the final distance */
-              const int32_t hu = __ldcg(&b.H[uj[q] * (int64_t)N + col]);
-              if (hu != GSP_MS_NOHOP && hu + 1 < bh) bh = hu + 1;
-            }
-          }
+        for (int q = 0; q < 4; q++) {
+          const T cand = KT::add(du[q], wj[q]);
+          if (uj[q] >= 0 && cand <= lim && cand < best) best = cand; /* beyond lim: unreached tail or cutoff */
         }
       }
     }
-    const bool ch = loaded && (PK ? bestw < oldw : best < old || (MODE != MS_DIST && bh < oldh));
-    if (ch && PK) {
-      b.DH[v * (int64_t)N + col] = bestw;
-    } else if (ch) {
-      const int64_t at = v * (int64_t)N + col;
-      if (MODE != MS_DIST) {
-        b.H[at] = bh;
-        __threadfence(); /* a reader that sees the new distance sees this count */
-      }
-      if (MODE != MS_LEVEL) b.D[at] = KT::enc(best);
-    }
+    const bool ch = loaded && best < old;
+    if (ch) b.D[v * (int64_t)N + col] = KT::enc(best);
     if (__any_sync(GSP_MS_FULL, ch) && lane == 0) {
       atomicOr(&cnext[v], bit);
       *acur = 1;
@@ -221,15 +138,55 @@ __global__ void __launch_bounds__(256) ms_round(MsBatch<typename Key<T>::K> b, D
   }
 }
 
-/* The parent rule from final distances and hop counts: parent = the
- * smallest tight tail whose count is one less; sources are their own
- * parents; -1 where unreached. Also checks the BFS level equations
- * h(v) = 1 + min{h(u) : u -> v tight}, h = 0 only at the lane's source,
- * and raises b.alive[3] where they fail. */
-template <class T, bool PK>
-__global__ void __launch_bounds__(256) ms_parents(MsBatch<typename Key<T>::K> b, DevGraph g, int nb, T lim) {
+/* The pull of the parent passes, for one (vertex, chunk) warp: per lane
+ * that wants one, the smallest tail u of a tight in-arc (d(u) + w == d
+ * exactly; d is reached, so u is) with d(u) < d (strict), or else with tie
+ * level Lv(u) == k - 1; INT32_MAX when there is none. The arcs are read 32
+ * at a time and broadcast four at a time so that four loads are in
+ * flight. */
+template <class T, bool STRICT>
+__device__ __forceinline__ int32_t ms_pull(const MsBatch<typename Key<T>::K> &b, const DevGraph &g, int32_t v,
+                                           int64_t col, bool want, T d, const int32_t *Lv, int32_t k) {
   typedef Key<T> KT;
   const T *rw = (const T *)g.rw;
+  const int lane = threadIdx.x & 31;
+  const int N = b.N;
+  int32_t p = INT32_MAX;
+  const int64_t e0 = g.roff[v], e1 = g.roff[v + 1];
+  for (int64_t base = e0; base < e1; base += 32) {
+    const int64_t e = base + lane;
+    int32_t u = 0;
+    T w = (T)0;
+    if (e < e1) u = g.rcol[e], w = rw[e];
+    const int cnt = e1 - base < 32 ? (int)(e1 - base) : 32;
+    for (int j0 = 0; j0 < cnt; j0 += 4) {
+      int32_t uj[4];
+      T wj[4], du[4];
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        const int j = j0 + q < cnt ? j0 + q : 0;
+        uj[q] = __shfl_sync(GSP_MS_FULL, u, j);
+        wj[q] = __shfl_sync(GSP_MS_FULL, w, j);
+        if (j0 + q >= cnt || !want) uj[q] = -1;
+      }
+#pragma unroll
+      for (int q = 0; q < 4; q++) du[q] = uj[q] >= 0 ? KT::dec(b.D[uj[q] * (int64_t)N + col]) : KT::inf();
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        if (uj[q] < 0 || uj[q] >= p || KT::add(du[q], wj[q]) != d) continue;
+        if (STRICT ? du[q] < d : Lv[uj[q] * (int64_t)N + col] == k - 1) p = uj[q];
+      }
+    }
+  }
+  return p;
+}
+
+/* Okuyama's recording pass with the strict rule: P = the smallest tight
+ * tail with a smaller distance; the lane's source its own parent; -1
+ * where unreached; GSP_MS_TIE where a reached cell has no such tail
+ * (counted in alive[MS_TIES]). */
+template <class T>
+__global__ void __launch_bounds__(256) ms_parents(MsBatch<typename Key<T>::K> b, DevGraph g, int nb, T lim) {
   const int lane = threadIdx.x & 31;
   const int64_t nw = ((int64_t)gridDim.x * blockDim.x) >> 5, n = b.n;
   const int C = b.C, N = b.N;
@@ -241,74 +198,54 @@ __global__ void __launch_bounds__(256) ms_parents(MsBatch<typename Key<T>::K> b,
       b.P[at] = -1;
       continue;
     }
-    const T d = ms_dist<T, PK>(b, at);
-    const bool reached = d <= lim;
-    int32_t h = GSP_MS_NOHOP;
-    if (reached) h = PK ? (int32_t)Pk<T>::hops(b.DH[at]) : b.H[at];
-    const bool want = reached && h > 0;
-    int32_t p = INT32_MAX, minh = GSP_MS_NOHOP;
-    const int64_t e0 = g.roff[v], e1 = g.roff[v + 1];
-    if (__any_sync(GSP_MS_FULL, want)) {
-      for (int64_t base = e0; base < e1; base += 32) {
-        const int64_t e = base + lane;
-        int32_t u = 0;
-        T w = (T)0;
-        if (e < e1) u = g.rcol[e], w = rw[e];
-        const int cnt = e1 - base < 32 ? (int)(e1 - base) : 32;
-        for (int j0 = 0; j0 < cnt; j0 += 4) {
-          /* four tails at a time, so that their distance loads overlap */
-          int32_t uj[4];
-          T wj[4], du[4];
-#pragma unroll
-          for (int q = 0; q < 4; q++) {
-            const int j = j0 + q < cnt ? j0 + q : 0;
-            uj[q] = __shfl_sync(GSP_MS_FULL, u, j);
-            wj[q] = __shfl_sync(GSP_MS_FULL, w, j);
-            if (j0 + q >= cnt) uj[q] = -1;
-          }
-          if (!want) continue;
-          int32_t hj[4];
-#pragma unroll
-          for (int q = 0; q < 4; q++) {
-            const int64_t ua = uj[q] * (int64_t)N + col;
-            if (uj[q] < 0) {
-              du[q] = KT::inf(), hj[q] = GSP_MS_NOHOP;
-            } else if constexpr (PK) {
-              const unsigned long long x = b.DH[ua];
-              du[q] = Pk<T>::dist(x), hj[q] = (int32_t)Pk<T>::hops(x);
-            } else {
-              du[q] = KT::dec(b.D[ua]), hj[q] = -1; /* H loaded only for tight tails */
-            }
-          }
-#pragma unroll
-          for (int q = 0; q < 4; q++) {
-            if (uj[q] >= 0 && du[q] <= lim && KT::add(du[q], wj[q]) == d) {
-              const int32_t hu = PK ? hj[q] : b.H[uj[q] * (int64_t)N + col];
-              if (hu < minh) minh = hu;
-              if (hu == h - 1 && uj[q] < p) p = uj[q];
-            }
-          }
-        }
-      }
-    }
-    bool bad = false;
-    if (!reached) p = -1;
-    else if (h == 0) {
-      p = v;
-      bad = col >= nb || b.S[col] != v;
-    } else {
-      bad = minh == GSP_MS_NOHOP || minh + 1 != h;
-    }
-    if (col >= nb) p = -1;
+    const T d = Key<T>::dec(b.D[at]);
+    const bool reached = col < nb && d <= lim, source = reached && b.S[col] == v;
+    const bool want = reached && !source;
+    int32_t p = INT32_MAX;
+    if (__any_sync(GSP_MS_FULL, want)) p = ms_pull<T, true>(b, g, v, col, want, d, NULL, 0);
+    if (source) p = v;
+    else if (!reached) p = -1;
+    else if (p == INT32_MAX) p = GSP_MS_TIE;
     b.P[at] = p;
-    if (__any_sync(GSP_MS_FULL, bad) && lane == 0) b.alive[3] = 1;
+    const int ties = __popc(__ballot_sync(GSP_MS_FULL, p == GSP_MS_TIE));
+    if (ties && lane == 0) atomicAdd(&b.alive[MS_TIES], ties);
+  }
+}
+
+/* Tie levels in Lv (n*N, vertex-major): 0 where the cell has its parent,
+ * -1 elsewhere. */
+__global__ void ms_tie_seed(const int32_t *P, int32_t *Lv, int64_t cells) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < cells; i += (int64_t)gridDim.x * blockDim.x)
+    Lv[i] = P[i] >= 0 ? 0 : -1;
+}
+
+/* BFS level k of the ties: a GSP_MS_TIE cell with a tight tail of level
+ * k - 1 takes level k and the smallest such tail as its parent (the
+ * levels below k are all known, so that is final); raises alive[MS_GREW]
+ * when any did, alive[MS_NOPATH] when a tie is left. */
+template <class T>
+__global__ void __launch_bounds__(256) ms_tie_round(MsBatch<typename Key<T>::K> b, DevGraph g, int32_t *Lv, int32_t k) {
+  const int lane = threadIdx.x & 31;
+  const int64_t nw = ((int64_t)gridDim.x * blockDim.x) >> 5, n = b.n;
+  const int C = b.C, N = b.N;
+  for (int64_t it = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; it < n * C; it += nw) {
+    const int32_t v = (int32_t)(it / C);
+    const int c = (int)(it - (int64_t)v * C);
+    const int64_t col = (int64_t)c * 32 + lane, at = v * (int64_t)N + col;
+    const bool want = b.P[at] == GSP_MS_TIE;
+    if (!__any_sync(GSP_MS_FULL, want)) continue;
+    const int32_t p = ms_pull<T, false>(b, g, v, col, want, Key<T>::dec(b.D[at]), Lv, k);
+    const bool got = want && p != INT32_MAX;
+    if (got) Lv[at] = k, b.P[at] = p;
+    if (__any_sync(GSP_MS_FULL, got) && lane == 0) b.alive[MS_GREW] = 1;
+    if (__any_sync(GSP_MS_FULL, want && !got) && lane == 0) b.alive[MS_NOPATH] = 1;
   }
 }
 
 /* Source-major output of lanes [0, nb): dist[s*n + v] = value of D[v*N + s]
  * and par[s*n + v] = P[v*N + s], through a 32 x 32 shared-memory tile so
  * both sides are coalesced. */
-template <class T, bool PK>
+template <class T>
 __global__ void ms_transpose(MsBatch<typename Key<T>::K> b, const int32_t *P, T *dist, int32_t *par, int32_t n,
                              int N, int nb) {
   __shared__ T td[32][33];
@@ -318,7 +255,7 @@ __global__ void ms_transpose(MsBatch<typename Key<T>::K> b, const int32_t *P, T 
   for (int k = ty; k < 32; k += 8) {
     const int64_t v = v0 + k, s = s0 + tx;
     if (v < n && s < nb) {
-      td[k][tx] = ms_dist<T, PK>(b, v * N + s);
+      td[k][tx] = Key<T>::dec(b.D[v * N + s]);
       if (P) tp[k][tx] = P[v * N + s];
     }
   }

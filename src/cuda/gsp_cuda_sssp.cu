@@ -489,7 +489,7 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
   case GSP_SSSP_DA2CF: GSP_TRY(run.da2cf(d, S, ns)); break;
   default: GSP_TRY(run.delta(d, S, ns, delta)); break;
   }
-  GSP_TRY(finish<T>((T *)out->dist, out->parent, out->root, d, g, S, ns, lim));
+  GSP_TRY(finish<T>((T *)out->dist, out->parent, out->root, d, g, S, ns, lim, true));
   *nvals = gsp__sssp_gather(out, A->type, &lim, false, 0, n, NULL, NULL, 0, gsp__threads()); /* presence */
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

@@ -236,24 +236,33 @@ static inline gsp_info read_count(int32_t *host, const int32_t *dev) {
   return info;
 }
 
-/* Parents (and roots when root != NULL) of the single/nearest-source tree
- * from final device distances d; dist_host is the same distances decoded on
- * the host; src are the distinct sources. parent/root as in
- * gsp__sssp_cpu_tree. Explicitly instantiated for the four types. */
+/* Device scratch of the tree pass: level and order of n entries, one
+ * counter. */
+struct TreeWs {
+  int32_t *level, *order, *cnt;
+};
+
+/* par (device, n) = the parents of the single/nearest-source tree from the
+ * final device distances d (-1 where unreached): strict, the rule of
+ * non-negative weights, else the tight-arc BFS from the sources
+ * (Bellman-Ford); both as gsp__sssp_cpu_tree gives them. src: the distinct
+ * sources (host). GSP_PANIC when a reached vertex has no tight path.
+ * Explicitly instantiated for the four types. */
 template <class T>
-gsp_info tree(int64_t *parent, int64_t *root, const typename Key<T>::K *d, const T *dist_host,
-              const DevGraph &g, const int32_t *src, int32_t nsrc, T lim);
+gsp_info tree_device(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, const int32_t *src, int32_t nsrc,
+                     T lim, bool strict, TreeWs ws);
 
 /* The drivers' common end: dist[n] (host) from the final device keys d,
- * then, when parent != NULL, the tree as tree() gives it. */
+ * then, when parent != NULL, the tree of tree_device (roots too when root
+ * != NULL). */
 template <class T>
 gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::K *d, const DevGraph &g,
-                const int32_t *src, int32_t nsrc, T lim);
+                const int32_t *src, int32_t nsrc, T lim, bool strict);
 
 /* Near-far delta-stepping in one persistent cooperative kernel
  * (gsp_cuda_sssp_nf.cu). out (host arrays, see gsp_cuda_sssp) gets the
  * distances, the presence and, when out->parent is set, the tree of
- * gsp__sssp_cpu_tree, recorded during relaxation; *nvals the vertices
+ * tree_device (strict rule); *nvals the vertices
  * reached. ws holds nf_workspace_bytes(n, m); the results come back through
  * dg's pinned staging. Returns GSP_NO_VALUE, touching nothing, when the
  * device cannot launch cooperative kernels (the caller then uses the

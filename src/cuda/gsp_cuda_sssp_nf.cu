@@ -28,27 +28,16 @@
  * steps; byte flags for the far pile. Queue counters rotate over three
  * slots so that the one being reset is neither read nor appended to.
  *
- * Parents: when asked for, each vertex holds a record (key, level, parent)
- * lowered in lexicographic order. A vertex is queued again when its
- * (key, level) drops. At the fixpoint the key is the distance, the level
- * the BFS level over tight arcs (the least hop count of a tight path from a
- * source; every tight tail's final offer arrives because a tail is requeued
- * after its own last drop) and the parent the smallest tight tail one level
- * up: exactly the rule of gsp__sssp_cpu_tree, with no pass after the run.
+ * Parents: the kernel computes distances alone; then tree_device
+ * (gsp_cuda_sssp_tree.cu) makes one pass over the arcs for the strict rule
+ * (a BFS over tight arcs only where zero-length arcs leave ties), on the
+ * queues the kernel no longer needs. Riding the parent rule along the
+ * relaxation instead (records of key, level and parent, lowered together)
+ * cost 16-30% more than distances alone; the pass costs a few percent.
  *
- * Two record forms. With 32-bit keys (INT32, FP32) the record is ONE 64-bit
- * word, key << 32 | level << pb | parent with pb = ceil(log2 n) bits for the
- * parent and the other 32 - pb for the level; unsigned order of the word is
- * the lexicographic order, so a native 64-bit atomicMin lowers it and a
- * plain 64-bit load reads a consistent (key, level). An offer whose level
- * does not fit raises a flag; the kernel stops at the next step and the run
- * is redone with the general form, so an overflow costs time, never
- * correctness. The general form (64-bit keys, and that fallback) is a
- * 16-byte record lowered by a 128-bit compare-and-swap.
- *
- * Results: right behind the kernel a small one splits the state into
- * distances and int32 parents and counts the reached vertices (so the host
- * knows before copying whether the vectors are full and need no presence).
+ * Results: right behind the kernel a small one counts the reached
+ * vertices (so the host knows before copying whether the vectors are full
+ * and need no presence).
  * While both run, host threads map the pages of the new result vectors.
  * Then the results come back through pinned slots kept with A, a few MiB a
  * chunk, the next chunks in flight while the host threads gather the
@@ -79,32 +68,22 @@ struct NfCtl {
   unsigned long long hcnt[3];  /* hub list, (count << 40) | arcs, by step % 3 */
   unsigned long long gmin[2];  /* least live far key, by bucket parity */
   int32_t steps;
-  int32_t ovf[2]; /* packed words: a level did not fit, by step parity (sticky) */
+  int32_t tcnt; /* the tree pass's counter */
   unsigned long long reached; /* vertices with distance <= lim, counted after the run */
-};
-
-/* Record forms (the P parameter below). */
-enum { NF_DIST = 0, NF_REC = 1, NF_PACK = 2 };
-
-/* (key, level, parent) of a vertex when parents are recorded; compared as
- * (hi, lo) unsigned, hi = key (non-negative), lo = level << 32 | parent. */
-struct __align__(16) Rec {
-  unsigned long long lo, hi;
 };
 
 struct NfWs {
   NfCtl *ctl;
-  void *d; /* K[n]; Rec[n] or packed words[n] with parents */
+  void *d; /* K[n] */
   int32_t *stamp;
   int32_t *Q[2], *H[2], *Far[2];
   unsigned long long *HS[2]; /* first arc index of each hub in the step's arc list */
   uint8_t *inFar;
-  void *dout;    /* T[n] distances (with parents) */
   int32_t *pout; /* int32[n] parents (with parents) */
 };
 
 struct NfLayout {
-  size_t ctl, d, stamp, q[2], h[2], hs[2], f[2], infar, dout, pout, total;
+  size_t ctl, d, stamp, q[2], h[2], hs[2], f[2], infar, pout, total;
 };
 
 NfLayout nf_layout(int64_t n, int64_t m) {
@@ -117,14 +96,13 @@ NfLayout nf_layout(int64_t n, int64_t m) {
   };
   const size_t un = (size_t)(n > 0 ? n : 1), hcap = (size_t)(m / NF_HUB) + 1;
   L.ctl = take(sizeof(NfCtl));
-  L.d = take(un * sizeof(Rec));
+  L.d = take(un * 8);
   L.stamp = take(un * 4);
   for (int k = 0; k < 2; k++) L.q[k] = take(un * 4);
   for (int k = 0; k < 2; k++) L.h[k] = take(hcap * 4);
   for (int k = 0; k < 2; k++) L.hs[k] = take(hcap * 8);
   for (int k = 0; k < 2; k++) L.f[k] = take(un * 4);
   L.infar = take(un + 16);
-  L.dout = take(un * 8);
   L.pout = take(un * 4);
   L.total = at;
   return L;
@@ -144,112 +122,37 @@ NfWs nf_ws(void *base, int64_t n, int64_t m) {
     w.Far[k] = (int32_t *)(b + L.f[k]);
   }
   w.inFar = (uint8_t *)(b + L.infar);
-  w.dout = b + L.dout;
   w.pout = (int32_t *)(b + L.pout);
   return w;
 }
 
-/* ---- distance state: plain keys, or records with parents ---- */
+/* ---- distance state: keys ---- */
 
-template <class T, int P> struct St;
-
-template <class T> struct St<T, NF_DIST> {
+template <class T> struct St {
   typedef typename Key<T>::K K;
   K *d;
   __device__ __forceinline__ unsigned long long keyu(int32_t v) const {
     return (unsigned long long)__ldcg(d + v);
   }
-  __device__ __forceinline__ void load(int32_t u, T &du, uint32_t &lvl) const {
-    du = Key<T>::dec(__ldcg(d + u));
-    lvl = 0;
-  }
+  __device__ __forceinline__ T load(int32_t u) const { return Key<T>::dec(__ldcg(d + u)); }
   /* Offer key k to v; true when v must be queued again. */
-  __device__ __forceinline__ bool offer(int32_t v, K k, uint32_t lvl, int32_t u) const {
+  __device__ __forceinline__ bool offer(int32_t v, K k) const {
     if (!(k < __ldcg(d + v))) return false; /* cheap test first: most offers lose */
     return k < atomicMin(d + v, k);
   }
 };
 
-template <class T> struct St<T, NF_REC> {
-  typedef typename Key<T>::K K;
-  Rec *r;
-  __device__ __forceinline__ unsigned long long keyu(int32_t v) const { return __ldcg(&r[v].hi); }
-  /* A consistent snapshot of u's record: a compare-and-swap that writes
-   * back what it finds (two plain loads could pair a new key with an old
-   * level and offer a level that no path has). */
-  __device__ __forceinline__ void load(int32_t u, T &du, uint32_t &lvl) const {
-    Rec g;
-    g.lo = __ldcg(&r[u].lo), g.hi = __ldcg(&r[u].hi);
-    const Rec x = atomicCAS(r + u, g, g);
-    du = Key<T>::dec((K)x.hi);
-    lvl = (uint32_t)(x.lo >> 32);
-  }
-  __device__ __forceinline__ bool offer(int32_t v, K k, uint32_t lvl, int32_t u) const {
-    const unsigned long long hi = (unsigned long long)k, lo = ((unsigned long long)lvl << 32) | (uint32_t)u;
-    Rec cur;
-    cur.hi = __ldcg(&r[v].hi);
-    if (hi > cur.hi) return false; /* keys only fall: this offer can never win */
-    cur.lo = __ldcg(&r[v].lo);     /* a guess; the CAS below returns the truth */
-    Rec want;
-    want.lo = lo, want.hi = hi;
-    for (;;) {
-      const bool better = hi < cur.hi || (hi == cur.hi && lo < cur.lo);
-      const Rec old = atomicCAS(r + v, cur, better ? want : cur);
-      if (old.hi == cur.hi && old.lo == cur.lo) {
-        if (!better) return false;
-        return hi < cur.hi || lvl < (uint32_t)(cur.lo >> 32); /* (key, level) dropped */
-      }
-      cur = old;
-      if (!(hi < cur.hi || (hi == cur.hi && lo < cur.lo))) return false;
-    }
-  }
-};
-
-/* Packed words (32-bit keys): key << 32 | level << pb | parent. */
-template <class T> struct St<T, NF_PACK> {
-  typedef typename Key<T>::K K;
-  static_assert(sizeof(K) == 4, "packed records need 32-bit keys");
-  unsigned long long *r;
-  int32_t *ovf; /* the step's overflow flag */
-  int pb;       /* parent bits */
-  uint32_t lmax; /* largest level stored (the all-ones level is never used) */
-  __device__ __forceinline__ unsigned long long keyu(int32_t v) const { return __ldcg(r + v) >> 32; }
-  /* one aligned 64-bit load: key and level of one state */
-  __device__ __forceinline__ void load(int32_t u, T &du, uint32_t &lvl) const {
-    const unsigned long long x = __ldcg(r + u);
-    du = Key<T>::dec((K)(uint32_t)(x >> 32));
-    lvl = (uint32_t)x >> pb;
-  }
-  __device__ __forceinline__ bool offer(int32_t v, K k, uint32_t lvl, int32_t u) const {
-    const unsigned long long cur = __ldcg(r + v);
-    if (lvl > lmax) {
-      /* does not fit; it would win only on a smaller key (v's own level
-       * fits, so a tie on the key loses): then the run must be redone */
-      if ((unsigned long long)(uint32_t)k < (cur >> 32)) *(volatile int32_t *)ovf = 1;
-      return false;
-    }
-    const unsigned long long want = ((unsigned long long)(uint32_t)k << 32) | ((unsigned long long)lvl << pb) |
-                                    (unsigned long long)(uint32_t)u;
-    if (want >= cur) return false; /* cheap test first: most offers lose */
-    const unsigned long long old = atomicMin(r + v, want);
-    if (want >= old) return false;
-    return (want >> pb) < (old >> pb); /* (key, level) dropped */
-  }
-};
-
-template <class T, int P> struct NfArgs {
+template <class T> struct NfArgs {
   DevGraph g;
   NfWs w;
   T lim;
   double delta;
-  int pb;        /* NF_PACK: parent bits */
-  uint32_t lmax; /* NF_PACK: largest level that fits */
 };
 
 /* Queue v for step+1 (v's new distance nd before Tend), or put it on far
  * pile fa. */
-template <class T, int P>
-__device__ __forceinline__ void push_next(const NfArgs<T, P> &a, int32_t v, double nd, double Tend, int step,
+template <class T>
+__device__ __forceinline__ void push_next(const NfArgs<T> &a, int32_t v, double nd, double Tend, int step,
                                           int fa) {
   if (nd < Tend) {
     if (atomicExch(&a.w.stamp[v], step + 1) == step + 1) return; /* queued already */
@@ -268,13 +171,13 @@ __device__ __forceinline__ void push_next(const NfArgs<T, P> &a, int32_t v, doub
   }
 }
 
-template <class T, int P>
-__device__ __forceinline__ void relax(const NfArgs<T, P> &a, const St<T, P> &st, int32_t u, T du, uint32_t lvl,
-                                      int64_t e, double Tend, int step, int fa) {
+template <class T>
+__device__ __forceinline__ void relax(const NfArgs<T> &a, const St<T> &st, int32_t u, T du, int64_t e, double Tend,
+                                      int step, int fa) {
   const T nd = Key<T>::add(du, ((const T *)a.g.w)[e]);
   if (!(nd <= a.lim)) return;
   const int32_t v = a.g.col[e];
-  if (st.offer(v, Key<T>::enc(nd), lvl + 1, u)) push_next(a, v, (double)nd, Tend, step, fa);
+  if (st.offer(v, Key<T>::enc(nd))) push_next(a, v, (double)nd, Tend, step, fa);
 }
 
 __device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
@@ -285,15 +188,13 @@ __device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
   return x;
 }
 
-template <class T, int P>
-__global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
+template <class T>
+__global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T> a) {
   typedef Key<T> KT;
   typedef typename KT::K K;
   cg::grid_group grid = cg::this_grid();
-  St<T, P> st;
-  if constexpr (P == NF_REC) st.r = (Rec *)a.w.d;
-  else if constexpr (P == NF_PACK) st.r = (unsigned long long *)a.w.d, st.pb = a.pb, st.lmax = a.lmax;
-  else st.d = (K *)a.w.d;
+  St<T> st;
+  st.d = (K *)a.w.d;
   NfCtl *ctl = a.w.ctl;
   const int lane = threadIdx.x & 31;
   const int64_t gtid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
@@ -304,13 +205,6 @@ __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
   for (;;) {
     /* Every branch below depends only on values no thread changes during
      * this step, so all threads take it together (grid.sync needs that). */
-    if constexpr (P == NF_PACK) {
-      /* a level overflowed in the last step: stop, the host redoes the run.
-       * That flag is written only during step - 1, so every thread reads
-       * the same value here. */
-      if (__ldcg(&ctl->ovf[(step + 1) & 1])) break;
-      st.ovf = &ctl->ovf[step & 1];
-    }
     const int nq = __ldcg(&ctl->qcnt[step % 3]);
     const unsigned long long hv = __ldcg(&ctl->hcnt[step % 3]);
     if (nq == 0 && hv == 0) {
@@ -376,9 +270,7 @@ __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
         int64_t sstart = (int64_t)__ldcg(HS + slot);
         int64_t send = slot + 1 < nh ? (int64_t)__ldcg(HS + slot + 1) : harcs;
         int32_t u = __ldcg(&a.w.H[nb][slot]);
-        T du;
-        uint32_t lvl;
-        st.load(u, du, lvl);
+        T du = st.load(u);
         int64_t ebase = a.g.off[u];
         for (int64_t idx = lo + lane; idx < hi; idx += 32) {
           while (idx >= send) {
@@ -386,10 +278,10 @@ __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
             sstart = send;
             send = slot + 1 < nh ? (int64_t)__ldcg(HS + slot + 1) : harcs;
             u = __ldcg(&a.w.H[nb][slot]);
-            st.load(u, du, lvl);
+            du = st.load(u);
             ebase = a.g.off[u];
           }
-          relax(a, st, u, du, lvl, ebase + (idx - sstart), Tend, step, fa);
+          relax(a, st, u, du, ebase + (idx - sstart), Tend, step, fa);
         }
       }
     }
@@ -402,11 +294,10 @@ __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
       int32_t u = 0;
       int64_t s = 0, e = 0;
       T du = (T)0;
-      uint32_t lvl = 0;
       if (valid) {
         u = __ldcg(Q + i);
         s = a.g.off[u], e = a.g.off[u + 1];
-        st.load(u, du, lvl);
+        du = st.load(u);
       }
       const int64_t deg = e - s;
       /* degree >= 32: the whole warp walks one list at a time */
@@ -417,8 +308,7 @@ __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
         const int32_t uu = __shfl_sync(FULL, u, l);
         const int64_t ss = __shfl_sync(FULL, (long long)s, l), ee = __shfl_sync(FULL, (long long)e, l);
         const T dd = __shfl_sync(FULL, du, l);
-        const uint32_t ll = __shfl_sync(FULL, lvl, l);
-        for (int64_t x = ss + lane; x < ee; x += 32) relax(a, st, uu, dd, ll, x, Tend, step, fa);
+        for (int64_t x = ss + lane; x < ee; x += 32) relax(a, st, uu, dd, x, Tend, step, fa);
       }
       /* the small ones: one list of sum(deg) arcs over the lanes */
       const int sd = valid && deg < 32 ? (int)deg : 0;
@@ -439,8 +329,7 @@ __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
         const int ej = __shfl_sync(FULL, excl, j);
         const int32_t uj = __shfl_sync(FULL, u, j);
         const T dj = __shfl_sync(FULL, du, j);
-        const uint32_t lj = __shfl_sync(FULL, lvl, j);
-        if (k < total) relax(a, st, uj, dj, lj, sj + (k - ej), Tend, step, fa);
+        if (k < total) relax(a, st, uj, dj, sj + (k - ej), Tend, step, fa);
       }
     }
     grid.sync();
@@ -449,36 +338,13 @@ __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T, P> a) {
   if (gtid == 0) ctl->steps = step;
 }
 
-/* Sources at distance 0 (their own parents, level 0), queued for step 1. */
-template <class T, int P> __global__ void nf_seed(const NfArgs<T, P> a, const int32_t *src, int32_t ns) {
+/* Sources at distance 0, queued for step 1. */
+template <class T> __global__ void nf_seed(const NfArgs<T> a, const int32_t *src, int32_t ns) {
   for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < ns; k += gridDim.x * blockDim.x) {
     const int32_t s = src[k];
-    if constexpr (P == NF_PACK) {
-      ((unsigned long long *)a.w.d)[s] =
-          ((unsigned long long)(uint32_t)Key<T>::enc((T)0) << 32) | (unsigned long long)(uint32_t)s;
-    } else if constexpr (P == NF_REC) {
-      Rec r;
-      r.hi = (unsigned long long)Key<T>::enc((T)0), r.lo = (uint32_t)s;
-      ((Rec *)a.w.d)[s] = r;
-    } else {
-      ((typename Key<T>::K *)a.w.d)[s] = Key<T>::enc((T)0);
-    }
+    ((typename Key<T>::K *)a.w.d)[s] = Key<T>::enc((T)0);
     push_next(a, s, 0.0, INFINITY, 0, 0);
   }
-}
-
-template <class T> __global__ void nf_fill_rec(Rec *r, int64_t n) {
-  Rec x;
-  x.lo = ULLONG_MAX, x.hi = (unsigned long long)Key<T>::enc(Key<T>::inf());
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
-    r[i] = x;
-}
-
-/* Packed words: key of +inf, all-ones level and parent. */
-template <class T> __global__ void nf_fill_pack(unsigned long long *r, int64_t n) {
-  const unsigned long long x = ((unsigned long long)(uint32_t)Key<T>::enc(Key<T>::inf()) << 32) | 0xffffffffull;
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
-    r[i] = x;
 }
 
 /* A thread's count of reached vertices into *cnt: one atomic per warp
@@ -486,39 +352,6 @@ template <class T> __global__ void nf_fill_pack(unsigned long long *r, int64_t n
 __device__ __forceinline__ void count_reached(unsigned long long *cnt, unsigned c) {
   c = __reduce_add_sync(FULL, c);
   if ((threadIdx.x & 31) == 0 && c) atomicAdd(cnt, (unsigned long long)c);
-}
-
-/* Packed words -> distances (A's type) and int32 parents (-1 where
- * unreached); *cnt += vertices reached. */
-template <class T>
-__global__ void nf_extract_pack(const unsigned long long *r, int64_t n, int pb, T lim, T *dist, int32_t *par,
-                                unsigned long long *cnt) {
-  const uint32_t pmask = (uint32_t)((1ull << pb) - 1);
-  unsigned c = 0;
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
-    const unsigned long long x = r[i];
-    const T dv = Key<T>::dec((typename Key<T>::K)(uint32_t)(x >> 32));
-    dist[i] = dv;
-    par[i] = dv <= lim ? (int32_t)((uint32_t)x & pmask) : -1;
-    c += dv <= lim;
-  }
-  count_reached(cnt, c);
-}
-
-/* Records -> distances (A's type) and int32 parents (-1 where unreached;
- * ids are < 2^31), half the bytes to copy back of int64; *cnt += vertices
- * reached. */
-template <class T>
-__global__ void nf_extract(const Rec *r, int64_t n, T lim, T *dist, int32_t *par, unsigned long long *cnt) {
-  unsigned c = 0;
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
-    const Rec x = r[i];
-    const T dv = Key<T>::dec((typename Key<T>::K)x.hi);
-    dist[i] = dv;
-    par[i] = dv <= lim ? (int32_t)(uint32_t)x.lo : -1;
-    c += dv <= lim;
-  }
-  count_reached(cnt, c);
 }
 
 /* Distance keys: *cnt += vertices reached. */
@@ -531,12 +364,12 @@ __global__ void nf_count(const typename Key<T>::K *d, int64_t n, T lim, unsigned
 }
 
 /* Blocks per SM for the persistent kernel (0: cannot launch it). */
-template <class T, int P> int nf_blocks_per_sm() {
+template <class T> int nf_blocks_per_sm() {
   static int cached = -1;
   if (cached < 0) {
     int coop = 0, b = 0;
     if (cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, 0) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, nf_kernel<T, P>, NF_THREADS, 0) != cudaSuccess) {
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, nf_kernel<T>, NF_THREADS, 0) != cudaSuccess) {
       (void)cudaGetLastError();
       coop = 0;
     }
@@ -625,11 +458,11 @@ gsp_info fetch(const gsp__sssp_sink *out, gsp_type t, const void *lim, bool full
   return info;
 }
 
-template <class T, int P>
+template <class T>
 gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
-                const int32_t *src, int32_t ns, T lim, double delta, int lbits, bool *overflow) {
+                const int32_t *src, int32_t ns, T lim, double delta) {
   gsp_info info = GSP_SUCCESS;
-  cudaEvent_t ev[3] = {NULL, NULL, NULL};
+  cudaEvent_t ev[4] = {NULL, NULL, NULL, NULL};
 #define GSP_FREE_ALL                                                           \
   do {                                                                         \
     for (cudaEvent_t e : ev)                                                   \
@@ -637,96 +470,67 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
     (void)cudaGetLastError();                                                  \
   } while (0)
   typedef Key<T> KT;
-  const int bps = nf_blocks_per_sm<T, P>();
+  typedef typename KT::K K;
+  const int bps = nf_blocks_per_sm<T>();
   if (bps < 1) return GSP_NO_VALUE;
   const int64_t n = g.n;
   gsp_cuda_sssp_stats &stats = last_stats();
-  for (int k = 0; k < 3; k++) GSP_CUDA_TRY(cudaEventCreate(&ev[k]));
-  NfArgs<T, P> a;
+  for (int k = 0; k < 4; k++) GSP_CUDA_TRY(cudaEventCreate(&ev[k]));
+  NfArgs<T> a;
   a.g = g;
   a.w = nf_ws(ws, n, g.m);
   a.lim = lim;
   a.delta = delta > 0 ? delta : 1.0;
-  a.pb = 1;
-  while (a.pb < 31 && ((int64_t)1 << a.pb) < n) a.pb++;
-  a.lmax = 0;
-  if constexpr (P == NF_PACK) {
-    const int lb = 32 - a.pb < lbits ? 32 - a.pb : lbits; /* >= 1 */
-    a.lmax = (uint32_t)((1ull << lb) - 2);                 /* all ones: never stored */
-    stats.level_bits = lb;
-  }
   GSP_CUDA_TRY(cudaEventRecord(ev[0], 0));
   GSP_CUDA_TRY(cudaMemsetAsync(a.w.ctl, 0, sizeof(NfCtl), 0));
   const unsigned long long none[2] = {ULLONG_MAX, ULLONG_MAX};
   GSP_CUDA_TRY(cudaMemcpy(a.w.ctl->gmin, none, sizeof none, cudaMemcpyHostToDevice));
   GSP_CUDA_TRY(cudaMemsetAsync(a.w.stamp, 0, (size_t)n * 4, 0));
   GSP_CUDA_TRY(cudaMemsetAsync(a.w.inFar, 0, (size_t)n + 16, 0));
-  if constexpr (P == NF_REC) {
-    nf_fill_rec<T><<<blocks_for(n), 256>>>((Rec *)a.w.d, n);
-    GSP_CUDA_LAUNCHED();
-  } else if constexpr (P == NF_PACK) {
-    nf_fill_pack<T><<<blocks_for(n), 256>>>((unsigned long long *)a.w.d, n);
-    GSP_CUDA_LAUNCHED();
-  } else {
-    GSP_TRY(fill<typename KT::K>((typename KT::K *)a.w.d, n, KT::enc(KT::inf())));
-  }
+  GSP_TRY(fill<K>((K *)a.w.d, n, KT::enc(KT::inf())));
   /* the sources, staged in the step-2 queue (free until step 1 runs) */
   GSP_CUDA_TRY(cudaMemcpy(a.w.Q[0], src, (size_t)ns * sizeof *src, cudaMemcpyHostToDevice));
-  nf_seed<T, P><<<blocks_for(ns), 256>>>(a, a.w.Q[0], ns);
+  nf_seed<T><<<blocks_for(ns), 256>>>(a, a.w.Q[0], ns);
   GSP_CUDA_LAUNCHED();
   GSP_CUDA_TRY(cudaEventRecord(ev[1], 0));
   void *args[] = {(void *)&a};
-  GSP_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)nf_kernel<T, P>, dim3((unsigned)(sm_count() * bps)),
+  GSP_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)nf_kernel<T>, dim3((unsigned)(sm_count() * bps)),
                                            dim3(NF_THREADS), args, 0, 0));
   GSP_CUDA_TRY(cudaEventRecord(ev[2], 0));
-  /* right behind the kernel: the results in their transfer form (packed
-   * words and records split into distances and parents) and the count of
-   * reached vertices, so the host knows before copying whether the
-   * vectors are full */
-  unsigned long long *reached = &a.w.ctl->reached;
-  if constexpr (P == NF_PACK) {
-    nf_extract_pack<T><<<blocks_for(n), 256>>>((const unsigned long long *)a.w.d, n, a.pb, lim, (T *)a.w.dout,
-                                                a.w.pout, reached);
-  } else if constexpr (P == NF_REC) {
-    nf_extract<T><<<blocks_for(n), 256>>>((const Rec *)a.w.d, n, lim, (T *)a.w.dout, a.w.pout, reached);
-  } else {
-    nf_count<T><<<blocks_for(n), 256>>>((const typename KT::K *)a.w.d, n, lim, reached);
-  }
+  /* right behind the kernel: the count of reached vertices, so the host
+   * knows before copying whether the vectors are full */
+  nf_count<T><<<blocks_for(n), 256>>>((const K *)a.w.d, n, lim, &a.w.ctl->reached);
   GSP_CUDA_LAUNCHED();
+  if (out->parent) {
+    /* the parent pass, on the queues and stamps the kernel is done with */
+    const TreeWs tw = {a.w.stamp, a.w.Q[0], &a.w.ctl->tcnt};
+    GSP_TRY(tree_device<T>(a.w.pout, (const K *)a.w.d, g, src, ns, lim, true, tw));
+  }
+  GSP_CUDA_TRY(cudaEventRecord(ev[3], 0));
   /* meanwhile the host threads map the result pages (new vectors): the
    * page faults leave the critical path */
   const double t_touch = host_seconds();
   gsp__sssp_touch(out, type_of<T>(), n, gsp__threads());
   stats.touch_s += host_seconds() - t_touch;
-  GSP_CUDA_TRY(cudaEventSynchronize(ev[2]));
+  GSP_CUDA_TRY(cudaEventSynchronize(ev[3]));
   const double t_out = host_seconds();
   {
-    float ms_setup = 0, ms_kernel = 0;
+    float ms_setup = 0, ms_kernel = 0, ms_tree = 0;
     GSP_CUDA_TRY(cudaEventElapsedTime(&ms_setup, ev[0], ev[1]));
     GSP_CUDA_TRY(cudaEventElapsedTime(&ms_kernel, ev[1], ev[2]));
+    GSP_CUDA_TRY(cudaEventElapsedTime(&ms_tree, ev[2], ev[3]));
     stats.setup_s += ms_setup * 1e-3, stats.kernel_s += ms_kernel * 1e-3;
+    if (out->parent) stats.tree_s += ms_tree * 1e-3;
   }
   NfCtl ctl;
   GSP_CUDA_TRY(cudaMemcpy(&ctl, a.w.ctl, sizeof ctl, cudaMemcpyDeviceToHost));
   stats.steps += ctl.steps;
-  if constexpr (P == NF_PACK) {
-    if (ctl.ovf[0] || ctl.ovf[1]) { /* a level did not fit: nothing written, the caller redoes it */
-      *overflow = true;
-      stats.out_s += host_seconds() - t_out;
-      GSP_FREE_ALL;
-      return GSP_SUCCESS;
-    }
-  }
   const bool full = ctl.reached == (unsigned long long)n;
   int64_t cnt = 0;
-  if constexpr (P != NF_DIST) {
-    /* int32 parents, widened by the gather */
-    GSP_TRY(fetch(out, type_of<T>(), &lim, full, n, a.w.dout, sizeof(T), a.w.pout, 4, dg, &cnt));
-  } else {
-    /* keys of non-negative values are their bit patterns: copied as they are */
-    static_assert(sizeof(typename KT::K) == sizeof(T), "key and value have one size");
-    GSP_TRY(fetch(out, type_of<T>(), &lim, full, n, a.w.d, sizeof(T), NULL, 0, dg, &cnt));
-  }
+  /* keys of non-negative values are their bit patterns: copied as they
+   * are; int32 parents, widened by the gather */
+  static_assert(sizeof(K) == sizeof(T), "key and value have one size");
+  GSP_TRY(fetch(out, type_of<T>(), &lim, full, n, a.w.d, sizeof(T), out->parent ? a.w.pout : NULL, 4, dg, &cnt));
   GSP_CHECK(cnt == (int64_t)ctl.reached, GSP_PANIC,
             "shortest paths: the device counted %llu vertices reached, the host %lld", ctl.reached,
             (long long)cnt);
@@ -738,15 +542,6 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   return info;
 }
 
-/* Level bits of the packed words: all that the parent bits leave, or fewer
- * when GSP_SSSP_LEVEL_BITS says so (tests use it to force the overflow
- * fallback on small graphs). */
-int packed_level_bits() {
-  const char *e = getenv("GSP_SSSP_LEVEL_BITS");
-  const int b = e ? atoi(e) : 0;
-  return b >= 1 && b <= 31 ? b : 31;
-}
-
 } // namespace
 
 size_t nf_workspace_bytes(int64_t n, int64_t m) { return nf_layout(n, m).total; }
@@ -754,19 +549,7 @@ size_t nf_workspace_bytes(int64_t n, int64_t m) { return nf_layout(n, m).total; 
 template <class T>
 gsp_info nearfar(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
                  const int32_t *src, int32_t nsrc, T lim, double delta) {
-  bool ovf = false;
-  gsp_cuda_sssp_stats &stats = last_stats();
-  if (!out->parent) return nf_run<T, NF_DIST>(out, nvals, g, dg, ws, src, nsrc, lim, delta, 0, &ovf);
-  if constexpr (sizeof(typename Key<T>::K) == 4) {
-    stats.parents = 2;
-    const gsp_info info =
-        nf_run<T, NF_PACK>(out, nvals, g, dg, ws, src, nsrc, lim, delta, packed_level_bits(), &ovf);
-    if (info != GSP_SUCCESS || !ovf) return info;
-    stats.parents = 3; /* a level did not fit its bits: the general form, exactly */
-  } else {
-    stats.parents = 1;
-  }
-  return nf_run<T, NF_REC>(out, nvals, g, dg, ws, src, nsrc, lim, delta, 0, &ovf);
+  return nf_run<T>(out, nvals, g, dg, ws, src, nsrc, lim, delta);
 }
 
 #define GSP_CU_NF_(T)                                                          \

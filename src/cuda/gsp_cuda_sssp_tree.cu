@@ -1,22 +1,99 @@
 /*
- * Parents on the GPU from final distances, by the rule every backend uses
- * (see gsp__sssp_cpu_tree): a level-synchronous BFS over the tight arcs
- * (d[u] + w == d[v] exactly); a vertex takes the first level that reaches
- * it, and parent = atomicMin over the tight tails one level up, so the
- * result is the smallest such tail whatever the thread timing.
+ * Parents on the GPU from final distances, by the rules every backend uses
+ * (gsp__sssp_cpu_tree):
+ *
+ *  - strict (non-negative weights): one pass over the arcs gives each
+ *    vertex the smallest tight tail u with d[u] < d[v] (atomicMin, so the
+ *    result does not depend on thread timing). The vertices left without
+ *    one ("ties": reached only over tight arcs of zero length) are rare;
+ *    only when there are any, a level-synchronous BFS over the tight arcs,
+ *    seeded with every vertex that has its parent, gives them the smallest
+ *    tight tail one level up;
+ *  - BFS (Bellman-Ford): that BFS from the sources alone, for every vertex.
+ *
+ * The arc pass is arc-parallel (each warp a contiguous chunk of arcs, the
+ * tails found by binary search over the row offsets), so hubs cost no more
+ * than their arcs.
  */
 #include "gsp_cuda_sssp.cuh"
 
 namespace gsp_sssp_cu {
 
+namespace {
+
+constexpr int TREE_CHUNK = 1024; /* arcs per warp in the arc pass */
+
+/* The largest u in [lo, hi] with off[u] <= e (off[lo] <= e): the tail of
+ * arc e, empty rows skipped. */
+__device__ __forceinline__ int32_t arc_tail(const int64_t *off, int32_t lo, int32_t hi, int64_t e) {
+  while (lo < hi) {
+    const int32_t mid = lo + (hi - lo + 1) / 2;
+    if (off[mid] <= e) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* par[v] = min over tight arcs u -> v with d[u] < d[v] of u. */
+template <class T>
+__global__ void tree_strict(const DevGraph g, const typename Key<T>::K *d, int32_t *par, T lim) {
+  typedef Key<T> KT;
+  const T *w = (const T *)g.w;
+  const int lane = threadIdx.x & 31;
+  const int64_t nw = ((int64_t)gridDim.x * blockDim.x) >> 5;
+  for (int64_t c = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; c * TREE_CHUNK < g.m; c += nw) {
+    const int64_t e0 = c * TREE_CHUNK, e1 = e0 + TREE_CHUNK < g.m ? e0 + TREE_CHUNK : g.m;
+    const int32_t ufirst = arc_tail(g.off, 0, g.n - 1, e0), ulast = arc_tail(g.off, ufirst, g.n - 1, e1 - 1);
+    int32_t u = ufirst;
+    int64_t uend = g.off[u + 1];
+    T du = KT::dec(d[u]);
+    for (int64_t e = e0 + lane; e < e1; e += 32) {
+      if (e >= uend) {
+        u = arc_tail(g.off, u + 1, ulast, e);
+        uend = g.off[u + 1];
+        du = KT::dec(d[u]);
+      }
+      if (!(du <= lim)) continue;
+      const int32_t v = g.col[e];
+      const T dv = KT::dec(d[v]);
+      if (du < dv && dv <= lim && KT::add(du, w[e]) == dv) atomicMin(&par[v], u);
+    }
+  }
+}
+
+/* Unreached vertices get -1; *cnt += the reached ones with no parent yet
+ * (INT32_MAX). */
+template <class T>
+__global__ void tree_open(const typename Key<T>::K *d, int32_t *par, int32_t n, T lim, int32_t *cnt) {
+  int c = 0;
+  for (int64_t v = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; v < n; v += (int64_t)gridDim.x * blockDim.x) {
+    if (!(Key<T>::dec(d[v]) <= lim)) par[v] = -1;
+    else c += par[v] == INT32_MAX;
+  }
+  c = __reduce_add_sync(0xffffffffu, c);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(cnt, c);
+}
+
+/* BFS seed of the strict rule: level 0 and queued for every vertex with a
+ * parent, -1 for the others. */
+__global__ void tree_seed_levels(const int32_t *par, int32_t n, int32_t *level, int32_t *order, int32_t *cnt) {
+  for (int64_t v = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; v < n; v += (int64_t)gridDim.x * blockDim.x) {
+    const bool has = par[v] >= 0 && par[v] != INT32_MAX;
+    level[v] = has ? 0 : -1;
+    if (has) qpush(order, cnt, (int32_t)v);
+  }
+}
+
+/* One BFS level: the vertices order[lo, hi) of level L look at their
+ * arcs; an unlevelled (or this level's) target v on a tight arc takes
+ * level L + 1 (the first claim queues it) and parent = atomicMin. */
 template <class T, int G>
-__global__ void tree_level(const DevGraph g, const typename Key<T>::K *d, const int32_t *order, int32_t lo,
-                           int32_t hi, int32_t L, int32_t *level, int32_t *par, int32_t *cnt, T lim) {
+__global__ void tree_level(const DevGraph g, const typename Key<T>::K *d, int32_t *order, int32_t lo, int32_t hi,
+                           int32_t L, int32_t *level, int32_t *par, int32_t *cnt, T lim) {
   typedef Key<T> KT;
   const T *w = (const T *)g.w;
   const int lane = threadIdx.x % G;
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x / G;
-  for (int64_t k = lo + (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G; k < hi; k += stride) {
+  for (int64_t k = lo + group_id<G>(); k < hi; k += group_stride<G>()) {
     const int32_t u = order[k];
     const T du = KT::dec(d[u]);
     for (int64_t e = g.off[u] + lane; e < g.off[u + 1]; e += G) {
@@ -25,99 +102,136 @@ __global__ void tree_level(const DevGraph g, const typename Key<T>::K *d, const 
       if (lv != -1 && lv != L + 1) continue;
       const T dv = KT::dec(d[v]);
       if (!(dv <= lim) || KT::add(du, w[e]) != dv) continue;
-      if (lv == -1 && atomicCAS(&level[v], -1, L + 1) == -1) qpush((int32_t *)order, cnt, v);
+      if (lv == -1 && atomicCAS(&level[v], -1, L + 1) == -1) qpush(order, cnt, v);
       atomicMin(&par[v], u);
     }
   }
 }
 
+/* Sources: their own parents (and level 0, queued, when level != NULL). */
 __global__ void tree_seed(const int32_t *src, int32_t nsrc, int32_t *level, int32_t *par) {
   for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < nsrc; k += gridDim.x * blockDim.x) {
-    level[src[k]] = 0;
+    if (level) level[src[k]] = 0;
     par[src[k]] = src[k];
   }
 }
 
+/* BFS levels from order[0, hi) (level 0) until no vertex is added. */
 template <class T>
-gsp_info tree(int64_t *parent, int64_t *root, const typename Key<T>::K *d, const T *dist_host, const DevGraph &g,
-              const int32_t *src, int32_t nsrc, T lim) {
+gsp_info tree_bfs(const DevGraph &g, const typename Key<T>::K *d, int32_t *par, TreeWs ws, int32_t hi, T lim,
+                  int32_t *levels) {
   gsp_info info = GSP_SUCCESS;
-  const int32_t n = g.n;
-  int32_t *level = NULL, *par = NULL, *order = NULL, *cnt = NULL;
-  int32_t *hpar = NULL, *horder = NULL;
-#define GSP_FREE_ALL                                                           \
-  (cudaFree(level), cudaFree(par), cudaFree(order), cudaFree(cnt), (void)cudaGetLastError(), \
-   gsp__free(hpar), gsp__free(horder))
-  GSP_CU_MALLOC(level, n, sizeof *level);
-  GSP_CU_MALLOC(par, n, sizeof *par);
-  GSP_CU_MALLOC(order, n, sizeof *order);
-  GSP_CU_MALLOC(cnt, 1, sizeof *cnt);
-  GSP_TRY(fill<int32_t>(level, n, -1));
-  GSP_TRY(fill<int32_t>(par, n, INT32_MAX));
-  /* sources (distinct, from the caller): level 0, their own parent */
-  hpar = (int32_t *)gsp__malloc_array((size_t)n + 1, sizeof *hpar);
-  horder = (int32_t *)gsp__malloc_array((size_t)n + 1, sizeof *horder);
-  GSP_CHECK(hpar && horder, GSP_OUT_OF_MEMORY, "cannot stage the shortest-path tree of %d vertices", n);
-  GSP_CUDA_TRY(cudaMemcpy(order, src, (size_t)nsrc * sizeof *order, cudaMemcpyHostToDevice));
-  GSP_CUDA_TRY(cudaMemcpy(cnt, &nsrc, sizeof nsrc, cudaMemcpyHostToDevice));
-  tree_seed<<<blocks_for(nsrc), 256>>>(order, nsrc, level, par);
-  GSP_CUDA_LAUNCHED();
-  const bool wide = g.m >= 12 * (int64_t)(n > 0 ? n : 1);
-  int32_t lo = 0, hi = nsrc;
-  for (int32_t L = 0; lo < hi; L++) {
+#define GSP_FREE_ALL ((void)0)
+  const bool wide = g.m >= 12 * (int64_t)(g.n > 0 ? g.n : 1);
+  int32_t lo = 0, L = 0;
+  for (; lo < hi; L++) {
     if (wide)
-      tree_level<T, 32><<<blocks_for((int64_t)(hi - lo) * 32), 256>>>(g, d, order, lo, hi, L, level, par, cnt, lim);
+      tree_level<T, 32><<<blocks_for((int64_t)(hi - lo) * 32), 256>>>(g, d, ws.order, lo, hi, L, ws.level, par,
+                                                                       ws.cnt, lim);
     else
-      tree_level<T, 4><<<blocks_for((int64_t)(hi - lo) * 4), 256>>>(g, d, order, lo, hi, L, level, par, cnt, lim);
+      tree_level<T, 4><<<blocks_for((int64_t)(hi - lo) * 4), 256>>>(g, d, ws.order, lo, hi, L, ws.level, par,
+                                                                     ws.cnt, lim);
     GSP_CUDA_LAUNCHED();
     lo = hi;
-    GSP_TRY(read_count(&hi, cnt));
+    GSP_TRY(read_count(&hi, ws.cnt));
   }
-  GSP_CUDA_TRY(cudaMemcpy(hpar, par, (size_t)n * sizeof *hpar, cudaMemcpyDeviceToHost));
-  GSP_CUDA_TRY(cudaMemcpy(horder, order, (size_t)hi * sizeof *horder, cudaMemcpyDeviceToHost));
-  /* every vertex with a distance must be in the tree */
-  int64_t reached = 0;
-  for (int32_t v = 0; v < n; v++) {
-    const bool r = dist_host[v] <= lim;
-    reached += r;
-    parent[v] = r ? (int64_t)hpar[v] : -1;
-  }
-  GSP_CHECK(reached == hi, GSP_PANIC, "shortest-path tree: %lld vertices have distances, %d have tight paths",
-            (long long)reached, hi);
-  if (root) {
-    for (int32_t v = 0; v < n; v++) root[v] = -1;
-    for (int32_t k = 0; k < hi; k++) { /* order lists parents before children */
-      const int32_t v = horder[k];
-      root[v] = parent[v] == v ? v : root[parent[v]];
+  *levels = L;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Zero the counter, run tree_open, read the count. */
+template <class T>
+gsp_info open_count(int32_t *out, const typename Key<T>::K *d, int32_t *par, int32_t n, T lim, int32_t *cnt) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  GSP_CUDA_TRY(cudaMemsetAsync(cnt, 0, sizeof *cnt, 0));
+  tree_open<T><<<blocks_for(n), 256>>>(d, par, n, lim, cnt);
+  GSP_CUDA_LAUNCHED();
+  GSP_TRY(read_count(out, cnt));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+} // namespace
+
+template <class T>
+gsp_info tree_device(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, const int32_t *src, int32_t nsrc,
+                     T lim, bool strict, TreeWs ws) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  const int32_t n = g.n;
+  gsp_cuda_sssp_stats &stats = last_stats();
+  int32_t open = 0, levels = 0;
+  GSP_TRY(fill<int32_t>(par, n, INT32_MAX));
+  GSP_CUDA_TRY(cudaMemcpy(ws.order, src, (size_t)nsrc * sizeof *src, cudaMemcpyHostToDevice));
+  if (strict) {
+    tree_seed<<<blocks_for(nsrc), 256>>>(ws.order, nsrc, NULL, par);
+    GSP_CUDA_LAUNCHED();
+    if (g.m > 0) {
+      tree_strict<T><<<blocks_for((g.m + TREE_CHUNK - 1) / TREE_CHUNK * 32), 256>>>(g, d, par, lim);
+      GSP_CUDA_LAUNCHED();
     }
+    GSP_TRY(open_count<T>(&open, d, par, n, lim, ws.cnt));
+    stats.ties += open;
+    if (open == 0) return info;
+    /* ties: the BFS from every vertex that has its parent */
+    GSP_CUDA_TRY(cudaMemsetAsync(ws.cnt, 0, sizeof *ws.cnt, 0));
+    tree_seed_levels<<<blocks_for(n), 256>>>(par, n, ws.level, ws.order, ws.cnt);
+    GSP_CUDA_LAUNCHED();
+  } else {
+    GSP_TRY(fill<int32_t>(ws.level, n, -1));
+    GSP_CUDA_TRY(cudaMemcpy(ws.cnt, &nsrc, sizeof nsrc, cudaMemcpyHostToDevice));
+    tree_seed<<<blocks_for(nsrc), 256>>>(ws.order, nsrc, ws.level, par);
+    GSP_CUDA_LAUNCHED();
   }
-  GSP_FREE_ALL;
+  int32_t hi = 0;
+  GSP_TRY(read_count(&hi, ws.cnt));
+  GSP_TRY(tree_bfs<T>(g, d, par, ws, hi, lim, &levels));
+  stats.tie_levels += levels;
+  GSP_TRY(open_count<T>(&open, d, par, n, lim, ws.cnt));
+  GSP_CHECK(open == 0, GSP_PANIC, "shortest-path tree: %d vertices have distances but no tight path", open);
 #undef GSP_FREE_ALL
   return info;
 }
 
 template <class T>
 gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::K *d, const DevGraph &g,
-                const int32_t *src, int32_t nsrc, T lim) {
+                const int32_t *src, int32_t nsrc, T lim, bool strict) {
   gsp_info info = GSP_SUCCESS;
   typename Key<T>::K *hd = NULL;
-#define GSP_FREE_ALL gsp__free(hd)
+  int32_t *par = NULL, *hpar = NULL;
+  TreeWs ws = {NULL, NULL, NULL};
+#define GSP_FREE_ALL                                                           \
+  (gsp__free(hd), gsp__free(hpar), cudaFree(par), cudaFree(ws.level), cudaFree(ws.order), cudaFree(ws.cnt), \
+   (void)cudaGetLastError())
   const int32_t n = g.n;
   hd = (typename Key<T>::K *)gsp__malloc_array((size_t)n + 1, sizeof *hd);
   GSP_CHECK(hd != NULL, GSP_OUT_OF_MEMORY, "cannot stage %d distances", n);
   GSP_CUDA_TRY(cudaMemcpy(hd, d, (size_t)n * sizeof *hd, cudaMemcpyDeviceToHost));
   for (int32_t v = 0; v < n; v++) dist[v] = Key<T>::dec(hd[v]);
-  if (parent) GSP_TRY(tree<T>(parent, root, d, dist, g, src, nsrc, lim));
+  if (parent) {
+    GSP_CU_MALLOC(par, n, sizeof *par);
+    GSP_CU_MALLOC(ws.level, n, sizeof *ws.level);
+    GSP_CU_MALLOC(ws.order, n, sizeof *ws.order);
+    GSP_CU_MALLOC(ws.cnt, 1, sizeof *ws.cnt);
+    hpar = (int32_t *)gsp__malloc_array((size_t)n + 1, sizeof *hpar);
+    GSP_CHECK(hpar != NULL, GSP_OUT_OF_MEMORY, "cannot stage the parents of %d vertices", n);
+    GSP_TRY(tree_device<T>(par, d, g, src, nsrc, lim, strict, ws));
+    GSP_CUDA_TRY(cudaMemcpy(hpar, par, (size_t)n * sizeof *hpar, cudaMemcpyDeviceToHost));
+    for (int32_t v = 0; v < n; v++) parent[v] = hpar[v];
+    if (root) GSP_TRY(gsp__sssp_roots(root, parent, n));
+  }
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
 }
 
 #define GSP_CU_TREE_(T)                                                        \
-  template gsp_info tree<T>(int64_t *, int64_t *, const Key<T>::K *, const T *, const DevGraph &, \
-                            const int32_t *, int32_t, T);                       \
+  template gsp_info tree_device<T>(int32_t *, const Key<T>::K *, const DevGraph &, const int32_t *, int32_t, T, \
+                                   bool, TreeWs);                              \
   template gsp_info finish<T>(T *, int64_t *, int64_t *, const Key<T>::K *, const DevGraph &, const int32_t *, \
-                              int32_t, T);
+                              int32_t, T, bool);
 GSP_CU_TREE_(int32_t)
 GSP_CU_TREE_(int64_t)
 GSP_CU_TREE_(float)
