@@ -514,13 +514,15 @@ gsp_info gsp_path_extract(gsp_index *path, gsp_index *len,
 /* GSP_INVALID_VALUE (use Bellman-Ford or Johnson for those), as does a    */
 /* NaN weight. Integer sums saturate as in MIN_PLUS: INT_MAX is "no path". */
 /* Results are the same on every backend and algorithm: distances are the  */
-/* exact fixpoint of d(v) = min(d(u) + A(u,v)) in A's arithmetic, and a    */
-/* parent is the smallest-numbered u on a tight arc (d(u) + A(u,v) ==      */
-/* d(v)) one hop closer to the source in the tree of tight arcs. Following */
-/* parents from v back to the source and adding the arc weights from the   */
-/* source onward reproduces d(v) exactly. Unreachable vertices (and those  */
-/* beyond the cutoff) are absent entries. On error every output is         */
-/* untouched.                                                              */
+/* exact fixpoint of d(v) = min(d(u) + A(u,v)) in A's arithmetic. Parents  */
+/* follow the tight arcs (d(u) + A(u,v) == d(v)): parent(v) is the         */
+/* smallest u on a tight arc with d(u) < d(v). Where there is none (a tie: */
+/* zero weights, or float sums that absorb a small weight) it is the       */
+/* smallest tight u one hop closer, over tight arcs, to the sources and    */
+/* the vertices of the first kind. Following parents from v back to the    */
+/* source and adding the arc weights from the source onward reproduces     */
+/* d(v) exactly. Unreachable vertices (and those beyond the cutoff) are    */
+/* absent entries. On error every output is untouched.                     */
 /* ---------------------------------------------------------------------- */
 
 /* Single-source algorithms. */
@@ -617,17 +619,19 @@ gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len,
 /* Bellman-Ford: shortest paths with negative weights                      */
 /*                                                                         */
 /* A is square, INT32, INT64, FP32 or FP64, and may hold negative weights  */
-/* (NaN and -inf are GSP_INVALID_VALUE). Distances, parents and their      */
-/* rule are those of the SSSP section above (the fixpoint in A's           */
-/* arithmetic, integer sums saturating; the smallest tight parent one hop  */
-/* closer to the source), and the same on every backend. A negative cycle  */
-/* is one whose arc weights sum below zero: exactly for integers (also     */
-/* when saturated sums would hide it), in A's arithmetic for floats (with  */
-/* integer-valued weights and sums below 2^24 for FP32, 2^53 for FP64, the */
-/* same thing). Relaxation stops after n rounds, or earlier when the       */
-/* parent graph closes a cycle, so every call terminates. The cycle found  */
-/* is a function of A (and src) alone: the same on every backend and      */
-/* thread count.                                                           */
+/* (NaN and -inf are GSP_INVALID_VALUE). Distances are those of the SSSP   */
+/* section above (the fixpoint in A's arithmetic, integer sums             */
+/* saturating). Parents have their own rule, since with negative arcs a    */
+/* vertex may have only tight tails of larger distance: parent(v) is the   */
+/* smallest u on a tight arc (d(u) + A(u,v) == d(v)) whose hop level is    */
+/* one below v's, levels counted by a BFS from the source over the tight   */
+/* arcs. Both are the same on every backend. A negative cycle is one whose */
+/* arc weights sum below zero: exactly for integers (also when saturated   */
+/* sums would hide it), in A's arithmetic for floats (with integer-valued  */
+/* weights and sums below 2^24 for FP32, 2^53 for FP64, the same thing).   */
+/* Relaxation stops after n rounds, or earlier when the parent graph       */
+/* closes a cycle, so every call terminates. The cycle found is a function */
+/* of A (and src) alone: the same on every backend and thread count.       */
 /* ---------------------------------------------------------------------- */
 
 /* Options of gsp_bellman_ford and gsp_negative_cycle. NULL means all
@@ -753,8 +757,11 @@ typedef struct {
  * being taken in different orders); Johnson's mapped-back distances carry
  * the rounding of h (relative error about n * epsilon of the path's
  * weights and potentials) and a reweighted arc that rounds below zero is
- * taken as 0. Parents from Floyd-Warshall may differ from the others'
- * where paths tie; every tree is a shortest-path tree.
+ * taken as 0. MSSSP's parents follow the rule of the SSSP section;
+ * Johnson's follow it on the reweighted distances d(s,v) + h(s) - h(v)
+ * (the same as MSSSP's when no weight is negative). Parents from
+ * Floyd-Warshall may differ from the others' where paths tie; every tree
+ * is a shortest-path tree.
  *
  * Errors: GSP_NULL_POINTER, GSP_INVALID_OBJECT (A), GSP_DIMENSION_MISMATCH
  * (A not square), GSP_DOMAIN_MISMATCH (A or the output type GSP_BOOL),

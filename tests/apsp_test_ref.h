@@ -6,7 +6,8 @@
  * does), and the checks of a gsp_apsp result: distances against the
  * reference, every parent chain walked with gsp_path_from_parent_row and
  * its weights summed from the source, and (for the relaxation-based
- * algorithms) the parent rule of sssp_test_ref.h.
+ * algorithms) the parent rule of sssp_test_ref.h (Johnson's on its
+ * reweighted distances).
  * Everything here is static: each suite includes it once.
  */
 #ifndef APSP_TEST_REF_H
@@ -71,6 +72,22 @@ static void ref_bf(const tg *g, int64_t s, double *d) {
   }
 }
 
+/* Johnson's potentials: h[v] = the distance to v from a virtual source
+ * joined to every vertex by a 0-weight arc (so h <= 0), by Bellman-Ford
+ * in double (exact for the integer-valued test weights). */
+static void ref_potentials(const tg *g, double *h) {
+  const int64_t n = g->n;
+  for (int64_t v = 0; v < n; v++) h[v] = 0;
+  for (int64_t round = 0; round <= n; round++) {
+    bool changed = false;
+    for (int64_t u = 0; u < n; u++)
+      for (int64_t e = g->p[u]; e < g->p[u + 1]; e++)
+        if (h[u] + g->w[e] < h[g->j[e]]) h[g->j[e]] = h[u] + g->w[e], changed = true;
+    if (!changed) return;
+  }
+  cr_assert(false, "%sreference potentials: negative cycle", gsp_test_ctx);
+}
+
 /* The whole of M as a dense row-major double array (absent -> `absent`). */
 static double *dense_all(gsp_matrix M, double absent) {
   gsp_index nr, nc, nv;
@@ -127,8 +144,10 @@ typedef struct {
  * (cut at the cutoff). Parents: present wherever a distance is; the walk
  * by gsp_path_from_parent_row starts at the source, uses arcs of A, and
  * its weights summed from the source give the distance (within tol);
- * with rule, each parent is the smallest tight predecessor one hop level
- * closer (no cutoff only).
+ * with rule (no cutoff only), each parent follows the rule of
+ * ref_parents: on graphs with a negative weight (Johnson) on the
+ * reweighted distances d'(s,v) = d(s,v) + h(s) - h(v), i.e. with the key
+ * d(s,v) - h(v) (h(s) is one constant per row).
  */
 static void check_apsp_rows(const tg *g, const gsp_index *src, int64_t ns, gsp_matrix D, gsp_matrix P,
                             apsp_check c) {
@@ -142,12 +161,20 @@ static void check_apsp_rows(const tg *g, const gsp_index *src, int64_t ns, gsp_m
   double *ref = malloc((size_t)(n + 1) * sizeof *ref);
   int64_t *ep = malloc((size_t)(n + 1) * sizeof *ep), *er = malloc((size_t)(n + 1) * sizeof *er);
   gsp_index *path = malloc((size_t)(n + 1) * sizeof *path);
-  cr_assert(ref && ep && er && path);
+  double *h = NULL, *key = malloc((size_t)(n + 1) * sizeof *key);
+  cr_assert(ref && ep && er && path && key);
+  if (pp && c.rule && isinf(c.cutoff) && has_negative(g)) {
+    h = malloc((size_t)(n + 1) * sizeof *h);
+    cr_assert(h);
+    ref_potentials(g, h);
+  }
   for (int64_t k = 0; k < ns; k++) {
     const int64_t s = (int64_t)src[k];
     const double *row = dd + k * n, *prow = pp ? pp + k * n : NULL;
     ref_bf(g, s, ref);
-    if (prow && c.rule && isinf(c.cutoff)) ref_parents(g, ref, &s, 1, ep, er);
+    if (h)
+      for (int64_t v = 0; v < n; v++) key[v] = ref[v] - h[v];
+    if (prow && c.rule && isinf(c.cutoff)) ref_parents(g, ref, &s, 1, ep, er, h ? key : NULL);
     for (int64_t v = 0; v < n; v++) {
       const double want = ref[v] <= c.cutoff ? ref[v] : INFINITY;
       if (c.tol == 0 || isinf(want) || isinf(row[v]))
@@ -190,7 +217,7 @@ static void check_apsp_rows(const tg *g, const gsp_index *src, int64_t ns, gsp_m
                   gsp_test_ctx, (long long)k, (long long)v, sum, row[v]);
     }
   }
-  free(dd), free(pp), free(ref), free(ep), free(er), free(path);
+  free(dd), free(pp), free(ref), free(ep), free(er), free(path), free(h), free(key);
 }
 
 /* Options for a CPU run of one algorithm. */

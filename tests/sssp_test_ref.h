@@ -5,9 +5,10 @@
  *  - Dijkstra with a binary heap in double, where every addition is rounded
  *    to the weight type as A's arithmetic does (float for FP32), so its
  *    result is the exact fixpoint the library must reproduce;
- *  - the parent rule checked from scratch: a sequential BFS over the tight
- *    arcs gives hop levels, the expected parent is the smallest tight
- *    predecessor one level up;
+ *  - the parent rule checked from scratch: the smallest tight tail of
+ *    smaller distance, else (ties: zero weights, absorbed float sums) the
+ *    smallest tight tail one level up, levels relaxed over tight arcs from
+ *    the vertices placed so far;
  *  - every parent chain walked with gsp_path_from_parents and its weights
  *    summed from the source in A's arithmetic: the sum must equal dist;
  *  - SuiteSparse:GraphBLAS: GrB_vxm on GrB_MIN_PLUS_SEMIRING_<T> with a MIN
@@ -139,33 +140,60 @@ static void ref_dijkstra(const tg *g, const int64_t *src, int64_t ns, double cut
 
 /* ---- the parent rule, from scratch ---- */
 
-/* Expected parent (-1 unreachable) and root of every vertex. */
+/*
+ * Expected parent (-1 unreachable) and root of every vertex, by the rule
+ * for non-negative weights. Tight: u -> v with d[u] + w == d[v] in A's
+ * arithmetic, v reached. key orders the vertices (NULL: key = d; Johnson
+ * passes its reweighted distances up to a constant): a vertex with a tight
+ * tail of smaller key is "strict", its parent the smallest such tail, level
+ * 0 like the sources; every other reached vertex (a tie: all its tight
+ * tails have its own key) has level 1 + the least level of its tight
+ * tails, and its parent is the smallest tight tail one level up. Levels by
+ * plain relaxation to a fixpoint, not by a BFS.
+ */
 static void ref_parents(const tg *g, const double *d, const int64_t *src, int64_t ns, int64_t *par,
-                        int64_t *root) {
+                        int64_t *root, const double *key) {
   const int64_t n = g->n;
-  int64_t *lev = malloc((size_t)(n + 1) * sizeof *lev), *q = malloc((size_t)(n + 1) * sizeof *q);
-  cr_assert(lev && q);
-  int64_t qh = 0, qt = 0;
+  if (!key) key = d;
+  int64_t *lev = malloc((size_t)(n + 1) * sizeof *lev);
+  cr_assert(lev);
   for (int64_t v = 0; v < n; v++) lev[v] = -1, par[v] = -1, root[v] = -1;
-  for (int64_t k = 0; k < ns; k++)
-    if (lev[src[k]] < 0) lev[src[k]] = 0, par[src[k]] = src[k], root[src[k]] = src[k], q[qt++] = src[k];
-  while (qh < qt) {
-    const int64_t u = q[qh++];
+  for (int64_t k = 0; k < ns; k++) lev[src[k]] = 0, par[src[k]] = src[k];
+  /* strict vertices: the smallest tight tail of smaller key */
+  for (int64_t u = 0; u < n; u++)
     for (int64_t e = g->p[u]; e < g->p[u + 1]; e++) {
       const int64_t v = g->j[e];
-      if (isinf(d[v]) || tsum(g->t, d[u], g->w[e]) != d[v]) continue;
-      if (lev[v] < 0) {
-        lev[v] = lev[u] + 1, par[v] = u, q[qt++] = v;
-      } else if (lev[v] == lev[u] + 1 && u < par[v]) {
-        par[v] = u;
-      }
+      if (isinf(d[u]) || isinf(d[v]) || tsum(g->t, d[u], g->w[e]) != d[v]) continue;
+      cr_assert(key[u] <= key[v], "%sreference: tight arc %lld -> %lld goes down in key", gsp_test_ctx,
+                (long long)u, (long long)v);
+      if (par[v] == v || !(key[u] < key[v])) continue;
+      if (par[v] < 0 || u < par[v]) par[v] = u, lev[v] = 0;
     }
+  /* ties: levels by relaxation over the tight arcs into them */
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int64_t u = 0; u < n; u++)
+      for (int64_t e = g->p[u]; e < g->p[u + 1]; e++) {
+        const int64_t v = g->j[e];
+        if (lev[u] < 0 || isinf(d[v]) || par[v] >= 0 || tsum(g->t, d[u], g->w[e]) != d[v]) continue;
+        if (lev[v] < 0 || lev[u] + 1 < lev[v]) lev[v] = lev[u] + 1, changed = true;
+      }
   }
-  for (int64_t k = 0; k < qt; k++) root[q[k]] = par[q[k]] == q[k] ? q[k] : root[par[q[k]]];
-  for (int64_t v = 0; v < n; v++)
+  for (int64_t u = 0; u < n; u++)
+    for (int64_t e = g->p[u]; e < g->p[u + 1]; e++) {
+      const int64_t v = g->j[e];
+      if (lev[v] > 0 && par[v] < 0 && lev[u] == lev[v] - 1 && tsum(g->t, d[u], g->w[e]) == d[v])
+        par[v] = u; /* tails in increasing order: the first is the smallest */
+    }
+  for (int64_t v = 0; v < n; v++) {
     cr_assert(isinf(d[v]) || lev[v] >= 0, "%sreference: vertex %lld has no tight path", gsp_test_ctx,
               (long long)v);
-  free(lev), free(q);
+    int64_t x = v, steps = 0;
+    while (x >= 0 && par[x] != x && steps++ <= n) x = par[x];
+    cr_assert(steps <= n, "%sreference: the parents of %lld form a cycle", gsp_test_ctx, (long long)v);
+    root[v] = x >= 0 ? x : -1;
+  }
+  free(lev);
 }
 
 /* Weight of arc u -> v (NAN if absent); rows are sorted (tg_from_matrix
@@ -237,7 +265,7 @@ static void check_dense(const tg *g, const int64_t *src, int64_t ns, double cuto
   for (int64_t v = 0; v < n; v++)
     cr_assert(dist[v] == d[v] || (isinf(dist[v]) && isinf(d[v])),
               "%sdist[%lld]: gsp %.17g, reference Dijkstra %.17g", gsp_test_ctx, (long long)v, dist[v], d[v]);
-  if (par || root) ref_parents(g, d, src, ns, ep, er);
+  if (par || root) ref_parents(g, d, src, ns, ep, er, NULL);
   if (par) {
     for (int64_t v = 0; v < n; v++)
       cr_assert(par[v] == (double)ep[v], "%sparent[%lld]: gsp %.0f, expected %lld (dist %.17g)", gsp_test_ctx,

@@ -208,6 +208,31 @@ Test(bellman_ford, tiny_graphs_self_loops_zero_cycles) {
   }
 }
 
+/* Bellman-Ford keeps the hop-level rule (parent = the smallest tight tail
+ * one tight-arc BFS level from the source up), pinned by hand on the
+ * graph of test_sssp.c's parent_rule_pinned_by_hand, where gsp_sssp's
+ * rule differs at 3 and 7: hop levels from 0 are 0 2 1 3 2 1 1 2, so 7
+ * takes 5 (not 4) and 3 takes 1 (not 7). */
+Test(bellman_ford, rule_pinned_by_hand) {
+  const gsp_index I[] = {0, 0, 0, 1, 2, 3, 4, 5, 6, 7}, J[] = {2, 5, 6, 3, 4, 1, 7, 7, 1, 3};
+  const double W[] = {1, 2, 3, 0, 1, 0, 1, 1, 0, 0};
+  const double ed[] = {0, 3, 1, 3, 2, 2, 3, 3}, ep[] = {0, 6, 0, 1, 2, 0, 0, 5};
+  for (size_t ti = 0; ti < 4; ti++) {
+    const gsp_type t = sssp_types[ti];
+    gsp_test_context("pinned %s: ", type_name(t));
+    gsp_matrix A = bf_small(t, 8, I, J, W, 10);
+    gsp_vector d = NULL, p = NULL;
+    gsp_info info;
+    GSP_OK(gsp_bellman_ford(&d, &p, A, 0, &cpu_opts));
+    for (gsp_index v = 0; v < 8; v++) {
+      cr_assert_eq(vget(d, v, &info), ed[v], "%sdist %llu", gsp_test_ctx, (unsigned long long)v);
+      cr_assert_eq(vget(p, v, &info), ep[v], "%sparent %llu: %g, expected %g", gsp_test_ctx, (unsigned long long)v,
+                   vget(p, v, &info), ep[v]);
+    }
+    gsp_vector_free(&d), gsp_vector_free(&p), gsp_matrix_free(&A);
+  }
+}
+
 static gsp_matrix typed(gsp_type t, gsp_index n, const gsp_index *I, const gsp_index *J, const void *X,
                         gsp_index m) {
   gsp_matrix A = NULL;

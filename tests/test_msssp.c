@@ -227,6 +227,56 @@ Test(msssp, empty_and_tiny) {
   gsp_matrix_free(&D), gsp_matrix_free(&A);
 }
 
+/* The parent rule pinned by hand on the graph of test_sssp.c's
+ * parent_rule_pinned_by_hand (see there), rows from 0, 2 and 6, through
+ * gsp_msssp and gsp_apsp's MSSSP and JOHNSON (no negative weight: the
+ * potentials are 0). Row 0 differs from hop levels at 3 and 7. From 2:
+ * d = - 2 0 2 1 - - 2; 7 takes 4, 3 is a tie one hop from 7, 1 one from 3.
+ * From 6: 1 is a tie one hop from 6, 3 one from 1. */
+Test(msssp, parent_rule_pinned_by_hand) {
+  const gsp_index I[] = {0, 0, 0, 1, 2, 3, 4, 5, 6, 7}, J[] = {2, 5, 6, 3, 4, 1, 7, 7, 1, 3};
+  const double W[] = {1, 2, 3, 0, 1, 0, 1, 1, 0, 0};
+  const gsp_index src[] = {0, 2, 6};
+  const double X = INFINITY;
+  const double ed[3][8] = {{0, 3, 1, 3, 2, 2, 3, 3}, {X, 2, 0, 2, 1, X, X, 2}, {X, 0, X, 0, X, X, 0, X}};
+  const double ep[3][8] = {{0, 6, 0, 7, 2, 0, 0, 4}, {-1, 3, 2, 7, 2, -1, -1, 4}, {-1, 6, -1, 1, -1, -1, 6, -1}};
+  for (size_t ti = 0; ti < 4; ti++) {
+    const gsp_type t = sssp_types[ti];
+    gsp_matrix F = NULL, A = NULL;
+    GSP_OK(gsp_matrix_new(&F, GSP_FP64, 8, 8));
+    GSP_OK(gsp_matrix_build(F, I, J, W, 10, GSP_DUP_ERROR));
+    GSP_OK(gsp_matrix_cast(&A, F, t));
+    for (int how = 0; how < 3; how++) {
+      gsp_test_context("pinned %s %s: ", type_name(t), how == 0 ? "msssp" : how == 1 ? "apsp MSSSP" : "apsp JOHNSON");
+      gsp_matrix D = NULL, P = NULL;
+      if (how == 0) {
+        gsp_msssp_opts o = mopts();
+        GSP_OK(gsp_msssp(&D, &P, A, src, 3, &o));
+      } else {
+        gsp_apsp_opts o;
+        memset(&o, 0, sizeof o);
+        o.algo = how == 1 ? GSP_APSP_MSSSP : GSP_APSP_JOHNSON;
+        o.backend = GSP_BACKEND_CPU;
+        o.sources = src, o.nsources = 3;
+        GSP_OK(gsp_apsp(&D, &P, A, &o));
+      }
+      double d[8], p[8];
+      for (gsp_index r = 0; r < 3; r++) {
+        row_dense(d, D, r, INFINITY);
+        row_dense(p, P, r, -1);
+        for (int v = 0; v < 8; v++) {
+          cr_assert(d[v] == ed[r][v], "%srow %llu dist[%d]: %g, expected %g", gsp_test_ctx, (unsigned long long)r, v,
+                    d[v], ed[r][v]);
+          cr_assert(p[v] == ep[r][v], "%srow %llu parent[%d]: %g, expected %g", gsp_test_ctx, (unsigned long long)r,
+                    v, p[v], ep[r][v]);
+        }
+      }
+      gsp_matrix_free(&D), gsp_matrix_free(&P);
+    }
+    gsp_matrix_free(&F), gsp_matrix_free(&A);
+  }
+}
+
 #define MSENT ((gsp_matrix)(uintptr_t)0x5a5a)
 
 static void expect_fail(gsp_info want, gsp_matrix A, const gsp_index *src, gsp_index ns, const gsp_msssp_opts *o,

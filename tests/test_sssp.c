@@ -244,13 +244,69 @@ Test(sssp, tiny_graphs_and_zero_weights) {
       cr_assert_eq(vget(p, 2, &info), 2, "parent of the source is itself");
       cr_assert_eq(vget(p, 0, &info), 2);
       cr_assert_eq(vget(p, 1, &info), 0);
-      cr_assert_eq(vget(p, 3, &info), 2, "both 1 and 2 are tight; 2 is one hop from the source");
+      cr_assert_eq(vget(p, 3, &info), 1, "1 and 2 are tight tails of smaller distance: the smaller, 1");
       (void)vget(p, 4, &info);
       cr_assert_eq(info, GSP_NO_VALUE);
       gsp_index nv;
       GSP_OK(gsp_vector_nvals(&nv, d));
       cr_assert_eq(nv, 4);
       gsp_vector_free(&d), gsp_vector_free(&p), gsp_matrix_free(&A);
+    }
+  }
+}
+
+/*
+ * The parent rule pinned by hand where it differs from "the smallest tight
+ * tail one hop level up from the source" (Bellman-Ford's rule: see
+ * test_bellman_ford.c, rule_pinned_by_hand, on the same graph):
+ *   0 -1-> 2 -1-> 4 -1-> 7,  0 -2-> 5 -1-> 7,  0 -3-> 6 -0-> 1,
+ *   1 -0-> 3, 3 -0-> 1, 7 -0-> 3
+ * d = 0 3 1 3 2 2 3 3 from 0. Vertex 7 has the tight tails 4 (two hops
+ * from 0) and 5 (one hop), both of smaller distance: parent 4, the
+ * smaller (hop levels would give 5). 1 and 3 are ties (their tight tails
+ * have distance 3 too). Level 0: 0 and the vertices with a parent of
+ * smaller distance (2 4 5 6 7); 1 is one tight hop from 6 and 3 one from
+ * 7, so parent(1) = 6 and parent(3) = 7, though 1 is 3's smallest tight
+ * tail (hop levels from 0 would give 1: 0-6-1 is shorter in hops than
+ * 0-2-4-7). Parents: 0 6 0 7 2 0 0 4.
+ * From the sources {6, 0} (gsp_nearest_source): d = 0 0 1 0 2 2 0 3, 1
+ * is a tie one hop from the source 6 and 3 one from 1; 7 again takes 4
+ * (hop levels: 5). Parents 0 6 0 1 2 0 6 4, roots 0 6 0 6 0 0 6 0.
+ */
+static const gsp_index pin_I[] = {0, 0, 0, 1, 2, 3, 4, 5, 6, 7}, pin_J[] = {2, 5, 6, 3, 4, 1, 7, 7, 1, 3};
+static const double pin_W[] = {1, 2, 3, 0, 1, 0, 1, 1, 0, 0};
+
+Test(sssp, parent_rule_pinned_by_hand) {
+  const double d0[] = {0, 3, 1, 3, 2, 2, 3, 3}, p0[] = {0, 6, 0, 7, 2, 0, 0, 4};
+  const double dn[] = {0, 0, 1, 0, 2, 2, 0, 3}, pn[] = {0, 6, 0, 1, 2, 0, 6, 4}, rn[] = {0, 6, 0, 6, 0, 0, 6, 0};
+  for (int nt = 1; nt <= 2; nt++) {
+    GSP_OK(gsp_set_threads(nt));
+    for (size_t ti = 0; ti < 4; ti++) {
+      const gsp_type t = sssp_types[ti];
+      gsp_matrix A = small(t, 8, pin_I, pin_J, pin_W, 10);
+      for (size_t ai = 0; ai < 4; ai++) {
+        gsp_test_context("pinned %s %s %d threads: ", type_name(t), sssp_algo_names[sssp_algos[ai]], nt);
+        gsp_sssp_opts o = opts_for(sssp_algos[ai]);
+        gsp_info info;
+        gsp_vector d = NULL, p = NULL, r = NULL;
+        GSP_OK(gsp_sssp(&d, &p, A, 0, &o));
+        for (gsp_index v = 0; v < 8; v++) {
+          cr_assert_eq(vget(d, v, &info), d0[v], "%sdist[%llu]", gsp_test_ctx, (unsigned long long)v);
+          cr_assert_eq(vget(p, v, &info), p0[v], "%sparent[%llu]: %g, expected %g", gsp_test_ctx,
+                       (unsigned long long)v, vget(p, v, &info), p0[v]);
+        }
+        gsp_vector_free(&d), gsp_vector_free(&p);
+        const gsp_index srcs[] = {6, 0};
+        GSP_OK(gsp_nearest_source(&d, &r, &p, A, srcs, 2, &o));
+        for (gsp_index v = 0; v < 8; v++) {
+          cr_assert_eq(vget(d, v, &info), dn[v], "%snearest dist[%llu]", gsp_test_ctx, (unsigned long long)v);
+          cr_assert_eq(vget(p, v, &info), pn[v], "%snearest parent[%llu]: %g, expected %g", gsp_test_ctx,
+                       (unsigned long long)v, vget(p, v, &info), pn[v]);
+          cr_assert_eq(vget(r, v, &info), rn[v], "%snearest root[%llu]", gsp_test_ctx, (unsigned long long)v);
+        }
+        gsp_vector_free(&d), gsp_vector_free(&p), gsp_vector_free(&r);
+      }
+      gsp_matrix_free(&A);
     }
   }
 }

@@ -71,7 +71,7 @@ static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycl
     GSP_TRY(gsp__bf_exact_cycle(g, src, nsrc, cycle, clen));
     if (*clen > 0) return GSP_NEGATIVE_CYCLE;
   }
-  if (!taken && parent) GSP_TRY(gsp__sssp_cpu_tree(parent, NULL, d, g, src, nsrc));
+  if (!taken && parent) GSP_TRY(gsp__sssp_cpu_tree(parent, NULL, d, g, src, nsrc, false));
 #undef GSP_FREE_ALL
   return info;
 }

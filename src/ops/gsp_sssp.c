@@ -95,7 +95,7 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
 #endif
   if (!taken) {
     GSP_TRY(run_cpu(D->x, &g, o.algo, src, (int64_t)nsources));
-    if (px) GSP_TRY(gsp__sssp_cpu_tree(px, sx, D->x, &g, src, (int64_t)nsources));
+    if (px) GSP_TRY(gsp__sssp_cpu_tree(px, sx, D->x, &g, src, (int64_t)nsources, true));
     nvals = gsp__sssp_gather(&sink, g.t, &g.lim, false, 0, n, NULL, NULL, 0, g.nthreads);
   }
 

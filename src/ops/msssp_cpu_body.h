@@ -1,10 +1,8 @@
 /*
  * Many-source CPU kernel, typed body: per source a sequential Dijkstra with
- * an indexed binary heap (decrease-key), then the tight-arc BFS for the
- * parents, both on one thread's workspace. Sources are spread over threads.
- * A sequential BFS in queue order meets every vertex of level L-1 before
- * any of level L, so parent = the least tight predecessor one level up,
- * exactly the rule of the parallel gsp__sssp_cpu_tree.
+ * an indexed binary heap (decrease-key), then the parents by the strict
+ * rule of the parallel gsp__sssp_cpu_tree (tree_seq), both on one thread's
+ * workspace. Sources are spread over threads.
  */
 static inline void SSSP_FN(heap_up)(int32_t *heap, int32_t *pos, const SSSP_T *d, int32_t i) {
   const int32_t v = heap[i];
@@ -58,31 +56,52 @@ static void SSSP_FN(dijkstra)(SSSP_T *d, const gsp__sssp_graph *g, int64_t s, in
   }
 }
 
-/* Returns false when a reached vertex has no tight path (cannot happen). */
+/* Parents by the strict rule of gsp__sssp_cpu_tree, sequentially. Pass A:
+ * arcs in increasing tail order, so the first tight tail of smaller
+ * distance a vertex meets is its smallest. Pass B, only when some reached
+ * vertex is left (a tie): a BFS queue seeded with every placed vertex
+ * (level 0) meets every vertex of level L-1 before any of level L, so a
+ * tie's parent is its least tight tail one level up. Returns false when a
+ * reached vertex has no tight path (cannot happen). */
 static bool SSSP_FN(tree_seq)(int64_t *parent, const SSSP_T *d, const gsp__sssp_graph *g,
                               int64_t s, int32_t *level, int32_t *queue) {
   const int64_t n = g->n;
   const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
   const gsp_index *p = g->p, *jx = g->j;
-  for (int64_t v = 0; v < n; v++) parent[v] = -1, level[v] = -1;
-  parent[s] = s, level[s] = 0, queue[0] = (int32_t)s;
-  int64_t qh = 0, qt = 1, reached = 0;
-  while (qh < qt) {
-    const int32_t u = queue[qh++];
+  for (int64_t v = 0; v < n; v++) parent[v] = -1;
+  parent[s] = s;
+  for (int64_t u = 0; u < n; u++) {
+    const SSSP_T du = d[u];
+    if (!(du <= lim)) continue;
+    for (gsp_index e = p[u]; e < p[u + 1]; e++) {
+      const int32_t v = (int32_t)jx[e];
+      const SSSP_T dv = d[v];
+      if (parent[v] < 0 && du < dv && dv <= lim && SSSP_ADD(du, w[e]) == dv) parent[v] = u;
+    }
+  }
+  int64_t ties = 0, qt = 0;
+  for (int64_t v = 0; v < n; v++) {
+    level[v] = parent[v] >= 0 ? 0 : -1;
+    ties += level[v] < 0 && d[v] <= lim;
+  }
+  if (ties == 0) return true;
+  for (int64_t v = 0; v < n; v++)
+    if (level[v] == 0) queue[qt++] = (int32_t)v;
+  for (int64_t qh = 0; qh < qt; qh++) {
+    const int32_t u = queue[qh];
     const SSSP_T du = d[u];
     for (gsp_index e = p[u]; e < p[u + 1]; e++) {
       const int32_t v = (int32_t)jx[e];
       const SSSP_T dv = d[v];
       if (!(dv <= lim) || SSSP_ADD(du, w[e]) != dv) continue;
       if (level[v] < 0) {
-        level[v] = level[u] + 1, parent[v] = u, queue[qt++] = v;
+        level[v] = level[u] + 1, parent[v] = u, queue[qt++] = v, ties--;
       } else if (level[v] == level[u] + 1 && u < parent[v]) {
         parent[v] = u;
       }
     }
   }
-  for (int64_t v = 0; v < n; v++) reached += d[v] <= lim;
-  return reached == qt;
+  return ties == 0;
 }
 
 static gsp_info SSSP_FN(msssp)(SSSP_T *dist, int64_t *parent, const gsp__sssp_graph *g,
@@ -93,7 +112,7 @@ static gsp_info SSSP_FN(msssp)(SSSP_T *dist, int64_t *parent, const gsp__sssp_gr
   if (nt > nsrc) nt = (int)(nsrc > 0 ? nsrc : 1);
   int32_t *ws = NULL;
 #define GSP_FREE_ALL gsp__free(ws)
-  /* per thread: heap, pos (Dijkstra), then level, queue (tree) reuse them */
+  /* per thread: heap, pos (Dijkstra), then level, queue (parents) reuse them */
   GSP_ALLOC(ws, (size_t)nt * 2, (size_t)n * sizeof(int32_t));
   int64_t bad = -1;
 #pragma omp parallel num_threads(nt)

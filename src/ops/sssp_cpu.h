@@ -8,8 +8,9 @@
  * of the weight type where "unreached" is the type's +infinity (INT_MAX for
  * integers). Because weights are non-negative and A's addition is monotone,
  * every correct relaxation order reaches the same fixpoint, so the
- * algorithms (and the GPU) agree exactly; parents are then chosen by one
- * deterministic rule (gsp__sssp_cpu_tree), never by relaxation order.
+ * algorithms (and the GPU) agree exactly; parents are then chosen from the
+ * distances by a deterministic rule (gsp__sssp_cpu_tree), never by
+ * relaxation order.
  */
 #ifndef SSSP_CPU_H
 #define SSSP_CPU_H
@@ -52,26 +53,37 @@ gsp_info gsp__sssp_cpu_delta(void *d, const gsp__sssp_graph *g,
                              const int64_t *src, int64_t nsrc);
 
 /*
- * Parents from final distances d (the same rule on every backend): a BFS
- * from the sources over the tight arcs (d[u] + w == d[v]) gives each
- * reached vertex its hop level; parent[v] is the smallest u with a tight
- * arc u -> v at the level just below v's. Sources get parent[s] = s. The
- * result is a tree even with zero-weight cycles (levels strictly increase
- * along parents) and walking it back reproduces d exactly. parent[v] = -1
- * where d[v] is +inf. root (may be NULL) gets the source at the top of each
- * vertex's tree (-1 where unreached). GSP_PANIC if a reached vertex has no
- * tight path (cannot happen for a fixpoint).
+ * Parents from final distances d, by one deterministic rule on every
+ * backend. An arc u -> v is tight when d[u] + w == d[v] exactly in A's
+ * arithmetic; sources get parent[s] = s.
+ *  strict (non-negative weights: gsp_sssp, gsp_nearest_source, and the
+ *  same rule in gsp__msssp_cpu): parent[v] is the smallest tight tail u
+ *  with d[u] < d[v] where one exists (the common case: one sweep over the
+ *  arcs). The other reached vertices ("ties", reached only through tight
+ *  arcs between equal distances: zero weights, absorbed float sums) get
+ *  hop levels by a BFS over tight arcs seeded with all vertices placed so
+ *  far (level 0), and parent[v] = the smallest tight tail one level up.
+ *  !strict (Bellman-Ford, where a vertex may have only tight tails of
+ *  larger distance): the BFS from the sources alone gives every level, and
+ *  parent[v] = the smallest tight tail one level up.
+ * Either way the result is a tree even with zero-weight cycles (along
+ * parents d falls, or d stays and the level falls) and walking it back
+ * reproduces d exactly. parent[v] = -1 where d[v] is +inf. root (may be
+ * NULL) gets the source at the top of each vertex's tree (-1 where
+ * unreached). GSP_PANIC if a reached vertex has no tight path (cannot
+ * happen for a fixpoint), GSP_OUT_OF_MEMORY.
  */
 gsp_info gsp__sssp_cpu_tree(int64_t *parent, int64_t *root, const void *d,
                             const gsp__sssp_graph *g, const int64_t *src,
-                            int64_t nsrc);
+                            int64_t nsrc, bool strict);
 
 /*
  * Many sources, one row each: dist[k*n + v] (type t) is the distance from
  * src[k] to v (+inf where unreached); parent (may be NULL) the same layout
- * with the rule of gsp__sssp_cpu_tree (-1 where unreached). OpenMP over
- * sources; each thread runs a sequential Dijkstra (binary heap) and the
- * tree BFS for its source, which is the least work per source on a CPU.
+ * with the strict rule of gsp__sssp_cpu_tree (-1 where unreached). OpenMP
+ * over sources; each thread runs a sequential Dijkstra (binary heap) and
+ * the parent passes for its source, which is the least work per source on
+ * a CPU.
  */
 gsp_info gsp__msssp_cpu(void *dist, int64_t *parent, const gsp__sssp_graph *g,
                         const int64_t *src, int64_t nsrc);

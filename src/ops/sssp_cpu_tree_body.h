@@ -1,15 +1,22 @@
 /*
- * Parents by the tight-arc BFS (see gsp__sssp_cpu_tree), typed body.
- * Level-synchronous: the vertices of level L (a slice of `order`) look at
- * their arcs; a target v that is unlevelled or already claimed for level
- * L+1, with d[u] + w == d[v] exactly, takes level L+1 (first claim appends
- * it to `order`) and parent = min(parent, u). Only the smallest u survives,
- * whatever the thread timing.
+ * Parents from final distances (see gsp__sssp_cpu_tree), typed body.
+ * strict (non-negative weights): pass A, one sweep over the arcs, gives
+ * every vertex with a tight tail of smaller distance the smallest such
+ * tail; only when some reached vertex is left (a "tie": all its tight
+ * tails have its own distance) does pass B run, the BFS below seeded with
+ * every vertex placed so far (level 0). !strict (Bellman-Ford): the BFS
+ * alone, seeded with the sources.
+ * The BFS is level-synchronous: the vertices of level L (a slice of
+ * `order`) look at their arcs; a target v that is unlevelled or already
+ * claimed for level L+1, with d[u] + w == d[v] exactly, takes level L+1
+ * (first claim appends it to `order`) and parent = min(parent, u). Both
+ * passes keep only the smallest u, whatever the thread timing.
  */
 /* (unreached targets hold +inf, which a saturating sum can equal: the
  * test `dv <= lim` keeps them out) */
 static gsp_info SSSP_FN(tree)(int64_t *parent, int64_t *root, const SSSP_T *d,
-                              const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc) {
+                              const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc,
+                              bool strict) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   int32_t *level = NULL;
@@ -29,6 +36,48 @@ static gsp_info SSSP_FN(tree)(int64_t *parent, int64_t *root, const SSSP_T *d,
     if (level[s] < 0) level[s] = 0, parent[s] = s, order[cnt++] = s;
   }
   int64_t lo = 0, hi = cnt;
+
+  if (strict) {
+    /* pass A: parent[v] = min u over tight arcs u -> v with d[u] < d[v]
+     * (a source never qualifies: d[s] = 0 and weights are >= 0) */
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) if (n > GSP__SSSP_PAR_MIN)
+    for (int64_t u = 0; u < n; u++) {
+      const SSSP_T du = d[u];
+      if (!(du <= lim)) continue;
+      for (gsp_index e = p[u]; e < p[u + 1]; e++) {
+        const int64_t v = (int64_t)jx[e];
+        const SSSP_T dv = d[v];
+        if (!(du < dv) || !(dv <= lim) || SSSP_ADD(du, w[e]) != dv) continue;
+        int64_t cur = __atomic_load_n(&parent[v], __ATOMIC_RELAXED);
+        while (u < cur && !__atomic_compare_exchange_n(&parent[v], &cur, u, true,
+                                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        }
+      }
+    }
+    /* placed vertices take level 0; count the ties */
+    int64_t ties = 0;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : ties) if (n > 65536)
+    for (int64_t v = 0; v < n; v++) {
+      if (!(d[v] <= lim) || level[v] == 0) continue;
+      if (parent[v] != INT64_MAX) level[v] = 0;
+      else ties++;
+    }
+    /* pass B, only for ties: the BFS seeded with every level-0 vertex */
+    cnt = 0;
+    if (ties > 0) {
+#pragma omp parallel num_threads(nt) if (n > 65536)
+      {
+        gsp__sssp_queue q;
+        gsp__sssp_queue_init(&q, order, &cnt);
+#pragma omp for schedule(static) nowait
+        for (int64_t v = 0; v < n; v++)
+          if (level[v] == 0) gsp__sssp_push(&q, v);
+        gsp__sssp_flush(&q);
+      }
+    }
+    lo = 0, hi = cnt;
+  }
+
   for (int32_t L = 0; lo < hi; L++) {
 #pragma omp parallel num_threads(nt) if (hi - lo > GSP__SSSP_PAR_MIN)
     {
@@ -67,14 +116,7 @@ static gsp_info SSSP_FN(tree)(int64_t *parent, int64_t *root, const SSSP_T *d,
   }
   GSP_CHECK(missing < 0, GSP_PANIC, "shortest-path tree: vertex %lld has a distance but no tight path",
             (long long)missing);
-  if (root) {
-    /* order lists parents before children */
-    for (int64_t v = 0; v < n; v++) root[v] = -1;
-    for (int64_t k = 0; k < cnt; k++) {
-      const int64_t v = order[k];
-      root[v] = parent[v] == v ? v : root[parent[v]];
-    }
-  }
+  if (root) GSP_TRY(gsp__sssp_roots(root, parent, n));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
