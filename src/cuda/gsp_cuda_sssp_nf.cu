@@ -501,17 +501,18 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
    * knows before copying whether the vectors are full */
   nf_count<T><<<blocks_for(n), 256>>>((const K *)a.w.d, n, lim, &a.w.ctl->reached);
   GSP_CUDA_LAUNCHED();
-  if (out->parent) {
-    /* the parent pass, on the queues and stamps the kernel is done with */
-    const TreeWs tw = {a.w.stamp, a.w.Q[0], &a.w.ctl->tcnt};
-    GSP_TRY(tree_device<T>(a.w.pout, (const K *)a.w.d, g, src, ns, lim, true, tw));
-  }
-  GSP_CUDA_TRY(cudaEventRecord(ev[3], 0));
   /* meanwhile the host threads map the result pages (new vectors): the
    * page faults leave the critical path */
   const double t_touch = host_seconds();
   gsp__sssp_touch(out, type_of<T>(), n, gsp__threads());
   stats.touch_s += host_seconds() - t_touch;
+  if (out->parent) {
+    /* the parent pass, on the queues and stamps the kernel is done with
+     * (it waits for the kernel to read its counts) */
+    const TreeWs tw = {a.w.stamp, a.w.Q[0], &a.w.ctl->tcnt};
+    GSP_TRY(tree_device<T>(a.w.pout, (const K *)a.w.d, g, src, ns, lim, true, tw));
+  }
+  GSP_CUDA_TRY(cudaEventRecord(ev[3], 0));
   GSP_CUDA_TRY(cudaEventSynchronize(ev[3]));
   const double t_out = host_seconds();
   {
@@ -530,7 +531,8 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   /* keys of non-negative values are their bit patterns: copied as they
    * are; int32 parents, widened by the gather */
   static_assert(sizeof(K) == sizeof(T), "key and value have one size");
-  GSP_TRY(fetch(out, type_of<T>(), &lim, full, n, a.w.d, sizeof(T), out->parent ? a.w.pout : NULL, 4, dg, &cnt));
+  GSP_TRY(fetch(out, type_of<T>(), &lim, full, n, a.w.d, sizeof(T), out->parent ? a.w.pout : NULL,
+                out->parent ? 4 : 0, dg, &cnt));
   GSP_CHECK(cnt == (int64_t)ctl.reached, GSP_PANIC,
             "shortest paths: the device counted %llu vertices reached, the host %lld", ctl.reached,
             (long long)cnt);

@@ -15,6 +15,8 @@
  * tails found by binary search over the row offsets), so hubs cost no more
  * than their arcs.
  */
+#include <limits.h>
+
 #include "gsp_cuda_sssp.cuh"
 
 namespace gsp_sssp_cu {
@@ -34,7 +36,11 @@ __device__ __forceinline__ int32_t arc_tail(const int64_t *off, int32_t lo, int3
   return lo;
 }
 
-/* par[v] = min over tight arcs u -> v with d[u] < d[v] of u. */
+/* par[v] = min over tight arcs u -> v with d[u] < d[v] of u. A warp walks
+ * its chunk 32 arcs at a time; the tails of those 32 arcs come from one
+ * coalesced load of the row ends of the 32 vertices from the last tail
+ * on (a search over lanes by shuffles), or, when the arcs run past those
+ * 32 rows (empty rows between them), from a binary search. */
 template <class T>
 __global__ void tree_strict(const DevGraph g, const typename Key<T>::K *d, int32_t *par, T lim) {
   typedef Key<T> KT;
@@ -43,16 +49,20 @@ __global__ void tree_strict(const DevGraph g, const typename Key<T>::K *d, int32
   const int64_t nw = ((int64_t)gridDim.x * blockDim.x) >> 5;
   for (int64_t c = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; c * TREE_CHUNK < g.m; c += nw) {
     const int64_t e0 = c * TREE_CHUNK, e1 = e0 + TREE_CHUNK < g.m ? e0 + TREE_CHUNK : g.m;
-    const int32_t ufirst = arc_tail(g.off, 0, g.n - 1, e0), ulast = arc_tail(g.off, ufirst, g.n - 1, e1 - 1);
-    int32_t u = ufirst;
-    int64_t uend = g.off[u + 1];
-    T du = KT::dec(d[u]);
-    for (int64_t e = e0 + lane; e < e1; e += 32) {
-      if (e >= uend) {
-        u = arc_tail(g.off, u + 1, ulast, e);
-        uend = g.off[u + 1];
-        du = KT::dec(d[u]);
-      }
+    int32_t ulo = arc_tail(g.off, 0, g.n - 1, e0);
+    const int32_t ulast = arc_tail(g.off, ulo, g.n - 1, e1 - 1);
+    for (int64_t base = e0; base < e1; base += 32) {
+      const int64_t e = base + lane;
+      const int32_t wv = ulo + lane;
+      const long long end = wv <= ulast ? (long long)g.off[wv + 1] : LLONG_MAX; /* rows ulo.. end here */
+      int k = 0; /* rows before k end at or before e */
+      for (int sp = 16; sp >= 1; sp >>= 1)
+        if (__shfl_sync(0xffffffffu, end, k + sp - 1) <= e) k += sp;
+      int32_t u = ulo + k;
+      if (e >= __shfl_sync(0xffffffffu, end, 31)) u = arc_tail(g.off, ulo + 32, ulast, e);
+      ulo = __shfl_sync(0xffffffffu, u, 31); /* the next arcs' tails start here */
+      if (e >= e1) continue;
+      const T du = KT::dec(d[u]);
       if (!(du <= lim)) continue;
       const int32_t v = g.col[e];
       const T dv = KT::dec(d[v]);
