@@ -11,12 +11,9 @@
  *    and parents widened to int64 on the way), so the output transfer and
  *    the host page faults overlap the device work;
  *  - the device turns each finished batch source-major through a shared
- *    memory transpose, so contiguous copies hold whole rows; they run on
- *    a second stream, beside the next batch's rounds (the next transpose
- *    waits for them), in MS_COPY_CHUNKS chunks of rows so that the host
- *    gathers the first while the last are in flight: with parents the
- *    host's part (writing int64 parents) is as long as the rounds, and
- *    waiting for a whole batch's copy first cost a third more time.
+ *    memory transpose, so one contiguous copy holds nb whole rows; that
+ *    copy runs on a second stream, beside the next batch's rounds (the
+ *    next transpose waits for it).
  *
  * Phase times (events and host clock) go to last_stats() for the bench.
  *
@@ -74,10 +71,6 @@ static void pinned_put(Pinned *pin) {
   pin->p = NULL, pin->pooled = false;
 }
 
-/* A batch's rows come back in this many chunks, so that the host gathers
- * the first rows while the last ones are still copying. */
-constexpr int MS_COPY_CHUNKS = 16;
-
 /* Timing events of one batch, on the compute stream: rounds start, rounds
  * done, parents done, transpose done; on the copy stream: copy done. */
 enum { EV_START = 0, EV_RELAXED, EV_PARENTS, EV_TRANSPOSED, EV_COPIED, EV_COUNT };
@@ -87,7 +80,7 @@ template <class T> struct Run {
   MsBatch<K> b;
   DevGraph g;
   cudaStream_t st = NULL, cs = NULL; /* compute, copies */
-  cudaEvent_t ev[2][MS_COPY_CHUNKS] = {}; /* chunk k of a batch copied out (slot = batch & 1) */
+  cudaEvent_t ev[2] = {NULL, NULL};  /* batch copied out (slot = batch & 1), for the host */
   cudaEvent_t tev[2][EV_COUNT] = {};  /* timing, by slot */
   int *hflag = NULL; /* pinned */
   unsigned grid = 1;
@@ -215,7 +208,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, R.cs ? (void)cudaStreamSynchronize(R.cs) : (void)0,     \
    graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.P),                       \
    cudaFree(R.b.chg), cudaFree(R.b.alive), cudaFree(Sd), cudaFree(Tdist), cudaFree(Tpar),     \
-   destroy_events(&R.ev[0][0], 2 * MS_COPY_CHUNKS),                        \
+   R.ev[0] ? (void)cudaEventDestroy(R.ev[0]) : (void)0, R.ev[1] ? (void)cudaEventDestroy(R.ev[1]) : (void)0,   \
    destroy_events(&R.tev[0][0], 2 * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,                \
    R.st ? (void)cudaStreamDestroy(R.st) : (void)0, pinned_put(&pin), gsp__free(Sh), (void)cudaGetLastError())
   const int32_t n = (int32_t)A->nrows;
@@ -228,8 +221,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   GSP_TRY(graph_upload(&R.g, A, true));
   GSP_CUDA_TRY(cudaStreamCreateWithFlags(&R.st, cudaStreamNonBlocking));
   GSP_CUDA_TRY(cudaStreamCreateWithFlags(&R.cs, cudaStreamNonBlocking));
-  for (int k = 0; k < 2; k++)
-    for (int c = 0; c < MS_COPY_CHUNKS; c++) GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[k][c], cudaEventDisableTiming));
+  GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[0], cudaEventDisableTiming));
+  GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[1], cudaEventDisableTiming));
   for (int k = 0; k < 2; k++)
     for (int e = 0; e < EV_COUNT; e++) GSP_CUDA_TRY(cudaEventCreate(&R.tev[k][e]));
   GSP_CU_MALLOC(R.b.D, cells, sizeof(K));
@@ -264,27 +257,22 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
       R.queued = est;
       GSP_TRY(queue_rounds<T>(R, 0, est, lim));
     }
-    /* the previous batch leaves staging while this one relaxes, chunk by
-     * chunk as its copies land (the single-source gather: values,
-     * presence of both results, parents widened, one parallel pass) */
+    /* the previous batch leaves staging while this one relaxes */
     if (prev_k0 >= 0) {
-      const unsigned char *s = slots + (size_t)((bi - 1) & 1) * slot;
-      const int64_t rc = (prev_nb + MS_COPY_CHUNKS - 1) / MS_COPY_CHUNKS;
-      for (int64_t r0 = 0, k = 0; r0 < prev_nb; r0 += rc, k++) {
-        const int64_t r1 = r0 + rc < prev_nb ? r0 + rc : prev_nb;
-        const double t0 = host_seconds();
-        GSP_CUDA_TRY(cudaEventSynchronize(R.ev[(bi - 1) & 1][k]));
-        const double t1 = host_seconds();
-        const size_t cnt = (size_t)(r1 - r0) * (size_t)n, at = (size_t)(prev_k0 + r0) * (size_t)n,
-                     off = (size_t)r0 * (size_t)n;
-        const gsp__sssp_sink rows = {dist + at, par ? parent + at : NULL, NULL,
-                                     {present + at, par && ppresent ? ppresent + at : NULL, NULL}};
-        total += gsp__sssp_gather(&rows, type_of<T>(), &lim, false, 0, (int64_t)cnt, s + off * ts,
-                                  par ? s + cells * ts + off * sizeof(int32_t) : NULL, 4, gsp__threads());
-        R.wait_s += t1 - t0;
-        last_stats().host_copy_s += host_seconds() - t1;
-      }
+      const double t0 = host_seconds();
+      GSP_CUDA_TRY(cudaEventSynchronize(R.ev[(bi - 1) & 1]));
+      const double t1 = host_seconds();
       add_phases(R, (bi - 1) & 1, par);
+      const unsigned char *s = slots + (size_t)((bi - 1) & 1) * slot;
+      const size_t cnt = (size_t)prev_nb * (size_t)n, at = (size_t)prev_k0 * (size_t)n;
+      /* the single-source gather (one parallel pass: values, presence of
+       * both results, parents widened) over these rows */
+      const gsp__sssp_sink rows = {dist + at, par ? parent + at : NULL, NULL,
+                                   {present + at, par && ppresent ? ppresent + at : NULL, NULL}};
+      total += gsp__sssp_gather(&rows, type_of<T>(), &lim, false, 0, (int64_t)cnt, s,
+                                par ? s + cells * ts : NULL, 4, gsp__threads());
+      R.wait_s += t1 - t0;
+      last_stats().host_copy_s += host_seconds() - t1;
     }
     if (nb == 0) break;
     GSP_TRY(converge<T>(R, lim));
@@ -292,7 +280,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
     GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_RELAXED], R.st));
     /* the transpose buffers are free once the last batch's copy is done
      * (long before: a batch's rounds take several times its copy) */
-    if (bi > 0) GSP_CUDA_TRY(cudaStreamWaitEvent(R.st, R.ev[(bi - 1) & 1][MS_COPY_CHUNKS - 1], 0));
+    if (bi > 0) GSP_CUDA_TRY(cudaStreamWaitEvent(R.st, R.ev[(bi - 1) & 1], 0));
     if (par) {
       int ties = 0;
       ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
@@ -309,20 +297,12 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
     /* the copy runs on its own stream, beside the next batch's rounds */
     GSP_CUDA_TRY(cudaStreamWaitEvent(R.cs, R.tev[bi & 1][EV_TRANSPOSED], 0));
     unsigned char *s = slots + (size_t)(bi & 1) * slot;
-    const int64_t rc = (nb + MS_COPY_CHUNKS - 1) / MS_COPY_CHUNKS;
-    for (int64_t r0 = 0, k = 0; k < MS_COPY_CHUNKS; r0 += rc, k++) {
-      /* every chunk event is recorded (empty chunks too): the last one
-       * marks the whole batch */
-      const int64_t r1 = r0 + rc < nb ? r0 + rc : nb, len = r1 > r0 ? (r1 - r0) * n : 0, off = r0 * n;
-      if (len > 0) {
-        GSP_CUDA_TRY(cudaMemcpyAsync(s + off * ts, Tdist + off, (size_t)len * ts, cudaMemcpyDeviceToHost, R.cs));
-        if (par)
-          GSP_CUDA_TRY(cudaMemcpyAsync(s + cells * ts + off * sizeof(int32_t), Tpar + off,
-                                       (size_t)len * sizeof(int32_t), cudaMemcpyDeviceToHost, R.cs));
-      }
-      if (k == MS_COPY_CHUNKS - 1) GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_COPIED], R.cs));
-      GSP_CUDA_TRY(cudaEventRecord(R.ev[bi & 1][k], R.cs));
-    }
+    GSP_CUDA_TRY(cudaMemcpyAsync(s, Tdist, (size_t)nb * n * ts, cudaMemcpyDeviceToHost, R.cs));
+    if (par)
+      GSP_CUDA_TRY(cudaMemcpyAsync(s + cells * ts, Tpar, (size_t)nb * n * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                   R.cs));
+    GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_COPIED], R.cs));
+    GSP_CUDA_TRY(cudaEventRecord(R.ev[bi & 1], R.cs));
     prev_k0 = k0, prev_nb = nb;
   }
   *nvals = total;

@@ -11,12 +11,10 @@
  *    tight tail one level up;
  *  - BFS (Bellman-Ford): that BFS from the sources alone, for every vertex.
  *
- * The arc pass is arc-parallel (each warp a contiguous chunk of arcs, the
- * tails found by binary search over the row offsets), so hubs cost no more
- * than their arcs.
+ * The arc pass is arc-parallel (each warp a contiguous chunk of arcs, their
+ * tails laid out in shared memory first), so hubs cost no more than their
+ * arcs.
  */
-#include <limits.h>
-
 #include "gsp_cuda_sssp.cuh"
 
 namespace gsp_sssp_cu {
@@ -36,37 +34,60 @@ __device__ __forceinline__ int32_t arc_tail(const int64_t *off, int32_t lo, int3
   return lo;
 }
 
-/* par[v] = min over tight arcs u -> v with d[u] < d[v] of u. A warp walks
- * its chunk 32 arcs at a time; the tails of those 32 arcs come from one
- * coalesced load of the row ends of the 32 vertices from the last tail
- * on (a search over lanes by shuffles), or, when the arcs run past those
- * 32 rows (empty rows between them), from a binary search. */
+/* Shared-memory slot of arc position i of a warp's chunk: one pad word
+ * every 32, so that a lane walking 32 consecutive positions and a warp
+ * reading 32 consecutive ones are both free of bank conflicts. */
+__device__ __forceinline__ int tail_slot(int i) { return i + (i >> 5); }
+
+/* par[v] = min over tight arcs u -> v with d[u] < d[v] of u. A warp takes
+ * TREE_CHUNK consecutive arcs; their tails go to shared memory first (each
+ * row of the chunk marks the position where it starts, then a running max
+ * over the positions), so the arc loop's iterations are independent and
+ * their loads overlap. Needs blockDim.x == 256. */
 template <class T>
-__global__ void tree_strict(const DevGraph g, const typename Key<T>::K *d, int32_t *par, T lim) {
+__global__ void __launch_bounds__(256) tree_strict(const DevGraph g, const typename Key<T>::K *__restrict__ d,
+                                                   int32_t *__restrict__ par, T lim) {
   typedef Key<T> KT;
-  const T *w = (const T *)g.w;
+  constexpr int SLOTS = TREE_CHUNK + TREE_CHUNK / 32;
+  __shared__ int32_t tails[256 / 32][SLOTS];
+  int32_t *tl = tails[threadIdx.x >> 5];
+  const T *__restrict__ w = (const T *)g.w;
+  const int32_t *__restrict__ col = g.col;
+  const int64_t *__restrict__ off = g.off;
   const int lane = threadIdx.x & 31;
   const int64_t nw = ((int64_t)gridDim.x * blockDim.x) >> 5;
   for (int64_t c = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; c * TREE_CHUNK < g.m; c += nw) {
     const int64_t e0 = c * TREE_CHUNK, e1 = e0 + TREE_CHUNK < g.m ? e0 + TREE_CHUNK : g.m;
-    int32_t ulo = arc_tail(g.off, 0, g.n - 1, e0);
-    const int32_t ulast = arc_tail(g.off, ulo, g.n - 1, e1 - 1);
-    for (int64_t base = e0; base < e1; base += 32) {
-      const int64_t e = base + lane;
-      const int32_t wv = ulo + lane;
-      const long long end = wv <= ulast ? (long long)g.off[wv + 1] : LLONG_MAX; /* rows ulo.. end here */
-      int k = 0; /* rows before k end at or before e */
-      for (int sp = 16; sp >= 1; sp >>= 1)
-        if (__shfl_sync(0xffffffffu, end, k + sp - 1) <= e) k += sp;
-      int32_t u = ulo + k;
-      if (e >= __shfl_sync(0xffffffffu, end, 31)) u = arc_tail(g.off, ulo + 32, ulast, e);
-      ulo = __shfl_sync(0xffffffffu, u, 31); /* the next arcs' tails start here */
+    const int32_t ufirst = arc_tail(off, 0, g.n - 1, e0), ulast = arc_tail(off, ufirst, g.n - 1, e1 - 1);
+    __syncwarp();
+    for (int i = lane; i < TREE_CHUNK; i += 32) tl[tail_slot(i)] = i == 0 ? ufirst : -1;
+    __syncwarp();
+    /* rows after the first start inside the chunk; empty rows share a
+     * start with the next one, which must win: the max */
+    for (int32_t r = ufirst + 1 + lane; r <= ulast; r += 32) atomicMax(&tl[tail_slot((int)(off[r] - e0))], r);
+    __syncwarp();
+    int32_t run = -1; /* running max: lane owns positions lane*32 .. lane*32+31 */
+    for (int j = 0; j < 32; j++) run = max(run, tl[tail_slot(lane * 32 + j)]);
+    for (int o = 1; o < 32; o <<= 1) {
+      const int32_t x = __shfl_up_sync(0xffffffffu, run, o);
+      if (lane >= o) run = max(run, x);
+    }
+    int32_t pre = __shfl_up_sync(0xffffffffu, run, 1); /* the max before this lane's positions */
+    if (lane == 0) pre = -1;
+    for (int j = 0; j < 32; j++) {
+      const int sl = tail_slot(lane * 32 + j);
+      pre = max(pre, tl[sl]);
+      tl[sl] = pre;
+    }
+    __syncwarp();
+#pragma unroll 4
+    for (int j = 0; j < TREE_CHUNK / 32; j++) {
+      const int64_t e = e0 + j * 32 + lane;
       if (e >= e1) continue;
-      const T du = KT::dec(d[u]);
-      if (!(du <= lim)) continue;
-      const int32_t v = g.col[e];
-      const T dv = KT::dec(d[v]);
-      if (du < dv && dv <= lim && KT::add(du, w[e]) == dv) atomicMin(&par[v], u);
+      const int32_t u = tl[tail_slot(j * 32 + lane)];
+      const int32_t v = col[e];
+      const T du = KT::dec(d[u]), dv = KT::dec(d[v]);
+      if (du <= lim && du < dv && dv <= lim && KT::add(du, w[e]) == dv) atomicMin(&par[v], u);
     }
   }
 }
