@@ -22,10 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuda_ties_test.h"
 #include "sssp_test_ref.h"
-#ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h" /* gsp_cuda_sssp_last_stats: the ties of the recording pass */
-#endif
 
 static void gpu_or_skip(void) {
   GSP_TEST_GPU_OR_SKIP();
@@ -177,20 +175,6 @@ Test(cuda_msssp, long_paths_complete_disconnected) {
   gsp_test_context("disconnected 2000, batch 64 (many batches through staging)");
   both(A, NULL, 0, 64, false, 0, 5);
   gsp_matrix_free(&A);
-}
-
-/* Cells the GPU's recording pass left to the tie BFS in the last call; -1
- * when the build cannot tell. */
-static int64_t last_ties(int *levels) {
-#ifdef GSP_HAVE_CUDA
-  gsp_cuda_sssp_stats s;
-  gsp_cuda_sssp_last_stats(&s);
-  *levels = s.tie_levels;
-  return s.ties;
-#else
-  *levels = -1;
-  return -1;
-#endif
 }
 
 Test(cuda_msssp, tie_bfs) {

@@ -22,10 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuda_ties_test.h"
 #include "sssp_test_ref.h"
-#ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h" /* gsp_cuda_sssp_last_stats: the ties the parent pass found */
-#endif
 
 static void gpu_or_skip(void) {
   GSP_TEST_GPU_OR_SKIP();
@@ -421,20 +419,6 @@ Test(cuda_sssp, device_graph_follows_changes) {
 }
 
 /* ---- the parent pass and its tie BFS ---- */
-
-/* Ties (vertices the arc pass left to the BFS) and BFS levels of the last
- * GPU call; -1 when the build cannot tell. */
-static int64_t last_ties(int *levels) {
-#ifdef GSP_HAVE_CUDA
-  gsp_cuda_sssp_stats s;
-  gsp_cuda_sssp_last_stats(&s);
-  *levels = s.tie_levels;
-  return s.ties;
-#else
-  *levels = -1;
-  return -1;
-#endif
-}
 
 /* One GPU run with parents (one source, or nearest of several) against the
  * CPU and the references; returns the ties the GPU's parent pass found. */

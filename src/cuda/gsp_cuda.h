@@ -54,8 +54,8 @@ int gsp_cuda_usable_count(void);
  *
  * gsp_cuda_sssp: out->dist[n] (A's type) gets the distances from the
  * nearest of src[0..nsrc) (+inf where unreached); out->parent[n] (may be
- * NULL) and out->root[n] (may be NULL, only with parent) follow the rule of
- * gsp__sssp_cpu_tree, -1 where unreached; *nvals = the vertices reached
+ * NULL) and out->root[n] (may be NULL, only with parent) follow the strict
+ * rule of gsp__sssp_cpu_tree, -1 where unreached; *nvals = the vertices reached
  * (distance <= lim), and unless that is all n the presence arrays out->b[]
  * (see src/ops/sssp_gather.h) are written too. The arrays may be new,
  * uninitialised memory: the gateway maps their pages in parallel while the
@@ -96,14 +96,15 @@ typedef struct {
   double host_after_s;  /* from its return to the published result (set
                            by gsp_cuda_sssp_note_host) */
   double tree_s;   /* device: the parent pass after the kernel */
-  int64_t ties;    /* vertices the arc pass left to the tie BFS (strict rule) */
-  int tie_levels;  /* levels of that BFS (of the BFS from the sources for
-                      Bellman-Ford) */
+  int64_t ties;    /* vertices (msssp: cells) the parent pass left to the
+                      tie BFS of the strict rule */
+  int tie_levels;  /* levels of that BFS (msssp: the most of any batch;
+                      Bellman-Ford: of its BFS from the sources) */
   int steps;       /* kernel steps (grid barriers) */
   /* gsp_cuda_msssp, summed over batches */
   int batches;
   double relax_s;     /* device: relaxation rounds */
-  double parent_s;    /* device: the parent pass (and any level repair) */
+  double parent_s;    /* device: the recording pass (and any tie BFS) */
   double transpose_s; /* device: source-major transpose */
   double d2h_s;       /* device: result copies to pinned staging */
   double host_copy_s; /* host: rows from staging into the result */
@@ -136,7 +137,8 @@ size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool pa
  * gsp__bf_cpu: A is host CSR checked by gsp__bf_prepare (negative weights
  * allowed), lim one value of A's type (the largest finite distance). dist[n]
  * gets the distances from src[0..nsrc) (+inf where unreached) and parent[n]
- * (may be NULL) the tree of gsp__sssp_cpu_tree. GSP_NEGATIVE_CYCLE (no
+ * (may be NULL) the tree of gsp__sssp_cpu_tree with strict false (the BFS
+ * rule). GSP_NEGATIVE_CYCLE (no
  * message recorded, dist and parent unspecified) when the parent graph
  * shows a cycle: cycle (room for n) and *clen as gsp__bf_find_cycle gives
  * them. Declines as gsp_cuda_sssp does.
