@@ -207,17 +207,6 @@ static gsp_matrix as_type(gsp_matrix A, gsp_type t) {
   return C;
 }
 
-/* A from tuples in FP64, then cast to t. */
-static gsp_matrix bf_small(gsp_type t, gsp_index n, const gsp_index *I, const gsp_index *J, const double *W,
-                           gsp_index m) {
-  gsp_matrix D = NULL, A = NULL;
-  GSP_OK(gsp_matrix_new(&D, GSP_FP64, n, n));
-  GSP_OK(gsp_matrix_build(D, I, J, W, m, GSP_DUP_ERROR));
-  A = as_type(D, t);
-  gsp_matrix_free(&D);
-  return A;
-}
-
 /*
  * Two parts: vertices [0, h) hold a reweighted random graph (no negative
  * cycle), vertices [h, n) another one plus a negative cycle of `clen`

@@ -208,7 +208,36 @@ static double tg_arc(const tg *g, int64_t u, int64_t v) {
   return lo < g->p[u + 1] && g->j[lo] == v ? g->w[lo] : NAN;
 }
 
+/* A small graph from tuples in FP64 (exact in every type), cast to t. */
+static inline gsp_matrix small_graph(gsp_type t, gsp_index n, const gsp_index *I, const gsp_index *J,
+                                     const double *W, gsp_index m) {
+  gsp_matrix D = NULL, A = NULL;
+  GSP_OK(gsp_matrix_new(&D, GSP_FP64, n, n));
+  GSP_OK(gsp_matrix_build(D, I, J, W, m, GSP_DUP_ERROR));
+  GSP_OK(gsp_matrix_cast(&A, D, t));
+  gsp_matrix_free(&D);
+  return A;
+}
+
+/* The 8-vertex graph on which the parent rules are pinned by hand (see
+ * test_sssp.c, parent_rule_pinned_by_hand): 0 -1-> 2 -1-> 4 -1-> 7,
+ * 0 -2-> 5 -1-> 7, 0 -3-> 6 -0-> 1, 1 -0-> 3, 3 -0-> 1, 7 -0-> 3. */
+static inline gsp_matrix pinned_graph(gsp_type t) {
+  static const gsp_index I[] = {0, 0, 0, 1, 2, 3, 4, 5, 6, 7}, J[] = {2, 5, 6, 3, 4, 1, 7, 7, 1, 3};
+  static const double W[] = {1, 2, 3, 0, 1, 0, 1, 1, 0, 0};
+  return small_graph(t, 8, I, J, W, 10);
+}
+
 /* ---- reading results ---- */
+
+/* v(i) as a double (NAN when absent); *info = the extract's result. */
+static inline double vget(gsp_vector v, gsp_index i, gsp_info *info) {
+  gsp_type t;
+  GSP_OK(gsp_vector_type(&t, v));
+  char x[8];
+  *info = gsp_vector_extract_element(x, v, i);
+  return *info == GSP_SUCCESS ? gsp_test_value_f64(t, x) : NAN;
+}
 
 /* Dense copy of a vector: x[v] (INFINITY / -1 when absent per `absent`). */
 static void vec_dense(double *x, gsp_vector v, double absent) {

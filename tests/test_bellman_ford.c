@@ -139,14 +139,6 @@ Test(bellman_ford, negative_cycle_reachable_and_not) {
       }
 }
 
-static double vget(gsp_vector v, gsp_index i, gsp_info *info) {
-  gsp_type t;
-  GSP_OK(gsp_vector_type(&t, v));
-  char x[8];
-  *info = gsp_vector_extract_element(x, v, i);
-  return *info == GSP_SUCCESS ? gsp_test_value_f64(t, x) : NAN;
-}
-
 Test(bellman_ford, tiny_graphs_self_loops_zero_cycles) {
   for (size_t ti = 0; ti < 4; ti++) {
     const gsp_type t = sssp_types[ti];
@@ -154,7 +146,7 @@ Test(bellman_ford, tiny_graphs_self_loops_zero_cycles) {
     gsp_info info;
     gsp_index cyc[8], len = 8;
     /* one vertex, no arc; a zero self loop; a negative self loop */
-    gsp_matrix A = bf_small(t, 1, NULL, NULL, NULL, 0);
+    gsp_matrix A = small_graph(t, 1, NULL, NULL, NULL, 0);
     gsp_vector d = NULL, p = NULL;
     GSP_OK(gsp_bellman_ford(&d, &p, A, 0, &cpu_opts));
     cr_assert_eq(vget(d, 0, &info), 0);
@@ -163,19 +155,19 @@ Test(bellman_ford, tiny_graphs_self_loops_zero_cycles) {
     gsp_vector_free(&d), gsp_vector_free(&p), gsp_matrix_free(&A);
     const gsp_index I0[] = {0}, J0[] = {0};
     const double zero[] = {0}, minus[] = {-1}, plus[] = {2};
-    A = bf_small(t, 1, I0, J0, zero, 1);
+    A = small_graph(t, 1, I0, J0, zero, 1);
     GSP_OK(gsp_bellman_ford(&d, &p, A, 0, &cpu_opts));
     cr_assert_eq(vget(d, 0, &info), 0);
     cr_assert_eq(vget(p, 0, &info), 0);
     cr_assert_eq(gsp_negative_cycle(cyc, &len, A, &cpu_opts), GSP_NO_VALUE);
     gsp_vector_free(&d), gsp_vector_free(&p), gsp_matrix_free(&A);
-    A = bf_small(t, 1, I0, J0, minus, 1);
+    A = small_graph(t, 1, I0, J0, minus, 1);
     cr_assert_eq(gsp_bellman_ford(&d, &p, A, 0, &cpu_opts), GSP_NEGATIVE_CYCLE);
     len = 8;
     GSP_OK(gsp_negative_cycle(cyc, &len, A, &cpu_opts));
     cr_assert(len == 1 && cyc[0] == 0);
     gsp_matrix_free(&A);
-    A = bf_small(t, 1, I0, J0, plus, 1);
+    A = small_graph(t, 1, I0, J0, plus, 1);
     GSP_OK(gsp_bellman_ford(&d, NULL, A, 0, &cpu_opts));
     cr_assert_eq(vget(d, 0, &info), 0);
     gsp_vector_free(&d), gsp_matrix_free(&A);
@@ -185,7 +177,7 @@ Test(bellman_ford, tiny_graphs_self_loops_zero_cycles) {
      * (a negative self loop nobody reaches from 0) */
     const gsp_index I[] = {0, 1, 2, 2, 3, 0, 4, 6}, J[] = {1, 2, 1, 3, 3, 4, 3, 6};
     const double W[] = {2, -3, 3, -1, 0, 5, -6, -4};
-    A = bf_small(t, 7, I, J, W, 8);
+    A = small_graph(t, 7, I, J, W, 8);
     GSP_OK(gsp_bellman_ford(&d, &p, A, 0, &cpu_opts));
     const double ed[] = {0, 2, -1, -2, 5};
     const double ep[] = {0, 0, 1, 2, 0};
@@ -214,13 +206,11 @@ Test(bellman_ford, tiny_graphs_self_loops_zero_cycles) {
  * rule differs at 3 and 7: hop levels from 0 are 0 2 1 3 2 1 1 2, so 7
  * takes 5 (not 4) and 3 takes 1 (not 7). */
 Test(bellman_ford, rule_pinned_by_hand) {
-  const gsp_index I[] = {0, 0, 0, 1, 2, 3, 4, 5, 6, 7}, J[] = {2, 5, 6, 3, 4, 1, 7, 7, 1, 3};
-  const double W[] = {1, 2, 3, 0, 1, 0, 1, 1, 0, 0};
   const double ed[] = {0, 3, 1, 3, 2, 2, 3, 3}, ep[] = {0, 6, 0, 1, 2, 0, 0, 5};
   for (size_t ti = 0; ti < 4; ti++) {
     const gsp_type t = sssp_types[ti];
     gsp_test_context("pinned %s: ", type_name(t));
-    gsp_matrix A = bf_small(t, 8, I, J, W, 10);
+    gsp_matrix A = pinned_graph(t);
     gsp_vector d = NULL, p = NULL;
     gsp_info info;
     GSP_OK(gsp_bellman_ford(&d, &p, A, 0, &cpu_opts));
@@ -349,12 +339,12 @@ Test(bellman_ford, long_chain_needs_many_rounds) {
   for (int64_t v = 0; v + 5 < n; v += 5) I[m] = (gsp_index)v, J[m] = (gsp_index)(v + 5), W[m] = -4, m++;
   for (size_t ti = 0; ti < 4; ti++) {
     gsp_test_context("chain %s: ", type_name(sssp_types[ti]));
-    gsp_matrix A = bf_small(sssp_types[ti], (gsp_index)n, I, J, W, (gsp_index)m);
+    gsp_matrix A = small_graph(sssp_types[ti], (gsp_index)n, I, J, W, (gsp_index)m);
     run_check(A, 0, true);
     gsp_matrix_free(&A);
     I[m] = (gsp_index)(n - 1), J[m] = 0, W[m] = (double)n - 2.5; /* cycle weight -1 - 0.5: FP types only */
     W[m] = sssp_types[ti] == GSP_INT32 || sssp_types[ti] == GSP_INT64 ? (double)n - 2 : (double)n - 1.5;
-    A = bf_small(sssp_types[ti], (gsp_index)n, I, J, W, (gsp_index)m + 1);
+    A = small_graph(sssp_types[ti], (gsp_index)n, I, J, W, (gsp_index)m + 1);
     gsp_index *cyc = malloc(n * sizeof *cyc), len = (gsp_index)n;
     cr_assert(cyc);
     cr_assert_eq(gsp_bellman_ford(&(gsp_vector){NULL}, NULL, A, 0, &cpu_opts), GSP_NEGATIVE_CYCLE);
@@ -447,7 +437,7 @@ Test(bellman_ford, errors) {
   gsp_matrix A = NULL, R = NULL, Bo = NULL, N = NULL;
   const gsp_index I[] = {0, 1}, J[] = {1, 2};
   const double W[] = {-1, 2};
-  A = bf_small(GSP_FP64, 3, I, J, W, 2);
+  A = small_graph(GSP_FP64, 3, I, J, W, 2);
   expect_fail(GSP_NULL_POINTER, NULL, 0, &cpu_opts, "NULL A");
   gsp_vector d = SENTINEL;
   cr_assert_eq(gsp_bellman_ford(NULL, NULL, A, 0, &cpu_opts), GSP_NULL_POINTER);
@@ -462,13 +452,13 @@ Test(bellman_ford, errors) {
   GSP_OK(gsp_matrix_new(&Bo, GSP_BOOL, 3, 3));
   expect_fail(GSP_DOMAIN_MISMATCH, Bo, 0, &cpu_opts, "bool");
   const double nan_w[] = {-1, NAN}, minf[] = {-INFINITY, 1};
-  N = bf_small(GSP_FP64, 3, I, J, nan_w, 2);
+  N = small_graph(GSP_FP64, 3, I, J, nan_w, 2);
   expect_fail(GSP_INVALID_VALUE, N, 0, &cpu_opts, "NaN");
   gsp_matrix_free(&N);
-  N = bf_small(GSP_FP32, 3, I, J, nan_w, 2);
+  N = small_graph(GSP_FP32, 3, I, J, nan_w, 2);
   expect_fail(GSP_INVALID_VALUE, N, 0, &cpu_opts, "NaN fp32");
   gsp_matrix_free(&N);
-  N = bf_small(GSP_FP64, 3, I, J, minf, 2);
+  N = small_graph(GSP_FP64, 3, I, J, minf, 2);
   expect_fail(GSP_INVALID_VALUE, N, 0, &cpu_opts, "-inf");
   gsp_matrix_free(&N);
   gsp_bf_opts bad = {.backend = (gsp_backend)9};

@@ -122,7 +122,7 @@ Test(cuda_bellman_ford, cycle_found_only_at_round_n) {
     for (int64_t v = 0; v < n; v++) I[v] = (gsp_index)v, J[v] = (gsp_index)((v + 1) % n), W[v] = v + 1 < n ? -1 : (double)n - 2;
     for (size_t ti = 0; ti < 4; ti++) {
       gsp_test_context("gpu ring n %lld %s: ", (long long)n, type_name(sssp_types[ti]));
-      gsp_matrix A = bf_small(sssp_types[ti], (gsp_index)n, I, J, W, (gsp_index)n);
+      gsp_matrix A = small_graph(sssp_types[ti], (gsp_index)n, I, J, W, (gsp_index)n);
       cycle_both(A, (gsp_index)n);
       gsp_vector d = NULL;
       cr_assert_eq(gsp_bellman_ford(&d, NULL, A, (gsp_index)n / 2, &gpu), GSP_NEGATIVE_CYCLE);

@@ -172,7 +172,7 @@ Test(cuda_sanitize, closure_successors) {
   for (gsp_index v = 141; v + 1 < N; v++) I[m] = v, J[m] = v + 1, W[m] = 2, m++;
   I[m] = N - 1, J[m] = 0, W[m] = 3, m++;
   gsp_test_context("successors beyond the candidates int32 n=200: ");
-  gsp_matrix A = bf_small(GSP_INT32, N, I, J, W, m);
+  gsp_matrix A = small_graph(GSP_INT32, N, I, J, W, m);
   successors_vs_cpu(A, GSP_MIN_PLUS);
   gsp_matrix_free(&A);
   /* dense strictly positive weights: every row has > 128 arcs */

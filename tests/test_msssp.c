@@ -234,18 +234,13 @@ Test(msssp, empty_and_tiny) {
  * d = - 2 0 2 1 - - 2; 7 takes 4, 3 is a tie one hop from 7, 1 one from 3.
  * From 6: 1 is a tie one hop from 6, 3 one from 1. */
 Test(msssp, parent_rule_pinned_by_hand) {
-  const gsp_index I[] = {0, 0, 0, 1, 2, 3, 4, 5, 6, 7}, J[] = {2, 5, 6, 3, 4, 1, 7, 7, 1, 3};
-  const double W[] = {1, 2, 3, 0, 1, 0, 1, 1, 0, 0};
   const gsp_index src[] = {0, 2, 6};
   const double X = INFINITY;
   const double ed[3][8] = {{0, 3, 1, 3, 2, 2, 3, 3}, {X, 2, 0, 2, 1, X, X, 2}, {X, 0, X, 0, X, X, 0, X}};
   const double ep[3][8] = {{0, 6, 0, 7, 2, 0, 0, 4}, {-1, 3, 2, 7, 2, -1, -1, 4}, {-1, 6, -1, 1, -1, -1, 6, -1}};
   for (size_t ti = 0; ti < 4; ti++) {
     const gsp_type t = sssp_types[ti];
-    gsp_matrix F = NULL, A = NULL;
-    GSP_OK(gsp_matrix_new(&F, GSP_FP64, 8, 8));
-    GSP_OK(gsp_matrix_build(F, I, J, W, 10, GSP_DUP_ERROR));
-    GSP_OK(gsp_matrix_cast(&A, F, t));
+    gsp_matrix A = pinned_graph(t);
     for (int how = 0; how < 3; how++) {
       gsp_test_context("pinned %s %s: ", type_name(t), how == 0 ? "msssp" : how == 1 ? "apsp MSSSP" : "apsp JOHNSON");
       gsp_matrix D = NULL, P = NULL;
@@ -273,7 +268,7 @@ Test(msssp, parent_rule_pinned_by_hand) {
       }
       gsp_matrix_free(&D), gsp_matrix_free(&P);
     }
-    gsp_matrix_free(&F), gsp_matrix_free(&A);
+    gsp_matrix_free(&A);
   }
 }
 

@@ -197,24 +197,6 @@ Test(sssp, nearest_source) {
 }
 
 /* A small graph from tuples. */
-static gsp_matrix small(gsp_type t, gsp_index n, const gsp_index *I, const gsp_index *J, const double *W,
-                        gsp_index m) {
-  gsp_matrix D = NULL, A = NULL;
-  GSP_OK(gsp_matrix_new(&D, GSP_FP64, n, n));
-  GSP_OK(gsp_matrix_build(D, I, J, W, m, GSP_DUP_ERROR));
-  GSP_OK(gsp_matrix_cast(&A, D, t));
-  gsp_matrix_free(&D);
-  return A;
-}
-
-static double vget(gsp_vector v, gsp_index i, gsp_info *info) {
-  gsp_type t;
-  GSP_OK(gsp_vector_type(&t, v));
-  char x[8];
-  *info = gsp_vector_extract_element(x, v, i);
-  return *info == GSP_SUCCESS ? gsp_test_value_f64(t, x) : NAN;
-}
-
 Test(sssp, tiny_graphs_and_zero_weights) {
   for (size_t ti = 0; ti < 4; ti++) {
     const gsp_type t = sssp_types[ti];
@@ -223,7 +205,7 @@ Test(sssp, tiny_graphs_and_zero_weights) {
       gsp_test_context("tiny %s %s", type_name(t), sssp_algo_names[sssp_algos[ai]]);
       gsp_info info;
       /* one vertex, no arcs */
-      gsp_matrix A = small(t, 1, NULL, NULL, NULL, 0);
+      gsp_matrix A = small_graph(t, 1, NULL, NULL, NULL, 0);
       gsp_vector d = NULL, p = NULL;
       GSP_OK(gsp_sssp(&d, &p, A, 0, &o));
       cr_assert_eq(vget(d, 0, &info), 0);
@@ -233,7 +215,7 @@ Test(sssp, tiny_graphs_and_zero_weights) {
        * 0 -0-> 1 -0-> 2 -0-> 0, 2 -0-> 2, 1 -5-> 3, 2 -5-> 3, 4 isolated */
       const gsp_index I[] = {0, 1, 2, 2, 1, 2}, J[] = {1, 2, 0, 2, 3, 3};
       const double W[] = {0, 0, 0, 0, 5, 5};
-      A = small(t, 5, I, J, W, 6);
+      A = small_graph(t, 5, I, J, W, 6);
       GSP_OK(gsp_sssp(&d, &p, A, 2, &o));
       cr_assert_eq(vget(d, 0, &info), 0);
       cr_assert_eq(vget(d, 1, &info), 0);
@@ -273,8 +255,6 @@ Test(sssp, tiny_graphs_and_zero_weights) {
  * is a tie one hop from the source 6 and 3 one from 1; 7 again takes 4
  * (hop levels: 5). Parents 0 6 0 1 2 0 6 4, roots 0 6 0 6 0 0 6 0.
  */
-static const gsp_index pin_I[] = {0, 0, 0, 1, 2, 3, 4, 5, 6, 7}, pin_J[] = {2, 5, 6, 3, 4, 1, 7, 7, 1, 3};
-static const double pin_W[] = {1, 2, 3, 0, 1, 0, 1, 1, 0, 0};
 
 Test(sssp, parent_rule_pinned_by_hand) {
   const double d0[] = {0, 3, 1, 3, 2, 2, 3, 3}, p0[] = {0, 6, 0, 7, 2, 0, 0, 4};
@@ -283,7 +263,7 @@ Test(sssp, parent_rule_pinned_by_hand) {
     GSP_OK(gsp_set_threads(nt));
     for (size_t ti = 0; ti < 4; ti++) {
       const gsp_type t = sssp_types[ti];
-      gsp_matrix A = small(t, 8, pin_I, pin_J, pin_W, 10);
+      gsp_matrix A = pinned_graph(t);
       for (size_t ai = 0; ai < 4; ai++) {
         gsp_test_context("pinned %s %s %d threads: ", type_name(t), sssp_algo_names[sssp_algos[ai]], nt);
         gsp_sssp_opts o = opts_for(sssp_algos[ai]);
