@@ -7,7 +7,11 @@
 #           the GPU suites of the same call (or alone at the end);
 #   cpu     the CPU backend's single-source rows (all cores);
 #   suites  GPU suites, one after another (SUITES="name:timeout ...");
-#   fuzz    the libFuzzer campaign when build-fuzzbin/ was carried.
+#   fuzz    the libFuzzer campaign when build-fuzzbin/ was carried;
+#   ncu     Nsight Compute on the kernels named in NCU_KERNELS (a regex;
+#           default the parent pass) of one R-MAT-21 auto+parents run;
+#   host    the host's page size settings and cores (for the host-bound
+#           result copies).
 # Usage (repository root, device machine; carry .deps):
 #   source .deps/unpack.sh unpack
 #   PHASES="bench suites" SUITES="test_cuda_sssp:300" bash bench/run_device_session.sh
@@ -71,6 +75,19 @@ if has cpu; then
   stamp "cpu rows done"
 fi
 
+if has host; then
+  { echo "THP enabled: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1)"
+    echo "THP defrag: $(cat /sys/kernel/mm/transparent_hugepage/defrag 2>&1)"
+    echo "cores: $(nproc)"; free -g | head -2; } > "$L/host.txt"
+fi
+if has ncu; then
+  timeout 240 ncu --clock-control none -k "regex:${NCU_KERNELS:-tree_strict}" -c "${NCU_COUNT:-1}" \
+    --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats \
+    --section LaunchStats --section SchedulerStats \
+    $BS --backend cuda --graphs rmat --algos auto --reps 1 > "$L/ncu.log" 2>&1
+  stamp "ncu done"
+fi
+
 tar -C "$L" -czf "$OUT/session_logs.tar.gz" .
 echo "==== summary ($(head -1 "$L/gpu.txt"))"
 cat "$L/suites.txt"
@@ -81,4 +98,6 @@ done
 [ -f "$L/scipy.log" ] && grep -E '^\| (rmat|grid)' "$L/scipy.log" | sed 's/^/scipy /'
 [ -f "$L/bench_msssp.log" ] && grep -E '^\| gsp_msssp|^\|   phases' "$L/bench_msssp.log"
 [ -f "$L/fuzz_table.txt" ] && grep -E '^\|' "$L/fuzz_table.txt"
+[ -f "$L/host.txt" ] && cat "$L/host.txt"
+[ -f "$L/ncu.log" ] && grep -E "^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Cache Throughput|Compute \(SM\)|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Warp Cycles Per Issued|Stall|Eligible|Issued Warp|L1/TEX Hit|L2 Hit|Mem Busy|Max Bandwidth" "$L/ncu.log" | head -60
 exit 0

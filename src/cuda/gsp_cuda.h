@@ -107,8 +107,10 @@ typedef struct {
   double parent_s;    /* device: the recording pass (and any tie BFS) */
   double transpose_s; /* device: source-major transpose */
   double d2h_s;       /* device: result copies to pinned staging */
-  double host_copy_s; /* host: rows from staging into the result */
-  double host_wait_s; /* host: waiting for the device (flags, copies) */
+  double host_copy_s; /* host: rows from staging into the result (a thread
+                         of their own, beside the driving one) */
+  double host_wait_s; /* host: the driving thread waiting (device flags,
+                         a staging slot) */
 } gsp_cuda_sssp_stats;
 void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out);
 /* The caller's host time around a gsp_cuda_sssp call that ran (seconds),

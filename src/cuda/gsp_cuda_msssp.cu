@@ -6,10 +6,13 @@
  *  - batches of N sources; per batch the relaxation rounds are queued ahead
  *    (as many as the last batch needed) and the host reads one flag only
  *    when that many have run, so rounds cost a launch, not a round trip;
- *  - while the device relaxes batch b the host copies batch b-1 out of
- *    pinned staging into the result rows (threads, with the presence bytes
- *    and parents widened to int64 on the way), so the output transfer and
- *    the host page faults overlap the device work;
+ *  - while the device relaxes batch b a host thread of its own copies
+ *    batch b-1 out of pinned staging into the result rows (with OpenMP
+ *    threads; the presence bytes and parents widened to int64 on the way),
+ *    so the output transfer and the host page faults overlap the device
+ *    work, and the thread that drives the device never waits for them
+ *    (with parents the rows take about as long as the rounds: driven from
+ *    one thread, the device idled while the host copied);
  *  - the device turns each finished batch source-major through a shared
  *    memory transpose, so one contiguous copy holds nb whole rows; that
  *    copy runs on a second stream, beside the next batch's rounds (the
@@ -24,7 +27,10 @@
  */
 #include <stdlib.h>
 
+#include <condition_variable>
+#include <deque>
 #include <mutex>
+#include <thread>
 
 #include "gsp_cuda_msssp_kernels.cuh"
 
@@ -70,6 +76,91 @@ static void pinned_put(Pinned *pin) {
   else if (pin->p) cudaFreeHost(pin->p);
   pin->p = NULL, pin->pooled = false;
 }
+
+/* The host side of the batch copies, on a thread of its own: each job
+ * waits for its batch's copy to reach staging, then gathers the rows into
+ * the result. Jobs run in order; done counts the finished ones. Without a
+ * thread (the system refused one) post() runs the job in place. */
+struct Gatherer {
+  struct Job {
+    cudaEvent_t ev;
+    gsp__sssp_sink rows;
+    const void *sd, *sp;
+    int64_t cells;
+  };
+  gsp_type type;
+  const void *lim;
+  int dev = 0, threads = 1;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<Job> q;
+  int64_t done = 0, total = 0;
+  double copy_s = 0, wait_s = 0;
+  cudaError_t err = cudaSuccess;
+  bool stop = false;
+  std::thread th;
+
+  Gatherer(gsp_type t, const void *l) : type(t), lim(l) {
+    (void)cudaGetDevice(&dev);
+    const int nt = gsp__threads();
+    try {
+      th = std::thread([this] { loop(); });
+      threads = nt > 1 ? nt - 1 : 1; /* the driving thread spins in its waits */
+    } catch (...) {
+      threads = nt;
+    }
+  }
+  ~Gatherer() { close(); }
+
+  void run(const Job &j) {
+    const double t0 = host_seconds();
+    const cudaError_t e = cudaEventSynchronize(j.ev);
+    const double t1 = host_seconds();
+    const int64_t c = e == cudaSuccess && err == cudaSuccess
+                          ? gsp__sssp_gather(&j.rows, type, lim, false, 0, j.cells, j.sd, j.sp, 4, threads)
+                          : 0;
+    std::lock_guard<std::mutex> g(mu);
+    if (e != cudaSuccess && err == cudaSuccess) err = e;
+    total += c, wait_s += t1 - t0, copy_s += host_seconds() - t1;
+    done++;
+    cv.notify_all();
+  }
+  void loop() {
+    (void)cudaSetDevice(dev);
+    std::unique_lock<std::mutex> g(mu);
+    for (;;) {
+      cv.wait(g, [this] { return stop || !q.empty(); });
+      if (q.empty()) return;
+      const Job j = q.front();
+      q.pop_front();
+      g.unlock();
+      run(j);
+      g.lock();
+    }
+  }
+  void post(const Job &j) {
+    if (!th.joinable()) return run(j);
+    std::lock_guard<std::mutex> g(mu);
+    q.push_back(j);
+    cv.notify_all();
+  }
+  /* Until k jobs have finished; the seconds waited. */
+  double wait_done(int64_t k) {
+    const double t0 = host_seconds();
+    std::unique_lock<std::mutex> g(mu);
+    cv.wait(g, [this, k] { return done >= k; });
+    return host_seconds() - t0;
+  }
+  /* The queued jobs run, then the thread ends. */
+  void close() {
+    {
+      std::lock_guard<std::mutex> g(mu);
+      stop = true;
+      cv.notify_all();
+    }
+    if (th.joinable()) th.join();
+  }
+};
 
 /* Timing events of one batch, on the compute stream: rounds start, rounds
  * done, parents done, transpose done; on the copy stream: copy done. */
@@ -202,12 +293,13 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   memset(&R.b, 0, sizeof R.b);
   memset(&R.g, 0, sizeof R.g);
   Pinned pin;
+  Gatherer G(type_of<T>(), &lim);
   T *Tdist = NULL;
   int32_t *Tpar = NULL, *Sd = NULL, *Sh = NULL;
 #define GSP_FREE_ALL                                                           \
   (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, R.cs ? (void)cudaStreamSynchronize(R.cs) : (void)0,     \
-   graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.P),                       \
-   cudaFree(R.b.chg), cudaFree(R.b.alive), cudaFree(Sd), cudaFree(Tdist), cudaFree(Tpar),     \
+   G.close(), graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.P), cudaFree(R.b.chg), cudaFree(R.b.alive),     \
+   cudaFree(Sd), cudaFree(Tdist), cudaFree(Tpar),                                                             \
    R.ev[0] ? (void)cudaEventDestroy(R.ev[0]) : (void)0, R.ev[1] ? (void)cudaEventDestroy(R.ev[1]) : (void)0,   \
    destroy_events(&R.tev[0][0], 2 * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,                \
    R.st ? (void)cudaStreamDestroy(R.st) : (void)0, pinned_put(&pin), gsp__free(Sh), (void)cudaGetLastError())
@@ -244,43 +336,28 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   R.grid = blocks_for((int64_t)n * R.b.C * 32);
 
   int est = 8; /* rounds to queue before the first look: the last batch's count */
-  int64_t total = 0;
-  int64_t prev_k0 = -1, prev_nb = 0;
   const int nbatch = (int)((nsrc + N - 1) / N);
-  for (int bi = 0; bi <= nbatch; bi++) {
+  for (int bi = 0; bi < nbatch; bi++) {
     const int64_t k0 = (int64_t)bi * N;
-    const int nb = bi < nbatch ? (int)(nsrc - k0 < N ? nsrc - k0 : N) : 0;
-    if (nb > 0) {
-      R.b.S = Sd + k0;
-      GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_START], R.st));
-      GSP_TRY(seed(R, nb));
-      R.queued = est;
-      GSP_TRY(queue_rounds<T>(R, 0, est, lim));
-    }
-    /* the previous batch leaves staging while this one relaxes */
-    if (prev_k0 >= 0) {
+    const int nb = (int)(nsrc - k0 < N ? nsrc - k0 : N);
+    const int k = bi & 1;
+    if (bi >= 2) { /* slot k's timing events, of batch bi - 2, are reused */
       const double t0 = host_seconds();
-      GSP_CUDA_TRY(cudaEventSynchronize(R.ev[(bi - 1) & 1]));
-      const double t1 = host_seconds();
-      add_phases(R, (bi - 1) & 1, par);
-      const unsigned char *s = slots + (size_t)((bi - 1) & 1) * slot;
-      const size_t cnt = (size_t)prev_nb * (size_t)n, at = (size_t)prev_k0 * (size_t)n;
-      /* the single-source gather (one parallel pass: values, presence of
-       * both results, parents widened) over these rows */
-      const gsp__sssp_sink rows = {dist + at, par ? parent + at : NULL, NULL,
-                                   {present + at, par && ppresent ? ppresent + at : NULL, NULL}};
-      total += gsp__sssp_gather(&rows, type_of<T>(), &lim, false, 0, (int64_t)cnt, s,
-                                par ? s + cells * ts : NULL, 4, gsp__threads());
-      R.wait_s += t1 - t0;
-      last_stats().host_copy_s += host_seconds() - t1;
+      GSP_CUDA_TRY(cudaEventSynchronize(R.tev[k][EV_COPIED]));
+      R.wait_s += host_seconds() - t0;
+      add_phases(R, k, par);
     }
-    if (nb == 0) break;
+    R.b.S = Sd + k0;
+    GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_START], R.st));
+    GSP_TRY(seed(R, nb));
+    R.queued = est;
+    GSP_TRY(queue_rounds<T>(R, 0, est, lim));
     GSP_TRY(converge<T>(R, lim));
     est = R.queued;
-    GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_RELAXED], R.st));
+    GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_RELAXED], R.st));
     /* the transpose buffers are free once the last batch's copy is done
      * (long before: a batch's rounds take several times its copy) */
-    if (bi > 0) GSP_CUDA_TRY(cudaStreamWaitEvent(R.st, R.ev[(bi - 1) & 1], 0));
+    if (bi > 0) GSP_CUDA_TRY(cudaStreamWaitEvent(R.st, R.ev[k ^ 1], 0));
     if (par) {
       int ties = 0;
       ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
@@ -288,25 +365,37 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
       GSP_TRY(read_flag(R, MS_TIES, &ties));
       last_stats().ties += ties;
       if (ties) GSP_TRY(tie_bfs(R, Tpar, k0, nb));
-      GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_PARENTS], R.st));
+      GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_PARENTS], R.st));
     }
     const dim3 tg((unsigned)((n + 31) / 32), (unsigned)((nb + 31) / 32)), tb(32, 8);
     ms_transpose<T><<<tg, tb, 0, R.st>>>(R.b, R.b.P, Tdist, Tpar, n, N, nb);
     GSP_CUDA_LAUNCHED();
-    GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_TRANSPOSED], R.st));
+    GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_TRANSPOSED], R.st));
+    /* staging slot k is free once the gatherer is done with batch bi - 2
+     * (and its events with it) */
+    R.wait_s += G.wait_done(bi - 1);
     /* the copy runs on its own stream, beside the next batch's rounds */
-    GSP_CUDA_TRY(cudaStreamWaitEvent(R.cs, R.tev[bi & 1][EV_TRANSPOSED], 0));
-    unsigned char *s = slots + (size_t)(bi & 1) * slot;
-    GSP_CUDA_TRY(cudaMemcpyAsync(s, Tdist, (size_t)nb * n * ts, cudaMemcpyDeviceToHost, R.cs));
+    GSP_CUDA_TRY(cudaStreamWaitEvent(R.cs, R.tev[k][EV_TRANSPOSED], 0));
+    unsigned char *sl = slots + (size_t)k * slot;
+    GSP_CUDA_TRY(cudaMemcpyAsync(sl, Tdist, (size_t)nb * n * ts, cudaMemcpyDeviceToHost, R.cs));
     if (par)
-      GSP_CUDA_TRY(cudaMemcpyAsync(s + cells * ts, Tpar, (size_t)nb * n * sizeof(int32_t), cudaMemcpyDeviceToHost,
+      GSP_CUDA_TRY(cudaMemcpyAsync(sl + cells * ts, Tpar, (size_t)nb * n * sizeof(int32_t), cudaMemcpyDeviceToHost,
                                    R.cs));
-    GSP_CUDA_TRY(cudaEventRecord(R.tev[bi & 1][EV_COPIED], R.cs));
-    GSP_CUDA_TRY(cudaEventRecord(R.ev[bi & 1], R.cs));
-    prev_k0 = k0, prev_nb = nb;
+    GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_COPIED], R.cs));
+    GSP_CUDA_TRY(cudaEventRecord(R.ev[k], R.cs));
+    /* then the gatherer's job: the single-source gather (one parallel pass:
+     * values, presence of both results, parents widened) over these rows */
+    const size_t at = (size_t)k0 * (size_t)n;
+    const gsp__sssp_sink rows = {dist + at, par ? parent + at : NULL, NULL,
+                                 {present + at, par && ppresent ? ppresent + at : NULL, NULL}};
+    G.post({R.ev[k], rows, sl, par ? sl + cells * ts : NULL, (int64_t)nb * n});
   }
-  *nvals = total;
+  R.wait_s += G.wait_done(nbatch);
+  for (int bi = nbatch - 2 < 0 ? 0 : nbatch - 2; bi < nbatch; bi++) add_phases(R, bi & 1, par);
+  GSP_CUDA_TRY(G.err);
+  *nvals = G.total;
   last_stats().host_wait_s += R.wait_s;
+  last_stats().host_copy_s += G.copy_s;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

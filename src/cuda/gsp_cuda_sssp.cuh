@@ -74,6 +74,9 @@ template <class F> gsp_info by_type(gsp_type t, const F &f) {
  * freed with it); *p = NULL, and success, when the host cannot pin that
  * much (the caller stages through pageable memory). */
 gsp_info graph_staging(void **p, struct gsp_dev_graph *dg, size_t bytes);
+/* The stream the results are copied on, kept with dg: non-blocking, so
+ * the copies run beside work queued on the legacy stream. */
+gsp_info graph_copy_stream(cudaStream_t *s, struct gsp_dev_graph *dg);
 /* Multiprocessors of device 0 (cached). */
 int sm_count();
 /* Bytes the graph takes on the device. */
@@ -246,14 +249,21 @@ struct TreeWs {
  * final device distances d (-1 where unreached): strict, the rule of
  * non-negative weights, else the tight-arc BFS from the sources
  * (Bellman-Ford); both as gsp__sssp_cpu_tree gives them. src: the distinct
- * sources (host). GSP_PANIC when a reached vertex has no tight path.
- * Explicitly instantiated for the four types. */
+ * sources (host). In two calls on the legacy stream: tree_start queues the
+ * work that needs no answer from the device (for the strict rule, the
+ * whole arc pass), so the host is free until tree_end, which reads the
+ * counts, runs the BFS where needed and returns with par complete.
+ * GSP_PANIC when a reached vertex has no tight path. Explicitly
+ * instantiated for the four types. */
 template <class T>
-gsp_info tree_device(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, const int32_t *src, int32_t nsrc,
-                     T lim, bool strict, TreeWs ws);
+gsp_info tree_start(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, const int32_t *src, int32_t nsrc,
+                    T lim, bool strict, TreeWs ws);
+template <class T>
+gsp_info tree_end(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, int32_t nsrc, T lim, bool strict,
+                  TreeWs ws);
 
 /* The drivers' common end: dist[n] (host) from the final device keys d,
- * then, when parent != NULL, the tree of tree_device (roots too when root
+ * then, when parent != NULL, the tree of tree_start and tree_end (roots when root
  * != NULL). */
 template <class T>
 gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::K *d, const DevGraph &g,
@@ -262,7 +272,7 @@ gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::
 /* Near-far delta-stepping in one persistent cooperative kernel
  * (gsp_cuda_sssp_nf.cu). out (host arrays, see gsp_cuda_sssp) gets the
  * distances, the presence and, when out->parent is set, the tree of
- * tree_device (strict rule); *nvals the vertices
+ * tree_start and tree_end (strict rule); *nvals the vertices
  * reached. ws holds nf_workspace_bytes(n, m); the results come back through
  * dg's pinned staging. Returns GSP_NO_VALUE, touching nothing, when the
  * device cannot launch cooperative kernels (the caller then uses the
@@ -294,6 +304,7 @@ struct gsp_dev_graph {
   size_t ws_bytes;
   void *pin;               /* pinned host staging of their results */
   size_t pin_bytes;
+  cudaStream_t copy;       /* their copy stream (non-blocking), or NULL */
 };
 
 #endif /* GSP_CUDA_SSSP_CUH */

@@ -225,6 +225,15 @@ gsp_info graph_staging(void **p, struct gsp_dev_graph *dg, size_t bytes) {
   return GSP_SUCCESS;
 }
 
+gsp_info graph_copy_stream(cudaStream_t *s, struct gsp_dev_graph *dg) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  if (!dg->copy) GSP_CUDA_TRY(cudaStreamCreateWithFlags(&dg->copy, cudaStreamNonBlocking));
+  *s = dg->copy;
+#undef GSP_FREE_ALL
+  return info;
+}
+
 size_t graph_missing_bytes(const struct gsp_matrix_s *A, bool reverse) {
   const size_t one = graph_bytes(A, false) + ((size_t)A->nrows + 1) * 4; /* the cache has 32-bit offsets too */
   const struct gsp_dev_matrix *dev = A->dev;
@@ -249,6 +258,7 @@ void gsp__cuda_graph_free(struct gsp_dev_graph *dg) {
   if (!dg) return;
   cudaFree(dg->ws);
   if (dg->pin) cudaFreeHost(dg->pin);
+  if (dg->copy) cudaStreamDestroy(dg->copy);
   (void)cudaGetLastError();
   gsp__free(dg);
 }

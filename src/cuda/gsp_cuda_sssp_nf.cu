@@ -28,26 +28,28 @@
  * steps; byte flags for the far pile. Queue counters rotate over three
  * slots so that the one being reset is neither read nor appended to.
  *
- * Parents: the kernel computes distances alone; then tree_device
+ * Parents: the kernel computes distances alone; then the tree pass
  * (gsp_cuda_sssp_tree.cu) makes one pass over the arcs for the strict rule
  * (a BFS over tight arcs only where zero-length arcs leave ties), on the
  * queues the kernel no longer needs. Riding the parent rule along the
  * relaxation instead (records of key, level and parent, lowered together)
- * cost 16-30% more than distances alone; the pass costs 0.5% (grid-4096)
- * to 7% (R-MAT-21) of a call.
+ * cost 16-30% more than distances alone.
  *
  * Results: right behind the kernel a small one counts the reached
  * vertices (so the host knows before copying whether the vectors are full
  * and need no presence).
  * While both run, host threads map the pages of the new result vectors.
  * Then the results come back through pinned slots kept with A, a few MiB a
- * chunk, the next chunks in flight while the host threads gather the
- * current one (sssp_gather.c: distances, widened parents, presence, count,
- * one pass). Pageable copies into new pages cost ~7 GB/s on one thread;
- * this runs at the PCIe rate.
+ * chunk, on a copy stream of their own, the next chunks in flight while
+ * the host threads gather the current one (sssp_gather.c: distances,
+ * widened parents, presence, count, one pass). Pageable copies into new
+ * pages cost ~7 GB/s on one thread; this runs at the PCIe rate. With
+ * parents, the distances and presence come back while the parent pass
+ * runs, the parents after it.
  */
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "gsp_cuda_sssp.cuh"
@@ -69,8 +71,8 @@ struct NfCtl {
   unsigned long long hcnt[3];  /* hub list, (count << 40) | arcs, by step % 3 */
   unsigned long long gmin[2];  /* least live far key, by bucket parity */
   int32_t steps;
-  int32_t tcnt; /* the tree pass's counter */
   unsigned long long reached; /* vertices with distance <= lim, counted after the run */
+  int32_t tcnt; /* the tree pass's counter (last: the host reads what is before it) */
 };
 
 struct NfWs {
@@ -393,31 +395,33 @@ size_t stage_slot_bytes() {
   return b >= 16 ? (size_t)b : NF_STAGE_SLOT;
 }
 
-/* Queue the copies of vertices [lo, lo + len) into one slot (distances at
- * its start, parents at poff), then the slot's event. */
-gsp_info stage_chunk(char *slot, size_t poff, const char *dd, size_t ts, const char *dp, size_t ps, int64_t lo,
-                     int64_t len, cudaEvent_t ev) {
+/* Queue on stream cs the copies of vertices [lo, lo + len) into one slot
+ * (distances at its start unless dd is NULL, parents at poff unless dp
+ * is), then the slot's event. */
+gsp_info stage_chunk(cudaStream_t cs, char *slot, size_t poff, const char *dd, size_t ts, const char *dp, size_t ps,
+                     int64_t lo, int64_t len, cudaEvent_t ev) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
-  GSP_CUDA_TRY(cudaMemcpyAsync(slot, dd + (size_t)lo * ts, (size_t)len * ts, cudaMemcpyDeviceToHost, 0));
-  if (dp) GSP_CUDA_TRY(cudaMemcpyAsync(slot + poff, dp + (size_t)lo * ps, (size_t)len * ps, cudaMemcpyDeviceToHost, 0));
-  GSP_CUDA_TRY(cudaEventRecord(ev, 0));
+  if (dd) GSP_CUDA_TRY(cudaMemcpyAsync(slot, dd + (size_t)lo * ts, (size_t)len * ts, cudaMemcpyDeviceToHost, cs));
+  if (dp) GSP_CUDA_TRY(cudaMemcpyAsync(slot + poff, dp + (size_t)lo * ps, (size_t)len * ps, cudaMemcpyDeviceToHost, cs));
+  GSP_CUDA_TRY(cudaEventRecord(ev, cs));
 #undef GSP_FREE_ALL
   return info;
 }
 
-/* n distances (ts bytes each at dd, device) and parents (ps bytes each at
- * dp, or none) into out, with the presence unless full; *count = vertices
- * present. */
-gsp_info fetch(const gsp__sssp_sink *out, gsp_type t, const void *lim, bool full, int64_t n, const void *dd,
-               size_t ts, const void *dp, size_t ps, struct gsp_dev_graph *dg, int64_t *count) {
+/* On stream cs (which waits for them to be final): n distances (ts bytes
+ * each at dd, device; or none, dd NULL and ts 0) and parents (ps bytes each
+ * at dp, or none) into out, with the presence unless full; *count =
+ * vertices present (n when full). */
+gsp_info fetch(cudaStream_t cs, const gsp__sssp_sink *out, gsp_type t, const void *lim, bool full, int64_t n,
+               const void *dd, size_t ts, const void *dp, size_t ps, struct gsp_dev_graph *dg, int64_t *count) {
   gsp_info info = GSP_SUCCESS;
   cudaEvent_t ev[NF_STAGE_SLOTS] = {};
   char *heap = NULL;
   /* on error, copies may still be in flight into the staging */
 #define GSP_FREE_ALL                                                           \
   do {                                                                         \
-    (void)cudaStreamSynchronize(0);                                            \
+    (void)cudaStreamSynchronize(cs);                                           \
     for (cudaEvent_t e : ev)                                                   \
       if (e) (void)cudaEventDestroy(e);                                        \
     gsp__free(heap);                                                           \
@@ -434,13 +438,14 @@ gsp_info fetch(const gsp__sssp_sink *out, gsp_type t, const void *lim, bool full
   stats.pinned = stage != NULL;
   if (!stage) { /* the host would not pin: pageable staging, same steps */
     heap = (char *)gsp__malloc_array((size_t)ns, slot);
-    GSP_CHECK(heap != NULL, GSP_OUT_OF_MEMORY, "cannot stage the distances of %lld vertices", (long long)n);
+    GSP_CHECK(heap != NULL, GSP_OUT_OF_MEMORY, "cannot stage the results of %lld vertices", (long long)n);
     stage = heap;
   }
   for (int k = 0; k < ns; k++) GSP_CUDA_TRY(cudaEventCreateWithFlags(&ev[k], cudaEventDisableTiming));
   const char *cd = (const char *)dd, *cp = (const char *)dp;
   for (int64_t c = 0; c < ns; c++)
-    GSP_TRY(stage_chunk(stage + (size_t)c * slot, poff, cd, ts, cp, ps, c * C, C < n - c * C ? C : n - c * C, ev[c]));
+    GSP_TRY(stage_chunk(cs, stage + (size_t)c * slot, poff, cd, ts, cp, ps, c * C, C < n - c * C ? C : n - c * C,
+                        ev[c]));
   const int nt = gsp__threads();
   int64_t cnt = 0;
   for (int64_t c = 0; c < nch; c++) {
@@ -448,11 +453,12 @@ gsp_info fetch(const gsp__sssp_sink *out, gsp_type t, const void *lim, bool full
     const int64_t lo = c * C, len = C < n - lo ? C : n - lo;
     GSP_CUDA_TRY(cudaEventSynchronize(ev[k]));
     char *sl = stage + (size_t)k * slot;
-    cnt += gsp__sssp_gather(out, t, lim, full, lo, len, sl, dp ? sl + poff : NULL, (int)ps, nt);
+    cnt += gsp__sssp_gather(out, t, lim, full, lo, len, dd ? sl : NULL, dp ? sl + poff : NULL, (int)ps, nt);
     const int64_t nx = c + ns;
-    if (nx < nch) GSP_TRY(stage_chunk(sl, poff, cd, ts, cp, ps, nx * C, C < n - nx * C ? C : n - nx * C, ev[k]));
+    if (nx < nch)
+      GSP_TRY(stage_chunk(cs, sl, poff, cd, ts, cp, ps, nx * C, C < n - nx * C ? C : n - nx * C, ev[k]));
   }
-  stats.chunks = (int)nch;
+  stats.chunks += (int)nch;
   *count = cnt;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -463,9 +469,13 @@ template <class T>
 gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
                 const int32_t *src, int32_t ns, T lim, double delta) {
   gsp_info info = GSP_SUCCESS;
-  cudaEvent_t ev[4] = {NULL, NULL, NULL, NULL};
+  enum { E_START, E_SEEDED, E_KERNEL, E_COUNTED, E_TREE, E_COUNT };
+  cudaEvent_t ev[E_COUNT] = {};
+  cudaStream_t cs = NULL;
+  /* on error, the tree pass may still be queued on the legacy stream */
 #define GSP_FREE_ALL                                                           \
   do {                                                                         \
+    (void)cudaStreamSynchronize(0);                                            \
     for (cudaEvent_t e : ev)                                                   \
       if (e) (void)cudaEventDestroy(e);                                        \
     (void)cudaGetLastError();                                                  \
@@ -476,13 +486,14 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   if (bps < 1) return GSP_NO_VALUE;
   const int64_t n = g.n;
   gsp_cuda_sssp_stats &stats = last_stats();
-  for (int k = 0; k < 4; k++) GSP_CUDA_TRY(cudaEventCreate(&ev[k]));
+  GSP_TRY(graph_copy_stream(&cs, dg));
+  for (int k = 0; k < E_COUNT; k++) GSP_CUDA_TRY(cudaEventCreate(&ev[k]));
   NfArgs<T> a;
   a.g = g;
   a.w = nf_ws(ws, n, g.m);
   a.lim = lim;
   a.delta = delta > 0 ? delta : 1.0;
-  GSP_CUDA_TRY(cudaEventRecord(ev[0], 0));
+  GSP_CUDA_TRY(cudaEventRecord(ev[E_START], 0));
   GSP_CUDA_TRY(cudaMemsetAsync(a.w.ctl, 0, sizeof(NfCtl), 0));
   const unsigned long long none[2] = {ULLONG_MAX, ULLONG_MAX};
   GSP_CUDA_TRY(cudaMemcpy(a.w.ctl->gmin, none, sizeof none, cudaMemcpyHostToDevice));
@@ -493,51 +504,61 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   GSP_CUDA_TRY(cudaMemcpy(a.w.Q[0], src, (size_t)ns * sizeof *src, cudaMemcpyHostToDevice));
   nf_seed<T><<<blocks_for(ns), 256>>>(a, a.w.Q[0], ns);
   GSP_CUDA_LAUNCHED();
-  GSP_CUDA_TRY(cudaEventRecord(ev[1], 0));
+  GSP_CUDA_TRY(cudaEventRecord(ev[E_SEEDED], 0));
   void *args[] = {(void *)&a};
   GSP_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)nf_kernel<T>, dim3((unsigned)(sm_count() * bps)),
                                            dim3(NF_THREADS), args, 0, 0));
-  GSP_CUDA_TRY(cudaEventRecord(ev[2], 0));
+  GSP_CUDA_TRY(cudaEventRecord(ev[E_KERNEL], 0));
   /* right behind the kernel: the count of reached vertices, so the host
    * knows before copying whether the vectors are full */
   nf_count<T><<<blocks_for(n), 256>>>((const K *)a.w.d, n, lim, &a.w.ctl->reached);
   GSP_CUDA_LAUNCHED();
+  GSP_CUDA_TRY(cudaEventRecord(ev[E_COUNTED], 0));
+  /* the parent pass, queued behind, on the queues and stamps the kernel is
+   * done with; it runs while the distances are copied out */
+  const TreeWs tw = {a.w.stamp, a.w.Q[0], &a.w.ctl->tcnt};
+  if (out->parent) GSP_TRY(tree_start<T>(a.w.pout, (const K *)a.w.d, g, src, ns, lim, true, tw));
   /* meanwhile the host threads map the result pages (new vectors): the
    * page faults leave the critical path */
   const double t_touch = host_seconds();
   gsp__sssp_touch(out, type_of<T>(), n, gsp__threads());
   stats.touch_s += host_seconds() - t_touch;
-  if (out->parent) {
-    /* the parent pass, on the queues and stamps the kernel is done with
-     * (it waits for the kernel to read its counts) */
-    const TreeWs tw = {a.w.stamp, a.w.Q[0], &a.w.ctl->tcnt};
-    GSP_TRY(tree_device<T>(a.w.pout, (const K *)a.w.d, g, src, ns, lim, true, tw));
-  }
-  GSP_CUDA_TRY(cudaEventRecord(ev[3], 0));
-  GSP_CUDA_TRY(cudaEventSynchronize(ev[3]));
+  GSP_CUDA_TRY(cudaStreamWaitEvent(cs, ev[E_COUNTED], 0));
+  NfCtl ctl; /* all but tcnt, which the parent pass may be changing */
+  GSP_CUDA_TRY(cudaMemcpyAsync(&ctl, a.w.ctl, offsetof(NfCtl, tcnt), cudaMemcpyDeviceToHost, cs));
+  GSP_CUDA_TRY(cudaStreamSynchronize(cs));
   const double t_out = host_seconds();
-  {
-    float ms_setup = 0, ms_kernel = 0, ms_tree = 0;
-    GSP_CUDA_TRY(cudaEventElapsedTime(&ms_setup, ev[0], ev[1]));
-    GSP_CUDA_TRY(cudaEventElapsedTime(&ms_kernel, ev[1], ev[2]));
-    GSP_CUDA_TRY(cudaEventElapsedTime(&ms_tree, ev[2], ev[3]));
-    stats.setup_s += ms_setup * 1e-3, stats.kernel_s += ms_kernel * 1e-3;
-    if (out->parent) stats.tree_s += ms_tree * 1e-3;
-  }
-  NfCtl ctl;
-  GSP_CUDA_TRY(cudaMemcpy(&ctl, a.w.ctl, sizeof ctl, cudaMemcpyDeviceToHost));
   stats.steps += ctl.steps;
   const bool full = ctl.reached == (unsigned long long)n;
-  int64_t cnt = 0;
   /* keys of non-negative values are their bit patterns: copied as they
-   * are; int32 parents, widened by the gather */
+   * are. The distances and every presence first (the presence of the
+   * parents and roots is that of the distances) */
   static_assert(sizeof(K) == sizeof(T), "key and value have one size");
-  GSP_TRY(fetch(out, type_of<T>(), &lim, full, n, a.w.d, sizeof(T), out->parent ? a.w.pout : NULL,
-                out->parent ? 4 : 0, dg, &cnt));
+  const gsp__sssp_sink dsink = {out->dist, NULL, NULL, {out->b[0], out->b[1], out->b[2]}};
+  int64_t cnt = 0;
+  GSP_TRY(fetch(cs, &dsink, type_of<T>(), &lim, full, n, a.w.d, sizeof(T), NULL, 0, dg, &cnt));
   GSP_CHECK(cnt == (int64_t)ctl.reached, GSP_PANIC,
             "shortest paths: the device counted %llu vertices reached, the host %lld", ctl.reached,
             (long long)cnt);
-  if (out->root) GSP_TRY(gsp__sssp_roots(out->root, out->parent, n));
+  if (out->parent) { /* then the int32 parents, widened by the gather */
+    GSP_TRY(tree_end<T>(a.w.pout, (const K *)a.w.d, g, ns, lim, true, tw));
+    GSP_CUDA_TRY(cudaEventRecord(ev[E_TREE], 0));
+    GSP_CUDA_TRY(cudaStreamWaitEvent(cs, ev[E_TREE], 0));
+    const gsp__sssp_sink psink = {out->dist, out->parent, NULL, {NULL, NULL, NULL}};
+    int64_t all = 0;
+    GSP_TRY(fetch(cs, &psink, type_of<T>(), &lim, true, n, NULL, 0, a.w.pout, 4, dg, &all));
+    if (out->root) GSP_TRY(gsp__sssp_roots(out->root, out->parent, n));
+  }
+  {
+    float ms_setup = 0, ms_kernel = 0, ms_tree = 0;
+    GSP_CUDA_TRY(cudaEventElapsedTime(&ms_setup, ev[E_START], ev[E_SEEDED]));
+    GSP_CUDA_TRY(cudaEventElapsedTime(&ms_kernel, ev[E_SEEDED], ev[E_KERNEL]));
+    stats.setup_s += ms_setup * 1e-3, stats.kernel_s += ms_kernel * 1e-3;
+    if (out->parent) {
+      GSP_CUDA_TRY(cudaEventElapsedTime(&ms_tree, ev[E_COUNTED], ev[E_TREE]));
+      stats.tree_s += ms_tree * 1e-3;
+    }
+  }
   *nvals = cnt;
   stats.out_s += host_seconds() - t_out;
   GSP_FREE_ALL;

@@ -187,15 +187,14 @@ gsp_info open_count(int32_t *out, const typename Key<T>::K *d, int32_t *par, int
 } // namespace
 
 template <class T>
-gsp_info tree_device(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, const int32_t *src, int32_t nsrc,
-                     T lim, bool strict, TreeWs ws) {
+gsp_info tree_start(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, const int32_t *src, int32_t nsrc,
+                    T lim, bool strict, TreeWs ws) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
   const int32_t n = g.n;
-  gsp_cuda_sssp_stats &stats = last_stats();
-  int32_t open = 0, levels = 0;
   GSP_TRY(fill<int32_t>(par, n, INT32_MAX));
-  GSP_CUDA_TRY(cudaMemcpy(ws.order, src, (size_t)nsrc * sizeof *src, cudaMemcpyHostToDevice));
+  /* async: a plain copy from pageable memory would wait for the kernel */
+  GSP_CUDA_TRY(cudaMemcpyAsync(ws.order, src, (size_t)nsrc * sizeof *src, cudaMemcpyHostToDevice, 0));
   if (strict) {
     tree_seed<<<blocks_for(nsrc), 256>>>(ws.order, nsrc, NULL, par);
     GSP_CUDA_LAUNCHED();
@@ -203,21 +202,37 @@ gsp_info tree_device(int32_t *par, const typename Key<T>::K *d, const DevGraph &
       tree_strict<T><<<blocks_for((g.m + TREE_CHUNK - 1) / TREE_CHUNK * 32), 256>>>(g, d, par, lim);
       GSP_CUDA_LAUNCHED();
     }
-    GSP_TRY(open_count<T>(&open, d, par, n, lim, ws.cnt));
+    GSP_CUDA_TRY(cudaMemsetAsync(ws.cnt, 0, sizeof *ws.cnt, 0));
+    tree_open<T><<<blocks_for(n), 256>>>(d, par, n, lim, ws.cnt);
+    GSP_CUDA_LAUNCHED();
+  } else {
+    GSP_TRY(fill<int32_t>(ws.level, n, -1));
+    GSP_CUDA_TRY(cudaMemcpyAsync(ws.cnt, &nsrc, sizeof nsrc, cudaMemcpyHostToDevice, 0));
+    tree_seed<<<blocks_for(nsrc), 256>>>(ws.order, nsrc, ws.level, par);
+    GSP_CUDA_LAUNCHED();
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+template <class T>
+gsp_info tree_end(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, int32_t nsrc, T lim, bool strict,
+                  TreeWs ws) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  const int32_t n = g.n;
+  gsp_cuda_sssp_stats &stats = last_stats();
+  int32_t open = 0, levels = 0, hi = nsrc;
+  if (strict) {
+    GSP_TRY(read_count(&open, ws.cnt));
     stats.ties += open;
     if (open == 0) return info;
     /* ties: the BFS from every vertex that has its parent */
     GSP_CUDA_TRY(cudaMemsetAsync(ws.cnt, 0, sizeof *ws.cnt, 0));
     tree_seed_levels<<<blocks_for(n), 256>>>(par, n, ws.level, ws.order, ws.cnt);
     GSP_CUDA_LAUNCHED();
-  } else {
-    GSP_TRY(fill<int32_t>(ws.level, n, -1));
-    GSP_CUDA_TRY(cudaMemcpy(ws.cnt, &nsrc, sizeof nsrc, cudaMemcpyHostToDevice));
-    tree_seed<<<blocks_for(nsrc), 256>>>(ws.order, nsrc, ws.level, par);
-    GSP_CUDA_LAUNCHED();
+    GSP_TRY(read_count(&hi, ws.cnt));
   }
-  int32_t hi = 0;
-  GSP_TRY(read_count(&hi, ws.cnt));
   GSP_TRY(tree_bfs<T>(g, d, par, ws, hi, lim, &levels));
   stats.tie_levels += levels;
   GSP_TRY(open_count<T>(&open, d, par, n, lim, ws.cnt));
@@ -248,7 +263,8 @@ gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::
     GSP_CU_MALLOC(ws.cnt, 1, sizeof *ws.cnt);
     hpar = (int32_t *)gsp__malloc_array((size_t)n + 1, sizeof *hpar);
     GSP_CHECK(hpar != NULL, GSP_OUT_OF_MEMORY, "cannot stage the parents of %d vertices", n);
-    GSP_TRY(tree_device<T>(par, d, g, src, nsrc, lim, strict, ws));
+    GSP_TRY(tree_start<T>(par, d, g, src, nsrc, lim, strict, ws));
+    GSP_TRY(tree_end<T>(par, d, g, nsrc, lim, strict, ws));
     GSP_CUDA_TRY(cudaMemcpy(hpar, par, (size_t)n * sizeof *hpar, cudaMemcpyDeviceToHost));
     for (int32_t v = 0; v < n; v++) parent[v] = hpar[v];
     if (root) GSP_TRY(gsp__sssp_roots(root, parent, n));
@@ -259,8 +275,9 @@ gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::
 }
 
 #define GSP_CU_TREE_(T)                                                        \
-  template gsp_info tree_device<T>(int32_t *, const Key<T>::K *, const DevGraph &, const int32_t *, int32_t, T, \
-                                   bool, TreeWs);                              \
+  template gsp_info tree_start<T>(int32_t *, const Key<T>::K *, const DevGraph &, const int32_t *, int32_t, T, \
+                                  bool, TreeWs);                               \
+  template gsp_info tree_end<T>(int32_t *, const Key<T>::K *, const DevGraph &, int32_t, T, bool, TreeWs); \
   template gsp_info finish<T>(T *, int64_t *, int64_t *, const Key<T>::K *, const DevGraph &, const int32_t *, \
                               int32_t, T, bool);
 GSP_CU_TREE_(int32_t)
