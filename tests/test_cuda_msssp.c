@@ -177,6 +177,34 @@ Test(cuda_msssp, long_paths_complete_disconnected) {
   gsp_matrix_free(&A);
 }
 
+/* The rows come back with a count only while every batch so far is
+ * complete; the first batch with absent cells starts the presence (the
+ * rows before it marked whole). A 32-cycle 0 -> .. -> 31 -> 0 feeding a
+ * chain 31 -> 32 -> .. -> 127: batches of 32 sources in order are complete
+ * (the cycle's) then not; in reverse order the first batches lack cells and
+ * the cycle's complete batch comes last; and all sources in one batch. */
+Test(cuda_msssp, presence_of_late_incomplete_batches) {
+  gpu_or_skip();
+  enum { N = 128 };
+  gsp_index I[N], J[N], src[N];
+  double W[N];
+  for (int k = 0; k < N; k++) I[k] = (gsp_index)k, J[k] = (gsp_index)(k == 31 ? 0 : k + 1), W[k] = 1 + k % 5;
+  I[N - 1] = 31, J[N - 1] = 32; /* 127 has no out-arc: arc 127 becomes 31 -> 32 */
+  gsp_matrix A = small_graph(GSP_INT32, N, I, J, W, N);
+  for (int k = 0; k < N; k++) src[k] = (gsp_index)k;
+  gsp_test_context("complete batch first");
+  both(A, src, N, 32, false, 0, 4);
+  for (int k = 0; k < N; k++) src[k] = (gsp_index)(N - 1 - k);
+  gsp_test_context("complete batch last");
+  both(A, src, N, 32, false, 0, 4);
+  gsp_test_context("one batch");
+  both(A, NULL, 0, 0, false, 0, 4);
+  for (int k = 0; k < 64; k++) src[k] = (gsp_index)(k % 32);
+  gsp_test_context("complete batches only");
+  both(A, src, 64, 32, false, 0, 2);
+  gsp_matrix_free(&A);
+}
+
 Test(cuda_msssp, tie_bfs) {
   gpu_or_skip();
   /* zero weights and float absorption: cells whose tight tails all have

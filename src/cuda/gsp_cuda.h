@@ -95,7 +95,8 @@ typedef struct {
                            to the gateway (checks, vectors), and */
   double host_after_s;  /* from its return to the published result (set
                            by gsp_cuda_sssp_note_host) */
-  double tree_s;   /* device: the parent pass after the kernel */
+  double tree_s;   /* device: the parent pass after the kernel (near-far:
+                      the arc pass and count; a tie BFS is not in it) */
   int64_t ties;    /* vertices (msssp: cells) the parent pass left to the
                       tie BFS of the strict rule */
   int tie_levels;  /* levels of that BFS (msssp: the most of any batch;

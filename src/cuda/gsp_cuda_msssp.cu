@@ -77,20 +77,31 @@ static void pinned_put(Pinned *pin) {
   pin->p = NULL, pin->pooled = false;
 }
 
-/* The host side of the batch copies, on a thread of its own: each job
- * waits for its batch's copy to reach staging, then gathers the rows into
- * the result. Jobs run in order; done counts the finished ones. Without a
- * thread (the system refused one) post() runs the job in place. */
+/* The host side of the batch copies, on a thread of its own. Each job is
+ * one batch of rows: while its copy is still on the way, the job maps the
+ * rows' new pages (first touch: the kernel zeroes them, the costliest part
+ * of writing them); then it gathers the rows from staging into the result.
+ *
+ * Presence: result rows are mostly complete (a strongly connected graph
+ * has every cell), and untouched presence pages cost nothing, so the rows
+ * are gathered with a count only. The first batch that lacks cells starts
+ * the presence: the bytes of the rows before it are set, its own come from
+ * its distances in place, and every later batch writes them as it goes.
+ *
+ * Jobs run in order; done counts the finished ones. Without a thread (the
+ * system refused one) post() runs the job in place. */
 struct Gatherer {
   struct Job {
     cudaEvent_t ev;
     gsp__sssp_sink rows;
     const void *sd, *sp;
-    int64_t cells;
+    int64_t at, cells; /* first cell of the rows in the result, count */
   };
   gsp_type type;
   const void *lim;
+  uint8_t *b[2]; /* the whole presence arrays (of dist, of parents) */
   int dev = 0, threads = 1;
+  bool marking = false; /* presence started */
   std::mutex mu;
   std::condition_variable cv;
   std::deque<Job> q;
@@ -100,25 +111,37 @@ struct Gatherer {
   bool stop = false;
   std::thread th;
 
-  Gatherer(gsp_type t, const void *l) : type(t), lim(l) {
+  Gatherer(gsp_type t, const void *l, uint8_t *present, uint8_t *ppresent) : type(t), lim(l), b{present, ppresent} {
     (void)cudaGetDevice(&dev);
-    const int nt = gsp__threads();
+    threads = gsp__threads(); /* the driving thread sleeps in its waits */
     try {
       th = std::thread([this] { loop(); });
-      threads = nt > 1 ? nt - 1 : 1; /* the driving thread spins in its waits */
     } catch (...) {
-      threads = nt;
     }
   }
   ~Gatherer() { close(); }
 
+  /* Rows into the result; the cells present among them. */
+  int64_t gather(const Job &j) {
+    gsp__sssp_sink rows = j.rows;
+    if (!marking) rows.b[0] = rows.b[1] = NULL;
+    const int64_t c = gsp__sssp_gather(&rows, type, lim, false, 0, j.cells, j.sd, j.sp, 4, threads);
+    if (marking || c == j.cells) return c;
+    marking = true;
+    for (int k = 0; k < 2; k++)
+      if (b[k]) gsp__sssp_present_all(b[k], j.at, threads);
+    const gsp__sssp_sink pres = {j.rows.dist, NULL, NULL, {j.rows.b[0], j.rows.b[1], NULL}};
+    return gsp__sssp_gather(&pres, type, lim, false, 0, j.cells, NULL, NULL, 0, threads);
+  }
   void run(const Job &j) {
     const double t0 = host_seconds();
+    if (cudaEventQuery(j.ev) == cudaErrorNotReady) {
+      const gsp__sssp_sink rows = {j.rows.dist, j.rows.parent, NULL, {NULL, NULL, NULL}};
+      gsp__sssp_touch(&rows, type, j.cells, threads);
+    }
     const cudaError_t e = cudaEventSynchronize(j.ev);
     const double t1 = host_seconds();
-    const int64_t c = e == cudaSuccess && err == cudaSuccess
-                          ? gsp__sssp_gather(&j.rows, type, lim, false, 0, j.cells, j.sd, j.sp, 4, threads)
-                          : 0;
+    const int64_t c = e == cudaSuccess && err == cudaSuccess ? gather(j) : 0;
     std::lock_guard<std::mutex> g(mu);
     if (e != cudaSuccess && err == cudaSuccess) err = e;
     total += c, wait_s += t1 - t0, copy_s += host_seconds() - t1;
@@ -172,6 +195,7 @@ template <class T> struct Run {
   DevGraph g;
   cudaStream_t st = NULL, cs = NULL; /* compute, copies */
   cudaEvent_t ev[2] = {NULL, NULL};  /* batch copied out (slot = batch & 1), for the host */
+  cudaEvent_t fev = NULL;            /* a flag read */
   cudaEvent_t tev[2][EV_COUNT] = {};  /* timing, by slot */
   int *hflag = NULL; /* pinned */
   unsigned grid = 1;
@@ -212,8 +236,9 @@ template <class T> static gsp_info read_flag(Run<T> &R, int slot, int *out) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
   GSP_CUDA_TRY(cudaMemcpyAsync(R.hflag, R.b.alive + slot, sizeof(int), cudaMemcpyDeviceToHost, R.st));
+  GSP_CUDA_TRY(cudaEventRecord(R.fev, R.st));
   const double t0 = host_seconds();
-  GSP_CUDA_TRY(cudaStreamSynchronize(R.st));
+  GSP_CUDA_TRY(cudaEventSynchronize(R.fev));
   R.wait_s += host_seconds() - t0;
   *out = *R.hflag;
 #undef GSP_FREE_ALL
@@ -293,7 +318,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   memset(&R.b, 0, sizeof R.b);
   memset(&R.g, 0, sizeof R.g);
   Pinned pin;
-  Gatherer G(type_of<T>(), &lim);
+  Gatherer G(type_of<T>(), &lim, present, parent ? ppresent : NULL);
   T *Tdist = NULL;
   int32_t *Tpar = NULL, *Sd = NULL, *Sh = NULL;
 #define GSP_FREE_ALL                                                           \
@@ -301,6 +326,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
    G.close(), graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.P), cudaFree(R.b.chg), cudaFree(R.b.alive),     \
    cudaFree(Sd), cudaFree(Tdist), cudaFree(Tpar),                                                             \
    R.ev[0] ? (void)cudaEventDestroy(R.ev[0]) : (void)0, R.ev[1] ? (void)cudaEventDestroy(R.ev[1]) : (void)0,   \
+   R.fev ? (void)cudaEventDestroy(R.fev) : (void)0,                                                           \
    destroy_events(&R.tev[0][0], 2 * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,                \
    R.st ? (void)cudaStreamDestroy(R.st) : (void)0, pinned_put(&pin), gsp__free(Sh), (void)cudaGetLastError())
   const int32_t n = (int32_t)A->nrows;
@@ -313,8 +339,11 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   GSP_TRY(graph_upload(&R.g, A, true));
   GSP_CUDA_TRY(cudaStreamCreateWithFlags(&R.st, cudaStreamNonBlocking));
   GSP_CUDA_TRY(cudaStreamCreateWithFlags(&R.cs, cudaStreamNonBlocking));
-  GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[0], cudaEventDisableTiming));
-  GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[1], cudaEventDisableTiming));
+  /* the host's waits sleep: the gatherer's threads need the cores */
+  const unsigned wait_flags = cudaEventDisableTiming | cudaEventBlockingSync;
+  GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[0], wait_flags));
+  GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[1], wait_flags));
+  GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.fev, wait_flags));
   for (int k = 0; k < 2; k++)
     for (int e = 0; e < EV_COUNT; e++) GSP_CUDA_TRY(cudaEventCreate(&R.tev[k][e]));
   GSP_CU_MALLOC(R.b.D, cells, sizeof(K));
@@ -388,7 +417,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
     const size_t at = (size_t)k0 * (size_t)n;
     const gsp__sssp_sink rows = {dist + at, par ? parent + at : NULL, NULL,
                                  {present + at, par && ppresent ? ppresent + at : NULL, NULL}};
-    G.post({R.ev[k], rows, sl, par ? sl + cells * ts : NULL, (int64_t)nb * n});
+    G.post({R.ev[k], rows, sl, par ? sl + cells * ts : NULL, (int64_t)at, (int64_t)nb * n});
   }
   R.wait_s += G.wait_done(nbatch);
   for (int bi = nbatch - 2 < 0 ? 0 : nbatch - 2; bi < nbatch; bi++) add_phases(R, bi & 1, par);

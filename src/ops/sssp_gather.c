@@ -85,7 +85,7 @@ int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, b
     for (int64_t i = a; i < e; i += GATHER_BLOCK) {
       const int64_t m = e - i < GATHER_BLOCK ? e - i : GATHER_BLOCK;
       if (sd) stream_copy(x + (size_t)i * ts, (const char *)sd + (size_t)i * ts, (size_t)m * ts);
-      if (nb > 0) {
+      if (!full) {
         cnt += presence(t, lim, sd ? (const char *)sd + (size_t)i * ts : x + (size_t)i * ts, pres, m);
         for (int q = 0; q < nb; q++) stream_copy(b[q] + i, pres, (size_t)m);
       }
@@ -122,6 +122,13 @@ void gsp__sssp_touch(const gsp__sssp_sink *s, gsp_type t, int64_t n, int nthread
     for (int64_t i = 0; i < np; i++) ((volatile char *)p)[(size_t)i * page] = 0;
     ((volatile char *)p)[bytes[q] - 1] = 0; /* the last page, when p is not page-aligned */
   }
+}
+
+void gsp__sssp_present_all(uint8_t *b, int64_t n, int nthreads) {
+  const int64_t chunk = (int64_t)1 << 22, nc = (n + chunk - 1) / chunk;
+  const int nt = nc > 1 && nthreads > 1 ? nthreads : 1;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (int64_t k = 0; k < nc; k++) memset(b + k * chunk, 1, (size_t)(n - k * chunk < chunk ? n - k * chunk : chunk));
 }
 
 gsp_info gsp__sssp_roots(int64_t *root, const int64_t *parent, int64_t n) {

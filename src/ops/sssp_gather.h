@@ -30,9 +30,10 @@ typedef struct gsp__sssp_sink {
 /*
  * Vertices [lo, lo + len): dist[v] = sd[v - lo] (sd NULL: dist already
  * holds them), parent[v] = sp[v - lo] (sp NULL: none; int32 when psize is
- * 4, int64 when 8), and unless `full` every b[k][v] = (dist[v] <= *lim),
- * lim one value of t. Returns how many of them are present (len when
- * full). Runs on up to nthreads OpenMP threads.
+ * 4, int64 when 8), and unless `full` every b[k][v] = (dist[v] <= *lim)
+ * for the b[k] that are not NULL, lim one value of t. Returns how many of
+ * them are present (len when full; counted also when no b[k] is given).
+ * Runs on up to nthreads OpenMP threads.
  */
 int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo,
                          int64_t len, const void *sd, const void *sp, int psize, int nthreads);
@@ -41,6 +42,9 @@ int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, b
  * new pages are mapped by nthreads threads at once; the gateway calls it
  * while the device computes. The bytes written are overwritten later. */
 void gsp__sssp_touch(const gsp__sssp_sink *s, gsp_type t, int64_t n, int nthreads);
+
+/* b[0, n) = 1 (every cell present), on up to nthreads threads. */
+void gsp__sssp_present_all(uint8_t *b, int64_t n, int nthreads);
 
 /* root[v] = the source at the top of v's parent chain (parent[s] == s),
  * -1 where parent[v] < 0; GSP_PANIC if a chain closes a cycle,
