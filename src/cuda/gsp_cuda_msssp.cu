@@ -189,14 +189,20 @@ struct Gatherer {
  * done, parents done, transpose done; on the copy stream: copy done. */
 enum { EV_START = 0, EV_RELAXED, EV_PARENTS, EV_TRANSPOSED, EV_COPIED, EV_COUNT };
 
+/* Pinned staging slots: a batch's rows wait in one until the gatherer has
+ * them. With parents the gatherer's work per batch is close to the
+ * device's, so a third slot lets it fall a batch behind without holding
+ * the device up. */
+constexpr int MS_SLOTS = 3;
+
 template <class T> struct Run {
   typedef typename Key<T>::K K;
   MsBatch<K> b;
   DevGraph g;
   cudaStream_t st = NULL, cs = NULL; /* compute, copies */
-  cudaEvent_t ev[2] = {NULL, NULL};  /* batch copied out (slot = batch & 1), for the host */
+  cudaEvent_t ev[MS_SLOTS] = {};     /* batch copied out (slot = batch % MS_SLOTS), for the host */
   cudaEvent_t fev = NULL;            /* a flag read */
-  cudaEvent_t tev[2][EV_COUNT] = {};  /* timing, by slot */
+  cudaEvent_t tev[MS_SLOTS][EV_COUNT] = {}; /* timing, by slot */
   int *hflag = NULL; /* pinned */
   unsigned grid = 1;
   int queued = 0; /* rounds queued in this batch */
@@ -325,9 +331,9 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, R.cs ? (void)cudaStreamSynchronize(R.cs) : (void)0,     \
    G.close(), graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.P), cudaFree(R.b.chg), cudaFree(R.b.alive),     \
    cudaFree(Sd), cudaFree(Tdist), cudaFree(Tpar),                                                             \
-   R.ev[0] ? (void)cudaEventDestroy(R.ev[0]) : (void)0, R.ev[1] ? (void)cudaEventDestroy(R.ev[1]) : (void)0,   \
+   destroy_events(R.ev, MS_SLOTS),                                                                            \
    R.fev ? (void)cudaEventDestroy(R.fev) : (void)0,                                                           \
-   destroy_events(&R.tev[0][0], 2 * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,                \
+   destroy_events(&R.tev[0][0], MS_SLOTS * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,                \
    R.st ? (void)cudaStreamDestroy(R.st) : (void)0, pinned_put(&pin), gsp__free(Sh), (void)cudaGetLastError())
   const int32_t n = (int32_t)A->nrows;
   const size_t cells = (size_t)n * (size_t)N, ts = sizeof(T);
@@ -341,8 +347,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   GSP_CUDA_TRY(cudaStreamCreateWithFlags(&R.cs, cudaStreamNonBlocking));
   /* the host's waits sleep: the gatherer's threads need the cores */
   const unsigned wait_flags = cudaEventDisableTiming | cudaEventBlockingSync;
-  GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[0], wait_flags));
-  GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[1], wait_flags));
+  for (int k = 0; k < MS_SLOTS; k++) GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[k], wait_flags));
   GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.fev, wait_flags));
   for (int k = 0; k < 2; k++)
     for (int e = 0; e < EV_COUNT; e++) GSP_CUDA_TRY(cudaEventCreate(&R.tev[k][e]));
@@ -356,9 +361,9 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
     GSP_CU_MALLOC(Tpar, cells, sizeof(int32_t));
   }
   GSP_CUDA_TRY(cudaMemcpyAsync(Sd, Sh, (size_t)nsrc * sizeof *Sh, cudaMemcpyHostToDevice, R.st));
-  /* staging: a flag, then two slots of (values, parents) */
+  /* staging: a flag, then MS_SLOTS slots of (values, parents) */
   const size_t slot = cells * ts + (par ? cells * sizeof(int32_t) : 0);
-  GSP_TRY(pinned_get(&pin, 64 + 2 * slot));
+  GSP_TRY(pinned_get(&pin, 64 + MS_SLOTS * slot));
   R.hflag = (int *)pin.p;
   unsigned char *slots = (unsigned char *)pin.p + 64;
   R.b.n = n, R.b.N = N, R.b.C = N / 32;
@@ -369,8 +374,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   for (int bi = 0; bi < nbatch; bi++) {
     const int64_t k0 = (int64_t)bi * N;
     const int nb = (int)(nsrc - k0 < N ? nsrc - k0 : N);
-    const int k = bi & 1;
-    if (bi >= 2) { /* slot k's timing events, of batch bi - 2, are reused */
+    const int k = bi % MS_SLOTS;
+    if (bi >= MS_SLOTS) { /* slot k's timing events, of batch bi - MS_SLOTS, are reused */
       const double t0 = host_seconds();
       GSP_CUDA_TRY(cudaEventSynchronize(R.tev[k][EV_COPIED]));
       R.wait_s += host_seconds() - t0;
@@ -386,7 +391,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
     GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_RELAXED], R.st));
     /* the transpose buffers are free once the last batch's copy is done
      * (long before: a batch's rounds take several times its copy) */
-    if (bi > 0) GSP_CUDA_TRY(cudaStreamWaitEvent(R.st, R.ev[k ^ 1], 0));
+    if (bi > 0) GSP_CUDA_TRY(cudaStreamWaitEvent(R.st, R.ev[(bi - 1) % MS_SLOTS], 0));
     if (par) {
       int ties = 0;
       ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
@@ -400,9 +405,9 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
     ms_transpose<T><<<tg, tb, 0, R.st>>>(R.b, R.b.P, Tdist, Tpar, n, N, nb);
     GSP_CUDA_LAUNCHED();
     GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_TRANSPOSED], R.st));
-    /* staging slot k is free once the gatherer is done with batch bi - 2
+    /* staging slot k is free once the gatherer is done with batch bi - MS_SLOTS
      * (and its events with it) */
-    R.wait_s += G.wait_done(bi - 1);
+    R.wait_s += G.wait_done(bi - (MS_SLOTS - 1));
     /* the copy runs on its own stream, beside the next batch's rounds */
     GSP_CUDA_TRY(cudaStreamWaitEvent(R.cs, R.tev[k][EV_TRANSPOSED], 0));
     unsigned char *sl = slots + (size_t)k * slot;
@@ -420,7 +425,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
     G.post({R.ev[k], rows, sl, par ? sl + cells * ts : NULL, (int64_t)at, (int64_t)nb * n});
   }
   R.wait_s += G.wait_done(nbatch);
-  for (int bi = nbatch - 2 < 0 ? 0 : nbatch - 2; bi < nbatch; bi++) add_phases(R, bi & 1, par);
+  for (int bi = nbatch - MS_SLOTS < 0 ? 0 : nbatch - MS_SLOTS; bi < nbatch; bi++) add_phases(R, bi % MS_SLOTS, par);
   GSP_CUDA_TRY(G.err);
   *nvals = G.total;
   last_stats().host_wait_s += R.wait_s;
