@@ -349,7 +349,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   const unsigned wait_flags = cudaEventDisableTiming | cudaEventBlockingSync;
   for (int k = 0; k < MS_SLOTS; k++) GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.ev[k], wait_flags));
   GSP_CUDA_TRY(cudaEventCreateWithFlags(&R.fev, wait_flags));
-  for (int k = 0; k < 2; k++)
+  for (int k = 0; k < MS_SLOTS; k++)
     for (int e = 0; e < EV_COUNT; e++) GSP_CUDA_TRY(cudaEventCreate(&R.tev[k][e]));
   GSP_CU_MALLOC(R.b.D, cells, sizeof(K));
   GSP_CU_MALLOC(R.b.chg, 3 * (size_t)n, sizeof(uint32_t));
