@@ -106,7 +106,7 @@ struct Gatherer {
   std::condition_variable cv;
   std::deque<Job> q;
   int64_t done = 0, total = 0;
-  double copy_s = 0, wait_s = 0;
+  double copy_s = 0; /* gathering, after the copy arrived */
   cudaError_t err = cudaSuccess;
   bool stop = false;
   std::thread th;
@@ -134,7 +134,6 @@ struct Gatherer {
     return gsp__sssp_gather(&pres, type, lim, false, 0, j.cells, NULL, NULL, 0, threads);
   }
   void run(const Job &j) {
-    const double t0 = host_seconds();
     if (cudaEventQuery(j.ev) == cudaErrorNotReady) {
       const gsp__sssp_sink rows = {j.rows.dist, j.rows.parent, NULL, {NULL, NULL, NULL}};
       gsp__sssp_touch(&rows, type, j.cells, threads);
@@ -144,7 +143,7 @@ struct Gatherer {
     const int64_t c = e == cudaSuccess && err == cudaSuccess ? gather(j) : 0;
     std::lock_guard<std::mutex> g(mu);
     if (e != cudaSuccess && err == cudaSuccess) err = e;
-    total += c, wait_s += t1 - t0, copy_s += host_seconds() - t1;
+    total += c, copy_s += host_seconds() - t1;
     done++;
     cv.notify_all();
   }
@@ -330,9 +329,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, R.cs ? (void)cudaStreamSynchronize(R.cs) : (void)0,     \
    G.close(), graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.P), cudaFree(R.b.chg), cudaFree(R.b.alive),     \
    cudaFree(Sd), cudaFree(Tdist), cudaFree(Tpar),                                                             \
-   destroy_events(R.ev, MS_SLOTS),                                                                            \
-   R.fev ? (void)cudaEventDestroy(R.fev) : (void)0,                                                           \
-   destroy_events(&R.tev[0][0], MS_SLOTS * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,                \
+   destroy_events(R.ev, MS_SLOTS), R.fev ? (void)cudaEventDestroy(R.fev) : (void)0,                           \
+   destroy_events(&R.tev[0][0], MS_SLOTS * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,         \
    R.st ? (void)cudaStreamDestroy(R.st) : (void)0, pinned_put(&pin), gsp__free(Sh), (void)cudaGetLastError())
   const int32_t n = (int32_t)A->nrows;
   const size_t cells = (size_t)n * (size_t)N, ts = sizeof(T);
