@@ -15,7 +15,7 @@
  *     Floyd-Warshall (gsp_closure on MIN_PLUS) on the same matrix.
  *  3. Large all-pairs (issue 5's target): a random graph with |V| = 65536,
  *     |E| = 4|V|, weights in [1, 4096]: gsp_msssp time and GTEPS
- *     (relaxations counted as n x arcs), with parents, an optional batch
+ *     (relaxations counted as n x arcs), with parents (INT64 and INT32), an optional batch
  *     sweep, our CPU backend on a subset of sources (extrapolated, labeled),
  *     and Floyd-Warshall measured at --apsp-big-fw-n and extrapolated by
  *     n^3 when that is smaller (labeled). --dump-dir writes the sparse
@@ -500,6 +500,7 @@ typedef struct {
   gsp_matrix A;
   const config *c;
   bool parents;
+  gsp_type parent_type; /* 0: the default, GSP_INT64 */
   gsp_backend backend; /* AUTO: the run's backend */
   gsp_index batch;
   const gsp_index *sources; /* NULL: all pairs */
@@ -509,7 +510,8 @@ typedef struct {
 static gsp_info run_msssp(void *p, double *secs) {
   apsp_arg *a = p;
   gsp_matrix D = NULL, P = NULL;
-  gsp_msssp_opts o = {.backend = a->backend != GSP_BACKEND_AUTO ? a->backend : a->c->backend, .batch = a->batch};
+  gsp_msssp_opts o = {.backend = a->backend != GSP_BACKEND_AUTO ? a->backend : a->c->backend, .batch = a->batch,
+                      .parent_type = a->parent_type};
   const double t0 = omp_get_wtime();
   gsp_info info = gsp_msssp(&D, a->parents ? &P : NULL, a->A, a->sources, a->nsources, &o);
   *secs = omp_get_wtime() - t0;
@@ -654,6 +656,8 @@ static void bench_apsp_big(const config *c) {
   (void)time_once(run_msssp, &w);
   w.parents = true;
   (void)time_once(run_msssp, &w);
+  w.parent_type = GSP_INT32;
+  (void)time_once(run_msssp, &w);
   const int reps = c->reps < 3 ? c->reps : 3;
   int runs = 0;
   double lo = 0;
@@ -668,7 +672,12 @@ static void bench_apsp_big(const config *c) {
   snprintf(note, sizeof note, "%s, parents +%.1f%%", backend_name(c->backend), 100.0 * (t / dist_only - 1));
   big_row(c, "gsp_msssp + parents", n, m, n, runs, t, lo, t, note);
   ms_phase_print("parents");
-  a.parents = false;
+  a.parent_type = GSP_INT32; /* half the parent bytes to map and write */
+  t = timed_k(c->par_reps, run_msssp, &a, &runs, &lo);
+  snprintf(note, sizeof note, "%s, parents +%.1f%%", backend_name(c->backend), 100.0 * (t / dist_only - 1));
+  big_row(c, "gsp_msssp + int32 parents", n, m, n, runs, t, lo, t, note);
+  ms_phase_print("int32 parents");
+  a.parents = false, a.parent_type = 0;
   if (c->batches) { /* batch sweep */
     char list[256];
     snprintf(list, sizeof list, "%s", c->batches);

@@ -567,6 +567,9 @@ typedef struct {
   double cutoff;
   gsp_index batch;     /* sources relaxed together (on the GPU a multiple of
                           32, the warp size, rounded up); 0: automatic */
+  gsp_type parent_type; /* of *parent: GSP_INT64, or GSP_INT32 (half the
+                          memory; needs n <= INT32_MAX); 0 (GSP_BOOL)
+                          means GSP_INT64 */
 } gsp_msssp_opts;
 
 /*
@@ -577,9 +580,11 @@ typedef struct {
  * 0..n-1 in order (all-pairs shortest paths, nsources is then ignored).
  * *dist = a new nsources x n matrix of A's type whose row k holds the
  * distances from sources[k] (absent: unreachable). When parent != NULL,
- * *parent = a new GSP_INT64 nsources x n matrix whose row k holds the
- * parents in the tree of sources[k] (walk with gsp_path_from_parent_row).
- * Errors as for gsp_sssp; a source >= n gives GSP_INVALID_INDEX.
+ * *parent = a new nsources x n matrix of opts->parent_type (GSP_INT64 by
+ * default) whose row k holds the parents in the tree of sources[k] (walk
+ * with gsp_path_from_parent_row). Errors as for gsp_sssp; a source >= n
+ * gives GSP_INVALID_INDEX; a parent_type other than INT32 or INT64, or
+ * INT32 with n > INT32_MAX, gives GSP_INVALID_VALUE.
  */
 gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
                    const gsp_index *sources, gsp_index nsources,
@@ -604,7 +609,8 @@ gsp_info gsp_nearest_source(gsp_vector *dist, gsp_vector *source,
  * output; GSP_INSUFFICIENT_SPACE (path untouched, *len = needed) if too
  * small; GSP_NO_VALUE if dst has no parent (unreachable). The walk is
  * bounded by n steps: a cycle, a hole or an index out of range gives
- * GSP_INVALID_VALUE. parent must be GSP_INT64 (else GSP_DOMAIN_MISMATCH).
+ * GSP_INVALID_VALUE. parent must be GSP_INT64 or GSP_INT32 (else
+ * GSP_DOMAIN_MISMATCH).
  */
 gsp_info gsp_path_from_parents(gsp_index *path, gsp_index *len,
                                const gsp_vector parent, gsp_index dst);

@@ -4,6 +4,7 @@
  * for bit (distances, parents, presence), and sampled rows are checked
  * against the reference Dijkstra, the parent rule rebuilt from scratch and
  * parent chains walked with gsp_path_from_parent_row back to the distance.
+ * GSP_INT32 parents must equal the GSP_INT64 ones cast.
  *
  * Cases aimed at the batch pipeline: batch widths that are not multiples of
  * 32, source counts that are not multiples of the batch, the full 1024-wide
@@ -80,6 +81,14 @@ static void both(gsp_matrix A, const gsp_index *src, gsp_index ns, gsp_index bat
   gsp_test_assert_matrix_same(Pg, Pc, 0);
   GSP_OK(gsp_msssp(&D2, NULL, A, src, ns, &o));
   gsp_test_assert_matrix_same(D2, Dc, 0);
+  /* INT32 parents: the same trees, written 4 bytes wide by the gatherer */
+  gsp_matrix D3 = NULL, P3 = NULL, Pc3 = NULL;
+  o.parent_type = GSP_INT32;
+  GSP_OK(gsp_msssp(&D3, &P3, A, src, ns, &o));
+  GSP_OK(gsp_matrix_cast(&Pc3, Pc, GSP_INT32));
+  gsp_test_assert_matrix_same(D3, Dc, 0);
+  gsp_test_assert_matrix_same(P3, Pc3, 0);
+  gsp_matrix_free(&D3), gsp_matrix_free(&Pc3);
   if (rows > 0) {
     tg g = tg_from_matrix(A);
     gsp_index nr;
@@ -93,11 +102,13 @@ static void both(gsp_matrix A, const gsp_index *src, gsp_index ns, gsp_index bat
       row_dense(pp, Pg, r, -1);
       check_dense(&g, &s, 1, cut ? cutoff : INFINITY, dd, pp, NULL);
       walk_rows(&g, Dg, Pg, r, (gsp_index)s, 200);
+      walk_rows(&g, Dg, P3, r, (gsp_index)s, 50);
     }
     free(dd), free(pp);
     tg_free(&g);
   }
   gsp_matrix_free(&Dc), gsp_matrix_free(&Pc), gsp_matrix_free(&Dg), gsp_matrix_free(&Pg), gsp_matrix_free(&D2);
+  gsp_matrix_free(&P3);
 }
 
 Test(cuda_msssp, odd_batches_and_source_counts) {

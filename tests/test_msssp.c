@@ -37,9 +37,9 @@ static void check_rows(const tg *g, gsp_matrix D, gsp_matrix P, const gsp_index 
   GSP_OK(gsp_matrix_type(&t, D));
   cr_assert(nr == ns && nc == (gsp_index)g->n && t == g->t, "%sresult is %llux%llu of type %d", gsp_test_ctx,
             (unsigned long long)nr, (unsigned long long)nc, (int)t);
-  if (P) {
+  if (P) { /* the type asked for is checked by the caller */
     GSP_OK(gsp_matrix_type(&t, P));
-    cr_assert_eq(t, GSP_INT64);
+    cr_assert(t == GSP_INT64 || t == GSP_INT32, "%sparents of type %d", gsp_test_ctx, (int)t);
   }
   double *dd = malloc((size_t)(g->n + 1) * sizeof *dd), *pp = malloc((size_t)(g->n + 1) * sizeof *pp);
   gsp_index *path = malloc((size_t)(g->n + 1) * sizeof *path);
@@ -126,6 +126,41 @@ Test(msssp, apsp_equals_closure) {
         tg_free(&g);
       }
       gsp_matrix_free(&D), gsp_matrix_free(&P), gsp_matrix_free(&C), gsp_matrix_free(&A);
+    }
+  }
+}
+
+/* GSP_INT32 parents: the same trees as GSP_INT64 (equal to the cast, cell
+ * for cell and in presence), walkable, with the same distances. */
+Test(msssp, int32_parents_equal_int64) {
+  const family fams[] = {F_RANDOM, F_RMAT, F_ZERO, F_DISCONNECTED, F_RING};
+  for (size_t fi = 0; fi < sizeof fams / sizeof *fams; fi++) {
+    for (size_t ti = 0; ti < 4; ti++) {
+      const gsp_type t = sssp_types[ti];
+      gsp_matrix A = family_matrix(fams[fi], t, 120, 19 + (uint64_t)fi);
+      tg g = tg_from_matrix(A);
+      const gsp_index src[] = {3, 0, (gsp_index)g.n - 1, 3};
+      for (int all = 0; all < 2; all++) {
+        gsp_test_context("int32 parents %s %s %s", family_names[fams[fi]], type_name(t), all ? "all" : "subset");
+        const gsp_index *s = all ? NULL : src, ns = all ? (gsp_index)g.n : 4;
+        gsp_msssp_opts o = mopts();
+        o.has_cutoff = fi == 0, o.cutoff = 400;
+        gsp_matrix D = NULL, P = NULL, D32 = NULL, P32 = NULL, Pc = NULL;
+        GSP_OK(gsp_msssp(&D, &P, A, s, ns, &o));
+        o.parent_type = GSP_INT32;
+        GSP_OK(gsp_msssp(&D32, &P32, A, s, ns, &o));
+        gsp_type pt;
+        GSP_OK(gsp_matrix_type(&pt, P32));
+        cr_assert_eq(pt, GSP_INT32, "%sparent type %d", gsp_test_ctx, (int)pt);
+        gsp_test_assert_matrix_same(D32, D, 0);
+        GSP_OK(gsp_matrix_cast(&Pc, P, GSP_INT32));
+        gsp_test_assert_matrix_same(P32, Pc, 0);
+        check_rows(&g, D32, P32, s, ns, o.has_cutoff ? o.cutoff : INFINITY);
+        gsp_matrix_free(&D), gsp_matrix_free(&P), gsp_matrix_free(&D32), gsp_matrix_free(&P32);
+        gsp_matrix_free(&Pc);
+      }
+      tg_free(&g);
+      gsp_matrix_free(&A);
     }
   }
 }
@@ -311,6 +346,11 @@ Test(msssp, errors) {
   expect_fail(GSP_INVALID_VALUE, A, src, 1, &bad, "bad backend");
   bad = o, bad.has_cutoff = true, bad.cutoff = -0.5;
   expect_fail(GSP_INVALID_VALUE, A, src, 1, &bad, "negative cutoff");
+  bad = o, bad.parent_type = GSP_FP32;
+  expect_fail(GSP_INVALID_VALUE, A, src, 1, &bad, "FP32 parents");
+  cr_assert(strstr(gsp_last_error(), "parent_type"), "%s", gsp_last_error());
+  bad.parent_type = (gsp_type)42;
+  expect_fail(GSP_INVALID_VALUE, A, src, 1, &bad, "parent type out of range");
   bool gpu = false;
   GSP_OK(gsp_cuda_available(&gpu, NULL, 0));
   if (!gpu) {
@@ -340,9 +380,10 @@ Test(msssp, allocation_failures) {
   const gsp_index src[] = {1, 30, 59};
   gsp_msssp_opts o = mopts();
   bool done = false;
-  for (long long k = 0; k < 200 && !done; k++) {
+  for (long long k = 0; k < 400 && !done; k++) {
     gsp_matrix D = MSENT, P = MSENT;
-    gsp__debug_fail_after(k);
+    o.parent_type = k % 2 ? GSP_INT32 : GSP_INT64; /* each failure point with both */
+    gsp__debug_fail_after(k / 2);
     gsp_info info = gsp_msssp(&D, &P, A, src, 3, &o);
     gsp__debug_fail_after(-1);
     if (info == GSP_SUCCESS) {

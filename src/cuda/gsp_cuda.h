@@ -64,7 +64,8 @@ int gsp_cuda_usable_count(void);
  *
  * gsp_cuda_msssp: Okuyama's batched kernel; dist[k*n + v] (A's type) is the
  * distance from src[k] (+inf where unreached), parent (may be NULL) the same
- * layout (-1 where unreached), present[k*n + v] = 1 where reached (and the
+ * layout (-1 where unreached), or parent32 (may be NULL; instead of
+ * parent) the same as int32, present[k*n + v] = 1 where reached (and the
  * same in ppresent, when not NULL: the parents' presence) and *nvals =
  * their count. batch: sources per pass (rounded up to 32, at most
  * 1024), 0 automatic.
@@ -73,7 +74,7 @@ struct gsp__sssp_sink;
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim,
                        double delta, bool *taken);
-gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
+gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
                         const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
                         const void *lim, int64_t batch, bool *taken);
 

@@ -8,7 +8,8 @@
  *    when that many have run, so rounds cost a launch, not a round trip;
  *  - while the device relaxes batch b a host thread of its own copies
  *    batch b-1 out of pinned staging into the result rows (with OpenMP
- *    threads; the presence bytes and parents widened to int64 on the way),
+ *    threads; the presence bytes and parents, widened to int64 unless
+ *    int32 was asked for, on the way),
  *    so the output transfer and the host page faults overlap the device
  *    work, and the thread that drives the device never waits for them
  *    (with parents the rows take about as long as the rounds: driven from
@@ -135,7 +136,7 @@ struct Gatherer {
   }
   void run(const Job &j) {
     if (cudaEventQuery(j.ev) == cudaErrorNotReady) {
-      const gsp__sssp_sink rows = {j.rows.dist, j.rows.parent, NULL, {NULL, NULL, NULL}};
+      const gsp__sssp_sink rows = {j.rows.dist, j.rows.parent, NULL, {NULL, NULL, NULL}, j.rows.parent32};
       gsp__sssp_touch(&rows, type, j.cells, threads);
     }
     const cudaError_t e = cudaEventSynchronize(j.ev);
@@ -313,7 +314,7 @@ static void destroy_events(cudaEvent_t *e, int count) {
 }
 
 template <class T>
-static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
+static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
                             const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, T lim, int N) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
@@ -322,7 +323,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
   memset(&R.b, 0, sizeof R.b);
   memset(&R.g, 0, sizeof R.g);
   Pinned pin;
-  Gatherer G(type_of<T>(), &lim, present, parent ? ppresent : NULL);
+  const bool par = parent || parent32;
+  Gatherer G(type_of<T>(), &lim, present, par ? ppresent : NULL);
   T *Tdist = NULL;
   int32_t *Tpar = NULL, *Sd = NULL, *Sh = NULL;
 #define GSP_FREE_ALL                                                           \
@@ -334,7 +336,6 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
    R.st ? (void)cudaStreamDestroy(R.st) : (void)0, pinned_put(&pin), gsp__free(Sh), (void)cudaGetLastError())
   const int32_t n = (int32_t)A->nrows;
   const size_t cells = (size_t)n * (size_t)N, ts = sizeof(T);
-  const bool par = parent != NULL;
 
   Sh = (int32_t *)gsp__malloc_array((size_t)nsrc, sizeof *Sh);
   GSP_CHECK(Sh != NULL, GSP_OUT_OF_MEMORY, "gsp_msssp: cannot stage %lld sources", (long long)nsrc);
@@ -417,8 +418,9 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
     /* then the gatherer's job: the single-source gather (one parallel pass:
      * values, presence of both results, parents widened) over these rows */
     const size_t at = (size_t)k0 * (size_t)n;
-    const gsp__sssp_sink rows = {dist + at, par ? parent + at : NULL, NULL,
-                                 {present + at, par && ppresent ? ppresent + at : NULL, NULL}};
+    const gsp__sssp_sink rows = {dist + at, parent ? parent + at : NULL, NULL,
+                                 {present + at, par && ppresent ? ppresent + at : NULL, NULL},
+                                 parent32 ? parent32 + at : NULL};
     G.post({R.ev[k], rows, sl, par ? sl + cells * ts : NULL, (int64_t)at, (int64_t)nb * n});
   }
   R.wait_s += G.wait_done(nbatch);
@@ -436,7 +438,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, uint8_t *present, uint8_t 
 
 using namespace gsp_sssp_cu;
 
-gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
+gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
                         const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
                         int64_t batch, bool *taken) {
   *taken = false;
@@ -449,7 +451,7 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, uint8_t *
    * (bench/results/msssp_gpu_nvidia-h200.*). Then narrowed until the batch
    * state fits in 80% of free device memory. */
   const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
-  const size_t per_cell = ks + ks + (parent ? 8 : 0); /* D, transposed values, P + transposed parents */
+  const size_t per_cell = ks + ks + (parent || parent32 ? 8 : 0); /* D, transposed values, P + transposed parents */
   int64_t N;
   if (batch > 0) N = (batch + 31) / 32 * 32;
   else N = 1024;
@@ -471,16 +473,16 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, uint8_t *present, uint8_t *
   gsp_info info;
   switch (A->type) {
   case GSP_INT32:
-    info = msssp_typed<int32_t>((int32_t *)dist, parent, present, ppresent, nvals, A, src, nsrc, *(const int32_t *)lim, (int)N);
+    info = msssp_typed<int32_t>((int32_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const int32_t *)lim, (int)N);
     break;
   case GSP_INT64:
-    info = msssp_typed<int64_t>((int64_t *)dist, parent, present, ppresent, nvals, A, src, nsrc, *(const int64_t *)lim, (int)N);
+    info = msssp_typed<int64_t>((int64_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const int64_t *)lim, (int)N);
     break;
   case GSP_FP32:
-    info = msssp_typed<float>((float *)dist, parent, present, ppresent, nvals, A, src, nsrc, *(const float *)lim, (int)N);
+    info = msssp_typed<float>((float *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const float *)lim, (int)N);
     break;
   case GSP_FP64:
-    info = msssp_typed<double>((double *)dist, parent, present, ppresent, nvals, A, src, nsrc, *(const double *)lim, (int)N);
+    info = msssp_typed<double>((double *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const double *)lim, (int)N);
     break;
   default: info = GSP_ERROR(GSP_PANIC, "gsp_cuda_msssp: type %d", (int)A->type); break;
   }

@@ -142,11 +142,11 @@ static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_ma
     /* the kernel also reports presence; the finishing reads the values */
     int64_t nvals = 0;
     GSP_ALLOC(present, (size_t)nb * (size_t)r->n + 1, 1);
-    GSP_TRY(gsp_cuda_msssp(w, p, present, NULL, &nvals, G, src, nb, &g->lim, r->batch, &taken));
+    GSP_TRY(gsp_cuda_msssp(w, p, NULL, present, NULL, &nvals, G, src, nb, &g->lim, r->batch, &taken));
     r->ran_gpu |= taken;
   }
 #endif
-  if (!taken) GSP_TRY(gsp__msssp_cpu(w, p, g, src, nb));
+  if (!taken) GSP_TRY(gsp__msssp_cpu(w, p, NULL, g, src, nb));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

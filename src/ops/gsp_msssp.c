@@ -70,17 +70,22 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
                    const gsp_index *sources, gsp_index nsources, const gsp_msssp_opts *opts) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *D = NULL, *P = NULL;
-  int64_t *src = NULL, *px = NULL;
-  void *dx = NULL;
+  int64_t *src = NULL;
+  void *dx = NULL, *px = NULL;
   uint8_t *db = NULL, *pb = NULL;
 #define GSP_FREE_ALL                                                           \
   (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
    gsp__free(db), gsp__free(pb))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   const gsp_msssp_opts o = opts ? *opts : (gsp_msssp_opts){0};
+  const gsp_type pt = o.parent_type == GSP_BOOL ? GSP_INT64 : o.parent_type;
+  GSP_CHECK(pt == GSP_INT64 || pt == GSP_INT32, GSP_INVALID_VALUE,
+            "%s: parent_type %s in options is not GSP_INT64 or GSP_INT32", fn, gsp__type_name(pt));
   gsp__sssp_graph g;
   GSP_TRY(gsp__sssp_prepare(&g, A, o.has_cutoff, o.cutoff, 0, o.backend, fn));
   const int64_t n = g.n;
+  GSP_CHECK(pt == GSP_INT64 || n <= INT32_MAX, GSP_INVALID_VALUE,
+            "%s: %lld vertices do not fit GSP_INT32 parents", fn, (long long)n);
   if (!sources) nsources = (gsp_index)n;
   GSP_CHECK(nsources <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu sources exceed the row limit", fn,
             (unsigned long long)nsources);
@@ -92,12 +97,14 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
   GSP_ALLOC(dx, cells > 0 ? cells : 1, gsp_type_size(g.t));
   GSP_ALLOC(db, cells > 0 ? cells : 1, 1);
   if (parent) {
-    GSP_ALLOC(px, cells > 0 ? cells : 1, sizeof *px);
+    GSP_ALLOC(px, cells > 0 ? cells : 1, gsp_type_size(pt));
     GSP_ALLOC(pb, cells > 0 ? cells : 1, 1);
   }
   huge_pages(dx, cells * gsp_type_size(g.t));
   huge_pages(db, cells);
-  if (px) huge_pages(px, cells * sizeof *px), huge_pages(pb, cells);
+  if (px) huge_pages(px, cells * gsp_type_size(pt)), huge_pages(pb, cells);
+  int64_t *p64 = pt == GSP_INT64 ? px : NULL;
+  int32_t *p32 = pt == GSP_INT32 ? px : NULL;
   int64_t nvals = 0;
 
   bool taken = false;
@@ -111,7 +118,7 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
     if (usable)
       /* wider than 1024 is 1024 anyway; clamped here so no huge gsp_index
        * turns into a negative or overflowing int64 batch */
-      GSP_TRY(gsp_cuda_msssp(dx, px, db, pb, &nvals, A, src, ns, &g.lim, o.batch > 1024 ? 1024 : (int64_t)o.batch,
+      GSP_TRY(gsp_cuda_msssp(dx, p64, p32, db, pb, &nvals, A, src, ns, &g.lim, o.batch > 1024 ? 1024 : (int64_t)o.batch,
                              &taken));
   }
 #else
@@ -119,13 +126,13 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
             "%s: CUDA backend requested but this build of gsp has none", fn);
 #endif
   if (!taken && ns > 0) {
-    GSP_TRY(gsp__msssp_cpu(dx, px, &g, src, ns));
+    GSP_TRY(gsp__msssp_cpu(dx, p64, p32, &g, src, ns));
     nvals = gsp__sssp_mark(db, dx, (int64_t)cells, &g); /* parallel */
     /* a parent exists exactly where a distance does (the GPU writes both) */
     if (parent && nvals < (int64_t)cells) copy_parallel(pb, db, cells);
   }
   GSP_TRY(dense_result(&D, g.t, ns, n, &dx, &db, nvals));
-  if (parent) GSP_TRY(dense_result(&P, GSP_INT64, ns, n, (void **)&px, &pb, nvals));
+  if (parent) GSP_TRY(dense_result(&P, pt, ns, n, &px, &pb, nvals));
   GSP_TRY(gsp__matrix_publish(D));
   if (P && (info = gsp__matrix_publish(P)) < 0) {
     gsp__unregister(D);

@@ -7,6 +7,11 @@
  */
 #include "gsp_internal.h"
 
+/* Entry k of a parent array of type t (GSP_INT64 or GSP_INT32). */
+static int64_t parent_at(const void *x, gsp_type t, size_t k) {
+  return t == GSP_INT32 ? ((const int32_t *)x)[k] : ((const int64_t *)x)[k];
+}
+
 /* Parent of v in one row: GSP_SUCCESS with *pv, or GSP_NO_VALUE. */
 typedef gsp_info (*parent_fn)(int64_t *pv, const void *obj, int64_t row, int64_t v);
 
@@ -14,7 +19,7 @@ static gsp_info vector_parent(int64_t *pv, const void *obj, int64_t row, int64_t
   const struct gsp_vector_s *P = obj;
   (void)row;
   if (P->b ? !P->b[v] : P->nvals != P->n) return GSP_NO_VALUE;
-  *pv = ((const int64_t *)P->x)[v];
+  *pv = parent_at(P->x, P->type, (size_t)v);
   return GSP_SUCCESS;
 }
 
@@ -23,7 +28,7 @@ static gsp_info matrix_parent(int64_t *pv, const void *obj, int64_t row, int64_t
   if (P->fmt == GSP_FMT_DENSE) {
     const size_t at = (size_t)row * (size_t)P->ncols + (size_t)v;
     if (P->b && !P->b[at]) return GSP_NO_VALUE;
-    *pv = ((const int64_t *)P->x)[at];
+    *pv = parent_at(P->x, P->type, at);
     return GSP_SUCCESS;
   }
   gsp_index lo = P->p[row], hi = P->p[row + 1]; /* CSR, sorted columns */
@@ -33,7 +38,7 @@ static gsp_info matrix_parent(int64_t *pv, const void *obj, int64_t row, int64_t
     else hi = mid;
   }
   if (lo == P->p[row + 1] || P->j[lo] != (gsp_index)v) return GSP_NO_VALUE;
-  *pv = ((const int64_t *)P->x)[lo];
+  *pv = parent_at(P->x, P->type, (size_t)lo);
   return GSP_SUCCESS;
 }
 
@@ -80,8 +85,8 @@ gsp_info gsp_path_from_parents(gsp_index *path, gsp_index *len, const gsp_vector
 #define GSP_FREE_ALL
   GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
   GSP_TRY(gsp__check_vector(parent, fn, "parent"));
-  GSP_CHECK(parent->type == GSP_INT64, GSP_DOMAIN_MISMATCH, "%s: parent is %s, not GSP_INT64", fn,
-            gsp__type_name(parent->type));
+  GSP_CHECK(parent->type == GSP_INT64 || parent->type == GSP_INT32, GSP_DOMAIN_MISMATCH,
+            "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn, gsp__type_name(parent->type));
   GSP_CHECK(dst < (gsp_index)parent->n, GSP_INVALID_INDEX, "%s: dst %llu out of range 0..%lld", fn,
             (unsigned long long)dst, (long long)parent->n - 1);
   GSP_TRY(gsp__vector_host(parent));
@@ -96,8 +101,8 @@ gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_mat
 #define GSP_FREE_ALL
   GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
   GSP_TRY(gsp__check_matrix(parent, fn, "parent"));
-  GSP_CHECK(parent->type == GSP_INT64, GSP_DOMAIN_MISMATCH, "%s: parent is %s, not GSP_INT64", fn,
-            gsp__type_name(parent->type));
+  GSP_CHECK(parent->type == GSP_INT64 || parent->type == GSP_INT32, GSP_DOMAIN_MISMATCH,
+            "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn, gsp__type_name(parent->type));
   GSP_CHECK(row < (gsp_index)parent->nrows, GSP_INVALID_INDEX, "%s: row %llu out of range 0..%lld",
             fn, (unsigned long long)row, (long long)parent->nrows - 1);
   GSP_CHECK(dst < (gsp_index)parent->ncols, GSP_INVALID_INDEX, "%s: dst %llu out of range 0..%lld",

@@ -104,26 +104,33 @@ static bool SSSP_FN(tree_seq)(int64_t *parent, const SSSP_T *d, const gsp__sssp_
   return ties == 0;
 }
 
-static gsp_info SSSP_FN(msssp)(SSSP_T *dist, int64_t *parent, const gsp__sssp_graph *g,
+static gsp_info SSSP_FN(msssp)(SSSP_T *dist, int64_t *parent, int32_t *parent32, const gsp__sssp_graph *g,
                                const int64_t *src, int64_t nsrc) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   int nt = g->nthreads;
   if (nt > nsrc) nt = (int)(nsrc > 0 ? nsrc : 1);
   int32_t *ws = NULL;
-#define GSP_FREE_ALL gsp__free(ws)
+  int64_t *wide = NULL;
+#define GSP_FREE_ALL (gsp__free(ws), gsp__free(wide))
   /* per thread: heap, pos (Dijkstra), then level, queue (parents) reuse them */
   GSP_ALLOC(ws, (size_t)nt * 2, (size_t)n * sizeof(int32_t));
+  /* int32 parents: each tree is built in a thread's int64 row, then narrowed */
+  if (parent32) GSP_ALLOC(wide, (size_t)nt, (size_t)n * sizeof(int64_t));
   int64_t bad = -1;
 #pragma omp parallel num_threads(nt)
   {
-    int32_t *a = ws + (size_t)omp_get_thread_num() * 2 * (size_t)n, *b = a + n;
+    const size_t me = (size_t)omp_get_thread_num();
+    int32_t *a = ws + me * 2 * (size_t)n, *b = a + n;
 #pragma omp for schedule(dynamic, 1) reduction(max : bad)
     for (int64_t k = 0; k < nsrc; k++) {
-      SSSP_T *d = dist + (size_t)k * (size_t)n;
+      const size_t row = (size_t)k * (size_t)n;
+      SSSP_T *d = dist + row;
       SSSP_FN(dijkstra)(d, g, src[k], a, b);
-      if (parent && !SSSP_FN(tree_seq)(parent + (size_t)k * (size_t)n, d, g, src[k], a, b))
-        bad = k > bad ? k : bad;
+      int64_t *pr = parent32 ? wide + me * (size_t)n : parent ? parent + row : NULL;
+      if (pr && !SSSP_FN(tree_seq)(pr, d, g, src[k], a, b)) bad = k > bad ? k : bad;
+      if (parent32)
+        for (int64_t v = 0; v < n; v++) parent32[row + (size_t)v] = (int32_t)pr[v];
     }
   }
   GSP_CHECK(bad < 0, GSP_PANIC, "shortest-path tree of source %lld: a reached vertex has no tight path",

@@ -80,12 +80,13 @@ gsp_info gsp__sssp_cpu_tree(int64_t *parent, int64_t *root, const void *d,
 /*
  * Many sources, one row each: dist[k*n + v] (type t) is the distance from
  * src[k] to v (+inf where unreached); parent (may be NULL) the same layout
- * with the strict rule of gsp__sssp_cpu_tree (-1 where unreached). OpenMP
+ * with the strict rule of gsp__sssp_cpu_tree (-1 where unreached), or
+ * parent32 (may be NULL; used instead of parent) the same as int32. OpenMP
  * over sources; each thread runs a sequential Dijkstra (binary heap) and
  * the parent passes for its source, which is the least work per source on
  * a CPU.
  */
-gsp_info gsp__msssp_cpu(void *dist, int64_t *parent, const gsp__sssp_graph *g,
+gsp_info gsp__msssp_cpu(void *dist, int64_t *parent, int32_t *parent32, const gsp__sssp_graph *g,
                         const int64_t *src, int64_t nsrc);
 
 /* ---- helpers for the typed bodies ---- */

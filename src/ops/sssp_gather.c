@@ -71,6 +71,7 @@ int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, b
     if (s->b[k] && !full) b[nb++] = s->b[k] + lo;
   char *x = (char *)s->dist + (size_t)lo * ts;
   int64_t *par = s->parent && sp ? s->parent + lo : NULL;
+  int32_t *par32 = s->parent32 && sp ? s->parent32 + lo : NULL;
   int64_t cnt = 0;
 #pragma omp parallel num_threads(nt) reduction(+ : cnt) if (nt > 1)
   {
@@ -95,6 +96,13 @@ int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, b
         stream_copy(par + i, wide, (size_t)m * sizeof *par);
       } else if (par) {
         stream_copy(par + i, (const int64_t *)sp + i, (size_t)m * sizeof *par);
+      } else if (par32 && psize == 4) {
+        stream_copy(par32 + i, (const int32_t *)sp + i, (size_t)m * sizeof *par32);
+      } else if (par32) { /* narrowed: the caller checked n < 2^31 */
+        const int64_t *p64 = (const int64_t *)sp + i;
+        int32_t *narrow = (int32_t *)wide;
+        for (int64_t j = 0; j < m; j++) narrow[j] = (int32_t)p64[j];
+        stream_copy(par32 + i, narrow, (size_t)m * sizeof *par32);
       }
     }
 #if defined(__SSE2__)
@@ -107,10 +115,10 @@ int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, b
 void gsp__sssp_touch(const gsp__sssp_sink *s, gsp_type t, int64_t n, int nthreads) {
   if (n <= 0) return;
   const size_t page = 4096;
-  char *arr[6] = {(char *)s->dist, (char *)s->parent, (char *)s->root, NULL, NULL, NULL};
-  size_t bytes[6] = {(size_t)n * gsp_type_size(t), (size_t)n * 8, (size_t)n * 8, 0, 0, 0};
+  char *arr[7] = {(char *)s->dist, (char *)s->parent, (char *)s->parent32, (char *)s->root};
+  size_t bytes[7] = {(size_t)n * gsp_type_size(t), (size_t)n * 8, (size_t)n * 4, (size_t)n * 8};
   /* presence arrays last; any array NULL is skipped */
-  int na = 3;
+  int na = 4;
   for (int k = 0; k < 3; k++)
     if (s->b[k]) arr[na] = (char *)s->b[k], bytes[na] = (size_t)n, na++;
   for (int q = 0; q < na; q++) {

@@ -25,12 +25,13 @@ typedef struct gsp__sssp_sink {
   int64_t *parent; /* parents (-1 where unreached), or NULL */
   int64_t *root;   /* nearest sources (-1 where unreached), or NULL */
   uint8_t *b[3];   /* presence to write (NULL: none): of dist, parent, root */
+  int32_t *parent32; /* instead of parent: the parents as int32 (n < 2^31) */
 } gsp__sssp_sink;
 
 /*
  * Vertices [lo, lo + len): dist[v] = sd[v - lo] (sd NULL: dist already
- * holds them), parent[v] = sp[v - lo] (sp NULL: none; int32 when psize is
- * 4, int64 when 8), and unless `full` every b[k][v] = (dist[v] <= *lim)
+ * holds them), parent[v] or parent32[v] = sp[v - lo] (sp NULL: none; int32
+ * when psize is 4, int64 when 8), and unless `full` every b[k][v] = (dist[v] <= *lim)
  * for the b[k] that are not NULL, lim one value of t. Returns how many of
  * them are present (len when full; counted also when no b[k] is given).
  * Runs on up to nthreads OpenMP threads.
