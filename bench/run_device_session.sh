@@ -46,7 +46,7 @@ if has bench; then
   timeout 90 $BS --backend cuda --graphs rmat --algos delta,auto --reps 9 --dump "$DUMP" --csv "$L/sssp.csv" > "$L/bench_rmat.log" 2>&1
   timeout 120 $BS --backend cuda --graphs grid --algos auto --reps 5 --dump "$DUMP" --csv "$L/sssp.csv" > "$L/bench_grid.log" 2>&1
   stamp "single source done"
-  timeout 150 "$B/bench/bench_sssp" --backend cuda --skip-sssp --skip-apsp --skip-bf --skip-fw --apsp-cpu-sources 0 \
+  timeout 210 "$B/bench/bench_sssp" --backend cuda --skip-sssp --skip-apsp --skip-bf --skip-fw --apsp-cpu-sources 0 \
     --reps 3 --apsp-parent-reps 3 --csv "$L/msssp.csv" > "$L/bench_msssp.log" 2>&1
   stamp "gpu bench done"
   PYTHONUNBUFFERED=1 timeout 150 python3 bench/bench_sssp_scipy.py "$DUMP" 2 60 > "$L/scipy.log" 2>&1 &
