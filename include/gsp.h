@@ -743,6 +743,10 @@ typedef struct {
   gsp_apsp_report *report;    /* when not NULL, filled on success */
   int gpus;                   /* Floyd-Warshall on this many GPUs, as
                                  gsp_closure_opts.gpus; 0: automatic */
+  gsp_type parent_type;       /* of *paths: GSP_INT64, or GSP_INT32 (half
+                                 the memory; needs n <= INT32_MAX); 0
+                                 (GSP_BOOL) means GSP_INT64. The row
+                                 callback always gets int64 parents. */
 } gsp_apsp_opts;
 
 /*
@@ -750,8 +754,8 @@ typedef struct {
  * the square matrix A (INT32, INT64, FP32 or FP64; A(i,j) is the weight of
  * arc i -> j, negative allowed). *dist = a new dense nsources x n matrix of
  * the output type, row k = distances from sources[k] (absent: no path, or
- * beyond the cutoff). When paths != NULL, *paths = a new GSP_INT64
- * nsources x n matrix of parents: row k is the shortest-path tree of
+ * beyond the cutoff). When paths != NULL, *paths = a new nsources x n
+ * matrix of parents, of opts->parent_type (GSP_INT64 by default): row k is the shortest-path tree of
  * sources[k] (parent(s) = s; absent where dist is), walked with
  * gsp_path_from_parent_row whatever the algorithm. With opts->rows the
  * rows go to the callback instead and *dist (and *paths) become NULL.
@@ -772,7 +776,8 @@ typedef struct {
  * Errors: GSP_NULL_POINTER, GSP_INVALID_OBJECT (A), GSP_DIMENSION_MISMATCH
  * (A not square), GSP_DOMAIN_MISMATCH (A or the output type GSP_BOOL),
  * GSP_INVALID_INDEX (a source >= n), GSP_INVALID_VALUE (NaN or -inf weight,
- * a negative weight with GSP_APSP_MSSSP forced, bad options),
+ * a negative weight with GSP_APSP_MSSSP forced, bad options, a
+ * parent_type other than INT32 or INT64, INT32 with n > INT32_MAX),
  * GSP_NEGATIVE_CYCLE (a negative cycle anywhere in A, also one no source
  * reaches; the message names its vertices), GSP_TOO_LARGE, GSP_ABORTED
  * (the callback returned nonzero), GSP_NO_DEVICE, GSP_OUT_OF_MEMORY and the

@@ -135,6 +135,52 @@ Test(apsp, subsets_with_repeats) {
   }
 }
 
+/* GSP_INT32 parents: every algorithm gives the INT64 trees cast, whole or
+ * in row blocks, with a subset and a cutoff, on weights of both signs. */
+Test(apsp, int32_parents_every_algorithm) {
+  for (size_t ti = 0; ti < 4; ti++) {
+    const gsp_type t = sssp_types[ti];
+    gsp_matrix A0 = family_matrix(F_RMAT, t, 90, 5), An = potential_trick(A0, 12, 5);
+    for (int neg = 0; neg < 2; neg++) {
+      gsp_matrix A = neg ? An : A0;
+      tg g = tg_from_matrix(A);
+      gsp_index *all = iota(g.n);
+      const gsp_index src[] = {7, 0, (gsp_index)g.n - 1, 7, 40};
+      for (int a = 0; a < 3; a++) {
+        if (neg && apsp_algos[a] == GSP_APSP_MSSSP) continue;
+        for (int shape = 0; shape < 3; shape++) {
+          gsp_test_context("%s %s %s shape %d: ", type_name(t), neg ? "negative" : "non-negative",
+                           apsp_algo_names[apsp_algos[a]], shape);
+          gsp_apsp_opts o = aopts(apsp_algos[a], GSP_BACKEND_CPU);
+          if (shape == 1) o.row_block = 7;                  /* blocks of rows */
+          if (shape == 2) o.sources = src, o.nsources = 5; /* a subset with a repeat */
+          if (shape == 2) o.has_cutoff = true, o.cutoff = 900;
+          gsp_matrix P = NULL, P32 = NULL, Pc = NULL, D = run(A, &P, o, NULL);
+          o.parent_type = GSP_INT32;
+          gsp_apsp_report rep;
+          gsp_matrix D32 = run(A, &P32, o, &rep);
+          if (shape == 1)
+            cr_assert_eq(rep.row_blocks, ((gsp_index)g.n + 6) / 7, "%s%llu blocks", gsp_test_ctx,
+                         (unsigned long long)rep.row_blocks);
+          gsp_type pt;
+          GSP_OK(gsp_matrix_type(&pt, P32));
+          cr_assert_eq(pt, GSP_INT32, "%sparent type %d", gsp_test_ctx, (int)pt);
+          assert_same(D32, D);
+          GSP_OK(gsp_matrix_cast(&Pc, P, GSP_INT32));
+          assert_same(P32, Pc);
+          check_apsp_rows(&g, shape == 2 ? src : all, shape == 2 ? 5 : g.n, D32, P32,
+                          (apsp_check){.tol = 0, .rule = false, .cutoff = shape == 2 ? 900 : INFINITY});
+          gsp_matrix_free(&D), gsp_matrix_free(&P), gsp_matrix_free(&D32), gsp_matrix_free(&P32);
+          gsp_matrix_free(&Pc);
+        }
+      }
+      free(all);
+      tg_free(&g);
+    }
+    gsp_matrix_free(&A0), gsp_matrix_free(&An);
+  }
+}
+
 /* Output types: the values of a run in A's type converted as
  * gsp_matrix_cast converts them, for every algorithm. */
 Test(apsp, output_types) {
@@ -460,6 +506,12 @@ Test(apsp, errors_leave_outputs_untouched) {
   EXPECT_ERR(GSP_DOMAIN_MISMATCH, gsp_apsp(&D, &P, A, &o));
   o.type = (gsp_type)42;
   EXPECT_ERR(GSP_DOMAIN_MISMATCH, gsp_apsp(&D, &P, A, &o));
+  o = aopts(GSP_APSP_AUTO, GSP_BACKEND_CPU);
+  o.parent_type = GSP_FP64;
+  EXPECT_ERR(GSP_INVALID_VALUE, gsp_apsp(&D, &P, A, &o));
+  cr_assert(strstr(gsp_last_error(), "parent_type"), "%s", gsp_last_error());
+  o.parent_type = (gsp_type)42;
+  EXPECT_ERR(GSP_INVALID_VALUE, gsp_apsp(&D, &P, A, &o));
   o = aopts(GSP_APSP_AUTO, GSP_BACKEND_CPU);
   const gsp_index bad[] = {3, 20};
   o.sources = bad, o.nsources = 2;

@@ -509,6 +509,16 @@ Test(cli, apsp_algorithms_and_sources) {
   int64_t root = -1;
   GSP_OK(gsp_matrix_extract_element(&root, P, 0, 0));
   cr_expect_eq(root, 0);
-  gsp_matrix_free(&C), gsp_matrix_free(&P);
+  /* int32 parents: the same file */
+  cr_assert_eq(gsp("apsp -q --sources 1,7 --parent-type int32 --parent-output %s %s", tmp("par32.mtx"), gp), 0,
+               "%s", err);
+  cr_assert_eq(gsp("apsp -q --sources 1,7 --parent-output %s %s", tmp("par64.mtx"), gp), 0, "%s", err);
+  gsp_matrix P32 = NULL, P64 = NULL;
+  GSP_OK(gsp_matrix_read(&P32, tmp("par32.mtx"), NULL));
+  GSP_OK(gsp_matrix_read(&P64, tmp("par64.mtx"), NULL));
+  gsp_test_assert_matrix_same(P32, P64, 0);
+  cr_expect_eq(gsp("apsp --parent-type fp32 %s", gp), 2);
+  cr_expect_eq(gsp("apsp --semiring max-min --parent-type int32 %s", gp), 2);
+  gsp_matrix_free(&C), gsp_matrix_free(&P), gsp_matrix_free(&P32), gsp_matrix_free(&P64);
   free_graph(&g);
 }

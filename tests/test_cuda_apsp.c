@@ -46,7 +46,14 @@ static void both(gsp_matrix A, const tg *g, gsp_apsp_opts o, const gsp_index *sr
   assert_close(Dg, Dc, fw && flt ? (g->t == GSP_FP32 ? 1e-6 : 1e-14) : 0);
   if (!fw) assert_same(Pg, Pc); /* the parent rule, on both backends */
   check_apsp_rows(g, src, ns, Dg, Pg, (apsp_check){.tol = 0, .rule = !fw, .cutoff = o.has_cutoff ? o.cutoff : INFINITY});
+  /* INT32 parents on the GPU: the INT64 ones cast */
+  o.parent_type = GSP_INT32;
+  gsp_matrix P32 = NULL, Pcast = NULL, D32 = run(A, &P32, o, NULL);
+  GSP_OK(gsp_matrix_cast(&Pcast, Pg, GSP_INT32));
+  assert_same(D32, Dg);
+  assert_same(P32, Pcast);
   gsp_matrix_free(&Dc), gsp_matrix_free(&Pc), gsp_matrix_free(&Dg), gsp_matrix_free(&Pg);
+  gsp_matrix_free(&D32), gsp_matrix_free(&P32), gsp_matrix_free(&Pcast);
 }
 
 Test(cuda_apsp, algorithms_types_against_cpu) {

@@ -96,7 +96,8 @@ typedef struct {
   gsp_apsp_rows_fn rows;
   void *rows_ctx;
   void *dx;   /* result values (ns x n, out), NULL with a callback */
-  int64_t *px; /* result parents, NULL without paths or with a callback */
+  void *px;    /* result parents, NULL without paths or with a callback */
+  bool p32;    /* px is int32 (else int64); rows are computed as int64 */
   int nthreads;
   bool gpu;          /* try the GPU */
   int64_t batch;     /* GPU sources per pass (0: the kernel's choice) */
@@ -121,8 +122,13 @@ static gsp_info deliver(apsp_run *r, int64_t k0, int64_t nb, const void *o, cons
   }
   char *dst = (char *)r->dx + (size_t)k0 * (size_t)r->n * os;
   if ((const void *)dst != o) memcpy(dst, o, cells * os);
-  if (r->paths) {
-    int64_t *pd = r->px + (size_t)k0 * (size_t)r->n;
+  if (r->paths && r->p32) {
+    int32_t *pd = (int32_t *)r->px + (size_t)k0 * (size_t)r->n;
+    const int64_t len = (int64_t)cells;
+#pragma omp parallel for num_threads(r->nthreads) schedule(static) if (len > 65536)
+    for (int64_t k = 0; k < len; k++) pd[k] = (int32_t)p[k]; /* n <= INT32_MAX was checked */
+  } else if (r->paths) {
+    int64_t *pd = (int64_t *)r->px + (size_t)k0 * (size_t)r->n;
     if (pd != p) memcpy(pd, p, cells * sizeof *pd);
   }
 #undef GSP_FREE_ALL
@@ -168,12 +174,12 @@ static gsp_info run_relax(apsp_run *r, const struct gsp_matrix_s *G, const gsp__
   const bool direct = !r->rows && tw == r->out;
   if (!direct) GSP_ALLOC(wbuf, bcells > 0 ? bcells : 1, ws);
   if (r->rows && fin && tw != r->out) GSP_ALLOC(obuf, bcells > 0 ? bcells : 1, os);
-  if (r->rows && r->paths) GSP_ALLOC(pbuf, bcells > 0 ? bcells : 1, sizeof *pbuf);
+  if ((r->rows || r->p32) && r->paths) GSP_ALLOC(pbuf, bcells > 0 ? bcells : 1, sizeof *pbuf);
   for (int64_t k0 = 0; k0 < r->ns; k0 += r->B) {
     const int64_t nb = r->ns - k0 < r->B ? r->ns - k0 : r->B;
     const size_t at = (size_t)k0 * (size_t)n;
     void *w = direct ? (char *)r->dx + at * os : wbuf;
-    int64_t *p = !r->paths ? NULL : r->rows ? pbuf : r->px + at;
+    int64_t *p = !r->paths ? NULL : pbuf ? pbuf : (int64_t *)r->px + at;
     GSP_TRY(relax_rows(r, w, p, G, g, r->src + k0, nb));
     void *o = w;
     if (fin || tw != r->out) {
@@ -343,12 +349,12 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
   const bool direct = !r->rows && A->type == r->out;
   if (!direct) GSP_ALLOC(wbuf, bcells > 0 ? bcells : 1, ws);
   if (r->rows && fin && A->type != r->out) GSP_ALLOC(obuf, bcells > 0 ? bcells : 1, os);
-  if (r->rows && r->paths) GSP_ALLOC(pbuf, bcells > 0 ? bcells : 1, sizeof *pbuf);
+  if ((r->rows || r->p32) && r->paths) GSP_ALLOC(pbuf, bcells > 0 ? bcells : 1, sizeof *pbuf);
   for (int64_t k0 = 0; k0 < r->ns; k0 += r->B) {
     const int64_t nb = r->ns - k0 < r->B ? r->ns - k0 : r->B;
     const size_t at = (size_t)k0 * (size_t)n;
     void *w = direct ? (char *)r->dx + at * os : wbuf;
-    int64_t *p = !r->paths ? NULL : r->rows ? pbuf : r->px + at;
+    int64_t *p = !r->paths ? NULL : pbuf ? pbuf : (int64_t *)r->px + at;
     gather(w, p, M, S, r->src + k0, nb, transposed, r->nthreads);
     void *o = w;
     if (fin || A->type != r->out) {
@@ -382,8 +388,8 @@ static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows
 gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const gsp_apsp_opts *opts) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *D = NULL, *P = NULL, *whole = NULL;
-  int64_t *src = NULL, *px = NULL;
-  void *dx = NULL;
+  int64_t *src = NULL;
+  void *dx = NULL, *px = NULL;
 #define GSP_FREE_ALL                                                           \
   (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
    gsp_matrix_free(&whole))
@@ -406,6 +412,12 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn,
             (long long)A->nrows, (long long)A->ncols);
   const int64_t n = A->nrows;
+  const gsp_type pt = o.parent_type == GSP_BOOL ? GSP_INT64 : o.parent_type;
+  GSP_CHECK(pt == GSP_INT64 || pt == GSP_INT32, GSP_INVALID_VALUE,
+            "%s: parent_type %s in options is not GSP_INT64 or GSP_INT32", fn, gsp__type_name(pt));
+  GSP_CHECK(pt == GSP_INT64 || n <= INT32_MAX, GSP_INVALID_VALUE,
+            "%s: %lld vertices do not fit GSP_INT32 parents", fn, (long long)n);
+  const bool p32 = paths != NULL && pt == GSP_INT32 && !o.rows;
   const gsp_index nsrc = o.sources ? o.nsources : (gsp_index)n;
   GSP_CHECK(nsrc <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu sources exceed the row limit", fn,
             (unsigned long long)nsrc);
@@ -474,7 +486,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
             "(use GSP_APSP_JOHNSON, FLOYD_WARSHALL or AUTO)", fn);
   /* rows per block */
   int64_t B = ns;
-  const bool staging = out != A->type || (algo == GSP_APSP_JOHNSON && A->type == GSP_INT32);
+  /* int32 parents are computed as int64 rows a block at a time */
+  const bool staging = out != A->type || (algo == GSP_APSP_JOHNSON && A->type == GSP_INT32) || p32;
   if (o.row_block > 0) {
     B = o.row_block < (gsp_index)ns ? (int64_t)o.row_block : ns;
   } else if (shape.blocks || staging) {
@@ -498,10 +511,10 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   /* the result */
   if (!o.rows) {
     GSP_ALLOC(dx, cells > 0 ? cells : 1, os);
-    if (want_paths) GSP_ALLOC(px, cells > 0 ? cells : 1, sizeof *px);
+    if (want_paths) GSP_ALLOC(px, cells > 0 ? cells : 1, gsp_type_size(pt));
   }
   apsp_run r = {.A = A, .n = n, .ns = ns, .B = B, .src = src, .out = out, .paths = want_paths,
-                .rows = o.rows, .rows_ctx = o.rows_ctx, .dx = dx, .px = px, .nthreads = nt,
+                .rows = o.rows, .rows_ctx = o.rows_ctx, .dx = dx, .px = px, .p32 = p32, .nthreads = nt,
                 .gpu = gpu && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
                 .batch = batch, .cap = o.device_memory_cap, .gpus = o.gpus};
   if (n > 0) {
@@ -529,7 +542,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     GSP_TRY(dense_result(&D, out, ns, n, &dx, inf));
     if (want_paths) {
       const int64_t none = -1;
-      GSP_TRY(dense_result(&P, GSP_INT64, ns, n, (void **)&px, &none));
+      const int32_t none32 = -1;
+      GSP_TRY(dense_result(&P, pt, ns, n, &px, p32 ? (const void *)&none32 : &none));
     }
     GSP_TRY(gsp__matrix_publish(D));
     if (P && (info = gsp__matrix_publish(P)) < 0) {

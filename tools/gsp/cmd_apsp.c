@@ -32,6 +32,8 @@ static const cli_opt opts[] = {
     {"cutoff", 0, OPT_VALUE, "X  leave out distances above X"},
     {"parent-output", 0, OPT_VALUE, "FILE  write the parent matrix (int64, "
                                     "0-based; row k = tree of source k)"},
+    {"parent-type", 0, OPT_VALUE, "T  parents held as int64 (default) or "
+                                  "int32 (half the memory)"},
     {"device-memory-cap", 0, OPT_VALUE, "BYTES  GPU memory to use at most "
                                         "(k/M/G suffixes); a larger matrix "
                                         "is closed out of core"},
@@ -358,6 +360,16 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     if (!cli_double(cmd, "cutoff", cut, &o.cutoff)) return CLI_USAGE;
     o.has_cutoff = true;
   }
+  const char *pt = cli_get(c, "parent-type");
+  if (pt) {
+    if (!strcmp(pt, "int64")) o.parent_type = GSP_INT64;
+    else if (!strcmp(pt, "int32")) o.parent_type = GSP_INT32;
+    else {
+      fprintf(stderr, "gsp %s: --parent-type: expected int64 or int32, got "
+                      "'%s'\n", cmd, pt);
+      return CLI_USAGE;
+    }
+  }
   const char *ss = cli_get(c, "sources");
   if (ss) {
     if (!parse_sources(cmd, g, ss, &src, &ns)) return CLI_USAGE;
@@ -500,10 +512,10 @@ int cmd_apsp(int argc, char **argv) {
     goto done;
   }
   if (cli_get(&c, "algo") || cli_get(&c, "sources") || cli_get(&c, "cutoff") ||
-      cli_get(&c, "parent-output")) {
-    fprintf(stderr, "gsp %s: --algo, --sources, --cutoff and --parent-output "
-                    "are for min-plus shortest paths (not with --succ-output "
-                    "or --non-reflexive)\n", cmd);
+      cli_get(&c, "parent-output") || cli_get(&c, "parent-type")) {
+    fprintf(stderr, "gsp %s: --algo, --sources, --cutoff, --parent-output and "
+                    "--parent-type are for min-plus shortest paths (not with "
+                    "--succ-output or --non-reflexive)\n", cmd);
     rc = CLI_USAGE;
     goto done;
   }
