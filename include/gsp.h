@@ -755,10 +755,11 @@ typedef struct {
  * arc i -> j, negative allowed). *dist = a new dense nsources x n matrix of
  * the output type, row k = distances from sources[k] (absent: no path, or
  * beyond the cutoff). When paths != NULL, *paths = a new nsources x n
- * matrix of parents, of opts->parent_type (GSP_INT64 by default): row k is the shortest-path tree of
- * sources[k] (parent(s) = s; absent where dist is), walked with
- * gsp_path_from_parent_row whatever the algorithm. With opts->rows the
- * rows go to the callback instead and *dist (and *paths) become NULL.
+ * matrix of parents of opts->parent_type (GSP_INT64 by default): row k is
+ * the shortest-path tree of sources[k] (parent(s) = s; absent where dist
+ * is), walked with gsp_path_from_parent_row whatever the algorithm. With
+ * opts->rows the rows go to the callback instead and *dist (and *paths)
+ * become NULL.
  *
  * Integer weights give exact distances with every algorithm (Johnson's
  * reweighting is exact in integers; sums saturate as in MIN_PLUS). Float

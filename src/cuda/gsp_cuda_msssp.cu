@@ -416,7 +416,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
     GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_COPIED], R.cs));
     GSP_CUDA_TRY(cudaEventRecord(R.ev[k], R.cs));
     /* then the gatherer's job: the single-source gather (one parallel pass:
-     * values, presence of both results, parents widened) over these rows */
+     * values, presence of both results, parents widened or copied) over
+     * these rows */
     const size_t at = (size_t)k0 * (size_t)n;
     const gsp__sssp_sink rows = {dist + at, parent ? parent + at : NULL, NULL,
                                  {present + at, par && ppresent ? ppresent + at : NULL, NULL},

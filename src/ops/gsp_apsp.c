@@ -412,11 +412,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn,
             (long long)A->nrows, (long long)A->ncols);
   const int64_t n = A->nrows;
-  const gsp_type pt = o.parent_type == GSP_BOOL ? GSP_INT64 : o.parent_type;
-  GSP_CHECK(pt == GSP_INT64 || pt == GSP_INT32, GSP_INVALID_VALUE,
-            "%s: parent_type %s in options is not GSP_INT64 or GSP_INT32", fn, gsp__type_name(pt));
-  GSP_CHECK(pt == GSP_INT64 || n <= INT32_MAX, GSP_INVALID_VALUE,
-            "%s: %lld vertices do not fit GSP_INT32 parents", fn, (long long)n);
+  gsp_type pt;
+  GSP_TRY(gsp__sssp_parent_type(&pt, o.parent_type, n, fn));
   const bool p32 = paths != NULL && pt == GSP_INT32 && !o.rows;
   const gsp_index nsrc = o.sources ? o.nsources : (gsp_index)n;
   GSP_CHECK(nsrc <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu sources exceed the row limit", fn,

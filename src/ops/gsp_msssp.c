@@ -78,14 +78,11 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
    gsp__free(db), gsp__free(pb))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   const gsp_msssp_opts o = opts ? *opts : (gsp_msssp_opts){0};
-  const gsp_type pt = o.parent_type == GSP_BOOL ? GSP_INT64 : o.parent_type;
-  GSP_CHECK(pt == GSP_INT64 || pt == GSP_INT32, GSP_INVALID_VALUE,
-            "%s: parent_type %s in options is not GSP_INT64 or GSP_INT32", fn, gsp__type_name(pt));
   gsp__sssp_graph g;
   GSP_TRY(gsp__sssp_prepare(&g, A, o.has_cutoff, o.cutoff, 0, o.backend, fn));
   const int64_t n = g.n;
-  GSP_CHECK(pt == GSP_INT64 || n <= INT32_MAX, GSP_INVALID_VALUE,
-            "%s: %lld vertices do not fit GSP_INT32 parents", fn, (long long)n);
+  gsp_type pt;
+  GSP_TRY(gsp__sssp_parent_type(&pt, o.parent_type, n, fn));
   if (!sources) nsources = (gsp_index)n;
   GSP_CHECK(nsources <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu sources exceed the row limit", fn,
             (unsigned long long)nsources);

@@ -164,6 +164,19 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
   return info;
 }
 
+gsp_info gsp__sssp_parent_type(gsp_type *pt, gsp_type asked, int64_t n, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  const gsp_type t = asked == GSP_BOOL ? GSP_INT64 : asked;
+  GSP_CHECK(t == GSP_INT64 || t == GSP_INT32, GSP_INVALID_VALUE,
+            "%s: parent_type %s in options is not GSP_INT64 or GSP_INT32", fn, gsp__type_name(t));
+  GSP_CHECK(t == GSP_INT64 || n <= INT32_MAX, GSP_INVALID_VALUE, "%s: %lld vertices do not fit GSP_INT32 parents",
+            fn, (long long)n);
+  *pt = t;
+#undef GSP_FREE_ALL
+  return info;
+}
+
 gsp_info gsp__sssp_sources(int64_t **out, const gsp_index *sources, int64_t nsrc, int64_t n,
                            const char *fn) {
   gsp_info info = GSP_SUCCESS;

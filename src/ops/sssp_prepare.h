@@ -18,6 +18,11 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
 gsp_info gsp__sssp_sources(int64_t **out, const gsp_index *sources, int64_t nsrc, int64_t n,
                            const char *fn);
 
+/* *pt = the parent type of options field `asked` for n vertices: 0
+ * (GSP_BOOL) means GSP_INT64; GSP_INT32 needs n <= INT32_MAX; anything
+ * else is GSP_INVALID_VALUE. */
+gsp_info gsp__sssp_parent_type(gsp_type *pt, gsp_type asked, int64_t n, const char *fn);
+
 /* Presence of distances: b[v] = (d[v] <= lim); returns the count. */
 int64_t gsp__sssp_mark(uint8_t *b, const void *d, int64_t count, const gsp__sssp_graph *g);
 
