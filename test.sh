@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build gsp and run the whole test suite (installs missing Debian packages).
+# Build gsp and run the whole test suite (installs missing Debian packages,
+# and the Python peers numpy/scipy/networkx/pytest in build-venv/).
 #  1. Release build (CUDA code compiled whenever nvcc is found; GPU tests
 #     skip where there is no GPU), all suites.
 #  2. AddressSanitizer + UndefinedBehaviorSanitizer build of the CPU library
@@ -7,17 +8,20 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/deps.sh
+. scripts/pyenv.sh
 gsp_install_deps
+gsp_python_env
 jobs=$(nproc)
 
 echo "== release build and tests"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGSP_PYTHON="$GSP_PYTHON" >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build -j"$jobs" --output-on-failure
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGSP_CUDA=OFF \
-  -DGSP_SANITIZE=address,undefined -DGSP_BUILD_BENCH=OFF -DGSP_BUILD_EXAMPLES=OFF >/dev/null
+  -DGSP_SANITIZE=address,undefined -DGSP_BUILD_BENCH=OFF -DGSP_BUILD_EXAMPLES=OFF \
+  -DGSP_PYTHON="$GSP_PYTHON" >/dev/null
 cmake --build build-asan -j"$jobs"
 # libgomp keeps its thread pool to exit; that is not a leak of ours
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
