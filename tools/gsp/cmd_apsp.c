@@ -39,6 +39,12 @@ static const cli_opt opts[] = {
                                         "is closed out of core"},
     {"gpus", 0, OPT_VALUE, "N  GPUs to use (default 0: automatic, or "
                            "GSP_GPUS)"},
+    {"svg", 0, OPT_VALUE, "FILE  draw the sample (or --path) path over the "
+                          "road network as SVG"},
+    {"geojson", 0, OPT_VALUE, "FILE  write the sample (or --path) path as "
+                              "GeoJSON"},
+    {"coords", 0, OPT_VALUE, "FILE  vertex coordinates, DIMACS .co (default: "
+                             "GRAPH's .co or .co.gz beside it)"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp apsp [options] GRAPH";
@@ -79,7 +85,8 @@ static double as_double(gsp_type t, const void *x) {
 /* Print path p[0..len) from src to dst (its extraction gave info) with
  * its value V(vrow, dst); frees p. CLI_NO_PATH when there is none. */
 static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_index *p, gsp_index len,
-                     gsp_matrix V, gsp_index vrow, gsp_index src, gsp_index dst, const char *label) {
+                     gsp_matrix V, gsp_index vrow, gsp_index src, gsp_index dst, const char *label,
+                     const cli_map *map, const char *what) {
   int rc = CLI_OK;
   if (info == GSP_NO_VALUE) {
     printf("%s: no path from %lld to %lld\n", label, cli_id(g, src), cli_id(g, dst));
@@ -94,6 +101,7 @@ static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_in
     printf("%s: %lld -> %lld, value %s, %llu vertices\n", label, cli_id(g, src), cli_id(g, dst), val,
            (unsigned long long)len);
     cli_print_path(c, g, p, len);
+    rc = cli_map_path(c, "apsp", g, map, p, len, val, what); /* --svg, --geojson */
   }
   free(p);
   return rc;
@@ -102,23 +110,23 @@ static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_in
 /* The optimal path src -> dst from a successor matrix, with its value. */
 static int print_path(const cli_ctx *c, const cli_graph *g, gsp_matrix M,
                       gsp_matrix succ, gsp_index src, gsp_index dst,
-                      const char *label) {
+                      const char *label, const cli_map *map, const char *what) {
   gsp_index len = g->n ? g->n : 1;
   gsp_index *p = malloc(len * sizeof *p);
   if (!p) return CLI_FAILURE;
   gsp_info info = gsp_path_extract(p, &len, succ, src, dst);
-  return show_path(c, g, info, p, len, M, src, src, dst, label);
+  return show_path(c, g, info, p, len, M, src, src, dst, label, map, what);
 }
 
 /* As print_path, from row `row` (source src) of a parent matrix. */
 static int print_parent_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D,
                              gsp_matrix P, gsp_index row, gsp_index src,
-                             gsp_index dst, const char *label) {
+                             gsp_index dst, const char *label, const cli_map *map) {
   gsp_index len = g->n ? g->n : 1;
   gsp_index *p = malloc(len * sizeof *p);
   if (!p) return CLI_FAILURE;
   gsp_info info = gsp_path_from_parent_row(p, &len, P, row, dst);
-  return show_path(c, g, info, p, len, D, row, src, dst, label);
+  return show_path(c, g, info, p, len, D, row, src, dst, label, map, "distance");
 }
 
 /* Row i of M as dense values and presence: e_i (+.*) M on PLUS_TIMES is
@@ -221,11 +229,12 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
   cli_graph g;
   memset(&g, 0, sizeof g);
   if (cli_get(c, "path") || cli_get(c, "succ-output") ||
+      cli_get(c, "svg") || cli_get(c, "geojson") ||
       c->backend == GSP_BACKEND_CUDA) {
     if (rank == 0)
       fprintf(stderr, "gsp %s: with MPI the closure runs on the CPU and "
-                      "records no successors (no --path, --succ-output or "
-                      "--backend cuda)\n", cmd);
+                      "records no successors (no --path, --succ-output, "
+                      "--svg, --geojson or --backend cuda)\n", cmd);
     rc = CLI_UNAVAILABLE;
     goto done;
   }
@@ -335,7 +344,8 @@ static bool parse_sources(const char *cmd, const cli_graph *g, const char *s,
 
 /* Min-plus through gsp_apsp. */
 static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
-                      const char *pathq, gsp_index ps, gsp_index pd) {
+                      const char *pathq, gsp_index ps, gsp_index pd,
+                      const cli_map *map) {
   int rc = CLI_OK;
   gsp_index *src = NULL, ns = g->n;
   gsp_matrix D = NULL, P = NULL;
@@ -389,7 +399,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
       return CLI_USAGE;
     }
   }
-  bool sample = !cli_get(c, "no-sample") && c->verbosity >= 1;
+  bool sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map->on);
   bool want_paths = pathq || sample || cli_get(c, "parent-output");
   gsp_apsp_report rep;
   o.report = &rep;
@@ -432,13 +442,14 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   cli_say(c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
           all > 0 ? 100.0 * (double)reach / all : 0.0);
   if (pathq) {
-    rc = print_parent_path(c, g, D, P, prow, ps, pd, "path");
+    rc = print_parent_path(c, g, D, P, prow, ps, pd, "path", map);
     if (rc) goto done;
   }
   gsp_index si, sj;
-  if (sample && !pathq && sample_pair(D, g, GSP_MIN_PLUS, ns, src, &si, &sj))
-    print_parent_path(c, g, D, P, si, src ? src[si] : si, sj,
-                      "sample path (the pair farthest apart)");
+  if (sample && !pathq && sample_pair(D, g, GSP_MIN_PLUS, ns, src, &si, &sj) &&
+      (rc = print_parent_path(c, g, D, P, si, src ? src[si] : si, sj,
+                              "sample path (the pair farthest apart)", map)))
+    goto done;
   if (c->output) {
     int64_t zero[1];
     semiring_zero(zero, GSP_MIN_PLUS, g->type);
@@ -483,6 +494,7 @@ int cmd_apsp(int argc, char **argv) {
   cli_graph g;
   if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
   gsp_matrix succ = NULL;
+  cli_map map = {0};
   gsp_index ps = 0, pd = 0;
   const char *pathq = cli_get(&c, "path");
   if (pathq) {
@@ -503,12 +515,21 @@ int cmd_apsp(int argc, char **argv) {
     }
   }
   if ((rc = cli_prepare(&c, cmd, &g, s))) goto done;
+  if ((cli_get(&c, "svg") || cli_get(&c, "geojson")) && !pathq &&
+      cli_get(&c, "no-sample")) {
+    fprintf(stderr, "gsp %s: --svg and --geojson draw the sample path or "
+                    "--path SRC:DST (not with --no-sample alone)\n", cmd);
+    rc = CLI_USAGE;
+    goto done;
+  }
+  if ((rc = cli_map_open(&c, cmd, &g, &map))) goto done;
+  const char *what = s == GSP_MIN_PLUS ? "distance" : "value";
   /* min-plus shortest paths go through gsp_apsp; successors, M+ and the
    * other semirings through the closure */
   bool closure_only = s != GSP_MIN_PLUS || cli_get(&c, "succ-output") ||
                       cli_get(&c, "non-reflexive");
   if (!closure_only) {
-    rc = apsp_route(&c, cmd, &g, pathq, ps, pd);
+    rc = apsp_route(&c, cmd, &g, pathq, ps, pd, &map);
     goto done;
   }
   if (cli_get(&c, "algo") || cli_get(&c, "sources") || cli_get(&c, "cutoff") ||
@@ -519,7 +540,7 @@ int cmd_apsp(int argc, char **argv) {
     rc = CLI_USAGE;
     goto done;
   }
-  bool sample = !cli_get(&c, "no-sample") && c.verbosity >= 1;
+  bool sample = !cli_get(&c, "no-sample") && (c.verbosity >= 1 || map.on);
   bool want_succ = pathq || sample || cli_get(&c, "succ-output");
   gsp_closure_opts co = {.non_reflexive = cli_get(&c, "non-reflexive") != NULL,
                          .backend = c.backend};
@@ -555,14 +576,15 @@ int cmd_apsp(int argc, char **argv) {
   cli_say(&c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
           all > 0 ? 100.0 * (double)reach / all : 0.0);
   if (pathq) {
-    rc = print_path(&c, &g, g.A, succ, ps, pd, "path");
+    rc = print_path(&c, &g, g.A, succ, ps, pd, "path", &map, what);
     if (rc) goto done;
   }
   gsp_index si, sj;
-  if (sample && !pathq && sample_pair(g.A, &g, s, g.n, NULL, &si, &sj))
-    print_path(&c, &g, g.A, succ, si, sj,
-               s == GSP_MIN_PLUS ? "sample path (the pair farthest apart)"
-                                 : "sample path");
+  if (sample && !pathq && sample_pair(g.A, &g, s, g.n, NULL, &si, &sj) &&
+      (rc = print_path(&c, &g, g.A, succ, si, sj,
+                       s == GSP_MIN_PLUS ? "sample path (the pair farthest apart)"
+                                         : "sample path", &map, what)))
+    goto done;
   if (c.output) {
     int64_t zero[1];
     semiring_zero(zero, s, g.type);
@@ -578,6 +600,7 @@ int cmd_apsp(int argc, char **argv) {
                                "successor matrix (0-based)")))
     goto done;
 done:
+  cli_map_free(&map);
   gsp_matrix_free(&succ);
   cli_graph_free(&g);
   return rc;
