@@ -87,7 +87,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         The N x N array of distances representing the input graph. Dense
         input: entries equal to `null_value` (0), NaN and infinities are
         non-edges. Sparse input: every stored entry is an edge, explicit
-        zeros included. Masked arrays: masked entries are non-edges.
+        zeros included. Masked arrays: masked entries are non-edges, the others
+        as dense input.
         NetworkX graphs: edge attribute `weight`, vertices in ``list(G)``
         order.
     method : {'auto', 'FW', 'D', 'J', 'BF'}, optional

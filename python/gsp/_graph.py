@@ -60,8 +60,8 @@ def graph_spec(csgraph, dtype=np.float64, unweighted=False, null_value=0.0, weig
     Sparse input: every stored entry is an arc, explicit zeros included
     (duplicates of a non-canonical CSR are parallel arcs: the lightest
     counts). Dense input: entries equal to null_value (0 by default), NaN
-    and +-inf are non-edges. Masked arrays: masked entries are non-edges.
-    NetworkX graphs: the `weight` attribute (1 where missing; all 1 when
+    and +-inf are non-edges. Masked arrays: masked entries are non-edges, and the
+    others as in dense input. NetworkX graphs: the `weight` attribute (1 where missing; all 1 when
     weight is None), parallel edges reduced to the lightest.
     """
     dtype = np.dtype(dtype)
@@ -87,7 +87,14 @@ def graph_spec(csgraph, dtype=np.float64, unweighted=False, null_value=0.0, weig
         if M.ndim != 2 or M.shape[0] != M.shape[1]:
             raise ValueError("graph should have two dimensions of equal size")
         n = M.shape[0]
+        # scipy reads a masked array as a dense one whose masked entries
+        # are non-edges too
+        vals = np.asarray(M.data)
         present = ~np.ma.getmaskarray(M)
+        if vals.dtype.kind == "f":
+            present &= np.isfinite(vals)
+        if null_value is not None:
+            present &= vals != null_value
         r, c = np.nonzero(present)
         vals = np.ones(r.size, dtype) if unweighted else np.asarray(M.data)[present]
         indptr, indices, data = _min_duplicates(n, r, c, vals, dtype)
