@@ -94,7 +94,8 @@ def transitive_closure(G, reflexive=False, *, format="auto", backend="auto"):
     reflexive : bool or None, optional
         As ``networkx.transitive_closure``: False (default) a pair (u, u)
         only where u lies on a cycle (a path of length >= 1); True every
-        (u, u) (the reflexive transitive closure); None no (u, u) at all.
+        (u, u) (the reflexive transitive closure); None no (u, u) beyond
+        the self-loops of G itself.
     format : {'auto', 'dense', 'sparse', 'networkx'}, optional
         'dense' a bool ndarray, 'sparse' a scipy.sparse.csr_array of bool,
         'networkx' a graph of G's class (or a DiGraph). 'auto': like the
@@ -112,8 +113,15 @@ def transitive_closure(G, reflexive=False, *, format="auto", backend="auto"):
         raise ValueError("reflexive must be True, False or None")
     R = closure(G, "or_and", reflexive=bool(reflexive), backend=backend, dtype=np.bool_, null_value=0.0,
                 weight=None)
-    if reflexive is None:
-        np.fill_diagonal(R, False)
+    if reflexive is None:  # NetworkX keeps the graph's own self-loops and adds none
+        spec, n = graph_spec(G, np.bool_, False, 0.0, None)
+        loops = np.zeros(n, dtype=bool)
+        if spec[0] == "csr":
+            rows = np.repeat(np.arange(n), np.diff(spec[2]))
+            loops[rows[np.asarray(spec[3]) == rows]] = True
+        else:
+            loops = np.isfinite(np.diag(spec[2])) & (np.diag(spec[2]) != 0)
+        np.fill_diagonal(R, loops)
     if format == "auto":
         format = "networkx" if _is_networkx(G) else "sparse" if _is_sparse(G) else "dense"
     if format == "dense":
