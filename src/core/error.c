@@ -23,12 +23,8 @@ const char *gsp_strerror(gsp_info info) {
 
 const char *gsp_last_error(void) { return gsp_errbuf; }
 
-gsp_info gsp__error(gsp_info code, const char *file, int line,
-                    const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
+gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap) {
   int len = vsnprintf(gsp_errbuf, sizeof gsp_errbuf, fmt, ap);
-  va_end(ap);
   if (len < 0) len = 0;
   if ((size_t)len < sizeof gsp_errbuf) {
     /* keep only the file's base name: the message is for users */
@@ -39,4 +35,13 @@ gsp_info gsp__error(gsp_info code, const char *file, int line,
   void (*hook)(gsp_info, const char *) = error_hook;
   if (hook) hook(code, gsp_errbuf);
   return code;
+}
+
+gsp_info gsp__error(gsp_info code, const char *file, int line,
+                    const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  gsp_info r = gsp__verror(code, file, line, fmt, ap);
+  va_end(ap);
+  return r;
 }
