@@ -98,7 +98,9 @@ def test_shortest_path_torch_matches_host(dtype, directed):
     host = gsp.shortest_path(A, method="FW", directed=directed, backend="cuda", dtype=dtype)
     np.testing.assert_array_equal(T.cpu().numpy(), host)
     np.testing.assert_array_equal(T.cpu().numpy(), cg.shortest_path(A, directed=directed).astype(dtype))
-    assert np.isinf(host[0, 299]) and D.absent == np.inf
+    assert D.absent == np.inf
+    if directed:  # nothing enters vertex 299; undirected, its own arcs lead back to it
+        assert np.isinf(host[0, 299])
 
 
 @gpu
