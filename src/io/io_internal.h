@@ -17,23 +17,40 @@
 /* Line reader                                                             */
 /* ---------------------------------------------------------------------- */
 
+/* The input is opened once and read once, front to back, so a pipe, a FIFO
+ * or stdin gives exactly what a regular file with the same bytes gives.
+ * gzip is recognised by its magic bytes and decoded here (members may be
+ * concatenated; anything else after the last member is an error). */
 typedef struct {
-  gzFile gz;
-  const char *path; /* as given by the caller: used in messages */
-  char *buf;
+  int fd;
+  bool own_fd;          /* false for stdin */
+  const char *path;     /* as given by the caller ("stdin" for "-") */
+  char *buf;            /* decoded bytes */
   size_t cap, len, pos; /* buffer capacity, bytes held, start of next line */
   bool eof;
   int64_t lineno;       /* number of the line last returned (1-based) */
+  /* raw (on-disk) bytes, and the gzip decoder when the input is gzip */
+  unsigned char *raw;
+  size_t raw_len, raw_pos;
+  bool raw_eof;
+  bool gzip, z_init, z_member_end;
+  z_stream z;
+  int64_t raw_read;     /* raw bytes read so far (progress) */
+  int64_t decoded;      /* decoded bytes produced so far (size checks) */
   int64_t file_size;    /* on-disk size for progress; 0 if unknown */
   int64_t next_report;  /* on-disk offset of the next progress call */
   void (*progress)(double, void *);
   void *progress_ctx;
 } gsp__reader;
 
-/* Open path for reading (gzip or plain). GSP_IO_ERROR naming the path and
- * errno's reason on failure. */
+/* Open path for reading (gzip or plain; "-" is stdin). GSP_IO_ERROR naming
+ * the path and errno's reason on failure. */
 gsp_info gsp__reader_open(gsp__reader *r, const char *path,
                           void (*progress)(double, void *), void *ctx);
+/* Make at least n decoded bytes available at r->buf + r->pos without
+ * consuming them (fewer only at end of input): format detection looks at
+ * the start of the data that the format reader then reads. */
+gsp_info gsp__reader_peek(gsp__reader *r, size_t n);
 /* Next line, NUL-terminated, without its "\n" or "\r\n": *line = NULL at
  * end of file. The line stays valid until the next call. */
 gsp_info gsp__reader_line(gsp__reader *r, char **line, char **end);

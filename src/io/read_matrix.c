@@ -34,37 +34,34 @@ gsp_file_format gsp__format_from_path(const char *path) {
   return GSP_FILE_AUTO;
 }
 
-/* Look at the first bytes: magic numbers, then the first non-blank line. */
-static gsp_info sniff(gsp_file_format *f, const char *path) {
+/* Decide the format from the first bytes of the open input (magic numbers,
+ * then the first non-blank line), without consuming them: the same stream
+ * then goes to the format reader, so a pipe is read once. */
+static gsp_info sniff(gsp_file_format *f, gsp__reader *r) {
   gsp_info info = GSP_SUCCESS;
-  gsp__reader r;
-#define GSP_FREE_ALL gsp__reader_close(&r)
-  GSP_TRY(gsp__reader_open(&r, path, NULL, NULL));
-  char head[16] = {0};
-  size_t got = 0;
-  GSP_TRY(gsp__reader_bytes(&r, head, 8, &got));
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__reader_peek(r, 8));
+  const char *h = r->buf + r->pos;
+  size_t got = r->len - r->pos;
   *f = GSP_FILE_EDGELIST;
-  if (got >= 6 && memcmp(head, "\x93NUMPY", 6) == 0) *f = GSP_FILE_NPY;
-  else if (got >= 8 && memcmp(head, GSP_DENSE_MAGIC, 8) == 0)
+  GSP_CHECK(!(got >= 4 && memcmp(h, "PK\x03\x04", 4) == 0), GSP_PARSE_ERROR,
+            "%s: a zip archive (an .npz?) is not supported; write one array "
+            "with numpy.save to a .npy file",
+            r->path);
+  if (got >= 6 && memcmp(h, "\x93NUMPY", 6) == 0) *f = GSP_FILE_NPY;
+  else if (got >= 8 && memcmp(h, GSP_DENSE_MAGIC, 8) == 0)
     *f = GSP_FILE_DENSE;
-  else if (got >= 2 && memcmp(head, "%%", 2) == 0) *f = GSP_FILE_MTX;
+  else if (got >= 2 && memcmp(h, "%%", 2) == 0) *f = GSP_FILE_MTX;
   else if (got > 0) {
     /* text: decide on the first line that is not blank */
-    gsp__reader_close(&r);
-    GSP_TRY(gsp__reader_open(&r, path, NULL, NULL));
-    char *line, *end;
-    for (int k = 0; k < 100; k++) {
-      GSP_TRY(gsp__reader_line(&r, &line, &end));
-      if (!line) break;
-      const char *p = gsp__skip_space(line);
-      if (*p == '\0') continue;
-      if ((p[0] == 'c' || p[0] == 'p') && (p[1] == ' ' || p[1] == '\0' ||
-                                           p[1] == '\t'))
-        *f = GSP_FILE_DIMACS;
-      break;
-    }
+    GSP_TRY(gsp__reader_peek(r, (size_t)1 << 16));
+    const char *p = r->buf + r->pos, *e = r->buf + r->len;
+    while (p < e && (gsp__is_space(*p) || *p == '\n')) p++;
+    if (p < e && (*p == 'c' || *p == 'p') &&
+        (p + 1 == e || p[1] == ' ' || p[1] == '\t' || p[1] == '\r' ||
+         p[1] == '\n'))
+      *f = GSP_FILE_DIMACS;
   }
-  gsp__reader_close(&r);
 #undef GSP_FREE_ALL
   return info;
 }
@@ -209,12 +206,13 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
   GSP_CHECK(f >= GSP_FILE_AUTO && f <= GSP_FILE_NPY, GSP_INVALID_VALUE,
             "%s: invalid format %d", fn, (int)f);
   if (f == GSP_FILE_AUTO) f = gsp__format_from_path(path);
-  if (f == GSP_FILE_AUTO) GSP_TRY(sniff(&f, path));
   if (ids) {
     c.ids_out = &idv;
     c.nids_out = &nid;
   }
+  /* one open, one pass: sniffing peeks at what the reader then reads */
   GSP_TRY(gsp__reader_open(&r, path, c.o.progress, c.o.progress_ctx));
+  if (f == GSP_FILE_AUTO) GSP_TRY(sniff(&f, &r));
   switch (f) {
   case GSP_FILE_MTX: GSP_TRY(gsp__read_mtx(&M, &r, &c)); break;
   case GSP_FILE_DIMACS: GSP_TRY(gsp__read_dimacs(&M, &r, &c)); break;
