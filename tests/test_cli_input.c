@@ -1,0 +1,172 @@
+/* The `gsp` command line on the input side: piped and streamed input, exact
+ * values, strict parsing, dense absent values and the wording of messages.
+ * Each test runs the built binary through the shell. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[256];
+static char out[1 << 16], err[1 << 16];
+
+static void setup(void) {
+  snprintf(dir, sizeof dir, "/tmp/gsp_cli_input_%d", (int)getpid());
+  mkdir(dir, 0700);
+}
+
+static void teardown(void) {
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(cli_input, .init = setup, .fini = teardown, .timeout = 120);
+
+static const char *tmp(const char *name) {
+  static char buf[8][512];
+  static int k;
+  k = (k + 1) % 8;
+  snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+  return buf[k];
+}
+
+static void slurp(const char *path, char *buf, size_t len) {
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+  buf[n] = '\0';
+  if (f) fclose(f);
+}
+
+/* Run a shell command line in which every "GSP" stands for the binary,
+ * stdout and stderr captured into out / err; returns the exit code. */
+static int sh(const char *fmt, ...) {
+  char line[4096], cmd[8192];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  static const char bin[] = "'" GSP_CLI_PATH "'";
+  char expanded[6144];
+  size_t o = 0;
+  for (const char *p = line; *p && o + sizeof bin < sizeof expanded;) {
+    if (!strncmp(p, "GSP", 3)) {
+      memcpy(expanded + o, bin, sizeof bin - 1);
+      o += sizeof bin - 1;
+      p += 3;
+    } else {
+      expanded[o++] = *p++;
+    }
+  }
+  expanded[o] = '\0';
+  snprintf(cmd, sizeof cmd,
+           "cd %s && export OMP_NUM_THREADS=2 && ( %s ) >%s/stdout 2>%s/stderr",
+           dir, expanded, dir, dir);
+  int st = system(cmd);
+  char so[512], se[512];
+  snprintf(so, sizeof so, "%s/stdout", dir);
+  snprintf(se, sizeof se, "%s/stderr", dir);
+  slurp(so, out, sizeof out);
+  slurp(se, err, sizeof err);
+  cr_assert(WIFEXITED(st), "%s did not exit normally", line);
+  return WEXITSTATUS(st);
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f, "%s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* ---- 1. piped input ---- */
+
+/* A graph of 300 000 arcs in each text format: large enough that any
+ * second open of a pipe would lose data. */
+static void write_big(const char *path, char kind) {
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f);
+  const int n = 40000, m = 300000;
+  uint64_t s = 12345;
+  if (kind == 'g') fprintf(f, "c generated\np sp %d %d\n", n, m);
+  if (kind == 'm')
+    fprintf(f, "%%%%MatrixMarket matrix coordinate integer general\n%d %d %d\n", n, n, m);
+  for (int k = 0; k < m; k++) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    int u = (int)((s >> 33) % n), v = (int)((s >> 13) % n), w = (int)((s >> 3) % 1000) + 1;
+    if (kind == 'e') fprintf(f, "%d %d %d\n", u, v, w);
+    else if (kind == 'g') fprintf(f, "a %d %d %d\n", u + 1, v + 1, w);
+    else fprintf(f, "%d %d %d\n", u + 1, v + 1, w);
+  }
+  fclose(f);
+}
+
+/* `gsp info` output without its first line (which names the file). */
+static void info_body(char *dst, size_t len) {
+  const char *nl = strchr(out, '\n');
+  snprintf(dst, len, "%s", nl ? nl + 1 : "");
+}
+
+static void check_streams(const char *name, char kind, bool gz) {
+  const char *path = tmp(name);
+  write_big(path, kind);
+  if (gz) {
+    cr_assert_eq(sh("gzip -f %s", path), 0);
+    path = tmp(kind == 'e' ? "big.txt.gz" : kind == 'g' ? "big.gr.gz" : "big.mtx.gz");
+  }
+  static char ref[1 << 15], got[1 << 15];
+  cr_assert_eq(sh("GSP info %s", path), 0, "%s", err);
+  info_body(ref, sizeof ref);
+  cr_assert(strstr(ref, "arcs:") != NULL, "%s", out);
+  const char *const forms[] = {"cat %s | GSP info -", "cat %s | GSP info /dev/stdin",
+                               "GSP info - < %s",
+                               "rm -f fifo && mkfifo fifo && (cat %s > fifo &) && GSP info fifo"};
+  for (int k = 0; k < 4; k++) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, forms[k], path);
+    cr_assert_eq(sh("%s", cmd), 0, "%s: %s", cmd, err);
+    info_body(got, sizeof got);
+    cr_assert_str_eq(got, ref, "%s gave another graph", cmd);
+  }
+}
+
+Test(cli_input, piped_edgelist_reads_like_a_file) { check_streams("big.txt", 'e', false); }
+Test(cli_input, piped_dimacs_reads_like_a_file) { check_streams("big.gr", 'g', false); }
+Test(cli_input, piped_mtx_reads_like_a_file) { check_streams("big.mtx", 'm', false); }
+Test(cli_input, piped_gzip_reads_like_a_file) {
+  check_streams("big.txt", 'e', true);
+  check_streams("big.gr", 'g', true);
+  check_streams("big.mtx", 'm', true);
+}
+
+Test(cli_input, piped_convert_writes_the_same_file) {
+  write_big(tmp("big.gr"), 'g');
+  cr_assert_eq(sh("GSP convert -q big.gr a.mtx"), 0, "%s", err);
+  cr_assert_eq(sh("cat big.gr | GSP convert -q - b.mtx"), 0, "%s", err);
+  cr_assert_eq(sh("gzip -c big.gr | GSP convert -q /dev/stdin c.mtx"), 0, "%s", err);
+  cr_assert_eq(sh("cmp a.mtx b.mtx && cmp a.mtx c.mtx"), 0, "piped convert differs: %s", out);
+}
+
+Test(cli_input, dash_is_stdin_for_every_reading_command) {
+  write_file(tmp("s.gr"), "p sp 3 2\na 1 2 5\na 2 3 7\n");
+  cr_assert_eq(sh("GSP sssp --source 1 - < s.gr"), 0, "%s", err);
+  cr_assert(strstr(out, "12") != NULL, "%s", out);
+  cr_assert_eq(sh("GSP path - 1 3 < s.gr"), 0, "%s", err);
+  cr_assert(strstr(out, "12") != NULL, "%s", out);
+  cr_assert_eq(sh("GSP apsp -q - -o d.mtx < s.gr && cat d.mtx"), 0, "%s", err);
+  cr_assert(strstr(out, "1 3 12") != NULL, "%s", out);
+}
+
+Test(cli_input, gzip_with_trailing_garbage_is_refused) {
+  write_file(tmp("t.txt"), "0 1 5\n1 2 6\n");
+  cr_assert_eq(sh("(gzip -c t.txt; printf 'junk') > t.txt.gz && GSP info t.txt.gz"), 3);
+  cr_assert(strstr(err, "after the end of the gzip stream") != NULL, "%s", err);
+  /* concatenated members are one stream, as gzip itself reads them */
+  cr_assert_eq(sh("(gzip -c t.txt; gzip -c t.txt) > u.txt.gz && GSP info u.txt.gz"), 0, "%s", err);
+  cr_assert(strstr(out, "arcs:        2") != NULL, "%s", out);
+}
