@@ -170,3 +170,83 @@ Test(cli_input, gzip_with_trailing_garbage_is_refused) {
   cr_assert_eq(sh("(gzip -c t.txt; gzip -c t.txt) > u.txt.gz && GSP info u.txt.gz"), 0, "%s", err);
   cr_assert(strstr(out, "arcs:        2") != NULL, "%s", out);
 }
+
+/* ---- 3. strict parsing ---- */
+
+Test(cli_input, empty_fields_in_edge_lists_are_refused) {
+  const char *const bad[] = {"0,1,\n", "0,1,,\n", "0 1 ,\n", ",0,1\n", "0,,1\n", "0 1 5,\n"};
+  for (int k = 0; k < 6; k++) {
+    write_file(tmp("e.csv"), bad[k]);
+    cr_assert_eq(sh("GSP info e.csv"), 3, "'%s' was accepted: %s", bad[k], out);
+    cr_assert(strstr(err, "line 1: empty field") != NULL, "%s: %s", bad[k], err);
+  }
+  write_file(tmp("ok.csv"), "0, 1, 5\n1 ,2,6 # note\n");
+  cr_assert_eq(sh("GSP info ok.csv"), 0, "%s", err);
+}
+
+Test(cli_input, empty_source_ids_are_refused) {
+  write_file(tmp("g.txt"), "1 2 1\n2 3 1\n");
+  const char *const bad[] = {"1,,2", "1,", ",1"};
+  for (int k = 0; k < 3; k++) {
+    cr_assert_eq(sh("GSP apsp -q g.txt --sources %s -o d.mtx", bad[k]), 2, "%s accepted", bad[k]);
+    cr_assert(strstr(err, "empty vertex id") != NULL, "%s", err);
+  }
+  cr_assert_eq(sh("GSP apsp -q g.txt --sources 1,2 -o d.mtx"), 0, "%s", err);
+}
+
+Test(cli_input, control_bytes_from_a_file_are_escaped) {
+  write_file(tmp("esc.txt"), "0 1 \033[2J\033]0;owned\007x\n");
+  cr_assert_eq(sh("GSP info esc.txt"), 3);
+  cr_assert(strchr(err, '\033') == NULL && strchr(err, '\007') == NULL, "raw escape echoed");
+  cr_assert(strstr(err, "\\x1b[2J") != NULL, "%s", err);
+}
+
+/* Under a 1 GiB address space, tiny files that declare huge sizes must be
+ * refused as malformed (exit 3), not reach the allocator (exit 1). */
+Test(cli_input, declared_sizes_do_not_allocate_before_the_data) {
+  write_file(tmp("p.gr"), "p sp 200000000 0\n");
+  write_file(tmp("id.txt"), "0 200000000\n");
+  write_file(tmp("h.mtx"), "%%MatrixMarket matrix coordinate pattern general\n"
+                           "200000000 200000000 0\n");
+  const char *const files[] = {"p.gr", "id.txt", "h.mtx"};
+  for (int k = 0; k < 3; k++) {
+    cr_assert_eq(sh("ulimit -v 1048576 && GSP info %s", files[k]), 3, "%s: %s", files[k], err);
+    cr_assert(strstr(err, "20000000") != NULL && strstr(err, "are refused") != NULL, "%s", err);
+  }
+  /* a sources file announcing 2^32 lines holds one: truncated, no 32 GB */
+  write_file(tmp("g.gr"), "p sp 3 1\na 1 2 1\n");
+  write_file(tmp("s.ss"), "p aux sp ss 4294967296\ns 1\n");
+  cr_assert_eq(sh("ulimit -v 1048576 && GSP apsp -q g.gr --sources s.ss -o d.mtx"), 2, "%s", err);
+  cr_assert(strstr(err, "file ends after 1 of 4294967296") != NULL, "%s", err);
+  /* remapped sparse ids are fine */
+  cr_assert_eq(sh("GSP info --remap id.txt"), 0, "%s", err);
+}
+
+/* ---- 15. messages ---- */
+
+Test(cli_input, a_long_path_keeps_the_problem_in_the_message) {
+  /* a 517-character path: five directories of 100 characters */
+  char name[600] = "";
+  for (int k = 0; k < 5; k++) {
+    char part[101];
+    memset(part, 'a' + k, 99);
+    part[99] = '/';
+    part[100] = '\0';
+    strcat(name, part);
+  }
+  cr_assert_eq(sh("mkdir -p %s", name), 0);
+  strcat(name, "gggggggggggg.txt");
+  cr_assert_eq(strlen(name), 516);
+  char full[1200];
+  snprintf(full, sizeof full, "%s/%s", dir, name);
+  write_file(full, "0 1 x\n");
+  cr_assert_eq(sh("GSP info ./%s", name), 3);
+  cr_assert(strstr(err, "line 1: weight 'x' is not a number") != NULL, "%s", err);
+  /* longer than the message buffer: cut in the middle, problem kept */
+  static char longer[4000];
+  longer[0] = '\0';
+  for (int k = 0; k < 1500; k++) strcat(longer, "./");
+  strcat(longer, name);
+  cr_assert_eq(sh("GSP info %s", longer), 3);
+  cr_assert(strstr(err, "line 1: weight 'x' is not a number") != NULL, "%s", err);
+}

@@ -283,6 +283,14 @@ gsp_type gsp__result_type(const gsp__read_ctx *c, const gsp__tuples *T);
 /* Format implied by a path's extension (".gz" dropped); AUTO if none. */
 gsp_file_format gsp__format_from_path(const char *path);
 
+/* Declared or implied dimensions are trusted only as far as the data read
+ * justifies: rows and columns each at most GSP_READ_DIM_FLOOR or 4 per
+ * decoded input byte, whichever is larger. Otherwise a parse error (a
+ * 17-byte "p sp 200000000 0" would allocate gigabytes of row pointers). */
+#define GSP_READ_DIM_FLOOR ((uint64_t)1 << 22)
+gsp_info gsp__check_dims(const gsp__reader *r, uint64_t nrows, uint64_t ncols,
+                         const char *source, const char *hint);
+
 /* Identity id arrays for gsp_matrix_read_ids in non-remap modes. */
 gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base);
 

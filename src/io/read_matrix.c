@@ -164,6 +164,23 @@ gsp_type gsp__result_type(const gsp__read_ctx *c, const gsp__tuples *T) {
   return c->o.use_type ? c->type : gsp__natural_type(T);
 }
 
+gsp_info gsp__check_dims(const gsp__reader *r, uint64_t nrows, uint64_t ncols,
+                         const char *source, const char *hint) {
+  uint64_t bytes = r->decoded > 0 ? (uint64_t)r->decoded : 0;
+  uint64_t limit = bytes > GSP_READ_DIM_FLOOR / 4 ? 4 * bytes
+                                                  : GSP_READ_DIM_FLOOR;
+  if (nrows <= limit && ncols <= limit) return GSP_SUCCESS;
+  return GSP_ERROR(GSP_PARSE_ERROR,
+                   "%s: %s %llu x %llu, but the input holds only %llu bytes; "
+                   "dimensions above %llu (4 per input byte, at least %llu) "
+                   "are refused so that a short or damaged file cannot "
+                   "allocate gigabytes%s",
+                   r->path, source, (unsigned long long)nrows,
+                   (unsigned long long)ncols, (unsigned long long)bytes,
+                   (unsigned long long)limit,
+                   (unsigned long long)GSP_READ_DIM_FLOOR, hint);
+}
+
 gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL

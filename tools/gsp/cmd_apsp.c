@@ -315,7 +315,16 @@ static bool parse_sources(const char *cmd, const cli_graph *g, const char *s,
     return false;
   }
   gsp_index k = 0;
-  for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+  /* every comma separates two ids: "1,,2", ",1" and "1," are refused */
+  for (char *tok = copy, *next; *s && tok; tok = next) {
+    next = strchr(tok, ',');
+    if (next) *next++ = '\0';
+    if (*tok == '\0') {
+      fprintf(stderr, "gsp %s: --sources: empty vertex id in '%s' (ids are "
+                      "separated by single commas)\n", cmd, s);
+      free(v), free(copy);
+      return false;
+    }
     if (!cli_vertex(cmd, g, tok, &v[k])) {
       free(v), free(copy);
       return false;
