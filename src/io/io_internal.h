@@ -84,7 +84,9 @@ typedef enum {
   GSP_NUM_REAL,     /* decimal point or exponent, or inf */
   GSP_NUM_NAN,      /* "nan" */
   GSP_NUM_RANGE,    /* integer syntax beyond int64, or real overflow */
-  GSP_NUM_JUNK      /* a number followed by other characters ("12ab") */
+  GSP_NUM_JUNK,     /* a number followed by other characters ("12ab") */
+  GSP_NUM_UNDERFLOW /* a nonzero real below the smallest normal double
+                       (1e-400 -> 0, 1e-310 -> subnormal); *d holds it */
 } gsp__num_kind;
 
 static inline bool gsp__is_digit(char c) {
@@ -230,7 +232,7 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c);
  * tuple store must switch to doubles. */
 gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
                            gsp__num_kind kind, int64_t iv, double dv,
-                           gsp__tuples *T, gsp__val *out);
+                           const char *tok, gsp__tuples *T, gsp__val *out);
 
 /* Parse the weight token at *p (moved past it) into *out via
  * gsp__value_accept; messages name the line and the token. */
@@ -271,6 +273,16 @@ static inline gsp_info gsp__read_value_fast(const gsp__reader *r,
     }
   }
   return gsp__read_value(r, c, p, T, out);
+}
+
+/* Whether integer v is exactly a double / a float. */
+static inline bool gsp__int_exact_fp64(int64_t v) {
+  double d = (double)v;
+  return d < 9223372036854775808.0 && (int64_t)d == v;
+}
+static inline bool gsp__int_exact_fp32(int64_t v) {
+  double d = (double)(float)v;
+  return d < 9223372036854775808.0 && (int64_t)d == v;
 }
 
 /* Default result type of what was read (pattern / integer / real). */

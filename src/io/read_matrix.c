@@ -66,19 +66,54 @@ static gsp_info sniff(gsp_file_format *f, gsp__reader *r) {
   return info;
 }
 
+/* The value rule (docs/formats.md, "Exact values"): integers are stored
+ * exactly or refused; reals are rounded to the nearest value of the type but
+ * must not overflow or underflow (fall below the smallest normal number);
+ * gsp_read_opts.round accepts the nearest value instead of refusing. */
 gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
                            gsp__num_kind kind, int64_t iv, double dv,
-                           gsp__tuples *T, gsp__val *out) {
+                           const char *tok, gsp__tuples *T, gsp__val *out) {
   /* callers report NONE / JUNK themselves (they know the token) */
+  const int tl = tok ? gsp__token_len(tok, 40) : 0;
+  if (!tok) tok = "";
+  const bool round = c->o.round;
   if (kind == GSP_NUM_NAN) return gsp__parse_error(r, "weight is NaN");
   if (kind == GSP_NUM_RANGE)
     return gsp__parse_error(r, "weight out of range of 64-bit numbers");
+  if (kind == GSP_NUM_UNDERFLOW) {
+    if (!round && !(c->o.use_type && c->type == GSP_BOOL))
+      return gsp__parse_error(r, "weight '%.*s' underflows: it is below the "
+                                 "smallest normal fp64 number (2.2e-308) "
+                                 "and would lose digits or become 0 "
+                                 "(--round accepts that)",
+                              tl, tok);
+    kind = GSP_NUM_REAL;
+  }
   if (!c->o.use_type) {
     if (kind == GSP_NUM_INT) {
-      if (T->real) out->d = (double)iv;
-      else out->i = iv;
+      if (T->real) {
+        if (!round && !gsp__int_exact_fp64(iv))
+          return gsp__parse_error(r, "integer weight %lld cannot be stored "
+                                     "exactly as fp64 (the file has real "
+                                     "weights; --round accepts the "
+                                     "nearest value)",
+                                  (long long)iv);
+        out->d = (double)iv;
+      } else {
+        out->i = iv;
+      }
     } else {
-      if (!T->real) gsp__tuples_make_real(T);
+      if (!T->real) {
+        if (!round)
+          for (size_t k = 0; k < T->n; k++)
+            if (!gsp__int_exact_fp64(T->val[k].i))
+              return gsp__parse_error(
+                  r, "real weight '%.*s' makes the weights fp64, but an "
+                     "earlier integer weight %lld cannot be stored exactly "
+                     "as fp64 (--round accepts the nearest value)",
+                  tl, tok, (long long)T->val[k].i);
+        gsp__tuples_make_real(T);
+      }
       out->d = dv;
     }
     return GSP_SUCCESS;
@@ -93,11 +128,17 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
     if (kind == GSP_NUM_REAL) {
       if (!isfinite(dv))
         return gsp__parse_error(r, "weight %g cannot be stored as %s", dv, tn);
-      if (dv != floor(dv))
-        return gsp__parse_error(r, "weight %.17g is not an integer (type %s)",
-                                dv, tn);
+      if (dv != floor(dv)) {
+        if (!round)
+          return gsp__parse_error(r, "weight %.*s is not an integer (type "
+                                     "%s); --round accepts the nearest "
+                                     "integer",
+                                  tl, tok, tn);
+        dv = nearbyint(dv);
+      }
       if (dv < -9223372036854775808.0 || dv >= 9223372036854775808.0)
-        return gsp__parse_error(r, "weight %.17g out of range of %s", dv, tn);
+        return gsp__parse_error(r, "weight '%.*s' out of range of %s", tl, tok,
+                                tn);
       iv = (int64_t)dv;
     }
     if (c->type == GSP_INT32 && (iv < INT32_MIN || iv > INT32_MAX))
@@ -108,9 +149,27 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
   }
   case GSP_FP32:
   case GSP_FP64: {
-    double d = kind == GSP_NUM_INT ? (double)iv : dv;
-    if (c->type == GSP_FP32 && isfinite(d) && fabs(d) > FLT_MAX)
-      return gsp__parse_error(r, "weight %g out of range of float", d);
+    const bool f32 = c->type == GSP_FP32;
+    const char *tn = f32 ? "fp32" : "fp64";
+    if (kind == GSP_NUM_INT) {
+      if (!round && !(f32 ? gsp__int_exact_fp32(iv) : gsp__int_exact_fp64(iv)))
+        return gsp__parse_error(r, "integer weight %lld cannot be stored "
+                                   "exactly as %s (nearest: %.17g; --round "
+                                   "accepts the nearest value)",
+                                (long long)iv, tn,
+                                f32 ? (double)(float)iv : (double)iv);
+      out->d = (double)iv;
+      return GSP_SUCCESS;
+    }
+    double d = dv;
+    if (f32 && isfinite(d) && fabs(d) > FLT_MAX)
+      return gsp__parse_error(r, "weight '%.*s' out of range of fp32", tl,
+                              tok);
+    if (f32 && !round && d != 0 && fabs(d) < FLT_MIN)
+      return gsp__parse_error(r, "weight '%.*s' underflows: it is below the "
+                                 "smallest normal fp32 number (1.2e-38) and "
+                                 "would lose digits or become 0 ",
+                              tl, tok);
     out->d = d;
     return GSP_SUCCESS;
   }
@@ -131,7 +190,7 @@ gsp_info gsp__read_value(const gsp__reader *r, const gsp__read_ctx *c,
     return gsp__parse_error(r, "weight '%.*s' is not a number",
                             gsp__token_len(tok, 40), tok);
   }
-  return gsp__value_accept(r, c, kind, iv, dv, T, out);
+  return gsp__value_accept(r, c, kind, iv, dv, tok, T, out);
 }
 
 gsp_info gsp__read_index(const gsp__reader *r, const char **p, uint64_t *out,
