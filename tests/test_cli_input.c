@@ -3,6 +3,7 @@
  * Each test runs the built binary through the shell. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -249,4 +250,120 @@ Test(cli_input, a_long_path_keeps_the_problem_in_the_message) {
   strcat(longer, name);
   cr_assert_eq(sh("GSP info %s", longer), 3);
   cr_assert(strstr(err, "line 1: weight 'x' is not a number") != NULL, "%s", err);
+}
+
+/* ---- 2. no silent rounding ---- */
+
+Test(cli_input, values_the_type_cannot_hold_are_refused) {
+  const struct {
+    const char *value, *type, *says;
+  } bad[] = {{"16777217", "fp32", "16777217 cannot be stored exactly as fp32"},
+             {"9007199254740993", "fp64", "9007199254740993 cannot be stored exactly as fp64"},
+             {"1e-400", "fp64", "'1e-400' underflows"},
+             {"1e-400", "fp32", "'1e-400' underflows"},
+             {"1e-40", "fp32", "'1e-40' underflows"},
+             {"3000000000", "int32", "3000000000 out of range of int32"},
+             {"2.5", "int64", "2.5 is not an integer"}};
+  for (int k = 0; k < 7; k++) {
+    char text[128];
+    snprintf(text, sizeof text, "0 1 1\n1 2 %s\n", bad[k].value);
+    write_file(tmp("v.txt"), text);
+    cr_assert_eq(sh("GSP convert -q -t %s v.txt v.mtx", bad[k].type), 3, "%s as %s accepted",
+                 bad[k].value, bad[k].type);
+    cr_assert(strstr(err, "line 2: ") != NULL && strstr(err, bad[k].says) != NULL, "%s", err);
+    cr_assert(access(tmp("v.mtx"), F_OK) != 0, "an output was written");
+  }
+  /* --round asks for the nearest value */
+  write_file(tmp("v.txt"), "0 1 16777217\n");
+  cr_assert_eq(sh("GSP convert -q --round -t fp32 v.txt v.mtx && tail -1 v.mtx"), 0, "%s", err);
+  cr_assert(strstr(out, "1 2 16777216") != NULL, "%s", out);
+  /* decimal fractions are rounded as any binary format must; exact ones kept */
+  write_file(tmp("w.txt"), "0 1 0.1\n1 2 16777216\n");
+  cr_assert_eq(sh("GSP convert -q -t fp32 w.txt w.mtx && cat w.mtx"), 0, "%s", err);
+  cr_assert(strstr(out, "1 2 0.1") != NULL && strstr(out, "2 3 16777216") != NULL, "%s", out);
+  /* the default type: a real after a large integer would round it */
+  write_file(tmp("m.txt"), "0 1 9007199254740993\n1 2 0.5\n");
+  cr_assert_eq(sh("GSP convert -q m.txt m.mtx"), 3);
+  cr_assert(strstr(err, "line 2: real weight '0.5'") != NULL && strstr(err, "9007199254740993"), "%s",
+            err);
+  /* a "real" Matrix Market file holds doubles */
+  write_file(tmp("r.mtx"), "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 9007199254740993\n");
+  cr_assert_eq(sh("GSP convert -q r.mtx r2.mtx"), 3);
+  cr_assert(strstr(err, "line 3: integer weight 9007199254740993") != NULL, "%s", err);
+}
+
+/* ---- 4. dense input: which value is "no arc" ---- */
+
+/* A 2-D .npy with the given dtype, values from v[] as doubles. */
+static void write_npy(const char *path, const char *descr, int n, const double *v) {
+  char hdr[128];
+  int len = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }",
+                     descr, n, n);
+  int total = 10 + len + 1;
+  int pad = (64 - total % 64) % 64;
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f);
+  unsigned short hl = (unsigned short)(len + pad + 1);
+  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+  fputc(hl & 255, f);
+  fputc(hl >> 8, f);
+  fwrite(hdr, 1, (size_t)len, f);
+  for (int k = 0; k < pad; k++) fputc(' ', f);
+  fputc('\n', f);
+  for (int k = 0; k < n * n; k++) {
+    if (!strcmp(descr, "<f8")) fwrite(&v[k], 8, 1, f);
+    else {
+      long long x = (long long)v[k];
+      fwrite(&x, 8, 1, f);
+    }
+  }
+  fclose(f);
+}
+
+/* Karate-club-like: 34 members, a ring and some chords, undirected, 0/1 as
+ * networkx.to_numpy_array writes it. Returns the number of 1s. */
+static int karate_like(double *a) {
+  const int n = 34;
+  memset(a, 0, sizeof(double) * n * n);
+  int ones = 0;
+  for (int i = 0; i < n; i++)
+    for (int d = 1; d <= 3; d += 2) {
+      int j = (i + d * (i % 3 + 1)) % n;
+      if (i == j || a[i * n + j] != 0) continue;
+      a[i * n + j] = a[j * n + i] = 1;
+      ones += 2;
+    }
+  return ones;
+}
+
+Test(cli_input, dense_zero_is_not_silently_an_arc) {
+  static double a[34 * 34];
+  int ones = karate_like(a);
+  write_npy(tmp("k.npy"), "<f8", 34, a);
+  write_npy(tmp("ki.npy"), "<i8", 34, a);
+  for (int k = 0; k < 2; k++) {
+    const char *f = k ? "ki.npy" : "k.npy";
+    cr_assert_eq(sh("GSP info %s", f), 3, "%s read without an absent value: %s", f, out);
+    cr_assert(strstr(err, "--absent 0") != NULL && strstr(err, "off the diagonal") != NULL, "%s",
+              err);
+    cr_assert_eq(sh("GSP info --absent 0 %s", f), 0, "%s", err);
+    char want[64];
+    snprintf(want, sizeof want, "arcs:        %d ", ones);
+    cr_assert(strstr(out, want) != NULL, "%s", out);
+    /* the old reading, on request: 0 is a weight, every pair an arc */
+    cr_assert_eq(sh("GSP info --absent inf %s", f), 0, "%s", err);
+    cr_assert(strstr(out, "arcs:        1156 ") != NULL, "%s", out);
+  }
+  cr_assert_eq(sh("GSP info --absent nan ki.npy"), 1);
+  cr_assert(strstr(err, "not a value of the file's integer dtype") != NULL, "%s", err);
+  /* NaN as the absent value */
+  for (int k = 0; k < 34 * 34; k++)
+    if (a[k] == 0) a[k] = NAN;
+  write_npy(tmp("n.npy"), "<f8", 34, a);
+  cr_assert_eq(sh("GSP info n.npy"), 3);
+  cr_assert(strstr(err, "--absent nan") != NULL, "%s", err);
+  cr_assert_eq(sh("GSP info --absent nan n.npy"), 0, "%s", err);
+  char want[64];
+  snprintf(want, sizeof want, "arcs:        %d ", ones);
+  cr_assert(strstr(out, want) != NULL, "%s", out);
 }

@@ -46,13 +46,21 @@ static gsp_info user_absent(const gsp__reader *r, const gsp__read_ctx *c,
   case GSP_BOOL: *(bool *)out = a != 0; break;
   case GSP_INT32:
   case GSP_INT64:
+    /* +-inf: the integer "infinity" gsp writes (INT_MAX), and its mirror */
+    if (isinf(a)) {
+      bool neg = a < 0;
+      if (t == GSP_INT32) *(int32_t *)out = neg ? INT32_MIN : INT32_MAX;
+      else *(int64_t *)out = neg ? INT64_MIN : INT64_MAX;
+      break;
+    }
     if (isnan(a) || a != floor(a) ||
         (t == GSP_INT32 ? (a < INT32_MIN || a > INT32_MAX)
                         : (a < -9223372036854775808.0 ||
                            a >= 9223372036854775808.0)))
       return GSP_ERROR(GSP_INVALID_VALUE,
                        "%s: absent value %g is not a value of the file's "
-                       "integer dtype %s",
+                       "integer dtype %s (an integer, or inf for the "
+                       "largest value)",
                        r->path, a, t == GSP_INT32 ? "int32" : "int64");
     if (t == GSP_INT32) *(int32_t *)out = (int32_t)a;
     else *(int64_t *)out = (int64_t)a;
