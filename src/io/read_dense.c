@@ -331,9 +331,25 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
   int dt = -1;
   for (int k = 0; k < 5; k++)
     if (strncmp(d, dtypes[k].descr, strlen(dtypes[k].descr)) == 0) dt = k;
-  GSP_CHECK(dt >= 0, GSP_PARSE_ERROR,
-            "%s: dtype %.12s is not supported (bool, <i4, <i8, <f4, <f8)",
-            r->path, d);
+  if (dt < 0) {
+    /* name the whole dtype: a quoted string, or up to the next ',' */
+    int n = 0;
+    if (*d == '\'' || *d == '"') {
+      const char *q = strchr(d + 1, *d);
+      n = q ? (int)(q - d) + 1 : (int)strlen(d);
+    } else if (*d == '[') {
+      const char *q = strchr(d, ']');
+      n = q ? (int)(q - d) + 1 : (int)strlen(d);
+    } else {
+      while (d[n] && d[n] != ',' && d[n] != '}') n++;
+    }
+    if (n > 80) n = 80;
+    GSP_CHECK(false, GSP_PARSE_ERROR,
+              "%s: dtype %.*s is not supported; supported dtypes: bool "
+              "'|b1', int32 '<i4', int64 '<i8', float32 '<f4', float64 "
+              "'<f8' (convert with numpy's astype)",
+              r->path, n, d);
+  }
   GSP_CHECK(strncmp(f, "False", 5) == 0, GSP_PARSE_ERROR,
             "%s: Fortran-order arrays are not supported", r->path);
   unsigned long long dims[3];
