@@ -367,3 +367,65 @@ Test(cli_input, dense_zero_is_not_silently_an_arc) {
   snprintf(want, sizeof want, "arcs:        %d ", ones);
   cr_assert(strstr(out, want) != NULL, "%s", out);
 }
+
+/* ---- 15. messages name things as the user knows them ---- */
+
+Test(cli_input, vertices_in_messages_are_numbered_as_in_the_file) {
+  /* 1-based DIMACS: the cycle is 2 -> 3 -> 2, the source 1 */
+  write_file(tmp("nc.gr"), "p sp 3 3\na 1 2 1\na 2 3 -5\na 3 2 1\n");
+  cr_assert_eq(sh("GSP apsp nc.gr -o d.mtx"), 5);
+  cr_assert(strstr(err, "2 -> 3 -> 2") != NULL, "%s", err);
+  cr_assert_eq(sh("GSP sssp --source 1 nc.gr"), 5);
+  cr_assert(strstr(err, "source 1 ") != NULL && strstr(err, "2 -> 3 -> 2") != NULL, "%s", err);
+  cr_assert_eq(sh("GSP path nc.gr 1 3"), 5);
+  cr_assert(strstr(err, "source 1 ") != NULL && strstr(err, "2 -> 3 -> 2") != NULL, "%s", err);
+  cr_assert_eq(sh("GSP negcycle nc.gr"), 5);
+  cr_assert(strstr(out, "2 -> 3 -> 2") != NULL, "%s", out);
+  /* remapped labels */
+  write_file(tmp("r.txt"), "50 70 -3\n70 50 1\n");
+  cr_assert_eq(sh("GSP sssp --remap --source 50 r.txt"), 5);
+  cr_assert(strstr(err, "source 50 ") != NULL && strstr(err, "50 -> 70 -> 50") != NULL, "%s", err);
+}
+
+Test(cli_input, usage_errors_speak_cli) {
+  write_file(tmp("g.gr"), "p sp 3 2\na 1 2 -1\na 2 3 1\n");
+  cr_assert_eq(sh("GSP apsp --cutoff -1 g.gr -o d.mtx"), 2, "%s", err);
+  cr_assert(strstr(err, "--cutoff") != NULL, "%s", err);
+  cr_assert_eq(sh("GSP apsp --algo msssp g.gr -o d.mtx"), 2, "%s", err);
+  cr_assert(strstr(err, "--algo msssp") != NULL && strstr(err, "--algo johnson") != NULL, "%s", err);
+  cr_assert(strstr(err, "GSP_APSP") == NULL, "%s", err);
+}
+
+Test(cli_input, version_without_a_gpu_says_so) {
+  cr_assert_eq(sh("GSP --version"), 0, "%s", err);
+  cr_assert(strstr(out, "insufficient") == NULL, "%s", out);
+  bool gpu = access("/dev/nvidia0", F_OK) == 0 || access("/proc/driver/nvidia/version", F_OK) == 0;
+  if (!gpu && !strstr(out, "no CUDA backend"))
+    cr_assert(strstr(out, "no GPU found") != NULL, "%s", out);
+}
+
+Test(cli_input, npy_dtype_and_npz_messages) {
+  /* a float16 .npy: the whole dtype and what is supported */
+  FILE *f = fopen(tmp("h.npy"), "wb");
+  cr_assert_not_null(f);
+  const char hdr[] = "{'descr': '<f2', 'fortran_order': False, 'shape': (2, 2), }";
+  char pad[64];
+  int n = (int)sizeof hdr - 1, total = 10 + n + 1, p = (64 - total % 64) % 64;
+  memset(pad, ' ', sizeof pad);
+  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+  fputc((n + p + 1) & 255, f);
+  fputc((n + p + 1) >> 8, f);
+  fwrite(hdr, 1, (size_t)n, f);
+  fwrite(pad, 1, (size_t)p, f);
+  fputc('\n', f);
+  fwrite("\0\x3c\0\x3c\0\x3c\0\x3c", 1, 8, f);
+  fclose(f);
+  cr_assert_eq(sh("GSP info h.npy"), 3);
+  cr_assert(strstr(err, "dtype '<f2' is not supported") != NULL && strstr(err, "'<f8'") != NULL,
+            "%s", err);
+  /* an .npz is a zip archive */
+  write_file(tmp("z.npz"), "PK\003\004\024\0\0\0\0\0rest of a zip");
+  cr_assert_eq(sh("GSP info z.npz"), 3);
+  cr_assert(strstr(err, "not supported") != NULL && strstr(err, "numpy.save") != NULL, "%s", err);
+  cr_assert(strstr(err, "NUL byte") == NULL, "%s", err);
+}
