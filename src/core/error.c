@@ -10,6 +10,11 @@
 #define ERRBUF 2048
 static _Thread_local char gsp_errbuf[ERRBUF];
 static void (*_Atomic error_hook)(gsp_info, const char *);
+/* Errors recorded by this thread so far: a caller (the fuzz harness) can
+ * tell a message recorded by its call from one left by an earlier call. */
+static _Thread_local uint64_t error_serial;
+
+uint64_t gsp__error_serial(void) { return error_serial; }
 
 void gsp__debug_on_error(void (*hook)(gsp_info, const char *)) { error_hook = hook; }
 
@@ -85,6 +90,7 @@ gsp_info gsp__error(gsp_info code, const char *file, int line,
     put_escaped(gsp_errbuf, &o, room + 1, raw + from, n - from);
   }
   snprintf(gsp_errbuf + o, sizeof gsp_errbuf - o, "%s", where);
+  error_serial++;
   void (*hook)(gsp_info, const char *) = error_hook;
   if (hook) hook(code, gsp_errbuf);
   return code;
