@@ -867,7 +867,9 @@ typedef struct {
 } gsp_read_opts;
 
 /*
- * *A = a new matrix read from the file at path (plain or gzip). Errors:
+ * *A = a new matrix read from the file at path (plain or gzip, detected by
+ * its magic bytes; "-" is stdin). The input is opened once and read once,
+ * so a pipe or FIFO gives the same matrix as a regular file. Errors:
  * GSP_IO_ERROR (cannot open or read), GSP_PARSE_ERROR (malformed content;
  * gsp_last_error() names the file, line and problem, e.g. "graph.mtx line
  * 17: column 0 out of range 1..100"), GSP_DUPLICATE_ENTRY (with

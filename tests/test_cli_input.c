@@ -381,6 +381,13 @@ Test(cli_input, vertices_in_messages_are_numbered_as_in_the_file) {
   cr_assert(strstr(err, "source 1 ") != NULL && strstr(err, "2 -> 3 -> 2") != NULL, "%s", err);
   cr_assert_eq(sh("GSP negcycle nc.gr"), 5);
   cr_assert(strstr(out, "2 -> 3 -> 2") != NULL, "%s", out);
+  /* duplicates are named as in the file too */
+  write_file(tmp("d.gr"), "p sp 3 2\na 2 3 1\na 2 3 4\n");
+  cr_assert_eq(sh("GSP info --dup error d.gr"), 1);
+  cr_assert(strstr(err, "duplicate entry (2, 3)") != NULL, "%s", err);
+  write_file(tmp("d.txt"), "50 70 1\n50 70 2\n");
+  cr_assert_eq(sh("GSP info --remap --dup error d.txt"), 1);
+  cr_assert(strstr(err, "duplicate entry (50, 70)") != NULL, "%s", err);
   /* remapped labels */
   write_file(tmp("r.txt"), "50 70 -3\n70 50 1\n");
   cr_assert_eq(sh("GSP sssp --remap --source 50 r.txt"), 5);

@@ -189,7 +189,7 @@ Test(io_read, duplicate_policies) {
   gsp_info info = gsp_matrix_read(&A, data("mtx_dup.mtx"), &o);
   cr_expect_eq(info, GSP_DUPLICATE_ENTRY);
   cr_expect_null(A);
-  cr_expect(strstr(gsp_last_error(), "duplicate entry (0, 1)") != NULL, "%s",
+  cr_expect(strstr(gsp_last_error(), "duplicate entry (1, 2) (row, column as in the file)") != NULL, "%s",
             gsp_last_error());
 }
 

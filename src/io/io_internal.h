@@ -172,6 +172,10 @@ typedef struct {
   uint64_t last;  /* last key pushed */
   gsp_index nrows, ncols;      /* dimensions (fixed or grown) */
   gsp_index maxrow, maxcol;    /* largest indices seen + 1 */
+  /* how the file numbers rows and columns, for messages: index + id_base,
+   * or id_of[index] when ids are remapped */
+  int64_t id_base;
+  const int64_t *id_of;
 } gsp__tuples;
 
 gsp_info gsp__tuples_init(gsp__tuples *T, bool weighted, size_t reserve);

@@ -107,6 +107,7 @@ gsp_info gsp__read_dimacs(gsp_matrix *A, gsp__reader *r,
       if (reserve > ((size_t)1 << 24)) reserve = (size_t)1 << 24;
       GSP_TRY(gsp__tuples_for(&T, c, true, reserve));
       T.nrows = T.ncols = n;
+      T.id_base = 1;
     } else {
       GSP_TRY(gsp__parse_error(r, "unknown line type '%c' (expected c, p or "
                                   "a)",

@@ -200,11 +200,16 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
                             "; read sparse ids with id remapping "
                             "(GSP_IDS_REMAP, gsp --remap) or give nvertices"));
   T.nrows = T.ncols = n;
+  T.id_base = mode == GSP_IDS_ONE_BASED;
+  T.id_of = remap ? map.ids : NULL;
   if (c->ids_out && remap) {
     /* hand over the id array, trimmed */
     int64_t *ids = gsp__realloc_array(map.ids, map.count ? map.count : 1,
                                       sizeof *ids);
-    if (ids) map.ids = ids;
+    if (ids) {
+      map.ids = ids;
+      T.id_of = ids;
+    }
   }
   GSP_TRY(gsp__tuples_build(A, &T, gsp__result_type(c, &T), c->dup,
                             c->o.drop_self_loops, r->path));

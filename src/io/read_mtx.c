@@ -138,6 +138,7 @@ gsp_info gsp__read_mtx(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
   GSP_TRY(gsp__tuples_for(&T, c, !pattern, reserve));
   T.nrows = m;
   T.ncols = n;
+  T.id_base = 1;
 
   uint64_t count = 0, ai = 0, aj = 0; /* array: next row and column */
   if (array && sym == MM_SKEW) ai = 1;
