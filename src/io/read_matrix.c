@@ -74,8 +74,9 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
                            gsp__num_kind kind, int64_t iv, double dv,
                            const char *tok, gsp__tuples *T, gsp__val *out) {
   /* callers report NONE / JUNK themselves (they know the token) */
-  const int tl = tok ? gsp__token_len(tok, 40) : 0;
   if (!tok) tok = "";
+  /* the token's length, only ever needed for a message */
+#define tl gsp__token_len(tok, 40)
   const bool round = c->o.round;
   if (kind == GSP_NUM_NAN) return gsp__parse_error(r, "weight is NaN");
   if (kind == GSP_NUM_RANGE)
@@ -175,6 +176,7 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
   }
   }
   return gsp__parse_error(r, "invalid result type");
+#undef tl
 }
 
 gsp_info gsp__read_value(const gsp__reader *r, const gsp__read_ctx *c,
