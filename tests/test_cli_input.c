@@ -350,6 +350,8 @@ Test(cli_input, dense_zero_is_not_silently_an_arc) {
     char want[64];
     snprintf(want, sizeof want, "arcs:        %d ", ones);
     cr_assert(strstr(out, want) != NULL, "%s", out);
+    cr_assert_eq(sh("gzip -c %s | GSP info --absent 0 -", f), 0, "%s", err);
+    cr_assert(strstr(out, want) != NULL, "piped: %s", out);
     /* the old reading, on request: 0 is a weight, every pair an arc */
     cr_assert_eq(sh("GSP info --absent inf %s", f), 0, "%s", err);
     cr_assert(strstr(out, "arcs:        1156 ") != NULL, "%s", out);

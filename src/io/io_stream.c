@@ -47,6 +47,28 @@ static gsp_info decode(gsp__reader *r, unsigned char *dst, size_t n,
   *got = 0;
   if (n == 0) return GSP_SUCCESS;
   for (;;) {
+    if (r->raw_pos == r->raw_len && !r->gzip && !r->raw_eof && n >= RAW_CHUNK) {
+      /* large binary reads go straight to the caller's buffer */
+      ssize_t g;
+      do {
+        g = read(r->fd, dst, n > ((size_t)1 << 30) ? ((size_t)1 << 30) : n);
+      } while (g < 0 && errno == EINTR);
+      if (g < 0)
+        return GSP_ERROR(GSP_IO_ERROR, "%s: read error: %s", r->path,
+                         strerror(errno));
+      if (g == 0) {
+        r->raw_eof = true;
+        break;
+      }
+      r->raw_read += g;
+      *got = (size_t)g;
+      if (r->progress && r->file_size > 0 && r->raw_read >= r->next_report) {
+        r->next_report = r->raw_read + (4 << 20);
+        r->progress((double)r->raw_read / (double)r->file_size,
+                    r->progress_ctx);
+      }
+      break;
+    }
     if (r->raw_pos == r->raw_len) {
       if (r->raw_eof) break;
       gsp_info info = raw_fill(r);
