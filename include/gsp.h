@@ -868,8 +868,8 @@ typedef struct {
   gsp_file_format format; /* GSP_FILE_AUTO: detect */
   /* Result type. Default (use_type false): GSP_BOOL for pattern files and
    * unweighted edge lists, GSP_INT64 when every weight is an integer,
-   * GSP_FP64 otherwise. A weight that the chosen type cannot hold exactly
-   * (2.5 or 3e10 as GSP_INT32) is a parse error, never rounded. */
+   * GSP_FP64 otherwise. A weight that the chosen type cannot hold is a
+   * parse error naming the line and the value (2.5 or 3e10 as GSP_INT32). */
   bool use_type;
   gsp_type type;
   /* Duplicate (i, j) entries. Default (use_dup false): GSP_DUP_MIN, the
@@ -890,10 +890,32 @@ typedef struct {
    * for a progress bar. NULL: none. */
   void (*progress)(double fraction, void *ctx);
   void *progress_ctx;
+  /* Values are never changed silently. By default (round false): a weight
+   * written as an integer must be stored exactly (16777217 is refused as
+   * GSP_FP32, 2^53+1 as GSP_FP64); a weight written as a real (with '.' or
+   * an exponent) is stored as the nearest value of the type, as any binary
+   * format must store 0.1, but is refused when it overflows the type or
+   * underflows (is nonzero and below the smallest normal number: 1e-400,
+   * or 1e-40 as GSP_FP32); a real is refused for an integer type unless it
+   * is an integer. The same holds for dense inputs converted to `type`.
+   * round true accepts the nearest value instead (reals to integer types
+   * round half to even); values beyond the type's range stay errors. */
+  bool round;
+  /* Dense inputs (.npy, .gspd): the stored value that means "no arc"
+   * (use_absent true; NaN, +-inf and 0 are all allowed; for integer dtypes
+   * it must be an integer of the dtype). Default: a .gspd file's own absent
+   * value; for .npy the writer's defaults (+inf, INT32_MAX / INT64_MAX,
+   * false), and a numeric .npy with a 0 off the diagonal is refused as
+   * ambiguous (numpy and networkx write 0 for "no edge"), naming the
+   * option to pass. */
+  bool use_absent;
+  double absent;
 } gsp_read_opts;
 
 /*
- * *A = a new matrix read from the file at path (plain or gzip). Errors:
+ * *A = a new matrix read from the file at path (plain or gzip, detected by
+ * its magic bytes; "-" is stdin). The input is opened once and read once,
+ * so a pipe or FIFO gives the same matrix as a regular file. Errors:
  * GSP_IO_ERROR (cannot open or read), GSP_PARSE_ERROR (malformed content;
  * gsp_last_error() names the file, line and problem, e.g. "graph.mtx line
  * 17: column 0 out of range 1..100"), GSP_DUPLICATE_ENTRY (with

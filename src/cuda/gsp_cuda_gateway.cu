@@ -7,6 +7,7 @@
  * for it through gsp__matrix_host -> gsp_cuda_matrix_download. A later
  * closure of the same matrix reuses the device copy instead of uploading.
  */
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +48,18 @@ bool gsp_cuda_usable(char *desc, size_t len) {
   bool ok = false;
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
+  if (e == cudaErrorNoDevice ||
+      (e == cudaErrorInsufficientDriver && access("/proc/driver/nvidia/version", F_OK) != 0)) {
+    /* without any NVIDIA driver the runtime reports an "insufficient"
+     * driver; the truth for the user is that there is no GPU */
+    (void)cudaGetLastError();
+    snprintf(buf, sizeof buf, "no GPU found%s",
+             e == cudaErrorNoDevice ? "" : " (no NVIDIA driver is loaded)");
+  } else if (e != cudaSuccess) {
     (void)cudaGetLastError();
     snprintf(buf, sizeof buf, "no usable CUDA device: %s", cudaGetErrorString(e));
   } else if (count == 0) {
-    snprintf(buf, sizeof buf, "no CUDA device");
+    snprintf(buf, sizeof buf, "no GPU found");
   } else {
     cudaDeviceProp p;
     e = cudaGetDeviceProperties(&p, 0);

@@ -125,6 +125,10 @@ static inline long long cli_id(const cli_graph *g, gsp_index v) {
 
 /* Map a gsp_info failure to an exit code, printing the library's message. */
 int cli_fail(const char *cmd, const char *what, gsp_info info);
+/* As cli_fail for a computation on graph g: vertices that the library's
+ * message names (0-based indices) are printed as the file's ids. */
+int cli_fail_graph(const char *cmd, const char *what, gsp_info info,
+                   const cli_graph *g);
 
 /* ---- output ---- */
 

@@ -253,7 +253,7 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
                                   cli_get(c, "non-reflexive") != NULL);
   double secs = cli_now() - t0;
   if (info < 0) {
-    if (rank == 0) rc = cli_fail(cmd, "closure failed", info);
+    if (rank == 0) rc = cli_fail_graph(cmd, "closure failed", info, &g);
   } else if (rank == 0) {
     gsp_index reach = 0;
     gsp_matrix_nvals(&reach, g.A);
@@ -324,7 +324,16 @@ static bool parse_sources(const char *cmd, const cli_graph *g, const char *s,
     return false;
   }
   gsp_index k = 0;
-  for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+  /* every comma separates two ids: "1,,2", ",1" and "1," are refused */
+  for (char *tok = copy, *next; *s && tok; tok = next) {
+    next = strchr(tok, ',');
+    if (next) *next++ = '\0';
+    if (*tok == '\0') {
+      fprintf(stderr, "gsp %s: --sources: empty vertex id in '%s' (ids are "
+                      "separated by single commas)\n", cmd, s);
+      free(v), free(copy);
+      return false;
+    }
     if (!cli_vertex(cmd, g, tok, &v[k])) {
       free(v), free(copy);
       return false;
@@ -368,6 +377,11 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   const char *cut = cli_get(c, "cutoff");
   if (cut) {
     if (!cli_double(cmd, "cutoff", cut, &o.cutoff)) return CLI_USAGE;
+    if (o.cutoff < 0) {
+      fprintf(stderr, "gsp %s: --cutoff: '%s' is negative (distances above "
+                      "X are left out; X must be >= 0)\n", cmd, cut);
+      return CLI_USAGE;
+    }
     o.has_cutoff = true;
   }
   const char *pt = cli_get(c, "parent-type");
@@ -413,10 +427,19 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   double t0 = cli_now();
   gsp_info info = gsp_apsp(&D, want_paths ? &P : NULL, g->A, &o);
   double secs = cli_now() - t0;
+  if (info == GSP_INVALID_VALUE && o.algo == GSP_APSP_MSSSP &&
+      strstr(gsp_last_error(), "non-negative") != NULL) {
+    /* say it with the command line's words, not the API's constants */
+    fprintf(stderr, "gsp %s: --algo msssp needs non-negative weights and the "
+                    "graph has a negative one (use --algo johnson, --algo fw "
+                    "or --algo auto)\n", cmd);
+    rc = CLI_USAGE;
+    goto done;
+  }
   if (info < 0) {
-    rc = cli_fail(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle"
-                                                  : "all-pairs shortest paths failed",
-                  info);
+    rc = cli_fail_graph(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle"
+                                                        : "all-pairs shortest paths failed",
+                        info, g);
     goto done;
   }
   const char *where = rep.backend == GSP_BACKEND_CUDA ? "cuda" : "cpu";
@@ -563,7 +586,7 @@ int cmd_apsp(int argc, char **argv) {
   gsp_info info = gsp_closure_ext(g.A, want_succ ? &succ : NULL, s, &co);
   double secs = cli_now() - t0;
   if (info < 0) {
-    rc = cli_fail(cmd, "closure failed", info);
+    rc = cli_fail_graph(cmd, "closure failed", info, &g);
     goto done;
   }
   gsp_index reach = 0;

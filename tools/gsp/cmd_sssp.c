@@ -86,10 +86,10 @@ int cmd_sssp(int argc, char **argv) {
   cli_progress_end(&prog);
   bool unreachable = info == GSP_NO_VALUE;
   if (info < 0) {
-    rc = cli_fail(cmd, info == GSP_NEGATIVE_CYCLE
-                           ? "a negative cycle is reachable from the source"
-                           : "sssp failed",
-                  info);
+    rc = cli_fail_graph(cmd, info == GSP_NEGATIVE_CYCLE
+                                 ? "a negative cycle is reachable from the source"
+                                 : "sssp failed",
+                        info, &g);
     goto done;
   }
   gsp_index nv;
