@@ -5,6 +5,8 @@
 #     skip where there is no GPU), all suites.
 #  2. AddressSanitizer + UndefinedBehaviorSanitizer build of the CPU library
 #     in build-asan/, all suites again.
+#  3. Every fuzz target for a bounded time (tests/fuzz/run_smoke.sh).
+#  4. The Python package, installed into build-venv/, and its pytest suite.
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/deps.sh
@@ -27,6 +29,9 @@ cmake --build build-asan -j"$jobs"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 ctest --test-dir build-asan -j"$jobs" --output-on-failure -E install_consumer
+
+echo "== fuzzing: every libFuzzer target for 15 s (clang, ASan+UBSan)"
+tests/fuzz/run_smoke.sh build-fuzz 15
 
 echo "== Python package"
 # CPU-only build of the package (fast); `pip install .` alone builds the CUDA
