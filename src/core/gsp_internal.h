@@ -143,6 +143,12 @@ struct gsp_matrix_s {
    * device holds the only valid data and the host fields above are stale. */
   struct gsp_dev_matrix *dev;
   bool dev_only;
+  /* CSR copy of a matrix stored otherwise, built by the first read-only
+   * call that needs CSR (gsp__matrix_csr_view) and dropped by every change
+   * of the storage. Read calls never convert a matrix in place: several
+   * threads may read one matrix at once. */
+  struct gsp_matrix_s *csr_view;
+  bool is_view; /* this is such a copy: internal, never a user's handle */
 };
 
 struct gsp_dev_vector; /* owned by src/cuda */
@@ -164,6 +170,9 @@ struct gsp_vector_s {
  * GSP_INVALID_OBJECT. `what` names the argument in the message. */
 GSP_COMPANION gsp_info gsp__check_matrix(const struct gsp_matrix_s *A,
                                          const char *fn, const char *what);
+/* As gsp__check_matrix, also accepting the CSR copy of a checked matrix
+ * (gsp__matrix_csr_view), for internal steps that take either. */
+gsp_info gsp__check_matrix_or_view(const struct gsp_matrix_s *A, const char *fn, const char *what);
 gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn,
                            const char *what);
 gsp_info gsp__check_type(gsp_type t, const char *fn);
@@ -193,11 +202,21 @@ GSP_COMPANION void gsp__matrix_swap_in(struct gsp_matrix_s *dst, struct gsp_matr
 
 /* Format conversions in place. They either succeed or leave A unchanged.
  * gsp__matrix_host makes the host copy valid (downloads from the device);
- * the others imply it. */
+ * the others imply it. The in-place conversions are for matrices the call
+ * owns or writes (outputs, private copies): a read-only input goes through
+ * gsp__matrix_csr_view instead, so that concurrent readers of one matrix
+ * never see its storage change. gsp__matrix_host is safe on shared inputs
+ * (the download happens once, under a lock). */
 gsp_info gsp__matrix_host(struct gsp_matrix_s *A);
 gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A);
 gsp_info gsp__matrix_to_dense(struct gsp_matrix_s *A);
 gsp_info gsp__matrix_to_bits(struct gsp_matrix_s *A);
+/* *V = A when A is stored as CSR, else A's CSR copy (built on first use,
+ * under a lock, and kept until A's storage changes). A itself is left as
+ * it is. *V belongs to A: valid as long as A is not changed or freed. */
+gsp_info gsp__matrix_csr_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A);
+/* Release A's CSR copy (every change of A's storage calls it). */
+void gsp__matrix_drop_view(struct gsp_matrix_s *A);
 /* Call after changing the host data: drops any device copy. */
 void gsp__matrix_host_changed(struct gsp_matrix_s *A);
 

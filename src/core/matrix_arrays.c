@@ -100,10 +100,11 @@ gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx, void *value
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_export_csr", "A"));
   GSP_CHECK(rowptr && colidx, GSP_NULL_POINTER, "gsp_matrix_export_csr: rowptr or colidx is NULL");
-  GSP_TRY(gsp__matrix_to_csr(A));
-  gsp__memcpy(rowptr, A->p, ((size_t)A->nrows + 1) * sizeof(gsp_index));
-  gsp__memcpy(colidx, A->j, (size_t)A->nvals * sizeof(gsp_index));
-  if (values) gsp__memcpy(values, A->x, (size_t)A->nvals * gsp_type_size(A->type));
+  struct gsp_matrix_s *V = NULL; /* A's CSR form; A itself is not converted */
+  GSP_TRY(gsp__matrix_csr_view(&V, A));
+  gsp__memcpy(rowptr, V->p, ((size_t)V->nrows + 1) * sizeof(gsp_index));
+  gsp__memcpy(colidx, V->j, (size_t)V->nvals * sizeof(gsp_index));
+  if (values) gsp__memcpy(values, V->x, (size_t)V->nvals * gsp_type_size(V->type));
 #undef GSP_FREE_ALL
   return info;
 }

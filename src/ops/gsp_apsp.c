@@ -424,13 +424,15 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   GSP_CHECK(gsp__mul_size(&cells, (size_t)ns, (size_t)n) && gsp__mul_size(&bytes, cells, 16), GSP_TOO_LARGE,
             "%s: %lld x %lld result is too large", fn, (long long)ns, (long long)n);
 
-  GSP_TRY(gsp__matrix_to_csr(A));
+  /* A's CSR form (A itself is left as it is: other threads may read it) */
+  struct gsp_matrix_s *G = NULL;
+  GSP_TRY(gsp__matrix_csr_view(&G, A));
   const int nt = gsp__threads();
-  const weight_scan ws = scan_weights(A, nt);
+  const weight_scan ws = scan_weights(G, nt);
   if (ws.bad >= 0) {
-    const double v = A->type == GSP_FP32 ? ((const float *)A->x)[ws.bad] : ((const double *)A->x)[ws.bad];
-    GSP_CHECK(false, GSP_INVALID_VALUE, "%s: A(%lld,%lld) is %s", fn, (long long)row_of(A->p, n, ws.bad),
-              (long long)A->j[ws.bad], isnan(v) ? "NaN" : "-inf");
+    const double v = G->type == GSP_FP32 ? ((const float *)G->x)[ws.bad] : ((const double *)G->x)[ws.bad];
+    GSP_CHECK(false, GSP_INVALID_VALUE, "%s: A(%lld,%lld) is %s", fn, (long long)row_of(G->p, n, ws.bad),
+              (long long)G->j[ws.bad], isnan(v) ? "NaN" : "-inf");
   }
   GSP_TRY(gsp__sssp_sources(&src, o.sources, ns, n, fn));
 
@@ -456,17 +458,17 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   const size_t os = gsp_type_size(out);
   const size_t per_row = (size_t)(n > 0 ? n : 1) * ((os > 8 ? os : 8) + (want_paths ? 8 : 0));
   const size_t result_bytes = (size_t)ns * per_row;
-  gsp__apsp_shape shape = {.n = n, .m = A->nvals, .ns = ns, .t = A->type, .negative = ws.negative,
+  gsp__apsp_shape shape = {.n = n, .m = G->nvals, .ns = ns, .t = G->type, .negative = ws.negative,
                            .paths = want_paths, .threads = nt};
   shape.blocks = o.rows != NULL || (o.device_memory_cap && result_bytes > o.device_memory_cap) ||
                  (gpu && result_bytes > dev_bytes);
   int64_t batch = 0;
 #ifdef GSP_HAVE_CUDA
   if (gpu) {
-    shape.fw_gpu = gsp_cuda_closure_bytes(A->type, n, want_paths) <= dev_bytes && (!want_paths || ws.positive);
+    shape.fw_gpu = gsp_cuda_closure_bytes(G->type, n, want_paths) <= dev_bytes && (!want_paths || ws.positive);
     /* the many-source kernel within the cap: a batch of at least 32 */
-    struct gsp_matrix_s probe = *A; /* Johnson may widen INT32 to INT64 */
-    probe.type = ws.negative && A->type == GSP_INT32 ? GSP_INT64 : A->type;
+    struct gsp_matrix_s probe = *G; /* Johnson may widen INT32 to INT64 */
+    probe.type = ws.negative && G->type == GSP_INT32 ? GSP_INT64 : G->type;
     shape.relax_gpu = n < INT32_MAX && gsp_cuda_msssp_bytes(&probe, 32, want_paths) <= dev_bytes;
     if (shape.relax_gpu && o.device_memory_cap) {
       batch = 32;
@@ -484,7 +486,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   /* rows per block */
   int64_t B = ns;
   /* int32 parents are computed as int64 rows a block at a time */
-  const bool staging = out != A->type || (algo == GSP_APSP_JOHNSON && A->type == GSP_INT32) || p32;
+  const bool staging = out != G->type || (algo == GSP_APSP_JOHNSON && G->type == GSP_INT32) || p32;
   if (o.row_block > 0) {
     B = o.row_block < (gsp_index)ns ? (int64_t)o.row_block : ns;
   } else if (shape.blocks || staging) {
@@ -510,7 +512,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     GSP_ALLOC(dx, cells > 0 ? cells : 1, os);
     if (want_paths) GSP_ALLOC(px, cells > 0 ? cells : 1, gsp_type_size(pt));
   }
-  apsp_run r = {.A = A, .n = n, .ns = ns, .B = B, .src = src, .out = out, .paths = want_paths,
+  apsp_run r = {.A = G, .n = n, .ns = ns, .B = B, .src = src, .out = out, .paths = want_paths,
                 .rows = o.rows, .rows_ctx = o.rows_ctx, .dx = dx, .px = px, .p32 = p32, .nthreads = nt,
                 .gpu = gpu && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
                 .batch = batch, .cap = o.device_memory_cap, .gpus = o.gpus};
@@ -519,8 +521,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     case GSP_APSP_FLOYD_WARSHALL:
       GSP_TRY(run_fw(&r, A, o.sources == NULL, o.has_cutoff, o.cutoff, backend, &whole));
       break;
-    case GSP_APSP_MSSSP: GSP_TRY(run_msssp(&r, A, o.has_cutoff, o.cutoff, backend)); break;
-    default: GSP_TRY(run_johnson(&r, A, o.has_cutoff, o.cutoff, backend)); break;
+    case GSP_APSP_MSSSP: GSP_TRY(run_msssp(&r, G, o.has_cutoff, o.cutoff, backend)); break;
+    default: GSP_TRY(run_johnson(&r, G, o.has_cutoff, o.cutoff, backend)); break;
     }
   }
   rep.backend = r.ran_gpu ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU;

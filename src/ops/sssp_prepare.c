@@ -108,7 +108,7 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
                            double cutoff, double delta, gsp_backend backend, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  GSP_TRY(gsp__check_matrix_or_view(A, fn, "A"));
   GSP_CHECK(backend == GSP_BACKEND_AUTO || backend == GSP_BACKEND_CPU ||
                 backend == GSP_BACKEND_CUDA,
             GSP_INVALID_VALUE, "%s: invalid backend %d in options", fn, (int)backend);
@@ -123,7 +123,7 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
             "%s: MIN_PLUS does not apply to type %s", fn, gsp__type_name(A->type));
   GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn,
             (long long)A->nrows, (long long)A->ncols);
-  GSP_TRY(gsp__matrix_to_csr(A));
+  GSP_TRY(gsp__matrix_csr_view(&A, A)); /* never converts A: others may read it */
   const int nt = gsp__threads();
   /* A device copy kept by an earlier GPU call means the weights were
    * checked then and A has not changed since: skip the two scans. */
