@@ -103,6 +103,21 @@ gsp_fault gsp__device_fault_due(void);
 void gsp__debug_spgemm_alg(int alg);
 int gsp__spgemm_alg(void);
 
+/* Output arguments of one call: where each is written and how many bytes.
+ * gsp__check_outputs fails with GSP_INVALID_VALUE ("fn: outputs a and b
+ * alias each other") when two of the k regions overlap, so that a call
+ * refuses aliased outputs before it writes anything. NULL pointers and
+ * empty regions are skipped. */
+typedef struct {
+  const void *at;
+  size_t bytes;
+  const char *name;
+} gsp__output;
+gsp_info gsp__check_outputs(const char *fn, const gsp__output *out, int k);
+#define GSP_OUTPUTS(fn, ...)                                                   \
+  GSP_TRY(gsp__check_outputs((fn), (const gsp__output[]){__VA_ARGS__},          \
+                             (int)(sizeof((const gsp__output[]){__VA_ARGS__}) / sizeof(gsp__output))))
+
 /* *out = a * b; false on overflow of size_t. */
 bool gsp__mul_size(size_t *out, size_t a, size_t b);
 

@@ -100,6 +100,9 @@ gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx, void *value
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_export_csr", "A"));
   GSP_CHECK(rowptr && colidx, GSP_NULL_POINTER, "gsp_matrix_export_csr: rowptr or colidx is NULL");
+  GSP_OUTPUTS("gsp_matrix_export_csr", {rowptr, ((size_t)A->nrows + 1) * sizeof *rowptr, "rowptr"},
+              {colidx, (size_t)A->nvals * sizeof *colidx, "colidx"},
+              {values, (size_t)A->nvals * gsp_type_size(A->type), "values"});
   struct gsp_matrix_s *V = NULL; /* A's CSR form; A itself is not converted */
   GSP_TRY(gsp__matrix_csr_view(&V, A));
   gsp__memcpy(rowptr, V->p, ((size_t)V->nrows + 1) * sizeof(gsp_index));
@@ -115,6 +118,8 @@ gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx, void **va
 #define GSP_FREE_ALL
   GSP_CHECK(rowptr && colidx && values && nvals && A, GSP_NULL_POINTER,
             "gsp_matrix_unpack_csr: an output pointer is NULL");
+  GSP_OUTPUTS("gsp_matrix_unpack_csr", {rowptr, sizeof *rowptr, "rowptr"}, {colidx, sizeof *colidx, "colidx"},
+              {values, sizeof *values, "values"}, {nvals, sizeof *nvals, "nvals"}, {A, sizeof *A, "A"});
   GSP_TRY(gsp__check_matrix(*A, "gsp_matrix_unpack_csr", "*A"));
   struct gsp_matrix_s *M = *A;
   GSP_TRY(gsp__matrix_to_csr(M));
@@ -253,6 +258,7 @@ gsp_info gsp_matrix_unpack_dense(void **values, const void *absent, gsp_matrix *
   const char *fn = "gsp_matrix_unpack_dense";
 #define GSP_FREE_ALL
   GSP_CHECK(values && A, GSP_NULL_POINTER, "%s: values or A is NULL", fn);
+  GSP_OUTPUTS(fn, {values, sizeof *values, "values"}, {A, sizeof *A, "A"});
   GSP_TRY(gsp__check_matrix(*A, fn, "*A"));
   struct gsp_matrix_s *M = *A;
   GSP_TRY(gsp__matrix_to_dense(M));

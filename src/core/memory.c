@@ -75,6 +75,21 @@ void *gsp__realloc_array(void *p, size_t count, size_t size) {
 
 void gsp__free(void *p) { free(p); }
 
+gsp_info gsp__check_outputs(const char *fn, const gsp__output *out, int k) {
+  for (int a = 0; a < k; a++)
+    for (int b = a + 1; b < k; b++) {
+      if (!out[a].at || !out[b].at || !out[a].bytes || !out[b].bytes) continue;
+      const uintptr_t pa = (uintptr_t)out[a].at, pb = (uintptr_t)out[b].at;
+      /* [pa, pa + na) and [pb, pb + nb) meet; sizes saturate instead of wrapping */
+      const uintptr_t ea = out[a].bytes > UINTPTR_MAX - pa ? UINTPTR_MAX : pa + out[a].bytes;
+      const uintptr_t eb = out[b].bytes > UINTPTR_MAX - pb ? UINTPTR_MAX : pb + out[b].bytes;
+      if (pa < eb && pb < ea)
+        return GSP_ERROR(GSP_INVALID_VALUE, "%s: outputs %s and %s alias each other", fn, out[a].name,
+                         out[b].name);
+    }
+  return GSP_SUCCESS;
+}
+
 /* Open-addressing hash set of live object addresses. Looking a handle up
  * here before dereferencing it turns use-after-free of a handle into
  * GSP_INVALID_OBJECT instead of undefined behaviour. */

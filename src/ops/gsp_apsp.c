@@ -394,6 +394,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
    gsp_matrix_free(&whole))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
+  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {paths, sizeof *paths, "paths"});
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   const gsp_apsp_opts o = opts ? *opts : (gsp_apsp_opts){0};
   GSP_CHECK(o.algo >= GSP_APSP_AUTO && o.algo <= GSP_APSP_JOHNSON, GSP_INVALID_VALUE,

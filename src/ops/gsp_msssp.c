@@ -77,6 +77,7 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
   (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
    gsp__free(db), gsp__free(pb))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
+  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {parent, sizeof *parent, "parent"});
   const gsp_msssp_opts o = opts ? *opts : (gsp_msssp_opts){0};
   gsp__sssp_graph g;
   GSP_TRY(gsp__sssp_prepare(&g, A, o.has_cutoff, o.cutoff, 0, o.backend, fn));

@@ -47,6 +47,8 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
 #define GSP_FREE_ALL                                                           \
   (gsp__vector_destroy(D), gsp__vector_destroy(P), gsp__vector_destroy(S), gsp__free(src))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
+  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {source, sizeof *source, "source"},
+              {parent, sizeof *parent, "parent"});
   const gsp_sssp_opts o = opts ? *opts : (gsp_sssp_opts){0};
   GSP_CHECK(o.algo >= GSP_SSSP_AUTO && o.algo <= GSP_SSSP_DELTA, GSP_INVALID_VALUE,
             "%s: invalid algorithm %d in options", fn, (int)o.algo);

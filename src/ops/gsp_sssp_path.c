@@ -84,6 +84,8 @@ gsp_info gsp_path_from_parents(gsp_index *path, gsp_index *len, const gsp_vector
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
+  GSP_OUTPUTS(fn, {path, *len > SIZE_MAX / sizeof *path ? SIZE_MAX : *len * sizeof *path, "path"},
+              {len, sizeof *len, "len"});
   GSP_TRY(gsp__check_vector(parent, fn, "parent"));
   GSP_CHECK(parent->type == GSP_INT64 || parent->type == GSP_INT32, GSP_DOMAIN_MISMATCH,
             "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn, gsp__type_name(parent->type));
@@ -100,6 +102,8 @@ gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_mat
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
+  GSP_OUTPUTS(fn, {path, *len > SIZE_MAX / sizeof *path ? SIZE_MAX : *len * sizeof *path, "path"},
+              {len, sizeof *len, "len"});
   GSP_TRY(gsp__check_matrix(parent, fn, "parent"));
   GSP_CHECK(parent->type == GSP_INT64 || parent->type == GSP_INT32, GSP_DOMAIN_MISMATCH,
             "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn, gsp__type_name(parent->type));
