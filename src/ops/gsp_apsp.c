@@ -394,8 +394,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
    gsp_matrix_free(&whole))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
-  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {paths, sizeof *paths, "paths"});
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {paths, sizeof *paths, "paths"});
   const gsp_apsp_opts o = opts ? *opts : (gsp_apsp_opts){0};
   GSP_CHECK(o.algo >= GSP_APSP_AUTO && o.algo <= GSP_APSP_JOHNSON, GSP_INVALID_VALUE,
             "%s: invalid algorithm %d in options", fn, (int)o.algo);
@@ -408,6 +408,10 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
             "%s: A is GSP_BOOL; shortest paths need INT32, INT64, FP32 or FP64 weights "
             "(cast A, e.g. to GSP_INT32 for hop counts)", fn);
   const gsp_type out = o.use_type ? o.type : A->type;
+  /* a code that is no type at all is a bad option; a real type that
+   * cannot hold distances (GSP_BOOL) is a domain mismatch */
+  GSP_CHECK(gsp_type_size(out) != 0, GSP_INVALID_VALUE, "%s: output type code %d in options is not a gsp_type",
+            fn, (int)out);
   GSP_CHECK(out == GSP_INT32 || out == GSP_INT64 || out == GSP_FP32 || out == GSP_FP64, GSP_DOMAIN_MISMATCH,
             "%s: output type %d is not INT32, INT64, FP32 or FP64", fn, (int)out);
   GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn,
