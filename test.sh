@@ -5,6 +5,7 @@
 #     skip where there is no GPU), all suites.
 #  2. AddressSanitizer + UndefinedBehaviorSanitizer build of the CPU library
 #     in build-asan/, all suites again.
+#  3. ThreadSanitizer build in build-tsan/: the thread tests only.
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/deps.sh
@@ -27,3 +28,13 @@ cmake --build build-asan -j"$jobs"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 ctest --test-dir build-asan -j"$jobs" --output-on-failure -E install_consumer
+
+echo "== ThreadSanitizer build, thread tests"
+# Only test_threads (threads sharing gsp objects); its block in
+# tests/CMakeLists.txt runs it without Criterion's forking and with
+# OMP_NUM_THREADS=1, since libgomp is not TSan-instrumented.
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGSP_CUDA=OFF \
+  -DGSP_SANITIZE=thread -DGSP_BUILD_BENCH=OFF -DGSP_BUILD_EXAMPLES=OFF \
+  -DGSP_PYTHON="$GSP_PYTHON" >/dev/null
+cmake --build build-tsan -j"$jobs" --target test_threads
+ctest --test-dir build-tsan -R '^test_threads$' --output-on-failure

@@ -6,7 +6,11 @@
  * (Bellman-Ford, Johnson, msssp, sssp), and handle churn.
  */
 #define _POSIX_C_SOURCE 200809L /* pthread_barrier_t */
+#ifdef GSP_TEST_PLAIN /* the ThreadSanitizer build: see tests/tsan/criterion_plain.h */
+#include "criterion_plain.h"
+#else
 #include <criterion/criterion.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
