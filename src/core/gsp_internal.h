@@ -127,6 +127,12 @@ bool gsp__mul_size(size_t *out, size_t a, size_t b);
 gsp_info gsp__register(void *obj);
 GSP_COMPANION void gsp__unregister(void *obj);
 bool gsp__is_live(const void *obj);
+/* Tests: the number of live handles (matrices and vectors not yet freed),
+ * and up to cap of their addresses in out (out may be NULL). The registry
+ * keeps every handle reachable, so LeakSanitizer never reports a lost
+ * one: the test build checks this count at exit instead
+ * (tests/support/leaks). Not for production use. */
+size_t gsp__live_handles(const void **out, size_t cap);
 
 /* ---- objects ---- */
 
@@ -279,6 +285,23 @@ void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st);
 /* Identity ("zero") and unit ("one") of semiring s for type t into out. */
 void gsp__semiring_zero(void *out, gsp_semiring s, gsp_type t);
 void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t);
+
+/* The CUDA gateway declines a call it has a kernel for when the device has
+ * too little free memory; the CPU then runs it under GSP_BACKEND_AUTO. An
+ * explicit GSP_BACKEND_CUDA must not run elsewhere: the gateway notes such
+ * a decline (per thread) and the operation turns it into an error.
+ * gsp__device_decline_clear before the gateway call; after a decline
+ * under an explicit CUDA request, gsp__device_declined returns
+ * GSP_DEVICE_OUT_OF_MEMORY with the note ("fn: CUDA backend requested,
+ * but ...") when one was made, else GSP_SUCCESS (a case no GPU kernel
+ * covers, which runs on the CPU as documented). */
+void gsp__device_decline_note(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void gsp__device_decline_clear(void);
+gsp_info gsp__device_declined(const char *fn);
 
 /* Backend selection for one call: returns the backend to try. */
 gsp_backend gsp__backend_for(gsp_backend requested);

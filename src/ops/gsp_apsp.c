@@ -100,6 +100,7 @@ typedef struct {
   bool p32;    /* px is int32 (else int64); rows are computed as int64 */
   int nthreads;
   bool gpu;          /* try the GPU */
+  bool required;     /* GSP_BACKEND_CUDA asked for: no CPU fallback for lack of memory */
   int64_t batch;     /* GPU sources per pass (0: the kernel's choice) */
   size_t cap;        /* device memory cap for the closure */
   int gpus;          /* GPUs for the closure */
@@ -148,8 +149,10 @@ static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_ma
     /* the kernel also reports presence; the finishing reads the values */
     int64_t nvals = 0;
     GSP_ALLOC(present, (size_t)nb * (size_t)r->n + 1, 1);
+    gsp__device_decline_clear();
     GSP_TRY(gsp_cuda_msssp(w, p, NULL, present, NULL, &nvals, G, src, nb, &g->lim, r->batch, &taken));
     r->ran_gpu |= taken;
+    if (!taken && r->required) GSP_TRY(gsp__device_declined(fn));
   }
 #endif
   if (!taken) GSP_TRY(gsp__msssp_cpu(w, p, NULL, g, src, nb));
@@ -455,6 +458,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     if (gpu && gsp_cuda_memory(&fb, &tb)) dev_bytes = o.device_memory_cap && o.device_memory_cap < fb
                                                           ? o.device_memory_cap : fb;
     else gpu = false;
+    GSP_CHECK(gpu || backend != GSP_BACKEND_CUDA, GSP_DEVICE_OUT_OF_MEMORY,
+              "%s: CUDA backend requested, but the free device memory cannot be read", fn);
   }
 #else
   GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
@@ -517,10 +522,22 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     GSP_ALLOC(dx, cells > 0 ? cells : 1, os);
     if (want_paths) GSP_ALLOC(px, cells > 0 ? cells : 1, gsp_type_size(pt));
   }
+#ifdef GSP_HAVE_CUDA
+  /* An explicit CUDA request runs there or fails: relaxation needs at least
+   * a batch of 32 sources on the device; Floyd-Warshall goes to the GPU
+   * closure, which runs out of core when the matrix does not fit. */
+  GSP_CHECK(backend != GSP_BACKEND_CUDA || n == 0 || algo == GSP_APSP_FLOYD_WARSHALL || shape.relax_gpu ||
+                n >= INT32_MAX,
+            GSP_DEVICE_OUT_OF_MEMORY,
+            "%s: CUDA backend requested, but a batch of 32 sources needs more than the %zu bytes of device "
+            "memory available", fn, dev_bytes);
+  if (backend == GSP_BACKEND_CUDA && algo == GSP_APSP_FLOYD_WARSHALL) shape.fw_gpu = true;
+#endif
   apsp_run r = {.A = G, .n = n, .ns = ns, .B = B, .src = src, .out = out, .paths = want_paths,
                 .rows = o.rows, .rows_ctx = o.rows_ctx, .dx = dx, .px = px, .p32 = p32, .nthreads = nt,
                 .gpu = gpu && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
-                .batch = batch, .cap = o.device_memory_cap, .gpus = o.gpus};
+                .batch = batch, .cap = o.device_memory_cap, .gpus = o.gpus,
+                .required = backend == GSP_BACKEND_CUDA};
   if (n > 0) {
     switch (algo) {
     case GSP_APSP_FLOYD_WARSHALL:

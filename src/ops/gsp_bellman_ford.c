@@ -51,9 +51,11 @@ static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycl
     GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
               "%s: CUDA backend requested but unusable: %s", fn, desc);
     if (usable) {
+      gsp__device_decline_clear();
       info = gsp_cuda_bf(d, parent, cycle, clen, A, src, nsrc, &g->lim, &taken);
       if (info == GSP_NEGATIVE_CYCLE) return info;
       GSP_TRY(info);
+      if (!taken && backend == GSP_BACKEND_CUDA) GSP_TRY(gsp__device_declined(fn));
     }
   }
 #else

@@ -101,13 +101,17 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
     if (usable) {
       bool taken = false;
       struct gsp_matrix_s *dsucc = NULL;
+      gsp__device_decline_clear();
       info = gsp_cuda_closure(M, succ ? &dsucc : NULL, s, o.non_reflexive,
                               o.device_memory_cap, o.gpus, &taken);
       if (taken) {
         if (info >= 0 && succ) *succ = dsucc;
         return info;
       }
-      info = GSP_SUCCESS; /* declined: the CPU kernel takes it */
+      /* declined: the CPU kernel takes it, unless CUDA was asked for and
+       * only the device memory stood in the way */
+      info = GSP_SUCCESS;
+      if (backend == GSP_BACKEND_CUDA) GSP_TRY(gsp__device_declined(fn));
     }
   }
 #else

@@ -84,8 +84,10 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
 #ifdef _OPENMP
       t_gate = omp_get_wtime();
 #endif
+      gsp__device_decline_clear();
       GSP_TRY(gsp_cuda_sssp(&sink, &nvals, A, src, (int64_t)nsources, o.algo, &g.lim, g.delta,
                             &taken));
+      if (!taken && backend == GSP_BACKEND_CUDA) GSP_TRY(gsp__device_declined(fn));
 #ifdef _OPENMP
       t_back = omp_get_wtime();
 #endif
