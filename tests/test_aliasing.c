@@ -192,3 +192,55 @@ Test(aliasing, cuda_available_text_over_flag) {
   char desc[64];
   ALIAS(gsp_cuda_available((bool *)desc, desc, sizeof desc));
 }
+
+/* An output that is also an input (C = A = mask, w = u = mask) is honoured,
+ * as in GraphBLAS: the inputs are read before the output is written. Dense
+ * inputs too, whose CSR copy the write-back of the output releases. */
+static gsp_matrix dense_copy(gsp_matrix M) {
+  double x[16], absent = -1;
+  gsp_matrix D = NULL;
+  cr_assert_eq(gsp_matrix_export_dense(x, &absent, M), GSP_SUCCESS);
+  cr_assert_eq(gsp_matrix_import_dense(&D, GSP_FP64, 4, 4, x, &absent), GSP_SUCCESS);
+  return D;
+}
+
+static void expect_same(gsp_matrix a, gsp_matrix b, const char *what) {
+  double x[16], y[16], absent = -1;
+  cr_assert_eq(gsp_matrix_export_dense(x, &absent, a), GSP_SUCCESS);
+  cr_assert_eq(gsp_matrix_export_dense(y, &absent, b), GSP_SUCCESS);
+  cr_expect(memcmp(x, y, sizeof x) == 0, "%s differs from the unaliased call", what);
+}
+
+Test(aliasing, output_may_be_an_input) {
+  for (int dense = 0; dense < 2; dense++) {
+    gsp_matrix C = dense ? dense_copy(A) : NULL, R = NULL, B = NULL;
+    if (!dense) cr_assert_eq(gsp_matrix_dup(&C, A), GSP_SUCCESS);
+    cr_assert_eq(gsp_matrix_dup(&R, A), GSP_SUCCESS);
+    cr_assert_eq(gsp_matrix_dup(&B, A), GSP_SUCCESS);
+    cr_assert_eq(gsp_mxm(R, B, GSP_PLUS, GSP_MIN_PLUS, B, B, NULL), GSP_SUCCESS);
+    cr_assert_eq(gsp_mxm(C, C, GSP_PLUS, GSP_MIN_PLUS, C, C, NULL), GSP_SUCCESS, "%s", gsp_last_error());
+    expect_same(C, R, dense ? "mxm C = mask = A = B (dense)" : "mxm C = mask = A = B");
+    gsp_matrix_free(&C), gsp_matrix_free(&R);
+    C = dense ? dense_copy(A) : NULL;
+    if (!dense) cr_assert_eq(gsp_matrix_dup(&C, A), GSP_SUCCESS);
+    cr_assert_eq(gsp_matrix_new(&R, GSP_FP64, 4, 4), GSP_SUCCESS);
+    cr_assert_eq(gsp_matrix_ewise_add(R, NULL, GSP_NOOP, GSP_PLUS, B, B, NULL), GSP_SUCCESS);
+    cr_assert_eq(gsp_matrix_ewise_add(C, NULL, GSP_NOOP, GSP_PLUS, C, C, NULL), GSP_SUCCESS);
+    expect_same(C, R, "ewise_add C = A = B");
+    gsp_matrix_free(&C), gsp_matrix_free(&R), gsp_matrix_free(&B);
+  }
+  gsp_vector u = NULL, r = NULL;
+  const double one = 1;
+  cr_assert_eq(gsp_vector_new(&u, GSP_FP64, 4), GSP_SUCCESS);
+  cr_assert_eq(gsp_vector_set_element(u, 0, &one), GSP_SUCCESS);
+  cr_assert_eq(gsp_vector_set_element(u, 2, &one), GSP_SUCCESS);
+  cr_assert_eq(gsp_vector_dup(&r, u), GSP_SUCCESS);
+  gsp_vector v = NULL;
+  cr_assert_eq(gsp_vector_dup(&v, u), GSP_SUCCESS);
+  cr_assert_eq(gsp_mxv(r, v, GSP_MIN, GSP_MIN_PLUS, A, v, NULL), GSP_SUCCESS);
+  cr_assert_eq(gsp_mxv(u, u, GSP_MIN, GSP_MIN_PLUS, A, u, NULL), GSP_SUCCESS);
+  double x[4], y[4], absent = -1;
+  gsp_vector_export_dense(x, &absent, u), gsp_vector_export_dense(y, &absent, r);
+  cr_expect(memcmp(x, y, sizeof x) == 0, "mxv w = u = mask differs from the unaliased call");
+  gsp_vector_free(&u), gsp_vector_free(&r), gsp_vector_free(&v);
+}
