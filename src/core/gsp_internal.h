@@ -169,7 +169,6 @@ struct gsp_matrix_s {
    * of the storage. Read calls never convert a matrix in place: several
    * threads may read one matrix at once. */
   struct gsp_matrix_s *csr_view;
-  bool is_view; /* this is such a copy: internal, never a user's handle */
 };
 
 struct gsp_dev_vector; /* owned by src/cuda */
@@ -191,9 +190,6 @@ struct gsp_vector_s {
  * GSP_INVALID_OBJECT. `what` names the argument in the message. */
 GSP_COMPANION gsp_info gsp__check_matrix(const struct gsp_matrix_s *A,
                                          const char *fn, const char *what);
-/* As gsp__check_matrix, also accepting the CSR copy of a checked matrix
- * (gsp__matrix_csr_view), for internal steps that take either. */
-gsp_info gsp__check_matrix_or_view(const struct gsp_matrix_s *A, const char *fn, const char *what);
 gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn,
                            const char *what);
 gsp_info gsp__check_type(gsp_type t, const char *fn);

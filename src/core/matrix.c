@@ -15,11 +15,6 @@ gsp_info gsp__check_matrix(const struct gsp_matrix_s *A, const char *fn,
   return GSP_SUCCESS;
 }
 
-gsp_info gsp__check_matrix_or_view(const struct gsp_matrix_s *A, const char *fn, const char *what) {
-  if (A && A->magic == GSP_MAGIC_MATRIX && A->is_view) return GSP_SUCCESS;
-  return gsp__check_matrix(A, fn, what);
-}
-
 gsp_info gsp__matrix_alloc_dense(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
                                  int64_t ncols) {
   struct gsp_matrix_s *M = gsp__calloc(1, sizeof *M);

@@ -135,7 +135,6 @@ gsp_info gsp__matrix_csr_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A) {
       GSP_TRY(csr_arrays(&C->p, &C->j, &C->x, A));
       C->fmt = GSP_FMT_CSR;
       C->nvals = A->nvals;
-      C->is_view = true;
       __atomic_store_n(&A->csr_view, C, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&shared_lock);

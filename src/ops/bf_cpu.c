@@ -168,7 +168,7 @@ static int64_t first_bad_weight(const struct gsp_matrix_s *A, int nt) {
 gsp_info gsp__bf_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, gsp_backend backend, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_TRY(gsp__check_matrix_or_view(A, fn, "A"));
+  GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_CHECK(backend == GSP_BACKEND_AUTO || backend == GSP_BACKEND_CPU || backend == GSP_BACKEND_CUDA,
             GSP_INVALID_VALUE, "%s: invalid backend %d in options", fn, (int)backend);
   GSP_CHECK(A->type != GSP_BOOL, GSP_DOMAIN_MISMATCH,

@@ -209,12 +209,15 @@ static gsp_info cycle_error(const int64_t *cycle, int64_t len, const char *how) 
                    (long long)len, how);
 }
 
-static gsp_info run_msssp(apsp_run *r, struct gsp_matrix_s *A, bool has_cutoff, double cutoff,
+/* H is the caller's handle; the kernels read its CSR form A. */
+static gsp_info run_msssp(apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff,
                           gsp_backend backend) {
   gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *A = NULL;
 #define GSP_FREE_ALL
   gsp__sssp_graph g;
-  GSP_TRY(gsp__sssp_prepare(&g, A, has_cutoff, cutoff, 0, backend, fn));
+  GSP_TRY(gsp__sssp_prepare(&g, H, has_cutoff, cutoff, 0, backend, fn));
+  GSP_TRY(gsp__matrix_csr_view(&A, H));
   /* the kernels apply the cutoff; finishing only converts the type */
   const gsp__apsp_finish f = {.n = r->n, .tw = A->type, .wlim = g.lim, .out = r->out};
   GSP_TRY(run_relax(r, A, &g, &f));
@@ -222,7 +225,7 @@ static gsp_info run_msssp(apsp_run *r, struct gsp_matrix_s *A, bool has_cutoff, 
   return info;
 }
 
-static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *A, bool has_cutoff, double cutoff,
+static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff,
                             gsp_backend backend) {
   gsp_info info = GSP_SUCCESS;
   void *h = NULL, *rx = NULL;
@@ -230,16 +233,18 @@ static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *A, bool has_cutoff
   double *h_fp = NULL;
 #define GSP_FREE_ALL (gsp__free(h), gsp__free(rx), gsp__free(cycle), gsp__free(h_int), gsp__free(h_fp))
   const int64_t n = r->n;
-  GSP_ALLOC(h, n > 0 ? n : 1, gsp_type_size(A->type));
+  GSP_ALLOC(h, n > 0 ? n : 1, gsp_type_size(H->type));
   GSP_ALLOC(cycle, n > 0 ? n : 1, sizeof *cycle);
   int64_t clen = 0;
-  info = gsp__bf_potentials(h, A, r->gpu ? backend : GSP_BACKEND_CPU, cycle, &clen);
+  info = gsp__bf_potentials(h, H, r->gpu ? backend : GSP_BACKEND_CPU, cycle, &clen);
   if (info == GSP_NEGATIVE_CYCLE) {
     info = cycle_error(cycle, clen, "Bellman-Ford, Johnson's first phase");
     GSP_FREE_ALL;
     return info;
   }
   GSP_TRY(info);
+  struct gsp_matrix_s *A = NULL; /* H's CSR form */
+  GSP_TRY(gsp__matrix_csr_view(&A, H));
   GSP_TRY(gsp__johnson_widen(&h_int, &h_fp, h, A->type, n));
   gsp_type tw;
   GSP_TRY(gsp__johnson_reweight(&rx, &tw, A, h_int, h_fp, fn));
@@ -543,8 +548,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     case GSP_APSP_FLOYD_WARSHALL:
       GSP_TRY(run_fw(&r, A, o.sources == NULL, o.has_cutoff, o.cutoff, backend, &whole));
       break;
-    case GSP_APSP_MSSSP: GSP_TRY(run_msssp(&r, G, o.has_cutoff, o.cutoff, backend)); break;
-    default: GSP_TRY(run_johnson(&r, G, o.has_cutoff, o.cutoff, backend)); break;
+    case GSP_APSP_MSSSP: GSP_TRY(run_msssp(&r, A, o.has_cutoff, o.cutoff, backend)); break;
+    default: GSP_TRY(run_johnson(&r, A, o.has_cutoff, o.cutoff, backend)); break;
     }
   }
   rep.backend = r.ran_gpu ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU;

@@ -108,7 +108,7 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
                            double cutoff, double delta, gsp_backend backend, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_TRY(gsp__check_matrix_or_view(A, fn, "A"));
+  GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_CHECK(backend == GSP_BACKEND_AUTO || backend == GSP_BACKEND_CPU ||
                 backend == GSP_BACKEND_CUDA,
             GSP_INVALID_VALUE, "%s: invalid backend %d in options", fn, (int)backend);
