@@ -504,8 +504,8 @@ Test(apsp, errors_leave_outputs_untouched) {
   o = aopts(GSP_APSP_AUTO, GSP_BACKEND_CPU);
   o.use_type = true, o.type = GSP_BOOL;
   EXPECT_ERR(GSP_DOMAIN_MISMATCH, gsp_apsp(&D, &P, A, &o));
-  o.type = (gsp_type)42;
-  EXPECT_ERR(GSP_DOMAIN_MISMATCH, gsp_apsp(&D, &P, A, &o));
+  o.type = (gsp_type)42; /* no type at all: a bad option */
+  EXPECT_ERR(GSP_INVALID_VALUE, gsp_apsp(&D, &P, A, &o));
   o = aopts(GSP_APSP_AUTO, GSP_BACKEND_CPU);
   o.parent_type = GSP_FP64;
   EXPECT_ERR(GSP_INVALID_VALUE, gsp_apsp(&D, &P, A, &o));

@@ -1,6 +1,7 @@
 /* Storage formats of a matrix and the conversions between them. Each
  * conversion builds the new storage completely before releasing the old, so
  * a failure leaves the matrix as it was. */
+#include <pthread.h>
 #include <string.h>
 
 #include "gsp_internal.h"
@@ -8,11 +9,30 @@
 #include "gsp_cuda.h"
 #endif
 
+/* Serializes the one-time work that read-only calls do on a shared input
+ * (the download of a device-only matrix, the build of a CSR copy). Each
+ * happens once per version of a matrix, so one process-wide lock costs
+ * little and cannot deadlock. */
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
 gsp_info gsp__matrix_host(struct gsp_matrix_s *A) {
 #ifdef GSP_HAVE_CUDA
-  if (A->dev_only) return gsp_cuda_matrix_download(A);
-#endif
+  if (!__atomic_load_n(&A->dev_only, __ATOMIC_ACQUIRE)) return GSP_SUCCESS;
+  pthread_mutex_lock(&shared_lock);
+  gsp_info info = A->dev_only ? gsp_cuda_matrix_download(A) : GSP_SUCCESS;
+  if (info >= 0) __atomic_store_n(&A->dev_only, false, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&shared_lock);
+  return info;
+#else
+  (void)A;
   return GSP_SUCCESS;
+#endif
+}
+
+void gsp__matrix_drop_view(struct gsp_matrix_s *A) {
+  struct gsp_matrix_s *V = A->csr_view;
+  A->csr_view = NULL;
+  gsp__matrix_destroy(V);
 }
 
 void gsp__matrix_host_changed(struct gsp_matrix_s *A) {
@@ -20,6 +40,7 @@ void gsp__matrix_host_changed(struct gsp_matrix_s *A) {
   gsp_cuda_matrix_release(A);
 #endif
   A->dev_only = false;
+  gsp__matrix_drop_view(A);
 }
 
 static bool value_eq(gsp_type t, const void *a, const void *b) {
@@ -41,13 +62,12 @@ static bool dense_size(size_t *nn, const struct gsp_matrix_s *A) {
 
 static inline bool bit_get(const uint64_t *row, int64_t j) { return (row[j >> 6] >> (j & 63)) & 1; }
 
-gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
+/* New CSR arrays with the content of A (host-valid, not CSR); A unchanged. */
+static gsp_info csr_arrays(gsp_index **pp, gsp_index **jp, void **xp, const struct gsp_matrix_s *A) {
   gsp_info info = GSP_SUCCESS;
   gsp_index *p = NULL, *jj = NULL;
   void *x = NULL;
 #define GSP_FREE_ALL (gsp__free(p), gsp__free(jj), gsp__free(x))
-  GSP_TRY(gsp__matrix_host(A));
-  if (A->fmt == GSP_FMT_CSR) return GSP_SUCCESS;
   int64_t n = A->nrows, m = A->ncols;
   size_t ts = gsp_type_size(A->type);
   GSP_ALLOC(p, (size_t)n + 1, sizeof(gsp_index));
@@ -72,12 +92,54 @@ gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
   }
   GSP_CHECK(k == (gsp_index)A->nvals, GSP_PANIC, "matrix entry count %lld disagrees with storage (%llu)",
             (long long)A->nvals, (unsigned long long)k);
+  *pp = p, *jp = jj, *xp = x;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_index *p = NULL, *jj = NULL;
+  void *x = NULL;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__matrix_host(A));
+  if (A->fmt == GSP_FMT_CSR) return GSP_SUCCESS;
+  GSP_TRY(csr_arrays(&p, &jj, &x, A));
+  int64_t nvals = A->nvals;
   gsp__matrix_clear_storage(A);
   A->fmt = GSP_FMT_CSR;
   A->p = p;
   A->j = jj;
   A->x = x;
-  A->nvals = (int64_t)k;
+  A->nvals = nvals;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__matrix_csr_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *C = NULL;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__matrix_host(A));
+  if (A->fmt == GSP_FMT_CSR) {
+    *V = A;
+    return GSP_SUCCESS;
+  }
+  C = __atomic_load_n(&A->csr_view, __ATOMIC_ACQUIRE);
+  if (!C) {
+    pthread_mutex_lock(&shared_lock);
+#undef GSP_FREE_ALL
+#define GSP_FREE_ALL (pthread_mutex_unlock(&shared_lock), gsp__matrix_destroy(C))
+    if (!(C = A->csr_view)) { /* the first reader builds it, the others wait for it */
+      GSP_TRY(gsp__matrix_alloc_dense(&C, A->type, A->nrows, A->ncols));
+      GSP_TRY(csr_arrays(&C->p, &C->j, &C->x, A));
+      C->fmt = GSP_FMT_CSR;
+      C->nvals = A->nvals;
+      __atomic_store_n(&A->csr_view, C, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&shared_lock);
+  }
+  *V = C;
 #undef GSP_FREE_ALL
   return info;
 }

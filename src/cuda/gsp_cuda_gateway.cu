@@ -553,8 +553,10 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
   const int64_t np = gsp_cuda_padded_n(t, n);
   const size_t need = gsp_cuda_closure_bytes(t, n, succ != NULL);
   size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+  const cudaError_t me = cudaMemGetInfo(&free_b, &total_b);
+  if (me != cudaSuccess) {
     (void)cudaGetLastError();
+    gsp__device_decline_note("the free device memory cannot be read: %s", cudaGetErrorString(me));
     return GSP_SUCCESS;
   }
   /* A resident copy of M already counts toward what is free. */
@@ -578,7 +580,12 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
   if (need > limit) {
     /* Out of core. Not for successors or bit-packed OR_AND: the CPU runs
      * those. Without a cap some free memory is left to the runtime. */
-    if (bits || succ) return GSP_SUCCESS;
+    if (bits || succ) {
+      gsp__device_decline_note("n = %lld: the closure%s needs %zu bytes of device memory and %zu are available "
+                               "(out of core covers neither successors nor bit-packed OR_AND)",
+                               (long long)n, succ ? " with successors" : "", need, limit);
+      return GSP_SUCCESS;
+    }
     size_t budget = limit;
     if (device_memory_cap == 0 || device_memory_cap >= free_b + resident) {
       const size_t margin = (size_t)256 << 20;
@@ -587,8 +594,13 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
     gsp__ooc_plan pl;
     const long rows = env_count("GSP_OOC_PAGE_ROWS"), slots = env_count("GSP_OOC_SLOTS");
     if (!gsp__ooc_plan_make(&pl, np, gsp_type_size(t), budget, rows > 0 ? rows : 0, slots > 1 ? (int)slots : 0)) {
-      if (device_memory_cap == 0 || device_memory_cap >= free_b + resident)
-        return GSP_SUCCESS; /* the device is nearly full: the CPU runs it */
+      if (device_memory_cap == 0 || device_memory_cap >= free_b + resident) {
+        /* the device is nearly full (other processes hold it): the CPU runs it under AUTO */
+        gsp__device_decline_note("n = %lld: the device has %zu bytes free, below the %zu bytes that out-of-core "
+                                 "closure needs", (long long)n, free_b + resident,
+                                 gsp__ooc_bytes(np, gsp_type_size(t), 128, 2));
+        return GSP_SUCCESS;
+      }
       *taken = true;
       return GSP_ERROR(GSP_DEVICE_OUT_OF_MEMORY,
                        "%s: n = %lld: the device memory cap of %zu bytes is below the %zu bytes that out-of-core "

@@ -223,10 +223,16 @@ static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out,
 
 gsp_info gsp_dimacs_read_sources(gsp_index **sources, gsp_index *k,
                                  gsp_index n, const char *path) {
+  const gsp__output out[] = {{sources, sizeof *sources, "sources"}, {k, sizeof *k, "k"}};
+  gsp_info info = gsp__check_outputs("gsp_dimacs_read_sources", out, 2);
+  if (info < 0) return info;
   return read_aux(sources, NULL, k, n, path, false);
 }
 
 gsp_info gsp_dimacs_read_pairs(gsp_index **src, gsp_index **dst, gsp_index *k,
                                gsp_index n, const char *path) {
+  const gsp__output out[] = {{src, sizeof *src, "src"}, {dst, sizeof *dst, "dst"}, {k, sizeof *k, "k"}};
+  gsp_info info = gsp__check_outputs("gsp_dimacs_read_pairs", out, 3);
+  if (info < 0) return info;
   return read_aux(src, dst, k, n, path, true);
 }

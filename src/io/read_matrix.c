@@ -318,6 +318,9 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
 
 gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids,
                              const char *path, const gsp_read_opts *opts) {
+  const gsp__output out[] = {{A, sizeof *A, "A"}, {ids, sizeof *ids, "ids"}, {nids, sizeof *nids, "nids"}};
+  gsp_info info = gsp__check_outputs("gsp_matrix_read_ids", out, 3);
+  if (info < 0) return info;
   return read_as("gsp_matrix_read_ids", A, ids, nids, path, opts);
 }
 
