@@ -10,6 +10,7 @@
 set -u -o pipefail
 BUILD=${1:?usage: run_smoke.sh BUILD_DIR SECONDS}
 SECS=${2:?usage: run_smoke.sh BUILD_DIR SECONDS}
+BUILD=$(mkdir -p "$BUILD" && cd "$BUILD" && pwd) # the targets run from their own directories
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 CC_FUZZ=${CC_FUZZ:-clang}
 JOBS=${JOBS:-2}
