@@ -1,32 +1,34 @@
 /* Buffered output over plain or gzip files: the formatting primitives the
  * writers share (integers, round-trip reals) and the flush that reports a
  * failed write once, at close. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io_internal.h"
 
 #define WRITE_BUF ((size_t)1 << 20)
 
-gsp_info gsp__writer_open(gsp__writer *w, const char *tmp_path, bool gzip,
-                          const char *shown_path) {
+gsp_info gsp__writer_open(gsp__writer *w, gsp__ofile *out, bool gzip) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL gsp__writer_abort(w)
   memset(w, 0, sizeof *w);
-  w->path = shown_path;
+  w->path = out->shown;
   w->cap = WRITE_BUF;
   GSP_ALLOC(w->buf, w->cap + 64, 1);
-  errno = 0;
   if (gzip) {
-    /* level 1: large outputs are written far faster for a few % in size */
-    w->gz = gzopen(tmp_path, "wb1");
-    GSP_CHECK(w->gz != NULL, GSP_IO_ERROR, "%s: cannot create: %s",
-              shown_path, errno ? strerror(errno) : "out of memory");
+    /* level 1: large outputs are written far faster for a few % in size;
+     * gzclose closes the duplicate, the output file keeps its descriptor */
+    errno = 0;
+    int fd = dup(out->fd);
+    GSP_CHECK(fd >= 0, GSP_IO_ERROR, "%s: cannot write: %s", w->path, strerror(errno));
+    w->gz = gzdopen(fd, "wb1");
+    if (!w->gz) close(fd);
+    GSP_CHECK(w->gz != NULL, GSP_IO_ERROR, "%s: cannot write: out of memory", w->path);
   } else {
-    w->f = fopen(tmp_path, "wb");
-    GSP_CHECK(w->f != NULL, GSP_IO_ERROR, "%s: cannot create: %s", shown_path,
-              strerror(errno));
+    GSP_TRY(gsp__ofile_stream(out, &w->f));
   }
 #undef GSP_FREE_ALL
   return info;
@@ -125,19 +127,18 @@ gsp_info gsp__writer_close(gsp__writer *w) {
   bool ok = !w->failed;
   int saved = errno;
   if (w->gz) ok &= gzclose(w->gz) == Z_OK;
-  if (w->f) ok &= fclose(w->f) == 0;
+  if (w->f) ok &= fflush(w->f) == 0 && !ferror(w->f); /* the output file closes it */
   w->gz = NULL;
   w->f = NULL;
   GSP_FREE(w->buf);
   if (!ok)
     return GSP_ERROR(GSP_IO_ERROR, "%s: write failed: %s", w->path,
-                     strerror(errno ? errno : saved));
+                     strerror(errno ? errno : saved ? saved : EIO));
   return GSP_SUCCESS;
 }
 
 void gsp__writer_abort(gsp__writer *w) {
   if (w->gz) gzclose(w->gz);
-  if (w->f) fclose(w->f);
   w->gz = NULL;
   w->f = NULL;
   GSP_FREE(w->buf);
