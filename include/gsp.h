@@ -747,6 +747,12 @@ typedef struct {
                                  the memory; needs n <= INT32_MAX); 0
                                  (GSP_BOOL) means GSP_INT64. The row
                                  callback always gets int64 parents. */
+  size_t host_memory_cap;     /* bytes of host memory a row block (its
+                                 staging for a callback or a type
+                                 conversion) may take; 0: a quarter of what
+                                 the process can still allocate (available
+                                 memory, RLIMIT_AS, RLIMIT_DATA), at most
+                                 2 GiB */
 } gsp_apsp_opts;
 
 /*

@@ -75,6 +75,8 @@ int cmd_generate(int argc, char **argv) {
       !get_int(&c, cmd, "wmax", INT64_MIN, INT64_MAX, 100, &wmax) ||
       !get_int(&c, cmd, "seed", 0, INT64_MAX, 1, &seed))
     return CLI_USAGE;
+  cli_out out;
+  if ((rc = cli_out_open(&out, cmd, c.output))) return rc;
   gsp_matrix A = NULL;
   gsp_info info;
   double t0 = cli_now();
@@ -121,6 +123,7 @@ int cmd_generate(int argc, char **argv) {
     return CLI_USAGE;
   }
   if (info < 0) {
+    cli_out_abort(&out);
     fprintf(stderr, "gsp %s: %s\n  %s\n", cmd, gsp_strerror(info),
             gsp_last_error());
     return info == GSP_INVALID_VALUE || info == GSP_TOO_LARGE ? CLI_USAGE
@@ -133,15 +136,10 @@ int cmd_generate(int argc, char **argv) {
   char note[200];
   snprintf(note, sizeof note, "gsp generate %s, seed %lld, weights %lld..%lld",
            kind, (long long)seed, (long long)wmin, (long long)wmax);
-  gsp_write_opts w = {.format = c.out_format, .comment = note};
   t0 = cli_now();
-  info = gsp_matrix_write(c.output, A, &w);
+  rc = cli_out_matrix(&out, cmd, A, c.out_format, NULL, note);
   gsp_matrix_free(&A);
-  if (info < 0) {
-    fprintf(stderr, "gsp %s: cannot write %s: %s\n  %s\n", cmd, c.output,
-            gsp_strerror(info), gsp_last_error());
-    return info == GSP_IO_ERROR ? CLI_OUTPUT : CLI_FAILURE;
-  }
+  if (rc) return rc;
   cli_say(&c, "%s: %" PRIu64 " vertices, %" PRIu64 " arcs (generated in "
               "%.3f s, written in %.3f s)\n",
           c.output, nr, nv, tg, cli_now() - t0);
