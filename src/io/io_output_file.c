@@ -204,7 +204,8 @@ gsp_info gsp__ofile_stream(gsp__ofile *f, FILE **out) {
 static bool close_fd(gsp__ofile *f, bool sync) {
   bool ok = true;
   if (f->stream) {
-    ok &= fflush(f->stream) == 0;
+    /* a write that failed earlier left the error flag, not the data */
+    ok &= fflush(f->stream) == 0 && !ferror(f->stream);
     if (sync && ok && fsync(f->fd) != 0 && errno != EINVAL && errno != ENOTSUP && errno != EROFS)
       ok = false;
     ok &= fclose(f->stream) == 0; /* closes fd */
