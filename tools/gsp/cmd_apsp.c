@@ -204,19 +204,6 @@ done:
   return found;
 }
 
-static int write_matrix(const char *cmd, const char *path, gsp_matrix M,
-                        gsp_file_format f, const void *absent,
-                        const char *comment) {
-  gsp_write_opts w = {.format = f, .absent = absent, .comment = comment};
-  gsp_info info = gsp_matrix_write(path, M, &w);
-  if (info < 0) {
-    fprintf(stderr, "gsp %s: cannot write %s: %s\n  %s\n", cmd, path,
-            gsp_strerror(info), gsp_last_error());
-    return info == GSP_IO_ERROR ? CLI_OUTPUT : CLI_FAILURE;
-  }
-  return CLI_OK;
-}
-
 /* MPI mode (cli_mpi.c): rank 0 reads, prints and writes as the plain
  * command does; the closure runs on all ranks (CPU backend, distances
  * only: successors are not recorded, so no paths). */
@@ -225,6 +212,8 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
   int rc = CLI_OK;
   cli_graph g;
   memset(&g, 0, sizeof g);
+  cli_out mout;
+  memset(&mout, 0, sizeof mout);
   if (cli_get(c, "path") || cli_get(c, "succ-output") ||
       c->backend == GSP_BACKEND_CUDA) {
     if (rank == 0)
@@ -235,7 +224,9 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
     goto done;
   }
   if (rank != 0) c->verbosity = 0;
+  /* rank 0 writes: its output is checked before the graph is read */
   if ((rc = cli_setup(c, cmd)) == CLI_OK && rank == 0 &&
+      (rc = cli_out_open(&mout, cmd, c->output)) == CLI_OK &&
       (rc = cli_load(c, cmd, c->pos[0], &g)) == CLI_OK)
     rc = cli_prepare(c, cmd, &g, s);
   if ((rc = cli_mpi_share_rc(rc))) goto done;
@@ -267,12 +258,13 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
       char note[128];
       snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s),
                c->pos[0]);
-      rc = write_matrix(cmd, c->output, g.A, c->out_format, zero, note);
+      rc = cli_out_matrix(&mout, cmd, g.A, c->out_format, zero, note);
       if (!rc) cli_verbose(c, "wrote %s\n", c->output);
     }
   }
   rc = cli_mpi_share_rc(rc);
 done:
+  cli_out_abort(&mout);
   cli_graph_free(&g);
   cli_mpi_end();
   return rc;
