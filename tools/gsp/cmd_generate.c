@@ -54,6 +54,8 @@ static bool get_int(const cli_ctx *c, const char *cmd, const char *name,
   return cli_int(cmd, name, v, lo, hi, out);
 }
 
+static int generate(cli_ctx *cp, const char *cmd, cli_out *out);
+
 int cmd_generate(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
@@ -65,6 +67,17 @@ int cmd_generate(int argc, char **argv) {
     return CLI_USAGE;
   }
   if ((rc = cli_setup(&c, cmd))) return rc;
+  cli_out out;
+  if ((rc = cli_out_open(&out, cmd, c.output))) return rc;
+  rc = generate(&c, cmd, &out);
+  cli_out_abort(&out); /* not committed: an error came first */
+  return rc;
+}
+
+/* Generate the graph of c->pos[0] and write it to out. */
+static int generate(cli_ctx *cp, const char *cmd, cli_out *out) {
+  cli_ctx c = *cp;
+  int rc;
   const char *kind = c.pos[0];
   gsp_type t = GSP_INT32;
   const char *ts = cli_get(&c, "type");
@@ -75,8 +88,6 @@ int cmd_generate(int argc, char **argv) {
       !get_int(&c, cmd, "wmax", INT64_MIN, INT64_MAX, 100, &wmax) ||
       !get_int(&c, cmd, "seed", 0, INT64_MAX, 1, &seed))
     return CLI_USAGE;
-  cli_out out;
-  if ((rc = cli_out_open(&out, cmd, c.output))) return rc;
   gsp_matrix A = NULL;
   gsp_info info;
   double t0 = cli_now();
@@ -123,7 +134,6 @@ int cmd_generate(int argc, char **argv) {
     return CLI_USAGE;
   }
   if (info < 0) {
-    cli_out_abort(&out);
     fprintf(stderr, "gsp %s: %s\n  %s\n", cmd, gsp_strerror(info),
             gsp_last_error());
     return info == GSP_INVALID_VALUE || info == GSP_TOO_LARGE ? CLI_USAGE
@@ -137,7 +147,7 @@ int cmd_generate(int argc, char **argv) {
   snprintf(note, sizeof note, "gsp generate %s, seed %lld, weights %lld..%lld",
            kind, (long long)seed, (long long)wmin, (long long)wmax);
   t0 = cli_now();
-  rc = cli_out_matrix(&out, cmd, A, c.out_format, NULL, note);
+  rc = cli_out_matrix(out, cmd, A, c.out_format, NULL, note);
   gsp_matrix_free(&A);
   if (rc) return rc;
   cli_say(&c, "%s: %" PRIu64 " vertices, %" PRIu64 " arcs (generated in "
