@@ -532,6 +532,10 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     rc = cli_fail(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle"
                                                   : "all-pairs shortest paths failed",
                   info);
+    if (info == GSP_OUT_OF_MEMORY && !stream && need > have)
+      fprintf(stderr, "  the result takes %.3g bytes, more than the %.3g there are: with -o FILE.npy "
+                      "(and --parent-output FILE.npy) it is streamed to the file in row blocks\n",
+              need, have);
     goto done;
   }
   const char *where = rep.backend == GSP_BACKEND_CUDA ? "cuda" : "cpu";
