@@ -145,6 +145,11 @@ Test(cli_output, dash_writes_to_stdout) {
   cr_assert_eq(gsp("apsp g.gr -q -f mtx -o -"), 0, "%s", err);
   cr_expect(strstr(out, "%%MatrixMarket matrix coordinate integer general"), "stdout: %s", out);
   cr_expect(access(tmp("-"), F_OK) != 0, "a file named '-' was created");
+  /* /dev/stdout on a pipe: a link to "pipe:[...]", written through */
+  cr_assert_eq(gsp("apsp g.gr -q -f mtx -o /dev/stdout | cat >piped.mtx; true"), 0, "%s", err);
+  char piped[4096];
+  slurp(tmp("piped.mtx"), piped, sizeof piped);
+  cr_expect(strstr(piped, "%%MatrixMarket matrix coordinate integer general"), "through the pipe: %s", piped);
   cr_assert_eq(gsp("sssp g.gr -s 1 -q -o -"), 0, "%s", err);
   cr_expect(strstr(out, "# vertex distance\n1 0\n2 3\n3 7\n"), "stdout: %s", out);
   cr_assert_eq(gsp("convert g.gr -q -f edgelist -"), 0, "%s", err);

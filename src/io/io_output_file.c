@@ -1,7 +1,7 @@
 /* All-or-nothing output files (see gsp_output.h): a unique temporary in the
  * target's directory, renamed over the target once complete; special files
  * and standard output written through. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -140,26 +140,36 @@ gsp_info gsp__ofile_open(gsp__ofile *f, const char *path) {
     GSP_CHECK(f->fd >= 0, GSP_IO_ERROR, "standard output: cannot write: %s", strerror(errno));
     return info;
   }
-  int e = resolve(path, &f->target);
-  GSP_CHECK(e == 0, e == ENOMEM ? GSP_OUT_OF_MEMORY : GSP_IO_ERROR, "%s: cannot write: %s", path,
-            strerror(e));
+  /* stat follows every link, also the kernel's own (/dev/stdout ->
+   * /proc/self/fd/1 -> "pipe:[...]"), which only an open can use */
   struct stat st;
-  bool exists = stat(f->target, &st) == 0;
+  bool exists = stat(path, &st) == 0;
   if (exists) {
     GSP_CHECK(!S_ISDIR(st.st_mode), GSP_IO_ERROR, "%s: cannot write: is a directory", path);
     if (!S_ISREG(st.st_mode)) { /* a device, FIFO or socket: never replaced */
       f->through = true;
       errno = 0;
-      f->fd = open(f->target, O_WRONLY | O_CLOEXEC);
+      f->fd = open(path, O_WRONLY | O_CLOEXEC);
       GSP_CHECK(f->fd >= 0, GSP_IO_ERROR, "%s: cannot write: %s", path, strerror(errno));
       return info;
     }
     errno = 0;
-    GSP_CHECK(access(f->target, W_OK) == 0, GSP_IO_ERROR, "%s: cannot write: %s", path, strerror(errno));
+    GSP_CHECK(access(path, W_OK) == 0, GSP_IO_ERROR, "%s: cannot write: %s", path, strerror(errno));
     f->keep_mode = true;
     f->mode = (unsigned)(st.st_mode & 07777);
     f->uid = (unsigned)st.st_uid;
     f->gid = (unsigned)st.st_gid;
+    char *real = realpath(path, NULL); /* the file the links lead to */
+    if (real) {
+      f->target = dup_str(real, strlen(real));
+      free(real);
+      GSP_CHECK(f->target != NULL, GSP_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
+  }
+  if (!f->target) { /* a new file, maybe at the end of a dangling link */
+    int e = resolve(path, &f->target);
+    GSP_CHECK(e == 0, e == ENOMEM ? GSP_OUT_OF_MEMORY : GSP_IO_ERROR, "%s: cannot write: %s", path,
+              strerror(e));
   }
   dir = dir_of(f->target);
   GSP_CHECK(dir != NULL, GSP_OUT_OF_MEMORY, "%s: out of memory", path);
