@@ -387,3 +387,50 @@ Test(cli_output, address_space_limit_streams_the_result) {
   cr_expect_eq(temporaries_left(), 0);
 #endif
 }
+
+/* A real full disk and a read-only one: small tmpfs mounts (root only;
+ * skipped, visibly, where mounting is not allowed). */
+static char mnt_full[300], mnt_ro[300];
+static void mount_setup(void) {
+  setup();
+  snprintf(mnt_full, sizeof mnt_full, "%s/full", dir);
+  snprintf(mnt_ro, sizeof mnt_ro, "%s/ro", dir);
+  mkdir(mnt_full, 0700);
+  mkdir(mnt_ro, 0700);
+}
+static void mount_teardown(void) {
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "umount %s 2>/dev/null; umount %s 2>/dev/null; true", mnt_full, mnt_ro);
+  cr_expect_eq(system(cmd), 0);
+  teardown();
+}
+
+Test(cli_output, tmpfs_full_and_read_only, .init = mount_setup, .fini = mount_teardown) {
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "mount -t tmpfs -o size=64k tmpfs %s 2>/dev/null && mount -t tmpfs -o ro tmpfs %s",
+           mnt_full, mnt_ro);
+  if (system(cmd) != 0) cr_skip_test("cannot mount a tmpfs here (needs root and mount rights)");
+  cr_assert_eq(gsp("generate random -n 300 -m 12000 -o r.gr -q"), 0, "%s", err);
+  put(tmp("full/old.npy"), "old\n");
+  put(tmp("full/old.txt"), "old\n");
+  /* 300 x 300 x 4 bytes do not fit in 64 KiB: ENOSPC */
+  cr_expect_eq(gsp("apsp r.gr -q -o full/old.npy"), 4, "%s", err);
+  cr_expect(strstr(err, "No space left on device"), "%s", err);
+  cr_expect_eq(gsp("apsp r.gr -q -o full/old.npy --memory-cap 64k"), 4, "%s", err);
+  cr_expect_eq(gsp("convert r.gr full/old.txt -f mtx"), 4, "%s", err);
+  char got[64];
+  slurp(tmp("full/old.npy"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  slurp(tmp("full/old.txt"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  DIR *d = opendir(mnt_full);
+  cr_assert_not_null(d);
+  int files = 0;
+  for (struct dirent *e; (e = readdir(d));) files += e->d_name[0] != '.' || strstr(e->d_name, ".tmp");
+  closedir(d);
+  cr_expect_eq(files, 2, "a temporary was left on the full disk");
+  /* read-only: refused before the graph is read */
+  cr_expect_eq(gsp("apsp missing.gr -o ro/d.npy"), 4, "%s", err);
+  cr_expect(strstr(err, "Read-only file system"), "%s", err);
+  cr_expect_eq(gsp("sssp missing.gr -s 1 -o ro/d.txt"), 4, "%s", err);
+}
