@@ -27,3 +27,10 @@ cmake --build build-asan -j"$jobs"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 ctest --test-dir build-asan -j"$jobs" --output-on-failure -E install_consumer
+
+echo "== Python package"
+# CPU-only build of the package (fast); `pip install .` alone builds the CUDA
+# backend as well whenever nvcc is found. pytest's exit 5 (no tests) fails.
+"$GSP_PYTHON" -m pip install -q --disable-pip-version-check --no-build-isolation . \
+  -Ccmake.define.GSP_CUDA="${GSP_PYTHON_CUDA:-OFF}"
+(cd python/tests && "$GSP_PYTHON" -m pytest -q -rs .)

@@ -45,6 +45,9 @@ GSP_COMPANION gsp_info gsp__error(gsp_info code, const char *file, int line,
  * (NULL: none). Lets the test build count the error checks each public
  * function exercised (tests/support/errlog). Not for production use. */
 void gsp__debug_on_error(void (*hook)(gsp_info code, const char *message));
+/* Number of errors this thread has recorded (gsp_last_error() is new when
+ * it changed across a call). */
+uint64_t gsp__error_serial(void);
 
 /* Fail with `code` and a message when cond is false. */
 #define GSP_CHECK(cond, code, ...)                                             \

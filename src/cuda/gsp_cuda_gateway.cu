@@ -7,6 +7,7 @@
  * for it through gsp__matrix_host -> gsp_cuda_matrix_download. A later
  * closure of the same matrix reuses the device copy instead of uploading.
  */
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +48,18 @@ bool gsp_cuda_usable(char *desc, size_t len) {
   bool ok = false;
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
+  if (e == cudaErrorNoDevice ||
+      (e == cudaErrorInsufficientDriver && access("/proc/driver/nvidia/version", F_OK) != 0)) {
+    /* without any NVIDIA driver the runtime reports an "insufficient"
+     * driver; the truth for the user is that there is no GPU */
+    (void)cudaGetLastError();
+    snprintf(buf, sizeof buf, "no GPU found%s",
+             e == cudaErrorNoDevice ? "" : " (no NVIDIA driver is loaded)");
+  } else if (e != cudaSuccess) {
     (void)cudaGetLastError();
     snprintf(buf, sizeof buf, "no usable CUDA device: %s", cudaGetErrorString(e));
   } else if (count == 0) {
-    snprintf(buf, sizeof buf, "no CUDA device");
+    snprintf(buf, sizeof buf, "no GPU found");
   } else {
     cudaDeviceProp p;
     e = cudaGetDeviceProperties(&p, 0);
@@ -318,6 +326,49 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
     A->fmt = GSP_FMT_DENSE;
   }
   A->dev_only = false;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* gsp_matrix_device_view's device side (gsp_cuda.h). */
+gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc) {
+  static const char *const fn = "gsp_matrix_device_view";
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_dev_matrix *fresh = NULL;
+#define GSP_FREE_ALL dev_free(fresh)
+  char desc[256] = "";
+  GSP_CHECK(gsp_cuda_usable(desc, sizeof desc), GSP_NO_DEVICE, "%s: %s", fn, desc);
+  const int64_t n = A->nrows;
+  if (n == 0) {
+    int cur = 0;
+    GSP_CUDA_TRY(cudaGetDevice(&cur));
+    *data = NULL;
+    *ld = 0;
+    *device = cur;
+    return info;
+  }
+  /* A sparse cache alone (d == NULL) or a copy encoded with the other zero
+   * does not serve: upload the host content, downloading a device-only
+   * result first (its content is unchanged, only its storage). */
+  struct gsp_dev_matrix *dev = A->dev;
+  if (!dev || !dev->d || !same_zero(enc, dev->enc)) {
+    if (A->dev_only) GSP_TRY(gsp_cuda_matrix_download(A));
+    GSP_TRY(upload(&fresh, A, enc, gsp_cuda_padded_n(A->type, n)));
+    dev = fresh;
+  }
+  /* the closure kernels and the upload may still run on other streams */
+  GSP_CUDA_TRY(cudaDeviceSynchronize());
+  cudaPointerAttributes pa;
+  GSP_CUDA_TRY(cudaPointerGetAttributes(&pa, dev->d));
+  /* Commit: nothing fails past here. */
+  if (fresh) {
+    gsp_cuda_matrix_release(A); /* the host copy is valid: A->dev_only was cleared */
+    A->dev = fresh;
+    fresh = NULL;
+  }
+  *data = dev->d;
+  *ld = dev->np;
+  *device = pa.device;
 #undef GSP_FREE_ALL
   return info;
 }

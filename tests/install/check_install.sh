@@ -10,6 +10,31 @@ cmake --build "$work/cmake" >/dev/null
 "$work/cmake/consumer"
 pc=$(ls -d "$work"/prefix/lib*/pkgconfig)
 libdir=$(dirname "$pc")
+fail() { echo "install: $*" >&2; exit 1; }
+# The CUDA backend is the plugin libgsp_cuda.so, loaded at run time: nothing
+# else links a CUDA library, and only find_package(gsp COMPONENTS cuda)
+# needs the CUDA toolkit.
+cudalibs='lib(cuda|cudart|cublas|cublasLt|cusparse)\.so'
+for f in "$libdir"/libgsp.so "$work/prefix/bin/gsp" "$work/cmake/consumer"; do
+  if readelf -d "$f" | grep -E "NEEDED.*$cudalibs"; then fail "$f links a CUDA library"; fi
+done
+# a consumer configured where CMake finds no CUDA toolkit, run without the plugin
+cmake -S "$src/consumer" -B "$work/cmake_nocuda" -DCMAKE_PREFIX_PATH="$work/prefix" \
+      -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON >/dev/null || fail "find_package(gsp) needs CUDA"
+cmake --build "$work/cmake_nocuda" >/dev/null
+out=$(GSP_CUDA_PLUGIN="$work/no-plugin.so" "$work/cmake_nocuda/consumer") || fail "consumer without CUDA failed: $out"
+if [ -f "$build/libgsp_cuda.so" ]; then
+  [ -f "$libdir/libgsp_cuda.so" ] || fail "libgsp_cuda.so not installed"
+  case $out in *"is not installed"*) ;; *) fail "without the plugin, gsp_cuda_available says: $out" ;; esac
+  cmake -S "$src/consumer" -B "$work/cmake_cuda" -DCMAKE_PREFIX_PATH="$work/prefix" \
+        -DGSP_CONSUMER_COMPONENTS=cuda >/dev/null || fail "find_package(gsp COMPONENTS cuda) failed"
+  cmake --build "$work/cmake_cuda" >/dev/null
+  "$work/cmake_cuda/consumer" >/dev/null
+  if cmake -S "$src/consumer" -B "$work/cmake_cuda_missing" -DCMAKE_PREFIX_PATH="$work/prefix" \
+       -DGSP_CONSUMER_COMPONENTS=cuda -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON >/dev/null 2>&1; then
+    fail "find_package(gsp COMPONENTS cuda) succeeded without the CUDA toolkit"
+  fi
+fi
 cc -o "$work/pc_consumer" "$src/consumer/main.c" $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs gsp) \
    -Wl,-rpath,"$libdir"
 "$work/pc_consumer"

@@ -126,6 +126,10 @@ static inline long long cli_id(const cli_graph *g, gsp_index v) {
 
 /* Map a gsp_info failure to an exit code, printing the library's message. */
 int cli_fail(const char *cmd, const char *what, gsp_info info);
+/* As cli_fail for a computation on graph g: vertices that the library's
+ * message names (0-based indices) are printed as the file's ids. */
+int cli_fail_graph(const char *cmd, const char *what, gsp_info info,
+                   const cli_graph *g);
 
 /* ---- output ---- */
 
@@ -182,6 +186,62 @@ void cli_out_abort(cli_out *o);
 /* Write M (as gsp_matrix_write, format f or from the path) and commit. */
 int cli_out_matrix(cli_out *o, const char *cmd, gsp_matrix M, gsp_file_format f, const void *absent,
                    const char *comment);
+
+/* ---- maps: --geojson and --svg (geo_coords.c, geo_write.c, geo_svg.c,
+ * geo_tree.c) ---- */
+
+/* Vertex coordinates and the graph's arcs, for drawing. */
+typedef struct {
+  bool on;             /* --geojson or --svg asked and coordinates read */
+  const char *geojson; /* output files (NULL: not asked) */
+  const char *svg;
+  const char *graph;   /* the graph file, for captions */
+  char *path;          /* the coordinates file read */
+  double *lon, *lat;   /* degrees per vertex; NAN where the file has none */
+  gsp_index n, placed; /* vertices, and those with coordinates */
+  double lon_min, lon_max, lat_min, lat_max, lat_mean;
+  gsp_index *rp, *ci;  /* the arcs as read (CSR structure) */
+} cli_map;
+
+/* When --geojson or --svg is given: read the coordinates (--coords FILE,
+ * else the .co or .co.gz of GRAPH's stem beside it) and keep the arcs.
+ * CLI_OK with map->on false when neither is asked; CLI_INPUT, the message
+ * naming the file, when the coordinates are missing or malformed. */
+int cli_map_open(const cli_ctx *c, const char *cmd, const cli_graph *g,
+                 cli_map *map);
+void cli_map_free(cli_map *map);
+bool cli_map_has(const cli_map *map, gsp_index v);
+/* CLI_INPUT (message printed) when a vertex of p lacks coordinates. */
+int cli_map_require(const char *cmd, const cli_graph *g, const cli_map *map,
+                    const gsp_index *p, gsp_index len);
+
+/* Write the path p[0..len) with its value (as printed; `what` names it:
+ * "distance" or "value") to the --geojson and --svg files asked for. */
+int cli_map_path(const cli_ctx *c, const char *cmd, const cli_graph *g,
+                 const cli_map *map, const gsp_index *p, gsp_index len,
+                 const char *value, const char *what);
+
+/* The shortest-path tree from src given the reached vertices I[0..cnt)
+ * and their distances X (type of A), up to *cutoff when not NULL, to the
+ * --geojson and --svg files; path (or NULL) is the --to path drawn too. */
+int cli_map_tree(const cli_ctx *c, const char *cmd, const cli_graph *g,
+                 const cli_map *map, gsp_index src, const gsp_index *I,
+                 const void *X, gsp_index cnt, const double *cutoff,
+                 const gsp_index *path, gsp_index len);
+
+/* Parent of each vertex in a shortest-path tree from src: breadth-first
+ * over tight arcs (d[u] + w(u,v) == d[v] in A's type) of the vertices whose
+ * distance is at most *cutoff (all when NULL). parent[src] = src, n for a
+ * vertex outside the tree; *parent is malloc()ed. */
+gsp_info cli_tight_tree(gsp_index **parent, gsp_matrix A, gsp_index src,
+                        const gsp_index *I, const void *X, gsp_index cnt,
+                        const double *cutoff);
+
+/* Write a file through emit(f, ctx): into a temporary beside path, then
+ * renamed over it, so a failed write leaves no partial file. Prints the
+ * problem and returns CLI_OUTPUT on error. */
+int cli_write_file(const char *cmd, const char *path,
+                   bool (*emit)(FILE *f, const void *ctx), const void *ctx);
 
 /* ---- subcommands ---- */
 

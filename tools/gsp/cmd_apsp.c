@@ -44,6 +44,12 @@ static const cli_opt opts[] = {
     {"memory-cap", 0, OPT_VALUE, "BYTES  host memory for the result at most "
                                  "(k/M/G); a larger min-plus result goes to "
                                  "its .npy file in row blocks"},
+    {"svg", 0, OPT_VALUE, "FILE  draw the sample (or --path) path over the "
+                          "road network as SVG"},
+    {"geojson", 0, OPT_VALUE, "FILE  write the sample (or --path) path as "
+                              "GeoJSON"},
+    {"coords", 0, OPT_VALUE, "FILE  vertex coordinates, DIMACS .co (default: "
+                             "GRAPH's .co or .co.gz beside it)"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp apsp [options] GRAPH";
@@ -84,7 +90,8 @@ static double as_double(gsp_type t, const void *x) {
 /* Print path p[0..len) from src to dst (its extraction gave info) with
  * its value V(vrow, dst); frees p. CLI_NO_PATH when there is none. */
 static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_index *p, gsp_index len,
-                     gsp_matrix V, gsp_index vrow, gsp_index src, gsp_index dst, const char *label) {
+                     gsp_matrix V, gsp_index vrow, gsp_index src, gsp_index dst, const char *label,
+                     const cli_map *map, const char *what) {
   int rc = CLI_OK;
   if (info == GSP_NO_VALUE) {
     printf("%s: no path from %lld to %lld\n", label, cli_id(g, src), cli_id(g, dst));
@@ -99,6 +106,7 @@ static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_in
     printf("%s: %lld -> %lld, value %s, %llu vertices\n", label, cli_id(g, src), cli_id(g, dst), val,
            (unsigned long long)len);
     cli_print_path(c, g, p, len);
+    rc = cli_map_path(c, "apsp", g, map, p, len, val, what); /* --svg, --geojson */
   }
   free(p);
   return rc;
@@ -107,23 +115,23 @@ static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_in
 /* The optimal path src -> dst from a successor matrix, with its value. */
 static int print_path(const cli_ctx *c, const cli_graph *g, gsp_matrix M,
                       gsp_matrix succ, gsp_index src, gsp_index dst,
-                      const char *label) {
+                      const char *label, const cli_map *map, const char *what) {
   gsp_index len = g->n ? g->n : 1;
   gsp_index *p = malloc(len * sizeof *p);
   if (!p) return CLI_FAILURE;
   gsp_info info = gsp_path_extract(p, &len, succ, src, dst);
-  return show_path(c, g, info, p, len, M, src, src, dst, label);
+  return show_path(c, g, info, p, len, M, src, src, dst, label, map, what);
 }
 
 /* As print_path, from row `row` (source src) of a parent matrix. */
 static int print_parent_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D,
                              gsp_matrix P, gsp_index row, gsp_index src,
-                             gsp_index dst, const char *label) {
+                             gsp_index dst, const char *label, const cli_map *map) {
   gsp_index len = g->n ? g->n : 1;
   gsp_index *p = malloc(len * sizeof *p);
   if (!p) return CLI_FAILURE;
   gsp_info info = gsp_path_from_parent_row(p, &len, P, row, dst);
-  return show_path(c, g, info, p, len, D, row, src, dst, label);
+  return show_path(c, g, info, p, len, D, row, src, dst, label, map, "distance");
 }
 
 /* Row i of M as dense values and presence: e_i (+.*) M on PLUS_TIMES is
@@ -215,11 +223,12 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
   cli_out mout;
   memset(&mout, 0, sizeof mout);
   if (cli_get(c, "path") || cli_get(c, "succ-output") ||
+      cli_get(c, "svg") || cli_get(c, "geojson") ||
       c->backend == GSP_BACKEND_CUDA) {
     if (rank == 0)
       fprintf(stderr, "gsp %s: with MPI the closure runs on the CPU and "
-                      "records no successors (no --path, --succ-output or "
-                      "--backend cuda)\n", cmd);
+                      "records no successors (no --path, --succ-output, "
+                      "--svg, --geojson or --backend cuda)\n", cmd);
     rc = CLI_UNAVAILABLE;
     goto done;
   }
@@ -240,7 +249,7 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
                                   cli_get(c, "non-reflexive") != NULL);
   double secs = cli_now() - t0;
   if (info < 0) {
-    if (rank == 0) rc = cli_fail(cmd, "closure failed", info);
+    if (rank == 0) rc = cli_fail_graph(cmd, "closure failed", info, &g);
   } else if (rank == 0) {
     gsp_index reach = 0;
     gsp_matrix_nvals(&reach, g.A);
@@ -312,7 +321,16 @@ static bool parse_sources(const char *cmd, const cli_graph *g, const char *s,
     return false;
   }
   gsp_index k = 0;
-  for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+  /* every comma separates two ids: "1,,2", ",1" and "1," are refused */
+  for (char *tok = copy, *next; *s && tok; tok = next) {
+    next = strchr(tok, ',');
+    if (next) *next++ = '\0';
+    if (*tok == '\0') {
+      fprintf(stderr, "gsp %s: --sources: empty vertex id in '%s' (ids are "
+                      "separated by single commas)\n", cmd, s);
+      free(v), free(copy);
+      return false;
+    }
     if (!cli_vertex(cmd, g, tok, &v[k])) {
       free(v), free(copy);
       return false;
@@ -420,7 +438,8 @@ static int print_par_row(const cli_ctx *c, const cli_graph *g, const int64_t *pa
 
 /* Min-plus through gsp_apsp. */
 static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
-                      const char *pathq, gsp_index ps, gsp_index pd, cli_out *outs) {
+                      const char *pathq, gsp_index ps, gsp_index pd,
+                      const cli_map *map, cli_out *outs) {
   int rc = CLI_OK;
   stream_ctx st;
   memset(&st, 0, sizeof st);
@@ -447,6 +466,11 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   const char *cut = cli_get(c, "cutoff");
   if (cut) {
     if (!cli_double(cmd, "cutoff", cut, &o.cutoff)) return CLI_USAGE;
+    if (o.cutoff < 0) {
+      fprintf(stderr, "gsp %s: --cutoff: '%s' is negative (distances above "
+                      "X are left out; X must be >= 0)\n", cmd, cut);
+      return CLI_USAGE;
+    }
     o.has_cutoff = true;
   }
   const char *pt = cli_get(c, "parent-type");
@@ -478,7 +502,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
       return CLI_USAGE;
     }
   }
-  bool sample = !cli_get(c, "no-sample") && c->verbosity >= 1;
+  bool sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map->on);
   bool want_paths = pathq || sample || cli_get(c, "parent-output");
   gsp_apsp_report rep;
   o.report = &rep;
@@ -528,10 +552,19 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     rc = CLI_OUTPUT;
     goto done;
   }
+  if (info == GSP_INVALID_VALUE && o.algo == GSP_APSP_MSSSP &&
+      strstr(gsp_last_error(), "non-negative") != NULL) {
+    /* say it with the command line's words, not the API's constants */
+    fprintf(stderr, "gsp %s: --algo msssp needs non-negative weights and the "
+                    "graph has a negative one (use --algo johnson, --algo fw "
+                    "or --algo auto)\n", cmd);
+    rc = CLI_USAGE;
+    goto done;
+  }
   if (info < 0) {
-    rc = cli_fail(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle"
-                                                  : "all-pairs shortest paths failed",
-                  info);
+    rc = cli_fail_graph(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle"
+                                                        : "all-pairs shortest paths failed",
+                        info, g);
     if (info == GSP_OUT_OF_MEMORY && !stream && need > have)
       fprintf(stderr, "  the result takes %.3g bytes, more than the %.3g there are: with -o FILE.npy "
                       "(and --parent-output FILE.npy) it is streamed to the file in row blocks\n",
@@ -567,13 +600,14 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     goto done;
   }
   if (pathq) {
-    rc = print_parent_path(c, g, D, P, prow, ps, pd, "path");
+    rc = print_parent_path(c, g, D, P, prow, ps, pd, "path", map);
     if (rc) goto done;
   }
   gsp_index si, sj;
-  if (sample && !pathq && sample_pair(D, g, GSP_MIN_PLUS, ns, src, &si, &sj))
-    print_parent_path(c, g, D, P, si, src ? src[si] : si, sj,
-                      "sample path (the pair farthest apart)");
+  if (sample && !pathq && sample_pair(D, g, GSP_MIN_PLUS, ns, src, &si, &sj) &&
+      (rc = print_parent_path(c, g, D, P, si, src ? src[si] : si, sj,
+                              "sample path (the pair farthest apart)", map)))
+    goto done;
   if (c->output) {
     int64_t zero[1];
     semiring_zero(zero, GSP_MIN_PLUS, g->type);
@@ -622,6 +656,7 @@ int cmd_apsp(int argc, char **argv) {
   cli_graph g;
   memset(&g, 0, sizeof g);
   gsp_matrix succ = NULL;
+  cli_map map = {0};
   if ((rc = cli_out_open(&outs[0], cmd, c.output)) ||
       (rc = cli_out_open(&outs[1], cmd, cli_get(&c, "parent-output"))) ||
       (rc = cli_out_open(&outs[2], cmd, cli_get(&c, "succ-output"))) ||
@@ -647,12 +682,21 @@ int cmd_apsp(int argc, char **argv) {
     }
   }
   if ((rc = cli_prepare(&c, cmd, &g, s))) goto done;
+  if ((cli_get(&c, "svg") || cli_get(&c, "geojson")) && !pathq &&
+      cli_get(&c, "no-sample")) {
+    fprintf(stderr, "gsp %s: --svg and --geojson draw the sample path or "
+                    "--path SRC:DST (not with --no-sample alone)\n", cmd);
+    rc = CLI_USAGE;
+    goto done;
+  }
+  if ((rc = cli_map_open(&c, cmd, &g, &map))) goto done;
+  const char *what = s == GSP_MIN_PLUS ? "distance" : "value";
   /* min-plus shortest paths go through gsp_apsp; successors, M+ and the
    * other semirings through the closure */
   bool closure_only = s != GSP_MIN_PLUS || cli_get(&c, "succ-output") ||
                       cli_get(&c, "non-reflexive");
   if (!closure_only) {
-    rc = apsp_route(&c, cmd, &g, pathq, ps, pd, outs);
+    rc = apsp_route(&c, cmd, &g, pathq, ps, pd, &map, outs);
     goto done;
   }
   if (cli_get(&c, "algo") || cli_get(&c, "sources") || cli_get(&c, "cutoff") ||
@@ -663,7 +707,7 @@ int cmd_apsp(int argc, char **argv) {
     rc = CLI_USAGE;
     goto done;
   }
-  bool sample = !cli_get(&c, "no-sample") && c.verbosity >= 1;
+  bool sample = !cli_get(&c, "no-sample") && (c.verbosity >= 1 || map.on);
   bool want_succ = pathq || sample || cli_get(&c, "succ-output");
   gsp_closure_opts co = {.non_reflexive = cli_get(&c, "non-reflexive") != NULL,
                          .backend = c.backend};
@@ -686,7 +730,7 @@ int cmd_apsp(int argc, char **argv) {
   gsp_info info = gsp_closure_ext(g.A, want_succ ? &succ : NULL, s, &co);
   double secs = cli_now() - t0;
   if (info < 0) {
-    rc = cli_fail(cmd, "closure failed", info);
+    rc = cli_fail_graph(cmd, "closure failed", info, &g);
     goto done;
   }
   gsp_index reach = 0;
@@ -699,14 +743,15 @@ int cmd_apsp(int argc, char **argv) {
   cli_say(&c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
           all > 0 ? 100.0 * (double)reach / all : 0.0);
   if (pathq) {
-    rc = print_path(&c, &g, g.A, succ, ps, pd, "path");
+    rc = print_path(&c, &g, g.A, succ, ps, pd, "path", &map, what);
     if (rc) goto done;
   }
   gsp_index si, sj;
-  if (sample && !pathq && sample_pair(g.A, &g, s, g.n, NULL, &si, &sj))
-    print_path(&c, &g, g.A, succ, si, sj,
-               s == GSP_MIN_PLUS ? "sample path (the pair farthest apart)"
-                                 : "sample path");
+  if (sample && !pathq && sample_pair(g.A, &g, s, g.n, NULL, &si, &sj) &&
+      (rc = print_path(&c, &g, g.A, succ, si, sj,
+                       s == GSP_MIN_PLUS ? "sample path (the pair farthest apart)"
+                                         : "sample path", &map, what)))
+    goto done;
   if (c.output) {
     int64_t zero[1];
     semiring_zero(zero, s, g.type);
@@ -722,6 +767,7 @@ int cmd_apsp(int argc, char **argv) {
     goto done;
 done:
   for (int k = 0; k < 3; k++) cli_out_abort(&outs[k]); /* uncommitted: an error came first */
+  cli_map_free(&map);
   gsp_matrix_free(&succ);
   cli_graph_free(&g);
   return rc;

@@ -11,6 +11,11 @@ static const cli_opt opts[] = {
     {"method", 'm', OPT_VALUE, "M  sssp (default for min-plus: gsp_sssp, or "
                                "gsp_bellman_ford for negative weights), "
                                "library, vxm, bellman-ford, closure"},
+    {"geojson", 0, OPT_VALUE, "FILE  write the path as GeoJSON (needs "
+                              "coordinates)"},
+    {"svg", 0, OPT_VALUE, "FILE  draw the path over the road network as SVG"},
+    {"coords", 0, OPT_VALUE, "FILE  vertex coordinates, DIMACS .co (default: "
+                             "GRAPH's .co or .co.gz beside it)"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp path [options] GRAPH SRC DST";
@@ -63,19 +68,21 @@ int cmd_path(int argc, char **argv) {
   gsp_matrix succ = NULL;
   int64_t vb[1];
   gsp_info info;
+  cli_map map = {0};
   if (!cli_vertex(cmd, &g, c.pos[1], &src) ||
       !cli_vertex(cmd, &g, c.pos[2], &dst)) {
     rc = CLI_USAGE;
     goto done;
   }
   if ((rc = cli_prepare(&c, cmd, &g, s))) goto done;
+  if ((rc = cli_map_open(&c, cmd, &g, &map))) goto done;
   double t0 = cli_now();
   const char *used = "closure";
   if (!closure) {
     info = cli_shortest(&d, &path, &len, g.A, src, dst, sm, c.backend, &used,
                         NULL, NULL);
     if (info < 0) {
-      rc = cli_fail(cmd, "sssp failed", info);
+      rc = cli_fail_graph(cmd, "sssp failed", info, &g);
       goto done;
     }
     if (info == GSP_SUCCESS) info = gsp_vector_extract_element(vb, d, dst);
@@ -83,7 +90,7 @@ int cmd_path(int argc, char **argv) {
     gsp_closure_opts co = {.backend = c.backend};
     info = gsp_closure_ext(g.A, &succ, s, &co);
     if (info < 0) {
-      rc = cli_fail(cmd, "closure failed", info);
+      rc = cli_fail_graph(cmd, "closure failed", info, &g);
       goto done;
     }
     len = g.n ? g.n : 1;
@@ -102,7 +109,7 @@ int cmd_path(int argc, char **argv) {
     goto done;
   }
   if (info < 0) {
-    rc = cli_fail(cmd, "cannot find the path", info);
+    rc = cli_fail_graph(cmd, "cannot find the path", info, &g);
     goto done;
   }
   char val[64];
@@ -113,7 +120,10 @@ int cmd_path(int argc, char **argv) {
   for (gsp_index k = 0; k < len; k++) /* in full: it is the answer */
     printf("%s%lld", k ? " -> " : "  ", cli_id(&g, path[k]));
   printf("\n");
+  rc = cli_map_path(&c, cmd, &g, &map, path, len, val,
+                    s == GSP_MIN_PLUS ? "distance" : "value");
 done:
+  cli_map_free(&map);
   free(path);
   gsp_vector_free(&d);
   gsp_matrix_free(&succ);

@@ -15,6 +15,14 @@ static const cli_opt opts[] = {
     {"method", 'm', OPT_VALUE, "M  auto (gsp_sssp; gsp_bellman_ford when a "
                                "weight is negative), library, vxm, "
                                "bellman-ford"},
+    {"geojson", 0, OPT_VALUE, "FILE  write the shortest-path tree (and the "
+                              "--to path) as GeoJSON"},
+    {"svg", 0, OPT_VALUE, "FILE  draw the reached vertices, coloured by "
+                          "distance, as SVG"},
+    {"coords", 0, OPT_VALUE, "FILE  vertex coordinates, DIMACS .co (default: "
+                             "GRAPH's .co or .co.gz beside it)"},
+    {"tree-cutoff", 0, OPT_VALUE, "X  --geojson/--svg: only the vertices at "
+                                  "distance <= X"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp sssp [options] --source V GRAPH";
@@ -50,6 +58,7 @@ int cmd_sssp(int argc, char **argv) {
   gsp_vector d = NULL;
   gsp_index *path = NULL, *I = NULL;
   void *X = NULL;
+  cli_map map = {0};
   gsp_index src, dst = 0;
   const char *to = cli_get(&c, "to");
   if (!cli_vertex(cmd, &g, src_s, &src) || (to && !cli_vertex(cmd, &g, to, &dst))) {
@@ -57,6 +66,13 @@ int cmd_sssp(int argc, char **argv) {
     goto done;
   }
   if ((rc = cli_prepare(&c, cmd, &g, GSP_MIN_PLUS))) goto done;
+  double tree_cut = 0;
+  const char *tc = cli_get(&c, "tree-cutoff");
+  if (tc && !cli_double(cmd, "tree-cutoff", tc, &tree_cut)) {
+    rc = CLI_USAGE;
+    goto done;
+  }
+  if ((rc = cli_map_open(&c, cmd, &g, &map))) goto done;
   cli_sssp_method method = CLI_SSSP_AUTO;
   if (!cli_sssp_method_parse(cmd, cli_get(&c, "method"), &method)) {
     rc = CLI_USAGE;
@@ -74,10 +90,10 @@ int cmd_sssp(int argc, char **argv) {
   cli_progress_end(&prog);
   bool unreachable = info == GSP_NO_VALUE;
   if (info < 0) {
-    rc = cli_fail(cmd, info == GSP_NEGATIVE_CYCLE
-                           ? "a negative cycle is reachable from the source"
-                           : "sssp failed",
-                  info);
+    rc = cli_fail_graph(cmd, info == GSP_NEGATIVE_CYCLE
+                                 ? "a negative cycle is reachable from the source"
+                                 : "sssp failed",
+                        info, &g);
     goto done;
   }
   gsp_index nv;
@@ -146,8 +162,14 @@ write:
     int wrc = cli_out_commit(&dout, cmd);
     if (wrc) rc = wrc;
   }
+  if (map.on) {
+    int mrc = cli_map_tree(&c, cmd, &g, &map, src, I, X, cnt,
+                           tc ? &tree_cut : NULL, rc ? NULL : path, len);
+    if (mrc) rc = mrc;
+  }
 done:
   cli_out_abort(&dout); /* not committed: an error came first */
+  cli_map_free(&map);
   free(path);
   free(I);
   free(X);

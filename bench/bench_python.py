@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""gsp.shortest_path against scipy.sparse.csgraph.shortest_path, same graphs, same run.
+
+Graphs: dense n = 2048 and 4096 (numpy arrays, every arc present, integer
+weights 1..100) and sparse n = 20000, m = 100000 (scipy CSR, random arcs,
+integer weights 1..100). gsp computes every result in full. scipy is timed
+in full where that takes reasonable time and otherwise extrapolated, as the
+table says:
+  - dense: scipy's Floyd-Warshall (its fastest method there), in full for
+    n <= --scipy-full-n (2048), else from the largest measured n times
+    (n / n0)^3 (Floyd-Warshall's work is exactly n^3);
+  - sparse: scipy's Dijkstra on --scipy-sources sources (500), times
+    n / sources (each source costs the same work on a uniform random graph).
+Distances of the rows both computed are compared (they must be equal).
+
+    python bench/bench_python.py                    # CPU: backend='cpu'
+    python bench/bench_python.py --backend cuda     # GPU
+Writes bench/results/python_<backend>_<host>.csv.
+"""
+
+import argparse
+import csv
+import os
+import platform
+import time
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse import csgraph as cg
+
+import gsp
+
+
+def dense_graph(n, seed):
+    rng = np.random.default_rng(seed)
+    W = rng.integers(1, 101, (n, n)).astype(np.float64)
+    np.fill_diagonal(W, 0)
+    return W
+
+
+def sparse_graph(n, m, seed):
+    rng = np.random.default_rng(seed)
+    r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+    keep = r != c
+    A = sp.coo_array((rng.integers(1, 101, m)[keep].astype(np.float64), (r[keep], c[keep])), shape=(n, n))
+    return A.tocsr()
+
+
+def timed(f):
+    t = time.perf_counter()
+    out = f()
+    return time.perf_counter() - t, out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--backend", default="cpu", choices=["cpu", "cuda", "auto"])
+    ap.add_argument("--dense", default="2048,4096", help="dense sizes (comma-separated; empty: none)")
+    ap.add_argument("--sparse", default="20000:100000", help="sparse n:m pairs (comma-separated; empty: none)")
+    ap.add_argument("--scipy-full-n", type=int, default=2048, help="largest dense n scipy runs in full")
+    ap.add_argument("--scipy-sources", type=int, default=500, help="sources scipy's Dijkstra runs on (sparse)")
+    ap.add_argument("--out", default=None, help="CSV path (default bench/results/python_<backend>_<host>.csv)")
+    a = ap.parse_args()
+
+    cases = [("dense", int(n), int(n) * (int(n) - 1)) for n in a.dense.split(",") if n]
+    cases += [("sparse", int(p.split(":")[0]), int(p.split(":")[1])) for p in a.sparse.split(",") if p]
+    ok, desc = gsp.cuda_available()
+    print("gsp %s, scipy %s, threads %s, GPU: %s" % (gsp.__version__, __import__("scipy").__version__,
+                                                     os.cpu_count(), desc if ok else "none (%s)" % desc))
+    rows = []
+    fw_ref = None  # (n, seconds) of the largest full scipy Floyd-Warshall
+    for kind, n, m in cases:
+        G = dense_graph(n, 1) if kind == "dense" else sparse_graph(n, m, 1)
+        t_gsp, D = timed(lambda: gsp.shortest_path(G, backend=a.backend))
+        ran = dict(gsp.last_run)
+        if kind == "dense" and n <= a.scipy_full_n:
+            t_sc, R = timed(lambda: cg.shortest_path(G, method="FW"))
+            how, ok_rows = "FW, full", np.array_equal(D, R)
+            fw_ref = (n, t_sc)
+            del R
+        elif kind == "dense":
+            if fw_ref is None:
+                t0, _ = timed(lambda: cg.shortest_path(G[:1024, :1024], method="FW"))
+                fw_ref = (1024, t0)
+            t_sc = fw_ref[1] * (n / fw_ref[0]) ** 3
+            how = "FW, extrapolated from n=%d" % fw_ref[0]
+            idx = np.arange(8)
+            ok_rows = np.array_equal(D[idx], cg.dijkstra(G, indices=idx))
+        else:
+            k = min(a.scipy_sources, n)
+            idx = np.linspace(0, n - 1, k).astype(np.int64)
+            t_k, R = timed(lambda: cg.shortest_path(G, method="D", indices=idx))
+            t_sc = t_k * n / k
+            how = "D, %d sources x %d" % (k, n // k) if n % k == 0 else "D, %d sources x %.1f" % (k, n / k)
+            ok_rows = np.array_equal(D[idx], R)
+        del D
+        row = dict(graph=kind, n=n, m=m if kind == "sparse" else n * (n - 1), gsp_backend=ran.get("backend"),
+                   gsp_method=ran.get("method"), gsp_s=round(t_gsp, 3), scipy_s=round(t_sc, 3), scipy_how=how,
+                   speedup=round(t_sc / t_gsp, 1), equal=bool(ok_rows))
+        rows.append(row)
+        print("%-6s n=%-6d m=%-9d gsp %8.2f s (%s, %s)  scipy %9.2f s (%s)  speed-up %7.1fx  equal %s" % (
+            kind, n, row["m"], t_gsp, row["gsp_method"], row["gsp_backend"], t_sc, how, row["speedup"], ok_rows))
+    out = a.out or os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
+                                "python_%s_%s.csv" % (a.backend, platform.node() or "host"))
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    print("wrote", out)
+    if not all(r["equal"] for r in rows):
+        raise SystemExit("gsp and scipy distances differ")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,222 @@
+/*
+ * The call as a user makes it: a matrix in host memory in, the result in
+ * host memory out, through the public API only. Each row times every phase
+ * (build or pack the input, the closure call, export or unpack the result)
+ * and their sum, median of --reps runs on fresh random inputs.
+ *
+ *   bench_user_call [--backend auto|cpu|cuda] [--quick] [--reps R] [--csv FILE]
+ *
+ * Rows (n shrinks with --quick, for the CPU backend and a smoke run):
+ *   fp32 dense   pack_dense -> closure(MIN_PLUS) -> unpack_dense
+ *   fp32 CSR     import_csr (complete graph) -> closure -> export_dense
+ *   fp32 succ    pack_dense -> closure_ext(succ) -> unpack_dense x 2
+ *   int32 dense  pack_dense -> closure(MIN_PLUS) -> unpack_dense
+ *   bool dense   pack_dense (bytes) -> closure(OR_AND) -> unpack_dense
+ *   bool CSR     import_csr (8 arcs a row) -> closure(OR_AND) -> export_dense
+ *   generate     gsp_generate_complete (fp32)
+ * The kernel-only time of the same closures is bench_closure_gpu's (device-
+ * resident inputs); bench/run.sh runs both in one call.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gsp.h"
+
+#define CK(x)                                                                  \
+  do {                                                                         \
+    gsp_info i_ = (x);                                                         \
+    if (i_ != GSP_SUCCESS) {                                                   \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,              \
+              gsp_last_error());                                               \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void) {
+  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+typedef enum { ROW_F32_DENSE, ROW_F32_CSR, ROW_F32_SUCC, ROW_I32_DENSE,
+               ROW_BOOL_DENSE, ROW_BOOL_CSR, ROW_GENERATE } row_kind;
+static const char *const row_name[] = {
+    "fp32 dense in/out", "fp32 CSR in, dense out", "fp32 + succ, dense in/out",
+    "int32 dense in/out", "bool dense bytes in/out", "bool CSR in, bytes out",
+    "generate_complete fp32"};
+
+typedef struct { double in, call, out; } phases;
+
+/* Dense weights 1..1000 with a fraction of absent entries (inf / INT32_MAX /
+ * false): the closure then has work to do on every row. */
+static void *dense_input(gsp_type t, int64_t n) {
+  const size_t nn = (size_t)n * (size_t)n;
+  void *x = malloc(nn * (t == GSP_BOOL ? 1 : 4));
+  if (!x) { fprintf(stderr, "out of memory\n"); exit(1); }
+  for (size_t k = 0; k < nn; k++) {
+    const uint64_t r = rnd();
+    const bool present = (r & 7) == 0;
+    const uint32_t w = 1 + (uint32_t)((r >> 8) % 1000);
+    if (t == GSP_FP32) ((float *)x)[k] = present ? (float)w : INFINITY;
+    else if (t == GSP_INT32) ((int32_t *)x)[k] = present ? (int32_t)w : INT32_MAX;
+    else ((uint8_t *)x)[k] = (r & 63) == 0;
+  }
+  return x;
+}
+
+static phases run_row(row_kind row, int64_t n, gsp_backend be) {
+  phases p = {0, 0, 0};
+  gsp_closure_opts co;
+  memset(&co, 0, sizeof co);
+  co.backend = be;
+  gsp_matrix M = NULL, S = NULL;
+  double t0;
+  switch (row) {
+  case ROW_F32_DENSE: case ROW_I32_DENSE: case ROW_BOOL_DENSE: case ROW_F32_SUCC: {
+    const gsp_type t = row == ROW_I32_DENSE ? GSP_INT32 : row == ROW_BOOL_DENSE ? GSP_BOOL : GSP_FP32;
+    void *x = dense_input(t, n);
+    const float finf = INFINITY;
+    const int32_t imax = INT32_MAX;
+    const bool bfalse = false;
+    const void *absent = t == GSP_FP32 ? (const void *)&finf : t == GSP_INT32 ? (const void *)&imax : (const void *)&bfalse;
+    t0 = now();
+    CK(gsp_matrix_pack_dense(&M, t, n, n, &x, absent));
+    p.in = now() - t0;
+    t0 = now();
+    CK(gsp_closure_ext(M, row == ROW_F32_SUCC ? &S : NULL, t == GSP_BOOL ? GSP_OR_AND : GSP_MIN_PLUS, &co));
+    p.call = now() - t0;
+    t0 = now();
+    void *y = NULL, *s = NULL;
+    CK(gsp_matrix_unpack_dense(&y, absent, &M));
+    if (S) {
+      const int64_t none = -1;
+      CK(gsp_matrix_unpack_dense(&s, &none, &S));
+    }
+    p.out = now() - t0;
+    free(y);
+    free(s);
+    break;
+  }
+  case ROW_F32_CSR: case ROW_BOOL_CSR: {
+    const bool bits = row == ROW_BOOL_CSR;
+    const int64_t deg = bits ? 8 : n - 1;
+    gsp_index *rp = malloc(sizeof *rp * (size_t)(n + 1));
+    gsp_index *cj = malloc(sizeof *cj * (size_t)(n * deg));
+    float *w = bits ? NULL : malloc(sizeof *w * (size_t)(n * deg));
+    if (!rp || !cj || (!bits && !w)) { fprintf(stderr, "out of memory\n"); exit(1); }
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) {
+      rp[i] = (gsp_index)k;
+      if (bits) {
+        /* 8 distinct columns a row, sorted: strided from a random start */
+        const int64_t step = n / 8, start = (int64_t)(rnd() % (uint64_t)step);
+        for (int64_t d = 0; d < 8; d++) cj[k++] = (gsp_index)(start + d * step);
+      } else {
+        for (int64_t j = 0; j < n; j++)
+          if (j != i) { cj[k] = (gsp_index)j; w[k++] = (float)(1 + rnd() % 1000); }
+      }
+    }
+    rp[n] = (gsp_index)k;
+    t0 = now();
+    CK(gsp_matrix_import_csr(&M, bits ? GSP_BOOL : GSP_FP32, n, n, rp, cj, w));
+    p.in = now() - t0;
+    free(rp);
+    free(cj);
+    free(w);
+    t0 = now();
+    CK(gsp_closure_ext(M, NULL, bits ? GSP_OR_AND : GSP_MIN_PLUS, &co));
+    p.call = now() - t0;
+    void *y = malloc((size_t)n * (size_t)n * (bits ? 1 : 4));
+    if (!y) { fprintf(stderr, "out of memory\n"); exit(1); }
+    const float finf = INFINITY;
+    const bool bfalse = false;
+    t0 = now();
+    CK(gsp_matrix_export_dense(y, bits ? (const void *)&bfalse : (const void *)&finf, M));
+    p.out = now() - t0;
+    free(y);
+    CK(gsp_matrix_free(&M));
+    break;
+  }
+  case ROW_GENERATE:
+    t0 = now();
+    CK(gsp_generate_complete(&M, GSP_FP32, n, 1, 1000, rnd()));
+    p.call = now() - t0;
+    CK(gsp_matrix_free(&M));
+    break;
+  }
+  return p;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv) {
+  gsp_backend be = GSP_BACKEND_AUTO;
+  bool quick = false;
+  int reps = 3;
+  const char *csv = NULL;
+  for (int a = 1; a < argc; a++) {
+    if (!strcmp(argv[a], "--quick")) quick = true;
+    else if (!strcmp(argv[a], "--reps") && a + 1 < argc) reps = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
+    else if (!strcmp(argv[a], "--backend") && a + 1 < argc) {
+      const char *b = argv[++a];
+      be = !strcmp(b, "cpu") ? GSP_BACKEND_CPU : !strcmp(b, "cuda") ? GSP_BACKEND_CUDA : GSP_BACKEND_AUTO;
+    } else {
+      fprintf(stderr, "usage: %s [--backend auto|cpu|cuda] [--quick] [--reps R] [--csv FILE]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (reps < 1) reps = 1;
+  /* the rows; --quick (or the CPU backend) divides n */
+  const struct { row_kind row; int64_t n; double target_s; } rows[] = {
+      {ROW_F32_DENSE, 4096, 0.025}, {ROW_F32_DENSE, 8192, 0.09},  {ROW_F32_DENSE, 16384, 0.50},
+      {ROW_F32_DENSE, 32768, 3.3},  {ROW_F32_CSR, 16384, 0.60},   {ROW_F32_SUCC, 16384, 0.65},
+      {ROW_I32_DENSE, 16384, 0.45}, {ROW_BOOL_DENSE, 32768, 0.25}, {ROW_BOOL_CSR, 32768, 0.15},
+      {ROW_GENERATE, 16384, 1.0}};
+  const int64_t shrink = quick ? 16 : be == GSP_BACKEND_CPU ? 8 : 1;
+  FILE *out = csv ? fopen(csv, "w") : NULL;
+  if (csv && !out) { perror(csv); return 1; }
+  if (out) fprintf(out, "row,n,backend,in_s,call_s,out_s,total_s,target_s\n");
+  printf("%-28s %6s %9s %9s %9s %9s %8s\n", "host in -> host out", "n", "in s", "call s", "out s", "total s", "target");
+  for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    const int64_t n = rows[r].n / shrink;
+    run_row(rows[r].row, n < 256 ? n : 256, be); /* warm-up: device start, thread pool */
+    double in[16], call[16], outt[16], tot[16];
+    const int R = reps < 16 ? reps : 16;
+    for (int k = 0; k < R; k++) {
+      const phases p = run_row(rows[r].row, n, be);
+      in[k] = p.in, call[k] = p.call, outt[k] = p.out, tot[k] = p.in + p.call + p.out;
+    }
+    qsort(in, (size_t)R, sizeof(double), cmp_double);
+    qsort(call, (size_t)R, sizeof(double), cmp_double);
+    qsort(outt, (size_t)R, sizeof(double), cmp_double);
+    qsort(tot, (size_t)R, sizeof(double), cmp_double);
+    const int m = R / 2;
+    printf("%-28s %6lld %9.4f %9.4f %9.4f %9.4f %8s\n", row_name[rows[r].row], (long long)n, in[m], call[m],
+           outt[m], tot[m], shrink == 1 ? "" : "-");
+    if (shrink == 1) printf("%-28s %6s %9s %9s %9s %9s %8.3f\n", "", "", "", "", "", "", rows[r].target_s);
+    if (out)
+      fprintf(out, "%s,%lld,%s,%.6f,%.6f,%.6f,%.6f,%.3f\n", row_name[rows[r].row], (long long)n,
+              be == GSP_BACKEND_CPU ? "cpu" : be == GSP_BACKEND_CUDA ? "cuda" : "auto", in[m], call[m], outt[m],
+              tot[m], shrink == 1 ? rows[r].target_s : NAN);
+    fflush(stdout);
+  }
+  if (out) fclose(out);
+  return 0;
+}

@@ -1,0 +1,63 @@
+"""gsp: all-pairs shortest paths, closures and transitive closure on CPU and GPU.
+
+The calls of ``scipy.sparse.csgraph`` with the same names, arguments and
+results (``shortest_path``, ``floyd_warshall``, ``dijkstra``,
+``bellman_ford``, ``johnson``, ``reconstruct_path``,
+``NegativeCycleError``), computed by the gsp library, plus ``closure``,
+``transitive_closure`` and ``shortest_path_blocks``. With ``device=True``
+a GPU result stays on the GPU as a ``DeviceArray`` for CuPy or PyTorch
+(DLPack).
+
+    >>> import gsp                                  # instead of scipy.sparse.csgraph
+    >>> D, P = gsp.shortest_path(A, return_predecessors=True)
+"""
+
+from . import _core
+from ._errors import GspError, NegativeCycleError
+
+_core._set_exceptions(GspError, NegativeCycleError)
+
+from ._csgraph import (  # noqa: E402
+    NULL_PRED,
+    bellman_ford,
+    dijkstra,
+    floyd_warshall,
+    johnson,
+    last_run,
+    reconstruct_path,
+    shortest_path,
+)
+from ._closure import closure, shortest_path_blocks, transitive_closure  # noqa: E402
+from ._device import DeviceArray  # noqa: E402
+
+__version__ = "%d.%d.%d" % (_core.VERSION_MAJOR, _core.VERSION_MINOR, _core.VERSION_PATCH)
+
+
+def cuda_available():
+    """Whether this build has the CUDA backend and a usable GPU.
+
+    Returns
+    -------
+    available : bool
+    description : str
+        The device, or why there is none.
+    """
+    ok, desc, _ = _core.cuda_available()
+    return ok, desc
+
+
+def set_threads(n):
+    """Set the number of CPU threads gsp uses (0: OpenMP's default)."""
+    _core.set_threads(int(n))
+
+
+def get_threads():
+    """The number of CPU threads gsp uses (0: OpenMP's default)."""
+    return _core.get_threads()
+
+
+__all__ = [
+    "DeviceArray", "GspError", "NegativeCycleError", "NULL_PRED", "bellman_ford", "closure", "cuda_available", "dijkstra",
+    "floyd_warshall", "get_threads", "johnson", "last_run", "reconstruct_path", "set_threads", "shortest_path",
+    "shortest_path_blocks", "transitive_closure",
+]

@@ -1,0 +1,220 @@
+"""Beyond scipy: semiring closures, transitive closure and row blocks of all-pairs results."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+from ._device import check_backend, closure_device
+from ._csgraph import _ALGO, _backend, _dtype, _has_negative, _indices, _run_apsp
+from ._graph import graph_spec, _is_networkx, _is_sparse
+
+_SEMIRING = {"min_plus": 0, "max_plus": 1, "max_min": 2, "min_max": 3, "or_and": 4}
+
+
+def _zero(semiring, dt):
+    """The semiring's "no path" value in dtype dt."""
+    if semiring == "or_and":
+        return False
+    low = semiring in ("max_plus", "max_min")
+    if dt.kind == "f":
+        return -np.inf if low else np.inf
+    info = np.iinfo(dt)
+    return int(info.min if low else info.max)
+
+
+def closure(csgraph, semiring="min_plus", *, directed=True, reflexive=True, dtype=None, backend="auto",
+            null_value=0.0, weight="weight", device=False):
+    """
+    Kleene closure of a graph on a path semiring, as a dense matrix.
+
+    ``C[i, j]`` is the semiring's add-reduction, over all paths from i to j,
+    of the multiply-product of the path's weights.
+
+    Parameters
+    ----------
+    csgraph : array_like, sparse array or matrix, or networkx graph
+        The N x N graph, read as `shortest_path` reads it.
+    semiring : {'min_plus', 'max_plus', 'max_min', 'min_max', 'or_and'}
+        'min_plus' shortest paths, 'max_plus' longest paths (a positive
+        cycle is an error), 'max_min' widest (bottleneck) paths, 'min_max'
+        minimax paths, 'or_and' reachability (boolean).
+    directed : bool, optional
+        If False, every edge goes both ways; where both directions exist,
+        the semiring's add picks one (the lighter for min_plus and
+        min_max, the heavier for max_plus and max_min).
+    reflexive : bool, optional
+        True (default): M* = I + M + M^2 + ..., the empty path included
+        (diagonal = semiring one). False: M+ = M + M^2 + ..., paths of at
+        least one edge.
+    dtype : numpy dtype, optional
+        float64 (default), float32, int64 or int32; bool for 'or_and'
+        (the default there).
+    backend : {'auto', 'cpu', 'cuda'}, optional
+        Where to compute.
+    device : bool, optional
+        False (default): the result comes back as a numpy array. True:
+        computed on the GPU and left there, as a `DeviceArray` that
+        ``torch.from_dlpack`` / ``cupy.from_dlpack`` take without a copy
+        (backend 'auto' or 'cuda'; a numeric semiring: 'or_and' results
+        are bit-packed on the GPU, so use e.g. 'min_plus' with an integer
+        dtype and read finite entries as reachable).
+
+    Returns
+    -------
+    C : ndarray or DeviceArray, shape (N, N)
+        The closure; pairs with no path hold the semiring's zero: +inf
+        (min_plus, min_max), -inf (max_plus, max_min), the integer limits
+        for integer dtypes (the largest value for min_plus and min_max,
+        the smallest for max_plus and max_min), False for or_and.
+
+    Raises
+    ------
+    NegativeCycleError
+        min_plus with a negative cycle, max_plus with a positive one.
+    GspError
+        With ``device=True`` and no usable GPU (code -13, GSP_NO_DEVICE;
+        the message says why).
+    ValueError
+        With ``device=True`` and 'or_and' or backend 'cpu'.
+    """
+    if semiring not in _SEMIRING:
+        raise ValueError("semiring must be one of %s, not %r" % (", ".join(_SEMIRING), semiring))
+    if device:
+        check_backend(backend)
+        if semiring == "or_and":
+            raise ValueError("device=True: 'or_and' results are bit-packed on the GPU and cannot be handed out; "
+                             "use semiring 'min_plus' (or 'max_min') with an integer dtype, where finite entries "
+                             "are the reachable pairs, or device=False")
+    if dtype is None:
+        dtype = np.bool_ if semiring == "or_and" else np.float64
+    dt = np.dtype(dtype)
+    if (semiring == "or_and") != (dt == np.dtype(np.bool_)):
+        raise ValueError("semiring 'or_and' works on bool, the others on int32/int64/float32/float64")
+    if dt not in (np.dtype(t) for t in (np.bool_, np.int32, np.int64, np.float32, np.float64)):
+        raise ValueError("unsupported dtype %s" % dt)
+    spec, n = graph_spec(csgraph, dt, False, null_value, weight)
+    zero = _zero(semiring, dt)
+    mode = 0 if directed else 2 if semiring in ("max_plus", "max_min") else 1
+    if device:
+        return closure_device(spec, mode, _SEMIRING[semiring], reflexive, zero)
+    out = np.empty((n, n), dtype=dt)
+    _core.closure(spec, mode, _SEMIRING[semiring], reflexive, _backend(backend), out, zero)
+    return out
+
+
+
+def transitive_closure(G, reflexive=False, *, format="auto", backend="auto"):
+    """
+    Transitive closure of a directed graph, with NetworkX's semantics.
+
+    Parameters
+    ----------
+    G : array_like, sparse array or matrix, or networkx graph
+        The graph; every edge counts whatever its weight (dense input:
+        nonzero finite entries are edges).
+    reflexive : bool or None, optional
+        As ``networkx.transitive_closure``: False (default) a pair (u, u)
+        only where u lies on a cycle (a path of length >= 1); True every
+        (u, u) (the reflexive transitive closure); None no (u, u) beyond
+        the self-loops of G itself.
+    format : {'auto', 'dense', 'sparse', 'networkx'}, optional
+        'dense' a bool ndarray, 'sparse' a scipy.sparse.csr_array of bool,
+        'networkx' a graph of G's class (or a DiGraph). 'auto': like the
+        input (networkx in, networkx out; sparse in, sparse out; else dense).
+    backend : {'auto', 'cpu', 'cuda'}, optional
+        Where to compute.
+
+    Returns
+    -------
+    TC : ndarray, csr_array or networkx graph
+        TC[i, j] is True when there is a path from i to j as `reflexive`
+        defines it.
+    """
+    if reflexive not in (True, False, None):
+        raise ValueError("reflexive must be True, False or None")
+    R = closure(G, "or_and", reflexive=bool(reflexive), backend=backend, dtype=np.bool_, null_value=0.0,
+                weight=None)
+    if reflexive is None:  # NetworkX keeps the graph's own self-loops and adds none
+        spec, n = graph_spec(G, np.bool_, False, 0.0, None)
+        loops = np.zeros(n, dtype=bool)
+        if spec[0] == "csr":
+            rows = np.repeat(np.arange(n), np.diff(spec[2]))
+            loops[rows[np.asarray(spec[3]) == rows]] = True
+        else:
+            loops = np.isfinite(np.diag(spec[2])) & (np.diag(spec[2]) != 0)
+        np.fill_diagonal(R, loops)
+    if format == "auto":
+        format = "networkx" if _is_networkx(G) else "sparse" if _is_sparse(G) else "dense"
+    if format == "dense":
+        return R
+    if format == "sparse":
+        import scipy.sparse as sp
+        return sp.csr_array(R)
+    if format == "networkx":
+        import networkx as nx
+        nodes = list(G) if _is_networkx(G) else list(range(R.shape[0]))
+        H = G.__class__() if _is_networkx(G) and G.is_directed() else nx.DiGraph()
+        H.add_nodes_from(nodes)
+        r, c = np.nonzero(R)
+        H.add_edges_from((nodes[i], nodes[j]) for i, j in zip(r.tolist(), c.tolist()))
+        return H
+    raise ValueError("format must be 'auto', 'dense', 'sparse' or 'networkx'")
+
+
+def shortest_path_blocks(csgraph, block=4096, method="auto", directed=True, return_predecessors=False,
+                         unweighted=False, indices=None, *, backend="auto", dtype=np.float64, null_value=0.0,
+                         weight="weight"):
+    """
+    All-pairs (or many-source) shortest paths, a block of result rows at a time.
+
+    For results that do not fit in memory at once: each step computes the
+    rows of `block` sources and yields them.
+
+    Parameters
+    ----------
+    csgraph : array_like, sparse array or matrix, or networkx graph
+        The N x N graph, read as `shortest_path` reads it.
+    block : int, optional
+        Sources per block (4096 by default).
+    method : {'auto', 'D', 'J', 'BF'}, optional
+        'auto' relaxation for non-negative weights, Johnson's algorithm
+        otherwise (Floyd-Warshall computes every row at once and is not
+        offered here).
+    directed, return_predecessors, unweighted, indices, backend, dtype, null_value, weight
+        As for `shortest_path`.
+
+    Yields
+    ------
+    rows : ndarray of int64
+        The sources of this block (row k of D belongs to rows[k]).
+    D : ndarray, shape (len(rows), N)
+        Their distances.
+    P : ndarray of int32, shape (len(rows), N)
+        Their predecessors, only with return_predecessors=True.
+
+    Examples
+    --------
+    >>> for rows, D in gsp.shortest_path_blocks(A, block=1024):  # doctest: +SKIP
+    ...     np.save("D_%d.npy" % rows[0], D)
+    """
+    if method not in ("auto", "D", "J", "BF"):
+        raise ValueError("method must be 'auto', 'D', 'J' or 'BF' for row blocks")
+    if int(block) < 1:
+        raise ValueError("block must be at least 1")
+    dt = _dtype(dtype)
+    spec, n = graph_spec(csgraph, dt, unweighted, null_value, weight)
+    src, _ = _indices(indices, n)
+    if src is None:
+        src = np.arange(n, dtype=np.int64)
+    negative = _has_negative(spec)
+    algo = _ALGO["J"] if negative or method == "J" else _ALGO["D"]
+    for k0 in range(0, src.size, int(block)):
+        rows = np.ascontiguousarray(src[k0:k0 + int(block)])
+        if method == "BF":
+            D = np.empty((rows.size, n), dtype=dt)
+            P = np.empty((rows.size, n), dtype=np.int32) if return_predecessors else None
+            _core.bellman_ford(spec, not directed, rows, _backend(backend), D, P)
+        else:
+            D, P = _run_apsp(spec, directed, rows, algo, backend, None, dt, return_predecessors)
+        yield (rows, D, P) if return_predecessors else (rows, D)

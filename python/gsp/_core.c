@@ -1,0 +1,909 @@
+/*
+ * gsp._core: the compiled bridge between numpy buffers and the gsp C API.
+ *
+ * Only the CPython C API and the buffer protocol are used, so the module
+ * needs no numpy headers at build time. Inputs arrive as objects exporting
+ * C-contiguous buffers (numpy arrays); outputs are numpy arrays allocated
+ * by the Python layer and filled in place by the library's row callback.
+ * Every gsp call runs with the GIL released; the row callback takes the
+ * GIL back for a moment to let Ctrl-C stop the computation (GSP_ABORTED).
+ * Results asked for on the device are handed out through DLPack instead.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <gsp.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static PyObject *GspError;           /* gsp.GspError, set by gsp/__init__.py */
+static PyObject *NegativeCycleError; /* gsp.NegativeCycleError */
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* A Python exception for a failed call on graph A (A may be NULL). A
+ * negative cycle is named: gsp_negative_cycle gives its vertices. */
+static PyObject *raise_info(gsp_info info, gsp_matrix A) {
+  if (PyErr_Occurred()) return NULL; /* e.g. KeyboardInterrupt from the callback */
+  const char *detail = gsp_last_error();
+  char msg[1024];
+  snprintf(msg, sizeof msg, "%s", detail[0] ? detail : gsp_strerror(info));
+  if (info == GSP_NEGATIVE_CYCLE && NegativeCycleError) {
+    PyObject *cyc = PyList_New(0);
+    gsp_index n = 0, len = 0;
+    gsp_index *buf = NULL;
+    if (A && gsp_matrix_nrows(&n, A) == GSP_SUCCESS && n > 0 && (buf = malloc(n * sizeof *buf))) {
+      len = n;
+      gsp_info ci;
+      Py_BEGIN_ALLOW_THREADS
+      ci = gsp_negative_cycle(buf, &len, A, NULL);
+      Py_END_ALLOW_THREADS
+      if (ci == GSP_SUCCESS)
+        for (gsp_index k = 0; k < len && cyc; k++) {
+          PyObject *v = PyLong_FromUnsignedLongLong(buf[k]);
+          if (!v || PyList_Append(cyc, v) < 0) Py_CLEAR(cyc);
+          Py_XDECREF(v);
+        }
+      free(buf);
+    }
+    if (!cyc) return NULL;
+    PyObject *exc = PyObject_CallFunction(NegativeCycleError, "sO", msg, cyc);
+    Py_DECREF(cyc);
+    if (exc) {
+      PyErr_SetObject(NegativeCycleError, exc);
+      Py_DECREF(exc);
+    }
+    return NULL;
+  }
+  PyObject *type = GspError ? GspError : PyExc_RuntimeError;
+  if (info == GSP_OUT_OF_MEMORY) type = PyExc_MemoryError;
+  else if (info == GSP_INVALID_INDEX) type = PyExc_IndexError;
+  else if (info == GSP_INVALID_VALUE || info == GSP_DIMENSION_MISMATCH || info == GSP_DOMAIN_MISMATCH)
+    type = PyExc_ValueError;
+  PyObject *exc = PyObject_CallFunction(type, "s", msg);
+  if (exc) {
+    PyObject *code = PyLong_FromLong(info);
+    if (code && (type != GspError || PyObject_SetAttrString(exc, "code", code) == 0)) PyErr_SetObject(type, exc);
+    Py_XDECREF(code);
+    Py_DECREF(exc);
+  }
+  return NULL;
+}
+
+/* ---- buffers ------------------------------------------------------------ */
+
+/* A C-contiguous buffer of `count` items of `itemsize` bytes (count < 0:
+ * any length). */
+static int get_buffer(PyObject *o, Py_buffer *v, Py_ssize_t itemsize, Py_ssize_t count, bool writable,
+                      const char *what) {
+  if (PyObject_GetBuffer(o, v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0)
+    return -1;
+  if (v->itemsize != itemsize || (count >= 0 && v->len != count * itemsize)) {
+    PyErr_Format(PyExc_ValueError, "gsp._core: %s: %zd items of %zd bytes expected, got %zd bytes of %zd-byte items",
+                 what, count, itemsize, v->len, v->itemsize);
+    PyBuffer_Release(v);
+    return -1;
+  }
+  return 0;
+}
+
+static gsp_type type_of(int code) {
+  switch (code) {
+  case 'f': return GSP_FP32;
+  case 'd': return GSP_FP64;
+  case 'i': return GSP_INT32;
+  case 'q': return GSP_INT64;
+  default: return GSP_BOOL;
+  }
+}
+
+/* ---- graphs ------------------------------------------------------------- */
+
+/* Index array (int32 or int64 items) copied into a new malloc()ed gsp_index
+ * array: the one copy the library's 64-bit indices need. */
+static gsp_index *index_copy(const Py_buffer *v) {
+  const Py_ssize_t k = v->len / v->itemsize;
+  gsp_index *out = malloc((size_t)(k > 0 ? k : 1) * sizeof *out);
+  if (!out) return NULL;
+  if (v->itemsize == 4) {
+    const int32_t *p = v->buf;
+    for (Py_ssize_t i = 0; i < k; i++) out[i] = (gsp_index)(int64_t)p[i];
+  } else {
+    memcpy(out, v->buf, (size_t)k * sizeof *out);
+  }
+  return out;
+}
+
+/* The graph as a gsp matrix. spec is one of
+ *   ("csr", n, indptr, indices, data, typecode)   data: items of the type
+ *   ("dense", n, values, typecode, null_value)     float32/float64 only
+ * Dense values equal to null_value (when not None), NaN and +-inf are
+ * non-edges, as scipy.sparse.csgraph reads a dense graph. undirected: the
+ * graph with both directions of every arc; where both exist, the lighter
+ * one (undirected == 1: scipy's directed=False) or the heavier one
+ * (undirected == 2: the add of the max semirings). Returns NULL with an
+ * exception set on error. */
+static gsp_matrix make_graph(PyObject *spec, int undirected) {
+  const char *kind = NULL;
+  Py_ssize_t n = 0;
+  gsp_matrix A = NULL;
+  gsp_info info = GSP_SUCCESS;
+  if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) < 4) {
+    PyErr_SetString(PyExc_TypeError, "gsp._core: bad graph spec");
+    return NULL;
+  }
+  kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 0));
+  if (!kind) return NULL;
+  n = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 1));
+  if (n < 0) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "gsp._core: negative vertex count");
+    return NULL;
+  }
+  if (strcmp(kind, "csr") == 0 && PyTuple_GET_SIZE(spec) == 6) {
+    const int tc = (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 5));
+    const gsp_type t = type_of(tc);
+    const Py_ssize_t ts = (Py_ssize_t)gsp_type_size(t);
+    Py_buffer vp, vi, vx;
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), &vp, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 3), &vi, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+      PyBuffer_Release(&vp);
+      return NULL;
+    }
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 4), &vx, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+      PyBuffer_Release(&vp);
+      PyBuffer_Release(&vi);
+      return NULL;
+    }
+    const Py_ssize_t nnz = vi.itemsize ? vi.len / vi.itemsize : 0;
+    if ((vp.itemsize != 4 && vp.itemsize != 8) || (vi.itemsize != 4 && vi.itemsize != 8) ||
+        vp.len != (n + 1) * vp.itemsize || vx.itemsize != ts || vx.len != nnz * ts) {
+      PyErr_SetString(PyExc_ValueError, "gsp._core: CSR arrays of inconsistent sizes or types");
+      goto csr_done;
+    }
+    gsp_index *rp = index_copy(&vp), *ci = index_copy(&vi);
+    void *x = malloc((size_t)(nnz > 0 ? nnz : 1) * (size_t)ts);
+    if (!rp || !ci || !x) {
+      free(rp), free(ci), free(x);
+      PyErr_NoMemory();
+      goto csr_done;
+    }
+    memcpy(x, vx.buf, (size_t)nnz * (size_t)ts);
+    Py_BEGIN_ALLOW_THREADS
+    info = gsp_matrix_pack_csr(&A, t, (gsp_index)n, (gsp_index)n, &rp, &ci, &x);
+    Py_END_ALLOW_THREADS
+    free(rp), free(ci), free(x); /* NULL on success: the matrix owns them */
+    if (info != GSP_SUCCESS) raise_info(info, NULL);
+  csr_done:
+    PyBuffer_Release(&vp);
+    PyBuffer_Release(&vi);
+    PyBuffer_Release(&vx);
+    if (!A) return NULL;
+  } else if (strcmp(kind, "dense") == 0 && PyTuple_GET_SIZE(spec) == 5) {
+    const int tc = (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 3));
+    PyObject *nv = PyTuple_GET_ITEM(spec, 4);
+    const int has_null = nv != Py_None;
+    const double null_value = has_null ? PyFloat_AsDouble(nv) : 0.0;
+    if (PyErr_Occurred()) return NULL;
+    if (tc != 'f' && tc != 'd') {
+      PyErr_SetString(PyExc_ValueError, "gsp._core: dense graphs are float32 or float64");
+      return NULL;
+    }
+    const gsp_type t = type_of(tc);
+    const size_t ts = gsp_type_size(t), cells = (size_t)n * (size_t)n;
+    Py_buffer v;
+    if (get_buffer(PyTuple_GET_ITEM(spec, 2), &v, (Py_ssize_t)ts, (Py_ssize_t)cells, false, "dense graph") < 0)
+      return NULL;
+    void *x = malloc((cells > 0 ? cells : 1) * ts);
+    if (!x) {
+      PyBuffer_Release(&v);
+      PyErr_NoMemory();
+      return NULL;
+    }
+    /* one pass: non-edges to +inf (the absent value), then the lighter of
+     * both directions when undirected */
+#define GSP_PY_DENSE(T)                                                                            \
+  do {                                                                                             \
+    const T *s = v.buf;                                                                            \
+    T *d = x;                                                                                      \
+    const T inf = (T)INFINITY;                                                                     \
+    for (size_t k = 0; k < cells; k++) {                                                           \
+      const T a = s[k];                                                                            \
+      d[k] = (isnan(a) || isinf(a) || (has_null && (double)a == null_value)) ? inf : a;            \
+    }                                                                                              \
+    if (undirected)                                                                                \
+      for (Py_ssize_t i = 0; i < n; i++)                                                           \
+        for (Py_ssize_t j = i + 1; j < n; j++) {                                                   \
+          T *a = d + (size_t)i * (size_t)n + (size_t)j, *b = d + (size_t)j * (size_t)n + (size_t)i; \
+          const T m = *a == inf ? *b : *b == inf ? *a : (undirected == 2) == (*b > *a) ? *b : *a;  \
+          *a = *b = m;                                                                             \
+        }                                                                                          \
+  } while (0)
+    Py_BEGIN_ALLOW_THREADS
+    if (t == GSP_FP32) {
+      const float inf = INFINITY;
+      GSP_PY_DENSE(float);
+      info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
+    } else {
+      const double inf = INFINITY;
+      GSP_PY_DENSE(double);
+      info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
+    }
+    Py_END_ALLOW_THREADS
+#undef GSP_PY_DENSE
+    free(x);
+    PyBuffer_Release(&v);
+    if (info != GSP_SUCCESS) {
+      raise_info(info, NULL);
+      return NULL;
+    }
+    return A; /* undirected already applied */
+  } else {
+    PyErr_SetString(PyExc_TypeError, "gsp._core: bad graph spec");
+    return NULL;
+  }
+  if (undirected) {
+    gsp_matrix T = NULL, U = NULL;
+    gsp_type t;
+    gsp_matrix_type(&t, A);
+    Py_BEGIN_ALLOW_THREADS
+    info = gsp_matrix_transpose(&T, A);
+    if (info == GSP_SUCCESS) info = gsp_matrix_new(&U, t, (gsp_index)n, (gsp_index)n);
+    if (info == GSP_SUCCESS)
+      info = gsp_matrix_ewise_add(U, NULL, GSP_NOOP, t == GSP_BOOL ? GSP_LOR : undirected == 2 ? GSP_MAX : GSP_MIN,
+                                  A, T, NULL);
+    Py_END_ALLOW_THREADS
+    gsp_matrix_free(&T);
+    gsp_matrix_free(&A);
+    if (info != GSP_SUCCESS) {
+      gsp_matrix_free(&U);
+      raise_info(info, NULL);
+      return NULL;
+    }
+    A = U;
+  }
+  return A;
+}
+
+/* Sources: None or a buffer of int64. */
+static int get_sources(PyObject *o, Py_buffer *v, const gsp_index **src, gsp_index *ns, gsp_index n) {
+  if (o == Py_None) {
+    *src = NULL;
+    *ns = n;
+    v->obj = NULL;
+    return 0;
+  }
+  if (get_buffer(o, v, 8, -1, false, "sources") < 0) return -1;
+  *src = v->buf;
+  *ns = (gsp_index)(v->len / 8);
+  return 0;
+}
+
+static void release(Py_buffer *v) {
+  if (v->obj) PyBuffer_Release(v);
+}
+
+/* ---- row callback --------------------------------------------------------- */
+
+typedef struct {
+  PyThreadState *ts;     /* the released thread state */
+  char *dist;            /* ns x n result of item size ds */
+  size_t ds;
+  int32_t *pred;         /* ns x n scipy predecessors, or NULL */
+  const gsp_index *src;  /* sources (NULL: 0..n-1) */
+  gsp_index n;
+} rows_ctx;
+
+/* Distances are copied as they come (+inf is scipy's "unreachable");
+ * parents become scipy predecessors: -9999 for none and for the source. */
+static int on_rows(void *vctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *parent) {
+  rows_ctx *c = vctx;
+  const gsp_index n = c->n;
+  memcpy(c->dist + (size_t)first * n * c->ds, dist, (size_t)nrows * n * c->ds);
+  if (c->pred && parent)
+    for (gsp_index r = 0; r < nrows; r++) {
+      const gsp_index s = c->src ? c->src[first + r] : first + r;
+      int32_t *pd = c->pred + (size_t)(first + r) * n;
+      const int64_t *ps = parent + (size_t)r * n;
+      for (gsp_index v = 0; v < n; v++) pd[v] = (ps[v] < 0 || v == s) ? -9999 : (int32_t)ps[v];
+    }
+  /* a KeyboardInterrupt stops the computation between blocks */
+  PyEval_RestoreThread(c->ts);
+  const int stop = PyErr_CheckSignals();
+  c->ts = PyEval_SaveThread();
+  return stop ? 1 : 0;
+}
+
+/* ---- calls ----------------------------------------------------------------- */
+
+static PyObject *report_tuple(const gsp_apsp_report *rep) {
+  return Py_BuildValue("(iiKK)", (int)rep->algo, (int)rep->backend, (unsigned long long)rep->row_block,
+                       (unsigned long long)rep->row_blocks);
+}
+
+/* apsp(spec, undirected, sources, algo, backend, cutoff, dist, pred, row_block)
+ * -> (algo, backend, row_block, row_blocks). dist: ns x n items of the
+ * graph's type; pred: ns x n int32 or None. */
+static PyObject *py_apsp(PyObject *self, PyObject *args) {
+  PyObject *spec, *osrc, *ocut, *odist, *opred;
+  int undirected, algo, backend;
+  unsigned long long row_block;
+  if (!PyArg_ParseTuple(args, "OpOiiOOOK", &spec, &undirected, &osrc, &algo, &backend, &ocut, &odist, &opred,
+                        &row_block))
+    return NULL;
+  gsp_matrix A = make_graph(spec, undirected);
+  if (!A) return NULL;
+  PyObject *ret = NULL;
+  gsp_index n = 0, ns = 0;
+  gsp_type t;
+  gsp_matrix_nrows(&n, A);
+  gsp_matrix_type(&t, A);
+  const gsp_index *src = NULL;
+  Py_buffer vs = {0}, vd = {0}, vp = {0};
+  if (get_sources(osrc, &vs, &src, &ns, n) < 0) goto done;
+  if (get_buffer(odist, &vd, (Py_ssize_t)gsp_type_size(t), (Py_ssize_t)(ns * n), true, "dist") < 0) goto done;
+  if (opred != Py_None && get_buffer(opred, &vp, 4, (Py_ssize_t)(ns * n), true, "predecessors") < 0) goto done;
+  gsp_apsp_report rep;
+  memset(&rep, 0, sizeof rep);
+  gsp_apsp_opts o;
+  memset(&o, 0, sizeof o);
+  o.algo = (gsp_apsp_algo)algo;
+  o.backend = (gsp_backend)backend;
+  o.sources = src;
+  o.nsources = ns;
+  if (ocut != Py_None) {
+    o.has_cutoff = true;
+    o.cutoff = PyFloat_AsDouble(ocut);
+    if (PyErr_Occurred()) goto done;
+  }
+  o.row_block = (gsp_index)row_block;
+  o.report = &rep;
+  gsp_info info = GSP_SUCCESS;
+  rows_ctx c = {.dist = vd.buf, .ds = gsp_type_size(t), .pred = opred != Py_None ? vp.buf : NULL, .src = src,
+                .n = n};
+  c.ts = PyEval_SaveThread();
+  if (o.algo == GSP_APSP_AUTO) {
+    /* The cost model's pick for a result built whole: with a row callback
+     * AUTO would never take Floyd-Warshall, though here the rows land in
+     * one preallocated array all the same. */
+    gsp_apsp_opts d = o;
+    gsp_matrix dd = NULL, pp = NULL;
+    d.dry_run = true;
+    info = gsp_apsp(&dd, opred != Py_None ? &pp : NULL, A, &d);
+    if (info == GSP_SUCCESS) o.algo = rep.algo;
+  }
+  if (info == GSP_SUCCESS && n > 0 && ns > 0) {
+    gsp_matrix dd = NULL, pp = NULL;
+    o.rows = on_rows;
+    o.rows_ctx = &c;
+    info = gsp_apsp(&dd, opred != Py_None ? &pp : NULL, A, &o);
+  }
+  PyEval_RestoreThread(c.ts);
+  if (info != GSP_SUCCESS) {
+    raise_info(info, A);
+    goto done;
+  }
+  ret = report_tuple(&rep);
+done:
+  release(&vs), release(&vd), release(&vp);
+  gsp_matrix_free(&A);
+  return ret;
+}
+
+/* Row r of the outputs from a distance vector and a parent vector. */
+static gsp_info vectors_to_row(void *drow, int32_t *prow, gsp_vector d, gsp_vector p, gsp_index s, gsp_index n,
+                               gsp_type t, int64_t *tmp) {
+  gsp_info info;
+  if (t == GSP_FP32) {
+    const float inf = INFINITY;
+    info = gsp_vector_export_dense(drow, &inf, d);
+  } else {
+    const double inf = INFINITY;
+    info = gsp_vector_export_dense(drow, &inf, d);
+  }
+  if (info != GSP_SUCCESS || !prow) return info;
+  const int64_t none = -1;
+  info = gsp_vector_export_dense(tmp, &none, p);
+  if (info != GSP_SUCCESS) return info;
+  for (gsp_index v = 0; v < n; v++) prow[v] = (tmp[v] < 0 || v == s) ? -9999 : (int32_t)tmp[v];
+  return GSP_SUCCESS;
+}
+
+/* bellman_ford(spec, undirected, sources, backend, dist, pred): one
+ * Bellman-Ford run per source, as scipy's bellman_ford does (a negative
+ * cycle no source reaches does not matter). */
+static PyObject *py_bellman_ford(PyObject *self, PyObject *args) {
+  PyObject *spec, *osrc, *odist, *opred;
+  int undirected, backend;
+  if (!PyArg_ParseTuple(args, "OpOiOO", &spec, &undirected, &osrc, &backend, &odist, &opred)) return NULL;
+  gsp_matrix A = make_graph(spec, undirected);
+  if (!A) return NULL;
+  PyObject *ret = NULL;
+  gsp_index n = 0, ns = 0;
+  gsp_type t;
+  gsp_matrix_nrows(&n, A);
+  gsp_matrix_type(&t, A);
+  const gsp_index *src = NULL;
+  int64_t *tmp = NULL;
+  Py_buffer vs = {0}, vd = {0}, vp = {0};
+  if (get_sources(osrc, &vs, &src, &ns, n) < 0) goto done;
+  const size_t ds = gsp_type_size(t);
+  if (get_buffer(odist, &vd, (Py_ssize_t)ds, (Py_ssize_t)(ns * n), true, "dist") < 0) goto done;
+  if (opred != Py_None && get_buffer(opred, &vp, 4, (Py_ssize_t)(ns * n), true, "predecessors") < 0) goto done;
+  if (!(tmp = malloc((n > 0 ? n : 1) * sizeof *tmp))) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  gsp_bf_opts bo = {.backend = (gsp_backend)backend};
+  for (gsp_index k = 0; k < ns; k++) {
+    const gsp_index s = src ? src[k] : k;
+    gsp_vector d = NULL, p = NULL;
+    gsp_info info;
+    Py_BEGIN_ALLOW_THREADS
+    info = gsp_bellman_ford(&d, opred != Py_None ? &p : NULL, A, s, &bo);
+    if (info == GSP_SUCCESS)
+      info = vectors_to_row((char *)vd.buf + (size_t)k * n * ds, opred != Py_None ? (int32_t *)vp.buf + k * n : NULL,
+                            d, p, s, n, t, tmp);
+    Py_END_ALLOW_THREADS
+    gsp_vector_free(&d);
+    gsp_vector_free(&p);
+    if (info != GSP_SUCCESS) {
+      raise_info(info, A);
+      goto done;
+    }
+    if (PyErr_CheckSignals() < 0) goto done;
+  }
+  ret = Py_NewRef(Py_None);
+done:
+  free(tmp);
+  release(&vs), release(&vd), release(&vp);
+  gsp_matrix_free(&A);
+  return ret;
+}
+
+/* nearest(spec, undirected, sources, backend, cutoff, dist, pred, origin):
+ * dijkstra(min_only=True). dist: n items; pred, origin: n int32 or None. */
+static PyObject *py_nearest(PyObject *self, PyObject *args) {
+  PyObject *spec, *osrc, *ocut, *odist, *opred, *oorig;
+  int undirected, backend;
+  if (!PyArg_ParseTuple(args, "OpOiOOOO", &spec, &undirected, &osrc, &backend, &ocut, &odist, &opred, &oorig))
+    return NULL;
+  gsp_matrix A = make_graph(spec, undirected);
+  if (!A) return NULL;
+  PyObject *ret = NULL;
+  gsp_index n = 0, ns = 0;
+  gsp_type t;
+  gsp_matrix_nrows(&n, A);
+  gsp_matrix_type(&t, A);
+  const gsp_index *src = NULL;
+  int64_t *tmp = NULL;
+  Py_buffer vs = {0}, vd = {0}, vp = {0}, vo = {0};
+  if (get_buffer(osrc, &vs, 8, -1, false, "sources") < 0) goto done;
+  src = vs.buf;
+  ns = (gsp_index)(vs.len / 8);
+  const size_t ds = gsp_type_size(t);
+  if (get_buffer(odist, &vd, (Py_ssize_t)ds, (Py_ssize_t)n, true, "dist") < 0) goto done;
+  if (opred != Py_None && get_buffer(opred, &vp, 4, (Py_ssize_t)n, true, "predecessors") < 0) goto done;
+  if (oorig != Py_None && get_buffer(oorig, &vo, 4, (Py_ssize_t)n, true, "sources out") < 0) goto done;
+  if (!(tmp = malloc((n > 0 ? n : 1) * sizeof *tmp))) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  gsp_sssp_opts so;
+  memset(&so, 0, sizeof so);
+  so.backend = (gsp_backend)backend;
+  if (ocut != Py_None) {
+    so.has_cutoff = true;
+    so.cutoff = PyFloat_AsDouble(ocut);
+    if (PyErr_Occurred()) goto done;
+  }
+  gsp_vector d = NULL, o = NULL, p = NULL;
+  gsp_info info;
+  const bool paths = opred != Py_None;
+  Py_BEGIN_ALLOW_THREADS
+  info = gsp_nearest_source(&d, paths ? &o : NULL, paths ? &p : NULL, A, src, ns, &so);
+  if (info == GSP_SUCCESS) {
+    /* a source is its own parent: its predecessor is -9999, as scipy has it */
+    info = vectors_to_row(vd.buf, paths ? (int32_t *)vp.buf : NULL, d, p, (gsp_index)-1, n, t, tmp);
+    if (info == GSP_SUCCESS && paths) {
+      int32_t *pr = vp.buf;
+      for (gsp_index v = 0; v < n; v++)
+        if (pr[v] == (int32_t)v) pr[v] = -9999;
+    }
+    if (info == GSP_SUCCESS && paths && oorig != Py_None) {
+      const int64_t none = -1;
+      info = gsp_vector_export_dense(tmp, &none, o);
+      int32_t *po = vo.buf;
+      for (gsp_index v = 0; info == GSP_SUCCESS && v < n; v++) po[v] = tmp[v] < 0 ? -9999 : (int32_t)tmp[v];
+    }
+  }
+  Py_END_ALLOW_THREADS
+  gsp_vector_free(&d), gsp_vector_free(&o), gsp_vector_free(&p);
+  if (info != GSP_SUCCESS) {
+    raise_info(info, A);
+    goto done;
+  }
+  if (PyErr_CheckSignals() < 0) goto done;
+  ret = Py_NewRef(Py_None);
+done:
+  free(tmp);
+  release(&vs), release(&vd), release(&vp), release(&vo);
+  gsp_matrix_free(&A);
+  return ret;
+}
+
+/* closure(spec, undirected, semiring, reflexive, backend, out, absent)
+ * (undirected: 0, 1 or 2 as for make_graph):
+ * the Kleene closure written densely to out (n x n items of the graph's
+ * type; absent: the value for "no path", a float or a bool). */
+static PyObject *py_closure(PyObject *self, PyObject *args) {
+  PyObject *spec, *oout, *oabs;
+  int undirected, semiring, reflexive, backend;
+  if (!PyArg_ParseTuple(args, "OiipiOO", &spec, &undirected, &semiring, &reflexive, &backend, &oout, &oabs))
+    return NULL;
+  gsp_matrix A = make_graph(spec, undirected);
+  if (!A) return NULL;
+  PyObject *ret = NULL;
+  gsp_index n = 0;
+  gsp_type t;
+  gsp_matrix_nrows(&n, A);
+  gsp_matrix_type(&t, A);
+  Py_buffer vo = {0};
+  union {
+    bool b;
+    int32_t i;
+    int64_t l;
+    float f;
+    double d;
+  } absent;
+  switch (t) {
+  case GSP_BOOL: absent.b = PyObject_IsTrue(oabs) == 1; break;
+  case GSP_INT32: absent.i = (int32_t)PyLong_AsLong(oabs); break;
+  case GSP_INT64: absent.l = (int64_t)PyLong_AsLongLong(oabs); break;
+  case GSP_FP32: absent.f = (float)PyFloat_AsDouble(oabs); break;
+  default: absent.d = PyFloat_AsDouble(oabs); break;
+  }
+  if (PyErr_Occurred()) goto done;
+  if (get_buffer(oout, &vo, (Py_ssize_t)gsp_type_size(t), (Py_ssize_t)(n * n), true, "closure") < 0) goto done;
+  gsp_closure_opts co;
+  memset(&co, 0, sizeof co);
+  co.non_reflexive = !reflexive;
+  co.backend = (gsp_backend)backend;
+  gsp_info info;
+  Py_BEGIN_ALLOW_THREADS
+  info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
+  if (info == GSP_SUCCESS) info = gsp_matrix_export_dense(vo.buf, &absent, A);
+  Py_END_ALLOW_THREADS
+  if (info != GSP_SUCCESS) {
+    raise_info(info, A);
+    goto done;
+  }
+  if (PyErr_CheckSignals() < 0) goto done;
+  ret = Py_NewRef(Py_None);
+done:
+  release(&vo);
+  gsp_matrix_free(&A);
+  return ret;
+}
+
+/* ---- results on the device: DLPack ------------------------------------------
+ *
+ * A closure computed on the GPU stays there: gsp_matrix_device_view gives
+ * its dense device copy (n x n, row stride ld, absent entries holding the
+ * semiring's zero), and a DeviceMatrix object owns the gsp matrix behind
+ * it. __dlpack__ (python/gsp/_device.py) hands it out as a DLPack capsule
+ * whose tensor keeps the matrix alive: the matrix is freed when the last
+ * of the DeviceMatrix and the tensors made from it goes. The structs are
+ * those of dlpack.h (v1.0; the unversioned DLManagedTensor of earlier
+ * versions as well), written out here so the build needs no DLPack
+ * header. */
+
+typedef struct {
+  uint32_t major, minor;
+} DLPackVersion;
+typedef struct {
+  int32_t device_type; /* DLDeviceType: kDLCUDA = 2 */
+  int32_t device_id;
+} DLDevice;
+typedef struct {
+  uint8_t code; /* DLDataTypeCode: kDLInt = 0, kDLFloat = 2 */
+  uint8_t bits;
+  uint16_t lanes;
+} DLDataType;
+typedef struct {
+  void *data;
+  DLDevice device;
+  int32_t ndim;
+  DLDataType dtype;
+  int64_t *shape;
+  int64_t *strides; /* in elements */
+  uint64_t byte_offset;
+} DLTensor;
+typedef struct DLManagedTensor {
+  DLTensor dl_tensor;
+  void *manager_ctx;
+  void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+typedef struct DLManagedTensorVersioned {
+  DLPackVersion version;
+  void *manager_ctx;
+  void (*deleter)(struct DLManagedTensorVersioned *self);
+  uint64_t flags;
+  DLTensor dl_tensor;
+} DLManagedTensorVersioned;
+enum { kDLCUDA = 2, kDLInt = 0, kDLFloat = 2 };
+
+/* The gsp matrix behind a device result, shared by its DeviceMatrix and
+ * the DLPack tensors made from it; the last release frees it (from any
+ * thread, without the GIL: a consumer may drop its tensor anywhere). */
+typedef struct {
+  gsp_matrix A;
+  atomic_long refs;
+} dev_owner;
+
+static void owner_release(dev_owner *o) {
+  if (atomic_fetch_sub(&o->refs, 1) == 1) {
+    gsp_matrix_free(&o->A);
+    free(o);
+  }
+}
+
+typedef struct {
+  PyObject_HEAD
+  dev_owner *owner;
+  void *data;
+  gsp_index n, ld;
+  int device;
+  int typecode; /* 'i', 'q', 'f', 'd' */
+} DeviceMatrix;
+
+/* One exported tensor: the DLPack struct, its shape and strides, and its
+ * reference on the owner; manager_ctx points at it. */
+typedef struct {
+  DLManagedTensor m;
+  int64_t shape[2], strides[2];
+  dev_owner *owner;
+} dl_plain;
+typedef struct {
+  DLManagedTensorVersioned m;
+  int64_t shape[2], strides[2];
+  dev_owner *owner;
+} dl_versioned;
+
+static void dl_plain_delete(DLManagedTensor *m) {
+  dl_plain *t = m->manager_ctx;
+  owner_release(t->owner);
+  free(t);
+}
+
+static void dl_versioned_delete(DLManagedTensorVersioned *m) {
+  dl_versioned *t = m->manager_ctx;
+  owner_release(t->owner);
+  free(t);
+}
+
+/* A capsule never consumed still owns its tensor; a consumer renames it
+ * "used_dltensor[_versioned]" and takes over the deleter. */
+static void capsule_plain_dtor(PyObject *cap) {
+  if (PyCapsule_IsValid(cap, "used_dltensor")) return;
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  DLManagedTensor *m = PyCapsule_GetPointer(cap, "dltensor");
+  if (m) m->deleter(m);
+  else PyErr_WriteUnraisable(cap);
+  PyErr_Restore(et, ev, tb);
+}
+
+static void capsule_versioned_dtor(PyObject *cap) {
+  if (PyCapsule_IsValid(cap, "used_dltensor_versioned")) return;
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, "dltensor_versioned");
+  if (m) m->deleter(m);
+  else PyErr_WriteUnraisable(cap);
+  PyErr_Restore(et, ev, tb);
+}
+
+static void fill_tensor(DLTensor *t, const DeviceMatrix *d, int64_t *shape, int64_t *strides) {
+  shape[0] = shape[1] = (int64_t)d->n;
+  strides[0] = (int64_t)d->ld;
+  strides[1] = 1;
+  t->data = d->data;
+  t->device.device_type = kDLCUDA;
+  t->device.device_id = d->device;
+  t->ndim = 2;
+  t->dtype.code = (d->typecode == 'f' || d->typecode == 'd') ? kDLFloat : kDLInt;
+  t->dtype.bits = (d->typecode == 'i' || d->typecode == 'f') ? 32 : 64;
+  t->dtype.lanes = 1;
+  t->shape = shape;
+  t->strides = strides;
+  t->byte_offset = 0;
+}
+
+/* DeviceMatrix.dlpack(versioned): a new capsule holding a reference on
+ * the matrix ("dltensor_versioned" with DLPack 1.0's struct, else
+ * "dltensor"). Stream and device arguments are checked by the caller. */
+static PyObject *dm_dlpack(PyObject *self, PyObject *args) {
+  DeviceMatrix *d = (DeviceMatrix *)self;
+  int versioned = 0;
+  if (!PyArg_ParseTuple(args, "p", &versioned)) return NULL;
+  PyObject *cap;
+  if (versioned) {
+    dl_versioned *t = calloc(1, sizeof *t);
+    if (!t) return PyErr_NoMemory();
+    t->m.version.major = 1;
+    t->m.version.minor = 0;
+    t->m.manager_ctx = t;
+    t->m.deleter = dl_versioned_delete;
+    t->m.flags = 0; /* writable, not a copy */
+    fill_tensor(&t->m.dl_tensor, d, t->shape, t->strides);
+    t->owner = d->owner;
+    cap = PyCapsule_New(&t->m, "dltensor_versioned", capsule_versioned_dtor);
+    if (!cap) {
+      free(t);
+      return NULL;
+    }
+  } else {
+    dl_plain *t = calloc(1, sizeof *t);
+    if (!t) return PyErr_NoMemory();
+    t->m.manager_ctx = t;
+    t->m.deleter = dl_plain_delete;
+    fill_tensor(&t->m.dl_tensor, d, t->shape, t->strides);
+    t->owner = d->owner;
+    cap = PyCapsule_New(&t->m, "dltensor", capsule_plain_dtor);
+    if (!cap) {
+      free(t);
+      return NULL;
+    }
+  }
+  atomic_fetch_add(&d->owner->refs, 1); /* the capsule's (later the consumer's) reference */
+  return cap;
+}
+
+/* DeviceMatrix.info() -> (pointer, n, ld, device id, typecode). */
+static PyObject *dm_info(PyObject *self, PyObject *noargs) {
+  DeviceMatrix *d = (DeviceMatrix *)self;
+  return Py_BuildValue("(KKKiC)", (unsigned long long)(uintptr_t)d->data, (unsigned long long)d->n,
+                       (unsigned long long)d->ld, d->device, d->typecode);
+}
+
+static void dm_dealloc(PyObject *self) {
+  DeviceMatrix *d = (DeviceMatrix *)self;
+  if (d->owner) owner_release(d->owner);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static PyMethodDef dm_methods[] = {
+    {"dlpack", dm_dlpack, METH_VARARGS, "dlpack(versioned) -> a DLPack capsule of the device matrix"},
+    {"info", dm_info, METH_NOARGS, "(pointer, n, ld, device id, typecode)"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject DeviceMatrixType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gsp._core.DeviceMatrix",
+    .tp_basicsize = sizeof(DeviceMatrix),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A gsp matrix whose dense copy lives on a GPU (made by gsp._core.closure_device).",
+    .tp_dealloc = dm_dealloc,
+    .tp_methods = dm_methods,
+};
+
+static int typecode_of(gsp_type t) {
+  switch (t) {
+  case GSP_INT32: return 'i';
+  case GSP_INT64: return 'q';
+  case GSP_FP32: return 'f';
+  default: return 'd';
+  }
+}
+
+/* closure_device(spec, undirected, semiring, reflexive) -> DeviceMatrix:
+ * the closure on the GPU (backend CUDA), left on the device, absent
+ * entries holding the semiring's zero. */
+static PyObject *py_closure_device(PyObject *self, PyObject *args) {
+  PyObject *spec;
+  int undirected, semiring, reflexive;
+  if (!PyArg_ParseTuple(args, "Oiip", &spec, &undirected, &semiring, &reflexive)) return NULL;
+  gsp_matrix A = make_graph(spec, undirected);
+  if (!A) return NULL;
+  gsp_index n = 0;
+  gsp_type t;
+  gsp_matrix_nrows(&n, A);
+  gsp_matrix_type(&t, A);
+  gsp_closure_opts co;
+  memset(&co, 0, sizeof co);
+  co.non_reflexive = !reflexive;
+  co.backend = GSP_BACKEND_CUDA;
+  void *data = NULL;
+  gsp_index ld = 0;
+  int device = 0;
+  gsp_info info;
+  Py_BEGIN_ALLOW_THREADS
+  info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
+  if (info == GSP_SUCCESS) info = gsp_matrix_device_view(&data, &ld, &device, A, (gsp_semiring)semiring);
+  Py_END_ALLOW_THREADS
+  if (info != GSP_SUCCESS) {
+    raise_info(info, A);
+    gsp_matrix_free(&A);
+    return NULL;
+  }
+  dev_owner *o = malloc(sizeof *o);
+  DeviceMatrix *d = o ? PyObject_New(DeviceMatrix, &DeviceMatrixType) : NULL;
+  if (!d) {
+    free(o);
+    gsp_matrix_free(&A);
+    return o ? NULL : PyErr_NoMemory();
+  }
+  o->A = A;
+  atomic_init(&o->refs, 1);
+  d->owner = o;
+  d->data = data;
+  d->n = n;
+  d->ld = ld;
+  d->device = device;
+  d->typecode = typecode_of(t);
+  return (PyObject *)d;
+}
+
+static PyObject *py_cuda_available(PyObject *self, PyObject *noargs) {
+  bool ok = false;
+  char desc[512] = "";
+  gsp_cuda_available(&ok, desc, sizeof desc);
+  int count = 0;
+  gsp_cuda_device_count(&count);
+  return Py_BuildValue("(Osi)", ok ? Py_True : Py_False, desc, count);
+}
+
+static PyObject *py_set_threads(PyObject *self, PyObject *args) {
+  int k;
+  if (!PyArg_ParseTuple(args, "i", &k)) return NULL;
+  gsp_info info = gsp_set_threads(k);
+  if (info != GSP_SUCCESS) return raise_info(info, NULL);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_get_threads(PyObject *self, PyObject *noargs) {
+  int k = 0;
+  gsp_get_threads(&k);
+  return PyLong_FromLong(k);
+}
+
+static PyObject *py_set_exceptions(PyObject *self, PyObject *args) {
+  PyObject *e, *nc;
+  if (!PyArg_ParseTuple(args, "OO", &e, &nc)) return NULL;
+  Py_XSETREF(GspError, Py_NewRef(e));
+  Py_XSETREF(NegativeCycleError, Py_NewRef(nc));
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"apsp", py_apsp, METH_VARARGS, "gsp_apsp with a row callback into preallocated arrays"},
+    {"bellman_ford", py_bellman_ford, METH_VARARGS, "gsp_bellman_ford once per source"},
+    {"nearest", py_nearest, METH_VARARGS, "gsp_nearest_source"},
+    {"closure", py_closure, METH_VARARGS, "gsp_closure_ext, exported densely"},
+    {"closure_device", py_closure_device, METH_VARARGS, "gsp_closure_ext on the GPU, left on the device"},
+    {"cuda_available", py_cuda_available, METH_NOARGS, "(available, description, device count)"},
+    {"set_threads", py_set_threads, METH_VARARGS, "gsp_set_threads"},
+    {"get_threads", py_get_threads, METH_NOARGS, "gsp_get_threads"},
+    {"_set_exceptions", py_set_exceptions, METH_VARARGS, "register gsp.GspError and gsp.NegativeCycleError"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "gsp._core", "The compiled part of gsp.", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+  if (PyType_Ready(&DeviceMatrixType) < 0) return NULL;
+  PyObject *m = PyModule_Create(&module);
+  if (!m) return NULL;
+  if (PyModule_AddObjectRef(m, "DeviceMatrix", (PyObject *)&DeviceMatrixType) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  if (PyModule_AddIntConstant(m, "VERSION_MAJOR", GSP_VERSION_MAJOR) < 0 ||
+      PyModule_AddIntConstant(m, "VERSION_MINOR", GSP_VERSION_MINOR) < 0 ||
+      PyModule_AddIntConstant(m, "VERSION_PATCH", GSP_VERSION_PATCH) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

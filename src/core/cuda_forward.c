@@ -1,0 +1,224 @@
+/*
+ * The C gateway's functions (gsp_cuda.h, gsp_cuda_fw.h, gsp_cuda_scale.h)
+ * on the core's side: each forwards to the plugin's table
+ * (src/cuda/gsp_cuda_plugin.h, loaded by cuda_loader.c), so callers keep
+ * calling them by name. Without the plugin: questions answer "no GPU"
+ * (gsp_cuda_usable says why), releases have nothing to release (no object
+ * got device data), and a call that would run on the device fails with
+ * GSP_NO_DEVICE and the reason, never running elsewhere in silence.
+ */
+#ifdef GSP_HAVE_CUDA
+
+#include <stdint.h>
+#include <string.h>
+
+#include "gsp_cuda_plugin.h"
+
+/* The table, loading the plugin if needed; NULL after recording
+ * GSP_NO_DEVICE with the reason for `fn`. */
+static const gsp__cuda_api *need(const char *fn) {
+  char why[512] = "";
+  const gsp__cuda_api *a = gsp__cuda_plugin(why, sizeof why);
+  if (!a) (void)GSP_ERROR(GSP_NO_DEVICE, "%s: %s", fn, why);
+  return a;
+}
+
+/* The device entries that run work: taken, and failed, without the plugin. */
+#define GSP_RUN_(fn, call)                                                     \
+  do {                                                                         \
+    const gsp__cuda_api *a_ = need(fn);                                        \
+    if (!a_) {                                                                 \
+      *taken = true;                                                           \
+      return GSP_NO_DEVICE;                                                    \
+    }                                                                          \
+    return a_->call;                                                           \
+  } while (0)
+
+/* ---- gsp_cuda.h ---- */
+
+bool gsp_cuda_usable(char *desc, size_t len) {
+  const gsp__cuda_api *a = gsp__cuda_plugin(desc, len);
+  return a && a->usable(desc, len);
+}
+
+int gsp_cuda_usable_count(void) {
+  const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
+  return a ? a->usable_count() : 0;
+}
+
+gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s,
+                          bool non_reflexive, size_t device_memory_cap, int gpus, bool *taken) {
+  GSP_RUN_("gsp_closure", closure(M, succ, s, non_reflexive, device_memory_cap, gpus, taken));
+}
+
+gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
+                       const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
+                       bool *taken) {
+  GSP_RUN_("gsp_sssp", sssp(out, nvals, A, src, nsrc, algo, lim, delta, taken));
+}
+
+gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
+                        int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
+                        const void *lim, int64_t batch, bool *taken) {
+  GSP_RUN_("gsp_msssp", msssp(dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, batch, taken));
+}
+
+gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
+                     const int64_t *src, int64_t nsrc, const void *lim, bool *taken) {
+  GSP_RUN_("gsp_bellman_ford", bf(dist, parent, cycle, clen, A, src, nsrc, lim, taken));
+}
+
+gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
+                      struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr,
+                      const char *fn, bool *taken) {
+  GSP_RUN_(fn, mxv(w, mask, accum, s, A, u, desc, tr, fn, taken));
+}
+
+gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B,
+                      bool ta, bool tb, const char *fn, bool *taken) {
+  GSP_RUN_(fn, mxm(T, s, A, B, ta, tb, fn, taken));
+}
+
+void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out) {
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  if (a) a->sssp_last_stats(out);
+  else memset(out, 0, sizeof *out);
+}
+
+void gsp_cuda_sssp_note_host(double before_s, double after_s) {
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  if (a) a->sssp_note_host(before_s, after_s);
+}
+
+bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum) {
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  return a && a->weights_checked(A, wsum);
+}
+
+bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes) {
+  const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
+  return a && a->memory(free_bytes, total_bytes);
+}
+
+size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool parents) {
+  const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
+  return a ? a->msssp_bytes(A, batch, parents) : SIZE_MAX;
+}
+
+gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  if (!a) return GSP_ERROR(GSP_NO_DEVICE, "a device-resident matrix without the CUDA backend loaded");
+  return a->matrix_download(A);
+}
+
+void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  if (a) a->matrix_release(A);
+}
+
+gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc) {
+  const gsp__cuda_api *a = need("gsp_matrix_device_view");
+  return a ? a->matrix_view(data, ld, device, A, enc) : GSP_NO_DEVICE;
+}
+
+gsp_info gsp_cuda_vector_download(struct gsp_vector_s *v) {
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  if (!a) return GSP_ERROR(GSP_NO_DEVICE, "a device-resident vector without the CUDA backend loaded");
+  return a->vector_download(v);
+}
+
+void gsp_cuda_vector_release(struct gsp_vector_s *v) {
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  if (a) a->vector_release(v);
+}
+
+/* ---- gsp_cuda_fw.h: device-level closures (the gateway, benchmarks) ---- */
+
+int64_t gsp_cuda_padded_n(gsp_type t, int64_t n) {
+  const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
+  return a ? a->padded_n(t, n) : n;
+}
+
+size_t gsp_cuda_closure_bytes(gsp_type t, int64_t n, bool paths) {
+  const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
+  return a ? a->closure_bytes(t, n, paths) : SIZE_MAX;
+}
+
+gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s,
+                            bool reflexive, bool nonneg_i32, bool *cycle) {
+  const gsp__cuda_api *a = need("gsp_cuda_fw_device");
+  return a ? a->fw_device(d, succ, n, np, t, s, reflexive, nonneg_i32, cycle) : GSP_NO_DEVICE;
+}
+
+gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth) {
+  const gsp__cuda_api *a = need("gsp_cuda_fw_bits_impl");
+  return a ? a->fw_bits_impl(d, n, np, reflexive, tc_depth) : GSP_NO_DEVICE;
+}
+
+gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t,
+                                gsp_semiring s) {
+  const gsp__cuda_api *a = need("gsp_cuda_count_present");
+  return a ? a->count_present(count, d, n, np, t, s) : GSP_NO_DEVICE;
+}
+
+gsp_info gsp_cuda_fill_zero(void *d, int64_t np, gsp_type t, gsp_semiring s) {
+  const gsp__cuda_api *a = need("gsp_cuda_fill_zero");
+  return a ? a->fill_zero(d, np, t, s) : GSP_NO_DEVICE;
+}
+
+/* ---- gsp_cuda_scale.h: out of core and several GPUs ---- */
+
+gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, size_t budget,
+                         int64_t force_rows, int force_slots, bool *cycle, gsp_cuda_ooc_report *rep) {
+  const gsp__cuda_api *a = need("gsp_cuda_fw_ooc");
+  return a ? a->fw_ooc(H, n, t, s, reflexive, budget, force_rows, force_slots, cycle, rep) : GSP_NO_DEVICE;
+}
+
+bool gsp_cuda_mgpu_built(void) {
+  const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
+  return a && a->mgpu_built();
+}
+
+size_t gsp_cuda_mgpu_bytes(gsp_type t, int64_t n, int gpus) {
+  const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
+  return a ? a->mgpu_bytes(t, n, gpus) : 0;
+}
+
+gsp_info gsp_cuda_mgpu_create(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu) {
+  const gsp__cuda_api *a = need("gsp_cuda_mgpu_create");
+  return a ? a->mgpu_create(out, t, n, gpus, cap_per_gpu) : GSP_NO_DEVICE;
+}
+
+/* A context exists only once the plugin made it: the rest use the loaded
+ * table. */
+void gsp_cuda_mgpu_destroy(gsp_cuda_mgpu m) {
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  if (a) a->mgpu_destroy(m);
+}
+
+void gsp_cuda_mgpu_grid(const gsp_cuda_mgpu m, int *grid_rows, int *grid_cols) {
+  gsp__cuda_plugin_loaded()->mgpu_grid(m, grid_rows, grid_cols);
+}
+
+void gsp_cuda_mgpu_block(const gsp_cuda_mgpu m, int g, void **d, int *device, int64_t *row0, int64_t *rows,
+                         int64_t *col0, int64_t *cols) {
+  gsp__cuda_plugin_loaded()->mgpu_block(m, g, d, device, row0, rows, col0, cols);
+}
+
+gsp_info gsp_cuda_mgpu_fill(gsp_cuda_mgpu m, gsp_semiring s) {
+  return gsp__cuda_plugin_loaded()->mgpu_fill(m, s);
+}
+
+gsp_info gsp_cuda_mgpu_upload(gsp_cuda_mgpu m, const void *H, gsp_semiring s) {
+  return gsp__cuda_plugin_loaded()->mgpu_upload(m, H, s);
+}
+
+gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle) {
+  return gsp__cuda_plugin_loaded()->mgpu_run(m, s, reflexive, nonneg_i32, cycle);
+}
+
+gsp_info gsp_cuda_mgpu_download(gsp_cuda_mgpu m, void *H) {
+  return gsp__cuda_plugin_loaded()->mgpu_download(m, H);
+}
+
+#endif /* GSP_HAVE_CUDA */

@@ -1,0 +1,174 @@
+/*
+ * The CUDA backend as a plugin: libgsp_cuda.so (the .cu files of src/cuda) is
+ * opened at run time by the core's loader (src/core/cuda_loader.c), so
+ * libgsp itself never links the CUDA libraries and runs where they are
+ * absent. The two sides meet through two tables of function pointers:
+ *
+ *  - gsp__cuda_host: the core functions the CUDA code calls (errors,
+ *    allocation, matrix helpers, the gather pass...). The plugin's shims
+ *    (gsp_cuda_host_shims.c) define those names and forward through it, so
+ *    the plugin allocates and records errors through the one core a process
+ *    has (the allocation-failure tests count every allocation).
+ *  - gsp__cuda_api: every entry of the C gateway (gsp_cuda.h, gsp_cuda_fw.h,
+ *    gsp_cuda_scale.h). The core defines those names too
+ *    (src/core/cuda_forward.c) and forwards through it, so the callers in
+ *    src/ops and src/core are unchanged.
+ *
+ * The plugin exports one symbol, gsp_cuda_plugin_open (type
+ * gsp__cuda_plugin_open_fn). Both sides come from one build: the ABI number
+ * and the table sizes are checked at open. No CUDA types here.
+ */
+#ifndef GSP_CUDA_PLUGIN_H
+#define GSP_CUDA_PLUGIN_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bellman_ford.h"
+#include "closure_scale.h"
+#include "gsp_cuda.h"
+#include "gsp_cuda_fw.h"
+#include "gsp_cuda_scale.h"
+#include "gsp_internal.h"
+#include "sssp_gather.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef GSP_HAVE_CUDA
+
+/* Raise with any change of either table. */
+#define GSP_CUDA_PLUGIN_ABI 2
+#define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
+
+/* The core, as the plugin sees it. */
+typedef struct {
+  int abi;
+  size_t size; /* sizeof(gsp__cuda_host) */
+  /* errors (gsp__error's body, with a va_list) */
+  gsp_info (*verror)(gsp_info code, const char *file, int line, const char *fmt, va_list ap);
+  const char *(*last_error)(void);
+  /* memory, through the counted allocator */
+  void *(*malloc_array)(size_t count, size_t size);
+  void *(*calloc)(size_t count, size_t size);
+  void (*free)(void *p);
+  bool (*mul_size)(size_t *out, size_t a, size_t b);
+  /* settings and test hooks */
+  gsp_fault (*device_fault_due)(void);
+  int (*spgemm_alg)(void);
+  int (*threads)(void);
+  size_t (*type_size)(gsp_type t);
+  const char *(*type_name)(gsp_type t);
+  const char *(*semiring_name)(gsp_semiring s);
+  /* matrices */
+  void (*unregister)(void *obj);
+  gsp_info (*matrix_alloc)(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols);
+  gsp_info (*matrix_alloc_dense)(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols);
+  void (*matrix_destroy)(struct gsp_matrix_s *A);
+  gsp_info (*matrix_publish)(struct gsp_matrix_s *A);
+  void (*matrix_swap_in)(struct gsp_matrix_s *dst, struct gsp_matrix_s *src);
+  gsp_info (*matrix_host)(struct gsp_matrix_s *A);
+  void (*matrix_host_changed)(struct gsp_matrix_s *A);
+  gsp_info (*matrix_to_csr)(struct gsp_matrix_s *A);
+  gsp_info (*matrix_to_dense)(struct gsp_matrix_s *A);
+  gsp_info (*matrix_to_full)(struct gsp_matrix_s *A, const void *fill);
+  gsp_info (*matrix_mark_absent)(struct gsp_matrix_s *A, const void *absent);
+  gsp_info (*matrix_dup)(gsp_matrix *C, const gsp_matrix A);
+  /* shortest paths and closures: the host passes shared with the CPU code */
+  int64_t (*bf_find_cycle)(int64_t *cycle, const int64_t *pred, int64_t n, int64_t *scratch);
+  int64_t (*sssp_gather)(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo,
+                         int64_t len, const void *sd, const void *sp, int psize, int nthreads);
+  void (*sssp_touch)(const gsp__sssp_sink *s, gsp_type t, int64_t n, int nthreads);
+  void (*sssp_present_all)(uint8_t *b, int64_t n, int nthreads);
+  gsp_info (*sssp_roots)(int64_t *root, const int64_t *parent, int64_t n);
+  size_t (*ooc_bytes)(int64_t np, size_t ts, int64_t B, int slots);
+  bool (*ooc_plan_make)(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows,
+                        int force_slots);
+  void (*scale_note)(const gsp__scale_record *r);
+} gsp__cuda_host;
+
+/* The gateway, as the core sees it: one pointer per function of
+ * gsp_cuda.h, gsp_cuda_fw.h and gsp_cuda_scale.h, same names. */
+typedef struct {
+  int abi;
+  size_t size; /* sizeof(gsp__cuda_api) */
+  /* gsp_cuda.h */
+  bool (*usable)(char *desc, size_t len);
+  int (*usable_count)(void);
+  gsp_info (*closure)(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool non_reflexive,
+                      size_t device_memory_cap, int gpus, bool *taken);
+  gsp_info (*sssp)(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
+                   const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
+                   bool *taken);
+  gsp_info (*msssp)(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
+                    int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
+                    const void *lim, int64_t batch, bool *taken);
+  void (*sssp_last_stats)(gsp_cuda_sssp_stats *out);
+  void (*sssp_note_host)(double before_s, double after_s);
+  bool (*weights_checked)(const struct gsp_matrix_s *A, double *wsum);
+  bool (*memory)(size_t *free_bytes, size_t *total_bytes);
+  size_t (*msssp_bytes)(const struct gsp_matrix_s *A, int64_t batch, bool parents);
+  gsp_info (*bf)(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
+                 const int64_t *src, int64_t nsrc, const void *lim, bool *taken);
+  gsp_info (*matrix_download)(struct gsp_matrix_s *A);
+  void (*matrix_release)(struct gsp_matrix_s *A);
+  gsp_info (*matrix_view)(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc);
+  gsp_info (*mxv)(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
+                  struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
+                  bool *taken);
+  gsp_info (*mxm)(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B,
+                  bool ta, bool tb, const char *fn, bool *taken);
+  gsp_info (*vector_download)(struct gsp_vector_s *v);
+  void (*vector_release)(struct gsp_vector_s *v);
+  /* gsp_cuda_fw.h */
+  int64_t (*padded_n)(gsp_type t, int64_t n);
+  size_t (*closure_bytes)(gsp_type t, int64_t n, bool paths);
+  gsp_info (*fw_device)(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s,
+                        bool reflexive, bool nonneg_i32, bool *cycle);
+  gsp_info (*fw_bits_impl)(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth);
+  gsp_info (*count_present)(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s);
+  gsp_info (*fill_zero)(void *d, int64_t np, gsp_type t, gsp_semiring s);
+  /* gsp_cuda_scale.h */
+  gsp_info (*fw_ooc)(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, size_t budget,
+                     int64_t force_rows, int force_slots, bool *cycle, gsp_cuda_ooc_report *rep);
+  bool (*mgpu_built)(void);
+  size_t (*mgpu_bytes)(gsp_type t, int64_t n, int gpus);
+  gsp_info (*mgpu_create)(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu);
+  void (*mgpu_destroy)(gsp_cuda_mgpu m);
+  void (*mgpu_grid)(const gsp_cuda_mgpu m, int *grid_rows, int *grid_cols);
+  void (*mgpu_block)(const gsp_cuda_mgpu m, int g, void **d, int *device, int64_t *row0, int64_t *rows,
+                     int64_t *col0, int64_t *cols);
+  gsp_info (*mgpu_fill)(gsp_cuda_mgpu m, gsp_semiring s);
+  gsp_info (*mgpu_upload)(gsp_cuda_mgpu m, const void *H, gsp_semiring s);
+  gsp_info (*mgpu_run)(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle);
+  gsp_info (*mgpu_download)(gsp_cuda_mgpu m, void *H);
+} gsp__cuda_api;
+
+/* The plugin's entry: checks host's ABI and size, keeps host for the shims
+ * and fills *api. Returns false with a reason in why[len] on a mismatch. */
+typedef bool (*gsp__cuda_plugin_open_fn)(const gsp__cuda_host *host, gsp__cuda_api *api, char *why,
+                                          size_t len);
+
+/* ---- the core's side (src/core/cuda_loader.c) ---- */
+
+/* The gateway table when the plugin is loaded and a device usable, else
+ * NULL with why the GPU cannot be used in why[len] (may be NULL): no plugin
+ * installed, no CUDA driver / GPU, a plugin that does not load. Loads the
+ * plugin on the first call (once per process, thread-safe). */
+const gsp__cuda_api *gsp__cuda_plugin(char *why, size_t len);
+/* The table if the plugin was already loaded, else NULL; never loads (for
+ * releases and downloads: without the plugin no object has device data). */
+const gsp__cuda_api *gsp__cuda_plugin_loaded(void);
+
+/* gsp__error's body for a va_list (src/core/error.c). */
+gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap);
+
+#endif /* GSP_HAVE_CUDA */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GSP_CUDA_PLUGIN_H */
