@@ -75,8 +75,9 @@ int cmd_queries(int argc, char **argv) {
     /* a write that failed (a full disk) ends the run: nothing more to
      * compute for an output that will not be kept */
     if (ferror(out) || ((!pairs || q % 64 == 63) && q > 0 && fflush(out) != 0)) {
-      fprintf(stderr, "gsp %s: cannot write %s: %s\n", cmd, c.output ? c.output : "standard output",
-              strerror(errno ? errno : EIO));
+      fprintf(stderr, "gsp %s: cannot write %s: %s (stopped after %llu of %llu queries)\n", cmd,
+              c.output ? c.output : "standard output", strerror(errno ? errno : EIO),
+              (unsigned long long)q, (unsigned long long)k);
       rc = CLI_OUTPUT;
       goto done;
     }
