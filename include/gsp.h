@@ -793,6 +793,12 @@ typedef struct {
                                  the memory; needs n <= INT32_MAX); 0
                                  (GSP_BOOL) means GSP_INT64. The row
                                  callback always gets int64 parents. */
+  size_t host_memory_cap;     /* bytes of host memory a row block (its
+                                 staging for a callback or a type
+                                 conversion) may take; 0: a quarter of what
+                                 the process can still allocate (available
+                                 memory, RLIMIT_AS, RLIMIT_DATA), at most
+                                 2 GiB */
 } gsp_apsp_opts;
 
 /*
@@ -965,10 +971,19 @@ typedef struct {
  * Market coordinate ("pattern" for GSP_BOOL, "integer", "real" with
  * round-trip precision), DIMACS .gr (square; the header counts arcs), edge
  * list (0-based "u v w", no weight for GSP_BOOL), gsp binary dense or NumPy
- * .npy (dtype bool, int32, int64, float32 or float64). The file is written
- * to "path.tmp-<pid>" first and renamed, so an error never leaves a partial
- * file at path. Errors: GSP_IO_ERROR, GSP_INVALID_VALUE (e.g. DIMACS of a
- * non-square matrix), GSP_OUT_OF_MEMORY.
+ * .npy (dtype bool, int32, int64, float32 or float64). All or nothing: the
+ * file is written to a new temporary (created with O_EXCL) in the same
+ * directory, synced and renamed over path, so an error never leaves a
+ * partial file and never changes an existing one; concurrent writers of one
+ * path each replace it whole. A symbolic link is followed (the link stays,
+ * its target gets the data); an existing file keeps its permission bits, a
+ * new one gets 0666 less the umask. A character device, FIFO or socket is
+ * written through (not replaced), and "-" writes to standard output. The
+ * library installs no signal handler: a temporary is removed on every
+ * error, not when the process is killed. Errors: GSP_IO_ERROR (also for a
+ * path that cannot be written: missing directory, a directory, no
+ * permission), GSP_INVALID_VALUE (e.g. DIMACS of a non-square matrix),
+ * GSP_OUT_OF_MEMORY.
  */
 gsp_info gsp_matrix_write(const char *path, const gsp_matrix A,
                           const gsp_write_opts *opts);

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "gsp_internal.h"
+#include "gsp_output.h"
 
 /* ---------------------------------------------------------------------- */
 /* Line reader                                                             */
@@ -323,17 +324,18 @@ typedef struct {
   bool failed;
 } gsp__writer;
 
-gsp_info gsp__writer_open(gsp__writer *w, const char *tmp_path, bool gzip,
-                          const char *shown_path);
+/* Write into the open output file `out` (compressed when gzip); the
+ * caller commits or aborts `out` after gsp__writer_close/abort. */
+gsp_info gsp__writer_open(gsp__writer *w, gsp__ofile *out, bool gzip);
 void gsp__writer_put(gsp__writer *w, const void *data, size_t n);
 void gsp__writer_printf(gsp__writer *w, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Flush and close; GSP_IO_ERROR if any write failed. */
+/* Flush (the gzip stream ended); GSP_IO_ERROR if any write failed. */
 gsp_info gsp__writer_close(gsp__writer *w);
-/* Close after a failure without reporting. */
+/* Drop the buffer after a failure without reporting. */
 void gsp__writer_abort(gsp__writer *w);
 /* Append a decimal integer / a round-trip real to the buffer. */
 void gsp__writer_int(gsp__writer *w, int64_t v);

@@ -19,6 +19,7 @@
 
 #include "apsp.h"
 #include "bellman_ford.h"
+#include "host_memory.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
@@ -505,7 +506,11 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   if (o.row_block > 0) {
     B = o.row_block < (gsp_index)ns ? (int64_t)o.row_block : ns;
   } else if (shape.blocks || staging) {
-    const size_t budget = o.device_memory_cap ? o.device_memory_cap : GSP_APSP_STAGING_BYTES;
+    /* staging sized to the memory there is: a fixed size would fail where
+     * the whole result does not fit, the case blocks are for */
+    size_t budget = o.device_memory_cap ? o.device_memory_cap : GSP_APSP_STAGING_BYTES;
+    const size_t host = o.host_memory_cap ? o.host_memory_cap : gsp__host_memory_available() / 4;
+    if (host < budget) budget = host;
     int64_t b = (int64_t)(budget / per_row);
     if (b >= 64) b -= b % 32; /* whole warps of sources on the GPU */
     B = b < 1 ? 1 : b < ns ? b : ns;
