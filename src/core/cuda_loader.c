@@ -41,6 +41,7 @@ static void fill_host(void) {
   host.free = gsp__free;
   host.mul_size = gsp__mul_size;
   host.device_fault_due = gsp__device_fault_due;
+  host.device_decline_vnote = gsp__device_decline_vnote;
   host.spgemm_alg = gsp__spgemm_alg;
   host.threads = gsp__threads;
   host.type_size = gsp_type_size;

@@ -8,6 +8,7 @@
 #ifndef GSP_INTERNAL_H
 #define GSP_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -299,6 +300,7 @@ void gsp__device_decline_note(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+void gsp__device_decline_vnote(const char *fmt, va_list ap);
 void gsp__device_decline_clear(void);
 gsp_info gsp__device_declined(const char *fn);
 

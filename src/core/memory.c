@@ -79,10 +79,14 @@ void gsp__free(void *p) { free(p); }
 
 static _Thread_local char decline_why[256];
 
+void gsp__device_decline_vnote(const char *fmt, va_list ap) {
+  vsnprintf(decline_why, sizeof decline_why, fmt, ap);
+}
+
 void gsp__device_decline_note(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(decline_why, sizeof decline_why, fmt, ap);
+  gsp__device_decline_vnote(fmt, ap);
   va_end(ap);
 }
 

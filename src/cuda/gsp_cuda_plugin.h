@@ -41,7 +41,7 @@ extern "C" {
 #ifdef GSP_HAVE_CUDA
 
 /* Raise with any change of either table. */
-#define GSP_CUDA_PLUGIN_ABI 2
+#define GSP_CUDA_PLUGIN_ABI 3
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
 
 /* The core, as the plugin sees it. */
@@ -58,6 +58,8 @@ typedef struct {
   bool (*mul_size)(size_t *out, size_t a, size_t b);
   /* settings and test hooks */
   gsp_fault (*device_fault_due)(void);
+  /* why the device turned a call down (gsp__device_decline_note) */
+  void (*device_decline_vnote)(const char *fmt, va_list ap);
   int (*spgemm_alg)(void);
   int (*threads)(void);
   size_t (*type_size)(gsp_type t);
