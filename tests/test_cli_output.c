@@ -235,6 +235,12 @@ Test(cli_output, unwritable_outputs_refused_first) {
     cr_expect_eq(gsp("queries missing.gr missing.ss -o %s", bad[k]), 4, "%s", err);
     cr_expect_eq(gsp("convert missing.gr %s", bad[k]), 4, "%s", err);
     cr_expect_eq(gsp("generate ring -n 5 -o %s", bad[k]), 4, "%s", err);
+    /* maps: opened with the coordinates, before the computation */
+    cr_expect_eq(gsp("path g.gr 1 2 --svg %s", bad[k]), 4, "path --svg %s: %s", bad[k], err);
+    cr_expect(!strstr(out, "path 1"), "computed before refusing: %s", out);
+    cr_expect_eq(gsp("sssp g.gr -s 1 --geojson %s", bad[k]), 4, "sssp --geojson %s: %s", bad[k], err);
+    cr_expect_eq(gsp("apsp g.gr --svg %s", bad[k]), 4, "apsp --svg %s: %s", bad[k], err);
+    cr_expect(!strstr(out, "closure by"), "computed before refusing: %s", out);
   }
   cr_expect_eq(access(tmp("d.npy"), F_OK), -1, "a refused run left d.npy");
   cr_expect_eq(temporaries_left(), 0);

@@ -201,12 +201,16 @@ typedef struct {
   gsp_index n, placed; /* vertices, and those with coordinates */
   double lon_min, lon_max, lat_min, lat_max, lat_mean;
   gsp_index *rp, *ci;  /* the arcs as read (CSR structure) */
+  cli_out *out;        /* [0] GeoJSON, [1] SVG: opened with the map, before
+                          the computation, committed when written */
 } cli_map;
 
-/* When --geojson or --svg is given: read the coordinates (--coords FILE,
- * else the .co or .co.gz of GRAPH's stem beside it) and keep the arcs.
- * CLI_OK with map->on false when neither is asked; CLI_INPUT, the message
- * naming the file, when the coordinates are missing or malformed. */
+/* When --geojson or --svg is given: open those outputs (CLI_OUTPUT when one
+ * cannot be written), read the coordinates (--coords FILE, else the .co or
+ * .co.gz of GRAPH's stem beside it) and keep the arcs. CLI_OK with map->on
+ * false when neither is asked; CLI_INPUT, the message naming the file, when
+ * the coordinates are missing or malformed. cli_map_free aborts an output
+ * not written. */
 int cli_map_open(const cli_ctx *c, const char *cmd, const cli_graph *g,
                  cli_map *map);
 void cli_map_free(cli_map *map);
@@ -236,12 +240,6 @@ int cli_map_tree(const cli_ctx *c, const char *cmd, const cli_graph *g,
 gsp_info cli_tight_tree(gsp_index **parent, gsp_matrix A, gsp_index src,
                         const gsp_index *I, const void *X, gsp_index cnt,
                         const double *cutoff);
-
-/* Write a file through emit(f, ctx): into a temporary beside path, then
- * renamed over it, so a failed write leaves no partial file. Prints the
- * problem and returns CLI_OUTPUT on error. */
-int cli_write_file(const char *cmd, const char *path,
-                   bool (*emit)(FILE *f, const void *ctx), const void *ctx);
 
 /* ---- subcommands ---- */
 

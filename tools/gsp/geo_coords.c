@@ -134,6 +134,11 @@ int cli_map_open(const cli_ctx *c, const char *cmd, const cli_graph *g,
   const char *asked = cli_get(c, "coords");
   const char *opt = map->svg ? "--svg" : "--geojson";
   int rc = CLI_FAILURE;
+  if (!(map->out = calloc(2, sizeof *map->out))) goto fail;
+  if ((rc = cli_out_open(&map->out[0], cmd, map->geojson)) ||
+      (rc = cli_out_open(&map->out[1], cmd, map->svg)))
+    goto fail;
+  rc = CLI_FAILURE;
   if (asked) {
     map->path = strdup(asked);
   } else {
@@ -144,6 +149,7 @@ int cli_map_open(const cli_ctx *c, const char *cmd, const cli_graph *g,
                       "FILE.co\n", cmd, opt, plain, gz, c->pos[0]);
       free(plain);
       free(gz);
+      cli_map_free(map);
       return CLI_INPUT;
     }
     if (plain && is_file(plain)) {
@@ -200,6 +206,12 @@ fail:
 }
 
 void cli_map_free(cli_map *map) {
+  if (map->out) {
+    cli_out_abort(&map->out[0]);
+    cli_out_abort(&map->out[1]);
+    free(map->out);
+    map->out = NULL;
+  }
   free(map->path);
   free(map->lon);
   free(map->lat);

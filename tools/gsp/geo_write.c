@@ -12,21 +12,18 @@
 
 #include "geo.h"
 
-int cli_write_file(const char *cmd, const char *path,
-                   bool (*emit)(FILE *f, const void *ctx), const void *ctx) {
-  /* all or nothing, as every output (cli_output.c) */
-  cli_out o;
-  int rc = cli_out_open(&o, cmd, path);
-  if (rc) return rc;
-  FILE *f = cli_out_stream(&o, cmd);
+/* Write an output opened by cli_map_open, all or nothing (cli_output.c). */
+static int write_out(cli_out *o, const char *cmd, bool (*emit)(FILE *f, const void *ctx),
+                     const void *ctx) {
+  FILE *f = cli_out_stream(o, cmd);
   if (!f) return CLI_OUTPUT;
   if (!emit(f, ctx)) {
     int err = errno;
-    cli_out_abort(&o);
-    fprintf(stderr, "gsp %s: %s: cannot write: %s\n", cmd, path, strerror(err ? err : EIO));
+    cli_out_abort(o);
+    fprintf(stderr, "gsp %s: %s: cannot write: %s\n", cmd, o->path, strerror(err ? err : EIO));
     return CLI_OUTPUT;
   }
-  return cli_out_commit(&o, cmd);
+  return cli_out_commit(o, cmd);
 }
 
 /* A value as a JSON number (null when not finite). */
@@ -114,11 +111,11 @@ static int write_docs(const cli_ctx *c, const char *cmd, const cli_map *map,
                       bool (*svg)(FILE *, const void *), const char *of) {
   int rc;
   if (map->geojson) {
-    if ((rc = cli_write_file(cmd, map->geojson, geojson, d))) return rc;
+    if ((rc = write_out(&map->out[0], cmd, geojson, d))) return rc;
     cli_say(c, "GeoJSON of the %s: %s\n", of, map->geojson);
   }
   if (map->svg) {
-    if ((rc = cli_write_file(cmd, map->svg, svg, d))) return rc;
+    if ((rc = write_out(&map->out[1], cmd, svg, d))) return rc;
     cli_say(c, "picture of the %s: %s\n", of, map->svg);
   }
   return CLI_OK;
