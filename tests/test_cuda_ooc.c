@@ -243,7 +243,8 @@ Test(cuda_ooc, resident_input) {
   gsp_matrix_free(&A), gsp_matrix_free(&M), gsp_matrix_free(&C);
 }
 
-/* OR_AND is not out of core: under a cap it runs on the CPU, exactly. */
+/* OR_AND is not out of core: under a cap an explicit CUDA request fails
+ * (M unchanged) and AUTO runs it on the CPU, exactly. */
 Test(cuda_ooc, or_and_goes_to_cpu) {
   scale_gpu_or_skip();
   gsp_test_context("or-and under a cap");
@@ -261,6 +262,9 @@ Test(cuda_ooc, or_and_goes_to_cpu) {
   memset(&o, 0, sizeof o);
   o.backend = GSP_BACKEND_CUDA;
   o.device_memory_cap = (size_t)1 << 20; /* below 8192^2 / 8 bits */
+  cr_assert_eq(gsp_closure_ext(G, NULL, GSP_OR_AND, &o), GSP_DEVICE_OUT_OF_MEMORY, "%s", gsp_last_error());
+  scale_assert_same(G, A);
+  o.backend = GSP_BACKEND_AUTO;
   GSP_OK(gsp_closure_ext(G, NULL, GSP_OR_AND, &o));
   gsp__scale_record r;
   gsp__scale_last(&r);
