@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dense_pass.h"
 #include "gsp_internal.h"
 
 static gsp_info check_new_args(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols,
@@ -28,6 +29,19 @@ static gsp_info check_rowptr(const gsp_index *rowptr, gsp_index nrows, const cha
   return GSP_SUCCESS;
 }
 
+/* Whether every row's columns are in range and strictly increasing (one
+ * parallel pass; the tuple sorter then has nothing to do). */
+static bool sorted_rows(const gsp_index *p, const gsp_index *j, gsp_index nrows, gsp_index ncols) {
+  int bad = 0;
+  const int nt = gsp__pass_threads((size_t)p[nrows]);
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 256) reduction(| : bad) if (nt > 1)
+  for (int64_t i = 0; i < (int64_t)nrows; i++) {
+    for (gsp_index k = p[i]; k < p[i + 1]; k++)
+      bad |= j[k] >= ncols || (k > p[i] && j[k] <= j[k - 1]);
+  }
+  return !bad;
+}
+
 gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols,
                                const gsp_index *rowptr, const gsp_index *colidx,
                                const void *values) {
@@ -41,6 +55,21 @@ gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   GSP_CHECK(values || t == GSP_BOOL, GSP_NULL_POINTER, "%s: values is NULL", fn);
   GSP_TRY(check_rowptr(rowptr, nrows, fn));
   gsp_index nv = rowptr[nrows];
+  if (sorted_rows(rowptr, colidx, nrows, ncols)) {
+    /* already canonical (the common case): copy the arrays as they are */
+    GSP_TRY(gsp__matrix_alloc(&M, t, (int64_t)nrows, (int64_t)ncols));
+    const size_t ts = gsp_type_size(t);
+    GSP_ALLOC(M->j, nv > 0 ? nv : 1, sizeof(gsp_index));
+    GSP_ALLOC(M->x, nv > 0 ? nv : 1, ts);
+    gsp__pass_memcpy(M->p, rowptr, ((size_t)nrows + 1) * sizeof(gsp_index));
+    gsp__pass_memcpy(M->j, colidx, (size_t)nv * sizeof(gsp_index));
+    if (values) gsp__pass_memcpy(M->x, values, (size_t)nv * ts);
+    else memset(M->x, 1, (size_t)nv); /* bool without values: all true */
+    M->nvals = (int64_t)nv;
+    GSP_TRY(gsp__matrix_publish(M));
+    *A = M;
+    return info;
+  }
   /* expand row indices and reuse the tuple sorter: it checks columns,
    * sorts rows and rejects duplicates */
   GSP_ALLOC(I, nv, sizeof(gsp_index));
@@ -130,27 +159,49 @@ gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx, void **va
   return info;
 }
 
-/* Presence array of a dense array: NULL when all present (or absent NULL). */
+/* Presence array of a dense array: NULL when all present (or absent NULL).
+ * One parallel pass: compare each value with *absent (as values: -0 == 0
+ * for floats; bool compares as bytes), write the flag, count, and copy the
+ * value to copy[] when copy is not NULL. */
 static gsp_info dense_presence(uint8_t **b_out, int64_t *nvals, gsp_type t, const void *x, size_t nn,
-                               const void *absent) {
+                               const void *absent, void *copy) {
   gsp_info info = GSP_SUCCESS;
   uint8_t *b = NULL;
 #define GSP_FREE_ALL gsp__free(b)
   *b_out = NULL;
   *nvals = (int64_t)nn;
-  if (!absent) return info;
+  if (!absent) {
+    if (copy) gsp__pass_memcpy(copy, x, nn * gsp_type_size(t));
+    return info;
+  }
   GSP_ALLOC(b, nn, 1);
-  size_t ts = gsp_type_size(t);
   int64_t cnt = 0;
-  for (size_t k = 0; k < nn; k++) {
-    const void *v = gsp__cat(x, t, (int64_t)k);
-    /* compare as values (floats: -0 == 0), via double for non-integers */
-    bool same;
-    if (t == GSP_FP32) same = *(const float *)v == *(const float *)absent;
-    else if (t == GSP_FP64) same = *(const double *)v == *(const double *)absent;
-    else same = memcmp(v, absent, ts) == 0;
-    b[k] = !same;
-    cnt += !same;
+  const int nt = gsp__pass_threads(nn);
+  switch (t) {
+#define GSP_PRES_(code, ct)                                                    \
+  case code: {                                                                 \
+    const ct *v = (const ct *)x, a = *(const ct *)absent;                      \
+    ct *d = (ct *)copy;                                                        \
+    if (d) {                                                                   \
+      _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt) if (nt > 1)") \
+      for (size_t k = 0; k < nn; k++) {                                        \
+        const ct e = v[k];                                                     \
+        const uint8_t p = !(e == a);                                           \
+        d[k] = e;                                                              \
+        b[k] = p;                                                              \
+        cnt += p;                                                              \
+      }                                                                        \
+    } else {                                                                   \
+      _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt) if (nt > 1)") \
+      for (size_t k = 0; k < nn; k++) {                                        \
+        const uint8_t p = !(v[k] == a);                                        \
+        b[k] = p;                                                              \
+        cnt += p;                                                              \
+      }                                                                        \
+    }                                                                          \
+  } break;
+    GSP_PASS_TYPES(GSP_PRES_)
+#undef GSP_PRES_
   }
   if ((size_t)cnt == nn) GSP_FREE(b);
   *b_out = b;
@@ -179,8 +230,7 @@ gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp
   GSP_TRY(dense_count(&nn, t, nrows, ncols, fn));
   GSP_TRY(gsp__matrix_alloc_dense(&M, t, (int64_t)nrows, (int64_t)ncols));
   GSP_ALLOC(M->x, nn, gsp_type_size(t));
-  gsp__memcpy(M->x, values, nn * gsp_type_size(t));
-  GSP_TRY(dense_presence(&M->b, &M->nvals, t, values, nn, absent));
+  GSP_TRY(dense_presence(&M->b, &M->nvals, t, values, nn, absent, M->x));
   GSP_TRY(gsp__matrix_publish(M));
   *A = M;
 #undef GSP_FREE_ALL
@@ -198,7 +248,7 @@ gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   size_t nn;
   GSP_TRY(dense_count(&nn, t, nrows, ncols, fn));
   GSP_TRY(gsp__matrix_alloc_dense(&M, t, (int64_t)nrows, (int64_t)ncols));
-  GSP_TRY(dense_presence(&M->b, &M->nvals, t, *values, nn, absent));
+  GSP_TRY(dense_presence(&M->b, &M->nvals, t, *values, nn, absent, NULL));
   GSP_TRY(gsp__matrix_publish(M));
   M->x = *values;
   *values = NULL;
@@ -207,31 +257,72 @@ gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   return info;
 }
 
-/* Write A densely into out (absent entries = *absent). */
+/* Write A densely into out (absent entries = *absent): one parallel pass
+ * over the rows, whatever the storage. */
 static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *A, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__matrix_host(A));
-  size_t nn = (size_t)A->nrows * (size_t)A->ncols, ts = gsp_type_size(A->type);
+  const size_t nn = (size_t)A->nrows * (size_t)A->ncols, ts = gsp_type_size(A->type);
   GSP_CHECK(absent || (size_t)A->nvals == nn, GSP_NULL_POINTER,
             "%s: absent is NULL but the matrix has absent entries", fn);
+  const int64_t n = A->nrows, m = A->ncols;
+  const int nt = gsp__pass_threads(nn);
   if (A->fmt == GSP_FMT_DENSE) {
-    if (out != A->x) gsp__memcpy(out, A->x, nn * ts);
-    if (A->b)
-      for (size_t k = 0; k < nn; k++)
-        if (!A->b[k]) gsp__memcpy(gsp__at(out, A->type, (int64_t)k), absent, ts);
+    if (!A->b) {
+      if (out != A->x) gsp__pass_memcpy(out, A->x, nn * ts);
+      return info;
+    }
+    const uint8_t *b = A->b;
+    switch (A->type) {
+#define GSP_WD_(code, ct)                                                      \
+  case code: {                                                                 \
+    const ct *x = (const ct *)A->x, a = *(const ct *)absent;                   \
+    ct *o = (ct *)out;                                                         \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")   \
+    for (size_t k = 0; k < nn; k++) o[k] = b[k] ? x[k] : a;                    \
+  } break;
+      GSP_PASS_TYPES(GSP_WD_)
+#undef GSP_WD_
+    }
     return info;
   }
-  for (size_t k = 0; k < nn && absent; k++) gsp__memcpy(gsp__at(out, A->type, (int64_t)k), absent, ts);
   if (A->fmt == GSP_FMT_CSR) {
-    for (int64_t i = 0; i < A->nrows; i++)
-      for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++)
-        gsp__memcpy(gsp__at(out, A->type, i * A->ncols + (int64_t)A->j[k]), gsp__cat(A->x, A->type, (int64_t)k), ts);
-  } else {
-    for (int64_t i = 0; i < A->nrows; i++)
-      for (int64_t j = 0; j < A->ncols; j++)
-        if ((A->bits[(size_t)i * (size_t)A->wpr + (size_t)(j >> 6)] >> (j & 63)) & 1)
-          ((bool *)out)[i * A->ncols + j] = true;
+    switch (A->type) {
+#define GSP_WC_(code, ct)                                                      \
+  case code: {                                                                 \
+    const ct *x = (const ct *)A->x;                                            \
+    const ct a = absent ? *(const ct *)absent : (ct)0;                         \
+    ct *o = (ct *)out;                                                         \
+    _Pragma("omp parallel for num_threads(nt) schedule(dynamic, 64) if (nt > 1)") \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      ct *row = o + (size_t)i * (size_t)m;                                     \
+      if (absent)                                                              \
+        for (int64_t j = 0; j < m; j++) row[j] = a;                            \
+      for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) row[A->j[k]] = x[k];   \
+    }                                                                          \
+  } break;
+      GSP_PASS_TYPES(GSP_WC_)
+#undef GSP_WC_
+    }
+    return info;
+  }
+  /* BITS (bool): every byte written, true where the bit is set; explicit
+   * false entries were dropped when the bits were made, so the absent
+   * value and false coincide unless *absent is true. */
+  const uint8_t a = absent ? *(const uint8_t *)absent : 0;
+  const uint64_t *bits = A->bits;
+  const int64_t wpr = A->wpr;
+  uint8_t *o = out;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (int64_t i = 0; i < n; i++) {
+    uint8_t *row = o + (size_t)i * (size_t)m;
+    const uint64_t *w = bits + (size_t)i * (size_t)wpr;
+    for (int64_t j0 = 0; j0 < m; j0 += 64) {
+      const uint64_t v = w[j0 >> 6];
+      const int64_t len = m - j0 < 64 ? m - j0 : 64;
+      for (int64_t q = 0; q < len; q++) row[j0 + q] = ((v >> q) & 1) ? 1 : a;
+    }
   }
 #undef GSP_FREE_ALL
   return info;

@@ -1,0 +1,39 @@
+/* Passes over the n^2 entries of dense storage (import, export, format
+ * conversion): every one runs on all of gsp's threads once it is large
+ * enough to repay a parallel region, and does its work in one sweep. */
+#ifndef GSP_DENSE_PASS_H
+#define GSP_DENSE_PASS_H
+
+#include <string.h>
+
+#include "gsp_internal.h"
+
+/* Threads for a pass over `work` entries: one below 256 Ki entries (a
+ * parallel region costs more than it saves there), else gsp__threads(). */
+static inline int gsp__pass_threads(size_t work) {
+  return work < ((size_t)1 << 18) ? 1 : gsp__threads();
+}
+
+/* X(type code, C type) for each type, to write a pass once for all of them
+ * (typed loops: comparisons as values, -0 == 0, NaN never equal). */
+#define GSP_PASS_TYPES(X)                                                      \
+  X(GSP_BOOL, uint8_t)                                                         \
+  X(GSP_INT32, int32_t)                                                        \
+  X(GSP_INT64, int64_t)                                                        \
+  X(GSP_FP32, float)                                                           \
+  X(GSP_FP64, double)
+
+/* memcpy on gsp__pass_threads threads (first touch of a fresh destination
+ * is spread over them too). */
+static inline void gsp__pass_memcpy(void *dst, const void *src, size_t bytes) {
+  const size_t chunk = (size_t)1 << 22;
+  const int64_t parts = (int64_t)((bytes + chunk - 1) / chunk);
+  const int nt = gsp__pass_threads(bytes / 4);
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (int64_t q = 0; q < parts; q++) {
+    const size_t at = (size_t)q * chunk, len = bytes - at < chunk ? bytes - at : chunk;
+    memcpy((char *)dst + at, (const char *)src + at, len);
+  }
+}
+
+#endif
