@@ -99,8 +99,10 @@ gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_ind
   const gsp_index *p = *rowptr, *j = *colidx;
   GSP_TRY(check_rowptr(p, nrows, fn));
   /* zero-copy cannot reorder the caller's arrays behind an error, so the
-   * columns must already be strictly increasing within each row */
-  for (gsp_index i = 0; i < nrows; i++)
+   * columns must already be strictly increasing within each row (checked in
+   * parallel; the serial loop only finds the first offender for the message) */
+  const bool canonical = sorted_rows(p, j, nrows, ncols);
+  for (gsp_index i = 0; i < nrows && !canonical; i++)
     for (gsp_index k = p[i]; k < p[i + 1]; k++) {
       GSP_CHECK(j[k] < ncols, GSP_INVALID_INDEX, "%s: row %llu: column %llu out of range 0..%llu", fn,
                 (unsigned long long)i, (unsigned long long)j[k], (unsigned long long)ncols - 1);
