@@ -245,3 +245,52 @@ Test(cuda_hostpath, pack_closure_unpack_round_trip, .timeout = 300) {
     cr_assert_eq(((int32_t *)y)[k], ref[k] == INT32_MAX ? fill : ref[k], "cell %zu", k);
   free(y), free(ref);
 }
+
+/* gsp_apsp by MSSSP on the GPU keeps the kernel's presence flags: whole,
+ * and in parts (a progress callback) where some parts are full and others
+ * not; against the CPU backend. */
+static void count_call(double f, void *ctx) {
+  (void)f;
+  ++*(int *)ctx;
+}
+
+Test(cuda_hostpath, apsp_presence_from_the_kernel, .timeout = 300) {
+  gpu_or_skip();
+  const gsp_index n = 5000;
+  const gsp_index arcs[] = {40000, 5200};
+  for (int c = 0; c < 2; c++) {
+    gsp_matrix A = NULL, Dc = NULL, Dg = NULL, Dp = NULL;
+    GSP_OK(gsp_generate_random(&A, GSP_INT32, n, arcs[c], 1, 1000, 31 + (uint64_t)c));
+    gsp_apsp_opts o = {.algo = GSP_APSP_MSSSP, .backend = GSP_BACKEND_CPU};
+    GSP_OK(gsp_apsp(&Dc, NULL, A, &o));
+    gsp_apsp_report rep;
+    o.backend = GSP_BACKEND_CUDA;
+    o.report = &rep;
+    GSP_OK(gsp_apsp(&Dg, NULL, A, &o));
+    cr_assert_eq(rep.backend, GSP_BACKEND_CUDA);
+    int calls = 0;
+    o.progress = count_call;
+    o.progress_ctx = &calls;
+    GSP_OK(gsp_apsp(&Dp, NULL, A, &o));
+    cr_assert_geq(calls, 2);
+    const size_t nn = (size_t)n * n;
+    int32_t *yc = malloc(nn * 4), *yg = malloc(nn * 4);
+    const int32_t none = -1;
+    gsp_index nc = 0, ng = 0;
+    GSP_OK(gsp_matrix_export_dense(yc, &none, Dc));
+    GSP_OK(gsp_matrix_nvals(&nc, Dc));
+    gsp_matrix Ds[2] = {Dg, Dp};
+    for (int v = 0; v < 2; v++) {
+      GSP_OK(gsp_matrix_export_dense(yg, &none, Ds[v]));
+      GSP_OK(gsp_matrix_nvals(&ng, Ds[v]));
+      cr_assert_eq(nc, ng, "%s%s: %llu entries, CPU %llu", c ? "sparse" : "connected", v ? " in parts" : "",
+                   (unsigned long long)ng, (unsigned long long)nc);
+      cr_assert(memcmp(yc, yg, nn * 4) == 0, "%s%s differs", c ? "sparse" : "connected", v ? " in parts" : "");
+    }
+    free(yc), free(yg);
+    GSP_OK(gsp_matrix_free(&A));
+    GSP_OK(gsp_matrix_free(&Dc));
+    GSP_OK(gsp_matrix_free(&Dg));
+    GSP_OK(gsp_matrix_free(&Dp));
+  }
+}

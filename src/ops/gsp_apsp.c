@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <omp.h>
 #include <sys/mman.h>
 
 #include "apsp.h"
@@ -112,6 +113,9 @@ typedef struct {
   uint8_t *db;
   bool pres_ok;
   int64_t nvals;
+  void (*progress)(double fraction, void *ctx);
+  void *progress_ctx;
+  double device_s, copy_s; /* summed GPU kernel and copy seconds */
 } apsp_run;
 
 /* Ask for transparent huge pages over the 2 MiB-aligned inside of a large
@@ -173,6 +177,12 @@ static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_ma
     GSP_TRY(gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, G, src, nb, &g->lim, r->batch,
                            &taken));
     r->ran_gpu |= taken;
+    if (taken) {
+      gsp_cuda_sssp_stats st;
+      gsp_cuda_sssp_last_stats(&st);
+      r->device_s += st.relax_s + st.parent_s + st.transpose_s;
+      r->copy_s += st.d2h_s;
+    }
     if (taken && keep) {
       r->nvals += nvals;
       /* the kernel leaves the flags of a block it found full unwritten
@@ -228,6 +238,7 @@ static gsp_info run_relax(apsp_run *r, const struct gsp_matrix_s *G, const gsp__
       GSP_TRY(gsp__apsp_finish_rows(o, p, w, r->src + k0, nb, f, r->nthreads));
     }
     GSP_TRY(deliver(r, k0, nb, o, p));
+    if (r->progress) r->progress((double)(k0 + nb) / (double)r->ns, r->progress_ctx);
   }
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -443,6 +454,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
 #define GSP_FREE_ALL                                                           \
   (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
    gsp__free(db), gsp_matrix_free(&whole))
+  const double t_start = omp_get_wtime();
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   const gsp_apsp_opts o = opts ? *opts : (gsp_apsp_opts){0};
@@ -543,6 +555,13 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     if (b >= 64) b -= b % 32; /* whole warps of sources on the GPU */
     B = b < 1 ? 1 : b < ns ? b : ns;
   }
+  if (o.progress && algo != GSP_APSP_FLOYD_WARSHALL && o.row_block == 0) {
+    /* parts for the progress callback: 8 at least (whole batches of 1024
+     * sources on the GPU); each part drains the GPU's copy pipeline once */
+    int64_t part = (ns + 7) / 8;
+    if (part > 1024) part = (part + 1023) / 1024 * 1024;
+    if (part < B) B = part;
+  }
   if (B < 1) B = 1;
   rep.algo = algo;
   rep.backend = GSP_BACKEND_CPU;
@@ -569,7 +588,10 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   apsp_run r = {.A = A, .n = n, .ns = ns, .B = B, .src = src, .out = out, .paths = want_paths,
                 .rows = o.rows, .rows_ctx = o.rows_ctx, .dx = dx, .px = px, .p32 = p32, .nthreads = nt,
                 .gpu = gpu && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
-                .batch = batch, .cap = o.device_memory_cap, .gpus = o.gpus, .db = db, .pres_ok = db != NULL};
+                .batch = batch, .cap = o.device_memory_cap, .gpus = o.gpus, .db = db, .pres_ok = db != NULL,
+                .progress = o.progress, .progress_ctx = o.progress_ctx};
+  rep.prepare_s = omp_get_wtime() - t_start;
+  const double t_compute = omp_get_wtime();
   if (n > 0) {
     switch (algo) {
     case GSP_APSP_FLOYD_WARSHALL:
@@ -581,12 +603,17 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   }
   rep.backend = r.ran_gpu ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU;
   rep.row_blocks = (gsp_index)r.blocks;
+  rep.compute_s = omp_get_wtime() - t_compute;
+  rep.device_s = r.device_s;
+  rep.copy_s = r.copy_s;
+  const double t_finish = omp_get_wtime();
 
   if (!o.rows) {
     if (whole) { /* the closure matrix itself (no paths), already published */
       *dist = whole;
       whole = NULL;
       GSP_FREE_ALL;
+      rep.finish_s = omp_get_wtime() - t_finish;
       if (o.report) *o.report = rep;
       return info;
     }
@@ -612,6 +639,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     *dist = NULL;
     if (want_paths) *paths = NULL;
   }
+  rep.finish_s = omp_get_wtime() - t_finish;
   if (o.report) *o.report = rep;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

@@ -410,9 +410,16 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
              "in %.3f s)\n",
           c->pos[0], g->n, g->nvals, cli_type_name(g->type), g->seconds);
   cli_verbose(c, "device: %s\n", dev);
+  cli_progress prog;
+  cli_progress_start(&prog, c, "computing");
+  if (prog.on) { /* on a terminal: the run in parts, a bar */
+    o.progress = cli_progress_update;
+    o.progress_ctx = &prog;
+  }
   double t0 = cli_now();
   gsp_info info = gsp_apsp(&D, want_paths ? &P : NULL, g->A, &o);
   double secs = cli_now() - t0;
+  cli_progress_end(&prog);
   if (info < 0) {
     rc = cli_fail(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle"
                                                   : "all-pairs shortest paths failed",
@@ -436,6 +443,10 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
               rep.predicted_seconds[GSP_APSP_MSSSP],
               rep.predicted_seconds[GSP_APSP_JOHNSON],
               (unsigned long long)rep.row_blocks, (unsigned long long)rep.row_block);
+  if (rep.backend == GSP_BACKEND_CUDA)
+    cli_say(c, "phases: read %.3f s, prepare %.3f s, compute %.3f s (device kernels %.3f s, copies to "
+               "the host %.3f s, overlapped), result %.3f s\n",
+            g->seconds, rep.prepare_s, rep.compute_s, rep.device_s, rep.copy_s, rep.finish_s);
   gsp_index reach = 0;
   gsp_matrix_nvals(&reach, D);
   double all = (double)ns * n;
@@ -456,9 +467,11 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     char note[160];
     snprintf(note, sizeof note, "min-plus shortest distances of %s (%s)",
              c->pos[0], algo_name(rep.algo));
+    const double tw = cli_now();
     if ((rc = write_matrix(cmd, c->output, D, c->out_format, zero, note)))
       goto done;
     cli_verbose(c, "wrote %s\n", c->output);
+    if (rep.backend == GSP_BACKEND_CUDA) cli_say(c, "phases: write %.3f s\n", cli_now() - tw);
   }
   const char *po = cli_get(c, "parent-output");
   if (po && (rc = write_matrix(cmd, po, P, c->out_format, NULL,
