@@ -5,6 +5,7 @@
 #define GSP_DENSE_PASS_H
 
 #include <string.h>
+#include <sys/mman.h>
 
 #include "gsp_internal.h"
 
@@ -22,6 +23,19 @@ static inline int gsp__pass_threads(size_t work) {
   X(GSP_INT64, int64_t)                                                        \
   X(GSP_FP32, float)                                                           \
   X(GSP_FP64, double)
+
+/* Ask for transparent huge pages over the 2 MiB-aligned inside of a large
+ * array about to be written for the first time: with 4 KiB pages the page
+ * faults of a fresh GiB cost more than writing it. Advice only. */
+static inline void gsp__pass_huge(void *p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1),
+                  e = ((uintptr_t)p + bytes) & ~(h - 1);
+  if (p && bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
+#else
+  (void)p, (void)bytes;
+#endif
+}
 
 /* memcpy on gsp__pass_threads threads (first touch of a fresh destination
  * is spread over them too). */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits_pack.h"
 #include "dense_pass.h"
 #include "gsp_internal.h"
 
@@ -61,6 +62,8 @@ gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
     const size_t ts = gsp_type_size(t);
     GSP_ALLOC(M->j, nv > 0 ? nv : 1, sizeof(gsp_index));
     GSP_ALLOC(M->x, nv > 0 ? nv : 1, ts);
+    gsp__pass_huge(M->j, (size_t)nv * sizeof(gsp_index));
+    gsp__pass_huge(M->x, (size_t)nv * ts);
     gsp__pass_memcpy(M->p, rowptr, ((size_t)nrows + 1) * sizeof(gsp_index));
     gsp__pass_memcpy(M->j, colidx, (size_t)nv * sizeof(gsp_index));
     if (values) gsp__pass_memcpy(M->x, values, (size_t)nv * ts);
@@ -177,6 +180,7 @@ static gsp_info dense_presence(uint8_t **b_out, int64_t *nvals, gsp_type t, cons
     return info;
   }
   GSP_ALLOC(b, nn, 1);
+  gsp__pass_huge(b, nn);
   int64_t cnt = 0;
   const int nt = gsp__pass_threads(nn);
   switch (t) {
@@ -232,6 +236,7 @@ gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp
   GSP_TRY(dense_count(&nn, t, nrows, ncols, fn));
   GSP_TRY(gsp__matrix_alloc_dense(&M, t, (int64_t)nrows, (int64_t)ncols));
   GSP_ALLOC(M->x, nn, gsp_type_size(t));
+  gsp__pass_huge(M->x, nn * gsp_type_size(t));
   GSP_TRY(dense_presence(&M->b, &M->nvals, t, values, nn, absent, M->x));
   GSP_TRY(gsp__matrix_publish(M));
   *A = M;
@@ -323,7 +328,9 @@ static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *
     for (int64_t j0 = 0; j0 < m; j0 += 64) {
       const uint64_t v = w[j0 >> 6];
       const int64_t len = m - j0 < 64 ? m - j0 : 64;
-      for (int64_t q = 0; q < len; q++) row[j0 + q] = ((v >> q) & 1) ? 1 : a;
+      if (a == 0) gsp__unpack64(row + j0, v, len);
+      else
+        for (int64_t q = 0; q < len; q++) row[j0 + q] = ((v >> q) & 1) ? 1 : a;
     }
   }
 #undef GSP_FREE_ALL
@@ -335,6 +342,9 @@ gsp_info gsp_matrix_export_dense(void *values, const void *absent, const gsp_mat
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_export_dense", "A"));
   GSP_CHECK(values != NULL, GSP_NULL_POINTER, "gsp_matrix_export_dense: values is NULL");
+  /* the caller's array is often fresh (malloc'ed for this call): its page
+   * faults would cost more than the copy */
+  gsp__pass_huge(values, (size_t)A->nrows * (size_t)A->ncols * gsp_type_size(A->type));
   GSP_TRY(write_dense(values, absent, A, "gsp_matrix_export_dense"));
 #undef GSP_FREE_ALL
   return info;

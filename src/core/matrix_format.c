@@ -3,6 +3,7 @@
  * a failure leaves the matrix as it was. */
 #include <string.h>
 
+#include "bits_pack.h"
 #include "dense_pass.h"
 #include "gsp_internal.h"
 #ifdef GSP_HAVE_CUDA
@@ -44,6 +45,8 @@ gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
   GSP_ALLOC(p, (size_t)n + 1, sizeof(gsp_index));
   GSP_ALLOC(jj, (size_t)A->nvals, sizeof(gsp_index));
   GSP_ALLOC(x, (size_t)A->nvals, ts);
+  gsp__pass_huge(jj, (size_t)A->nvals * sizeof(gsp_index));
+  gsp__pass_huge(x, (size_t)A->nvals * ts);
   const int nt = gsp__pass_threads((size_t)n * (size_t)m);
   /* entries per row (p[i + 1]), then their prefix sum, then the fill */
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
@@ -104,6 +107,8 @@ gsp_info gsp__matrix_to_dense(struct gsp_matrix_s *A) {
   bool full = (size_t)A->nvals == nn;
   GSP_CALLOC(x, nn, ts);
   if (!full) GSP_CALLOC(b, nn, 1);
+  gsp__pass_huge(x, nn * ts);
+  gsp__pass_huge(b, nn);
   const int64_t n = A->nrows, m = A->ncols;
   const int nt = gsp__pass_threads(nn);
   /* rows in parallel (calloc's pages are first touched by the thread that
@@ -125,11 +130,8 @@ gsp_info gsp__matrix_to_dense(struct gsp_matrix_s *A) {
         const uint64_t v = w[j0 >> 6];
         if (!v) continue;
         const int64_t len = m - j0 < 64 ? m - j0 : 64;
-        for (int64_t q = 0; q < len; q++) {
-          const uint8_t bit = (uint8_t)((v >> q) & 1);
-          xr[j0 + q] = bit;
-          if (br) br[j0 + q] = bit;
-        }
+        gsp__unpack64(xr + j0, v, len);
+        if (br) gsp__unpack64(br + j0, v, len);
       }
     }
   }
@@ -169,11 +171,7 @@ gsp_info gsp__matrix_to_bits(struct gsp_matrix_s *A) {
       const uint8_t *br = A->b ? A->b + (size_t)i * (size_t)m : NULL;
       for (int64_t j0 = 0; j0 < m; j0 += 64) {
         const int64_t len = m - j0 < 64 ? m - j0 : 64;
-        uint64_t w = 0;
-        if (br)
-          for (int64_t q = 0; q < len; q++) w |= (uint64_t)((xr[j0 + q] != 0) & (br[j0 + q] != 0)) << q;
-        else
-          for (int64_t q = 0; q < len; q++) w |= (uint64_t)(xr[j0 + q] != 0) << q;
+        const uint64_t w = gsp__pack64(xr + j0, br ? br + j0 : NULL, len);
         row[j0 >> 6] = w;
         nvals += __builtin_popcountll(w);
       }
@@ -222,6 +220,7 @@ gsp_info gsp__matrix_mark_absent(struct gsp_matrix_s *A, const void *absent) {
   GSP_TRY(gsp__matrix_to_dense(A));
   size_t nn = (size_t)A->nrows * (size_t)A->ncols;
   GSP_ALLOC(b, nn, 1);
+  gsp__pass_huge(b, nn);
   int64_t nvals = 0;
   const uint8_t *ob = A->b;
   const int nt = gsp__pass_threads(nn);

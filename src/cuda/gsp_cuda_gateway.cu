@@ -14,6 +14,9 @@
 #include <atomic>
 #include <mutex>
 
+#include <sys/mman.h>
+
+#include "bits_pack.h"
 #include "closure_scale.h"
 #include "gsp_cuda_internal.cuh"
 #include "gsp_cuda_scale.h"
@@ -119,32 +122,45 @@ static bool same_zero(gsp_semiring s, gsp_semiring e) {
  * decreases along the successors and no loop is possible; other inputs with
  * paths go to the CPU. The diagonal is skipped: a self-loop never wins.
  */
-static bool strictly_signed(const struct gsp_matrix_s *M, int sign) {
+struct SignCtx {
+  const struct gsp_matrix_s *M;
+  int sign;
+  std::atomic<bool> bad{false};
+};
+
+template <class T> static void sign_rows(void *c, int64_t lo, int64_t hi) {
+  SignCtx &d = *(SignCtx *)c;
+  const struct gsp_matrix_s *M = d.M;
   const int64_t n = M->nrows;
-#define GSP_CU_SIGNED_(ct)                                                     \
-  {                                                                            \
-    const ct *x = (const ct *)M->x;                                            \
-    if (M->fmt == GSP_FMT_CSR) {                                               \
-      for (int64_t i = 0; i < n; i++)                                          \
-        for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)                      \
-          if ((int64_t)M->j[k] != i && !(sign > 0 ? x[k] > 0 : x[k] < 0)) return false; \
-    } else {                                                                   \
-      for (int64_t i = 0; i < n; i++)                                          \
-        for (int64_t j = 0; j < n; j++) {                                      \
-          const size_t at = (size_t)i * n + j;                                 \
-          if (i != j && (!M->b || M->b[at]) && !(sign > 0 ? x[at] > 0 : x[at] < 0)) return false; \
-        }                                                                      \
-    }                                                                          \
-    return true;                                                               \
+  const T *x = (const T *)M->x;
+  const bool pos = d.sign > 0;
+  bool bad = false;
+  for (int64_t i = lo; i < hi && !bad; i++) {
+    if (M->fmt == GSP_FMT_CSR) {
+      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)
+        bad |= (int64_t)M->j[k] != i && !(pos ? x[k] > 0 : x[k] < 0);
+    } else {
+      const T *xr = x + (size_t)i * n;
+      const uint8_t *br = M->b ? M->b + (size_t)i * n : NULL;
+      for (int64_t j = 0; j < n; j++)
+        bad |= j != i && (!br || br[j]) && !(pos ? xr[j] > 0 : xr[j] < 0);
+    }
+    if ((i & 255) == 0 && d.bad.load(std::memory_order_relaxed)) return;
   }
-  switch (M->type) {
-  case GSP_INT32: GSP_CU_SIGNED_(int32_t)
-  case GSP_INT64: GSP_CU_SIGNED_(int64_t)
-  case GSP_FP32: GSP_CU_SIGNED_(float)
-  case GSP_FP64: GSP_CU_SIGNED_(double)
-  default: return false;
-  }
-#undef GSP_CU_SIGNED_
+  if (bad) d.bad.store(true);
+}
+
+static bool strictly_signed(const struct gsp_matrix_s *M, int sign) {
+  SignCtx d;
+  d.M = M;
+  d.sign = sign;
+  gsp__range_fn f = M->type == GSP_INT32 ? sign_rows<int32_t> : M->type == GSP_INT64 ? sign_rows<int64_t>
+                  : M->type == GSP_FP32  ? sign_rows<float>   : M->type == GSP_FP64 ? sign_rows<double> : NULL;
+  if (!f) return false;
+  const int64_t grain = M->fmt == GSP_FMT_CSR ? 1 + (int64_t)(((int64_t)1 << 18) / (M->nvals / (M->nrows ? M->nrows : 1) + 1))
+                                              : 1 + (((int64_t)1 << 18) / (M->nrows ? M->nrows : 1));
+  gsp__host_parallel(M->nrows, grain, f, &d);
+  return !d.bad.load();
 }
 
 /* ---- device copy ---- */
@@ -167,6 +183,18 @@ void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
 }
 
 /* ---- staged conversions (gsp_cuda_stage.h): one pass over each row ---- */
+
+/* Transparent huge pages for a fresh result array (advice only): its 4 KiB
+ * page faults would cost more than the copy into it. */
+static void huge_pages(void *p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1),
+                  e = ((uintptr_t)p + bytes) & ~(h - 1);
+  if (p && bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
+#else
+  (void)p, (void)bytes;
+#endif
+}
 
 struct UpCtx {
   const struct gsp_matrix_s *M;
@@ -239,15 +267,8 @@ static void up_bits(void *c, int64_t r0, int64_t rn, void *buf) {
         if (!M->x || ((const uint8_t *)M->x)[k]) row[M->j[k] >> 6] |= 1ull << (M->j[k] & 63);
     } else {
       const uint8_t *xr = (const uint8_t *)M->x + (size_t)i * n, *br = M->b ? M->b + (size_t)i * n : NULL;
-      for (int64_t j0 = 0; j0 < n; j0 += 64) {
-        const int64_t len = n - j0 < 64 ? n - j0 : 64;
-        uint64_t v = 0;
-        if (br)
-          for (int64_t q = 0; q < len; q++) v |= (uint64_t)((xr[j0 + q] != 0) & (br[j0 + q] != 0)) << q;
-        else
-          for (int64_t q = 0; q < len; q++) v |= (uint64_t)(xr[j0 + q] != 0) << q;
-        row[j0 >> 6] = v;
-      }
+      for (int64_t j0 = 0; j0 < n; j0 += 64)
+        row[j0 >> 6] = gsp__pack64(xr + j0, br ? br + j0 : NULL, n - j0 < 64 ? n - j0 : 64);
     }
   }
 }
@@ -356,6 +377,8 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
     const size_t ts = gsp_type_size(A->type), nn = (size_t)n * n;
     GSP_CU_ALLOC(x, nn > 0 ? nn : 1, ts);
     if ((size_t)A->nvals != nn) GSP_CU_ALLOC(b, nn, 1);
+    huge_pages(x, nn * ts);
+    huge_pages(b, nn);
     zero_value(dc.zero, dev->enc, A->type);
     dc.x = x;
     dc.b = b;
@@ -412,6 +435,8 @@ static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, i
   const size_t nn = (size_t)n * n;
   GSP_CU_ALLOC(x, nn, sizeof(int64_t));
   GSP_CU_ALLOC(b, nn, 1);
+  huge_pages(x, nn * 8);
+  huge_pages(b, nn);
   SuccCtx sc;
   sc.x = x;
   sc.b = b;

@@ -5,7 +5,11 @@
  * call) and shared by calls in turn; a call that finds it busy, or rows
  * too long for its blocks, pins buffers of its own.
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -136,6 +140,10 @@ gsp_info run(Job &j) {
   if (j.rows <= 0) return info;
   int dev = 0;
   GSP_CUDA_TRY(cudaGetDevice(&dev));
+  /* The workers' streams are non-blocking: they do not wait for work on
+   * the legacy default stream (the zero fill before an upload, the kernel
+   * before a download), so wait for it here. They end synchronized. */
+  GSP_CUDA_TRY(cudaDeviceSynchronize());
   if (!lock.owns_lock() || j.row_bytes > GSP_STAGE_BLOCK) {
     /* busy, or rows longer than a block: buffers of this call's own */
     p = &own;
@@ -158,8 +166,16 @@ gsp_info run(Job &j) {
       if (cudaSetDevice(dev) != cudaSuccess) fail(j, cudaGetLastError());
       else work(j, *p, w);
     });
+  const auto t0 = std::chrono::steady_clock::now();
   work(j, *p, 0);
   for (auto &t : th) t.join();
+  static const bool trace = getenv("GSP_STAGE_TRACE") && *getenv("GSP_STAGE_TRACE") == '1';
+  if (trace) { /* for benchmarks: what each staged transfer cost */
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double gb = (double)j.rows * (double)j.row_bytes / 1e9;
+    fprintf(stderr, "[gsp stage] %s %.3f GB in %.2f ms (%.1f GB/s, %d workers)\n", j.up ? "upload" : "download", gb,
+            s * 1e3, s > 0 ? gb / s : 0.0, W);
+  }
   const cudaError_t e = (cudaError_t)j.err.load();
   if (e != cudaSuccess) GSP_CUDA_TRY(e);
   GSP_FREE_ALL;

@@ -1,6 +1,7 @@
 /* Structured generators: road-like grids, rings, complete graphs. Arcs are
  * produced in row-major order, so building needs no sort. Undirected edges
  * take one weight for both directions (keyed by the unordered pair). */
+#include "dense_pass.h"
 #include "io_internal.h"
 
 static inline uint64_t pair_key(uint64_t u, uint64_t v) {
@@ -90,6 +91,8 @@ gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n,
   GSP_ALLOC(p, (size_t)n + 1, sizeof *p);
   GSP_ALLOC(jj, nv ? nv : 1, sizeof *jj);
   GSP_ALLOC(x, nv ? nv : 1, gsp_type_size(t));
+  gsp__pass_huge(jj, nv * sizeof *jj);
+  gsp__pass_huge(x, nv * gsp_type_size(t));
   const int nt = nv < ((size_t)1 << 16) ? 1 : gsp__threads();
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (int64_t i = 0; i < (int64_t)n; i++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dense_pass.h"
 #include "io_internal.h"
 
 void gsp__default_absent(void *out, gsp_type t) {
@@ -64,6 +65,19 @@ void gsp__dense_row(void *row, const struct gsp_matrix_s *A, int64_t i,
   if (A->fmt == GSP_FMT_DENSE && !A->b) {
     memcpy(row, gsp__cat(A->x, A->type, i * A->ncols), (size_t)A->ncols * ts);
     return;
+  }
+  if (A->fmt == GSP_FMT_DENSE) { /* one typed pass: no call per entry */
+    const uint8_t *b = A->b + (size_t)i * (size_t)A->ncols;
+    switch (A->type) {
+#define GSP_DROW_(code, ct)                                                    \
+  case code: {                                                                 \
+    const ct *x = (const ct *)A->x + (size_t)i * (size_t)A->ncols, a = *(const ct *)absent; \
+    ct *o = row;                                                               \
+    for (int64_t j = 0; j < A->ncols; j++) o[j] = b[j] ? x[j] : a;             \
+  } return;
+      GSP_PASS_TYPES(GSP_DROW_)
+#undef GSP_DROW_
+    }
   }
   for (int64_t j = 0; j < A->ncols; j++)
     memcpy((char *)row + (size_t)j * ts, absent, ts);
