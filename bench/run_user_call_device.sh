@@ -12,33 +12,41 @@ B=${BUILD_DIR:-build}
 G=${GRAPH_DIR:-$(mktemp -d)}
 t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+L=${LOG_DIR:-/tmp/user_call_logs}
+mkdir -p "$L"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 nproc
 cmake -S . -B "$B" -DGSP_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90a -DCMAKE_BUILD_TYPE=Release \
-  -DGSP_BUILD_EXAMPLES=OFF -DGSP_PYTHON="$(which python3)" > "$OUT/cmake.log" 2>&1 || { tail -20 "$OUT/cmake.log"; exit 1; }
-cmake --build "$B" -j16 --target gsp_cuda gsp_cli bench_user_call bench_closure_gpu ${TESTS:-} > "$OUT/build.log" 2>&1 \
-  || { grep -E "error" "$OUT/build.log" | head -30; tail -5 "$OUT/build.log"; exit 1; }
+  -DGSP_BUILD_EXAMPLES=OFF -DGSP_PYTHON="$(which python3)" > "$L/cmake.log" 2>&1 || { tail -20 "$L/cmake.log"; exit 1; }
+cmake --build "$B" -j16 --target gsp_cuda gsp_cli bench_user_call bench_closure_gpu ${TESTS:-} > "$L/build.log" 2>&1 \
+  || { grep -E "error" "$L/build.log" | head -30; tail -5 "$L/build.log"; exit 1; }
 stamp built
 for t in ${TESTS:-}; do
-  timeout "${TEST_TIMEOUT:-120}" "$B/tests/$t" --jobs 8 > "$OUT/$t.log" 2>&1
-  echo "$t: rc=$? $(grep -o 'Tested: .*' "$OUT/$t.log" | tail -1)"
-  grep -B2 -A6 "Assertion Failed\|CRASH\|signal" "$OUT/$t.log" | head -24
+  timeout "${TEST_TIMEOUT:-120}" "$B/tests/$t" --jobs 8 > "$L/$t.log" 2>&1
+  echo "$t: rc=$? $(grep -o 'Tested: .*' "$L/$t.log" | tail -1)"
+  grep -B2 -A6 "Assertion Failed\|CRASH\|signal" "$L/$t.log" | head -24
 done
+for t in ${TESTS:-}; do grep -qE "Failing: [1-9]|Crashing: [1-9]" "$L/$t.log" && cp "$L/$t.log" "$OUT/"; done
 stamp tests
 if [ -z "${SKIP_KERNEL:-}" ]; then
-  timeout 120 "$B/bench/bench_closure_gpu" --user --csv "$OUT/kernel.csv" > "$OUT/kernel.log" 2>&1
-  echo "kernel rc=$?"; sed -n '/^device  /,$p' "$OUT/kernel.log"
+  timeout 120 "$B/bench/bench_closure_gpu" --user --csv "$OUT/kernel.csv" > "$L/kernel.log" 2>&1
+  echo "kernel rc=$?"; sed -n '/^device  /,$p' "$L/kernel.log"
   stamp kernel
 fi
-timeout "${USER_TIMEOUT:-240}" "$B/bench/bench_user_call" --backend cuda --reps "${REPS:-2}" --csv "$OUT/user_call.csv" 2>&1 | tee "$OUT/user_call.log"
+GSP_STAGE_TRACE=${TRACE:-0} timeout "${USER_TIMEOUT:-240}" "$B/bench/bench_user_call" --backend cuda --reps "${REPS:-2}" \
+  --csv "$OUT/user_call.csv" ${USER_ARGS:-} 2> "$OUT/stage_trace.log"
+echo "user_call rc=$?"
+if [ -n "${CPU_ROWS:-}" ]; then
+  timeout "${CPU_TIMEOUT:-120}" "$B/bench/bench_user_call" --backend cpu --reps 1 --rows "$CPU_ROWS" --csv "$OUT/user_call_cpu.csv"
+fi
 stamp user_call
 GSP="$B/gsp"
 "$GSP" generate random --n 65536 --m 262144 --wmin 1 --wmax 4096 --type int32 -o "$G/r64k.gr" > /dev/null
 "$GSP" generate random --n 30000 --m 240000 --wmin 1 --wmax 4096 --type int32 -o "$G/r30k.gr" > /dev/null
 stamp generated
-/usr/bin/time -f "wall %e s, max rss %M KiB" timeout 120 "$GSP" apsp "$G/r64k.gr" --no-sample -v -t int32 2>&1 | tee "$OUT/cli_apsp64k.log"
+/usr/bin/time -f "wall %e s, max rss %M KiB" timeout 120 "$GSP" apsp "$G/r64k.gr" --no-sample -v -t int32 2>&1 
 stamp apsp64k
-/usr/bin/time -f "wall %e s, max rss %M KiB" timeout 120 "$GSP" apsp "$G/r30k.gr" --no-sample -v -t int32 -o "$G/r.npy" 2>&1 | tee "$OUT/cli_apsp30k.log"
+/usr/bin/time -f "wall %e s, max rss %M KiB" timeout 120 "$GSP" apsp "$G/r30k.gr" --no-sample -v -t int32 -o "$G/r.npy" 2>&1 
 ls -l "$G/r.npy"; rm -f "$G/r.npy"
 dd if=/dev/zero of="$G/dd.bin" bs=64M count=32 oflag=direct 2>&1 | tail -1; rm -f "$G/dd.bin"
 stamp done
