@@ -28,7 +28,10 @@ static inline int gsp__pass_threads(size_t work) {
  * array about to be written for the first time: with 4 KiB pages the page
  * faults of a fresh GiB cost more than writing it. Advice only. */
 static inline void gsp__pass_huge(void *p, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#if defined(__linux__) && !defined(MADV_HUGEPAGE)
+#error "define _DEFAULT_SOURCE before the first #include (madvise's MADV_HUGEPAGE)"
+#endif
+#if defined(__linux__)
   const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1),
                   e = ((uintptr_t)p + bytes) & ~(h - 1);
   if (p && bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);

@@ -1,5 +1,8 @@
 /* Import and export of raw CSR and dense row-major arrays, copying or
  * zero-copy (pack/unpack: ownership of malloc()ed arrays moves). */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
+#endif
 #include <stdlib.h>
 #include <string.h>
 

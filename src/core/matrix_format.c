@@ -1,6 +1,9 @@
 /* Storage formats of a matrix and the conversions between them. Each
  * conversion builds the new storage completely before releasing the old, so
  * a failure leaves the matrix as it was. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
+#endif
 #include <string.h>
 
 #include "bits_pack.h"

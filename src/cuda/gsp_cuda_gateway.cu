@@ -375,13 +375,23 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
     A->fmt = GSP_FMT_BITS;
   } else {
     const size_t ts = gsp_type_size(A->type), nn = (size_t)n * n;
-    GSP_CU_ALLOC(x, nn > 0 ? nn : 1, ts);
-    if ((size_t)A->nvals != nn) GSP_CU_ALLOC(b, nn, 1);
-    huge_pages(x, nn * ts);
-    huge_pages(b, nn);
+    /* Dense host storage of the same shape (stale while dev_only: e.g. the
+     * caller's packed array) is overwritten in place: no fresh pages to
+     * fault in, no old array to unmap. A failed download leaves the matrix
+     * dev_only, whose host arrays are stale anyway. */
+    const bool reuse = A->fmt == GSP_FMT_DENSE && A->x != NULL;
+    if (!reuse) {
+      GSP_CU_ALLOC(x, nn > 0 ? nn : 1, ts);
+      huge_pages(x, nn * ts);
+    }
+    const bool need_b = (size_t)A->nvals != nn;
+    if (need_b && !(reuse && A->b)) {
+      GSP_CU_ALLOC(b, nn, 1);
+      huge_pages(b, nn);
+    }
     zero_value(dc.zero, dev->enc, A->type);
-    dc.x = x;
-    dc.b = b;
+    dc.x = reuse ? A->x : x;
+    dc.b = !need_b ? NULL : b ? b : A->b;
     const gsp_type t = A->type;
     gsp__stage_fn f = t == GSP_INT32 ? down_drain<int32_t> : t == GSP_INT64 ? down_drain<int64_t>
                     : t == GSP_FP32  ? down_drain<float>   : down_drain<double>;
@@ -389,10 +399,19 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
     GSP_FREE(A->p);
     GSP_FREE(A->j);
     GSP_FREE(A->bits);
-    gsp__free(A->x);
-    gsp__free(A->b);
-    A->x = x;
-    A->b = b;
+    if (!reuse) {
+      gsp__free(A->x);
+      A->x = x;
+    }
+    if (!need_b) {
+      gsp__free(A->b);
+      A->b = NULL;
+    } else if (b) {
+      gsp__free(A->b);
+      A->b = b;
+    }
+    x = NULL;
+    b = NULL;
     A->wpr = 0;
     A->fmt = GSP_FMT_DENSE;
   }

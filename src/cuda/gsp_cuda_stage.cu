@@ -17,8 +17,8 @@
 #include "gsp_cuda_internal.cuh"
 #include "gsp_cuda_stage.h"
 
-#define GSP_STAGE_WORKERS 8
-#define GSP_STAGE_BLOCK ((size_t)8 << 20) /* bytes a buffer: 2 per worker */
+#define GSP_STAGE_WORKERS 16
+#define GSP_STAGE_BLOCK ((size_t)4 << 20) /* bytes a buffer: 2 per worker */
 
 namespace {
 
@@ -96,15 +96,19 @@ void work(Job &j, Pool &p, int w) {
       /* the copy that last read this buffer must be done */
       if (pend_r0[q] >= 0 && (e = cudaEventSynchronize(ev[q])) != cudaSuccess) break;
       j.fn(j.ctx, r0, rn, buf);
-      e = cudaMemcpy2DAsync(j.d + (size_t)r0 * j.dpitch, j.dpitch, buf, j.row_bytes, j.row_bytes, (size_t)rn,
-                            cudaMemcpyHostToDevice, s);
+      e = j.dpitch == j.row_bytes /* contiguous: one plain copy */
+              ? cudaMemcpyAsync(j.d + (size_t)r0 * j.dpitch, buf, j.row_bytes * (size_t)rn, cudaMemcpyHostToDevice, s)
+              : cudaMemcpy2DAsync(j.d + (size_t)r0 * j.dpitch, j.dpitch, buf, j.row_bytes, j.row_bytes, (size_t)rn,
+                                  cudaMemcpyHostToDevice, s);
       if (e == cudaSuccess) e = cudaEventRecord(ev[q], s);
       if (e != cudaSuccess) break;
       pend_r0[q] = r0;
     } else {
       /* start this block's copy, then drain the other buffer's block */
-      e = cudaMemcpy2DAsync(buf, j.row_bytes, j.d + (size_t)r0 * j.dpitch, j.dpitch, j.row_bytes, (size_t)rn,
-                            cudaMemcpyDeviceToHost, s);
+      e = j.dpitch == j.row_bytes
+              ? cudaMemcpyAsync(buf, j.d + (size_t)r0 * j.dpitch, j.row_bytes * (size_t)rn, cudaMemcpyDeviceToHost, s)
+              : cudaMemcpy2DAsync(buf, j.row_bytes, j.d + (size_t)r0 * j.dpitch, j.dpitch, j.row_bytes, (size_t)rn,
+                                  cudaMemcpyDeviceToHost, s);
       if (e == cudaSuccess) e = cudaEventRecord(ev[q], s);
       if (e != cudaSuccess) break;
       pend_r0[q] = r0;

@@ -1,6 +1,9 @@
 /* Structured generators: road-like grids, rings, complete graphs. Arcs are
  * produced in row-major order, so building needs no sort. Undirected edges
  * take one weight for both directions (keyed by the unordered pair). */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
+#endif
 #include "dense_pass.h"
 #include "io_internal.h"
 

@@ -1,6 +1,9 @@
 /* gsp_matrix_write: format choice, write-to-temporary-then-rename, and
  * entry iteration over whichever storage the matrix has (CSR, dense or
  * bit-packed), so writing never converts (and never grows) the matrix. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
+#endif
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

@@ -12,6 +12,9 @@
  * cutoff, output type), then either written into the result matrices or
  * passed to the callback.
  */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
+#endif
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -122,7 +125,7 @@ typedef struct {
  * new result array (tens of GiB written once: with 4 KiB pages the page
  * faults cost as much as the writes). Advice only. */
 static void huge_pages(void *p, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#if defined(__linux__)
   const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1),
                   e = ((uintptr_t)p + bytes) & ~(h - 1);
   if (bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
