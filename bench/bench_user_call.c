@@ -263,7 +263,7 @@ int main(int argc, char **argv) {
            outt[m], tot[m], shrink == 1 ? "" : "-");
     if (shrink == 1) printf("%-28s %6s %9s %9s %9s %9s %8.3f\n", "", "", "", "", "", "", rows[r].target_s);
     if (out)
-      fprintf(out, "%s,%lld,%s,%.6f,%.6f,%.6f,%.6f,%.3f\n", row_name[rows[r].row], (long long)n,
+      fprintf(out, "\"%s\",%lld,%s,%.6f,%.6f,%.6f,%.6f,%.3f\n", row_name[rows[r].row], (long long)n,
               be == GSP_BACKEND_CPU ? "cpu" : be == GSP_BACKEND_CUDA ? "cuda" : "auto", in[m], call[m], outt[m],
               tot[m], shrink == 1 ? rows[r].target_s : NAN);
     fflush(stdout);
