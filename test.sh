@@ -5,6 +5,9 @@
 #     skip where there is no GPU), all suites.
 #  2. AddressSanitizer + UndefinedBehaviorSanitizer build of the CPU library
 #     in build-asan/, all suites again.
+#  3. ThreadSanitizer build in build-tsan/: the thread tests only.
+#  4. Every fuzz target for a bounded time (tests/fuzz/run_smoke.sh).
+#  5. The Python package, installed into build-venv/, and its pytest suite.
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/deps.sh
@@ -27,6 +30,19 @@ cmake --build build-asan -j"$jobs"
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 ctest --test-dir build-asan -j"$jobs" --output-on-failure -E install_consumer
+
+echo "== ThreadSanitizer build, thread tests"
+# Only test_threads (threads sharing gsp objects); its block in
+# tests/CMakeLists.txt runs it without Criterion's forking and with
+# OMP_NUM_THREADS=1, since libgomp is not TSan-instrumented.
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGSP_CUDA=OFF \
+  -DGSP_SANITIZE=thread -DGSP_BUILD_BENCH=OFF -DGSP_BUILD_EXAMPLES=OFF \
+  -DGSP_PYTHON="$GSP_PYTHON" >/dev/null
+cmake --build build-tsan -j"$jobs" --target test_threads
+ctest --test-dir build-tsan -R '^test_threads$' --output-on-failure
+
+echo "== fuzzing: every libFuzzer target for 15 s (clang, ASan+UBSan)"
+tests/fuzz/run_smoke.sh build-fuzz 15
 
 echo "== Python package"
 # CPU-only build of the package (fast); `pip install .` alone builds the CUDA

@@ -19,7 +19,7 @@
  * of sources and are extrapolated (t(k) - t(32) per source, plus t(32):
  * the fixed part once), labeled "extrapolated"; Floyd-Warshall, which has
  * no subset, is skipped above 2 x --max-seconds or when n^2 does not fit
- * the device. Units (PERFORMANCE.md): Floyd-Warshall n^3 tasks / s,
+ * the device. Units (docs/performance.md): Floyd-Warshall n^3 tasks / s,
  * relaxation sources x arcs / s (of the full problem).
  *
  * The constants of the cost model (src/ops/apsp_cost.c) are calibrated from

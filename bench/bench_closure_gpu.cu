@@ -4,7 +4,7 @@
  * Narayanan: one launch per k) and our CPU backend on all cores. Prints one
  * table (device, n, type, semiring, median time of >= 5 runs after a warm-up
  * measured with CUDA events, tasks/s = n^3 / time, fraction of the
- * PERFORMANCE.md micro-kernel ceiling) and writes the rows as CSV.
+ * the micro-kernel ceiling) and writes the rows as CSV.
  *
  *   bench_closure_gpu [--quick | --focus | --user] [--csv FILE]
  *
@@ -155,7 +155,7 @@ static const char *sname(gsp_semiring s) {
   return n[s];
 }
 
-/* PERFORMANCE.md micro-kernel ceilings (tasks/s); 0: none stated. */
+/* the micro-kernel ceilings (tasks/s); 0: none stated. */
 static double ceiling_for(gsp_type t, bool dpx) {
   switch (t) {
   case GSP_FP32: return 13.0e12;

@@ -4,7 +4,7 @@
  *  1. Single source: gsp_sssp with every algorithm on an R-MAT graph
  *     (default scale 21, edge factor 16, Graph500 parameters) and a road-like
  *     grid (default 4096 x 4096), integer weights uniform in [1, 255].
- *     Reported as GTEPS = arcs of the graph / time (PERFORMANCE.md), median
+ *     Reported as GTEPS = arcs of the graph / time (docs/performance.md), median
  *     over random sources with at least one out-arc, after a warm-up, and
  *     GTEPS_r = out-arcs of the reached vertices / time (the arcs a
  *     traversal must look at; median over the runs).
@@ -13,7 +13,7 @@
  *     random and power-law (Chung-Lu) with |E| = 16384, ring and complete,
  *     weights in [1, 4096], with and without parents, against tiled
  *     Floyd-Warshall (gsp_closure on MIN_PLUS) on the same matrix.
- *  3. Large all-pairs (issue 5's target): a random graph with |V| = 65536,
+ *  3. Large all-pairs: a random graph with |V| = 65536,
  *     |E| = 4|V|, weights in [1, 4096]: gsp_msssp time and GTEPS
  *     (relaxations counted as n x arcs), with parents (INT64 and INT32), an optional batch
  *     sweep, our CPU backend on a subset of sources (extrapolated, labeled),
@@ -628,7 +628,7 @@ static void ms_phase_print(const char *what) {
 #endif
 }
 
-/* Issue 5's target: all pairs of a random graph, |V| = big_n, |E| = 4|V|. */
+/* All pairs of a random graph, |V| = big_n, |E| = 4|V|. */
 static void bench_apsp_big(const config *c) {
   const gsp_index n = c->big_n, m0 = 4 * n;
   gsp_matrix A = NULL;

@@ -505,6 +505,52 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
 gsp_info gsp_path_extract(gsp_index *path, gsp_index *len,
                           const gsp_matrix succ, gsp_index src, gsp_index dst);
 
+/*
+ * The dense device copy of A, for handing a result to another GPU library
+ * (CuPy, PyTorch, ... through DLPack) without copying it.
+ *
+ * On success *data points at an n x n row-major array of A's type in the
+ * memory of CUDA device *device, with a row stride of *ld >= n elements:
+ * entry (i, j) is ((T *)*data)[i * *ld + j]. The copy is padded (a DLPack
+ * consumer is given shape (n, n) and strides (*ld, 1)); what lies beyond
+ * column n - 1 of a row is not part of A. Absent entries hold the zero of
+ * the semiring absent_as, its "no path":
+ *   MIN_PLUS, MIN_MAX   +inf (FP32, FP64), INT32_MAX, INT64_MAX
+ *   MAX_PLUS, MAX_MIN   -inf (FP32, FP64), INT32_MIN, INT64_MIN
+ * so a MIN_PLUS closure reads as distances with +inf for "no path". A
+ * present entry equal to that value reads as absent.
+ *
+ * Which copy: a closure on the GPU (gsp_closure / gsp_closure_ext, CUDA
+ * backend, in core) leaves its result in device memory, encoded with its
+ * semiring's zero; the view returns that copy, with no transfer, when
+ * absent_as has the same zero. Otherwise A's content is uploaded to the
+ * current CUDA device into a new device copy that A keeps (later GPU calls
+ * on A reuse it); a device-only result encoded with the other zero is
+ * downloaded first. All device work on the copy has completed when the
+ * call returns, so a consumer may read it on any stream.
+ *
+ * Lifetime: the memory is A's; read it, never write or free it. *data
+ * stays valid until A is freed or passed to any gsp call other than
+ * gsp_matrix_nrows, gsp_matrix_ncols, gsp_matrix_nvals, gsp_matrix_type and
+ * gsp_matrix_device_view with an absent_as of the same zero: any other call
+ * on A, also one that only reads it, may convert A's storage and release or
+ * overwrite the device copy.
+ *
+ * A 0 x 0 matrix gives *data = NULL, *ld = 0 and the current device. Types:
+ * INT32, INT64, FP32, FP64. GSP_BOOL matrices are bit-packed on the device
+ * (64 entries a word), which DLPack cannot describe: GSP_DOMAIN_MISMATCH.
+ *
+ * Errors: GSP_NULL_POINTER, GSP_INVALID_OBJECT (A), GSP_INVALID_VALUE
+ * (absent_as not a semiring code), GSP_DOMAIN_MISMATCH (A is GSP_BOOL;
+ * absent_as OR_AND or PLUS_TIMES), GSP_DIMENSION_MISMATCH (A not square:
+ * device copies are square), GSP_NO_DEVICE (a build without the CUDA
+ * backend, or no usable GPU; the message says why),
+ * GSP_DEVICE_OUT_OF_MEMORY, GSP_DEVICE_ERROR, GSP_OUT_OF_MEMORY. On error
+ * the outputs are untouched and A's content is unchanged.
+ */
+gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device,
+                                gsp_matrix A, gsp_semiring absent_as);
+
 /* ---------------------------------------------------------------------- */
 /* Single- and multi-source shortest paths                                 */
 /*                                                                         */
@@ -754,6 +800,12 @@ typedef struct {
                                  the memory; needs n <= INT32_MAX); 0
                                  (GSP_BOOL) means GSP_INT64. The row
                                  callback always gets int64 parents. */
+  size_t host_memory_cap;     /* bytes of host memory a row block (its
+                                 staging for a callback or a type
+                                 conversion) may take; 0: a quarter of what
+                                 the process can still allocate (available
+                                 memory, RLIMIT_AS, RLIMIT_DATA), at most
+                                 2 GiB */
   /* Called after each part of the computation with the fraction done
    * (0..1), e.g. for a progress bar; a long all-pairs run is then done in
    * several parts (about 1% slower on a GPU). NULL: none. */
@@ -834,8 +886,8 @@ typedef struct {
   gsp_file_format format; /* GSP_FILE_AUTO: detect */
   /* Result type. Default (use_type false): GSP_BOOL for pattern files and
    * unweighted edge lists, GSP_INT64 when every weight is an integer,
-   * GSP_FP64 otherwise. A weight that the chosen type cannot hold exactly
-   * (2.5 or 3e10 as GSP_INT32) is a parse error, never rounded. */
+   * GSP_FP64 otherwise. A weight that the chosen type cannot hold is a
+   * parse error naming the line and the value (2.5 or 3e10 as GSP_INT32). */
   bool use_type;
   gsp_type type;
   /* Duplicate (i, j) entries. Default (use_dup false): GSP_DUP_MIN, the
@@ -856,10 +908,32 @@ typedef struct {
    * for a progress bar. NULL: none. */
   void (*progress)(double fraction, void *ctx);
   void *progress_ctx;
+  /* Values are never changed silently. By default (round false): a weight
+   * written as an integer must be stored exactly (16777217 is refused as
+   * GSP_FP32, 2^53+1 as GSP_FP64); a weight written as a real (with '.' or
+   * an exponent) is stored as the nearest value of the type, as any binary
+   * format must store 0.1, but is refused when it overflows the type or
+   * underflows (is nonzero and below the smallest normal number: 1e-400,
+   * or 1e-40 as GSP_FP32); a real is refused for an integer type unless it
+   * is an integer. The same holds for dense inputs converted to `type`.
+   * round true accepts the nearest value instead (reals to integer types
+   * round half to even); values beyond the type's range stay errors. */
+  bool round;
+  /* Dense inputs (.npy, .gspd): the stored value that means "no arc"
+   * (use_absent true; NaN, +-inf and 0 are all allowed; for integer dtypes
+   * it must be an integer of the dtype). Default: a .gspd file's own absent
+   * value; for .npy the writer's defaults (+inf, INT32_MAX / INT64_MAX,
+   * false), and a numeric .npy with a 0 off the diagonal is refused as
+   * ambiguous (numpy and networkx write 0 for "no edge"), naming the
+   * option to pass. */
+  bool use_absent;
+  double absent;
 } gsp_read_opts;
 
 /*
- * *A = a new matrix read from the file at path (plain or gzip). Errors:
+ * *A = a new matrix read from the file at path (plain or gzip, detected by
+ * its magic bytes; "-" is stdin). The input is opened once and read once,
+ * so a pipe or FIFO gives the same matrix as a regular file. Errors:
  * GSP_IO_ERROR (cannot open or read), GSP_PARSE_ERROR (malformed content;
  * gsp_last_error() names the file, line and problem, e.g. "graph.mtx line
  * 17: column 0 out of range 1..100"), GSP_DUPLICATE_ENTRY (with
@@ -909,10 +983,19 @@ typedef struct {
  * Market coordinate ("pattern" for GSP_BOOL, "integer", "real" with
  * round-trip precision), DIMACS .gr (square; the header counts arcs), edge
  * list (0-based "u v w", no weight for GSP_BOOL), gsp binary dense or NumPy
- * .npy (dtype bool, int32, int64, float32 or float64). The file is written
- * to "path.tmp-<pid>" first and renamed, so an error never leaves a partial
- * file at path. Errors: GSP_IO_ERROR, GSP_INVALID_VALUE (e.g. DIMACS of a
- * non-square matrix), GSP_OUT_OF_MEMORY.
+ * .npy (dtype bool, int32, int64, float32 or float64). All or nothing: the
+ * file is written to a new temporary (created with O_EXCL) in the same
+ * directory, synced and renamed over path, so an error never leaves a
+ * partial file and never changes an existing one; concurrent writers of one
+ * path each replace it whole. A symbolic link is followed (the link stays,
+ * its target gets the data); an existing file keeps its permission bits, a
+ * new one gets 0666 less the umask. A character device, FIFO or socket is
+ * written through (not replaced), and "-" writes to standard output. The
+ * library installs no signal handler: a temporary is removed on every
+ * error, not when the process is killed. Errors: GSP_IO_ERROR (also for a
+ * path that cannot be written: missing directory, a directory, no
+ * permission), GSP_INVALID_VALUE (e.g. DIMACS of a non-square matrix),
+ * GSP_OUT_OF_MEMORY.
  */
 gsp_info gsp_matrix_write(const char *path, const gsp_matrix A,
                           const gsp_write_opts *opts);

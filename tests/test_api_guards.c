@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gsp.h"
@@ -275,4 +276,31 @@ Test(api_guards, options) {
   cr_expect(d == (gsp_vector)&d && p == (gsp_vector)&p && r == (gsp_vector)&r, "a vector output was written");
   cr_expect(len == 3 && cyc[0] == 7, "the cycle buffer was written");
   gsp_matrix_free(&M), gsp_matrix_free(&N);
+}
+
+/* An impossible entry count in rowptr is a bad argument, refused before
+ * anything is allocated or read from colidx (it was GSP_OUT_OF_MEMORY); an
+ * output type code that is no gsp_type is a bad option (it was
+ * GSP_DOMAIN_MISMATCH, which stays for the real type GSP_BOOL). */
+Test(api_guards, error_codes) {
+  gsp_matrix M = (gsp_matrix)&M, D = (gsp_matrix)&D;
+  const gsp_index colidx[2] = {0, 1};
+  const double x[2] = {1, 2};
+  const gsp_index huge[2] = {0, (gsp_index)1 << 62}, over[3] = {0, 3, 3}, big2[3] = {0, 1, (gsp_index)1 << 61};
+  EXPECT(GSP_INVALID_VALUE, gsp_matrix_import_csr(&M, GSP_FP64, 1, 2, huge, colidx, x));
+  EXPECT(GSP_INVALID_VALUE, gsp_matrix_import_csr(&M, GSP_FP64, 2, 2, over, colidx, x));
+  EXPECT(GSP_INVALID_VALUE, gsp_matrix_import_csr(&M, GSP_FP64, 2, GSP_INDEX_MAX, big2, colidx, x));
+  gsp_index *p = malloc(sizeof huge), *j = malloc(sizeof colidx);
+  void *v = malloc(sizeof x);
+  cr_assert(p && j && v);
+  memcpy(p, huge, sizeof huge), memcpy(j, colidx, sizeof colidx), memcpy(v, x, sizeof x);
+  EXPECT(GSP_INVALID_VALUE, gsp_matrix_pack_csr(&M, GSP_FP64, 1, 2, &p, &j, &v));
+  cr_expect(p && j && v, "the caller still owns its arrays after an error");
+  free(p), free(j), free(v);
+  cr_expect_eq(M, (gsp_matrix)&M, "A written on error");
+  gsp_apsp_opts o = {.use_type = true, .type = (gsp_type)42};
+  EXPECT(GSP_INVALID_VALUE, gsp_apsp(&D, NULL, A, &o));
+  o.type = (gsp_type)-1;
+  EXPECT(GSP_INVALID_VALUE, gsp_apsp(&D, NULL, A, &o));
+  cr_expect_eq(D, (gsp_matrix)&D);
 }

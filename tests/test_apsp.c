@@ -504,8 +504,8 @@ Test(apsp, errors_leave_outputs_untouched) {
   o = aopts(GSP_APSP_AUTO, GSP_BACKEND_CPU);
   o.use_type = true, o.type = GSP_BOOL;
   EXPECT_ERR(GSP_DOMAIN_MISMATCH, gsp_apsp(&D, &P, A, &o));
-  o.type = (gsp_type)42;
-  EXPECT_ERR(GSP_DOMAIN_MISMATCH, gsp_apsp(&D, &P, A, &o));
+  o.type = (gsp_type)42; /* no type at all: a bad option */
+  EXPECT_ERR(GSP_INVALID_VALUE, gsp_apsp(&D, &P, A, &o));
   o = aopts(GSP_APSP_AUTO, GSP_BACKEND_CPU);
   o.parent_type = GSP_FP64;
   EXPECT_ERR(GSP_INVALID_VALUE, gsp_apsp(&D, &P, A, &o));
@@ -568,4 +568,30 @@ Test(apsp, threads_do_not_change_results) {
     gsp_matrix_free(&D1), gsp_matrix_free(&P1), gsp_matrix_free(&D3), gsp_matrix_free(&P3);
   }
   gsp_matrix_free(&A0), gsp_matrix_free(&A);
+}
+
+/* The row staging follows the host memory cap (by default, the memory the
+ * process can still take) rather than a fixed size: a cap of about 5 rows
+ * gives blocks of 5, the callback still gets every row. */
+Test(apsp, staging_follows_host_memory_cap) {
+  gsp_matrix A = family_matrix(F_RANDOM, GSP_INT64, 60, 3);
+  gsp_matrix D = run(A, NULL, aopts(GSP_APSP_MSSSP, GSP_BACKEND_CPU), NULL);
+  double *wd = dense_all(D, INFINITY);
+  rows_sink s = {.n = 60, .rows = 60, .t = GSP_INT64};
+  s.d = malloc(60 * 60 * sizeof *s.d);
+  s.p = malloc(60 * 60 * sizeof *s.p);
+  gsp_apsp_opts o = aopts(GSP_APSP_MSSSP, GSP_BACKEND_CPU);
+  o.rows = rows_sink_fn, o.rows_ctx = &s;
+  o.host_memory_cap = 60 * 8 * 5;
+  o.device_memory_cap = (size_t)1 << 30; /* the smaller of the two counts */
+  gsp_apsp_report rep;
+  o.report = &rep;
+  gsp_matrix Dc = SENT;
+  GSP_OK(gsp_apsp(&Dc, NULL, A, &o));
+  cr_assert(rep.row_block == 5 && rep.row_blocks == 12, "blocks %llu x %llu", (unsigned long long)rep.row_block,
+            (unsigned long long)rep.row_blocks);
+  cr_assert_eq(s.next, 60);
+  for (int k = 0; k < 60 * 60; k++) cr_assert(s.d[k] == wd[k], "entry %d: %g, whole %g", k, s.d[k], wd[k]);
+  free(s.d), free(s.p), free(wd);
+  gsp_matrix_free(&D), gsp_matrix_free(&A);
 }

@@ -489,12 +489,12 @@ Test(cli, apsp_algorithms_and_sources) {
     break;
   }
   cr_expect_eq(gsp("apsp --sources 1,7 --path 2:5 %s", gp), 2);
-  cr_expect_eq(gsp("apsp --algo msssp %s", gp), 1); /* negative weights */
+  cr_expect_eq(gsp("apsp --algo msssp %s", gp), 2); /* negative weights: a usage error */
   cr_expect(strstr(err, "non-negative"), "%s", err);
   cr_expect_eq(gsp("apsp --algo dijkstra %s", gp), 2);
   cr_expect_eq(gsp("apsp --sources 1,999 %s", gp), 2);
   cr_expect_eq(gsp("apsp --semiring max-min --algo fw %s", gp), 2);
-  cr_expect_eq(gsp("apsp --cutoff -3 %s", gp), 1);
+  cr_expect_eq(gsp("apsp --cutoff -3 %s", gp), 2);
   /* cutoff and the parent matrix */
   cr_assert_eq(gsp("apsp -q --cutoff 0 --sources 1 --parent-output %s -o %s %s", tmp("par.mtx"), tmp("cut.mtx"),
                    gp), 0, "%s", err);

@@ -230,7 +230,7 @@ Test(cli_geo, no_path_writes_nothing) {
 
 Test(cli_geo, unwritable_output_exits_4) {
   cr_expect_eq(gsp("path g.gr 1 5 --svg no/such/dir/p.svg"), 4);
-  cr_expect(strstr(err, "no/such/dir/p.svg: cannot create"), "%s", err);
+  cr_expect(strstr(err, "no/such/dir/p.svg: cannot write"), "%s", err);
   expect_no_temporaries();
 }
 

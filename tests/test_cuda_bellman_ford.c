@@ -18,6 +18,7 @@
 
 #include "bellman_ford.h" /* gsp__bf_potentials */
 #include "bf_test_ref.h"
+#include "gsp_test_tier.h"
 
 static void gpu_or_skip(void) {
   GSP_TEST_GPU_OR_SKIP();
@@ -86,7 +87,7 @@ Test(cuda_bellman_ford, negative_cycles) {
   gpu_or_skip();
   const int64_t sizes[] = {12, 301, 5000};
   const int64_t clens[] = {1, 2, 9};
-  for (size_t si = 0; si < 3; si++)
+  for (size_t si = 0; si < GSP_TIER(2, 3); si++) /* n = 5000 in the long tier */
     for (size_t ci = 0; ci < 3; ci++)
       for (int bridge = 0; bridge < 2; bridge++) {
         gsp_matrix R = with_cycle(sizes[si], clens[ci], bridge, 41 + si * 3 + ci);
@@ -114,7 +115,7 @@ Test(cuda_bellman_ford, cycle_found_only_at_round_n) {
   /* a chain 0 -> 1 -> ... -> n-1 of -1 arcs closed by n-1 -> 0: the cycle
    * needs every vertex, and the parent graph closes it only late */
   const int64_t sizes[] = {7, 100, 3000};
-  for (size_t si = 0; si < 3; si++) {
+  for (size_t si = 0; si < GSP_TIER(2, 3); si++) { /* n = 3000 in the long tier */
     const int64_t n = sizes[si];
     gsp_index *I = malloc(n * sizeof *I), *J = malloc(n * sizeof *J);
     double *W = malloc(n * sizeof *W);
@@ -132,6 +133,7 @@ Test(cuda_bellman_ford, cycle_found_only_at_round_n) {
   }
 }
 
+#ifdef GSP_TEST_LONG /* R-MAT scale 17 and a 300 x 300 grid */
 Test(cuda_bellman_ford, large_graphs) {
   gpu_or_skip();
   /* R-MAT (wide rows: 32 threads per vertex) and a grid (many rounds) */
@@ -155,6 +157,7 @@ Test(cuda_bellman_ford, large_graphs) {
   }
   gsp_matrix_free(&B), gsp_matrix_free(&R);
 }
+#endif
 
 Test(cuda_bellman_ford, potentials_and_saturation) {
   gpu_or_skip();

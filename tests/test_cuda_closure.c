@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "gsp_test.h"
+#include "gsp_test_tier.h"
 
 static void gpu_or_skip(void) {
   GSP_TEST_GPU_OR_SKIP();
@@ -223,6 +224,7 @@ Test(cuda_closure, small_or_and) {
       for (int nr = 0; nr < 2; nr++) run_case(GSP_BOOL, GSP_OR_AND, small_sizes[z], (kind)k, nr, false, seed++);
 }
 
+#ifdef GSP_TEST_LONG /* the small_* cases cover every semiring, type and kind */
 Test(cuda_closure, n1000_every_semiring_type) {
   gpu_or_skip();
   uint64_t seed = 200;
@@ -231,7 +233,9 @@ Test(cuda_closure, n1000_every_semiring_type) {
   run_case(GSP_BOOL, GSP_OR_AND, 1000, RANDOM, false, false, seed++);
   run_case(GSP_BOOL, GSP_OR_AND, 1000, SPARSE, true, false, seed++);
 }
+#endif
 
+#ifdef GSP_TEST_LONG /* the small_* cases cover every semiring, type and kind */
 Test(cuda_closure, n1000_kinds) {
   gpu_or_skip();
   uint64_t seed = 300;
@@ -241,7 +245,9 @@ Test(cuda_closure, n1000_kinds) {
     run_case(GSP_INT64, GSP_MAX_PLUS, 1000, (kind)k, false, false, seed++);
   }
 }
+#endif
 
+#ifdef GSP_TEST_LONG /* the small_* cases cover every semiring, type and kind */
 Test(cuda_closure, n4099) {
   gpu_or_skip();
   run_case(GSP_FP32, GSP_MIN_PLUS, 4099, RANDOM, false, false, 400);
@@ -250,6 +256,7 @@ Test(cuda_closure, n4099) {
   run_case(GSP_FP64, GSP_MAX_MIN, 4099, SPARSE, true, false, 403);
   run_case(GSP_BOOL, GSP_OR_AND, 4099, SPARSE, false, false, 404);
 }
+#endif
 
 /* INT32 MIN_PLUS near the top of the range: sums overflow and must saturate
  * to INT32_MAX ("no path") exactly as the CPU does, on the DPX path. */

@@ -13,10 +13,12 @@
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gsp_internal.h"
 #include "gsp_test.h"
+#include "gsp_test_tier.h"
 
 #ifdef GSP_TEST_CUDA_RUNTIME
 #include <cuda_runtime_api.h>
@@ -191,7 +193,7 @@ Test(cuda_faults, closure_with_paths) {
 
 Test(cuda_faults, closure_bool) {
   gpu_or_skip();
-  gsp_matrix A = random_graph(GSP_BOOL, 5000, 6000, 1);
+  gsp_matrix A = random_graph(GSP_BOOL, GSP_TIER(1000, 5000), GSP_TIER(1200, 6000), 1);
   const gpu_call c = {"closure or-and", call_closure_bool, check_closure, release_matrix};
   walk(&c, A);
   gsp_matrix_free(&A);
@@ -199,7 +201,7 @@ Test(cuda_faults, closure_bool) {
 
 Test(cuda_faults, sssp_and_msssp) {
   gpu_or_skip();
-  gsp_matrix A = random_graph(GSP_INT32, 2000, 16000, 0);
+  gsp_matrix A = random_graph(GSP_INT32, GSP_TIER(400, 2000), GSP_TIER(3200, 16000), 0);
   const gpu_call s = {"sssp", call_sssp, check_sssp, release_sssp};
   walk(&s, A);
   const gpu_call m = {"msssp", call_msssp, check_msssp, release_msssp};
@@ -229,9 +231,13 @@ Test(cuda_faults, failed_download_loses_nothing) {
   gsp_matrix_free(&ref);
 }
 
-/* More than the device has free: the closure runs on a path that fits (the
- * CPU, or out of core) and gives the right answer, never a crash. The free
- * memory is taken by the test itself through the CUDA runtime. */
+/* More than the device has free: under AUTO the closure runs on a path that
+ * fits (the CPU, or out of core) and gives the right answer, never a crash;
+ * an explicit CUDA request fails with GSP_DEVICE_OUT_OF_MEMORY and leaves
+ * the matrix as it was (it never runs on the CPU in silence). The free
+ * memory is taken by the test itself through the CUDA runtime, which is why
+ * ctest runs this suite alone (RUN_SERIAL): other suites would find the
+ * device full. */
 Test(cuda_faults, closure_larger_than_free_memory) {
   gpu_or_skip();
 #ifndef GSP_TEST_CUDA_RUNTIME
@@ -250,9 +256,21 @@ Test(cuda_faults, closure_larger_than_free_memory) {
     (void)cudaGetLastError();
     take -= (size_t)64 << 20;
   }
-  GSP_OK(gsp_closure_ext(A, NULL, GSP_MIN_PLUS, &cuda_closure));
+  gsp_matrix before = NULL, kept = NULL;
+  GSP_OK(gsp_matrix_dup(&before, A));
+  const gsp_info ic = gsp_closure_ext(A, NULL, GSP_MIN_PLUS, &cuda_closure);
+  char msg[512];
+  snprintf(msg, sizeof msg, "%s", gsp_last_error());
+  GSP_OK(gsp_matrix_dup(&kept, A)); /* A after the refused call */
+  const gsp_closure_opts autob = {.backend = GSP_BACKEND_AUTO};
+  const gsp_info ia = gsp_closure_ext(A, NULL, GSP_MIN_PLUS, &autob);
   cudaFree(hog);
+  cr_assert_eq(ic, GSP_DEVICE_OUT_OF_MEMORY, "explicit CUDA on a full device -> %s (%s)", gsp_strerror(ic), msg);
+  cr_assert(strstr(msg, "CUDA backend requested") != NULL, "%s", msg);
+  gsp_test_assert_matrix_same(kept, before, 0);
+  cr_assert_eq(ia, GSP_SUCCESS, "AUTO on a full device -> %s", gsp_strerror(ia));
   gsp_test_assert_matrix_same(A, ref, 0);
+  gsp_matrix_free(&before), gsp_matrix_free(&kept);
   gsp_matrix_free(&A);
   gsp_matrix_free(&ref);
 #endif

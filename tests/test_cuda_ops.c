@@ -27,6 +27,7 @@
 
 #include "gsp_internal.h"
 #include "gsp_test.h"
+#include "gsp_test_tier.h"
 
 static void gpu_or_skip(void) {
   GSP_TEST_GPU_OR_SKIP();
@@ -122,8 +123,10 @@ static void sweep(bool vxm, gsp_semiring s) {
   for (int ti = 0; ti < GSP_TEST_NTYPES; ti++) {
     gsp_type t = gsp_test_types[ti];
     if (!gsp_test_fits(s, t)) continue;
+    /* quick tier: every fourth descriptor configuration, a different
+     * quarter for each type and shape so that a sweep still meets them all */
     for (size_t k = 0; k < NSHAPES; k++)
-      for (int c = 0; c < GSP_TEST_NCONFIG; c++)
+      for (int c = GSP_TIER((int)((ti + k) % 4), 0); c < GSP_TEST_NCONFIG; c += GSP_TIER(4, 1))
         for (int tr = 0; tr < 2; tr++) check_mv(vxm, s, t, shapes[k], c, tr, seed++);
   }
 }
@@ -307,8 +310,9 @@ static void msweep(gsp_semiring s) {
   for (int ti = 0; ti < GSP_TEST_NTYPES; ti++) {
     gsp_type t = gsp_test_types[ti];
     if (!gsp_test_fits(s, t)) continue;
+    /* quick tier: every fourth configuration (a rotating quarter) */
     for (size_t k = 0; k < NMSHAPES; k++)
-      for (int c = 0; c < GSP_TEST_NCONFIG; c += (k < 3 ? 1 : 5))
+      for (int c = GSP_TIER((int)((ti + k) % 4), 0); c < GSP_TEST_NCONFIG; c += GSP_TIER(4, 1) * (k < 3 ? 1 : 5))
         for (int tr = 0; tr < 4; tr++) check_mxm(s, t, mshapes[k], c, tr & 1, tr & 2, false, seed++);
   }
 }
@@ -454,12 +458,14 @@ Test(cuda_spgemm, real_values_and_sizes) {
     GSP_OK(gsp_generate_rmat(&R, t, 12, 8, 0, 0, 0, 1, 9, 40 + ti));
     for (int alg = 0; alg < 4; alg++) check_spgemm(t, R, R, false, alg & 1, 0, alg, tol[ti], 20 + alg, "rmat");
     gsp_matrix_free(&R);
+#ifdef GSP_TEST_LONG
     /* larger: 20000 x 20000, 16 a row (~5e6 products) */
     gsp_matrix L = NULL;
     GSP_OK(gsp_generate_random(&L, t, 20000, 320000, 1, 9, 60 + ti));
     check_spgemm(t, L, L, false, false, 0, 0, tol[ti], 30, "large");
     check_spgemm(t, L, L, true, false, 13, 3, tol[ti], 31, "large");
     gsp_matrix_free(&L);
+#endif
   }
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -188,7 +189,7 @@ Test(io_read, duplicate_policies) {
   gsp_info info = gsp_matrix_read(&A, data("mtx_dup.mtx"), &o);
   cr_expect_eq(info, GSP_DUPLICATE_ENTRY);
   cr_expect_null(A);
-  cr_expect(strstr(gsp_last_error(), "duplicate entry (0, 1)") != NULL, "%s",
+  cr_expect(strstr(gsp_last_error(), "duplicate entry (1, 2) (row, column as in the file)") != NULL, "%s",
             gsp_last_error());
 }
 
@@ -506,4 +507,137 @@ Test(io_read, brutal_allocation_failures) {
     cr_expect(done, "%s never succeeded", files[f]);
     gsp_matrix_free(&ref);
   }
+}
+
+/* ---- streams, exact values, strict parsing (the library side) ---- */
+
+static const char *scratch(const char *name, const void *bytes, size_t n) {
+  static char buf[4][256];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(buf[k], sizeof buf[k], "/tmp/gsp_io_read_%d_%s", (int)getpid(), name);
+  FILE *f = fopen(buf[k], "wb");
+  cr_assert_not_null(f);
+  fwrite(bytes, 1, n, f);
+  fclose(f);
+  return buf[k];
+}
+
+/* "-" reads stdin: here a pipe holding more than one buffer of text, which
+ * a second open (or a rewind) would lose. */
+Test(io_read, dash_reads_stdin_once) {
+  static char text[1 << 20];
+  size_t len = 0;
+  int m = 0;
+  for (; len + 32 < sizeof text / 4; m++)
+    len += (size_t)snprintf(text + len, sizeof text - len, "%d %d %d\n", m % 977, (m * 7) % 983, m % 5 + 1);
+  int fds[2];
+  cr_assert_eq(pipe(fds), 0);
+  pid_t child = fork(); /* the writer: more than a pipe holds */
+  cr_assert_geq(child, 0);
+  if (child == 0) {
+    close(fds[0]);
+    size_t off = 0;
+    while (off < len) {
+      ssize_t w = write(fds[1], text + off, len - off);
+      if (w <= 0) _exit(1);
+      off += (size_t)w;
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  cr_assert_eq(dup2(fds[0], 0), 0);
+  close(fds[0]);
+  gsp_matrix A = NULL, B = NULL;
+  GSP_OK(gsp_matrix_read(&A, "-", NULL));
+  GSP_OK(gsp_matrix_read(&B, scratch("dash.txt", text, len), NULL));
+  gsp_index na, nb;
+  GSP_OK(gsp_matrix_nvals(&na, A));
+  GSP_OK(gsp_matrix_nvals(&nb, B));
+  cr_assert_eq(na, nb);
+  cr_assert_gt(na, 0);
+  gsp_matrix_free(&A);
+  gsp_matrix_free(&B);
+  int st;
+  cr_assert_eq(waitpid(child, &st, 0), child);
+}
+
+Test(io_read, round_option_and_exact_values) {
+  const char *p = scratch("r.txt", "0 1 16777217\n", 13);
+  gsp_read_opts o = {.use_type = true, .type = GSP_FP32};
+  gsp_matrix A = NULL;
+  cr_assert_eq(gsp_matrix_read(&A, p, &o), GSP_PARSE_ERROR);
+  cr_assert_null(A);
+  cr_assert(strstr(gsp_last_error(), "line 1: integer weight 16777217 cannot be stored exactly as fp32"),
+            "%s", gsp_last_error());
+  o.round = true;
+  GSP_OK(gsp_matrix_read(&A, p, &o));
+  float x = 0;
+  GSP_OK(gsp_matrix_extract_element(&x, A, 0, 1));
+  cr_assert_eq(x, 16777216.0f);
+  gsp_matrix_free(&A);
+  const char *u = scratch("u.txt", "0 1 1e-400\n", 11);
+  cr_assert_eq(gsp_matrix_read(&A, u, NULL), GSP_PARSE_ERROR);
+  cr_assert(strstr(gsp_last_error(), "'1e-400' underflows"), "%s", gsp_last_error());
+}
+
+Test(io_read, dense_absent_value_is_explicit) {
+  /* 3 x 3 float64 0/1 adjacency, as numpy.save writes it */
+  char hdr[] = "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 3), }";
+  unsigned char file[256];
+  size_t n = sizeof hdr - 1, total = 10 + n + 1, pad = (64 - total % 64) % 64, k = 0;
+  memcpy(file, "\x93NUMPY\x01\x00", 8);
+  k = 8;
+  file[k++] = (unsigned char)(n + pad + 1);
+  file[k++] = 0;
+  memcpy(file + k, hdr, n);
+  k += n;
+  memset(file + k, ' ', pad);
+  k += pad;
+  file[k++] = '\n';
+  const double v[9] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
+  memcpy(file + k, v, sizeof v);
+  k += sizeof v;
+  const char *p = scratch("a.npy", file, k);
+  gsp_matrix A = NULL;
+  cr_assert_eq(gsp_matrix_read(&A, p, NULL), GSP_PARSE_ERROR);
+  cr_assert(strstr(gsp_last_error(), "value 0 at (0, 2), off the diagonal"), "%s", gsp_last_error());
+  gsp_read_opts o = {.use_absent = true, .absent = 0};
+  GSP_OK(gsp_matrix_read(&A, p, &o));
+  dims(A, 3, 3, 4, GSP_FP64);
+  gsp_matrix_free(&A);
+  o.absent = INFINITY;
+  GSP_OK(gsp_matrix_read(&A, p, &o));
+  dims(A, 3, 3, 9, GSP_FP64);
+  gsp_matrix_free(&A);
+}
+
+Test(io_read, messages_escape_control_bytes_and_keep_the_problem) {
+  const char *p = scratch("esc.txt", "0 1 \033[31m\n", 10);
+  gsp_matrix A = NULL;
+  cr_assert_eq(gsp_matrix_read(&A, p, NULL), GSP_PARSE_ERROR);
+  cr_assert(strchr(gsp_last_error(), '\033') == NULL, "%s", gsp_last_error());
+  cr_assert(strstr(gsp_last_error(), "'\\x1b[31m' is not a number"), "%s", gsp_last_error());
+  /* a path longer than the message buffer: the problem survives */
+  static char longp[4096];
+  strcpy(longp, "/tmp");
+  for (int k = 0; k < 1800; k++) strcat(longp, "/.");
+  strcat(longp, p + 4);
+  cr_assert_eq(gsp_matrix_read(&A, longp, NULL), GSP_PARSE_ERROR);
+  cr_assert(strstr(gsp_last_error(), "line 1: weight '\\x1b[31m' is not a number"), "%s",
+            gsp_last_error());
+}
+
+Test(io_read, empty_fields_and_unjustified_sizes) {
+  gsp_matrix A = NULL;
+  cr_assert_eq(gsp_matrix_read(&A, scratch("e.txt", "0 1\n0,1,\n", 9), NULL), GSP_PARSE_ERROR);
+  cr_assert(strstr(gsp_last_error(), "line 2: empty field"), "%s", gsp_last_error());
+  cr_assert_eq(gsp_matrix_read(&A, scratch("p.gr", "p sp 200000000 0\n", 17), NULL),
+               GSP_PARSE_ERROR);
+  cr_assert(strstr(gsp_last_error(), "only 17 bytes"), "%s", gsp_last_error());
+  cr_assert_null(A);
+  /* an explicit nvertices is the caller's choice */
+  gsp_read_opts o = {.nvertices = 5000000};
+  GSP_OK(gsp_matrix_read(&A, scratch("id.txt", "0 4999999\n", 10), &o));
+  gsp_matrix_free(&A);
 }

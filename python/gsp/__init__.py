@@ -4,7 +4,9 @@ The calls of ``scipy.sparse.csgraph`` with the same names, arguments and
 results (``shortest_path``, ``floyd_warshall``, ``dijkstra``,
 ``bellman_ford``, ``johnson``, ``reconstruct_path``,
 ``NegativeCycleError``), computed by the gsp library, plus ``closure``,
-``transitive_closure`` and ``shortest_path_blocks``.
+``transitive_closure`` and ``shortest_path_blocks``. With ``device=True``
+a GPU result stays on the GPU as a ``DeviceArray`` for CuPy or PyTorch
+(DLPack).
 
     >>> import gsp                                  # instead of scipy.sparse.csgraph
     >>> D, P = gsp.shortest_path(A, return_predecessors=True)
@@ -26,6 +28,7 @@ from ._csgraph import (  # noqa: E402
     shortest_path,
 )
 from ._closure import closure, shortest_path_blocks, transitive_closure  # noqa: E402
+from ._device import DeviceArray  # noqa: E402
 
 __version__ = "%d.%d.%d" % (_core.VERSION_MAJOR, _core.VERSION_MINOR, _core.VERSION_PATCH)
 
@@ -54,7 +57,7 @@ def get_threads():
 
 
 __all__ = [
-    "GspError", "NegativeCycleError", "NULL_PRED", "bellman_ford", "closure", "cuda_available", "dijkstra",
+    "DeviceArray", "GspError", "NegativeCycleError", "NULL_PRED", "bellman_ford", "closure", "cuda_available", "dijkstra",
     "floyd_warshall", "get_threads", "johnson", "last_run", "reconstruct_path", "set_threads", "shortest_path",
     "shortest_path_blocks", "transitive_closure",
 ]

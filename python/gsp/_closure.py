@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
+from ._device import check_backend, closure_device
 from ._csgraph import _ALGO, _backend, _dtype, _has_negative, _indices, _run_apsp
 from ._graph import graph_spec, _is_networkx, _is_sparse
 
@@ -23,7 +24,7 @@ def _zero(semiring, dt):
 
 
 def closure(csgraph, semiring="min_plus", *, directed=True, reflexive=True, dtype=None, backend="auto",
-            null_value=0.0, weight="weight"):
+            null_value=0.0, weight="weight", device=False):
     """
     Kleene closure of a graph on a path semiring, as a dense matrix.
 
@@ -51,21 +52,40 @@ def closure(csgraph, semiring="min_plus", *, directed=True, reflexive=True, dtyp
         (the default there).
     backend : {'auto', 'cpu', 'cuda'}, optional
         Where to compute.
+    device : bool, optional
+        False (default): the result comes back as a numpy array. True:
+        computed on the GPU and left there, as a `DeviceArray` that
+        ``torch.from_dlpack`` / ``cupy.from_dlpack`` take without a copy
+        (backend 'auto' or 'cuda'; a numeric semiring: 'or_and' results
+        are bit-packed on the GPU, so use e.g. 'min_plus' with an integer
+        dtype and read finite entries as reachable).
 
     Returns
     -------
-    C : ndarray, shape (N, N)
+    C : ndarray or DeviceArray, shape (N, N)
         The closure; pairs with no path hold the semiring's zero: +inf
         (min_plus, min_max), -inf (max_plus, max_min), the integer limits
-        for integer dtypes, False for or_and.
+        for integer dtypes (the largest value for min_plus and min_max,
+        the smallest for max_plus and max_min), False for or_and.
 
     Raises
     ------
     NegativeCycleError
         min_plus with a negative cycle, max_plus with a positive one.
+    GspError
+        With ``device=True`` and no usable GPU (code -13, GSP_NO_DEVICE;
+        the message says why).
+    ValueError
+        With ``device=True`` and 'or_and' or backend 'cpu'.
     """
     if semiring not in _SEMIRING:
         raise ValueError("semiring must be one of %s, not %r" % (", ".join(_SEMIRING), semiring))
+    if device:
+        check_backend(backend)
+        if semiring == "or_and":
+            raise ValueError("device=True: 'or_and' results are bit-packed on the GPU and cannot be handed out; "
+                             "use semiring 'min_plus' (or 'max_min') with an integer dtype, where finite entries "
+                             "are the reachable pairs, or device=False")
     if dtype is None:
         dtype = np.bool_ if semiring == "or_and" else np.float64
     dt = np.dtype(dtype)
@@ -75,8 +95,10 @@ def closure(csgraph, semiring="min_plus", *, directed=True, reflexive=True, dtyp
         raise ValueError("unsupported dtype %s" % dt)
     spec, n = graph_spec(csgraph, dt, False, null_value, weight)
     zero = _zero(semiring, dt)
-    out = np.empty((n, n), dtype=dt)
     mode = 0 if directed else 2 if semiring in ("max_plus", "max_min") else 1
+    if device:
+        return closure_device(spec, mode, _SEMIRING[semiring], reflexive, zero)
+    out = np.empty((n, n), dtype=dt)
     _core.closure(spec, mode, _SEMIRING[semiring], reflexive, _backend(backend), out, zero)
     return out
 

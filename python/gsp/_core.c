@@ -7,12 +7,14 @@
  * by the Python layer and filled in place by the library's row callback.
  * Every gsp call runs with the GIL released; the row callback takes the
  * GIL back for a moment to let Ctrl-C stop the computation (GSP_ABORTED).
+ * Results asked for on the device are handed out through DLPack instead.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <gsp.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -585,6 +587,264 @@ done:
   return ret;
 }
 
+/* ---- results on the device: DLPack ------------------------------------------
+ *
+ * A closure computed on the GPU stays there: gsp_matrix_device_view gives
+ * its dense device copy (n x n, row stride ld, absent entries holding the
+ * semiring's zero), and a DeviceMatrix object owns the gsp matrix behind
+ * it. __dlpack__ (python/gsp/_device.py) hands it out as a DLPack capsule
+ * whose tensor keeps the matrix alive: the matrix is freed when the last
+ * of the DeviceMatrix and the tensors made from it goes. The structs are
+ * those of dlpack.h (v1.0; the unversioned DLManagedTensor of earlier
+ * versions as well), written out here so the build needs no DLPack
+ * header. */
+
+typedef struct {
+  uint32_t major, minor;
+} DLPackVersion;
+typedef struct {
+  int32_t device_type; /* DLDeviceType: kDLCUDA = 2 */
+  int32_t device_id;
+} DLDevice;
+typedef struct {
+  uint8_t code; /* DLDataTypeCode: kDLInt = 0, kDLFloat = 2 */
+  uint8_t bits;
+  uint16_t lanes;
+} DLDataType;
+typedef struct {
+  void *data;
+  DLDevice device;
+  int32_t ndim;
+  DLDataType dtype;
+  int64_t *shape;
+  int64_t *strides; /* in elements */
+  uint64_t byte_offset;
+} DLTensor;
+typedef struct DLManagedTensor {
+  DLTensor dl_tensor;
+  void *manager_ctx;
+  void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+typedef struct DLManagedTensorVersioned {
+  DLPackVersion version;
+  void *manager_ctx;
+  void (*deleter)(struct DLManagedTensorVersioned *self);
+  uint64_t flags;
+  DLTensor dl_tensor;
+} DLManagedTensorVersioned;
+enum { kDLCUDA = 2, kDLInt = 0, kDLFloat = 2 };
+
+/* The gsp matrix behind a device result, shared by its DeviceMatrix and
+ * the DLPack tensors made from it; the last release frees it (from any
+ * thread, without the GIL: a consumer may drop its tensor anywhere). */
+typedef struct {
+  gsp_matrix A;
+  atomic_long refs;
+} dev_owner;
+
+static void owner_release(dev_owner *o) {
+  if (atomic_fetch_sub(&o->refs, 1) == 1) {
+    gsp_matrix_free(&o->A);
+    free(o);
+  }
+}
+
+typedef struct {
+  PyObject_HEAD
+  dev_owner *owner;
+  void *data;
+  gsp_index n, ld;
+  int device;
+  int typecode; /* 'i', 'q', 'f', 'd' */
+} DeviceMatrix;
+
+/* One exported tensor: the DLPack struct, its shape and strides, and its
+ * reference on the owner; manager_ctx points at it. */
+typedef struct {
+  DLManagedTensor m;
+  int64_t shape[2], strides[2];
+  dev_owner *owner;
+} dl_plain;
+typedef struct {
+  DLManagedTensorVersioned m;
+  int64_t shape[2], strides[2];
+  dev_owner *owner;
+} dl_versioned;
+
+static void dl_plain_delete(DLManagedTensor *m) {
+  dl_plain *t = m->manager_ctx;
+  owner_release(t->owner);
+  free(t);
+}
+
+static void dl_versioned_delete(DLManagedTensorVersioned *m) {
+  dl_versioned *t = m->manager_ctx;
+  owner_release(t->owner);
+  free(t);
+}
+
+/* A capsule never consumed still owns its tensor; a consumer renames it
+ * "used_dltensor[_versioned]" and takes over the deleter. */
+static void capsule_plain_dtor(PyObject *cap) {
+  if (PyCapsule_IsValid(cap, "used_dltensor")) return;
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  DLManagedTensor *m = PyCapsule_GetPointer(cap, "dltensor");
+  if (m) m->deleter(m);
+  else PyErr_WriteUnraisable(cap);
+  PyErr_Restore(et, ev, tb);
+}
+
+static void capsule_versioned_dtor(PyObject *cap) {
+  if (PyCapsule_IsValid(cap, "used_dltensor_versioned")) return;
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, "dltensor_versioned");
+  if (m) m->deleter(m);
+  else PyErr_WriteUnraisable(cap);
+  PyErr_Restore(et, ev, tb);
+}
+
+static void fill_tensor(DLTensor *t, const DeviceMatrix *d, int64_t *shape, int64_t *strides) {
+  shape[0] = shape[1] = (int64_t)d->n;
+  strides[0] = (int64_t)d->ld;
+  strides[1] = 1;
+  t->data = d->data;
+  t->device.device_type = kDLCUDA;
+  t->device.device_id = d->device;
+  t->ndim = 2;
+  t->dtype.code = (d->typecode == 'f' || d->typecode == 'd') ? kDLFloat : kDLInt;
+  t->dtype.bits = (d->typecode == 'i' || d->typecode == 'f') ? 32 : 64;
+  t->dtype.lanes = 1;
+  t->shape = shape;
+  t->strides = strides;
+  t->byte_offset = 0;
+}
+
+/* DeviceMatrix.dlpack(versioned): a new capsule holding a reference on
+ * the matrix ("dltensor_versioned" with DLPack 1.0's struct, else
+ * "dltensor"). Stream and device arguments are checked by the caller. */
+static PyObject *dm_dlpack(PyObject *self, PyObject *args) {
+  DeviceMatrix *d = (DeviceMatrix *)self;
+  int versioned = 0;
+  if (!PyArg_ParseTuple(args, "p", &versioned)) return NULL;
+  PyObject *cap;
+  if (versioned) {
+    dl_versioned *t = calloc(1, sizeof *t);
+    if (!t) return PyErr_NoMemory();
+    t->m.version.major = 1;
+    t->m.version.minor = 0;
+    t->m.manager_ctx = t;
+    t->m.deleter = dl_versioned_delete;
+    t->m.flags = 0; /* writable, not a copy */
+    fill_tensor(&t->m.dl_tensor, d, t->shape, t->strides);
+    t->owner = d->owner;
+    cap = PyCapsule_New(&t->m, "dltensor_versioned", capsule_versioned_dtor);
+    if (!cap) {
+      free(t);
+      return NULL;
+    }
+  } else {
+    dl_plain *t = calloc(1, sizeof *t);
+    if (!t) return PyErr_NoMemory();
+    t->m.manager_ctx = t;
+    t->m.deleter = dl_plain_delete;
+    fill_tensor(&t->m.dl_tensor, d, t->shape, t->strides);
+    t->owner = d->owner;
+    cap = PyCapsule_New(&t->m, "dltensor", capsule_plain_dtor);
+    if (!cap) {
+      free(t);
+      return NULL;
+    }
+  }
+  atomic_fetch_add(&d->owner->refs, 1); /* the capsule's (later the consumer's) reference */
+  return cap;
+}
+
+/* DeviceMatrix.info() -> (pointer, n, ld, device id, typecode). */
+static PyObject *dm_info(PyObject *self, PyObject *noargs) {
+  DeviceMatrix *d = (DeviceMatrix *)self;
+  return Py_BuildValue("(KKKiC)", (unsigned long long)(uintptr_t)d->data, (unsigned long long)d->n,
+                       (unsigned long long)d->ld, d->device, d->typecode);
+}
+
+static void dm_dealloc(PyObject *self) {
+  DeviceMatrix *d = (DeviceMatrix *)self;
+  if (d->owner) owner_release(d->owner);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static PyMethodDef dm_methods[] = {
+    {"dlpack", dm_dlpack, METH_VARARGS, "dlpack(versioned) -> a DLPack capsule of the device matrix"},
+    {"info", dm_info, METH_NOARGS, "(pointer, n, ld, device id, typecode)"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject DeviceMatrixType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gsp._core.DeviceMatrix",
+    .tp_basicsize = sizeof(DeviceMatrix),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A gsp matrix whose dense copy lives on a GPU (made by gsp._core.closure_device).",
+    .tp_dealloc = dm_dealloc,
+    .tp_methods = dm_methods,
+};
+
+static int typecode_of(gsp_type t) {
+  switch (t) {
+  case GSP_INT32: return 'i';
+  case GSP_INT64: return 'q';
+  case GSP_FP32: return 'f';
+  default: return 'd';
+  }
+}
+
+/* closure_device(spec, undirected, semiring, reflexive) -> DeviceMatrix:
+ * the closure on the GPU (backend CUDA), left on the device, absent
+ * entries holding the semiring's zero. */
+static PyObject *py_closure_device(PyObject *self, PyObject *args) {
+  PyObject *spec;
+  int undirected, semiring, reflexive;
+  if (!PyArg_ParseTuple(args, "Oiip", &spec, &undirected, &semiring, &reflexive)) return NULL;
+  gsp_matrix A = make_graph(spec, undirected);
+  if (!A) return NULL;
+  gsp_index n = 0;
+  gsp_type t;
+  gsp_matrix_nrows(&n, A);
+  gsp_matrix_type(&t, A);
+  gsp_closure_opts co;
+  memset(&co, 0, sizeof co);
+  co.non_reflexive = !reflexive;
+  co.backend = GSP_BACKEND_CUDA;
+  void *data = NULL;
+  gsp_index ld = 0;
+  int device = 0;
+  gsp_info info;
+  Py_BEGIN_ALLOW_THREADS
+  info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
+  if (info == GSP_SUCCESS) info = gsp_matrix_device_view(&data, &ld, &device, A, (gsp_semiring)semiring);
+  Py_END_ALLOW_THREADS
+  if (info != GSP_SUCCESS) {
+    raise_info(info, A);
+    gsp_matrix_free(&A);
+    return NULL;
+  }
+  dev_owner *o = malloc(sizeof *o);
+  DeviceMatrix *d = o ? PyObject_New(DeviceMatrix, &DeviceMatrixType) : NULL;
+  if (!d) {
+    free(o);
+    gsp_matrix_free(&A);
+    return o ? NULL : PyErr_NoMemory();
+  }
+  o->A = A;
+  atomic_init(&o->refs, 1);
+  d->owner = o;
+  d->data = data;
+  d->n = n;
+  d->ld = ld;
+  d->device = device;
+  d->typecode = typecode_of(t);
+  return (PyObject *)d;
+}
+
 static PyObject *py_cuda_available(PyObject *self, PyObject *noargs) {
   bool ok = false;
   char desc[512] = "";
@@ -621,6 +881,7 @@ static PyMethodDef methods[] = {
     {"bellman_ford", py_bellman_ford, METH_VARARGS, "gsp_bellman_ford once per source"},
     {"nearest", py_nearest, METH_VARARGS, "gsp_nearest_source"},
     {"closure", py_closure, METH_VARARGS, "gsp_closure_ext, exported densely"},
+    {"closure_device", py_closure_device, METH_VARARGS, "gsp_closure_ext on the GPU, left on the device"},
     {"cuda_available", py_cuda_available, METH_NOARGS, "(available, description, device count)"},
     {"set_threads", py_set_threads, METH_VARARGS, "gsp_set_threads"},
     {"get_threads", py_get_threads, METH_NOARGS, "gsp_get_threads"},
@@ -631,8 +892,13 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "gsp._core", "The com
                                     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
+  if (PyType_Ready(&DeviceMatrixType) < 0) return NULL;
   PyObject *m = PyModule_Create(&module);
   if (!m) return NULL;
+  if (PyModule_AddObjectRef(m, "DeviceMatrix", (PyObject *)&DeviceMatrixType) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
   if (PyModule_AddIntConstant(m, "VERSION_MAJOR", GSP_VERSION_MAJOR) < 0 ||
       PyModule_AddIntConstant(m, "VERSION_MINOR", GSP_VERSION_MINOR) < 0 ||
       PyModule_AddIntConstant(m, "VERSION_PATCH", GSP_VERSION_PATCH) < 0) {

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 
 from . import _core
+from ._device import check_backend, closure_device
 from ._graph import graph_spec, _is_sparse
 
 NULL_PRED = -9999
@@ -74,7 +75,7 @@ def _shape(dist, pred, shape, return_predecessors):
 
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False, unweighted=False,
                   overwrite=False, indices=None, *, backend="auto", dtype=np.float64, null_value=0.0,
-                  weight="weight"):
+                  weight="weight", device=False):
     """
     Perform a shortest-path graph search on a directed or undirected graph.
 
@@ -124,10 +125,19 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     weight : str or None, optional
         NetworkX input only: the edge attribute holding the weight (1 where
         it is missing; None: all weights 1).
+    device : bool, optional
+        False (default): numpy results. True: all-pairs distances computed
+        on the GPU by Floyd-Warshall (method 'FW', or 'auto', which then
+        means 'FW') and left there, as a `DeviceArray` that
+        ``torch.from_dlpack`` / ``cupy.from_dlpack`` take without a copy
+        (``np.inf`` where there is no path). Only the dense closure stays
+        on the GPU: 'D', 'J' and 'BF', `indices` and
+        `return_predecessors` give ``ValueError``; backend must be 'auto'
+        or 'cuda'.
 
     Returns
     -------
-    dist_matrix : ndarray
+    dist_matrix : ndarray or DeviceArray
         The N x N matrix of distances between graph nodes. dist_matrix[i,j]
         gives the shortest distance from point i to point j along the
         graph; ``np.inf`` where there is no path.
@@ -145,7 +155,11 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     NegativeCycleError
         If there are negative cycles in the graph (it names one).
     GspError
-        If the library reports another failure (its message says what).
+        If the library reports another failure (its message says what);
+        with ``device=True`` and no usable GPU, code -13 (GSP_NO_DEVICE).
+    ValueError
+        With ``device=True`` and a method, `indices` or
+        `return_predecessors` whose result cannot stay on the GPU.
 
     Notes
     -----
@@ -162,7 +176,15 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if method not in ("auto", "FW", "D", "J", "BF"):
         raise ValueError("unrecognized method '%s'" % (method,))
     dt = _dtype(dtype)
+    if device:
+        _check_device(method, indices, return_predecessors, backend)
     spec, n = graph_spec(csgraph, dt, unweighted, null_value, weight)
+    if device:
+        # the reflexive min_plus closure is Floyd-Warshall's distance matrix
+        D = closure_device(spec, 0 if directed else 1, 0, True, np.inf)
+        last_run.clear()
+        last_run.update(method="FW", backend="cuda")
+        return D
     if method == "FW" and indices is not None:
         raise ValueError("Cannot specify indices with method == 'FW'.")
     src, shape = _indices(indices, n)
@@ -177,8 +199,21 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     return _shape(dist, pred, shape, return_predecessors)
 
 
+def _check_device(method, indices, return_predecessors, backend):
+    """device=True keeps Floyd-Warshall's dense distance matrix on the GPU, nothing else."""
+    if method not in ("auto", "FW"):
+        raise ValueError("device=True keeps only Floyd-Warshall's dense result on the GPU: use method 'FW' or "
+                         "'auto' (method %r returns its rows to the host; use device=False)" % (method,))
+    if indices is not None:
+        raise ValueError("device=True computes all pairs (Floyd-Warshall): indices must be None")
+    if return_predecessors:
+        raise ValueError("device=True returns distances only: use return_predecessors=False, or device=False "
+                         "for predecessors")
+    check_backend(backend)
+
+
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False, overwrite=False, *,
-                   backend="auto", dtype=np.float64, null_value=0.0, weight="weight"):
+                   backend="auto", dtype=np.float64, null_value=0.0, weight="weight", device=False):
     """
     Compute the shortest path lengths using the Floyd-Warshall algorithm.
 
@@ -198,13 +233,14 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
         If True, every edge has weight 1.
     overwrite : bool, optional
         Accepted for scipy compatibility; the input is never modified.
-    backend, dtype, null_value, weight
+    backend, dtype, null_value, weight, device
         As for `shortest_path`.
 
     Returns
     -------
-    dist_matrix : ndarray
-        The N x N matrix of distances (``np.inf`` where there is no path).
+    dist_matrix : ndarray or DeviceArray
+        The N x N matrix of distances (``np.inf`` where there is no path);
+        a `DeviceArray` on the GPU with ``device=True``.
     predecessors : ndarray, int32
         Returned only if return_predecessors == True; -9999 where there is
         no path or i == j.
@@ -215,7 +251,7 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
         If there are negative cycles in the graph.
     """
     return shortest_path(csgraph, "FW", directed, return_predecessors, unweighted, overwrite, backend=backend,
-                         dtype=dtype, null_value=null_value, weight=weight)
+                         dtype=dtype, null_value=null_value, weight=weight, device=device)
 
 
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, limit=np.inf,

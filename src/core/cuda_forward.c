@@ -116,6 +116,11 @@ void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
   if (a) a->matrix_release(A);
 }
 
+gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc) {
+  const gsp__cuda_api *a = need("gsp_matrix_device_view");
+  return a ? a->matrix_view(data, ld, device, A, enc) : GSP_NO_DEVICE;
+}
+
 gsp_info gsp_cuda_vector_download(struct gsp_vector_s *v) {
   const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
   if (!a) return GSP_ERROR(GSP_NO_DEVICE, "a device-resident vector without the CUDA backend loaded");

@@ -5,8 +5,16 @@
 
 #include "gsp_internal.h"
 
-static _Thread_local char gsp_errbuf[512];
+/* Large enough for a long path and the problem after it; longer messages
+ * are cut in the middle, so both ends (the file and the problem) stay. */
+#define ERRBUF 2048
+static _Thread_local char gsp_errbuf[ERRBUF];
 static void (*_Atomic error_hook)(gsp_info, const char *);
+/* Errors recorded by this thread so far: a caller (the fuzz harness) can
+ * tell a message recorded by its call from one left by an earlier call. */
+static _Thread_local uint64_t error_serial;
+
+uint64_t gsp__error_serial(void) { return error_serial; }
 
 void gsp__debug_on_error(void (*hook)(gsp_info, const char *)) { error_hook = hook; }
 
@@ -23,15 +31,62 @@ const char *gsp_strerror(gsp_info info) {
 
 const char *gsp_last_error(void) { return gsp_errbuf; }
 
-gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap) {
-  int len = vsnprintf(gsp_errbuf, sizeof gsp_errbuf, fmt, ap);
-  if (len < 0) len = 0;
-  if ((size_t)len < sizeof gsp_errbuf) {
-    /* keep only the file's base name: the message is for users */
-    const char *base = strrchr(file, '/');
-    snprintf(gsp_errbuf + len, sizeof gsp_errbuf - (size_t)len, " [%s:%d]",
-             base ? base + 1 : file, line);
+/* Append text[0..n) to dst (at *o, capacity cap), control bytes and DEL
+ * written as \xNN: messages quote file contents, and a terminal must never
+ * receive raw escape sequences from a file. */
+static void put_escaped(char *dst, size_t *o, size_t cap, const char *text,
+                        size_t n) {
+  static const char hex[] = "0123456789abcdef";
+  for (size_t k = 0; k < n; k++) {
+    unsigned char b = (unsigned char)text[k];
+    bool ctl = b < 0x20 || b == 0x7f;
+    if (*o + (ctl ? 4 : 1) >= cap) break;
+    if (ctl) {
+      dst[(*o)++] = '\\';
+      dst[(*o)++] = 'x';
+      dst[(*o)++] = hex[b >> 4];
+      dst[(*o)++] = hex[b & 15];
+    } else {
+      dst[(*o)++] = (char)b;
+    }
   }
+  dst[*o] = '\0';
+}
+
+gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap) {
+  char raw[3 * ERRBUF];
+  int len = vsnprintf(raw, sizeof raw, fmt, ap);
+  if (len < 0) len = 0;
+  size_t n = (size_t)len < sizeof raw ? (size_t)len : sizeof raw - 1;
+  /* the source location, kept whatever the length of the message */
+  char where[96];
+  const char *base = strrchr(file, '/');
+  snprintf(where, sizeof where, " [%s:%d]", base ? base + 1 : file, line);
+  size_t room = sizeof gsp_errbuf - strlen(where) - 1, o = 0;
+  size_t escaped = 0;
+  for (size_t k = 0; k < n; k++)
+    escaped += ((unsigned char)raw[k] < 0x20 || raw[k] == 0x7f) ? 4 : 1;
+  if (escaped <= room) {
+    put_escaped(gsp_errbuf, &o, room + 1, raw, n);
+  } else {
+    /* cut the middle: the head names the file, the tail the problem */
+    size_t head = room / 4, tail = room - head - 5;
+    put_escaped(gsp_errbuf, &o, head + 1, raw, n);
+    memcpy(gsp_errbuf + o, " ... ", 5);
+    o += 5;
+    /* the tail: as many raw bytes from the end as fit once escaped */
+    size_t from = n, used = 0;
+    while (from > 0) {
+      unsigned char b = (unsigned char)raw[from - 1];
+      size_t w = (b < 0x20 || b == 0x7f) ? 4 : 1;
+      if (used + w > tail) break;
+      used += w;
+      from--;
+    }
+    put_escaped(gsp_errbuf, &o, room + 1, raw + from, n - from);
+  }
+  snprintf(gsp_errbuf + o, sizeof gsp_errbuf - o, "%s", where);
+  error_serial++;
   void (*hook)(gsp_info, const char *) = error_hook;
   if (hook) hook(code, gsp_errbuf);
   return code;

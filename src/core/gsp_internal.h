@@ -45,6 +45,9 @@ GSP_COMPANION gsp_info gsp__error(gsp_info code, const char *file, int line,
  * (NULL: none). Lets the test build count the error checks each public
  * function exercised (tests/support/errlog). Not for production use. */
 void gsp__debug_on_error(void (*hook)(gsp_info code, const char *message));
+/* Number of errors this thread has recorded (gsp_last_error() is new when
+ * it changed across a call). */
+uint64_t gsp__error_serial(void);
 
 /* Fail with `code` and a message when cond is false. */
 #define GSP_CHECK(cond, code, ...)                                             \
@@ -103,6 +106,21 @@ gsp_fault gsp__device_fault_due(void);
 void gsp__debug_spgemm_alg(int alg);
 int gsp__spgemm_alg(void);
 
+/* Output arguments of one call: where each is written and how many bytes.
+ * gsp__check_outputs fails with GSP_INVALID_VALUE ("fn: outputs a and b
+ * alias each other") when two of the k regions overlap, so that a call
+ * refuses aliased outputs before it writes anything. NULL pointers and
+ * empty regions are skipped. */
+typedef struct {
+  const void *at;
+  size_t bytes;
+  const char *name;
+} gsp__output;
+gsp_info gsp__check_outputs(const char *fn, const gsp__output *out, int k);
+#define GSP_OUTPUTS(fn, ...)                                                   \
+  GSP_TRY(gsp__check_outputs((fn), (const gsp__output[]){__VA_ARGS__},          \
+                             (int)(sizeof((const gsp__output[]){__VA_ARGS__}) / sizeof(gsp__output))))
+
 /* *out = a * b; false on overflow of size_t. */
 bool gsp__mul_size(size_t *out, size_t a, size_t b);
 
@@ -112,6 +130,12 @@ bool gsp__mul_size(size_t *out, size_t a, size_t b);
 gsp_info gsp__register(void *obj);
 GSP_COMPANION void gsp__unregister(void *obj);
 bool gsp__is_live(const void *obj);
+/* Tests: the number of live handles (matrices and vectors not yet freed),
+ * and up to cap of their addresses in out (out may be NULL). The registry
+ * keeps every handle reachable, so LeakSanitizer never reports a lost
+ * one: the test build checks this count at exit instead
+ * (tests/support/leaks). Not for production use. */
+size_t gsp__live_handles(const void **out, size_t cap);
 
 /* ---- objects ---- */
 
@@ -143,6 +167,11 @@ struct gsp_matrix_s {
    * device holds the only valid data and the host fields above are stale. */
   struct gsp_dev_matrix *dev;
   bool dev_only;
+  /* CSR copy of a matrix stored otherwise, built by the first read-only
+   * call that needs CSR (gsp__matrix_csr_view) and dropped by every change
+   * of the storage. Read calls never convert a matrix in place: several
+   * threads may read one matrix at once. */
+  struct gsp_matrix_s *csr_view;
 };
 
 struct gsp_dev_vector; /* owned by src/cuda */
@@ -193,11 +222,21 @@ GSP_COMPANION void gsp__matrix_swap_in(struct gsp_matrix_s *dst, struct gsp_matr
 
 /* Format conversions in place. They either succeed or leave A unchanged.
  * gsp__matrix_host makes the host copy valid (downloads from the device);
- * the others imply it. */
+ * the others imply it. The in-place conversions are for matrices the call
+ * owns or writes (outputs, private copies): a read-only input goes through
+ * gsp__matrix_csr_view instead, so that concurrent readers of one matrix
+ * never see its storage change. gsp__matrix_host is safe on shared inputs
+ * (the download happens once, under a lock). */
 gsp_info gsp__matrix_host(struct gsp_matrix_s *A);
 gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A);
 gsp_info gsp__matrix_to_dense(struct gsp_matrix_s *A);
 gsp_info gsp__matrix_to_bits(struct gsp_matrix_s *A);
+/* *V = A when A is stored as CSR, else A's CSR copy (built on first use,
+ * under a lock, and kept until A's storage changes). A itself is left as
+ * it is. *V belongs to A: valid as long as A is not changed or freed. */
+gsp_info gsp__matrix_csr_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A);
+/* Release A's CSR copy (every change of A's storage calls it). */
+void gsp__matrix_drop_view(struct gsp_matrix_s *A);
 /* Call after changing the host data: drops any device copy. */
 void gsp__matrix_host_changed(struct gsp_matrix_s *A);
 
@@ -245,6 +284,23 @@ void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st);
 /* Identity ("zero") and unit ("one") of semiring s for type t into out. */
 void gsp__semiring_zero(void *out, gsp_semiring s, gsp_type t);
 void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t);
+
+/* The CUDA gateway declines a call it has a kernel for when the device has
+ * too little free memory; the CPU then runs it under GSP_BACKEND_AUTO. An
+ * explicit GSP_BACKEND_CUDA must not run elsewhere: the gateway notes such
+ * a decline (per thread) and the operation turns it into an error.
+ * gsp__device_decline_clear before the gateway call; after a decline
+ * under an explicit CUDA request, gsp__device_declined returns
+ * GSP_DEVICE_OUT_OF_MEMORY with the note ("fn: CUDA backend requested,
+ * but ...") when one was made, else GSP_SUCCESS (a case no GPU kernel
+ * covers, which runs on the CPU as documented). */
+void gsp__device_decline_note(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void gsp__device_decline_clear(void);
+gsp_info gsp__device_declined(const char *fn);
 
 /* Backend selection for one call: returns the backend to try. */
 gsp_backend gsp__backend_for(gsp_backend requested);

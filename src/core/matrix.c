@@ -54,6 +54,7 @@ void gsp__matrix_clear_storage(struct gsp_matrix_s *A) {
   GSP_FREE(A->x);
   GSP_FREE(A->b);
   GSP_FREE(A->bits);
+  gsp__matrix_drop_view(A);
   A->nvals = 0;
   A->wpr = 0;
   A->fmt = GSP_FMT_CSR;
@@ -181,21 +182,22 @@ static gsp_info cast_csr(gsp_matrix *C, const gsp_matrix A, gsp_type t, bool pat
   GSP_CHECK(C != NULL, GSP_NULL_POINTER, "%s: C is NULL", fn);
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_TRY(gsp__check_type(t, fn));
-  GSP_TRY(gsp__matrix_to_csr(A));
-  GSP_TRY(gsp__matrix_alloc(&M, t, A->nrows, A->ncols));
-  size_t nv = (size_t)A->nvals;
+  struct gsp_matrix_s *V = NULL; /* A's CSR form; A itself is not converted */
+  GSP_TRY(gsp__matrix_csr_view(&V, A));
+  GSP_TRY(gsp__matrix_alloc(&M, t, V->nrows, V->ncols));
+  size_t nv = (size_t)V->nvals;
   GSP_ALLOC(M->j, nv, sizeof(gsp_index));
   GSP_ALLOC(M->x, nv, gsp_type_size(t));
-  gsp__memcpy(M->p, A->p, ((size_t)A->nrows + 1) * sizeof(gsp_index));
-  gsp__memcpy(M->j, A->j, nv * sizeof(gsp_index));
+  gsp__memcpy(M->p, V->p, ((size_t)V->nrows + 1) * sizeof(gsp_index));
+  gsp__memcpy(M->j, V->j, nv * sizeof(gsp_index));
   const bool one = true;
   for (size_t k = 0; k < nv; k++) {
     if (pattern)
       gsp__cast_value(gsp__at(M->x, t, (int64_t)k), t, &one, GSP_BOOL);
     else
-      gsp__cast_value(gsp__at(M->x, t, (int64_t)k), t, gsp__cat(A->x, A->type, (int64_t)k), A->type);
+      gsp__cast_value(gsp__at(M->x, t, (int64_t)k), t, gsp__cat(V->x, V->type, (int64_t)k), V->type);
   }
-  M->nvals = A->nvals;
+  M->nvals = V->nvals;
   GSP_TRY(gsp__matrix_publish(M));
   *C = M;
 #undef GSP_FREE_ALL
@@ -217,24 +219,25 @@ gsp_info gsp_matrix_transpose(gsp_matrix *C, const gsp_matrix A) {
 #define GSP_FREE_ALL (gsp__matrix_destroy(M), gsp__free(pos))
   GSP_CHECK(C != NULL, GSP_NULL_POINTER, "gsp_matrix_transpose: C is NULL");
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_transpose", "A"));
-  GSP_TRY(gsp__matrix_to_csr(A));
-  GSP_TRY(gsp__matrix_alloc(&M, A->type, A->ncols, A->nrows));
-  size_t ts = gsp_type_size(A->type), nv = (size_t)A->nvals;
+  struct gsp_matrix_s *V = NULL; /* A's CSR form; A itself is not converted */
+  GSP_TRY(gsp__matrix_csr_view(&V, A));
+  GSP_TRY(gsp__matrix_alloc(&M, V->type, V->ncols, V->nrows));
+  size_t ts = gsp_type_size(V->type), nv = (size_t)V->nvals;
   GSP_ALLOC(M->j, nv, sizeof(gsp_index));
   GSP_ALLOC(M->x, nv, ts);
-  GSP_CALLOC(pos, (size_t)A->ncols + 1, sizeof(gsp_index));
+  GSP_CALLOC(pos, (size_t)V->ncols + 1, sizeof(gsp_index));
   /* counting sort by column: rows come out sorted within each column */
-  for (size_t k = 0; k < nv; k++) pos[A->j[k] + 1]++;
-  for (int64_t c = 0; c < A->ncols; c++) pos[c + 1] += pos[c];
-  gsp__memcpy(M->p, pos, ((size_t)A->ncols + 1) * sizeof(gsp_index));
-  for (int64_t i = 0; i < A->nrows; i++) {
-    for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) {
-      gsp_index d = pos[A->j[k]]++;
+  for (size_t k = 0; k < nv; k++) pos[V->j[k] + 1]++;
+  for (int64_t c = 0; c < V->ncols; c++) pos[c + 1] += pos[c];
+  gsp__memcpy(M->p, pos, ((size_t)V->ncols + 1) * sizeof(gsp_index));
+  for (int64_t i = 0; i < V->nrows; i++) {
+    for (gsp_index k = V->p[i]; k < V->p[i + 1]; k++) {
+      gsp_index d = pos[V->j[k]]++;
       M->j[d] = (gsp_index)i;
-      gsp__memcpy(gsp__at(M->x, A->type, (int64_t)d), gsp__cat(A->x, A->type, (int64_t)k), ts);
+      gsp__memcpy(gsp__at(M->x, V->type, (int64_t)d), gsp__cat(V->x, V->type, (int64_t)k), ts);
     }
   }
-  M->nvals = A->nvals;
+  M->nvals = V->nvals;
   gsp__free(pos);
   pos = NULL;
   GSP_TRY(gsp__matrix_publish(M));

@@ -21,15 +21,31 @@ static gsp_info check_new_args(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   return GSP_SUCCESS;
 }
 
-/* rowptr must start at 0 and never decrease; returns nvals. */
-static gsp_info check_rowptr(const gsp_index *rowptr, gsp_index nrows, const char *fn) {
+/* Entries no caller's array can hold: 2^56 bytes is the largest user
+ * address space of any 64-bit platform (57-bit virtual addresses). */
+#define GSP_MAX_ARRAY_ENTRIES (((gsp_index)1 << 56) / sizeof(gsp_index))
+
+/* rowptr must start at 0 and never decrease, and no row may hold more
+ * entries than there are columns (with no duplicates it cannot), so that an
+ * impossible entry count is refused as a bad argument before anything is
+ * allocated or read from colidx. */
+static gsp_info check_rowptr(const gsp_index *rowptr, gsp_index nrows, gsp_index ncols, const char *fn) {
   if (rowptr[0] != 0)
     return GSP_ERROR(GSP_INVALID_VALUE, "%s: rowptr[0] is %llu, must be 0", fn,
                      (unsigned long long)rowptr[0]);
-  for (gsp_index i = 0; i < nrows; i++)
+  for (gsp_index i = 0; i < nrows; i++) {
     if (rowptr[i + 1] < rowptr[i])
       return GSP_ERROR(GSP_INVALID_VALUE, "%s: rowptr decreases at row %llu", fn,
                        (unsigned long long)i);
+    if (rowptr[i + 1] - rowptr[i] > ncols)
+      return GSP_ERROR(GSP_INVALID_VALUE,
+                       "%s: row %llu has %llu entries (rowptr[%llu] = %llu), more than its %llu columns", fn,
+                       (unsigned long long)i, (unsigned long long)(rowptr[i + 1] - rowptr[i]),
+                       (unsigned long long)i + 1, (unsigned long long)rowptr[i + 1], (unsigned long long)ncols);
+  }
+  if (rowptr[nrows] > GSP_MAX_ARRAY_ENTRIES)
+    return GSP_ERROR(GSP_INVALID_VALUE, "%s: rowptr[%llu] = %llu entries; no colidx array can hold that many",
+                     fn, (unsigned long long)nrows, (unsigned long long)rowptr[nrows]);
   return GSP_SUCCESS;
 }
 
@@ -57,7 +73,7 @@ gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   GSP_TRY(check_new_args(A, t, nrows, ncols, fn));
   GSP_CHECK(rowptr && colidx, GSP_NULL_POINTER, "%s: rowptr or colidx is NULL", fn);
   GSP_CHECK(values || t == GSP_BOOL, GSP_NULL_POINTER, "%s: values is NULL", fn);
-  GSP_TRY(check_rowptr(rowptr, nrows, fn));
+  GSP_TRY(check_rowptr(rowptr, nrows, ncols, fn));
   gsp_index nv = rowptr[nrows];
   if (sorted_rows(rowptr, colidx, nrows, ncols)) {
     /* already canonical (the common case): copy the arrays as they are */
@@ -103,7 +119,7 @@ gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_ind
   GSP_CHECK(rowptr && colidx && values && *rowptr && *colidx && *values, GSP_NULL_POINTER,
             "%s: rowptr, colidx or values is NULL", fn);
   const gsp_index *p = *rowptr, *j = *colidx;
-  GSP_TRY(check_rowptr(p, nrows, fn));
+  GSP_TRY(check_rowptr(p, nrows, ncols, fn));
   /* zero-copy cannot reorder the caller's arrays behind an error, so the
    * columns must already be strictly increasing within each row (checked in
    * parallel; the serial loop only finds the first offender for the message) */
@@ -137,10 +153,14 @@ gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx, void *value
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_export_csr", "A"));
   GSP_CHECK(rowptr && colidx, GSP_NULL_POINTER, "gsp_matrix_export_csr: rowptr or colidx is NULL");
-  GSP_TRY(gsp__matrix_to_csr(A));
-  gsp__memcpy(rowptr, A->p, ((size_t)A->nrows + 1) * sizeof(gsp_index));
-  gsp__memcpy(colidx, A->j, (size_t)A->nvals * sizeof(gsp_index));
-  if (values) gsp__memcpy(values, A->x, (size_t)A->nvals * gsp_type_size(A->type));
+  GSP_OUTPUTS("gsp_matrix_export_csr", {rowptr, ((size_t)A->nrows + 1) * sizeof *rowptr, "rowptr"},
+              {colidx, (size_t)A->nvals * sizeof *colidx, "colidx"},
+              {values, (size_t)A->nvals * gsp_type_size(A->type), "values"});
+  struct gsp_matrix_s *V = NULL; /* A's CSR form; A itself is not converted */
+  GSP_TRY(gsp__matrix_csr_view(&V, A));
+  gsp__memcpy(rowptr, V->p, ((size_t)V->nrows + 1) * sizeof(gsp_index));
+  gsp__memcpy(colidx, V->j, (size_t)V->nvals * sizeof(gsp_index));
+  if (values) gsp__memcpy(values, V->x, (size_t)V->nvals * gsp_type_size(V->type));
 #undef GSP_FREE_ALL
   return info;
 }
@@ -151,6 +171,8 @@ gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx, void **va
 #define GSP_FREE_ALL
   GSP_CHECK(rowptr && colidx && values && nvals && A, GSP_NULL_POINTER,
             "gsp_matrix_unpack_csr: an output pointer is NULL");
+  GSP_OUTPUTS("gsp_matrix_unpack_csr", {rowptr, sizeof *rowptr, "rowptr"}, {colidx, sizeof *colidx, "colidx"},
+              {values, sizeof *values, "values"}, {nvals, sizeof *nvals, "nvals"}, {A, sizeof *A, "A"});
   GSP_TRY(gsp__check_matrix(*A, "gsp_matrix_unpack_csr", "*A"));
   struct gsp_matrix_s *M = *A;
   GSP_TRY(gsp__matrix_to_csr(M));
@@ -358,6 +380,7 @@ gsp_info gsp_matrix_unpack_dense(void **values, const void *absent, gsp_matrix *
   const char *fn = "gsp_matrix_unpack_dense";
 #define GSP_FREE_ALL
   GSP_CHECK(values && A, GSP_NULL_POINTER, "%s: values or A is NULL", fn);
+  GSP_OUTPUTS(fn, {values, sizeof *values, "values"}, {A, sizeof *A, "A"});
   GSP_TRY(gsp__check_matrix(*A, fn, "*A"));
   struct gsp_matrix_s *M = *A;
   GSP_TRY(gsp__matrix_to_dense(M));

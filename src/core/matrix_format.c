@@ -4,6 +4,7 @@
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
 #endif
+#include <pthread.h>
 #include <string.h>
 
 #include "bits_pack.h"
@@ -13,11 +14,30 @@
 #include "gsp_cuda.h"
 #endif
 
+/* Serializes the one-time work that read-only calls do on a shared input
+ * (the download of a device-only matrix, the build of a CSR copy). Each
+ * happens once per version of a matrix, so one process-wide lock costs
+ * little and cannot deadlock. */
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
 gsp_info gsp__matrix_host(struct gsp_matrix_s *A) {
 #ifdef GSP_HAVE_CUDA
-  if (A->dev_only) return gsp_cuda_matrix_download(A);
-#endif
+  if (!__atomic_load_n(&A->dev_only, __ATOMIC_ACQUIRE)) return GSP_SUCCESS;
+  pthread_mutex_lock(&shared_lock);
+  gsp_info info = A->dev_only ? gsp_cuda_matrix_download(A) : GSP_SUCCESS;
+  if (info >= 0) __atomic_store_n(&A->dev_only, false, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&shared_lock);
+  return info;
+#else
+  (void)A;
   return GSP_SUCCESS;
+#endif
+}
+
+void gsp__matrix_drop_view(struct gsp_matrix_s *A) {
+  struct gsp_matrix_s *V = A->csr_view;
+  A->csr_view = NULL;
+  gsp__matrix_destroy(V);
 }
 
 void gsp__matrix_host_changed(struct gsp_matrix_s *A) {
@@ -25,6 +45,7 @@ void gsp__matrix_host_changed(struct gsp_matrix_s *A) {
   gsp_cuda_matrix_release(A);
 #endif
   A->dev_only = false;
+  gsp__matrix_drop_view(A);
 }
 
 static bool dense_size(size_t *nn, const struct gsp_matrix_s *A) {
@@ -35,13 +56,12 @@ static bool dense_size(size_t *nn, const struct gsp_matrix_s *A) {
 
 static inline bool bit_get(const uint64_t *row, int64_t j) { return (row[j >> 6] >> (j & 63)) & 1; }
 
-gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
+/* New CSR arrays with the content of A (host-valid, not CSR); A unchanged. */
+static gsp_info csr_arrays(gsp_index **pp, gsp_index **jp, void **xp, const struct gsp_matrix_s *A) {
   gsp_info info = GSP_SUCCESS;
   gsp_index *p = NULL, *jj = NULL;
   void *x = NULL;
 #define GSP_FREE_ALL (gsp__free(p), gsp__free(jj), gsp__free(x))
-  GSP_TRY(gsp__matrix_host(A));
-  if (A->fmt == GSP_FMT_CSR) return GSP_SUCCESS;
   const int64_t n = A->nrows, m = A->ncols;
   const size_t ts = gsp_type_size(A->type);
   const bool dense = A->fmt == GSP_FMT_DENSE;
@@ -85,13 +105,54 @@ gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
       if (present) jj[k++] = (gsp_index)j;
     }
   }
-  const int64_t nvals = (int64_t)p[n];
+  *pp = p, *jp = jj, *xp = x;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_index *p = NULL, *jj = NULL;
+  void *x = NULL;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__matrix_host(A));
+  if (A->fmt == GSP_FMT_CSR) return GSP_SUCCESS;
+  GSP_TRY(csr_arrays(&p, &jj, &x, A));
+  int64_t nvals = A->nvals;
   gsp__matrix_clear_storage(A);
   A->fmt = GSP_FMT_CSR;
   A->p = p;
   A->j = jj;
   A->x = x;
   A->nvals = nvals;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__matrix_csr_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *C = NULL;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__matrix_host(A));
+  if (A->fmt == GSP_FMT_CSR) {
+    *V = A;
+    return GSP_SUCCESS;
+  }
+  C = __atomic_load_n(&A->csr_view, __ATOMIC_ACQUIRE);
+  if (!C) {
+    pthread_mutex_lock(&shared_lock);
+#undef GSP_FREE_ALL
+#define GSP_FREE_ALL (pthread_mutex_unlock(&shared_lock), gsp__matrix_destroy(C))
+    if (!(C = A->csr_view)) { /* the first reader builds it, the others wait for it */
+      GSP_TRY(gsp__matrix_alloc_dense(&C, A->type, A->nrows, A->ncols));
+      GSP_TRY(csr_arrays(&C->p, &C->j, &C->x, A));
+      C->fmt = GSP_FMT_CSR;
+      C->nvals = A->nvals;
+      __atomic_store_n(&A->csr_view, C, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&shared_lock);
+  }
+  *V = C;
 #undef GSP_FREE_ALL
   return info;
 }

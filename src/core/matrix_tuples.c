@@ -295,6 +295,11 @@ gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X, gsp_inde
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_extract_tuples", "A"));
   GSP_CHECK(n != NULL, GSP_NULL_POINTER, "gsp_matrix_extract_tuples: n is NULL");
+  {
+    const size_t nv = (size_t)A->nvals;
+    GSP_OUTPUTS("gsp_matrix_extract_tuples", {I, nv * sizeof *I, "I"}, {J, nv * sizeof *J, "J"},
+                {X, nv * gsp_type_size(A->type), "X"}, {n, sizeof *n, "n"});
+  }
   GSP_TRY(gsp__matrix_host(A));
   if (*n < (gsp_index)A->nvals) {
     info = GSP_ERROR(GSP_INSUFFICIENT_SPACE, "gsp_matrix_extract_tuples: capacity %llu < %lld entries",

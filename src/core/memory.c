@@ -1,6 +1,8 @@
 /* Allocation wrappers (one place to count and fail allocations) and the
  * registry of live handles. */
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +76,39 @@ void *gsp__realloc_array(void *p, size_t count, size_t size) {
 }
 
 void gsp__free(void *p) { free(p); }
+
+static _Thread_local char decline_why[256];
+
+void gsp__device_decline_note(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(decline_why, sizeof decline_why, fmt, ap);
+  va_end(ap);
+}
+
+void gsp__device_decline_clear(void) { decline_why[0] = '\0'; }
+
+gsp_info gsp__device_declined(const char *fn) {
+  if (!decline_why[0]) return GSP_SUCCESS;
+  gsp_info info = GSP_ERROR(GSP_DEVICE_OUT_OF_MEMORY, "%s: CUDA backend requested, but %s", fn, decline_why);
+  decline_why[0] = '\0';
+  return info;
+}
+
+gsp_info gsp__check_outputs(const char *fn, const gsp__output *out, int k) {
+  for (int a = 0; a < k; a++)
+    for (int b = a + 1; b < k; b++) {
+      if (!out[a].at || !out[b].at || !out[a].bytes || !out[b].bytes) continue;
+      const uintptr_t pa = (uintptr_t)out[a].at, pb = (uintptr_t)out[b].at;
+      /* [pa, pa + na) and [pb, pb + nb) meet; sizes saturate instead of wrapping */
+      const uintptr_t ea = out[a].bytes > UINTPTR_MAX - pa ? UINTPTR_MAX : pa + out[a].bytes;
+      const uintptr_t eb = out[b].bytes > UINTPTR_MAX - pb ? UINTPTR_MAX : pb + out[b].bytes;
+      if (pa < eb && pb < ea)
+        return GSP_ERROR(GSP_INVALID_VALUE, "%s: outputs %s and %s alias each other", fn, out[a].name,
+                         out[b].name);
+    }
+  return GSP_SUCCESS;
+}
 
 /* Open-addressing hash set of live object addresses. Looking a handle up
  * here before dereferencing it turns use-after-free of a handle into
@@ -159,6 +194,18 @@ void gsp__unregister(void *obj) {
     }
   }
   pthread_mutex_unlock(&reg_lock);
+}
+
+size_t gsp__live_handles(const void **out, size_t cap) {
+  size_t n = 0;
+  pthread_mutex_lock(&reg_lock);
+  for (size_t k = 0; k < reg_cap; k++)
+    if (reg_slots[k] > REG_TOMB) {
+      if (out && n < cap) out[n] = (const void *)reg_slots[k];
+      n++;
+    }
+  pthread_mutex_unlock(&reg_lock);
+  return n;
 }
 
 bool gsp__is_live(const void *obj) {

@@ -215,6 +215,9 @@ int gsp__threads(void) {
 
 gsp_info gsp_cuda_available(bool *available, char *desc, size_t len) {
   if (!available) return GSP_ERROR(GSP_NULL_POINTER, "gsp_cuda_available: available is NULL");
+  const gsp__output out[] = {{available, sizeof *available, "available"}, {desc, len, "desc"}};
+  gsp_info info = gsp__check_outputs("gsp_cuda_available", out, 2);
+  if (info < 0) return info;
 #ifdef GSP_HAVE_CUDA
   char buf[256] = "";
   *available = gsp_cuda_usable(buf, sizeof buf);

@@ -1,4 +1,5 @@
 /* Vector objects: values x[n] with a presence array b[n] (NULL when full). */
+#include <pthread.h>
 #include <string.h>
 
 #include "gsp_internal.h"
@@ -8,9 +9,19 @@
 
 gsp_info gsp__vector_host(struct gsp_vector_s *v) {
 #ifdef GSP_HAVE_CUDA
-  if (v && v->dev_only) return gsp_cuda_vector_download(v);
-#endif
+  /* a read-only call may download a shared vector: once, under a lock, as
+   * gsp__matrix_host does for matrices */
+  static pthread_mutex_t download_lock = PTHREAD_MUTEX_INITIALIZER;
+  if (!v || !__atomic_load_n(&v->dev_only, __ATOMIC_ACQUIRE)) return GSP_SUCCESS;
+  pthread_mutex_lock(&download_lock);
+  gsp_info info = v->dev_only ? gsp_cuda_vector_download(v) : GSP_SUCCESS;
+  if (info >= 0) __atomic_store_n(&v->dev_only, false, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&download_lock);
+  return info;
+#else
+  (void)v;
   return GSP_SUCCESS;
+#endif
 }
 
 void gsp__vector_host_changed(struct gsp_vector_s *v) {
@@ -230,6 +241,8 @@ gsp_info gsp_vector_extract_tuples(gsp_index *I, void *X, gsp_index *n, const gs
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_vector(v, "gsp_vector_extract_tuples", "v"));
   GSP_CHECK(n != NULL, GSP_NULL_POINTER, "gsp_vector_extract_tuples: n is NULL");
+  GSP_OUTPUTS("gsp_vector_extract_tuples", {I, (size_t)v->nvals * sizeof *I, "I"},
+              {X, (size_t)v->nvals * gsp_type_size(v->type), "X"}, {n, sizeof *n, "n"});
   if (*n < (gsp_index)v->nvals) {
     info = GSP_ERROR(GSP_INSUFFICIENT_SPACE, "gsp_vector_extract_tuples: capacity %llu < %lld entries",
                      (unsigned long long)*n, (long long)v->nvals);

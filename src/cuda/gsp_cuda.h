@@ -161,6 +161,15 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A);
 /* Release A's device copy, if any (A->dev == NULL afterwards). */
 void gsp_cuda_matrix_release(struct gsp_matrix_s *A);
 
+/* gsp_matrix_device_view's device side (arguments checked by the caller:
+ * A numeric and square, enc one of the four path semirings): A's dense
+ * device copy with absent entries holding the zero of enc, reused when it
+ * has that encoding, else made by an upload that A keeps (a device-only A
+ * is downloaded first; the old copy is released only once the new one
+ * exists). The device is synchronised before returning. GSP_NO_DEVICE
+ * without a usable GPU. */
+gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc);
+
 /* ---- sparse products (src/cuda/gsp_cuda_ops*.cu) ----
  *
  * Residency: a matrix operand gets a device CSR copy of its host CSR (and,

@@ -7,6 +7,7 @@
  * for it through gsp__matrix_host -> gsp_cuda_matrix_download. A later
  * closure of the same matrix reuses the device copy instead of uploading.
  */
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +52,18 @@ bool gsp_cuda_usable(char *desc, size_t len) {
   bool ok = false;
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
+  if (e == cudaErrorNoDevice ||
+      (e == cudaErrorInsufficientDriver && access("/proc/driver/nvidia/version", F_OK) != 0)) {
+    /* without any NVIDIA driver the runtime reports an "insufficient"
+     * driver; the truth for the user is that there is no GPU */
+    (void)cudaGetLastError();
+    snprintf(buf, sizeof buf, "no GPU found%s",
+             e == cudaErrorNoDevice ? "" : " (no NVIDIA driver is loaded)");
+  } else if (e != cudaSuccess) {
     (void)cudaGetLastError();
     snprintf(buf, sizeof buf, "no usable CUDA device: %s", cudaGetErrorString(e));
   } else if (count == 0) {
-    snprintf(buf, sizeof buf, "no CUDA device");
+    snprintf(buf, sizeof buf, "no GPU found");
   } else {
     cudaDeviceProp p;
     e = cudaGetDeviceProperties(&p, 0);
@@ -420,6 +428,50 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
   return info;
 }
 
+/* gsp_matrix_device_view's device side (gsp_cuda.h). */
+gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc) {
+  static const char *const fn = "gsp_matrix_device_view";
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_dev_matrix *fresh = NULL;
+#define GSP_FREE_ALL dev_free(fresh)
+  char desc[256] = "";
+  GSP_CHECK(gsp_cuda_usable(desc, sizeof desc), GSP_NO_DEVICE, "%s: %s", fn, desc);
+  const int64_t n = A->nrows;
+  if (n == 0) {
+    int cur = 0;
+    GSP_CUDA_TRY(cudaGetDevice(&cur));
+    *data = NULL;
+    *ld = 0;
+    *device = cur;
+    return info;
+  }
+  /* A sparse cache alone (d == NULL) or a copy encoded with the other zero
+   * does not serve: upload the host content, downloading a device-only
+   * result first (its content is unchanged, only its storage). */
+  struct gsp_dev_matrix *dev = A->dev;
+  if (!dev || !dev->d || !same_zero(enc, dev->enc)) {
+    if (A->dev_only) GSP_TRY(gsp_cuda_matrix_download(A));
+    GSP_TRY(upload(&fresh, A, enc, gsp_cuda_padded_n(A->type, n), false));
+    dev = fresh;
+  }
+  /* the closure kernels and the upload may still run on other streams */
+  GSP_CUDA_TRY(cudaDeviceSynchronize());
+  cudaPointerAttributes pa;
+  GSP_CUDA_TRY(cudaPointerGetAttributes(&pa, dev->d));
+  /* Commit: nothing fails past here. */
+  if (fresh) {
+    gsp_cuda_matrix_release(A); /* the host copy is valid: A->dev_only was cleared */
+    A->dev = fresh;
+    fresh = NULL;
+  }
+  *data = dev->d;
+  *ld = dev->np;
+  *device = pa.device;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+
 struct SuccCtx {
   int64_t *x;
   uint8_t *b;
@@ -641,8 +693,10 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
   const int64_t np = gsp_cuda_padded_n(t, n);
   const size_t need = gsp_cuda_closure_bytes(t, n, succ != NULL);
   size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+  const cudaError_t me = cudaMemGetInfo(&free_b, &total_b);
+  if (me != cudaSuccess) {
     (void)cudaGetLastError();
+    gsp__device_decline_note("the free device memory cannot be read: %s", cudaGetErrorString(me));
     return GSP_SUCCESS;
   }
   /* A resident copy of M already counts toward what is free. */
@@ -666,7 +720,12 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
   if (need > limit) {
     /* Out of core. Not for successors or bit-packed OR_AND: the CPU runs
      * those. Without a cap some free memory is left to the runtime. */
-    if (bits || succ) return GSP_SUCCESS;
+    if (bits || succ) {
+      gsp__device_decline_note("n = %lld: the closure%s needs %zu bytes of device memory and %zu are available "
+                               "(out of core covers neither successors nor bit-packed OR_AND)",
+                               (long long)n, succ ? " with successors" : "", need, limit);
+      return GSP_SUCCESS;
+    }
     size_t budget = limit;
     if (device_memory_cap == 0 || device_memory_cap >= free_b + resident) {
       const size_t margin = (size_t)256 << 20;
@@ -675,8 +734,13 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
     gsp__ooc_plan pl;
     const long rows = env_count("GSP_OOC_PAGE_ROWS"), slots = env_count("GSP_OOC_SLOTS");
     if (!gsp__ooc_plan_make(&pl, np, gsp_type_size(t), budget, rows > 0 ? rows : 0, slots > 1 ? (int)slots : 0)) {
-      if (device_memory_cap == 0 || device_memory_cap >= free_b + resident)
-        return GSP_SUCCESS; /* the device is nearly full: the CPU runs it */
+      if (device_memory_cap == 0 || device_memory_cap >= free_b + resident) {
+        /* the device is nearly full (other processes hold it): the CPU runs it under AUTO */
+        gsp__device_decline_note("n = %lld: the device has %zu bytes free, below the %zu bytes that out-of-core "
+                                 "closure needs", (long long)n, free_b + resident,
+                                 gsp__ooc_bytes(np, gsp_type_size(t), 128, 2));
+        return GSP_SUCCESS;
+      }
       *taken = true;
       return GSP_ERROR(GSP_DEVICE_OUT_OF_MEMORY,
                        "%s: n = %lld: the device memory cap of %zu bytes is below the %zu bytes that out-of-core "

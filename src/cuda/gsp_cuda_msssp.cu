@@ -460,14 +460,20 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
   if (N > need_n) N = need_n;
   if (N > 1024) N = 1024;
   size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+  const cudaError_t me = cudaMemGetInfo(&free_b, &total_b);
+  if (me != cudaSuccess) {
     (void)cudaGetLastError();
+    gsp__device_decline_note("the free device memory cannot be read: %s", cudaGetErrorString(me));
     return GSP_SUCCESS;
   }
   const size_t graph = graph_bytes(A, true) + (size_t)n * 16 + (size_t)nsrc * 4;
   const size_t avail = free_b / 10 * 8;
   while (N > 32 && graph + (size_t)n * (size_t)N * per_cell > avail) N -= 32;
-  if (graph + (size_t)n * (size_t)N * per_cell > avail) return GSP_SUCCESS; /* the CPU takes it */
+  if (graph + (size_t)n * (size_t)N * per_cell > avail) { /* the CPU takes it under AUTO */
+    gsp__device_decline_note("a batch of %lld sources needs %zu bytes of device memory and %zu are usable", (long long)N,
+                             graph + (size_t)n * (size_t)N * per_cell, avail);
+    return GSP_SUCCESS;
+  }
   *taken = true;
   const double t_call = host_seconds();
   memset(&last_stats(), 0, sizeof(gsp_cuda_sssp_stats));

@@ -41,7 +41,7 @@ extern "C" {
 #ifdef GSP_HAVE_CUDA
 
 /* Raise with any change of either table. */
-#define GSP_CUDA_PLUGIN_ABI 1
+#define GSP_CUDA_PLUGIN_ABI 2
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
 
 /* The core, as the plugin sees it. */
@@ -115,6 +115,7 @@ typedef struct {
                  const int64_t *src, int64_t nsrc, const void *lim, bool *taken);
   gsp_info (*matrix_download)(struct gsp_matrix_s *A);
   void (*matrix_release)(struct gsp_matrix_s *A);
+  gsp_info (*matrix_view)(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc);
   gsp_info (*mxv)(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
                   struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
                   bool *taken);

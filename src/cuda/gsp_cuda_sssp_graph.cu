@@ -33,11 +33,15 @@ bool graph_taken(const struct gsp_matrix_s *A) {
 
 bool device_fits(size_t need) {
   size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+  const cudaError_t e = cudaMemGetInfo(&free_b, &total_b);
+  if (e != cudaSuccess) {
     (void)cudaGetLastError();
+    gsp__device_decline_note("the free device memory cannot be read: %s", cudaGetErrorString(e));
     return false;
   }
-  return need <= free_b / 10 * 9;
+  if (need <= free_b / 10 * 9) return true;
+  gsp__device_decline_note("it needs %zu bytes of device memory and %zu are free", need, free_b);
+  return false;
 }
 
 gsp_info distinct_sources(int32_t **out, int32_t *ns, const int64_t *src, int64_t nsrc, int64_t n) {

@@ -12,28 +12,46 @@
 #include <zlib.h>
 
 #include "gsp_internal.h"
+#include "gsp_output.h"
 
 /* ---------------------------------------------------------------------- */
 /* Line reader                                                             */
 /* ---------------------------------------------------------------------- */
 
+/* The input is opened once and read once, front to back, so a pipe, a FIFO
+ * or stdin gives exactly what a regular file with the same bytes gives.
+ * gzip is recognised by its magic bytes and decoded here (members may be
+ * concatenated; anything else after the last member is an error). */
 typedef struct {
-  gzFile gz;
-  const char *path; /* as given by the caller: used in messages */
-  char *buf;
+  int fd;
+  bool own_fd;          /* false for stdin */
+  const char *path;     /* as given by the caller ("stdin" for "-") */
+  char *buf;            /* decoded bytes */
   size_t cap, len, pos; /* buffer capacity, bytes held, start of next line */
   bool eof;
   int64_t lineno;       /* number of the line last returned (1-based) */
+  /* raw (on-disk) bytes, and the gzip decoder when the input is gzip */
+  unsigned char *raw;
+  size_t raw_len, raw_pos;
+  bool raw_eof;
+  bool gzip, z_init, z_member_end;
+  z_stream z;
+  int64_t raw_read;     /* raw bytes read so far (progress) */
+  int64_t decoded;      /* decoded bytes produced so far (size checks) */
   int64_t file_size;    /* on-disk size for progress; 0 if unknown */
   int64_t next_report;  /* on-disk offset of the next progress call */
   void (*progress)(double, void *);
   void *progress_ctx;
 } gsp__reader;
 
-/* Open path for reading (gzip or plain). GSP_IO_ERROR naming the path and
- * errno's reason on failure. */
+/* Open path for reading (gzip or plain; "-" is stdin). GSP_IO_ERROR naming
+ * the path and errno's reason on failure. */
 gsp_info gsp__reader_open(gsp__reader *r, const char *path,
                           void (*progress)(double, void *), void *ctx);
+/* Make at least n decoded bytes available at r->buf + r->pos without
+ * consuming them (fewer only at end of input): format detection looks at
+ * the start of the data that the format reader then reads. */
+gsp_info gsp__reader_peek(gsp__reader *r, size_t n);
 /* Next line, NUL-terminated, without its "\n" or "\r\n": *line = NULL at
  * end of file. The line stays valid until the next call. */
 gsp_info gsp__reader_line(gsp__reader *r, char **line, char **end);
@@ -67,7 +85,9 @@ typedef enum {
   GSP_NUM_REAL,     /* decimal point or exponent, or inf */
   GSP_NUM_NAN,      /* "nan" */
   GSP_NUM_RANGE,    /* integer syntax beyond int64, or real overflow */
-  GSP_NUM_JUNK      /* a number followed by other characters ("12ab") */
+  GSP_NUM_JUNK,     /* a number followed by other characters ("12ab") */
+  GSP_NUM_UNDERFLOW /* a nonzero real below the smallest normal double
+                       (1e-400 -> 0, 1e-310 -> subnormal); *d holds it */
 } gsp__num_kind;
 
 static inline bool gsp__is_digit(char c) {
@@ -153,6 +173,10 @@ typedef struct {
   uint64_t last;  /* last key pushed */
   gsp_index nrows, ncols;      /* dimensions (fixed or grown) */
   gsp_index maxrow, maxcol;    /* largest indices seen + 1 */
+  /* how the file numbers rows and columns, for messages: index + id_base,
+   * or id_of[index] when ids are remapped */
+  int64_t id_base;
+  const int64_t *id_of;
 } gsp__tuples;
 
 gsp_info gsp__tuples_init(gsp__tuples *T, bool weighted, size_t reserve);
@@ -213,7 +237,7 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c);
  * tuple store must switch to doubles. */
 gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
                            gsp__num_kind kind, int64_t iv, double dv,
-                           gsp__tuples *T, gsp__val *out);
+                           const char *tok, gsp__tuples *T, gsp__val *out);
 
 /* Parse the weight token at *p (moved past it) into *out via
  * gsp__value_accept; messages name the line and the token. */
@@ -256,6 +280,16 @@ static inline gsp_info gsp__read_value_fast(const gsp__reader *r,
   return gsp__read_value(r, c, p, T, out);
 }
 
+/* Whether integer v is exactly a double / a float. */
+static inline bool gsp__int_exact_fp64(int64_t v) {
+  double d = (double)v;
+  return d < 9223372036854775808.0 && (int64_t)d == v;
+}
+static inline bool gsp__int_exact_fp32(int64_t v) {
+  double d = (double)(float)v;
+  return d < 9223372036854775808.0 && (int64_t)d == v;
+}
+
 /* Default result type of what was read (pattern / integer / real). */
 gsp_type gsp__natural_type(const gsp__tuples *T);
 /* Start a tuple store for a reader (doubles from the start when the caller
@@ -265,6 +299,14 @@ gsp_info gsp__tuples_for(gsp__tuples *T, const gsp__read_ctx *c,
 gsp_type gsp__result_type(const gsp__read_ctx *c, const gsp__tuples *T);
 /* Format implied by a path's extension (".gz" dropped); AUTO if none. */
 gsp_file_format gsp__format_from_path(const char *path);
+
+/* Declared or implied dimensions are trusted only as far as the data read
+ * justifies: rows and columns each at most GSP_READ_DIM_FLOOR or 4 per
+ * decoded input byte, whichever is larger. Otherwise a parse error (a
+ * 17-byte "p sp 200000000 0" would allocate gigabytes of row pointers). */
+#define GSP_READ_DIM_FLOOR ((uint64_t)1 << 22)
+gsp_info gsp__check_dims(const gsp__reader *r, uint64_t nrows, uint64_t ncols,
+                         const char *source, const char *hint);
 
 /* Identity id arrays for gsp_matrix_read_ids in non-remap modes. */
 gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base);
@@ -282,17 +324,18 @@ typedef struct {
   bool failed;
 } gsp__writer;
 
-gsp_info gsp__writer_open(gsp__writer *w, const char *tmp_path, bool gzip,
-                          const char *shown_path);
+/* Write into the open output file `out` (compressed when gzip); the
+ * caller commits or aborts `out` after gsp__writer_close/abort. */
+gsp_info gsp__writer_open(gsp__writer *w, gsp__ofile *out, bool gzip);
 void gsp__writer_put(gsp__writer *w, const void *data, size_t n);
 void gsp__writer_printf(gsp__writer *w, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Flush and close; GSP_IO_ERROR if any write failed. */
+/* Flush (the gzip stream ended); GSP_IO_ERROR if any write failed. */
 gsp_info gsp__writer_close(gsp__writer *w);
-/* Close after a failure without reporting. */
+/* Drop the buffer after a failure without reporting. */
 void gsp__writer_abort(gsp__writer *w);
 /* Append a decimal integer / a round-trip real to the buffer. */
 void gsp__writer_int(gsp__writer *w, int64_t v);

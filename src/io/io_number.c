@@ -3,6 +3,7 @@
  * Clinger's exact fast path when the decimal mantissa and exponent are
  * small, and fall back to strtod otherwise, so results are always the
  * correctly rounded double. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,7 +132,8 @@ gsp__num_kind gsp__parse_number(const char **pp, int64_t *iv, double *dv) {
     }
     if (isinf(d)) return GSP_NUM_RANGE; /* 1e999 */
     *dv = d; /* strtod saw the sign */
-    return GSP_NUM_REAL;
+    /* a nonzero number that became 0 or lost digits below DBL_MIN */
+    return fabs(d) < DBL_MIN ? GSP_NUM_UNDERFLOW : GSP_NUM_REAL;
   }
   *dv = neg ? -d : d;
   return GSP_NUM_REAL;

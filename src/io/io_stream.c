@@ -1,52 +1,188 @@
-/* Streaming input over plain or gzip files (gzread passes plain files
- * through), one line at a time, so no reader ever holds the whole text. */
+/* Streaming input over plain or gzip files, one line at a time, so no
+ * reader ever holds the whole text. The input is opened once and read
+ * strictly front to back (format detection peeks at the decoded buffer), so
+ * pipes, FIFOs and stdin read exactly like regular files. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "io_internal.h"
 
 #define READ_CHUNK ((size_t)1 << 20)
+#define RAW_CHUNK ((size_t)1 << 18)
 #define MAX_LINE ((size_t)1 << 26) /* longer lines are not a graph file */
+
+/* Read more raw bytes after the held ones (dropping consumed ones). */
+static gsp_info raw_fill(gsp__reader *r) {
+  if (r->raw_pos > 0) {
+    memmove(r->raw, r->raw + r->raw_pos, r->raw_len - r->raw_pos);
+    r->raw_len -= r->raw_pos;
+    r->raw_pos = 0;
+  }
+  if (r->raw_eof || r->raw_len == RAW_CHUNK) return GSP_SUCCESS;
+  ssize_t got;
+  do {
+    got = read(r->fd, r->raw + r->raw_len, RAW_CHUNK - r->raw_len);
+  } while (got < 0 && errno == EINTR);
+  if (got < 0)
+    return GSP_ERROR(GSP_IO_ERROR, "%s: read error near line %lld: %s",
+                     r->path, (long long)r->lineno + 1, strerror(errno));
+  if (got == 0) r->raw_eof = true;
+  r->raw_len += (size_t)got;
+  r->raw_read += got;
+  if (r->progress && r->file_size > 0 && r->raw_read >= r->next_report) {
+    r->next_report = r->raw_read + (4 << 20);
+    r->progress((double)r->raw_read / (double)r->file_size, r->progress_ctx);
+  }
+  return GSP_SUCCESS;
+}
+
+/* Decode up to n bytes into dst; *got = 0 only at the end of the input. */
+static gsp_info decode(gsp__reader *r, unsigned char *dst, size_t n,
+                       size_t *got) {
+  *got = 0;
+  if (n == 0) return GSP_SUCCESS;
+  for (;;) {
+    if (r->raw_pos == r->raw_len && !r->gzip && !r->raw_eof && n >= RAW_CHUNK) {
+      /* large binary reads go straight to the caller's buffer */
+      ssize_t g;
+      do {
+        g = read(r->fd, dst, n > ((size_t)1 << 30) ? ((size_t)1 << 30) : n);
+      } while (g < 0 && errno == EINTR);
+      if (g < 0)
+        return GSP_ERROR(GSP_IO_ERROR, "%s: read error: %s", r->path,
+                         strerror(errno));
+      if (g == 0) {
+        r->raw_eof = true;
+        break;
+      }
+      r->raw_read += g;
+      *got = (size_t)g;
+      if (r->progress && r->file_size > 0 && r->raw_read >= r->next_report) {
+        r->next_report = r->raw_read + (4 << 20);
+        r->progress((double)r->raw_read / (double)r->file_size,
+                    r->progress_ctx);
+      }
+      break;
+    }
+    if (r->raw_pos == r->raw_len) {
+      if (r->raw_eof) break;
+      gsp_info info = raw_fill(r);
+      if (info < 0) return info;
+      continue;
+    }
+    if (!r->gzip) {
+      size_t take = r->raw_len - r->raw_pos;
+      if (take > n) take = n;
+      memcpy(dst, r->raw + r->raw_pos, take);
+      r->raw_pos += take;
+      *got = take;
+      break;
+    }
+    if (r->z_member_end) {
+      /* another gzip member may follow; anything else is an error */
+      if (r->raw_len - r->raw_pos < 2 && !r->raw_eof) {
+        gsp_info info = raw_fill(r);
+        if (info < 0) return info;
+        continue;
+      }
+      if (r->raw_len - r->raw_pos < 2 || r->raw[r->raw_pos] != 0x1f ||
+          r->raw[r->raw_pos + 1] != 0x8b)
+        return GSP_ERROR(GSP_PARSE_ERROR,
+                         "%s: unexpected data after the end of the gzip "
+                         "stream (%lld bytes into the file)",
+                         r->path,
+                         (long long)(r->raw_read -
+                                     (int64_t)(r->raw_len - r->raw_pos)));
+      inflateReset(&r->z);
+      r->z_member_end = false;
+    }
+    r->z.next_in = r->raw + r->raw_pos;
+    r->z.avail_in = (uInt)(r->raw_len - r->raw_pos);
+    r->z.next_out = dst;
+    r->z.avail_out = n > (size_t)1 << 30 ? 1u << 30 : (uInt)n;
+    int zr = inflate(&r->z, Z_NO_FLUSH);
+    r->raw_pos = r->raw_len - r->z.avail_in;
+    *got = (size_t)(r->z.next_out - dst);
+    if (zr == Z_STREAM_END) r->z_member_end = true;
+    else if (zr != Z_OK && zr != Z_BUF_ERROR)
+      return GSP_ERROR(GSP_PARSE_ERROR,
+                       "%s: corrupt gzip data near line %lld: %s", r->path,
+                       (long long)r->lineno + 1,
+                       r->z.msg ? r->z.msg : "inflate failed");
+    if (*got > 0) break;
+  }
+  if (*got == 0 && r->gzip && !r->z_member_end)
+    return GSP_ERROR(GSP_PARSE_ERROR,
+                     "%s: truncated gzip data near line %lld (the "
+                     "compressed stream ends early)",
+                     r->path, (long long)r->lineno + 1);
+  r->decoded += (int64_t)*got;
+  return GSP_SUCCESS;
+}
 
 gsp_info gsp__reader_open(gsp__reader *r, const char *path,
                           void (*progress)(double, void *), void *ctx) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL gsp__reader_close(r)
   memset(r, 0, sizeof *r);
-  r->path = path;
+  r->fd = -1;
+  bool is_stdin = strcmp(path, "-") == 0;
+  r->path = is_stdin ? "stdin" : path;
   r->progress = progress;
   r->progress_ctx = ctx;
+  errno = 0;
+  if (is_stdin) {
+    r->fd = STDIN_FILENO;
+  } else {
+    do {
+      r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    } while (r->fd < 0 && errno == EINTR);
+    GSP_CHECK(r->fd >= 0, GSP_IO_ERROR, "%s: cannot open: %s", path,
+              strerror(errno));
+    r->own_fd = true;
+  }
   struct stat st;
-  errno = 0;
-  GSP_CHECK(stat(path, &st) == 0, GSP_IO_ERROR, "%s: cannot open: %s", path,
-            strerror(errno));
-  GSP_CHECK(!S_ISDIR(st.st_mode), GSP_IO_ERROR, "%s: is a directory", path);
+  GSP_CHECK(fstat(r->fd, &st) == 0, GSP_IO_ERROR, "%s: cannot open: %s",
+            r->path, strerror(errno));
+  GSP_CHECK(!S_ISDIR(st.st_mode), GSP_IO_ERROR, "%s: is a directory",
+            r->path);
   r->file_size = S_ISREG(st.st_mode) ? (int64_t)st.st_size : 0;
-  errno = 0;
-  r->gz = gzopen(path, "rb");
-  GSP_CHECK(r->gz != NULL, GSP_IO_ERROR, "%s: cannot open: %s", path,
-            errno ? strerror(errno) : "out of memory");
-  gzbuffer(r->gz, 1u << 18);
   r->cap = READ_CHUNK + 1;
   r->buf = gsp__malloc(r->cap);
-  GSP_CHECK(r->buf != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate a buffer",
-            path);
+  r->raw = gsp__malloc(RAW_CHUNK);
+  GSP_CHECK(r->buf != NULL && r->raw != NULL, GSP_OUT_OF_MEMORY,
+            "%s: cannot allocate a buffer", r->path);
   r->next_report = 4 << 20;
+  /* gzip by its magic bytes, whatever the name */
+  while (r->raw_len < 2 && !r->raw_eof) GSP_TRY(raw_fill(r));
+  if (r->raw_len >= 2 && r->raw[0] == 0x1f && r->raw[1] == 0x8b) {
+    r->gzip = true;
+    GSP_CHECK(inflateInit2(&r->z, 15 + 16) == Z_OK, GSP_OUT_OF_MEMORY,
+              "%s: cannot start the gzip decoder", r->path);
+    r->z_init = true;
+  }
 #undef GSP_FREE_ALL
   return info;
 }
 
 void gsp__reader_close(gsp__reader *r) {
-  if (r->gz) gzclose(r->gz);
-  r->gz = NULL;
+  if (r->z_init) inflateEnd(&r->z);
+  r->z_init = false;
+  if (r->own_fd && r->fd >= 0) close(r->fd);
+  r->fd = -1;
+  r->own_fd = false;
   GSP_FREE(r->buf);
+  GSP_FREE(r->raw);
   if (r->progress && r->file_size > 0) r->progress(1.0, r->progress_ctx);
   r->progress = NULL;
 }
 
-/* Append up to READ_CHUNK more bytes after the held ones. */
+/* Append up to READ_CHUNK more decoded bytes after the held ones. */
 static gsp_info fill(gsp__reader *r) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
@@ -66,37 +202,21 @@ static gsp_info fill(gsp__reader *r) {
     r->buf = nb;
     r->cap *= 2;
   }
-  size_t want = r->cap - 1 - r->len;
-  if (want > (size_t)INT32_MAX) want = (size_t)INT32_MAX;
-  int got = gzread(r->gz, r->buf + r->len, (unsigned)want);
-  if (got < 0) {
-    int zerr;
-    const char *msg = gzerror(r->gz, &zerr);
-    return GSP_ERROR(zerr == Z_ERRNO ? GSP_IO_ERROR : GSP_PARSE_ERROR,
-                     "%s: read error near line %lld: %s", r->path,
-                     (long long)r->lineno + 1,
-                     zerr == Z_ERRNO ? strerror(errno) : msg);
-  }
-  if (got == 0) {
-    /* a truncated gzip stream reads as a short file without error from
-     * gzread; gzerror reports it */
-    int zerr = Z_OK;
-    const char *msg = gzerror(r->gz, &zerr);
-    GSP_CHECK(zerr == Z_OK || zerr == Z_STREAM_END, GSP_PARSE_ERROR,
-              "%s: corrupt or truncated gzip data near line %lld: %s",
-              r->path, (long long)r->lineno + 1, msg);
-    r->eof = true;
-  }
-  r->len += (size_t)got;
-  if (r->progress && r->file_size > 0) {
-    int64_t off = (int64_t)gzoffset(r->gz);
-    if (off >= r->next_report) {
-      r->next_report = off + (4 << 20);
-      r->progress((double)off / (double)r->file_size, r->progress_ctx);
-    }
-  }
+  size_t got;
+  GSP_TRY(decode(r, (unsigned char *)r->buf + r->len, r->cap - 1 - r->len,
+                 &got));
+  if (got == 0) r->eof = true;
+  r->len += got;
 #undef GSP_FREE_ALL
   return info;
+}
+
+gsp_info gsp__reader_peek(gsp__reader *r, size_t n) {
+  while (r->len - r->pos < n && !r->eof) {
+    gsp_info info = fill(r);
+    if (info < 0) return info;
+  }
+  return GSP_SUCCESS;
 }
 
 gsp_info gsp__reader_line(gsp__reader *r, char **line, char **end) {
@@ -126,38 +246,17 @@ gsp_info gsp__reader_line(gsp__reader *r, char **line, char **end) {
 }
 
 gsp_info gsp__reader_bytes(gsp__reader *r, void *dst, size_t n, size_t *got) {
-  char *out = dst;
+  unsigned char *out = dst;
   size_t have = r->len - r->pos, take = have < n ? have : n;
   memcpy(out, r->buf + r->pos, take);
   r->pos += take;
   *got = take;
-  while (*got < n) {
-    size_t want = n - *got;
-    if (want > (size_t)1 << 30) want = (size_t)1 << 30;
-    int g = gzread(r->gz, out + *got, (unsigned)want);
-    if (g < 0) {
-      int zerr;
-      const char *msg = gzerror(r->gz, &zerr);
-      return GSP_ERROR(zerr == Z_ERRNO ? GSP_IO_ERROR : GSP_PARSE_ERROR,
-                       "%s: read error: %s", r->path,
-                       zerr == Z_ERRNO ? strerror(errno) : msg);
-    }
-    if (g == 0) {
-      int zerr = Z_OK;
-      const char *msg = gzerror(r->gz, &zerr);
-      if (zerr != Z_OK && zerr != Z_STREAM_END)
-        return GSP_ERROR(GSP_PARSE_ERROR, "%s: corrupt or truncated gzip data: %s",
-                         r->path, msg);
-      break;
-    }
-    *got += (size_t)g;
-    if (r->progress && r->file_size > 0) {
-      int64_t off = (int64_t)gzoffset(r->gz);
-      if (off >= r->next_report) {
-        r->next_report = off + (16 << 20);
-        r->progress((double)off / (double)r->file_size, r->progress_ctx);
-      }
-    }
+  while (*got < n && !r->eof) {
+    size_t g;
+    gsp_info info = decode(r, out + *got, n - *got, &g);
+    if (info < 0) return info;
+    if (g == 0) r->eof = true;
+    *got += g;
   }
   return GSP_SUCCESS;
 }
@@ -170,144 +269,4 @@ gsp_info gsp__parse_error(const gsp__reader *r, const char *fmt, ...) {
   va_end(ap);
   return GSP_ERROR(GSP_PARSE_ERROR, "%s line %lld: %s", r->path,
                    (long long)r->lineno, msg);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Output                                                                  */
-/* ---------------------------------------------------------------------- */
-
-#define WRITE_BUF ((size_t)1 << 20)
-
-gsp_info gsp__writer_open(gsp__writer *w, const char *tmp_path, bool gzip,
-                          const char *shown_path) {
-  gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL gsp__writer_abort(w)
-  memset(w, 0, sizeof *w);
-  w->path = shown_path;
-  w->cap = WRITE_BUF;
-  GSP_ALLOC(w->buf, w->cap + 64, 1);
-  errno = 0;
-  if (gzip) {
-    /* level 1: large outputs are written far faster for a few % in size */
-    w->gz = gzopen(tmp_path, "wb1");
-    GSP_CHECK(w->gz != NULL, GSP_IO_ERROR, "%s: cannot create: %s",
-              shown_path, errno ? strerror(errno) : "out of memory");
-  } else {
-    w->f = fopen(tmp_path, "wb");
-    GSP_CHECK(w->f != NULL, GSP_IO_ERROR, "%s: cannot create: %s", shown_path,
-              strerror(errno));
-  }
-#undef GSP_FREE_ALL
-  return info;
-}
-
-static void flush(gsp__writer *w) {
-  if (w->len == 0 || w->failed) {
-    w->len = 0;
-    return;
-  }
-  if (w->gz) {
-    if (gzwrite(w->gz, w->buf, (unsigned)w->len) != (int)w->len)
-      w->failed = true;
-  } else if (fwrite(w->buf, 1, w->len, w->f) != w->len) {
-    w->failed = true;
-  }
-  w->len = 0;
-}
-
-void gsp__writer_put(gsp__writer *w, const void *data, size_t n) {
-  const char *s = data;
-  while (n > 0) {
-    if (w->len == w->cap) flush(w);
-    size_t take = w->cap - w->len < n ? w->cap - w->len : n;
-    memcpy(w->buf + w->len, s, take);
-    w->len += take;
-    s += take;
-    n -= take;
-  }
-}
-
-void gsp__writer_printf(gsp__writer *w, const char *fmt, ...) {
-  char tmp[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  gsp__writer_put(w, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-void gsp__writer_uint(gsp__writer *w, uint64_t v) {
-  if (w->cap - w->len < 24) flush(w);
-  char tmp[24];
-  int k = 0;
-  do {
-    tmp[k++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  while (k) w->buf[w->len++] = tmp[--k];
-}
-
-void gsp__writer_int(gsp__writer *w, int64_t v) {
-  if (v < 0) {
-    gsp__writer_put(w, "-", 1);
-    gsp__writer_uint(w, (uint64_t)0 - (uint64_t)v);
-  } else {
-    gsp__writer_uint(w, (uint64_t)v);
-  }
-}
-
-/* Shortest of a few precisions that reads back to the same value. */
-void gsp__writer_value(gsp__writer *w, gsp_type t, const void *x) {
-  char tmp[40];
-  switch (t) {
-  case GSP_BOOL: gsp__writer_put(w, *(const bool *)x ? "1" : "0", 1); return;
-  case GSP_INT32: gsp__writer_int(w, *(const int32_t *)x); return;
-  case GSP_INT64: gsp__writer_int(w, *(const int64_t *)x); return;
-  case GSP_FP32: {
-    float v = *(const float *)x;
-    if (v > -1e15f && v < 1e15f && v == (float)(int64_t)v) {
-      gsp__writer_int(w, (int64_t)v);
-      return;
-    }
-    snprintf(tmp, sizeof tmp, "%.7g", (double)v);
-    if (strtof(tmp, NULL) != v) snprintf(tmp, sizeof tmp, "%.9g", (double)v);
-    break;
-  }
-  case GSP_FP64: {
-    double v = *(const double *)x;
-    if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v) {
-      gsp__writer_int(w, (int64_t)v);
-      return;
-    }
-    snprintf(tmp, sizeof tmp, "%.15g", v);
-    if (strtod(tmp, NULL) != v) snprintf(tmp, sizeof tmp, "%.17g", v);
-    break;
-  }
-  default: return;
-  }
-  gsp__writer_put(w, tmp, strlen(tmp));
-}
-
-gsp_info gsp__writer_close(gsp__writer *w) {
-  flush(w);
-  bool ok = !w->failed;
-  int saved = errno;
-  if (w->gz) ok &= gzclose(w->gz) == Z_OK;
-  if (w->f) ok &= fclose(w->f) == 0;
-  w->gz = NULL;
-  w->f = NULL;
-  GSP_FREE(w->buf);
-  if (!ok)
-    return GSP_ERROR(GSP_IO_ERROR, "%s: write failed: %s", w->path,
-                     strerror(errno ? errno : saved));
-  return GSP_SUCCESS;
-}
-
-void gsp__writer_abort(gsp__writer *w) {
-  if (w->gz) gzclose(w->gz);
-  if (w->f) fclose(w->f);
-  w->gz = NULL;
-  w->f = NULL;
-  GSP_FREE(w->buf);
 }

@@ -363,9 +363,13 @@ gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t,
     size_t e = k + 1;
     for (; e < n && K[e] == key; e++) {
       GSP_CHECK(dup != GSP_DUP_ERROR, GSP_DUPLICATE_ENTRY,
-                "%s: duplicate entry (%llu, %llu) (0-based row, column)",
-                what, (unsigned long long)ROW(key),
-                (unsigned long long)COL(key));
+                "%s: duplicate entry (%lld, %lld) (row, column as in the "
+                "file)",
+                what,
+                T->id_of ? (long long)T->id_of[ROW(key)]
+                         : (long long)ROW(key) + T->id_base,
+                T->id_of ? (long long)T->id_of[COL(key)]
+                         : (long long)COL(key) + T->id_base);
       if (V) combine(&acc, V[e], T->real, dup);
     }
     gsp_index row = ROW(key);

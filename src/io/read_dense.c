@@ -1,6 +1,7 @@
 /* Readers of the two dense binary formats: gsp's own .gspd (self-describing
  * 64-byte header) and NumPy .npy (2-D, C order, bool/int32/int64/float32/
  * float64, little-endian). Values equal to the absent value are absent. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -19,10 +20,113 @@ static uint64_t get_u64(const unsigned char *b) {
   return (uint64_t)get_u32(b) | (uint64_t)get_u32(b + 4) << 32;
 }
 
-/* Read nrows*ncols values of type t, check size and NaN, and build *A. */
+/* Value k of a dense array of type t as a double / as an int64. */
+static double dval(const void *x, gsp_type t, size_t k) {
+  switch (t) {
+  case GSP_BOOL: return ((const uint8_t *)x)[k];
+  case GSP_INT32: return ((const int32_t *)x)[k];
+  case GSP_INT64: return (double)((const int64_t *)x)[k];
+  case GSP_FP32: return ((const float *)x)[k];
+  default: return ((const double *)x)[k];
+  }
+}
+static int64_t ival(const void *x, gsp_type t, size_t k) {
+  return t == GSP_INT32 ? ((const int32_t *)x)[k]
+         : t == GSP_INT64 ? ((const int64_t *)x)[k]
+                          : ((const uint8_t *)x)[k];
+}
+
+/* The caller's absent value (gsp_read_opts.absent) as one value of type t
+ * into *out; *nan tells that NaN entries are the absent ones. */
+static gsp_info user_absent(const gsp__reader *r, const gsp__read_ctx *c,
+                            gsp_type t, void *out, bool *nan) {
+  double a = c->o.absent;
+  *nan = isnan(a);
+  switch (t) {
+  case GSP_BOOL: *(bool *)out = a != 0; break;
+  case GSP_INT32:
+  case GSP_INT64:
+    /* +-inf: the integer "infinity" gsp writes (INT_MAX), and its mirror */
+    if (isinf(a)) {
+      bool neg = a < 0;
+      if (t == GSP_INT32) *(int32_t *)out = neg ? INT32_MIN : INT32_MAX;
+      else *(int64_t *)out = neg ? INT64_MIN : INT64_MAX;
+      break;
+    }
+    if (isnan(a) || a != floor(a) ||
+        (t == GSP_INT32 ? (a < INT32_MIN || a > INT32_MAX)
+                        : (a < -9223372036854775808.0 ||
+                           a >= 9223372036854775808.0)))
+      return GSP_ERROR(GSP_INVALID_VALUE,
+                       "%s: absent value %g is not a value of the file's "
+                       "integer dtype %s (an integer, or inf for the "
+                       "largest value)",
+                       r->path, a, t == GSP_INT32 ? "int32" : "int64");
+    if (t == GSP_INT32) *(int32_t *)out = (int32_t)a;
+    else *(int64_t *)out = (int64_t)a;
+    break;
+  case GSP_FP32: *(float *)out = (float)a; break;
+  default: *(double *)out = a; break;
+  }
+  return GSP_SUCCESS;
+}
+
+/* Before converting the stored values to the caller's type u: every
+ * present value must fit by the value rule of gsp_read_opts.round. */
+static gsp_info check_cast(const gsp__reader *r, const void *x, gsp_type t,
+                           gsp_type u, size_t nn, uint64_t ncols,
+                           const void *absent) {
+  const char *un = u == GSP_INT32 ? "int32" : u == GSP_INT64 ? "int64"
+                   : u == GSP_FP32 ? "fp32" : "fp64";
+  size_t ts = gsp_type_size(t);
+  for (size_t k = 0; k < nn; k++) {
+    const void *v = (const char *)x + k * ts;
+    if (absent && (t == GSP_FP32   ? *(const float *)v == *(const float *)absent
+                   : t == GSP_FP64 ? *(const double *)v == *(const double *)absent
+                                   : memcmp(v, absent, ts) == 0))
+      continue;
+    bool ok = true;
+    bool is_int = t == GSP_BOOL || t == GSP_INT32 || t == GSP_INT64;
+    double d = dval(x, t, k);
+    int64_t i = is_int ? ival(x, t, k) : 0;
+    switch (u) {
+    case GSP_BOOL: break;
+    case GSP_INT32:
+    case GSP_INT64:
+      if (is_int) ok = u == GSP_INT64 || (i >= INT32_MIN && i <= INT32_MAX);
+      else ok = isfinite(d) && d == floor(d) &&
+                (u == GSP_INT32 ? d >= INT32_MIN && d <= INT32_MAX
+                                : d >= -9223372036854775808.0 &&
+                                      d < 9223372036854775808.0);
+      break;
+    case GSP_FP32:
+      if (is_int) ok = gsp__int_exact_fp32(i);
+      else ok = !isfinite(d) || d == 0 || (fabs(d) <= FLT_MAX && fabs(d) >= FLT_MIN);
+      break;
+    case GSP_FP64:
+      if (is_int) ok = gsp__int_exact_fp64(i);
+      break;
+    }
+    if (!ok)
+      return GSP_ERROR(GSP_PARSE_ERROR,
+                       "%s: value %.17g at (%llu, %llu) cannot be stored as "
+                       "%s without rounding or overflow (read option round, "
+                       "gsp --round, accepts the nearest value)",
+                       r->path, d, (unsigned long long)(k / ncols),
+                       (unsigned long long)(k % ncols), un);
+  }
+  return GSP_SUCCESS;
+}
+
+/* Read nrows*ncols values of type t, check size and NaN, and build *A.
+ * `absent` is the file's own absent value (or NULL); the caller's
+ * gsp_read_opts.absent overrides it. `ask_absent`: the format cannot say
+ * which value means "no arc" (.npy), so zeros off the diagonal without an
+ * explicit absent value are refused as ambiguous. */
 static gsp_info read_values(gsp_matrix *A, gsp__reader *r,
                             const gsp__read_ctx *c, gsp_type t, uint64_t nrows,
-                            uint64_t ncols, const void *absent) {
+                            uint64_t ncols, const void *absent,
+                            bool ask_absent) {
   gsp_info info = GSP_SUCCESS;
   void *x = NULL;
   gsp_matrix M = NULL;
@@ -61,14 +165,73 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r,
   GSP_CHECK(got == 0, GSP_PARSE_ERROR,
             "%s: data continues after the %llu x %llu values", r->path,
             (unsigned long long)nrows, (unsigned long long)ncols);
-  for (size_t k = 0; k < nn && (t == GSP_FP32 || t == GSP_FP64); k++) {
-    double v = t == GSP_FP32 ? ((float *)x)[k] : ((double *)x)[k];
-    GSP_CHECK(!isnan(v), GSP_PARSE_ERROR, "%s: value (%llu, %llu) is NaN",
+  union {
+    bool b;
+    int32_t i32;
+    int64_t i64;
+    float f32;
+    double f64;
+  } mine;
+  bool nan_absent = false;
+  if (c->o.use_absent) {
+    GSP_TRY(user_absent(r, c, t, &mine, &nan_absent));
+    absent = &mine;
+  }
+  bool fp = t == GSP_FP32 || t == GSP_FP64;
+  if (fp && nan_absent) {
+    /* NaN marks absence: NaN never compares equal, so mark the absent
+     * entries with a value the data does not hold */
+    static const double marks[] = {INFINITY, -INFINITY, DBL_MAX, -DBL_MAX};
+    int pick = -1;
+    for (int m = 0; m < 4 && pick < 0; m++) {
+      double mk = t == GSP_FP32 ? (double)(float)marks[m] : marks[m];
+      bool used = false;
+      for (size_t k = 0; k < nn && !used; k++) used = dval(x, t, k) == mk;
+      if (!used) pick = m;
+    }
+    GSP_CHECK(pick >= 0, GSP_PARSE_ERROR,
+              "%s: with NaN as the absent value the data must leave one of "
+              "inf, -inf or the largest finite value unused", r->path);
+    for (size_t k = 0; k < nn; k++) {
+      if (!isnan(dval(x, t, k))) continue;
+      if (t == GSP_FP32) ((float *)x)[k] = (float)marks[pick];
+      else ((double *)x)[k] = marks[pick];
+    }
+    if (t == GSP_FP32) mine.f32 = (float)marks[pick];
+    else mine.f64 = marks[pick];
+  }
+  for (size_t k = 0; k < nn && fp; k++) {
+    double v = dval(x, t, k);
+    GSP_CHECK(!isnan(v), GSP_PARSE_ERROR,
+              "%s: value (%llu, %llu) is NaN (pass NaN as the absent value, "
+              "gsp --absent nan, if NaN means no arc)",
               r->path, (unsigned long long)(k / ncols),
               (unsigned long long)(k % ncols));
   }
   if (t == GSP_BOOL) /* any nonzero byte is true; normalise */
     for (size_t k = 0; k < nn; k++) ((uint8_t *)x)[k] = ((uint8_t *)x)[k] != 0;
+  if (ask_absent && !c->o.use_absent && t != GSP_BOOL) {
+    /* numpy / networkx adjacency matrices write 0 for "no edge"; gsp writes
+     * inf / INT_MAX. A matrix holding no inf / INT_MAX at all but a 0 off
+     * the diagonal is most likely the former, so the caller must say (a
+     * matrix that holds both is read the gsp way: 0 is a weight) */
+    bool gsp_style = false;
+    for (size_t k = 0; k < nn && !gsp_style; k++)
+      gsp_style = memcmp((const char *)x + k * ts, absent, ts) == 0;
+    for (size_t k = 0; k < nn && !gsp_style; k++) {
+      if (k / ncols == k % ncols || dval(x, t, k) != 0) continue;
+      GSP_CHECK(false, GSP_PARSE_ERROR,
+                "%s: value 0 at (%llu, %llu), off the diagonal, and no "
+                "absent value was given: pass --absent 0 (read option "
+                "use_absent/absent) if 0 means no arc, as in numpy and "
+                "networkx adjacency matrices, or --absent inf if 0 is an arc "
+                "weight",
+                r->path, (unsigned long long)(k / ncols),
+                (unsigned long long)(k % ncols));
+    }
+  }
+  if (c->o.use_type && c->type != t && !c->o.round)
+    GSP_TRY(check_cast(r, x, t, c->type, nn, ncols, absent));
   GSP_TRY(gsp_matrix_pack_dense(&M, t, nrows, ncols, &x, absent));
   if (c->o.use_type && c->type != t) {
     gsp_matrix C = NULL;
@@ -109,7 +272,7 @@ gsp_info gsp__read_dense(gsp_matrix *A, gsp__reader *r,
     GSP_CHECK(!isnan(a), GSP_PARSE_ERROR, "%s: absent value is NaN", r->path);
   }
   GSP_TRY(read_values(A, r, c, (gsp_type)type, get_u64(h + 16),
-                      get_u64(h + 24), has_absent ? h + 32 : NULL));
+                      get_u64(h + 24), has_absent ? h + 32 : NULL, false));
 #undef GSP_FREE_ALL
   return info;
 }
@@ -168,9 +331,25 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
   int dt = -1;
   for (int k = 0; k < 5; k++)
     if (strncmp(d, dtypes[k].descr, strlen(dtypes[k].descr)) == 0) dt = k;
-  GSP_CHECK(dt >= 0, GSP_PARSE_ERROR,
-            "%s: dtype %.12s is not supported (bool, <i4, <i8, <f4, <f8)",
-            r->path, d);
+  if (dt < 0) {
+    /* name the whole dtype: a quoted string, or up to the next ',' */
+    int n = 0;
+    if (*d == '\'' || *d == '"') {
+      const char *q = strchr(d + 1, *d);
+      n = q ? (int)(q - d) + 1 : (int)strlen(d);
+    } else if (*d == '[') {
+      const char *q = strchr(d, ']');
+      n = q ? (int)(q - d) + 1 : (int)strlen(d);
+    } else {
+      while (d[n] && d[n] != ',' && d[n] != '}') n++;
+    }
+    if (n > 80) n = 80;
+    GSP_CHECK(false, GSP_PARSE_ERROR,
+              "%s: dtype %.*s is not supported; supported dtypes: bool "
+              "'|b1', int32 '<i4', int64 '<i8', float32 '<f4', float64 "
+              "'<f8' (convert with numpy's astype)",
+              r->path, n, d);
+  }
   GSP_CHECK(strncmp(f, "False", 5) == 0, GSP_PARSE_ERROR,
             "%s: Fortran-order arrays are not supported", r->path);
   unsigned long long dims[3];
@@ -204,7 +383,7 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
     double f64;
   } absent;
   gsp__default_absent(&absent, t);
-  GSP_TRY(read_values(A, r, c, t, dims[0], dims[1], &absent));
+  GSP_TRY(read_values(A, r, c, t, dims[0], dims[1], &absent, true));
 #undef GSP_FREE_ALL
   gsp__free(hdr);
   return info;

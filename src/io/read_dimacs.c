@@ -107,6 +107,7 @@ gsp_info gsp__read_dimacs(gsp_matrix *A, gsp__reader *r,
       if (reserve > ((size_t)1 << 24)) reserve = (size_t)1 << 24;
       GSP_TRY(gsp__tuples_for(&T, c, true, reserve));
       T.nrows = T.ncols = n;
+      T.id_base = 1;
     } else {
       GSP_TRY(gsp__parse_error(r, "unknown line type '%c' (expected c, p or "
                                   "a)",
@@ -121,6 +122,7 @@ gsp_info gsp__read_dimacs(gsp_matrix *A, gsp__reader *r,
     GSP_TRY(gsp__parse_error(r, "file ends after %llu of %llu arcs "
                                 "(truncated?)",
                              (unsigned long long)arcs, (unsigned long long)m));
+  GSP_TRY(gsp__check_dims(r, n, n, "the problem line declares", ""));
   GSP_TRY(gsp__tuples_build(A, &T, gsp__result_type(c, &T), c->dup,
                             c->o.drop_self_loops, r->path));
 #undef GSP_FREE_ALL
@@ -143,6 +145,7 @@ static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out,
   static const char *const p2p[] = {"aux", "sp", "p2p"};
   const char want = pairs ? 'q' : 's';
   uint64_t k = 0, count = 0;
+  size_t cap = 0;
   bool have_p = false;
   char *line, *end;
   for (;;) {
@@ -163,8 +166,10 @@ static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out,
       if (k > ((uint64_t)1 << 32))
         GSP_TRY(gsp__parse_error(&r, "count %llu is too large",
                                  (unsigned long long)k));
-      GSP_ALLOC(a, k ? k : 1, sizeof *a);
-      if (pairs) GSP_ALLOC(b, k ? k : 1, sizeof *b);
+      /* the arrays grow with the lines read, not with the announced count */
+      cap = k < 1024 ? (k ? k : 1) : 1024;
+      GSP_ALLOC(a, cap, sizeof *a);
+      if (pairs) GSP_ALLOC(b, cap, sizeof *b);
       have_p = true;
     } else if (kind == want) {
       GSP_CHECK(have_p, GSP_PARSE_ERROR,
@@ -178,6 +183,20 @@ static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out,
       GSP_TRY(vertex(&r, &p, n, pairs ? "source vertex" : "vertex", &u));
       if (pairs) GSP_TRY(vertex(&r, &p, n, "target vertex", &v));
       GSP_TRY(end_of_line(&r, p));
+      if (count == cap) {
+        size_t ncap = cap * 2 < k ? cap * 2 : k;
+        gsp_index *na = gsp__realloc_array(a, ncap, sizeof *a);
+        GSP_CHECK(na != NULL, GSP_OUT_OF_MEMORY, "%s: cannot hold %zu lines",
+                  path, ncap);
+        a = na;
+        if (pairs) {
+          gsp_index *nb = gsp__realloc_array(b, ncap, sizeof *b);
+          GSP_CHECK(nb != NULL, GSP_OUT_OF_MEMORY,
+                    "%s: cannot hold %zu lines", path, ncap);
+          b = nb;
+        }
+        cap = ncap;
+      }
       a[count] = u - 1;
       if (pairs) b[count] = v - 1;
       count++;
@@ -204,10 +223,16 @@ static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out,
 
 gsp_info gsp_dimacs_read_sources(gsp_index **sources, gsp_index *k,
                                  gsp_index n, const char *path) {
+  const gsp__output out[] = {{sources, sizeof *sources, "sources"}, {k, sizeof *k, "k"}};
+  gsp_info info = gsp__check_outputs("gsp_dimacs_read_sources", out, 2);
+  if (info < 0) return info;
   return read_aux(sources, NULL, k, n, path, false);
 }
 
 gsp_info gsp_dimacs_read_pairs(gsp_index **src, gsp_index **dst, gsp_index *k,
                                gsp_index n, const char *path) {
+  const gsp__output out[] = {{src, sizeof *src, "src"}, {dst, sizeof *dst, "dst"}, {k, sizeof *k, "k"}};
+  gsp_info info = gsp__check_outputs("gsp_dimacs_read_pairs", out, 3);
+  if (info < 0) return info;
   return read_aux(src, dst, k, n, path, true);
 }

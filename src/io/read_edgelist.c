@@ -95,9 +95,17 @@ static gsp_info map_get(id_map *m, uint64_t id, uint64_t *ix) {
 
 /* ---- reader ---- */
 
-static inline const char *skip_sep(const char *p) {
-  while (gsp__is_space(*p) || *p == ',') p++;
-  return p;
+/* Move past the separator after a field: blanks with at most one comma.
+ * Returns 0 when another field follows, 1 at the end of the data on the
+ * line, -1 for an empty field (",," or a trailing comma). */
+static inline int next_field(const char **pp) {
+  const char *p = gsp__skip_space(*pp);
+  bool comma = *p == ',';
+  if (comma) p = gsp__skip_space(p + 1);
+  *pp = p;
+  if (*p == ',') return -1;
+  if (*p == '\0' || *p == '#' || *p == '%') return comma ? -1 : 1;
+  return 0;
 }
 
 gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
@@ -115,15 +123,21 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
   for (;;) {
     GSP_TRY(gsp__reader_line(r, &line, &end));
     if (!line) break;
-    const char *p = skip_sep(line);
+    const char *p = gsp__skip_space(line);
     if (*p == '\0' || *p == '#' || *p == '%') continue;
+    if (*p == ',')
+      GSP_TRY(gsp__parse_error(r, "empty field before the first ','"));
     uint64_t id[2], ix[2];
     for (int k = 0; k < 2; k++) {
       const char *what = k ? "target vertex id" : "source vertex id";
-      p = skip_sep(p);
-      if (*p == '\0' || *p == '#' || *p == '%')
-        GSP_TRY(gsp__parse_error(r, "missing %s (need \"u v\" or \"u v w\")",
-                                 what));
+      if (k) {
+        int nf = next_field(&p);
+        if (nf < 0) GSP_TRY(gsp__parse_error(r, "empty field (a stray ',')"));
+        if (nf > 0)
+          GSP_TRY(gsp__parse_error(r, "missing %s (need \"u v\" or \"u v "
+                                      "w\")",
+                                   what));
+      }
       GSP_TRY(gsp__read_index_fast(r, &p, &id[k], what));
       if (remap) {
         if (id[k] > (uint64_t)INT64_MAX)
@@ -146,8 +160,9 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
                                               "ids)"));
       }
     }
-    p = skip_sep(p);
-    bool has_w = *p != '\0' && *p != '#' && *p != '%';
+    int nf = next_field(&p);
+    if (nf < 0) GSP_TRY(gsp__parse_error(r, "empty field (a stray ',')"));
+    bool has_w = nf == 0;
     if (columns == 0) {
       columns = has_w ? 3 : 2;
       GSP_TRY(gsp__tuples_for(&T, c, has_w, (size_t)1 << 16));
@@ -158,8 +173,9 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
     gsp__val w = {0};
     if (has_w) {
       GSP_TRY(gsp__read_value_fast(r, c, &p, &T, &w));
-      p = skip_sep(p);
-      if (*p != '\0' && *p != '#' && *p != '%')
+      nf = next_field(&p);
+      if (nf < 0) GSP_TRY(gsp__parse_error(r, "empty field (a stray ',')"));
+      if (nf == 0)
         GSP_TRY(gsp__parse_error(r, "unexpected '%.*s' after the weight "
                                     "(at most 3 columns: u v w)",
                                  gsp__token_len(p, 40), p));
@@ -177,12 +193,23 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
               r->path, (unsigned long long)n, (unsigned long long)limit);
     n = limit;
   }
+  /* ids imply the size: a lone id of 2e8 must not allocate 2e8 rows for a
+   * few bytes of input (an explicit nvertices is the caller's choice) */
+  if (!remap && !limit)
+    GSP_TRY(gsp__check_dims(r, n, n, "the largest vertex id implies",
+                            "; read sparse ids with id remapping "
+                            "(GSP_IDS_REMAP, gsp --remap) or give nvertices"));
   T.nrows = T.ncols = n;
+  T.id_base = mode == GSP_IDS_ONE_BASED;
+  T.id_of = remap ? map.ids : NULL;
   if (c->ids_out && remap) {
     /* hand over the id array, trimmed */
     int64_t *ids = gsp__realloc_array(map.ids, map.count ? map.count : 1,
                                       sizeof *ids);
-    if (ids) map.ids = ids;
+    if (ids) {
+      map.ids = ids;
+      T.id_of = ids;
+    }
   }
   GSP_TRY(gsp__tuples_build(A, &T, gsp__result_type(c, &T), c->dup,
                             c->o.drop_self_loops, r->path));

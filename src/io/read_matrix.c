@@ -34,54 +34,87 @@ gsp_file_format gsp__format_from_path(const char *path) {
   return GSP_FILE_AUTO;
 }
 
-/* Look at the first bytes: magic numbers, then the first non-blank line. */
-static gsp_info sniff(gsp_file_format *f, const char *path) {
+/* Decide the format from the first bytes of the open input (magic numbers,
+ * then the first non-blank line), without consuming them: the same stream
+ * then goes to the format reader, so a pipe is read once. */
+static gsp_info sniff(gsp_file_format *f, gsp__reader *r) {
   gsp_info info = GSP_SUCCESS;
-  gsp__reader r;
-#define GSP_FREE_ALL gsp__reader_close(&r)
-  GSP_TRY(gsp__reader_open(&r, path, NULL, NULL));
-  char head[16] = {0};
-  size_t got = 0;
-  GSP_TRY(gsp__reader_bytes(&r, head, 8, &got));
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__reader_peek(r, 8));
+  const char *h = r->buf + r->pos;
+  size_t got = r->len - r->pos;
   *f = GSP_FILE_EDGELIST;
-  if (got >= 6 && memcmp(head, "\x93NUMPY", 6) == 0) *f = GSP_FILE_NPY;
-  else if (got >= 8 && memcmp(head, GSP_DENSE_MAGIC, 8) == 0)
+  GSP_CHECK(!(got >= 4 && memcmp(h, "PK\x03\x04", 4) == 0), GSP_PARSE_ERROR,
+            "%s: a zip archive (an .npz?) is not supported; write one array "
+            "with numpy.save to a .npy file",
+            r->path);
+  if (got >= 6 && memcmp(h, "\x93NUMPY", 6) == 0) *f = GSP_FILE_NPY;
+  else if (got >= 8 && memcmp(h, GSP_DENSE_MAGIC, 8) == 0)
     *f = GSP_FILE_DENSE;
-  else if (got >= 2 && memcmp(head, "%%", 2) == 0) *f = GSP_FILE_MTX;
+  else if (got >= 2 && memcmp(h, "%%", 2) == 0) *f = GSP_FILE_MTX;
   else if (got > 0) {
     /* text: decide on the first line that is not blank */
-    gsp__reader_close(&r);
-    GSP_TRY(gsp__reader_open(&r, path, NULL, NULL));
-    char *line, *end;
-    for (int k = 0; k < 100; k++) {
-      GSP_TRY(gsp__reader_line(&r, &line, &end));
-      if (!line) break;
-      const char *p = gsp__skip_space(line);
-      if (*p == '\0') continue;
-      if ((p[0] == 'c' || p[0] == 'p') && (p[1] == ' ' || p[1] == '\0' ||
-                                           p[1] == '\t'))
-        *f = GSP_FILE_DIMACS;
-      break;
-    }
+    GSP_TRY(gsp__reader_peek(r, (size_t)1 << 16));
+    const char *p = r->buf + r->pos, *e = r->buf + r->len;
+    while (p < e && (gsp__is_space(*p) || *p == '\n')) p++;
+    if (p < e && (*p == 'c' || *p == 'p') &&
+        (p + 1 == e || p[1] == ' ' || p[1] == '\t' || p[1] == '\r' ||
+         p[1] == '\n'))
+      *f = GSP_FILE_DIMACS;
   }
-  gsp__reader_close(&r);
 #undef GSP_FREE_ALL
   return info;
 }
 
+/* The value rule (docs/formats.md, "Exact values"): integers are stored
+ * exactly or refused; reals are rounded to the nearest value of the type but
+ * must not overflow or underflow (fall below the smallest normal number);
+ * gsp_read_opts.round accepts the nearest value instead of refusing. */
 gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
                            gsp__num_kind kind, int64_t iv, double dv,
-                           gsp__tuples *T, gsp__val *out) {
+                           const char *tok, gsp__tuples *T, gsp__val *out) {
   /* callers report NONE / JUNK themselves (they know the token) */
+  if (!tok) tok = "";
+  /* the token's length, only ever needed for a message */
+#define tl gsp__token_len(tok, 40)
+  const bool round = c->o.round;
   if (kind == GSP_NUM_NAN) return gsp__parse_error(r, "weight is NaN");
   if (kind == GSP_NUM_RANGE)
     return gsp__parse_error(r, "weight out of range of 64-bit numbers");
+  if (kind == GSP_NUM_UNDERFLOW) {
+    if (!round && !(c->o.use_type && c->type == GSP_BOOL))
+      return gsp__parse_error(r, "weight '%.*s' underflows: it is below the "
+                                 "smallest normal fp64 number (2.2e-308) "
+                                 "and would lose digits or become 0 "
+                                 "(--round accepts that)",
+                              tl, tok);
+    kind = GSP_NUM_REAL;
+  }
   if (!c->o.use_type) {
     if (kind == GSP_NUM_INT) {
-      if (T->real) out->d = (double)iv;
-      else out->i = iv;
+      if (T->real) {
+        if (!round && !gsp__int_exact_fp64(iv))
+          return gsp__parse_error(r, "integer weight %lld cannot be stored "
+                                     "exactly as fp64 (the file has real "
+                                     "weights; --round accepts the "
+                                     "nearest value)",
+                                  (long long)iv);
+        out->d = (double)iv;
+      } else {
+        out->i = iv;
+      }
     } else {
-      if (!T->real) gsp__tuples_make_real(T);
+      if (!T->real) {
+        if (!round)
+          for (size_t k = 0; k < T->n; k++)
+            if (!gsp__int_exact_fp64(T->val[k].i))
+              return gsp__parse_error(
+                  r, "real weight '%.*s' makes the weights fp64, but an "
+                     "earlier integer weight %lld cannot be stored exactly "
+                     "as fp64 (--round accepts the nearest value)",
+                  tl, tok, (long long)T->val[k].i);
+        gsp__tuples_make_real(T);
+      }
       out->d = dv;
     }
     return GSP_SUCCESS;
@@ -96,11 +129,17 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
     if (kind == GSP_NUM_REAL) {
       if (!isfinite(dv))
         return gsp__parse_error(r, "weight %g cannot be stored as %s", dv, tn);
-      if (dv != floor(dv))
-        return gsp__parse_error(r, "weight %.17g is not an integer (type %s)",
-                                dv, tn);
+      if (dv != floor(dv)) {
+        if (!round)
+          return gsp__parse_error(r, "weight %.*s is not an integer (type "
+                                     "%s); --round accepts the nearest "
+                                     "integer",
+                                  tl, tok, tn);
+        dv = nearbyint(dv);
+      }
       if (dv < -9223372036854775808.0 || dv >= 9223372036854775808.0)
-        return gsp__parse_error(r, "weight %.17g out of range of %s", dv, tn);
+        return gsp__parse_error(r, "weight '%.*s' out of range of %s", tl, tok,
+                                tn);
       iv = (int64_t)dv;
     }
     if (c->type == GSP_INT32 && (iv < INT32_MIN || iv > INT32_MAX))
@@ -111,14 +150,33 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
   }
   case GSP_FP32:
   case GSP_FP64: {
-    double d = kind == GSP_NUM_INT ? (double)iv : dv;
-    if (c->type == GSP_FP32 && isfinite(d) && fabs(d) > FLT_MAX)
-      return gsp__parse_error(r, "weight %g out of range of float", d);
+    const bool f32 = c->type == GSP_FP32;
+    const char *tn = f32 ? "fp32" : "fp64";
+    if (kind == GSP_NUM_INT) {
+      if (!round && !(f32 ? gsp__int_exact_fp32(iv) : gsp__int_exact_fp64(iv)))
+        return gsp__parse_error(r, "integer weight %lld cannot be stored "
+                                   "exactly as %s (nearest: %.17g; --round "
+                                   "accepts the nearest value)",
+                                (long long)iv, tn,
+                                f32 ? (double)(float)iv : (double)iv);
+      out->d = (double)iv;
+      return GSP_SUCCESS;
+    }
+    double d = dv;
+    if (f32 && isfinite(d) && fabs(d) > FLT_MAX)
+      return gsp__parse_error(r, "weight '%.*s' out of range of fp32", tl,
+                              tok);
+    if (f32 && !round && d != 0 && fabs(d) < FLT_MIN)
+      return gsp__parse_error(r, "weight '%.*s' underflows: it is below the "
+                                 "smallest normal fp32 number (1.2e-38) and "
+                                 "would lose digits or become 0 ",
+                              tl, tok);
     out->d = d;
     return GSP_SUCCESS;
   }
   }
   return gsp__parse_error(r, "invalid result type");
+#undef tl
 }
 
 gsp_info gsp__read_value(const gsp__reader *r, const gsp__read_ctx *c,
@@ -134,7 +192,7 @@ gsp_info gsp__read_value(const gsp__reader *r, const gsp__read_ctx *c,
     return gsp__parse_error(r, "weight '%.*s' is not a number",
                             gsp__token_len(tok, 40), tok);
   }
-  return gsp__value_accept(r, c, kind, iv, dv, T, out);
+  return gsp__value_accept(r, c, kind, iv, dv, tok, T, out);
 }
 
 gsp_info gsp__read_index(const gsp__reader *r, const char **p, uint64_t *out,
@@ -165,6 +223,23 @@ gsp_info gsp__tuples_for(gsp__tuples *T, const gsp__read_ctx *c,
 
 gsp_type gsp__result_type(const gsp__read_ctx *c, const gsp__tuples *T) {
   return c->o.use_type ? c->type : gsp__natural_type(T);
+}
+
+gsp_info gsp__check_dims(const gsp__reader *r, uint64_t nrows, uint64_t ncols,
+                         const char *source, const char *hint) {
+  uint64_t bytes = r->decoded > 0 ? (uint64_t)r->decoded : 0;
+  uint64_t limit = bytes > GSP_READ_DIM_FLOOR / 4 ? 4 * bytes
+                                                  : GSP_READ_DIM_FLOOR;
+  if (nrows <= limit && ncols <= limit) return GSP_SUCCESS;
+  return GSP_ERROR(GSP_PARSE_ERROR,
+                   "%s: %s %llu x %llu, but the input holds only %llu bytes; "
+                   "dimensions above %llu (4 per input byte, at least %llu) "
+                   "are refused so that a short or damaged file cannot "
+                   "allocate gigabytes%s",
+                   r->path, source, (unsigned long long)nrows,
+                   (unsigned long long)ncols, (unsigned long long)bytes,
+                   (unsigned long long)limit,
+                   (unsigned long long)GSP_READ_DIM_FLOOR, hint);
 }
 
 gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base) {
@@ -209,12 +284,13 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
   GSP_CHECK(f >= GSP_FILE_AUTO && f <= GSP_FILE_NPY, GSP_INVALID_VALUE,
             "%s: invalid format %d", fn, (int)f);
   if (f == GSP_FILE_AUTO) f = gsp__format_from_path(path);
-  if (f == GSP_FILE_AUTO) GSP_TRY(sniff(&f, path));
   if (ids) {
     c.ids_out = &idv;
     c.nids_out = &nid;
   }
+  /* one open, one pass: sniffing peeks at what the reader then reads */
   GSP_TRY(gsp__reader_open(&r, path, c.o.progress, c.o.progress_ctx));
+  if (f == GSP_FILE_AUTO) GSP_TRY(sniff(&f, &r));
   switch (f) {
   case GSP_FILE_MTX: GSP_TRY(gsp__read_mtx(&M, &r, &c)); break;
   case GSP_FILE_DIMACS: GSP_TRY(gsp__read_dimacs(&M, &r, &c)); break;
@@ -242,6 +318,9 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
 
 gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids,
                              const char *path, const gsp_read_opts *opts) {
+  const gsp__output out[] = {{A, sizeof *A, "A"}, {ids, sizeof *ids, "ids"}, {nids, sizeof *nids, "nids"}};
+  gsp_info info = gsp__check_outputs("gsp_matrix_read_ids", out, 3);
+  if (info < 0) return info;
   return read_as("gsp_matrix_read_ids", A, ids, nids, path, opts);
 }
 

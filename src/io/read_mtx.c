@@ -138,6 +138,7 @@ gsp_info gsp__read_mtx(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
   GSP_TRY(gsp__tuples_for(&T, c, !pattern, reserve));
   T.nrows = m;
   T.ncols = n;
+  T.id_base = 1;
 
   uint64_t count = 0, ai = 0, aj = 0; /* array: next row and column */
   if (array && sym == MM_SKEW) ai = 1;
@@ -204,6 +205,7 @@ gsp_info gsp__read_mtx(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
                              (unsigned long long)count,
                              (unsigned long long)nnz,
                              array ? "values" : "entries"));
+  GSP_TRY(gsp__check_dims(r, m, n, "the size line declares", ""));
   if (c->o.symmetrize && sym == MM_GENERAL) {
     size_t n0 = T.n;
     for (size_t k = 0; k < n0; k++) {

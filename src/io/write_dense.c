@@ -58,23 +58,7 @@ gsp_info gsp__write_npy(gsp__writer *w, const struct gsp_matrix_s *A,
   if (!little_endian())
     return GSP_ERROR(GSP_IO_ERROR, "%s: binary formats need a little-endian "
                      "host", w->path);
-  static const char *const descr[] = {"|b1", "<i4", "<i8", "<f4", "<f8"};
-  char dict[160];
-  int n = snprintf(dict, sizeof dict,
-                   "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, "
-                   "%lld), }",
-                   descr[A->type], (long long)A->nrows, (long long)A->ncols);
-  /* version 1.0: magic, 2 version bytes, 2-byte header length; the data
-   * must start at a multiple of 64 and the header ends in '\n' */
-  size_t total = 10 + (size_t)n + 1;
-  size_t pad = (64 - total % 64) % 64;
-  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
-  size_t hlen = (size_t)n + pad + 1;
-  pre[8] = (unsigned char)(hlen & 0xff);
-  pre[9] = (unsigned char)(hlen >> 8);
-  gsp__writer_put(w, pre, sizeof pre);
-  gsp__writer_put(w, dict, (size_t)n);
-  for (size_t k = 0; k < pad; k++) gsp__writer_put(w, " ", 1);
-  gsp__writer_put(w, "\n", 1);
+  unsigned char h[128];
+  gsp__writer_put(w, h, gsp__npy_header(h, A->type, (gsp_index)A->nrows, (gsp_index)A->ncols));
   return put_rows(w, A, absent);
 }

@@ -1,6 +1,7 @@
-/* gsp_matrix_write: format choice, write-to-temporary-then-rename, and
+/* gsp_matrix_write: format choice and
  * entry iteration over whichever storage the matrix has (CSR, dense or
- * bit-packed), so writing never converts (and never grows) the matrix. */
+ * bit-packed), so writing never converts (and never grows) the matrix.
+ * The file itself is all-or-nothing (io_output_file.c). */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
 #endif
@@ -8,7 +9,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dense_pass.h"
 #include "io_internal.h"
@@ -93,17 +93,12 @@ static bool ends_with(const char *s, const char *suffix) {
   return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-gsp_info gsp_matrix_write(const char *path, const gsp_matrix A,
-                          const gsp_write_opts *opts) {
+/* Checks, then the chosen format into w; `path` picks the format. */
+static gsp_info write_to(gsp__ofile *out, const char *path, const gsp_matrix A, const gsp_write_opts *opts) {
   gsp_info info = GSP_SUCCESS;
   gsp__writer w = {0};
-  char *tmp = NULL;
-  bool created = false;
-#define GSP_FREE_ALL                                                           \
-  (gsp__writer_abort(&w), (created ? (void)remove(tmp) : (void)0),             \
-   gsp__free(tmp))
+#define GSP_FREE_ALL gsp__writer_abort(&w)
   const char *fn = "gsp_matrix_write";
-  GSP_CHECK(path != NULL, GSP_NULL_POINTER, "%s: path is NULL", fn);
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   gsp_write_opts o;
   memset(&o, 0, sizeof o);
@@ -131,11 +126,7 @@ gsp_info gsp_matrix_write(const char *path, const gsp_matrix A,
   if (o.absent) memcpy(&absent, o.absent, gsp_type_size(A->type));
   else gsp__default_absent(&absent, A->type);
 
-  size_t len = strlen(path) + 32;
-  GSP_ALLOC(tmp, len, 1);
-  snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());
-  GSP_TRY(gsp__writer_open(&w, tmp, ends_with(path, ".gz"), path));
-  created = true;
+  GSP_TRY(gsp__writer_open(&w, out, ends_with(path, ".gz")));
   switch (f) {
   case GSP_FILE_DIMACS: GSP_TRY(gsp__write_dimacs(&w, A, &o)); break;
   case GSP_FILE_EDGELIST: GSP_TRY(gsp__write_edgelist(&w, A, &o)); break;
@@ -144,10 +135,28 @@ gsp_info gsp_matrix_write(const char *path, const gsp_matrix A,
   default: GSP_TRY(gsp__write_mtx(&w, A, &o)); break;
   }
   GSP_TRY(gsp__writer_close(&w));
-  errno = 0;
-  GSP_CHECK(rename(tmp, path) == 0, GSP_IO_ERROR, "%s: cannot rename %s: %s",
-            path, tmp, strerror(errno));
-  gsp__free(tmp);
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__matrix_write_to(gsp__ofile *out, const gsp_matrix A, const gsp_write_opts *opts) {
+  gsp_info info = write_to(out, out->shown, A, opts);
+  if (info < 0) {
+    gsp__ofile_abort(out);
+    return info;
+  }
+  return gsp__ofile_commit(out);
+}
+
+gsp_info gsp_matrix_write(const char *path, const gsp_matrix A,
+                          const gsp_write_opts *opts) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_CHECK(path != NULL, GSP_NULL_POINTER, "gsp_matrix_write: path is NULL");
+  GSP_TRY(gsp__check_matrix(A, "gsp_matrix_write", "A"));
+  gsp__ofile out;
+  GSP_TRY(gsp__ofile_open(&out, path));
+  info = gsp__matrix_write_to(&out, A, opts);
 #undef GSP_FREE_ALL
   return info;
 }

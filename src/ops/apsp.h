@@ -33,8 +33,9 @@ void gsp__apsp_predict(double sec[4], const gsp__apsp_shape *s);
 /* AUTO's pick from the predictions: the cheapest that may run. */
 gsp_apsp_algo gsp__apsp_pick(const double sec[4], const gsp__apsp_shape *s);
 
-/* Host bytes a row block may take when gsp_apsp stages rows itself (a
- * callback, or a type conversion): the default when no cap is given. Each
+/* Host bytes a row block may take at most when gsp_apsp stages rows itself
+ * (a callback, or a type conversion); less when less memory is available
+ * (gsp__host_memory_available) or host_memory_cap says so. Each
  * block is one call of the many-source kernel (on the GPU: a graph upload
  * and fresh batch buffers), so blocks should not be small. */
 #define GSP_APSP_STAGING_BYTES ((size_t)2 << 30)

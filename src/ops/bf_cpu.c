@@ -178,7 +178,7 @@ gsp_info gsp__bf_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, gsp_backend
             "%s: MIN_PLUS does not apply to type %s", fn, gsp__type_name(A->type));
   GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn,
             (long long)A->nrows, (long long)A->ncols);
-  GSP_TRY(gsp__matrix_to_csr(A));
+  GSP_TRY(gsp__matrix_csr_view(&A, A)); /* never converts A: others may read it */
   const int nt = gsp__threads();
   const int64_t bad = first_bad_weight(A, nt);
   if (bad >= 0) {

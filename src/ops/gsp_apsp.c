@@ -24,6 +24,7 @@
 
 #include "apsp.h"
 #include "bellman_ford.h"
+#include "host_memory.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
@@ -105,6 +106,7 @@ typedef struct {
   bool p32;    /* px is int32 (else int64); rows are computed as int64 */
   int nthreads;
   bool gpu;          /* try the GPU */
+  bool required;     /* GSP_BACKEND_CUDA asked for: no CPU fallback for lack of memory */
   int64_t batch;     /* GPU sources per pass (0: the kernel's choice) */
   size_t cap;        /* device memory cap for the closure */
   int gpus;          /* GPUs for the closure */
@@ -177,9 +179,11 @@ static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_ma
      * the values) */
     int64_t nvals = 0;
     if (!keep) GSP_ALLOC(present, (size_t)nb * (size_t)r->n + 1, 1);
+    gsp__device_decline_clear();
     GSP_TRY(gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, G, src, nb, &g->lim, r->batch,
                            &taken));
     r->ran_gpu |= taken;
+    if (!taken && r->required) GSP_TRY(gsp__device_declined(fn));
     if (taken) {
       gsp_cuda_sssp_stats st;
       gsp_cuda_sssp_last_stats(&st);
@@ -261,12 +265,15 @@ static gsp_info cycle_error(const int64_t *cycle, int64_t len, const char *how) 
                    (long long)len, how);
 }
 
-static gsp_info run_msssp(apsp_run *r, struct gsp_matrix_s *A, bool has_cutoff, double cutoff,
+/* H is the caller's handle; the kernels read its CSR form A. */
+static gsp_info run_msssp(apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff,
                           gsp_backend backend) {
   gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *A = NULL;
 #define GSP_FREE_ALL
   gsp__sssp_graph g;
-  GSP_TRY(gsp__sssp_prepare(&g, A, has_cutoff, cutoff, 0, backend, fn));
+  GSP_TRY(gsp__sssp_prepare(&g, H, has_cutoff, cutoff, 0, backend, fn));
+  GSP_TRY(gsp__matrix_csr_view(&A, H));
   /* the kernels apply the cutoff; finishing only converts the type */
   const gsp__apsp_finish f = {.n = r->n, .tw = A->type, .wlim = g.lim, .out = r->out};
   GSP_TRY(run_relax(r, A, &g, &f));
@@ -274,7 +281,7 @@ static gsp_info run_msssp(apsp_run *r, struct gsp_matrix_s *A, bool has_cutoff, 
   return info;
 }
 
-static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *A, bool has_cutoff, double cutoff,
+static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff,
                             gsp_backend backend) {
   gsp_info info = GSP_SUCCESS;
   void *h = NULL, *rx = NULL;
@@ -282,16 +289,18 @@ static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *A, bool has_cutoff
   double *h_fp = NULL;
 #define GSP_FREE_ALL (gsp__free(h), gsp__free(rx), gsp__free(cycle), gsp__free(h_int), gsp__free(h_fp))
   const int64_t n = r->n;
-  GSP_ALLOC(h, n > 0 ? n : 1, gsp_type_size(A->type));
+  GSP_ALLOC(h, n > 0 ? n : 1, gsp_type_size(H->type));
   GSP_ALLOC(cycle, n > 0 ? n : 1, sizeof *cycle);
   int64_t clen = 0;
-  info = gsp__bf_potentials(h, A, r->gpu ? backend : GSP_BACKEND_CPU, cycle, &clen);
+  info = gsp__bf_potentials(h, H, r->gpu ? backend : GSP_BACKEND_CPU, cycle, &clen);
   if (info == GSP_NEGATIVE_CYCLE) {
     info = cycle_error(cycle, clen, "Bellman-Ford, Johnson's first phase");
     GSP_FREE_ALL;
     return info;
   }
   GSP_TRY(info);
+  struct gsp_matrix_s *A = NULL; /* H's CSR form */
+  GSP_TRY(gsp__matrix_csr_view(&A, H));
   GSP_TRY(gsp__johnson_widen(&h_int, &h_fp, h, A->type, n));
   gsp_type tw;
   GSP_TRY(gsp__johnson_reweight(&rx, &tw, A, h_int, h_fp, fn));
@@ -460,6 +469,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   const double t_start = omp_get_wtime();
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {paths, sizeof *paths, "paths"});
   const gsp_apsp_opts o = opts ? *opts : (gsp_apsp_opts){0};
   GSP_CHECK(o.algo >= GSP_APSP_AUTO && o.algo <= GSP_APSP_JOHNSON, GSP_INVALID_VALUE,
             "%s: invalid algorithm %d in options", fn, (int)o.algo);
@@ -472,6 +482,10 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
             "%s: A is GSP_BOOL; shortest paths need INT32, INT64, FP32 or FP64 weights "
             "(cast A, e.g. to GSP_INT32 for hop counts)", fn);
   const gsp_type out = o.use_type ? o.type : A->type;
+  /* a code that is no type at all is a bad option; a real type that
+   * cannot hold distances (GSP_BOOL) is a domain mismatch */
+  GSP_CHECK(gsp_type_size(out) != 0, GSP_INVALID_VALUE, "%s: output type code %d in options is not a gsp_type",
+            fn, (int)out);
   GSP_CHECK(out == GSP_INT32 || out == GSP_INT64 || out == GSP_FP32 || out == GSP_FP64, GSP_DOMAIN_MISMATCH,
             "%s: output type %d is not INT32, INT64, FP32 or FP64", fn, (int)out);
   GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn,
@@ -489,13 +503,15 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   GSP_CHECK(gsp__mul_size(&cells, (size_t)ns, (size_t)n) && gsp__mul_size(&bytes, cells, 16), GSP_TOO_LARGE,
             "%s: %lld x %lld result is too large", fn, (long long)ns, (long long)n);
 
-  GSP_TRY(gsp__matrix_to_csr(A));
+  /* A's CSR form (A itself is left as it is: other threads may read it) */
+  struct gsp_matrix_s *G = NULL;
+  GSP_TRY(gsp__matrix_csr_view(&G, A));
   const int nt = gsp__threads();
-  const weight_scan ws = scan_weights(A, nt);
+  const weight_scan ws = scan_weights(G, nt);
   if (ws.bad >= 0) {
-    const double v = A->type == GSP_FP32 ? ((const float *)A->x)[ws.bad] : ((const double *)A->x)[ws.bad];
-    GSP_CHECK(false, GSP_INVALID_VALUE, "%s: A(%lld,%lld) is %s", fn, (long long)row_of(A->p, n, ws.bad),
-              (long long)A->j[ws.bad], isnan(v) ? "NaN" : "-inf");
+    const double v = G->type == GSP_FP32 ? ((const float *)G->x)[ws.bad] : ((const double *)G->x)[ws.bad];
+    GSP_CHECK(false, GSP_INVALID_VALUE, "%s: A(%lld,%lld) is %s", fn, (long long)row_of(G->p, n, ws.bad),
+              (long long)G->j[ws.bad], isnan(v) ? "NaN" : "-inf");
   }
   GSP_TRY(gsp__sssp_sources(&src, o.sources, ns, n, fn));
 
@@ -513,6 +529,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     if (gpu && gsp_cuda_memory(&fb, &tb)) dev_bytes = o.device_memory_cap && o.device_memory_cap < fb
                                                           ? o.device_memory_cap : fb;
     else gpu = false;
+    GSP_CHECK(gpu || backend != GSP_BACKEND_CUDA, GSP_DEVICE_OUT_OF_MEMORY,
+              "%s: CUDA backend requested, but the free device memory cannot be read", fn);
   }
 #else
   GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
@@ -521,17 +539,17 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   const size_t os = gsp_type_size(out);
   const size_t per_row = (size_t)(n > 0 ? n : 1) * ((os > 8 ? os : 8) + (want_paths ? 8 : 0));
   const size_t result_bytes = (size_t)ns * per_row;
-  gsp__apsp_shape shape = {.n = n, .m = A->nvals, .ns = ns, .t = A->type, .negative = ws.negative,
+  gsp__apsp_shape shape = {.n = n, .m = G->nvals, .ns = ns, .t = G->type, .negative = ws.negative,
                            .paths = want_paths, .threads = nt};
   shape.blocks = o.rows != NULL || (o.device_memory_cap && result_bytes > o.device_memory_cap) ||
                  (gpu && result_bytes > dev_bytes);
   int64_t batch = 0;
 #ifdef GSP_HAVE_CUDA
   if (gpu) {
-    shape.fw_gpu = gsp_cuda_closure_bytes(A->type, n, want_paths) <= dev_bytes && (!want_paths || ws.positive);
+    shape.fw_gpu = gsp_cuda_closure_bytes(G->type, n, want_paths) <= dev_bytes && (!want_paths || ws.positive);
     /* the many-source kernel within the cap: a batch of at least 32 */
-    struct gsp_matrix_s probe = *A; /* Johnson may widen INT32 to INT64 */
-    probe.type = ws.negative && A->type == GSP_INT32 ? GSP_INT64 : A->type;
+    struct gsp_matrix_s probe = *G; /* Johnson may widen INT32 to INT64 */
+    probe.type = ws.negative && G->type == GSP_INT32 ? GSP_INT64 : G->type;
     shape.relax_gpu = n < INT32_MAX && gsp_cuda_msssp_bytes(&probe, 32, want_paths) <= dev_bytes;
     if (shape.relax_gpu && o.device_memory_cap) {
       batch = 32;
@@ -549,11 +567,15 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   /* rows per block */
   int64_t B = ns;
   /* int32 parents are computed as int64 rows a block at a time */
-  const bool staging = out != A->type || (algo == GSP_APSP_JOHNSON && A->type == GSP_INT32) || p32;
+  const bool staging = out != G->type || (algo == GSP_APSP_JOHNSON && G->type == GSP_INT32) || p32;
   if (o.row_block > 0) {
     B = o.row_block < (gsp_index)ns ? (int64_t)o.row_block : ns;
   } else if (shape.blocks || staging) {
-    const size_t budget = o.device_memory_cap ? o.device_memory_cap : GSP_APSP_STAGING_BYTES;
+    /* staging sized to the memory there is: a fixed size would fail where
+     * the whole result does not fit, the case blocks are for */
+    size_t budget = o.device_memory_cap ? o.device_memory_cap : GSP_APSP_STAGING_BYTES;
+    const size_t host = o.host_memory_cap ? o.host_memory_cap : gsp__host_memory_available() / 4;
+    if (host < budget) budget = host;
     int64_t b = (int64_t)(budget / per_row);
     if (b >= 64) b -= b % 32; /* whole warps of sources on the GPU */
     B = b < 1 ? 1 : b < ns ? b : ns;
@@ -588,10 +610,22 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
       huge_pages(db, cells);
     }
   }
-  apsp_run r = {.A = A, .n = n, .ns = ns, .B = B, .src = src, .out = out, .paths = want_paths,
+#ifdef GSP_HAVE_CUDA
+  /* An explicit CUDA request runs there or fails: relaxation needs at least
+   * a batch of 32 sources on the device; Floyd-Warshall goes to the GPU
+   * closure, which runs out of core when the matrix does not fit. */
+  GSP_CHECK(backend != GSP_BACKEND_CUDA || n == 0 || algo == GSP_APSP_FLOYD_WARSHALL || shape.relax_gpu ||
+                n >= INT32_MAX,
+            GSP_DEVICE_OUT_OF_MEMORY,
+            "%s: CUDA backend requested, but a batch of 32 sources needs more than the %zu bytes of device "
+            "memory available", fn, dev_bytes);
+  if (backend == GSP_BACKEND_CUDA && algo == GSP_APSP_FLOYD_WARSHALL) shape.fw_gpu = true;
+#endif
+  apsp_run r = {.A = G, .n = n, .ns = ns, .B = B, .src = src, .out = out, .paths = want_paths,
                 .rows = o.rows, .rows_ctx = o.rows_ctx, .dx = dx, .px = px, .p32 = p32, .nthreads = nt,
                 .gpu = gpu && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
-                .batch = batch, .cap = o.device_memory_cap, .gpus = o.gpus, .db = db, .pres_ok = db != NULL,
+                .batch = batch, .cap = o.device_memory_cap, .gpus = o.gpus,
+                .required = backend == GSP_BACKEND_CUDA, .db = db, .pres_ok = db != NULL,
                 .progress = o.progress, .progress_ctx = o.progress_ctx};
   rep.prepare_s = omp_get_wtime() - t_start;
   const double t_compute = omp_get_wtime();

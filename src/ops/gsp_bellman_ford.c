@@ -51,9 +51,11 @@ static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycl
     GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
               "%s: CUDA backend requested but unusable: %s", fn, desc);
     if (usable) {
+      gsp__device_decline_clear();
       info = gsp_cuda_bf(d, parent, cycle, clen, A, src, nsrc, &g->lim, &taken);
       if (info == GSP_NEGATIVE_CYCLE) return info;
       GSP_TRY(info);
+      if (!taken && backend == GSP_BACKEND_CUDA) GSP_TRY(gsp__device_declined(fn));
     }
   }
 #else
@@ -108,6 +110,7 @@ gsp_info gsp_bellman_ford(gsp_vector *dist, gsp_vector *parent, const gsp_matrix
   int64_t *cycle = NULL;
 #define GSP_FREE_ALL (gsp__vector_destroy(D), gsp__vector_destroy(P), gsp__free(cycle))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
+  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {parent, sizeof *parent, "parent"});
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_CHECK(src < (gsp_index)A->nrows || A->nrows != A->ncols, GSP_INVALID_INDEX,
             "%s: source %llu out of range 0..%lld", fn, (unsigned long long)src, (long long)A->nrows - 1);
@@ -171,6 +174,8 @@ gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A
   GSP_CHECK(len != NULL, GSP_NULL_POINTER, "%s: len is NULL", fn);
   GSP_CHECK(cycle != NULL || *len == 0, GSP_NULL_POINTER, "%s: cycle is NULL with capacity %llu", fn,
             (unsigned long long)*len);
+  GSP_OUTPUTS(fn, {cycle, *len > SIZE_MAX / sizeof *cycle ? SIZE_MAX : *len * sizeof *cycle, "cycle"},
+              {len, sizeof *len, "len"});
   const gsp_bf_opts o = opts ? *opts : (gsp_bf_opts){0};
   gsp__sssp_graph g;
   GSP_TRY(gsp__bf_prepare(&g, A, o.backend, fn));

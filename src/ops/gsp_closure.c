@@ -62,6 +62,10 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
   (gsp__matrix_destroy(W), gsp__matrix_destroy(S), gsp__free(sx))
 
   GSP_TRY(gsp__check_matrix(M, fn, "M"));
+  /* succ pointing at the caller's handle of M: the commit would replace
+   * that handle with the successor matrix and lose the closure */
+  GSP_CHECK(succ == NULL || *succ != M, GSP_INVALID_VALUE,
+            "%s: outputs succ and M alias each other (succ points at M's handle)", fn);
   const gsp_closure_opts o = opts ? *opts : (gsp_closure_opts){0};
   GSP_CHECK(o.backend == GSP_BACKEND_AUTO || o.backend == GSP_BACKEND_CPU ||
                 o.backend == GSP_BACKEND_CUDA,
@@ -94,13 +98,17 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
     if (usable) {
       bool taken = false;
       struct gsp_matrix_s *dsucc = NULL;
+      gsp__device_decline_clear();
       info = gsp_cuda_closure(M, succ ? &dsucc : NULL, s, o.non_reflexive,
                               o.device_memory_cap, o.gpus, &taken);
       if (taken) {
         if (info >= 0 && succ) *succ = dsucc;
         return info;
       }
-      info = GSP_SUCCESS; /* declined: the CPU kernel takes it */
+      /* declined: the CPU kernel takes it, unless CUDA was asked for and
+       * only the device memory stood in the way */
+      info = GSP_SUCCESS;
+      if (backend == GSP_BACKEND_CUDA) GSP_TRY(gsp__device_declined(fn));
     }
   }
 #else

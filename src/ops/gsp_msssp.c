@@ -77,6 +77,7 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
   (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
    gsp__free(db), gsp__free(pb))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
+  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {parent, sizeof *parent, "parent"});
   const gsp_msssp_opts o = opts ? *opts : (gsp_msssp_opts){0};
   gsp__sssp_graph g;
   GSP_TRY(gsp__sssp_prepare(&g, A, o.has_cutoff, o.cutoff, 0, o.backend, fn));
@@ -112,11 +113,14 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
     const bool usable = gsp_cuda_usable(desc, sizeof desc);
     GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
               "%s: CUDA backend requested but unusable: %s", fn, desc);
-    if (usable)
+    if (usable) {
+      gsp__device_decline_clear();
       /* wider than 1024 is 1024 anyway; clamped here so no huge gsp_index
        * turns into a negative or overflowing int64 batch */
       GSP_TRY(gsp_cuda_msssp(dx, p64, p32, db, pb, &nvals, A, src, ns, &g.lim, o.batch > 1024 ? 1024 : (int64_t)o.batch,
                              &taken));
+      if (!taken && backend == GSP_BACKEND_CUDA) GSP_TRY(gsp__device_declined(fn));
+    }
   }
 #else
   GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,

@@ -183,7 +183,8 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
   GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));
   GSP_TRY(gsp__ops_input(&b, &BT, B, d.transpose_b, fn));
   const bool filter = mask != NULL && !d.mask_complement;
-  if (filter) GSP_TRY(gsp__ops_csr(mask, fn));
+  struct gsp_matrix_s *mview = NULL; /* the mask is an input: never converted */
+  if (filter) GSP_TRY(gsp__ops_view(&mview, mask, fn));
   /* flops of the product decide whether threads pay off */
   double flops = (double)m;
   for (int64_t q = 0; q < a->nvals; q++) flops += (double)(b->p[a->j[q] + 1] - b->p[a->j[q]]);
@@ -191,7 +192,7 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
   /* each thread holds dense n-wide workspaces: cap them at about 1 GiB */
   const double per_thread = (double)n * (double)(2 * sizeof(int64_t) + ts);
   while (nth > 1 && (double)nth * per_thread > 1073741824.0) nth--;
-  mxm_args g = {.A = a, .B = b, .M = filter ? mask : NULL, .structural = d.mask_structure,
+  mxm_args g = {.A = a, .B = b, .M = mview, .structural = d.mask_structure,
                 .m = m, .n = n, .nth = nth};
 
   /* symbolic pass: row counts, then row pointers */

@@ -123,7 +123,7 @@ static gsp_info mv_compute(struct gsp_vector_s **T, struct gsp_matrix_s *A,
   void *wx = NULL;
   uint8_t *wb = NULL;
 #define GSP_FREE_ALL (gsp__free(wx), gsp__free(wb))
-  GSP_TRY(gsp__ops_csr(A, fn));
+  GSP_TRY(gsp__ops_view(&A, A, fn)); /* A is an input: never converted */
   const gsp_type t = A->type;
   const int64_t nt = push ? A->ncols : A->nrows;
   GSP_TRY(gsp__ops_vector_new(T, t, nt, fn));

@@ -180,6 +180,9 @@ GSP_FORCE_INLINE void gsp__sr_add_into(gsp_semiring s, gsp_type t, void *w,
 
 /* Make A host-valid CSR (A's content is unchanged; only its format). */
 gsp_info gsp__ops_csr(struct gsp_matrix_s *A, const char *fn);
+/* A read-only input in CSR form without converting A (gsp__matrix_csr_view):
+ * *V is A or A's CSR copy. */
+gsp_info gsp__ops_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A, const char *fn);
 /* *AT = A' as a new unpublished CSR matrix (A must be CSR). */
 gsp_info gsp__ops_transpose(struct gsp_matrix_s **AT,
                             const struct gsp_matrix_s *A, const char *fn);

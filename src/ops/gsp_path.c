@@ -71,6 +71,8 @@ gsp_info gsp_path_extract(gsp_index *path, gsp_index *len, const gsp_matrix succ
   GSP_CHECK(len != NULL, GSP_NULL_POINTER, "%s: len is NULL", fn);
   GSP_CHECK(path != NULL || *len == 0, GSP_NULL_POINTER,
             "%s: path is NULL with capacity %llu", fn, (unsigned long long)*len);
+  GSP_OUTPUTS(fn, {path, *len > SIZE_MAX / sizeof *path ? SIZE_MAX : *len * sizeof *path, "path"},
+              {len, sizeof *len, "len"});
   GSP_TRY(gsp__check_matrix(succ, fn, "succ"));
   GSP_CHECK(succ->type == GSP_INT64, GSP_DOMAIN_MISMATCH,
             "%s: succ has type %s, not INT64", fn, gsp__type_name(succ->type));

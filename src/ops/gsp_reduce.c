@@ -55,15 +55,16 @@ gsp_info gsp_matrix_reduce_scalar(void *s, gsp_binop op, const gsp_matrix A) {
   GSP_CHECK(s != NULL, GSP_NULL_POINTER, "%s: s is NULL", fn);
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_TRY(gsp__ops_check_monoid(op, fn));
-  GSP_TRY(gsp__ops_csr(A, fn));
-  const gsp__binop_fn f = gsp__ops_binop(op, A->type);
-  const size_t ts = gsp_type_size(A->type);
+  struct gsp_matrix_s *V = NULL;
+  GSP_TRY(gsp__ops_view(&V, A, fn));
+  const gsp__binop_fn f = gsp__ops_binop(op, V->type);
+  const size_t ts = gsp_type_size(V->type);
   double z[1]; /* one value of any type, aligned */
   /* start from the first entry, not the identity: LOR/LAND on numbers are
    * monoids only up to the 0/1 result, and one entry reduces to itself */
-  if (A->nvals == 0) gsp__ops_monoid_identity(z, op, A->type);
-  else memcpy(z, A->x, ts);
-  for (int64_t q = 1; q < A->nvals; q++) f(z, z, (const char *)A->x + (size_t)q * ts);
+  if (V->nvals == 0) gsp__ops_monoid_identity(z, op, V->type);
+  else memcpy(z, V->x, ts);
+  for (int64_t q = 1; q < V->nvals; q++) f(z, z, (const char *)V->x + (size_t)q * ts);
   memcpy(s, z, ts);
 #undef GSP_FREE_ALL
   return info;

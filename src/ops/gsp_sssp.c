@@ -47,6 +47,8 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
 #define GSP_FREE_ALL                                                           \
   (gsp__vector_destroy(D), gsp__vector_destroy(P), gsp__vector_destroy(S), gsp__free(src))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
+  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {source, sizeof *source, "source"},
+              {parent, sizeof *parent, "parent"});
   const gsp_sssp_opts o = opts ? *opts : (gsp_sssp_opts){0};
   GSP_CHECK(o.algo >= GSP_SSSP_AUTO && o.algo <= GSP_SSSP_DELTA, GSP_INVALID_VALUE,
             "%s: invalid algorithm %d in options", fn, (int)o.algo);
@@ -82,8 +84,10 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
 #ifdef _OPENMP
       t_gate = omp_get_wtime();
 #endif
+      gsp__device_decline_clear();
       GSP_TRY(gsp_cuda_sssp(&sink, &nvals, A, src, (int64_t)nsources, o.algo, &g.lim, g.delta,
                             &taken));
+      if (!taken && backend == GSP_BACKEND_CUDA) GSP_TRY(gsp__device_declined(fn));
 #ifdef _OPENMP
       t_back = omp_get_wtime();
 #endif

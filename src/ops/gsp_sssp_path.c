@@ -84,6 +84,8 @@ gsp_info gsp_path_from_parents(gsp_index *path, gsp_index *len, const gsp_vector
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
+  GSP_OUTPUTS(fn, {path, *len > SIZE_MAX / sizeof *path ? SIZE_MAX : *len * sizeof *path, "path"},
+              {len, sizeof *len, "len"});
   GSP_TRY(gsp__check_vector(parent, fn, "parent"));
   GSP_CHECK(parent->type == GSP_INT64 || parent->type == GSP_INT32, GSP_DOMAIN_MISMATCH,
             "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn, gsp__type_name(parent->type));
@@ -100,6 +102,8 @@ gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_mat
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
+  GSP_OUTPUTS(fn, {path, *len > SIZE_MAX / sizeof *path ? SIZE_MAX : *len * sizeof *path, "path"},
+              {len, sizeof *len, "len"});
   GSP_TRY(gsp__check_matrix(parent, fn, "parent"));
   GSP_CHECK(parent->type == GSP_INT64 || parent->type == GSP_INT32, GSP_DOMAIN_MISMATCH,
             "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn, gsp__type_name(parent->type));
@@ -108,7 +112,9 @@ gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_mat
   GSP_CHECK(dst < (gsp_index)parent->ncols, GSP_INVALID_INDEX, "%s: dst %llu out of range 0..%lld",
             fn, (unsigned long long)dst, (long long)parent->ncols - 1);
   /* CSR or dense are read directly; other formats convert (content kept) */
-  if (parent->fmt != GSP_FMT_DENSE || parent->dev_only) GSP_TRY(gsp__matrix_to_csr(parent));
+  GSP_TRY(gsp__matrix_host(parent));
+  struct gsp_matrix_s *P = parent; /* parent is an input: never converted */
+  if (P->fmt != GSP_FMT_DENSE) GSP_TRY(gsp__matrix_csr_view(&P, parent));
 #undef GSP_FREE_ALL
-  return walk(path, len, matrix_parent, parent, (int64_t)row, parent->ncols, (int64_t)dst, fn);
+  return walk(path, len, matrix_parent, P, (int64_t)row, P->ncols, (int64_t)dst, fn);
 }

@@ -23,6 +23,10 @@ gsp_info gsp__ops_csr(struct gsp_matrix_s *A, const char *fn) {
   return with_fn(gsp__matrix_to_csr(A), fn);
 }
 
+gsp_info gsp__ops_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A, const char *fn) {
+  return with_fn(gsp__matrix_csr_view(V, A), fn);
+}
+
 gsp_info gsp__ops_transpose(struct gsp_matrix_s **AT, const struct gsp_matrix_s *A,
                             const char *fn) {
   gsp_info info = GSP_SUCCESS;
@@ -60,7 +64,7 @@ gsp_info gsp__ops_input(const struct gsp_matrix_s **use, struct gsp_matrix_s **t
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   *tmp = NULL;
-  GSP_TRY(gsp__ops_csr(A, fn));
+  GSP_TRY(gsp__ops_view(&A, A, fn));
   if (tr) {
     GSP_TRY(gsp__ops_transpose(tmp, A, fn));
     *use = *tmp;

@@ -80,7 +80,7 @@ gsp_info gsp__ops_matrix_writeback(struct gsp_matrix_s *C, struct gsp_matrix_s *
     return GSP_SUCCESS;
   }
   GSP_TRY(gsp__ops_csr(C, fn));
-  if (mask) GSP_TRY(gsp__ops_csr(mask, fn));
+  if (mask) GSP_TRY(gsp__ops_view(&mask, mask, fn)); /* an input: not converted */
   wb_args a = {.C = C, .T = *T, .M = mask, .acc = gsp__ops_binop(accum, C->type),
                .comp = d.mask_complement, .structural = d.mask_structure,
                .replace = d.replace, .ts = gsp_type_size(C->type)};

@@ -123,7 +123,7 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
             "%s: MIN_PLUS does not apply to type %s", fn, gsp__type_name(A->type));
   GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn,
             (long long)A->nrows, (long long)A->ncols);
-  GSP_TRY(gsp__matrix_to_csr(A));
+  GSP_TRY(gsp__matrix_csr_view(&A, A)); /* never converts A: others may read it */
   const int nt = gsp__threads();
   /* A device copy kept by an earlier GPU call means the weights were
    * checked then and A has not changed since: skip the two scans. */

@@ -9,6 +9,7 @@
 #ifndef GSP_FUZZ_INPUTS_H
 #define GSP_FUZZ_INPUTS_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,30 +35,97 @@ static int fuzz_check_matrix(gsp_matrix A) {
   return bad;
 }
 
-/* Readers: the bytes become a file of that format. */
-static int fuzz_read(int target, const uint8_t *data, size_t size) {
+/* Defined by the library (src/core/error.c): errors this thread recorded. */
+uint64_t gsp__error_serial(void);
+
+/* Reader options from the input. An input that starts with the marker
+ * FUZZ_OPTS carries two option bytes after it (stripped before reading):
+ *   o0: bits 0-2 type (0-4 a gsp_type, else the file's), bit 3 symmetrize,
+ *       bit 4 drop self-loops, bit 5 round, bit 6 detect the format (AUTO),
+ *       bit 7 read through a pipe (/dev/fd/N) instead of a regular file;
+ *   o1: bits 0-2 duplicate policy (0-5, else the default), bits 3-5 the
+ *       absent value of dense input (none, 0, inf, nan, -inf, 1, none,
+ *       none), bits 6-7 the id mode of edge lists (3: from the first byte).
+ * Inputs without the marker (most seeds) read with the defaults. */
+#define FUZZ_OPTS 0xF5
+
+typedef struct {
+  gsp_read_opts o;
+  bool pipe;
+} fuzz_opts;
+
+static void fuzz_options(int target, const uint8_t **data, size_t *size, fuzz_opts *f) {
   static const gsp_file_format fmt[] = {GSP_FILE_MTX, GSP_FILE_DIMACS, GSP_FILE_EDGELIST,
                                         GSP_FILE_NPY, GSP_FILE_DENSE};
-  char path[64];
-  snprintf(path, sizeof path, "/tmp/gsp-fuzz-%ld.in", (long)getpid());
-  FILE *f = fopen(path, "wb");
-  if (!f) return 0;
-  fwrite(data, 1, size, f);
-  fclose(f);
-  gsp_read_opts o;
-  memset(&o, 0, sizeof o);
-  o.format = fmt[target];
+  memset(f, 0, sizeof *f);
+  f->o.format = fmt[target];
+  int idmode = 3;
+  if (*size >= 3 && (*data)[0] == FUZZ_OPTS) {
+    uint8_t o0 = (*data)[1], o1 = (*data)[2];
+    *data += 3;
+    *size -= 3;
+    if ((o0 & 7) < 5) {
+      f->o.use_type = true;
+      f->o.type = (gsp_type)(o0 & 7);
+    }
+    f->o.symmetrize = o0 & 8;
+    f->o.drop_self_loops = o0 & 16;
+    f->o.round = o0 & 32;
+    if (o0 & 64) f->o.format = GSP_FILE_AUTO;
+    f->pipe = o0 & 128;
+    if ((o1 & 7) < 6) {
+      f->o.use_dup = true;
+      f->o.dup = (gsp_dup)(o1 & 7);
+    }
+    static const double absent[] = {0, 0, INFINITY, NAN, -INFINITY, 1, 0, 0};
+    int ab = (o1 >> 3) & 7;
+    if (ab >= 1 && ab <= 5) {
+      f->o.use_absent = true;
+      f->o.absent = absent[ab];
+    }
+    idmode = o1 >> 6;
+  }
   /* the first byte picks an id mode for edge lists: all three get fuzzed */
-  if (target == FUZZ_EDGELIST && size > 0) o.ids = (gsp_id_mode)(data[0] % 3);
+  if (target == FUZZ_EDGELIST)
+    f->o.ids = (gsp_id_mode)(idmode < 3 ? idmode : *size > 0 ? (*data)[0] % 3 : 0);
   /* a lone id of 10^9 legitimately asks for 10^9 vertices; a cap keeps the
    * fuzzer fast and exercises the out-of-range path instead */
-  if (target == FUZZ_EDGELIST && o.ids != GSP_IDS_REMAP) o.nvertices = 1 << 16;
+  if (target == FUZZ_EDGELIST && f->o.ids != GSP_IDS_REMAP) f->o.nvertices = 1 << 16;
+}
+
+/* Readers: the bytes become a file (or a pipe's contents) of that format. */
+static int fuzz_read(int target, const uint8_t *data, size_t size) {
+  fuzz_opts f;
+  fuzz_options(target, &data, &size, &f);
+  char path[64];
+  int fds[2] = {-1, -1};
+  /* a pipe holds 64 KiB without a reader: larger inputs go to a file */
+  if (f.pipe && size < 60000 && pipe(fds) == 0) {
+    size_t off = 0;
+    while (off < size) {
+      ssize_t w = write(fds[1], data + off, size - off);
+      if (w <= 0) break;
+      off += (size_t)w;
+    }
+    close(fds[1]);
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+  } else {
+    snprintf(path, sizeof path, "/tmp/gsp-fuzz-%ld.in", (long)getpid());
+    FILE *fp = fopen(path, "wb");
+    if (!fp) return 0;
+    fwrite(data, 1, size, fp);
+    fclose(fp);
+    fds[0] = -1;
+  }
   gsp_matrix A = NULL;
-  gsp_info info = gsp_matrix_read(&A, path, &o);
-  unlink(path);
+  uint64_t serial = gsp__error_serial();
+  gsp_info info = gsp_matrix_read(&A, path, &f.o);
+  if (fds[0] >= 0) close(fds[0]);
+  else unlink(path);
   int bad = 0;
   if (info == GSP_SUCCESS) bad = A == NULL || fuzz_check_matrix(A);
-  else bad = A != NULL || gsp_last_error()[0] == '\0';
+  /* an error leaves A alone and records a new, non-empty message */
+  else bad = A != NULL || gsp__error_serial() == serial || gsp_last_error()[0] == '\0';
   gsp_matrix_free(&A);
   return bad;
 }
@@ -94,11 +162,13 @@ static int fuzz_build(const uint8_t *data, size_t size) {
     }
     gsp_matrix A = NULL;
     if (gsp_matrix_new(&A, t, nrows, ncols) == GSP_SUCCESS) {
+      uint64_t serial = gsp__error_serial();
       gsp_info info = gsp_matrix_build(A, I, J, Xt, nt, dup);
+      bool fresh = gsp__error_serial() != serial;
       gsp_index nv = 0;
       gsp_matrix_nvals(&nv, A);
       if (info == GSP_SUCCESS) bad = fuzz_check_matrix(A) || nv > nt;
-      else bad = nv != 0 || gsp_last_error()[0] == '\0'; /* untouched on error */
+      else bad = nv != 0 || !fresh || gsp_last_error()[0] == '\0'; /* untouched on error */
       if (info == GSP_SUCCESS && nrows == ncols) {
         /* and the result goes through a closure when a semiring fits */
         gsp_info c = gsp_closure(A, t == GSP_BOOL ? GSP_OR_AND : GSP_MIN_MAX);

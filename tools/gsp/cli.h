@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "gsp.h"
+#include "gsp_output.h"
 
 /* Exit codes (documented in docs/cli.md and `gsp --help`). */
 enum {
@@ -125,6 +126,10 @@ static inline long long cli_id(const cli_graph *g, gsp_index v) {
 
 /* Map a gsp_info failure to an exit code, printing the library's message. */
 int cli_fail(const char *cmd, const char *what, gsp_info info);
+/* As cli_fail for a computation on graph g: vertices that the library's
+ * message names (0-based indices) are printed as the file's ids. */
+int cli_fail_graph(const char *cmd, const char *what, gsp_info info,
+                   const cli_graph *g);
 
 /* ---- output ---- */
 
@@ -151,6 +156,36 @@ double cli_value_at(gsp_type t, const void *x, size_t k);
 
 /* Format one value of type t (for messages). */
 void cli_value_str(char *buf, size_t len, gsp_type t, const void *x);
+
+/* ---- output files (cli_output.c) ---- */
+
+/* Every file a command writes: opened before the computation starts (so a
+ * path that cannot be written is refused at once, exit CLI_OUTPUT), written
+ * to a temporary beside it (special files and "-", standard output, are
+ * written through), and put in place whole by cli_out_commit, or not at
+ * all: cli_out_abort, an error, a signal or an early exit leaves the old
+ * file untouched and no temporary behind. */
+typedef struct {
+  gsp__ofile f;
+  const char *path; /* as given; NULL: no output asked for */
+  bool open;
+} cli_out;
+
+/* SIGINT/SIGTERM/SIGHUP/SIGQUIT and exit remove uncommitted temporaries
+ * (main calls this once). */
+void cli_output_cleanup_install(void);
+/* Open path (NULL: nothing to open, o stays closed). Prints the problem and
+ * returns CLI_OUTPUT when it cannot be written. */
+int cli_out_open(cli_out *o, const char *cmd, const char *path);
+/* The stream to write to; NULL (printed, o aborted) on failure. */
+FILE *cli_out_stream(cli_out *o, const char *cmd);
+/* Put the output in place; prints and returns CLI_OUTPUT when any write
+ * failed (the old file is then untouched). CLI_OK when o is not open. */
+int cli_out_commit(cli_out *o, const char *cmd);
+void cli_out_abort(cli_out *o);
+/* Write M (as gsp_matrix_write, format f or from the path) and commit. */
+int cli_out_matrix(cli_out *o, const char *cmd, gsp_matrix M, gsp_file_format f, const void *absent,
+                   const char *comment);
 
 /* ---- maps: --geojson and --svg (geo_coords.c, geo_write.c, geo_svg.c,
  * geo_tree.c) ---- */

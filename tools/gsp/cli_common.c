@@ -44,6 +44,54 @@ int cli_fail(const char *cmd, const char *what, gsp_info info) {
   }
 }
 
+/* Is the number at msg[at] a vertex of the library's message? Those are
+ * the numbers after "source " / "vertex " and those in "a -> b" chains. */
+static bool names_vertex(const char *msg, size_t at, size_t end) {
+  static const char *const before[] = {"source ", "vertex ", "-> "};
+  for (int k = 0; k < 3; k++) {
+    size_t n = strlen(before[k]);
+    if (at >= n && !strncmp(msg + at - n, before[k], n)) return true;
+  }
+  return !strncmp(msg + end, " ->", 3);
+}
+
+int cli_fail_graph(const char *cmd, const char *what, gsp_info info,
+                   const cli_graph *g) {
+  /* the library counts vertices from 0; the user knows the file's ids */
+  const char *msg = gsp_last_error();
+  char buf[4096];
+  size_t o = 0, len = strlen(msg);
+  bool renumbered = false;
+  for (size_t k = 0; k < len && o + 32 < sizeof buf;) {
+    bool start = (msg[k] >= '0' && msg[k] <= '9') &&
+                 (k == 0 || !((msg[k - 1] >= '0' && msg[k - 1] <= '9') ||
+                              msg[k - 1] == '.' || msg[k - 1] == ':'));
+    if (start) {
+      size_t e = k;
+      while (e < len && msg[e] >= '0' && msg[e] <= '9') e++;
+      if (names_vertex(msg, k, e)) {
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%lld",
+                              cli_id(g, (gsp_index)strtoull(msg + k, NULL, 10)));
+        renumbered = true;
+        k = e;
+        continue;
+      }
+    }
+    buf[o++] = msg[k++];
+  }
+  buf[o] = '\0';
+  fprintf(stderr, "gsp %s: %s: %s\n  %s\n", cmd, what, gsp_strerror(info),
+          buf);
+  if (renumbered) fprintf(stderr, "  (vertices numbered as in the file)\n");
+  switch (info) {
+  case GSP_IO_ERROR:
+  case GSP_PARSE_ERROR: return CLI_INPUT;
+  case GSP_NEGATIVE_CYCLE: return CLI_NEG_CYCLE;
+  case GSP_NO_DEVICE: return CLI_UNAVAILABLE;
+  default: return CLI_FAILURE;
+  }
+}
+
 int cli_setup(const cli_ctx *c, const char *cmd) {
   gsp_info info;
   if ((info = gsp_set_backend(c->backend)) < 0)

@@ -29,6 +29,10 @@ const cli_opt cli_read_opts[] = {
     {"dup", 0, OPT_VALUE, "P  parallel arcs: min|max|first|last|plus|error "
                           "(default min)"},
     {"no-self-loops", 0, OPT_FLAG, "   drop arcs i -> i"},
+    {"absent", 0, OPT_VALUE, "X  dense input: the value meaning no arc "
+                             "(0, inf, nan, ...)"},
+    {"round", 0, OPT_FLAG, "   store a value the type cannot hold exactly "
+                           "as its nearest (default: refuse)"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const cli_opt *find(const cli_opt *t, const char *lng, char shrt) {
@@ -70,6 +74,20 @@ static int apply_common(cli_ctx *c, const char *cmd, const char *name,
     c->read.ids = GSP_IDS_REMAP;
   } else if (!strcmp(name, "symmetrize")) {
     c->read.symmetrize = true;
+  } else if (!strcmp(name, "absent")) {
+    char *end;
+    errno = 0;
+    double a = strtod(v, &end); /* accepts nan, inf, -inf */
+    if (errno || end == v || *end != '\0') {
+      fprintf(stderr, "gsp %s: --absent: '%s' is not a number (0, inf, nan, "
+                      "...)\n",
+              cmd, v);
+      return CLI_USAGE;
+    }
+    c->read.use_absent = true;
+    c->read.absent = a;
+  } else if (!strcmp(name, "round")) {
+    c->read.round = true;
   } else if (!strcmp(name, "no-self-loops")) {
     c->read.drop_self_loops = true;
   } else if (!strcmp(name, "dup")) {

@@ -2,12 +2,14 @@
  * Floyd-Warshall, multi-source relaxation or Johnson, chosen or forced), or
  * the closure of a graph on another semiring by gsp_closure_ext; with
  * timing, reachability statistics and a sample path. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "host_memory.h"
 
 static const cli_opt opts[] = {
     {"semiring", 's', OPT_VALUE, "S  min-plus (default), max-plus, max-min, "
@@ -39,6 +41,9 @@ static const cli_opt opts[] = {
                                         "is closed out of core"},
     {"gpus", 0, OPT_VALUE, "N  GPUs to use (default 0: automatic, or "
                            "GSP_GPUS)"},
+    {"memory-cap", 0, OPT_VALUE, "BYTES  host memory for the result at most "
+                                 "(k/M/G); a larger min-plus result goes to "
+                                 "its .npy file in row blocks"},
     {"svg", 0, OPT_VALUE, "FILE  draw the sample (or --path) path over the "
                           "road network as SVG"},
     {"geojson", 0, OPT_VALUE, "FILE  write the sample (or --path) path as "
@@ -207,19 +212,6 @@ done:
   return found;
 }
 
-static int write_matrix(const char *cmd, const char *path, gsp_matrix M,
-                        gsp_file_format f, const void *absent,
-                        const char *comment) {
-  gsp_write_opts w = {.format = f, .absent = absent, .comment = comment};
-  gsp_info info = gsp_matrix_write(path, M, &w);
-  if (info < 0) {
-    fprintf(stderr, "gsp %s: cannot write %s: %s\n  %s\n", cmd, path,
-            gsp_strerror(info), gsp_last_error());
-    return info == GSP_IO_ERROR ? CLI_OUTPUT : CLI_FAILURE;
-  }
-  return CLI_OK;
-}
-
 /* MPI mode (cli_mpi.c): rank 0 reads, prints and writes as the plain
  * command does; the closure runs on all ranks (CPU backend, distances
  * only: successors are not recorded, so no paths). */
@@ -228,6 +220,8 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
   int rc = CLI_OK;
   cli_graph g;
   memset(&g, 0, sizeof g);
+  cli_out mout;
+  memset(&mout, 0, sizeof mout);
   if (cli_get(c, "path") || cli_get(c, "succ-output") ||
       cli_get(c, "svg") || cli_get(c, "geojson") ||
       c->backend == GSP_BACKEND_CUDA) {
@@ -239,7 +233,9 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
     goto done;
   }
   if (rank != 0) c->verbosity = 0;
+  /* rank 0 writes: its output is checked before the graph is read */
   if ((rc = cli_setup(c, cmd)) == CLI_OK && rank == 0 &&
+      (rc = cli_out_open(&mout, cmd, c->output)) == CLI_OK &&
       (rc = cli_load(c, cmd, c->pos[0], &g)) == CLI_OK)
     rc = cli_prepare(c, cmd, &g, s);
   if ((rc = cli_mpi_share_rc(rc))) goto done;
@@ -253,7 +249,7 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
                                   cli_get(c, "non-reflexive") != NULL);
   double secs = cli_now() - t0;
   if (info < 0) {
-    if (rank == 0) rc = cli_fail(cmd, "closure failed", info);
+    if (rank == 0) rc = cli_fail_graph(cmd, "closure failed", info, &g);
   } else if (rank == 0) {
     gsp_index reach = 0;
     gsp_matrix_nvals(&reach, g.A);
@@ -271,12 +267,13 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
       char note[128];
       snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s),
                c->pos[0]);
-      rc = write_matrix(cmd, c->output, g.A, c->out_format, zero, note);
+      rc = cli_out_matrix(&mout, cmd, g.A, c->out_format, zero, note);
       if (!rc) cli_verbose(c, "wrote %s\n", c->output);
     }
   }
   rc = cli_mpi_share_rc(rc);
 done:
+  cli_out_abort(&mout);
   cli_graph_free(&g);
   cli_mpi_end();
   return rc;
@@ -324,7 +321,16 @@ static bool parse_sources(const char *cmd, const cli_graph *g, const char *s,
     return false;
   }
   gsp_index k = 0;
-  for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+  /* every comma separates two ids: "1,,2", ",1" and "1," are refused */
+  for (char *tok = copy, *next; *s && tok; tok = next) {
+    next = strchr(tok, ',');
+    if (next) *next++ = '\0';
+    if (*tok == '\0') {
+      fprintf(stderr, "gsp %s: --sources: empty vertex id in '%s' (ids are "
+                      "separated by single commas)\n", cmd, s);
+      free(v), free(copy);
+      return false;
+    }
     if (!cli_vertex(cmd, g, tok, &v[k])) {
       free(v), free(copy);
       return false;
@@ -342,17 +348,109 @@ static bool parse_sources(const char *cmd, const cli_graph *g, const char *s,
   return true;
 }
 
+/* ---- a result larger than memory, streamed to .npy files ---- */
+
+/* Row blocks from gsp_apsp's callback go straight to the open outputs
+ * (header first, with the full shape), so memory holds one block; the
+ * --path row is kept as it passes. */
+typedef struct {
+  FILE *d, *p;          /* distances, parents (NULL when not written) */
+  gsp_type dt, pt;      /* their types in the files */
+  int64_t n;
+  double reach;         /* entries with a path */
+  gsp_index prow;       /* row of --path, or (gsp_index)-1 */
+  int64_t *path_par;    /* its parents */
+  char path_dist[16];   /* its distance to the --path target */
+  gsp_index pd;
+  bool path_seen;
+  void *conv;           /* one parent row in the file's type */
+} stream_ctx;
+
+static int stream_rows(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *par) {
+  stream_ctx *s = ctx;
+  const size_t os = gsp_type_size(s->dt), cells = (size_t)nrows * (size_t)s->n;
+  if (fwrite(dist, os, cells, s->d) != cells) return 1;
+  char inf[16];
+  semiring_zero(inf, GSP_MIN_PLUS, s->dt);
+  for (size_t k = 0; k < cells; k++)
+    s->reach += memcmp((const char *)dist + k * os, inf, os) != 0;
+  for (gsp_index r = 0; par && r < nrows; r++) {
+    const int64_t *row = par + (size_t)r * (size_t)s->n;
+    if (first + r == s->prow) {
+      memcpy(s->path_par, row, (size_t)s->n * sizeof *row);
+      memcpy(s->path_dist, (const char *)dist + ((size_t)r * (size_t)s->n + s->pd) * os, os);
+      s->path_seen = true;
+    }
+    if (!s->p) continue;
+    /* "no parent" is the dense files' absent value, as when written whole */
+    if (s->pt == GSP_INT32) {
+      int32_t *o = s->conv;
+      for (int64_t v = 0; v < s->n; v++) o[v] = row[v] < 0 ? INT32_MAX : (int32_t)row[v];
+    } else {
+      int64_t *o = s->conv;
+      for (int64_t v = 0; v < s->n; v++) o[v] = row[v] < 0 ? INT64_MAX : row[v];
+    }
+    if (fwrite(s->conv, gsp_type_size(s->pt), (size_t)s->n, s->p) != (size_t)s->n) return 1;
+  }
+  return ferror(s->d) || (s->p && ferror(s->p));
+}
+
+static bool is_npy(const char *path, gsp_file_format f) {
+  if (f != GSP_FILE_AUTO) return f == GSP_FILE_NPY;
+  size_t len = path ? strlen(path) : 0;
+  return len > 4 && !strcmp(path + len - 4, ".npy");
+}
+
+/* Open the stream of an output and write its .npy header. */
+static FILE *npy_begin(cli_out *o, const char *cmd, gsp_type t, gsp_index rows, gsp_index n) {
+  FILE *f = cli_out_stream(o, cmd);
+  unsigned char h[128];
+  if (f && fwrite(h, 1, gsp__npy_header(h, t, rows, n), f) == 0) return NULL;
+  return f;
+}
+
+/* Print the path src -> dst from one row of parents (dist its value). */
+static int print_par_row(const cli_ctx *c, const cli_graph *g, const int64_t *par, const void *dist,
+                         gsp_index src, gsp_index dst) {
+  char inf[16], val[64];
+  semiring_zero(inf, GSP_MIN_PLUS, g->type);
+  if (!memcmp(dist, inf, gsp_type_size(g->type)) || par[dst] < 0) {
+    printf("path: no path from %lld to %lld\n", cli_id(g, src), cli_id(g, dst));
+    return CLI_NO_PATH;
+  }
+  gsp_index *p = malloc((g->n ? g->n : 1) * sizeof *p), len = 0;
+  if (!p) return CLI_FAILURE;
+  for (int64_t v = (int64_t)dst; len < g->n; v = par[v]) {
+    p[len++] = (gsp_index)v;
+    if ((gsp_index)v == src || par[v] == v) break;
+  }
+  for (gsp_index a = 0, b = len - 1; a < b; a++, b--) {
+    gsp_index t = p[a];
+    p[a] = p[b], p[b] = t;
+  }
+  cli_value_str(val, sizeof val, g->type, dist);
+  printf("path: %lld -> %lld, value %s, %llu vertices\n", cli_id(g, src), cli_id(g, dst), val,
+         (unsigned long long)len);
+  cli_print_path(c, g, p, len);
+  free(p);
+  return CLI_OK;
+}
+
 /* Min-plus through gsp_apsp. */
 static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
                       const char *pathq, gsp_index ps, gsp_index pd,
-                      const cli_map *map) {
+                      const cli_map *map, cli_out *outs) {
   int rc = CLI_OK;
+  stream_ctx st;
+  memset(&st, 0, sizeof st);
   gsp_index *src = NULL, ns = g->n;
   gsp_matrix D = NULL, P = NULL;
   gsp_apsp_opts o;
   memset(&o, 0, sizeof o);
   o.backend = c->backend;
   if (!device_options(c, cmd, &o.device_memory_cap, &o.gpus)) return CLI_USAGE;
+  const char *mc = cli_get(c, "memory-cap");
+  if (mc && !cli_bytes(cmd, "memory-cap", mc, &o.host_memory_cap)) return CLI_USAGE;
   const char *a = cli_get(c, "algo");
   if (a) {
     if (!strcmp(a, "auto")) o.algo = GSP_APSP_AUTO;
@@ -368,6 +466,11 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   const char *cut = cli_get(c, "cutoff");
   if (cut) {
     if (!cli_double(cmd, "cutoff", cut, &o.cutoff)) return CLI_USAGE;
+    if (o.cutoff < 0) {
+      fprintf(stderr, "gsp %s: --cutoff: '%s' is negative (distances above "
+                      "X are left out; X must be >= 0)\n", cmd, cut);
+      return CLI_USAGE;
+    }
     o.has_cutoff = true;
   }
   const char *pt = cli_get(c, "parent-type");
@@ -410,6 +513,37 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
              "in %.3f s)\n",
           c->pos[0], g->n, g->nvals, cli_type_name(g->type), g->seconds);
   cli_verbose(c, "device: %s\n", dev);
+  /* A result larger than the memory there is goes to its .npy outputs in
+   * row blocks as gsp_apsp computes them (no sample path then). */
+  const char *po = cli_get(c, "parent-output");
+  const size_t ts = gsp_type_size(g->type), pts = o.parent_type == GSP_INT32 ? 4 : 8;
+  const double need = (double)ns * (double)g->n * (double)(ts + (want_paths ? pts : 0));
+  const double have = o.host_memory_cap ? (double)o.host_memory_cap : (double)gsp__host_memory_available() / 2;
+  const bool stream = need > have && c->output && is_npy(c->output, c->out_format) &&
+                      (!po || is_npy(po, c->out_format));
+  if (stream) {
+    want_paths = pathq || po;
+    st.dt = g->type;
+    st.pt = o.parent_type == GSP_INT32 ? GSP_INT32 : GSP_INT64;
+    st.n = (int64_t)g->n;
+    st.prow = pathq ? prow : (gsp_index)-1;
+    st.pd = pd;
+    st.path_par = malloc((g->n ? g->n : 1) * sizeof *st.path_par);
+    st.conv = malloc((g->n ? g->n : 1) * 8);
+    if (!st.path_par || !st.conv) {
+      rc = CLI_FAILURE;
+      goto done;
+    }
+    if (!(st.d = npy_begin(&outs[0], cmd, g->type, ns, g->n)) ||
+        (po && !(st.p = npy_begin(&outs[1], cmd, st.pt, ns, g->n)))) {
+      rc = CLI_OUTPUT;
+      goto done;
+    }
+    o.rows = stream_rows;
+    o.rows_ctx = &st;
+    cli_verbose(c, "the result (%.3g bytes) does not fit in %.3g bytes: streamed to %s in row blocks\n",
+                need, have, c->output);
+  }
   cli_progress prog;
   cli_progress_start(&prog, c, "computing");
   if (prog.on) { /* on a terminal: the run in parts, a bar */
@@ -420,10 +554,28 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   gsp_info info = gsp_apsp(&D, want_paths ? &P : NULL, g->A, &o);
   double secs = cli_now() - t0;
   cli_progress_end(&prog);
+  if (info == GSP_ABORTED && stream) {
+    fprintf(stderr, "gsp %s: cannot write %s: %s\n", cmd, c->output, strerror(errno ? errno : EIO));
+    rc = CLI_OUTPUT;
+    goto done;
+  }
+  if (info == GSP_INVALID_VALUE && o.algo == GSP_APSP_MSSSP &&
+      strstr(gsp_last_error(), "non-negative") != NULL) {
+    /* say it with the command line's words, not the API's constants */
+    fprintf(stderr, "gsp %s: --algo msssp needs non-negative weights and the "
+                    "graph has a negative one (use --algo johnson, --algo fw "
+                    "or --algo auto)\n", cmd);
+    rc = CLI_USAGE;
+    goto done;
+  }
   if (info < 0) {
-    rc = cli_fail(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle"
-                                                  : "all-pairs shortest paths failed",
-                  info);
+    rc = cli_fail_graph(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle"
+                                                        : "all-pairs shortest paths failed",
+                        info, g);
+    if (info == GSP_OUT_OF_MEMORY && !stream && need > have)
+      fprintf(stderr, "  the result takes %.3g bytes, more than the %.3g there are: with -o FILE.npy "
+                      "(and --parent-output FILE.npy) it is streamed to the file in row blocks\n",
+              need, have);
     goto done;
   }
   const char *where = rep.backend == GSP_BACKEND_CUDA ? "cuda" : "cpu";
@@ -447,11 +599,17 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     cli_say(c, "phases: read %.3f s, prepare %.3f s, compute %.3f s (device kernels %.3f s, copies to "
                "the host %.3f s, overlapped), result %.3f s\n",
             g->seconds, rep.prepare_s, rep.compute_s, rep.device_s, rep.copy_s, rep.finish_s);
-  gsp_index reach = 0;
-  gsp_matrix_nvals(&reach, D);
+  gsp_index reach = (gsp_index)st.reach;
+  if (!stream) gsp_matrix_nvals(&reach, D);
   double all = (double)ns * n;
   cli_say(c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
           all > 0 ? 100.0 * (double)reach / all : 0.0);
+  if (stream) {
+    if ((rc = cli_out_commit(&outs[0], cmd)) || (rc = cli_out_commit(&outs[1], cmd))) goto done;
+    cli_verbose(c, "wrote %s\n", c->output);
+    if (pathq && st.path_seen) rc = print_par_row(c, g, st.path_par, st.path_dist, ps, pd);
+    goto done;
+  }
   if (pathq) {
     rc = print_parent_path(c, g, D, P, prow, ps, pd, "path", map);
     if (rc) goto done;
@@ -468,16 +626,17 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     snprintf(note, sizeof note, "min-plus shortest distances of %s (%s)",
              c->pos[0], algo_name(rep.algo));
     const double tw = cli_now();
-    if ((rc = write_matrix(cmd, c->output, D, c->out_format, zero, note)))
+    if ((rc = cli_out_matrix(&outs[0], cmd, D, c->out_format, zero, note)))
       goto done;
     cli_verbose(c, "wrote %s\n", c->output);
     if (rep.backend == GSP_BACKEND_CUDA) cli_say(c, "phases: write %.3f s\n", cli_now() - tw);
   }
-  const char *po = cli_get(c, "parent-output");
-  if (po && (rc = write_matrix(cmd, po, P, c->out_format, NULL,
-                               "parent matrix (0-based; -1 or absent: none)")))
+  if (po && (rc = cli_out_matrix(&outs[1], cmd, P, c->out_format, NULL,
+                                 "parent matrix (0-based; -1 or absent: none)")))
     goto done;
 done:
+  free(st.path_par);
+  free(st.conv);
   gsp_matrix_free(&D);
   gsp_matrix_free(&P);
   free(src);
@@ -504,10 +663,18 @@ int cmd_apsp(int argc, char **argv) {
   default: break;
   }
   if ((rc = cli_setup(&c, cmd))) return rc;
+  /* every output is checked before the graph is even read */
+  cli_out outs[3]; /* -o, --parent-output, --succ-output */
+  memset(outs, 0, sizeof outs);
   cli_graph g;
-  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
+  memset(&g, 0, sizeof g);
   gsp_matrix succ = NULL;
   cli_map map = {0};
+  if ((rc = cli_out_open(&outs[0], cmd, c.output)) ||
+      (rc = cli_out_open(&outs[1], cmd, cli_get(&c, "parent-output"))) ||
+      (rc = cli_out_open(&outs[2], cmd, cli_get(&c, "succ-output"))) ||
+      (rc = cli_load(&c, cmd, c.pos[0], &g)))
+    goto done;
   gsp_index ps = 0, pd = 0;
   const char *pathq = cli_get(&c, "path");
   if (pathq) {
@@ -542,7 +709,7 @@ int cmd_apsp(int argc, char **argv) {
   bool closure_only = s != GSP_MIN_PLUS || cli_get(&c, "succ-output") ||
                       cli_get(&c, "non-reflexive");
   if (!closure_only) {
-    rc = apsp_route(&c, cmd, &g, pathq, ps, pd, &map);
+    rc = apsp_route(&c, cmd, &g, pathq, ps, pd, &map, outs);
     goto done;
   }
   if (cli_get(&c, "algo") || cli_get(&c, "sources") || cli_get(&c, "cutoff") ||
@@ -576,7 +743,7 @@ int cmd_apsp(int argc, char **argv) {
   gsp_info info = gsp_closure_ext(g.A, want_succ ? &succ : NULL, s, &co);
   double secs = cli_now() - t0;
   if (info < 0) {
-    rc = cli_fail(cmd, "closure failed", info);
+    rc = cli_fail_graph(cmd, "closure failed", info, &g);
     goto done;
   }
   gsp_index reach = 0;
@@ -604,15 +771,15 @@ int cmd_apsp(int argc, char **argv) {
     char note[128];
     snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s),
              c.pos[0]);
-    if ((rc = write_matrix(cmd, c.output, g.A, c.out_format, zero, note)))
+    if ((rc = cli_out_matrix(&outs[0], cmd, g.A, c.out_format, zero, note)))
       goto done;
     cli_verbose(&c, "wrote %s\n", c.output);
   }
-  const char *so = cli_get(&c, "succ-output");
-  if (so && (rc = write_matrix(cmd, so, succ, c.out_format, NULL,
-                               "successor matrix (0-based)")))
+  if ((rc = cli_out_matrix(&outs[2], cmd, succ, c.out_format, NULL,
+                           "successor matrix (0-based)")))
     goto done;
 done:
+  for (int k = 0; k < 3; k++) cli_out_abort(&outs[k]); /* uncommitted: an error came first */
   cli_map_free(&map);
   gsp_matrix_free(&succ);
   cli_graph_free(&g);

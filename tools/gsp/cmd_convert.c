@@ -21,6 +21,8 @@ int cmd_convert(int argc, char **argv) {
                      "IN and OUT files");
   if (rc >= 0) return rc;
   if ((rc = cli_setup(&c, cmd))) return rc;
+  cli_out out;
+  if ((rc = cli_out_open(&out, cmd, c.pos[1]))) return rc;
   gsp_matrix A = NULL;
   cli_progress prog;
   cli_progress_start(&prog, &c, "reading");
@@ -30,21 +32,19 @@ int cmd_convert(int argc, char **argv) {
   double t0 = cli_now();
   gsp_info info = gsp_matrix_read(&A, c.pos[0], &ro);
   cli_progress_end(&prog);
-  if (info < 0) return cli_fail(cmd, "cannot read the input", info);
+  if (info < 0) {
+    cli_out_abort(&out);
+    return cli_fail(cmd, "cannot read the input", info);
+  }
   double tr = cli_now() - t0;
-  gsp_write_opts w = {.format = c.out_format};
   t0 = cli_now();
-  info = gsp_matrix_write(c.pos[1], A, &w);
+  rc = cli_out_matrix(&out, cmd, A, c.out_format, NULL, NULL);
   gsp_index nv = 0, nr = 0, nc = 0;
   gsp_matrix_nvals(&nv, A);
   gsp_matrix_nrows(&nr, A);
   gsp_matrix_ncols(&nc, A);
   gsp_matrix_free(&A);
-  if (info < 0) {
-    fprintf(stderr, "gsp %s: cannot write %s: %s\n  %s\n", cmd, c.pos[1],
-            gsp_strerror(info), gsp_last_error());
-    return info == GSP_IO_ERROR ? CLI_OUTPUT : CLI_FAILURE;
-  }
+  if (rc) return rc;
   cli_say(&c, "%s -> %s: %" PRIu64 " x %" PRIu64 ", %" PRIu64 " entries "
               "(read %.3f s, write %.3f s)\n",
           c.pos[0], c.pos[1], nr, nc, nv, tr, cli_now() - t0);

@@ -54,6 +54,8 @@ static bool get_int(const cli_ctx *c, const char *cmd, const char *name,
   return cli_int(cmd, name, v, lo, hi, out);
 }
 
+static int generate(cli_ctx *cp, const char *cmd, cli_out *out);
+
 int cmd_generate(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
@@ -65,6 +67,17 @@ int cmd_generate(int argc, char **argv) {
     return CLI_USAGE;
   }
   if ((rc = cli_setup(&c, cmd))) return rc;
+  cli_out out;
+  if ((rc = cli_out_open(&out, cmd, c.output))) return rc;
+  rc = generate(&c, cmd, &out);
+  cli_out_abort(&out); /* not committed: an error came first */
+  return rc;
+}
+
+/* Generate the graph of c->pos[0] and write it to out. */
+static int generate(cli_ctx *cp, const char *cmd, cli_out *out) {
+  cli_ctx c = *cp;
+  int rc;
   const char *kind = c.pos[0];
   gsp_type t = GSP_INT32;
   const char *ts = cli_get(&c, "type");
@@ -133,15 +146,10 @@ int cmd_generate(int argc, char **argv) {
   char note[200];
   snprintf(note, sizeof note, "gsp generate %s, seed %lld, weights %lld..%lld",
            kind, (long long)seed, (long long)wmin, (long long)wmax);
-  gsp_write_opts w = {.format = c.out_format, .comment = note};
   t0 = cli_now();
-  info = gsp_matrix_write(c.output, A, &w);
+  rc = cli_out_matrix(out, cmd, A, c.out_format, NULL, note);
   gsp_matrix_free(&A);
-  if (info < 0) {
-    fprintf(stderr, "gsp %s: cannot write %s: %s\n  %s\n", cmd, c.output,
-            gsp_strerror(info), gsp_last_error());
-    return info == GSP_IO_ERROR ? CLI_OUTPUT : CLI_FAILURE;
-  }
+  if (rc) return rc;
   cli_say(&c, "%s: %" PRIu64 " vertices, %" PRIu64 " arcs (generated in "
               "%.3f s, written in %.3f s)\n",
           c.output, nr, nv, tg, cli_now() - t0);

@@ -82,7 +82,7 @@ int cmd_path(int argc, char **argv) {
     info = cli_shortest(&d, &path, &len, g.A, src, dst, sm, c.backend, &used,
                         NULL, NULL);
     if (info < 0) {
-      rc = cli_fail(cmd, "sssp failed", info);
+      rc = cli_fail_graph(cmd, "sssp failed", info, &g);
       goto done;
     }
     if (info == GSP_SUCCESS) info = gsp_vector_extract_element(vb, d, dst);
@@ -90,7 +90,7 @@ int cmd_path(int argc, char **argv) {
     gsp_closure_opts co = {.backend = c.backend};
     info = gsp_closure_ext(g.A, &succ, s, &co);
     if (info < 0) {
-      rc = cli_fail(cmd, "closure failed", info);
+      rc = cli_fail_graph(cmd, "closure failed", info, &g);
       goto done;
     }
     len = g.n ? g.n : 1;
@@ -109,7 +109,7 @@ int cmd_path(int argc, char **argv) {
     goto done;
   }
   if (info < 0) {
-    rc = cli_fail(cmd, "cannot find the path", info);
+    rc = cli_fail_graph(cmd, "cannot find the path", info, &g);
     goto done;
   }
   char val[64];

@@ -2,6 +2,7 @@
  * file (.ss) gives one SSSP per source, a pair file (.p2p) one distance per
  * pair. Results print as DIMACS-like lines (1-based vertices as in the
  * query file). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,13 @@ int cmd_queries(int argc, char **argv) {
   cli_sssp_method method = CLI_SSSP_AUTO;
   if (!cli_sssp_method_parse(cmd, cli_get(&c, "method"), &method)) return CLI_USAGE;
   if ((rc = cli_setup(&c, cmd))) return rc;
+  cli_out qout;
+  if ((rc = cli_out_open(&qout, cmd, c.output))) return rc;
   cli_graph g;
-  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
+  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) {
+    cli_out_abort(&qout);
+    return rc;
+  }
   gsp_index *a = NULL, *b = NULL, k = 0, *I = NULL;
   void *X = NULL;
   gsp_vector d = NULL;
@@ -51,9 +57,7 @@ int cmd_queries(int argc, char **argv) {
     rc = cli_fail(cmd, "cannot read the queries", info);
     goto done;
   }
-  if (c.output && !(out = fopen(c.output, "w"))) {
-    perror(c.output);
-    out = NULL;
+  if (c.output && !(out = cli_out_stream(&qout, cmd))) {
     rc = CLI_OUTPUT;
     goto done;
   }
@@ -68,6 +72,15 @@ int cmd_queries(int argc, char **argv) {
   double total = 0;
   gsp_index last_src = g.n; /* consecutive pairs from one source share a run */
   for (gsp_index q = 0; q < k; q++) {
+    /* a write that failed (a full disk) ends the run: nothing more to
+     * compute for an output that will not be kept */
+    if (ferror(out) || ((!pairs || q % 64 == 63) && q > 0 && fflush(out) != 0)) {
+      fprintf(stderr, "gsp %s: cannot write %s: %s (stopped after %llu of %llu queries)\n", cmd,
+              c.output ? c.output : "standard output", strerror(errno ? errno : EIO),
+              (unsigned long long)q, (unsigned long long)k);
+      rc = CLI_OUTPUT;
+      goto done;
+    }
     if (!pairs || a[q] != last_src) {
       gsp_vector_free(&d);
       double t0 = cli_now();
@@ -104,16 +117,20 @@ int cmd_queries(int argc, char **argv) {
     fprintf(out, "q %llu %llu %s\n", (unsigned long long)a[q] + 1,
             (unsigned long long)b[q] + 1, val);
   }
+  if (c.output) {
+    rc = cli_out_commit(&qout, cmd);
+  } else if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "gsp %s: cannot write standard output\n", cmd);
+    rc = CLI_OUTPUT;
+  }
+  if (rc) goto done;
   if (c.verbosity >= 1 && out != stdout)
     printf("%llu %s answered in %.3f s (%s)\n", (unsigned long long)k,
            pairs ? "pairs" : "sources", total, used);
   cli_verbose(&c, "%llu queries, %.3f s of SSSP (%s)\n", (unsigned long long)k,
               total, used);
 done:
-  if (out && out != stdout && fclose(out) != 0 && rc == CLI_OK) {
-    perror(c.output);
-    rc = CLI_OUTPUT;
-  }
+  cli_out_abort(&qout); /* not committed: an error came first */
   free(a);
   free(b);
   free(I);

@@ -48,12 +48,16 @@ int cmd_sssp(int argc, char **argv) {
     return CLI_USAGE;
   }
   if ((rc = cli_setup(&c, cmd))) return rc;
+  cli_out dout;
+  if ((rc = cli_out_open(&dout, cmd, c.output))) return rc;
   cli_graph g;
-  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
+  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) {
+    cli_out_abort(&dout);
+    return rc;
+  }
   gsp_vector d = NULL;
   gsp_index *path = NULL, *I = NULL;
   void *X = NULL;
-  FILE *out = NULL;
   cli_map map = {0};
   gsp_index src, dst = 0;
   const char *to = cli_get(&c, "to");
@@ -86,10 +90,10 @@ int cmd_sssp(int argc, char **argv) {
   cli_progress_end(&prog);
   bool unreachable = info == GSP_NO_VALUE;
   if (info < 0) {
-    rc = cli_fail(cmd, info == GSP_NEGATIVE_CYCLE
-                           ? "a negative cycle is reachable from the source"
-                           : "sssp failed",
-                  info);
+    rc = cli_fail_graph(cmd, info == GSP_NEGATIVE_CYCLE
+                                 ? "a negative cycle is reachable from the source"
+                                 : "sssp failed",
+                        info, &g);
     goto done;
   }
   gsp_index nv;
@@ -142,27 +146,21 @@ int cmd_sssp(int argc, char **argv) {
   }
 write:
   if (c.output) {
-    out = fopen(c.output, "w");
+    FILE *out = cli_out_stream(&dout, cmd);
     if (!out) {
-      perror(c.output);
       rc = CLI_OUTPUT;
       goto done;
     }
     fprintf(out, "# shortest distances from vertex %lld in %s\n# vertex "
                  "distance\n",
             cli_id(&g, src), c.pos[0]);
-    for (gsp_index k = 0; k < cnt; k++) {
+    for (gsp_index k = 0; k < cnt && !ferror(out); k++) {
       char val[64];
       cli_value_str(val, sizeof val, g.type, (char *)X + k * ts);
       fprintf(out, "%lld %s\n", cli_id(&g, I[k]), val);
     }
-    if (fclose(out) != 0) {
-      out = NULL;
-      perror(c.output);
-      rc = CLI_OUTPUT;
-      goto done;
-    }
-    out = NULL;
+    int wrc = cli_out_commit(&dout, cmd);
+    if (wrc) rc = wrc;
   }
   if (map.on) {
     int mrc = cli_map_tree(&c, cmd, &g, &map, src, I, X, cnt,
@@ -170,8 +168,8 @@ write:
     if (mrc) rc = mrc;
   }
 done:
+  cli_out_abort(&dout); /* not committed: an error came first */
   cli_map_free(&map);
-  if (out) fclose(out);
   free(path);
   free(I);
   free(X);

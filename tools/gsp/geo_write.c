@@ -14,37 +14,19 @@
 
 int cli_write_file(const char *cmd, const char *path,
                    bool (*emit)(FILE *f, const void *ctx), const void *ctx) {
-  size_t n = strlen(path) + 16;
-  char *tmp = malloc(n);
-  if (!tmp) return CLI_FAILURE;
-  snprintf(tmp, n, "%s.tmpXXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    fprintf(stderr, "gsp %s: %s: cannot create: %s\n", cmd, path,
-            strerror(errno));
-    free(tmp);
+  /* all or nothing, as every output (cli_output.c) */
+  cli_out o;
+  int rc = cli_out_open(&o, cmd, path);
+  if (rc) return rc;
+  FILE *f = cli_out_stream(&o, cmd);
+  if (!f) return CLI_OUTPUT;
+  if (!emit(f, ctx)) {
+    int err = errno;
+    cli_out_abort(&o);
+    fprintf(stderr, "gsp %s: %s: cannot write: %s\n", cmd, path, strerror(err ? err : EIO));
     return CLI_OUTPUT;
   }
-  mode_t mask = umask(0); /* mkstemp makes 0600; give the usual mode */
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
-  FILE *f = fdopen(fd, "w");
-  bool ok = f && emit(f, ctx);
-  int err = errno;
-  if (f) {
-    ok = !ferror(f) && ok;
-    if (fclose(f) != 0 && ok) ok = false, err = errno;
-  } else {
-    close(fd);
-  }
-  if (ok && rename(tmp, path) != 0) ok = false, err = errno;
-  if (!ok) {
-    unlink(tmp);
-    fprintf(stderr, "gsp %s: %s: cannot write: %s\n", cmd, path,
-            strerror(err ? err : EIO));
-  }
-  free(tmp);
-  return ok ? CLI_OK : CLI_OUTPUT;
+  return cli_out_commit(&o, cmd);
 }
 
 /* A value as a JSON number (null when not finite). */

@@ -50,6 +50,7 @@ int main(int argc, char **argv) {
     overview(stderr);
     return CLI_USAGE;
   }
+  cli_output_cleanup_install();
   const char *c = argv[1];
   if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {
     if (argc > 2 && strcmp(c, "help") == 0) {

@@ -1,0 +1,279 @@
+#!/usr/bin/env bash
+# The benchmark driver: one build directory, named suites, one CSV per
+# benchmark in bench/results/<benchmark>_<device>.csv (the index is
+# bench/results/README.md).
+#
+#   bench/run.sh SUITE...            e.g. bench/run.sh closure sssp
+#
+# Suites (GPU ones need the CUDA backend and a GPU):
+#   closure    bench_closure_gpu (kernel, device-resident input; naive GPU,
+#              end-to-end and CPU-backend rows), its --focus rows (successors,
+#              bool tensor cores), scipy's floyd_warshall beside it
+#   sssp       bench_sssp single source on R-MAT-21 and grid-4096: CUDA
+#              (delta, auto, auto+parents with phase rows), the CPU backend,
+#              scipy's dijkstra on the same graphs
+#   msssp      bench_sssp all pairs: Okuyama's four topologies at |V| = 4677
+#              (msssp against Floyd-Warshall), |V| = 65536 with parents and a
+#              batch sweep, Bellman-Ford rows; scipy's dijkstra on the graphs
+#   apsp       bench_apsp (gsp_apsp on the Tastan-shaped graphs, every
+#              algorithm and AUTO) and scipy's johnson on the same graphs
+#   ops        bench_ops_gpu (mxv / vxm push, pull, cuSPARSE; mxm) and its
+#              SpGEMM rows
+#   scale      bench_closure_scale: out-of-core and multi-GPU closure
+#              (SCALE_ARGS passes options, e.g. "--parts b --big-n 150000
+#              --big-cap 78G")
+#   cpu        bench_closure_cpu against scipy's floyd_warshall, same graphs
+#              and cores, results compared; other types; successors
+#   user       the call as a user makes it (host in, host out):
+#              bench_user_call, and bench_closure_gpu --user where it has it
+#   python     bench/bench_python.py (gsp.shortest_path beside scipy); needs
+#              `import gsp` to work in $PYTHON
+#   gpu-tests  ctest -L gpu-quick, then ctest -L gpu-long (-j4 each), a
+#              suite / seconds / result table
+#   all        every suite above but python and cpu (a GPU machine's run)
+#
+# Environment: BUILD_DIR (default build-bench), OUT (logs; default
+# BUILD_DIR/logs), RESULTS (default bench/results), DEVICE (the name in the
+# CSV file names; default from nvidia-smi, e.g. nvidia-h200, -xK with K GPUs,
+# else the host name), CUDA (ON/OFF, default ON when nvcc is found),
+# CUDA_ARCH (default 90a), PYTHON (default python3), JOBS (build jobs).
+# Exit status: non-zero when a suite failed (every suite still runs).
+set -u -o pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+B=${BUILD_DIR:-build-bench}
+OUT=${OUT:-$B/logs}
+R=${RESULTS:-bench/results}
+PY=${PYTHON:-python3}
+mkdir -p "$OUT" "$R"
+t0=$(date +%s)
+stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
+summary=()
+status=0
+note() { summary+=("$1"); echo "$1"; }
+fail() { note "$1"; status=1; }
+
+usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+[ $# -eq 0 ] && usage
+suites=()
+for s in "$@"; do
+  case "$s" in
+  all) suites+=(closure sssp msssp apsp ops scale user gpu-tests) ;;
+  closure|sssp|msssp|apsp|ops|scale|cpu|user|python|gpu-tests) suites+=("$s") ;;
+  -h|--help) usage ;;
+  *) echo "unknown suite '$s'"; usage ;;
+  esac
+done
+
+if [ -z "${DEVICE:-}" ]; then
+  gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null)
+  if [ -n "$gpus" ]; then
+    DEVICE=$(echo "$gpus" | head -1 | awk '{ print tolower($1 "-" $2) }')
+    k=$(echo "$gpus" | wc -l)
+    [ "$k" -gt 1 ] && DEVICE="$DEVICE-x$k"
+  else
+    DEVICE=$(hostname -s 2>/dev/null || echo host)
+  fi
+fi
+nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.sm,clocks.max.sm \
+  --format=csv > "$OUT/gpu.txt" 2>&1 || echo "no GPU" > "$OUT/gpu.txt"
+# NVLink multicast stays off (the library forces it too, before every communicator).
+export NCCL_NVLS_ENABLE=0
+
+# ---- one build for every suite ----
+targets=()
+for s in "${suites[@]}"; do
+  case "$s" in
+  closure) targets+=(bench_closure_gpu) ;;
+  sssp|msssp) targets+=(bench_sssp) ;;
+  apsp) targets+=(bench_apsp) ;;
+  ops) targets+=(bench_ops_gpu) ;;
+  scale) targets+=(bench_closure_scale) ;;
+  cpu) targets+=(bench_closure_cpu) ;;
+  user) targets+=(bench_user_call bench_closure_gpu) ;;
+  gpu-tests) targets+=(all) ;;
+  esac
+done
+if [ ${#targets[@]} -gt 0 ]; then
+  cuda=${CUDA:-$(command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] && echo ON || echo OFF)}
+  stamp "configure $B (CUDA $cuda)"
+  cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DGSP_CUDA="$cuda" \
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90a}" -DGSP_BUILD_EXAMPLES=OFF -DGSP_BUILD_BENCH=ON \
+    > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
+  # shellcheck disable=SC2046
+  stamp "build $(printf '%s\n' "${targets[@]}" | sort -u | tr '\n' ' ')"
+  # shellcheck disable=SC2046
+  cmake --build "$B" -j"${JOBS:-$(nproc)}" --target $(printf '%s\n' "${targets[@]}" | sort -u) \
+    > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+fi
+X="$B/bench"
+
+# ---- the suites ----
+run_closure() {
+  timeout "${CLOSURE_TIMEOUT:-300}" "$X/bench_closure_gpu" --csv "$R/closure_gpu_$DEVICE.csv" \
+    > "$OUT/closure.log" 2>&1 || return 1
+  timeout 300 "$X/bench_closure_gpu" --focus --csv "$R/closure_gpu_focus_$DEVICE.csv" \
+    > "$OUT/closure_focus.log" 2>&1 || return 1
+  # scipy's rows share the CSV (impl scipy-fw)
+  PYTHONUNBUFFERED=1 timeout 200 "$PY" bench/bench_closure_gpu_scipy.py "${SCIPY_BUDGET:-40}" \
+    2> "$OUT/closure_scipy.log" >> "$R/closure_gpu_$DEVICE.csv" || return 1
+  sed -n '/^device  /,$p' "$OUT/closure.log"
+}
+
+SSSP="--skip-apsp --skip-bf --skip-apsp-big --max-seconds 3"
+run_sssp() {
+  local dump=/tmp/gsp_sssp_dump f=$R/sssp_gpu_$DEVICE.csv
+  rm -rf "$dump" "$f" && mkdir -p "$dump"
+  # shellcheck disable=SC2086
+  timeout 120 "$X/bench_sssp" $SSSP --backend cuda --graphs rmat --algos delta,auto --reps 9 \
+    --dump "$dump" --csv "$f" > "$OUT/sssp_rmat.log" 2>&1 || return 1
+  # shellcheck disable=SC2086
+  timeout 150 "$X/bench_sssp" $SSSP --backend cuda --graphs grid --algos auto --reps 5 \
+    --dump "$dump" --csv "$f" > "$OUT/sssp_grid.log" 2>&1 || return 1
+  rm -f "$R/sssp_cpu_$DEVICE.csv"
+  # shellcheck disable=SC2086
+  timeout 150 "$X/bench_sssp" $SSSP --backend cpu --algos delta,auto --reps 3 \
+    --csv "$R/sssp_cpu_$DEVICE.csv" > "$OUT/sssp_cpu.log" 2>&1 || return 1
+  PYTHONUNBUFFERED=1 timeout 150 "$PY" bench/bench_sssp_scipy.py "$dump" 2 60 > "$OUT/sssp_scipy.log" 2>&1 || return 1
+  grep '^csv,' "$OUT/sssp_scipy.log" | sed 's/^csv,//' >> "$f"
+  grep -hE '^\| (rmat|grid)|^\|   phases' "$OUT"/sssp_*.log | grep -v skipped
+}
+
+run_msssp() {
+  local g f=$R/msssp_gpu_$DEVICE.csv
+  g=$(mktemp -d)
+  rm -f "$f"
+  timeout 300 "$X/bench_sssp" --backend cuda --skip-sssp --reps 5 --apsp-batches 128,256,512,1024 \
+    --apsp-parent-reps 3 --dump-dir "$g" --csv "$f" > "$OUT/msssp.log" 2>&1 || { rm -rf "$g"; return 1; }
+  PYTHONUNBUFFERED=1 timeout 120 "$PY" bench/apsp_scipy.py "${SCIPY_BUDGET:-8}" \
+    "$g"/apsp_random_4677.mtx "$g"/apsp_power-law_4677.mtx "$g"/apsp_ring_4677.mtx \
+    "$g"/apsp_random_65536.mtx 2> "$OUT/msssp_scipy.err" > "$OUT/msssp_scipy.log"
+  local rc=$?
+  rm -rf "$g"
+  sed -n '/^All-pairs, /,$p' "$OUT/msssp.log"
+  grep -v '^csv,' "$OUT/msssp_scipy.log"
+  return $rc
+}
+
+run_apsp() {
+  local g=/tmp/apsp_graphs spid rc
+  rm -rf "$g" && mkdir -p "$g"
+  "$X/bench_apsp" --generate-only --write-graphs "$g" > "$OUT/apsp_generate.log" 2>&1 || return 1
+  # scipy's johnson runs on one core beside the GPU benchmark
+  PYTHONUNBUFFERED=1 "$PY" bench/bench_apsp_scipy.py "$g" --per-graph "${SCIPY_PER_GRAPH:-25}" \
+    --csv "$R/apsp_scipy_$DEVICE.csv" > "$OUT/apsp_scipy.log" 2>&1 &
+  spid=$!
+  timeout 350 "$X/bench_apsp" --backend cuda --max-seconds 8 --budget 230 \
+    --csv "$R/apsp_$DEVICE.csv" > "$OUT/apsp.log" 2>&1
+  rc=$?
+  wait "$spid" || rc=1
+  cat "$OUT/apsp.log" "$OUT/apsp_scipy.log"
+  return $rc
+}
+
+run_ops() {
+  timeout 150 "$X/bench_ops_gpu" --csv "$R/ops_gpu_$DEVICE.csv" > "$OUT/ops.log" 2>&1 || return 1
+  timeout 150 "$X/bench_ops_gpu" --spgemm-only --csv "$R/spgemm_gpu_$DEVICE.csv" > "$OUT/spgemm.log" 2>&1 || return 1
+  cat "$OUT/ops.log" "$OUT/spgemm.log"
+}
+
+run_scale() {
+  nvidia-smi topo -m > "$OUT/topo.txt" 2>&1
+  # shellcheck disable=SC2086
+  timeout "${SCALE_TIMEOUT:-560}" "$X/bench_closure_scale" --csv "$R/closure_scale_$DEVICE.csv" ${SCALE_ARGS:-} \
+    > "$OUT/scale.log" 2>&1 || return 1
+  grep -E "^bandwidth" "$OUT/scale.log"; sed -n '/^device  /,$p' "$OUT/scale.log"
+}
+
+run_cpu() {
+  local sizes=${SIZES:-1024,2048,4096} d=0.1 s=42 f=$R/cpu_closure_$DEVICE.csv tmp small large
+  tmp=$(mktemp -d)
+  echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  "$X/bench_closure_cpu" -n "$sizes" -t fp32 -r 5 -d $d -s $s --csv "$tmp/gsp.csv" || return 1
+  # scipy's floyd_warshall is serial; at n >= 4096 it takes minutes a run
+  small=$(echo "$sizes" | tr ',' '\n' | awk '$1 < 4096' | paste -sd, -)
+  large=$(echo "$sizes" | tr ',' '\n' | awk '$1 >= 4096' | paste -sd, -)
+  [ -n "$small" ] && { "$PY" bench/scipy_fw.py -n "$small" -r 5 -d $d -s $s --csv "$tmp/s1.csv" || return 1; }
+  [ -n "$large" ] && { "$PY" bench/scipy_fw.py -n "$large" -r 3 --no-warmup -d $d -s $s --csv "$tmp/s2.csv" || return 1; }
+  { cat "$tmp/gsp.csv"; for x in "$tmp/s1.csv" "$tmp/s2.csv"; do [ -f "$x" ] && tail -n +2 "$x"; done; } > "$f"
+  "$X/bench_closure_cpu" -n 1024,2048 -t int32,int64,fp64,bool -r 5 -d $d -s $s \
+    --csv "$R/cpu_closure_types_$DEVICE.csv" || return 1
+  "$X/bench_closure_cpu" -n 1024,2048 -t fp32,bool -r 5 -d $d -s $s --paths \
+    --csv "$R/cpu_closure_paths_$DEVICE.csv" || return 1
+  rm -rf "$tmp"
+  # both programs must have found the same distances (count and sum of the finite ones)
+  "$PY" - "$f" <<'PY'
+import csv, sys
+by = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    by.setdefault(int(r["n"]), {})[r["impl"]] = r
+ok = True
+print(f"{'n':>6} {'gsp_s':>9} {'scipy_s':>9} {'speedup':>8}  same result")
+for n in sorted(by):
+    g, s = by[n].get("gsp"), by[n].get("scipy")
+    if not g or not s:
+        continue
+    same = g["finite"] == s["finite"] and float(g["sum_finite"]) == float(s["sum_finite"])
+    ok &= same
+    print(f"{n:>6} {float(g['median_s']):>9.3f} {float(s['median_s']):>9.3f} "
+          f"{float(s['median_s']) / float(g['median_s']):>7.1f}x  {'yes' if same else 'NO'}")
+sys.exit(0 if ok else 1)
+PY
+}
+
+run_user() {
+  # GPU rows (where there is one) and the CPU backend's rows at n / 8, the
+  # kernel alone beside each (bench_closure_gpu --user), joined into one CSV
+  local t be=cpu k="$R/user_call_kernel_$DEVICE.csv"
+  t=$(mktemp -d)
+  nvidia-smi -L > /dev/null 2>&1 && be=cuda
+  if [ $be = cuda ]; then
+    timeout 300 "$X/bench_user_call" --backend cuda --reps 3 --npy-dir "$t" --csv "$t/gpu.csv" \
+      > "$OUT/user_call.log" 2>&1 || return 1
+    timeout 300 "$X/bench_closure_gpu" --user --csv "$k" > "$OUT/user_call_kernel.log" 2>&1 || return 1
+    sed -n '/^device  /,$p' "$OUT/user_call_kernel.log"
+  fi
+  timeout 300 "$X/bench_user_call" --backend cpu --reps 1 --rows 0,1,2,3,4,5,6,7,8,9 --csv "$t/cpu.csv" \
+    >> "$OUT/user_call.log" 2>&1 || return 1
+  cat "$OUT/user_call.log"
+  [ -f "$k" ] || k=/dev/null
+  "$PY" bench/user_call_table.py "$R/user_call_$DEVICE.csv" "$k" $( [ $be = cuda ] && echo "$t/gpu.csv") "$t/cpu.csv"
+  rm -rf "$t"
+}
+
+run_python() {
+  "$PY" -c 'import gsp' || { echo "gsp is not importable by $PY (pip install . first)"; return 1; }
+  local backend=cpu
+  nvidia-smi -L > /dev/null 2>&1 && backend=cuda
+  "$PY" bench/bench_python.py --backend "$backend" --out "$R/python_${backend}_$DEVICE.csv" 2>&1 \
+    | tee "$OUT/python.log"
+}
+
+run_gpu-tests() {
+  local rc=0 l s e r
+  printf '%-10s %8s  %s\n' suite seconds result > "$OUT/gpu_tests.txt"
+  for l in gpu-quick gpu-long; do
+    s=$(date +%s)
+    (cd "$B" && ctest -L "$l" -j4 --no-tests=error --output-on-failure) > "$OUT/ctest_$l.log" 2>&1
+    r=$?
+    e=$(( $(date +%s) - s ))
+    [ $r -ne 0 ] && rc=1
+    printf '%-10s %8s  %s\n' "$l" "$e" \
+      "$(grep -E 'tests passed|No tests were found' "$OUT/ctest_$l.log" | tail -1)" >> "$OUT/gpu_tests.txt"
+  done
+  cat "$OUT/gpu_tests.txt"
+  return $rc
+}
+
+for s in "${suites[@]}"; do
+  stamp "suite $s"
+  s0=$(date +%s)
+  "run_$s"
+  rc=$?
+  if [ $rc -eq 0 ]; then note "$s: ok ($(( $(date +%s) - s0 )) s)"
+  else fail "$s: FAILED rc=$rc ($(( $(date +%s) - s0 )) s; logs in $OUT)"; fi
+done
+stamp done
+echo "==== summary ($DEVICE; CSV in $R, logs in $OUT)"
+printf '%s\n' "${summary[@]}"
+exit $status

@@ -1,0 +1,441 @@
+/* The `gsp` command line on the input side: piped and streamed input, exact
+ * values, strict parsing, dense absent values and the wording of messages.
+ * Each test runs the built binary through the shell. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[256];
+static char out[1 << 16], err[1 << 16];
+
+static void setup(void) {
+  snprintf(dir, sizeof dir, "/tmp/gsp_cli_input_%d", (int)getpid());
+  mkdir(dir, 0700);
+}
+
+static void teardown(void) {
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(cli_input, .init = setup, .fini = teardown, .timeout = 120);
+
+static const char *tmp(const char *name) {
+  static char buf[8][512];
+  static int k;
+  k = (k + 1) % 8;
+  snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+  return buf[k];
+}
+
+static void slurp(const char *path, char *buf, size_t len) {
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+  buf[n] = '\0';
+  if (f) fclose(f);
+}
+
+/* Run a shell command line in which every "GSP" stands for the binary,
+ * stdout and stderr captured into out / err; returns the exit code. */
+static int sh(const char *fmt, ...) {
+  char line[4096], cmd[8192];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  static const char bin[] = "'" GSP_CLI_PATH "'";
+  char expanded[6144];
+  size_t o = 0;
+  for (const char *p = line; *p && o + sizeof bin < sizeof expanded;) {
+    if (!strncmp(p, "GSP", 3)) {
+      memcpy(expanded + o, bin, sizeof bin - 1);
+      o += sizeof bin - 1;
+      p += 3;
+    } else {
+      expanded[o++] = *p++;
+    }
+  }
+  expanded[o] = '\0';
+  snprintf(cmd, sizeof cmd,
+           "cd %s && export OMP_NUM_THREADS=2 && ( %s ) >%s/stdout 2>%s/stderr",
+           dir, expanded, dir, dir);
+  int st = system(cmd);
+  char so[512], se[512];
+  snprintf(so, sizeof so, "%s/stdout", dir);
+  snprintf(se, sizeof se, "%s/stderr", dir);
+  slurp(so, out, sizeof out);
+  slurp(se, err, sizeof err);
+  cr_assert(WIFEXITED(st), "%s did not exit normally", line);
+  return WEXITSTATUS(st);
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f, "%s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* ---- 1. piped input ---- */
+
+/* A graph of 300 000 arcs in each text format: large enough that any
+ * second open of a pipe would lose data. */
+static void write_big(const char *path, char kind) {
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f);
+  const int n = 40000, m = 300000;
+  uint64_t s = 12345;
+  if (kind == 'g') fprintf(f, "c generated\np sp %d %d\n", n, m);
+  if (kind == 'm')
+    fprintf(f, "%%%%MatrixMarket matrix coordinate integer general\n%d %d %d\n", n, n, m);
+  for (int k = 0; k < m; k++) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    int u = (int)((s >> 33) % n), v = (int)((s >> 13) % n), w = (int)((s >> 3) % 1000) + 1;
+    if (kind == 'e') fprintf(f, "%d %d %d\n", u, v, w);
+    else if (kind == 'g') fprintf(f, "a %d %d %d\n", u + 1, v + 1, w);
+    else fprintf(f, "%d %d %d\n", u + 1, v + 1, w);
+  }
+  fclose(f);
+}
+
+/* `gsp info` output without its first line (which names the file). */
+static void info_body(char *dst, size_t len) {
+  const char *nl = strchr(out, '\n');
+  snprintf(dst, len, "%s", nl ? nl + 1 : "");
+}
+
+static void check_streams(const char *name, char kind, bool gz) {
+  const char *path = tmp(name);
+  write_big(path, kind);
+  if (gz) {
+    cr_assert_eq(sh("gzip -f %s", path), 0);
+    path = tmp(kind == 'e' ? "big.txt.gz" : kind == 'g' ? "big.gr.gz" : "big.mtx.gz");
+  }
+  static char ref[1 << 15], got[1 << 15];
+  cr_assert_eq(sh("GSP info %s", path), 0, "%s", err);
+  info_body(ref, sizeof ref);
+  cr_assert(strstr(ref, "arcs:") != NULL, "%s", out);
+  const char *const forms[] = {"cat %s | GSP info -", "cat %s | GSP info /dev/stdin",
+                               "GSP info - < %s",
+                               "rm -f fifo && mkfifo fifo && (cat %s > fifo &) && GSP info fifo"};
+  for (int k = 0; k < 4; k++) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, forms[k], path);
+    cr_assert_eq(sh("%s", cmd), 0, "%s: %s", cmd, err);
+    info_body(got, sizeof got);
+    cr_assert_str_eq(got, ref, "%s gave another graph", cmd);
+  }
+}
+
+Test(cli_input, piped_edgelist_reads_like_a_file) { check_streams("big.txt", 'e', false); }
+Test(cli_input, piped_dimacs_reads_like_a_file) { check_streams("big.gr", 'g', false); }
+Test(cli_input, piped_mtx_reads_like_a_file) { check_streams("big.mtx", 'm', false); }
+Test(cli_input, piped_gzip_reads_like_a_file) {
+  check_streams("big.txt", 'e', true);
+  check_streams("big.gr", 'g', true);
+  check_streams("big.mtx", 'm', true);
+}
+
+Test(cli_input, piped_convert_writes_the_same_file) {
+  write_big(tmp("big.gr"), 'g');
+  cr_assert_eq(sh("GSP convert -q big.gr a.mtx"), 0, "%s", err);
+  cr_assert_eq(sh("cat big.gr | GSP convert -q - b.mtx"), 0, "%s", err);
+  cr_assert_eq(sh("gzip -c big.gr | GSP convert -q /dev/stdin c.mtx"), 0, "%s", err);
+  cr_assert_eq(sh("cmp a.mtx b.mtx && cmp a.mtx c.mtx"), 0, "piped convert differs: %s", out);
+}
+
+Test(cli_input, dash_is_stdin_for_every_reading_command) {
+  write_file(tmp("s.gr"), "p sp 3 2\na 1 2 5\na 2 3 7\n");
+  cr_assert_eq(sh("GSP sssp --source 1 - < s.gr"), 0, "%s", err);
+  cr_assert(strstr(out, "12") != NULL, "%s", out);
+  cr_assert_eq(sh("GSP path - 1 3 < s.gr"), 0, "%s", err);
+  cr_assert(strstr(out, "12") != NULL, "%s", out);
+  cr_assert_eq(sh("GSP apsp -q - -o d.mtx < s.gr && cat d.mtx"), 0, "%s", err);
+  cr_assert(strstr(out, "1 3 12") != NULL, "%s", out);
+}
+
+Test(cli_input, gzip_with_trailing_garbage_is_refused) {
+  write_file(tmp("t.txt"), "0 1 5\n1 2 6\n");
+  cr_assert_eq(sh("(gzip -c t.txt; printf 'junk') > t.txt.gz && GSP info t.txt.gz"), 3);
+  cr_assert(strstr(err, "after the end of the gzip stream") != NULL, "%s", err);
+  /* concatenated members are one stream, as gzip itself reads them */
+  cr_assert_eq(sh("(gzip -c t.txt; gzip -c t.txt) > u.txt.gz && GSP info u.txt.gz"), 0, "%s", err);
+  cr_assert(strstr(out, "arcs:        2") != NULL, "%s", out);
+}
+
+/* ---- 3. strict parsing ---- */
+
+Test(cli_input, empty_fields_in_edge_lists_are_refused) {
+  const char *const bad[] = {"0,1,\n", "0,1,,\n", "0 1 ,\n", ",0,1\n", "0,,1\n", "0 1 5,\n"};
+  for (int k = 0; k < 6; k++) {
+    write_file(tmp("e.csv"), bad[k]);
+    cr_assert_eq(sh("GSP info e.csv"), 3, "'%s' was accepted: %s", bad[k], out);
+    cr_assert(strstr(err, "line 1: empty field") != NULL, "%s: %s", bad[k], err);
+  }
+  write_file(tmp("ok.csv"), "0, 1, 5\n1 ,2,6 # note\n");
+  cr_assert_eq(sh("GSP info ok.csv"), 0, "%s", err);
+}
+
+Test(cli_input, empty_source_ids_are_refused) {
+  write_file(tmp("g.txt"), "1 2 1\n2 3 1\n");
+  const char *const bad[] = {"1,,2", "1,", ",1"};
+  for (int k = 0; k < 3; k++) {
+    cr_assert_eq(sh("GSP apsp -q g.txt --sources %s -o d.mtx", bad[k]), 2, "%s accepted", bad[k]);
+    cr_assert(strstr(err, "empty vertex id") != NULL, "%s", err);
+  }
+  cr_assert_eq(sh("GSP apsp -q g.txt --sources 1,2 -o d.mtx"), 0, "%s", err);
+}
+
+Test(cli_input, control_bytes_from_a_file_are_escaped) {
+  write_file(tmp("esc.txt"), "0 1 \033[2J\033]0;owned\007x\n");
+  cr_assert_eq(sh("GSP info esc.txt"), 3);
+  cr_assert(strchr(err, '\033') == NULL && strchr(err, '\007') == NULL, "raw escape echoed");
+  cr_assert(strstr(err, "\\x1b[2J") != NULL, "%s", err);
+}
+
+/* Under a 1 GiB data limit (ulimit -d: heap and anonymous mappings, so a
+ * CUDA-linked binary still starts), tiny files that declare huge sizes must be
+ * refused as malformed (exit 3), not reach the allocator (exit 1). */
+Test(cli_input, declared_sizes_do_not_allocate_before_the_data) {
+  write_file(tmp("p.gr"), "p sp 200000000 0\n");
+  write_file(tmp("id.txt"), "0 200000000\n");
+  write_file(tmp("h.mtx"), "%%MatrixMarket matrix coordinate pattern general\n"
+                           "200000000 200000000 0\n");
+  const char *const files[] = {"p.gr", "id.txt", "h.mtx"};
+  for (int k = 0; k < 3; k++) {
+    cr_assert_eq(sh("ulimit -d 1048576 && GSP info %s", files[k]), 3, "%s: %s", files[k], err);
+    cr_assert(strstr(err, "20000000") != NULL && strstr(err, "are refused") != NULL, "%s", err);
+  }
+  /* a sources file announcing 2^32 lines holds one: truncated, no 32 GB */
+  write_file(tmp("g.gr"), "p sp 3 1\na 1 2 1\n");
+  write_file(tmp("s.ss"), "p aux sp ss 4294967296\ns 1\n");
+  cr_assert_eq(sh("ulimit -d 1048576 && GSP apsp -q g.gr --sources s.ss -o d.mtx"), 2, "%s", err);
+  cr_assert(strstr(err, "file ends after 1 of 4294967296") != NULL, "%s", err);
+  /* remapped sparse ids are fine */
+  cr_assert_eq(sh("GSP info --remap id.txt"), 0, "%s", err);
+}
+
+/* ---- 15. messages ---- */
+
+Test(cli_input, a_long_path_keeps_the_problem_in_the_message) {
+  /* a 517-character path: five directories of 100 characters */
+  char name[600] = "";
+  for (int k = 0; k < 5; k++) {
+    char part[101];
+    memset(part, 'a' + k, 99);
+    part[99] = '/';
+    part[100] = '\0';
+    strcat(name, part);
+  }
+  cr_assert_eq(sh("mkdir -p %s", name), 0);
+  strcat(name, "gggggggggggg.txt");
+  cr_assert_eq(strlen(name), 516);
+  char full[1200];
+  snprintf(full, sizeof full, "%s/%s", dir, name);
+  write_file(full, "0 1 x\n");
+  cr_assert_eq(sh("GSP info ./%s", name), 3);
+  cr_assert(strstr(err, "line 1: weight 'x' is not a number") != NULL, "%s", err);
+  /* longer than the message buffer: cut in the middle, problem kept */
+  static char longer[4000];
+  longer[0] = '\0';
+  for (int k = 0; k < 1500; k++) strcat(longer, "./");
+  strcat(longer, name);
+  cr_assert_eq(sh("GSP info %s", longer), 3);
+  cr_assert(strstr(err, "line 1: weight 'x' is not a number") != NULL, "%s", err);
+}
+
+/* ---- 2. no silent rounding ---- */
+
+Test(cli_input, values_the_type_cannot_hold_are_refused) {
+  const struct {
+    const char *value, *type, *says;
+  } bad[] = {{"16777217", "fp32", "16777217 cannot be stored exactly as fp32"},
+             {"9007199254740993", "fp64", "9007199254740993 cannot be stored exactly as fp64"},
+             {"1e-400", "fp64", "'1e-400' underflows"},
+             {"1e-400", "fp32", "'1e-400' underflows"},
+             {"1e-40", "fp32", "'1e-40' underflows"},
+             {"3000000000", "int32", "3000000000 out of range of int32"},
+             {"2.5", "int64", "2.5 is not an integer"}};
+  for (int k = 0; k < 7; k++) {
+    char text[128];
+    snprintf(text, sizeof text, "0 1 1\n1 2 %s\n", bad[k].value);
+    write_file(tmp("v.txt"), text);
+    cr_assert_eq(sh("GSP convert -q -t %s v.txt v.mtx", bad[k].type), 3, "%s as %s accepted",
+                 bad[k].value, bad[k].type);
+    cr_assert(strstr(err, "line 2: ") != NULL && strstr(err, bad[k].says) != NULL, "%s", err);
+    cr_assert(access(tmp("v.mtx"), F_OK) != 0, "an output was written");
+  }
+  /* --round asks for the nearest value */
+  write_file(tmp("v.txt"), "0 1 16777217\n");
+  cr_assert_eq(sh("GSP convert -q --round -t fp32 v.txt v.mtx && tail -1 v.mtx"), 0, "%s", err);
+  cr_assert(strstr(out, "1 2 16777216") != NULL, "%s", out);
+  /* decimal fractions are rounded as any binary format must; exact ones kept */
+  write_file(tmp("w.txt"), "0 1 0.1\n1 2 16777216\n");
+  cr_assert_eq(sh("GSP convert -q -t fp32 w.txt w.mtx && cat w.mtx"), 0, "%s", err);
+  cr_assert(strstr(out, "1 2 0.1") != NULL && strstr(out, "2 3 16777216") != NULL, "%s", out);
+  /* the default type: a real after a large integer would round it */
+  write_file(tmp("m.txt"), "0 1 9007199254740993\n1 2 0.5\n");
+  cr_assert_eq(sh("GSP convert -q m.txt m.mtx"), 3);
+  cr_assert(strstr(err, "line 2: real weight '0.5'") != NULL && strstr(err, "9007199254740993"), "%s",
+            err);
+  /* a "real" Matrix Market file holds doubles */
+  write_file(tmp("r.mtx"), "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 9007199254740993\n");
+  cr_assert_eq(sh("GSP convert -q r.mtx r2.mtx"), 3);
+  cr_assert(strstr(err, "line 3: integer weight 9007199254740993") != NULL, "%s", err);
+}
+
+/* ---- 4. dense input: which value is "no arc" ---- */
+
+/* A 2-D .npy with the given dtype, values from v[] as doubles. */
+static void write_npy(const char *path, const char *descr, int n, const double *v) {
+  char hdr[128];
+  int len = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }",
+                     descr, n, n);
+  int total = 10 + len + 1;
+  int pad = (64 - total % 64) % 64;
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f);
+  unsigned short hl = (unsigned short)(len + pad + 1);
+  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+  fputc(hl & 255, f);
+  fputc(hl >> 8, f);
+  fwrite(hdr, 1, (size_t)len, f);
+  for (int k = 0; k < pad; k++) fputc(' ', f);
+  fputc('\n', f);
+  for (int k = 0; k < n * n; k++) {
+    if (!strcmp(descr, "<f8")) fwrite(&v[k], 8, 1, f);
+    else {
+      long long x = (long long)v[k];
+      fwrite(&x, 8, 1, f);
+    }
+  }
+  fclose(f);
+}
+
+/* Karate-club-like: 34 members, a ring and some chords, undirected, 0/1 as
+ * networkx.to_numpy_array writes it. Returns the number of 1s. */
+static int karate_like(double *a) {
+  const int n = 34;
+  memset(a, 0, sizeof(double) * n * n);
+  int ones = 0;
+  for (int i = 0; i < n; i++)
+    for (int d = 1; d <= 3; d += 2) {
+      int j = (i + d * (i % 3 + 1)) % n;
+      if (i == j || a[i * n + j] != 0) continue;
+      a[i * n + j] = a[j * n + i] = 1;
+      ones += 2;
+    }
+  return ones;
+}
+
+Test(cli_input, dense_zero_is_not_silently_an_arc) {
+  static double a[34 * 34];
+  int ones = karate_like(a);
+  write_npy(tmp("k.npy"), "<f8", 34, a);
+  write_npy(tmp("ki.npy"), "<i8", 34, a);
+  for (int k = 0; k < 2; k++) {
+    const char *f = k ? "ki.npy" : "k.npy";
+    cr_assert_eq(sh("GSP info %s", f), 3, "%s read without an absent value: %s", f, out);
+    cr_assert(strstr(err, "--absent 0") != NULL && strstr(err, "off the diagonal") != NULL, "%s",
+              err);
+    cr_assert_eq(sh("GSP info --absent 0 %s", f), 0, "%s", err);
+    char want[64];
+    snprintf(want, sizeof want, "arcs:        %d ", ones);
+    cr_assert(strstr(out, want) != NULL, "%s", out);
+    cr_assert_eq(sh("gzip -c %s | GSP info --absent 0 -", f), 0, "%s", err);
+    cr_assert(strstr(out, want) != NULL, "piped: %s", out);
+    /* the old reading, on request: 0 is a weight, every pair an arc */
+    cr_assert_eq(sh("GSP info --absent inf %s", f), 0, "%s", err);
+    cr_assert(strstr(out, "arcs:        1156 ") != NULL, "%s", out);
+  }
+  cr_assert_eq(sh("GSP info --absent nan ki.npy"), 1);
+  cr_assert(strstr(err, "not a value of the file's integer dtype") != NULL, "%s", err);
+  /* NaN as the absent value */
+  for (int k = 0; k < 34 * 34; k++)
+    if (a[k] == 0) a[k] = NAN;
+  write_npy(tmp("n.npy"), "<f8", 34, a);
+  cr_assert_eq(sh("GSP info n.npy"), 3);
+  cr_assert(strstr(err, "--absent nan") != NULL, "%s", err);
+  cr_assert_eq(sh("GSP info --absent nan n.npy"), 0, "%s", err);
+  char want[64];
+  snprintf(want, sizeof want, "arcs:        %d ", ones);
+  cr_assert(strstr(out, want) != NULL, "%s", out);
+}
+
+/* ---- 15. messages name things as the user knows them ---- */
+
+Test(cli_input, vertices_in_messages_are_numbered_as_in_the_file) {
+  /* 1-based DIMACS: the cycle is 2 -> 3 -> 2, the source 1 */
+  write_file(tmp("nc.gr"), "p sp 3 3\na 1 2 1\na 2 3 -5\na 3 2 1\n");
+  cr_assert_eq(sh("GSP apsp nc.gr -o d.mtx"), 5);
+  cr_assert(strstr(err, "2 -> 3 -> 2") != NULL, "%s", err);
+  cr_assert_eq(sh("GSP sssp --source 1 nc.gr"), 5);
+  cr_assert(strstr(err, "source 1 ") != NULL && strstr(err, "2 -> 3 -> 2") != NULL, "%s", err);
+  cr_assert_eq(sh("GSP path nc.gr 1 3"), 5);
+  cr_assert(strstr(err, "source 1 ") != NULL && strstr(err, "2 -> 3 -> 2") != NULL, "%s", err);
+  cr_assert_eq(sh("GSP negcycle nc.gr"), 5);
+  cr_assert(strstr(out, "2 -> 3 -> 2") != NULL, "%s", out);
+  /* duplicates are named as in the file too */
+  write_file(tmp("d.gr"), "p sp 3 2\na 2 3 1\na 2 3 4\n");
+  cr_assert_eq(sh("GSP info --dup error d.gr"), 1);
+  cr_assert(strstr(err, "duplicate entry (2, 3)") != NULL, "%s", err);
+  write_file(tmp("d.txt"), "50 70 1\n50 70 2\n");
+  cr_assert_eq(sh("GSP info --remap --dup error d.txt"), 1);
+  cr_assert(strstr(err, "duplicate entry (50, 70)") != NULL, "%s", err);
+  /* remapped labels */
+  write_file(tmp("r.txt"), "50 70 -3\n70 50 1\n");
+  cr_assert_eq(sh("GSP sssp --remap --source 50 r.txt"), 5);
+  cr_assert(strstr(err, "source 50 ") != NULL && strstr(err, "50 -> 70 -> 50") != NULL, "%s", err);
+}
+
+Test(cli_input, usage_errors_speak_cli) {
+  write_file(tmp("g.gr"), "p sp 3 2\na 1 2 -1\na 2 3 1\n");
+  cr_assert_eq(sh("GSP apsp --cutoff -1 g.gr -o d.mtx"), 2, "%s", err);
+  cr_assert(strstr(err, "--cutoff") != NULL, "%s", err);
+  cr_assert_eq(sh("GSP apsp --algo msssp g.gr -o d.mtx"), 2, "%s", err);
+  cr_assert(strstr(err, "--algo msssp") != NULL && strstr(err, "--algo johnson") != NULL, "%s", err);
+  cr_assert(strstr(err, "GSP_APSP") == NULL, "%s", err);
+}
+
+Test(cli_input, version_without_a_gpu_says_so) {
+  cr_assert_eq(sh("GSP --version"), 0, "%s", err);
+  cr_assert(strstr(out, "insufficient") == NULL, "%s", out);
+  bool gpu = access("/dev/nvidia0", F_OK) == 0 || access("/proc/driver/nvidia/version", F_OK) == 0;
+  if (!gpu && !strstr(out, "no CUDA backend"))
+    cr_assert(strstr(out, "no GPU found") != NULL, "%s", out);
+}
+
+Test(cli_input, npy_dtype_and_npz_messages) {
+  /* a float16 .npy: the whole dtype and what is supported */
+  FILE *f = fopen(tmp("h.npy"), "wb");
+  cr_assert_not_null(f);
+  const char hdr[] = "{'descr': '<f2', 'fortran_order': False, 'shape': (2, 2), }";
+  char pad[64];
+  int n = (int)sizeof hdr - 1, total = 10 + n + 1, p = (64 - total % 64) % 64;
+  memset(pad, ' ', sizeof pad);
+  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+  fputc((n + p + 1) & 255, f);
+  fputc((n + p + 1) >> 8, f);
+  fwrite(hdr, 1, (size_t)n, f);
+  fwrite(pad, 1, (size_t)p, f);
+  fputc('\n', f);
+  fwrite("\0\x3c\0\x3c\0\x3c\0\x3c", 1, 8, f);
+  fclose(f);
+  cr_assert_eq(sh("GSP info h.npy"), 3);
+  cr_assert(strstr(err, "dtype '<f2' is not supported") != NULL && strstr(err, "'<f8'") != NULL,
+            "%s", err);
+  /* an .npz is a zip archive */
+  write_file(tmp("z.npz"), "PK\003\004\024\0\0\0\0\0rest of a zip");
+  cr_assert_eq(sh("GSP info z.npz"), 3);
+  cr_assert(strstr(err, "not supported") != NULL && strstr(err, "numpy.save") != NULL, "%s", err);
+  cr_assert(strstr(err, "NUL byte") == NULL, "%s", err);
+}

@@ -1,0 +1,430 @@
+/* Output files of the `gsp` command line: special files and links written
+ * through, modes kept, every output all-or-nothing (errors, full disks,
+ * signals), unwritable paths refused before any computation, and a result
+ * larger than memory streamed to its .npy file. The built binary runs in a
+ * child, with resource limits set between fork and exec where needed. */
+#define _DEFAULT_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char dir[256];
+static char out[1 << 16], err[1 << 16];
+
+static void setup(void) {
+  snprintf(dir, sizeof dir, "/tmp/gsp_cli_output_%d", (int)getpid());
+  mkdir(dir, 0700);
+}
+
+static void teardown(void) {
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(cli_output, .init = setup, .fini = teardown, .timeout = 300);
+
+static const char *tmp(const char *name) {
+  static char buf[8][512];
+  static int k;
+  k = (k + 1) % 8;
+  snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+  return buf[k];
+}
+
+static size_t slurp(const char *path, char *buf, size_t len) {
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+  buf[n] = '\0';
+  if (f) fclose(f);
+  return n;
+}
+
+static void put(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f, "%s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* Limits for the child: 0 = none. */
+typedef struct {
+  rlim_t as, fsize;
+} limits;
+
+/* Run `gsp ARGS` in dir (shell syntax) with stdout and stderr captured and
+ * the limits set in the child; returns the exit code, or 128 + signal. */
+static int gsp_lim(limits lim, const char *fmt, ...) {
+  char args[2048], cmd[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  snprintf(cmd, sizeof cmd, "cd %s && exec '%s' %s >%s/stdout 2>%s/stderr </dev/null", dir, GSP_CLI_PATH, args,
+           dir, dir);
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    setenv("OMP_NUM_THREADS", "2", 1);
+    setenv("MALLOC_ARENA_MAX", "2", 1);
+    signal(SIGXFSZ, SIG_IGN); /* a write past the size limit fails with EFBIG */
+    if (lim.fsize) {
+      struct rlimit rl = {lim.fsize, lim.fsize};
+      if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(120);
+    }
+    if (lim.as) {
+      struct rlimit rl = {lim.as, lim.as};
+      if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(121);
+    }
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(122);
+  }
+  int st = 0;
+  cr_assert_eq(waitpid(pid, &st, 0), pid);
+  char p[512];
+  snprintf(p, sizeof p, "%s/stdout", dir);
+  slurp(p, out, sizeof out);
+  snprintf(p, sizeof p, "%s/stderr", dir);
+  slurp(p, err, sizeof err);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+#define gsp(...) gsp_lim((limits){0, 0}, __VA_ARGS__)
+
+/* Files in dir whose name says temporary. */
+static int temporaries_left(void) {
+  DIR *d = opendir(dir);
+  cr_assert_not_null(d);
+  int k = 0;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (strstr(e->d_name, ".tmp")) k++;
+  closedir(d);
+  return k;
+}
+
+static bool same_file(const char *a, const char *b) {
+  FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+  bool same = f && g;
+  while (same) {
+    int x = fgetc(f), y = fgetc(g);
+    same = x == y;
+    if (x == EOF) break;
+  }
+  if (f) fclose(f);
+  if (g) fclose(g);
+  return same;
+}
+
+/* A small weighted graph (DIMACS, 1-based) and one with a negative cycle. */
+static const char *graph_gr = "p sp 5 6\na 1 2 3\na 2 3 4\na 3 4 1\na 4 5 2\na 1 5 20\na 5 1 7\n";
+static const char *negcycle_gr = "p sp 4 4\na 1 2 1\na 2 3 -2\na 3 2 1\na 3 4 1\n";
+
+/* ---- item: special files and links are written through ---- */
+
+Test(cli_output, dash_writes_to_stdout) {
+  put(tmp("g.gr"), graph_gr);
+  cr_assert_eq(gsp("apsp g.gr -q -f mtx -o -"), 0, "%s", err);
+  cr_expect(strstr(out, "%%MatrixMarket matrix coordinate integer general"), "stdout: %s", out);
+  cr_expect(access(tmp("-"), F_OK) != 0, "a file named '-' was created");
+  /* /dev/stdout on a pipe: a link to "pipe:[...]", written through */
+  cr_assert_eq(gsp("apsp g.gr -q -f mtx -o /dev/stdout | cat >piped.mtx; true"), 0, "%s", err);
+  char piped[4096];
+  slurp(tmp("piped.mtx"), piped, sizeof piped);
+  cr_expect(strstr(piped, "%%MatrixMarket matrix coordinate integer general"), "through the pipe: %s", piped);
+  cr_assert_eq(gsp("sssp g.gr -s 1 -q -o -"), 0, "%s", err);
+  cr_expect(strstr(out, "# vertex distance\n1 0\n2 3\n3 7\n"), "stdout: %s", out);
+  cr_assert_eq(gsp("convert g.gr -q -f edgelist -"), 0, "%s", err);
+  cr_expect(strstr(out, "0 1 3\n"), "stdout: %s", out);
+  cr_expect_eq(temporaries_left(), 0);
+}
+
+Test(cli_output, device_node_stays_a_device) {
+  put(tmp("g.gr"), graph_gr);
+  /* a copy of /dev/null made here: a regression cannot replace the
+   * machine's own */
+  if (mknod(tmp("null"), S_IFCHR | 0666, makedev(1, 3)) != 0)
+    cr_skip_test("cannot make a device node here (needs root): %s", strerror(errno));
+  cr_assert_eq(gsp("apsp g.gr -q -o null"), 0, "%s", err);
+  cr_assert_eq(gsp("apsp g.gr -q -f npy -o null"), 0, "%s", err);
+  cr_assert_eq(gsp("generate ring -n 5 -o null"), 0, "%s", err);
+  struct stat st;
+  cr_assert_eq(lstat(tmp("null"), &st), 0);
+  cr_expect(S_ISCHR(st.st_mode), "the device node was replaced by a file");
+  cr_expect_eq(st.st_rdev, makedev(1, 3));
+  cr_expect_eq(temporaries_left(), 0);
+}
+
+Test(cli_output, fifo_with_a_reader_gets_the_bytes) {
+  put(tmp("g.gr"), graph_gr);
+  cr_assert_eq(mkfifo(tmp("fifo"), 0600), 0);
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) { /* the reader: copies the FIFO to got.txt; never a
+                    writer (the FIFO replaced) ends it after 60 s */
+    alarm(60);
+    int in = open(tmp("fifo"), O_RDONLY), o = open(tmp("got.txt"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(in, buf, sizeof buf)) > 0)
+      if (write(o, buf, (size_t)n) != n) _exit(1);
+    _exit(n == 0 ? 0 : 1);
+  }
+  cr_assert_eq(gsp("apsp g.gr -q -f mtx -o fifo"), 0, "%s", err);
+  int st = 0;
+  cr_assert_eq(waitpid(pid, &st, 0), pid);
+  cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  char got[4096];
+  slurp(tmp("got.txt"), got, sizeof got);
+  cr_expect(strstr(got, "%%MatrixMarket matrix coordinate integer general") && strstr(got, "\n1 5 10\n"),
+            "the reader got: %s", got);
+  struct stat s;
+  cr_assert_eq(lstat(tmp("fifo"), &s), 0);
+  cr_expect(S_ISFIFO(s.st_mode), "the FIFO was replaced by a file");
+}
+
+Test(cli_output, symlink_followed_and_mode_kept) {
+  put(tmp("g.gr"), graph_gr);
+  put(tmp("target.txt"), "old\n");
+  cr_assert_eq(chmod(tmp("target.txt"), 0600), 0);
+  cr_assert_eq(symlink("target.txt", tmp("link.txt")), 0);
+  cr_assert_eq(gsp("sssp g.gr -s 1 -q -o link.txt"), 0, "%s", err);
+  struct stat st;
+  cr_assert_eq(lstat(tmp("link.txt"), &st), 0);
+  cr_expect(S_ISLNK(st.st_mode), "the link was replaced by a file");
+  cr_assert_eq(stat(tmp("target.txt"), &st), 0);
+  cr_expect_eq(st.st_mode & 07777, 0600, "mode %o, not 600", (unsigned)(st.st_mode & 07777));
+  char got[4096];
+  slurp(tmp("target.txt"), got, sizeof got);
+  cr_expect(strstr(got, "5 10\n"), "target: %s", got);
+  /* a link into another directory: the file goes there */
+  cr_assert_eq(mkdir(tmp("sub"), 0700), 0);
+  cr_assert_eq(symlink("sub/d.mtx", tmp("dlink.mtx")), 0);
+  cr_assert_eq(gsp("apsp g.gr -q -o dlink.mtx"), 0, "%s", err);
+  cr_assert_eq(lstat(tmp("dlink.mtx"), &st), 0);
+  cr_expect(S_ISLNK(st.st_mode));
+  cr_expect_eq(stat(tmp("sub/d.mtx"), &st), 0, "the link's target was not written");
+  cr_expect_eq(temporaries_left(), 0);
+}
+
+/* ---- item: unwritable outputs are refused before any computation ---- */
+
+Test(cli_output, unwritable_outputs_refused_first) {
+  put(tmp("g.gr"), graph_gr);
+  put(tmp("file"), "x\n");
+  cr_assert_eq(mkdir(tmp("adir"), 0700), 0);
+  static const char *bad[] = {"/nonexistent/d.npy", "adir", "file/d.npy", "nodir/x.txt"};
+  for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+    /* the graph does not exist either: the output is checked first */
+    cr_expect_eq(gsp("apsp missing.gr -o %s", bad[k]), 4, "apsp -o %s: %s", bad[k], err);
+    cr_expect(strstr(err, "cannot write"), "%s", err);
+    cr_expect_eq(gsp("apsp g.gr -o d.npy --parent-output %s", bad[k]), 4, "%s", err);
+    cr_expect(!strstr(out, "closure by"), "computed before refusing: %s", out);
+    cr_expect_eq(gsp("sssp missing.gr -s 1 -o %s", bad[k]), 4, "sssp -o %s: %s", bad[k], err);
+    cr_expect_eq(gsp("queries missing.gr missing.ss -o %s", bad[k]), 4, "%s", err);
+    cr_expect_eq(gsp("convert missing.gr %s", bad[k]), 4, "%s", err);
+    cr_expect_eq(gsp("generate ring -n 5 -o %s", bad[k]), 4, "%s", err);
+  }
+  cr_expect_eq(access(tmp("d.npy"), F_OK), -1, "a refused run left d.npy");
+  cr_expect_eq(temporaries_left(), 0);
+}
+
+/* ---- item: all-or-nothing outputs ---- */
+
+Test(cli_output, negative_cycle_keeps_old_files) {
+  put(tmp("n.gr"), negcycle_gr);
+  put(tmp("old.txt"), "old\n");
+  put(tmp("old.npy"), "old\n");
+  put(tmp("oldp.npy"), "old\n");
+  cr_expect_eq(gsp("sssp n.gr -s 1 -o old.txt"), 5, "%s", err);
+  cr_expect_eq(gsp("apsp n.gr -o old.npy --parent-output oldp.npy"), 5, "%s", err);
+  cr_expect_eq(gsp("apsp n.gr -o old.npy --memory-cap 1k"), 5, "%s", err);
+  char got[64];
+  slurp(tmp("old.txt"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  slurp(tmp("old.npy"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  slurp(tmp("oldp.npy"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  cr_expect_eq(temporaries_left(), 0);
+}
+
+/* A full disk: the file size limit makes writes fail with EFBIG. */
+Test(cli_output, full_disk_keeps_old_files_and_stops) {
+  cr_assert_eq(gsp("generate random -n 3000 -m 30000 -o r.gr -q"), 0, "%s", err);
+  /* 200 sources: their result lines pass the limit after about 30 */
+  FILE *f = fopen(tmp("q.ss"), "w");
+  fprintf(f, "p aux sp ss 200\n");
+  for (int k = 1; k <= 200; k++) fprintf(f, "s %d\n", k);
+  fclose(f);
+  put(tmp("old.txt"), "old\n");
+  limits lim = {0, 1024};
+  cr_expect_eq(gsp_lim(lim, "queries r.gr q.ss -o old.txt"), 4, "%s", err);
+  /* it stopped at the failed write instead of answering all 200: 1024
+   * bytes hold about 30 result lines, one buffer flush later it knows */
+  unsigned long long done = 0, all = 0;
+  const char *at = strstr(err, "stopped after ");
+  cr_assert(at && sscanf(at, "stopped after %llu of %llu", &done, &all) == 2, "%s", err);
+  cr_expect(all == 200 && done < 100, "answered %llu of %llu queries with a full disk", done, all);
+  char got[64];
+  slurp(tmp("old.txt"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  put(tmp("old.npy"), "old\n");
+  put(tmp("oldp.npy"), "old\n");
+  cr_expect_eq(gsp_lim(lim, "apsp r.gr -q -o old.npy"), 4, "%s", err);
+  cr_expect_eq(gsp_lim(lim, "apsp r.gr -q -o old.npy --parent-output oldp.npy --memory-cap 1M"), 4, "%s", err);
+  cr_expect_eq(gsp_lim(lim, "sssp r.gr -s 1 -q -o old.npy"), 4, "%s", err);
+  cr_expect_eq(gsp_lim(lim, "convert r.gr old.npy"), 4, "%s", err);
+  cr_expect_eq(gsp_lim(lim, "generate random -n 3000 -m 30000 -o old.npy -f mtx"), 4, "%s", err);
+  slurp(tmp("old.npy"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  slurp(tmp("oldp.npy"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  cr_expect_eq(temporaries_left(), 0);
+}
+
+Test(cli_output, signal_removes_the_temporary) {
+  cr_assert_eq(gsp("generate random -n 3000 -m 60000 -o r.gr -q"), 0, "%s", err);
+  put(tmp("old.npy"), "old\n");
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s/stdout", dir);
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    if (chdir(dir) != 0) _exit(1);
+    setenv("OMP_NUM_THREADS", "2", 1);
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, STDOUT_FILENO);
+    dup2(devnull, STDERR_FILENO);
+    execl(GSP_CLI_PATH, "gsp", "apsp", "r.gr", "-q", "--algo", "fw", "-o", "old.npy", (char *)NULL);
+    _exit(122);
+  }
+  /* the temporary exists from the start (the output is opened first) */
+  for (int k = 0; k < 500 && temporaries_left() == 0; k++) usleep(10000);
+  cr_assert_eq(temporaries_left(), 1, "no temporary appeared");
+  cr_assert_eq(kill(pid, SIGTERM), 0);
+  int st = 0;
+  cr_assert_eq(waitpid(pid, &st, 0), pid);
+  cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "status %d", st);
+  cr_expect_eq(temporaries_left(), 0, "SIGTERM left the temporary");
+  char got[64];
+  slurp(tmp("old.npy"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+}
+
+/* ---- item: a result larger than memory streams to its file ---- */
+
+Test(cli_output, memory_cap_streams_the_same_npy) {
+  cr_assert_eq(gsp("generate random -n 1500 -m 15000 -o r.gr -q"), 0, "%s", err);
+  cr_assert_eq(gsp("apsp r.gr -v -o whole.npy --parent-output wholep.npy --path 3:9"), 0, "%s", err);
+  char path_whole[256] = "";
+  char *at = strstr(out, "path: ");
+  cr_assert_not_null(at, "%s", out);
+  strncpy(path_whole, at, sizeof path_whole - 1);
+  cr_assert_eq(gsp("apsp r.gr -v -o s.npy --parent-output sp.npy --path 3:9 --memory-cap 2M"), 0, "%s",
+               err);
+  cr_expect(strstr(err, "streamed to s.npy in row blocks"), "not streamed: %s", err);
+  cr_expect(same_file(tmp("whole.npy"), tmp("s.npy")), "the streamed distances differ");
+  cr_expect(same_file(tmp("wholep.npy"), tmp("sp.npy")), "the streamed parents differ");
+  at = strstr(out, "path: ");
+  cr_assert_not_null(at, "%s", out);
+  cr_expect_str_eq(at, path_whole);
+  /* int32 parents too */
+  cr_assert_eq(gsp("apsp r.gr -q -o s.npy --parent-output sp32.npy --parent-type int32 --memory-cap 2M"), 0,
+               "%s", err);
+  cr_assert_eq(gsp("apsp r.gr -q -o whole.npy --parent-output wp32.npy --parent-type int32"), 0, "%s", err);
+  cr_expect(same_file(tmp("wp32.npy"), tmp("sp32.npy")), "the streamed int32 parents differ");
+  cr_expect_eq(temporaries_left(), 0);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* n x n x 8 bytes do not fit under the address-space limit, row blocks do:
+ * the .npy streams out and equals the unconstrained result. */
+Test(cli_output, address_space_limit_streams_the_result) {
+#ifdef UNDER_ASAN
+  cr_skip_test("AddressSanitizer reserves terabytes of address space: RLIMIT_AS cannot be tested in "
+               "this build (the release build runs it)");
+#else
+  put(tmp("tiny.gr"), graph_gr);
+  /* the least limit (in 8 MiB steps) under which gsp runs at all */
+  rlim_t base = 0;
+  for (rlim_t l = 32u << 20; l <= (rlim_t)4 << 30 && !base; l += 8u << 20)
+    if (gsp_lim((limits){l, 0}, "apsp tiny.gr -q -o tiny.npy") == 0) base = l;
+  if (!base)
+    cr_skip_test("gsp does not start under a 4 GiB address-space limit (a CUDA-linked binary?): %s", err);
+  cr_assert_eq(gsp("generate random -n 3000 -m 30000 -t int64 -o r.gr -q"), 0, "%s", err);
+  cr_assert_eq(gsp("apsp r.gr -q -o whole.npy"), 0, "%s", err);
+  /* 72 MB of distances; 32 MiB over the base leaves room for blocks only */
+  rlim_t lim = base + (32u << 20);
+  int rc = gsp_lim((limits){lim, 0}, "apsp r.gr -v -o s.npy");
+  cr_assert_eq(rc, 0, "limit %llu MiB: %s", (unsigned long long)(lim >> 20), err);
+  cr_expect(strstr(err, "streamed to s.npy in row blocks"), "not streamed: %s", err);
+  cr_expect(same_file(tmp("whole.npy"), tmp("s.npy")), "the streamed result differs");
+  cr_expect_eq(temporaries_left(), 0);
+#endif
+}
+
+/* A real full disk and a read-only one: small tmpfs mounts (root only;
+ * skipped, visibly, where mounting is not allowed). */
+static char mnt_full[300], mnt_ro[300];
+static void mount_setup(void) {
+  setup();
+  snprintf(mnt_full, sizeof mnt_full, "%s/full", dir);
+  snprintf(mnt_ro, sizeof mnt_ro, "%s/ro", dir);
+  mkdir(mnt_full, 0700);
+  mkdir(mnt_ro, 0700);
+}
+static void mount_teardown(void) {
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "umount %s 2>/dev/null; umount %s 2>/dev/null; true", mnt_full, mnt_ro);
+  cr_expect_eq(system(cmd), 0);
+  teardown();
+}
+
+Test(cli_output, tmpfs_full_and_read_only, .init = mount_setup, .fini = mount_teardown) {
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "mount -t tmpfs -o size=64k tmpfs %s 2>/dev/null && mount -t tmpfs -o ro tmpfs %s",
+           mnt_full, mnt_ro);
+  if (system(cmd) != 0) cr_skip_test("cannot mount a tmpfs here (needs root and mount rights)");
+  cr_assert_eq(gsp("generate random -n 300 -m 12000 -o r.gr -q"), 0, "%s", err);
+  put(tmp("full/old.npy"), "old\n");
+  put(tmp("full/old.txt"), "old\n");
+  /* 300 x 300 x 4 bytes do not fit in 64 KiB: ENOSPC */
+  cr_expect_eq(gsp("apsp r.gr -q -o full/old.npy"), 4, "%s", err);
+  cr_expect(strstr(err, "No space left on device"), "%s", err);
+  cr_expect_eq(gsp("apsp r.gr -q -o full/old.npy --memory-cap 64k"), 4, "%s", err);
+  cr_expect_eq(gsp("convert r.gr full/old.txt -f mtx"), 4, "%s", err);
+  char got[64];
+  slurp(tmp("full/old.npy"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  slurp(tmp("full/old.txt"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  DIR *d = opendir(mnt_full);
+  cr_assert_not_null(d);
+  int files = 0;
+  for (struct dirent *e; (e = readdir(d));) files += e->d_name[0] != '.' || strstr(e->d_name, ".tmp");
+  closedir(d);
+  cr_expect_eq(files, 2, "a temporary was left on the full disk");
+  /* read-only: refused before the graph is read */
+  cr_expect_eq(gsp("apsp missing.gr -o ro/d.npy"), 4, "%s", err);
+  cr_expect(strstr(err, "Read-only file system"), "%s", err);
+  cr_expect_eq(gsp("sssp missing.gr -s 1 -o ro/d.txt"), 4, "%s", err);
+}
