@@ -6,7 +6,7 @@
  * measured with CUDA events, tasks/s = n^3 / time, fraction of the
  * the micro-kernel ceiling) and writes the rows as CSV.
  *
- *   bench_closure_gpu [--quick] [--csv FILE]
+ *   bench_closure_gpu [--quick | --focus | --user] [--csv FILE]
  *
  * Each run closes a fresh random matrix (regenerated on the device between
  * runs, outside the timed region). Before timing, the tiled closure is
@@ -385,12 +385,13 @@ static void bench_e2e(int64_t n, int reps) {
 }
 
 int main(int argc, char **argv) {
-  bool quick = false, focus = false;
+  bool quick = false, focus = false, user = false;
   const char *csv = "bench_closure_gpu.csv", *one = NULL;
   int64_t one_n = 0;
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "--quick")) quick = true;
     else if (!strcmp(argv[a], "--focus")) focus = true;
+    else if (!strcmp(argv[a], "--user")) user = true; /* the kernels behind bench_user_call's rows */
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
     else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */
       one = argv[++a];
@@ -414,7 +415,12 @@ int main(int argc, char **argv) {
   verify_bits(5000);
   bmma_peak();
   const int R = 5;
-  if (focus) { /* the rows a kernel change touches */
+  if (user) { /* kernel alone for each bench_user_call row (device-resident input) */
+    for (int64_t n : {4096, 8192, 16384, 32768}) bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, R, "tiled");
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, true, false, R, "tiled+paths");
+    bench_tiled(GSP_INT32, GSP_MIN_PLUS, 16384, false, true, R, "tiled-dpx");
+    bench_tiled(GSP_BOOL, GSP_OR_AND, 32768, false, false, R, "tiled-bits");
+  } else if (focus) { /* the rows a kernel change touches */
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, false, false, R, "tiled");
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, true, false, R, "tiled+paths");
     for (int64_t n : {16384, 65536}) {

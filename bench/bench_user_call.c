@@ -5,6 +5,7 @@
  * and their sum, median of --reps runs on fresh random inputs.
  *
  *   bench_user_call [--backend auto|cpu|cuda] [--quick] [--reps R] [--csv FILE]
+ *                   [--rows LIST] [--npy-dir DIR]
  *
  * Rows (n shrinks with --quick, for the CPU backend and a smoke run):
  *   fp32 dense   pack_dense -> closure(MIN_PLUS) -> unpack_dense
@@ -14,6 +15,9 @@
  *   bool dense   pack_dense (bytes) -> closure(OR_AND) -> unpack_dense
  *   bool CSR     import_csr (8 arcs a row) -> closure(OR_AND) -> export_dense
  *   generate     gsp_generate_complete (fp32)
+ *   apsp         gsp_generate_random (int32, 4 arcs a vertex) -> gsp_apsp
+ *   msssp        the same graph -> gsp_msssp (all sources): gsp_apsp's bound
+ *   apsp + .npy  8 arcs a vertex -> gsp_apsp -> gsp_matrix_write(.npy)
  * The kernel-only time of the same closures is bench_closure_gpu's (device-
  * resident inputs); bench/run.sh runs both in one call.
  */
@@ -52,11 +56,13 @@ static uint64_t rnd(void) {
 }
 
 typedef enum { ROW_F32_DENSE, ROW_F32_CSR, ROW_F32_SUCC, ROW_I32_DENSE,
-               ROW_BOOL_DENSE, ROW_BOOL_CSR, ROW_GENERATE } row_kind;
+               ROW_BOOL_DENSE, ROW_BOOL_CSR, ROW_GENERATE, ROW_APSP, ROW_MSSSP, ROW_APSP_NPY } row_kind;
 static const char *const row_name[] = {
     "fp32 dense in/out", "fp32 CSR in, dense out", "fp32 + succ, dense in/out",
     "int32 dense in/out", "bool dense bytes in/out", "bool CSR in, bytes out",
-    "generate_complete fp32"};
+    "generate_complete fp32", "gsp_apsp random int32", "gsp_msssp same graph", "gsp_apsp + write .npy"};
+
+static const char *npy_dir = "/tmp"; /* --npy-dir: where the .npy row writes */
 
 typedef struct { double in, call, out; } phases;
 
@@ -150,6 +156,41 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be) {
     CK(gsp_matrix_free(&M));
     break;
   }
+  case ROW_APSP: case ROW_MSSSP: case ROW_APSP_NPY: {
+    /* all pairs of a random graph, 4 (8 for the .npy row) arcs a vertex,
+     * weights 1..4096, int32: gsp apsp's rows, as a library call */
+    const int64_t m = row == ROW_APSP_NPY ? 8 * n : 4 * n;
+    gsp_matrix A = NULL;
+    t0 = now();
+    CK(gsp_generate_random(&A, GSP_INT32, n, m, 1, 4096, 1));
+    p.in = now() - t0;
+    t0 = now();
+    if (row == ROW_MSSSP) {
+      gsp_msssp_opts mo;
+      memset(&mo, 0, sizeof mo);
+      mo.backend = be;
+      CK(gsp_msssp(&M, NULL, A, NULL, 0, &mo));
+    } else {
+      gsp_apsp_opts ao;
+      memset(&ao, 0, sizeof ao);
+      ao.backend = be;
+      CK(gsp_apsp(&M, NULL, A, &ao));
+    }
+    p.call = now() - t0;
+    if (row == ROW_APSP_NPY) {
+      char path[4096];
+      snprintf(path, sizeof path, "%s/bench_user_call.npy", npy_dir);
+      t0 = now();
+      CK(gsp_matrix_write(path, M, NULL));
+      p.out = now() - t0;
+      remove(path);
+    }
+    t0 = now();
+    CK(gsp_matrix_free(&M));
+    CK(gsp_matrix_free(&A));
+    if (row != ROW_APSP_NPY) p.out = now() - t0;
+    break;
+  }
   case ROW_GENERATE:
     t0 = now();
     CK(gsp_generate_complete(&M, GSP_FP32, n, 1, 1000, rnd()));
@@ -169,16 +210,19 @@ int main(int argc, char **argv) {
   gsp_backend be = GSP_BACKEND_AUTO;
   bool quick = false;
   int reps = 3;
-  const char *csv = NULL;
+  const char *csv = NULL, *only = NULL; /* --rows: a comma list of row numbers (0-based) */
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "--quick")) quick = true;
     else if (!strcmp(argv[a], "--reps") && a + 1 < argc) reps = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
+    else if (!strcmp(argv[a], "--npy-dir") && a + 1 < argc) npy_dir = argv[++a];
+    else if (!strcmp(argv[a], "--rows") && a + 1 < argc) only = argv[++a];
     else if (!strcmp(argv[a], "--backend") && a + 1 < argc) {
       const char *b = argv[++a];
       be = !strcmp(b, "cpu") ? GSP_BACKEND_CPU : !strcmp(b, "cuda") ? GSP_BACKEND_CUDA : GSP_BACKEND_AUTO;
     } else {
-      fprintf(stderr, "usage: %s [--backend auto|cpu|cuda] [--quick] [--reps R] [--csv FILE]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--backend auto|cpu|cuda] [--quick] [--reps R] [--csv FILE] [--rows LIST] "
+                      "[--npy-dir DIR]\n", argv[0]);
       return 2;
     }
   }
@@ -188,13 +232,20 @@ int main(int argc, char **argv) {
       {ROW_F32_DENSE, 4096, 0.025}, {ROW_F32_DENSE, 8192, 0.09},  {ROW_F32_DENSE, 16384, 0.50},
       {ROW_F32_DENSE, 32768, 3.3},  {ROW_F32_CSR, 16384, 0.60},   {ROW_F32_SUCC, 16384, 0.65},
       {ROW_I32_DENSE, 16384, 0.45}, {ROW_BOOL_DENSE, 32768, 0.25}, {ROW_BOOL_CSR, 32768, 0.15},
-      {ROW_GENERATE, 16384, 1.0}};
+      {ROW_GENERATE, 16384, 1.0},  {ROW_APSP, 65536, 2.4},     {ROW_MSSSP, 65536, 2.4},
+      {ROW_APSP_NPY, 30000, 7.0}};
   const int64_t shrink = quick ? 16 : be == GSP_BACKEND_CPU ? 8 : 1;
   FILE *out = csv ? fopen(csv, "w") : NULL;
   if (csv && !out) { perror(csv); return 1; }
   if (out) fprintf(out, "row,n,backend,in_s,call_s,out_s,total_s,target_s\n");
   printf("%-28s %6s %9s %9s %9s %9s %8s\n", "host in -> host out", "n", "in s", "call s", "out s", "total s", "target");
   for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    if (only) { /* is r in the list? */
+      bool in = false;
+      for (const char *q = only; *q; q++)
+        if ((q == only || q[-1] == ',') && strtoul(q, NULL, 10) == r) in = true;
+      if (!in) continue;
+    }
     const int64_t n = rows[r].n / shrink;
     run_row(rows[r].row, n < 256 ? n : 256, be); /* warm-up: device start, thread pool */
     double in[16], call[16], outt[16], tot[16];
@@ -212,7 +263,7 @@ int main(int argc, char **argv) {
            outt[m], tot[m], shrink == 1 ? "" : "-");
     if (shrink == 1) printf("%-28s %6s %9s %9s %9s %9s %8.3f\n", "", "", "", "", "", "", rows[r].target_s);
     if (out)
-      fprintf(out, "%s,%lld,%s,%.6f,%.6f,%.6f,%.6f,%.3f\n", row_name[rows[r].row], (long long)n,
+      fprintf(out, "\"%s\",%lld,%s,%.6f,%.6f,%.6f,%.6f,%.3f\n", row_name[rows[r].row], (long long)n,
               be == GSP_BACKEND_CPU ? "cpu" : be == GSP_BACKEND_CUDA ? "cuda" : "auto", in[m], call[m], outt[m],
               tot[m], shrink == 1 ? rows[r].target_s : NAN);
     fflush(stdout);

@@ -222,14 +222,23 @@ PY
 }
 
 run_user() {
-  timeout 300 "$X/bench_user_call" --csv "$R/user_call_$DEVICE.csv" > "$OUT/user_call.log" 2>&1 || return 1
-  cat "$OUT/user_call.log"
-  # the kernel-only rows of the same closures, where bench_closure_gpu has --user
-  if grep -q '"--user"' bench/bench_closure_gpu.cu; then
-    timeout 300 "$X/bench_closure_gpu" --user --csv "$R/user_call_kernel_$DEVICE.csv" \
-      > "$OUT/user_call_kernel.log" 2>&1 || return 1
+  # GPU rows (where there is one) and the CPU backend's rows at n / 8, the
+  # kernel alone beside each (bench_closure_gpu --user), joined into one CSV
+  local t be=cpu k="$R/user_call_kernel_$DEVICE.csv"
+  t=$(mktemp -d)
+  nvidia-smi -L > /dev/null 2>&1 && be=cuda
+  if [ $be = cuda ]; then
+    timeout 300 "$X/bench_user_call" --backend cuda --reps 3 --npy-dir "$t" --csv "$t/gpu.csv" \
+      > "$OUT/user_call.log" 2>&1 || return 1
+    timeout 300 "$X/bench_closure_gpu" --user --csv "$k" > "$OUT/user_call_kernel.log" 2>&1 || return 1
     sed -n '/^device  /,$p' "$OUT/user_call_kernel.log"
   fi
+  timeout 300 "$X/bench_user_call" --backend cpu --reps 1 --rows 0,1,2,3,4,5,6,7,8,9 --csv "$t/cpu.csv" \
+    >> "$OUT/user_call.log" 2>&1 || return 1
+  cat "$OUT/user_call.log"
+  [ -f "$k" ] || k=/dev/null
+  "$PY" bench/user_call_table.py "$R/user_call_$DEVICE.csv" "$k" $( [ $be = cuda ] && echo "$t/gpu.csv") "$t/cpu.csv"
+  rm -rf "$t"
 }
 
 run_python() {

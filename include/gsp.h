@@ -761,6 +761,13 @@ typedef struct {
    * weights). AUTO never picks Floyd-Warshall for a result that goes out
    * in row blocks, whatever its prediction. */
   double predicted_seconds[4];
+  /* Where the time went (seconds, host clock): checks and preparation of
+   * the graph; the computation with the result rows arriving on the host
+   * (for the GPU the kernels, their uploads and the copies back, which
+   * overlap); building the result matrices. Of compute_s, device_s is the
+   * GPU kernels alone and copy_s the device-to-host copies (overlapped with
+   * the kernels), 0 on the CPU. */
+  double prepare_s, compute_s, finish_s, device_s, copy_s;
 } gsp_apsp_report;
 
 /* Options of gsp_apsp. NULL means all defaults (zero). */
@@ -799,6 +806,11 @@ typedef struct {
                                  the process can still allocate (available
                                  memory, RLIMIT_AS, RLIMIT_DATA), at most
                                  2 GiB */
+  /* Called after each part of the computation with the fraction done
+   * (0..1), e.g. for a progress bar; a long all-pairs run is then done in
+   * several parts (about 1% slower on a GPU). NULL: none. */
+  void (*progress)(double fraction, void *ctx);
+  void *progress_ctx;
 } gsp_apsp_opts;
 
 /*

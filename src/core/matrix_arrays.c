@@ -1,8 +1,13 @@
 /* Import and export of raw CSR and dense row-major arrays, copying or
  * zero-copy (pack/unpack: ownership of malloc()ed arrays moves). */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
+#endif
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits_pack.h"
+#include "dense_pass.h"
 #include "gsp_internal.h"
 
 static gsp_info check_new_args(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols,
@@ -44,6 +49,19 @@ static gsp_info check_rowptr(const gsp_index *rowptr, gsp_index nrows, gsp_index
   return GSP_SUCCESS;
 }
 
+/* Whether every row's columns are in range and strictly increasing (one
+ * parallel pass; the tuple sorter then has nothing to do). */
+static bool sorted_rows(const gsp_index *p, const gsp_index *j, gsp_index nrows, gsp_index ncols) {
+  int bad = 0;
+  const int nt = gsp__pass_threads((size_t)p[nrows]);
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 256) reduction(| : bad) if (nt > 1)
+  for (int64_t i = 0; i < (int64_t)nrows; i++) {
+    for (gsp_index k = p[i]; k < p[i + 1]; k++)
+      bad |= j[k] >= ncols || (k > p[i] && j[k] <= j[k - 1]);
+  }
+  return !bad;
+}
+
 gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols,
                                const gsp_index *rowptr, const gsp_index *colidx,
                                const void *values) {
@@ -57,6 +75,23 @@ gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   GSP_CHECK(values || t == GSP_BOOL, GSP_NULL_POINTER, "%s: values is NULL", fn);
   GSP_TRY(check_rowptr(rowptr, nrows, ncols, fn));
   gsp_index nv = rowptr[nrows];
+  if (sorted_rows(rowptr, colidx, nrows, ncols)) {
+    /* already canonical (the common case): copy the arrays as they are */
+    GSP_TRY(gsp__matrix_alloc(&M, t, (int64_t)nrows, (int64_t)ncols));
+    const size_t ts = gsp_type_size(t);
+    GSP_ALLOC(M->j, nv > 0 ? nv : 1, sizeof(gsp_index));
+    GSP_ALLOC(M->x, nv > 0 ? nv : 1, ts);
+    gsp__pass_huge(M->j, (size_t)nv * sizeof(gsp_index));
+    gsp__pass_huge(M->x, (size_t)nv * ts);
+    gsp__pass_memcpy(M->p, rowptr, ((size_t)nrows + 1) * sizeof(gsp_index));
+    gsp__pass_memcpy(M->j, colidx, (size_t)nv * sizeof(gsp_index));
+    if (values) gsp__pass_memcpy(M->x, values, (size_t)nv * ts);
+    else memset(M->x, 1, (size_t)nv); /* bool without values: all true */
+    M->nvals = (int64_t)nv;
+    GSP_TRY(gsp__matrix_publish(M));
+    *A = M;
+    return info;
+  }
   /* expand row indices and reuse the tuple sorter: it checks columns,
    * sorts rows and rejects duplicates */
   GSP_ALLOC(I, nv, sizeof(gsp_index));
@@ -86,8 +121,10 @@ gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_ind
   const gsp_index *p = *rowptr, *j = *colidx;
   GSP_TRY(check_rowptr(p, nrows, ncols, fn));
   /* zero-copy cannot reorder the caller's arrays behind an error, so the
-   * columns must already be strictly increasing within each row */
-  for (gsp_index i = 0; i < nrows; i++)
+   * columns must already be strictly increasing within each row (checked in
+   * parallel; the serial loop only finds the first offender for the message) */
+  const bool canonical = sorted_rows(p, j, nrows, ncols);
+  for (gsp_index i = 0; i < nrows && !canonical; i++)
     for (gsp_index k = p[i]; k < p[i + 1]; k++) {
       GSP_CHECK(j[k] < ncols, GSP_INVALID_INDEX, "%s: row %llu: column %llu out of range 0..%llu", fn,
                 (unsigned long long)i, (unsigned long long)j[k], (unsigned long long)ncols - 1);
@@ -152,27 +189,50 @@ gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx, void **va
   return info;
 }
 
-/* Presence array of a dense array: NULL when all present (or absent NULL). */
+/* Presence array of a dense array: NULL when all present (or absent NULL).
+ * One parallel pass: compare each value with *absent (as values: -0 == 0
+ * for floats; bool compares as bytes), write the flag, count, and copy the
+ * value to copy[] when copy is not NULL. */
 static gsp_info dense_presence(uint8_t **b_out, int64_t *nvals, gsp_type t, const void *x, size_t nn,
-                               const void *absent) {
+                               const void *absent, void *copy) {
   gsp_info info = GSP_SUCCESS;
   uint8_t *b = NULL;
 #define GSP_FREE_ALL gsp__free(b)
   *b_out = NULL;
   *nvals = (int64_t)nn;
-  if (!absent) return info;
+  if (!absent) {
+    if (copy) gsp__pass_memcpy(copy, x, nn * gsp_type_size(t));
+    return info;
+  }
   GSP_ALLOC(b, nn, 1);
-  size_t ts = gsp_type_size(t);
+  gsp__pass_huge(b, nn);
   int64_t cnt = 0;
-  for (size_t k = 0; k < nn; k++) {
-    const void *v = gsp__cat(x, t, (int64_t)k);
-    /* compare as values (floats: -0 == 0), via double for non-integers */
-    bool same;
-    if (t == GSP_FP32) same = *(const float *)v == *(const float *)absent;
-    else if (t == GSP_FP64) same = *(const double *)v == *(const double *)absent;
-    else same = memcmp(v, absent, ts) == 0;
-    b[k] = !same;
-    cnt += !same;
+  const int nt = gsp__pass_threads(nn);
+  switch (t) {
+#define GSP_PRES_(code, ct)                                                    \
+  case code: {                                                                 \
+    const ct *v = (const ct *)x, a = *(const ct *)absent;                      \
+    ct *d = (ct *)copy;                                                        \
+    if (d) {                                                                   \
+      _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt) if (nt > 1)") \
+      for (size_t k = 0; k < nn; k++) {                                        \
+        const ct e = v[k];                                                     \
+        const uint8_t p = !(e == a);                                           \
+        d[k] = e;                                                              \
+        b[k] = p;                                                              \
+        cnt += p;                                                              \
+      }                                                                        \
+    } else {                                                                   \
+      _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt) if (nt > 1)") \
+      for (size_t k = 0; k < nn; k++) {                                        \
+        const uint8_t p = !(v[k] == a);                                        \
+        b[k] = p;                                                              \
+        cnt += p;                                                              \
+      }                                                                        \
+    }                                                                          \
+  } break;
+    GSP_PASS_TYPES(GSP_PRES_)
+#undef GSP_PRES_
   }
   if ((size_t)cnt == nn) GSP_FREE(b);
   *b_out = b;
@@ -201,8 +261,8 @@ gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp
   GSP_TRY(dense_count(&nn, t, nrows, ncols, fn));
   GSP_TRY(gsp__matrix_alloc_dense(&M, t, (int64_t)nrows, (int64_t)ncols));
   GSP_ALLOC(M->x, nn, gsp_type_size(t));
-  gsp__memcpy(M->x, values, nn * gsp_type_size(t));
-  GSP_TRY(dense_presence(&M->b, &M->nvals, t, values, nn, absent));
+  gsp__pass_huge(M->x, nn * gsp_type_size(t));
+  GSP_TRY(dense_presence(&M->b, &M->nvals, t, values, nn, absent, M->x));
   GSP_TRY(gsp__matrix_publish(M));
   *A = M;
 #undef GSP_FREE_ALL
@@ -220,7 +280,7 @@ gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   size_t nn;
   GSP_TRY(dense_count(&nn, t, nrows, ncols, fn));
   GSP_TRY(gsp__matrix_alloc_dense(&M, t, (int64_t)nrows, (int64_t)ncols));
-  GSP_TRY(dense_presence(&M->b, &M->nvals, t, *values, nn, absent));
+  GSP_TRY(dense_presence(&M->b, &M->nvals, t, *values, nn, absent, NULL));
   GSP_TRY(gsp__matrix_publish(M));
   M->x = *values;
   *values = NULL;
@@ -229,31 +289,74 @@ gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   return info;
 }
 
-/* Write A densely into out (absent entries = *absent). */
+/* Write A densely into out (absent entries = *absent): one parallel pass
+ * over the rows, whatever the storage. */
 static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *A, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__matrix_host(A));
-  size_t nn = (size_t)A->nrows * (size_t)A->ncols, ts = gsp_type_size(A->type);
+  const size_t nn = (size_t)A->nrows * (size_t)A->ncols, ts = gsp_type_size(A->type);
   GSP_CHECK(absent || (size_t)A->nvals == nn, GSP_NULL_POINTER,
             "%s: absent is NULL but the matrix has absent entries", fn);
+  const int64_t n = A->nrows, m = A->ncols;
+  const int nt = gsp__pass_threads(nn);
   if (A->fmt == GSP_FMT_DENSE) {
-    if (out != A->x) gsp__memcpy(out, A->x, nn * ts);
-    if (A->b)
-      for (size_t k = 0; k < nn; k++)
-        if (!A->b[k]) gsp__memcpy(gsp__at(out, A->type, (int64_t)k), absent, ts);
+    if (!A->b) {
+      if (out != A->x) gsp__pass_memcpy(out, A->x, nn * ts);
+      return info;
+    }
+    const uint8_t *b = A->b;
+    switch (A->type) {
+#define GSP_WD_(code, ct)                                                      \
+  case code: {                                                                 \
+    const ct *x = (const ct *)A->x, a = *(const ct *)absent;                   \
+    ct *o = (ct *)out;                                                         \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")   \
+    for (size_t k = 0; k < nn; k++) o[k] = b[k] ? x[k] : a;                    \
+  } break;
+      GSP_PASS_TYPES(GSP_WD_)
+#undef GSP_WD_
+    }
     return info;
   }
-  for (size_t k = 0; k < nn && absent; k++) gsp__memcpy(gsp__at(out, A->type, (int64_t)k), absent, ts);
   if (A->fmt == GSP_FMT_CSR) {
-    for (int64_t i = 0; i < A->nrows; i++)
-      for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++)
-        gsp__memcpy(gsp__at(out, A->type, i * A->ncols + (int64_t)A->j[k]), gsp__cat(A->x, A->type, (int64_t)k), ts);
-  } else {
-    for (int64_t i = 0; i < A->nrows; i++)
-      for (int64_t j = 0; j < A->ncols; j++)
-        if ((A->bits[(size_t)i * (size_t)A->wpr + (size_t)(j >> 6)] >> (j & 63)) & 1)
-          ((bool *)out)[i * A->ncols + j] = true;
+    switch (A->type) {
+#define GSP_WC_(code, ct)                                                      \
+  case code: {                                                                 \
+    const ct *x = (const ct *)A->x;                                            \
+    const ct a = absent ? *(const ct *)absent : (ct)0;                         \
+    ct *o = (ct *)out;                                                         \
+    _Pragma("omp parallel for num_threads(nt) schedule(dynamic, 64) if (nt > 1)") \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      ct *row = o + (size_t)i * (size_t)m;                                     \
+      if (absent)                                                              \
+        for (int64_t j = 0; j < m; j++) row[j] = a;                            \
+      for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) row[A->j[k]] = x[k];   \
+    }                                                                          \
+  } break;
+      GSP_PASS_TYPES(GSP_WC_)
+#undef GSP_WC_
+    }
+    return info;
+  }
+  /* BITS (bool): every byte written, true where the bit is set; explicit
+   * false entries were dropped when the bits were made, so the absent
+   * value and false coincide unless *absent is true. */
+  const uint8_t a = absent ? *(const uint8_t *)absent : 0;
+  const uint64_t *bits = A->bits;
+  const int64_t wpr = A->wpr;
+  uint8_t *o = out;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (int64_t i = 0; i < n; i++) {
+    uint8_t *row = o + (size_t)i * (size_t)m;
+    const uint64_t *w = bits + (size_t)i * (size_t)wpr;
+    for (int64_t j0 = 0; j0 < m; j0 += 64) {
+      const uint64_t v = w[j0 >> 6];
+      const int64_t len = m - j0 < 64 ? m - j0 : 64;
+      if (a == 0) gsp__unpack64(row + j0, v, len);
+      else
+        for (int64_t q = 0; q < len; q++) row[j0 + q] = ((v >> q) & 1) ? 1 : a;
+    }
   }
 #undef GSP_FREE_ALL
   return info;
@@ -264,6 +367,9 @@ gsp_info gsp_matrix_export_dense(void *values, const void *absent, const gsp_mat
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_export_dense", "A"));
   GSP_CHECK(values != NULL, GSP_NULL_POINTER, "gsp_matrix_export_dense: values is NULL");
+  /* the caller's array is often fresh (malloc'ed for this call): its page
+   * faults would cost more than the copy */
+  gsp__pass_huge(values, (size_t)A->nrows * (size_t)A->ncols * gsp_type_size(A->type));
   GSP_TRY(write_dense(values, absent, A, "gsp_matrix_export_dense"));
 #undef GSP_FREE_ALL
   return info;

@@ -1,9 +1,14 @@
 /* Storage formats of a matrix and the conversions between them. Each
  * conversion builds the new storage completely before releasing the old, so
  * a failure leaves the matrix as it was. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
+#endif
 #include <pthread.h>
 #include <string.h>
 
+#include "bits_pack.h"
+#include "dense_pass.h"
 #include "gsp_internal.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
@@ -43,17 +48,6 @@ void gsp__matrix_host_changed(struct gsp_matrix_s *A) {
   gsp__matrix_drop_view(A);
 }
 
-static bool value_eq(gsp_type t, const void *a, const void *b) {
-  switch (t) {
-  case GSP_BOOL: return *(const bool *)a == *(const bool *)b;
-  case GSP_INT32: return *(const int32_t *)a == *(const int32_t *)b;
-  case GSP_INT64: return *(const int64_t *)a == *(const int64_t *)b;
-  case GSP_FP32: return *(const float *)a == *(const float *)b;
-  case GSP_FP64: return *(const double *)a == *(const double *)b;
-  }
-  return false;
-}
-
 static bool dense_size(size_t *nn, const struct gsp_matrix_s *A) {
   size_t bytes;
   return gsp__mul_size(nn, (size_t)A->nrows, (size_t)A->ncols) &&
@@ -68,30 +62,49 @@ static gsp_info csr_arrays(gsp_index **pp, gsp_index **jp, void **xp, const stru
   gsp_index *p = NULL, *jj = NULL;
   void *x = NULL;
 #define GSP_FREE_ALL (gsp__free(p), gsp__free(jj), gsp__free(x))
-  int64_t n = A->nrows, m = A->ncols;
-  size_t ts = gsp_type_size(A->type);
+  const int64_t n = A->nrows, m = A->ncols;
+  const size_t ts = gsp_type_size(A->type);
+  const bool dense = A->fmt == GSP_FMT_DENSE;
   GSP_ALLOC(p, (size_t)n + 1, sizeof(gsp_index));
   GSP_ALLOC(jj, (size_t)A->nvals, sizeof(gsp_index));
   GSP_ALLOC(x, (size_t)A->nvals, ts);
-  gsp_index k = 0;
-  p[0] = 0;
+  gsp__pass_huge(jj, (size_t)A->nvals * sizeof(gsp_index));
+  gsp__pass_huge(x, (size_t)A->nvals * ts);
+  const int nt = gsp__pass_threads((size_t)n * (size_t)m);
+  /* entries per row (p[i + 1]), then their prefix sum, then the fill */
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (int64_t i = 0; i < n; i++) {
+    gsp_index c = 0;
+    if (dense) {
+      if (!A->b) c = (gsp_index)m;
+      else
+        for (int64_t j = 0; j < m; j++) c += A->b[(size_t)i * (size_t)m + (size_t)j];
+    } else {
+      const uint64_t *row = A->bits + (size_t)i * (size_t)A->wpr;
+      for (int64_t w = 0; w < A->wpr; w++) c += (gsp_index)__builtin_popcountll(row[w]);
+    }
+    p[i + 1] = c;
+  }
+  p[0] = 0;
+  for (int64_t i = 0; i < n; i++) p[i + 1] += p[i];
+  GSP_CHECK(p[n] == (gsp_index)A->nvals, GSP_PANIC, "matrix entry count %lld disagrees with storage (%llu)",
+            (long long)A->nvals, (unsigned long long)p[n]);
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (int64_t i = 0; i < n; i++) {
+    gsp_index k = p[i];
     for (int64_t j = 0; j < m; j++) {
-      size_t at = (size_t)i * (size_t)m + (size_t)j;
+      const size_t at = (size_t)i * (size_t)m + (size_t)j;
       bool present;
-      if (A->fmt == GSP_FMT_DENSE) {
+      if (dense) {
         present = !A->b || A->b[at];
-        if (present) gsp__memcpy(gsp__at(x, A->type, (int64_t)k), gsp__cat(A->x, A->type, (int64_t)at), ts);
+        if (present) memcpy((char *)x + (size_t)k * ts, (const char *)A->x + at * ts, ts);
       } else {
         present = bit_get(A->bits + (size_t)i * (size_t)A->wpr, j);
         if (present) ((bool *)x)[k] = true;
       }
       if (present) jj[k++] = (gsp_index)j;
     }
-    p[i + 1] = k;
   }
-  GSP_CHECK(k == (gsp_index)A->nvals, GSP_PANIC, "matrix entry count %lld disagrees with storage (%llu)",
-            (long long)A->nvals, (unsigned long long)k);
   *pp = p, *jp = jj, *xp = x;
 #undef GSP_FREE_ALL
   return info;
@@ -158,22 +171,33 @@ gsp_info gsp__matrix_to_dense(struct gsp_matrix_s *A) {
   bool full = (size_t)A->nvals == nn;
   GSP_CALLOC(x, nn, ts);
   if (!full) GSP_CALLOC(b, nn, 1);
-  int64_t n = A->nrows, m = A->ncols;
+  gsp__pass_huge(x, nn * ts);
+  gsp__pass_huge(b, nn);
+  const int64_t n = A->nrows, m = A->ncols;
+  const int nt = gsp__pass_threads(nn);
+  /* rows in parallel (calloc's pages are first touched by the thread that
+   * fills them) */
   if (A->fmt == GSP_FMT_CSR) {
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) if (nt > 1)
     for (int64_t i = 0; i < n; i++)
       for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) {
-        size_t at = (size_t)i * (size_t)m + A->j[k];
-        gsp__memcpy(gsp__at(x, A->type, (int64_t)at), gsp__cat(A->x, A->type, (int64_t)k), ts);
+        const size_t at = (size_t)i * (size_t)m + A->j[k];
+        memcpy((char *)x + at * ts, (const char *)A->x + (size_t)k * ts, ts);
         if (b) b[at] = 1;
       }
   } else {
-    for (int64_t i = 0; i < n; i++)
-      for (int64_t j = 0; j < m; j++)
-        if (bit_get(A->bits + (size_t)i * (size_t)A->wpr, j)) {
-          size_t at = (size_t)i * (size_t)m + (size_t)j;
-          ((bool *)x)[at] = true;
-          if (b) b[at] = 1;
-        }
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (int64_t i = 0; i < n; i++) {
+      const uint64_t *w = A->bits + (size_t)i * (size_t)A->wpr;
+      uint8_t *xr = (uint8_t *)x + (size_t)i * (size_t)m, *br = b ? b + (size_t)i * (size_t)m : NULL;
+      for (int64_t j0 = 0; j0 < m; j0 += 64) {
+        const uint64_t v = w[j0 >> 6];
+        if (!v) continue;
+        const int64_t len = m - j0 < 64 ? m - j0 : 64;
+        gsp__unpack64(xr + j0, v, len);
+        if (br) gsp__unpack64(br + j0, v, len);
+      }
+    }
   }
   int64_t nvals = A->nvals;
   gsp__matrix_clear_storage(A);
@@ -195,21 +219,25 @@ gsp_info gsp__matrix_to_bits(struct gsp_matrix_s *A) {
   int64_t n = A->nrows, m = A->ncols, wpr = (m + 63) / 64;
   GSP_CALLOC(bits, (size_t)n, (size_t)wpr * sizeof(uint64_t));
   int64_t nvals = 0; /* explicit false entries are dropped: same under OR_AND */
+  const int nt = gsp__pass_threads(A->fmt == GSP_FMT_CSR ? (size_t)A->nvals : (size_t)n * (size_t)m);
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : nvals) if (nt > 1)
   for (int64_t i = 0; i < n; i++) {
     uint64_t *row = bits + (size_t)i * (size_t)wpr;
     if (A->fmt == GSP_FMT_CSR) {
       for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++)
-        if (((const bool *)A->x)[k]) {
+        if (((const uint8_t *)A->x)[k]) {
           row[A->j[k] >> 6] |= 1ULL << (A->j[k] & 63);
           nvals++;
         }
     } else {
-      for (int64_t j = 0; j < m; j++) {
-        size_t at = (size_t)i * (size_t)m + (size_t)j;
-        if ((!A->b || A->b[at]) && ((const bool *)A->x)[at]) {
-          row[j >> 6] |= 1ULL << (j & 63);
-          nvals++;
-        }
+      /* 64 bytes into one word: no branch per entry */
+      const uint8_t *xr = (const uint8_t *)A->x + (size_t)i * (size_t)m;
+      const uint8_t *br = A->b ? A->b + (size_t)i * (size_t)m : NULL;
+      for (int64_t j0 = 0; j0 < m; j0 += 64) {
+        const int64_t len = m - j0 < 64 ? m - j0 : 64;
+        const uint64_t w = gsp__pack64(xr + j0, br ? br + j0 : NULL, len);
+        row[j0 >> 6] = w;
+        nvals += __builtin_popcountll(w);
       }
     }
   }
@@ -227,9 +255,20 @@ gsp_info gsp__matrix_to_full(struct gsp_matrix_s *A, const void *fill) {
 #define GSP_FREE_ALL
   GSP_TRY(gsp__matrix_to_dense(A));
   if (A->b) {
-    size_t nn = (size_t)A->nrows * (size_t)A->ncols, ts = gsp_type_size(A->type);
-    for (size_t k = 0; k < nn; k++)
-      if (!A->b[k]) gsp__memcpy(gsp__at(A->x, A->type, (int64_t)k), fill, ts);
+    const size_t nn = (size_t)A->nrows * (size_t)A->ncols;
+    const uint8_t *b = A->b;
+    const int nt = gsp__pass_threads(nn);
+    switch (A->type) {
+#define GSP_FULL_(code, ct)                                                    \
+  case code: {                                                                 \
+    ct *x = (ct *)A->x;                                                        \
+    const ct f = *(const ct *)fill;                                            \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")   \
+    for (size_t k = 0; k < nn; k++) x[k] = b[k] ? x[k] : f;                    \
+  } break;
+      GSP_PASS_TYPES(GSP_FULL_)
+#undef GSP_FULL_
+    }
     GSP_FREE(A->b);
   }
   A->nvals = A->nrows * A->ncols;
@@ -245,11 +284,23 @@ gsp_info gsp__matrix_mark_absent(struct gsp_matrix_s *A, const void *absent) {
   GSP_TRY(gsp__matrix_to_dense(A));
   size_t nn = (size_t)A->nrows * (size_t)A->ncols;
   GSP_ALLOC(b, nn, 1);
+  gsp__pass_huge(b, nn);
   int64_t nvals = 0;
-  for (size_t k = 0; k < nn; k++) {
-    bool present = (!A->b || A->b[k]) && !value_eq(A->type, gsp__cat(A->x, A->type, (int64_t)k), absent);
-    b[k] = present;
-    nvals += present;
+  const uint8_t *ob = A->b;
+  const int nt = gsp__pass_threads(nn);
+  switch (A->type) {
+#define GSP_MARK_(code, ct)                                                    \
+  case code: {                                                                 \
+    const ct *x = (const ct *)A->x, a = *(const ct *)absent;                   \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : nvals) if (nt > 1)") \
+    for (size_t k = 0; k < nn; k++) {                                          \
+      const uint8_t present = (!ob || ob[k]) && !(x[k] == a);                  \
+      b[k] = present;                                                          \
+      nvals += present;                                                        \
+    }                                                                          \
+  } break;
+    GSP_PASS_TYPES(GSP_MARK_)
+#undef GSP_MARK_
   }
   if ((size_t)nvals == nn) GSP_FREE(b);
   gsp__free(A->b);

@@ -15,9 +15,13 @@
 #include <atomic>
 #include <mutex>
 
+#include <sys/mman.h>
+
+#include "bits_pack.h"
 #include "closure_scale.h"
 #include "gsp_cuda_internal.cuh"
 #include "gsp_cuda_scale.h"
+#include "gsp_cuda_stage.h"
 
 /* GSP_ALLOC for C++ (no implicit conversion from void *). */
 #define GSP_CU_ALLOC(ptr, count, size)                                         \
@@ -109,27 +113,11 @@ static void zero_value(void *out, gsp_semiring s, gsp_type t) {
 #undef GSP_CU_Z_
 }
 
-static bool value_eq(gsp_type t, const void *a, const void *b) {
-  switch (t) {
-  case GSP_INT32: return *(const int32_t *)a == *(const int32_t *)b;
-  case GSP_INT64: return *(const int64_t *)a == *(const int64_t *)b;
-  case GSP_FP32: return *(const float *)a == *(const float *)b;
-  case GSP_FP64: return *(const double *)a == *(const double *)b;
-  default: return false;
-  }
-}
-
 /* Whether s and e mark "absent" with the same value (so a device copy
  * encoded for e serves a closure under s). */
 static bool same_zero(gsp_semiring s, gsp_semiring e) {
   const bool sp = s == GSP_MIN_PLUS || s == GSP_MIN_MAX, ep = e == GSP_MIN_PLUS || e == GSP_MIN_MAX;
   return sp == ep;
-}
-
-/* Rows per host staging chunk: about 64 MiB. */
-static int64_t chunk_rows(size_t row_bytes) {
-  int64_t r = (int64_t)((64u << 20) / (row_bytes ? row_bytes : 1));
-  return r < 1 ? 1 : r;
 }
 
 /*
@@ -142,32 +130,45 @@ static int64_t chunk_rows(size_t row_bytes) {
  * decreases along the successors and no loop is possible; other inputs with
  * paths go to the CPU. The diagonal is skipped: a self-loop never wins.
  */
-static bool strictly_signed(const struct gsp_matrix_s *M, int sign) {
+struct SignCtx {
+  const struct gsp_matrix_s *M;
+  int sign;
+  std::atomic<bool> bad{false};
+};
+
+template <class T> static void sign_rows(void *c, int64_t lo, int64_t hi) {
+  SignCtx &d = *(SignCtx *)c;
+  const struct gsp_matrix_s *M = d.M;
   const int64_t n = M->nrows;
-#define GSP_CU_SIGNED_(ct)                                                     \
-  {                                                                            \
-    const ct *x = (const ct *)M->x;                                            \
-    if (M->fmt == GSP_FMT_CSR) {                                               \
-      for (int64_t i = 0; i < n; i++)                                          \
-        for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)                      \
-          if ((int64_t)M->j[k] != i && !(sign > 0 ? x[k] > 0 : x[k] < 0)) return false; \
-    } else {                                                                   \
-      for (int64_t i = 0; i < n; i++)                                          \
-        for (int64_t j = 0; j < n; j++) {                                      \
-          const size_t at = (size_t)i * n + j;                                 \
-          if (i != j && (!M->b || M->b[at]) && !(sign > 0 ? x[at] > 0 : x[at] < 0)) return false; \
-        }                                                                      \
-    }                                                                          \
-    return true;                                                               \
+  const T *x = (const T *)M->x;
+  const bool pos = d.sign > 0;
+  bool bad = false;
+  for (int64_t i = lo; i < hi && !bad; i++) {
+    if (M->fmt == GSP_FMT_CSR) {
+      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)
+        bad |= (int64_t)M->j[k] != i && !(pos ? x[k] > 0 : x[k] < 0);
+    } else {
+      const T *xr = x + (size_t)i * n;
+      const uint8_t *br = M->b ? M->b + (size_t)i * n : NULL;
+      for (int64_t j = 0; j < n; j++)
+        bad |= j != i && (!br || br[j]) && !(pos ? xr[j] > 0 : xr[j] < 0);
+    }
+    if ((i & 255) == 0 && d.bad.load(std::memory_order_relaxed)) return;
   }
-  switch (M->type) {
-  case GSP_INT32: GSP_CU_SIGNED_(int32_t)
-  case GSP_INT64: GSP_CU_SIGNED_(int64_t)
-  case GSP_FP32: GSP_CU_SIGNED_(float)
-  case GSP_FP64: GSP_CU_SIGNED_(double)
-  default: return false;
-  }
-#undef GSP_CU_SIGNED_
+  if (bad) d.bad.store(true);
+}
+
+static bool strictly_signed(const struct gsp_matrix_s *M, int sign) {
+  SignCtx d;
+  d.M = M;
+  d.sign = sign;
+  gsp__range_fn f = M->type == GSP_INT32 ? sign_rows<int32_t> : M->type == GSP_INT64 ? sign_rows<int64_t>
+                  : M->type == GSP_FP32  ? sign_rows<float>   : M->type == GSP_FP64 ? sign_rows<double> : NULL;
+  if (!f) return false;
+  const int64_t grain = M->fmt == GSP_FMT_CSR ? 1 + (int64_t)(((int64_t)1 << 18) / (M->nvals / (M->nrows ? M->nrows : 1) + 1))
+                                              : 1 + (((int64_t)1 << 18) / (M->nrows ? M->nrows : 1));
+  gsp__host_parallel(M->nrows, grain, f, &d);
+  return !d.bad.load();
 }
 
 /* ---- device copy ---- */
@@ -189,14 +190,106 @@ void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
   A->dev_only = false;
 }
 
+/* ---- staged conversions (gsp_cuda_stage.h): one pass over each row ---- */
+
+/* Transparent huge pages for a fresh result array (advice only): its 4 KiB
+ * page faults would cost more than the copy into it. */
+static void huge_pages(void *p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1),
+                  e = ((uintptr_t)p + bytes) & ~(h - 1);
+  if (p && bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
+#else
+  (void)p, (void)bytes;
+#endif
+}
+
+struct UpCtx {
+  const struct gsp_matrix_s *M;
+  int64_t n;
+  unsigned char zero[16];
+  bool check_nan;
+  std::atomic<bool> negative{false}, nan{false};
+};
+
+/* Numeric rows: present values, the zero of s where absent; int32 rows also
+ * tell whether a value is negative (the DPX path needs none), float rows
+ * whether a present value is NaN. */
+template <class T> static void up_fill(void *c, int64_t r0, int64_t rn, void *buf) {
+  UpCtx &u = *(UpCtx *)c;
+  const struct gsp_matrix_s *M = u.M;
+  const int64_t n = u.n;
+  const T zero = *(const T *)u.zero, *x = (const T *)M->x;
+  T *o = (T *)buf;
+  bool neg = false, nan = false;
+  if (M->fmt == GSP_FMT_CSR) {
+    for (int64_t i = r0; i < r0 + rn; i++) {
+      T *row = o + (size_t)(i - r0) * n;
+      for (int64_t j = 0; j < n; j++) row[j] = zero;
+      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++) {
+        const T v = x[k];
+        row[M->j[k]] = v;
+        neg |= v < 0;
+        nan |= v != v;
+      }
+    }
+  } else {
+    const size_t base = (size_t)r0 * n, len = (size_t)rn * n;
+    const uint8_t *b = M->b ? M->b + base : NULL;
+    const T *xs = x + base;
+    if (b)
+      for (size_t e = 0; e < len; e++) {
+        const T v = b[e] ? xs[e] : zero;
+        o[e] = v;
+        neg |= v < 0;
+        nan |= v != v;
+      }
+    else
+      for (size_t e = 0; e < len; e++) {
+        const T v = xs[e];
+        o[e] = v;
+        neg |= v < 0;
+        nan |= v != v;
+      }
+  }
+  if (neg) u.negative.store(true, std::memory_order_relaxed);
+  if (nan && u.check_nan) u.nan.store(true, std::memory_order_relaxed);
+}
+
+/* Bool rows into bits (BITS rows are copied as they are). */
+static void up_bits(void *c, int64_t r0, int64_t rn, void *buf) {
+  UpCtx &u = *(UpCtx *)c;
+  const struct gsp_matrix_s *M = u.M;
+  const int64_t n = u.n, wpr = (n + 63) / 64;
+  uint64_t *w = (uint64_t *)buf;
+  if (M->fmt == GSP_FMT_BITS) {
+    for (int64_t i = r0; i < r0 + rn; i++)
+      memcpy(w + (size_t)(i - r0) * wpr, M->bits + (size_t)i * M->wpr, (size_t)wpr * 8);
+    return;
+  }
+  memset(w, 0, (size_t)rn * wpr * 8);
+  for (int64_t i = r0; i < r0 + rn; i++) {
+    uint64_t *row = w + (size_t)(i - r0) * wpr;
+    if (M->fmt == GSP_FMT_CSR) {
+      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)
+        if (!M->x || ((const uint8_t *)M->x)[k]) row[M->j[k] >> 6] |= 1ull << (M->j[k] & 63);
+    } else {
+      const uint8_t *xr = (const uint8_t *)M->x + (size_t)i * n, *br = M->b ? M->b + (size_t)i * n : NULL;
+      for (int64_t j0 = 0; j0 < n; j0 += 64)
+        row[j0 >> 6] = gsp__pack64(xr + j0, br ? br + j0 : NULL, n - j0 < 64 ? n - j0 : 64);
+    }
+  }
+}
+
 /* Upload the host content of M (any format) into a new device copy encoded
- * for semiring s: absent entries and padding hold the zero of s. */
-static gsp_info upload(struct gsp_dev_matrix **out, const struct gsp_matrix_s *M, gsp_semiring s,
-                       int64_t np) {
+ * for semiring s: absent entries and padding hold the zero of s. With
+ * check_nan, a NaN weight fails it (GSP_INVALID_VALUE): the scan rides on
+ * the conversion instead of a pass of its own. */
+static gsp_info upload(struct gsp_dev_matrix **out, const struct gsp_matrix_s *M, gsp_semiring s, int64_t np,
+                       bool check_nan) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_matrix *dev = NULL;
-  unsigned char *stage = NULL;
-#define GSP_FREE_ALL (dev_free(dev), gsp__free(stage))
+#define GSP_FREE_ALL dev_free(dev)
   const int64_t n = M->nrows;
   const gsp_type t = M->type;
   const bool bits = t == GSP_BOOL;
@@ -208,80 +301,61 @@ static gsp_info upload(struct gsp_dev_matrix **out, const struct gsp_matrix_s *M
   const size_t bytes = bits ? (size_t)np * np / 8 : (size_t)np * np * gsp_type_size(t);
   GSP_CUDA_TRY(cudaMalloc(&dev->d, bytes));
   GSP_TRY(gsp_cuda_fill_zero(dev->d, np, t, s));
-
+  UpCtx u;
+  u.M = M;
+  u.n = n;
+  u.check_nan = check_nan;
   if (bits) {
-    const int64_t wpr = (n + 63) / 64, ldw = np / 64;
-    if (M->fmt == GSP_FMT_BITS) {
-      GSP_CUDA_TRY(cudaMemcpy2D(dev->d, ldw * 8, M->bits, M->wpr * 8, wpr * 8, n, cudaMemcpyHostToDevice));
-    } else {
-      const int64_t R = chunk_rows(wpr * 8);
-      GSP_CU_ALLOC(stage, (size_t)(R < n ? R : n), (size_t)wpr * 8);
-      for (int64_t r0 = 0; r0 < n; r0 += R) {
-        const int64_t rn = r0 + R < n ? R : n - r0;
-        uint64_t *w = (uint64_t *)stage;
-        memset(w, 0, (size_t)rn * wpr * 8);
-        for (int64_t i = r0; i < r0 + rn; i++) {
-          uint64_t *row = w + (size_t)(i - r0) * wpr;
-          if (M->fmt == GSP_FMT_CSR) {
-            for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)
-              if (!M->x || ((const bool *)M->x)[k]) row[M->j[k] >> 6] |= 1ull << (M->j[k] & 63);
-          } else {
-            for (int64_t j = 0; j < n; j++) {
-              const size_t at = (size_t)i * n + j;
-              if ((!M->b || M->b[at]) && ((const bool *)M->x)[at]) row[j >> 6] |= 1ull << (j & 63);
-            }
-          }
-        }
-        GSP_CUDA_TRY(cudaMemcpy2D((uint64_t *)dev->d + (size_t)r0 * ldw, ldw * 8, w, wpr * 8, wpr * 8, rn,
-                                  cudaMemcpyHostToDevice));
-      }
-    }
+    GSP_TRY(gsp__cuda_stage_upload(dev->d, (size_t)np / 8, n, (size_t)((n + 63) / 64) * 8, up_bits, &u));
     dev->nonneg = true;
   } else {
     const size_t ts = gsp_type_size(t);
-    unsigned char zero[16];
-    zero_value(zero, s, t);
-    bool nonneg = true;
-    if (M->fmt == GSP_FMT_DENSE && !M->b) {
-      GSP_CUDA_TRY(cudaMemcpy2D(dev->d, np * ts, M->x, n * ts, n * ts, n, cudaMemcpyHostToDevice));
-      if (t == GSP_INT32) {
-        const int32_t *x = (const int32_t *)M->x;
-        for (size_t k = 0; k < (size_t)n * n; k++) nonneg &= x[k] >= 0;
-      }
-    } else {
-      const int64_t R = chunk_rows(n * ts);
-      GSP_CU_ALLOC(stage, (size_t)(R < n ? R : n), (size_t)n * ts);
-      for (int64_t r0 = 0; r0 < n; r0 += R) {
-        const int64_t rn = r0 + R < n ? R : n - r0;
-        for (size_t e = 0; e < (size_t)rn * n; e++) memcpy(stage + e * ts, zero, ts);
-        for (int64_t i = r0; i < r0 + rn; i++) {
-          unsigned char *row = stage + (size_t)(i - r0) * n * ts;
-          if (M->fmt == GSP_FMT_CSR) {
-            for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)
-              memcpy(row + M->j[k] * ts, (const unsigned char *)M->x + k * ts, ts);
-          } else {
-            for (int64_t j = 0; j < n; j++)
-              if (M->b[(size_t)i * n + j])
-                memcpy(row + j * ts, (const unsigned char *)M->x + ((size_t)i * n + j) * ts, ts);
-          }
-        }
-        if (t == GSP_INT32) {
-          const int32_t *x = (const int32_t *)stage;
-          for (size_t e = 0; e < (size_t)rn * n; e++) nonneg &= x[e] >= 0;
-        }
-        GSP_CUDA_TRY(cudaMemcpy2D((unsigned char *)dev->d + (size_t)r0 * np * ts, np * ts, stage, n * ts,
-                                  n * ts, rn, cudaMemcpyHostToDevice));
-      }
-    }
-    dev->nonneg = nonneg;
+    zero_value(u.zero, s, t);
+    gsp__stage_fn f = t == GSP_INT32 ? up_fill<int32_t> : t == GSP_INT64 ? up_fill<int64_t>
+                    : t == GSP_FP32  ? up_fill<float>   : up_fill<double>;
+    GSP_TRY(gsp__cuda_stage_upload(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &u));
+    GSP_CHECK(!u.nan.load(), GSP_INVALID_VALUE, "gsp_closure: M holds a NaN weight");
+    /* only int32 uses it (DPX); other types keep the old meaning: true */
+    dev->nonneg = t != GSP_INT32 || !u.negative.load();
   }
-  gsp__free(stage);
   *out = dev;
   return info;
 #undef GSP_FREE_ALL
 }
 
-/* Replace A's host storage by the device content (A->dev_only -> false). */
+struct DownCtx {
+  void *x;
+  uint8_t *b; /* NULL: every entry present */
+  int64_t n;
+  unsigned char zero[16];
+};
+
+template <class T> static void down_drain(void *c, int64_t r0, int64_t rn, void *buf) {
+  DownCtx &d = *(DownCtx *)c;
+  const size_t base = (size_t)r0 * d.n, len = (size_t)rn * d.n;
+  const T *in = (const T *)buf;
+  if (!d.b) {
+    memcpy((T *)d.x + base, in, len * sizeof(T));
+    return;
+  }
+  T *o = (T *)d.x + base;
+  uint8_t *b = d.b + base;
+  const T zero = *(const T *)d.zero;
+  for (size_t e = 0; e < len; e++) {
+    const T v = in[e];
+    o[e] = v;
+    b[e] = !(v == zero);
+  }
+}
+
+static void down_bits(void *c, int64_t r0, int64_t rn, void *buf) {
+  DownCtx &d = *(DownCtx *)c;
+  const size_t wpr = (size_t)(d.n + 63) / 64;
+  memcpy((uint64_t *)d.x + (size_t)r0 * wpr, buf, (size_t)rn * wpr * 8);
+}
+
+/* Replace A's host storage by the device content (A->dev_only -> false):
+ * the copy and the presence flags in one staged pass. */
 gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
   gsp_info info = GSP_SUCCESS;
   void *x = NULL;
@@ -291,11 +365,14 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
   if (!A || !A->dev_only || !A->dev) return GSP_SUCCESS;
   const struct gsp_dev_matrix *dev = A->dev;
   const int64_t n = A->nrows, np = dev->np;
+  DownCtx dc;
+  dc.n = n;
   if (A->type == GSP_BOOL) {
     const int64_t wpr = (n + 63) / 64;
     GSP_CU_ALLOC(bits, (size_t)(n > 0 ? n : 1), (size_t)(wpr > 0 ? wpr : 1) * 8);
-    if (n > 0)
-      GSP_CUDA_TRY(cudaMemcpy2D(bits, wpr * 8, dev->d, np / 8, wpr * 8, n, cudaMemcpyDeviceToHost));
+    dc.x = bits;
+    dc.b = NULL;
+    if (n > 0) GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np / 8, n, (size_t)wpr * 8, down_bits, &dc));
     GSP_FREE(A->p);
     GSP_FREE(A->j);
     GSP_FREE(A->x);
@@ -306,22 +383,43 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
     A->fmt = GSP_FMT_BITS;
   } else {
     const size_t ts = gsp_type_size(A->type), nn = (size_t)n * n;
-    GSP_CU_ALLOC(x, nn > 0 ? nn : 1, ts);
-    if (n > 0)
-      GSP_CUDA_TRY(cudaMemcpy2D(x, n * ts, dev->d, np * ts, n * ts, n, cudaMemcpyDeviceToHost));
-    if ((size_t)A->nvals != nn) {
-      unsigned char zero[16];
-      zero_value(zero, dev->enc, A->type);
-      GSP_CU_ALLOC(b, nn, 1);
-      for (size_t k = 0; k < nn; k++) b[k] = !value_eq(A->type, (const unsigned char *)x + k * ts, zero);
+    /* Dense host storage of the same shape (stale while dev_only: e.g. the
+     * caller's packed array) is overwritten in place: no fresh pages to
+     * fault in, no old array to unmap. A failed download leaves the matrix
+     * dev_only, whose host arrays are stale anyway. */
+    const bool reuse = A->fmt == GSP_FMT_DENSE && A->x != NULL;
+    if (!reuse) {
+      GSP_CU_ALLOC(x, nn > 0 ? nn : 1, ts);
+      huge_pages(x, nn * ts);
     }
+    const bool need_b = (size_t)A->nvals != nn;
+    if (need_b && !(reuse && A->b)) {
+      GSP_CU_ALLOC(b, nn, 1);
+      huge_pages(b, nn);
+    }
+    zero_value(dc.zero, dev->enc, A->type);
+    dc.x = reuse ? A->x : x;
+    dc.b = !need_b ? NULL : b ? b : A->b;
+    const gsp_type t = A->type;
+    gsp__stage_fn f = t == GSP_INT32 ? down_drain<int32_t> : t == GSP_INT64 ? down_drain<int64_t>
+                    : t == GSP_FP32  ? down_drain<float>   : down_drain<double>;
+    if (n > 0) GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &dc));
     GSP_FREE(A->p);
     GSP_FREE(A->j);
     GSP_FREE(A->bits);
-    gsp__free(A->x);
-    gsp__free(A->b);
-    A->x = x;
-    A->b = b;
+    if (!reuse) {
+      gsp__free(A->x);
+      A->x = x;
+    }
+    if (!need_b) {
+      gsp__free(A->b);
+      A->b = NULL;
+    } else if (b) {
+      gsp__free(A->b);
+      A->b = b;
+    }
+    x = NULL;
+    b = NULL;
     A->wpr = 0;
     A->fmt = GSP_FMT_DENSE;
   }
@@ -353,7 +451,7 @@ gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_
   struct gsp_dev_matrix *dev = A->dev;
   if (!dev || !dev->d || !same_zero(enc, dev->enc)) {
     if (A->dev_only) GSP_TRY(gsp_cuda_matrix_download(A));
-    GSP_TRY(upload(&fresh, A, enc, gsp_cuda_padded_n(A->type, n)));
+    GSP_TRY(upload(&fresh, A, enc, gsp_cuda_padded_n(A->type, n), false));
     dev = fresh;
   }
   /* the closure kernels and the upload may still run on other streams */
@@ -373,30 +471,49 @@ gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_
   return info;
 }
 
-/* New host INT64 successor matrix from the np x np int32 device matrix. */
+
+struct SuccCtx {
+  int64_t *x;
+  uint8_t *b;
+  int64_t n;
+  std::atomic<int64_t> nvals{0};
+};
+
+static void succ_drain(void *c, int64_t r0, int64_t rn, void *buf) {
+  SuccCtx &d = *(SuccCtx *)c;
+  const size_t base = (size_t)r0 * d.n, len = (size_t)rn * d.n;
+  const int32_t *in = (const int32_t *)buf;
+  int64_t *o = d.x + base;
+  uint8_t *b = d.b + base;
+  int64_t cnt = 0;
+  for (size_t e = 0; e < len; e++) {
+    const int32_t v = in[e];
+    o[e] = v;
+    b[e] = v >= 0;
+    cnt += v >= 0;
+  }
+  d.nvals.fetch_add(cnt, std::memory_order_relaxed);
+}
+
+/* New host INT64 successor matrix from the np x np int32 device matrix
+ * (widened and flagged in the staged pass). */
 static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, int64_t n, int64_t np) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *S = NULL;
   int64_t *x = NULL;
   uint8_t *b = NULL;
-  int32_t *stage = NULL;
-#define GSP_FREE_ALL (gsp__matrix_destroy(S), gsp__free(x), gsp__free(b), gsp__free(stage))
+#define GSP_FREE_ALL (gsp__matrix_destroy(S), gsp__free(x), gsp__free(b))
   const size_t nn = (size_t)n * n;
   GSP_CU_ALLOC(x, nn, sizeof(int64_t));
   GSP_CU_ALLOC(b, nn, 1);
-  const int64_t R = chunk_rows(n * 4);
-  GSP_CU_ALLOC(stage, (size_t)(R < n ? R : n), (size_t)n * 4);
-  int64_t nvals = 0;
-  for (int64_t r0 = 0; r0 < n; r0 += R) {
-    const int64_t rn = r0 + R < n ? R : n - r0;
-    GSP_CUDA_TRY(cudaMemcpy2D(stage, n * 4, dsucc + (size_t)r0 * np, np * 4, n * 4, rn, cudaMemcpyDeviceToHost));
-    for (size_t e = 0; e < (size_t)rn * n; e++) {
-      const size_t at = (size_t)r0 * n + e;
-      x[at] = stage[e];
-      b[at] = stage[e] >= 0;
-      nvals += stage[e] >= 0;
-    }
-  }
+  huge_pages(x, nn * 8);
+  huge_pages(b, nn);
+  SuccCtx sc;
+  sc.x = x;
+  sc.b = b;
+  sc.n = n;
+  GSP_TRY(gsp__cuda_stage_download(dsucc, (size_t)np * 4, n, (size_t)n * 4, succ_drain, &sc));
+  const int64_t nvals = sc.nvals.load();
   GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
   S->x = x;
   x = NULL;
@@ -407,12 +524,27 @@ static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, i
   GSP_TRY(gsp__matrix_publish(S));
   *out = S;
   S = NULL;
-  gsp__free(stage);
 #undef GSP_FREE_ALL
   return info;
 }
 
 /* ---- out of core and several GPUs: the result goes to the host ---- */
+
+struct NanCtx {
+  const void *x;
+  gsp_type t;
+  std::atomic<bool> nan{false};
+};
+
+static void nan_range(void *c, int64_t lo, int64_t hi) {
+  NanCtx &d = *(NanCtx *)c;
+  bool nan = false;
+  if (d.t == GSP_FP32)
+    for (int64_t k = lo; k < hi; k++) nan |= ((const float *)d.x)[k] != ((const float *)d.x)[k];
+  else
+    for (int64_t k = lo; k < hi; k++) nan |= ((const double *)d.x)[k] != ((const double *)d.x)[k];
+  if (nan) d.nan.store(true);
+}
 
 /* n from which the automatic choice spreads a closure over every GPU: one
  * GPU then computes >= 3 s (n^3 / 12e12 tasks/s), more than the host-side
@@ -456,6 +588,14 @@ static gsp_info closure_host(struct gsp_matrix_s *M, gsp_semiring s, bool non_re
   unsigned char zero[16];
   zero_value(zero, s, t);
   GSP_TRY(gsp__matrix_to_full(W, zero));
+  if (t == GSP_FP32 || t == GSP_FP64) {
+    /* gsp_closure leaves the NaN check to the GPU paths */
+    NanCtx nc;
+    nc.x = W->x;
+    nc.t = t;
+    gsp__host_parallel((int64_t)((size_t)n * n), (int64_t)1 << 18, nan_range, &nc);
+    GSP_CHECK(!nc.nan.load(), GSP_INVALID_VALUE, "gsp_closure: M holds a NaN weight");
+  }
   bool cycle = false;
   gsp__scale_record rec;
   memset(&rec, 0, sizeof rec);
@@ -625,7 +765,7 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
   }
   if (succ) GSP_CUDA_TRY(cudaMalloc((void **)&dsucc, (size_t)np * np * sizeof(int32_t)));
   if (!dev) {
-    GSP_TRY(upload(&fresh, M, s, np));
+    GSP_TRY(upload(&fresh, M, s, np, true));
     dev = fresh;
   } else {
     in_place = !M->dev_only;

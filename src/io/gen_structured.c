@@ -1,6 +1,10 @@
 /* Structured generators: road-like grids, rings, complete graphs. Arcs are
  * produced in row-major order, so building needs no sort. Undirected edges
  * take one weight for both directions (keyed by the unordered pair). */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
+#endif
+#include "dense_pass.h"
 #include "io_internal.h"
 
 static inline uint64_t pair_key(uint64_t u, uint64_t v) {
@@ -72,21 +76,47 @@ gsp_info gsp_generate_ring(gsp_matrix *A, gsp_type t, gsp_index n,
   return info;
 }
 
+/* The complete graph is written straight into CSR, rows in parallel: row i
+ * holds every j != i in order, and each weight is keyed by its arc, so the
+ * result is the same for any thread count. */
 gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n,
                                int64_t wmin, int64_t wmax, uint64_t seed) {
   gsp_info info = GSP_SUCCESS;
-  gsp__tuples T = {0};
-#define GSP_FREE_ALL gsp__tuples_free(&T)
+  gsp_index *p = NULL, *jj = NULL;
+  void *x = NULL;
+#define GSP_FREE_ALL (gsp__free(p), gsp__free(jj), gsp__free(x))
   const char *fn = "gsp_generate_complete";
   GSP_TRY(gsp__gen_check(A, t, wmin, wmax, fn));
   GSP_CHECK(n <= ((gsp_index)1 << 20), GSP_TOO_LARGE,
             "%s: %llu vertices: %llu arcs is too many", fn,
             (unsigned long long)n, (unsigned long long)n * (n ? n - 1 : 0));
-  GSP_TRY(start(&T, t, n, n ? n * (n - 1) : 0));
-  for (uint64_t i = 0; i < n; i++)
-    for (uint64_t j = 0; j < n; j++)
-      if (i != j) PUSH(i, j, i << 32 | j);
-  GSP_TRY(gsp__tuples_build(A, &T, t, GSP_DUP_ERROR, false, fn));
+  const size_t deg = n ? (size_t)n - 1 : 0, nv = (size_t)n * deg;
+  GSP_ALLOC(p, (size_t)n + 1, sizeof *p);
+  GSP_ALLOC(jj, nv ? nv : 1, sizeof *jj);
+  GSP_ALLOC(x, nv ? nv : 1, gsp_type_size(t));
+  gsp__pass_huge(jj, nv * sizeof *jj);
+  gsp__pass_huge(x, nv * gsp_type_size(t));
+  const int nt = nv < ((size_t)1 << 16) ? 1 : gsp__threads();
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (int64_t i = 0; i < (int64_t)n; i++) {
+    size_t k = (size_t)i * deg;
+    p[i] = (gsp_index)k;
+    for (uint64_t j = 0; j < n; j++) {
+      if (j == (uint64_t)i) continue;
+      jj[k] = (gsp_index)j;
+      const int64_t w = gsp__gen_weight(seed, (uint64_t)i << 32 | j, wmin, wmax);
+      switch (t) {
+      case GSP_BOOL: ((bool *)x)[k] = true; break;
+      case GSP_INT32: ((int32_t *)x)[k] = (int32_t)w; break;
+      case GSP_INT64: ((int64_t *)x)[k] = w; break;
+      case GSP_FP32: ((float *)x)[k] = (float)w; break;
+      case GSP_FP64: ((double *)x)[k] = (double)w; break;
+      }
+      k++;
+    }
+  }
+  p[n] = (gsp_index)nv;
+  GSP_TRY(gsp_matrix_pack_csr(A, t, n, n, &p, &jj, &x));
 #undef GSP_FREE_ALL
   return info;
 }

@@ -2,11 +2,15 @@
  * entry iteration over whichever storage the matrix has (CSR, dense or
  * bit-packed), so writing never converts (and never grows) the matrix.
  * The file itself is all-or-nothing (io_output_file.c). */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
+#endif
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "dense_pass.h"
 #include "io_internal.h"
 
 void gsp__default_absent(void *out, gsp_type t) {
@@ -64,6 +68,19 @@ void gsp__dense_row(void *row, const struct gsp_matrix_s *A, int64_t i,
   if (A->fmt == GSP_FMT_DENSE && !A->b) {
     memcpy(row, gsp__cat(A->x, A->type, i * A->ncols), (size_t)A->ncols * ts);
     return;
+  }
+  if (A->fmt == GSP_FMT_DENSE) { /* one typed pass: no call per entry */
+    const uint8_t *b = A->b + (size_t)i * (size_t)A->ncols;
+    switch (A->type) {
+#define GSP_DROW_(code, ct)                                                    \
+  case code: {                                                                 \
+    const ct *x = (const ct *)A->x + (size_t)i * (size_t)A->ncols, a = *(const ct *)absent; \
+    ct *o = row;                                                               \
+    for (int64_t j = 0; j < A->ncols; j++) o[j] = b[j] ? x[j] : a;             \
+  } return;
+      GSP_PASS_TYPES(GSP_DROW_)
+#undef GSP_DROW_
+    }
   }
   for (int64_t j = 0; j < A->ncols; j++)
     memcpy((char *)row + (size_t)j * ts, absent, ts);

@@ -12,10 +12,15 @@
  * cutoff, output type), then either written into the result matrices or
  * passed to the callback.
  */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise (huge pages for fresh n^2 arrays) */
+#endif
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <omp.h>
+#include <sys/mman.h>
 
 #include "apsp.h"
 #include "bellman_ford.h"
@@ -107,7 +112,29 @@ typedef struct {
   int gpus;          /* GPUs for the closure */
   bool ran_gpu;      /* set when a kernel ran on the GPU */
   int64_t blocks;
+  /* The result's presence flags (ns x n), written by the GPU kernel where it
+   * computes rows straight into the result; pres_ok stays true while every
+   * block came that way, and then nvals counts the entries. */
+  uint8_t *db;
+  bool pres_ok;
+  int64_t nvals;
+  void (*progress)(double fraction, void *ctx);
+  void *progress_ctx;
+  double device_s, copy_s; /* summed GPU kernel and copy seconds */
 } apsp_run;
+
+/* Ask for transparent huge pages over the 2 MiB-aligned inside of a large
+ * new result array (tens of GiB written once: with 4 KiB pages the page
+ * faults cost as much as the writes). Advice only. */
+static void huge_pages(void *p, size_t bytes) {
+#if defined(__linux__)
+  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1),
+                  e = ((uintptr_t)p + bytes) & ~(h - 1);
+  if (bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
+#else
+  (void)p, (void)bytes;
+#endif
+}
 
 /* Hand rows k0 .. k0+nb-1 over: to the callback, or copied into the result
  * unless they were computed in place. */
@@ -140,22 +167,47 @@ static gsp_info deliver(apsp_run *r, int64_t k0, int64_t nb, const void *o, cons
 /* Distances (and parents) of sources src[0..nb) on graph G, rows of G's
  * type: the GPU kernel when it takes the call, else the CPU one. */
 static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_matrix_s *G,
-                           const gsp__sssp_graph *g, const int64_t *src, int64_t nb) {
+                           const gsp__sssp_graph *g, const int64_t *src, int64_t nb, uint8_t *keep) {
   gsp_info info = GSP_SUCCESS;
   uint8_t *present = NULL;
 #define GSP_FREE_ALL gsp__free(present)
   bool taken = false;
 #ifdef GSP_HAVE_CUDA
   if (r->gpu) {
-    /* the kernel also reports presence; the finishing reads the values */
+    /* the kernel also reports presence: into the result's flags (keep) when
+     * the rows are final as computed, else into scratch (the finishing reads
+     * the values) */
     int64_t nvals = 0;
-    GSP_ALLOC(present, (size_t)nb * (size_t)r->n + 1, 1);
+    if (!keep) GSP_ALLOC(present, (size_t)nb * (size_t)r->n + 1, 1);
     gsp__device_decline_clear();
-    GSP_TRY(gsp_cuda_msssp(w, p, NULL, present, NULL, &nvals, G, src, nb, &g->lim, r->batch, &taken));
+    GSP_TRY(gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, G, src, nb, &g->lim, r->batch,
+                           &taken));
     r->ran_gpu |= taken;
     if (!taken && r->required) GSP_TRY(gsp__device_declined(fn));
+    if (taken) {
+      gsp_cuda_sssp_stats st;
+      gsp_cuda_sssp_last_stats(&st);
+      r->device_s += st.relax_s + st.parent_s + st.transpose_s;
+      r->copy_s += st.d2h_s;
+    }
+    if (taken && keep) {
+      r->nvals += nvals;
+      /* the kernel leaves the flags of a block it found full unwritten
+       * (the result then has none); with several blocks they must hold */
+      const size_t cells = (size_t)nb * (size_t)r->n;
+      if (nvals == (int64_t)cells && r->B < r->ns) {
+        const size_t chunk = (size_t)1 << 22;
+        const int64_t parts = (int64_t)((cells + chunk - 1) / chunk);
+#pragma omp parallel for num_threads(r->nthreads) schedule(static) if (parts > 1)
+        for (int64_t q = 0; q < parts; q++) {
+          const size_t a = (size_t)q * chunk;
+          memset(keep + a, 1, cells - a < chunk ? cells - a : chunk);
+        }
+      }
+    }
   }
 #endif
+  if (keep && !taken) r->pres_ok = false;
   if (!taken) GSP_TRY(gsp__msssp_cpu(w, p, NULL, g, src, nb));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -184,13 +236,16 @@ static gsp_info run_relax(apsp_run *r, const struct gsp_matrix_s *G, const gsp__
     const size_t at = (size_t)k0 * (size_t)n;
     void *w = direct ? (char *)r->dx + at * os : wbuf;
     int64_t *p = !r->paths ? NULL : pbuf ? pbuf : (int64_t *)r->px + at;
-    GSP_TRY(relax_rows(r, w, p, G, g, r->src + k0, nb));
+    uint8_t *keep = direct && !fin && r->db ? r->db + at : NULL;
+    if (!keep) r->pres_ok = false;
+    GSP_TRY(relax_rows(r, w, p, G, g, r->src + k0, nb, keep));
     void *o = w;
     if (fin || tw != r->out) {
       o = r->rows ? (tw == r->out ? w : obuf) : (char *)r->dx + at * os;
       GSP_TRY(gsp__apsp_finish_rows(o, p, w, r->src + k0, nb, f, r->nthreads));
     }
     GSP_TRY(deliver(r, k0, nb, o, p));
+    if (r->progress) r->progress((double)(k0 + nb) / (double)r->ns, r->progress_ctx);
   }
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -378,9 +433,10 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
 }
 
 /* New unpublished dense rows x n matrix of type t owning *x; entries equal
- * to *absent are marked absent. *x is consumed. */
+ * to *absent are marked absent, unless b and *b give the presence flags
+ * (nvals of them set). *x and *b are consumed. */
 static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows, int64_t n, void **x,
-                             const void *absent) {
+                             const void *absent, uint8_t **b, int64_t nvals) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *M = NULL;
 #define GSP_FREE_ALL gsp__matrix_destroy(M)
@@ -388,7 +444,14 @@ static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows
   M->x = *x;
   *x = NULL;
   M->nvals = rows * n;
-  GSP_TRY(gsp__matrix_mark_absent(M, absent));
+  if (b && *b) { /* presence known already */
+    M->nvals = nvals;
+    if (nvals == rows * n) gsp__free(*b);
+    else M->b = *b;
+    *b = NULL;
+  } else {
+    GSP_TRY(gsp__matrix_mark_absent(M, absent));
+  }
   *out = M;
 #undef GSP_FREE_ALL
   return info;
@@ -399,9 +462,11 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   struct gsp_matrix_s *D = NULL, *P = NULL, *whole = NULL;
   int64_t *src = NULL;
   void *dx = NULL, *px = NULL;
+  uint8_t *db = NULL;
 #define GSP_FREE_ALL                                                           \
   (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
-   gsp_matrix_free(&whole))
+   gsp__free(db), gsp_matrix_free(&whole))
+  const double t_start = omp_get_wtime();
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {paths, sizeof *paths, "paths"});
@@ -515,6 +580,13 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     if (b >= 64) b -= b % 32; /* whole warps of sources on the GPU */
     B = b < 1 ? 1 : b < ns ? b : ns;
   }
+  if (o.progress && algo != GSP_APSP_FLOYD_WARSHALL && o.row_block == 0) {
+    /* parts for the progress callback: 8 at least (whole batches of 1024
+     * sources on the GPU); each part drains the GPU's copy pipeline once */
+    int64_t part = (ns + 7) / 8;
+    if (part > 1024) part = (part + 1023) / 1024 * 1024;
+    if (part < B) B = part;
+  }
   if (B < 1) B = 1;
   rep.algo = algo;
   rep.backend = GSP_BACKEND_CPU;
@@ -528,9 +600,15 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   }
 
   /* the result */
+  const bool relax_gpu = gpu && algo != GSP_APSP_FLOYD_WARSHALL && shape.relax_gpu;
   if (!o.rows) {
     GSP_ALLOC(dx, cells > 0 ? cells : 1, os);
+    huge_pages(dx, cells * os);
     if (want_paths) GSP_ALLOC(px, cells > 0 ? cells : 1, gsp_type_size(pt));
+    if (relax_gpu) { /* the kernel writes the presence flags beside the rows */
+      GSP_ALLOC(db, cells > 0 ? cells : 1, 1);
+      huge_pages(db, cells);
+    }
   }
 #ifdef GSP_HAVE_CUDA
   /* An explicit CUDA request runs there or fails: relaxation needs at least
@@ -547,7 +625,10 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
                 .rows = o.rows, .rows_ctx = o.rows_ctx, .dx = dx, .px = px, .p32 = p32, .nthreads = nt,
                 .gpu = gpu && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
                 .batch = batch, .cap = o.device_memory_cap, .gpus = o.gpus,
-                .required = backend == GSP_BACKEND_CUDA};
+                .required = backend == GSP_BACKEND_CUDA, .db = db, .pres_ok = db != NULL,
+                .progress = o.progress, .progress_ctx = o.progress_ctx};
+  rep.prepare_s = omp_get_wtime() - t_start;
+  const double t_compute = omp_get_wtime();
   if (n > 0) {
     switch (algo) {
     case GSP_APSP_FLOYD_WARSHALL:
@@ -559,22 +640,28 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   }
   rep.backend = r.ran_gpu ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU;
   rep.row_blocks = (gsp_index)r.blocks;
+  rep.compute_s = omp_get_wtime() - t_compute;
+  rep.device_s = r.device_s;
+  rep.copy_s = r.copy_s;
+  const double t_finish = omp_get_wtime();
 
   if (!o.rows) {
     if (whole) { /* the closure matrix itself (no paths), already published */
       *dist = whole;
       whole = NULL;
       GSP_FREE_ALL;
+      rep.finish_s = omp_get_wtime() - t_finish;
       if (o.report) *o.report = rep;
       return info;
     }
     char inf[16];
     gsp__sssp_inf(inf, out);
-    GSP_TRY(dense_result(&D, out, ns, n, &dx, inf));
+    if (!r.pres_ok) GSP_FREE(db);
+    GSP_TRY(dense_result(&D, out, ns, n, &dx, inf, &db, r.nvals));
     if (want_paths) {
       const int64_t none = -1;
       const int32_t none32 = -1;
-      GSP_TRY(dense_result(&P, pt, ns, n, &px, p32 ? (const void *)&none32 : &none));
+      GSP_TRY(dense_result(&P, pt, ns, n, &px, p32 ? (const void *)&none32 : &none, NULL, 0));
     }
     GSP_TRY(gsp__matrix_publish(D));
     if (P && (info = gsp__matrix_publish(P)) < 0) {
@@ -589,6 +676,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     *dist = NULL;
     if (want_paths) *paths = NULL;
   }
+  rep.finish_s = omp_get_wtime() - t_finish;
   if (o.report) *o.report = rep;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

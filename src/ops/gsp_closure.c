@@ -23,15 +23,18 @@ static bool has_nan(const struct gsp_matrix_s *M) {
   size_t count = M->fmt == GSP_FMT_CSR ? (size_t)M->nvals
                                        : (size_t)M->nrows * (size_t)M->ncols;
   const uint8_t *b = M->fmt == GSP_FMT_DENSE ? M->b : NULL;
-  bool nan = false;
+  int nan = 0;
+  const int nt = count < ((size_t)1 << 18) ? 1 : gsp__threads();
   if (M->type == GSP_FP32) {
     const float *x = M->x;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(| : nan) if (nt > 1)
     for (size_t k = 0; k < count; k++) nan |= isnan(x[k]) && (!b || b[k]);
   } else {
     const double *x = M->x;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(| : nan) if (nt > 1)
     for (size_t k = 0; k < count; k++) nan |= isnan(x[k]) && (!b || b[k]);
   }
-  return nan;
+  return nan != 0;
 }
 
 static int64_t popcount_words(const uint64_t *w, size_t count) {
@@ -79,12 +82,6 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
   const int64_t n = M->nrows;
   const bool reflexive = !o.non_reflexive;
 
-  /* NaN has no place in an ordered semiring: min/max would silently drop or
-   * keep it depending on operand order. A device-resident M is the result
-   * of an earlier closure whose input passed this check, and closures make
-   * no NaN: scanning it would cost a full download and defeat residency. */
-  if (!M->dev_only) GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
-
   GSP_CHECK(o.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, o.gpus);
   {
     const gsp__scale_record cpu = {GSP_SCALE_CPU, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -118,6 +115,14 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
   GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
             "%s: CUDA backend requested but this build of gsp has none", fn);
 #endif
+
+  /* NaN has no place in an ordered semiring: min/max would silently drop or
+   * keep it depending on operand order. The GPU paths check it in their own
+   * pass over M (the upload's conversion), so only the CPU path scans here.
+   * A device-resident M is the result of an earlier closure whose input
+   * passed this check, and closures make no NaN: scanning it would cost a
+   * full download and defeat residency. */
+  if (!M->dev_only) GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
 
   /* Private working copy: M stays untouched until the commit. */
   {

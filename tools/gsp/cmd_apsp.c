@@ -544,9 +544,16 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     cli_verbose(c, "the result (%.3g bytes) does not fit in %.3g bytes: streamed to %s in row blocks\n",
                 need, have, c->output);
   }
+  cli_progress prog;
+  cli_progress_start(&prog, c, "computing");
+  if (prog.on) { /* on a terminal: the run in parts, a bar */
+    o.progress = cli_progress_update;
+    o.progress_ctx = &prog;
+  }
   double t0 = cli_now();
   gsp_info info = gsp_apsp(&D, want_paths ? &P : NULL, g->A, &o);
   double secs = cli_now() - t0;
+  cli_progress_end(&prog);
   if (info == GSP_ABORTED && stream) {
     fprintf(stderr, "gsp %s: cannot write %s: %s\n", cmd, c->output, strerror(errno ? errno : EIO));
     rc = CLI_OUTPUT;
@@ -588,6 +595,10 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
               rep.predicted_seconds[GSP_APSP_MSSSP],
               rep.predicted_seconds[GSP_APSP_JOHNSON],
               (unsigned long long)rep.row_blocks, (unsigned long long)rep.row_block);
+  if (rep.backend == GSP_BACKEND_CUDA)
+    cli_say(c, "phases: read %.3f s, prepare %.3f s, compute %.3f s (device kernels %.3f s, copies to "
+               "the host %.3f s, overlapped), result %.3f s\n",
+            g->seconds, rep.prepare_s, rep.compute_s, rep.device_s, rep.copy_s, rep.finish_s);
   gsp_index reach = (gsp_index)st.reach;
   if (!stream) gsp_matrix_nvals(&reach, D);
   double all = (double)ns * n;
@@ -614,9 +625,11 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     char note[160];
     snprintf(note, sizeof note, "min-plus shortest distances of %s (%s)",
              c->pos[0], algo_name(rep.algo));
+    const double tw = cli_now();
     if ((rc = cli_out_matrix(&outs[0], cmd, D, c->out_format, zero, note)))
       goto done;
     cli_verbose(c, "wrote %s\n", c->output);
+    if (rep.backend == GSP_BACKEND_CUDA) cli_say(c, "phases: write %.3f s\n", cli_now() - tw);
   }
   if (po && (rc = cli_out_matrix(&outs[1], cmd, P, c->out_format, NULL,
                                  "parent matrix (0-based; -1 or absent: none)")))

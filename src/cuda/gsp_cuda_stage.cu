@@ -1,0 +1,233 @@
+/*
+ * Pipelined host <-> device transfers through pinned staging buffers (see
+ * gsp_cuda_stage.h). The pinned pool is made once per process (pinning
+ * costs about a millisecond per few MiB, far more than it saves on one
+ * call) and shared by calls in turn; a call that finds it busy, or rows
+ * too long for its blocks, pins buffers of its own.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "gsp_cuda_internal.cuh"
+#include "gsp_cuda_stage.h"
+
+#define GSP_STAGE_WORKERS 16
+#define GSP_STAGE_BLOCK ((size_t)4 << 20) /* bytes a buffer: 2 per worker */
+
+namespace {
+
+struct Pool {
+  void *buf[GSP_STAGE_WORKERS][2] = {};
+  cudaStream_t stream[GSP_STAGE_WORKERS] = {};
+  size_t block = 0;
+  int workers = 0;
+};
+
+Pool shared_pool;
+std::mutex shared_mu;
+
+void pool_free(Pool &p) {
+  for (int w = 0; w < p.workers; w++) {
+    for (int q = 0; q < 2; q++)
+      if (p.buf[w][q]) cudaFreeHost(p.buf[w][q]);
+    if (p.stream[w]) cudaStreamDestroy(p.stream[w]);
+  }
+  (void)cudaGetLastError();
+  p = Pool();
+}
+
+cudaError_t pool_make(Pool &p, int workers, size_t block) {
+  p.workers = workers;
+  p.block = block;
+  for (int w = 0; w < workers; w++) {
+    cudaError_t e = cudaStreamCreateWithFlags(&p.stream[w], cudaStreamNonBlocking);
+    for (int q = 0; q < 2 && e == cudaSuccess; q++) e = cudaHostAlloc(&p.buf[w][q], block, cudaHostAllocDefault);
+    if (e != cudaSuccess) {
+      pool_free(p);
+      return e;
+    }
+  }
+  return cudaSuccess;
+}
+
+struct Job {
+  bool up;
+  char *d;
+  size_t dpitch, row_bytes;
+  int64_t rows, block_rows;
+  gsp__stage_fn fn;
+  void *ctx;
+  std::atomic<int64_t> next{0};
+  std::atomic<int> err{0}; /* first cudaError_t */
+};
+
+void fail(Job &j, cudaError_t e) {
+  int zero = 0;
+  j.err.compare_exchange_strong(zero, (int)e);
+}
+
+/* One worker: blocks r = next++; two buffers alternate, so the conversion of
+ * one overlaps the copy of the other. */
+void work(Job &j, Pool &p, int w) {
+  cudaStream_t s = p.stream[w];
+  cudaEvent_t ev[2] = {nullptr, nullptr};
+  int64_t pend_r0[2] = {-1, -1}, pend_rn[2] = {0, 0};
+  cudaError_t e = cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming);
+  if (e == cudaSuccess) e = cudaEventCreateWithFlags(&ev[1], cudaEventDisableTiming);
+  if (e != cudaSuccess) {
+    fail(j, e);
+    return;
+  }
+  int q = 0;
+  for (;;) {
+    if (j.err.load(std::memory_order_relaxed)) break;
+    const int64_t b = j.next.fetch_add(1);
+    const int64_t r0 = b * j.block_rows;
+    if (r0 >= j.rows) break;
+    const int64_t rn = r0 + j.block_rows < j.rows ? j.block_rows : j.rows - r0;
+    void *buf = p.buf[w][q];
+    if (j.up) {
+      /* the copy that last read this buffer must be done */
+      if (pend_r0[q] >= 0 && (e = cudaEventSynchronize(ev[q])) != cudaSuccess) break;
+      j.fn(j.ctx, r0, rn, buf);
+      e = j.dpitch == j.row_bytes /* contiguous: one plain copy */
+              ? cudaMemcpyAsync(j.d + (size_t)r0 * j.dpitch, buf, j.row_bytes * (size_t)rn, cudaMemcpyHostToDevice, s)
+              : cudaMemcpy2DAsync(j.d + (size_t)r0 * j.dpitch, j.dpitch, buf, j.row_bytes, j.row_bytes, (size_t)rn,
+                                  cudaMemcpyHostToDevice, s);
+      if (e == cudaSuccess) e = cudaEventRecord(ev[q], s);
+      if (e != cudaSuccess) break;
+      pend_r0[q] = r0;
+    } else {
+      /* start this block's copy, then drain the other buffer's block */
+      e = j.dpitch == j.row_bytes
+              ? cudaMemcpyAsync(buf, j.d + (size_t)r0 * j.dpitch, j.row_bytes * (size_t)rn, cudaMemcpyDeviceToHost, s)
+              : cudaMemcpy2DAsync(buf, j.row_bytes, j.d + (size_t)r0 * j.dpitch, j.dpitch, j.row_bytes, (size_t)rn,
+                                  cudaMemcpyDeviceToHost, s);
+      if (e == cudaSuccess) e = cudaEventRecord(ev[q], s);
+      if (e != cudaSuccess) break;
+      pend_r0[q] = r0;
+      pend_rn[q] = rn;
+      const int o = q ^ 1;
+      if (pend_r0[o] >= 0) {
+        if ((e = cudaEventSynchronize(ev[o])) != cudaSuccess) break;
+        j.fn(j.ctx, pend_r0[o], pend_rn[o], p.buf[w][o]);
+        pend_r0[o] = -1;
+      }
+    }
+    q ^= 1;
+  }
+  if (e == cudaSuccess && !j.up) /* the last block in flight */
+    for (int k = 0; k < 2 && e == cudaSuccess; k++) {
+      const int o = q ^ 1 ^ k;
+      if (pend_r0[o] < 0) continue;
+      if ((e = cudaEventSynchronize(ev[o])) == cudaSuccess) j.fn(j.ctx, pend_r0[o], pend_rn[o], p.buf[w][o]);
+      pend_r0[o] = -1;
+    }
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  if (e != cudaSuccess) fail(j, e);
+  cudaEventDestroy(ev[0]);
+  cudaEventDestroy(ev[1]);
+}
+
+gsp_info run(Job &j) {
+  gsp_info info = GSP_SUCCESS;
+  Pool own;
+  std::unique_lock<std::mutex> lock(shared_mu, std::try_to_lock);
+  Pool *p = &shared_pool;
+#define GSP_FREE_ALL ((void)0)
+  if (j.rows <= 0) return info;
+  int dev = 0;
+  GSP_CUDA_TRY(cudaGetDevice(&dev));
+  /* The workers' streams are non-blocking: they do not wait for work on
+   * the legacy default stream (the zero fill before an upload, the kernel
+   * before a download), so wait for it here. They end synchronized. */
+  GSP_CUDA_TRY(cudaDeviceSynchronize());
+  if (!lock.owns_lock() || j.row_bytes > GSP_STAGE_BLOCK) {
+    /* busy, or rows longer than a block: buffers of this call's own */
+    p = &own;
+    const size_t block = j.row_bytes > GSP_STAGE_BLOCK ? j.row_bytes : GSP_STAGE_BLOCK;
+    GSP_CUDA_TRY(pool_make(own, 2, block));
+  } else if (!shared_pool.workers) {
+    GSP_CUDA_TRY(pool_make(shared_pool, GSP_STAGE_WORKERS, GSP_STAGE_BLOCK));
+  }
+#undef GSP_FREE_ALL
+#define GSP_FREE_ALL (p == &own ? pool_free(own) : (void)0)
+  j.block_rows = (int64_t)(p->block / j.row_bytes);
+  const int64_t blocks = (j.rows + j.block_rows - 1) / j.block_rows;
+  int W = gsp__threads();
+  if (W > p->workers) W = p->workers;
+  if (W > blocks) W = (int)blocks;
+  if (W < 1) W = 1;
+  std::vector<std::thread> th;
+  for (int w = 1; w < W; w++)
+    th.emplace_back([&j, p, w, dev] {
+      if (cudaSetDevice(dev) != cudaSuccess) fail(j, cudaGetLastError());
+      else work(j, *p, w);
+    });
+  const auto t0 = std::chrono::steady_clock::now();
+  work(j, *p, 0);
+  for (auto &t : th) t.join();
+  static const bool trace = getenv("GSP_STAGE_TRACE") && *getenv("GSP_STAGE_TRACE") == '1';
+  if (trace) { /* for benchmarks: what each staged transfer cost */
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double gb = (double)j.rows * (double)j.row_bytes / 1e9;
+    fprintf(stderr, "[gsp stage] %s %.3f GB in %.2f ms (%.1f GB/s, %d workers)\n", j.up ? "upload" : "download", gb,
+            s * 1e3, s > 0 ? gb / s : 0.0, W);
+  }
+  const cudaError_t e = (cudaError_t)j.err.load();
+  if (e != cudaSuccess) GSP_CUDA_TRY(e);
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+} // namespace
+
+gsp_info gsp__cuda_stage_upload(void *d, size_t dpitch, int64_t rows, size_t row_bytes, gsp__stage_fn fill,
+                                void *ctx) {
+  Job j;
+  j.up = true;
+  j.d = (char *)d;
+  j.dpitch = dpitch;
+  j.row_bytes = row_bytes;
+  j.rows = rows;
+  j.fn = fill;
+  j.ctx = ctx;
+  return run(j);
+}
+
+gsp_info gsp__cuda_stage_download(const void *d, size_t dpitch, int64_t rows, size_t row_bytes,
+                                  gsp__stage_fn drain, void *ctx) {
+  Job j;
+  j.up = false;
+  j.d = (char *)d;
+  j.dpitch = dpitch;
+  j.row_bytes = row_bytes;
+  j.rows = rows;
+  j.fn = drain;
+  j.ctx = ctx;
+  return run(j);
+}
+
+void gsp__host_parallel(int64_t count, int64_t grain, gsp__range_fn body, void *ctx) {
+  int T = gsp__threads();
+  if (count < grain * 2 || T < 2) {
+    if (count > 0) body(ctx, 0, count);
+    return;
+  }
+  if ((int64_t)T > count / grain) T = (int)(count / grain);
+  std::vector<std::thread> th;
+  const int64_t per = (count + T - 1) / T;
+  for (int t = 1; t < T; t++) {
+    const int64_t lo = t * per, hi = lo + per < count ? lo + per : count;
+    if (lo < hi) th.emplace_back([=] { body(ctx, lo, hi); });
+  }
+  body(ctx, 0, per < count ? per : count);
+  for (auto &t : th) t.join();
+}
