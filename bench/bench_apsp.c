@@ -228,9 +228,12 @@ static double timed_run(gsp_matrix A, gsp_apsp_algo algo, const config *c, const
   for (gsp_index i = 0; i < NCHECK && i < n; i++) s->slot[sample_source(i, n)] = (int64_t)i;
   s->count = 0, s->sum = 0, s->srcs = srcs;
   gsp_apsp_opts o;
+  gsp_apsp_advanced oa;
   memset(&o, 0, sizeof o);
+  memset(&oa, 0, sizeof oa);
+  o.advanced = &oa;
   o.algo = algo, o.backend = c->backend, o.sources = srcs, o.nsources = ns;
-  o.rows = sink_rows, o.rows_ctx = s, o.report = rep;
+  oa.rows = sink_rows, oa.rows_ctx = s, oa.report = rep;
   gsp_matrix D = NULL;
   const double t0 = omp_get_wtime();
   TRY(gsp_apsp(&D, NULL, A, &o));
@@ -240,8 +243,11 @@ static double timed_run(gsp_matrix A, gsp_apsp_algo algo, const config *c, const
 static gsp_apsp_report dry(gsp_matrix A, gsp_apsp_algo algo, const config *c, double *secs) {
   gsp_apsp_report rep;
   gsp_apsp_opts o;
+  gsp_apsp_advanced oa;
   memset(&o, 0, sizeof o);
-  o.algo = algo, o.backend = c->backend, o.dry_run = true, o.report = &rep;
+  memset(&oa, 0, sizeof oa);
+  o.advanced = &oa;
+  o.algo = algo, o.backend = c->backend, oa.dry_run = true, oa.report = &rep;
   gsp_matrix D = NULL;
   const double t0 = omp_get_wtime();
   TRY(gsp_apsp(&D, NULL, A, &o));

@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
            (unsigned long long)dst);
   } else {
     gsp_index *p = malloc(n * sizeof *p), len = n;
-    CHECK(gsp_path_extract(p, &len, succ, src, dst));
+    CHECK(gsp_path_from_succ(p, &len, succ, src, dst));
     printf("distance %llu -> %llu: %lld via %llu vertices:",
            (unsigned long long)src, (unsigned long long)dst, (long long)dist,
            (unsigned long long)len);

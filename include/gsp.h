@@ -1,7 +1,16 @@
 /*
  * gsp: a GraphBLAS-style semiring matrix library with CUDA kernels.
  *
- * The whole public C API. No CUDA types appear here.
+ * The whole public C API. No CUDA types appear here. The header has two
+ * parts:
+ *  1. The stable API: objects, operations, closure, single-, multi- and
+ *     all-pairs shortest paths, path walkers, files and generators. Its
+ *     names, arguments and documented behaviour keep their meaning across
+ *     minor versions.
+ *  2. The advanced API (after the line "ADVANCED"): device views, row
+ *     callbacks and cost-model reports of gsp_apsp, memory caps and
+ *     multi-GPU options. It exposes how the library works today and may
+ *     change in any release.
  *
  * Conventions
  *  - Opaque handles (gsp_matrix, gsp_vector). Names are gsp_<object>_<verb>;
@@ -17,6 +26,11 @@
  *    object's own type (bool, int32_t, int64_t, float or double).
  *  - Indices are 0-based gsp_index values. Row and column counts are at most
  *    GSP_INDEX_MAX.
+ *  - Paths: `parent` names predecessor records (parent(v) is the vertex
+ *    before v on a shortest path from the source; parent(source) = source),
+ *    `succ` the closure's successor matrix (succ(i,j) is the vertex after i
+ *    on a path to j). Each is walked by gsp_path_from_<what>.
+ *  - Options structs: NULL or all-zero means the defaults.
  *  - Thread safety: calls on different objects may run concurrently from
  *    several threads. Calls that touch the same object (even read-only
  *    calls, since they may convert its storage) must be serialised by the
@@ -47,6 +61,10 @@ typedef uint64_t gsp_index;
 /* Largest row or column count (indices are stored as 64-bit, but n x n
  * products must stay representable). */
 #define GSP_INDEX_MAX ((gsp_index)INT32_MAX)
+
+/* ====================================================================== */
+/* STABLE API                                                             */
+/* ====================================================================== */
 
 /* ---------------------------------------------------------------------- */
 /* Return codes                                                            */
@@ -199,22 +217,18 @@ gsp_info gsp_get_threads(int *nthreads);
  * desc != NULL and len > 0. */
 gsp_info gsp_cuda_available(bool *available, char *desc, size_t len);
 
-/* Number of CUDA devices gsp can use (Hopper, sm_90; 0 without the CUDA
- * backend). gsp_closure_opts.gpus and GSP_GPUS may ask for up to this many. */
-gsp_info gsp_cuda_device_count(int *count);
-
 /* ---------------------------------------------------------------------- */
-/* Descriptor                                                              */
+/* Descriptor                                                             */
 /* ---------------------------------------------------------------------- */
 
 /* Direction of a matrix-vector product on the CUDA backend (gsp_mxv,
  * gsp_vxm). PUSH scatters each entry of the input vector along its row of
  * the matrix with atomic updates; PULL has every output entry that the mask
  * allows gather over its row of the transposed matrix (no atomics; a
- * complemented mask of settled vertices skips them). AUTO picks PUSH when
- * the input vector holds fewer than 1/20 of its entries, else PULL
- * (PLUS_TIMES on FP32/FP64 with a full input vector goes to cuSPARSE). The
- * CPU backend ignores the field. */
+ * complemented mask of settled vertices skips them). AUTO pushes from a
+ * sparse input vector and pulls into a dense one (PLUS_TIMES on FP32/FP64
+ * with a full input vector goes to cuSPARSE). The result is the same
+ * either way; the CPU backend ignores the field. */
 typedef enum {
   GSP_DIRECTION_AUTO = 0,
   GSP_DIRECTION_PUSH,
@@ -231,13 +245,12 @@ typedef struct {
   /* gsp_mxm, gsp_mxv and gsp_vxm only (the other operations run on the
    * CPU): where the product runs. AUTO: the process default (gsp_set_backend,
    * GSP_BACKEND); when that is AUTO too, the GPU takes the call when an
-   * operand is already on the device or the work is large (mxv / vxm: A
-   * has at least 2^20 entries; mxm: at least 2^24 multiply-adds, i.e.
-   * nvals(A) * columns of the product for a dense B, nvals(A) * the mean
-   * row of op(B) for a sparse B), else the CPU. CUDA with
-   * no usable device gives GSP_NO_DEVICE; a case the GPU kernels do not
-   * cover (more than 2^31 - 1 rows, columns or entries; sparse x sparse
-   * mxm other than PLUS_TIMES on FP32/FP64) runs on the CPU. */
+   * operand is already on the device or the product is large enough to
+   * repay the transfers, else the CPU (sparse x sparse mxm stays on the CPU).
+   * Results are the same on either. CUDA with no usable device gives
+   * GSP_NO_DEVICE; a case the GPU kernels do not cover (more than 2^31 - 1
+   * rows, columns or entries; sparse x sparse mxm other than PLUS_TIMES on
+   * FP32/FP64) runs on the CPU. */
   gsp_backend backend;
   gsp_direction direction; /* gsp_mxv / gsp_vxm on the GPU: push or pull */
 } gsp_desc;
@@ -451,26 +464,28 @@ gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask,
                            gsp_binop accum, gsp_selop op, const gsp_vector u,
                            const void *thunk, const gsp_desc *desc);
 
+
 /* ---------------------------------------------------------------------- */
-/* Closure and paths                                                       */
+/* Closure                                                                */
 /* ---------------------------------------------------------------------- */
 
 /* Options of gsp_closure_ext. NULL means all defaults (zero). */
 typedef struct {
-  bool non_reflexive;       /* compute M+ = M M* instead of M* = I + M+ */
-  gsp_backend backend;      /* AUTO: process default */
-  /* Bytes of device memory the closure may use on each GPU; 0: no cap (the
-   * free memory). A matrix over it is closed out of core: it stays in host
-   * memory and streams through the GPU in pages (docs/distributed.md).
-   * GSP_DEVICE_OUT_OF_MEMORY when the cap is below what out-of-core needs
-   * (two pages of 128 rows); successor recording and OR_AND are not done out
-   * of core: over the cap they run on the CPU. */
+  bool non_reflexive;  /* compute M+ = M M* instead of M* = I + M+ */
+  gsp_backend backend; /* AUTO: process default */
+  /* Advanced (may change): bytes of device memory the closure may use on
+   * each GPU; 0: the free memory. A matrix over the cap is closed out of
+   * core: it stays in host memory and streams through the GPU in pages of
+   * rows (docs/distributed.md); a cap too small even for that gives
+   * GSP_DEVICE_OUT_OF_MEMORY. Successor recording and OR_AND are not done
+   * out of core: over the cap they run on the CPU. */
   size_t device_memory_cap;
-  /* GPUs to use: 0 automatic (GSP_GPUS from the environment, else every
-   * usable GPU for a numeric closure with n >= 32768 when the multi-GPU
-   * path is built, else 1); N > 1: a 2D block distribution over N GPUs
-   * with NCCL; more than gsp_cuda_device_count gives GSP_NO_DEVICE.
-   * Successors and OR_AND always run on one GPU. */
+  /* Advanced (may change): GPUs to use. 0: automatic (GSP_GPUS from the
+   * environment, else every usable GPU for a numeric closure large enough
+   * to gain from them when the multi-GPU path is built, else 1); N > 1: a
+   * 2D block distribution over N GPUs with NCCL; more than
+   * gsp_cuda_device_count gives GSP_NO_DEVICE. Successors and OR_AND
+   * always run on one GPU. */
   int gpus;
 } gsp_closure_opts;
 
@@ -490,66 +505,12 @@ gsp_info gsp_closure(gsp_matrix M, gsp_semiring s);
  * As gsp_closure, with options, and when succ != NULL it also returns
  * *succ: a new GSP_INT64 n x n matrix where succ(i,j) is the vertex after i
  * on an optimal path from i to j (present wherever M(i,j) is; for the empty
- * path of M*, succ(i,i) = i). Use gsp_path_extract to walk it.
+ * path of M*, succ(i,i) = i). Walk it with gsp_path_from_succ. For
+ * shortest-path distances between all pairs use gsp_apsp, which picks
+ * this closure when it is the fastest route.
  */
 gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
                          const gsp_closure_opts *opts);
-
-/*
- * The vertex sequence of the path from src to dst recorded in a successor
- * matrix (from gsp_closure_ext): path[0] = src, path[len-1] = dst.
- * *len is the capacity on input and the vertex count on output;
- * GSP_INSUFFICIENT_SPACE (path untouched, *len = needed) if too small;
- * GSP_NO_VALUE if there is no path. src == dst gives the one-vertex path.
- */
-gsp_info gsp_path_extract(gsp_index *path, gsp_index *len,
-                          const gsp_matrix succ, gsp_index src, gsp_index dst);
-
-/*
- * The dense device copy of A, for handing a result to another GPU library
- * (CuPy, PyTorch, ... through DLPack) without copying it.
- *
- * On success *data points at an n x n row-major array of A's type in the
- * memory of CUDA device *device, with a row stride of *ld >= n elements:
- * entry (i, j) is ((T *)*data)[i * *ld + j]. The copy is padded (a DLPack
- * consumer is given shape (n, n) and strides (*ld, 1)); what lies beyond
- * column n - 1 of a row is not part of A. Absent entries hold the zero of
- * the semiring absent_as, its "no path":
- *   MIN_PLUS, MIN_MAX   +inf (FP32, FP64), INT32_MAX, INT64_MAX
- *   MAX_PLUS, MAX_MIN   -inf (FP32, FP64), INT32_MIN, INT64_MIN
- * so a MIN_PLUS closure reads as distances with +inf for "no path". A
- * present entry equal to that value reads as absent.
- *
- * Which copy: a closure on the GPU (gsp_closure / gsp_closure_ext, CUDA
- * backend, in core) leaves its result in device memory, encoded with its
- * semiring's zero; the view returns that copy, with no transfer, when
- * absent_as has the same zero. Otherwise A's content is uploaded to the
- * current CUDA device into a new device copy that A keeps (later GPU calls
- * on A reuse it); a device-only result encoded with the other zero is
- * downloaded first. All device work on the copy has completed when the
- * call returns, so a consumer may read it on any stream.
- *
- * Lifetime: the memory is A's; read it, never write or free it. *data
- * stays valid until A is freed or passed to any gsp call other than
- * gsp_matrix_nrows, gsp_matrix_ncols, gsp_matrix_nvals, gsp_matrix_type and
- * gsp_matrix_device_view with an absent_as of the same zero: any other call
- * on A, also one that only reads it, may convert A's storage and release or
- * overwrite the device copy.
- *
- * A 0 x 0 matrix gives *data = NULL, *ld = 0 and the current device. Types:
- * INT32, INT64, FP32, FP64. GSP_BOOL matrices are bit-packed on the device
- * (64 entries a word), which DLPack cannot describe: GSP_DOMAIN_MISMATCH.
- *
- * Errors: GSP_NULL_POINTER, GSP_INVALID_OBJECT (A), GSP_INVALID_VALUE
- * (absent_as not a semiring code), GSP_DOMAIN_MISMATCH (A is GSP_BOOL;
- * absent_as OR_AND or PLUS_TIMES), GSP_DIMENSION_MISMATCH (A not square:
- * device copies are square), GSP_NO_DEVICE (a build without the CUDA
- * backend, or no usable GPU; the message says why),
- * GSP_DEVICE_OUT_OF_MEMORY, GSP_DEVICE_ERROR, GSP_OUT_OF_MEMORY. On error
- * the outputs are untouched and A's content is unchanged.
- */
-gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device,
-                                gsp_matrix A, gsp_semiring absent_as);
 
 /* ---------------------------------------------------------------------- */
 /* Single- and multi-source shortest paths                                 */
@@ -622,8 +583,9 @@ typedef struct {
  * Many sources at once (Okuyama et al.'s task-parallel scheme: a batch of
  * sources is relaxed together in a vertex-major, source-minor layout, so the
  * threads working for one vertex share its adjacency list). sources holds
- * nsources vertices (repeats allowed); sources == NULL means every vertex
- * 0..n-1 in order (all-pairs shortest paths, nsources is then ignored).
+ * nsources vertices (repeats allowed; nsources == 0 gives an empty result);
+ * sources == NULL is GSP_INVALID_VALUE: all pairs go through gsp_apsp,
+ * which runs these kernels when they are the fastest route.
  * *dist = a new nsources x n matrix of A's type whose row k holds the
  * distances from sources[k] (absent: unreachable). When parent != NULL,
  * *parent = a new nsources x n matrix of opts->parent_type (GSP_INT64 by
@@ -647,25 +609,6 @@ gsp_info gsp_nearest_source(gsp_vector *dist, gsp_vector *source,
                             gsp_vector *parent, const gsp_matrix A,
                             const gsp_index *sources, gsp_index nsources,
                             const gsp_sssp_opts *opts);
-
-/*
- * The vertex sequence from the root of a parent vector (from gsp_sssp or
- * gsp_nearest_source) to dst: path[0] = the root (its own parent),
- * path[len-1] = dst. *len is the capacity on input and the vertex count on
- * output; GSP_INSUFFICIENT_SPACE (path untouched, *len = needed) if too
- * small; GSP_NO_VALUE if dst has no parent (unreachable). The walk is
- * bounded by n steps: a cycle, a hole or an index out of range gives
- * GSP_INVALID_VALUE. parent must be GSP_INT64 or GSP_INT32 (else
- * GSP_DOMAIN_MISMATCH).
- */
-gsp_info gsp_path_from_parents(gsp_index *path, gsp_index *len,
-                               const gsp_vector parent, gsp_index dst);
-
-/* As gsp_path_from_parents, on row `row` of a parent matrix from
- * gsp_msssp (GSP_INVALID_INDEX when row or dst is out of range). */
-gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len,
-                                  const gsp_matrix parent, gsp_index row,
-                                  gsp_index dst);
 
 /* ---------------------------------------------------------------------- */
 /* Bellman-Ford: shortest paths with negative weights                      */
@@ -721,7 +664,7 @@ gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A
 /* ---------------------------------------------------------------------- */
 /* All-pairs shortest paths                                                */
 /*                                                                         */
-/* One call for "distances from every (or many) source(s)" on MIN_PLUS,    */
+/* THE call for "distances from every (or many) source(s)" on MIN_PLUS,   */
 /* negative weights included. Three algorithms, chosen by a cost model or  */
 /* forced (docs/apsp.md): Floyd-Warshall (gsp_closure_ext; n^3 work, best  */
 /* for dense or small graphs), multi-source relaxation (gsp_msssp's        */
@@ -738,79 +681,28 @@ typedef enum {
   GSP_APSP_JOHNSON         /* Bellman-Ford reweighting, then relaxation */
 } gsp_apsp_algo;
 
-/*
- * Row-block callback: rows first_row .. first_row + nrows - 1 of the result
- * (row k belongs to source k of the request). dist holds nrows x n values of
- * the output type, row-major, with "no path" (and beyond the cutoff) as +inf
- * for floats and INT32_MAX / INT64_MAX for integers; parent holds nrows x n
- * parents (-1: no path), or is NULL when paths are not recorded. Both are
- * valid during the call only. Return 0 to go on; anything else stops
- * gsp_apsp, which then returns GSP_ABORTED.
- */
-typedef int (*gsp_apsp_rows_fn)(void *ctx, gsp_index first_row, gsp_index nrows,
-                                const void *dist, const int64_t *parent);
-
-/* What a gsp_apsp call did (or, with dry_run, would do). */
-typedef struct {
-  gsp_apsp_algo algo;    /* the algorithm that ran (never AUTO) */
-  gsp_backend backend;   /* where its main phase ran: CPU or CUDA */
-  gsp_index row_block;   /* rows per block */
-  gsp_index row_blocks;  /* blocks (1: the whole result at once) */
-  /* The cost model's predicted seconds, indexed by gsp_apsp_algo (entry 0
-   * unused); +inf where the algorithm cannot run (MSSSP on negative
-   * weights). AUTO never picks Floyd-Warshall for a result that goes out
-   * in row blocks, whatever its prediction. */
-  double predicted_seconds[4];
-  /* Where the time went (seconds, host clock): checks and preparation of
-   * the graph; the computation with the result rows arriving on the host
-   * (for the GPU the kernels, their uploads and the copies back, which
-   * overlap); building the result matrices. Of compute_s, device_s is the
-   * GPU kernels alone and copy_s the device-to-host copies (overlapped with
-   * the kernels), 0 on the CPU. */
-  double prepare_s, compute_s, finish_s, device_s, copy_s;
-} gsp_apsp_report;
+/* Advanced options of gsp_apsp (row callbacks, memory caps, GPUs, the
+ * cost model's report): defined in the advanced part below. */
+typedef struct gsp_apsp_advanced gsp_apsp_advanced;
 
 /* Options of gsp_apsp. NULL means all defaults (zero). */
 typedef struct {
-  gsp_apsp_algo algo;         /* AUTO: chosen by the cost model */
-  gsp_backend backend;        /* AUTO: process default */
-  const gsp_index *sources;   /* the sources, one result row each (repeats
-                                 allowed); NULL: every vertex 0..n-1 */
-  gsp_index nsources;         /* entries in sources (ignored when NULL) */
-  bool has_cutoff;            /* leave out distances above cutoff */
-  double cutoff;              /* compared with distances in A's type */
-  bool use_type;              /* output type `type` (INT32, INT64, FP32,
-                                 FP64) instead of A's: values converted as
-                                 gsp_matrix_cast does (integers saturate;
-                                 a distance beyond INT32 becomes "no path") */
+  gsp_apsp_algo algo;       /* AUTO: chosen by the cost model */
+  gsp_backend backend;      /* AUTO: process default */
+  const gsp_index *sources; /* the sources, one result row each (repeats
+                               allowed); NULL: every vertex 0..n-1 */
+  gsp_index nsources;       /* entries in sources (ignored when NULL) */
+  bool has_cutoff;          /* leave out distances above cutoff */
+  double cutoff;            /* compared with distances in A's type */
+  bool use_type;            /* output type `type` (INT32, INT64, FP32,
+                               FP64) instead of A's: values converted as
+                               gsp_matrix_cast does (integers saturate;
+                               a distance beyond INT32 becomes "no path") */
   gsp_type type;
-  size_t device_memory_cap;   /* bytes gsp may take on the GPU; 0: what is
-                                 free. Results larger than this are computed
-                                 in row blocks (never by Floyd-Warshall). */
-  gsp_index row_block;        /* rows per block; 0: chosen from the memory */
-  gsp_apsp_rows_fn rows;      /* when set, result rows go to rows(rows_ctx,
-                                 ...) block by block and no result matrix is
-                                 built (*dist and *paths are set to NULL) */
-  void *rows_ctx;
-  bool dry_run;               /* only choose and fill *report; no result */
-  gsp_apsp_report *report;    /* when not NULL, filled on success */
-  int gpus;                   /* Floyd-Warshall on this many GPUs, as
-                                 gsp_closure_opts.gpus; 0: automatic */
-  gsp_type parent_type;       /* of *paths: GSP_INT64, or GSP_INT32 (half
-                                 the memory; needs n <= INT32_MAX); 0
-                                 (GSP_BOOL) means GSP_INT64. The row
-                                 callback always gets int64 parents. */
-  size_t host_memory_cap;     /* bytes of host memory a row block (its
-                                 staging for a callback or a type
-                                 conversion) may take; 0: a quarter of what
-                                 the process can still allocate (available
-                                 memory, RLIMIT_AS, RLIMIT_DATA), at most
-                                 2 GiB */
-  /* Called after each part of the computation with the fraction done
-   * (0..1), e.g. for a progress bar; a long all-pairs run is then done in
-   * several parts (about 1% slower on a GPU). NULL: none. */
-  void (*progress)(double fraction, void *ctx);
-  void *progress_ctx;
+  gsp_type parent_type;     /* of *parent: GSP_INT64, or GSP_INT32 (half
+                               the memory; needs n <= INT32_MAX); 0
+                               (GSP_BOOL) means GSP_INT64 */
+  const gsp_apsp_advanced *advanced; /* NULL: defaults */
 } gsp_apsp_opts;
 
 /*
@@ -818,12 +710,12 @@ typedef struct {
  * the square matrix A (INT32, INT64, FP32 or FP64; A(i,j) is the weight of
  * arc i -> j, negative allowed). *dist = a new dense nsources x n matrix of
  * the output type, row k = distances from sources[k] (absent: no path, or
- * beyond the cutoff). When paths != NULL, *paths = a new nsources x n
+ * beyond the cutoff). When parent != NULL, *parent = a new nsources x n
  * matrix of parents of opts->parent_type (GSP_INT64 by default): row k is
  * the shortest-path tree of sources[k] (parent(s) = s; absent where dist
  * is), walked with gsp_path_from_parent_row whatever the algorithm. With
- * opts->rows the rows go to the callback instead and *dist (and *paths)
- * become NULL.
+ * a row callback (opts->advanced->rows) the rows go to the callback
+ * instead and *dist (and *parent) become NULL.
  *
  * Integer weights give exact distances with every algorithm (Johnson's
  * reweighting is exact in integers; sums saturate as in MIN_PLUS). Float
@@ -846,11 +738,42 @@ typedef struct {
  * GSP_NEGATIVE_CYCLE (a negative cycle anywhere in A, also one no source
  * reaches; the message names its vertices), GSP_TOO_LARGE, GSP_ABORTED
  * (the callback returned nonzero), GSP_NO_DEVICE, GSP_OUT_OF_MEMORY and the
- * device errors. On error *dist and *paths are untouched (rows already
+ * device errors. On error *dist and *parent are untouched (rows already
  * handed to a callback stay delivered).
  */
-gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A,
+gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
                   const gsp_apsp_opts *opts);
+
+/* ---------------------------------------------------------------------- */
+/* Paths                                                                  */
+/* ---------------------------------------------------------------------- */
+
+/* Walkers of the path records above. Each writes the vertex sequence of one
+ * path to path[]: *len is the capacity on input and the vertex count on
+ * output; GSP_INSUFFICIENT_SPACE (path untouched, *len = needed) if too
+ * small (a buffer of n vertices always suffices); GSP_NO_VALUE if there is
+ * no path. */
+
+/*
+ * From a successor matrix (gsp_closure_ext): path[0] = src,
+ * path[len-1] = dst. src == dst gives the one-vertex path.
+ */
+gsp_info gsp_path_from_succ(gsp_index *path, gsp_index *len, const gsp_matrix succ, gsp_index src,
+                            gsp_index dst);
+
+/*
+ * From a parent vector (gsp_sssp, gsp_nearest_source, gsp_bellman_ford):
+ * path[0] = the root (its own parent), path[len-1] = dst. GSP_NO_VALUE if
+ * dst has no parent (unreachable). The walk is bounded by n steps: a cycle,
+ * a hole or an index out of range gives GSP_INVALID_VALUE. parent must be
+ * GSP_INT64 or GSP_INT32 (else GSP_DOMAIN_MISMATCH).
+ */
+gsp_info gsp_path_from_parent(gsp_index *path, gsp_index *len, const gsp_vector parent, gsp_index dst);
+
+/* As gsp_path_from_parent, on row `row` of a parent matrix (gsp_msssp,
+ * gsp_apsp); GSP_INVALID_INDEX when row or dst is out of range. */
+gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_matrix parent, gsp_index row,
+                                  gsp_index dst);
 
 /* ---------------------------------------------------------------------- */
 /* I/O and generators                                                      */
@@ -1044,6 +967,131 @@ gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n,
  * topological order), m <= n(n-1)/2. */
 gsp_info gsp_generate_dag(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m,
                           int64_t wmin, int64_t wmax, uint64_t seed);
+
+/* ====================================================================== */
+/* ADVANCED API: may change in any release                                */
+/* ====================================================================== */
+
+/* ---------------------------------------------------------------------- */
+/* Devices                                                                */
+/* ---------------------------------------------------------------------- */
+
+/* Number of CUDA devices gsp can use (Hopper, sm_90; 0 without the CUDA
+ * backend). gsp_closure_opts.gpus and GSP_GPUS may ask for up to this many. */
+gsp_info gsp_cuda_device_count(int *count);
+
+/* ---------------------------------------------------------------------- */
+/* All-pairs: row callbacks, report, memory and GPU options               */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Row-block callback: rows first_row .. first_row + nrows - 1 of the result
+ * (row k belongs to source k of the request). dist holds nrows x n values of
+ * the output type, row-major, with "no path" (and beyond the cutoff) as +inf
+ * for floats and INT32_MAX / INT64_MAX for integers; parent holds nrows x n
+ * parents (-1: no path), or is NULL when parents are not recorded. Both are
+ * valid during the call only. Return 0 to go on; anything else stops
+ * gsp_apsp, which then returns GSP_ABORTED.
+ */
+typedef int (*gsp_apsp_rows_fn)(void *ctx, gsp_index first_row, gsp_index nrows,
+                                const void *dist, const int64_t *parent);
+
+/* What a gsp_apsp call did (or, with dry_run, would do). */
+typedef struct {
+  gsp_apsp_algo algo;    /* the algorithm that ran (never AUTO) */
+  gsp_backend backend;   /* where its main phase ran: CPU or CUDA */
+  gsp_index row_block;   /* rows per block */
+  gsp_index row_blocks;  /* blocks (1: the whole result at once) */
+  /* The cost model's predicted seconds, indexed by gsp_apsp_algo (entry 0
+   * unused); +inf where the algorithm cannot run (MSSSP on negative
+   * weights). AUTO never picks Floyd-Warshall for a result that goes out
+   * in row blocks, whatever its prediction. */
+  double predicted_seconds[4];
+  /* Where the time went (seconds, host clock): checks and preparation of
+   * the graph; the computation with the result rows arriving on the host
+   * (for the GPU the kernels, their uploads and the copies back, which
+   * overlap); building the result matrices. Of compute_s, device_s is the
+   * GPU kernels alone and copy_s the device-to-host copies (overlapped with
+   * the kernels), 0 on the CPU. */
+  double prepare_s, compute_s, finish_s, device_s, copy_s;
+} gsp_apsp_report;
+
+/* Advanced options of gsp_apsp (gsp_apsp_opts.advanced). All-zero means
+ * the defaults. */
+struct gsp_apsp_advanced {
+  gsp_apsp_rows_fn rows;    /* when set, result rows go to rows(rows_ctx,
+                               ...) block by block and no result matrix is
+                               built (*dist and *parent are set to NULL) */
+  void *rows_ctx;
+  gsp_index row_block;      /* rows per block; 0: chosen from the memory */
+  size_t device_memory_cap; /* bytes gsp may take on the GPU; 0: what is
+                               free. Results larger than this are computed
+                               in row blocks (never by Floyd-Warshall). */
+  size_t host_memory_cap;   /* bytes of host memory a row block (its
+                               staging for a callback or a type
+                               conversion) may take; 0: a share of what the
+                               process can still allocate (available
+                               memory, RLIMIT_AS, RLIMIT_DATA) */
+  int gpus;                 /* Floyd-Warshall on this many GPUs, as
+                               gsp_closure_opts.gpus; 0: automatic */
+  bool dry_run;             /* only choose and fill *report; no result */
+  gsp_apsp_report *report;  /* when not NULL, filled on success */
+  /* Called after each part of the computation with the fraction done
+   * (0..1), e.g. for a progress bar; a long all-pairs run is then done in
+   * several parts (about 1% slower on a GPU). NULL: none. */
+  void (*progress)(double fraction, void *ctx);
+  void *progress_ctx;
+};
+
+/* ---------------------------------------------------------------------- */
+/* Device views                                                           */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The dense device copy of A, for handing a result to another GPU library
+ * (CuPy, PyTorch, ... through DLPack) without copying it.
+ *
+ * On success *data points at an n x n row-major array of A's type in the
+ * memory of CUDA device *device, with a row stride of *ld >= n elements:
+ * entry (i, j) is ((T *)*data)[i * *ld + j]. The copy is padded (a DLPack
+ * consumer is given shape (n, n) and strides (*ld, 1)); what lies beyond
+ * column n - 1 of a row is not part of A. Absent entries hold the zero of
+ * the semiring absent_as, its "no path":
+ *   MIN_PLUS, MIN_MAX   +inf (FP32, FP64), INT32_MAX, INT64_MAX
+ *   MAX_PLUS, MAX_MIN   -inf (FP32, FP64), INT32_MIN, INT64_MIN
+ * so a MIN_PLUS closure reads as distances with +inf for "no path". A
+ * present entry equal to that value reads as absent.
+ *
+ * Which copy: a closure on the GPU (gsp_closure / gsp_closure_ext, CUDA
+ * backend, in core) leaves its result in device memory, encoded with its
+ * semiring's zero; the view returns that copy, with no transfer, when
+ * absent_as has the same zero. Otherwise A's content is uploaded to the
+ * current CUDA device into a new device copy that A keeps (later GPU calls
+ * on A reuse it); a device-only result encoded with the other zero is
+ * downloaded first. All device work on the copy has completed when the
+ * call returns, so a consumer may read it on any stream.
+ *
+ * Lifetime: the memory is A's; read it, never write or free it. *data
+ * stays valid until A is freed or passed to any gsp call other than
+ * gsp_matrix_nrows, gsp_matrix_ncols, gsp_matrix_nvals, gsp_matrix_type and
+ * gsp_matrix_device_view with an absent_as of the same zero: any other call
+ * on A, also one that only reads it, may convert A's storage and release or
+ * overwrite the device copy.
+ *
+ * A 0 x 0 matrix gives *data = NULL, *ld = 0 and the current device. Types:
+ * INT32, INT64, FP32, FP64. GSP_BOOL matrices are bit-packed on the device
+ * (64 entries a word), which DLPack cannot describe: GSP_DOMAIN_MISMATCH.
+ *
+ * Errors: GSP_NULL_POINTER, GSP_INVALID_OBJECT (A), GSP_INVALID_VALUE
+ * (absent_as not a semiring code), GSP_DOMAIN_MISMATCH (A is GSP_BOOL;
+ * absent_as OR_AND or PLUS_TIMES), GSP_DIMENSION_MISMATCH (A not square:
+ * device copies are square), GSP_NO_DEVICE (a build without the CUDA
+ * backend, or no usable GPU; the message says why),
+ * GSP_DEVICE_OUT_OF_MEMORY, GSP_DEVICE_ERROR, GSP_OUT_OF_MEMORY. On error
+ * the outputs are untouched and A's content is unchanged.
+ */
+gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device,
+                                gsp_matrix A, gsp_semiring absent_as);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

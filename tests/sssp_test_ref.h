@@ -9,7 +9,7 @@
  *    smaller distance, else (ties: zero weights, absorbed float sums) the
  *    smallest tight tail one level up, levels relaxed over tight arcs from
  *    the vertices placed so far;
- *  - every parent chain walked with gsp_path_from_parents and its weights
+ *  - every parent chain walked with gsp_path_from_parent and its weights
  *    summed from the source in A's arithmetic: the sum must equal dist;
  *  - SuiteSparse:GraphBLAS: GrB_vxm on GrB_MIN_PLUS_SEMIRING_<T> with a MIN
  *    accumulator, repeated to a fixpoint.
@@ -304,7 +304,7 @@ static void check_dense(const tg *g, const int64_t *src, int64_t ns, double cuto
       if (par[v] < 0) continue;
       int64_t chain[64], len = 0, x = v;
       while (par[x] != x && len < 64) chain[len++] = x, x = (int64_t)par[x];
-      if (len == 64) continue; /* long chains: checked through gsp_path_from_parents */
+      if (len == 64) continue; /* long chains: checked through gsp_path_from_parent */
       double s = 0;
       for (int64_t k = len - 1; k >= 0; k--) {
         const int64_t a = k == len - 1 ? x : chain[k + 1];
@@ -324,7 +324,7 @@ static void check_dense(const tg *g, const int64_t *src, int64_t ns, double cuto
   free(d), free(ep), free(er);
 }
 
-/* Walk every reachable vertex with gsp_path_from_parents (all of them up
+/* Walk every reachable vertex with gsp_path_from_parent (all of them up
  * to `limit` vertices) and sum the weights along the path. */
 static void check_paths(const tg *g, gsp_vector dist, gsp_vector parent, int64_t limit) {
   const int64_t n = g->n;
@@ -335,7 +335,7 @@ static void check_paths(const tg *g, gsp_vector dist, gsp_vector parent, int64_t
   const int64_t step = n > limit ? n / limit : 1;
   for (int64_t v = 0; v < n; v += step) {
     gsp_index len = (gsp_index)n;
-    gsp_info info = gsp_path_from_parents(path, &len, parent, (gsp_index)v);
+    gsp_info info = gsp_path_from_parent(path, &len, parent, (gsp_index)v);
     if (isinf(dd[v])) {
       cr_assert_eq(info, GSP_NO_VALUE, "%spath to unreachable %lld: %s", gsp_test_ctx, (long long)v,
                    gsp_strerror(info));
@@ -356,7 +356,7 @@ static void check_paths(const tg *g, gsp_vector dist, gsp_vector parent, int64_t
     cr_assert(s == dd[v], "%spath to %lld sums to %.17g, dist %.17g", gsp_test_ctx, (long long)v, s, dd[v]);
     if (len > 1) { /* too small a buffer: GSP_INSUFFICIENT_SPACE with the size */
       gsp_index small = len - 1;
-      cr_assert_eq(gsp_path_from_parents(path, &small, parent, (gsp_index)v), GSP_INSUFFICIENT_SPACE);
+      cr_assert_eq(gsp_path_from_parent(path, &small, parent, (gsp_index)v), GSP_INSUFFICIENT_SPACE);
       cr_assert_eq(small, len);
     }
   }

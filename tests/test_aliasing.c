@@ -92,12 +92,12 @@ Test(aliasing, negative_cycle_and_paths) {
   cr_assert_eq(gsp_matrix_dup(&M, A), GSP_SUCCESS);
   cr_assert_eq(gsp_closure_ext(M, &S, GSP_MIN_PLUS, NULL), GSP_SUCCESS, "%s", gsp_last_error());
   buf[2] = 6;
-  ALIAS(gsp_path_extract(buf, &buf[2], S, 0, 3));
+  ALIAS(gsp_path_from_succ(buf, &buf[2], S, 0, 3));
   cr_expect_eq(buf[0], 8, "path written on error");
   gsp_vector d = NULL, p = NULL;
   cr_assert_eq(gsp_sssp(&d, &p, A, 0, NULL), GSP_SUCCESS);
   buf[1] = 8;
-  ALIAS(gsp_path_from_parents(buf, &buf[1], p, 3));
+  ALIAS(gsp_path_from_parent(buf, &buf[1], p, 3));
   gsp_matrix DD = NULL, PP = NULL;
   const gsp_index src[] = {0};
   cr_assert_eq(gsp_msssp(&DD, &PP, A, src, 1, NULL), GSP_SUCCESS);
@@ -106,7 +106,7 @@ Test(aliasing, negative_cycle_and_paths) {
   cr_expect_eq(buf[0], 8, "path written on error");
   /* len just past the path's room: fine */
   gsp_index path[4], n = 4;
-  cr_expect_eq(gsp_path_from_parents(path, &n, p, 3), GSP_SUCCESS);
+  cr_expect_eq(gsp_path_from_parent(path, &n, p, 3), GSP_SUCCESS);
   cr_expect_eq(n, 4);
   gsp_matrix_free(&S), gsp_matrix_free(&M), gsp_matrix_free(&DD), gsp_matrix_free(&PP);
   gsp_vector_free(&d), gsp_vector_free(&p);

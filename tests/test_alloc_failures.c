@@ -237,9 +237,11 @@ Test(alloc_failures, apsp) {
     double *before = picture(B);
     gsp_index rows = 0;
     gsp_apsp_opts o = {.algo = algo, .backend = GSP_BACKEND_CPU};
+    gsp_apsp_advanced oa = {0};
+    o.advanced = &oa;
     if (cfg >= 3) { /* subset, conversion, cutoff, blocks of 3 through the callback */
       o.sources = src, o.nsources = 4, o.use_type = true, o.type = GSP_FP64, o.has_cutoff = true, o.cutoff = 6;
-      o.row_block = 3, o.rows = apsp_count_rows, o.rows_ctx = &rows;
+      oa.row_block = 3, oa.rows = apsp_count_rows, oa.rows_ctx = &rows;
     }
     long long k = 0;
     for (;; k++) {
@@ -271,11 +273,13 @@ Test(alloc_failures, msssp_with_parents) {
   gsp_matrix A = gsp_test_random_matrix(GSP_INT32, 60, 60, 0.03, 1, 9, 13);
   double *before = picture(A);
   gsp_msssp_opts o = {.backend = GSP_BACKEND_CPU};
+  gsp_index ns;
+  gsp_index *all = gsp_test_all_sources(A, &ns);
   long long k = 0;
   for (;; k++) {
     gsp_matrix D = NULL, P = NULL;
     gsp__debug_fail_after(k);
-    gsp_info info = gsp_msssp(&D, &P, A, NULL, 0, &o);
+    gsp_info info = gsp_msssp(&D, &P, A, all, ns, &o);
     gsp__debug_fail_after(-1);
     if (info == GSP_SUCCESS) {
       gsp_index nd, np;
@@ -292,6 +296,6 @@ Test(alloc_failures, msssp_with_parents) {
   }
   cr_assert_gt(k, 0, "the walk never failed: injection not reached");
   cr_log_info("msssp with parents: %lld failure points walked", k);
-  free(before);
+  free(before), free(all);
   gsp_matrix_free(&A);
 }

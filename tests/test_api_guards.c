@@ -171,8 +171,8 @@ Test(api_guards, closure_paths_sssp) {
   EXPECT(GSP_NULL_POINTER, gsp_closure(NULL, GSP_MIN_PLUS));
   EXPECT(GSP_INVALID_OBJECT, gsp_closure(SA, GSP_MIN_PLUS));
   EXPECT(GSP_INVALID_OBJECT, gsp_closure_ext(SA, &succ, GSP_MIN_PLUS, NULL));
-  EXPECT(GSP_NULL_POINTER, gsp_path_extract(path, NULL, A, 0, 1));
-  EXPECT(GSP_INVALID_OBJECT, gsp_path_extract(path, &len, SA, 0, 1));
+  EXPECT(GSP_NULL_POINTER, gsp_path_from_succ(path, NULL, A, 0, 1));
+  EXPECT(GSP_INVALID_OBJECT, gsp_path_from_succ(path, &len, SA, 0, 1));
   EXPECT(GSP_NULL_POINTER, gsp_sssp(NULL, NULL, A, 0, NULL));
   EXPECT(GSP_INVALID_OBJECT, gsp_sssp(&dist, &par, SA, 0, NULL));
   EXPECT(GSP_INVALID_OBJECT, gsp_msssp(&succ, NULL, SA, &src, 1, NULL));
@@ -180,7 +180,7 @@ Test(api_guards, closure_paths_sssp) {
   EXPECT(GSP_NULL_POINTER, gsp_apsp(&succ, NULL, NULL, NULL));
   EXPECT(GSP_INVALID_OBJECT, gsp_apsp(&succ, &succ, SA, NULL));
   EXPECT(GSP_INVALID_OBJECT, gsp_nearest_source(&dist, &par, NULL, SA, &src, 1, NULL));
-  EXPECT(GSP_INVALID_OBJECT, gsp_path_from_parents(path, &len, SV, 1));
+  EXPECT(GSP_INVALID_OBJECT, gsp_path_from_parent(path, &len, SV, 1));
   EXPECT(GSP_INVALID_OBJECT, gsp_path_from_parent_row(path, &len, SA, 0, 1));
   cr_expect_eq(len, 4);
   cr_expect_eq(succ, (gsp_matrix)&succ);
@@ -264,7 +264,7 @@ Test(api_guards, options) {
   EXPECT(GSP_DOMAIN_MISMATCH, gsp_apsp(&D, &P, A, &o));
   o = (gsp_apsp_opts){.sources = src, .nsources = 2};
   EXPECT(GSP_INVALID_INDEX, gsp_apsp(&D, &P, A, &o));
-  o = (gsp_apsp_opts){.gpus = -2, .algo = GSP_APSP_MSSSP};
+  o = (gsp_apsp_opts){.algo = GSP_APSP_MSSSP, .advanced = &(gsp_apsp_advanced){.gpus = -2}};
   EXPECT(GSP_INVALID_VALUE, gsp_apsp(&D, &P, A, &o));
   o = (gsp_apsp_opts){.algo = GSP_APSP_MSSSP, .backend = GSP_BACKEND_CPU};
   gsp_matrix N = NULL;

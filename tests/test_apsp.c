@@ -25,7 +25,9 @@ TestSuite(apsp, .init = cpu_setup);
 static gsp_matrix run(gsp_matrix A, gsp_matrix *P, gsp_apsp_opts o, gsp_apsp_report *rep) {
   gsp_matrix D = NULL;
   gsp_apsp_report local;
-  o.report = rep ? rep : &local;
+  gsp_apsp_advanced oa = o.advanced ? *o.advanced : (gsp_apsp_advanced){0};
+  o.advanced = &oa;
+  oa.report = rep ? rep : &local;
   GSP_OK(gsp_apsp(&D, P, A, &o));
   return D;
 }
@@ -60,7 +62,7 @@ Test(apsp, three_algorithms_agree_non_negative) {
       /* and the same as gsp_msssp, and gsp_closure */
       gsp_matrix M = NULL, C = NULL;
       gsp_msssp_opts mo = {.backend = GSP_BACKEND_CPU};
-      GSP_OK(gsp_msssp(&M, NULL, A, NULL, 0, &mo));
+      GSP_OK(gsp_msssp(&M, NULL, A, all, g.n, &mo));
       assert_same(D[1], M);
       GSP_OK(gsp_matrix_dup(&C, A));
       GSP_OK(gsp_closure(C, GSP_MIN_PLUS));
@@ -152,7 +154,9 @@ Test(apsp, int32_parents_every_algorithm) {
           gsp_test_context("%s %s %s shape %d: ", type_name(t), neg ? "negative" : "non-negative",
                            apsp_algo_names[apsp_algos[a]], shape);
           gsp_apsp_opts o = aopts(apsp_algos[a], GSP_BACKEND_CPU);
-          if (shape == 1) o.row_block = 7;                  /* blocks of rows */
+          gsp_apsp_advanced oa = {0};
+          o.advanced = &oa;
+          if (shape == 1) oa.row_block = 7;                  /* blocks of rows */
           if (shape == 2) o.sources = src, o.nsources = 5; /* a subset with a repeat */
           if (shape == 2) o.has_cutoff = true, o.cutoff = 900;
           gsp_matrix P = NULL, P32 = NULL, Pc = NULL, D = run(A, &P, o, NULL);
@@ -292,6 +296,8 @@ Test(apsp, row_blocks_and_callback) {
       gsp_matrix B = apsp_algos[a] == GSP_APSP_MSSSP ? A0 : A;
       for (int conv = 0; conv < 2; conv++) {
         gsp_apsp_opts o = aopts(apsp_algos[a], GSP_BACKEND_CPU);
+        gsp_apsp_advanced oa = {0};
+        o.advanced = &oa;
         o.sources = src, o.nsources = 11;
         if (conv) o.use_type = true, o.type = t == GSP_FP64 ? GSP_INT32 : GSP_FP64;
         const gsp_type out = conv ? o.type : t;
@@ -300,7 +306,7 @@ Test(apsp, row_blocks_and_callback) {
         double *wd = dense_all(D, INFINITY), *wp = dense_all(P, -1);
         /* an explicit block size */
         gsp_apsp_report rep;
-        o.row_block = 3;
+        oa.row_block = 3;
         gsp_matrix P3 = NULL, D3 = run(B, &P3, o, &rep);
         cr_assert(rep.row_block == 3 && rep.row_blocks == 4, "%sblocks %llu x %llu", gsp_test_ctx,
                   (unsigned long long)rep.row_block, (unsigned long long)rep.row_blocks);
@@ -308,8 +314,8 @@ Test(apsp, row_blocks_and_callback) {
         assert_same(P3, P);
         gsp_matrix_free(&D3), gsp_matrix_free(&P3);
         /* a memory cap of about 5 rows */
-        o.row_block = 0;
-        o.device_memory_cap = (size_t)n * 16 * 5;
+        oa.row_block = 0;
+        oa.device_memory_cap = (size_t)n * 16 * 5;
         D3 = run(B, &P3, o, &rep);
         cr_assert(rep.row_block == 5 && rep.row_blocks == 3, "%scap: blocks %llu x %llu", gsp_test_ctx,
                   (unsigned long long)rep.row_block, (unsigned long long)rep.row_blocks);
@@ -321,7 +327,7 @@ Test(apsp, row_blocks_and_callback) {
           rows_sink s = {.n = (int64_t)n, .rows = 11, .t = out};
           s.d = malloc(11 * n * sizeof *s.d);
           s.p = malloc(11 * n * sizeof *s.p);
-          o.rows = rows_sink_fn, o.rows_ctx = &s, o.row_block = 4, o.device_memory_cap = 0;
+          oa.rows = rows_sink_fn, oa.rows_ctx = &s, oa.row_block = 4, oa.device_memory_cap = 0;
           gsp_matrix Dc = SENT, Pc = SENT;
           GSP_OK(gsp_apsp(&Dc, wantp ? &Pc : NULL, B, &o));
           cr_assert(Dc == NULL && (wantp ? Pc == NULL : Pc == SENT));
@@ -334,7 +340,7 @@ Test(apsp, row_blocks_and_callback) {
                       (unsigned long long)k, s.p[k], wp[k]);
           }
           free(s.d), free(s.p);
-          o.rows = NULL;
+          oa.rows = NULL;
         }
         free(wd), free(wp);
         gsp_matrix_free(&D), gsp_matrix_free(&P);
@@ -352,9 +358,11 @@ Test(apsp, callback_abort) {
     rows_sink s = {.n = 50, .rows = 50, .t = GSP_INT32, .stop_after = 2};
     s.d = malloc(50 * 50 * sizeof *s.d);
     gsp_apsp_opts o = aopts(apsp_algos[a], GSP_BACKEND_CPU);
-    o.rows = rows_sink_fn, o.rows_ctx = &s, o.row_block = 10;
+    gsp_apsp_advanced oa = {0};
+    o.advanced = &oa;
+    oa.rows = rows_sink_fn, oa.rows_ctx = &s, oa.row_block = 10;
     gsp_apsp_report rep = {.row_blocks = 99};
-    o.report = &rep;
+    oa.report = &rep;
     gsp_matrix D = SENT, P = SENT;
     gsp_info info = gsp_apsp(&D, &P, A, &o);
     cr_assert_eq(info, GSP_ABORTED, "%s: %s", apsp_algo_names[apsp_algos[a]], gsp_strerror(info));
@@ -371,7 +379,9 @@ Test(apsp, callback_abort) {
 Test(apsp, auto_selection) {
   gsp_apsp_report rep;
   gsp_apsp_opts o = aopts(GSP_APSP_AUTO, GSP_BACKEND_CPU);
-  o.report = &rep;
+  gsp_apsp_advanced oa = {0};
+  o.advanced = &oa;
+  oa.report = &rep;
   /* dense and small: Floyd-Warshall */
   gsp_matrix A = NULL, D = NULL, P = NULL;
   GSP_OK(gsp_generate_complete(&A, GSP_INT32, 64, 1, 100, 1));
@@ -382,14 +392,14 @@ Test(apsp, auto_selection) {
   /* the same with a callback: never Floyd-Warshall */
   rows_sink s = {.n = 64, .rows = 64, .t = GSP_INT32};
   s.d = malloc(64 * 64 * sizeof *s.d);
-  o.rows = rows_sink_fn, o.rows_ctx = &s;
+  oa.rows = rows_sink_fn, oa.rows_ctx = &s;
   GSP_OK(gsp_apsp(&D, NULL, A, &o));
   cr_assert_eq(rep.algo, GSP_APSP_MSSSP);
   free(s.d);
-  o.rows = NULL;
+  oa.rows = NULL;
   /* dense with negative weights: still Floyd-Warshall */
   gsp_matrix N = potential_trick(A, 30, 1);
-  o.dry_run = true;
+  oa.dry_run = true;
   GSP_OK(gsp_apsp(&D, NULL, N, &o));
   cr_assert_eq(rep.algo, GSP_APSP_FLOYD_WARSHALL);
   cr_assert(isinf(rep.predicted_seconds[GSP_APSP_MSSSP]));
@@ -413,7 +423,7 @@ Test(apsp, auto_selection) {
   o.sources = src, o.nsources = 8;
   GSP_OK(gsp_apsp(&D, NULL, N, &o));
   cr_assert_eq(rep.algo, GSP_APSP_JOHNSON, "8 sources of 3000: %d", (int)rep.algo);
-  o.dry_run = false;
+  oa.dry_run = false;
   GSP_OK(gsp_apsp(&D, NULL, N, &o));
   cr_assert_eq(rep.algo, GSP_APSP_JOHNSON);
   cr_assert_eq(rep.backend, GSP_BACKEND_CPU);
@@ -581,11 +591,13 @@ Test(apsp, staging_follows_host_memory_cap) {
   s.d = malloc(60 * 60 * sizeof *s.d);
   s.p = malloc(60 * 60 * sizeof *s.p);
   gsp_apsp_opts o = aopts(GSP_APSP_MSSSP, GSP_BACKEND_CPU);
-  o.rows = rows_sink_fn, o.rows_ctx = &s;
-  o.host_memory_cap = 60 * 8 * 5;
-  o.device_memory_cap = (size_t)1 << 30; /* the smaller of the two counts */
+  gsp_apsp_advanced oa = {0};
+  o.advanced = &oa;
+  oa.rows = rows_sink_fn, oa.rows_ctx = &s;
+  oa.host_memory_cap = 60 * 8 * 5;
+  oa.device_memory_cap = (size_t)1 << 30; /* the smaller of the two counts */
   gsp_apsp_report rep;
-  o.report = &rep;
+  oa.report = &rep;
   gsp_matrix Dc = SENT;
   GSP_OK(gsp_apsp(&Dc, NULL, A, &o));
   cr_assert(rep.row_block == 5 && rep.row_blocks == 12, "blocks %llu x %llu", (unsigned long long)rep.row_block,

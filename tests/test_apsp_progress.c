@@ -27,12 +27,13 @@ Test(apsp_progress, parts_give_the_same_result) {
   gsp_matrix A = NULL, D1 = NULL, D2 = NULL;
   GSP_OK(gsp_generate_random(&A, GSP_INT32, 900, 5000, 1, 100, 3));
   gsp_apsp_report r1, r2;
-  gsp_apsp_opts o = {.algo = GSP_APSP_MSSSP, .report = &r1};
+  gsp_apsp_advanced adv = {.report = &r1};
+  gsp_apsp_opts o = {.algo = GSP_APSP_MSSSP, .advanced = &adv};
   GSP_OK(gsp_apsp(&D1, NULL, A, &o));
   seen s = {0, 0, true};
-  o.report = &r2;
-  o.progress = on_progress;
-  o.progress_ctx = &s;
+  adv.report = &r2;
+  adv.progress = on_progress;
+  adv.progress_ctx = &s;
   GSP_OK(gsp_apsp(&D2, NULL, A, &o));
   cr_assert_geq(s.calls, 8, "%d progress calls", s.calls);
   cr_assert(s.rising);

@@ -25,7 +25,9 @@ static void gpu_or_skip(void) {
 static gsp_matrix run(gsp_matrix A, gsp_matrix *P, gsp_apsp_opts o, gsp_apsp_report *rep) {
   gsp_matrix D = NULL;
   gsp_apsp_report local;
-  o.report = rep ? rep : &local;
+  gsp_apsp_advanced oa = o.advanced ? *o.advanced : (gsp_apsp_advanced){0};
+  o.advanced = &oa;
+  oa.report = rep ? rep : &local;
   GSP_OK(gsp_apsp(&D, P, A, &o));
   return D;
 }
@@ -115,9 +117,11 @@ Test(cuda_apsp, memory_cap_row_blocks) {
       gsp_matrix B = neg ? A : A0;
       gsp_test_context("%s neg %d: ", type_name(t), neg);
       gsp_apsp_opts o = aopts(GSP_APSP_AUTO, GSP_BACKEND_CPU);
+      gsp_apsp_advanced oa = {0};
+      o.advanced = &oa;
       gsp_matrix Pc = NULL, Dc = run(B, &Pc, o, NULL);
       o.backend = GSP_BACKEND_CUDA;
-      o.device_memory_cap = (size_t)2 << 20; /* 2 MiB: 128 rows of n x 16 bytes */
+      oa.device_memory_cap = (size_t)2 << 20; /* 2 MiB: 128 rows of n x 16 bytes */
       gsp_apsp_report rep;
       gsp_matrix Pg = NULL, Dg = run(B, &Pg, o, &rep);
       cr_assert_eq(rep.algo, neg ? GSP_APSP_JOHNSON : GSP_APSP_MSSSP);
@@ -130,9 +134,9 @@ Test(cuda_apsp, memory_cap_row_blocks) {
       rows_sink s = {.n = (int64_t)n, .rows = (int64_t)n, .t = t};
       s.d = malloc(n * n * sizeof *s.d);
       s.p = malloc(n * n * sizeof *s.p);
-      o.rows = rows_sink_fn, o.rows_ctx = &s;
+      oa.rows = rows_sink_fn, oa.rows_ctx = &s;
       gsp_matrix Dx = NULL, Px = NULL;
-      o.report = &rep;
+      oa.report = &rep;
       GSP_OK(gsp_apsp(&Dx, &Px, B, &o));
       cr_assert(Dx == NULL && Px == NULL && s.next == (int64_t)n && s.calls == (int64_t)rep.row_blocks);
       for (gsp_index k = 0; k < n * n; k++)
@@ -149,14 +153,16 @@ Test(cuda_apsp, auto_selection_on_gpu) {
   gpu_or_skip();
   gsp_apsp_report rep;
   gsp_apsp_opts o = aopts(GSP_APSP_AUTO, GSP_BACKEND_CUDA);
-  o.report = &rep;
+  gsp_apsp_advanced oa = {0};
+  o.advanced = &oa;
+  oa.report = &rep;
   gsp_matrix A = NULL, D = NULL;
   GSP_OK(gsp_generate_complete(&A, GSP_FP32, 2048, 1, 100, 1));
   GSP_OK(gsp_apsp(&D, NULL, A, &o));
   cr_assert(rep.algo == GSP_APSP_FLOYD_WARSHALL && rep.backend == GSP_BACKEND_CUDA, "dense 2048: %d on %d",
             (int)rep.algo, (int)rep.backend);
   gsp_matrix_free(&D), gsp_matrix_free(&A);
-  o.dry_run = true;
+  oa.dry_run = true;
   GSP_OK(gsp_generate_rmat(&A, GSP_INT32, 17, 4, 0, 0, 0, 1, 100, 2)); /* 131072 vertices */
   GSP_OK(gsp_apsp(&D, NULL, A, &o));
   cr_assert_eq(rep.algo, GSP_APSP_MSSSP, "sparse 2^17: %d (fw %g s, msssp %g s)", (int)rep.algo,

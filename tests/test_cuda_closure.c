@@ -145,7 +145,7 @@ static void check_paths(gsp_semiring s, gsp_type t, gsp_matrix A, gsp_matrix D, 
     char dv[16];
     gsp_info have = gsp_matrix_extract_element(dv, D, i, j);
     gsp_index len = n + 1;
-    gsp_info pinfo = gsp_path_extract(path, &len, S, i, j);
+    gsp_info pinfo = gsp_path_from_succ(path, &len, S, i, j);
     if (have == GSP_NO_VALUE) {
       cr_assert_eq(pinfo, GSP_NO_VALUE, "%s(%llu,%llu) has no distance but a path", gsp_test_ctx,
                    (unsigned long long)i, (unsigned long long)j);
@@ -348,7 +348,7 @@ Test(cuda_closure, paths_first_hop_beyond_candidates) {
 
 /* Real-valued float weights: sums round, so a first hop may be tight only
  * within rounding; paths must still be optimal to that precision and every
- * successor chain must end (gsp_path_extract fails on a loop). */
+ * successor chain must end (gsp_path_from_succ fails on a loop). */
 Test(cuda_closure, paths_real_weights) {
   gpu_or_skip();
   const gsp_type types[] = {GSP_FP32, GSP_FP64};

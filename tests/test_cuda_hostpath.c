@@ -270,13 +270,14 @@ Test(cuda_hostpath, apsp_presence_from_the_kernel, .timeout = 300) {
     gsp_apsp_opts o = {.algo = GSP_APSP_MSSSP, .backend = GSP_BACKEND_CPU};
     GSP_OK(gsp_apsp(&Dc, NULL, A, &o));
     gsp_apsp_report rep;
+    gsp_apsp_advanced adv = {.report = &rep};
     o.backend = GSP_BACKEND_CUDA;
-    o.report = &rep;
+    o.advanced = &adv;
     GSP_OK(gsp_apsp(&Dg, NULL, A, &o));
     cr_assert_eq(rep.backend, GSP_BACKEND_CUDA);
     int calls = 0;
-    o.progress = count_call;
-    o.progress_ctx = &calls;
+    adv.progress = count_call;
+    adv.progress_ctx = &calls;
     GSP_OK(gsp_apsp(&Dp, NULL, A, &o));
     cr_assert_geq(calls, 2);
     const size_t nn = (size_t)n * n;

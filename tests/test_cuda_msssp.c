@@ -70,6 +70,8 @@ static void walk_rows(const tg *g, gsp_matrix D, gsp_matrix P, gsp_index r, gsp_
  * the references and walked. src NULL: all pairs. */
 static void both(gsp_matrix A, const gsp_index *src, gsp_index ns, gsp_index batch, bool cut, double cutoff,
                  int rows) {
+  gsp_index *all = NULL;
+  if (!src) src = all = gsp_test_all_sources(A, &ns);
   gsp_msssp_opts o = {0};
   o.has_cutoff = cut, o.cutoff = cutoff;
   o.backend = GSP_BACKEND_CPU;
@@ -109,6 +111,7 @@ static void both(gsp_matrix A, const gsp_index *src, gsp_index ns, gsp_index bat
   }
   gsp_matrix_free(&Dc), gsp_matrix_free(&Pc), gsp_matrix_free(&Dg), gsp_matrix_free(&Pg), gsp_matrix_free(&D2);
   gsp_matrix_free(&P3);
+  free(all);
 }
 
 Test(cuda_msssp, odd_batches_and_source_counts) {
@@ -238,7 +241,10 @@ Test(cuda_msssp, tie_bfs) {
     both(A, NULL, 0, 64, false, 0, 4);
     gsp_msssp_opts o = {0};
     o.backend = GSP_BACKEND_CUDA;
-    GSP_OK(gsp_msssp(&D, &P, A, NULL, 0, &o));
+    gsp_index ns;
+    gsp_index *all = gsp_test_all_sources(A, &ns);
+    GSP_OK(gsp_msssp(&D, &P, A, all, ns, &o));
+    free(all);
     int levels = 0;
     const int64_t ties = last_ties(&levels);
     if (ties >= 0) {
@@ -257,7 +263,10 @@ Test(cuda_msssp, large_rows_against_closure) {
   GSP_OK(gsp_generate_random(&A, GSP_INT32, 6000, 24000, 1, 4096, 3));
   gsp_msssp_opts o = {0};
   o.backend = GSP_BACKEND_CUDA;
-  GSP_OK(gsp_msssp(&D, NULL, A, NULL, 0, &o));
+  gsp_index ns;
+  gsp_index *all = gsp_test_all_sources(A, &ns);
+  GSP_OK(gsp_msssp(&D, NULL, A, all, ns, &o));
+  free(all);
   GSP_OK(gsp_matrix_dup(&C, A));
   gsp_closure_opts co = {0};
   co.backend = GSP_BACKEND_CUDA;

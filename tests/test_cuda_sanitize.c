@@ -129,7 +129,7 @@ static void successors_vs_cpu(gsp_matrix A, gsp_semiring s) {
       char dv[16];
       const gsp_info have = gsp_matrix_extract_element(dv, G, i, j);
       gsp_index len = n + 1;
-      const gsp_info pi = gsp_path_extract(path, &len, S, i, j);
+      const gsp_info pi = gsp_path_from_succ(path, &len, S, i, j);
       if (have == GSP_NO_VALUE) {
         cr_assert_eq(pi, GSP_NO_VALUE, "%s(%llu,%llu): a path but no distance", gsp_test_ctx,
                      (unsigned long long)i, (unsigned long long)j);
@@ -432,6 +432,8 @@ Test(cuda_sanitize, apsp) {
     gsp_matrix A = as_type(R, sssp_types[ti]), P0 = as_type(B, sssp_types[ti]);
     for (int cfg = 0; cfg < 4; cfg++) {
       gsp_apsp_opts o = {.algo = cfg == 1 ? GSP_APSP_MSSSP : cfg == 3 ? GSP_APSP_FLOYD_WARSHALL : GSP_APSP_JOHNSON};
+      gsp_apsp_advanced oa = {0};
+      o.advanced = &oa;
       if (cfg == 2) { /* subset, cutoff, output type */
         o.sources = src, o.nsources = 5, o.has_cutoff = true, o.cutoff = 40;
         o.use_type = true, o.type = sssp_types[3 - ti];
@@ -442,7 +444,7 @@ Test(cuda_sanitize, apsp) {
       gsp_apsp_report rep;
       o.backend = GSP_BACKEND_CPU;
       GSP_OK(gsp_apsp(&Dc, cfg == 3 ? NULL : &Pc, G, &o));
-      o.backend = GSP_BACKEND_CUDA, o.report = &rep;
+      o.backend = GSP_BACKEND_CUDA, oa.report = &rep;
       GSP_OK(gsp_apsp(&Dg, cfg == 3 ? NULL : &Pg, G, &o));
       cr_assert_eq(rep.backend, GSP_BACKEND_CUDA, "%sran on the CPU", gsp_test_ctx);
       gsp_test_assert_matrix_same(Dg, Dc, 0);
@@ -454,8 +456,9 @@ Test(cuda_sanitize, apsp) {
   /* row blocks of 32 through the callback (Johnson, int64) */
   gsp_matrix A = as_type(R, GSP_INT64), D = (gsp_matrix)&A, P = (gsp_matrix)&A;
   row_count rc = {0, 0};
-  gsp_apsp_opts o = {.algo = GSP_APSP_JOHNSON, .backend = GSP_BACKEND_CUDA, .row_block = 32, .rows = count_rows,
-                     .rows_ctx = &rc};
+  gsp_apsp_opts o = {.algo = GSP_APSP_JOHNSON,
+                     .backend = GSP_BACKEND_CUDA,
+                     .advanced = &(gsp_apsp_advanced){.row_block = 32, .rows = count_rows, .rows_ctx = &rc}};
   gsp_test_context("apsp row blocks: ");
   GSP_OK(gsp_apsp(&D, &P, A, &o));
   cr_assert(D == NULL && P == NULL);

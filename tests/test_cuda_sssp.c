@@ -154,6 +154,8 @@ Test(cuda_sssp, nearest_source) {
 
 /* msssp GPU == CPU for a batch width. */
 static void msssp_both(gsp_matrix A, const gsp_index *src, gsp_index ns, gsp_index batch, bool cut, double cutoff) {
+  gsp_index *all = NULL;
+  if (!src) src = all = gsp_test_all_sources(A, &ns);
   gsp_msssp_opts o = {0};
   o.has_cutoff = cut, o.cutoff = cutoff;
   o.backend = GSP_BACKEND_CPU;
@@ -167,6 +169,7 @@ static void msssp_both(gsp_matrix A, const gsp_index *src, gsp_index ns, gsp_ind
   GSP_OK(gsp_msssp(&D2, NULL, A, src, ns, &o));
   gsp_test_assert_matrix_same(D2, Dc, 0);
   gsp_matrix_free(&Dc), gsp_matrix_free(&Pc), gsp_matrix_free(&Dg), gsp_matrix_free(&Pg), gsp_matrix_free(&D2);
+  free(all);
 }
 
 Test(cuda_sssp, msssp_families_batches) {

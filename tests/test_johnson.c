@@ -28,7 +28,9 @@ TestSuite(johnson, .init = cpu_setup);
 static gsp_matrix run(gsp_matrix A, gsp_matrix *P, gsp_apsp_opts o) {
   gsp_matrix D = NULL;
   gsp_apsp_report rep;
-  o.report = &rep;
+  gsp_apsp_advanced oa = o.advanced ? *o.advanced : (gsp_apsp_advanced){0};
+  o.advanced = &oa;
+  oa.report = &rep;
   GSP_OK(gsp_apsp(&D, P, A, &o));
   cr_assert_eq(rep.algo, o.algo == GSP_APSP_AUTO ? rep.algo : o.algo);
   cr_assert_eq(rep.backend, GSP_BACKEND_CPU);
@@ -167,11 +169,13 @@ Test(johnson, negative_cycle_anywhere) {
     for (int algo = 0; algo < 2; algo++) {
       for (int q = 0; q < 3; q++) {
         gsp_apsp_opts o = aopts(algo ? GSP_APSP_FLOYD_WARSHALL : GSP_APSP_JOHNSON, GSP_BACKEND_CPU);
+        gsp_apsp_advanced oa = {0};
+        o.advanced = &oa;
         if (q == 0) o.sources = far, o.nsources = 2;
         if (q == 1) o.sources = near, o.nsources = 1;
         gsp_matrix D = SENT, P = SENT;
         gsp_apsp_report rep = {.row_blocks = 12345};
-        o.report = &rep;
+        oa.report = &rep;
         gsp_info info = gsp_apsp(&D, q == 2 ? NULL : &P, A, &o);
         cr_assert_eq(info, GSP_NEGATIVE_CYCLE, "%s %s sources %d: %s", type_name(t), apsp_algo_names[o.algo], q,
                      gsp_strerror(info));

@@ -115,7 +115,10 @@ Test(msssp, apsp_equals_closure) {
       gsp_test_context("apsp %s %s", family_names[fams[fi]], type_name(t));
       gsp_msssp_opts o = mopts();
       gsp_matrix D = NULL, P = NULL, C = NULL;
-      GSP_OK(gsp_msssp(&D, &P, A, NULL, 0, &o));
+      gsp_index ns;
+      gsp_index *all = gsp_test_all_sources(A, &ns);
+      GSP_OK(gsp_msssp(&D, &P, A, all, ns, &o));
+      free(all);
       GSP_OK(gsp_matrix_dup(&C, A));
       GSP_OK(gsp_closure(C, GSP_MIN_PLUS));
       gsp_test_assert_matrix_same(D, C, 0);
@@ -142,7 +145,9 @@ Test(msssp, int32_parents_equal_int64) {
       const gsp_index src[] = {3, 0, (gsp_index)g.n - 1, 3};
       for (int all = 0; all < 2; all++) {
         gsp_test_context("int32 parents %s %s %s", family_names[fams[fi]], type_name(t), all ? "all" : "subset");
-        const gsp_index *s = all ? NULL : src, ns = all ? (gsp_index)g.n : 4;
+        gsp_index nall;
+        gsp_index *every = gsp_test_all_sources(A, &nall);
+        const gsp_index *s = all ? every : src, ns = all ? nall : 4;
         gsp_msssp_opts o = mopts();
         o.has_cutoff = fi == 0, o.cutoff = 400;
         gsp_matrix D = NULL, P = NULL, D32 = NULL, P32 = NULL, Pc = NULL;
@@ -158,6 +163,7 @@ Test(msssp, int32_parents_equal_int64) {
         check_rows(&g, D32, P32, s, ns, o.has_cutoff ? o.cutoff : INFINITY);
         gsp_matrix_free(&D), gsp_matrix_free(&P), gsp_matrix_free(&D32), gsp_matrix_free(&P32);
         gsp_matrix_free(&Pc);
+        free(every);
       }
       tg_free(&g);
       gsp_matrix_free(&A);
@@ -256,10 +262,22 @@ Test(msssp, empty_and_tiny) {
   cr_assert(nr == 0 && nc == 10 && nv == 0);
   gsp_matrix_free(&D), gsp_matrix_free(&P), gsp_matrix_free(&A);
   GSP_OK(gsp_matrix_new(&A, GSP_FP32, 0, 0));
-  GSP_OK(gsp_msssp(&D, NULL, A, NULL, 0, &o));
+  GSP_OK(gsp_msssp(&D, NULL, A, &s, 0, &o));
   GSP_OK(gsp_matrix_nrows(&nr, D));
   cr_assert_eq(nr, 0);
   gsp_matrix_free(&D), gsp_matrix_free(&A);
+}
+
+/* All pairs have one route, gsp_apsp: gsp_msssp refuses a NULL source
+ * list (it once meant "every vertex") and names the call to use. */
+Test(msssp, null_sources_refused) {
+  gsp_matrix A = family_matrix(F_RING, GSP_INT32, 10, 1), D = NULL, P = NULL;
+  gsp_msssp_opts o = mopts();
+  cr_assert_eq(gsp_msssp(&D, &P, A, NULL, 0, &o), GSP_INVALID_VALUE);
+  cr_assert(D == NULL && P == NULL);
+  cr_assert(strstr(gsp_last_error(), "gsp_apsp") != NULL, "%s", gsp_last_error());
+  cr_assert_eq(gsp_msssp(&D, NULL, A, NULL, 10, &o), GSP_INVALID_VALUE);
+  gsp_matrix_free(&A);
 }
 
 /* The parent rule pinned by hand on the graph of test_sssp.c's

@@ -1,5 +1,5 @@
 /*
- * Successor matrices from gsp_closure_ext and gsp_path_extract: every
+ * Successor matrices from gsp_closure_ext and gsp_path_from_succ: every
  * reconstructed path starts and ends right, uses only edges of the input,
  * and its cost (the semiring product of the original edge weights along
  * it) equals the closure value. Tie-heavy inputs (weights in {0, 1, 2},
@@ -91,7 +91,7 @@ static void check_all_paths(gsp_semiring s, gsp_type t, int64_t n, double densit
                    (long long)i, (long long)j);
       if (reflexive && i == j) cr_assert_eq(sij, i, "%ssucc(i,i) = i for the empty path", gsp_test_ctx);
       gsp_index len = (gsp_index)n;
-      gsp_info info = gsp_path_extract(path, &len, S, (gsp_index)i, (gsp_index)j);
+      gsp_info info = gsp_path_from_succ(path, &len, S, (gsp_index)i, (gsp_index)j);
       if (i == j) { /* documented: the one-vertex path */
         cr_assert(info == GSP_SUCCESS && len == 1 && path[0] == (gsp_index)i);
         continue;
@@ -170,30 +170,30 @@ Test(path, insufficient_space_and_no_value) {
   gsp_index path[12], len;
   for (int k = 0; k < 12; k++) path[k] = 777;
   len = 9; /* the path 0..9 has 10 vertices */
-  cr_assert_eq(gsp_path_extract(path, &len, S, 0, 9), GSP_INSUFFICIENT_SPACE);
+  cr_assert_eq(gsp_path_from_succ(path, &len, S, 0, 9), GSP_INSUFFICIENT_SPACE);
   cr_assert_eq(len, 10);
   for (int k = 0; k < 12; k++) cr_assert_eq(path[k], 777, "path must be untouched");
   len = 0; /* size query with no array */
-  cr_assert_eq(gsp_path_extract(NULL, &len, S, 2, 5), GSP_INSUFFICIENT_SPACE);
+  cr_assert_eq(gsp_path_from_succ(NULL, &len, S, 2, 5), GSP_INSUFFICIENT_SPACE);
   cr_assert_eq(len, 4);
   len = 4;
-  GSP_OK(gsp_path_extract(path, &len, S, 2, 5));
+  GSP_OK(gsp_path_from_succ(path, &len, S, 2, 5));
   cr_assert(len == 4 && path[0] == 2 && path[1] == 3 && path[2] == 4 && path[3] == 5);
   len = 12;
-  cr_assert_eq(gsp_path_extract(path, &len, S, 0, 10), GSP_NO_VALUE);
-  cr_assert_eq(gsp_path_extract(path, &len, S, 9, 0), GSP_NO_VALUE); /* wrong direction */
+  cr_assert_eq(gsp_path_from_succ(path, &len, S, 0, 10), GSP_NO_VALUE);
+  cr_assert_eq(gsp_path_from_succ(path, &len, S, 9, 0), GSP_NO_VALUE); /* wrong direction */
   len = 0;
-  cr_assert_eq(gsp_path_extract(NULL, &len, S, 10, 3), GSP_NO_VALUE);
+  cr_assert_eq(gsp_path_from_succ(NULL, &len, S, 10, 3), GSP_NO_VALUE);
   len = 1;
-  GSP_OK(gsp_path_extract(path, &len, S, 10, 10));
+  GSP_OK(gsp_path_from_succ(path, &len, S, 10, 10));
   cr_assert(len == 1 && path[0] == 10);
   /* arguments */
-  cr_assert_eq(gsp_path_extract(path, NULL, S, 0, 1), GSP_NULL_POINTER);
+  cr_assert_eq(gsp_path_from_succ(path, NULL, S, 0, 1), GSP_NULL_POINTER);
   len = 3;
-  cr_assert_eq(gsp_path_extract(NULL, &len, S, 0, 1), GSP_NULL_POINTER);
-  cr_assert_eq(gsp_path_extract(path, &len, NULL, 0, 1), GSP_NULL_POINTER);
-  cr_assert_eq(gsp_path_extract(path, &len, S, 11, 1), GSP_INVALID_INDEX);
-  cr_assert_eq(gsp_path_extract(path, &len, S, 1, 11), GSP_INVALID_INDEX);
+  cr_assert_eq(gsp_path_from_succ(NULL, &len, S, 0, 1), GSP_NULL_POINTER);
+  cr_assert_eq(gsp_path_from_succ(path, &len, NULL, 0, 1), GSP_NULL_POINTER);
+  cr_assert_eq(gsp_path_from_succ(path, &len, S, 11, 1), GSP_INVALID_INDEX);
+  cr_assert_eq(gsp_path_from_succ(path, &len, S, 1, 11), GSP_INVALID_INDEX);
   gsp_matrix_free(&S);
 }
 
@@ -212,46 +212,46 @@ Test(path, corrupt_successors_never_loop) {
   gsp_index I1[] = {0, 1, 2}, J1[] = {3, 3, 3};
   int64_t X1[] = {1, 2, 0};
   gsp_matrix S = succ_from(4, I1, J1, X1, 3);
-  cr_assert_eq(gsp_path_extract(path, &len, S, 0, 3), GSP_INVALID_VALUE);
+  cr_assert_eq(gsp_path_from_succ(path, &len, S, 0, 3), GSP_INVALID_VALUE);
   gsp_matrix_free(&S);
   /* a self pointer */
   gsp_index I2[] = {0}, J2[] = {2};
   int64_t X2[] = {0};
   S = succ_from(3, I2, J2, X2, 1);
   len = 8;
-  cr_assert_eq(gsp_path_extract(path, &len, S, 0, 2), GSP_INVALID_VALUE);
+  cr_assert_eq(gsp_path_from_succ(path, &len, S, 0, 2), GSP_INVALID_VALUE);
   gsp_matrix_free(&S);
   /* out of range and negative successors */
   int64_t X3[] = {7}, X4[] = {-1};
   S = succ_from(3, I2, J2, X3, 1);
   len = 8;
-  cr_assert_eq(gsp_path_extract(path, &len, S, 0, 2), GSP_INVALID_VALUE);
+  cr_assert_eq(gsp_path_from_succ(path, &len, S, 0, 2), GSP_INVALID_VALUE);
   gsp_matrix_free(&S);
   S = succ_from(3, I2, J2, X4, 1);
   len = 8;
-  cr_assert_eq(gsp_path_extract(path, &len, S, 0, 2), GSP_INVALID_VALUE);
+  cr_assert_eq(gsp_path_from_succ(path, &len, S, 0, 2), GSP_INVALID_VALUE);
   gsp_matrix_free(&S);
   /* a hole on the way: succ(0,2) = 1 but succ(1,2) absent */
   int64_t X5[] = {1};
   S = succ_from(3, I2, J2, X5, 1);
   len = 8;
-  cr_assert_eq(gsp_path_extract(path, &len, S, 0, 2), GSP_INVALID_VALUE);
+  cr_assert_eq(gsp_path_from_succ(path, &len, S, 0, 2), GSP_INVALID_VALUE);
   gsp_matrix_free(&S);
   /* a valid CSR one is walked as well */
   gsp_index I6[] = {0, 1}, J6[] = {2, 2};
   int64_t X6[] = {1, 2};
   S = succ_from(3, I6, J6, X6, 2);
   len = 8;
-  GSP_OK(gsp_path_extract(path, &len, S, 0, 2));
+  GSP_OK(gsp_path_from_succ(path, &len, S, 0, 2));
   cr_assert(len == 3 && path[0] == 0 && path[1] == 1 && path[2] == 2);
   gsp_matrix_free(&S);
   /* wrong type and shape */
   gsp_matrix F = NULL;
   GSP_OK(gsp_matrix_new(&F, GSP_FP64, 3, 3));
-  cr_assert_eq(gsp_path_extract(path, &len, F, 0, 1), GSP_DOMAIN_MISMATCH);
+  cr_assert_eq(gsp_path_from_succ(path, &len, F, 0, 1), GSP_DOMAIN_MISMATCH);
   gsp_matrix_free(&F);
   GSP_OK(gsp_matrix_new(&F, GSP_INT64, 3, 4));
-  cr_assert_eq(gsp_path_extract(path, &len, F, 0, 1), GSP_DIMENSION_MISMATCH);
+  cr_assert_eq(gsp_path_from_succ(path, &len, F, 0, 1), GSP_DIMENSION_MISMATCH);
   gsp_matrix_free(&F);
 }
 
@@ -275,7 +275,7 @@ Test(path, large_fused_steps, .timeout = 120) {
       gsp_index i = gsp_test_rand(&st) % (gsp_index)n, j = gsp_test_rand(&st) % (gsp_index)n, len = (gsp_index)n;
       float d;
       gsp_info have = gsp_matrix_extract_element(&d, M, i, j);
-      gsp_info info = gsp_path_extract(path, &len, S, i, j);
+      gsp_info info = gsp_path_from_succ(path, &len, S, i, j);
       if (i == j) continue;
       if (have == GSP_NO_VALUE) {
         cr_assert_eq(info, GSP_NO_VALUE);

@@ -1,5 +1,5 @@
 /*
- * gsp_sssp, gsp_nearest_source and gsp_path_from_parents on the CPU
+ * gsp_sssp, gsp_nearest_source and gsp_path_from_parent on the CPU
  * backend: every algorithm on every weight type over random, R-MAT, grid,
  * ring, complete, disconnected, zero-weight, fractional and float-absorbing
  * graphs, checked against a reference Dijkstra in A's own arithmetic (so
@@ -451,7 +451,7 @@ Test(sssp, errors) {
   gsp_matrix_free(&A);
 }
 
-Test(sssp, path_from_parents_errors) {
+Test(sssp, path_from_parent_errors) {
   gsp_index path[8], len = 8;
   /* parents 0 <- 1 <- 2, 3 -> 4 -> 3 a cycle, 5 points at an absent 6,
    * 7 out of range; the walker takes INT64 and INT32 parents alike */
@@ -464,27 +464,27 @@ Test(sssp, path_from_parents_errors) {
     if (w == 0) GSP_OK(gsp_vector_import_dense(&P, GSP_INT64, 8, par, &absent));
     else GSP_OK(gsp_vector_import_dense(&P, GSP_INT32, 8, par32, &absent32));
     len = 8;
-    GSP_OK(gsp_path_from_parents(path, &len, P, 2));
+    GSP_OK(gsp_path_from_parent(path, &len, P, 2));
     cr_assert(len == 3 && path[0] == 0 && path[1] == 1 && path[2] == 2);
     len = 8;
-    GSP_OK(gsp_path_from_parents(path, &len, P, 0));
+    GSP_OK(gsp_path_from_parent(path, &len, P, 0));
     cr_assert(len == 1 && path[0] == 0);
     len = 8;
-    cr_assert_eq(gsp_path_from_parents(path, &len, P, 3), GSP_INVALID_VALUE, "cycle");
-    cr_assert_eq(gsp_path_from_parents(path, &len, P, 5), GSP_INVALID_VALUE, "hole");
-    cr_assert_eq(gsp_path_from_parents(path, &len, P, 7), GSP_INVALID_VALUE, "out of range");
-    cr_assert_eq(gsp_path_from_parents(path, &len, P, 6), GSP_NO_VALUE, "unreachable");
-    cr_assert_eq(gsp_path_from_parents(path, &len, P, 8), GSP_INVALID_INDEX);
-    cr_assert_eq(gsp_path_from_parents(NULL, &len, P, 1), GSP_NULL_POINTER);
+    cr_assert_eq(gsp_path_from_parent(path, &len, P, 3), GSP_INVALID_VALUE, "cycle");
+    cr_assert_eq(gsp_path_from_parent(path, &len, P, 5), GSP_INVALID_VALUE, "hole");
+    cr_assert_eq(gsp_path_from_parent(path, &len, P, 7), GSP_INVALID_VALUE, "out of range");
+    cr_assert_eq(gsp_path_from_parent(path, &len, P, 6), GSP_NO_VALUE, "unreachable");
+    cr_assert_eq(gsp_path_from_parent(path, &len, P, 8), GSP_INVALID_INDEX);
+    cr_assert_eq(gsp_path_from_parent(NULL, &len, P, 1), GSP_NULL_POINTER);
     cr_assert_eq(len, 8, "len untouched on error");
     len = 2;
-    cr_assert_eq(gsp_path_from_parents(path, &len, P, 2), GSP_INSUFFICIENT_SPACE);
+    cr_assert_eq(gsp_path_from_parent(path, &len, P, 2), GSP_INSUFFICIENT_SPACE);
     cr_assert_eq(len, 3);
     gsp_vector_free(&P);
   }
   gsp_vector F = NULL;
   GSP_OK(gsp_vector_new(&F, GSP_FP64, 3));
-  cr_assert_eq(gsp_path_from_parents(path, &len, F, 0), GSP_DOMAIN_MISMATCH);
+  cr_assert_eq(gsp_path_from_parent(path, &len, F, 0), GSP_DOMAIN_MISMATCH);
   gsp_vector_free(&F);
 }
 

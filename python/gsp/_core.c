@@ -347,7 +347,10 @@ static PyObject *py_apsp(PyObject *self, PyObject *args) {
   gsp_apsp_report rep;
   memset(&rep, 0, sizeof rep);
   gsp_apsp_opts o;
+  gsp_apsp_advanced oa;
   memset(&o, 0, sizeof o);
+  memset(&oa, 0, sizeof oa);
+  o.advanced = &oa;
   o.algo = (gsp_apsp_algo)algo;
   o.backend = (gsp_backend)backend;
   o.sources = src;
@@ -357,8 +360,8 @@ static PyObject *py_apsp(PyObject *self, PyObject *args) {
     o.cutoff = PyFloat_AsDouble(ocut);
     if (PyErr_Occurred()) goto done;
   }
-  o.row_block = (gsp_index)row_block;
-  o.report = &rep;
+  oa.row_block = (gsp_index)row_block;
+  oa.report = &rep;
   gsp_info info = GSP_SUCCESS;
   rows_ctx c = {.dist = vd.buf, .ds = gsp_type_size(t), .pred = opred != Py_None ? vp.buf : NULL, .src = src,
                 .n = n};
@@ -368,15 +371,17 @@ static PyObject *py_apsp(PyObject *self, PyObject *args) {
      * AUTO would never take Floyd-Warshall, though here the rows land in
      * one preallocated array all the same. */
     gsp_apsp_opts d = o;
+    gsp_apsp_advanced da = oa;
     gsp_matrix dd = NULL, pp = NULL;
-    d.dry_run = true;
+    da.dry_run = true;
+    d.advanced = &da;
     info = gsp_apsp(&dd, opred != Py_None ? &pp : NULL, A, &d);
     if (info == GSP_SUCCESS) o.algo = rep.algo;
   }
   if (info == GSP_SUCCESS && n > 0 && ns > 0) {
     gsp_matrix dd = NULL, pp = NULL;
-    o.rows = on_rows;
-    o.rows_ctx = &c;
+    oa.rows = on_rows;
+    oa.rows_ctx = &c;
     info = gsp_apsp(&dd, opred != Py_None ? &pp : NULL, A, &o);
   }
   PyEval_RestoreThread(c.ts);

@@ -440,6 +440,8 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
   const bool full_u = u->nvals == u->n;
   c.library = d.direction == GSP_DIRECTION_AUTO && s == GSP_PLUS_TIMES && (t == GSP_FP32 || t == GSP_FP64) &&
               full_u;
+  /* AUTO pushes from an input holding fewer than 1/20 of its entries:
+   * below that the atomic scatter touches fewer rows than a full pull */
   c.push = !c.library && (d.direction == GSP_DIRECTION_PUSH ||
                           (d.direction == GSP_DIRECTION_AUTO && u->nvals * 20 < u->n));
   /* no mask and a complement: the mask holds nowhere, T is never read */

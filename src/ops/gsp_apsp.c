@@ -457,7 +457,7 @@ static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows
   return info;
 }
 
-gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const gsp_apsp_opts *opts) {
+gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_apsp_opts *opts) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *D = NULL, *P = NULL, *whole = NULL;
   int64_t *src = NULL;
@@ -469,15 +469,16 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   const double t_start = omp_get_wtime();
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
-  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {paths, sizeof *paths, "paths"});
+  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {parent, sizeof *parent, "parent"});
   const gsp_apsp_opts o = opts ? *opts : (gsp_apsp_opts){0};
+  const gsp_apsp_advanced oa = o.advanced ? *o.advanced : (gsp_apsp_advanced){0};
   GSP_CHECK(o.algo >= GSP_APSP_AUTO && o.algo <= GSP_APSP_JOHNSON, GSP_INVALID_VALUE,
             "%s: invalid algorithm %d in options", fn, (int)o.algo);
   GSP_CHECK(o.backend == GSP_BACKEND_AUTO || o.backend == GSP_BACKEND_CPU || o.backend == GSP_BACKEND_CUDA,
             GSP_INVALID_VALUE, "%s: invalid backend %d in options", fn, (int)o.backend);
   GSP_CHECK(!o.has_cutoff || o.cutoff >= 0, GSP_INVALID_VALUE, "%s: cutoff %g must be >= 0 (and not NaN)", fn,
             o.cutoff);
-  GSP_CHECK(o.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, o.gpus);
+  GSP_CHECK(oa.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, oa.gpus);
   GSP_CHECK(A->type != GSP_BOOL, GSP_DOMAIN_MISMATCH,
             "%s: A is GSP_BOOL; shortest paths need INT32, INT64, FP32 or FP64 weights "
             "(cast A, e.g. to GSP_INT32 for hop counts)", fn);
@@ -493,12 +494,12 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   const int64_t n = A->nrows;
   gsp_type pt;
   GSP_TRY(gsp__sssp_parent_type(&pt, o.parent_type, n, fn));
-  const bool p32 = paths != NULL && pt == GSP_INT32 && !o.rows;
+  const bool p32 = parent != NULL && pt == GSP_INT32 && !oa.rows;
   const gsp_index nsrc = o.sources ? o.nsources : (gsp_index)n;
   GSP_CHECK(nsrc <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu sources exceed the row limit", fn,
             (unsigned long long)nsrc);
   const int64_t ns = (int64_t)nsrc;
-  const bool want_paths = paths != NULL;
+  const bool want_paths = parent != NULL;
   size_t cells, bytes;
   GSP_CHECK(gsp__mul_size(&cells, (size_t)ns, (size_t)n) && gsp__mul_size(&bytes, cells, 16), GSP_TOO_LARGE,
             "%s: %lld x %lld result is too large", fn, (long long)ns, (long long)n);
@@ -526,8 +527,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     GSP_CHECK(gpu || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE, "%s: CUDA backend requested but unusable: %s",
               fn, desc);
     size_t fb = 0, tb = 0;
-    if (gpu && gsp_cuda_memory(&fb, &tb)) dev_bytes = o.device_memory_cap && o.device_memory_cap < fb
-                                                          ? o.device_memory_cap : fb;
+    if (gpu && gsp_cuda_memory(&fb, &tb)) dev_bytes = oa.device_memory_cap && oa.device_memory_cap < fb
+                                                          ? oa.device_memory_cap : fb;
     else gpu = false;
     GSP_CHECK(gpu || backend != GSP_BACKEND_CUDA, GSP_DEVICE_OUT_OF_MEMORY,
               "%s: CUDA backend requested, but the free device memory cannot be read", fn);
@@ -541,7 +542,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   const size_t result_bytes = (size_t)ns * per_row;
   gsp__apsp_shape shape = {.n = n, .m = G->nvals, .ns = ns, .t = G->type, .negative = ws.negative,
                            .paths = want_paths, .threads = nt};
-  shape.blocks = o.rows != NULL || (o.device_memory_cap && result_bytes > o.device_memory_cap) ||
+  shape.blocks = oa.rows != NULL || (oa.device_memory_cap && result_bytes > oa.device_memory_cap) ||
                  (gpu && result_bytes > dev_bytes);
   int64_t batch = 0;
 #ifdef GSP_HAVE_CUDA
@@ -551,7 +552,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
     struct gsp_matrix_s probe = *G; /* Johnson may widen INT32 to INT64 */
     probe.type = ws.negative && G->type == GSP_INT32 ? GSP_INT64 : G->type;
     shape.relax_gpu = n < INT32_MAX && gsp_cuda_msssp_bytes(&probe, 32, want_paths) <= dev_bytes;
-    if (shape.relax_gpu && o.device_memory_cap) {
+    if (shape.relax_gpu && oa.device_memory_cap) {
       batch = 32;
       while (batch < 1024 && gsp_cuda_msssp_bytes(&probe, batch + 32, want_paths) <= dev_bytes) batch += 32;
     }
@@ -568,19 +569,19 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   int64_t B = ns;
   /* int32 parents are computed as int64 rows a block at a time */
   const bool staging = out != G->type || (algo == GSP_APSP_JOHNSON && G->type == GSP_INT32) || p32;
-  if (o.row_block > 0) {
-    B = o.row_block < (gsp_index)ns ? (int64_t)o.row_block : ns;
+  if (oa.row_block > 0) {
+    B = oa.row_block < (gsp_index)ns ? (int64_t)oa.row_block : ns;
   } else if (shape.blocks || staging) {
     /* staging sized to the memory there is: a fixed size would fail where
      * the whole result does not fit, the case blocks are for */
-    size_t budget = o.device_memory_cap ? o.device_memory_cap : GSP_APSP_STAGING_BYTES;
-    const size_t host = o.host_memory_cap ? o.host_memory_cap : gsp__host_memory_available() / 4;
+    size_t budget = oa.device_memory_cap ? oa.device_memory_cap : GSP_APSP_STAGING_BYTES;
+    const size_t host = oa.host_memory_cap ? oa.host_memory_cap : gsp__host_memory_available() / 4;
     if (host < budget) budget = host;
     int64_t b = (int64_t)(budget / per_row);
     if (b >= 64) b -= b % 32; /* whole warps of sources on the GPU */
     B = b < 1 ? 1 : b < ns ? b : ns;
   }
-  if (o.progress && algo != GSP_APSP_FLOYD_WARSHALL && o.row_block == 0) {
+  if (oa.progress && algo != GSP_APSP_FLOYD_WARSHALL && oa.row_block == 0) {
     /* parts for the progress callback: 8 at least (whole batches of 1024
      * sources on the GPU); each part drains the GPU's copy pipeline once */
     int64_t part = (ns + 7) / 8;
@@ -593,15 +594,15 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   rep.row_block = (gsp_index)B;
   rep.row_blocks = (gsp_index)((ns + B - 1) / B);
   if (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu) rep.backend = GSP_BACKEND_CUDA;
-  if (o.dry_run) {
-    if (o.report) *o.report = rep;
+  if (oa.dry_run) {
+    if (oa.report) *oa.report = rep;
     GSP_FREE_ALL;
     return info;
   }
 
   /* the result */
   const bool relax_gpu = gpu && algo != GSP_APSP_FLOYD_WARSHALL && shape.relax_gpu;
-  if (!o.rows) {
+  if (!oa.rows) {
     GSP_ALLOC(dx, cells > 0 ? cells : 1, os);
     huge_pages(dx, cells * os);
     if (want_paths) GSP_ALLOC(px, cells > 0 ? cells : 1, gsp_type_size(pt));
@@ -622,11 +623,11 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   if (backend == GSP_BACKEND_CUDA && algo == GSP_APSP_FLOYD_WARSHALL) shape.fw_gpu = true;
 #endif
   apsp_run r = {.A = G, .n = n, .ns = ns, .B = B, .src = src, .out = out, .paths = want_paths,
-                .rows = o.rows, .rows_ctx = o.rows_ctx, .dx = dx, .px = px, .p32 = p32, .nthreads = nt,
+                .rows = oa.rows, .rows_ctx = oa.rows_ctx, .dx = dx, .px = px, .p32 = p32, .nthreads = nt,
                 .gpu = gpu && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
-                .batch = batch, .cap = o.device_memory_cap, .gpus = o.gpus,
+                .batch = batch, .cap = oa.device_memory_cap, .gpus = oa.gpus,
                 .required = backend == GSP_BACKEND_CUDA, .db = db, .pres_ok = db != NULL,
-                .progress = o.progress, .progress_ctx = o.progress_ctx};
+                .progress = oa.progress, .progress_ctx = oa.progress_ctx};
   rep.prepare_s = omp_get_wtime() - t_start;
   const double t_compute = omp_get_wtime();
   if (n > 0) {
@@ -645,13 +646,13 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
   rep.copy_s = r.copy_s;
   const double t_finish = omp_get_wtime();
 
-  if (!o.rows) {
+  if (!oa.rows) {
     if (whole) { /* the closure matrix itself (no paths), already published */
       *dist = whole;
       whole = NULL;
       GSP_FREE_ALL;
       rep.finish_s = omp_get_wtime() - t_finish;
-      if (o.report) *o.report = rep;
+      if (oa.report) *oa.report = rep;
       return info;
     }
     char inf[16];
@@ -670,14 +671,14 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *paths, const gsp_matrix A, const
       return info;
     }
     *dist = D;
-    if (want_paths) *paths = P;
+    if (want_paths) *parent = P;
     D = P = NULL;
   } else {
     *dist = NULL;
-    if (want_paths) *paths = NULL;
+    if (want_paths) *parent = NULL;
   }
   rep.finish_s = omp_get_wtime() - t_finish;
-  if (o.report) *o.report = rep;
+  if (oa.report) *oa.report = rep;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

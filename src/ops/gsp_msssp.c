@@ -78,13 +78,13 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
    gsp__free(db), gsp__free(pb))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {parent, sizeof *parent, "parent"});
+  GSP_CHECK(sources != NULL, GSP_INVALID_VALUE, "%s: sources is NULL (all pairs: use gsp_apsp)", fn);
   const gsp_msssp_opts o = opts ? *opts : (gsp_msssp_opts){0};
   gsp__sssp_graph g;
   GSP_TRY(gsp__sssp_prepare(&g, A, o.has_cutoff, o.cutoff, 0, o.backend, fn));
   const int64_t n = g.n;
   gsp_type pt;
   GSP_TRY(gsp__sssp_parent_type(&pt, o.parent_type, n, fn));
-  if (!sources) nsources = (gsp_index)n;
   GSP_CHECK(nsources <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu sources exceed the row limit", fn,
             (unsigned long long)nsources);
   const int64_t ns = (int64_t)nsources;

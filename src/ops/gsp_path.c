@@ -1,12 +1,12 @@
 /*
- * gsp_path_extract: walk a successor matrix from src towards dst. The walk
+ * gsp_path_from_succ: walk a successor matrix from src towards dst. The walk
  * is bounded by n - 1 hops, so a corrupt or foreign matrix (a cycle, an
  * index out of range, a hole on the way) gives GSP_INVALID_VALUE instead of
  * a loop that never ends.
  */
 #include "gsp_internal.h"
 
-static const char *const fn = "gsp_path_extract";
+static const char *const fn = "gsp_path_from_succ";
 
 /* Next hop from v towards dst: GSP_SUCCESS with *next, GSP_NO_VALUE when
  * succ(v, dst) is absent. */
@@ -64,7 +64,7 @@ static gsp_info walk(int64_t *count, gsp_index *path, const struct gsp_matrix_s 
   return info;
 }
 
-gsp_info gsp_path_extract(gsp_index *path, gsp_index *len, const gsp_matrix succ,
+gsp_info gsp_path_from_succ(gsp_index *path, gsp_index *len, const gsp_matrix succ,
                           gsp_index src, gsp_index dst) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL

@@ -1,5 +1,5 @@
 /*
- * gsp_path_from_parents / gsp_path_from_parent_row: walk a parent array
+ * gsp_path_from_parent / gsp_path_from_parent_row: walk a parent array
  * from dst up to its root (the vertex that is its own parent), then write
  * the path root-first. The walk is bounded by n steps, so a foreign or
  * corrupt parent array (a cycle, a hole, an index out of range) gives
@@ -78,9 +78,9 @@ static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void 
   return GSP_SUCCESS;
 }
 
-gsp_info gsp_path_from_parents(gsp_index *path, gsp_index *len, const gsp_vector parent,
+gsp_info gsp_path_from_parent(gsp_index *path, gsp_index *len, const gsp_vector parent,
                                gsp_index dst) {
-  static const char *const fn = "gsp_path_from_parents";
+  static const char *const fn = "gsp_path_from_parent";
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);

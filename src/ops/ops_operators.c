@@ -3,10 +3,13 @@
  * itself is the one definition in gsp_semiring.h. */
 #include "gsp_ops.h"
 
-/* X(CODE, name): gsp_<name>_<sfx> exists in gsp_semiring.h for every type. */
+/* X(CODE, name): gsp_<name>_<sfx> exists in gsp_semiring.h for every type.
+ * (clang-format does not reach a fixed point on an X-macro list.) */
+// clang-format off
 #define GSP_OPS_BINOP_LIST(X)                                                  \
   X(MIN, min) X(MAX, max) X(PLUS, plus) X(TIMES, times) X(LOR, lor)            \
   X(LAND, land) X(FIRST, first) X(SECOND, second) X(MINUS, minus)
+// clang-format on
 
 #define GSP_BOP_FN_(name, ct, sfx)                                             \
   static void bop_##name##_##sfx(void *z, const void *x, const void *y) {      \

@@ -83,6 +83,14 @@ static void random_value(gsp_type t, void *x, int64_t lo, int64_t hi, uint64_t *
   gsp_test_value_set(t, x, lo + (int64_t)(span ? gsp_test_rand(st) % span : gsp_test_rand(st)));
 }
 
+gsp_index *gsp_test_all_sources(gsp_matrix A, gsp_index *n) {
+  GSP_OK(gsp_matrix_nrows(n, A));
+  gsp_index *s = malloc((size_t)(*n + 1) * sizeof *s);
+  cr_assert(s != NULL);
+  for (gsp_index v = 0; v < *n; v++) s[v] = v;
+  return s;
+}
+
 gsp_matrix gsp_test_random_matrix(gsp_type t, gsp_index nrows, gsp_index ncols, double density,
                                   int64_t lo, int64_t hi, uint64_t seed) {
   uint64_t st = seed * 0x2545F4914F6CDD1DULL + 1;

@@ -48,6 +48,11 @@ gsp_matrix gsp_test_random_matrix(gsp_type t, gsp_index nrows, gsp_index ncols,
 gsp_vector gsp_test_random_vector(gsp_type t, gsp_index n, double density,
                                   int64_t lo, int64_t hi, uint64_t seed);
 
+/* Every vertex of the square matrix A as a source list 0..n-1 (malloc()ed,
+ * release with free()); *n = the vertex count. gsp_msssp takes explicit
+ * sources only (all pairs go through gsp_apsp). */
+gsp_index *gsp_test_all_sources(gsp_matrix A, gsp_index *n);
+
 /* GraphBLAS type, min/max/plus operators and semirings matching gsp's.
  * Caveat: GraphBLAS's integer MIN_PLUS / MAX_PLUS semirings wrap on
  * overflow and treat INT_MAX as an ordinary number, while gsp's saturate

@@ -242,7 +242,7 @@ gsp_info cli_shortest(gsp_vector *dist, gsp_index **path, gsp_index *len,
         info = GSP_OUT_OF_MEMORY;
         goto done;
       }
-      info = gsp_path_from_parents(p, &cap, parent, dst);
+      info = gsp_path_from_parent(p, &cap, parent, dst);
       if (info == GSP_NO_VALUE) goto finish; /* dst unreachable */
       if (info < 0) goto done;
       *len = cap;

@@ -119,7 +119,7 @@ static int print_path(const cli_ctx *c, const cli_graph *g, gsp_matrix M,
   gsp_index len = g->n ? g->n : 1;
   gsp_index *p = malloc(len * sizeof *p);
   if (!p) return CLI_FAILURE;
-  gsp_info info = gsp_path_extract(p, &len, succ, src, dst);
+  gsp_info info = gsp_path_from_succ(p, &len, succ, src, dst);
   return show_path(c, g, info, p, len, M, src, src, dst, label, map, what);
 }
 
@@ -446,11 +446,14 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   gsp_index *src = NULL, ns = g->n;
   gsp_matrix D = NULL, P = NULL;
   gsp_apsp_opts o;
+  gsp_apsp_advanced oa;
   memset(&o, 0, sizeof o);
+  memset(&oa, 0, sizeof oa);
+  o.advanced = &oa;
   o.backend = c->backend;
-  if (!device_options(c, cmd, &o.device_memory_cap, &o.gpus)) return CLI_USAGE;
+  if (!device_options(c, cmd, &oa.device_memory_cap, &oa.gpus)) return CLI_USAGE;
   const char *mc = cli_get(c, "memory-cap");
-  if (mc && !cli_bytes(cmd, "memory-cap", mc, &o.host_memory_cap)) return CLI_USAGE;
+  if (mc && !cli_bytes(cmd, "memory-cap", mc, &oa.host_memory_cap)) return CLI_USAGE;
   const char *a = cli_get(c, "algo");
   if (a) {
     if (!strcmp(a, "auto")) o.algo = GSP_APSP_AUTO;
@@ -505,7 +508,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   bool sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map->on);
   bool want_paths = pathq || sample || cli_get(c, "parent-output");
   gsp_apsp_report rep;
-  o.report = &rep;
+  oa.report = &rep;
   bool gpu = false;
   char dev[200] = "";
   gsp_cuda_available(&gpu, dev, sizeof dev);
@@ -518,7 +521,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   const char *po = cli_get(c, "parent-output");
   const size_t ts = gsp_type_size(g->type), pts = o.parent_type == GSP_INT32 ? 4 : 8;
   const double need = (double)ns * (double)g->n * (double)(ts + (want_paths ? pts : 0));
-  const double have = o.host_memory_cap ? (double)o.host_memory_cap : (double)gsp__host_memory_available() / 2;
+  const double have = oa.host_memory_cap ? (double)oa.host_memory_cap : (double)gsp__host_memory_available() / 2;
   const bool stream = need > have && c->output && is_npy(c->output, c->out_format) &&
                       (!po || is_npy(po, c->out_format));
   if (stream) {
@@ -539,16 +542,16 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
       rc = CLI_OUTPUT;
       goto done;
     }
-    o.rows = stream_rows;
-    o.rows_ctx = &st;
+    oa.rows = stream_rows;
+    oa.rows_ctx = &st;
     cli_verbose(c, "the result (%.3g bytes) does not fit in %.3g bytes: streamed to %s in row blocks\n",
                 need, have, c->output);
   }
   cli_progress prog;
   cli_progress_start(&prog, c, "computing");
   if (prog.on) { /* on a terminal: the run in parts, a bar */
-    o.progress = cli_progress_update;
-    o.progress_ctx = &prog;
+    oa.progress = cli_progress_update;
+    oa.progress_ctx = &prog;
   }
   double t0 = cli_now();
   gsp_info info = gsp_apsp(&D, want_paths ? &P : NULL, g->A, &o);

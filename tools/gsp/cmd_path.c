@@ -99,7 +99,7 @@ int cmd_path(int argc, char **argv) {
       rc = CLI_FAILURE;
       goto done;
     }
-    info = gsp_path_extract(path, &len, succ, src, dst);
+    info = gsp_path_from_succ(path, &len, succ, src, dst);
     if (info == GSP_SUCCESS) info = gsp_matrix_extract_element(vb, g.A, src, dst);
   }
   double secs = cli_now() - t0;
