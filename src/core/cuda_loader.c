@@ -1,5 +1,5 @@
 /*
- * The loader of the CUDA backend (src/cuda/gsp_cuda_plugin.h): libgsp never
+ * The loader of the CUDA backend (src/cuda/include/gsp_cuda_plugin.h): libgsp never
  * links the CUDA libraries; the first question about the GPU opens
  * libgsp_cuda.so, which brings the CUDA runtime, cuBLAS and cuSPARSE with
  * it. Where the plugin, the driver or a GPU is missing the answer says why

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bellman_ford.h"
+#include "bf_shared.h"
 #include "closure_scale.h"
 #include "gsp_cuda.h"
 #include "gsp_cuda_fw.h"

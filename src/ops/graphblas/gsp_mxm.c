@@ -149,7 +149,7 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
             "%s: C is %lld x %lld but the product is %lld x %lld", fn, (long long)C->nrows,
             (long long)C->ncols, (long long)m, (long long)n);
 
-  /* GPU (src/cuda/gsp_cuda_mxm.cu): sparse x dense, dense x dense, and
+  /* GPU (src/cuda/graphblas/gsp_cuda_mxm.cu): sparse x dense, dense x dense, and
    * sparse x sparse PLUS_TIMES on FP32/FP64 (cuSPARSE SpGEMM; the gateway
    * declines the rest); T comes back to the host for the write-back below.
    * AUTO against a dense B: an operand already on the device, or

@@ -189,7 +189,7 @@ static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop 
     GSP_CHECK(w->n == m, GSP_DIMENSION_MISMATCH, "%s: w has size %lld but %s is %lld x %lld",
               fn, (long long)w->n, aname, (long long)m, (long long)k);
   }
-  /* The GPU (src/cuda/gsp_cuda_mxv.cu) computes T and writes w back on the
+  /* The GPU (src/cuda/graphblas/gsp_cuda_mxv.cu) computes T and writes w back on the
    * device, where w then stays. AUTO: an operand already there, or A with
    * at least 2^20 entries (smaller products cost less than the transfers). */
   bool gpu = false;
