@@ -236,8 +236,10 @@ typedef struct {
    * nvals(A) * columns of the product for a dense B, nvals(A) * the mean
    * row of op(B) for a sparse B), else the CPU. CUDA with
    * no usable device gives GSP_NO_DEVICE; a case the GPU kernels do not
-   * cover (more than 2^31 - 1 rows, columns or entries; sparse x sparse
-   * mxm other than PLUS_TIMES on FP32/FP64) runs on the CPU. */
+   * cover (more than 2^31 - 1 rows, columns or entries: GSP_TOO_LARGE;
+   * sparse x sparse mxm other than PLUS_TIMES on FP32/FP64:
+   * GSP_DOMAIN_MISMATCH) fails under CUDA with the reason, and runs on the
+   * CPU under AUTO. */
   gsp_backend backend;
   gsp_direction direction; /* gsp_mxv / gsp_vxm on the GPU: push or pull */
 } gsp_desc;

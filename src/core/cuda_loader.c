@@ -35,6 +35,7 @@ static void fill_host(void) {
   host.abi = GSP_CUDA_PLUGIN_ABI;
   host.size = sizeof host;
   host.verror = gsp__verror;
+  host.device_vdecline = gsp__device_vdecline;
   host.last_error = gsp_last_error;
   host.malloc_array = gsp__malloc_array;
   host.calloc = gsp__calloc;

@@ -21,6 +21,12 @@ gsp_info gsp__error(gsp_info code, const char *file, int line, const char *fmt, 
   return r;
 }
 const char *gsp_last_error(void) { return H->last_error(); }
+void gsp__device_decline(gsp_info code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  H->device_vdecline(code, fmt, ap);
+  va_end(ap);
+}
 
 void *gsp__malloc_array(size_t count, size_t size) { return H->malloc_array(count, size); }
 void *gsp__calloc(size_t count, size_t size) { return H->calloc(count, size); }

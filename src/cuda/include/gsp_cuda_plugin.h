@@ -41,7 +41,7 @@ extern "C" {
 #ifdef GSP_HAVE_CUDA
 
 /* Raise with any change of either table. */
-#define GSP_CUDA_PLUGIN_ABI 2
+#define GSP_CUDA_PLUGIN_ABI 3
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
 
 /* The core, as the plugin sees it. */
@@ -50,6 +50,7 @@ typedef struct {
   size_t size; /* sizeof(gsp__cuda_host) */
   /* errors (gsp__error's body, with a va_list) */
   gsp_info (*verror)(gsp_info code, const char *file, int line, const char *fmt, va_list ap);
+  void (*device_vdecline)(gsp_info code, const char *fmt, va_list ap); /* gsp__device_decline */
   const char *(*last_error)(void);
   /* memory, through the counted allocator */
   void *(*malloc_array)(size_t count, size_t size);
@@ -165,6 +166,8 @@ const gsp__cuda_api *gsp__cuda_plugin_loaded(void);
 
 /* gsp__error's body for a va_list (src/core/error.c). */
 gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap);
+/* gsp__device_decline for a va_list (src/core/memory.c). */
+void gsp__device_vdecline(gsp_info code, const char *fmt, va_list ap);
 
 #endif /* GSP_HAVE_CUDA */
 
