@@ -22,7 +22,7 @@
  * the device. Units (docs/performance.md): Floyd-Warshall n^3 tasks / s,
  * relaxation sources x arcs / s (of the full problem).
  *
- * The constants of the cost model (src/ops/apsp_cost.c) are calibrated from
+ * The constants of the cost model (src/ops/apsp/apsp_cost.c) are calibrated from
  * these rows: the "meas/pred" column is measured over predicted time.
  *
  * Usage: bench_apsp [--backend cpu|cuda|auto] [--type int32|int64|fp32|fp64]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Model of the GPU closure's phase order (src/cuda/gsp_cuda_fw.cuh) on tiny
+"""Model of the GPU closure's phase order (src/cuda/closure/gsp_cuda_fw.cuh) on tiny
 graphs: does walking the recorded successors reach j with the closure's
 cost, or loop? Sequential FW (block = n) never loops; the blocked order
 loops when an optimal walk ties through a zero-weight cycle (min-plus with

@@ -2,7 +2,7 @@
 # A separate library so that libgsp never depends on MPI: programs that do
 # not use it link nothing of MPI, and one libgsp serves MPI and non-MPI
 # builds alike. It calls libgsp through the public API plus the few
-# GSP_COMPANION internals (src/core/gsp_internal.h, src/ops/closure_cpu.h).
+# GSP_COMPANION internals (src/core/gsp_internal.h, src/ops/closure/closure_cpu.h).
 set(GSP_MPI "AUTO" CACHE STRING "Build libgsp_mpi (multi-process closure): AUTO, ON or OFF")
 set_property(CACHE GSP_MPI PROPERTY STRINGS AUTO ON OFF)
 set(GSP_HAVE_MPI OFF)

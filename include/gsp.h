@@ -249,8 +249,9 @@ typedef struct {
    * repay the transfers, else the CPU (sparse x sparse mxm stays on the CPU).
    * Results are the same on either. CUDA with no usable device gives
    * GSP_NO_DEVICE; a case the GPU kernels do not cover (more than 2^31 - 1
-   * rows, columns or entries; sparse x sparse mxm other than PLUS_TIMES on
-   * FP32/FP64) runs on the CPU. */
+   * rows, columns or entries: GSP_TOO_LARGE; sparse x sparse mxm other than
+   * PLUS_TIMES on FP32/FP64: GSP_DOMAIN_MISMATCH) fails under CUDA with the
+   * reason, and runs on the CPU under AUTO. */
   gsp_backend backend;
   gsp_direction direction; /* gsp_mxv / gsp_vxm on the GPU: push or pull */
 } gsp_desc;

@@ -103,3 +103,30 @@ Test(backend_explicit, cpu_and_auto_run) {
     gsp_vector_free(&d);
   }
 }
+
+/* Calls the GPU declines (no kernel for them): an explicit CUDA request
+ * fails with the reason (GSP_DOMAIN_MISMATCH) and leaves the outputs as
+ * they were; AUTO runs them on the CPU. Without a GPU: GSP_NO_DEVICE. */
+Test(backend_explicit, declined_calls_fail_under_cuda) {
+  const gsp_info want = gpu ? GSP_DOMAIN_MISMATCH : GSP_NO_DEVICE;
+  for (int b = GSP_BACKEND_AUTO; b <= GSP_BACKEND_CUDA; b++) {
+    const bool cuda = b == GSP_BACKEND_CUDA;
+    /* sparse x sparse MIN_PLUS: cuSPARSE has PLUS_TIMES only */
+    const gsp_desc dc = {.backend = (gsp_backend)b};
+    const gsp_info r1 = gsp_mxm(C, NULL, GSP_NOOP, GSP_MIN_PLUS, A, A, &dc);
+    cr_expect_eq(r1, cuda ? want : GSP_SUCCESS, "mxm MIN_PLUS, backend %d -> %s (%s)", b, gsp_strerror(r1),
+                 gsp_last_error());
+    if (cuda) cr_expect(strstr(gsp_last_error(), "CUDA backend requested") != NULL, "%s", gsp_last_error());
+    /* successors of MAX_MIN: the GPU records them for MIN_PLUS and MAX_PLUS only */
+    gsp_matrix M = NULL, S = NULL;
+    cr_assert_eq(gsp_matrix_dup(&M, A), GSP_SUCCESS);
+    const gsp_closure_opts co = {.backend = (gsp_backend)b};
+    const gsp_info r2 = gsp_closure_ext(M, &S, GSP_MAX_MIN, &co);
+    cr_expect_eq(r2, cuda ? want : GSP_SUCCESS, "closure MAX_MIN + successors, backend %d -> %s (%s)", b,
+                 gsp_strerror(r2), gsp_last_error());
+    gsp_index nv = 0;
+    cr_expect_eq(gsp_matrix_nvals(&nv, M), GSP_SUCCESS);
+    if (cuda) cr_expect(S == NULL && nv == 4, "a refused closure changed its operands");
+    gsp_matrix_free(&M), gsp_matrix_free(&S);
+  }
+}

@@ -39,7 +39,17 @@ static void both(gsp_matrix A, const tg *g, gsp_apsp_opts o, const gsp_index *sr
   gsp_apsp_report rc, rg;
   o.backend = GSP_BACKEND_CPU;
   gsp_matrix Pc = NULL, Dc = run(A, &Pc, o, &rc);
-  o.backend = GSP_BACKEND_CUDA;
+  /* where the GPU declines (want_backend CPU) an explicit CUDA request
+   * fails (GSP_DOMAIN_MISMATCH) and AUTO runs it on the CPU */
+  if (want_backend == GSP_BACKEND_CPU) {
+    gsp_matrix Pe = NULL, De = NULL;
+    o.backend = GSP_BACKEND_CUDA;
+    const gsp_info r = gsp_apsp(&De, &Pe, A, &o);
+    cr_assert_eq(r, GSP_DOMAIN_MISMATCH, "%sexplicit CUDA on a declined case -> %s (%s)", gsp_test_ctx,
+                 gsp_strerror(r), gsp_last_error());
+    cr_assert(De == NULL && Pe == NULL);
+  }
+  o.backend = want_backend == GSP_BACKEND_CPU ? GSP_BACKEND_AUTO : GSP_BACKEND_CUDA;
   gsp_matrix Pg = NULL, Dg = run(A, &Pg, o, &rg);
   cr_assert_eq(rg.algo, rc.algo);
   cr_assert_eq(rg.backend, want_backend, "%sran on backend %d", gsp_test_ctx, (int)rg.backend);

@@ -262,6 +262,7 @@ Test(cuda_ooc, or_and_goes_to_cpu) {
   memset(&o, 0, sizeof o);
   o.backend = GSP_BACKEND_CUDA;
   o.device_memory_cap = (size_t)1 << 20; /* below 8192^2 / 8 bits */
+  /* explicit CUDA: refused (out of core has no OR_AND), G untouched */
   cr_assert_eq(gsp_closure_ext(G, NULL, GSP_OR_AND, &o), GSP_DEVICE_OUT_OF_MEMORY, "%s", gsp_last_error());
   scale_assert_same(G, A);
   o.backend = GSP_BACKEND_AUTO;

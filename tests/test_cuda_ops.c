@@ -470,7 +470,8 @@ Test(cuda_spgemm, real_values_and_sizes) {
 }
 
 /* What stays on the CPU: integer types and the other semirings (the GPU
- * gateway declines before touching the operands), with equal results. */
+ * gateway declines before touching the operands): refused under an
+ * explicit CUDA request, run on the CPU under AUTO with equal results. */
 Test(cuda_spgemm, declined_cases_run_on_the_cpu) {
   gpu_or_skip();
   const gsp_semiring srs[] = {GSP_PLUS_TIMES, GSP_PLUS_TIMES, GSP_MIN_PLUS, GSP_MAX_MIN};
@@ -482,6 +483,11 @@ Test(cuda_spgemm, declined_cases_run_on_the_cpu) {
     GSP_OK(gsp_matrix_new(&C, ts[k], 30, 25));
     GSP_OK(gsp_matrix_new(&Cc, ts[k], 30, 25));
     gsp_desc dg = {.backend = GSP_BACKEND_CUDA}, dc = {.backend = GSP_BACKEND_CPU};
+    /* an explicit CUDA request is refused with the reason, C untouched */
+    const gsp_info r = gsp_mxm(C, NULL, GSP_NOOP, srs[k], A, B, &dg);
+    cr_assert_eq(r, GSP_DOMAIN_MISMATCH, "%s", gsp_last_error());
+    cr_assert_eq(C->nvals, 0);
+    dg.backend = GSP_BACKEND_AUTO; /* AUTO runs it on the CPU */
     GSP_OK(gsp_mxm(C, NULL, GSP_NOOP, srs[k], A, B, &dg));
     cr_assert(A->dev == NULL && B->dev == NULL, "%s on %s went to the GPU", gsp_test_semiring_name(srs[k]),
               gsp_test_type_name(ts[k]));

@@ -1,5 +1,5 @@
 /*
- * The out-of-core and multi-GPU schedules of src/cuda/gsp_cuda_sched.hpp
+ * The out-of-core and multi-GPU schedules of src/cuda/closure/gsp_cuda_sched.hpp
  * run on the CPU through a simulating executor, so that their index
  * arithmetic and their stream/event ordering are checked where there is no
  * GPU:

@@ -1,7 +1,7 @@
 /*
  * The C gateway's functions (gsp_cuda.h, gsp_cuda_fw.h, gsp_cuda_scale.h)
  * on the core's side: each forwards to the plugin's table
- * (src/cuda/gsp_cuda_plugin.h, loaded by cuda_loader.c), so callers keep
+ * (src/cuda/include/gsp_cuda_plugin.h, loaded by cuda_loader.c), so callers keep
  * calling them by name. Without the plugin: questions answer "no GPU"
  * (gsp_cuda_usable says why), releases have nothing to release (no object
  * got device data), and a call that would run on the device fails with

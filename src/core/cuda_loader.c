@@ -1,5 +1,5 @@
 /*
- * The loader of the CUDA backend (src/cuda/gsp_cuda_plugin.h): libgsp never
+ * The loader of the CUDA backend (src/cuda/include/gsp_cuda_plugin.h): libgsp never
  * links the CUDA libraries; the first question about the GPU opens
  * libgsp_cuda.so, which brings the CUDA runtime, cuBLAS and cuSPARSE with
  * it. Where the plugin, the driver or a GPU is missing the answer says why
@@ -35,13 +35,13 @@ static void fill_host(void) {
   host.abi = GSP_CUDA_PLUGIN_ABI;
   host.size = sizeof host;
   host.verror = gsp__verror;
+  host.device_vdecline = gsp__device_vdecline;
   host.last_error = gsp_last_error;
   host.malloc_array = gsp__malloc_array;
   host.calloc = gsp__calloc;
   host.free = gsp__free;
   host.mul_size = gsp__mul_size;
   host.device_fault_due = gsp__device_fault_due;
-  host.device_decline_vnote = gsp__device_decline_vnote;
   host.spgemm_alg = gsp__spgemm_alg;
   host.threads = gsp__threads;
   host.type_size = gsp_type_size;

@@ -286,21 +286,21 @@ void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st);
 void gsp__semiring_zero(void *out, gsp_semiring s, gsp_type t);
 void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t);
 
-/* The CUDA gateway declines a call it has a kernel for when the device has
- * too little free memory; the CPU then runs it under GSP_BACKEND_AUTO. An
- * explicit GSP_BACKEND_CUDA must not run elsewhere: the gateway notes such
- * a decline (per thread) and the operation turns it into an error.
- * gsp__device_decline_clear before the gateway call; after a decline
- * under an explicit CUDA request, gsp__device_declined returns
- * GSP_DEVICE_OUT_OF_MEMORY with the note ("fn: CUDA backend requested,
- * but ...") when one was made, else GSP_SUCCESS (a case no GPU kernel
- * covers, which runs on the CPU as documented). */
-void gsp__device_decline_note(const char *fmt, ...)
+/* The "decline or take" protocol of the CUDA gateway. A launcher that
+ * does not take a call (no kernel for the type or semiring, sizes past its
+ * limits, too little device memory, ...) says why with
+ * gsp__device_decline(code, ...): GSP_DEVICE_OUT_OF_MEMORY for memory,
+ * GSP_TOO_LARGE for sizes, GSP_DOMAIN_MISMATCH for a type or semiring
+ * without a kernel. Under AUTO the CPU then runs the call; under an
+ * explicit CUDA request (option or process default) the operation fails
+ * with that code and reason (gsp__device_declined; GSP_NO_DEVICE when no
+ * reason was given), never a silent CPU run. The operations reach this
+ * through gsp__backend_pick / gsp__backend_declined (src/ops/ops_backend.c). */
+void gsp__device_decline(gsp_info code, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
+    __attribute__((format(printf, 2, 3)))
 #endif
     ;
-void gsp__device_decline_vnote(const char *fmt, va_list ap);
 void gsp__device_decline_clear(void);
 gsp_info gsp__device_declined(const char *fn);
 

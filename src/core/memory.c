@@ -77,24 +77,31 @@ void *gsp__realloc_array(void *p, size_t count, size_t size) {
 
 void gsp__free(void *p) { free(p); }
 
+/* Why the CUDA gateway last declined a call on this thread, and the code an
+ * explicit CUDA request fails with (gsp__backend_declined). */
 static _Thread_local char decline_why[256];
+static _Thread_local gsp_info decline_code;
 
-void gsp__device_decline_vnote(const char *fmt, va_list ap) {
+void gsp__device_vdecline(gsp_info code, const char *fmt, va_list ap) {
   vsnprintf(decline_why, sizeof decline_why, fmt, ap);
+  decline_code = code;
 }
 
-void gsp__device_decline_note(const char *fmt, ...) {
+void gsp__device_decline(gsp_info code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  gsp__device_decline_vnote(fmt, ap);
+  gsp__device_vdecline(code, fmt, ap);
   va_end(ap);
 }
 
 void gsp__device_decline_clear(void) { decline_why[0] = '\0'; }
 
 gsp_info gsp__device_declined(const char *fn) {
-  if (!decline_why[0]) return GSP_SUCCESS;
-  gsp_info info = GSP_ERROR(GSP_DEVICE_OUT_OF_MEMORY, "%s: CUDA backend requested, but %s", fn, decline_why);
+  gsp_info info;
+  if (decline_why[0])
+    info = GSP_ERROR(decline_code, "%s: CUDA backend requested, but %s", fn, decline_why);
+  else
+    info = GSP_ERROR(GSP_NO_DEVICE, "%s: CUDA backend requested, but the GPU has no kernel for this call", fn);
   decline_why[0] = '\0';
   return info;
 }

@@ -655,19 +655,33 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
   const int64_t n = M->nrows;
   const bool bits = t == GSP_BOOL;
   /* Decline what has no kernel: the CPU runs it. */
-  if (s == GSP_OR_AND ? !bits : (bits || s > GSP_MIN_MAX)) return GSP_SUCCESS;
-  if (bits && succ) return GSP_SUCCESS; /* no bit-packed path recording */
+  if (s == GSP_OR_AND ? !bits : (bits || s > GSP_MIN_MAX)) {
+    gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU closure has no kernel for %s on %s", gsp__semiring_name(s),
+                        gsp__type_name(t));
+    return GSP_SUCCESS;
+  }
+  if (bits && succ) { /* no bit-packed path recording */
+    gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU closure of OR_AND records no successors");
+    return GSP_SUCCESS;
+  }
   if (n == 0 || n != M->ncols) return GSP_SUCCESS;
   if (!gsp_cuda_usable(NULL, 0)) return GSP_SUCCESS;
   if (succ) {
     /* successors only where they are provably loop-free (strictly_signed) */
-    if (s != GSP_MIN_PLUS && s != GSP_MAX_PLUS) return GSP_SUCCESS;
+    if (s != GSP_MIN_PLUS && s != GSP_MAX_PLUS) {
+      gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU closure records successors for MIN_PLUS and MAX_PLUS only");
+      return GSP_SUCCESS;
+    }
     if (M->dev_only) {
       *taken = true; /* a download error is this call's result */
       GSP_TRY(gsp_cuda_matrix_download(M));
       *taken = false;
     }
-    if (M->fmt == GSP_FMT_BITS || !strictly_signed(M, s == GSP_MIN_PLUS ? 1 : -1)) return GSP_SUCCESS;
+    if (M->fmt == GSP_FMT_BITS || !strictly_signed(M, s == GSP_MIN_PLUS ? 1 : -1)) {
+      gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU closure records successors only where they are provably "
+                                               "loop-free (every weight %s 0)", s == GSP_MIN_PLUS ? ">" : "<");
+      return GSP_SUCCESS;
+    }
   }
   /* How many GPUs: the option, else GSP_GPUS, else automatic. */
   long want = gpus;
@@ -696,7 +710,7 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
   const cudaError_t me = cudaMemGetInfo(&free_b, &total_b);
   if (me != cudaSuccess) {
     (void)cudaGetLastError();
-    gsp__device_decline_note("the free device memory cannot be read: %s", cudaGetErrorString(me));
+    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "the free device memory cannot be read: %s", cudaGetErrorString(me));
     return GSP_SUCCESS;
   }
   /* A resident copy of M already counts toward what is free. */
@@ -721,7 +735,7 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
     /* Out of core. Not for successors or bit-packed OR_AND: the CPU runs
      * those. Without a cap some free memory is left to the runtime. */
     if (bits || succ) {
-      gsp__device_decline_note("n = %lld: the closure%s needs %zu bytes of device memory and %zu are available "
+      gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "n = %lld: the closure%s needs %zu bytes of device memory and %zu are available "
                                "(out of core covers neither successors nor bit-packed OR_AND)",
                                (long long)n, succ ? " with successors" : "", need, limit);
       return GSP_SUCCESS;
@@ -736,7 +750,7 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
     if (!gsp__ooc_plan_make(&pl, np, gsp_type_size(t), budget, rows > 0 ? rows : 0, slots > 1 ? (int)slots : 0)) {
       if (device_memory_cap == 0 || device_memory_cap >= free_b + resident) {
         /* the device is nearly full (other processes hold it): the CPU runs it under AUTO */
-        gsp__device_decline_note("n = %lld: the device has %zu bytes free, below the %zu bytes that out-of-core "
+        gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "n = %lld: the device has %zu bytes free, below the %zu bytes that out-of-core "
                                  "closure needs", (long long)n, free_b + resident,
                                  gsp__ooc_bytes(np, gsp_type_size(t), 128, 2));
         return GSP_SUCCESS;

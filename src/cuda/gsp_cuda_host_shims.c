@@ -21,6 +21,12 @@ gsp_info gsp__error(gsp_info code, const char *file, int line, const char *fmt, 
   return r;
 }
 const char *gsp_last_error(void) { return H->last_error(); }
+void gsp__device_decline(gsp_info code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  H->device_vdecline(code, fmt, ap);
+  va_end(ap);
+}
 
 void *gsp__malloc_array(size_t count, size_t size) { return H->malloc_array(count, size); }
 void *gsp__calloc(size_t count, size_t size) { return H->calloc(count, size); }
@@ -28,12 +34,6 @@ void gsp__free(void *p) { H->free(p); }
 bool gsp__mul_size(size_t *out, size_t a, size_t b) { return H->mul_size(out, a, b); }
 
 gsp_fault gsp__device_fault_due(void) { return H->device_fault_due(); }
-void gsp__device_decline_note(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  H->device_decline_vnote(fmt, ap);
-  va_end(ap);
-}
 int gsp__spgemm_alg(void) { return H->spgemm_alg(); }
 int gsp__threads(void) { return H->threads(); }
 size_t gsp_type_size(gsp_type t) { return H->type_size(t); }

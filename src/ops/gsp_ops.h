@@ -14,6 +14,7 @@
 
 #include "gsp_internal.h"
 #include "gsp_semiring.h"
+#include "ops_backend.h"
 
 #if defined(__GNUC__)
 #define GSP_FORCE_INLINE static inline __attribute__((always_inline))
@@ -239,13 +240,10 @@ gsp_info gsp__ops_vector_writeback(struct gsp_vector_s *w,
 gsp_info gsp__ops_vectors_host(const char *fn, struct gsp_vector_s *a, struct gsp_vector_s *b,
                                struct gsp_vector_s *c, struct gsp_vector_s *d);
 
-/* Backend of gsp_mxm / gsp_mxv / gsp_vxm. Checks desc's backend and
- * direction codes (GSP_INVALID_VALUE). *gpu = whether to offer the call to
- * the CUDA gateway: always for CUDA (GSP_NO_DEVICE when no device is usable
- * or the build has no CUDA), never for CPU, and for AUTO when `resident`
- * (an operand already on the device) or work >= auto_work. */
-gsp_info gsp__ops_gpu_wanted(bool *gpu, const gsp_desc *d, bool resident, double work,
-                             double auto_work, const char *fn);
+/* Backend of gsp_mxm / gsp_mxv / gsp_vxm: checks desc's direction code
+ * (GSP_INVALID_VALUE), then gsp__backend_pick with desc's backend; AUTO
+ * offers the call to the GPU when auto_gpu. */
+gsp_info gsp__ops_desc_backend(gsp__backend_choice *be, const gsp_desc *d, bool auto_gpu, const char *fn);
 
 /* Common checks of an output/mask pair: handles, mask dimensions, accum. */
 gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C,

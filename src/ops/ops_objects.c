@@ -174,36 +174,13 @@ gsp_info gsp__ops_vectors_host(const char *fn, struct gsp_vector_s *a, struct gs
   return GSP_SUCCESS;
 }
 
-gsp_info gsp__ops_gpu_wanted(bool *gpu, const gsp_desc *d, bool resident, double work,
-                             double auto_work, const char *fn) {
+gsp_info gsp__ops_desc_backend(gsp__backend_choice *be, const gsp_desc *d, bool auto_gpu, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  *gpu = false;
-  GSP_CHECK(d->backend == GSP_BACKEND_AUTO || d->backend == GSP_BACKEND_CPU ||
-                d->backend == GSP_BACKEND_CUDA,
-            GSP_INVALID_VALUE, "%s: invalid backend %d in the descriptor", fn, (int)d->backend);
   GSP_CHECK(d->direction == GSP_DIRECTION_AUTO || d->direction == GSP_DIRECTION_PUSH ||
                 d->direction == GSP_DIRECTION_PULL,
             GSP_INVALID_VALUE, "%s: invalid direction %d in the descriptor", fn, (int)d->direction);
-  const gsp_backend b = gsp__backend_for(d->backend);
-  if (b == GSP_BACKEND_CPU) return info;
-  if (b == GSP_BACKEND_AUTO && !resident && work < auto_work) return info;
-#ifdef GSP_HAVE_CUDA
-  /* usability does not change within a process: ask the driver once */
-  static _Atomic int usable = -1;
-  int u = atomic_load(&usable);
-  char desc[256] = "";
-  if (u < 0 || (u == 0 && b == GSP_BACKEND_CUDA)) {
-    u = gsp_cuda_usable(desc, sizeof desc);
-    atomic_store(&usable, u);
-  }
-  GSP_CHECK(u || b != GSP_BACKEND_CUDA, GSP_NO_DEVICE, "%s: CUDA backend requested but unusable: %s",
-            fn, desc);
-  *gpu = u != 0;
-#else
-  GSP_CHECK(b != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
-            "%s: CUDA backend requested but this build of gsp has none", fn);
-#endif
+  GSP_TRY(gsp__backend_pick(be, d->backend, auto_gpu, fn));
 #undef GSP_FREE_ALL
   return info;
 }

@@ -1,6 +1,6 @@
 /*
  * Bellman-Ford on the GPU (gateway gsp_cuda_bf): the rounds of
- * gsp__bf_cpu (src/ops/bf_cpu_body.h) with device queues.
+ * gsp__bf_cpu (src/ops/apsp/bf_cpu_body.h) with device queues.
  *
  * Each round: relax the out-arcs of the frontier (the vertices changed in
  * the previous round) into U with atomicMin on distance keys, appending
@@ -17,7 +17,7 @@
 #include "gsp_cuda_sssp.cuh"
 
 extern "C" {
-#include "bellman_ford.h"
+#include "bf_shared.h"
 }
 
 namespace gsp_sssp_cu {

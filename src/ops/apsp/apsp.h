@@ -1,5 +1,5 @@
 /*
- * Internal interface of gsp_apsp (src/ops/gsp_apsp.c): the cost model that
+ * Internal interface of gsp_apsp (src/ops/apsp/gsp_apsp.c): the cost model that
  * AUTO uses (apsp_cost.c, constants in one place), Johnson's reweighting
  * and the typed finishing of result rows (apsp_johnson.c, apsp_rows.c).
  */

@@ -57,7 +57,7 @@ int gsp_cuda_usable_count(void);
  * NULL) and out->root[n] (may be NULL, only with parent) follow the strict
  * rule of gsp__sssp_cpu_tree, -1 where unreached; *nvals = the vertices reached
  * (distance <= lim), and unless that is all n the presence arrays out->b[]
- * (see src/ops/sssp_gather.h) are written too. The arrays may be new,
+ * (see src/ops/sssp/sssp_gather.h) are written too. The arrays may be new,
  * uninitialised memory: the gateway maps their pages in parallel while the
  * kernel runs and fills them in one parallel pass from pinned staging.
  * algo GSP_SSSP_AUTO picks for the GPU.
@@ -127,7 +127,7 @@ void gsp_cuda_sssp_note_host(double before_s, double after_s);
  * frees it with the rest of the cache. */
 bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum);
 
-/* ---- gsp_apsp's planner (src/cuda/gsp_cuda_apsp.cu) ---- */
+/* ---- gsp_apsp's planner (src/cuda/sssp/gsp_cuda_apsp.cu) ---- */
 
 /* Free and total device memory in bytes; false when the query fails. */
 bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes);
@@ -137,7 +137,7 @@ bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes);
 size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool parents);
 
 /*
- * Bellman-Ford on the GPU (src/cuda/gsp_cuda_bf.cu), the rounds of
+ * Bellman-Ford on the GPU (src/cuda/sssp/gsp_cuda_bf.cu), the rounds of
  * gsp__bf_cpu: A is host CSR checked by gsp__bf_prepare (negative weights
  * allowed), lim one value of A's type (the largest finite distance). dist[n]
  * gets the distances from src[0..nsrc) (+inf where unreached) and parent[n]

@@ -444,7 +444,7 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
                         int64_t batch, bool *taken) {
   *taken = false;
   const int64_t n = A->nrows;
-  if (n <= 0 || n >= INT32_MAX || nsrc <= 0 || A->fmt != GSP_FMT_CSR || A->type == GSP_BOOL) return GSP_SUCCESS;
+  if (nsrc <= 0 || !graph_taken(A)) return GSP_SUCCESS;
   /* Batch: a multiple of the warp size up to 1024 (one mask bit per 32
    * sources), no wider than the sources need. Default 1024: wider batches
    * share each arc load among more sources, and the sweep at |V| = 65536
@@ -463,14 +463,14 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
   const cudaError_t me = cudaMemGetInfo(&free_b, &total_b);
   if (me != cudaSuccess) {
     (void)cudaGetLastError();
-    gsp__device_decline_note("the free device memory cannot be read: %s", cudaGetErrorString(me));
+    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "the free device memory cannot be read: %s", cudaGetErrorString(me));
     return GSP_SUCCESS;
   }
   const size_t graph = graph_bytes(A, true) + (size_t)n * 16 + (size_t)nsrc * 4;
   const size_t avail = free_b / 10 * 8;
   while (N > 32 && graph + (size_t)n * (size_t)N * per_cell > avail) N -= 32;
   if (graph + (size_t)n * (size_t)N * per_cell > avail) { /* the CPU takes it under AUTO */
-    gsp__device_decline_note("a batch of %lld sources needs %zu bytes of device memory and %zu are usable", (long long)N,
+    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "a batch of %lld sources needs %zu bytes of device memory and %zu are usable", (long long)N,
                              graph + (size_t)n * (size_t)N * per_cell, avail);
     return GSP_SUCCESS;
   }

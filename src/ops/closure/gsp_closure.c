@@ -10,6 +10,7 @@
 #include "closure_cpu.h"
 #include "closure_scale.h"
 #include "gsp_internal.h"
+#include "ops_backend.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
 #endif
@@ -67,9 +68,6 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
   GSP_CHECK(succ == NULL || *succ != M, GSP_INVALID_VALUE,
             "%s: outputs succ and M alias each other (succ points at M's handle)", fn);
   const gsp_closure_opts o = opts ? *opts : (gsp_closure_opts){0};
-  GSP_CHECK(o.backend == GSP_BACKEND_AUTO || o.backend == GSP_BACKEND_CPU ||
-                o.backend == GSP_BACKEND_CUDA,
-            GSP_INVALID_VALUE, "%s: invalid backend %d in options", fn, (int)o.backend);
   GSP_CHECK(s >= GSP_MIN_PLUS && s <= GSP_PLUS_TIMES, GSP_INVALID_VALUE,
             "%s: invalid semiring code %d", fn, (int)s);
   GSP_CHECK(s != GSP_PLUS_TIMES, GSP_DOMAIN_MISMATCH,
@@ -88,32 +86,22 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
     gsp__scale_note(&cpu); /* the GPU paths overwrite it */
   }
 
-  const gsp_backend backend = gsp__backend_for(o.backend);
+  gsp__backend_choice be;
+  GSP_TRY(gsp__backend_pick(&be, o.backend, true, fn));
 #ifdef GSP_HAVE_CUDA
-  if (backend != GSP_BACKEND_CPU) {
-    char desc[256] = "";
-    const bool usable = gsp_cuda_usable(desc, sizeof desc);
-    GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
-              "%s: CUDA backend requested but unusable: %s", fn, desc);
-    if (usable) {
-      bool taken = false;
-      struct gsp_matrix_s *dsucc = NULL;
-      gsp__device_decline_clear();
-      info = gsp_cuda_closure(M, succ ? &dsucc : NULL, s, o.non_reflexive,
-                              o.device_memory_cap, o.gpus, &taken);
-      if (taken) {
-        if (info >= 0 && succ) *succ = dsucc;
-        return info;
-      }
-      /* declined: the CPU kernel takes it, unless CUDA was asked for and
-       * only the device memory stood in the way */
-      info = GSP_SUCCESS;
-      if (backend == GSP_BACKEND_CUDA) GSP_TRY(gsp__device_declined(fn));
+  if (be.gpu) {
+    bool taken = false;
+    struct gsp_matrix_s *dsucc = NULL;
+    info = gsp_cuda_closure(M, succ ? &dsucc : NULL, s, o.non_reflexive, o.device_memory_cap, o.gpus, &taken);
+    if (taken) {
+      if (info >= 0 && succ) *succ = dsucc;
+      return info;
     }
+    /* declined: the CPU kernel takes it under AUTO, an explicit CUDA
+     * request fails with the gateway's reason */
+    info = GSP_SUCCESS;
+    GSP_TRY(gsp__backend_declined(&be, fn));
   }
-#else
-  GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
-            "%s: CUDA backend requested but this build of gsp has none", fn);
 #endif
 
   /* NaN has no place in an ordered semiring: min/max would silently drop or

@@ -149,7 +149,7 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
             "%s: C is %lld x %lld but the product is %lld x %lld", fn, (long long)C->nrows,
             (long long)C->ncols, (long long)m, (long long)n);
 
-  /* GPU (src/cuda/gsp_cuda_mxm.cu): sparse x dense, dense x dense, and
+  /* GPU (src/cuda/graphblas/gsp_cuda_mxm.cu): sparse x dense, dense x dense, and
    * sparse x sparse PLUS_TIMES on FP32/FP64 (cuSPARSE SpGEMM; the gateway
    * declines the rest); T comes back to the host for the write-back below.
    * AUTO against a dense B: an operand already on the device, or
@@ -159,11 +159,11 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
    * H200 against 16 host threads (docs/performance.md, "SpGEMM");
    * GSP_BACKEND_CUDA still asks for it. */
   const bool sparse_b = B->fmt != GSP_FMT_DENSE && !B->dev_only;
-  bool gpu = false;
-  GSP_TRY(gsp__ops_gpu_wanted(&gpu, &d, !sparse_b && (A->dev || B->dev), (double)A->nvals * (double)n,
-                              sparse_b ? INFINITY : 16777216.0, fn));
+  gsp__backend_choice be;
+  GSP_TRY(gsp__ops_desc_backend(&be, &d, !sparse_b && (A->dev || B->dev || (double)A->nvals * (double)n >= 16777216.0),
+                                fn));
 #ifdef GSP_HAVE_CUDA
-  if (gpu) {
+  if (be.gpu) {
     bool taken = false;
     info = gsp_cuda_mxm(&T, s, A, B, d.transpose_a, d.transpose_b, fn, &taken);
     if (taken) {
@@ -173,7 +173,7 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
       GSP_FREE_ALL;
       return info;
     }
-    info = GSP_SUCCESS;
+    GSP_TRY(gsp__backend_declined(&be, fn));
   }
 #endif
 

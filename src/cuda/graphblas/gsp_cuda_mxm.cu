@@ -277,6 +277,8 @@ gsp_info spgemm(struct gsp_matrix_s **T, struct gsp_matrix_s *A, struct gsp_matr
     if (info == GSP_DEVICE_OUT_OF_MEMORY && forced == 0)
       info = spgemm_run(P, Q, t, CUSPARSE_SPGEMM_ALG3, &cp, &cj, &cx, &nnz, &big, fn);
     if (info == GSP_DEVICE_OUT_OF_MEMORY || (info == GSP_SUCCESS && big)) {
+      if (big) gsp__device_decline(GSP_TOO_LARGE, "the product has more than 2^31 - 2 entries");
+      else gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "cuSPARSE SpGEMM ran out of device memory");
       *declined = true;
       return GSP_SUCCESS;
     }
@@ -327,14 +329,24 @@ gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix
   const gsp_type t = A->type;
   const size_t ts = gsp_type_size(t);
   const int64_t m = ta ? A->ncols : A->nrows, k = ta ? A->nrows : A->ncols, n = tb ? B->nrows : B->ncols;
-  if (m > GSP_CU_OPS_MAX || k > GSP_CU_OPS_MAX || n > GSP_CU_OPS_MAX || A->nvals > GSP_CU_OPS_MAX) return info;
+  if (m > GSP_CU_OPS_MAX || k > GSP_CU_OPS_MAX || n > GSP_CU_OPS_MAX || A->nvals > GSP_CU_OPS_MAX) {
+    gsp__device_decline(GSP_TOO_LARGE, "the GPU product takes at most 2^31 - 2 rows, columns and entries");
+    return info;
+  }
   const bool floating = t == GSP_FP32 || t == GSP_FP64;
   /* sparse x sparse (a device-only B is a dense closure result): cuSPARSE
    * SpGEMM for PLUS_TIMES on floats; other semirings and the integer types
    * (cuSPARSE has no integer SpGEMM, and integer sums must wrap exactly as
    * on the CPU) stay with the CPU's Gustavson. */
   if (B->fmt != GSP_FMT_DENSE && !B->dev_only) {
-    if (s != GSP_PLUS_TIMES || !floating || B->nvals > GSP_CU_OPS_MAX) return info;
+    if (s != GSP_PLUS_TIMES || !floating) {
+      gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU's sparse x sparse product is PLUS_TIMES on FP32 and FP64 only");
+      return info;
+    }
+    if (B->nvals > GSP_CU_OPS_MAX) {
+      gsp__device_decline(GSP_TOO_LARGE, "the GPU product takes at most 2^31 - 2 entries");
+      return info;
+    }
     *taken = true;
     bool declined = false;
     GSP_TRY(gsp__matrix_host(A));
@@ -343,7 +355,10 @@ gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix
     return info;
   }
   size_t mn;
-  if (!gsp__mul_size(&mn, (size_t)m, (size_t)n) || mn > ((size_t)1 << 40) / ts) return info;
+  if (!gsp__mul_size(&mn, (size_t)m, (size_t)n) || mn > ((size_t)1 << 40) / ts) {
+    gsp__device_decline(GSP_TOO_LARGE, "the dense GPU product takes at most 2^40 bytes");
+    return info;
+  }
   *taken = true;
   /* device-only closure results: their host copies first (a bool one comes
    * back bit-packed) */

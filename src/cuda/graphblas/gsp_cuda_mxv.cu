@@ -426,7 +426,10 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
    gsp__cu_free(dcnt), gsp__cu_vector_spare_free(spare))
   *taken = false;
   const gsp_desc d = desc ? *desc : gsp_desc{};
-  if (A->nrows > GSP_CU_OPS_MAX || A->ncols > GSP_CU_OPS_MAX || A->nvals > GSP_CU_OPS_MAX) return info;
+  if (A->nrows > GSP_CU_OPS_MAX || A->ncols > GSP_CU_OPS_MAX || A->nvals > GSP_CU_OPS_MAX) {
+    gsp__device_decline(GSP_TOO_LARGE, "the GPU product takes at most 2^31 - 2 rows, columns and entries");
+    return info;
+  }
   *taken = true;
   const gsp_type t = w->type;
   const size_t ts = gsp_type_size(t);

@@ -73,29 +73,19 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
   int64_t nvals = 0;
 
   bool taken = false;
-  const gsp_backend backend = gsp__backend_for(o.backend);
+  gsp__backend_choice be;
+  GSP_TRY(gsp__backend_pick(&be, o.backend, true, fn));
 #ifdef GSP_HAVE_CUDA
-  if (backend != GSP_BACKEND_CPU) {
-    char desc[256] = "";
-    const bool usable = gsp_cuda_usable(desc, sizeof desc);
-    GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
-              "%s: CUDA backend requested but unusable: %s", fn, desc);
-    if (usable) {
+  if (be.gpu) {
 #ifdef _OPENMP
-      t_gate = omp_get_wtime();
+    t_gate = omp_get_wtime();
 #endif
-      gsp__device_decline_clear();
-      GSP_TRY(gsp_cuda_sssp(&sink, &nvals, A, src, (int64_t)nsources, o.algo, &g.lim, g.delta,
-                            &taken));
-      if (!taken && backend == GSP_BACKEND_CUDA) GSP_TRY(gsp__device_declined(fn));
+    GSP_TRY(gsp_cuda_sssp(&sink, &nvals, A, src, (int64_t)nsources, o.algo, &g.lim, g.delta, &taken));
+    if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
 #ifdef _OPENMP
-      t_back = omp_get_wtime();
+    t_back = omp_get_wtime();
 #endif
-    }
   }
-#else
-  GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
-            "%s: CUDA backend requested but this build of gsp has none", fn);
 #endif
   if (!taken) {
     GSP_TRY(run_cpu(D->x, &g, o.algo, src, (int64_t)nsources));

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bellman_ford.h"
+#include "bf_shared.h"
 #include "closure_scale.h"
 #include "gsp_cuda.h"
 #include "gsp_cuda_fw.h"
@@ -50,6 +50,7 @@ typedef struct {
   size_t size; /* sizeof(gsp__cuda_host) */
   /* errors (gsp__error's body, with a va_list) */
   gsp_info (*verror)(gsp_info code, const char *file, int line, const char *fmt, va_list ap);
+  void (*device_vdecline)(gsp_info code, const char *fmt, va_list ap); /* gsp__device_decline */
   const char *(*last_error)(void);
   /* memory, through the counted allocator */
   void *(*malloc_array)(size_t count, size_t size);
@@ -58,8 +59,6 @@ typedef struct {
   bool (*mul_size)(size_t *out, size_t a, size_t b);
   /* settings and test hooks */
   gsp_fault (*device_fault_due)(void);
-  /* why the device turned a call down (gsp__device_decline_note) */
-  void (*device_decline_vnote)(const char *fmt, va_list ap);
   int (*spgemm_alg)(void);
   int (*threads)(void);
   size_t (*type_size)(gsp_type t);
@@ -167,6 +166,8 @@ const gsp__cuda_api *gsp__cuda_plugin_loaded(void);
 
 /* gsp__error's body for a va_list (src/core/error.c). */
 gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap);
+/* gsp__device_decline for a va_list (src/core/memory.c). */
+void gsp__device_vdecline(gsp_info code, const char *fmt, va_list ap);
 
 #endif /* GSP_HAVE_CUDA */
 

@@ -42,26 +42,18 @@ static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycl
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   bool taken = false;
-  const gsp_backend backend = gsp__backend_for(requested);
+  gsp__backend_choice be;
   *clen = 0;
+  GSP_TRY(gsp__backend_pick(&be, requested, true, fn));
 #ifdef GSP_HAVE_CUDA
-  if (backend != GSP_BACKEND_CPU) {
-    char desc[256] = "";
-    const bool usable = gsp_cuda_usable(desc, sizeof desc);
-    GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
-              "%s: CUDA backend requested but unusable: %s", fn, desc);
-    if (usable) {
-      gsp__device_decline_clear();
-      info = gsp_cuda_bf(d, parent, cycle, clen, A, src, nsrc, &g->lim, &taken);
-      if (info == GSP_NEGATIVE_CYCLE) return info;
-      GSP_TRY(info);
-      if (!taken && backend == GSP_BACKEND_CUDA) GSP_TRY(gsp__device_declined(fn));
-    }
+  if (be.gpu) {
+    info = gsp_cuda_bf(d, parent, cycle, clen, A, src, nsrc, &g->lim, &taken);
+    if (info == GSP_NEGATIVE_CYCLE) return info;
+    GSP_TRY(info);
+    if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
   }
 #else
   (void)A;
-  GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
-            "%s: CUDA backend requested but this build of gsp has none", fn);
 #endif
   if (!taken) {
     int64_t rounds = 0;

@@ -28,7 +28,15 @@ int sm_count() {
 }
 
 bool graph_taken(const struct gsp_matrix_s *A) {
-  return A->nrows > 0 && A->nrows < INT32_MAX && A->fmt == GSP_FMT_CSR && A->type != GSP_BOOL;
+  if (A->type == GSP_BOOL) {
+    gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU shortest-path kernels take numeric weights only");
+    return false;
+  }
+  if (A->nrows >= INT32_MAX) {
+    gsp__device_decline(GSP_TOO_LARGE, "the GPU shortest-path kernels take fewer than 2^31 - 1 vertices");
+    return false;
+  }
+  return A->nrows > 0 && A->fmt == GSP_FMT_CSR;
 }
 
 bool device_fits(size_t need) {
@@ -36,11 +44,11 @@ bool device_fits(size_t need) {
   const cudaError_t e = cudaMemGetInfo(&free_b, &total_b);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
-    gsp__device_decline_note("the free device memory cannot be read: %s", cudaGetErrorString(e));
+    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "the free device memory cannot be read: %s", cudaGetErrorString(e));
     return false;
   }
   if (need <= free_b / 10 * 9) return true;
-  gsp__device_decline_note("it needs %zu bytes of device memory and %zu are free", need, free_b);
+  gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "it needs %zu bytes of device memory and %zu are free", need, free_b);
   return false;
 }
 

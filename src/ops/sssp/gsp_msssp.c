@@ -106,25 +106,16 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
   int64_t nvals = 0;
 
   bool taken = false;
-  const gsp_backend backend = gsp__backend_for(o.backend);
+  gsp__backend_choice be;
+  GSP_TRY(gsp__backend_pick(&be, o.backend, ns > 0, fn));
 #ifdef GSP_HAVE_CUDA
-  if (backend != GSP_BACKEND_CPU && ns > 0) {
-    char desc[256] = "";
-    const bool usable = gsp_cuda_usable(desc, sizeof desc);
-    GSP_CHECK(usable || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
-              "%s: CUDA backend requested but unusable: %s", fn, desc);
-    if (usable) {
-      gsp__device_decline_clear();
-      /* wider than 1024 is 1024 anyway; clamped here so no huge gsp_index
-       * turns into a negative or overflowing int64 batch */
-      GSP_TRY(gsp_cuda_msssp(dx, p64, p32, db, pb, &nvals, A, src, ns, &g.lim, o.batch > 1024 ? 1024 : (int64_t)o.batch,
-                             &taken));
-      if (!taken && backend == GSP_BACKEND_CUDA) GSP_TRY(gsp__device_declined(fn));
-    }
+  if (be.gpu && ns > 0) {
+    /* wider than 1024 is 1024 anyway; clamped here so no huge gsp_index
+     * turns into a negative or overflowing int64 batch */
+    GSP_TRY(gsp_cuda_msssp(dx, p64, p32, db, pb, &nvals, A, src, ns, &g.lim, o.batch > 1024 ? 1024 : (int64_t)o.batch,
+                           &taken));
+    if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
   }
-#else
-  GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
-            "%s: CUDA backend requested but this build of gsp has none", fn);
 #endif
   if (!taken && ns > 0) {
     GSP_TRY(gsp__msssp_cpu(dx, p64, p32, &g, src, ns));

@@ -189,18 +189,18 @@ static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop 
     GSP_CHECK(w->n == m, GSP_DIMENSION_MISMATCH, "%s: w has size %lld but %s is %lld x %lld",
               fn, (long long)w->n, aname, (long long)m, (long long)k);
   }
-  /* The GPU (src/cuda/gsp_cuda_mxv.cu) computes T and writes w back on the
+  /* The GPU (src/cuda/graphblas/gsp_cuda_mxv.cu) computes T and writes w back on the
    * device, where w then stays. AUTO: an operand already there, or A with
    * at least 2^20 entries (smaller products cost less than the transfers). */
-  bool gpu = false;
+  gsp__backend_choice be;
   const bool resident = A->dev || u->dev || w->dev || (mask && mask->dev);
-  GSP_TRY(gsp__ops_gpu_wanted(&gpu, &d, resident, (double)A->nvals, 1048576.0, fn));
+  GSP_TRY(gsp__ops_desc_backend(&be, &d, resident || A->nvals >= 1048576, fn));
 #ifdef GSP_HAVE_CUDA
-  if (gpu) {
+  if (be.gpu) {
     bool taken = false;
     info = gsp_cuda_mxv(w, mask, accum, s, A, u, &d, tr, fn, &taken);
     if (taken) return info;
-    info = GSP_SUCCESS;
+    GSP_TRY(gsp__backend_declined(&be, fn));
   }
 #endif
   GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));

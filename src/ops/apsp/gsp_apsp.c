@@ -25,6 +25,7 @@
 #include "apsp.h"
 #include "bellman_ford.h"
 #include "host_memory.h"
+#include "ops_backend.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
@@ -179,11 +180,12 @@ static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_ma
      * the values) */
     int64_t nvals = 0;
     if (!keep) GSP_ALLOC(present, (size_t)nb * (size_t)r->n + 1, 1);
+    const gsp__backend_choice be = {.gpu = true, .required = r->required};
     gsp__device_decline_clear();
     GSP_TRY(gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, G, src, nb, &g->lim, r->batch,
                            &taken));
     r->ran_gpu |= taken;
-    if (!taken && r->required) GSP_TRY(gsp__device_declined(fn));
+    if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
     if (taken) {
       gsp_cuda_sssp_stats st;
       gsp_cuda_sssp_last_stats(&st);
@@ -474,8 +476,6 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   const gsp_apsp_advanced oa = o.advanced ? *o.advanced : (gsp_apsp_advanced){0};
   GSP_CHECK(o.algo >= GSP_APSP_AUTO && o.algo <= GSP_APSP_JOHNSON, GSP_INVALID_VALUE,
             "%s: invalid algorithm %d in options", fn, (int)o.algo);
-  GSP_CHECK(o.backend == GSP_BACKEND_AUTO || o.backend == GSP_BACKEND_CPU || o.backend == GSP_BACKEND_CUDA,
-            GSP_INVALID_VALUE, "%s: invalid backend %d in options", fn, (int)o.backend);
   GSP_CHECK(!o.has_cutoff || o.cutoff >= 0, GSP_INVALID_VALUE, "%s: cutoff %g must be >= 0 (and not NaN)", fn,
             o.cutoff);
   GSP_CHECK(oa.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, oa.gpus);
@@ -517,25 +517,19 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   GSP_TRY(gsp__sssp_sources(&src, o.sources, ns, n, fn));
 
   /* where things can run */
-  const gsp_backend backend = gsp__backend_for(o.backend);
-  bool gpu = false;
+  gsp__backend_choice be;
+  GSP_TRY(gsp__backend_pick(&be, o.backend, n > 0, fn));
+  const gsp_backend backend = be.required ? GSP_BACKEND_CUDA : gsp__backend_for(o.backend);
+  bool gpu = be.gpu && n > 0;
   size_t dev_bytes = 0;
 #ifdef GSP_HAVE_CUDA
-  if (backend != GSP_BACKEND_CPU && n > 0) {
-    char desc[256] = "";
-    gpu = gsp_cuda_usable(desc, sizeof desc);
-    GSP_CHECK(gpu || backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE, "%s: CUDA backend requested but unusable: %s",
-              fn, desc);
+  if (gpu) {
     size_t fb = 0, tb = 0;
-    if (gpu && gsp_cuda_memory(&fb, &tb)) dev_bytes = oa.device_memory_cap && oa.device_memory_cap < fb
-                                                          ? oa.device_memory_cap : fb;
+    if (gsp_cuda_memory(&fb, &tb)) dev_bytes = oa.device_memory_cap && oa.device_memory_cap < fb ? oa.device_memory_cap : fb;
     else gpu = false;
-    GSP_CHECK(gpu || backend != GSP_BACKEND_CUDA, GSP_DEVICE_OUT_OF_MEMORY,
+    GSP_CHECK(gpu || !be.required, GSP_DEVICE_OUT_OF_MEMORY,
               "%s: CUDA backend requested, but the free device memory cannot be read", fn);
   }
-#else
-  GSP_CHECK(backend != GSP_BACKEND_CUDA, GSP_NO_DEVICE,
-            "%s: CUDA backend requested but this build of gsp has none", fn);
 #endif
   const size_t os = gsp_type_size(out);
   const size_t per_row = (size_t)(n > 0 ? n : 1) * ((os > 8 ? os : 8) + (want_paths ? 8 : 0));

@@ -1,0 +1,37 @@
+/* The backend decision shared by every operation (see ops_backend.h). */
+#include "ops_backend.h"
+
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
+
+gsp_info gsp__backend_pick(gsp__backend_choice *c, gsp_backend requested, bool auto_gpu, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  c->gpu = c->required = false;
+  GSP_CHECK(requested == GSP_BACKEND_AUTO || requested == GSP_BACKEND_CPU || requested == GSP_BACKEND_CUDA,
+            GSP_INVALID_VALUE, "%s: invalid backend %d", fn, (int)requested);
+  const gsp_backend b = gsp__backend_for(requested);
+  if (b == GSP_BACKEND_CPU) return info;
+  c->required = b == GSP_BACKEND_CUDA;
+  if (!c->required && !auto_gpu) return info;
+#ifdef GSP_HAVE_CUDA
+  /* the loader answers from its cache after the first question */
+  char desc[256] = "";
+  c->gpu = gsp_cuda_usable(desc, sizeof desc);
+  GSP_CHECK(c->gpu || !c->required, GSP_NO_DEVICE, "%s: CUDA backend requested but unusable: %s", fn, desc);
+  if (c->gpu) gsp__device_decline_clear();
+#else
+  GSP_CHECK(!c->required, GSP_NO_DEVICE, "%s: CUDA backend requested but this build of gsp has none", fn);
+#endif
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__backend_declined(const gsp__backend_choice *c, const char *fn) {
+  if (!c->required) {
+    gsp__device_decline_clear();
+    return GSP_SUCCESS;
+  }
+  return gsp__device_declined(fn);
+}

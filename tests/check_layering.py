@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""The floors of src/, read from the #include lines (docs/design.md, "The map").
+
+Each folder may include headers of the folders listed for it and nothing
+else: core and semiring at the bottom, io and ops above them, the CUDA
+kernels beside ops (never including it), the gateway headers
+(src/cuda/include) the one place where C code and the CUDA plugin meet.
+Fails on an include across a forbidden direction, on a quoted include that
+names no header of the tree, and on a cycle among headers.
+
+usage: check_layering.py SOURCE_DIR
+"""
+import os
+import re
+import sys
+
+FLOOR = ["core", "semiring", "cuda/include"]
+OPS = ["ops", "ops/graphblas", "ops/closure", "ops/sssp", "ops/apsp"]
+CUDA = ["cuda", "cuda/graphblas", "cuda/closure", "cuda/sssp"]
+ALLOWED = {
+    "semiring": ["semiring"],
+    "core": FLOOR,
+    "cuda/include": FLOOR,
+    "io": FLOOR + ["io"],
+    "mpi": FLOOR + OPS + ["mpi"],
+}
+for d in OPS:
+    ALLOWED[d] = FLOOR + OPS
+for d in CUDA:
+    ALLOWED[d] = FLOOR + CUDA
+# written by CMake into the build tree (src/cuda/closure/gsp_cuda_mgpu.cu)
+GENERATED = {"gsp_nccl_config.h"}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+SOURCE = (".c", ".h", ".cu", ".cuh", ".hpp", ".cpp")
+
+
+def main(root):
+    src = os.path.join(root, "src")
+    where = {}  # header name -> folder(s) holding it
+    files = []
+    for d in sorted(ALLOWED):
+        path = os.path.join(src, d)
+        for name in sorted(os.listdir(path)):
+            full = os.path.join(path, name)
+            if os.path.isfile(full) and name.endswith(SOURCE):
+                files.append((d, name, full))
+                where.setdefault(name, []).append(d)
+    on_disk = set()
+    for dirpath, _, names in os.walk(src):
+        for name in names:
+            if name.endswith(SOURCE):
+                on_disk.add(os.path.relpath(os.path.join(dirpath, name), src))
+    listed = {os.path.join(d, n) for d, n, _ in files}
+    errors = ["src/%s: in a folder the layering does not know" % p for p in sorted(on_disk - listed)]
+    public = set(os.listdir(os.path.join(root, "include")))
+    edges = {}
+    for d, name, full in files:
+        with open(full, encoding="utf-8") as f:
+            text = f.read()
+        for inc in INCLUDE.findall(text):
+            base = os.path.basename(inc)
+            if inc in public or base in GENERATED:
+                continue
+            homes = where.get(base)
+            if not homes:
+                errors.append("src/%s/%s includes \"%s\": no such header in src/" % (d, name, inc))
+                continue
+            if len(homes) > 1:
+                errors.append("\"%s\" is in several folders: %s" % (base, ", ".join(homes)))
+            home = homes[0]
+            if home not in ALLOWED[d]:
+                errors.append("src/%s/%s includes %s/%s: %s may not include %s" % (d, name, home, base, d, home))
+            edges.setdefault((d, name), set()).add((home, base))
+    # cycles among headers (a .c is never included, so cycles run through headers)
+    state = {}
+
+    def visit(node, stack):
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                cyc = stack[stack.index(nxt):] + [nxt]
+                errors.append("include cycle: " + " -> ".join("%s/%s" % c for c in cyc))
+            elif nxt not in state:
+                visit(nxt, stack)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node, [])
+    for e in errors:
+        print("layering: " + e)
+    print("layering: %d files, %d include lines checked, %d problems"
+          % (len(files), sum(len(v) for v in edges.values()), len(errors)))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")))
