@@ -7,12 +7,73 @@
  * got device data), and a call that would run on the device fails with
  * GSP_NO_DEVICE and the reason, never running elsewhere in silence.
  */
+#define _POSIX_C_SOURCE 200809L /* recursive mutexes */
 #ifdef GSP_HAVE_CUDA
 
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "gsp_cuda_plugin.h"
+
+/* A matrix's (or vector's) device copy is one cache that every GPU call on
+ * it shares and may replace (CSR, transpose, shortest-path data). Calls that
+ * read one object from several threads therefore take its lock for their
+ * device part: the cache is built once and never replaced under another
+ * call. Striped by address; recursive, since a call may come back through
+ * the core into the gateway. Always taken before the core's conversion lock
+ * (matrix_format.c), never while holding it. */
+#define DEV_STRIPES 64
+static pthread_mutex_t dev_lock[DEV_STRIPES];
+static pthread_once_t dev_once = PTHREAD_ONCE_INIT;
+
+static void dev_lock_init(void) {
+  pthread_mutexattr_t at;
+  pthread_mutexattr_init(&at);
+  pthread_mutexattr_settype(&at, PTHREAD_MUTEX_RECURSIVE);
+  for (int k = 0; k < DEV_STRIPES; k++) pthread_mutex_init(&dev_lock[k], &at);
+  pthread_mutexattr_destroy(&at);
+}
+
+static int stripe(const void *obj) { return (int)(((uintptr_t)obj >> 6) % DEV_STRIPES); }
+
+/* Lock the stripes of up to two objects (NULL: none), lower index first. */
+typedef struct {
+  int k[2];
+} dev_held;
+
+static dev_held dev_enter(const void *x, const void *y) {
+  pthread_once(&dev_once, dev_lock_init);
+  int a = x ? stripe(x) : -1, b = y ? stripe(y) : -1;
+  if (a == b) b = -1;
+  if (a < 0 || (b >= 0 && b < a)) {
+    const int t = a;
+    a = b;
+    b = t;
+  }
+  if (a >= 0) pthread_mutex_lock(&dev_lock[a]);
+  if (b >= 0) pthread_mutex_lock(&dev_lock[b]);
+  return (dev_held){{a, b}};
+}
+
+static void dev_leave(dev_held h) {
+  for (int i = 1; i >= 0; i--)
+    if (h.k[i] >= 0) pthread_mutex_unlock(&dev_lock[h.k[i]]);
+}
+
+/* A device entry that reads x and y (NULL: none) under their locks. */
+#define GSP_RUN_LOCKED_(fn, x, y, call)                                        \
+  do {                                                                         \
+    const gsp__cuda_api *a_ = need(fn);                                        \
+    if (!a_) {                                                                 \
+      *taken = true;                                                           \
+      return GSP_NO_DEVICE;                                                    \
+    }                                                                          \
+    const dev_held h_ = dev_enter(x, y);                                       \
+    const gsp_info r_ = a_->call;                                              \
+    dev_leave(h_);                                                             \
+    return r_;                                                                 \
+  } while (0)
 
 /* The table, loading the plugin if needed; NULL after recording
  * GSP_NO_DEVICE with the reason for `fn`. */
@@ -54,29 +115,29 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
                        bool *taken) {
-  GSP_RUN_("gsp_sssp", sssp(out, nvals, A, src, nsrc, algo, lim, delta, taken));
+  GSP_RUN_LOCKED_("gsp_sssp", A, NULL, sssp(out, nvals, A, src, nsrc, algo, lim, delta, taken));
 }
 
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                         int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
                         const void *lim, int64_t batch, bool *taken) {
-  GSP_RUN_("gsp_msssp", msssp(dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, batch, taken));
+  GSP_RUN_LOCKED_("gsp_msssp", A, NULL, msssp(dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, batch, taken));
 }
 
 gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
                      const int64_t *src, int64_t nsrc, const void *lim, bool *taken) {
-  GSP_RUN_("gsp_bellman_ford", bf(dist, parent, cycle, clen, A, src, nsrc, lim, taken));
+  GSP_RUN_LOCKED_("gsp_bellman_ford", A, NULL, bf(dist, parent, cycle, clen, A, src, nsrc, lim, taken));
 }
 
 gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
                       struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr,
                       const char *fn, bool *taken) {
-  GSP_RUN_(fn, mxv(w, mask, accum, s, A, u, desc, tr, fn, taken));
+  GSP_RUN_LOCKED_(fn, A, u, mxv(w, mask, accum, s, A, u, desc, tr, fn, taken));
 }
 
 gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B,
                       bool ta, bool tb, const char *fn, bool *taken) {
-  GSP_RUN_(fn, mxm(T, s, A, B, ta, tb, fn, taken));
+  GSP_RUN_LOCKED_(fn, A, B, mxm(T, s, A, B, ta, tb, fn, taken));
 }
 
 void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out) {
@@ -92,7 +153,11 @@ void gsp_cuda_sssp_note_host(double before_s, double after_s) {
 
 bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum) {
   const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
-  return a && a->weights_checked(A, wsum);
+  if (!a) return false;
+  const dev_held h = dev_enter(A, NULL);
+  const bool r = a->weights_checked(A, wsum);
+  dev_leave(h);
+  return r;
 }
 
 bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes) {
@@ -118,7 +183,11 @@ void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
 
 gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc) {
   const gsp__cuda_api *a = need("gsp_matrix_device_view");
-  return a ? a->matrix_view(data, ld, device, A, enc) : GSP_NO_DEVICE;
+  if (!a) return GSP_NO_DEVICE;
+  const dev_held h = dev_enter(A, NULL);
+  const gsp_info r = a->matrix_view(data, ld, device, A, enc);
+  dev_leave(h);
+  return r;
 }
 
 gsp_info gsp_cuda_vector_download(struct gsp_vector_s *v) {
