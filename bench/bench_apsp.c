@@ -49,11 +49,9 @@ typedef struct {
 
 /* Tastan et al.'s table (SNAP sizes: vertices, arcs). */
 static const shape graphs[] = {
-    {"p2p-Gnutella08", 6301, 20777},     {"p2p-Gnutella09", 8114, 26013},
-    {"p2p-Gnutella04", 10876, 39994},    {"p2p-Gnutella25", 22687, 54705},
-    {"p2p-Gnutella24", 26518, 65369},    {"p2p-Gnutella30", 36682, 88328},
-    {"p2p-Gnutella31", 62586, 147892},   {"soc-Slashdot0902", 82168, 948464},
-    {"email-EuAll", 265214, 420045},
+    {"p2p-Gnutella08", 6301, 20777},   {"p2p-Gnutella09", 8114, 26013},     {"p2p-Gnutella04", 10876, 39994},
+    {"p2p-Gnutella25", 22687, 54705},  {"p2p-Gnutella24", 26518, 65369},    {"p2p-Gnutella30", 36682, 88328},
+    {"p2p-Gnutella31", 62586, 147892}, {"soc-Slashdot0902", 82168, 948464}, {"email-EuAll", 265214, 420045},
 };
 #define NGRAPHS (sizeof graphs / sizeof *graphs)
 
@@ -71,10 +69,10 @@ static void die(const char *what, gsp_info info) {
   fprintf(stderr, "bench_apsp: %s: %s: %s\n", what, gsp_strerror(info), gsp_last_error());
   exit(1);
 }
-#define TRY(call)                                                              \
-  do {                                                                         \
-    gsp_info i_ = (call);                                                      \
-    if (i_ < 0) die(#call, i_);                                                \
+#define TRY(call)               \
+  do {                          \
+    gsp_info i_ = (call);       \
+    if (i_ < 0) die(#call, i_); \
   } while (0)
 
 static uint64_t mix(uint64_t z) { /* splitmix64 finaliser */
@@ -175,7 +173,9 @@ static gsp_matrix negative_variant(gsp_matrix A, int64_t pmax, uint64_t seed, do
 /* The sample sources: S[i] = (i * P + 7) mod n with P prime > n, so
  * distinct. Their rows are checksummed. */
 #define NCHECK 32
-static gsp_index sample_source(gsp_index i, gsp_index n) { return (gsp_index)((i * 1000003ULL + 7) % n); }
+static gsp_index sample_source(gsp_index i, gsp_index n) {
+  return (gsp_index)((i * 1000003ULL + 7) % n);
+}
 
 typedef struct {
   gsp_type t;
@@ -197,10 +197,18 @@ static int sink_rows(void *ctx, gsp_index first, gsp_index nrows, const void *di
     for (gsp_index v = 0; v < s->n; v++) {
       double d;
       switch (s->t) {
-      case GSP_INT32: d = ((const int32_t *)x)[v] == INT32_MAX ? INFINITY : ((const int32_t *)x)[v]; break;
-      case GSP_INT64: d = ((const int64_t *)x)[v] == INT64_MAX ? INFINITY : (double)((const int64_t *)x)[v]; break;
-      case GSP_FP32: d = ((const float *)x)[v]; break;
-      default: d = ((const double *)x)[v]; break;
+      case GSP_INT32:
+        d = ((const int32_t *)x)[v] == INT32_MAX ? INFINITY : ((const int32_t *)x)[v];
+        break;
+      case GSP_INT64:
+        d = ((const int64_t *)x)[v] == INT64_MAX ? INFINITY : (double)((const int64_t *)x)[v];
+        break;
+      case GSP_FP32:
+        d = ((const float *)x)[v];
+        break;
+      default:
+        d = ((const double *)x)[v];
+        break;
       }
       if (isfinite(d)) s->count++, s->sum += d;
     }
@@ -209,9 +217,9 @@ static int sink_rows(void *ctx, gsp_index first, gsp_index nrows, const void *di
 }
 
 typedef struct {
-  double seconds;  /* full problem (measured or extrapolated); NAN: not run */
+  double seconds; /* full problem (measured or extrapolated); NAN: not run */
   double predicted;
-  gsp_index ran;   /* sources of the largest timed run */
+  gsp_index ran; /* sources of the largest timed run */
   bool extrapolated, skipped;
   char why[96];
   int64_t count;
@@ -220,8 +228,8 @@ typedef struct {
 } result;
 
 /* One timed gsp_apsp through the checksumming callback. */
-static double timed_run(gsp_matrix A, gsp_apsp_algo algo, const config *c, const gsp_index *srcs, gsp_index ns,
-                        sink *s, gsp_apsp_report *rep) {
+static double timed_run(gsp_matrix A, gsp_apsp_algo algo, const config *c, const gsp_index *srcs, gsp_index ns, sink *s,
+                        gsp_apsp_report *rep) {
   gsp_index n;
   TRY(gsp_matrix_nrows(&n, A));
   for (gsp_index v = 0; v < n; v++) s->slot[v] = -1;
@@ -337,30 +345,35 @@ static void row(const config *c, const shape *g, gsp_index n, gsp_index m, const
            "-", r->predicted, "-", "-");
   } else {
     char run[64];
-    if (r->extrapolated)
-      snprintf(run, sizeof run, "extrapolated from %llu sources", (unsigned long long)r->ran);
-    else
-      snprintf(run, sizeof run, "all %llu sources", (unsigned long long)r->ran);
+    if (r->extrapolated) snprintf(run, sizeof run, "extrapolated from %llu sources", (unsigned long long)r->ran);
+    else snprintf(run, sizeof run, "all %llu sources", (unsigned long long)r->ran);
     char check[48];
     snprintf(check, sizeof check, "%lld / %.0f", (long long)r->count, r->sum);
-    printf("| %-16s | %-7s | %-7s | %-40s | %11.3f | %9.3g | %9.2f | %-22s | %9.3g |\n", g->name, variant,
-           algo_name(a), run, r->seconds, r->predicted, r->seconds / r->predicted, check, tasks / r->seconds);
+    printf("| %-16s | %-7s | %-7s | %-40s | %11.3f | %9.3g | %9.2f | %-22s | %9.3g |\n", g->name, variant, algo_name(a),
+           run, r->seconds, r->predicted, r->seconds / r->predicted, check, tasks / r->seconds);
   }
   fflush(stdout);
   csv_row(c, g, n, m, variant, algo_name(a), r, tasks);
 }
 
 int main(int argc, char **argv) {
-  config c = {.backend = GSP_BACKEND_AUTO, .type = GSP_INT32, .max_seconds = 8, .budget = 330, .scale_down = 1,
-              .wmax = 100, .pmax = 40};
+  config c = {.backend = GSP_BACKEND_AUTO,
+              .type = GSP_INT32,
+              .max_seconds = 8,
+              .budget = 330,
+              .scale_down = 1,
+              .wmax = 100,
+              .pmax = 40};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
     if (!strcmp(a, "--backend")) {
       c.backend = !strcmp(v, "cpu") ? GSP_BACKEND_CPU : !strcmp(v, "cuda") ? GSP_BACKEND_CUDA : GSP_BACKEND_AUTO;
       i++;
     } else if (!strcmp(a, "--type")) {
-      c.type = !strcmp(v, "int64") ? GSP_INT64 : !strcmp(v, "fp32") ? GSP_FP32 : !strcmp(v, "fp64") ? GSP_FP64
-                                                                                                   : GSP_INT32;
+      c.type = !strcmp(v, "int64")  ? GSP_INT64
+               : !strcmp(v, "fp32") ? GSP_FP32
+               : !strcmp(v, "fp64") ? GSP_FP64
+                                    : GSP_INT32;
       i++;
     } else if (!strcmp(a, "--max-seconds")) c.max_seconds = atof(v), i++;
     else if (!strcmp(a, "--budget")) c.budget = atof(v), i++;
@@ -446,8 +459,12 @@ int main(int argc, char **argv) {
     double plan_s = 0;
     gsp_apsp_report ap = dry(N, GSP_APSP_AUTO, &c, &plan_s);
     const double best_neg = fmin(isnan(fw.seconds) ? INFINITY : fw.seconds, jo.seconds);
-    v[nv++] = (verdict){g.name, "neg", ap.algo,
-                        (ap.algo == GSP_APSP_FLOYD_WARSHALL ? fw.seconds : jo.seconds) + plan_s, best_neg, plan_s,
+    v[nv++] = (verdict){g.name,
+                        "neg",
+                        ap.algo,
+                        (ap.algo == GSP_APSP_FLOYD_WARSHALL ? fw.seconds : jo.seconds) + plan_s,
+                        best_neg,
+                        plan_s,
                         best_neg == jo.seconds ? GSP_APSP_JOHNSON : GSP_APSP_FLOYD_WARSHALL};
     /* the non-negative variant: MSSSP, Floyd-Warshall, AUTO */
     result ms = measure(A, GSP_APSP_MSSSP, &c, gpu);
@@ -456,8 +473,12 @@ int main(int argc, char **argv) {
     row(&c, &g, g.n, g.m, "nonneg", GSP_APSP_FLOYD_WARSHALL, &fw2);
     gsp_apsp_report ap2 = dry(A, GSP_APSP_AUTO, &c, &plan_s);
     const double best_pos = fmin(isnan(fw2.seconds) ? INFINITY : fw2.seconds, ms.seconds);
-    v[nv++] = (verdict){g.name, "nonneg", ap2.algo,
-                        (ap2.algo == GSP_APSP_FLOYD_WARSHALL ? fw2.seconds : ms.seconds) + plan_s, best_pos, plan_s,
+    v[nv++] = (verdict){g.name,
+                        "nonneg",
+                        ap2.algo,
+                        (ap2.algo == GSP_APSP_FLOYD_WARSHALL ? fw2.seconds : ms.seconds) + plan_s,
+                        best_pos,
+                        plan_s,
                         best_pos == ms.seconds ? GSP_APSP_MSSSP : GSP_APSP_FLOYD_WARSHALL};
     printf("|   (%.1f%% of the arcs negative in the negative variant) |\n", 100 * frac);
     gsp_matrix_free(&F), gsp_matrix_free(&FN), gsp_matrix_free(&A), gsp_matrix_free(&N);

@@ -80,11 +80,21 @@ static gsp_matrix make_graph(gsp_type t, int64_t n, double density, uint64_t see
   if (!X) die("malloc", GSP_OUT_OF_MEMORY);
   for (size_t e = 0; e < m; e++) {
     switch (t) {
-    case GSP_BOOL: ((bool *)X)[e] = true; break;
-    case GSP_INT32: ((int32_t *)X)[e] = (int32_t)W[e]; break;
-    case GSP_INT64: ((int64_t *)X)[e] = (int64_t)W[e]; break;
-    case GSP_FP32: ((float *)X)[e] = (float)W[e]; break;
-    case GSP_FP64: ((double *)X)[e] = W[e]; break;
+    case GSP_BOOL:
+      ((bool *)X)[e] = true;
+      break;
+    case GSP_INT32:
+      ((int32_t *)X)[e] = (int32_t)W[e];
+      break;
+    case GSP_INT64:
+      ((int64_t *)X)[e] = (int64_t)W[e];
+      break;
+    case GSP_FP32:
+      ((float *)X)[e] = (float)W[e];
+      break;
+    case GSP_FP64:
+      ((double *)X)[e] = W[e];
+      break;
     }
   }
   gsp_matrix A = NULL;
@@ -111,11 +121,21 @@ static void checksum(gsp_matrix A, gsp_type t, gsp_index *count, double *sum) {
   double s = 0;
   for (gsp_index k = 0; k < nv; k++) {
     switch (t) {
-    case GSP_BOOL: s += ((bool *)X)[k]; break;
-    case GSP_INT32: s += ((int32_t *)X)[k]; break;
-    case GSP_INT64: s += (double)((int64_t *)X)[k]; break;
-    case GSP_FP32: s += ((float *)X)[k]; break;
-    case GSP_FP64: s += ((double *)X)[k]; break;
+    case GSP_BOOL:
+      s += ((bool *)X)[k];
+      break;
+    case GSP_INT32:
+      s += ((int32_t *)X)[k];
+      break;
+    case GSP_INT64:
+      s += (double)((int64_t *)X)[k];
+      break;
+    case GSP_FP32:
+      s += ((float *)X)[k];
+      break;
+    case GSP_FP64:
+      s += ((double *)X)[k];
+      break;
     }
   }
   free(X);
@@ -127,8 +147,10 @@ static const struct {
   const char *name;
   gsp_type type;
   gsp_semiring sr;
-} kinds[] = {{"bool", GSP_BOOL, GSP_OR_AND},     {"int32", GSP_INT32, GSP_MIN_PLUS},
-             {"int64", GSP_INT64, GSP_MIN_PLUS}, {"fp32", GSP_FP32, GSP_MIN_PLUS},
+} kinds[] = {{"bool", GSP_BOOL, GSP_OR_AND},
+             {"int32", GSP_INT32, GSP_MIN_PLUS},
+             {"int64", GSP_INT64, GSP_MIN_PLUS},
+             {"fp32", GSP_FP32, GSP_MIN_PLUS},
              {"fp64", GSP_FP64, GSP_MIN_PLUS}};
 
 int main(int argc, char **argv) {
@@ -166,8 +188,7 @@ int main(int argc, char **argv) {
   gsp_set_backend(GSP_BACKEND_CPU);
   printf("gsp CPU closure (MIN_PLUS; OR_AND for bool)%s, %d threads, density %.3g, seed %llu\n",
          paths ? " with successors" : "", threads, density, (unsigned long long)seed);
-  printf("%7s %6s %12s %12s %14s %10s %16s\n", "n", "type", "median_s", "min_s", "tasks/s",
-         "finite", "sum_finite");
+  printf("%7s %6s %12s %12s %14s %10s %16s\n", "n", "type", "median_s", "min_s", "tasks/s", "finite", "sum_finite");
   char *slist = strdup(sizes);
   for (char *ns = strtok(slist, ","); ns; ns = strtok(NULL, ",")) {
     int64_t n = atoll(ns);
@@ -192,13 +213,12 @@ int main(int argc, char **argv) {
       }
       qsort(tm, (size_t)reps, sizeof *tm, cmp_double);
       double med = tm[reps / 2], tasks = (double)n * (double)n * (double)n;
-      printf("%7lld %6s %12.4f %12.4f %14.4g %10llu %16.1f\n", (long long)n, kinds[q].name, med, tm[0],
-             tasks / med, (unsigned long long)count, sum);
+      printf("%7lld %6s %12.4f %12.4f %14.4g %10llu %16.1f\n", (long long)n, kinds[q].name, med, tm[0], tasks / med,
+             (unsigned long long)count, sum);
       fflush(stdout);
       if (out)
-        fprintf(out, "%s,%lld,%s,%g,%llu,%d,%d,%.6f,%.6f,%.6g,%llu,%.1f\n",
-                paths ? "gsp_paths" : "gsp", (long long)n, kinds[q].name, density,
-                (unsigned long long)seed, threads, reps, med, tm[0], tasks / med,
+        fprintf(out, "%s,%lld,%s,%g,%llu,%d,%d,%.6f,%.6f,%.6g,%llu,%.1f\n", paths ? "gsp_paths" : "gsp", (long long)n,
+                kinds[q].name, density, (unsigned long long)seed, threads, reps, med, tm[0], tasks / med,
                 (unsigned long long)count, sum);
       free(tm);
       gsp_matrix_free(&G);

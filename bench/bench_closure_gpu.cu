@@ -38,24 +38,26 @@ static __device__ __forceinline__ uint64_t mix(uint64_t z) {
 /* Complete graph with integer weights 1..1000 on the n x n part. */
 template <class T> __global__ void k_gen(T *d, int64_t np, int64_t n, uint64_t seed) {
   for (int64_t i = blockIdx.y; i < n; i += gridDim.y)
-  for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < n; j += (int64_t)gridDim.x * blockDim.x)
-    d[i * np + j] = (T)(1 + mix(seed ^ (uint64_t)(i * np + j) * 0x9E3779B97F4A7C15ULL) % 1000);
+    for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < n; j += (int64_t)gridDim.x * blockDim.x)
+      d[i * np + j] = (T)(1 + mix(seed ^ (uint64_t)(i * np + j) * 0x9E3779B97F4A7C15ULL) % 1000);
 }
 /* Bits with probability 1/16 (so reachability spreads over many rounds). */
 __global__ void k_gen_bits(uint64_t *d, int64_t ldw, int64_t n, uint64_t seed) {
   for (int64_t i = blockIdx.y; i < n; i += gridDim.y)
-  for (int64_t w = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; w < (n + 63) / 64; w += (int64_t)gridDim.x * blockDim.x) {
-    uint64_t h = seed ^ (uint64_t)(i * ldw + w) * 0x9E3779B97F4A7C15ULL;
-    uint64_t v = mix(h) & mix(h + 1) & mix(h + 2) & mix(h + 3);
-    const int64_t left = n - w * 64;
-    if (left < 64) v &= (1ull << left) - 1;
-    d[i * ldw + w] = v;
-  }
+    for (int64_t w = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; w < (n + 63) / 64;
+         w += (int64_t)gridDim.x * blockDim.x) {
+      uint64_t h = seed ^ (uint64_t)(i * ldw + w) * 0x9E3779B97F4A7C15ULL;
+      uint64_t v = mix(h) & mix(h + 1) & mix(h + 2) & mix(h + 3);
+      const int64_t left = n - w * 64;
+      if (left < 64) v &= (1ull << left) - 1;
+      d[i * ldw + w] = v;
+    }
 }
 /* Sparse random digraph, about deg out-edges a vertex (closures stay mixed). */
 __global__ void k_gen_sparse_bits(uint64_t *d, int64_t ldw, int64_t n, uint64_t seed, uint64_t deg) {
   for (int64_t i = blockIdx.y; i < n; i += gridDim.y)
-    for (int64_t w = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; w < (n + 63) / 64; w += (int64_t)gridDim.x * blockDim.x) {
+    for (int64_t w = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; w < (n + 63) / 64;
+         w += (int64_t)gridDim.x * blockDim.x) {
       uint64_t v = 0;
       for (int b = 0; b < 64 && w * 64 + b < n; b++)
         v |= (uint64_t)(mix(seed ^ (uint64_t)(i * n + w * 64 + b) * 0x9E3779B97F4A7C15ULL) % (uint64_t)n < deg) << b;
@@ -102,9 +104,8 @@ static void bmma_peak() {
     best = std::min(best, ms);
   }
   const double mmas = (double)blocks * 8 * iters * 4; /* 8 warps a block */
-  printf("bmma peak: %.3e m16n8k256 MMA/s = %.3e bool tasks/s (%.1f clocks per MMA per SM)\n",
-         mmas / (best / 1e3), mmas * 32768 / (best / 1e3),
-         (best / 1e3) * khz * 1e3 * sms / mmas);
+  printf("bmma peak: %.3e m16n8k256 MMA/s = %.3e bool tasks/s (%.1f clocks per MMA per SM)\n", mmas / (best / 1e3),
+         mmas * 32768 / (best / 1e3), (best / 1e3) * khz * 1e3 * sms / mmas);
   cudaFree(out);
 }
 
@@ -131,17 +132,29 @@ static double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-static size_t tsize(gsp_type t) { return t == GSP_BOOL ? 0 : gsp_type_size(t); }
+static size_t tsize(gsp_type t) {
+  return t == GSP_BOOL ? 0 : gsp_type_size(t);
+}
 
 static void gen(void *d, gsp_type t, gsp_semiring s, int64_t n, int64_t np, uint64_t seed) {
   GK(gsp_cuda_fill_zero(d, np, t, s));
   dim3 g((unsigned)std::min<int64_t>(16, (n + 255) / 256), (unsigned)std::min<int64_t>(n, 65535));
   switch (t) {
-  case GSP_BOOL: k_gen_bits<<<g, 256>>>((uint64_t *)d, np / 64, n, seed); break;
-  case GSP_INT32: k_gen<int32_t><<<g, 256>>>((int32_t *)d, np, n, seed); break;
-  case GSP_INT64: k_gen<int64_t><<<g, 256>>>((int64_t *)d, np, n, seed); break;
-  case GSP_FP32: k_gen<float><<<g, 256>>>((float *)d, np, n, seed); break;
-  case GSP_FP64: k_gen<double><<<g, 256>>>((double *)d, np, n, seed); break;
+  case GSP_BOOL:
+    k_gen_bits<<<g, 256>>>((uint64_t *)d, np / 64, n, seed);
+    break;
+  case GSP_INT32:
+    k_gen<int32_t><<<g, 256>>>((int32_t *)d, np, n, seed);
+    break;
+  case GSP_INT64:
+    k_gen<int64_t><<<g, 256>>>((int64_t *)d, np, n, seed);
+    break;
+  case GSP_FP32:
+    k_gen<float><<<g, 256>>>((float *)d, np, n, seed);
+    break;
+  case GSP_FP64:
+    k_gen<double><<<g, 256>>>((double *)d, np, n, seed);
+    break;
   }
   CK(cudaGetLastError());
 }
@@ -158,10 +171,14 @@ static const char *sname(gsp_semiring s) {
 /* the micro-kernel ceilings (tasks/s); 0: none stated. */
 static double ceiling_for(gsp_type t, bool dpx) {
   switch (t) {
-  case GSP_FP32: return 13.0e12;
-  case GSP_INT32: return dpx ? 16.2e12 : 0;
-  case GSP_BOOL: return 0.52e15; /* LOP3; the tensor-core rows use it too */
-  default: return 0;
+  case GSP_FP32:
+    return 13.0e12;
+  case GSP_INT32:
+    return dpx ? 16.2e12 : 0;
+  case GSP_BOOL:
+    return 0.52e15; /* LOP3; the tensor-core rows use it too */
+  default:
+    return 0;
   }
 }
 
@@ -194,13 +211,12 @@ static void check_successors(const void *d, const int32_t *succ, int64_t n, int6
     }
     if (v != j || cost != D[(size_t)i * np + j]) bad++;
   }
-  printf("verify: successors n=%lld, 2000 sampled paths: %d wrong -> %s\n", (long long)n, bad,
-         bad ? "FAIL" : "ok");
+  printf("verify: successors n=%lld, 2000 sampled paths: %d wrong -> %s\n", (long long)n, bad, bad ? "FAIL" : "ok");
 }
 
 /* Tiled GPU closure: median of reps after one warm-up, fresh input each run. */
-static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool dpx, int reps,
-                        const char *label, int bits_impl = -1) {
+static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool dpx, int reps, const char *label,
+                        int bits_impl = -1) {
   const int64_t np = gsp_cuda_padded_n(t, n);
   const size_t bytes = t == GSP_BOOL ? (size_t)np * np / 8 : (size_t)np * np * tsize(t);
   void *d = NULL;
@@ -232,8 +248,8 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
   if (paths) check_successors(d, succ, n, np, 1000 + reps);
   const double sec = median(times), tasks = (double)n * n * n;
   rows.push_back({label, tname(t), sname(s), n, sec, tasks / sec, ceiling_for(t, dpx), reps});
-  printf("  %-14s %-5s %-8s n=%6lld  %9.4f s  %7.3f Ttasks/s\n", label, tname(t), sname(s),
-         (long long)n, sec, tasks / sec / 1e12);
+  printf("  %-14s %-5s %-8s n=%6lld  %9.4f s  %7.3f Ttasks/s\n", label, tname(t), sname(s), (long long)n, sec,
+         tasks / sec / 1e12);
   fflush(stdout);
   cudaEventDestroy(e0), cudaEventDestroy(e1);
   cudaFree(d), cudaFree(succ);
@@ -287,8 +303,8 @@ static void verify(int64_t n) {
   CK(cudaMemcpy(hb.data(), b, (size_t)n * n * 4, cudaMemcpyDeviceToHost));
   size_t bad = 0;
   for (size_t e = 0; e < ha.size(); e++) bad += ha[e] != hb[e];
-  printf("verify: tiled vs naive fp32 min_plus M+ n=%lld: %zu of %zu entries differ -> %s\n",
-         (long long)n, bad, ha.size(), bad ? "FAIL" : "OK");
+  printf("verify: tiled vs naive fp32 min_plus M+ n=%lld: %zu of %zu entries differ -> %s\n", (long long)n, bad,
+         ha.size(), bad ? "FAIL" : "OK");
   cudaFree(a), cudaFree(b);
   if (bad) exit(1);
 }
@@ -318,8 +334,9 @@ static void verify_bits(int64_t n) {
       diff += ha[e] != hb[e];
       ones += __builtin_popcountll(ha[e]);
     }
-    printf("verify: bool M+ n=%lld tensor cores (%d-bit rounds) vs LOP3: %zu of %zu words differ (%.3f of bits set) -> %s\n",
-           (long long)n, depth, diff, ha.size(), (double)ones / ((double)n * n), diff ? "FAIL" : "OK");
+    printf(
+        "verify: bool M+ n=%lld tensor cores (%d-bit rounds) vs LOP3: %zu of %zu words differ (%.3f of bits set) -> %s\n",
+        (long long)n, depth, diff, ha.size(), (double)ones / ((double)n * n), diff ? "FAIL" : "OK");
     bad += diff;
   }
   cudaFree(a), cudaFree(b);
@@ -349,8 +366,7 @@ static void bench_cpu(int64_t n, int reps) {
   }
   const double sec = median(times), tasks = (double)n * n * n;
   rows.push_back({"gsp-cpu", "fp32", "min_plus", n, sec, tasks / sec, 13.0e12, reps});
-  printf("  %-14s fp32  min_plus n=%6lld  %9.4f s  %7.3f Ttasks/s\n", "gsp-cpu", (long long)n, sec,
-         tasks / sec / 1e12);
+  printf("  %-14s fp32  min_plus n=%6lld  %9.4f s  %7.3f Ttasks/s\n", "gsp-cpu", (long long)n, sec, tasks / sec / 1e12);
   fflush(stdout);
 }
 
@@ -379,8 +395,8 @@ static void bench_e2e(int64_t n, int reps) {
   }
   const double sec = median(times), tasks = (double)n * n * n;
   rows.push_back({"gpu-end2end", "fp32", "min_plus", n, sec, tasks / sec, 13.0e12, reps});
-  printf("  %-14s fp32  min_plus n=%6lld  %9.4f s  %7.3f Ttasks/s (host in, host out)\n", "gpu-end2end",
-         (long long)n, sec, tasks / sec / 1e12);
+  printf("  %-14s fp32  min_plus n=%6lld  %9.4f s  %7.3f Ttasks/s (host in, host out)\n", "gpu-end2end", (long long)n,
+         sec, tasks / sec / 1e12);
   fflush(stdout);
 }
 
@@ -393,8 +409,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "--focus")) focus = true;
     else if (!strcmp(argv[a], "--user")) user = true; /* the kernels behind bench_user_call's rows */
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
-    else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */
-      one = argv[++a];
+    else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */ one = argv[++a];
       one_n = atoll(argv[++a]);
     }
   }
@@ -407,8 +422,8 @@ int main(int argc, char **argv) {
   printf("device: %s\n", device_name);
   if (one) { /* bool | lop3 | fp32 | fp32path */
     const bool b = !strcmp(one, "bool") || !strcmp(one, "lop3");
-    bench_tiled(b ? GSP_BOOL : GSP_FP32, b ? GSP_OR_AND : GSP_MIN_PLUS, one_n, !strcmp(one, "fp32path"), false, 1,
-                one, !strcmp(one, "lop3") ? 0 : -1);
+    bench_tiled(b ? GSP_BOOL : GSP_FP32, b ? GSP_OR_AND : GSP_MIN_PLUS, one_n, !strcmp(one, "fp32path"), false, 1, one,
+                !strcmp(one, "lop3") ? 0 : -1);
     return 0;
   }
   verify(4099);
@@ -455,18 +470,18 @@ int main(int argc, char **argv) {
   }
   FILE *f = fopen(csv, "w");
   if (f) fprintf(f, "device,impl,type,semiring,n,seconds,tasks_per_s,ceiling,fraction,reps\n");
-  printf("\n%-26s %-13s %-5s %-8s %6s %10s %12s %9s\n", "device", "impl", "type", "semiring", "n",
-         "time_s", "tasks/s", "of_ceil");
+  printf("\n%-26s %-13s %-5s %-8s %6s %10s %12s %9s\n", "device", "impl", "type", "semiring", "n", "time_s", "tasks/s",
+         "of_ceil");
   for (const Row &r : rows) {
     const double frac = r.ceiling > 0 ? r.tasks / r.ceiling : 0;
     char fr[16];
     if (r.ceiling > 0) snprintf(fr, sizeof fr, "%.3f", frac);
     else snprintf(fr, sizeof fr, "-");
-    printf("%-26.26s %-13s %-5s %-8s %6lld %10.4f %12.3e %9s\n", device_name, r.impl.c_str(),
-           r.type.c_str(), r.sr.c_str(), (long long)r.n, r.sec, r.tasks, fr);
+    printf("%-26.26s %-13s %-5s %-8s %6lld %10.4f %12.3e %9s\n", device_name, r.impl.c_str(), r.type.c_str(),
+           r.sr.c_str(), (long long)r.n, r.sec, r.tasks, fr);
     if (f)
-      fprintf(f, "\"%s\",%s,%s,%s,%lld,%.6f,%.6e,%.3e,%s,%d\n", device_name, r.impl.c_str(),
-              r.type.c_str(), r.sr.c_str(), (long long)r.n, r.sec, r.tasks, r.ceiling, fr, r.reps);
+      fprintf(f, "\"%s\",%s,%s,%s,%lld,%.6f,%.6e,%.3e,%s,%d\n", device_name, r.impl.c_str(), r.type.c_str(),
+              r.sr.c_str(), (long long)r.n, r.sec, r.tasks, r.ceiling, fr, r.reps);
   }
   if (f) fclose(f);
   return 0;

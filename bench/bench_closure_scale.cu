@@ -265,10 +265,14 @@ static void out_of_core(const char *part, int64_t n, size_t cap, int reps, uint6
   const unsigned long long sum = host_sum(H, n);
   const double moved = (double)(rep.loads + rep.stores) * rep.page_rows * n * 4;
   char note[256];
-  snprintf(note, sizeof note, "%s; %.0f GB moved, %.1f GB/s; checksum %s", ref_sum ? "vs in-core" : "",
-           moved / 1e9, moved / sec / 1e9, !ref_sum ? "n/a" : sum == ref_sum ? "= in-core" : "DIFFERS");
-  Row row{part, "out-of-core", n, 1, cap / 1073741824.0, rep.pages, rep.slots, sec, tasks,
-          ref_sec > 0 ? ref_sec / sec : 0, note};
+  snprintf(note, sizeof note, "%s; %.0f GB moved, %.1f GB/s; checksum %s", ref_sum ? "vs in-core" : "", moved / 1e9,
+           moved / sec / 1e9,
+           !ref_sum         ? "n/a"
+           : sum == ref_sum ? "= in-core"
+                            : "DIFFERS");
+  Row row{part,      "out-of-core", n,   1,     cap / 1073741824.0,
+          rep.pages, rep.slots,     sec, tasks, ref_sec > 0 ? ref_sec / sec : 0,
+          note};
   rows.push_back(row);
   print_row(row);
   if (ref_sum && sum != ref_sum) {
@@ -320,7 +324,9 @@ static double multi_gpu(const char *part, int64_t n, int G, int reps, uint64_t s
   const double sec = t[t.size() / 2];
   char note[128];
   snprintf(note, sizeof note, "grid %dx%d; checksum %s", pr, pc,
-           !ref_sum ? "n/a" : sum == ref_sum ? "= 1 GPU" : "DIFFERS");
+           !ref_sum         ? "n/a"
+           : sum == ref_sum ? "= 1 GPU"
+                            : "DIFFERS");
   Row row{part, "multi-gpu", n, G, 0, 0, 0, sec, (double)n * n * n / sec, ref_sec > 0 ? ref_sec / sec : 0, note};
   rows.push_back(row);
   print_row(row);
@@ -335,10 +341,20 @@ static size_t parse_bytes(const char *s) {
   char *end;
   double v = strtod(s, &end);
   switch (*end) {
-  case 'k': case 'K': v *= 1024; break;
-  case 'm': case 'M': v *= 1048576; break;
-  case 'g': case 'G': v *= 1073741824.0; break;
-  default: break;
+  case 'k':
+  case 'K':
+    v *= 1024;
+    break;
+  case 'm':
+  case 'M':
+    v *= 1048576;
+    break;
+  case 'g':
+  case 'G':
+    v *= 1073741824.0;
+    break;
+  default:
+    break;
   }
   return (size_t)v;
 }
@@ -381,8 +397,8 @@ int main(int argc, char **argv) {
   const uint64_t seed = 12345;
   double ref_mg = 0;
   unsigned long long sum_mg = 0;
-  const bool need_mg_ref = parts.find('c') != std::string::npos ||
-                           (parts.find('b') != std::string::npos && big_n == mg_n && big_gpus <= 1);
+  const bool need_mg_ref =
+      parts.find('c') != std::string::npos || (parts.find('b') != std::string::npos && big_n == mg_n && big_gpus <= 1);
 
   if (parts.find('a') != std::string::npos) {
     unsigned long long s = 0;
@@ -403,10 +419,8 @@ int main(int argc, char **argv) {
       if (G <= gpus) multi_gpu("c", mg_n, G, G == 2 ? 2 : 3, seed, ref_mg, sum_mg);
   }
   if (parts.find('b') != std::string::npos) {
-    if (big_gpus > 1)
-      multi_gpu("b", big_n, big_gpus, 1, seed, 0, 0);
-    else
-      out_of_core("b", big_n, big_cap, 1, seed, big_n == mg_n ? ref_mg : 0, big_n == mg_n ? sum_mg : 0);
+    if (big_gpus > 1) multi_gpu("b", big_n, big_gpus, 1, seed, 0, 0);
+    else out_of_core("b", big_n, big_cap, 1, seed, big_n == mg_n ? ref_mg : 0, big_n == mg_n ? sum_mg : 0);
   }
 
   FILE *f = fopen(csv, "w");

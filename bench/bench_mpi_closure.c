@@ -35,10 +35,10 @@ static void die(const char *what, gsp_info info) {
   fprintf(stderr, "rank %d: %s: %s (%s)\n", rank, what, gsp_strerror(info), gsp_last_error());
   MPI_Abort(MPI_COMM_WORLD, 1);
 }
-#define TRY(what, call)                                                        \
-  do {                                                                         \
-    gsp_info i_ = (call);                                                      \
-    if (i_ < 0) die(what, i_);                                                 \
+#define TRY(what, call)        \
+  do {                         \
+    gsp_info i_ = (call);      \
+    if (i_ < 0) die(what, i_); \
   } while (0)
 
 static int cmp_double(const void *a, const void *b) {
@@ -69,18 +69,14 @@ typedef enum { SINGLE, COLLECTIVE, DIST } form;
 static const char *form_name[] = {"single", "collective", "dist"};
 
 /* Seconds of one run of the form (collective on every rank). */
-static double run_once(form f, gsp_matrix A, const gsp_mpi_layout *L, gsp_semiring s,
-                       gsp_matrix *keep) {
+static double run_once(form f, gsp_matrix A, const gsp_mpi_layout *L, gsp_semiring s, gsp_matrix *keep) {
   gsp_matrix M = NULL;
   if (f == DIST || rank == 0) TRY("dup", gsp_matrix_dup(&M, A));
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
-  if (f == SINGLE)
-    TRY("gsp_closure", gsp_closure(M, s));
-  else if (f == COLLECTIVE)
-    TRY("gsp_mpi_closure", gsp_mpi_closure(M, s, MPI_COMM_WORLD, NULL));
-  else
-    TRY("gsp_mpi_closure_dist", gsp_mpi_closure_dist(M, L, s, MPI_COMM_WORLD, NULL));
+  if (f == SINGLE) TRY("gsp_closure", gsp_closure(M, s));
+  else if (f == COLLECTIVE) TRY("gsp_mpi_closure", gsp_mpi_closure(M, s, MPI_COMM_WORLD, NULL));
+  else TRY("gsp_mpi_closure_dist", gsp_mpi_closure_dist(M, L, s, MPI_COMM_WORLD, NULL));
   double t = MPI_Wtime() - t0, tmax;
   MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (keep && f != DIST && rank == 0) {
@@ -114,8 +110,10 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  gsp_type t = !strcmp(tname, "fp64") ? GSP_FP64 : !strcmp(tname, "int32") ? GSP_INT32
-               : !strcmp(tname, "int64") ? GSP_INT64 : GSP_FP32;
+  gsp_type t = !strcmp(tname, "fp64")    ? GSP_FP64
+               : !strcmp(tname, "int32") ? GSP_INT32
+               : !strcmp(tname, "int64") ? GSP_INT64
+                                         : GSP_FP32;
   if (repeats < 1) repeats = 1;
   gsp_set_backend(GSP_BACKEND_CPU);
   int threads = 0;
@@ -128,8 +126,8 @@ int main(int argc, char **argv) {
       fprintf(out, "ranks,grid,threads_per_rank,n,type,form,median_s,tasks_per_s,nvals,sum\n");
   }
   if (rank == 0)
-    printf("%5s %5s %7s %6s %5s %10s %9s %12s  %s\n", "ranks", "grid", "threads", "n", "type",
-           "form", "median_s", "tasks/s", "checksum (entries, sum)");
+    printf("%5s %5s %7s %6s %5s %10s %9s %12s  %s\n", "ranks", "grid", "threads", "n", "type", "form", "median_s",
+           "tasks/s", "checksum (entries, sum)");
   for (const char *p = sizes; *p;) {
     int64_t n = strtoll(p, NULL, 10);
     p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p);
@@ -140,11 +138,9 @@ int main(int argc, char **argv) {
     for (form f = size == 1 ? SINGLE : COLLECTIVE; f <= DIST; f++) {
       double *secs = malloc((size_t)repeats * sizeof *secs);
       run_once(f, f == DIST ? local : A, &L, GSP_MIN_PLUS, NULL); /* warm-up */
-      for (int r = 0; r < repeats; r++)
-        secs[r] = run_once(f, f == DIST ? local : A, &L, GSP_MIN_PLUS, &result);
+      for (int r = 0; r < repeats; r++) secs[r] = run_once(f, f == DIST ? local : A, &L, GSP_MIN_PLUS, &result);
       qsort(secs, (size_t)repeats, sizeof *secs, cmp_double);
-      double med = repeats % 2 ? secs[repeats / 2]
-                               : 0.5 * (secs[repeats / 2 - 1] + secs[repeats / 2]);
+      double med = repeats % 2 ? secs[repeats / 2] : 0.5 * (secs[repeats / 2 - 1] + secs[repeats / 2]);
       free(secs);
       gsp_index nv = 0;
       double sum = NAN;
@@ -153,14 +149,14 @@ int main(int argc, char **argv) {
       if (rank == 0) {
         char grid[16];
         snprintf(grid, sizeof grid, "%dx%d", L.nprow, L.npcol);
-        printf("%5d %5s %7d %6lld %5s %10s %9.3f %12.4g  ", size, grid, threads, (long long)n,
-               tname, form_name[f], med, tasks);
+        printf("%5d %5s %7d %6lld %5s %10s %9.3f %12.4g  ", size, grid, threads, (long long)n, tname, form_name[f], med,
+               tasks);
         if (f != DIST) printf("%llu, %.17g\n", (unsigned long long)nv, sum);
         else printf("-\n");
         fflush(stdout);
         if (out)
-          fprintf(out, "%d,%s,%d,%lld,%s,%s,%.6f,%.6g,%llu,%.17g\n", size, grid, threads,
-                  (long long)n, tname, form_name[f], med, tasks, (unsigned long long)nv, sum);
+          fprintf(out, "%d,%s,%d,%lld,%s,%s,%.6f,%.6g,%llu,%.17g\n", size, grid, threads, (long long)n, tname,
+                  form_name[f], med, tasks, (unsigned long long)nv, sum);
       }
     }
     gsp_matrix_free(&result), gsp_matrix_free(&local), gsp_matrix_free(&A);

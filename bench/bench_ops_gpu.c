@@ -34,10 +34,10 @@ static void die(const char *what, gsp_info info) {
   fprintf(stderr, "bench_ops_gpu: %s: %s: %s\n", what, gsp_strerror(info), gsp_last_error());
   exit(1);
 }
-#define TRY(call)                                                              \
-  do {                                                                         \
-    gsp_info i_ = (call);                                                      \
-    if (i_ < 0) die(#call, i_);                                                \
+#define TRY(call)               \
+  do {                          \
+    gsp_info i_ = (call);       \
+    if (i_ < 0) die(#call, i_); \
   } while (0)
 
 static double now(void) {
@@ -60,8 +60,8 @@ static uint64_t rng(uint64_t *s) { /* splitmix64 */
 
 /* Vector of size n with about fill * n entries (value x) at random places;
  * *arcs = the out-arcs of those places (rowptr of A). */
-static gsp_vector frontier(gsp_type t, gsp_index n, double fill, double x, const gsp_index *rowptr,
-                           uint64_t seed, double *arcs) {
+static gsp_vector frontier(gsp_type t, gsp_index n, double fill, double x, const gsp_index *rowptr, uint64_t seed,
+                           double *arcs) {
   gsp_index *I = malloc((n + 1) * sizeof *I);
   void *X = malloc((n + 1) * 8);
   if (!I || !X) die("malloc", GSP_OUT_OF_MEMORY);
@@ -94,8 +94,8 @@ typedef struct {
 } config;
 
 /* Median seconds of one call. */
-static double time_vxm(const config *c, gsp_vector w, gsp_vector mask, gsp_semiring s, gsp_vector u,
-                       gsp_matrix A, const gsp_desc *d, int reps) {
+static double time_vxm(const config *c, gsp_vector w, gsp_vector mask, gsp_semiring s, gsp_vector u, gsp_matrix A,
+                       const gsp_desc *d, int reps) {
   double t[64];
   if (reps > 64) reps = 64;
   for (int r = -2; r < reps; r++) {
@@ -113,14 +113,14 @@ static double time_vxm(const config *c, gsp_vector w, gsp_vector mask, gsp_semir
 static void row(const config *c, const char *what, const char *dir, double fill, gsp_index nf, double arcs,
                 double sec) {
   const double gteps = arcs / sec / 1e9, graph = (double)c->m / sec / 1e9;
-  printf("| %-20s | %-9s | %8.4f | %9llu | %11.0f | %9.3f | %8.3f | %8.3f |\n", what, dir, fill,
-         (unsigned long long)nf, arcs, sec * 1e3, gteps, graph);
+  printf("| %-20s | %-9s | %8.4f | %9llu | %11.0f | %9.3f | %8.3f | %8.3f |\n", what, dir, fill, (unsigned long long)nf,
+         arcs, sec * 1e3, gteps, graph);
   if (c->csv) {
     FILE *f = fopen(c->csv, "a");
     if (f) {
       fprintf(f, "ops_gpu,\"%s\",rmat,%llu,%llu,%s,%s,%.6f,%llu,%.0f,%.6f,%.4f,%.4f\n", c->device,
-              (unsigned long long)c->n, (unsigned long long)c->m, what, dir, fill, (unsigned long long)nf,
-              arcs, sec * 1e3, gteps, graph);
+              (unsigned long long)c->n, (unsigned long long)c->m, what, dir, fill, (unsigned long long)nf, arcs,
+              sec * 1e3, gteps, graph);
       fclose(f);
     }
   }
@@ -185,9 +185,10 @@ static void spgemm_rows(const config *c, const char *graph, gsp_matrix A) {
 
 static void spgemm_table(const config *c, int scale) {
   printf("\nSparse x sparse C = A * A, PLUS_TIMES (host CSR result, A on the device)\n");
-  printf("| %-16s | %-22s | %4s | %9s | %10s | %12s | %11s | %9s | %7s |\n", "product", "graph", "type", "n",
-         "nnz(A)", "products", "nnz(C)", "ms", "GFLOPS");
-  printf("|------------------|------------------------|------|-----------|------------|--------------|-------------|-----------|---------|\n");
+  printf("| %-16s | %-22s | %4s | %9s | %10s | %12s | %11s | %9s | %7s |\n", "product", "graph", "type", "n", "nnz(A)",
+         "products", "nnz(C)", "ms", "GFLOPS");
+  printf(
+      "|------------------|------------------------|------|-----------|------------|--------------|-------------|-----------|---------|\n");
   for (int ti = 0; ti < 2 && scale >= 10; ti++) {
     const gsp_type ty = ti == 0 ? GSP_FP32 : GSP_FP64;
     gsp_matrix S = NULL;
@@ -251,16 +252,17 @@ int main(int argc, char **argv) {
   const gsp_desc pull = {.backend = GSP_BACKEND_CUDA, .direction = GSP_DIRECTION_PULL};
   const gsp_desc autod = {.backend = GSP_BACKEND_CUDA};
   const gsp_desc cpu = {.backend = GSP_BACKEND_CPU};
-  const gsp_desc pull_unvisited = {.backend = GSP_BACKEND_CUDA, .direction = GSP_DIRECTION_PULL,
-                                   .mask_complement = true, .mask_structure = true};
-  const gsp_desc push_unvisited = {.backend = GSP_BACKEND_CUDA, .direction = GSP_DIRECTION_PUSH,
-                                   .mask_complement = true, .mask_structure = true};
+  const gsp_desc pull_unvisited = {
+      .backend = GSP_BACKEND_CUDA, .direction = GSP_DIRECTION_PULL, .mask_complement = true, .mask_structure = true};
+  const gsp_desc push_unvisited = {
+      .backend = GSP_BACKEND_CUDA, .direction = GSP_DIRECTION_PUSH, .mask_complement = true, .mask_structure = true};
   gsp_vector visited = frontier(GSP_BOOL, c.n, 0.9, 1, NULL, 99, NULL);
 
   printf("Frontier step w = u min.+ A (FP32): push vs pull\n");
-  printf("| %-20s | %-9s | %8s | %9s | %11s | %9s | %8s | %8s |\n", "product", "direction", "fill",
-         "frontier", "arcs", "ms", "GTEPS", "graph GT");
-  printf("|----------------------|-----------|----------|-----------|-------------|-----------|----------|----------|\n");
+  printf("| %-20s | %-9s | %8s | %9s | %11s | %9s | %8s | %8s |\n", "product", "direction", "fill", "frontier", "arcs",
+         "ms", "GTEPS", "graph GT");
+  printf(
+      "|----------------------|-----------|----------|-----------|-------------|-----------|----------|----------|\n");
   const double fills[] = {1e-5, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.3, 1.0};
   for (size_t k = 0; k < sizeof fills / sizeof *fills; k++) {
     double arcs = 0;

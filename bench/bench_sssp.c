@@ -75,7 +75,7 @@ typedef struct {
   const char *dump_dir;                   /* Matrix Market copies for scipy */
   double max_seconds;
   bool skip_sssp, skip_apsp, skip_big, skip_fw, skip_bf;
-  const char *algos; /* NULL: the default set */
+  const char *algos;  /* NULL: the default set */
   const char *graphs; /* NULL: rmat and grid */
   const char *dump;   /* directory for bench_sssp_scipy.py, or NULL */
   const char *csv;
@@ -86,10 +86,10 @@ static void die(const char *what, gsp_info info) {
   fprintf(stderr, "bench_sssp: %s: %s: %s\n", what, gsp_strerror(info), gsp_last_error());
   exit(1);
 }
-#define TRY(call)                                                              \
-  do {                                                                         \
-    gsp_info i_ = (call);                                                      \
-    if (i_ < 0) die(#call, i_);                                                \
+#define TRY(call)               \
+  do {                          \
+    gsp_info i_ = (call);       \
+    if (i_ < 0) die(#call, i_); \
   } while (0)
 
 static int cmp_double(const void *a, const void *b) {
@@ -116,8 +116,8 @@ static const char *algo_name(gsp_sssp_algo a) {
   return n[a];
 }
 
-static void csv_row(const config *c, const char *bench, const char *graph, gsp_index n, gsp_index m,
-                    const char *algo, int reps, double med, double lo, double rate, const char *unit) {
+static void csv_row(const config *c, const char *bench, const char *graph, gsp_index n, gsp_index m, const char *algo,
+                    int reps, double med, double lo, double rate, const char *unit) {
   if (!c->csv) return;
   FILE *f = fopen(c->csv, "a");
   if (!f) {
@@ -203,10 +203,18 @@ static void dump_graph(const config *c, const char *name, gsp_matrix A, const gs
   for (gsp_index v = 0; v < n; v++) dist[v] = INFINITY;
   for (gsp_index k = 0; k < got; k++) {
     switch (c->type) {
-    case GSP_INT32: dist[I[k]] = ((const int32_t *)x)[k]; break;
-    case GSP_INT64: dist[I[k]] = (double)x[k]; break;
-    case GSP_FP32: dist[I[k]] = ((const float *)x)[k]; break;
-    default: dist[I[k]] = ((const double *)x)[k]; break;
+    case GSP_INT32:
+      dist[I[k]] = ((const int32_t *)x)[k];
+      break;
+    case GSP_INT64:
+      dist[I[k]] = (double)x[k];
+      break;
+    case GSP_FP32:
+      dist[I[k]] = ((const float *)x)[k];
+      break;
+    default:
+      dist[I[k]] = ((const double *)x)[k];
+      break;
     }
   }
   dump_array(c, name, "dist.f64", dist, n * sizeof *dist);
@@ -247,21 +255,18 @@ static void phase_add(phase_acc *a, double wall) {
 #endif
 }
 
-static void phase_print(const config *c, phase_acc *a, const char *name, gsp_index n, gsp_index m,
-                        const char *label) {
+static void phase_print(const config *c, phase_acc *a, const char *name, gsp_index n, gsp_index m, const char *label) {
   if (a->k == 0) return;
   const double wall = median_of(a->wall, a->k), call = median_of(a->call, a->k), setup = median_of(a->setup, a->k),
-               kern = median_of(a->kernel, a->k), out = median_of(a->out, a->k),
-               touch = median_of(a->touch, a->k), before = median_of(a->before, a->k),
-               after = median_of(a->after, a->k), tree = median_of(a->tree, a->k);
+               kern = median_of(a->kernel, a->k), out = median_of(a->out, a->k), touch = median_of(a->touch, a->k),
+               before = median_of(a->before, a->k), after = median_of(a->after, a->k), tree = median_of(a->tree, a->k);
   /* gateway = device setup + kernel + after kernel (+ launch and waits);
    * call = host before the gateway + gateway + host after it */
   printf("|   phases   | median of %d: kernel %.2f ms (%.2f GTEPS), device setup %.2f ms, after kernel %.2f ms "
          "(%d %s chunks), page mapping beside the kernel %.2f ms, gateway %.2f ms, host before gateway %.2f ms, "
          "host after gateway %.2f ms, call %.2f ms | %d steps",
-         a->k, kern * 1e3, (double)m / kern / 1e9, setup * 1e3, out * 1e3, a->chunks,
-         a->pinned ? "pinned" : "pageable", touch * 1e3, call * 1e3, before * 1e3, after * 1e3, wall * 1e3,
-         a->steps);
+         a->k, kern * 1e3, (double)m / kern / 1e9, setup * 1e3, out * 1e3, a->chunks, a->pinned ? "pinned" : "pageable",
+         touch * 1e3, call * 1e3, before * 1e3, after * 1e3, wall * 1e3, a->steps);
   if (tree > 0) printf(" | parent pass %.2f ms, %lld ties, %d tie levels", tree * 1e3, a->ties, a->tie_levels);
   printf("\n");
   fflush(stdout);
@@ -273,8 +278,8 @@ static void phase_print(const config *c, phase_acc *a, const char *name, gsp_ind
   snprintf(what, sizeof what, "%s after kernel", label);
   csv_row(c, "sssp-phase", name, n, m, what, a->k, out, out, (double)m / out / 1e9, "GTEPS");
   snprintf(what, sizeof what, "%s host outside gateway", label);
-  csv_row(c, "sssp-phase", name, n, m, what, a->k, before + after, before + after,
-          (double)m / (before + after) / 1e9, "GTEPS");
+  csv_row(c, "sssp-phase", name, n, m, what, a->k, before + after, before + after, (double)m / (before + after) / 1e9,
+          "GTEPS");
 }
 
 /* Whether algorithm `label` runs on graph `name`. */
@@ -426,9 +431,10 @@ static gsp_matrix bf_graph(const config *c, int scale, bool cycle) {
 
 static void bench_bf(const config *c) {
   printf("\nBellman-Ford, negative weights (R-MAT, edge factor 4, reweighted; GTEPS = arcs / time)\n");
-  printf("| %-11s | %9s | %10s | %-16s | %9s | %9s | %8s | %-9s |\n", "graph", "vertices", "arcs", "call",
-         "median ms", "min ms", "GTEPS", "result");
-  printf("|-------------|-----------|------------|------------------|-----------|-----------|----------|-----------|\n");
+  printf("| %-11s | %9s | %10s | %-16s | %9s | %9s | %8s | %-9s |\n", "graph", "vertices", "arcs", "call", "median ms",
+         "min ms", "GTEPS", "result");
+  printf(
+      "|-------------|-----------|------------|------------------|-----------|-----------|----------|-----------|\n");
   const int scales[] = {13, 15, 18}; /* |V| 8192 .. 262144, as Tastan et al.'s 6301 .. 265214 */
   for (int si = 0; si < 3; si++) {
     const int scale = scales[si];
@@ -471,8 +477,8 @@ static void bench_bf(const config *c) {
         qsort(t, (size_t)done, sizeof *t, cmp_double);
         const double med = t[done / 2], lo = t[0];
         const char *what = res == GSP_NEGATIVE_CYCLE || (call == 1 && res == GSP_SUCCESS) ? "neg.cycle"
-                           : res == GSP_NO_VALUE                                      ? "no cycle"
-                                                                                      : "distances";
+                           : res == GSP_NO_VALUE                                          ? "no cycle"
+                                                                                          : "distances";
         printf("| %-11s | %9llu | %10llu | %-16s | %9.2f | %9.2f | %8.4f | %-9s |\n", name, (unsigned long long)n,
                (unsigned long long)m, label, med * 1e3, lo * 1e3, (double)m / med / 1e9, what);
         fflush(stdout);
@@ -501,7 +507,7 @@ typedef struct {
   const config *c;
   bool parents;
   gsp_type parent_type; /* 0: the default, GSP_INT64 */
-  gsp_backend backend; /* AUTO: the run's backend */
+  gsp_backend backend;  /* AUTO: the run's backend */
   gsp_index batch;
   const gsp_index *sources; /* NULL: all pairs */
   gsp_index nsources;
@@ -510,7 +516,8 @@ typedef struct {
 static gsp_info run_msssp(void *p, double *secs) {
   apsp_arg *a = p;
   gsp_matrix D = NULL, P = NULL;
-  gsp_msssp_opts o = {.backend = a->backend != GSP_BACKEND_AUTO ? a->backend : a->c->backend, .batch = a->batch,
+  gsp_msssp_opts o = {.backend = a->backend != GSP_BACKEND_AUTO ? a->backend : a->c->backend,
+                      .batch = a->batch,
                       .parent_type = a->parent_type};
   const double t0 = omp_get_wtime();
   gsp_info info = gsp_msssp(&D, a->parents ? &P : NULL, a->A, a->sources, a->nsources, &o);
@@ -554,20 +561,27 @@ static double timed(const config *c, run_fn fn, void *arg, int *runs, double *lo
 
 static void bench_apsp(const config *c) {
   const gsp_index n = c->apsp_n;
-  printf("\nAll-pairs, |V| = %llu: gsp_msssp (all sources) vs Floyd-Warshall (gsp_closure)\n",
-         (unsigned long long)n);
+  printf("\nAll-pairs, |V| = %llu: gsp_msssp (all sources) vs Floyd-Warshall (gsp_closure)\n", (unsigned long long)n);
   printf("(random and power-law |E| = 16384, weights in [1, 4096]; times include the host result)\n");
-  printf("| %-9s | %10s | %10s | %10s | %8s | %10s | %12s | %8s |\n", "topology", "arcs", "msssp ms",
-         "+par ms", "GTEPS", "FW ms", "FW tasks/s", "FW/msssp");
+  printf("| %-9s | %10s | %10s | %10s | %8s | %10s | %12s | %8s |\n", "topology", "arcs", "msssp ms", "+par ms",
+         "GTEPS", "FW ms", "FW tasks/s", "FW/msssp");
   printf("|-----------|------------|------------|------------|----------|------------|--------------|----------|\n");
   const char *names[] = {"random", "power-law", "ring", "complete"};
   for (int k = 0; k < 4; k++) {
     gsp_matrix A = NULL;
     switch (k) {
-    case 0: TRY(gsp_generate_random(&A, c->type, n, n < 4096 ? 4 * n : 16384, 1, 4096, 7)); break;
-    case 1: A = powerlaw(c->type, n, n < 4096 ? 4.0 : 16384.0 / (double)n, 2.3, 4096, 7); break;
-    case 2: TRY(gsp_generate_ring(&A, c->type, n, true, 1, 4096, 7)); break;
-    default: TRY(gsp_generate_complete(&A, c->type, n, 1, 4096, 7)); break;
+    case 0:
+      TRY(gsp_generate_random(&A, c->type, n, n < 4096 ? 4 * n : 16384, 1, 4096, 7));
+      break;
+    case 1:
+      A = powerlaw(c->type, n, n < 4096 ? 4.0 : 16384.0 / (double)n, 2.3, 4096, 7);
+      break;
+    case 2:
+      TRY(gsp_generate_ring(&A, c->type, n, true, 1, 4096, 7));
+      break;
+    default:
+      TRY(gsp_generate_complete(&A, c->type, n, 1, 4096, 7));
+      break;
     }
     gsp_index m;
     TRY(gsp_matrix_nvals(&m, A));
@@ -583,8 +597,8 @@ static void bench_apsp(const config *c) {
     const double mp = timed(c, run_msssp, &ap, &runs_p, &lo_p);
     if (!c->skip_fw) fw = timed(c, run_fw, &a, &runs_f, &lo_f);
     const double tasks = (double)n * (double)n * (double)n, rel = (double)n * (double)m;
-    printf("| %-9s | %10llu | %10.2f | %10.2f | %8.3f | %10.2f | %12.3g | %8.2f |\n", names[k],
-           (unsigned long long)m, ms * 1e3, mp * 1e3, rel / ms / 1e9, fw * 1e3, tasks / fw, fw / ms);
+    printf("| %-9s | %10llu | %10.2f | %10.2f | %8.3f | %10.2f | %12.3g | %8.2f |\n", names[k], (unsigned long long)m,
+           ms * 1e3, mp * 1e3, rel / ms / 1e9, fw * 1e3, tasks / fw, fw / ms);
     fflush(stdout);
     csv_row(c, "apsp", names[k], n, m, "msssp", runs_m, ms, lo_m, rel / ms, "arc-relaxations/s");
     csv_row(c, "apsp", names[k], n, m, "msssp+parents", runs_p, mp, lo_p, rel / mp, "arc-relaxations/s");
@@ -605,10 +619,10 @@ static double timed_k(int k, run_fn fn, void *arg, int *runs, double *lo) {
 }
 
 /* One row of the large all-pairs table. */
-static void big_row(const config *c, const char *what, gsp_index n, gsp_index m, gsp_index srcs, int runs,
-                    double med, double lo, double allpairs, const char *note) {
-  printf("| %-28s | %7llu | %8d | %10.3f | %10.3f | %12.3f | %8.2f | %s\n", what, (unsigned long long)srcs, runs,
-         med, lo, allpairs, (double)n * (double)m / allpairs / 1e9, note);
+static void big_row(const config *c, const char *what, gsp_index n, gsp_index m, gsp_index srcs, int runs, double med,
+                    double lo, double allpairs, const char *note) {
+  printf("| %-28s | %7llu | %8d | %10.3f | %10.3f | %12.3f | %8.2f | %s\n", what, (unsigned long long)srcs, runs, med,
+         lo, allpairs, (double)n * (double)m / allpairs / 1e9, note);
   fflush(stdout);
   csv_row(c, "apsp-big", what, n, m, note, runs, med, lo, (double)n * (double)m / allpairs, "arc-relaxations/s");
 }
@@ -646,7 +660,8 @@ static void bench_apsp_big(const config *c) {
          (double)n * (double)n * (c->type == GSP_INT64 || c->type == GSP_FP64 ? 8 : 4) / 1073741824.0);
   printf("| %-28s | %7s | %8s | %10s | %10s | %12s | %8s | note\n", "run", "sources", "runs", "median s", "min s",
          "all-pairs s", "GTEPS");
-  printf("|------------------------------|---------|----------|------------|------------|--------------|----------|------\n");
+  printf(
+      "|------------------------------|---------|----------|------------|------------|--------------|----------|------\n");
   /* warm-up on a subset: CUDA context, pinned staging, code paths */
   gsp_index ks = n < 2048 ? n : 2048;
   gsp_index *sub = malloc(ks * sizeof *sub);
@@ -719,8 +734,17 @@ static void bench_apsp_big(const config *c) {
 }
 
 int main(int argc, char **argv) {
-  config c = {.backend = GSP_BACKEND_AUTO, .type = GSP_INT32, .scale = 21, .edgefactor = 16, .reps = 5,
-              .grid = 4096, .apsp_n = 4677, .big_n = 65536, .big_fw_n = 32768, .cpu_sources = 256, .par_reps = 1,
+  config c = {.backend = GSP_BACKEND_AUTO,
+              .type = GSP_INT32,
+              .scale = 21,
+              .edgefactor = 16,
+              .reps = 5,
+              .grid = 4096,
+              .apsp_n = 4677,
+              .big_n = 65536,
+              .big_fw_n = 32768,
+              .cpu_sources = 256,
+              .par_reps = 1,
               .max_seconds = 30};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
@@ -728,7 +752,10 @@ int main(int argc, char **argv) {
       c.backend = !strcmp(v, "cpu") ? GSP_BACKEND_CPU : !strcmp(v, "cuda") ? GSP_BACKEND_CUDA : GSP_BACKEND_AUTO;
       i++;
     } else if (!strcmp(a, "--type")) {
-      c.type = !strcmp(v, "int64") ? GSP_INT64 : !strcmp(v, "fp32") ? GSP_FP32 : !strcmp(v, "fp64") ? GSP_FP64 : GSP_INT32;
+      c.type = !strcmp(v, "int64")  ? GSP_INT64
+               : !strcmp(v, "fp32") ? GSP_FP32
+               : !strcmp(v, "fp64") ? GSP_FP64
+                                    : GSP_INT32;
       i++;
     } else if (!strcmp(a, "--scale")) c.scale = atoi(v), i++;
     else if (!strcmp(a, "--edgefactor")) c.edgefactor = atoi(v), i++;
@@ -754,12 +781,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--quick"))
       c.scale = 14, c.grid = 256, c.apsp_n = 300, c.reps = 3, c.big_n = 4096, c.big_fw_n = 2048, c.cpu_sources = 64;
     else {
-      fprintf(stderr, "usage: %s [--backend cpu|cuda|auto] [--type T] [--scale S] [--edgefactor E] [--grid R]\n"
-                      "       [--apsp-n N] [--reps K] [--algos harish,da2cf,delta,auto] [--max-seconds T]\n"
-                      "       [--apsp-big-n N] [--apsp-big-fw-n N] [--apsp-batches B1,B2] [--apsp-cpu-sources K]\n"
-                      "       [--apsp-parent-reps K]\n"
-                      "       [--dump-dir DIR] [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--skip-bf] [--quick]\n"
-                      "       [--csv FILE] [--graphs rmat,grid] [--dump DIR]\n", argv[0]);
+      fprintf(
+          stderr,
+          "usage: %s [--backend cpu|cuda|auto] [--type T] [--scale S] [--edgefactor E] [--grid R]\n"
+          "       [--apsp-n N] [--reps K] [--algos harish,da2cf,delta,auto] [--max-seconds T]\n"
+          "       [--apsp-big-n N] [--apsp-big-fw-n N] [--apsp-batches B1,B2] [--apsp-cpu-sources K]\n"
+          "       [--apsp-parent-reps K]\n"
+          "       [--dump-dir DIR] [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--skip-bf] [--quick]\n"
+          "       [--csv FILE] [--graphs rmat,grid] [--dump DIR]\n",
+          argv[0]);
       return 2;
     }
   }
@@ -771,10 +801,10 @@ int main(int argc, char **argv) {
   TRY(gsp_get_threads(&threads));
   if (c.backend == GSP_BACKEND_CPU || (c.backend == GSP_BACKEND_AUTO && !gpu))
     snprintf(c.device, sizeof c.device, "CPU, %d OpenMP threads", threads);
-  else
-    snprintf(c.device, sizeof c.device, "%s", desc);
-  printf("gsp shortest-path benchmark: backend %s, device %s, weights %s in [1, 255] (all-pairs: [1, 4096]), median of %d\n",
-         backend_name(c.backend), c.device, type_name(c.type), c.reps);
+  else snprintf(c.device, sizeof c.device, "%s", desc);
+  printf(
+      "gsp shortest-path benchmark: backend %s, device %s, weights %s in [1, 255] (all-pairs: [1, 4096]), median of %d\n",
+      backend_name(c.backend), c.device, type_name(c.type), c.reps);
 
   if (!c.skip_sssp) {
     printf("\nSingle source (GTEPS = arcs / time; sources with out-arcs, chosen at random)\n");

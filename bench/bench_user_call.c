@@ -31,14 +31,13 @@
 
 #include "gsp.h"
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    gsp_info i_ = (x);                                                         \
-    if (i_ != GSP_SUCCESS) {                                                   \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,              \
-              gsp_last_error());                                               \
-      exit(1);                                                                 \
-    }                                                                          \
+#define CK(x)                                                                       \
+  do {                                                                              \
+    gsp_info i_ = (x);                                                              \
+    if (i_ != GSP_SUCCESS) {                                                        \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, gsp_last_error()); \
+      exit(1);                                                                      \
+    }                                                                               \
   } while (0)
 
 static double now(void) {
@@ -55,23 +54,38 @@ static uint64_t rnd(void) {
   return z ^ (z >> 31);
 }
 
-typedef enum { ROW_F32_DENSE, ROW_F32_CSR, ROW_F32_SUCC, ROW_I32_DENSE,
-               ROW_BOOL_DENSE, ROW_BOOL_CSR, ROW_GENERATE, ROW_APSP, ROW_MSSSP, ROW_APSP_NPY } row_kind;
-static const char *const row_name[] = {
-    "fp32 dense in/out", "fp32 CSR in, dense out", "fp32 + succ, dense in/out",
-    "int32 dense in/out", "bool dense bytes in/out", "bool CSR in, bytes out",
-    "generate_complete fp32", "gsp_apsp random int32", "gsp_msssp same graph", "gsp_apsp + write .npy"};
+typedef enum {
+  ROW_F32_DENSE,
+  ROW_F32_CSR,
+  ROW_F32_SUCC,
+  ROW_I32_DENSE,
+  ROW_BOOL_DENSE,
+  ROW_BOOL_CSR,
+  ROW_GENERATE,
+  ROW_APSP,
+  ROW_MSSSP,
+  ROW_APSP_NPY
+} row_kind;
+static const char *const row_name[] = {"fp32 dense in/out",      "fp32 CSR in, dense out",  "fp32 + succ, dense in/out",
+                                       "int32 dense in/out",     "bool dense bytes in/out", "bool CSR in, bytes out",
+                                       "generate_complete fp32", "gsp_apsp random int32",   "gsp_msssp same graph",
+                                       "gsp_apsp + write .npy"};
 
 static const char *npy_dir = "/tmp"; /* --npy-dir: where the .npy row writes */
 
-typedef struct { double in, call, out; } phases;
+typedef struct {
+  double in, call, out;
+} phases;
 
 /* Dense weights 1..1000 with a fraction of absent entries (inf / INT32_MAX /
  * false): the closure then has work to do on every row. */
 static void *dense_input(gsp_type t, int64_t n) {
   const size_t nn = (size_t)n * (size_t)n;
   void *x = malloc(nn * (t == GSP_BOOL ? 1 : 4));
-  if (!x) { fprintf(stderr, "out of memory\n"); exit(1); }
+  if (!x) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
   for (size_t k = 0; k < nn; k++) {
     const uint64_t r = rnd();
     const bool present = (r & 7) == 0;
@@ -91,13 +105,18 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be) {
   gsp_matrix M = NULL, S = NULL;
   double t0;
   switch (row) {
-  case ROW_F32_DENSE: case ROW_I32_DENSE: case ROW_BOOL_DENSE: case ROW_F32_SUCC: {
+  case ROW_F32_DENSE:
+  case ROW_I32_DENSE:
+  case ROW_BOOL_DENSE:
+  case ROW_F32_SUCC: {
     const gsp_type t = row == ROW_I32_DENSE ? GSP_INT32 : row == ROW_BOOL_DENSE ? GSP_BOOL : GSP_FP32;
     void *x = dense_input(t, n);
     const float finf = INFINITY;
     const int32_t imax = INT32_MAX;
     const bool bfalse = false;
-    const void *absent = t == GSP_FP32 ? (const void *)&finf : t == GSP_INT32 ? (const void *)&imax : (const void *)&bfalse;
+    const void *absent = t == GSP_FP32    ? (const void *)&finf
+                         : t == GSP_INT32 ? (const void *)&imax
+                                          : (const void *)&bfalse;
     t0 = now();
     CK(gsp_matrix_pack_dense(&M, t, n, n, &x, absent));
     p.in = now() - t0;
@@ -116,13 +135,17 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be) {
     free(s);
     break;
   }
-  case ROW_F32_CSR: case ROW_BOOL_CSR: {
+  case ROW_F32_CSR:
+  case ROW_BOOL_CSR: {
     const bool bits = row == ROW_BOOL_CSR;
     const int64_t deg = bits ? 8 : n - 1;
     gsp_index *rp = malloc(sizeof *rp * (size_t)(n + 1));
     gsp_index *cj = malloc(sizeof *cj * (size_t)(n * deg));
     float *w = bits ? NULL : malloc(sizeof *w * (size_t)(n * deg));
-    if (!rp || !cj || (!bits && !w)) { fprintf(stderr, "out of memory\n"); exit(1); }
+    if (!rp || !cj || (!bits && !w)) {
+      fprintf(stderr, "out of memory\n");
+      exit(1);
+    }
     int64_t k = 0;
     for (int64_t i = 0; i < n; i++) {
       rp[i] = (gsp_index)k;
@@ -132,7 +155,10 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be) {
         for (int64_t d = 0; d < 8; d++) cj[k++] = (gsp_index)(start + d * step);
       } else {
         for (int64_t j = 0; j < n; j++)
-          if (j != i) { cj[k] = (gsp_index)j; w[k++] = (float)(1 + rnd() % 1000); }
+          if (j != i) {
+            cj[k] = (gsp_index)j;
+            w[k++] = (float)(1 + rnd() % 1000);
+          }
       }
     }
     rp[n] = (gsp_index)k;
@@ -146,7 +172,10 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be) {
     CK(gsp_closure_ext(M, NULL, bits ? GSP_OR_AND : GSP_MIN_PLUS, &co));
     p.call = now() - t0;
     void *y = malloc((size_t)n * (size_t)n * (bits ? 1 : 4));
-    if (!y) { fprintf(stderr, "out of memory\n"); exit(1); }
+    if (!y) {
+      fprintf(stderr, "out of memory\n");
+      exit(1);
+    }
     const float finf = INFINITY;
     const bool bfalse = false;
     t0 = now();
@@ -156,7 +185,9 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be) {
     CK(gsp_matrix_free(&M));
     break;
   }
-  case ROW_APSP: case ROW_MSSSP: case ROW_APSP_NPY: {
+  case ROW_APSP:
+  case ROW_MSSSP:
+  case ROW_APSP_NPY: {
     /* all pairs of a random graph, 4 (8 for the .npy row) arcs a vertex,
      * weights 1..4096, int32: gsp apsp's rows, as a library call */
     const int64_t m = row == ROW_APSP_NPY ? 8 * n : 4 * n;
@@ -221,22 +252,30 @@ int main(int argc, char **argv) {
       const char *b = argv[++a];
       be = !strcmp(b, "cpu") ? GSP_BACKEND_CPU : !strcmp(b, "cuda") ? GSP_BACKEND_CUDA : GSP_BACKEND_AUTO;
     } else {
-      fprintf(stderr, "usage: %s [--backend auto|cpu|cuda] [--quick] [--reps R] [--csv FILE] [--rows LIST] "
-                      "[--npy-dir DIR]\n", argv[0]);
+      fprintf(stderr,
+              "usage: %s [--backend auto|cpu|cuda] [--quick] [--reps R] [--csv FILE] [--rows LIST] "
+              "[--npy-dir DIR]\n",
+              argv[0]);
       return 2;
     }
   }
   if (reps < 1) reps = 1;
   /* the rows; --quick (or the CPU backend) divides n */
-  const struct { row_kind row; int64_t n; double target_s; } rows[] = {
-      {ROW_F32_DENSE, 4096, 0.025}, {ROW_F32_DENSE, 8192, 0.09},  {ROW_F32_DENSE, 16384, 0.50},
-      {ROW_F32_DENSE, 32768, 3.3},  {ROW_F32_CSR, 16384, 0.60},   {ROW_F32_SUCC, 16384, 0.65},
-      {ROW_I32_DENSE, 16384, 0.45}, {ROW_BOOL_DENSE, 32768, 0.25}, {ROW_BOOL_CSR, 32768, 0.15},
-      {ROW_GENERATE, 16384, 1.0},  {ROW_APSP, 65536, 2.4},     {ROW_MSSSP, 65536, 2.4},
-      {ROW_APSP_NPY, 30000, 7.0}};
+  const struct {
+    row_kind row;
+    int64_t n;
+    double target_s;
+  } rows[] = {{ROW_F32_DENSE, 4096, 0.025}, {ROW_F32_DENSE, 8192, 0.09},   {ROW_F32_DENSE, 16384, 0.50},
+              {ROW_F32_DENSE, 32768, 3.3},  {ROW_F32_CSR, 16384, 0.60},    {ROW_F32_SUCC, 16384, 0.65},
+              {ROW_I32_DENSE, 16384, 0.45}, {ROW_BOOL_DENSE, 32768, 0.25}, {ROW_BOOL_CSR, 32768, 0.15},
+              {ROW_GENERATE, 16384, 1.0},   {ROW_APSP, 65536, 2.4},        {ROW_MSSSP, 65536, 2.4},
+              {ROW_APSP_NPY, 30000, 7.0}};
   const int64_t shrink = quick ? 16 : be == GSP_BACKEND_CPU ? 8 : 1;
   FILE *out = csv ? fopen(csv, "w") : NULL;
-  if (csv && !out) { perror(csv); return 1; }
+  if (csv && !out) {
+    perror(csv);
+    return 1;
+  }
   if (out) fprintf(out, "row,n,backend,in_s,call_s,out_s,total_s,target_s\n");
   printf("%-28s %6s %9s %9s %9s %9s %8s\n", "host in -> host out", "n", "in s", "call s", "out s", "total s", "target");
   for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
@@ -259,13 +298,15 @@ int main(int argc, char **argv) {
     qsort(outt, (size_t)R, sizeof(double), cmp_double);
     qsort(tot, (size_t)R, sizeof(double), cmp_double);
     const int m = R / 2;
-    printf("%-28s %6lld %9.4f %9.4f %9.4f %9.4f %8s\n", row_name[rows[r].row], (long long)n, in[m], call[m],
-           outt[m], tot[m], shrink == 1 ? "" : "-");
+    printf("%-28s %6lld %9.4f %9.4f %9.4f %9.4f %8s\n", row_name[rows[r].row], (long long)n, in[m], call[m], outt[m],
+           tot[m], shrink == 1 ? "" : "-");
     if (shrink == 1) printf("%-28s %6s %9s %9s %9s %9s %8.3f\n", "", "", "", "", "", "", rows[r].target_s);
     if (out)
       fprintf(out, "\"%s\",%lld,%s,%.6f,%.6f,%.6f,%.6f,%.3f\n", row_name[rows[r].row], (long long)n,
-              be == GSP_BACKEND_CPU ? "cpu" : be == GSP_BACKEND_CUDA ? "cuda" : "auto", in[m], call[m], outt[m],
-              tot[m], shrink == 1 ? rows[r].target_s : NAN);
+              be == GSP_BACKEND_CPU    ? "cpu"
+              : be == GSP_BACKEND_CUDA ? "cuda"
+                                       : "auto",
+              in[m], call[m], outt[m], tot[m], shrink == 1 ? rows[r].target_s : NAN);
     fflush(stdout);
   }
   if (out) fclose(out);

@@ -10,13 +10,13 @@
 
 #include "gsp.h"
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    gsp_info info_ = (call);                                                   \
-    if (info_ < 0) {                                                           \
-      fprintf(stderr, "%s: %s\n", #call, gsp_last_error());                    \
-      exit(1);                                                                 \
-    }                                                                          \
+#define CHECK(call)                                         \
+  do {                                                      \
+    gsp_info info_ = (call);                                \
+    if (info_ < 0) {                                        \
+      fprintf(stderr, "%s: %s\n", #call, gsp_last_error()); \
+      exit(1);                                              \
+    }                                                       \
   } while (0)
 
 int main(int argc, char **argv) {
@@ -33,19 +33,16 @@ int main(int argc, char **argv) {
 
   gsp_index reachable;
   CHECK(gsp_matrix_nvals(&reachable, D));
-  printf("%llu vertices, %llu connected pairs\n", (unsigned long long)n,
-         (unsigned long long)reachable);
+  printf("%llu vertices, %llu connected pairs\n", (unsigned long long)n, (unsigned long long)reachable);
 
   int64_t dist; /* the file has integer weights: GSP_INT64 */
   if (gsp_matrix_extract_element(&dist, D, src, dst) == GSP_NO_VALUE) {
-    printf("no path from %llu to %llu\n", (unsigned long long)src,
-           (unsigned long long)dst);
+    printf("no path from %llu to %llu\n", (unsigned long long)src, (unsigned long long)dst);
   } else {
     gsp_index *p = malloc(n * sizeof *p), len = n;
     CHECK(gsp_path_from_succ(p, &len, succ, src, dst));
-    printf("distance %llu -> %llu: %lld via %llu vertices:",
-           (unsigned long long)src, (unsigned long long)dst, (long long)dist,
-           (unsigned long long)len);
+    printf("distance %llu -> %llu: %lld via %llu vertices:", (unsigned long long)src, (unsigned long long)dst,
+           (long long)dist, (unsigned long long)len);
     for (gsp_index k = 0; k < len; k++) printf(" %llu", (unsigned long long)p[k]);
     printf("\n");
     free(p);

@@ -10,13 +10,13 @@
 
 #include "gsp.h"
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    gsp_info info_ = (call);                                                   \
-    if (info_ < 0) {                                                           \
-      fprintf(stderr, "%s: %s\n", #call, gsp_last_error());                    \
-      exit(1);                                                                 \
-    }                                                                          \
+#define CHECK(call)                                         \
+  do {                                                      \
+    gsp_info info_ = (call);                                \
+    if (info_ < 0) {                                        \
+      fprintf(stderr, "%s: %s\n", #call, gsp_last_error()); \
+      exit(1);                                              \
+    }                                                       \
   } while (0)
 
 int main(int argc, char **argv) {
@@ -35,8 +35,7 @@ int main(int argc, char **argv) {
   CHECK(gsp_vector_set_element(frontier, src, &yes));
 
   /* next = frontier (or.and) A, only where not yet visited */
-  const gsp_desc unvisited = {.mask_complement = true, .mask_structure = true,
-                              .replace = true};
+  const gsp_desc unvisited = {.mask_complement = true, .mask_structure = true, .replace = true};
   gsp_index nf = 1;
   int depth = 0;
   for (; nf > 0; depth++) {
@@ -44,15 +43,13 @@ int main(int argc, char **argv) {
       printf("level %d: %llu vertices\n", depth, (unsigned long long)nf);
     /* visited |= frontier */
     CHECK(gsp_vector_apply(visited, NULL, GSP_LOR, GSP_IDENTITY, frontier, NULL));
-    CHECK(gsp_vxm(frontier, visited, GSP_NOOP, GSP_OR_AND, frontier, A,
-                  &unvisited));
+    CHECK(gsp_vxm(frontier, visited, GSP_NOOP, GSP_OR_AND, frontier, A, &unvisited));
     CHECK(gsp_vector_nvals(&nf, frontier));
   }
   gsp_index reached;
   CHECK(gsp_vector_nvals(&reached, visited));
-  printf("BFS from %llu: %llu of %llu vertices reached, %d levels\n",
-         (unsigned long long)src, (unsigned long long)reached,
-         (unsigned long long)n, depth);
+  printf("BFS from %llu: %llu of %llu vertices reached, %d levels\n", (unsigned long long)src,
+         (unsigned long long)reached, (unsigned long long)n, depth);
   gsp_matrix_free(&W);
   gsp_matrix_free(&A);
   gsp_vector_free(&visited);

@@ -12,20 +12,20 @@
 
 #include "gsp.h"
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    gsp_info info_ = (call);                                                   \
-    if (info_ < 0) {                                                           \
-      fprintf(stderr, "%s: %s\n", #call, gsp_last_error());                    \
-      exit(1);                                                                 \
-    }                                                                          \
+#define CHECK(call)                                         \
+  do {                                                      \
+    gsp_info info_ = (call);                                \
+    if (info_ < 0) {                                        \
+      fprintf(stderr, "%s: %s\n", #call, gsp_last_error()); \
+      exit(1);                                              \
+    }                                                       \
   } while (0)
-#define GRB_TRY(call)                                                            \
-  do {                                                                         \
-    if ((call) != GrB_SUCCESS) {                                               \
-      fprintf(stderr, "%s failed\n", #call);                                   \
-      exit(1);                                                                 \
-    }                                                                          \
+#define GRB_TRY(call)                        \
+  do {                                       \
+    if ((call) != GrB_SUCCESS) {             \
+      fprintf(stderr, "%s failed\n", #call); \
+      exit(1);                               \
+    }                                        \
   } while (0)
 
 int main(int argc, char **argv) {
@@ -65,8 +65,7 @@ int main(int argc, char **argv) {
       GRB_TRY(GrB_vxm(d, NULL, GrB_MIN_INT64, GrB_MIN_PLUS_SEMIRING_INT64, d, G, NULL));
       GRB_TRY(GrB_Vector_new(&changed, GrB_BOOL, n));
       GRB_TRY(GrB_eWiseMult(changed, NULL, NULL, GrB_NE_INT64, d, old, NULL));
-      GRB_TRY(GrB_Vector_select_BOOL(changed, NULL, NULL, GrB_VALUEEQ_BOOL, changed,
-                                 true, NULL));
+      GRB_TRY(GrB_Vector_select_BOOL(changed, NULL, NULL, GrB_VALUEEQ_BOOL, changed, true, NULL));
       GRB_TRY(GrB_Vector_nvals(&nold, old));
       GRB_TRY(GrB_Vector_nvals(&nnew, d));
       GRB_TRY(GrB_Vector_nvals(&nchanged, changed));
@@ -82,8 +81,7 @@ int main(int argc, char **argv) {
     }
     GrB_Vector_free(&d);
   }
-  printf("%s: %llu disagreements between gsp and GraphBLAS on 8 sources\n",
-         path, (unsigned long long)bad);
+  printf("%s: %llu disagreements between gsp and GraphBLAS on 8 sources\n", path, (unsigned long long)bad);
   GrB_Matrix_free(&G);
   GrB_finalize();
   gsp_matrix_free(&A);

@@ -10,20 +10,20 @@
 
 #include "gsp.h"
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    gsp_info info_ = (call);                                                   \
-    if (info_ < 0) {                                                           \
-      fprintf(stderr, "%s: %s\n", #call, gsp_last_error());                    \
-      exit(1);                                                                 \
-    }                                                                          \
+#define CHECK(call)                                         \
+  do {                                                      \
+    gsp_info info_ = (call);                                \
+    if (info_ < 0) {                                        \
+      fprintf(stderr, "%s: %s\n", #call, gsp_last_error()); \
+      exit(1);                                              \
+    }                                                       \
   } while (0)
 
 int main(int argc, char **argv) {
   const char *path = argc > 1 ? argv[1] : "data/helsinki_drive.gr.gz";
   gsp_matrix A = NULL, R = NULL, RT = NULL, S = NULL;
   CHECK(gsp_matrix_read(&A, path, NULL));
-  CHECK(gsp_matrix_pattern(&R, A)); /* GSP_BOOL: true at every arc */
+  CHECK(gsp_matrix_pattern(&R, A));  /* GSP_BOOL: true at every arc */
   CHECK(gsp_closure(R, GSP_OR_AND)); /* R(i,j): j reachable from i */
 
   /* out-reach of each vertex: row sums of R (PLUS on bool is "or", so
@@ -38,8 +38,7 @@ int main(int argc, char **argv) {
   for (gsp_index i = 0; i < n && i < 5; i++) {
     int32_t k = 0;
     gsp_vector_extract_element(&k, reach, i);
-    printf("vertex %llu reaches %d vertices (itself included)\n",
-           (unsigned long long)i, k);
+    printf("vertex %llu reaches %d vertices (itself included)\n", (unsigned long long)i, k);
   }
 
   /* strongly connected pairs: R and R' both true */
@@ -49,8 +48,7 @@ int main(int argc, char **argv) {
   gsp_index pairs, scc;
   CHECK(gsp_matrix_nvals(&pairs, R));
   CHECK(gsp_matrix_nvals(&scc, S));
-  printf("%llu reachable pairs, %llu of them mutually reachable\n",
-         (unsigned long long)pairs, (unsigned long long)scc);
+  printf("%llu reachable pairs, %llu of them mutually reachable\n", (unsigned long long)pairs, (unsigned long long)scc);
   gsp_matrix_free(&A);
   gsp_matrix_free(&R);
   gsp_matrix_free(&RT);

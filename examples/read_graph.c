@@ -20,8 +20,9 @@ static double now(void) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s FILE [--one-based|--remap] [--symmetrize] "
-                    "[--fp64]\n",
+    fprintf(stderr,
+            "usage: %s FILE [--one-based|--remap] [--symmetrize] "
+            "[--fp64]\n",
             argv[0]);
     return 2;
   }
@@ -49,8 +50,7 @@ int main(int argc, char **argv) {
   double csr_mb = ((double)(n + 1) * 8 + (double)m * (8 + (double)gsp_type_size(t))) / 1e6;
   printf("%s: %llu vertices, %llu entries, %s; read in %.3f s (%.1f M entries/s); "
          "CSR %.1f MB\n",
-         argv[1], (unsigned long long)n, (unsigned long long)m, names[t], secs,
-         (double)m / secs * 1e-6, csr_mb);
+         argv[1], (unsigned long long)n, (unsigned long long)m, names[t], secs, (double)m / secs * 1e-6, csr_mb);
   gsp_matrix_free(&A);
   return 0;
 }

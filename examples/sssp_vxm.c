@@ -8,13 +8,13 @@
 
 #include "gsp.h"
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    gsp_info info_ = (call);                                                   \
-    if (info_ < 0) {                                                           \
-      fprintf(stderr, "%s: %s\n", #call, gsp_last_error());                    \
-      exit(1);                                                                 \
-    }                                                                          \
+#define CHECK(call)                                         \
+  do {                                                      \
+    gsp_info info_ = (call);                                \
+    if (info_ < 0) {                                        \
+      fprintf(stderr, "%s: %s\n", #call, gsp_last_error()); \
+      exit(1);                                              \
+    }                                                       \
   } while (0)
 
 int main(int argc, char **argv) {
@@ -35,8 +35,7 @@ int main(int argc, char **argv) {
   CHECK(gsp_vector_set_element(d, src, &zero));
   CHECK(gsp_vector_dup(&f, d)); /* frontier: vertices improved last round */
 
-  const gsp_desc new_vertices = {.mask_complement = true,
-                                 .mask_structure = true, .replace = true};
+  const gsp_desc new_vertices = {.mask_complement = true, .mask_structure = true, .replace = true};
   const gsp_desc structural = {.mask_structure = true};
   gsp_index nf = 1, rounds = 0;
   while (nf > 0) {
@@ -52,8 +51,7 @@ int main(int argc, char **argv) {
     CHECK(gsp_vector_clear(diff));
     CHECK(gsp_vector_ewise_mult(diff, NULL, GSP_NOOP, GSP_MINUS, t, d, NULL));
     CHECK(gsp_vector_clear(better));
-    CHECK(gsp_vector_select(better, NULL, GSP_NOOP, GSP_VALUE_LT, diff, &zero,
-                            NULL));
+    CHECK(gsp_vector_select(better, NULL, GSP_NOOP, GSP_VALUE_LT, diff, &zero, NULL));
     CHECK(gsp_vector_apply(f, better, GSP_NOOP, GSP_IDENTITY, t, &structural));
     CHECK(gsp_vector_nvals(&nf, f));
     /* d = min(d, f) */
@@ -65,8 +63,8 @@ int main(int argc, char **argv) {
   CHECK(gsp_vector_reduce_scalar(&far, GSP_MAX, d));
   printf("from %llu: %llu of %llu vertices reached in %llu rounds, "
          "largest distance %lld\n",
-         (unsigned long long)src, (unsigned long long)reached,
-         (unsigned long long)n, (unsigned long long)rounds, (long long)far);
+         (unsigned long long)src, (unsigned long long)reached, (unsigned long long)n, (unsigned long long)rounds,
+         (long long)far);
   gsp_matrix_free(&A);
   gsp_vector_free(&d);
   gsp_vector_free(&f);

@@ -71,27 +71,27 @@ typedef uint64_t gsp_index;
 /* ---------------------------------------------------------------------- */
 
 /* X(name, value, description): the enum and gsp_strerror come from here. */
-#define GSP_INFO_LIST(X)                                                       \
-  X(GSP_SUCCESS, 0, "success")                                                 \
-  X(GSP_NO_VALUE, 1, "no entry at that position")                              \
-  X(GSP_NULL_POINTER, -1, "a required pointer argument is NULL")               \
-  X(GSP_INVALID_VALUE, -2, "an argument has an invalid value")                 \
-  X(GSP_INVALID_INDEX, -3, "an index is out of range")                         \
-  X(GSP_DOMAIN_MISMATCH, -4, "types or semiring do not fit together")          \
-  X(GSP_DIMENSION_MISMATCH, -5, "dimensions do not agree")                     \
-  X(GSP_INVALID_OBJECT, -6, "handle is uninitialised, freed or corrupt")       \
-  X(GSP_OUTPUT_NOT_EMPTY, -7, "output object must be empty")                   \
-  X(GSP_DUPLICATE_ENTRY, -8, "duplicate entry")                                \
-  X(GSP_INSUFFICIENT_SPACE, -9, "output array is too small")                   \
-  X(GSP_OUT_OF_MEMORY, -10, "out of host memory")                              \
-  X(GSP_TOO_LARGE, -11, "size overflows or exceeds the supported limit")       \
-  X(GSP_NEGATIVE_CYCLE, -12, "the graph has a negative cycle")                 \
-  X(GSP_NO_DEVICE, -13, "no usable GPU for the requested backend")             \
-  X(GSP_DEVICE_OUT_OF_MEMORY, -14, "out of device memory")                     \
-  X(GSP_DEVICE_ERROR, -15, "CUDA error")                                       \
-  X(GSP_IO_ERROR, -16, "file cannot be opened, read or written")               \
-  X(GSP_PARSE_ERROR, -17, "malformed input file")                              \
-  X(GSP_ABORTED, -18, "stopped by the caller's callback")                      \
+#define GSP_INFO_LIST(X)                                                 \
+  X(GSP_SUCCESS, 0, "success")                                           \
+  X(GSP_NO_VALUE, 1, "no entry at that position")                        \
+  X(GSP_NULL_POINTER, -1, "a required pointer argument is NULL")         \
+  X(GSP_INVALID_VALUE, -2, "an argument has an invalid value")           \
+  X(GSP_INVALID_INDEX, -3, "an index is out of range")                   \
+  X(GSP_DOMAIN_MISMATCH, -4, "types or semiring do not fit together")    \
+  X(GSP_DIMENSION_MISMATCH, -5, "dimensions do not agree")               \
+  X(GSP_INVALID_OBJECT, -6, "handle is uninitialised, freed or corrupt") \
+  X(GSP_OUTPUT_NOT_EMPTY, -7, "output object must be empty")             \
+  X(GSP_DUPLICATE_ENTRY, -8, "duplicate entry")                          \
+  X(GSP_INSUFFICIENT_SPACE, -9, "output array is too small")             \
+  X(GSP_OUT_OF_MEMORY, -10, "out of host memory")                        \
+  X(GSP_TOO_LARGE, -11, "size overflows or exceeds the supported limit") \
+  X(GSP_NEGATIVE_CYCLE, -12, "the graph has a negative cycle")           \
+  X(GSP_NO_DEVICE, -13, "no usable GPU for the requested backend")       \
+  X(GSP_DEVICE_OUT_OF_MEMORY, -14, "out of device memory")               \
+  X(GSP_DEVICE_ERROR, -15, "CUDA error")                                 \
+  X(GSP_IO_ERROR, -16, "file cannot be opened, read or written")         \
+  X(GSP_PARSE_ERROR, -17, "malformed input file")                        \
+  X(GSP_ABORTED, -18, "stopped by the caller's callback")                \
   X(GSP_PANIC, -99, "internal error")
 
 typedef enum {
@@ -135,14 +135,7 @@ size_t gsp_type_size(gsp_type t);
  * Integer "+" in MIN_PLUS / MAX_PLUS saturates: INT_MAX (resp. INT_MIN) is
  * infinity and absorbs, and overflowing sums clamp instead of wrapping.
  */
-typedef enum {
-  GSP_MIN_PLUS = 0,
-  GSP_MAX_PLUS,
-  GSP_MAX_MIN,
-  GSP_MIN_MAX,
-  GSP_OR_AND,
-  GSP_PLUS_TIMES
-} gsp_semiring;
+typedef enum { GSP_MIN_PLUS = 0, GSP_MAX_PLUS, GSP_MAX_MIN, GSP_MIN_MAX, GSP_OR_AND, GSP_PLUS_TIMES } gsp_semiring;
 
 /* Binary operators for element-wise operations, accumulators and reduction
  * monoids. On GSP_BOOL, MIN/TIMES/LAND are "and", MAX/PLUS/LOR are "or"
@@ -198,11 +191,7 @@ typedef enum {
 /* Where an operation runs. AUTO = CUDA when a usable device exists and the
  * GPU kernels take the call, else CPU. The environment variable
  * GSP_BACKEND=cpu|cuda|auto sets the process default. */
-typedef enum {
-  GSP_BACKEND_AUTO = 0,
-  GSP_BACKEND_CPU,
-  GSP_BACKEND_CUDA
-} gsp_backend;
+typedef enum { GSP_BACKEND_AUTO = 0, GSP_BACKEND_CPU, GSP_BACKEND_CUDA } gsp_backend;
 
 /* Process-wide default backend (initially from GSP_BACKEND, else AUTO). */
 gsp_info gsp_set_backend(gsp_backend b);
@@ -229,11 +218,7 @@ gsp_info gsp_cuda_available(bool *available, char *desc, size_t len);
  * sparse input vector and pulls into a dense one (PLUS_TIMES on FP32/FP64
  * with a full input vector goes to cuSPARSE). The result is the same
  * either way; the CPU backend ignores the field. */
-typedef enum {
-  GSP_DIRECTION_AUTO = 0,
-  GSP_DIRECTION_PUSH,
-  GSP_DIRECTION_PULL
-} gsp_direction;
+typedef enum { GSP_DIRECTION_AUTO = 0, GSP_DIRECTION_PUSH, GSP_DIRECTION_PULL } gsp_direction;
 
 /* Options of an operation  C<M> = accum(C, T). NULL means all false. */
 typedef struct {
@@ -263,8 +248,7 @@ typedef struct {
 typedef struct gsp_matrix_s *gsp_matrix;
 
 /* New empty nrows x ncols matrix of type t (both dimensions may be 0). */
-gsp_info gsp_matrix_new(gsp_matrix *A, gsp_type t, gsp_index nrows,
-                        gsp_index ncols);
+gsp_info gsp_matrix_new(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols);
 
 /* Free *A (NULL-safe: *A == NULL or A == NULL is a no-op) and set *A = NULL. */
 gsp_info gsp_matrix_free(gsp_matrix *A);
@@ -292,71 +276,59 @@ gsp_info gsp_matrix_clear(gsp_matrix A);
 /* Add n tuples (I[k], J[k], X[k]) to A, which must have no entries
  * (GSP_OUTPUT_NOT_EMPTY otherwise). X holds n values of A's type; X may be
  * NULL for a GSP_BOOL matrix (all true). Duplicates follow `dup`. */
-gsp_info gsp_matrix_build(gsp_matrix A, const gsp_index *I,
-                          const gsp_index *J, const void *X, gsp_index n,
+gsp_info gsp_matrix_build(gsp_matrix A, const gsp_index *I, const gsp_index *J, const void *X, gsp_index n,
                           gsp_dup dup);
 
 /* A(i,j) = *x (inserting or overwriting). */
-gsp_info gsp_matrix_set_element(gsp_matrix A, gsp_index i, gsp_index j,
-                                const void *x);
+gsp_info gsp_matrix_set_element(gsp_matrix A, gsp_index i, gsp_index j, const void *x);
 
 /* Remove A(i,j) if present (GSP_SUCCESS either way). */
 gsp_info gsp_matrix_remove_element(gsp_matrix A, gsp_index i, gsp_index j);
 
 /* *x = A(i,j); GSP_NO_VALUE (and *x untouched) if absent. */
-gsp_info gsp_matrix_extract_element(void *x, const gsp_matrix A, gsp_index i,
-                                    gsp_index j);
+gsp_info gsp_matrix_extract_element(void *x, const gsp_matrix A, gsp_index i, gsp_index j);
 
 /* Copy all entries, in row-major order, to I, J, X (each may be NULL).
  * *n is the capacity on input and the entry count on output;
  * GSP_INSUFFICIENT_SPACE (arrays untouched, *n = nvals) if too small. */
-gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X,
-                                   gsp_index *n, const gsp_matrix A);
+gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X, gsp_index *n, const gsp_matrix A);
 
 /* New matrix from CSR arrays (copied): rowptr[nrows+1] with rowptr[0] = 0,
  * nondecreasing; colidx[nvals] < ncols, any order within a row, no
  * duplicates; values[nvals] of type t (NULL for bool: all true). */
-gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows,
-                               gsp_index ncols, const gsp_index *rowptr,
+gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const gsp_index *rowptr,
                                const gsp_index *colidx, const void *values);
 
 /* Zero-copy variant: A takes ownership of malloc()ed arrays (checked as for
  * import; values must be non-NULL). On success the three pointers are set to
  * NULL; on error the caller still owns them. */
-gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows,
-                             gsp_index ncols, gsp_index **rowptr,
+gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, gsp_index **rowptr,
                              gsp_index **colidx, void **values);
 
 /* Copy A out as CSR with sorted column indices. Caller-provided arrays:
  * rowptr[nrows+1], colidx[nvals], values[nvals] (values may be NULL). */
-gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx,
-                               void *values, const gsp_matrix A);
+gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx, void *values, const gsp_matrix A);
 
 /* Zero-copy variant: hand A's CSR arrays to the caller (to be released with
  * free()) and free A (*A = NULL). */
-gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx,
-                               void **values, gsp_index *nvals, gsp_matrix *A);
+gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx, void **values, gsp_index *nvals, gsp_matrix *A);
 
 /* New matrix from a dense row-major array of nrows*ncols values of type t.
  * Entries equal to *absent are left out (absent == NULL: all present). */
-gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows,
-                                 gsp_index ncols, const void *values,
+gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const void *values,
                                  const void *absent);
 
 /* Zero-copy variant: A takes ownership of a malloc()ed array; all entries
  * present except those equal to *absent (when absent != NULL). */
-gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows,
-                               gsp_index ncols, void **values,
+gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, void **values,
                                const void *absent);
 
 /* Write A to values[nrows*ncols] row-major; absent entries get *absent. */
-gsp_info gsp_matrix_export_dense(void *values, const void *absent,
-                                 const gsp_matrix A);
+gsp_info gsp_matrix_export_dense(void *values, const void *absent, const gsp_matrix A);
 
 /* Zero-copy variant: hand the dense array to the caller (release with
  * free()), absent entries set to *absent, and free A. */
-gsp_info gsp_matrix_unpack_dense(void **values, const void *absent,
-                                 gsp_matrix *A);
+gsp_info gsp_matrix_unpack_dense(void **values, const void *absent, gsp_matrix *A);
 
 /* ---------------------------------------------------------------------- */
 /* Vectors                                                                 */
@@ -372,20 +344,16 @@ gsp_info gsp_vector_nvals(gsp_index *nvals, const gsp_vector v);
 gsp_info gsp_vector_type(gsp_type *t, const gsp_vector v);
 gsp_info gsp_vector_clear(gsp_vector v);
 /* As gsp_matrix_build, for a vector that has no entries. */
-gsp_info gsp_vector_build(gsp_vector v, const gsp_index *I, const void *X,
-                          gsp_index n, gsp_dup dup);
+gsp_info gsp_vector_build(gsp_vector v, const gsp_index *I, const void *X, gsp_index n, gsp_dup dup);
 gsp_info gsp_vector_set_element(gsp_vector v, gsp_index i, const void *x);
 gsp_info gsp_vector_remove_element(gsp_vector v, gsp_index i);
 gsp_info gsp_vector_extract_element(void *x, const gsp_vector v, gsp_index i);
 /* As gsp_matrix_extract_tuples, in increasing index order. */
-gsp_info gsp_vector_extract_tuples(gsp_index *I, void *X, gsp_index *n,
-                                   const gsp_vector v);
+gsp_info gsp_vector_extract_tuples(gsp_index *I, void *X, gsp_index *n, const gsp_vector v);
 /* New vector from values[n]; entries equal to *absent left out. */
-gsp_info gsp_vector_import_dense(gsp_vector *v, gsp_type t, gsp_index n,
-                                 const void *values, const void *absent);
+gsp_info gsp_vector_import_dense(gsp_vector *v, gsp_type t, gsp_index n, const void *values, const void *absent);
 /* Write v to values[n]; absent entries get *absent. */
-gsp_info gsp_vector_export_dense(void *values, const void *absent,
-                                 const gsp_vector v);
+gsp_info gsp_vector_export_dense(void *values, const void *absent, const gsp_vector v);
 
 /* ---------------------------------------------------------------------- */
 /* Operations: C<M> = accum(C, T)                                          */
@@ -397,74 +365,54 @@ gsp_info gsp_vector_export_dense(void *values, const void *absent,
 /* ---------------------------------------------------------------------- */
 
 /* T = A (+.*) B on semiring s. */
-gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum,
-                 gsp_semiring s, const gsp_matrix A, const gsp_matrix B,
-                 const gsp_desc *desc);
+gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semiring s, const gsp_matrix A,
+                 const gsp_matrix B, const gsp_desc *desc);
 /* t = A (+.*) u. */
-gsp_info gsp_mxv(gsp_vector w, const gsp_vector mask, gsp_binop accum,
-                 gsp_semiring s, const gsp_matrix A, const gsp_vector u,
-                 const gsp_desc *desc);
+gsp_info gsp_mxv(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_semiring s, const gsp_matrix A,
+                 const gsp_vector u, const gsp_desc *desc);
 /* t = u (+.*) A (desc->transpose_b transposes A).
  * gsp_mxv / gsp_vxm on the CUDA backend (see gsp_desc.backend) leave w on
  * the device: its entry count is known at once, and the first host read of
  * its values (extract, export, a CPU operation) downloads them. Matrix and
  * vector operands keep device copies until their host data changes. */
-gsp_info gsp_vxm(gsp_vector w, const gsp_vector mask, gsp_binop accum,
-                 gsp_semiring s, const gsp_vector u, const gsp_matrix A,
-                 const gsp_desc *desc);
+gsp_info gsp_vxm(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_semiring s, const gsp_vector u,
+                 const gsp_matrix A, const gsp_desc *desc);
 
 /* T = A op B on the union of the structures (one-sided entries copied). */
-gsp_info gsp_matrix_ewise_add(gsp_matrix C, const gsp_matrix mask,
-                              gsp_binop accum, gsp_binop op,
-                              const gsp_matrix A, const gsp_matrix B,
-                              const gsp_desc *desc);
+gsp_info gsp_matrix_ewise_add(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_binop op, const gsp_matrix A,
+                              const gsp_matrix B, const gsp_desc *desc);
 /* T = A op B on the intersection of the structures. */
-gsp_info gsp_matrix_ewise_mult(gsp_matrix C, const gsp_matrix mask,
-                               gsp_binop accum, gsp_binop op,
-                               const gsp_matrix A, const gsp_matrix B,
-                               const gsp_desc *desc);
-gsp_info gsp_vector_ewise_add(gsp_vector w, const gsp_vector mask,
-                              gsp_binop accum, gsp_binop op,
-                              const gsp_vector u, const gsp_vector v,
-                              const gsp_desc *desc);
-gsp_info gsp_vector_ewise_mult(gsp_vector w, const gsp_vector mask,
-                               gsp_binop accum, gsp_binop op,
-                               const gsp_vector u, const gsp_vector v,
-                               const gsp_desc *desc);
+gsp_info gsp_matrix_ewise_mult(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_binop op, const gsp_matrix A,
+                               const gsp_matrix B, const gsp_desc *desc);
+gsp_info gsp_vector_ewise_add(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_binop op, const gsp_vector u,
+                              const gsp_vector v, const gsp_desc *desc);
+gsp_info gsp_vector_ewise_mult(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_binop op, const gsp_vector u,
+                               const gsp_vector v, const gsp_desc *desc);
 
 /* t(i) = reduction with monoid op (MIN, MAX, PLUS, TIMES, LOR, LAND) of row i
  * of A (of column i with desc->transpose_a). Empty rows give no entry. */
-gsp_info gsp_matrix_reduce_vector(gsp_vector w, const gsp_vector mask,
-                                  gsp_binop accum, gsp_binop op,
+gsp_info gsp_matrix_reduce_vector(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_binop op,
                                   const gsp_matrix A, const gsp_desc *desc);
 /* *s = reduction of all entries (the monoid identity if A has none). */
 gsp_info gsp_matrix_reduce_scalar(void *s, gsp_binop op, const gsp_matrix A);
 gsp_info gsp_vector_reduce_scalar(void *s, gsp_binop op, const gsp_vector v);
 
 /* T = f(A). */
-gsp_info gsp_matrix_apply(gsp_matrix C, const gsp_matrix mask,
-                          gsp_binop accum, gsp_unop f, const gsp_matrix A,
+gsp_info gsp_matrix_apply(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_unop f, const gsp_matrix A,
                           const gsp_desc *desc);
 /* T = A op y for a scalar *y of A's type. */
-gsp_info gsp_matrix_apply_scalar(gsp_matrix C, const gsp_matrix mask,
-                                 gsp_binop accum, gsp_binop op,
-                                 const gsp_matrix A, const void *y,
-                                 const gsp_desc *desc);
-gsp_info gsp_vector_apply(gsp_vector w, const gsp_vector mask, gsp_binop accum,
-                          gsp_unop f, const gsp_vector u, const gsp_desc *desc);
-gsp_info gsp_vector_apply_scalar(gsp_vector w, const gsp_vector mask,
-                                 gsp_binop accum, gsp_binop op,
-                                 const gsp_vector u, const void *y,
-                                 const gsp_desc *desc);
+gsp_info gsp_matrix_apply_scalar(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_binop op, const gsp_matrix A,
+                                 const void *y, const gsp_desc *desc);
+gsp_info gsp_vector_apply(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_unop f, const gsp_vector u,
+                          const gsp_desc *desc);
+gsp_info gsp_vector_apply_scalar(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_binop op, const gsp_vector u,
+                                 const void *y, const gsp_desc *desc);
 
 /* T = the entries of A that pass op with thunk (see gsp_selop). */
-gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask,
-                           gsp_binop accum, gsp_selop op, const gsp_matrix A,
+gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_selop op, const gsp_matrix A,
                            const void *thunk, const gsp_desc *desc);
-gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask,
-                           gsp_binop accum, gsp_selop op, const gsp_vector u,
+gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_selop op, const gsp_vector u,
                            const void *thunk, const gsp_desc *desc);
-
 
 /* ---------------------------------------------------------------------- */
 /* Closure                                                                */
@@ -510,8 +458,7 @@ gsp_info gsp_closure(gsp_matrix M, gsp_semiring s);
  * shortest-path distances between all pairs use gsp_apsp, which picks
  * this closure when it is the fastest route.
  */
-gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
-                         const gsp_closure_opts *opts);
+gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const gsp_closure_opts *opts);
 
 /* ---------------------------------------------------------------------- */
 /* Single- and multi-source shortest paths                                 */
@@ -565,15 +512,14 @@ typedef struct {
  * GSP_NO_DEVICE (CUDA requested and unusable), GSP_OUT_OF_MEMORY and the
  * device errors.
  */
-gsp_info gsp_sssp(gsp_vector *dist, gsp_vector *parent, const gsp_matrix A,
-                  gsp_index src, const gsp_sssp_opts *opts);
+gsp_info gsp_sssp(gsp_vector *dist, gsp_vector *parent, const gsp_matrix A, gsp_index src, const gsp_sssp_opts *opts);
 
 /* Options of gsp_msssp. NULL means all defaults. */
 typedef struct {
   gsp_backend backend; /* AUTO: process default */
   bool has_cutoff;     /* leave out entries farther than cutoff */
   double cutoff;
-  gsp_index batch;     /* sources relaxed together (on the GPU a multiple of
+  gsp_index batch;      /* sources relaxed together (on the GPU a multiple of
                           32, the warp size, rounded up); 0: automatic */
   gsp_type parent_type; /* of *parent: GSP_INT64, or GSP_INT32 (half the
                           memory; needs n <= INT32_MAX); 0 (GSP_BOOL)
@@ -595,9 +541,8 @@ typedef struct {
  * gives GSP_INVALID_INDEX; a parent_type other than INT32 or INT64, or
  * INT32 with n > INT32_MAX, gives GSP_INVALID_VALUE.
  */
-gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
-                   const gsp_index *sources, gsp_index nsources,
-                   const gsp_msssp_opts *opts);
+gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_index *sources,
+                   gsp_index nsources, const gsp_msssp_opts *opts);
 
 /*
  * Nearest-source mode: d(v) = min over the nsources sources s of the
@@ -606,10 +551,8 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
  * of v's tree), *parent (when not NULL) = a new GSP_INT64 vector of parents
  * (parent(s) = s for every source). nsources >= 1. Errors as for gsp_sssp.
  */
-gsp_info gsp_nearest_source(gsp_vector *dist, gsp_vector *source,
-                            gsp_vector *parent, const gsp_matrix A,
-                            const gsp_index *sources, gsp_index nsources,
-                            const gsp_sssp_opts *opts);
+gsp_info gsp_nearest_source(gsp_vector *dist, gsp_vector *source, gsp_vector *parent, const gsp_matrix A,
+                            const gsp_index *sources, gsp_index nsources, const gsp_sssp_opts *opts);
 
 /* ---------------------------------------------------------------------- */
 /* Bellman-Ford: shortest paths with negative weights                      */
@@ -660,8 +603,7 @@ gsp_info gsp_bellman_ford(gsp_vector *dist, gsp_vector *parent, const gsp_matrix
  * buffer of n vertices always suffices. GSP_NO_VALUE (nothing written) when
  * A has no negative cycle. Errors as for gsp_bellman_ford.
  */
-gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A,
-                            const gsp_bf_opts *opts);
+gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A, const gsp_bf_opts *opts);
 /* ---------------------------------------------------------------------- */
 /* All-pairs shortest paths                                                */
 /*                                                                         */
@@ -700,7 +642,7 @@ typedef struct {
                                gsp_matrix_cast does (integers saturate;
                                a distance beyond INT32 becomes "no path") */
   gsp_type type;
-  gsp_type parent_type;     /* of *parent: GSP_INT64, or GSP_INT32 (half
+  gsp_type parent_type;              /* of *parent: GSP_INT64, or GSP_INT32 (half
                                the memory; needs n <= INT32_MAX); 0
                                (GSP_BOOL) means GSP_INT64 */
   const gsp_apsp_advanced *advanced; /* NULL: defaults */
@@ -742,8 +684,7 @@ typedef struct {
  * device errors. On error *dist and *parent are untouched (rows already
  * handed to a callback stay delivered).
  */
-gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
-                  const gsp_apsp_opts *opts);
+gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_apsp_opts *opts);
 
 /* ---------------------------------------------------------------------- */
 /* Paths                                                                  */
@@ -759,8 +700,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
  * From a successor matrix (gsp_closure_ext): path[0] = src,
  * path[len-1] = dst. src == dst gives the one-vertex path.
  */
-gsp_info gsp_path_from_succ(gsp_index *path, gsp_index *len, const gsp_matrix succ, gsp_index src,
-                            gsp_index dst);
+gsp_info gsp_path_from_succ(gsp_index *path, gsp_index *len, const gsp_matrix succ, gsp_index src, gsp_index dst);
 
 /*
  * From a parent vector (gsp_sssp, gsp_nearest_source, gsp_bellman_ford):
@@ -784,17 +724,17 @@ gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_mat
  * reader decompresses transparently, a writer compresses when the path ends
  * in ".gz". Formats are described in docs/formats.md. */
 typedef enum {
-  GSP_FILE_AUTO = 0,  /* reader: by extension (.mtx .gr .npy .gspd, anything
+  GSP_FILE_AUTO = 0, /* reader: by extension (.mtx .gr .npy .gspd, anything
                          else is an edge list), else by content; writer: by
                          extension, Matrix Market if unknown */
-  GSP_FILE_MTX,       /* Matrix Market, coordinate or array */
-  GSP_FILE_DIMACS,    /* DIMACS shortest-path challenge .gr ("p sp n m",
+  GSP_FILE_MTX,      /* Matrix Market, coordinate or array */
+  GSP_FILE_DIMACS,   /* DIMACS shortest-path challenge .gr ("p sp n m",
                          "a u v w"), 1-based */
-  GSP_FILE_EDGELIST,  /* SNAP-style "u v [w]" lines, '#' or '%' comments */
-  GSP_FILE_DENSE,     /* gsp binary dense matrix (.gspd): 64-byte header
+  GSP_FILE_EDGELIST, /* SNAP-style "u v [w]" lines, '#' or '%' comments */
+  GSP_FILE_DENSE,    /* gsp binary dense matrix (.gspd): 64-byte header
                          (magic "GSPDENSE", version, type, nrows, ncols,
                          absent value), then row-major values */
-  GSP_FILE_NPY        /* NumPy .npy, 2-D C order (np.load reads it) */
+  GSP_FILE_NPY       /* NumPy .npy, 2-D C order (np.load reads it) */
 } gsp_file_format;
 
 /* How vertex ids in an edge list map to indices. */
@@ -821,10 +761,10 @@ typedef struct {
    * order (and need about twice the memory while building). */
   bool use_dup;
   gsp_dup dup;
-  gsp_id_mode ids;   /* edge lists only (Matrix Market and DIMACS are
+  gsp_id_mode ids; /* edge lists only (Matrix Market and DIMACS are
                         1-based by definition) */
   /* Text formats only (the dense binary formats are read as stored): */
-  bool symmetrize;   /* also add (j, i) for every (i, j): undirected graph */
+  bool symmetrize;      /* also add (j, i) for every (i, j): undirected graph */
   bool drop_self_loops; /* leave out (i, i) entries */
   gsp_index nvertices;  /* edge lists: vertex count; 0 = from the ids. An id
                            beyond it is an error */
@@ -867,8 +807,7 @@ typedef struct {
  * symmetric ones with negated mirror entries; array files give an entry for
  * every stored value. Edge lists and DIMACS graphs are square.
  */
-gsp_info gsp_matrix_read(gsp_matrix *A, const char *path,
-                         const gsp_read_opts *opts);
+gsp_info gsp_matrix_read(gsp_matrix *A, const char *path, const gsp_read_opts *opts);
 
 /*
  * As gsp_matrix_read, and when ids != NULL also *ids = a new array of
@@ -877,8 +816,8 @@ gsp_info gsp_matrix_read(gsp_matrix *A, const char *path,
  * the distinct ids, which may be fewer than an explicit nvertices); for
  * other modes it is the identity (plus one for 1-based files).
  */
-gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids,
-                             const char *path, const gsp_read_opts *opts);
+gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids, const char *path,
+                             const gsp_read_opts *opts);
 
 /*
  * DIMACS auxiliary files of the shortest-path challenge. A source file
@@ -887,10 +826,8 @@ gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids,
  * and *dst. Arrays are released with free(). Vertices are checked against
  * n (pass 0 to skip the check). Errors as for gsp_matrix_read.
  */
-gsp_info gsp_dimacs_read_sources(gsp_index **sources, gsp_index *k,
-                                 gsp_index n, const char *path);
-gsp_info gsp_dimacs_read_pairs(gsp_index **src, gsp_index **dst, gsp_index *k,
-                               gsp_index n, const char *path);
+gsp_info gsp_dimacs_read_sources(gsp_index **sources, gsp_index *k, gsp_index n, const char *path);
+gsp_info gsp_dimacs_read_pairs(gsp_index **src, gsp_index **dst, gsp_index *k, gsp_index n, const char *path);
 
 /* Options of gsp_matrix_write. NULL or all-zero means the defaults. */
 typedef struct {
@@ -921,8 +858,7 @@ typedef struct {
  * permission), GSP_INVALID_VALUE (e.g. DIMACS of a non-square matrix),
  * GSP_OUT_OF_MEMORY.
  */
-gsp_info gsp_matrix_write(const char *path, const gsp_matrix A,
-                          const gsp_write_opts *opts);
+gsp_info gsp_matrix_write(const char *path, const gsp_matrix A, const gsp_write_opts *opts);
 
 /*
  * Generators. All are deterministic functions of their arguments (the same
@@ -935,8 +871,7 @@ gsp_info gsp_matrix_write(const char *path, const gsp_matrix A,
 
 /* n vertices, exactly m distinct random arcs (m <= n(n-1)), as in the DIMACS
  * challenge's random graphs. */
-gsp_info gsp_generate_random(gsp_matrix *A, gsp_type t, gsp_index n,
-                             gsp_index m, int64_t wmin, int64_t wmax,
+gsp_info gsp_generate_random(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m, int64_t wmin, int64_t wmax,
                              uint64_t seed);
 
 /* R-MAT / Kronecker graph: 2^scale vertices, edgefactor * 2^scale arcs drawn
@@ -944,30 +879,26 @@ gsp_info gsp_generate_random(gsp_matrix *A, gsp_type t, gsp_index n,
  * Graph500's 0.57, 0.19, 0.19. Vertex labels are randomly permuted (as in
  * Graph500); self-loops dropped, duplicates collapse to the lightest arc,
  * so the arc count is somewhat below edgefactor * 2^scale. */
-gsp_info gsp_generate_rmat(gsp_matrix *A, gsp_type t, int scale,
-                           gsp_index edgefactor, double a, double b, double c,
+gsp_info gsp_generate_rmat(gsp_matrix *A, gsp_type t, int scale, gsp_index edgefactor, double a, double b, double c,
                            int64_t wmin, int64_t wmax, uint64_t seed);
 
 /* Road-like rows x cols grid: vertex r*cols + c joined to its 4 neighbours
  * in both directions with the same random weight each way. */
-gsp_info gsp_generate_grid(gsp_matrix *A, gsp_type t, gsp_index rows,
-                           gsp_index cols, int64_t wmin, int64_t wmax,
+gsp_info gsp_generate_grid(gsp_matrix *A, gsp_type t, gsp_index rows, gsp_index cols, int64_t wmin, int64_t wmax,
                            uint64_t seed);
 
 /* Ring i -> (i+1) mod n, and also (i+1) mod n -> i when undirected (n >= 2;
  * n == 2 undirected gives the two arcs once). */
-gsp_info gsp_generate_ring(gsp_matrix *A, gsp_type t, gsp_index n,
-                           bool undirected, int64_t wmin, int64_t wmax,
+gsp_info gsp_generate_ring(gsp_matrix *A, gsp_type t, gsp_index n, bool undirected, int64_t wmin, int64_t wmax,
                            uint64_t seed);
 
 /* Complete directed graph: every arc i -> j, i != j. */
-gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n,
-                               int64_t wmin, int64_t wmax, uint64_t seed);
+gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n, int64_t wmin, int64_t wmax, uint64_t seed);
 
 /* Random DAG: exactly m distinct arcs i -> j with i < j (vertex order is a
  * topological order), m <= n(n-1)/2. */
-gsp_info gsp_generate_dag(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m,
-                          int64_t wmin, int64_t wmax, uint64_t seed);
+gsp_info gsp_generate_dag(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m, int64_t wmin, int64_t wmax,
+                          uint64_t seed);
 
 /* ====================================================================== */
 /* ADVANCED API: may change in any release                                */
@@ -994,15 +925,15 @@ gsp_info gsp_cuda_device_count(int *count);
  * valid during the call only. Return 0 to go on; anything else stops
  * gsp_apsp, which then returns GSP_ABORTED.
  */
-typedef int (*gsp_apsp_rows_fn)(void *ctx, gsp_index first_row, gsp_index nrows,
-                                const void *dist, const int64_t *parent);
+typedef int (*gsp_apsp_rows_fn)(void *ctx, gsp_index first_row, gsp_index nrows, const void *dist,
+                                const int64_t *parent);
 
 /* What a gsp_apsp call did (or, with dry_run, would do). */
 typedef struct {
-  gsp_apsp_algo algo;    /* the algorithm that ran (never AUTO) */
-  gsp_backend backend;   /* where its main phase ran: CPU or CUDA */
-  gsp_index row_block;   /* rows per block */
-  gsp_index row_blocks;  /* blocks (1: the whole result at once) */
+  gsp_apsp_algo algo;   /* the algorithm that ran (never AUTO) */
+  gsp_backend backend;  /* where its main phase ran: CPU or CUDA */
+  gsp_index row_block;  /* rows per block */
+  gsp_index row_blocks; /* blocks (1: the whole result at once) */
   /* The cost model's predicted seconds, indexed by gsp_apsp_algo (entry 0
    * unused); +inf where the algorithm cannot run (MSSSP on negative
    * weights). AUTO never picks Floyd-Warshall for a result that goes out
@@ -1020,7 +951,7 @@ typedef struct {
 /* Advanced options of gsp_apsp (gsp_apsp_opts.advanced). All-zero means
  * the defaults. */
 struct gsp_apsp_advanced {
-  gsp_apsp_rows_fn rows;    /* when set, result rows go to rows(rows_ctx,
+  gsp_apsp_rows_fn rows; /* when set, result rows go to rows(rows_ctx,
                                ...) block by block and no result matrix is
                                built (*dist and *parent are set to NULL) */
   void *rows_ctx;
@@ -1091,8 +1022,7 @@ struct gsp_apsp_advanced {
  * GSP_DEVICE_OUT_OF_MEMORY, GSP_DEVICE_ERROR, GSP_OUT_OF_MEMORY. On error
  * the outputs are untouched and A's content is unchanged.
  */
-gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device,
-                                gsp_matrix A, gsp_semiring absent_as);
+gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_matrix A, gsp_semiring absent_as);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

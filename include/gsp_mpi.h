@@ -70,8 +70,7 @@ typedef struct {
  * weight, GSP_DOMAIN_MISMATCH, GSP_DIMENSION_MISMATCH), plus
  * GSP_OUT_OF_MEMORY from any rank.
  */
-gsp_info gsp_mpi_closure(gsp_matrix M, gsp_semiring s, MPI_Comm comm,
-                         const gsp_mpi_opts *opts);
+gsp_info gsp_mpi_closure(gsp_matrix M, gsp_semiring s, MPI_Comm comm, const gsp_mpi_opts *opts);
 
 /* ---------------------------------------------------------------------- */
 /* Distributed form: each rank holds only its blocks, so the n x n matrix  */
@@ -80,9 +79,9 @@ gsp_info gsp_mpi_closure(gsp_matrix M, gsp_semiring s, MPI_Comm comm,
 
 /* Where an n x n matrix lives on the ranks of a communicator. */
 typedef struct {
-  gsp_index n;                       /* global order */
-  int nprow, npcol;                  /* process grid */
-  int myrow, mycol;                  /* this rank's position in it */
+  gsp_index n;                        /* global order */
+  int nprow, npcol;                   /* process grid */
+  int myrow, mycol;                   /* this rank's position in it */
   gsp_index local_nrows, local_ncols; /* this rank's local matrix */
 } gsp_mpi_layout;
 
@@ -94,27 +93,22 @@ typedef struct {
  * 0 x k or k x 0 when n is small. Errors: GSP_NULL_POINTER,
  * GSP_INVALID_VALUE (nprow does not divide the rank count),
  * GSP_TOO_LARGE (n > GSP_INDEX_MAX). */
-gsp_info gsp_mpi_layout_get(gsp_mpi_layout *L, gsp_index n, MPI_Comm comm,
-                            const gsp_mpi_opts *opts);
+gsp_info gsp_mpi_layout_get(gsp_mpi_layout *L, gsp_index n, MPI_Comm comm, const gsp_mpi_opts *opts);
 
 /* Global row *i and column *j of local entry (li, lj) of this rank
  * (GSP_INVALID_INDEX when outside the local matrix). Either output may be
  * NULL. */
-gsp_info gsp_mpi_local_to_global(gsp_index *i, gsp_index *j,
-                                 const gsp_mpi_layout *L, gsp_index li,
-                                 gsp_index lj);
+gsp_info gsp_mpi_local_to_global(gsp_index *i, gsp_index *j, const gsp_mpi_layout *L, gsp_index li, gsp_index lj);
 
 /* The rank that holds global entry (i, j) and its local position there
  * (GSP_INVALID_INDEX when i or j >= n). Outputs may be NULL. */
-gsp_info gsp_mpi_global_to_local(int *rank, gsp_index *li, gsp_index *lj,
-                                 const gsp_mpi_layout *L, gsp_index i,
+gsp_info gsp_mpi_global_to_local(int *rank, gsp_index *li, gsp_index *lj, const gsp_mpi_layout *L, gsp_index i,
                                  gsp_index j);
 
 /* *local = a new local_nrows x local_ncols matrix with this rank's entries
  * of the n x n matrix A (e.g. a sparse graph that every rank has read: its
  * m edges fit where n^2 values would not). Not collective. */
-gsp_info gsp_mpi_local_block(gsp_matrix *local, const gsp_matrix A,
-                             const gsp_mpi_layout *L);
+gsp_info gsp_mpi_local_block(gsp_matrix *local, const gsp_matrix A, const gsp_mpi_layout *L);
 
 /*
  * Closure of a distributed matrix: on every rank `local` is its block of
@@ -126,8 +120,7 @@ gsp_info gsp_mpi_local_block(gsp_matrix *local, const gsp_matrix A,
  * any error (a NaN on one rank, a negative cycle, memory) no rank's block
  * changes.
  */
-gsp_info gsp_mpi_closure_dist(gsp_matrix local, const gsp_mpi_layout *L,
-                              gsp_semiring s, MPI_Comm comm,
+gsp_info gsp_mpi_closure_dist(gsp_matrix local, const gsp_mpi_layout *L, gsp_semiring s, MPI_Comm comm,
                               const gsp_mpi_opts *opts);
 
 #if defined(__GNUC__)

@@ -67,8 +67,7 @@ static void ref_bf(const tg *g, int64_t s, double *d) {
       }
     }
     if (!changed) return;
-    cr_assert(round < n, "%sreference Bellman-Ford: negative cycle reachable from %lld", gsp_test_ctx,
-              (long long)s);
+    cr_assert(round < n, "%sreference Bellman-Ford: negative cycle reachable from %lld", gsp_test_ctx, (long long)s);
   }
 }
 
@@ -128,13 +127,15 @@ static void assert_close(gsp_matrix A, gsp_matrix B, double tol) {
               (unsigned long long)(k % ca), a[k], b[k]);
   free(a), free(b);
 }
-static void assert_same(gsp_matrix A, gsp_matrix B) { assert_close(A, B, 0); }
+static void assert_same(gsp_matrix A, gsp_matrix B) {
+  assert_close(A, B, 0);
+}
 
 /* How closely distances must match: 0 = exactly; else |gsp - ref| <= tol
  * * (1 + |ref|). */
 typedef struct {
   double tol;
-  bool rule;    /* parents must follow the parent rule (relaxation-based) */
+  bool rule;     /* parents must follow the parent rule (relaxation-based) */
   double cutoff; /* INFINITY: none */
 } apsp_check;
 
@@ -149,8 +150,7 @@ typedef struct {
  * reweighted distances d'(s,v) = d(s,v) + h(s) - h(v), i.e. with the key
  * d(s,v) - h(v) (h(s) is one constant per row).
  */
-static void check_apsp_rows(const tg *g, const gsp_index *src, int64_t ns, gsp_matrix D, gsp_matrix P,
-                            apsp_check c) {
+static void check_apsp_rows(const tg *g, const gsp_index *src, int64_t ns, gsp_matrix D, gsp_matrix P, apsp_check c) {
   const int64_t n = g->n;
   gsp_index nr, nc;
   GSP_OK(gsp_matrix_nrows(&nr, D));
@@ -189,13 +189,13 @@ static void check_apsp_rows(const tg *g, const gsp_index *src, int64_t ns, gsp_m
     for (int64_t v = 0; v < n; v++) {
       if (isinf(row[v])) {
         if (isinf(c.cutoff))
-          cr_assert(prow[v] == -1, "%srow %lld: vertex %lld has a parent but no distance", gsp_test_ctx,
-                    (long long)k, (long long)v);
+          cr_assert(prow[v] == -1, "%srow %lld: vertex %lld has a parent but no distance", gsp_test_ctx, (long long)k,
+                    (long long)v);
         continue;
       }
       if (c.rule && isinf(c.cutoff))
-        cr_assert(prow[v] == (double)ep[v], "%srow %lld parent[%lld]: gsp %.0f, rule %lld", gsp_test_ctx,
-                  (long long)k, (long long)v, prow[v], (long long)ep[v]);
+        cr_assert(prow[v] == (double)ep[v], "%srow %lld parent[%lld]: gsp %.0f, rule %lld", gsp_test_ctx, (long long)k,
+                  (long long)v, prow[v], (long long)ep[v]);
       gsp_index len = (gsp_index)n;
       gsp_info info = gsp_path_from_parent_row(path, &len, P, (gsp_index)k, (gsp_index)v);
       cr_assert_eq(info, GSP_SUCCESS, "%srow %lld path to %lld: %s %s", gsp_test_ctx, (long long)k, (long long)v,

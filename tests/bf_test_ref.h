@@ -33,8 +33,10 @@ static long double bf_sum(gsp_type t, long double a, long double w) {
     if (s >= (long double)INT64_MAX) return INFINITY;
     return s < (long double)INT64_MIN ? (long double)INT64_MIN : s;
   }
-  case GSP_FP32: return (long double)((float)a + (float)w);
-  default: return (long double)((double)a + (double)w);
+  case GSP_FP32:
+    return (long double)((float)a + (float)w);
+  default:
+    return (long double)((double)a + (double)w);
   }
 }
 
@@ -66,8 +68,8 @@ static bool ref_bf(const tg *g, int64_t src, long double *d) {
         const bool inf_arc = (g->t == GSP_INT32 && g->w[e] == (double)INT32_MAX) ||
                              (g->t == GSP_INT64 && g->w[e] >= 9.2e18) || isinf(g->w[e]);
         if (isinf(x[u]) || inf_arc) continue;
-        const long double s = g->t == GSP_FP32 ? (long double)((float)x[u] + (float)g->w[e])
-                                               : x[u] + (long double)g->w[e];
+        const long double s =
+            g->t == GSP_FP32 ? (long double)((float)x[u] + (float)g->w[e]) : x[u] + (long double)g->w[e];
         if (s < x[g->j[e]]) x[g->j[e]] = s, ch = true;
       }
     if (!ch) break;
@@ -86,7 +88,8 @@ static void check_cycle(const tg *g, const gsp_index *c, gsp_index len) {
   for (gsp_index k = 0; k < len; k++) {
     cr_assert(c[k] < (gsp_index)g->n);
     cr_assert(c[k] >= c[0], "%scycle does not start at its smallest vertex", gsp_test_ctx);
-    for (gsp_index i = 0; i < k; i++) cr_assert(c[i] != c[k], "%svertex %llu twice", gsp_test_ctx, (unsigned long long)c[k]);
+    for (gsp_index i = 0; i < k; i++)
+      cr_assert(c[i] != c[k], "%svertex %llu twice", gsp_test_ctx, (unsigned long long)c[k]);
     const int64_t u = (int64_t)c[k], v = (int64_t)c[(k + 1) % len];
     const double w = tg_arc(g, u, v);
     cr_assert(!isnan(w), "%scycle arc %lld -> %lld is not in A", gsp_test_ctx, (long long)u, (long long)v);
@@ -134,9 +137,11 @@ static void check_bf_result(const tg *g, int64_t src, gsp_vector dist, gsp_vecto
     for (int64_t v = 0; v < n; v++) {
       int64_t x;
       gsp_info info = gsp_vector_extract_element(&x, dist, (gsp_index)v);
-      if (isinf(d[v])) cr_assert_eq(info, GSP_NO_VALUE, "%sdist[%lld] present, reference unreachable", gsp_test_ctx, (long long)v);
-      else cr_assert(info == GSP_SUCCESS && (long double)x == d[v], "%sdist[%lld]: gsp %lld, reference %Lg",
-                     gsp_test_ctx, (long long)v, (long long)x, d[v]);
+      if (isinf(d[v]))
+        cr_assert_eq(info, GSP_NO_VALUE, "%sdist[%lld] present, reference unreachable", gsp_test_ctx, (long long)v);
+      else
+        cr_assert(info == GSP_SUCCESS && (long double)x == d[v], "%sdist[%lld]: gsp %lld, reference %Lg", gsp_test_ctx,
+                  (long long)v, (long long)x, d[v]);
     }
   } else {
     vec_dense(dd, dist, INFINITY);
@@ -186,7 +191,8 @@ static gsp_matrix reweighted(gsp_matrix base, int64_t P, uint64_t seed) {
   cr_assert(p && I && J && W);
   for (int64_t v = 0; v < g.n; v++) p[v] = (double)((int64_t)(gsp_test_rand(&st) % (uint64_t)(2 * P + 1)) - P);
   for (int64_t u = 0; u < g.n; u++)
-    for (int64_t e = g.p[u]; e < g.p[u + 1]; e++) I[e] = (gsp_index)u, J[e] = (gsp_index)g.j[e], W[e] = g.w[e] + p[u] - p[g.j[e]];
+    for (int64_t e = g.p[u]; e < g.p[u + 1]; e++)
+      I[e] = (gsp_index)u, J[e] = (gsp_index)g.j[e], W[e] = g.w[e] + p[u] - p[g.j[e]];
   gsp_matrix A = NULL;
   GSP_OK(gsp_matrix_new(&A, GSP_FP64, (gsp_index)g.n, (gsp_index)g.n));
   GSP_OK(gsp_matrix_build(A, I, J, W, (gsp_index)g.m, GSP_DUP_ERROR));
@@ -224,7 +230,8 @@ static gsp_matrix with_cycle(int64_t n, int64_t clen, bool bridge, uint64_t seed
   int64_t m = 0;
   for (int64_t k = 0; k < n * 5; k++) {
     const int64_t lo = k % 2 ? h : 0, sz = k % 2 ? n - h : h;
-    const int64_t u = lo + (int64_t)(gsp_test_rand(&st) % (uint64_t)sz), v = lo + (int64_t)(gsp_test_rand(&st) % (uint64_t)sz);
+    const int64_t u = lo + (int64_t)(gsp_test_rand(&st) % (uint64_t)sz),
+                  v = lo + (int64_t)(gsp_test_rand(&st) % (uint64_t)sz);
     I[m] = (gsp_index)u, J[m] = (gsp_index)v, W[m] = (double)(gsp_test_rand(&st) % 10) + p[u] - p[v], m++;
   }
   for (int64_t k = 0; k < clen; k++) { /* h+1 -> h+3 -> ... : base weights 0, ..., 0, -1 */

@@ -36,15 +36,25 @@ static void scale_gpu_or_skip(void) {
 static void scale_absent(void *x, gsp_semiring s, gsp_type t) {
   const bool hi = s == GSP_MIN_PLUS || s == GSP_MIN_MAX;
   switch (t) {
-  case GSP_INT32: *(int32_t *)x = hi ? INT32_MAX : INT32_MIN; break;
-  case GSP_INT64: *(int64_t *)x = hi ? INT64_MAX : INT64_MIN; break;
-  case GSP_FP32: *(float *)x = hi ? INFINITY : -INFINITY; break;
-  default: *(double *)x = hi ? INFINITY : -INFINITY; break;
+  case GSP_INT32:
+    *(int32_t *)x = hi ? INT32_MAX : INT32_MIN;
+    break;
+  case GSP_INT64:
+    *(int64_t *)x = hi ? INT64_MAX : INT64_MIN;
+    break;
+  case GSP_FP32:
+    *(float *)x = hi ? INFINITY : -INFINITY;
+    break;
+  default:
+    *(double *)x = hi ? INFINITY : -INFINITY;
+    break;
   }
 }
 
 /* Potential of a vertex: w = base + p(i) - p(j) has no negative cycle. */
-static int64_t scale_pot(int64_t v) { return (int64_t)(((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 40) % 21; }
+static int64_t scale_pot(int64_t v) {
+  return (int64_t)(((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 40) % 21;
+}
 
 /* An n x n graph for semiring s: integer weights, no negative (MAX_PLUS:
  * positive) cycle. */
@@ -67,9 +77,15 @@ static gsp_matrix scale_graph(gsp_type t, gsp_semiring s, int64_t n, scale_kind 
       int64_t base = (int64_t)(gsp_test_rand(&st) % 10), w;
       const int64_t pot = k == K_NEGATIVE ? scale_pot(i) - scale_pot(j) : 0;
       switch (s) {
-      case GSP_MIN_PLUS: w = base + pot; break;
-      case GSP_MAX_PLUS: w = -base + pot; break;
-      default: w = (int64_t)(gsp_test_rand(&st) % 19) - 9; break;
+      case GSP_MIN_PLUS:
+        w = base + pot;
+        break;
+      case GSP_MAX_PLUS:
+        w = -base + pot;
+        break;
+      default:
+        w = (int64_t)(gsp_test_rand(&st) % 19) - 9;
+        break;
       }
       gsp_test_value_set(t, x, w);
     }
@@ -116,11 +132,21 @@ static void scale_assert_same(gsp_matrix A, gsp_matrix B) {
     const char *a = x + k * ts, *b = y + k * ts;
     bool same;
     switch (t) {
-    case GSP_INT32: same = *(const int32_t *)a == *(const int32_t *)b; break;
-    case GSP_INT64: same = *(const int64_t *)a == *(const int64_t *)b; break;
-    case GSP_FP32: same = *(const float *)a == *(const float *)b || (isnan(*(const float *)a) && isnan(*(const float *)b)); break;
-    case GSP_FP64: same = *(const double *)a == *(const double *)b || (isnan(*(const double *)a) && isnan(*(const double *)b)); break;
-    default: same = *(const unsigned char *)a == *(const unsigned char *)b; break;
+    case GSP_INT32:
+      same = *(const int32_t *)a == *(const int32_t *)b;
+      break;
+    case GSP_INT64:
+      same = *(const int64_t *)a == *(const int64_t *)b;
+      break;
+    case GSP_FP32:
+      same = *(const float *)a == *(const float *)b || (isnan(*(const float *)a) && isnan(*(const float *)b));
+      break;
+    case GSP_FP64:
+      same = *(const double *)a == *(const double *)b || (isnan(*(const double *)a) && isnan(*(const double *)b));
+      break;
+    default:
+      same = *(const unsigned char *)a == *(const unsigned char *)b;
+      break;
     }
     if (!same && bad++ == 0) first = k;
   }

@@ -27,8 +27,7 @@
 #include "gsp_test.h"
 
 static const gsp_type sssp_types[] = {GSP_INT32, GSP_INT64, GSP_FP32, GSP_FP64};
-static const gsp_sssp_algo sssp_algos[] = {GSP_SSSP_HARISH, GSP_SSSP_DA2CF, GSP_SSSP_DELTA,
-                                           GSP_SSSP_AUTO};
+static const gsp_sssp_algo sssp_algos[] = {GSP_SSSP_HARISH, GSP_SSSP_DA2CF, GSP_SSSP_DELTA, GSP_SSSP_AUTO};
 static const char *const sssp_algo_names[] = {"AUTO", "HARISH", "DA2CF", "DELTA"};
 
 /* ---- a graph as CSR with double weights (exact copies of A's values) ---- */
@@ -151,8 +150,8 @@ static void ref_dijkstra(const tg *g, const int64_t *src, int64_t ns, double cut
  * tails, and its parent is the smallest tight tail one level up. Levels by
  * plain relaxation to a fixpoint, not by a BFS.
  */
-static void ref_parents(const tg *g, const double *d, const int64_t *src, int64_t ns, int64_t *par,
-                        int64_t *root, const double *key) {
+static void ref_parents(const tg *g, const double *d, const int64_t *src, int64_t ns, int64_t *par, int64_t *root,
+                        const double *key) {
   const int64_t n = g->n;
   if (!key) key = d;
   int64_t *lev = malloc((size_t)(n + 1) * sizeof *lev);
@@ -164,8 +163,8 @@ static void ref_parents(const tg *g, const double *d, const int64_t *src, int64_
     for (int64_t e = g->p[u]; e < g->p[u + 1]; e++) {
       const int64_t v = g->j[e];
       if (isinf(d[u]) || isinf(d[v]) || tsum(g->t, d[u], g->w[e]) != d[v]) continue;
-      cr_assert(key[u] <= key[v], "%sreference: tight arc %lld -> %lld goes down in key", gsp_test_ctx,
-                (long long)u, (long long)v);
+      cr_assert(key[u] <= key[v], "%sreference: tight arc %lld -> %lld goes down in key", gsp_test_ctx, (long long)u,
+                (long long)v);
       if (par[v] == v || !(key[u] < key[v])) continue;
       if (par[v] < 0 || u < par[v]) par[v] = u, lev[v] = 0;
     }
@@ -186,8 +185,7 @@ static void ref_parents(const tg *g, const double *d, const int64_t *src, int64_
         par[v] = u; /* tails in increasing order: the first is the smallest */
     }
   for (int64_t v = 0; v < n; v++) {
-    cr_assert(isinf(d[v]) || lev[v] >= 0, "%sreference: vertex %lld has no tight path", gsp_test_ctx,
-              (long long)v);
+    cr_assert(isinf(d[v]) || lev[v] >= 0, "%sreference: vertex %lld has no tight path", gsp_test_ctx, (long long)v);
     int64_t x = v, steps = 0;
     while (x >= 0 && par[x] != x && steps++ <= n) x = par[x];
     cr_assert(steps <= n, "%sreference: the parents of %lld form a cycle", gsp_test_ctx, (long long)v);
@@ -209,8 +207,8 @@ static double tg_arc(const tg *g, int64_t u, int64_t v) {
 }
 
 /* A small graph from tuples in FP64 (exact in every type), cast to t. */
-static inline gsp_matrix small_graph(gsp_type t, gsp_index n, const gsp_index *I, const gsp_index *J,
-                                     const double *W, gsp_index m) {
+static inline gsp_matrix small_graph(gsp_type t, gsp_index n, const gsp_index *I, const gsp_index *J, const double *W,
+                                     gsp_index m) {
   gsp_matrix D = NULL, A = NULL;
   GSP_OK(gsp_matrix_new(&D, GSP_FP64, n, n));
   GSP_OK(gsp_matrix_build(D, I, J, W, m, GSP_DUP_ERROR));
@@ -255,8 +253,7 @@ static void vec_dense(double *x, gsp_vector v, double absent) {
   gsp_index cnt = nv;
   GSP_OK(gsp_vector_extract_tuples(I, raw, &cnt, c));
   for (gsp_index i = 0; i < n; i++) x[i] = absent;
-  for (gsp_index k = 0; k < cnt; k++)
-    x[I[k]] = gsp_test_value_f64(t, (const char *)raw + k * gsp_type_size(t));
+  for (gsp_index k = 0; k < cnt; k++) x[I[k]] = gsp_test_value_f64(t, (const char *)raw + k * gsp_type_size(t));
   free(I), free(X), free(raw);
   gsp_vector_free(&c);
 }
@@ -284,16 +281,16 @@ static void row_dense(double *x, gsp_matrix M, gsp_index r, double absent) {
 /* dist / parent (dense, from the library) against the references: exact
  * distances, exact parents by the rule, roots when given, and every
  * parent chain summing to its distance. srcs as passed to the library. */
-static void check_dense(const tg *g, const int64_t *src, int64_t ns, double cutoff,
-                        const double *dist, const double *par, const double *root) {
+static void check_dense(const tg *g, const int64_t *src, int64_t ns, double cutoff, const double *dist,
+                        const double *par, const double *root) {
   const int64_t n = g->n;
   double *d = malloc((size_t)(n + 1) * sizeof *d);
   int64_t *ep = malloc((size_t)(n + 1) * sizeof *ep), *er = malloc((size_t)(n + 1) * sizeof *er);
   cr_assert(d && ep && er);
   ref_dijkstra(g, src, ns, cutoff, d);
   for (int64_t v = 0; v < n; v++)
-    cr_assert(dist[v] == d[v] || (isinf(dist[v]) && isinf(d[v])),
-              "%sdist[%lld]: gsp %.17g, reference Dijkstra %.17g", gsp_test_ctx, (long long)v, dist[v], d[v]);
+    cr_assert(dist[v] == d[v] || (isinf(dist[v]) && isinf(d[v])), "%sdist[%lld]: gsp %.17g, reference Dijkstra %.17g",
+              gsp_test_ctx, (long long)v, dist[v], d[v]);
   if (par || root) ref_parents(g, d, src, ns, ep, er, NULL);
   if (par) {
     for (int64_t v = 0; v < n; v++)
@@ -309,18 +306,17 @@ static void check_dense(const tg *g, const int64_t *src, int64_t ns, double cuto
       for (int64_t k = len - 1; k >= 0; k--) {
         const int64_t a = k == len - 1 ? x : chain[k + 1];
         const double w = tg_arc(g, a, chain[k]);
-        cr_assert(!isnan(w), "%sparent arc %lld -> %lld is not in A", gsp_test_ctx, (long long)a,
-                  (long long)chain[k]);
+        cr_assert(!isnan(w), "%sparent arc %lld -> %lld is not in A", gsp_test_ctx, (long long)a, (long long)chain[k]);
         s = tsum(g->t, s, w);
       }
-      cr_assert(s == dist[v], "%sparent chain to %lld sums to %.17g, dist %.17g", gsp_test_ctx, (long long)v,
-                s, dist[v]);
+      cr_assert(s == dist[v], "%sparent chain to %lld sums to %.17g, dist %.17g", gsp_test_ctx, (long long)v, s,
+                dist[v]);
     }
   }
   if (root)
     for (int64_t v = 0; v < n; v++)
-      cr_assert(root[v] == (double)er[v], "%sroot[%lld]: gsp %.0f, expected %lld", gsp_test_ctx, (long long)v,
-                root[v], (long long)er[v]);
+      cr_assert(root[v] == (double)er[v], "%sroot[%lld]: gsp %.0f, expected %lld", gsp_test_ctx, (long long)v, root[v],
+                (long long)er[v]);
   free(d), free(ep), free(er);
 }
 
@@ -402,8 +398,7 @@ static GrB_Vector grb_sssp(gsp_matrix A, gsp_type t, gsp_index src) {
       GrB_Vector eq = NULL;
       bool all = false;
       GRB_OK(GrB_Vector_new(&eq, GrB_BOOL, n));
-      GRB_OK(GrB_Vector_eWiseMult_BinaryOp(eq, NULL, NULL, t == GSP_FP32 ? GrB_EQ_FP32 : GrB_EQ_FP64, d, prev,
-                                           NULL));
+      GRB_OK(GrB_Vector_eWiseMult_BinaryOp(eq, NULL, NULL, t == GSP_FP32 ? GrB_EQ_FP32 : GrB_EQ_FP64, d, prev, NULL));
       GRB_OK(GrB_Vector_reduce_BOOL(&all, NULL, GrB_LAND_MONOID_BOOL, eq, NULL));
       GrB_Index ne;
       GRB_OK(GrB_Vector_nvals(&ne, eq));
@@ -432,14 +427,16 @@ typedef enum {
   F_ABSORB,       /* 1e8-scale arcs beside unit arcs: float sums absorb */
   F_COUNT
 } family;
-static const char *const family_names[] = {"random", "rmat", "grid", "ring", "ring2", "complete",
-                                           "disconnected", "zero", "fraction", "absorb"};
+static const char *const family_names[] = {"random",   "rmat",         "grid", "ring",     "ring2",
+                                           "complete", "disconnected", "zero", "fraction", "absorb"};
 
 /* A graph of the family as FP64 (exact integer values except F_FRACTION). */
 static gsp_matrix family_fp64(family f, int64_t size, uint64_t seed) {
   gsp_matrix A = NULL;
   switch (f) {
-  case F_RANDOM: GSP_OK(gsp_generate_random(&A, GSP_FP64, size, (gsp_index)size * 6, 0, 20, seed)); return A;
+  case F_RANDOM:
+    GSP_OK(gsp_generate_random(&A, GSP_FP64, size, (gsp_index)size * 6, 0, 20, seed));
+    return A;
   case F_RMAT: {
     int scale = 0;
     while ((1ll << (scale + 1)) <= size) scale++;
@@ -451,14 +448,19 @@ static gsp_matrix family_fp64(family f, int64_t size, uint64_t seed) {
     GSP_OK(gsp_generate_grid(&A, GSP_FP64, r, size / r, 1, 9, seed));
     return A;
   }
-  case F_RING: GSP_OK(gsp_generate_ring(&A, GSP_FP64, size, false, 0, 5, seed)); return A;
-  case F_RING2: GSP_OK(gsp_generate_ring(&A, GSP_FP64, size, true, 0, 5, seed)); return A;
+  case F_RING:
+    GSP_OK(gsp_generate_ring(&A, GSP_FP64, size, false, 0, 5, seed));
+    return A;
+  case F_RING2:
+    GSP_OK(gsp_generate_ring(&A, GSP_FP64, size, true, 0, 5, seed));
+    return A;
   case F_COMPLETE: {
     const int64_t k = size < 80 ? size : 80;
     GSP_OK(gsp_generate_complete(&A, GSP_FP64, k, 1, 100, seed));
     return A;
   }
-  default: break;
+  default:
+    break;
   }
   /* custom tuples */
   uint64_t st = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)f;
@@ -499,6 +501,8 @@ static gsp_matrix family_matrix(family f, gsp_type t, int64_t size, uint64_t see
   return B;
 }
 
-static const char *type_name(gsp_type t) { return gsp_test_type_name(t); }
+static const char *type_name(gsp_type t) {
+  return gsp_test_type_name(t);
+}
 
 #endif /* SSSP_TEST_REF_H */

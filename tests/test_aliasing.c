@@ -16,9 +16,9 @@
 
 #include "gsp.h"
 
-#define ALIAS(call)                                                                      \
-  do {                                                                                   \
-    gsp_info r_ = (call);                                                                \
+#define ALIAS(call)                                                                                  \
+  do {                                                                                               \
+    gsp_info r_ = (call);                                                                            \
     cr_expect_eq(r_, GSP_INVALID_VALUE, "%s -> %s (%s)", #call, gsp_strerror(r_), gsp_last_error()); \
     cr_expect(strstr(gsp_last_error(), "alias") != NULL, "%s: message %s", #call, gsp_last_error()); \
   } while (0)
@@ -33,7 +33,9 @@ static void setup(void) {
   cr_assert_eq(gsp_matrix_new(&A, GSP_FP64, 4, 4), GSP_SUCCESS);
   cr_assert_eq(gsp_matrix_build(A, I, J, X, 4, GSP_DUP_ERROR), GSP_SUCCESS);
 }
-static void teardown(void) { gsp_matrix_free(&A); }
+static void teardown(void) {
+  gsp_matrix_free(&A);
+}
 
 TestSuite(aliasing, .init = setup, .fini = teardown);
 

@@ -38,8 +38,8 @@ static double *picture(gsp_matrix A) {
 static void assert_picture(gsp_matrix A, const double *want, gsp_index count, long long k) {
   double *got = picture(A);
   for (gsp_index q = 0; q < count; q++)
-    cr_assert((isnan(got[q]) && isnan(want[q])) || got[q] == want[q],
-              "input changed at entry %llu after failure %lld", (unsigned long long)q, k);
+    cr_assert((isnan(got[q]) && isnan(want[q])) || got[q] == want[q], "input changed at entry %llu after failure %lld",
+              (unsigned long long)q, k);
   free(got);
 }
 
@@ -62,8 +62,7 @@ static void walk_closure(gsp_matrix M0, gsp_semiring s, bool paths) {
       gsp_matrix_free(&S);
       break;
     }
-    cr_assert_eq(info, GSP_OUT_OF_MEMORY, "failure %lld gave %s: %s", k, gsp_strerror(info),
-                 gsp_last_error());
+    cr_assert_eq(info, GSP_OUT_OF_MEMORY, "failure %lld gave %s: %s", k, gsp_strerror(info), gsp_last_error());
     cr_assert_null(S, "succ written on failure %lld", k);
     assert_picture(M, before, n * n, k);
     gsp_matrix_free(&M);
@@ -232,7 +231,9 @@ Test(alloc_failures, apsp) {
   }
   const gsp_index src[] = {0, 7, 39, 7};
   for (int cfg = 0; cfg < 6; cfg++) {
-    const gsp_apsp_algo algo = cfg % 3 == 0 ? GSP_APSP_FLOYD_WARSHALL : cfg % 3 == 1 ? GSP_APSP_MSSSP : GSP_APSP_JOHNSON;
+    const gsp_apsp_algo algo = cfg % 3 == 0   ? GSP_APSP_FLOYD_WARSHALL
+                               : cfg % 3 == 1 ? GSP_APSP_MSSSP
+                                              : GSP_APSP_JOHNSON;
     gsp_matrix B = algo == GSP_APSP_MSSSP ? A : Aneg;
     double *before = picture(B);
     gsp_index rows = 0;

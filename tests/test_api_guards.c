@@ -21,13 +21,13 @@ static void set_marker(void) {
   snprintf(marker, sizeof marker, "%s", gsp_last_error());
 }
 
-#define EXPECT(code, call)                                                     \
-  do {                                                                         \
-    set_marker();                                                              \
-    gsp_info r_ = (call);                                                      \
-    cr_expect_eq(r_, (code), "%s -> %s, expected %s (%s)", #call, gsp_strerror(r_), \
-                 gsp_strerror(code), gsp_last_error());                        \
-    cr_expect(strcmp(gsp_last_error(), marker) != 0, "%s: no message of its own", #call); \
+#define EXPECT(code, call)                                                                              \
+  do {                                                                                                  \
+    set_marker();                                                                                       \
+    gsp_info r_ = (call);                                                                               \
+    cr_expect_eq(r_, (code), "%s -> %s, expected %s (%s)", #call, gsp_strerror(r_), gsp_strerror(code), \
+                 gsp_last_error());                                                                     \
+    cr_expect(strcmp(gsp_last_error(), marker) != 0, "%s: no message of its own", #call);               \
   } while (0)
 
 static gsp_matrix A, SA; /* live and freed */

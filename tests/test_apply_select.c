@@ -22,33 +22,47 @@ static const gsp_binop binops[] = {GSP_MIN,  GSP_MAX,   GSP_PLUS,   GSP_TIMES, G
 #define NBINOPS (sizeof binops / sizeof binops[0])
 
 static GrB_UnaryOp grb_unop(gsp_unop f, gsp_type t) {
-#define PICK_(prefix)                                                          \
-  (t == GSP_BOOL    ? prefix##BOOL                                             \
-   : t == GSP_INT32 ? prefix##INT32                                            \
-   : t == GSP_INT64 ? prefix##INT64                                            \
-   : t == GSP_FP32  ? prefix##FP32                                             \
+#define PICK_(prefix)               \
+  (t == GSP_BOOL    ? prefix##BOOL  \
+   : t == GSP_INT32 ? prefix##INT32 \
+   : t == GSP_INT64 ? prefix##INT64 \
+   : t == GSP_FP32  ? prefix##FP32  \
                     : prefix##FP64)
   switch (f) {
-  case GSP_IDENTITY: return PICK_(GrB_IDENTITY_);
-  case GSP_AINV: return PICK_(GrB_AINV_);
-  case GSP_ABS: return PICK_(GrB_ABS_);
-  case GSP_ONE: return PICK_(GxB_ONE_);
+  case GSP_IDENTITY:
+    return PICK_(GrB_IDENTITY_);
+  case GSP_AINV:
+    return PICK_(GrB_AINV_);
+  case GSP_ABS:
+    return PICK_(GrB_ABS_);
+  case GSP_ONE:
+    return PICK_(GxB_ONE_);
   }
   return NULL;
 }
 
 static GrB_IndexUnaryOp grb_selop(gsp_selop op, gsp_type t) {
   switch (op) {
-  case GSP_TRIL: return GrB_TRIL;
-  case GSP_TRIU: return GrB_TRIU;
-  case GSP_DIAG: return GrB_DIAG;
-  case GSP_OFFDIAG: return GrB_OFFDIAG;
-  case GSP_VALUE_EQ: return PICK_(GrB_VALUEEQ_);
-  case GSP_VALUE_NE: return PICK_(GrB_VALUENE_);
-  case GSP_VALUE_LT: return PICK_(GrB_VALUELT_);
-  case GSP_VALUE_LE: return PICK_(GrB_VALUELE_);
-  case GSP_VALUE_GT: return PICK_(GrB_VALUEGT_);
-  case GSP_VALUE_GE: return PICK_(GrB_VALUEGE_);
+  case GSP_TRIL:
+    return GrB_TRIL;
+  case GSP_TRIU:
+    return GrB_TRIU;
+  case GSP_DIAG:
+    return GrB_DIAG;
+  case GSP_OFFDIAG:
+    return GrB_OFFDIAG;
+  case GSP_VALUE_EQ:
+    return PICK_(GrB_VALUEEQ_);
+  case GSP_VALUE_NE:
+    return PICK_(GrB_VALUENE_);
+  case GSP_VALUE_LT:
+    return PICK_(GrB_VALUELT_);
+  case GSP_VALUE_LE:
+    return PICK_(GrB_VALUELE_);
+  case GSP_VALUE_GT:
+    return PICK_(GrB_VALUEGT_);
+  case GSP_VALUE_GE:
+    return PICK_(GrB_VALUEGE_);
   }
 #undef PICK_
   return NULL;
@@ -76,8 +90,8 @@ static const char *op_name(operation o) {
 
 /* GraphBLAS C<M> = accum(C, op(A)) on matrices; y is the bound scalar or
  * thunk (int64_t k for the index tests). */
-static void grb_run(GrB_Matrix C, GrB_Matrix M, GrB_BinaryOp acc, operation o, gsp_type t,
-                    GrB_Matrix A, const void *y, GrB_Descriptor d) {
+static void grb_run(GrB_Matrix C, GrB_Matrix M, GrB_BinaryOp acc, operation o, gsp_type t, GrB_Matrix A, const void *y,
+                    GrB_Descriptor d) {
   if (o.k == APPLY) {
     GRB_OK(GrB_Matrix_apply(C, M, acc, grb_unop(o.f, t), A, d));
     return;
@@ -86,17 +100,21 @@ static void grb_run(GrB_Matrix C, GrB_Matrix M, GrB_BinaryOp acc, operation o, g
     GRB_OK(GrB_Matrix_select_INT64(C, M, acc, grb_selop(o.sel, t), A, *(const int64_t *)y, d));
     return;
   }
-#define RUN_(T, ct)                                                            \
-  if (o.k == APPLY_SCALAR)                                                     \
-    GRB_OK(GrB_Matrix_apply_BinaryOp2nd_##T(C, M, acc, gsp_test_grb_binop(o.op, t), A, \
-                                            *(const ct *)y, d));               \
+#define RUN_(T, ct)                                                                                         \
+  if (o.k == APPLY_SCALAR)                                                                                  \
+    GRB_OK(GrB_Matrix_apply_BinaryOp2nd_##T(C, M, acc, gsp_test_grb_binop(o.op, t), A, *(const ct *)y, d)); \
   else GRB_OK(GrB_Matrix_select_##T(C, M, acc, grb_selop(o.sel, t), A, *(const ct *)y, d));
   switch (t) {
-  case GSP_BOOL: RUN_(BOOL, bool) break;
-  case GSP_INT32: RUN_(INT32, int32_t) break;
-  case GSP_INT64: RUN_(INT64, int64_t) break;
-  case GSP_FP32: RUN_(FP32, float) break;
-  case GSP_FP64: RUN_(FP64, double) break;
+  case GSP_BOOL:
+    RUN_(BOOL, bool) break;
+  case GSP_INT32:
+    RUN_(INT32, int32_t) break;
+  case GSP_INT64:
+    RUN_(INT64, int64_t) break;
+  case GSP_FP32:
+    RUN_(FP32, float) break;
+  case GSP_FP64:
+    RUN_(FP64, double) break;
   }
 #undef RUN_
 }
@@ -109,9 +127,8 @@ static void pick_scalar(void *y, operation o, gsp_type t, uint64_t seed) {
 
 static void check_matrix(operation o, gsp_type t, shape sh, int cfgk, bool tr, uint64_t seed) {
   gsp_test_config cfg = gsp_test_config_get(cfgk);
-  gsp_test_context("matrix %s %s %llux%llu %s%s seed %llu", op_name(o), gsp_test_type_name(t),
-                   (unsigned long long)sh.m, (unsigned long long)sh.n, gsp_test_config_name(cfg),
-                   tr ? " A'" : "", (unsigned long long)seed);
+  gsp_test_context("matrix %s %s %llux%llu %s%s seed %llu", op_name(o), gsp_test_type_name(t), (unsigned long long)sh.m,
+                   (unsigned long long)sh.n, gsp_test_config_name(cfg), tr ? " A'" : "", (unsigned long long)seed);
   gsp_matrix A = tr ? gsp_test_random_matrix(t, sh.n, sh.m, sh.d, -3, 3, seed)
                     : gsp_test_random_matrix(t, sh.m, sh.n, sh.d, -3, 3, seed);
   gsp_matrix C = gsp_test_random_matrix(t, sh.m, sh.n, 0.3, -3, 3, seed + 1);
@@ -124,9 +141,15 @@ static void check_matrix(operation o, gsp_type t, shape sh, int cfgk, bool tr, u
   double y[1];
   pick_scalar(y, o, t, seed);
   switch (o.k) {
-  case APPLY: GSP_OK(gsp_matrix_apply(C, M, accum, o.f, A, &d)); break;
-  case APPLY_SCALAR: GSP_OK(gsp_matrix_apply_scalar(C, M, accum, o.op, A, y, &d)); break;
-  case SELECT: GSP_OK(gsp_matrix_select(C, M, accum, o.sel, A, y, &d)); break;
+  case APPLY:
+    GSP_OK(gsp_matrix_apply(C, M, accum, o.f, A, &d));
+    break;
+  case APPLY_SCALAR:
+    GSP_OK(gsp_matrix_apply_scalar(C, M, accum, o.op, A, y, &d));
+    break;
+  case SELECT:
+    GSP_OK(gsp_matrix_select(C, M, accum, o.sel, A, y, &d));
+    break;
   }
   if (sh.m > 0 && sh.n > 0) {
     grb_run(gC, gM, gsp_test_grb_binop(accum, t), o, t, gA, y, gd);
@@ -143,11 +166,10 @@ static void check_matrix(operation o, gsp_type t, shape sh, int cfgk, bool tr, u
 }
 
 /* Vectors go to GraphBLAS as 1 x n matrices (see the top comment). */
-static void check_vector(operation o, gsp_type t, gsp_index n, double dens, int cfgk,
-                         uint64_t seed) {
+static void check_vector(operation o, gsp_type t, gsp_index n, double dens, int cfgk, uint64_t seed) {
   gsp_test_config cfg = gsp_test_config_get(cfgk);
-  gsp_test_context("vector %s %s n=%llu %s seed %llu", op_name(o), gsp_test_type_name(t),
-                   (unsigned long long)n, gsp_test_config_name(cfg), (unsigned long long)seed);
+  gsp_test_context("vector %s %s n=%llu %s seed %llu", op_name(o), gsp_test_type_name(t), (unsigned long long)n,
+                   gsp_test_config_name(cfg), (unsigned long long)seed);
   gsp_vector u = gsp_test_random_vector(t, n, dens, -3, 3, seed);
   gsp_vector w = gsp_test_random_vector(t, n, 0.3, -3, 3, seed + 1);
   gsp_vector M = cfg.mask ? gsp_test_random_vmask(n, 0.5, seed + 2) : NULL;
@@ -159,9 +181,15 @@ static void check_vector(operation o, gsp_type t, gsp_index n, double dens, int 
   double y[1];
   pick_scalar(y, o, t, seed);
   switch (o.k) {
-  case APPLY: GSP_OK(gsp_vector_apply(w, M, accum, o.f, u, &d)); break;
-  case APPLY_SCALAR: GSP_OK(gsp_vector_apply_scalar(w, M, accum, o.op, u, y, &d)); break;
-  case SELECT: GSP_OK(gsp_vector_select(w, M, accum, o.sel, u, y, &d)); break;
+  case APPLY:
+    GSP_OK(gsp_vector_apply(w, M, accum, o.f, u, &d));
+    break;
+  case APPLY_SCALAR:
+    GSP_OK(gsp_vector_apply_scalar(w, M, accum, o.op, u, y, &d));
+    break;
+  case SELECT:
+    GSP_OK(gsp_vector_select(w, M, accum, o.sel, u, y, &d));
+    break;
   }
   if (n > 0) {
     grb_run(gw, gM, gsp_test_grb_binop(accum, t), o, t, gu, y, gd);
@@ -193,18 +221,15 @@ Test(apply, unary) {
 }
 
 Test(apply, bound_scalar) {
-  for (size_t o = 0; o < NBINOPS; o++)
-    sweep((operation){.k = APPLY_SCALAR, .op = binops[o]}, 20000 + 1000 * o);
+  for (size_t o = 0; o < NBINOPS; o++) sweep((operation){.k = APPLY_SCALAR, .op = binops[o]}, 20000 + 1000 * o);
 }
 
 Test(select, index_tests) {
-  for (int s = GSP_TRIL; s <= GSP_OFFDIAG; s++)
-    sweep((operation){.k = SELECT, .sel = s}, 50000 + 1000 * s);
+  for (int s = GSP_TRIL; s <= GSP_OFFDIAG; s++) sweep((operation){.k = SELECT, .sel = s}, 50000 + 1000 * s);
 }
 
 Test(select, value_tests) {
-  for (int s = GSP_VALUE_EQ; s <= GSP_VALUE_GE; s++)
-    sweep((operation){.k = SELECT, .sel = s}, 70000 + 1000 * s);
+  for (int s = GSP_VALUE_EQ; s <= GSP_VALUE_GE; s++) sweep((operation){.k = SELECT, .sel = s}, 70000 + 1000 * s);
 }
 
 Test(apply_select, larger_threaded) {

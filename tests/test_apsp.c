@@ -156,7 +156,7 @@ Test(apsp, int32_parents_every_algorithm) {
           gsp_apsp_opts o = aopts(apsp_algos[a], GSP_BACKEND_CPU);
           gsp_apsp_advanced oa = {0};
           o.advanced = &oa;
-          if (shape == 1) oa.row_block = 7;                  /* blocks of rows */
+          if (shape == 1) oa.row_block = 7;                /* blocks of rows */
           if (shape == 2) o.sources = src, o.nsources = 5; /* a subset with a repeat */
           if (shape == 2) o.has_cutoff = true, o.cutoff = 900;
           gsp_matrix P = NULL, P32 = NULL, Pc = NULL, D = run(A, &P, o, NULL);
@@ -491,12 +491,12 @@ Test(apsp, errors_leave_outputs_untouched) {
   GSP_OK(gsp_matrix_new(&R, GSP_INT32, 4, 5));
   gsp_matrix D = SENT, P = SENT;
   gsp_apsp_opts o = aopts(GSP_APSP_AUTO, GSP_BACKEND_CPU);
-#define EXPECT_ERR(code, call)                                                 \
-  do {                                                                         \
-    gsp_info i_ = (call);                                                      \
-    cr_assert_eq(i_, code, "%s -> %s (%s)", #call, gsp_strerror(i_), gsp_last_error()); \
+#define EXPECT_ERR(code, call)                                                                  \
+  do {                                                                                          \
+    gsp_info i_ = (call);                                                                       \
+    cr_assert_eq(i_, code, "%s -> %s (%s)", #call, gsp_strerror(i_), gsp_last_error());         \
     cr_assert(strstr(gsp_last_error(), "gsp_apsp"), "%s: message %s", #call, gsp_last_error()); \
-    cr_assert(D == SENT && P == SENT, "%s wrote an output", #call);            \
+    cr_assert(D == SENT && P == SENT, "%s wrote an output", #call);                             \
   } while (0)
   EXPECT_ERR(GSP_NULL_POINTER, gsp_apsp(NULL, &P, A, &o));
   EXPECT_ERR(GSP_NULL_POINTER, gsp_apsp(&D, &P, NULL, &o));

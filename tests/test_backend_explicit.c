@@ -40,15 +40,14 @@ static void teardown(void) {
 TestSuite(backend_explicit, .init = setup, .fini = teardown);
 
 /* The call must run on the GPU (success) or refuse with GSP_NO_DEVICE. */
-#define ON_CUDA(call)                                                                               \
-  do {                                                                                              \
-    const gsp_info r_ = (call);                                                                     \
-    if (gpu)                                                                                        \
-      cr_expect_eq(r_, GSP_SUCCESS, "%s on the GPU -> %s (%s)", #call, gsp_strerror(r_), gsp_last_error()); \
-    else {                                                                                          \
-      cr_expect_eq(r_, GSP_NO_DEVICE, "%s without a GPU -> %s (%s)", #call, gsp_strerror(r_), gsp_last_error()); \
-      cr_expect(strstr(gsp_last_error(), "CUDA") != NULL, "%s: message %s", #call, gsp_last_error()); \
-    }                                                                                               \
+#define ON_CUDA(call)                                                                                              \
+  do {                                                                                                             \
+    const gsp_info r_ = (call);                                                                                    \
+    if (gpu) cr_expect_eq(r_, GSP_SUCCESS, "%s on the GPU -> %s (%s)", #call, gsp_strerror(r_), gsp_last_error()); \
+    else {                                                                                                         \
+      cr_expect_eq(r_, GSP_NO_DEVICE, "%s without a GPU -> %s (%s)", #call, gsp_strerror(r_), gsp_last_error());   \
+      cr_expect(strstr(gsp_last_error(), "CUDA") != NULL, "%s: message %s", #call, gsp_last_error());              \
+    }                                                                                                              \
   } while (0)
 
 /* Every operation once, with `b` in its options. */
@@ -87,7 +86,9 @@ static void every_operation(gsp_backend b) {
   gsp_vector_free(&d), gsp_vector_free(&p);
 }
 
-Test(backend_explicit, cuda_in_the_options) { every_operation(GSP_BACKEND_CUDA); }
+Test(backend_explicit, cuda_in_the_options) {
+  every_operation(GSP_BACKEND_CUDA);
+}
 
 Test(backend_explicit, cuda_as_the_process_default) {
   cr_assert_eq(gsp_set_backend(GSP_BACKEND_CUDA), GSP_SUCCESS);

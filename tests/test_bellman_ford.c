@@ -223,8 +223,7 @@ Test(bellman_ford, rule_pinned_by_hand) {
   }
 }
 
-static gsp_matrix typed(gsp_type t, gsp_index n, const gsp_index *I, const gsp_index *J, const void *X,
-                        gsp_index m) {
+static gsp_matrix typed(gsp_type t, gsp_index n, const gsp_index *I, const gsp_index *J, const void *X, gsp_index m) {
   gsp_matrix A = NULL;
   GSP_OK(gsp_matrix_new(&A, t, n, n));
   GSP_OK(gsp_matrix_build(A, I, J, X, m, GSP_DUP_ERROR));

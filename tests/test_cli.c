@@ -110,8 +110,7 @@ static void dijkstra(const graph *g, int s, long long *d) {
     if (u < 0) break;
     done[u] = 1;
     for (int e = 0; e < g->m; e++)
-      if (g->from[e] == u && (d[g->to[e]] < 0 || d[u] + g->w[e] < d[g->to[e]]))
-        d[g->to[e]] = d[u] + g->w[e];
+      if (g->from[e] == u && (d[g->to[e]] < 0 || d[u] + g->w[e] < d[g->to[e]])) d[g->to[e]] = d[u] + g->w[e];
   }
   free(done);
 }
@@ -129,8 +128,7 @@ static bool arc(const graph *g, int u, int v, long long *w) {
 
 /* Check a printed path line "  a -> b -> c" against the graph: starts at
  * s, ends at t, every step is an arc, and the weights sum to want. */
-static void check_path_text(const graph *g, const char *text, int s, int t,
-                            long long want) {
+static void check_path_text(const graph *g, const char *text, int s, int t, long long want) {
   const char *p = strstr(text, "\n  ");
   cr_assert_not_null(p, "no path line in:\n%s", text);
   p += 3;
@@ -156,8 +154,7 @@ static void check_path_text(const graph *g, const char *text, int s, int t,
 Test(cli, help_and_usage_errors) {
   cr_expect_eq(gsp("--help"), 0);
   cr_expect(strstr(out, "apsp") && strstr(out, "generate") && strstr(out, "Exit codes"));
-  const char *cmds[] = {"apsp", "closure", "sssp", "path", "generate",
-                        "info", "convert", "check", "queries"};
+  const char *cmds[] = {"apsp", "closure", "sssp", "path", "generate", "info", "convert", "check", "queries"};
   for (int k = 0; k < 9; k++) {
     cr_expect_eq(gsp("%s --help", cmds[k]), 0, "%s --help", cmds[k]);
     cr_expect(strstr(out, "usage: gsp") != NULL, "%s", cmds[k]);
@@ -177,8 +174,7 @@ Test(cli, help_and_usage_errors) {
 
 Test(cli, input_errors_exit_3_with_line) {
   cr_expect_eq(gsp("info data/mtx_col_zero.mtx"), 3);
-  cr_expect(strstr(err, "mtx_col_zero.mtx line 5: column 0 out of range 1..100"),
-            "%s", err);
+  cr_expect(strstr(err, "mtx_col_zero.mtx line 5: column 0 out of range 1..100"), "%s", err);
   cr_expect_eq(gsp("apsp data/no_such_file.gr"), 3);
   cr_expect(strstr(err, "cannot open"), "%s", err);
   cr_expect_eq(gsp("apsp data/mtx_general.mtx"), 3); /* not square */
@@ -275,8 +271,7 @@ static void bellman_ford(const graph *g, int s, long long *d, char *reached) {
 Test(cli, negative_weights_use_bellman_ford) {
   char gp[512];
   snprintf(gp, sizeof gp, "%s", tmp("neg_dag.gr"));
-  cr_assert_eq(gsp("generate dag --n 80 --m 600 --wmin -20 --wmax 30 --seed 9 -o %s", gp),
-               0, "%s", err);
+  cr_assert_eq(gsp("generate dag --n 80 --m 600 --wmin -20 --wmax 30 --seed 9 -o %s", gp), 0, "%s", err);
   graph g = parse_gr(gp);
   long long d[81];
   char reached[81];
@@ -348,8 +343,7 @@ Test(cli, no_path_and_negative_cycle_exit_codes) {
 }
 
 Test(cli, apsp_bundled_graph_and_outputs) {
-  cr_assert_eq(gsp("apsp data/../../data/helsinki_drive.gr.gz -o %s", tmp("dist.gspd")),
-               0, "%s", err);
+  cr_assert_eq(gsp("apsp data/../../data/helsinki_drive.gr.gz -o %s", tmp("dist.gspd")), 0, "%s", err);
   cr_expect(strstr(out, "1437 vertices, 2126 arcs"), "%s", out);
   cr_expect(strstr(out, "min-plus closure"), "%s", out);
   cr_expect(strstr(out, "sample path (the pair farthest apart)"), "%s", out);
@@ -382,8 +376,8 @@ Test(cli, apsp_device_memory_cap_and_gpus) {
   cr_expect_eq(gsp("apsp --gpus many data/gr_valid.gr"), 2);
   cr_expect_eq(gsp("apsp --gpus -1 data/gr_valid.gr"), 2);
   cr_assert_eq(gsp("apsp --no-sample data/gr_valid.gr -o %s", tmp("nocap.mtx")), 0, "%s", err);
-  cr_assert_eq(gsp("apsp --no-sample --device-memory-cap 64M --gpus 1 data/gr_valid.gr -o %s", tmp("cap.mtx")), 0,
-               "%s", err);
+  cr_assert_eq(gsp("apsp --no-sample --device-memory-cap 64M --gpus 1 data/gr_valid.gr -o %s", tmp("cap.mtx")), 0, "%s",
+               err);
   char a[8192], b[8192];
   slurp(tmp("nocap.mtx"), a, sizeof a);
   slurp(tmp("cap.mtx"), b, sizeof b);
@@ -409,7 +403,7 @@ Test(cli, convert_and_generate) {
   cr_expect(memcmp(head, "\x93NUMPY", 6) == 0);
   /* generators are deterministic from the seed */
   const char *kinds[] = {"rmat --scale 8", "grid --rows 5 --cols 6", "ring --n 9",
-                         "complete --n 6", "dag --n 20 --m 50", "random --n 40 --m 99"};
+                         "complete --n 6", "dag --n 20 --m 50",      "random --n 40 --m 99"};
   for (int k = 0; k < 6; k++) {
     cr_assert_eq(gsp("generate %s --seed 3 -o %s", kinds[k], tmp("g1.mtx")), 0, "%s", err);
     cr_assert_eq(gsp("generate %s --seed 3 -o %s", kinds[k], tmp("g2.mtx")), 0, "%s", err);
@@ -425,8 +419,7 @@ Test(cli, dimacs_query_files) {
   cr_expect(strstr(out, "s 1 5 33 14 ") != NULL, "%s", out);
   cr_assert_eq(gsp("queries data/gr_valid.gr data/gr_valid.p2p"), 0, "%s", err);
   cr_expect(strstr(out, "q 1 5 14\nq 4 2 13\n") != NULL, "%s", out);
-  cr_assert_eq(gsp("queries -m vxm -o %s data/gr_valid.gr data/gr_valid.p2p",
-                   tmp("q.txt")), 0, "%s", err);
+  cr_assert_eq(gsp("queries -m vxm -o %s data/gr_valid.gr data/gr_valid.p2p", tmp("q.txt")), 0, "%s", err);
   char text[256];
   slurp(tmp("q.txt"), text, sizeof text);
   cr_expect_str_eq(text, "q 1 5 14\nq 4 2 13\n");
@@ -474,8 +467,8 @@ Test(cli, apsp_algorithms_and_sources) {
           cr_expect_eq(info, GSP_NO_VALUE, "%s row %d vertex %d", algos[a], k, v);
           continue;
         }
-        cr_expect(info == GSP_SUCCESS && x == d[v], "%s row %d vertex %d: %lld vs %lld", algos[a], k, v,
-                  (long long)x, d[v]);
+        cr_expect(info == GSP_SUCCESS && x == d[v], "%s row %d vertex %d: %lld vs %lld", algos[a], k, v, (long long)x,
+                  d[v]);
       }
     }
     gsp_matrix_free(&D);
@@ -496,8 +489,8 @@ Test(cli, apsp_algorithms_and_sources) {
   cr_expect_eq(gsp("apsp --semiring max-min --algo fw %s", gp), 2);
   cr_expect_eq(gsp("apsp --cutoff -3 %s", gp), 2);
   /* cutoff and the parent matrix */
-  cr_assert_eq(gsp("apsp -q --cutoff 0 --sources 1 --parent-output %s -o %s %s", tmp("par.mtx"), tmp("cut.mtx"),
-                   gp), 0, "%s", err);
+  cr_assert_eq(gsp("apsp -q --cutoff 0 --sources 1 --parent-output %s -o %s %s", tmp("par.mtx"), tmp("cut.mtx"), gp), 0,
+               "%s", err);
   gsp_matrix C = NULL, P = NULL;
   GSP_OK(gsp_matrix_read(&C, tmp("cut.mtx"), NULL));
   GSP_OK(gsp_matrix_read(&P, tmp("par.mtx"), NULL));
@@ -510,8 +503,8 @@ Test(cli, apsp_algorithms_and_sources) {
   GSP_OK(gsp_matrix_extract_element(&root, P, 0, 0));
   cr_expect_eq(root, 0);
   /* int32 parents: the same file */
-  cr_assert_eq(gsp("apsp -q --sources 1,7 --parent-type int32 --parent-output %s %s", tmp("par32.mtx"), gp), 0,
-               "%s", err);
+  cr_assert_eq(gsp("apsp -q --sources 1,7 --parent-type int32 --parent-output %s %s", tmp("par32.mtx"), gp), 0, "%s",
+               err);
   cr_assert_eq(gsp("apsp -q --sources 1,7 --parent-output %s %s", tmp("par64.mtx"), gp), 0, "%s", err);
   gsp_matrix P32 = NULL, P64 = NULL;
   GSP_OK(gsp_matrix_read(&P32, tmp("par32.mtx"), NULL));

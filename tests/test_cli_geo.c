@@ -75,8 +75,7 @@ static int gsp(const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(args, sizeof args, fmt, ap);
   va_end(ap);
-  snprintf(cmd, sizeof cmd, "cd %s && OMP_NUM_THREADS=2 '%s' %s >stdout 2>stderr </dev/null",
-           dir, GSP_CLI_PATH, args);
+  snprintf(cmd, sizeof cmd, "cd %s && OMP_NUM_THREADS=2 '%s' %s >stdout 2>stderr </dev/null", dir, GSP_CLI_PATH, args);
   int st = system(cmd);
   char so[512], se[512];
   snprintf(so, sizeof so, "%s/stdout", dir);
@@ -93,18 +92,16 @@ static void expect_no_temporaries(void) {
   snprintf(pat, sizeof pat, "%s/*.tmp*", dir);
   glob_t g;
   int r = glob(pat, 0, NULL, &g);
-  cr_expect_eq(r, GLOB_NOMATCH, "temporary file left: %s",
-               r == 0 ? g.gl_pathv[0] : "");
+  cr_expect_eq(r, GLOB_NOMATCH, "temporary file left: %s", r == 0 ? g.gl_pathv[0] : "");
   if (r == 0) globfree(&g);
 }
 
-static const char *path_geojson =
-    "{\"type\":\"FeatureCollection\",\"features\":[\n"
-    "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":"
-    "[[24.937024,60.164325],[-0.500000,-33.000001],[24.940429,60.164349],"
-    "[24.939344,60.165135],[180.000000,-90.000000]]},\"properties\":{\"kind\":"
-    "\"path\",\"source\":1,\"target\":5,\"distance\":14,\"vertices\":5,"
-    "\"ids\":[1,3,2,4,5]}}\n]}\n";
+static const char *path_geojson = "{\"type\":\"FeatureCollection\",\"features\":[\n"
+                                  "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":"
+                                  "[[24.937024,60.164325],[-0.500000,-33.000001],[24.940429,60.164349],"
+                                  "[24.939344,60.165135],[180.000000,-90.000000]]},\"properties\":{\"kind\":"
+                                  "\"path\",\"source\":1,\"target\":5,\"distance\":14,\"vertices\":5,"
+                                  "\"ids\":[1,3,2,4,5]}}\n]}\n";
 
 Test(cli_geo, path_geojson_is_exact) {
   cr_assert_eq(gsp("path g.gr 1 5 --geojson p.json"), 0, "%s", err);
@@ -123,9 +120,11 @@ Test(cli_geo, path_geojson_is_exact) {
 
 Test(cli_geo, coordinates_found_gzipped_or_given) {
   char cmd[600];
-  snprintf(cmd, sizeof cmd, "cd %s && gzip -c g.co > h.co.gz && cp g.gr h.gr.gz.tmp"
-                            " && gzip -c h.gr.gz.tmp > h.gr.gz && rm h.gr.gz.tmp"
-                            " && cp g.co other.co && cp g.gr k.gr", dir);
+  snprintf(cmd, sizeof cmd,
+           "cd %s && gzip -c g.co > h.co.gz && cp g.gr h.gr.gz.tmp"
+           " && gzip -c h.gr.gz.tmp > h.gr.gz && rm h.gr.gz.tmp"
+           " && cp g.co other.co && cp g.gr k.gr",
+           dir);
   cr_assert_eq(system(cmd), 0);
   cr_assert_eq(gsp("path h.gr.gz 1 5 --geojson p.json"), 0, "%s", err);
   cr_assert(read_out("p.json"));
@@ -139,10 +138,8 @@ Test(cli_geo, coordinates_found_gzipped_or_given) {
 Test(cli_geo, missing_coordinates_are_a_clear_error) {
   put("bare.gr", graph_gr);
   put("keep.svg", "old");
-  const char *cmds[] = {"path bare.gr 1 5 --geojson x.json",
-                        "path bare.gr 1 5 --svg keep.svg",
-                        "sssp --source 1 bare.gr --svg keep.svg",
-                        "sssp --source 1 bare.gr --geojson x.json",
+  const char *cmds[] = {"path bare.gr 1 5 --geojson x.json", "path bare.gr 1 5 --svg keep.svg",
+                        "sssp --source 1 bare.gr --svg keep.svg", "sssp --source 1 bare.gr --geojson x.json",
                         "apsp bare.gr --svg keep.svg"};
   for (int k = 0; k < 5; k++) {
     cr_expect_eq(gsp("%s", cmds[k]), 3, "%s", cmds[k]);
@@ -161,12 +158,12 @@ Test(cli_geo, malformed_coordinates_name_the_line) {
   put("b.gr", graph_gr);
   put("b.co", "c bad\nv 1 24937024 60164325\nv 2 24.94 60.16\n");
   cr_expect_eq(gsp("path b.gr 1 5 --geojson x.json"), 3);
-  cr_expect(strstr(err, "b.co:3: expected 'v ID X Y' (integer micro-degrees)"),
-            "%s", err);
+  cr_expect(strstr(err, "b.co:3: expected 'v ID X Y' (integer micro-degrees)"), "%s", err);
   put("b.co", "v 1 24937024 60164325\nv 2 190000000 60164349\n");
   cr_expect_eq(gsp("path b.gr 1 5 --geojson x.json"), 3);
   cr_expect(strstr(err, "b.co:2: vertex 2: (190000000, 60164349) is not a "
-                        "longitude and latitude in micro-degrees"), "%s", err);
+                        "longitude and latitude in micro-degrees"),
+            "%s", err);
   put("b.co", "v 1 24937024 60164325\nv 1 24937024 60164325\n");
   cr_expect_eq(gsp("path b.gr 1 5 --geojson x.json"), 3);
   cr_expect(strstr(err, "b.co:2: vertex 1 given twice"), "%s", err);
@@ -217,7 +214,8 @@ Test(cli_geo, one_vertex_path_is_a_point) {
   cr_assert_eq(gsp("path g.gr 2 2 --geojson p.json"), 0, "%s", err);
   cr_assert(read_out("p.json"));
   cr_expect(strstr(file, "\"geometry\":{\"type\":\"Point\",\"coordinates\":"
-                         "[24.940429,60.164349]}"), "%s", file);
+                         "[24.940429,60.164349]}"),
+            "%s", file);
   cr_expect(strstr(file, "\"distance\":0,\"vertices\":1,\"ids\":[2]"), "%s", file);
 }
 
@@ -236,28 +234,25 @@ Test(cli_geo, unwritable_output_exits_4) {
 
 Test(cli_geo, sssp_tree_up_to_cutoff) {
   /* distances from 1: 1:0 3:3 2:7 4:9 5:14; within 7: the arcs 1->3, 3->2 */
-  cr_assert_eq(gsp("sssp --source 1 g.gr --tree-cutoff 7 --geojson t.json --svg t.svg"),
-               0, "%s", err);
+  cr_assert_eq(gsp("sssp --source 1 g.gr --tree-cutoff 7 --geojson t.json --svg t.svg"), 0, "%s", err);
   cr_expect(strstr(out, "GeoJSON of the shortest-path tree: t.json"), "%s", out);
   cr_expect(strstr(out, "picture of the shortest-path tree: t.svg"), "%s", out);
   cr_assert(read_out("t.json"));
-  cr_expect_str_eq(file,
-      "{\"type\":\"FeatureCollection\",\"features\":[\n"
-      "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":"
-      "[24.937024,60.164325]},\"properties\":{\"kind\":\"source\",\"id\":1,"
-      "\"distance\":0}},\n"
-      "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":"
-      "[[-0.500000,-33.000001],[24.940429,60.164349]]},\"properties\":{\"kind\":"
-      "\"tree\",\"from\":3,\"to\":2,\"distance\":7}},\n"
-      "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":"
-      "[[24.937024,60.164325],[-0.500000,-33.000001]]},\"properties\":{\"kind\":"
-      "\"tree\",\"from\":1,\"to\":3,\"distance\":3}}\n]}\n");
+  cr_expect_str_eq(file, "{\"type\":\"FeatureCollection\",\"features\":[\n"
+                         "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":"
+                         "[24.937024,60.164325]},\"properties\":{\"kind\":\"source\",\"id\":1,"
+                         "\"distance\":0}},\n"
+                         "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":"
+                         "[[-0.500000,-33.000001],[24.940429,60.164349]]},\"properties\":{\"kind\":"
+                         "\"tree\",\"from\":3,\"to\":2,\"distance\":7}},\n"
+                         "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":"
+                         "[[24.937024,60.164325],[-0.500000,-33.000001]]},\"properties\":{\"kind\":"
+                         "\"tree\",\"from\":1,\"to\":3,\"distance\":3}}\n]}\n");
   cr_assert(read_out("t.svg"));
   int circles = 0;
   const char *g = strstr(file, "<g class=\"reached\">");
   cr_assert(g);
-  for (const char *s = g; (s = strstr(s, "<circle")) && s < strstr(g, "</g>"); s++)
-    circles++;
+  for (const char *s = g; (s = strstr(s, "<circle")) && s < strstr(g, "</g>"); s++) circles++;
   cr_expect_eq(circles, 3, "vertices 1, 3, 2 coloured");
   cr_expect(strstr(file, "<linearGradient id=\"ramp\">"), "legend");
   cr_expect(strstr(file, "3 vertices reached within 7"), "caption");
@@ -276,8 +271,7 @@ Test(cli_geo, sssp_tree_up_to_cutoff) {
 
 Test(cli_geo, apsp_svg_needs_a_path_to_draw) {
   cr_expect_eq(gsp("apsp g.gr --svg a.svg --no-sample"), 2);
-  cr_expect(strstr(err, "--svg and --geojson draw the sample path or --path"),
-            "%s", err);
+  cr_expect(strstr(err, "--svg and --geojson draw the sample path or --path"), "%s", err);
   cr_assert_eq(gsp("apsp g.gr --svg a.svg"), 0, "%s", err);
   cr_expect(strstr(out, "picture of the path: a.svg"), "%s", out);
   cr_expect(read_out("a.svg") && strstr(file, "<polyline class=\"path\""));

@@ -65,9 +65,8 @@ static int sh(const char *fmt, ...) {
     }
   }
   expanded[o] = '\0';
-  snprintf(cmd, sizeof cmd,
-           "cd %s && export OMP_NUM_THREADS=2 && ( %s ) >%s/stdout 2>%s/stderr",
-           dir, expanded, dir, dir);
+  snprintf(cmd, sizeof cmd, "cd %s && export OMP_NUM_THREADS=2 && ( %s ) >%s/stdout 2>%s/stderr", dir, expanded, dir,
+           dir);
   int st = system(cmd);
   char so[512], se[512];
   snprintf(so, sizeof so, "%s/stdout", dir);
@@ -95,8 +94,7 @@ static void write_big(const char *path, char kind) {
   const int n = 40000, m = 300000;
   uint64_t s = 12345;
   if (kind == 'g') fprintf(f, "c generated\np sp %d %d\n", n, m);
-  if (kind == 'm')
-    fprintf(f, "%%%%MatrixMarket matrix coordinate integer general\n%d %d %d\n", n, n, m);
+  if (kind == 'm') fprintf(f, "%%%%MatrixMarket matrix coordinate integer general\n%d %d %d\n", n, n, m);
   for (int k = 0; k < m; k++) {
     s = s * 6364136223846793005ULL + 1442695040888963407ULL;
     int u = (int)((s >> 33) % n), v = (int)((s >> 13) % n), w = (int)((s >> 3) % 1000) + 1;
@@ -124,8 +122,7 @@ static void check_streams(const char *name, char kind, bool gz) {
   cr_assert_eq(sh("GSP info %s", path), 0, "%s", err);
   info_body(ref, sizeof ref);
   cr_assert(strstr(ref, "arcs:") != NULL, "%s", out);
-  const char *const forms[] = {"cat %s | GSP info -", "cat %s | GSP info /dev/stdin",
-                               "GSP info - < %s",
+  const char *const forms[] = {"cat %s | GSP info -", "cat %s | GSP info /dev/stdin", "GSP info - < %s",
                                "rm -f fifo && mkfifo fifo && (cat %s > fifo &) && GSP info fifo"};
   for (int k = 0; k < 4; k++) {
     char cmd[1024];
@@ -136,9 +133,15 @@ static void check_streams(const char *name, char kind, bool gz) {
   }
 }
 
-Test(cli_input, piped_edgelist_reads_like_a_file) { check_streams("big.txt", 'e', false); }
-Test(cli_input, piped_dimacs_reads_like_a_file) { check_streams("big.gr", 'g', false); }
-Test(cli_input, piped_mtx_reads_like_a_file) { check_streams("big.mtx", 'm', false); }
+Test(cli_input, piped_edgelist_reads_like_a_file) {
+  check_streams("big.txt", 'e', false);
+}
+Test(cli_input, piped_dimacs_reads_like_a_file) {
+  check_streams("big.gr", 'g', false);
+}
+Test(cli_input, piped_mtx_reads_like_a_file) {
+  check_streams("big.mtx", 'm', false);
+}
 Test(cli_input, piped_gzip_reads_like_a_file) {
   check_streams("big.txt", 'e', true);
   check_streams("big.gr", 'g', true);
@@ -278,8 +281,8 @@ Test(cli_input, values_the_type_cannot_hold_are_refused) {
     char text[128];
     snprintf(text, sizeof text, "0 1 1\n1 2 %s\n", bad[k].value);
     write_file(tmp("v.txt"), text);
-    cr_assert_eq(sh("GSP convert -q -t %s v.txt v.mtx", bad[k].type), 3, "%s as %s accepted",
-                 bad[k].value, bad[k].type);
+    cr_assert_eq(sh("GSP convert -q -t %s v.txt v.mtx", bad[k].type), 3, "%s as %s accepted", bad[k].value,
+                 bad[k].type);
     cr_assert(strstr(err, "line 2: ") != NULL && strstr(err, bad[k].says) != NULL, "%s", err);
     cr_assert(access(tmp("v.mtx"), F_OK) != 0, "an output was written");
   }
@@ -294,8 +297,7 @@ Test(cli_input, values_the_type_cannot_hold_are_refused) {
   /* the default type: a real after a large integer would round it */
   write_file(tmp("m.txt"), "0 1 9007199254740993\n1 2 0.5\n");
   cr_assert_eq(sh("GSP convert -q m.txt m.mtx"), 3);
-  cr_assert(strstr(err, "line 2: real weight '0.5'") != NULL && strstr(err, "9007199254740993"), "%s",
-            err);
+  cr_assert(strstr(err, "line 2: real weight '0.5'") != NULL && strstr(err, "9007199254740993"), "%s", err);
   /* a "real" Matrix Market file holds doubles */
   write_file(tmp("r.mtx"), "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 9007199254740993\n");
   cr_assert_eq(sh("GSP convert -q r.mtx r2.mtx"), 3);
@@ -307,8 +309,7 @@ Test(cli_input, values_the_type_cannot_hold_are_refused) {
 /* A 2-D .npy with the given dtype, values from v[] as doubles. */
 static void write_npy(const char *path, const char *descr, int n, const double *v) {
   char hdr[128];
-  int len = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }",
-                     descr, n, n);
+  int len = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }", descr, n, n);
   int total = 10 + len + 1;
   int pad = (64 - total % 64) % 64;
   FILE *f = fopen(path, "wb");
@@ -354,8 +355,7 @@ Test(cli_input, dense_zero_is_not_silently_an_arc) {
   for (int k = 0; k < 2; k++) {
     const char *f = k ? "ki.npy" : "k.npy";
     cr_assert_eq(sh("GSP info %s", f), 3, "%s read without an absent value: %s", f, out);
-    cr_assert(strstr(err, "--absent 0") != NULL && strstr(err, "off the diagonal") != NULL, "%s",
-              err);
+    cr_assert(strstr(err, "--absent 0") != NULL && strstr(err, "off the diagonal") != NULL, "%s", err);
     cr_assert_eq(sh("GSP info --absent 0 %s", f), 0, "%s", err);
     char want[64];
     snprintf(want, sizeof want, "arcs:        %d ", ones);
@@ -419,8 +419,7 @@ Test(cli_input, version_without_a_gpu_says_so) {
   cr_assert_eq(sh("GSP --version"), 0, "%s", err);
   cr_assert(strstr(out, "insufficient") == NULL, "%s", out);
   bool gpu = access("/dev/nvidia0", F_OK) == 0 || access("/proc/driver/nvidia/version", F_OK) == 0;
-  if (!gpu && !strstr(out, "no CUDA backend"))
-    cr_assert(strstr(out, "no GPU found") != NULL, "%s", out);
+  if (!gpu && !strstr(out, "no CUDA backend")) cr_assert(strstr(out, "no GPU found") != NULL, "%s", out);
 }
 
 Test(cli_input, npy_dtype_and_npz_messages) {
@@ -440,8 +439,7 @@ Test(cli_input, npy_dtype_and_npz_messages) {
   fwrite("\0\x3c\0\x3c\0\x3c\0\x3c", 1, 8, f);
   fclose(f);
   cr_assert_eq(sh("GSP info h.npy"), 3);
-  cr_assert(strstr(err, "dtype '<f2' is not supported") != NULL && strstr(err, "'<f8'") != NULL,
-            "%s", err);
+  cr_assert(strstr(err, "dtype '<f2' is not supported") != NULL && strstr(err, "'<f8'") != NULL, "%s", err);
   /* an .npz is a zip archive */
   write_file(tmp("z.npz"), "PK\003\004\024\0\0\0\0\0rest of a zip");
   cr_assert_eq(sh("GSP info z.npz"), 3);

@@ -72,8 +72,8 @@ static int gsp_lim(limits lim, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(args, sizeof args, fmt, ap);
   va_end(ap);
-  snprintf(cmd, sizeof cmd, "cd %s && exec '%s' %s >%s/stdout 2>%s/stderr </dev/null", dir, GSP_CLI_PATH, args,
-           dir, dir);
+  snprintf(cmd, sizeof cmd, "cd %s && exec '%s' %s >%s/stdout 2>%s/stderr </dev/null", dir, GSP_CLI_PATH, args, dir,
+           dir);
   pid_t pid = fork();
   cr_assert(pid >= 0);
   if (pid == 0) {
@@ -338,8 +338,7 @@ Test(cli_output, memory_cap_streams_the_same_npy) {
   char *at = strstr(out, "path: ");
   cr_assert_not_null(at, "%s", out);
   strncpy(path_whole, at, sizeof path_whole - 1);
-  cr_assert_eq(gsp("apsp r.gr -v -o s.npy --parent-output sp.npy --path 3:9 --memory-cap 2M"), 0, "%s",
-               err);
+  cr_assert_eq(gsp("apsp r.gr -v -o s.npy --parent-output sp.npy --path 3:9 --memory-cap 2M"), 0, "%s", err);
   cr_expect(strstr(err, "streamed to s.npy in row blocks"), "not streamed: %s", err);
   cr_expect(same_file(tmp("whole.npy"), tmp("s.npy")), "the streamed distances differ");
   cr_expect(same_file(tmp("wholep.npy"), tmp("sp.npy")), "the streamed parents differ");
@@ -347,8 +346,7 @@ Test(cli_output, memory_cap_streams_the_same_npy) {
   cr_assert_not_null(at, "%s", out);
   cr_expect_str_eq(at, path_whole);
   /* int32 parents too */
-  cr_assert_eq(gsp("apsp r.gr -q -o s.npy --parent-output sp32.npy --parent-type int32 --memory-cap 2M"), 0,
-               "%s", err);
+  cr_assert_eq(gsp("apsp r.gr -q -o s.npy --parent-output sp32.npy --parent-type int32 --memory-cap 2M"), 0, "%s", err);
   cr_assert_eq(gsp("apsp r.gr -q -o whole.npy --parent-output wp32.npy --parent-type int32"), 0, "%s", err);
   cr_expect(same_file(tmp("wp32.npy"), tmp("sp32.npy")), "the streamed int32 parents differ");
   cr_expect_eq(temporaries_left(), 0);
@@ -374,8 +372,7 @@ Test(cli_output, address_space_limit_streams_the_result) {
   rlim_t base = 0;
   for (rlim_t l = 32u << 20; l <= (rlim_t)4 << 30 && !base; l += 8u << 20)
     if (gsp_lim((limits){l, 0}, "apsp tiny.gr -q -o tiny.npy") == 0) base = l;
-  if (!base)
-    cr_skip_test("gsp does not start under a 4 GiB address-space limit (a CUDA-linked binary?): %s", err);
+  if (!base) cr_skip_test("gsp does not start under a 4 GiB address-space limit (a CUDA-linked binary?): %s", err);
   cr_assert_eq(gsp("generate random -n 3000 -m 30000 -t int64 -o r.gr -q"), 0, "%s", err);
   cr_assert_eq(gsp("apsp r.gr -q -o whole.npy"), 0, "%s", err);
   /* 72 MB of distances; 32 MiB over the base leaves room for blocks only */

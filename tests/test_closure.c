@@ -19,8 +19,7 @@
 /* ------------------------------------------------------------------------ */
 
 typedef enum { G_RANDOM, G_DENSE, G_SPARSE, G_DISCONNECTED, G_NEGATIVE, G_NKINDS } gkind;
-static const char *const gkind_name[] = {"random", "dense", "sparse", "disconnected",
-                                         "negative"};
+static const char *const gkind_name[] = {"random", "dense", "sparse", "disconnected", "negative"};
 
 typedef struct {
   int64_t n;
@@ -46,9 +45,15 @@ static void graph_free(graph *g) {
  * bottleneck semirings any sign. */
 static void weight_range(gsp_semiring s, int64_t *lo, int64_t *hi) {
   switch (s) {
-  case GSP_MIN_PLUS: *lo = 0, *hi = 40; break;
-  case GSP_MAX_PLUS: *lo = -40, *hi = 0; break;
-  default: *lo = -50, *hi = 50; break;
+  case GSP_MIN_PLUS:
+    *lo = 0, *hi = 40;
+    break;
+  case GSP_MAX_PLUS:
+    *lo = -40, *hi = 0;
+    break;
+  default:
+    *lo = -50, *hi = 50;
+    break;
   }
 }
 
@@ -88,11 +93,21 @@ static graph make_graph(gkind kind, int64_t n, gsp_semiring s, uint64_t seed) {
 
 static void store_value(gsp_type t, void *x, double v) {
   switch (t) {
-  case GSP_BOOL: *(bool *)x = v != 0; break;
-  case GSP_INT32: *(int32_t *)x = v >= INT32_MAX ? INT32_MAX : v <= INT32_MIN ? INT32_MIN : (int32_t)v; break;
-  case GSP_INT64: *(int64_t *)x = v >= 0x1p63 ? INT64_MAX : v <= -0x1p63 ? INT64_MIN : (int64_t)v; break;
-  case GSP_FP32: *(float *)x = (float)v; break;
-  case GSP_FP64: *(double *)x = v; break;
+  case GSP_BOOL:
+    *(bool *)x = v != 0;
+    break;
+  case GSP_INT32:
+    *(int32_t *)x = v >= INT32_MAX ? INT32_MAX : v <= INT32_MIN ? INT32_MIN : (int32_t)v;
+    break;
+  case GSP_INT64:
+    *(int64_t *)x = v >= 0x1p63 ? INT64_MAX : v <= -0x1p63 ? INT64_MIN : (int64_t)v;
+    break;
+  case GSP_FP32:
+    *(float *)x = (float)v;
+    break;
+  case GSP_FP64:
+    *(double *)x = v;
+    break;
   }
 }
 
@@ -113,28 +128,46 @@ static gsp_matrix graph_to_gsp(const graph *g, gsp_type t) {
 
 static double sr_add(gsp_semiring s, double a, double b) {
   switch (s) {
-  case GSP_MIN_PLUS: case GSP_MIN_MAX: return fmin(a, b);
-  case GSP_MAX_PLUS: case GSP_MAX_MIN: return fmax(a, b);
-  case GSP_OR_AND: return (a != 0) || (b != 0);
-  default: return NAN;
+  case GSP_MIN_PLUS:
+  case GSP_MIN_MAX:
+    return fmin(a, b);
+  case GSP_MAX_PLUS:
+  case GSP_MAX_MIN:
+    return fmax(a, b);
+  case GSP_OR_AND:
+    return (a != 0) || (b != 0);
+  default:
+    return NAN;
   }
 }
 static double sr_mul(gsp_semiring s, double a, double b) {
   switch (s) {
-  case GSP_MIN_PLUS: case GSP_MAX_PLUS: return a + b;
-  case GSP_MAX_MIN: return fmin(a, b);
-  case GSP_MIN_MAX: return fmax(a, b);
-  case GSP_OR_AND: return (a != 0) && (b != 0);
-  default: return NAN;
+  case GSP_MIN_PLUS:
+  case GSP_MAX_PLUS:
+    return a + b;
+  case GSP_MAX_MIN:
+    return fmin(a, b);
+  case GSP_MIN_MAX:
+    return fmax(a, b);
+  case GSP_OR_AND:
+    return (a != 0) && (b != 0);
+  default:
+    return NAN;
   }
 }
 static double sr_one(gsp_semiring s) {
   switch (s) {
-  case GSP_MIN_PLUS: case GSP_MAX_PLUS: return 0;
-  case GSP_MAX_MIN: return INFINITY;
-  case GSP_MIN_MAX: return -INFINITY;
-  case GSP_OR_AND: return 1;
-  default: return NAN;
+  case GSP_MIN_PLUS:
+  case GSP_MAX_PLUS:
+    return 0;
+  case GSP_MAX_MIN:
+    return INFINITY;
+  case GSP_MIN_MAX:
+    return -INFINITY;
+  case GSP_OR_AND:
+    return 1;
+  default:
+    return NAN;
   }
 }
 
@@ -170,19 +203,19 @@ static void assert_matches(gsp_matrix C, gsp_type t, int64_t n, const double *D,
   gsp_index nv = 0, want = 0;
   for (int64_t k = 0; k < n * n; k++) want += P[k];
   GSP_OK(gsp_matrix_nvals(&nv, C));
-  cr_assert_eq(nv, want, "%sgsp has %llu entries, the reference %llu", gsp_test_ctx,
-               (unsigned long long)nv, (unsigned long long)want);
+  cr_assert_eq(nv, want, "%sgsp has %llu entries, the reference %llu", gsp_test_ctx, (unsigned long long)nv,
+               (unsigned long long)want);
   gsp_index *I = malloc((nv + 1) * sizeof *I), *J = malloc((nv + 1) * sizeof *J);
   char *X = malloc((nv + 1) * ts), y[16];
   GSP_OK(gsp_matrix_extract_tuples(I, J, X, &nv, C));
   for (gsp_index k = 0; k < nv; k++) {
     int64_t at = (int64_t)(I[k] * (gsp_index)n + J[k]);
-    cr_assert(P[at], "%sentry (%llu,%llu) has no path in the reference", gsp_test_ctx,
-              (unsigned long long)I[k], (unsigned long long)J[k]);
+    cr_assert(P[at], "%sentry (%llu,%llu) has no path in the reference", gsp_test_ctx, (unsigned long long)I[k],
+              (unsigned long long)J[k]);
     store_value(t, y, D[at]);
-    cr_assert(gsp_test_value_eq(t, X + k * ts, y, 0), "%s(%llu,%llu): gsp %.17g, reference %.17g",
-              gsp_test_ctx, (unsigned long long)I[k], (unsigned long long)J[k],
-              gsp_test_value_f64(t, X + k * ts), gsp_test_value_f64(t, y));
+    cr_assert(gsp_test_value_eq(t, X + k * ts, y, 0), "%s(%llu,%llu): gsp %.17g, reference %.17g", gsp_test_ctx,
+              (unsigned long long)I[k], (unsigned long long)J[k], gsp_test_value_f64(t, X + k * ts),
+              gsp_test_value_f64(t, y));
   }
   free(I), free(J), free(X);
 }
@@ -267,9 +300,14 @@ static void dijkstra_all(const graph *g, double *D, bool *P) {
 
 static gsp_binop add_binop(gsp_semiring s) {
   switch (s) {
-  case GSP_MIN_PLUS: case GSP_MIN_MAX: return GSP_MIN;
-  case GSP_MAX_PLUS: case GSP_MAX_MIN: return GSP_MAX;
-  default: return GSP_LOR;
+  case GSP_MIN_PLUS:
+  case GSP_MIN_MAX:
+    return GSP_MIN;
+  case GSP_MAX_PLUS:
+  case GSP_MAX_MIN:
+    return GSP_MAX;
+  default:
+    return GSP_LOR;
   }
 }
 
@@ -282,8 +320,11 @@ static bool grb_equal(GrB_Matrix A, GrB_Matrix B, gsp_type t) {
   GRB_OK(GrB_Matrix_nrows(&n, A));
   GrB_Matrix C;
   GRB_OK(GrB_Matrix_new(&C, GrB_BOOL, n, n));
-  GrB_BinaryOp eq = t == GSP_BOOL ? GrB_EQ_BOOL : t == GSP_INT32 ? GrB_EQ_INT32
-                  : t == GSP_INT64 ? GrB_EQ_INT64 : t == GSP_FP32 ? GrB_EQ_FP32 : GrB_EQ_FP64;
+  GrB_BinaryOp eq = t == GSP_BOOL    ? GrB_EQ_BOOL
+                    : t == GSP_INT32 ? GrB_EQ_INT32
+                    : t == GSP_INT64 ? GrB_EQ_INT64
+                    : t == GSP_FP32  ? GrB_EQ_FP32
+                                     : GrB_EQ_FP64;
   GRB_OK(GrB_Matrix_eWiseMult_BinaryOp(C, NULL, NULL, eq, A, B, NULL));
   GRB_OK(GrB_Matrix_nvals(&nc, C));
   bool all = true;
@@ -357,8 +398,8 @@ static void sweep(gsp_semiring s, gsp_type t) {
     bool *P = malloc((size_t)(n * n + 1)), *P2 = malloc((size_t)(n * n + 1));
     for (int kind = 0; kind < G_NKINDS; kind++) {
       for (int refl = 1; refl >= 0; refl--) {
-        gsp_test_context("%s %s n=%lld %s %s", gsp_test_semiring_name(s), gsp_test_type_name(t),
-                         (long long)n, gkind_name[kind], refl ? "M*" : "M+");
+        gsp_test_context("%s %s n=%lld %s %s", gsp_test_semiring_name(s), gsp_test_type_name(t), (long long)n,
+                         gkind_name[kind], refl ? "M*" : "M+");
         graph g = make_graph((gkind)kind, n, s, 1 + (uint64_t)q);
         gsp_matrix M = graph_to_gsp(&g, t);
         if (refl && kind % 2 == 0) {
@@ -387,8 +428,10 @@ static void sweep(gsp_semiring s, gsp_type t) {
   }
 }
 
-#define SWEEP_TEST(SR, T)                                                      \
-  Test(closure, SR##_##T, .timeout = 120) { sweep(GSP_##SR, GSP_##T); }
+#define SWEEP_TEST(SR, T)                   \
+  Test(closure, SR##_##T, .timeout = 120) { \
+    sweep(GSP_##SR, GSP_##T);               \
+  }
 SWEEP_TEST(MIN_PLUS, INT32)
 SWEEP_TEST(MIN_PLUS, INT64)
 SWEEP_TEST(MIN_PLUS, FP32)
@@ -485,10 +528,9 @@ Test(closure, integer_min_plus_saturates) {
 
 /* A negative cycle (MIN_PLUS) / positive cycle (MAX_PLUS) is reported and M
  * is left exactly as it was, successor output included. */
-static void check_cycle(gsp_semiring s, gsp_type t, int64_t n, int64_t a, int64_t b, int64_t c,
-                        double cyc) {
-  gsp_test_context("%s %s n=%lld cycle %lld-%lld-%lld", gsp_test_semiring_name(s),
-                   gsp_test_type_name(t), (long long)n, (long long)a, (long long)b, (long long)c);
+static void check_cycle(gsp_semiring s, gsp_type t, int64_t n, int64_t a, int64_t b, int64_t c, double cyc) {
+  gsp_test_context("%s %s n=%lld cycle %lld-%lld-%lld", gsp_test_semiring_name(s), gsp_test_type_name(t), (long long)n,
+                   (long long)a, (long long)b, (long long)c);
   graph g = make_graph(G_RANDOM, n, s, 3);
   /* make room and add the cycle a -> b -> c -> a (or a self loop if a == b == c) */
   g.I = realloc(g.I, (g.m + 3) * sizeof *g.I), g.J = realloc(g.J, (g.m + 3) * sizeof *g.J);
@@ -496,8 +538,7 @@ static void check_cycle(gsp_semiring s, gsp_type t, int64_t n, int64_t a, int64_
   size_t keep = 0;
   for (size_t e = 0; e < g.m; e++) { /* drop edges that the cycle replaces */
     bool on = (g.I[e] == (gsp_index)a && g.J[e] == (gsp_index)b) ||
-              (g.I[e] == (gsp_index)b && g.J[e] == (gsp_index)c) ||
-              (g.I[e] == (gsp_index)c && g.J[e] == (gsp_index)a);
+              (g.I[e] == (gsp_index)b && g.J[e] == (gsp_index)c) || (g.I[e] == (gsp_index)c && g.J[e] == (gsp_index)a);
     if (!on) g.I[keep] = g.I[e], g.J[keep] = g.J[e], g.W[keep] = g.W[e], keep++;
   }
   g.m = keep;
@@ -521,11 +562,11 @@ static void check_cycle(gsp_semiring s, gsp_type t, int64_t n, int64_t a, int64_
 Test(closure, negative_cycle_leaves_m_unchanged, .timeout = 60) {
   const gsp_type types[] = {GSP_INT32, GSP_INT64, GSP_FP32, GSP_FP64};
   for (int q = 0; q < 4; q++) {
-    check_cycle(GSP_MIN_PLUS, types[q], 2, 0, 0, 0, -1);     /* negative self loop */
+    check_cycle(GSP_MIN_PLUS, types[q], 2, 0, 0, 0, -1); /* negative self loop */
     check_cycle(GSP_MIN_PLUS, types[q], 3, 0, 1, 2, -4);
-    check_cycle(GSP_MIN_PLUS, types[q], 65, 64, 3, 40, -6);  /* spans the tile edge */
+    check_cycle(GSP_MIN_PLUS, types[q], 65, 64, 3, 40, -6);      /* spans the tile edge */
     check_cycle(GSP_MIN_PLUS, types[q], 200, 199, 198, 197, -2); /* found in the last block */
-    check_cycle(GSP_MAX_PLUS, types[q], 33, 5, 6, 7, 4);     /* positive cycle */
+    check_cycle(GSP_MAX_PLUS, types[q], 33, 5, 6, 7, 4);         /* positive cycle */
     check_cycle(GSP_MAX_PLUS, types[q], 130, 129, 0, 64, 2);
   }
   /* integer cycles that also overflow on the way: detected, nothing wraps */

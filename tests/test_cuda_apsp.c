@@ -45,8 +45,8 @@ static void both(gsp_matrix A, const tg *g, gsp_apsp_opts o, const gsp_index *sr
     gsp_matrix Pe = NULL, De = NULL;
     o.backend = GSP_BACKEND_CUDA;
     const gsp_info r = gsp_apsp(&De, &Pe, A, &o);
-    cr_assert_eq(r, GSP_DOMAIN_MISMATCH, "%sexplicit CUDA on a declined case -> %s (%s)", gsp_test_ctx,
-                 gsp_strerror(r), gsp_last_error());
+    cr_assert_eq(r, GSP_DOMAIN_MISMATCH, "%sexplicit CUDA on a declined case -> %s (%s)", gsp_test_ctx, gsp_strerror(r),
+                 gsp_last_error());
     cr_assert(De == NULL && Pe == NULL);
   }
   o.backend = want_backend == GSP_BACKEND_CPU ? GSP_BACKEND_AUTO : GSP_BACKEND_CUDA;
@@ -57,7 +57,8 @@ static void both(gsp_matrix A, const tg *g, gsp_apsp_opts o, const gsp_index *sr
   const bool fw = rg.algo == GSP_APSP_FLOYD_WARSHALL;
   assert_close(Dg, Dc, fw && flt ? (g->t == GSP_FP32 ? 1e-6 : 1e-14) : 0);
   if (!fw) assert_same(Pg, Pc); /* the parent rule, on both backends */
-  check_apsp_rows(g, src, ns, Dg, Pg, (apsp_check){.tol = 0, .rule = !fw, .cutoff = o.has_cutoff ? o.cutoff : INFINITY});
+  check_apsp_rows(g, src, ns, Dg, Pg,
+                  (apsp_check){.tol = 0, .rule = !fw, .cutoff = o.has_cutoff ? o.cutoff : INFINITY});
   /* INT32 parents on the GPU: the INT64 ones cast */
   o.parent_type = GSP_INT32;
   gsp_matrix P32 = NULL, Pcast = NULL, D32 = run(A, &P32, o, NULL);
@@ -84,8 +85,8 @@ Test(cuda_apsp, algorithms_types_against_cpu) {
         o.sources = src, o.nsources = 6;
         /* Floyd-Warshall records successors on the GPU only for strictly
          * positive weights: other paths requests run on the CPU */
-        const bool fw_cpu = apsp_algos[a] == GSP_APSP_FLOYD_WARSHALL && (fams[fi] == F_ZERO || fams[fi] == F_RANDOM ||
-                                                                         fams[fi] == F_RMAT);
+        const bool fw_cpu = apsp_algos[a] == GSP_APSP_FLOYD_WARSHALL &&
+                            (fams[fi] == F_ZERO || fams[fi] == F_RANDOM || fams[fi] == F_RMAT);
         both(A0, &g0, o, src, 6, fw_cpu ? GSP_BACKEND_CPU : GSP_BACKEND_CUDA);
         if (apsp_algos[a] != GSP_APSP_MSSSP) /* negative weights */
           both(A, &g, o, src, 6, apsp_algos[a] == GSP_APSP_FLOYD_WARSHALL ? GSP_BACKEND_CPU : GSP_BACKEND_CUDA);

@@ -120,7 +120,8 @@ Test(cuda_bellman_ford, cycle_found_only_at_round_n) {
     gsp_index *I = malloc(n * sizeof *I), *J = malloc(n * sizeof *J);
     double *W = malloc(n * sizeof *W);
     cr_assert(I && J && W);
-    for (int64_t v = 0; v < n; v++) I[v] = (gsp_index)v, J[v] = (gsp_index)((v + 1) % n), W[v] = v + 1 < n ? -1 : (double)n - 2;
+    for (int64_t v = 0; v < n; v++)
+      I[v] = (gsp_index)v, J[v] = (gsp_index)((v + 1) % n), W[v] = v + 1 < n ? -1 : (double)n - 2;
     for (size_t ti = 0; ti < 4; ti++) {
       gsp_test_context("gpu ring n %lld %s: ", (long long)n, type_name(sssp_types[ti]));
       gsp_matrix A = small_graph(sssp_types[ti], (gsp_index)n, I, J, W, (gsp_index)n);

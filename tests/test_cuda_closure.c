@@ -26,8 +26,7 @@ static void gpu_or_skip(void) {
 }
 
 typedef enum { RANDOM, DENSE, SPARSE, DISCONNECTED, NEGATIVE, POSITIVE, NKINDS } kind;
-static const char *const kind_names[] = {"random", "dense", "sparse", "disconnected", "negative",
-                                         "positive"};
+static const char *const kind_names[] = {"random", "dense", "sparse", "disconnected", "negative", "positive"};
 
 static const gsp_type num_types[] = {GSP_INT32, GSP_INT64, GSP_FP32, GSP_FP64};
 static const gsp_semiring num_srs[] = {GSP_MIN_PLUS, GSP_MAX_PLUS, GSP_MAX_MIN, GSP_MIN_MAX};
@@ -44,15 +43,17 @@ static int64_t weight(gsp_semiring s, kind k, int64_t i, int64_t j, uint64_t *st
     pot = (int64_t)((a >> 40) % 21) - (int64_t)((b >> 40) % 21);
   }
   switch (s) {
-  case GSP_MIN_PLUS: return base + pot;
-  case GSP_MAX_PLUS: return -base + pot;
-  default: return (int64_t)(gsp_test_rand(st) % 19) - 9;
+  case GSP_MIN_PLUS:
+    return base + pot;
+  case GSP_MAX_PLUS:
+    return -base + pot;
+  default:
+    return (int64_t)(gsp_test_rand(st) % 19) - 9;
   }
 }
 
 /* An n x n graph of the given kind with values for semiring s. */
-static gsp_matrix make_graph(gsp_type t, gsp_semiring s, int64_t n, kind k, double density,
-                             uint64_t seed) {
+static gsp_matrix make_graph(gsp_type t, gsp_semiring s, int64_t n, kind k, double density, uint64_t seed) {
   uint64_t st = seed * 0x2545F4914F6CDD1DULL + 7;
   if (k == DENSE) density = 1.0;
   if (k == SPARSE) density = n > 2 ? 2.0 / (double)n : 0.5;
@@ -74,8 +75,8 @@ static gsp_matrix make_graph(gsp_type t, gsp_semiring s, int64_t n, kind k, doub
       I[cnt] = (gsp_index)i;
       J[cnt] = (gsp_index)j;
       /* bool: explicit false entries too (absent under OR_AND) */
-      gsp_test_value_set(t, X + cnt * ts, t == GSP_BOOL ? (int64_t)(gsp_test_rand(&st) % 4 != 0)
-                                                        : weight(s, k, i, j, &st));
+      gsp_test_value_set(t, X + cnt * ts,
+                         t == GSP_BOOL ? (int64_t)(gsp_test_rand(&st) % 4 != 0) : weight(s, k, i, j, &st));
       cnt++;
     }
   gsp_matrix A = NULL;
@@ -94,26 +95,37 @@ static gsp_closure_opts opts_for(gsp_backend b, bool non_reflexive) {
 }
 
 /* Path cost under s of the edges of A along path[0..len). */
-static double path_cost(gsp_semiring s, gsp_type t, gsp_matrix A, const gsp_index *path,
-                        gsp_index len) {
+static double path_cost(gsp_semiring s, gsp_type t, gsp_matrix A, const gsp_index *path, gsp_index len) {
   double c = 0;
   switch (s) {
   case GSP_MIN_PLUS:
-  case GSP_MAX_PLUS: c = 0; break;
-  case GSP_MAX_MIN: c = 1e300; break;
-  default: c = -1e300; break;
+  case GSP_MAX_PLUS:
+    c = 0;
+    break;
+  case GSP_MAX_MIN:
+    c = 1e300;
+    break;
+  default:
+    c = -1e300;
+    break;
   }
   for (gsp_index h = 0; h + 1 < len; h++) {
     char x[16];
     gsp_info info = gsp_matrix_extract_element(x, A, path[h], path[h + 1]);
-    cr_assert_eq(info, GSP_SUCCESS, "%spath uses a missing edge (%llu,%llu)", gsp_test_ctx,
-                 (unsigned long long)path[h], (unsigned long long)path[h + 1]);
+    cr_assert_eq(info, GSP_SUCCESS, "%spath uses a missing edge (%llu,%llu)", gsp_test_ctx, (unsigned long long)path[h],
+                 (unsigned long long)path[h + 1]);
     double w = gsp_test_value_f64(t, x);
     switch (s) {
     case GSP_MIN_PLUS:
-    case GSP_MAX_PLUS: c += w; break;
-    case GSP_MAX_MIN: c = w < c ? w : c; break;
-    default: c = w > c ? w : c; break;
+    case GSP_MAX_PLUS:
+      c += w;
+      break;
+    case GSP_MAX_MIN:
+      c = w < c ? w : c;
+      break;
+    default:
+      c = w > c ? w : c;
+      break;
     }
   }
   return c;
@@ -125,14 +137,14 @@ static double path_cost(gsp_semiring s, gsp_type t, gsp_matrix A, const gsp_inde
  * as integer-valued weights give: real-valued sums round in each
  * backend's own order */
 static double real_tol = 0;
-static void check_paths(gsp_semiring s, gsp_type t, gsp_matrix A, gsp_matrix D, gsp_matrix S,
-                        bool non_reflexive, int samples, uint64_t seed) {
+static void check_paths(gsp_semiring s, gsp_type t, gsp_matrix A, gsp_matrix D, gsp_matrix S, bool non_reflexive,
+                        int samples, uint64_t seed) {
   gsp_index n, nd, ns;
   GSP_OK(gsp_matrix_nrows(&n, A));
   GSP_OK(gsp_matrix_nvals(&nd, D));
   GSP_OK(gsp_matrix_nvals(&ns, S));
-  cr_assert_eq(nd, ns, "%ssucc has %llu entries, the closure %llu", gsp_test_ctx,
-               (unsigned long long)ns, (unsigned long long)nd);
+  cr_assert_eq(nd, ns, "%ssucc has %llu entries, the closure %llu", gsp_test_ctx, (unsigned long long)ns,
+               (unsigned long long)nd);
   gsp_index *path = malloc((n + 1) * sizeof *path);
   cr_assert(path);
   uint64_t st = seed;
@@ -147,25 +159,25 @@ static void check_paths(gsp_semiring s, gsp_type t, gsp_matrix A, gsp_matrix D, 
     gsp_index len = n + 1;
     gsp_info pinfo = gsp_path_from_succ(path, &len, S, i, j);
     if (have == GSP_NO_VALUE) {
-      cr_assert_eq(pinfo, GSP_NO_VALUE, "%s(%llu,%llu) has no distance but a path", gsp_test_ctx,
-                   (unsigned long long)i, (unsigned long long)j);
+      cr_assert_eq(pinfo, GSP_NO_VALUE, "%s(%llu,%llu) has no distance but a path", gsp_test_ctx, (unsigned long long)i,
+                   (unsigned long long)j);
       continue;
     }
-    cr_assert_eq(pinfo, GSP_SUCCESS, "%spath (%llu,%llu): %s %s", gsp_test_ctx,
-                 (unsigned long long)i, (unsigned long long)j, gsp_strerror(pinfo), gsp_last_error());
+    cr_assert_eq(pinfo, GSP_SUCCESS, "%spath (%llu,%llu): %s %s", gsp_test_ctx, (unsigned long long)i,
+                 (unsigned long long)j, gsp_strerror(pinfo), gsp_last_error());
     cr_assert(path[0] == i && path[len - 1] == j);
     double c = path_cost(s, t, A, path, len), want = gsp_test_value_f64(t, dv);
     if (i == j && len == 1) c = want; /* the empty path of M*: cost one */
-    cr_assert(real_tol ? fabs(c - want) <= real_tol * fabs(want) : c == want, "%spath (%llu,%llu) of %llu vertices costs %g, distance %g", gsp_test_ctx,
-              (unsigned long long)i, (unsigned long long)j, (unsigned long long)len, c, want);
+    cr_assert(real_tol ? fabs(c - want) <= real_tol * fabs(want) : c == want,
+              "%spath (%llu,%llu) of %llu vertices costs %g, distance %g", gsp_test_ctx, (unsigned long long)i,
+              (unsigned long long)j, (unsigned long long)len, c, want);
   }
   free(path);
 }
 
 /* GPU closure of A equals the CPU closure; with paths, both successor
  * matrices reconstruct optimal paths. Returns the closure code. */
-static gsp_info check_closure(gsp_matrix A, gsp_type t, gsp_semiring s, bool non_reflexive,
-                              bool paths, int samples) {
+static gsp_info check_closure(gsp_matrix A, gsp_type t, gsp_semiring s, bool non_reflexive, bool paths, int samples) {
   gsp_matrix G = NULL, C = NULL, SG = NULL, SC = NULL;
   GSP_OK(gsp_matrix_dup(&G, A));
   GSP_OK(gsp_matrix_dup(&C, A));
@@ -184,8 +196,7 @@ static gsp_info check_closure(gsp_matrix A, gsp_type t, gsp_semiring s, bool non
   char gerr[256];
   snprintf(gerr, sizeof gerr, "%s", gsp_last_error());
   gsp_info ic = gsp_closure_ext(C, paths ? &SC : NULL, s, &oc);
-  cr_assert_eq(ig, ic, "%sGPU %s (%s) vs CPU %s", gsp_test_ctx, gsp_strerror(ig), gerr,
-               gsp_strerror(ic));
+  cr_assert_eq(ig, ic, "%sGPU %s (%s) vs CPU %s", gsp_test_ctx, gsp_strerror(ig), gerr, gsp_strerror(ic));
   if (ig == GSP_SUCCESS) {
     gsp_test_assert_matrix_same(G, C, real_tol);
     if (paths) check_paths(s, t, A, G, SG, non_reflexive, samples, 12345);
@@ -196,11 +207,9 @@ static gsp_info check_closure(gsp_matrix A, gsp_type t, gsp_semiring s, bool non
   return ig;
 }
 
-static void run_case(gsp_type t, gsp_semiring s, int64_t n, kind k, bool nonrefl, bool paths,
-                     uint64_t seed) {
-  gsp_test_context("%s %s n=%lld %s %s%s seed %llu", gsp_test_semiring_name(s),
-                   gsp_test_type_name(t), (long long)n, kind_names[k], nonrefl ? "M+" : "M*",
-                   paths ? " paths" : "", (unsigned long long)seed);
+static void run_case(gsp_type t, gsp_semiring s, int64_t n, kind k, bool nonrefl, bool paths, uint64_t seed) {
+  gsp_test_context("%s %s n=%lld %s %s%s seed %llu", gsp_test_semiring_name(s), gsp_test_type_name(t), (long long)n,
+                   kind_names[k], nonrefl ? "M+" : "M*", paths ? " paths" : "", (unsigned long long)seed);
   double density = n <= 200 ? 0.3 : n <= 1000 ? 0.05 : 0.01;
   gsp_matrix A = make_graph(t, s, n, k, density, seed);
   gsp_info info = check_closure(A, t, s, nonrefl, paths, n <= 129 ? 0 : 3000);
@@ -218,8 +227,7 @@ Test(cuda_closure, small_every_semiring_type_kind) {
     for (size_t b = 0; b < 4; b++)
       for (size_t z = 0; z < sizeof small_sizes / sizeof *small_sizes; z++)
         for (int k = 0; k < NKINDS; k++) {
-          if ((k == NEGATIVE || k == POSITIVE) && num_srs[a] != GSP_MIN_PLUS && num_srs[a] != GSP_MAX_PLUS)
-            continue;
+          if ((k == NEGATIVE || k == POSITIVE) && num_srs[a] != GSP_MIN_PLUS && num_srs[a] != GSP_MAX_PLUS) continue;
           run_case(num_types[b], num_srs[a], small_sizes[z], (kind)k, (seed & 1) != 0, false, seed);
           seed++;
         }
@@ -260,7 +268,7 @@ Test(cuda_closure, n1000_kinds) {
 Test(cuda_closure, n4099) {
   gpu_or_skip();
   run_case(GSP_FP32, GSP_MIN_PLUS, 4099, RANDOM, false, false, 400);
-  run_case(GSP_INT32, GSP_MIN_PLUS, 4099, RANDOM, false, false, 401);  /* DPX path */
+  run_case(GSP_INT32, GSP_MIN_PLUS, 4099, RANDOM, false, false, 401);   /* DPX path */
   run_case(GSP_INT32, GSP_MIN_PLUS, 4099, NEGATIVE, false, false, 402); /* saturating path */
   run_case(GSP_FP64, GSP_MAX_MIN, 4099, SPARSE, true, false, 403);
   run_case(GSP_BOOL, GSP_OR_AND, 4099, SPARSE, false, false, 404);
@@ -320,8 +328,8 @@ Test(cuda_closure, paths_dense_rows) {
     for (size_t b = 0; b < 4; b++)
       for (int sr = 0; sr < 2; sr++) {
         const gsp_semiring s = sr ? GSP_MAX_PLUS : GSP_MIN_PLUS;
-        gsp_test_context("dense paths %s %s n=%lld", gsp_test_semiring_name(s),
-                         gsp_test_type_name(num_types[b]), (long long)sizes[z]);
+        gsp_test_context("dense paths %s %s n=%lld", gsp_test_semiring_name(s), gsp_test_type_name(num_types[b]),
+                         (long long)sizes[z]);
         gsp_matrix A = make_graph(num_types[b], s, sizes[z], POSITIVE, 1.0, seed++);
         check_closure(A, num_types[b], s, sr == 1, true, 4000);
         gsp_matrix_free(&A);
@@ -342,8 +350,7 @@ Test(cuda_closure, paths_first_hop_beyond_candidates) {
     size_t cnt = 0;
     for (gsp_index v = 1; v <= 300; v++, cnt++) I[cnt] = 0, J[cnt] = v, gsp_test_value_set(t, X + cnt * ts, 1);
     I[cnt] = 0, J[cnt] = 301, gsp_test_value_set(t, X + cnt * ts, 50), cnt++;
-    for (gsp_index v = 301; v + 1 < n; v++, cnt++)
-      I[cnt] = v, J[cnt] = v + 1, gsp_test_value_set(t, X + cnt * ts, 2);
+    for (gsp_index v = 301; v + 1 < n; v++, cnt++) I[cnt] = v, J[cnt] = v + 1, gsp_test_value_set(t, X + cnt * ts, 2);
     J[cnt] = 0, I[cnt] = n - 1, gsp_test_value_set(t, X + cnt * ts, 3), cnt++; /* back to 0 */
     gsp_matrix A = NULL;
     GSP_OK(gsp_matrix_new(&A, t, n, n));

@@ -26,20 +26,20 @@
 
 /* Sentinels: an error must leave every output as it was. */
 #define DATA0 ((void *)0x5a5a)
-#define LD0 ((gsp_index)777)
-#define DEV0 (-42)
+#define LD0   ((gsp_index)777)
+#define DEV0  (-42)
 
-#define EXPECT_FAIL(code, call)                                                \
-  do {                                                                         \
-    data = DATA0;                                                              \
-    ld = LD0;                                                                  \
-    dev = DEV0;                                                                \
-    gsp_info r_ = (call);                                                      \
-    cr_expect_eq(r_, (code), "%s -> %s, expected %s (%s)", #call, gsp_strerror(r_), \
-                 gsp_strerror(code), gsp_last_error());                        \
-    cr_expect(strstr(gsp_last_error(), "gsp_matrix_device_view") != NULL, "%s: message '%s'", #call, \
-              gsp_last_error());                                               \
-    cr_expect(data == DATA0 && ld == LD0 && dev == DEV0, "%s: an output was written", #call); \
+#define EXPECT_FAIL(code, call)                                                                         \
+  do {                                                                                                  \
+    data = DATA0;                                                                                       \
+    ld = LD0;                                                                                           \
+    dev = DEV0;                                                                                         \
+    gsp_info r_ = (call);                                                                               \
+    cr_expect_eq(r_, (code), "%s -> %s, expected %s (%s)", #call, gsp_strerror(r_), gsp_strerror(code), \
+                 gsp_last_error());                                                                     \
+    cr_expect(strstr(gsp_last_error(), "gsp_matrix_device_view") != NULL, "%s: message '%s'", #call,    \
+              gsp_last_error());                                                                        \
+    cr_expect(data == DATA0 && ld == LD0 && dev == DEV0, "%s: an output was written", #call);           \
   } while (0)
 
 static gsp_matrix small(gsp_type t, gsp_index nrows, gsp_index ncols) {
@@ -118,16 +118,26 @@ Test(device_view_args, no_device) {
 
 #ifdef GSP_TEST_CUDA_RUNTIME
 
-static void gpu_or_skip(void) { GSP_TEST_GPU_OR_SKIP(); }
+static void gpu_or_skip(void) {
+  GSP_TEST_GPU_OR_SKIP();
+}
 
 /* The zero of s in type t ("no path"). */
 static void zero_of(void *out, gsp_semiring s, gsp_type t) {
   const bool low = s == GSP_MAX_PLUS || s == GSP_MAX_MIN;
   switch (t) {
-  case GSP_INT32: *(int32_t *)out = low ? INT32_MIN : INT32_MAX; break;
-  case GSP_INT64: *(int64_t *)out = low ? INT64_MIN : INT64_MAX; break;
-  case GSP_FP32: *(float *)out = low ? -INFINITY : INFINITY; break;
-  default: *(double *)out = low ? -INFINITY : INFINITY; break;
+  case GSP_INT32:
+    *(int32_t *)out = low ? INT32_MIN : INT32_MAX;
+    break;
+  case GSP_INT64:
+    *(int64_t *)out = low ? INT64_MIN : INT64_MAX;
+    break;
+  case GSP_FP32:
+    *(float *)out = low ? -INFINITY : INFINITY;
+    break;
+  default:
+    *(double *)out = low ? -INFINITY : INFINITY;
+    break;
   }
 }
 
@@ -250,8 +260,7 @@ Test(device_view_gpu, matches_cpu_closure) {
     cr_assert(memcmp(got, want, n * n * ts) == 0, "%s: the device view differs from the CPU closure",
               gsp_test_type_name(t));
     /* the unreachable vertex n-1: +inf / INT_MAX in its column */
-    cr_assert(memcmp(got + (n - 1) * ts, zero, ts) == 0, "%s: (0, n-1) is not the absent value",
-              gsp_test_type_name(t));
+    cr_assert(memcmp(got + (n - 1) * ts, zero, ts) == 0, "%s: (0, n-1) is not the absent value", gsp_test_type_name(t));
     free(got), free(want);
     gsp_matrix_free(&A), gsp_matrix_free(&C);
   }
@@ -310,8 +319,8 @@ Test(device_view_gpu, empty) {
   int dev = DEV0, cur = -1;
   GSP_OK(gsp_matrix_device_view(&data, &ld, &dev, E, GSP_MIN_PLUS));
   cr_assert_eq(cudaGetDevice(&cur), cudaSuccess);
-  cr_assert(data == NULL && ld == 0 && dev == cur, "empty: data %p, ld %llu, device %d", data,
-            (unsigned long long)ld, dev);
+  cr_assert(data == NULL && ld == 0 && dev == cur, "empty: data %p, ld %llu, device %d", data, (unsigned long long)ld,
+            dev);
   gsp_matrix_free(&E);
 }
 

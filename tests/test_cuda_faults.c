@@ -68,10 +68,10 @@ static void walk(const gpu_call *c, gsp_matrix A) {
         gsp_matrix_free(&in);
         break;
       }
-      cr_assert_eq(r, kind_code[ki], "%s, fault %lld (%s): got %s: %s", c->name, k, kind_text[ki],
-                   gsp_strerror(r), gsp_last_error());
-      cr_assert(strstr(gsp_last_error(), kind_text[ki]) != NULL, "%s, fault %lld: message '%s'", c->name,
-                k, gsp_last_error());
+      cr_assert_eq(r, kind_code[ki], "%s, fault %lld (%s): got %s: %s", c->name, k, kind_text[ki], gsp_strerror(r),
+                   gsp_last_error());
+      cr_assert(strstr(gsp_last_error(), kind_text[ki]) != NULL, "%s, fault %lld: message '%s'", c->name, k,
+                gsp_last_error());
       cr_assert_null(out, "%s, fault %lld: an output was written", c->name, k);
       gsp_test_assert_matrix_same(in, A, 0); /* input untouched */
       /* usable at once: the same call on the same object now succeeds */
@@ -103,7 +103,9 @@ static void check_closure(gsp_matrix in, void *out, gsp_matrix ref_in, void *ref
   gsp_test_assert_matrix_same(in, ref_in, 0);
   if (ref_out) gsp_test_assert_matrix_same((gsp_matrix)out, (gsp_matrix)ref_out, 0);
 }
-static void release_matrix(void **out) { gsp_matrix_free((gsp_matrix *)out); }
+static void release_matrix(void **out) {
+  gsp_matrix_free((gsp_matrix *)out);
+}
 
 static gsp_info call_sssp(gsp_matrix in, void **out) {
   gsp_sssp_opts o = {.algo = GSP_SSSP_AUTO, .backend = GSP_BACKEND_CUDA};

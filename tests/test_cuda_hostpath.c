@@ -21,15 +21,27 @@ static void gpu_or_skip(void) {
   GSP_OK(gsp_set_threads(cpus > 0 ? (int)cpus : 0));
 }
 
-static size_t tsize(gsp_type t) { return t == GSP_BOOL ? 1 : t == GSP_INT32 || t == GSP_FP32 ? 4 : 8; }
+static size_t tsize(gsp_type t) {
+  return t == GSP_BOOL ? 1 : t == GSP_INT32 || t == GSP_FP32 ? 4 : 8;
+}
 
 static void put(void *p, gsp_type t, int64_t v) {
   switch (t) {
-  case GSP_BOOL: *(uint8_t *)p = v != 0; break;
-  case GSP_INT32: *(int32_t *)p = (int32_t)v; break;
-  case GSP_INT64: *(int64_t *)p = v; break;
-  case GSP_FP32: *(float *)p = (float)v; break;
-  case GSP_FP64: *(double *)p = (double)v; break;
+  case GSP_BOOL:
+    *(uint8_t *)p = v != 0;
+    break;
+  case GSP_INT32:
+    *(int32_t *)p = (int32_t)v;
+    break;
+  case GSP_INT64:
+    *(int64_t *)p = v;
+    break;
+  case GSP_FP32:
+    *(float *)p = (float)v;
+    break;
+  case GSP_FP64:
+    *(double *)p = (double)v;
+    break;
   }
 }
 
@@ -39,11 +51,21 @@ static void put(void *p, gsp_type t, int64_t v) {
 static void absent_of(void *p, gsp_type t, gsp_semiring s) {
   const bool lo = s == GSP_MIN_PLUS || s == GSP_MIN_MAX;
   switch (t) {
-  case GSP_INT32: *(int32_t *)p = lo ? INT32_MAX : INT32_MIN; break;
-  case GSP_INT64: *(int64_t *)p = lo ? INT64_MAX : INT64_MIN; break;
-  case GSP_FP32: *(float *)p = lo ? INFINITY : -INFINITY; break;
-  case GSP_FP64: *(double *)p = lo ? INFINITY : -INFINITY; break;
-  default: *(uint8_t *)p = 0; break;
+  case GSP_INT32:
+    *(int32_t *)p = lo ? INT32_MAX : INT32_MIN;
+    break;
+  case GSP_INT64:
+    *(int64_t *)p = lo ? INT64_MAX : INT64_MIN;
+    break;
+  case GSP_FP32:
+    *(float *)p = lo ? INFINITY : -INFINITY;
+    break;
+  case GSP_FP64:
+    *(double *)p = lo ? INFINITY : -INFINITY;
+    break;
+  default:
+    *(uint8_t *)p = 0;
+    break;
   }
 }
 
@@ -113,8 +135,7 @@ static void compare(gsp_type t, gsp_semiring s, int64_t n, double density, bool 
   const size_t ts = tsize(t), nn = (size_t)n * (size_t)n;
   for (size_t k = 0; k < nn; k++)
     cr_assert(memcmp((char *)yc + k * ts, (char *)yg + k * ts, ts) == 0,
-              "type %d semiring %d n %lld%s: cell %zu differs", (int)t, (int)s, (long long)n, csr ? " csr" : "",
-              k);
+              "type %d semiring %d n %lld%s: cell %zu differs", (int)t, (int)s, (long long)n, csr ? " csr" : "", k);
   free(x), free(yc), free(yg);
 }
 
@@ -148,7 +169,8 @@ Test(cuda_hostpath, bool_bytes_and_csr, .timeout = 600) {
     const size_t nn = (size_t)n * (size_t)n;
     uint8_t *x = calloc(nn, 1);
     uint64_t st = 44 + (uint64_t)c;
-    for (int64_t e = 0; e < n; e++) x[(gsp_test_rand(&st) % (uint64_t)n) * (uint64_t)n + gsp_test_rand(&st) % (uint64_t)n] = 1;
+    for (int64_t e = 0; e < n; e++)
+      x[(gsp_test_rand(&st) % (uint64_t)n) * (uint64_t)n + gsp_test_rand(&st) % (uint64_t)n] = 1;
     gsp_index nc = 0, ng = 0;
     void *yc = closed(x, GSP_BOOL, GSP_OR_AND, n, GSP_BACKEND_CPU, c == 1, &nc);
     void *yg = closed(x, GSP_BOOL, GSP_OR_AND, n, GSP_BACKEND_CUDA, c == 1, &ng);
@@ -188,8 +210,7 @@ Test(cuda_hostpath, successors_match_distances, .timeout = 600) {
       const int64_t v = s[k];
       cr_assert(v >= 0 && v < n, "(%lld,%lld): successor %lld", (long long)i, (long long)j, (long long)v);
       const float rest = v == j ? 0 : d[(size_t)v * n + j];
-      cr_assert_eq(d[k], x[(size_t)i * n + v] + rest, "(%lld,%lld) via %lld", (long long)i, (long long)j,
-                   (long long)v);
+      cr_assert_eq(d[k], x[(size_t)i * n + v] + rest, "(%lld,%lld) via %lld", (long long)i, (long long)j, (long long)v);
     }
   GSP_OK(gsp_matrix_free(&A));
   GSP_OK(gsp_matrix_free(&S));
@@ -247,8 +268,7 @@ Test(cuda_hostpath, pack_closure_unpack_round_trip, .timeout = 300) {
   cr_assert_eq(ng, nc);
   void *y = NULL;
   GSP_OK(gsp_matrix_unpack_dense(&y, &fill, &A));
-  for (size_t k = 0; k < nn; k++)
-    cr_assert_eq(((int32_t *)y)[k], ref[k] == INT32_MAX ? fill : ref[k], "cell %zu", k);
+  for (size_t k = 0; k < nn; k++) cr_assert_eq(((int32_t *)y)[k], ref[k] == INT32_MAX ? fill : ref[k], "cell %zu", k);
   free(y), free(ref);
 }
 

@@ -45,8 +45,8 @@ static void walk_rows(const tg *g, gsp_matrix D, gsp_matrix P, gsp_index r, gsp_
     gsp_index len = (gsp_index)n;
     const gsp_info info = gsp_path_from_parent_row(path, &len, P, r, (gsp_index)v);
     if (isinf(dd[v])) {
-      cr_assert_eq(info, GSP_NO_VALUE, "%srow %llu: path to unreachable %lld: %s", gsp_test_ctx,
-                   (unsigned long long)r, (long long)v, gsp_strerror(info));
+      cr_assert_eq(info, GSP_NO_VALUE, "%srow %llu: path to unreachable %lld: %s", gsp_test_ctx, (unsigned long long)r,
+                   (long long)v, gsp_strerror(info));
       continue;
     }
     cr_assert_eq(info, GSP_SUCCESS, "%srow %llu: path to %lld: %s %s", gsp_test_ctx, (unsigned long long)r,
@@ -60,16 +60,15 @@ static void walk_rows(const tg *g, gsp_matrix D, gsp_matrix P, gsp_index r, gsp_
                 (unsigned long long)path[k]);
       s = tsum(g->t, s, w);
     }
-    cr_assert(s == dd[v], "%srow %llu: path to %lld sums to %.17g, dist %.17g", gsp_test_ctx,
-              (unsigned long long)r, (long long)v, s, dd[v]);
+    cr_assert(s == dd[v], "%srow %llu: path to %lld sums to %.17g, dist %.17g", gsp_test_ctx, (unsigned long long)r,
+              (long long)v, s, dd[v]);
   }
   free(dd), free(path);
 }
 
 /* GPU == CPU (with and without parents), then `rows` sampled rows against
  * the references and walked. src NULL: all pairs. */
-static void both(gsp_matrix A, const gsp_index *src, gsp_index ns, gsp_index batch, bool cut, double cutoff,
-                 int rows) {
+static void both(gsp_matrix A, const gsp_index *src, gsp_index ns, gsp_index batch, bool cut, double cutoff, int rows) {
   gsp_index *all = NULL;
   if (!src) src = all = gsp_test_all_sources(A, &ns);
   gsp_msssp_opts o = {0};

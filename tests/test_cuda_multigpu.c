@@ -38,8 +38,8 @@ static void same_as_one_gpu(gsp_matrix A, gsp_semiring s, bool nonrefl, int G, g
 }
 
 static void mg_case(gsp_type t, gsp_semiring s, int64_t n, scale_kind k, bool nonrefl, int G, uint64_t seed) {
-  gsp_test_context("%s %s n=%lld %s %s G=%d seed %llu", gsp_test_semiring_name(s), gsp_test_type_name(t),
-                   (long long)n, scale_kind_names[k], nonrefl ? "M+" : "M*", G, (unsigned long long)seed);
+  gsp_test_context("%s %s n=%lld %s %s G=%d seed %llu", gsp_test_semiring_name(s), gsp_test_type_name(t), (long long)n,
+                   scale_kind_names[k], nonrefl ? "M+" : "M*", G, (unsigned long long)seed);
   gsp_matrix A = scale_graph(t, s, n, k, 0.01, seed);
   same_as_one_gpu(A, s, nonrefl, G, GSP_SUCCESS);
   gsp_matrix_free(&A);

@@ -47,8 +47,7 @@ static void same_as_in_core(gsp_matrix A, gsp_type t, gsp_semiring s, bool nonre
 static void page_case(gsp_type t, gsp_semiring s, int64_t n, scale_kind k, bool nonrefl, int64_t B, int S,
                       int64_t min_pages, uint64_t seed) {
   gsp_test_context("%s %s n=%lld %s %s B=%lld S=%d seed %llu", gsp_test_semiring_name(s), gsp_test_type_name(t),
-                   (long long)n, scale_kind_names[k], nonrefl ? "M+" : "M*", (long long)B, S,
-                   (unsigned long long)seed);
+                   (long long)n, scale_kind_names[k], nonrefl ? "M+" : "M*", (long long)B, S, (unsigned long long)seed);
   gsp_matrix A = scale_graph(t, s, n, k, 0.01, seed);
   same_as_in_core(A, t, s, nonrefl, cap_for(t, n, B, S), min_pages, GSP_SUCCESS);
   gsp_matrix_free(&A);

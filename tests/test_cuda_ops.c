@@ -56,13 +56,13 @@ typedef struct {
 } shape;
 
 static const shape shapes[] = {
-    {0, 0, 0.5, 0.5},     /* empty */
-    {1, 1, 1.0, 1.0},     /* 1x1 */
-    {6, 0, 0.5, 0.5},     /* no columns */
-    {0, 6, 0.5, 0.5},     /* no rows */
-    {7, 13, 0.3, 0.5},    /* rectangular */
-    {12, 12, 1.0, 1.0},   /* dense, full u */
-    {50, 40, 0.05, 0.1},  /* sparse matrix, sparse frontier */
+    {0, 0, 0.5, 0.5},      /* empty */
+    {1, 1, 1.0, 1.0},      /* 1x1 */
+    {6, 0, 0.5, 0.5},      /* no columns */
+    {0, 6, 0.5, 0.5},      /* no rows */
+    {7, 13, 0.3, 0.5},     /* rectangular */
+    {12, 12, 1.0, 1.0},    /* dense, full u */
+    {50, 40, 0.05, 0.1},   /* sparse matrix, sparse frontier */
     {300, 200, 0.2, 0.02}, /* long rows (warp per row), frontier under 5%: push */
     {200, 300, 0.15, 1.0}, /* long rows, full u (cuSPARSE for float PLUS_TIMES) */
 };
@@ -102,8 +102,7 @@ static void check_mv(bool vxm, gsp_semiring s, gsp_type t, shape sh, int cfgk, b
   for (int di = 0; di < 3; di++) {
     gsp_test_context("gpu %s %s %s %s A %llux%llu %s%s seed %llu", vxm ? "vxm" : "mxv", dir_names[di],
                      gsp_test_semiring_name(s), gsp_test_type_name(t), (unsigned long long)sh.m,
-                     (unsigned long long)sh.n, gsp_test_config_name(cfg), tr ? " A'" : "",
-                     (unsigned long long)seed);
+                     (unsigned long long)sh.n, gsp_test_config_name(cfg), tr ? " A'" : "", (unsigned long long)seed);
     gsp_vector wg = NULL;
     GSP_OK(gsp_vector_dup(&wg, w));
     gsp_desc dg = with(d0, GSP_BACKEND_CUDA, dirs[di]);
@@ -131,18 +130,42 @@ static void sweep(bool vxm, gsp_semiring s) {
   }
 }
 
-Test(cuda_mxv, min_plus) { sweep(false, GSP_MIN_PLUS); }
-Test(cuda_mxv, max_plus) { sweep(false, GSP_MAX_PLUS); }
-Test(cuda_mxv, max_min) { sweep(false, GSP_MAX_MIN); }
-Test(cuda_mxv, min_max) { sweep(false, GSP_MIN_MAX); }
-Test(cuda_mxv, or_and) { sweep(false, GSP_OR_AND); }
-Test(cuda_mxv, plus_times) { sweep(false, GSP_PLUS_TIMES); }
-Test(cuda_vxm, min_plus) { sweep(true, GSP_MIN_PLUS); }
-Test(cuda_vxm, max_plus) { sweep(true, GSP_MAX_PLUS); }
-Test(cuda_vxm, max_min) { sweep(true, GSP_MAX_MIN); }
-Test(cuda_vxm, min_max) { sweep(true, GSP_MIN_MAX); }
-Test(cuda_vxm, or_and) { sweep(true, GSP_OR_AND); }
-Test(cuda_vxm, plus_times) { sweep(true, GSP_PLUS_TIMES); }
+Test(cuda_mxv, min_plus) {
+  sweep(false, GSP_MIN_PLUS);
+}
+Test(cuda_mxv, max_plus) {
+  sweep(false, GSP_MAX_PLUS);
+}
+Test(cuda_mxv, max_min) {
+  sweep(false, GSP_MAX_MIN);
+}
+Test(cuda_mxv, min_max) {
+  sweep(false, GSP_MIN_MAX);
+}
+Test(cuda_mxv, or_and) {
+  sweep(false, GSP_OR_AND);
+}
+Test(cuda_mxv, plus_times) {
+  sweep(false, GSP_PLUS_TIMES);
+}
+Test(cuda_vxm, min_plus) {
+  sweep(true, GSP_MIN_PLUS);
+}
+Test(cuda_vxm, max_plus) {
+  sweep(true, GSP_MAX_PLUS);
+}
+Test(cuda_vxm, max_min) {
+  sweep(true, GSP_MAX_MIN);
+}
+Test(cuda_vxm, min_max) {
+  sweep(true, GSP_MIN_MAX);
+}
+Test(cuda_vxm, or_and) {
+  sweep(true, GSP_OR_AND);
+}
+Test(cuda_vxm, plus_times) {
+  sweep(true, GSP_PLUS_TIMES);
+}
 
 /* Integer MIN_PLUS saturates on the GPU as on the CPU: INT_MAX absorbs,
  * overflowing sums clamp, in both directions. */
@@ -153,9 +176,9 @@ Test(cuda_vxm, int_min_plus_saturates) {
   GSP_OK(gsp_matrix_new(&A, GSP_INT32, 2, 3));
   GSP_OK(gsp_vector_new(&u, GSP_INT32, 2));
   int32_t big = INT32_MAX - 5, inf = INT32_MAX, ten = 10, one = 1;
-  GSP_OK(gsp_matrix_set_element(A, 0, 0, &ten));  /* big + 10: clamps to INT_MAX */
-  GSP_OK(gsp_matrix_set_element(A, 1, 1, &inf));  /* 1 + inf: inf */
-  GSP_OK(gsp_matrix_set_element(A, 1, 2, &one));  /* 1 + 1 */
+  GSP_OK(gsp_matrix_set_element(A, 0, 0, &ten)); /* big + 10: clamps to INT_MAX */
+  GSP_OK(gsp_matrix_set_element(A, 1, 1, &inf)); /* 1 + inf: inf */
+  GSP_OK(gsp_matrix_set_element(A, 1, 2, &one)); /* 1 + 1 */
   GSP_OK(gsp_vector_set_element(u, 0, &big));
   GSP_OK(gsp_vector_set_element(u, 1, &one));
   for (int di = 0; di < 3; di++) {
@@ -260,13 +283,12 @@ static const mshape mshapes[] = {
 };
 #define NMSHAPES (sizeof mshapes / sizeof mshapes[0])
 
-static void check_mxm(gsp_semiring s, gsp_type t, mshape sh, int cfgk, bool ta, bool tb, bool dense_a,
-                      uint64_t seed) {
+static void check_mxm(gsp_semiring s, gsp_type t, mshape sh, int cfgk, bool ta, bool tb, bool dense_a, uint64_t seed) {
   gsp_test_config cfg = gsp_test_config_get(cfgk);
-  gsp_test_context("gpu mxm %s %s %llux%llux%llu %s%s%s%s seed %llu", gsp_test_semiring_name(s),
-                   gsp_test_type_name(t), (unsigned long long)sh.m, (unsigned long long)sh.k,
-                   (unsigned long long)sh.n, gsp_test_config_name(cfg), ta ? " A'" : "", tb ? " B'" : "",
-                   dense_a ? " dense A" : "", (unsigned long long)seed);
+  gsp_test_context("gpu mxm %s %s %llux%llux%llu %s%s%s%s seed %llu", gsp_test_semiring_name(s), gsp_test_type_name(t),
+                   (unsigned long long)sh.m, (unsigned long long)sh.k, (unsigned long long)sh.n,
+                   gsp_test_config_name(cfg), ta ? " A'" : "", tb ? " B'" : "", dense_a ? " dense A" : "",
+                   (unsigned long long)seed);
   int64_t lo, hi;
   gsp_test_range(s, &lo, &hi);
   gsp_matrix A0 = ta ? gsp_test_random_matrix(t, sh.k, sh.m, sh.da, lo, hi, seed)
@@ -317,12 +339,24 @@ static void msweep(gsp_semiring s) {
   }
 }
 
-Test(cuda_mxm, min_plus) { msweep(GSP_MIN_PLUS); }
-Test(cuda_mxm, max_plus) { msweep(GSP_MAX_PLUS); }
-Test(cuda_mxm, max_min) { msweep(GSP_MAX_MIN); }
-Test(cuda_mxm, min_max) { msweep(GSP_MIN_MAX); }
-Test(cuda_mxm, or_and) { msweep(GSP_OR_AND); }
-Test(cuda_mxm, plus_times) { msweep(GSP_PLUS_TIMES); }
+Test(cuda_mxm, min_plus) {
+  msweep(GSP_MIN_PLUS);
+}
+Test(cuda_mxm, max_plus) {
+  msweep(GSP_MAX_PLUS);
+}
+Test(cuda_mxm, max_min) {
+  msweep(GSP_MAX_MIN);
+}
+Test(cuda_mxm, min_max) {
+  msweep(GSP_MIN_MAX);
+}
+Test(cuda_mxm, or_and) {
+  msweep(GSP_OR_AND);
+}
+Test(cuda_mxm, plus_times) {
+  msweep(GSP_PLUS_TIMES);
+}
 
 /* Dense x dense: cuBLAS gemm for full float PLUS_TIMES (both transposes),
  * our kernel over A's CSR for the other semirings. */
@@ -342,8 +376,7 @@ Test(cuda_mxm, dense_dense) {
 
 /* Positive real values in [0.5, 2) on a random pattern of the given
  * density (rows emptier than that where `empty_rows`: every third row). */
-static gsp_matrix real_matrix(gsp_type t, gsp_index m, gsp_index n, double density, bool empty_rows,
-                              uint64_t seed) {
+static gsp_matrix real_matrix(gsp_type t, gsp_index m, gsp_index n, double density, bool empty_rows, uint64_t seed) {
   gsp_matrix A = NULL;
   GSP_OK(gsp_matrix_new(&A, t, m, n));
   size_t cap = (size_t)((double)m * (double)n * density * 1.2) + 16, cnt = 0;
@@ -409,13 +442,13 @@ static void check_spgemm(gsp_type t, gsp_matrix A, gsp_matrix B, bool ta, bool t
 }
 
 static const mshape sshapes[] = {
-    {1, 1, 1, 1.0, 1.0},       /* 1x1 */
-    {5, 0, 4, 0.5, 0.5},       /* no inner dimension: T is empty */
-    {0, 4, 3, 0.5, 0.5},       /* no rows */
-    {6, 5, 7, 0.0, 0.5},       /* A has no entry */
-    {7, 13, 5, 0.3, 0.6},      /* rectangular */
-    {60, 50, 70, 0.05, 0.05},  /* sparse: many empty rows in A and in T */
-    {120, 90, 150, 0.2, 0.3},  /* denser rows */
+    {1, 1, 1, 1.0, 1.0},      /* 1x1 */
+    {5, 0, 4, 0.5, 0.5},      /* no inner dimension: T is empty */
+    {0, 4, 3, 0.5, 0.5},      /* no rows */
+    {6, 5, 7, 0.0, 0.5},      /* A has no entry */
+    {7, 13, 5, 0.3, 0.6},     /* rectangular */
+    {60, 50, 70, 0.05, 0.05}, /* sparse: many empty rows in A and in T */
+    {120, 90, 150, 0.2, 0.3}, /* denser rows */
 };
 #define NSSHAPES (sizeof sshapes / sizeof sshapes[0])
 
@@ -895,8 +928,7 @@ static void bfs_both(gsp_matrix A, gsp_index n, gsp_index src, int di) {
     GSP_OK(gsp_vector_nvals(&nf, frontier[0]));
     reached += nf;
   }
-  cr_assert(reached > 100, "the test graph is too small to mean much (%llu reached)",
-            (unsigned long long)reached);
+  cr_assert(reached > 100, "the test graph is too small to mean much (%llu reached)", (unsigned long long)reached);
   for (int b = 0; b < 2; b++) gsp_vector_free(&visited[b]), gsp_vector_free(&frontier[b]);
 }
 
@@ -979,8 +1011,8 @@ Test(cuda_algorithms, sssp_by_vxm_equals_gsp_sssp) {
                 (unsigned long long)reached);
       for (int di = 0; di < 3; di++) {
         gsp_vector dd = sssp_by_vxm(A, types[ti], n, src, with((gsp_desc){0}, GSP_BACKEND_CUDA, dirs[di]));
-        gsp_test_context("sssp by vxm %s from %llu, %s", gsp_test_type_name(types[ti]),
-                         (unsigned long long)src, dir_names[di]);
+        gsp_test_context("sssp by vxm %s from %llu, %s", gsp_test_type_name(types[ti]), (unsigned long long)src,
+                         dir_names[di]);
         gsp_test_assert_vector_same(dd, ref, 0);
         gsp_vector_free(&dd);
       }

@@ -56,8 +56,7 @@ static void closure_vs_cpu(gsp_matrix A, gsp_semiring s, bool nonrefl, gsp_info 
   const gsp_info ic = gsp_closure_ext(C, NULL, s, &oc);
   cr_assert_eq(ig, expect, "%sGPU: %s (%s)", gsp_test_ctx, gsp_strerror(ig), gsp_last_error());
   cr_assert_eq(ic, expect, "%sCPU: %s", gsp_test_ctx, gsp_strerror(ic));
-  cr_assert_eq(rec.mode, GSP_SCALE_IN_CORE, "%sthe GPU did not run it (%s)", gsp_test_ctx,
-               scale_mode_name(rec.mode));
+  cr_assert_eq(rec.mode, GSP_SCALE_IN_CORE, "%sthe GPU did not run it (%s)", gsp_test_ctx, scale_mode_name(rec.mode));
   scale_assert_same(G, ig == GSP_SUCCESS ? C : A);
   gsp_matrix_free(&G), gsp_matrix_free(&C);
 }
@@ -75,8 +74,7 @@ Test(cuda_sanitize, closure_numeric) {
       {GSP_FP32, GSP_MIN_PLUS, 200, K_NEGATIVE, false}, /* two rounds: diagonal, panels, product */
       {GSP_INT32, GSP_MIN_PLUS, 100, K_RANDOM, false},  /* non-negative int32: the DPX kernels */
       {GSP_INT32, GSP_MIN_PLUS, 100, K_NEGATIVE, true}, /* saturating int32, M+ */
-      {GSP_INT64, GSP_MAX_MIN, 100, K_RANDOM, false},
-      {GSP_FP64, GSP_MAX_PLUS, 100, K_NEGATIVE, false},
+      {GSP_INT64, GSP_MAX_MIN, 100, K_RANDOM, false},     {GSP_FP64, GSP_MAX_PLUS, 100, K_NEGATIVE, false},
       {GSP_INT64, GSP_MIN_MAX, 60, K_DISCONNECTED, true},
   };
   for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
@@ -131,8 +129,8 @@ static void successors_vs_cpu(gsp_matrix A, gsp_semiring s) {
       gsp_index len = n + 1;
       const gsp_info pi = gsp_path_from_succ(path, &len, S, i, j);
       if (have == GSP_NO_VALUE) {
-        cr_assert_eq(pi, GSP_NO_VALUE, "%s(%llu,%llu): a path but no distance", gsp_test_ctx,
-                     (unsigned long long)i, (unsigned long long)j);
+        cr_assert_eq(pi, GSP_NO_VALUE, "%s(%llu,%llu): a path but no distance", gsp_test_ctx, (unsigned long long)i,
+                     (unsigned long long)j);
         continue;
       }
       cr_assert_eq(pi, GSP_SUCCESS, "%spath (%llu,%llu): %s", gsp_test_ctx, (unsigned long long)i,
@@ -212,9 +210,9 @@ Test(cuda_sanitize, out_of_core) {
   GSP_OK(gsp_closure_ext(C, NULL, GSP_MIN_PLUS, &oc));
   scale_assert_same(O, C);
   gsp_matrix X = NULL;
-  cr_assert_eq(scale_close(A, GSP_MIN_PLUS, false, gsp__ooc_bytes(384, 4, 128, 2) - 4096 * 4, 1, &X, &rec, err,
-                           sizeof err),
-               GSP_DEVICE_OUT_OF_MEMORY, "%s%s", gsp_test_ctx, err);
+  cr_assert_eq(
+      scale_close(A, GSP_MIN_PLUS, false, gsp__ooc_bytes(384, 4, 128, 2) - 4096 * 4, 1, &X, &rec, err, sizeof err),
+      GSP_DEVICE_OUT_OF_MEMORY, "%s%s", gsp_test_ctx, err);
   gsp_matrix_free(&A), gsp_matrix_free(&O), gsp_matrix_free(&C);
 }
 
@@ -271,8 +269,7 @@ static gsp_matrix hub_graph(gsp_type t, uint64_t seed) {
   gsp_index m = 0;
   for (gsp_index v = 1; v <= HUB; v++) I[m] = 0, J[m] = v, W[m] = (double)(1 + gsp_test_rand(&st) % 30), m++;
   for (gsp_index u = 0; u < N; u++)
-    for (int k = 0; k < 3; k++)
-      I[m] = u, J[m] = gsp_test_rand(&st) % N, W[m] = (double)(gsp_test_rand(&st) % 20), m++;
+    for (int k = 0; k < 3; k++) I[m] = u, J[m] = gsp_test_rand(&st) % N, W[m] = (double)(gsp_test_rand(&st) % 20), m++;
   gsp_matrix D = NULL, A = NULL;
   GSP_OK(gsp_matrix_new(&D, GSP_FP64, N, N));
   GSP_OK(gsp_matrix_build(D, I, J, W, m, GSP_DUP_MIN));
@@ -302,7 +299,7 @@ Test(cuda_sanitize, sssp_near_far) {
   sssp_vs_cpu(H, 5, (gsp_sssp_opts){.algo = GSP_SSSP_AUTO});
   gsp_index srcs[40];
   for (int k = 0; k < 40; k++) srcs[k] = (gsp_index)((k * 97) % 1200);
-  srcs[3] = 0; /* the hub */
+  srcs[3] = 0;       /* the hub */
   srcs[4] = srcs[5]; /* a repeat */
   gsp_sssp_opts o = {.algo = GSP_SSSP_DELTA, .backend = GSP_BACKEND_CPU};
   gsp_vector dc = NULL, sc = NULL, pc = NULL, dg = NULL, sg = NULL, pg = NULL;
@@ -396,14 +393,12 @@ Test(cuda_sanitize, bellman_ford) {
     gsp_matrix A = as_type(R, sssp_types[ti]);
     gsp_test_context("bellman-ford cycle %s: ", type_name(sssp_types[ti]));
     gsp_vector d = NULL, p = NULL;
-    cr_assert_eq(gsp_bellman_ford(&d, &p, A, 0, &bf_gpu), GSP_NEGATIVE_CYCLE, "%s%s", gsp_test_ctx,
-                 gsp_last_error());
+    cr_assert_eq(gsp_bellman_ford(&d, &p, A, 0, &bf_gpu), GSP_NEGATIVE_CYCLE, "%s%s", gsp_test_ctx, gsp_last_error());
     cr_assert(d == NULL && p == NULL);
     gsp_index c1[120], c2[120], l1 = 120, l2 = 120;
     GSP_OK(gsp_negative_cycle(c1, &l1, A, &bf_cpu));
     GSP_OK(gsp_negative_cycle(c2, &l2, A, &bf_gpu));
-    cr_assert(l1 == l2 && memcmp(c1, c2, l1 * sizeof *c1) == 0, "%sthe backends found different cycles",
-              gsp_test_ctx);
+    cr_assert(l1 == l2 && memcmp(c1, c2, l1 * sizeof *c1) == 0, "%sthe backends found different cycles", gsp_test_ctx);
     gsp_matrix_free(&A);
   }
   gsp_matrix_free(&R);
@@ -462,8 +457,8 @@ Test(cuda_sanitize, apsp) {
   gsp_test_context("apsp row blocks: ");
   GSP_OK(gsp_apsp(&D, &P, A, &o));
   cr_assert(D == NULL && P == NULL);
-  cr_assert(rc.rows == 150 && rc.calls == 5, "%s%llu rows in %llu calls", gsp_test_ctx,
-            (unsigned long long)rc.rows, (unsigned long long)rc.calls);
+  cr_assert(rc.rows == 150 && rc.calls == 5, "%s%llu rows in %llu calls", gsp_test_ctx, (unsigned long long)rc.rows,
+            (unsigned long long)rc.calls);
   gsp_matrix_free(&A), gsp_matrix_free(&B), gsp_matrix_free(&R);
 }
 
@@ -548,15 +543,16 @@ static gsp_matrix dense_copy(gsp_matrix X) {
 }
 
 /* C<M> = accum(C, A (+.*) B) with dense B on the GPU == the CPU. */
-static void mxm_case(gsp_semiring s, gsp_type t, gsp_index m, gsp_index k, gsp_index n, double da, double db,
-                     int cfgk, bool ta, bool dense_a, uint64_t seed) {
+static void mxm_case(gsp_semiring s, gsp_type t, gsp_index m, gsp_index k, gsp_index n, double da, double db, int cfgk,
+                     bool ta, bool dense_a, uint64_t seed) {
   const gsp_test_config cfg = gsp_test_config_get(cfgk);
   gsp_test_context("mxm %s %s %llux%llux%llu %s%s%s: ", gsp_test_semiring_name(s), gsp_test_type_name(t),
                    (unsigned long long)m, (unsigned long long)k, (unsigned long long)n, gsp_test_config_name(cfg),
                    ta ? " A'" : "", dense_a ? " dense A" : "");
   int64_t lo, hi;
   gsp_test_range(s, &lo, &hi);
-  gsp_matrix A0 = ta ? gsp_test_random_matrix(t, k, m, da, lo, hi, seed) : gsp_test_random_matrix(t, m, k, da, lo, hi, seed);
+  gsp_matrix A0 =
+      ta ? gsp_test_random_matrix(t, k, m, da, lo, hi, seed) : gsp_test_random_matrix(t, m, k, da, lo, hi, seed);
   gsp_matrix B0 = gsp_test_random_matrix(t, k, n, db, lo, hi, seed + 1);
   gsp_matrix A = dense_a ? dense_copy(A0) : A0, Bg = dense_copy(B0), Bc = dense_copy(B0);
   gsp_matrix C = gsp_test_random_matrix(t, m, n, 0.3, lo, hi, seed + 2), Cc = NULL;

@@ -261,8 +261,8 @@ static gsp_matrix hub_graph(gsp_type t, int64_t leaves, int64_t wmin, int64_t wm
   cr_assert(I && J && W);
   uint64_t st = seed;
   int64_t m = 0;
-#define ARC(u, v)                                                              \
-  (I[m] = (gsp_index)(u), J[m] = (gsp_index)(v),                               \
+#define ARC(u, v)                                \
+  (I[m] = (gsp_index)(u), J[m] = (gsp_index)(v), \
    W[m] = (double)(wmin + (int64_t)(gsp_test_rand(&st) % (uint64_t)(wmax - wmin + 1))), m++)
   for (int64_t v = 1; v <= leaves; v++) ARC(0, v);
   for (int64_t v = 1; v <= leaves; v++) {
@@ -364,9 +364,9 @@ Test(cuda_sssp, nearfar_nearest_source_many) {
     gsp_index srcs[300];
     int64_t s64[300];
     for (int k = 0; k < 300; k++) srcs[k] = (gsp_index)((k * 211) % 20010), s64[k] = (int64_t)srcs[k];
-    srcs[7] = s64[7] = 0;            /* the big hub */
-    srcs[8] = s64[8] = 20000 + 4;    /* a mid hub (degree 5000) */
-    srcs[9] = s64[9] = srcs[10];     /* a repeat */
+    srcs[7] = s64[7] = 0;         /* the big hub */
+    srcs[8] = s64[8] = 20000 + 4; /* a mid hub (degree 5000) */
+    srcs[9] = s64[9] = srcs[10];  /* a repeat */
     gsp_test_context("gpu nearest many %s", type_name(t));
     gsp_sssp_opts o = sopts(GSP_SSSP_AUTO, GSP_BACKEND_CPU);
     gsp_vector dc = NULL, sc = NULL, pc = NULL, dg = NULL, sg = NULL, pg = NULL;
@@ -389,8 +389,10 @@ static void set_typed(gsp_matrix A, gsp_type t, gsp_index i, gsp_index j, double
   int32_t i32 = (int32_t)x;
   int64_t i64 = (int64_t)x;
   float f32 = (float)x;
-  const void *p = t == GSP_INT32 ? (const void *)&i32 : t == GSP_INT64 ? (const void *)&i64
-                : t == GSP_FP32 ? (const void *)&f32 : (const void *)&x;
+  const void *p = t == GSP_INT32   ? (const void *)&i32
+                  : t == GSP_INT64 ? (const void *)&i64
+                  : t == GSP_FP32  ? (const void *)&f32
+                                   : (const void *)&x;
   GSP_OK(gsp_matrix_set_element(A, i, j, p));
 }
 

@@ -12,7 +12,7 @@
 #include "gsp_test.h"
 
 #define NT 6
-#define N 3000
+#define N  3000
 
 typedef struct {
   gsp_matrix A;
@@ -102,12 +102,15 @@ static void six_threads(bool dense) {
     for (int t = 0; t < NT; t++) pthread_join(th[t], NULL);
     pthread_barrier_destroy(&go);
     for (int t = 0; t < NT; t++)
-      cr_assert_eq(jobs[t].failures, 0, "%s, round %d, thread %d: %s", dense ? "dense" : "CSR", round, t,
-                   jobs[t].why);
+      cr_assert_eq(jobs[t].failures, 0, "%s, round %d, thread %d: %s", dense ? "dense" : "CSR", round, t, jobs[t].why);
     gsp_matrix_free(&shared);
   }
   free(expect);
 }
 
-Test(cuda_threads, six_threads_on_one_csr_matrix, .timeout = 600) { six_threads(false); }
-Test(cuda_threads, six_threads_on_one_dense_matrix, .timeout = 600) { six_threads(true); }
+Test(cuda_threads, six_threads_on_one_csr_matrix, .timeout = 600) {
+  six_threads(false);
+}
+Test(cuda_threads, six_threads_on_one_dense_matrix, .timeout = 600) {
+  six_threads(true);
+}

@@ -17,18 +17,16 @@ typedef struct {
   double da, db;
 } shape;
 
-static const shape shapes[] = {
-    {0, 0, 0.5, 0.5}, {3, 0, 0.5, 0.5}, {1, 1, 1.0, 1.0}, {7, 11, 0.3, 0.4}, {10, 10, 1.0, 1.0}, {30, 25, 0.05, 0.1}, {4, 9, 0.0, 0.5}};
+static const shape shapes[] = {{0, 0, 0.5, 0.5},   {3, 0, 0.5, 0.5},    {1, 1, 1.0, 1.0}, {7, 11, 0.3, 0.4},
+                               {10, 10, 1.0, 1.0}, {30, 25, 0.05, 0.1}, {4, 9, 0.0, 0.5}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
-static void check_matrix(bool add, gsp_type t, gsp_binop op, shape sh, int cfgk, int tr,
-                         uint64_t seed) {
+static void check_matrix(bool add, gsp_type t, gsp_binop op, shape sh, int cfgk, int tr, uint64_t seed) {
   gsp_test_config cfg = gsp_test_config_get(cfgk);
   bool ta = tr & 1, tb = tr & 2;
-  gsp_test_context("matrix_ewise_%s %s %s %llux%llu %s%s%s seed %llu", add ? "add" : "mult",
-                   gsp_test_type_name(t), gsp_test_binop_name(op), (unsigned long long)sh.m,
-                   (unsigned long long)sh.n, gsp_test_config_name(cfg), ta ? " A'" : "",
-                   tb ? " B'" : "", (unsigned long long)seed);
+  gsp_test_context("matrix_ewise_%s %s %s %llux%llu %s%s%s seed %llu", add ? "add" : "mult", gsp_test_type_name(t),
+                   gsp_test_binop_name(op), (unsigned long long)sh.m, (unsigned long long)sh.n,
+                   gsp_test_config_name(cfg), ta ? " A'" : "", tb ? " B'" : "", (unsigned long long)seed);
   gsp_matrix A = ta ? gsp_test_random_matrix(t, sh.n, sh.m, sh.da, -9, 9, seed)
                     : gsp_test_random_matrix(t, sh.m, sh.n, sh.da, -9, 9, seed);
   gsp_matrix B = tb ? gsp_test_random_matrix(t, sh.n, sh.m, sh.db, -9, 9, seed + 1)
@@ -58,12 +56,11 @@ static void check_matrix(bool add, gsp_type t, gsp_binop op, shape sh, int cfgk,
   gsp_matrix_free(&A), gsp_matrix_free(&B), gsp_matrix_free(&C), gsp_matrix_free(&M);
 }
 
-static void check_vector(bool add, gsp_type t, gsp_binop op, gsp_index n, double du, double dv,
-                         int cfgk, uint64_t seed) {
+static void check_vector(bool add, gsp_type t, gsp_binop op, gsp_index n, double du, double dv, int cfgk,
+                         uint64_t seed) {
   gsp_test_config cfg = gsp_test_config_get(cfgk);
-  gsp_test_context("vector_ewise_%s %s %s n=%llu %s seed %llu", add ? "add" : "mult",
-                   gsp_test_type_name(t), gsp_test_binop_name(op), (unsigned long long)n,
-                   gsp_test_config_name(cfg), (unsigned long long)seed);
+  gsp_test_context("vector_ewise_%s %s %s n=%llu %s seed %llu", add ? "add" : "mult", gsp_test_type_name(t),
+                   gsp_test_binop_name(op), (unsigned long long)n, gsp_test_config_name(cfg), (unsigned long long)seed);
   gsp_vector u = gsp_test_random_vector(t, n, du, -9, 9, seed);
   gsp_vector v = gsp_test_random_vector(t, n, dv, -9, 9, seed + 1);
   gsp_vector w = gsp_test_random_vector(t, n, 0.4, -9, 9, seed + 2);
@@ -112,10 +109,18 @@ static void sweep_vector(bool add) {
           check_vector(add, gsp_test_types[ti], ops[o], sizes[k], dens[k][0], dens[k][1], c, seed);
 }
 
-Test(ewise, matrix_add) { sweep_matrix(true); }
-Test(ewise, matrix_mult) { sweep_matrix(false); }
-Test(ewise, vector_add) { sweep_vector(true); }
-Test(ewise, vector_mult) { sweep_vector(false); }
+Test(ewise, matrix_add) {
+  sweep_matrix(true);
+}
+Test(ewise, matrix_mult) {
+  sweep_matrix(false);
+}
+Test(ewise, vector_add) {
+  sweep_vector(true);
+}
+Test(ewise, vector_mult) {
+  sweep_vector(false);
+}
 
 Test(ewise, larger_threaded) {
   GSP_OK(gsp_set_threads(2));

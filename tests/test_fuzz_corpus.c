@@ -21,17 +21,28 @@ static void replay(int target) {
     static uint8_t buf[1 << 20];
     size_t n = fread(buf, 1, sizeof buf, f);
     fclose(f);
-    cr_assert_eq(fuzz_one(target, buf, n), 0, "%s: contract broken by %s", fuzz_target_names[target],
-                 path);
+    cr_assert_eq(fuzz_one(target, buf, n), 0, "%s: contract broken by %s", fuzz_target_names[target], path);
     count++;
   }
   closedir(d);
   cr_assert_gt(count, 0, "empty corpus %s", dir);
 }
 
-Test(fuzz_corpus, mtx) { replay(FUZZ_MTX); }
-Test(fuzz_corpus, dimacs) { replay(FUZZ_DIMACS); }
-Test(fuzz_corpus, edgelist) { replay(FUZZ_EDGELIST); }
-Test(fuzz_corpus, npy) { replay(FUZZ_NPY); }
-Test(fuzz_corpus, dense) { replay(FUZZ_DENSE); }
-Test(fuzz_corpus, build) { replay(FUZZ_BUILD); }
+Test(fuzz_corpus, mtx) {
+  replay(FUZZ_MTX);
+}
+Test(fuzz_corpus, dimacs) {
+  replay(FUZZ_DIMACS);
+}
+Test(fuzz_corpus, edgelist) {
+  replay(FUZZ_EDGELIST);
+}
+Test(fuzz_corpus, npy) {
+  replay(FUZZ_NPY);
+}
+Test(fuzz_corpus, dense) {
+  replay(FUZZ_DENSE);
+}
+Test(fuzz_corpus, build) {
+  replay(FUZZ_BUILD);
+}

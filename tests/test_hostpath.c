@@ -17,27 +17,44 @@
 
 static const gsp_type all_types[] = {GSP_BOOL, GSP_INT32, GSP_INT64, GSP_FP32, GSP_FP64};
 
-static size_t tsize(gsp_type t) { return t == GSP_BOOL ? 1 : t == GSP_INT32 || t == GSP_FP32 ? 4 : 8; }
+static size_t tsize(gsp_type t) {
+  return t == GSP_BOOL ? 1 : t == GSP_INT32 || t == GSP_FP32 ? 4 : 8;
+}
 
 /* value v of type t into p */
 static void put(void *p, gsp_type t, double v) {
   switch (t) {
-  case GSP_BOOL: *(uint8_t *)p = v != 0; break;
-  case GSP_INT32: *(int32_t *)p = (int32_t)v; break;
-  case GSP_INT64: *(int64_t *)p = (int64_t)v; break;
-  case GSP_FP32: *(float *)p = (float)v; break;
-  case GSP_FP64: *(double *)p = v; break;
+  case GSP_BOOL:
+    *(uint8_t *)p = v != 0;
+    break;
+  case GSP_INT32:
+    *(int32_t *)p = (int32_t)v;
+    break;
+  case GSP_INT64:
+    *(int64_t *)p = (int64_t)v;
+    break;
+  case GSP_FP32:
+    *(float *)p = (float)v;
+    break;
+  case GSP_FP64:
+    *(double *)p = v;
+    break;
   }
 }
 
 /* equal as values (floats: -0 == 0), as gsp compares with the absent value */
 static bool same_value(const void *a, const void *b, gsp_type t) {
   switch (t) {
-  case GSP_BOOL: return *(const uint8_t *)a == *(const uint8_t *)b;
-  case GSP_INT32: return *(const int32_t *)a == *(const int32_t *)b;
-  case GSP_INT64: return *(const int64_t *)a == *(const int64_t *)b;
-  case GSP_FP32: return *(const float *)a == *(const float *)b;
-  default: return *(const double *)a == *(const double *)b;
+  case GSP_BOOL:
+    return *(const uint8_t *)a == *(const uint8_t *)b;
+  case GSP_INT32:
+    return *(const int32_t *)a == *(const int32_t *)b;
+  case GSP_INT64:
+    return *(const int64_t *)a == *(const int64_t *)b;
+  case GSP_FP32:
+    return *(const float *)a == *(const float *)b;
+  default:
+    return *(const double *)a == *(const double *)b;
   }
 }
 
@@ -75,7 +92,8 @@ static void check_dense(gsp_matrix A, const char *x, gsp_type t, int64_t n) {
     const bool present = !same_value(x + k * ts, zero, t);
     want += present;
     const char *expect = present ? x + k * ts : fill;
-    const bool nan = (t == GSP_FP32 && isnan(*(const float *)expect)) || (t == GSP_FP64 && isnan(*(const double *)expect));
+    const bool nan =
+        (t == GSP_FP32 && isnan(*(const float *)expect)) || (t == GSP_FP64 && isnan(*(const double *)expect));
     if (nan) cr_assert(memcmp(y + k * ts, expect, ts) == 0, "type %d cell %zu: NaN lost", (int)t, k);
     else cr_assert(same_value(y + k * ts, expect, t), "type %d cell %zu differs", (int)t, k);
   }
@@ -114,8 +132,8 @@ Test(hostpath, dense_import_pack_export_unpack_every_type) {
     cr_assert_null(B);
     for (size_t k = 0; k < nn; k++) {
       const bool present = !same_value(x + k * ts, zero, t);
-      if (present) cr_assert(memcmp((char *)out + k * ts, x + k * ts, ts) == 0 ||
-                             same_value((char *)out + k * ts, x + k * ts, t));
+      if (present)
+        cr_assert(memcmp((char *)out + k * ts, x + k * ts, ts) == 0 || same_value((char *)out + k * ts, x + k * ts, t));
       else cr_assert(same_value((char *)out + k * ts, fill, t), "type %d cell %zu: absent not filled", (int)t, k);
     }
     free(out);

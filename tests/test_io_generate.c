@@ -40,8 +40,8 @@ static gsp_index check_arcs(gsp_matrix A, int64_t lo, int64_t hi, bool dag) {
     for (gsp_index k = c.p[i]; k < c.p[i + 1]; k++) {
       cr_assert_neq(c.j[k], i, "self-loop at %llu", (unsigned long long)i);
       if (dag) cr_assert_gt(c.j[k], i, "DAG arc goes backwards");
-      cr_assert(c.x[k] >= lo && c.x[k] <= hi, "weight %lld outside [%lld, %lld]",
-                (long long)c.x[k], (long long)lo, (long long)hi);
+      cr_assert(c.x[k] >= lo && c.x[k] <= hi, "weight %lld outside [%lld, %lld]", (long long)c.x[k], (long long)lo,
+                (long long)hi);
     }
   gsp_index m = c.m;
   free_csr(&c);
@@ -73,8 +73,7 @@ Test(io_generate, random_exact_count_and_determinism) {
   GSP_OK(gsp_generate_random(&A, GSP_BOOL, 30, 870, 1, 1, 1));
   cr_expect_eq(check_arcs(A, 1, 1, false), 870);
   gsp_matrix_free(&A);
-  cr_expect_eq(gsp_generate_random(&A, GSP_INT32, 30, 871, 1, 1, 1),
-               GSP_INVALID_VALUE);
+  cr_expect_eq(gsp_generate_random(&A, GSP_INT32, 30, 871, 1, 1, 1), GSP_INVALID_VALUE);
   cr_expect_null(A);
 }
 
@@ -145,18 +144,15 @@ Test(io_generate, rmat_same_for_any_thread_count) {
   free_csr(&c);
   gsp_matrix_free(&A);
   gsp_matrix_free(&B);
-  cr_expect_eq(gsp_generate_rmat(&A, GSP_INT64, 10, 4, 0.6, 0.3, 0.3, 1, 2, 1),
-               GSP_INVALID_VALUE);
+  cr_expect_eq(gsp_generate_rmat(&A, GSP_INT64, 10, 4, 0.6, 0.3, 0.3, 1, 2, 1), GSP_INVALID_VALUE);
 }
 
 Test(io_generate, argument_checks) {
   gsp_matrix A = NULL;
   cr_expect_eq(gsp_generate_random(&A, GSP_INT32, 10, 5, 9, 1, 1), GSP_INVALID_VALUE);
-  cr_expect_eq(gsp_generate_random(&A, GSP_INT32, 10, 5, 1, (int64_t)1 << 40, 1),
-               GSP_INVALID_VALUE);
+  cr_expect_eq(gsp_generate_random(&A, GSP_INT32, 10, 5, 1, (int64_t)1 << 40, 1), GSP_INVALID_VALUE);
   cr_expect_eq(gsp_generate_random(NULL, GSP_INT32, 10, 5, 1, 2, 1), GSP_NULL_POINTER);
-  cr_expect_eq(gsp_generate_grid(&A, GSP_INT32, 1u << 20, 1u << 20, 1, 2, 1),
-               GSP_TOO_LARGE);
+  cr_expect_eq(gsp_generate_grid(&A, GSP_INT32, 1u << 20, 1u << 20, 1, 2, 1), GSP_TOO_LARGE);
   cr_expect_null(A);
   GSP_OK(gsp_generate_random(&A, GSP_INT32, 0, 0, 1, 2, 1)); /* empty graph */
   gsp_matrix_free(&A);

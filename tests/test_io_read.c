@@ -27,18 +27,15 @@ static gsp_matrix read_ok(const char *name, const gsp_read_opts *o) {
   return A;
 }
 
-static void dims(gsp_matrix A, gsp_index r, gsp_index c, gsp_index nv,
-                 gsp_type t) {
+static void dims(gsp_matrix A, gsp_index r, gsp_index c, gsp_index nv, gsp_type t) {
   gsp_index x;
   gsp_type ty;
   GSP_OK(gsp_matrix_nrows(&x, A));
-  cr_assert_eq(x, r, "nrows %llu, expected %llu", (unsigned long long)x,
-               (unsigned long long)r);
+  cr_assert_eq(x, r, "nrows %llu, expected %llu", (unsigned long long)x, (unsigned long long)r);
   GSP_OK(gsp_matrix_ncols(&x, A));
   cr_assert_eq(x, c);
   GSP_OK(gsp_matrix_nvals(&x, A));
-  cr_assert_eq(x, nv, "nvals %llu, expected %llu", (unsigned long long)x,
-               (unsigned long long)nv);
+  cr_assert_eq(x, nv, "nvals %llu, expected %llu", (unsigned long long)x, (unsigned long long)nv);
   GSP_OK(gsp_matrix_type(&ty, A));
   cr_assert_eq(ty, t, "type %d, expected %d", ty, t);
 }
@@ -54,14 +51,18 @@ static double get(gsp_matrix A, gsp_index i, gsp_index j) {
   gsp_type t;
   GSP_OK(gsp_matrix_type(&t, A));
   gsp_info info = gsp_matrix_extract_element(&v, A, i, j);
-  cr_assert(info == GSP_SUCCESS, "no entry at (%llu, %llu)",
-            (unsigned long long)i, (unsigned long long)j);
+  cr_assert(info == GSP_SUCCESS, "no entry at (%llu, %llu)", (unsigned long long)i, (unsigned long long)j);
   switch (t) {
-  case GSP_BOOL: return v.b;
-  case GSP_INT32: return v.i32;
-  case GSP_INT64: return (double)v.i64;
-  case GSP_FP32: return v.f;
-  default: return v.d;
+  case GSP_BOOL:
+    return v.b;
+  case GSP_INT32:
+    return v.i32;
+  case GSP_INT64:
+    return (double)v.i64;
+  case GSP_FP32:
+    return v.f;
+  default:
+    return v.d;
   }
 }
 
@@ -168,19 +169,19 @@ Test(io_read, duplicate_policies) {
   const struct {
     gsp_dup d;
     double want;
-  } cases[] = {{GSP_DUP_MAX, 9}, {GSP_DUP_FIRST, 5}, {GSP_DUP_LAST, 9},
-               {GSP_DUP_PLUS, 17}, {GSP_DUP_MIN, 3}};
+  } cases[] = {{GSP_DUP_MAX, 9}, {GSP_DUP_FIRST, 5}, {GSP_DUP_LAST, 9}, {GSP_DUP_PLUS, 17}, {GSP_DUP_MIN, 3}};
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     gsp_read_opts o = {.use_dup = true, .dup = cases[k].d};
     A = read_ok("mtx_dup.mtx", &o);
     cr_expect_eq(get(A, 0, 1), cases[k].want, "policy %d", cases[k].d);
     gsp_matrix_free(&A);
     A = read_ok("el_dup.txt", &o); /* unsorted input: the radix-sort path */
-    cr_expect_eq(get(A, 0, 1), cases[k].d == GSP_DUP_FIRST  ? 5
-                               : cases[k].d == GSP_DUP_LAST ? 8
-                               : cases[k].d == GSP_DUP_PLUS ? 15
-                               : cases[k].d == GSP_DUP_MAX  ? 8
-                                                            : 2,
+    cr_expect_eq(get(A, 0, 1),
+                 cases[k].d == GSP_DUP_FIRST  ? 5
+                 : cases[k].d == GSP_DUP_LAST ? 8
+                 : cases[k].d == GSP_DUP_PLUS ? 15
+                 : cases[k].d == GSP_DUP_MAX  ? 8
+                                              : 2,
                  "edge list policy %d", cases[k].d);
     cr_expect_eq(get(A, 1, 0), 4);
     gsp_matrix_free(&A);
@@ -198,8 +199,7 @@ Test(io_read, forced_types_are_exact_or_errors) {
   gsp_matrix A = NULL;
   gsp_info info = gsp_matrix_read(&A, data("mtx_real_as_int.mtx"), &o);
   cr_expect_eq(info, GSP_PARSE_ERROR);
-  cr_expect(strstr(gsp_last_error(), "line 3: weight 2.5 is not an integer") != NULL,
-            "%s", gsp_last_error());
+  cr_expect(strstr(gsp_last_error(), "line 3: weight 2.5 is not an integer") != NULL, "%s", gsp_last_error());
   o.type = GSP_FP32;
   A = read_ok("mtx_real_as_int.mtx", &o);
   dims(A, 2, 2, 2, GSP_FP32);
@@ -248,8 +248,7 @@ Test(io_read, dimacs_sources_and_pairs) {
   gsp_info info = gsp_dimacs_read_sources(&s, &k, 5, data("gr_bad.ss"));
   cr_expect_eq(info, GSP_PARSE_ERROR);
   cr_expect_null(s);
-  cr_expect(strstr(gsp_last_error(), "gr_bad.ss line 3: vertex 9 out of range 1..5"),
-            "%s", gsp_last_error());
+  cr_expect(strstr(gsp_last_error(), "gr_bad.ss line 3: vertex 9 out of range 1..5"), "%s", gsp_last_error());
   info = gsp_dimacs_read_pairs(&a, &b, &k, 5, data("gr_valid.ss"));
   cr_expect_eq(info, GSP_PARSE_ERROR);
 }
@@ -291,8 +290,7 @@ Test(io_read, edgelist_unweighted_and_bases) {
   o.nvertices = 3;
   gsp_info info = gsp_matrix_read(&A, data("el_unweighted.txt"), &o);
   cr_expect_eq(info, GSP_PARSE_ERROR);
-  cr_expect(strstr(gsp_last_error(), "line 5: target vertex id 3 out of range 0..2"),
-            "%s", gsp_last_error());
+  cr_expect(strstr(gsp_last_error(), "line 5: target vertex id 3 out of range 0..2"), "%s", gsp_last_error());
 }
 
 Test(io_read, edgelist_remap_sparse_ids) {
@@ -378,12 +376,10 @@ Test(io_read, malformed_corpus) {
   for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
     gsp_matrix A = keep; /* a live handle: must come back unchanged */
     gsp_info info = gsp_matrix_read(&A, data(bad[k].file), NULL);
-    cr_expect_eq(info, bad[k].code, "%s: got %s (%s)", bad[k].file,
-                 gsp_strerror(info), gsp_last_error());
+    cr_expect_eq(info, bad[k].code, "%s: got %s (%s)", bad[k].file, gsp_strerror(info), gsp_last_error());
     cr_expect(A == keep, "%s: output changed on error", bad[k].file);
-    cr_expect(strstr(gsp_last_error(), bad[k].msg) != NULL,
-              "%s: message \"%s\" lacks \"%s\"", bad[k].file, gsp_last_error(),
-              bad[k].msg);
+    cr_expect(strstr(gsp_last_error(), bad[k].msg) != NULL, "%s: message \"%s\" lacks \"%s\"", bad[k].file,
+              gsp_last_error(), bad[k].msg);
   }
   gsp_index nv = 1;
   GSP_OK(gsp_matrix_nvals(&nv, keep));
@@ -391,10 +387,8 @@ Test(io_read, malformed_corpus) {
   gsp_matrix_free(&keep);
   gsp_read_opts o = {.ids = GSP_IDS_ONE_BASED};
   gsp_matrix A = NULL;
-  cr_expect_eq(gsp_matrix_read(&A, data("el_zero_onebased.txt"), &o),
-               GSP_PARSE_ERROR);
-  cr_expect(strstr(gsp_last_error(), "line 2: source vertex id 0 in a file read as 1-based"),
-            "%s", gsp_last_error());
+  cr_expect_eq(gsp_matrix_read(&A, data("el_zero_onebased.txt"), &o), GSP_PARSE_ERROR);
+  cr_expect(strstr(gsp_last_error(), "line 2: source vertex id 0 in a file read as 1-based"), "%s", gsp_last_error());
   cr_expect_eq(gsp_matrix_read(&A, GSP_TEST_DATA_DIR, NULL), GSP_IO_ERROR);
   cr_expect_eq(gsp_matrix_read(NULL, data("gr_valid.gr"), NULL), GSP_NULL_POINTER);
   gsp_read_opts bad_dup = {.use_dup = true, .dup = (gsp_dup)42};
@@ -430,8 +424,7 @@ static void gzip_file(const char *src, const char *dst, long cut) {
 }
 
 Test(io_read, gzip_variants_match_plain) {
-  static const char *files[] = {"mtx_general.mtx", "gr_valid.gr",
-                                "el_weighted.txt", "mtx_symmetric.mtx"};
+  static const char *files[] = {"mtx_general.mtx", "gr_valid.gr", "el_weighted.txt", "mtx_symmetric.mtx"};
   for (size_t k = 0; k < 4; k++) {
     char dst[256];
     snprintf(dst, sizeof dst, "/tmp/gsp_test_%d_%s.gz", (int)getpid(), files[k]);
@@ -449,14 +442,12 @@ Test(io_read, gzip_variants_match_plain) {
   gzip_file(data("mtx_col_zero.mtx"), dst, 0);
   gsp_matrix A = NULL;
   cr_expect_eq(gsp_matrix_read(&A, dst, NULL), GSP_PARSE_ERROR);
-  cr_expect(strstr(gsp_last_error(), "line 5: column 0 out of range 1..100"), "%s",
-            gsp_last_error());
+  cr_expect(strstr(gsp_last_error(), "line 5: column 0 out of range 1..100"), "%s", gsp_last_error());
   remove(dst);
   /* a truncated archive is an error, never a silently shorter matrix */
   snprintf(dst, sizeof dst, "/tmp/gsp_test_%d_trunc.gr.gz", (int)getpid());
   gzip_file(data("gr_valid.gr"), dst, 12);
-  cr_expect_eq(gsp_matrix_read(&A, dst, NULL), GSP_PARSE_ERROR, "%s",
-               gsp_last_error());
+  cr_expect_eq(gsp_matrix_read(&A, dst, NULL), GSP_PARSE_ERROR, "%s", gsp_last_error());
   cr_expect_null(A);
   remove(dst);
 }
@@ -476,12 +467,9 @@ Test(io_read, bundled_graph) {
 #include "gsp_internal.h"
 
 Test(io_read, brutal_allocation_failures) {
-  static const char *files[] = {"mtx_symmetric.mtx", "gr_valid.gr",
-                                "el_sparse_ids.txt", "el_dup.txt",
-                                "mtx_array.mtx"};
+  static const char *files[] = {"mtx_symmetric.mtx", "gr_valid.gr", "el_sparse_ids.txt", "el_dup.txt", "mtx_array.mtx"};
   for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
-    gsp_read_opts o = {.ids = f == 2 ? GSP_IDS_REMAP : GSP_IDS_ZERO_BASED,
-                       .use_dup = f == 3, .dup = GSP_DUP_FIRST};
+    gsp_read_opts o = {.ids = f == 2 ? GSP_IDS_REMAP : GSP_IDS_ZERO_BASED, .use_dup = f == 3, .dup = GSP_DUP_FIRST};
     gsp_matrix ref = NULL;
     GSP_OK(gsp_matrix_read(&ref, data(files[f]), &o));
     bool done = false;
@@ -496,8 +484,8 @@ Test(io_read, brutal_allocation_failures) {
         gsp_test_assert_matrix_same(ref, A, 0);
         done = true;
       } else {
-        cr_assert_eq(info, GSP_OUT_OF_MEMORY, "%s, failure %lld: %s (%s)",
-                     files[f], k, gsp_strerror(info), gsp_last_error());
+        cr_assert_eq(info, GSP_OUT_OF_MEMORY, "%s, failure %lld: %s (%s)", files[f], k, gsp_strerror(info),
+                     gsp_last_error());
         cr_assert_null(A);
         cr_assert_null(ids);
       }
@@ -568,8 +556,8 @@ Test(io_read, round_option_and_exact_values) {
   gsp_matrix A = NULL;
   cr_assert_eq(gsp_matrix_read(&A, p, &o), GSP_PARSE_ERROR);
   cr_assert_null(A);
-  cr_assert(strstr(gsp_last_error(), "line 1: integer weight 16777217 cannot be stored exactly as fp32"),
-            "%s", gsp_last_error());
+  cr_assert(strstr(gsp_last_error(), "line 1: integer weight 16777217 cannot be stored exactly as fp32"), "%s",
+            gsp_last_error());
   o.round = true;
   GSP_OK(gsp_matrix_read(&A, p, &o));
   float x = 0;
@@ -624,16 +612,14 @@ Test(io_read, messages_escape_control_bytes_and_keep_the_problem) {
   for (int k = 0; k < 1800; k++) strcat(longp, "/.");
   strcat(longp, p + 4);
   cr_assert_eq(gsp_matrix_read(&A, longp, NULL), GSP_PARSE_ERROR);
-  cr_assert(strstr(gsp_last_error(), "line 1: weight '\\x1b[31m' is not a number"), "%s",
-            gsp_last_error());
+  cr_assert(strstr(gsp_last_error(), "line 1: weight '\\x1b[31m' is not a number"), "%s", gsp_last_error());
 }
 
 Test(io_read, empty_fields_and_unjustified_sizes) {
   gsp_matrix A = NULL;
   cr_assert_eq(gsp_matrix_read(&A, scratch("e.txt", "0 1\n0,1,\n", 9), NULL), GSP_PARSE_ERROR);
   cr_assert(strstr(gsp_last_error(), "line 2: empty field"), "%s", gsp_last_error());
-  cr_assert_eq(gsp_matrix_read(&A, scratch("p.gr", "p sp 200000000 0\n", 17), NULL),
-               GSP_PARSE_ERROR);
+  cr_assert_eq(gsp_matrix_read(&A, scratch("p.gr", "p sp 200000000 0\n", 17), NULL), GSP_PARSE_ERROR);
   cr_assert(strstr(gsp_last_error(), "only 17 bytes"), "%s", gsp_last_error());
   cr_assert_null(A);
   /* an explicit nvertices is the caller's choice */

@@ -52,15 +52,13 @@ Test(io_write, round_trip_all_formats_and_types) {
   static const struct {
     const char *name;
     gsp_file_format f;
-  } formats[] = {{"a.mtx", GSP_FILE_MTX},       {"a.mtx.gz", GSP_FILE_MTX},
-                 {"a.gr", GSP_FILE_DIMACS},     {"a.gr.gz", GSP_FILE_DIMACS},
-                 {"a.txt", GSP_FILE_EDGELIST},  {"a.el.gz", GSP_FILE_EDGELIST},
-                 {"a.gspd", GSP_FILE_DENSE},    {"a.gspd.gz", GSP_FILE_DENSE},
-                 {"a.npy", GSP_FILE_NPY},       {"a.npy.gz", GSP_FILE_NPY}};
+  } formats[] = {{"a.mtx", GSP_FILE_MTX},      {"a.mtx.gz", GSP_FILE_MTX},    {"a.gr", GSP_FILE_DIMACS},
+                 {"a.gr.gz", GSP_FILE_DIMACS}, {"a.txt", GSP_FILE_EDGELIST},  {"a.el.gz", GSP_FILE_EDGELIST},
+                 {"a.gspd", GSP_FILE_DENSE},   {"a.gspd.gz", GSP_FILE_DENSE}, {"a.npy", GSP_FILE_NPY},
+                 {"a.npy.gz", GSP_FILE_NPY}};
   for (int t = GSP_BOOL; t <= GSP_FP64; t++) {
     /* square, with negative and zero weights; bool has false entries */
-    gsp_matrix A = gsp_test_random_matrix((gsp_type)t, 37, 37, 0.2, -50, 50,
-                                          (uint64_t)t + 11);
+    gsp_matrix A = gsp_test_random_matrix((gsp_type)t, 37, 37, 0.2, -50, 50, (uint64_t)t + 11);
     if (t == GSP_FP32 || t == GSP_FP64) { /* non-integers too */
       double v = 0.1;
       float fv = 0.1f;
@@ -69,9 +67,7 @@ Test(io_write, round_trip_all_formats_and_types) {
     for (size_t k = 0; k < sizeof formats / sizeof *formats; k++) {
       const char *p = tmp(formats[k].name);
       GSP_OK(gsp_matrix_write(p, A, NULL)); /* format from the extension */
-      gsp_read_opts o = {.use_type = true, .type = (gsp_type)t,
-                         .use_dup = true, .dup = GSP_DUP_ERROR,
-                         .nvertices = 37};
+      gsp_read_opts o = {.use_type = true, .type = (gsp_type)t, .use_dup = true, .dup = GSP_DUP_ERROR, .nvertices = 37};
       gsp_matrix B = NULL;
       GSP_OK(gsp_matrix_read(&B, p, &o));
       bool dense = formats[k].f == GSP_FILE_DENSE || formats[k].f == GSP_FILE_NPY;
@@ -153,10 +149,10 @@ Test(io_write, dense_keeps_absent_apart) {
   cr_assert_eq(fread(h, 1, 64, f), 64);
   fclose(f);
   cr_expect(memcmp(h, "GSPDENSE", 8) == 0);
-  cr_expect_eq(h[8], 1);           /* version */
-  cr_expect_eq(h[12], GSP_INT32);  /* type */
-  cr_expect_eq(h[16], 3);          /* nrows */
-  cr_expect_eq(h[24], 3);          /* ncols */
+  cr_expect_eq(h[8], 1);          /* version */
+  cr_expect_eq(h[12], GSP_INT32); /* type */
+  cr_expect_eq(h[16], 3);         /* nrows */
+  cr_expect_eq(h[24], 3);         /* ncols */
   int32_t absent;
   memcpy(&absent, h + 32, 4);
   cr_expect_eq(absent, INT32_MAX);
@@ -179,8 +175,7 @@ Test(io_write, dense_keeps_absent_apart) {
 }
 
 Test(io_write, numpy_loads_npy) {
-  if (system("python3 -c 'import numpy' 2>/dev/null") != 0)
-    cr_skip_test("numpy not installed");
+  if (system("python3 -c 'import numpy' 2>/dev/null") != 0) cr_skip_test("numpy not installed");
   gsp_matrix A = NULL;
   GSP_OK(gsp_matrix_new(&A, GSP_FP64, 2, 3));
   double a = 1.5, b = 0;
@@ -216,10 +211,8 @@ Test(io_write, numpy_loads_npy) {
 
 Test(io_write, failures_leave_nothing) {
   gsp_matrix A = gsp_test_random_matrix(GSP_INT64, 4, 4, 0.5, 1, 9, 1);
-  cr_expect_eq(gsp_matrix_write("/nonexistent-dir/x.mtx", A, NULL),
-               GSP_IO_ERROR);
-  cr_expect(strstr(gsp_last_error(), "/nonexistent-dir/x.mtx: cannot write"),
-            "%s", gsp_last_error());
+  cr_expect_eq(gsp_matrix_write("/nonexistent-dir/x.mtx", A, NULL), GSP_IO_ERROR);
+  cr_expect(strstr(gsp_last_error(), "/nonexistent-dir/x.mtx: cannot write"), "%s", gsp_last_error());
   cr_expect_eq(gsp_matrix_write(NULL, A, NULL), GSP_NULL_POINTER);
   gsp_write_opts w = {.comment = "two\nlines"};
   cr_expect_eq(gsp_matrix_write(tmp("c.mtx"), A, &w), GSP_INVALID_VALUE);

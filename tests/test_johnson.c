@@ -106,8 +106,8 @@ Test(johnson, graphblas_rows) {
           cr_assert(isinf(x[r * n + v]), "%sentry %llu = %g in gsp, absent in GraphBLAS", gsp_test_ctx,
                     (unsigned long long)v, x[r * n + v]);
         } else {
-          cr_assert(x[r * n + v] == y, "%sentry %llu: gsp %.17g, GraphBLAS %.17g", gsp_test_ctx,
-                    (unsigned long long)v, x[r * n + v], y);
+          cr_assert(x[r * n + v] == y, "%sentry %llu: gsp %.17g, GraphBLAS %.17g", gsp_test_ctx, (unsigned long long)v,
+                    x[r * n + v], y);
           present++;
         }
       }
@@ -156,9 +156,9 @@ Test(johnson, negative_cycle_anywhere) {
     gsp_index I[64], J[64];
     double X[64];
     int m = 0;
-    for (int v = 0; v < 19; v++) I[m] = v, J[m] = v + 1, X[m++] = 3; /* 0..19 chain */
+    for (int v = 0; v < 19; v++) I[m] = v, J[m] = v + 1, X[m++] = 3;   /* 0..19 chain */
     for (int v = 30; v < 49; v++) I[m] = v, J[m] = v + 1, X[m++] = -1; /* 30..49 chain */
-    I[m] = 40, J[m] = 41, X[m++] = 2; /* duplicate of 40->41 replaced below */
+    I[m] = 40, J[m] = 41, X[m++] = 2;                                  /* duplicate of 40->41 replaced below */
     m--;
     I[m] = 42, J[m] = 40, X[m++] = -1; /* 40 -> 41 -> 42 -> 40 sums to -3 */
     gsp_matrix F = NULL, A = NULL;

@@ -9,9 +9,9 @@
 #include "gsp.h"
 #include "gsp_internal.h"
 
-#define OK(call)                                                               \
-  do {                                                                         \
-    gsp_info i_ = (call);                                                      \
+#define OK(call)                                                                              \
+  do {                                                                                        \
+    gsp_info i_ = (call);                                                                     \
     cr_assert_eq(i_, GSP_SUCCESS, "%s -> %s: %s", #call, gsp_strerror(i_), gsp_last_error()); \
   } while (0)
 
@@ -41,8 +41,7 @@ static void assert_same(gsp_matrix A, gsp_matrix B) {
   char *xa = malloc((na + 1) * ts), *xb = malloc((nb + 1) * ts);
   OK(gsp_matrix_extract_tuples(ia, ja, xa, &na, A));
   OK(gsp_matrix_extract_tuples(ib, jb, xb, &nb, B));
-  cr_assert(memcmp(ia, ib, na * sizeof *ia) == 0 && memcmp(ja, jb, na * sizeof *ja) == 0,
-            "structures differ");
+  cr_assert(memcmp(ia, ib, na * sizeof *ia) == 0 && memcmp(ja, jb, na * sizeof *ja) == 0, "structures differ");
   cr_assert(memcmp(xa, xb, na * ts) == 0, "values differ");
   free(ia), free(ja), free(ib), free(jb), free(xa), free(xb);
 }
@@ -81,10 +80,15 @@ Test(matrix, build_dup_policies_match_graphblas) {
   const gsp_index I[] = {0, 2, 0, 1, 0, 2, 2};
   const gsp_index J[] = {1, 2, 1, 0, 1, 2, 0};
   const double X[] = {5, -1, 3, 0, 7, 4, 2};
-  struct { gsp_dup d; GrB_BinaryOp op; double at01, at22; } cases[] = {
-      {GSP_DUP_FIRST, GrB_FIRST_FP64, 5, -1}, {GSP_DUP_LAST, GrB_SECOND_FP64, 7, 4},
-      {GSP_DUP_MIN, GrB_MIN_FP64, 3, -1},     {GSP_DUP_MAX, GrB_MAX_FP64, 7, 4},
-      {GSP_DUP_PLUS, GrB_PLUS_FP64, 15, 3}};
+  struct {
+    gsp_dup d;
+    GrB_BinaryOp op;
+    double at01, at22;
+  } cases[] = {{GSP_DUP_FIRST, GrB_FIRST_FP64, 5, -1},
+               {GSP_DUP_LAST, GrB_SECOND_FP64, 7, 4},
+               {GSP_DUP_MIN, GrB_MIN_FP64, 3, -1},
+               {GSP_DUP_MAX, GrB_MAX_FP64, 7, 4},
+               {GSP_DUP_PLUS, GrB_PLUS_FP64, 15, 3}};
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     gsp_matrix A;
     GrB_Matrix G;
@@ -102,8 +106,8 @@ Test(matrix, build_dup_policies_match_graphblas) {
         double a, g;
         gsp_info ia = gsp_matrix_extract_element(&a, A, i, j);
         GrB_Info ig = GrB_Matrix_extractElement_FP64(&g, G, i, j);
-        cr_assert_eq(ia == GSP_SUCCESS, ig == GrB_SUCCESS, "presence differs at (%llu,%llu)",
-                     (unsigned long long)i, (unsigned long long)j);
+        cr_assert_eq(ia == GSP_SUCCESS, ig == GrB_SUCCESS, "presence differs at (%llu,%llu)", (unsigned long long)i,
+                     (unsigned long long)j);
         if (ia == GSP_SUCCESS) cr_assert_eq(a, g);
       }
     double a;
@@ -360,7 +364,7 @@ Test(matrix, transpose_cast_pattern) {
 }
 
 Test(errors, strerror_names_every_code) {
-#define CHECK_NAME_(name, value, text)                                         \
+#define CHECK_NAME_(name, value, text) \
   cr_assert(strncmp(gsp_strerror(name), #name, strlen(#name)) == 0, "%s", gsp_strerror(name));
   GSP_INFO_LIST(CHECK_NAME_)
 #undef CHECK_NAME_
@@ -374,8 +378,7 @@ Test(errors, messages_are_per_thread_and_name_the_call) {
   OK(gsp_matrix_new(&A, GSP_FP32, 2, 2));
   float x = 1;
   cr_assert_eq(gsp_matrix_set_element(A, 5, 0, &x), GSP_INVALID_INDEX);
-  cr_assert(strstr(gsp_last_error(), "gsp_matrix_set_element: (5, 0) out of range") != NULL, "%s",
-            gsp_last_error());
+  cr_assert(strstr(gsp_last_error(), "gsp_matrix_set_element: (5, 0) out of range") != NULL, "%s", gsp_last_error());
   cr_assert_eq(gsp_matrix_set_element(A, 0, 0, NULL), GSP_NULL_POINTER);
   gsp_matrix_free(&A);
 }

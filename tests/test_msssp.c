@@ -28,8 +28,7 @@ static gsp_msssp_opts mopts(void) {
 }
 
 /* Every row of D / P against the references; cutoff as given. */
-static void check_rows(const tg *g, gsp_matrix D, gsp_matrix P, const gsp_index *src, gsp_index ns,
-                       double cutoff) {
+static void check_rows(const tg *g, gsp_matrix D, gsp_matrix P, const gsp_index *src, gsp_index ns, double cutoff) {
   gsp_index nr, nc;
   gsp_type t;
   GSP_OK(gsp_matrix_nrows(&nr, D));
@@ -198,11 +197,11 @@ Test(msssp, graphblas_rows) {
           GrB_Info gi = GrB_Vector_extractElement_FP64(&y, G, v);
           cr_assert(gi == GrB_SUCCESS || gi == GrB_NO_VALUE);
           if (gi == GrB_NO_VALUE) {
-            cr_assert(isinf(x[v]), "%sentry %llu = %g in gsp, absent in GraphBLAS", gsp_test_ctx,
-                      (unsigned long long)v, x[v]);
+            cr_assert(isinf(x[v]), "%sentry %llu = %g in gsp, absent in GraphBLAS", gsp_test_ctx, (unsigned long long)v,
+                      x[v]);
           } else {
-            cr_assert(x[v] == y, "%sentry %llu: gsp %.17g, GraphBLAS %.17g", gsp_test_ctx, (unsigned long long)v,
-                      x[v], y);
+            cr_assert(x[v] == y, "%sentry %llu: gsp %.17g, GraphBLAS %.17g", gsp_test_ctx, (unsigned long long)v, x[v],
+                      y);
             present++;
           }
         }
@@ -315,8 +314,8 @@ Test(msssp, parent_rule_pinned_by_hand) {
         for (int v = 0; v < 8; v++) {
           cr_assert(d[v] == ed[r][v], "%srow %llu dist[%d]: %g, expected %g", gsp_test_ctx, (unsigned long long)r, v,
                     d[v], ed[r][v]);
-          cr_assert(p[v] == ep[r][v], "%srow %llu parent[%d]: %g, expected %g", gsp_test_ctx, (unsigned long long)r,
-                    v, p[v], ep[r][v]);
+          cr_assert(p[v] == ep[r][v], "%srow %llu parent[%d]: %g, expected %g", gsp_test_ctx, (unsigned long long)r, v,
+                    p[v], ep[r][v]);
         }
       }
       gsp_matrix_free(&D), gsp_matrix_free(&P);
@@ -331,8 +330,7 @@ static void expect_fail(gsp_info want, gsp_matrix A, const gsp_index *src, gsp_i
                         const char *what) {
   gsp_matrix D = MSENT, P = MSENT;
   gsp_info info = gsp_msssp(&D, &P, A, src, ns, o);
-  cr_assert_eq(info, want, "%s: got %s (%s), want %s", what, gsp_strerror(info), gsp_last_error(),
-               gsp_strerror(want));
+  cr_assert_eq(info, want, "%s: got %s (%s), want %s", what, gsp_strerror(info), gsp_last_error(), gsp_strerror(want));
   cr_assert(D == MSENT && P == MSENT, "%s: outputs changed", what);
 }
 

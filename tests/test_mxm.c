@@ -25,13 +25,11 @@ static const shape shapes[] = {
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
-static void check_mxm(gsp_semiring s, gsp_type t, shape sh, int cfgk, bool ta, bool tb,
-                      uint64_t seed) {
+static void check_mxm(gsp_semiring s, gsp_type t, shape sh, int cfgk, bool ta, bool tb, uint64_t seed) {
   gsp_test_config cfg = gsp_test_config_get(cfgk);
-  gsp_test_context("mxm %s %s %llux%llux%llu %s%s%s seed %llu", gsp_test_semiring_name(s),
-                   gsp_test_type_name(t), (unsigned long long)sh.m, (unsigned long long)sh.k,
-                   (unsigned long long)sh.n, gsp_test_config_name(cfg), ta ? " A'" : "",
-                   tb ? " B'" : "", (unsigned long long)seed);
+  gsp_test_context("mxm %s %s %llux%llux%llu %s%s%s seed %llu", gsp_test_semiring_name(s), gsp_test_type_name(t),
+                   (unsigned long long)sh.m, (unsigned long long)sh.k, (unsigned long long)sh.n,
+                   gsp_test_config_name(cfg), ta ? " A'" : "", tb ? " B'" : "", (unsigned long long)seed);
   int64_t lo, hi;
   gsp_test_range(s, &lo, &hi);
   gsp_matrix A = ta ? gsp_test_random_matrix(t, sh.k, sh.m, sh.da, lo, hi, seed)
@@ -77,12 +75,24 @@ static void sweep(gsp_semiring s) {
   }
 }
 
-Test(mxm, min_plus) { sweep(GSP_MIN_PLUS); }
-Test(mxm, max_plus) { sweep(GSP_MAX_PLUS); }
-Test(mxm, max_min) { sweep(GSP_MAX_MIN); }
-Test(mxm, min_max) { sweep(GSP_MIN_MAX); }
-Test(mxm, or_and) { sweep(GSP_OR_AND); }
-Test(mxm, plus_times) { sweep(GSP_PLUS_TIMES); }
+Test(mxm, min_plus) {
+  sweep(GSP_MIN_PLUS);
+}
+Test(mxm, max_plus) {
+  sweep(GSP_MAX_PLUS);
+}
+Test(mxm, max_min) {
+  sweep(GSP_MAX_MIN);
+}
+Test(mxm, min_max) {
+  sweep(GSP_MIN_MAX);
+}
+Test(mxm, or_and) {
+  sweep(GSP_OR_AND);
+}
+Test(mxm, plus_times) {
+  sweep(GSP_PLUS_TIMES);
+}
 
 /* Larger products (several OpenMP chunks, dense-row scan and sort paths),
  * no mask. */

@@ -25,13 +25,11 @@ static const shape shapes[] = {
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
 /* vxm: w = u A (or u A'); mxv: w = A u (or A' u). */
-static void check_mv(bool vxm, gsp_semiring s, gsp_type t, shape sh, int cfgk, bool tr,
-                     uint64_t seed) {
+static void check_mv(bool vxm, gsp_semiring s, gsp_type t, shape sh, int cfgk, bool tr, uint64_t seed) {
   gsp_test_config cfg = gsp_test_config_get(cfgk);
-  gsp_test_context("%s %s %s A %llux%llu %s%s seed %llu", vxm ? "vxm" : "mxv",
-                   gsp_test_semiring_name(s), gsp_test_type_name(t), (unsigned long long)sh.m,
-                   (unsigned long long)sh.n, gsp_test_config_name(cfg), tr ? " A'" : "",
-                   (unsigned long long)seed);
+  gsp_test_context("%s %s %s A %llux%llu %s%s seed %llu", vxm ? "vxm" : "mxv", gsp_test_semiring_name(s),
+                   gsp_test_type_name(t), (unsigned long long)sh.m, (unsigned long long)sh.n, gsp_test_config_name(cfg),
+                   tr ? " A'" : "", (unsigned long long)seed);
   int64_t lo, hi;
   gsp_test_range(s, &lo, &hi);
   /* u must match the rows of A for vxm, the columns for mxv (swapped by tr) */
@@ -79,18 +77,42 @@ static void sweep(bool vxm, gsp_semiring s) {
   }
 }
 
-Test(mxv, min_plus) { sweep(false, GSP_MIN_PLUS); }
-Test(mxv, max_plus) { sweep(false, GSP_MAX_PLUS); }
-Test(mxv, max_min) { sweep(false, GSP_MAX_MIN); }
-Test(mxv, min_max) { sweep(false, GSP_MIN_MAX); }
-Test(mxv, or_and) { sweep(false, GSP_OR_AND); }
-Test(mxv, plus_times) { sweep(false, GSP_PLUS_TIMES); }
-Test(vxm, min_plus) { sweep(true, GSP_MIN_PLUS); }
-Test(vxm, max_plus) { sweep(true, GSP_MAX_PLUS); }
-Test(vxm, max_min) { sweep(true, GSP_MAX_MIN); }
-Test(vxm, min_max) { sweep(true, GSP_MIN_MAX); }
-Test(vxm, or_and) { sweep(true, GSP_OR_AND); }
-Test(vxm, plus_times) { sweep(true, GSP_PLUS_TIMES); }
+Test(mxv, min_plus) {
+  sweep(false, GSP_MIN_PLUS);
+}
+Test(mxv, max_plus) {
+  sweep(false, GSP_MAX_PLUS);
+}
+Test(mxv, max_min) {
+  sweep(false, GSP_MAX_MIN);
+}
+Test(mxv, min_max) {
+  sweep(false, GSP_MIN_MAX);
+}
+Test(mxv, or_and) {
+  sweep(false, GSP_OR_AND);
+}
+Test(mxv, plus_times) {
+  sweep(false, GSP_PLUS_TIMES);
+}
+Test(vxm, min_plus) {
+  sweep(true, GSP_MIN_PLUS);
+}
+Test(vxm, max_plus) {
+  sweep(true, GSP_MAX_PLUS);
+}
+Test(vxm, max_min) {
+  sweep(true, GSP_MAX_MIN);
+}
+Test(vxm, min_max) {
+  sweep(true, GSP_MIN_MAX);
+}
+Test(vxm, or_and) {
+  sweep(true, GSP_OR_AND);
+}
+Test(vxm, plus_times) {
+  sweep(true, GSP_PLUS_TIMES);
+}
 
 /* Larger inputs with two threads: parallel pull, and push on per-thread
  * accumulators (dense u) as well as the single-accumulator sparse push. */

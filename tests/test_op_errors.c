@@ -13,13 +13,13 @@
 #include "gsp_test.h"
 
 /* Expect `call` to fail with `code` and a message naming `fn`. */
-#define EXPECT_ERR(call, code, fn)                                             \
-  do {                                                                         \
-    gsp_info e_ = (call);                                                      \
-    cr_assert_eq(e_, (code), "%s -> %s, expected %s (%s)", #call, gsp_strerror(e_), \
-                 gsp_strerror(code), gsp_last_error());                        \
-    cr_assert(strstr(gsp_last_error(), (fn)) != NULL, "%s: message \"%s\" does not name %s", \
-              #call, gsp_last_error(), (fn));                                  \
+#define EXPECT_ERR(call, code, fn)                                                                                    \
+  do {                                                                                                                \
+    gsp_info e_ = (call);                                                                                             \
+    cr_assert_eq(e_, (code), "%s -> %s, expected %s (%s)", #call, gsp_strerror(e_), gsp_strerror(code),               \
+                 gsp_last_error());                                                                                   \
+    cr_assert(strstr(gsp_last_error(), (fn)) != NULL, "%s: message \"%s\" does not name %s", #call, gsp_last_error(), \
+              (fn));                                                                                                  \
   } while (0)
 
 /* Fixture: INT32 A 4x5, B 5x3, C 4x3 (with entries), vectors u5, w4, and
@@ -91,10 +91,8 @@ Test(op_errors, mxm) {
   EXPECT_ERR(gsp_mxm(NULL, NULL, GSP_NOOP, GSP_MIN_PLUS, A, B, NULL), GSP_NULL_POINTER, fn);
   EXPECT_ERR(gsp_mxm(C, NULL, GSP_NOOP, GSP_MIN_PLUS, NULL, B, NULL), GSP_NULL_POINTER, fn);
   EXPECT_ERR(gsp_mxm(C, NULL, GSP_NOOP, GSP_MIN_PLUS, A, NULL, NULL), GSP_NULL_POINTER, fn);
-  EXPECT_ERR(gsp_mxm(C, NULL, GSP_NOOP, GSP_MIN_PLUS, freed_matrix(), B, NULL),
-             GSP_INVALID_OBJECT, fn);
-  EXPECT_ERR(gsp_mxm(C, NULL, GSP_NOOP, GSP_MIN_PLUS, A, &fake_matrix, NULL), GSP_INVALID_OBJECT,
-             fn);
+  EXPECT_ERR(gsp_mxm(C, NULL, GSP_NOOP, GSP_MIN_PLUS, freed_matrix(), B, NULL), GSP_INVALID_OBJECT, fn);
+  EXPECT_ERR(gsp_mxm(C, NULL, GSP_NOOP, GSP_MIN_PLUS, A, &fake_matrix, NULL), GSP_INVALID_OBJECT, fn);
   EXPECT_ERR(gsp_mxm(C, &fake_matrix, GSP_NOOP, GSP_MIN_PLUS, A, B, NULL), GSP_INVALID_OBJECT, fn);
   EXPECT_ERR(gsp_mxm(C, NULL, GSP_NOOP, GSP_MIN_PLUS, Af, B, NULL), GSP_DOMAIN_MISMATCH, fn);
   EXPECT_ERR(gsp_mxm(C, NULL, GSP_NOOP, GSP_OR_AND, A, B, NULL), GSP_DOMAIN_MISMATCH, fn);
@@ -115,29 +113,18 @@ Test(op_errors, mxv_vxm) {
   gsp_desc tb = {.transpose_b = true};
   EXPECT_ERR(gsp_mxv(NULL, NULL, GSP_NOOP, GSP_MIN_PLUS, A, u5, NULL), GSP_NULL_POINTER, "gsp_mxv");
   EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, GSP_MIN_PLUS, A, NULL, NULL), GSP_NULL_POINTER, "gsp_mxv");
-  EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, GSP_MIN_PLUS, A, freed_vector(), NULL),
-             GSP_INVALID_OBJECT, "gsp_mxv");
-  EXPECT_ERR(gsp_mxv(w4, &fake_vector, GSP_NOOP, GSP_MIN_PLUS, A, u5, NULL), GSP_INVALID_OBJECT,
-             "gsp_mxv");
-  EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, GSP_MIN_PLUS, A, uf5, NULL), GSP_DOMAIN_MISMATCH,
-             "gsp_mxv");
-  EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, GSP_MIN_PLUS, Af, u5, NULL), GSP_DOMAIN_MISMATCH,
-             "gsp_mxv");
+  EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, GSP_MIN_PLUS, A, freed_vector(), NULL), GSP_INVALID_OBJECT, "gsp_mxv");
+  EXPECT_ERR(gsp_mxv(w4, &fake_vector, GSP_NOOP, GSP_MIN_PLUS, A, u5, NULL), GSP_INVALID_OBJECT, "gsp_mxv");
+  EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, GSP_MIN_PLUS, A, uf5, NULL), GSP_DOMAIN_MISMATCH, "gsp_mxv");
+  EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, GSP_MIN_PLUS, Af, u5, NULL), GSP_DOMAIN_MISMATCH, "gsp_mxv");
   EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, GSP_OR_AND, A, u5, NULL), GSP_DOMAIN_MISMATCH, "gsp_mxv");
-  EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, (gsp_semiring)-3, A, u5, NULL), GSP_INVALID_VALUE,
-             "gsp_mxv");
-  EXPECT_ERR(gsp_mxv(w4, NULL, (gsp_binop)42, GSP_MIN_PLUS, A, u5, NULL), GSP_INVALID_VALUE,
-             "gsp_mxv");
-  EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, GSP_MIN_PLUS, A, u4, NULL), GSP_DIMENSION_MISMATCH,
-             "gsp_mxv");
-  EXPECT_ERR(gsp_mxv(w3, NULL, GSP_NOOP, GSP_MIN_PLUS, A, u5, NULL), GSP_DIMENSION_MISMATCH,
-             "gsp_mxv");
-  EXPECT_ERR(gsp_mxv(w4, u5, GSP_NOOP, GSP_MIN_PLUS, A, u5, NULL), GSP_DIMENSION_MISMATCH,
-             "gsp_mxv");
-  EXPECT_ERR(gsp_vxm(w3, NULL, GSP_NOOP, GSP_MAX_MIN, u5, A, NULL), GSP_DIMENSION_MISMATCH,
-             "gsp_vxm");
-  EXPECT_ERR(gsp_vxm(w3, NULL, GSP_NOOP, GSP_MAX_MIN, u5, A, &tb), GSP_DIMENSION_MISMATCH,
-             "gsp_vxm");
+  EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, (gsp_semiring)-3, A, u5, NULL), GSP_INVALID_VALUE, "gsp_mxv");
+  EXPECT_ERR(gsp_mxv(w4, NULL, (gsp_binop)42, GSP_MIN_PLUS, A, u5, NULL), GSP_INVALID_VALUE, "gsp_mxv");
+  EXPECT_ERR(gsp_mxv(w4, NULL, GSP_NOOP, GSP_MIN_PLUS, A, u4, NULL), GSP_DIMENSION_MISMATCH, "gsp_mxv");
+  EXPECT_ERR(gsp_mxv(w3, NULL, GSP_NOOP, GSP_MIN_PLUS, A, u5, NULL), GSP_DIMENSION_MISMATCH, "gsp_mxv");
+  EXPECT_ERR(gsp_mxv(w4, u5, GSP_NOOP, GSP_MIN_PLUS, A, u5, NULL), GSP_DIMENSION_MISMATCH, "gsp_mxv");
+  EXPECT_ERR(gsp_vxm(w3, NULL, GSP_NOOP, GSP_MAX_MIN, u5, A, NULL), GSP_DIMENSION_MISMATCH, "gsp_vxm");
+  EXPECT_ERR(gsp_vxm(w3, NULL, GSP_NOOP, GSP_MAX_MIN, u5, A, &tb), GSP_DIMENSION_MISMATCH, "gsp_vxm");
   EXPECT_ERR(gsp_vxm(w3, NULL, GSP_NOOP, GSP_OR_AND, u5, B, NULL), GSP_DOMAIN_MISMATCH, "gsp_vxm");
   EXPECT_ERR(gsp_vxm(w3, NULL, GSP_NOOP, GSP_MAX_MIN, NULL, B, NULL), GSP_NULL_POINTER, "gsp_vxm");
   unchanged();
@@ -150,30 +137,20 @@ Test(op_errors, ewise) {
   gsp_desc ta = {.transpose_a = true};
   const char *fa = "gsp_matrix_ewise_add", *fm = "gsp_matrix_ewise_mult";
   EXPECT_ERR(gsp_matrix_ewise_add(NULL, NULL, GSP_NOOP, GSP_PLUS, A2, A2, NULL), GSP_NULL_POINTER, fa);
-  EXPECT_ERR(gsp_matrix_ewise_add(C, NULL, GSP_NOOP, GSP_PLUS, freed_matrix(), A2, NULL),
-             GSP_INVALID_OBJECT, fa);
+  EXPECT_ERR(gsp_matrix_ewise_add(C, NULL, GSP_NOOP, GSP_PLUS, freed_matrix(), A2, NULL), GSP_INVALID_OBJECT, fa);
   EXPECT_ERR(gsp_matrix_ewise_add(C, NULL, GSP_NOOP, GSP_NOOP, A2, A2, NULL), GSP_INVALID_VALUE, fa);
-  EXPECT_ERR(gsp_matrix_ewise_add(C, NULL, GSP_NOOP, (gsp_binop)10, A2, A2, NULL),
-             GSP_INVALID_VALUE, fa);
-  EXPECT_ERR(gsp_matrix_ewise_add(C, NULL, GSP_NOOP, GSP_PLUS, A, A2, NULL),
-             GSP_DIMENSION_MISMATCH, fa);
-  EXPECT_ERR(gsp_matrix_ewise_add(C, NULL, GSP_NOOP, GSP_PLUS, A2, A2, &ta),
-             GSP_DIMENSION_MISMATCH, fa);
-  EXPECT_ERR(gsp_matrix_ewise_mult(C, NULL, GSP_NOOP, GSP_PLUS, A2, Af, NULL), GSP_DOMAIN_MISMATCH,
-             fm);
-  EXPECT_ERR(gsp_matrix_ewise_mult(C, M34, GSP_NOOP, GSP_PLUS, A2, A2, NULL),
-             GSP_DIMENSION_MISMATCH, fm);
-  EXPECT_ERR(gsp_matrix_ewise_mult(C, NULL, (gsp_binop)77, GSP_PLUS, A2, A2, NULL),
-             GSP_INVALID_VALUE, fm);
+  EXPECT_ERR(gsp_matrix_ewise_add(C, NULL, GSP_NOOP, (gsp_binop)10, A2, A2, NULL), GSP_INVALID_VALUE, fa);
+  EXPECT_ERR(gsp_matrix_ewise_add(C, NULL, GSP_NOOP, GSP_PLUS, A, A2, NULL), GSP_DIMENSION_MISMATCH, fa);
+  EXPECT_ERR(gsp_matrix_ewise_add(C, NULL, GSP_NOOP, GSP_PLUS, A2, A2, &ta), GSP_DIMENSION_MISMATCH, fa);
+  EXPECT_ERR(gsp_matrix_ewise_mult(C, NULL, GSP_NOOP, GSP_PLUS, A2, Af, NULL), GSP_DOMAIN_MISMATCH, fm);
+  EXPECT_ERR(gsp_matrix_ewise_mult(C, M34, GSP_NOOP, GSP_PLUS, A2, A2, NULL), GSP_DIMENSION_MISMATCH, fm);
+  EXPECT_ERR(gsp_matrix_ewise_mult(C, NULL, (gsp_binop)77, GSP_PLUS, A2, A2, NULL), GSP_INVALID_VALUE, fm);
   const char *va = "gsp_vector_ewise_add", *vm = "gsp_vector_ewise_mult";
   EXPECT_ERR(gsp_vector_ewise_add(w4, NULL, GSP_NOOP, GSP_MIN, u4, NULL, NULL), GSP_NULL_POINTER, va);
-  EXPECT_ERR(gsp_vector_ewise_add(w4, NULL, GSP_NOOP, GSP_MIN, u4, u5, NULL),
-             GSP_DIMENSION_MISMATCH, va);
+  EXPECT_ERR(gsp_vector_ewise_add(w4, NULL, GSP_NOOP, GSP_MIN, u4, u5, NULL), GSP_DIMENSION_MISMATCH, va);
   EXPECT_ERR(gsp_vector_ewise_add(w4, NULL, GSP_NOOP, GSP_NOOP, u4, u4, NULL), GSP_INVALID_VALUE, va);
-  EXPECT_ERR(gsp_vector_ewise_mult(w4, NULL, GSP_NOOP, GSP_MIN, u4, &fake_vector, NULL),
-             GSP_INVALID_OBJECT, vm);
-  EXPECT_ERR(gsp_vector_ewise_mult(w3, NULL, GSP_NOOP, GSP_MIN, uf5, uf5, NULL),
-             GSP_DOMAIN_MISMATCH, vm);
+  EXPECT_ERR(gsp_vector_ewise_mult(w4, NULL, GSP_NOOP, GSP_MIN, u4, &fake_vector, NULL), GSP_INVALID_OBJECT, vm);
+  EXPECT_ERR(gsp_vector_ewise_mult(w3, NULL, GSP_NOOP, GSP_MIN, uf5, uf5, NULL), GSP_DOMAIN_MISMATCH, vm);
   unchanged();
   gsp_matrix_free(&A2);
 }
@@ -186,22 +163,14 @@ Test(op_errors, reduce) {
   EXPECT_ERR(gsp_matrix_reduce_vector(w4, NULL, GSP_NOOP, GSP_MINUS, A, NULL), GSP_INVALID_VALUE, fv);
   EXPECT_ERR(gsp_matrix_reduce_vector(w4, NULL, GSP_NOOP, GSP_FIRST, A, NULL), GSP_INVALID_VALUE, fv);
   EXPECT_ERR(gsp_matrix_reduce_vector(w4, NULL, GSP_NOOP, GSP_NOOP, A, NULL), GSP_INVALID_VALUE, fv);
-  EXPECT_ERR(gsp_matrix_reduce_vector(w4, NULL, GSP_NOOP, GSP_PLUS, A, &ta),
-             GSP_DIMENSION_MISMATCH, fv);
-  EXPECT_ERR(gsp_matrix_reduce_vector(w4, NULL, GSP_NOOP, GSP_PLUS, Af, NULL), GSP_DOMAIN_MISMATCH,
-             fv);
-  EXPECT_ERR(gsp_matrix_reduce_vector(w4, u5, GSP_NOOP, GSP_PLUS, A, NULL), GSP_DIMENSION_MISMATCH,
-             fv);
-  EXPECT_ERR(gsp_matrix_reduce_scalar(NULL, GSP_PLUS, A), GSP_NULL_POINTER,
-             "gsp_matrix_reduce_scalar");
-  EXPECT_ERR(gsp_matrix_reduce_scalar(&s, GSP_SECOND, A), GSP_INVALID_VALUE,
-             "gsp_matrix_reduce_scalar");
-  EXPECT_ERR(gsp_matrix_reduce_scalar(&s, GSP_PLUS, freed_matrix()), GSP_INVALID_OBJECT,
-             "gsp_matrix_reduce_scalar");
-  EXPECT_ERR(gsp_vector_reduce_scalar(&s, GSP_PLUS, NULL), GSP_NULL_POINTER,
-             "gsp_vector_reduce_scalar");
-  EXPECT_ERR(gsp_vector_reduce_scalar(&s, (gsp_binop)55, u5), GSP_INVALID_VALUE,
-             "gsp_vector_reduce_scalar");
+  EXPECT_ERR(gsp_matrix_reduce_vector(w4, NULL, GSP_NOOP, GSP_PLUS, A, &ta), GSP_DIMENSION_MISMATCH, fv);
+  EXPECT_ERR(gsp_matrix_reduce_vector(w4, NULL, GSP_NOOP, GSP_PLUS, Af, NULL), GSP_DOMAIN_MISMATCH, fv);
+  EXPECT_ERR(gsp_matrix_reduce_vector(w4, u5, GSP_NOOP, GSP_PLUS, A, NULL), GSP_DIMENSION_MISMATCH, fv);
+  EXPECT_ERR(gsp_matrix_reduce_scalar(NULL, GSP_PLUS, A), GSP_NULL_POINTER, "gsp_matrix_reduce_scalar");
+  EXPECT_ERR(gsp_matrix_reduce_scalar(&s, GSP_SECOND, A), GSP_INVALID_VALUE, "gsp_matrix_reduce_scalar");
+  EXPECT_ERR(gsp_matrix_reduce_scalar(&s, GSP_PLUS, freed_matrix()), GSP_INVALID_OBJECT, "gsp_matrix_reduce_scalar");
+  EXPECT_ERR(gsp_vector_reduce_scalar(&s, GSP_PLUS, NULL), GSP_NULL_POINTER, "gsp_vector_reduce_scalar");
+  EXPECT_ERR(gsp_vector_reduce_scalar(&s, (gsp_binop)55, u5), GSP_INVALID_VALUE, "gsp_vector_reduce_scalar");
   cr_assert_eq(s, 123, "the scalar output changed on error");
   unchanged();
 }
@@ -211,38 +180,29 @@ Test(op_errors, apply_select) {
   int64_t k = 0;
   gsp_matrix A2 = gsp_test_random_matrix(GSP_INT32, 4, 3, 0.5, -5, 5, 21);
   gsp_desc ta = {.transpose_a = true};
-  EXPECT_ERR(gsp_matrix_apply(C, NULL, GSP_NOOP, (gsp_unop)9, A2, NULL), GSP_INVALID_VALUE,
-             "gsp_matrix_apply");
-  EXPECT_ERR(gsp_matrix_apply(C, NULL, GSP_NOOP, GSP_ABS, A, NULL), GSP_DIMENSION_MISMATCH,
-             "gsp_matrix_apply");
-  EXPECT_ERR(gsp_matrix_apply(C, NULL, GSP_NOOP, GSP_ABS, A2, &ta), GSP_DIMENSION_MISMATCH,
-             "gsp_matrix_apply");
-  EXPECT_ERR(gsp_matrix_apply(C, NULL, GSP_NOOP, GSP_ABS, NULL, NULL), GSP_NULL_POINTER,
-             "gsp_matrix_apply");
-  EXPECT_ERR(gsp_matrix_apply_scalar(C, NULL, GSP_NOOP, GSP_PLUS, A2, NULL, NULL),
-             GSP_NULL_POINTER, "gsp_matrix_apply_scalar");
+  EXPECT_ERR(gsp_matrix_apply(C, NULL, GSP_NOOP, (gsp_unop)9, A2, NULL), GSP_INVALID_VALUE, "gsp_matrix_apply");
+  EXPECT_ERR(gsp_matrix_apply(C, NULL, GSP_NOOP, GSP_ABS, A, NULL), GSP_DIMENSION_MISMATCH, "gsp_matrix_apply");
+  EXPECT_ERR(gsp_matrix_apply(C, NULL, GSP_NOOP, GSP_ABS, A2, &ta), GSP_DIMENSION_MISMATCH, "gsp_matrix_apply");
+  EXPECT_ERR(gsp_matrix_apply(C, NULL, GSP_NOOP, GSP_ABS, NULL, NULL), GSP_NULL_POINTER, "gsp_matrix_apply");
+  EXPECT_ERR(gsp_matrix_apply_scalar(C, NULL, GSP_NOOP, GSP_PLUS, A2, NULL, NULL), GSP_NULL_POINTER,
+             "gsp_matrix_apply_scalar");
   EXPECT_ERR(gsp_matrix_apply_scalar(C, NULL, GSP_NOOP, GSP_NOOP, A2, &y, NULL), GSP_INVALID_VALUE,
              "gsp_matrix_apply_scalar");
-  EXPECT_ERR(gsp_matrix_apply_scalar(C, NULL, GSP_NOOP, GSP_PLUS, &fake_matrix, &y, NULL),
-             GSP_INVALID_OBJECT, "gsp_matrix_apply_scalar");
-  EXPECT_ERR(gsp_matrix_select(C, NULL, GSP_NOOP, GSP_TRIL, A2, NULL, NULL), GSP_NULL_POINTER,
-             "gsp_matrix_select");
-  EXPECT_ERR(gsp_matrix_select(C, NULL, GSP_NOOP, (gsp_selop)10, A2, &k, NULL), GSP_INVALID_VALUE,
-             "gsp_matrix_select");
-  EXPECT_ERR(gsp_matrix_select(C, NULL, GSP_NOOP, GSP_DIAG, A, &k, NULL), GSP_DIMENSION_MISMATCH,
-             "gsp_matrix_select");
-  EXPECT_ERR(gsp_vector_apply(w4, NULL, GSP_NOOP, GSP_ONE, u5, NULL), GSP_DIMENSION_MISMATCH,
-             "gsp_vector_apply");
-  EXPECT_ERR(gsp_vector_apply(w4, NULL, GSP_NOOP, (gsp_unop)-1, u4, NULL), GSP_INVALID_VALUE,
-             "gsp_vector_apply");
-  EXPECT_ERR(gsp_vector_apply_scalar(w3, NULL, GSP_NOOP, GSP_TIMES, u5, &y, NULL),
-             GSP_DIMENSION_MISMATCH, "gsp_vector_apply_scalar");
-  EXPECT_ERR(gsp_vector_apply_scalar(w4, NULL, GSP_NOOP, GSP_TIMES, u4, NULL, NULL),
-             GSP_NULL_POINTER, "gsp_vector_apply_scalar");
-  EXPECT_ERR(gsp_vector_select(w4, NULL, GSP_NOOP, GSP_VALUE_GT, freed_vector(), &y, NULL),
-             GSP_INVALID_OBJECT, "gsp_vector_select");
-  EXPECT_ERR(gsp_vector_select(w4, NULL, (gsp_binop)12, GSP_VALUE_GT, u4, &y, NULL),
-             GSP_INVALID_VALUE, "gsp_vector_select");
+  EXPECT_ERR(gsp_matrix_apply_scalar(C, NULL, GSP_NOOP, GSP_PLUS, &fake_matrix, &y, NULL), GSP_INVALID_OBJECT,
+             "gsp_matrix_apply_scalar");
+  EXPECT_ERR(gsp_matrix_select(C, NULL, GSP_NOOP, GSP_TRIL, A2, NULL, NULL), GSP_NULL_POINTER, "gsp_matrix_select");
+  EXPECT_ERR(gsp_matrix_select(C, NULL, GSP_NOOP, (gsp_selop)10, A2, &k, NULL), GSP_INVALID_VALUE, "gsp_matrix_select");
+  EXPECT_ERR(gsp_matrix_select(C, NULL, GSP_NOOP, GSP_DIAG, A, &k, NULL), GSP_DIMENSION_MISMATCH, "gsp_matrix_select");
+  EXPECT_ERR(gsp_vector_apply(w4, NULL, GSP_NOOP, GSP_ONE, u5, NULL), GSP_DIMENSION_MISMATCH, "gsp_vector_apply");
+  EXPECT_ERR(gsp_vector_apply(w4, NULL, GSP_NOOP, (gsp_unop)-1, u4, NULL), GSP_INVALID_VALUE, "gsp_vector_apply");
+  EXPECT_ERR(gsp_vector_apply_scalar(w3, NULL, GSP_NOOP, GSP_TIMES, u5, &y, NULL), GSP_DIMENSION_MISMATCH,
+             "gsp_vector_apply_scalar");
+  EXPECT_ERR(gsp_vector_apply_scalar(w4, NULL, GSP_NOOP, GSP_TIMES, u4, NULL, NULL), GSP_NULL_POINTER,
+             "gsp_vector_apply_scalar");
+  EXPECT_ERR(gsp_vector_select(w4, NULL, GSP_NOOP, GSP_VALUE_GT, freed_vector(), &y, NULL), GSP_INVALID_OBJECT,
+             "gsp_vector_select");
+  EXPECT_ERR(gsp_vector_select(w4, NULL, (gsp_binop)12, GSP_VALUE_GT, u4, &y, NULL), GSP_INVALID_VALUE,
+             "gsp_vector_select");
   unchanged();
   gsp_matrix_free(&A2);
 }
@@ -260,10 +220,9 @@ static int brutal(op_fn op, const char *name) {
     gsp_info r = op();
     gsp__debug_fail_after(-1);
     if (r == GSP_SUCCESS) return k;
-    cr_assert_eq(r, GSP_OUT_OF_MEMORY, "%s with allocation %d failing -> %s (%s)", name, k,
-                 gsp_strerror(r), gsp_last_error());
-    cr_assert(strstr(gsp_last_error(), "gsp_") != NULL, "no function named in \"%s\"",
-              gsp_last_error());
+    cr_assert_eq(r, GSP_OUT_OF_MEMORY, "%s with allocation %d failing -> %s (%s)", name, k, gsp_strerror(r),
+                 gsp_last_error());
+    cr_assert(strstr(gsp_last_error(), "gsp_") != NULL, "no function named in \"%s\"", gsp_last_error());
     unchanged();
   }
   cr_assert_fail("%s never succeeded", name);
@@ -272,14 +231,30 @@ static int brutal(op_fn op, const char *name) {
 
 static gsp_desc dcomp = {.mask_complement = true, .replace = true, .transpose_a = true};
 static gsp_matrix At; /* A' as a 5x4 matrix, for transposed calls */
-static gsp_info op_mxm(void) { return gsp_mxm(C, M43, GSP_PLUS, GSP_MIN_PLUS, A, B, NULL); }
-static gsp_info op_mxm_t(void) { return gsp_mxm(C, M43, GSP_MIN, GSP_PLUS_TIMES, At, B, &dcomp); }
-static gsp_info op_mxv(void) { return gsp_mxv(w4, m4, GSP_MAX, GSP_MAX_PLUS, A, u5, NULL); }
-static gsp_info op_vxm(void) { return gsp_vxm(w3, NULL, GSP_NOOP, GSP_MIN_MAX, u5, B, NULL); }
-static gsp_info op_ewise(void) { return gsp_matrix_ewise_add(C, M43, GSP_TIMES, GSP_MINUS, C, C, NULL); }
-static gsp_info op_vewise(void) { return gsp_vector_ewise_mult(w4, m4, GSP_PLUS, GSP_MIN, w4, u4, NULL); }
-static gsp_info op_reduce(void) { return gsp_matrix_reduce_vector(w4, NULL, GSP_PLUS, GSP_MAX, A, NULL); }
-static gsp_info op_apply(void) { return gsp_matrix_apply(C, M43, GSP_NOOP, GSP_AINV, C, NULL); }
+static gsp_info op_mxm(void) {
+  return gsp_mxm(C, M43, GSP_PLUS, GSP_MIN_PLUS, A, B, NULL);
+}
+static gsp_info op_mxm_t(void) {
+  return gsp_mxm(C, M43, GSP_MIN, GSP_PLUS_TIMES, At, B, &dcomp);
+}
+static gsp_info op_mxv(void) {
+  return gsp_mxv(w4, m4, GSP_MAX, GSP_MAX_PLUS, A, u5, NULL);
+}
+static gsp_info op_vxm(void) {
+  return gsp_vxm(w3, NULL, GSP_NOOP, GSP_MIN_MAX, u5, B, NULL);
+}
+static gsp_info op_ewise(void) {
+  return gsp_matrix_ewise_add(C, M43, GSP_TIMES, GSP_MINUS, C, C, NULL);
+}
+static gsp_info op_vewise(void) {
+  return gsp_vector_ewise_mult(w4, m4, GSP_PLUS, GSP_MIN, w4, u4, NULL);
+}
+static gsp_info op_reduce(void) {
+  return gsp_matrix_reduce_vector(w4, NULL, GSP_PLUS, GSP_MAX, A, NULL);
+}
+static gsp_info op_apply(void) {
+  return gsp_matrix_apply(C, M43, GSP_NOOP, GSP_AINV, C, NULL);
+}
 static gsp_info op_select(void) {
   int64_t k = 0;
   return gsp_matrix_select(C, NULL, GSP_PLUS, GSP_TRIU, C, &k, NULL);

@@ -17,26 +17,36 @@
 
 static double sr_mul(gsp_semiring s, double a, double b) {
   switch (s) {
-  case GSP_MIN_PLUS: case GSP_MAX_PLUS: return a + b;
-  case GSP_MAX_MIN: return fmin(a, b);
-  case GSP_MIN_MAX: return fmax(a, b);
-  default: return (a != 0) && (b != 0);
+  case GSP_MIN_PLUS:
+  case GSP_MAX_PLUS:
+    return a + b;
+  case GSP_MAX_MIN:
+    return fmin(a, b);
+  case GSP_MIN_MAX:
+    return fmax(a, b);
+  default:
+    return (a != 0) && (b != 0);
   }
 }
 static double sr_one(gsp_semiring s) {
   switch (s) {
-  case GSP_MIN_PLUS: case GSP_MAX_PLUS: return 0;
-  case GSP_MAX_MIN: return INFINITY;
-  case GSP_MIN_MAX: return -INFINITY;
-  default: return 1;
+  case GSP_MIN_PLUS:
+  case GSP_MAX_PLUS:
+    return 0;
+  case GSP_MAX_MIN:
+    return INFINITY;
+  case GSP_MIN_MAX:
+    return -INFINITY;
+  default:
+    return 1;
   }
 }
 
 /* Random graph, dense n x n weights in W (NAN = no edge). Weights keep the
  * closure defined: MIN_PLUS >= 0 (re-weighted by potentials when `neg`, so
  * edges may be negative but cycles are not), MAX_PLUS mirrored. */
-static gsp_matrix make_graph(gsp_semiring s, gsp_type t, int64_t n, double density, int64_t span,
-                             bool neg, uint64_t seed, double *W) {
+static gsp_matrix make_graph(gsp_semiring s, gsp_type t, int64_t n, double density, int64_t span, bool neg,
+                             uint64_t seed, double *W) {
   uint64_t st = seed * 1315423911u + (uint64_t)n;
   double *pot = malloc(((size_t)n + 1) * sizeof *pot);
   for (int64_t v = 0; v < n; v++) pot[v] = neg ? (double)(gsp_test_rand(&st) % 30) : 0;
@@ -61,11 +71,10 @@ static gsp_matrix make_graph(gsp_semiring s, gsp_type t, int64_t n, double densi
 }
 
 /* Check every pair (i, j) of one closure with successors. */
-static void check_all_paths(gsp_semiring s, gsp_type t, int64_t n, double density, int64_t span,
-                            bool neg, bool reflexive, uint64_t seed) {
-  gsp_test_context("%s %s n=%lld density %.2f span %lld %s%s", gsp_test_semiring_name(s),
-                   gsp_test_type_name(t), (long long)n, density, (long long)span,
-                   neg ? "negative " : "", reflexive ? "M*" : "M+");
+static void check_all_paths(gsp_semiring s, gsp_type t, int64_t n, double density, int64_t span, bool neg,
+                            bool reflexive, uint64_t seed) {
+  gsp_test_context("%s %s n=%lld density %.2f span %lld %s%s", gsp_test_semiring_name(s), gsp_test_type_name(t),
+                   (long long)n, density, (long long)span, neg ? "negative " : "", reflexive ? "M*" : "M+");
   double *W = malloc(((size_t)(n * n) + 1) * sizeof *W);
   gsp_matrix M = make_graph(s, t, n, density, span, neg, seed, W), S = NULL;
   gsp_closure_opts o = {.non_reflexive = !reflexive};
@@ -78,8 +87,7 @@ static void check_all_paths(gsp_semiring s, gsp_type t, int64_t n, double densit
   cr_assert(st == GSP_INT64 && sn == (gsp_index)n && sm == (gsp_index)n, "%ssucc shape/type", gsp_test_ctx);
   GSP_OK(gsp_matrix_nvals(&mv, M));
   GSP_OK(gsp_matrix_nvals(&sv, S));
-  cr_assert_eq(mv, sv, "%ssucc has %llu entries, M %llu", gsp_test_ctx, (unsigned long long)sv,
-               (unsigned long long)mv);
+  cr_assert_eq(mv, sv, "%ssucc has %llu entries, M %llu", gsp_test_ctx, (unsigned long long)sv, (unsigned long long)mv);
   gsp_index *path = malloc(((size_t)n + 1) * sizeof *path);
   for (int64_t i = 0; i < n; i++) {
     for (int64_t j = 0; j < n; j++) {
@@ -87,8 +95,7 @@ static void check_all_paths(gsp_semiring s, gsp_type t, int64_t n, double densit
       int64_t sij;
       gsp_info have = gsp_matrix_extract_element(x, M, (gsp_index)i, (gsp_index)j);
       gsp_info hs = gsp_matrix_extract_element(&sij, S, (gsp_index)i, (gsp_index)j);
-      cr_assert_eq(have, hs, "%s(%lld,%lld): M and succ structures differ", gsp_test_ctx,
-                   (long long)i, (long long)j);
+      cr_assert_eq(have, hs, "%s(%lld,%lld): M and succ structures differ", gsp_test_ctx, (long long)i, (long long)j);
       if (reflexive && i == j) cr_assert_eq(sij, i, "%ssucc(i,i) = i for the empty path", gsp_test_ctx);
       gsp_index len = (gsp_index)n;
       gsp_info info = gsp_path_from_succ(path, &len, S, (gsp_index)i, (gsp_index)j);
@@ -97,27 +104,25 @@ static void check_all_paths(gsp_semiring s, gsp_type t, int64_t n, double densit
         continue;
       }
       if (have == GSP_NO_VALUE) {
-        cr_assert_eq(info, GSP_NO_VALUE, "%s(%lld,%lld) has no path: %s", gsp_test_ctx, (long long)i,
-                     (long long)j, gsp_strerror(info));
+        cr_assert_eq(info, GSP_NO_VALUE, "%s(%lld,%lld) has no path: %s", gsp_test_ctx, (long long)i, (long long)j,
+                     gsp_strerror(info));
         continue;
       }
-      cr_assert_eq(info, GSP_SUCCESS, "%spath (%lld,%lld): %s %s", gsp_test_ctx, (long long)i,
-                   (long long)j, gsp_strerror(info), gsp_last_error());
-      cr_assert(len >= 2 && len <= (gsp_index)n && path[0] == (gsp_index)i &&
-                    path[len - 1] == (gsp_index)j,
-                "%spath (%lld,%lld) has wrong ends or length %llu", gsp_test_ctx, (long long)i,
-                (long long)j, (unsigned long long)len);
+      cr_assert_eq(info, GSP_SUCCESS, "%spath (%lld,%lld): %s %s", gsp_test_ctx, (long long)i, (long long)j,
+                   gsp_strerror(info), gsp_last_error());
+      cr_assert(len >= 2 && len <= (gsp_index)n && path[0] == (gsp_index)i && path[len - 1] == (gsp_index)j,
+                "%spath (%lld,%lld) has wrong ends or length %llu", gsp_test_ctx, (long long)i, (long long)j,
+                (unsigned long long)len);
       double cost = sr_one(s);
       for (gsp_index h = 0; h + 1 < len; h++) {
         double w = W[path[h] * (gsp_index)n + path[h + 1]];
-        cr_assert(!isnan(w), "%spath (%lld,%lld) uses %llu -> %llu, not an edge", gsp_test_ctx,
-                  (long long)i, (long long)j, (unsigned long long)path[h],
-                  (unsigned long long)path[h + 1]);
+        cr_assert(!isnan(w), "%spath (%lld,%lld) uses %llu -> %llu, not an edge", gsp_test_ctx, (long long)i,
+                  (long long)j, (unsigned long long)path[h], (unsigned long long)path[h + 1]);
         cost = sr_mul(s, cost, w);
       }
       double d = gsp_test_value_f64(t, x);
-      cr_assert_eq(cost, d, "%spath (%lld,%lld): cost %g, closure %g", gsp_test_ctx, (long long)i,
-                   (long long)j, cost, d);
+      cr_assert_eq(cost, d, "%spath (%lld,%lld): cost %g, closure %g", gsp_test_ctx, (long long)i, (long long)j, cost,
+                   d);
     }
   }
   free(path), free(W);
@@ -138,8 +143,10 @@ static void path_sweep(gsp_semiring s, gsp_type t) {
   }
 }
 
-#define PATH_TEST(SR, T)                                                       \
-  Test(path, SR##_##T, .timeout = 120) { path_sweep(GSP_##SR, GSP_##T); }
+#define PATH_TEST(SR, T)                 \
+  Test(path, SR##_##T, .timeout = 120) { \
+    path_sweep(GSP_##SR, GSP_##T);       \
+  }
 PATH_TEST(MIN_PLUS, INT32)
 PATH_TEST(MIN_PLUS, INT64)
 PATH_TEST(MIN_PLUS, FP32)
@@ -198,8 +205,7 @@ Test(path, insufficient_space_and_no_value) {
 }
 
 /* Hand-made successor matrices (CSR storage) that are not valid. */
-static gsp_matrix succ_from(gsp_index n, const gsp_index *I, const gsp_index *J, const int64_t *X,
-                            gsp_index m) {
+static gsp_matrix succ_from(gsp_index n, const gsp_index *I, const gsp_index *J, const int64_t *X, gsp_index m) {
   gsp_matrix S = NULL;
   GSP_OK(gsp_matrix_new(&S, GSP_INT64, n, n));
   GSP_OK(gsp_matrix_build(S, I, J, X, m, GSP_DUP_ERROR));
@@ -281,16 +287,16 @@ Test(path, large_fused_steps, .timeout = 120) {
         cr_assert_eq(info, GSP_NO_VALUE);
         continue;
       }
-      cr_assert_eq(info, GSP_SUCCESS, "%s(%llu,%llu): %s", gsp_test_ctx, (unsigned long long)i,
-                   (unsigned long long)j, gsp_last_error());
+      cr_assert_eq(info, GSP_SUCCESS, "%s(%llu,%llu): %s", gsp_test_ctx, (unsigned long long)i, (unsigned long long)j,
+                   gsp_last_error());
       double cost = sr_one(srs[q]);
       for (gsp_index h = 0; h + 1 < len; h++) {
         double w = W[path[h] * (gsp_index)n + path[h + 1]];
         cr_assert(!isnan(w), "%snot an edge", gsp_test_ctx);
         cost = sr_mul(srs[q], cost, w);
       }
-      cr_assert(path[0] == i && path[len - 1] == j && cost == d, "%s(%llu,%llu): cost %g, closure %g",
-                gsp_test_ctx, (unsigned long long)i, (unsigned long long)j, cost, (double)d);
+      cr_assert(path[0] == i && path[len - 1] == j && cost == d, "%s(%llu,%llu): cost %g, closure %g", gsp_test_ctx,
+                (unsigned long long)i, (unsigned long long)j, cost, (double)d);
     }
     free(path), free(W);
     gsp_matrix_free(&M), gsp_matrix_free(&B), gsp_matrix_free(&S);
@@ -333,8 +339,8 @@ Test(path, successors_equal_textbook_order, .timeout = 120) {
       int64_t none = -1;
       GSP_OK(gsp_matrix_export_dense(G, &none, S));
       for (int64_t e = 0; e < n * n; e++)
-        cr_assert_eq(G[e], R[e], "%ssucc(%lld,%lld): gsp %lld, textbook %lld", gsp_test_ctx,
-                     (long long)(e / n), (long long)(e % n), (long long)G[e], (long long)R[e]);
+        cr_assert_eq(G[e], R[e], "%ssucc(%lld,%lld): gsp %lld, textbook %lld", gsp_test_ctx, (long long)(e / n),
+                     (long long)(e % n), (long long)G[e], (long long)R[e]);
       free(W), free(D), free(R), free(G);
       gsp_matrix_free(&M), gsp_matrix_free(&S);
     }

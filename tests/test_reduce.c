@@ -17,18 +17,18 @@ typedef struct {
   gsp_index m, n;
   double d;
 } shape;
-static const shape shapes[] = {{0, 0, 0.5}, {1, 1, 1.0}, {6, 0, 0.5}, {9, 14, 0.3},
-                               {12, 12, 1.0}, {40, 35, 0.04}};
+static const shape shapes[] = {{0, 0, 0.5}, {1, 1, 1.0}, {6, 0, 0.5}, {9, 14, 0.3}, {12, 12, 1.0}, {40, 35, 0.04}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
-static int64_t range_of(gsp_binop op) { return op == GSP_TIMES ? 2 : 9; }
+static int64_t range_of(gsp_binop op) {
+  return op == GSP_TIMES ? 2 : 9;
+}
 
-static void check_reduce_vector(gsp_type t, gsp_binop op, shape sh, int cfgk, bool tr,
-                                uint64_t seed) {
+static void check_reduce_vector(gsp_type t, gsp_binop op, shape sh, int cfgk, bool tr, uint64_t seed) {
   gsp_test_config cfg = gsp_test_config_get(cfgk);
-  gsp_test_context("reduce_vector %s %s %llux%llu %s%s seed %llu", gsp_test_type_name(t),
-                   gsp_test_binop_name(op), (unsigned long long)sh.m, (unsigned long long)sh.n,
-                   gsp_test_config_name(cfg), tr ? " A'" : "", (unsigned long long)seed);
+  gsp_test_context("reduce_vector %s %s %llux%llu %s%s seed %llu", gsp_test_type_name(t), gsp_test_binop_name(op),
+                   (unsigned long long)sh.m, (unsigned long long)sh.n, gsp_test_config_name(cfg), tr ? " A'" : "",
+                   (unsigned long long)seed);
   int64_t r = range_of(op);
   gsp_index nw = tr ? sh.n : sh.m;
   gsp_matrix A = gsp_test_random_matrix(t, sh.m, sh.n, sh.d, -r, r, seed);
@@ -41,8 +41,7 @@ static void check_reduce_vector(gsp_type t, gsp_binop op, shape sh, int cfgk, bo
   GrB_Descriptor gd = gsp_test_grb_desc(&d);
   GSP_OK(gsp_matrix_reduce_vector(w, M, accum, op, A, &d));
   if (nw > 0) {
-    GRB_OK(GrB_Matrix_reduce_Monoid(gw, gM, gsp_test_grb_binop(accum, t),
-                                    gsp_test_grb_monoid(op, t), gA, gd));
+    GRB_OK(GrB_Matrix_reduce_Monoid(gw, gM, gsp_test_grb_binop(accum, t), gsp_test_grb_monoid(op, t), gA, gd));
     gsp_test_assert_vector_eq(w, gw, 0);
   } else {
     /* SuiteSparse 7.4 crashes on empty outputs with mask and accumulator */
@@ -57,23 +56,27 @@ static void check_reduce_vector(gsp_type t, gsp_binop op, shape sh, int cfgk, bo
 
 /* GraphBLAS reduction of a matrix or vector to a scalar of type t. */
 static void grb_reduce_scalar(void *s, gsp_type t, GrB_Monoid mo, GrB_Matrix A, GrB_Vector v) {
-#define RED_(T, ct)                                                            \
-  if (A) GRB_OK(GrB_Matrix_reduce_##T((ct *)s, NULL, mo, A, NULL));            \
+#define RED_(T, ct)                                                 \
+  if (A) GRB_OK(GrB_Matrix_reduce_##T((ct *)s, NULL, mo, A, NULL)); \
   else GRB_OK(GrB_Vector_reduce_##T((ct *)s, NULL, mo, v, NULL));
   switch (t) {
-  case GSP_BOOL: RED_(BOOL, bool) break;
-  case GSP_INT32: RED_(INT32, int32_t) break;
-  case GSP_INT64: RED_(INT64, int64_t) break;
-  case GSP_FP32: RED_(FP32, float) break;
-  case GSP_FP64: RED_(FP64, double) break;
+  case GSP_BOOL:
+    RED_(BOOL, bool) break;
+  case GSP_INT32:
+    RED_(INT32, int32_t) break;
+  case GSP_INT64:
+    RED_(INT64, int64_t) break;
+  case GSP_FP32:
+    RED_(FP32, float) break;
+  case GSP_FP64:
+    RED_(FP64, double) break;
   }
 #undef RED_
 }
 
 static void check_reduce_scalar(gsp_type t, gsp_binop op, shape sh, uint64_t seed) {
-  gsp_test_context("reduce_scalar %s %s %llux%llu seed %llu", gsp_test_type_name(t),
-                   gsp_test_binop_name(op), (unsigned long long)sh.m, (unsigned long long)sh.n,
-                   (unsigned long long)seed);
+  gsp_test_context("reduce_scalar %s %s %llux%llu seed %llu", gsp_test_type_name(t), gsp_test_binop_name(op),
+                   (unsigned long long)sh.m, (unsigned long long)sh.n, (unsigned long long)seed);
   gsp_test_grb_init();
   int64_t r = range_of(op);
   gsp_matrix A = gsp_test_random_matrix(t, sh.m, sh.n, sh.d, -r, r, seed);
@@ -109,8 +112,7 @@ Test(reduce, to_scalar) {
   uint64_t seed = 50;
   for (int ti = 0; ti < GSP_TEST_NTYPES; ti++)
     for (size_t o = 0; o < NMONOIDS; o++)
-      for (size_t k = 0; k < NSHAPES; k++, seed++)
-        check_reduce_scalar(gsp_test_types[ti], monoids[o], shapes[k], seed);
+      for (size_t k = 0; k < NSHAPES; k++, seed++) check_reduce_scalar(gsp_test_types[ti], monoids[o], shapes[k], seed);
 }
 
 Test(reduce, larger_threaded) {

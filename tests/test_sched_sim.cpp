@@ -47,15 +47,23 @@ static const bool large = true;
 /* ---- semiring operations on the host ---- */
 
 template <gsp_semiring S, class T> struct Ops;
-#define SIM_OPS_(SR, sr, ct, sfx)                                              \
-  template <> struct Ops<SR, ct> {                                             \
-    static ct add(ct a, ct b) { return gsp_##sr##_add_##sfx(a, b); }           \
-    static ct mul(ct a, ct b) { return gsp_##sr##_mul_##sfx(a, b); }           \
-    static ct zero() { return gsp_##sr##_zero_##sfx(); }                       \
-    static ct one() { return gsp_##sr##_one_##sfx(); }                         \
+#define SIM_OPS_(SR, sr, ct, sfx)        \
+  template <> struct Ops<SR, ct> {       \
+    static ct add(ct a, ct b) {          \
+      return gsp_##sr##_add_##sfx(a, b); \
+    }                                    \
+    static ct mul(ct a, ct b) {          \
+      return gsp_##sr##_mul_##sfx(a, b); \
+    }                                    \
+    static ct zero() {                   \
+      return gsp_##sr##_zero_##sfx();    \
+    }                                    \
+    static ct one() {                    \
+      return gsp_##sr##_one_##sfx();     \
+    }                                    \
   };
-#define SIM_OPS_T_(SR, sr)                                                     \
-  SIM_OPS_(SR, sr, int32_t, i32)                                               \
+#define SIM_OPS_T_(SR, sr)       \
+  SIM_OPS_(SR, sr, int32_t, i32) \
   SIM_OPS_(SR, sr, int64_t, i64) SIM_OPS_(SR, sr, float, f32) SIM_OPS_(SR, sr, double, f64)
 SIM_OPS_T_(GSP_MIN_PLUS, min_plus)
 SIM_OPS_T_(GSP_MAX_PLUS, max_plus)
@@ -96,11 +104,11 @@ template <gsp_semiring S, class T_> struct Sim {
   std::vector<std::vector<T> *> owned;
   std::vector<Node> nodes;
   std::vector<int> qdev, qlast;
-  std::vector<std::vector<int> > qwait;
-  std::vector<int> ev;   /* node of the last record, -1 none */
+  std::vector<std::vector<int>> qwait;
+  std::vector<int> ev; /* node of the last record, -1 none */
   std::vector<int> evdev;
   std::vector<std::string> errors;
-  int Pr = 1, Pc = 1;    /* grid, for the broadcast communicators */
+  int Pr = 1, Pc = 1; /* grid, for the broadcast communicators */
   uint64_t seed;
   int64_t launches = 0;
   int epoch = 0; /* a host sync runs everything queued: later nodes follow it */
@@ -114,7 +122,9 @@ template <gsp_semiring S, class T_> struct Sim {
     if (errors.size() < 20) errors.push_back(m);
   }
 
-  void add_host(T *p, size_t elems) { allocs[(uintptr_t)p] = {(uintptr_t)p, elems * sizeof(T), -1, nullptr}; }
+  void add_host(T *p, size_t elems) {
+    allocs[(uintptr_t)p] = {(uintptr_t)p, elems * sizeof(T), -1, nullptr};
+  }
 
   /* the allocation holding [a, a + bytes), or nullptr */
   const Alloc *find(uintptr_t a, size_t bytes) const {
@@ -130,9 +140,10 @@ template <gsp_semiring S, class T_> struct Sim {
       const size_t span = ((size_t)(rows - 1) * ld + cols) * sizeof(T);
       const Alloc *al = find(r.base, span);
       if (!al) fail(std::string(what) + ": access outside every allocation");
-      else if (al->dev != dev) fail(std::string(what) + (dev < 0 ? ": host access to device memory"
-                                                        : al->dev < 0 ? ": device access to host memory"
-                                                                      : ": memory of another device"));
+      else if (al->dev != dev)
+        fail(std::string(what) + (dev < 0       ? ": host access to device memory"
+                                  : al->dev < 0 ? ": device access to host memory"
+                                                : ": memory of another device"));
       if (cols > ld && rows > 1) fail(std::string(what) + ": cols > ld");
     }
     return r;
@@ -167,7 +178,9 @@ template <gsp_semiring S, class T_> struct Sim {
     allocs[(uintptr_t)*p] = {(uintptr_t)*p, v->size() * sizeof(T), dev, v};
     return GSP_SUCCESS;
   }
-  void release(int, T *p) { allocs.erase((uintptr_t)p); /* storage kept: late readers would be a bug */ }
+  void release(int, T *p) {
+    allocs.erase((uintptr_t)p); /* storage kept: late readers would be a bug */
+  }
   gsp_info queue(int dev, Q *q) {
     *q = (int)qdev.size();
     qdev.push_back(dev);
@@ -238,8 +251,7 @@ template <gsp_semiring S, class T_> struct Sim {
     node(q, "diag", {rect(D, ld, TB, TB, true, "diag", dev)}, [=] {
       for (int64_t k = 0; k < TB; k++)
         for (int64_t i = 0; i < TB; i++)
-          for (int64_t j = 0; j < TB; j++)
-            D[i * ld + j] = O::add(D[i * ld + j], O::mul(D[i * ld + k], D[k * ld + j]));
+          for (int64_t j = 0; j < TB; j++) D[i * ld + j] = O::add(D[i * ld + j], O::mul(D[i * ld + k], D[k * ld + j]));
     });
     return GSP_SUCCESS;
   }
@@ -268,14 +280,14 @@ template <gsp_semiring S, class T_> struct Sim {
   }
   gsp_info bcast(const Bcast<T> *ops, int nops) {
     /* communicator instances of this group */
-    std::map<std::pair<int, int>, std::vector<const Bcast<T> *> > inst;
+    std::map<std::pair<int, int>, std::vector<const Bcast<T> *>> inst;
     for (int k = 0; k < nops; k++) {
       const Bcast<T> &o = ops[k];
       const int id = o.comm == COMM_WORLD ? 0 : o.comm == COMM_ROW ? o.gpu / Pc : o.gpu % Pc;
       inst[{o.comm, id}].push_back(&o);
     }
-    std::map<int, std::vector<int> > joins; /* gpu -> instance nodes */
-    std::map<int, std::vector<int> > tails; /* gpu -> its queue state */
+    std::map<int, std::vector<int>> joins; /* gpu -> instance nodes */
+    std::map<int, std::vector<int>> tails; /* gpu -> its queue state */
     for (auto &kv : inst) {
       const int kind = kv.first.first;
       auto &members = kv.second;
@@ -304,7 +316,7 @@ template <gsp_semiring S, class T_> struct Sim {
           mem.push_back(rect(o->recv, (int64_t)o->elems, 1, (int64_t)o->elems, true, "bcast recv", o->gpu));
       }
       nd.mem = mem;
-      std::vector<std::pair<T *, size_t> > dst;
+      std::vector<std::pair<T *, size_t>> dst;
       for (auto *o : members) dst.push_back({o->recv, o->elems});
       const T *src = root->send;
       nd.run = [=] {
@@ -357,8 +369,10 @@ template <gsp_semiring S, class T_> struct Sim {
       };
       for (size_t t = 0; t < tiles.size(); t++)
         for (int64_t k = 0; k < TB; k++) {
-          for (int64_t i = 0; i < TB; i++) probe(At + k * lda + tiles[t].r0 + i, t, "gemm: a tile reads A that another tile writes");
-          for (int64_t j = 0; j < TB; j++) probe(B + k * ldb + tiles[t].c0 + j, t, "gemm: a tile reads B that another tile writes");
+          for (int64_t i = 0; i < TB; i++)
+            probe(At + k * lda + tiles[t].r0 + i, t, "gemm: a tile reads A that another tile writes");
+          for (int64_t j = 0; j < TB; j++)
+            probe(B + k * ldb + tiles[t].c0 + j, t, "gemm: a tile reads B that another tile writes");
         }
     }
     for (auto &t : tiles) {
@@ -431,7 +445,7 @@ template <gsp_semiring S, class T_> struct Sim {
     std::mt19937_64 g(seed + (uint64_t)epoch * 7919);
     const size_t N = nodes.size();
     std::vector<int> indeg(N, 0);
-    std::vector<std::vector<int> > succ(N);
+    std::vector<std::vector<int>> succ(N);
     std::vector<int> ready;
     for (size_t i = 0; i < N; i++) {
       if (nodes[i].done) continue;
@@ -470,7 +484,7 @@ template <gsp_semiring S, class T> std::vector<T> make_input(int64_t n, uint64_t
       if ((double)(g() % 1000000) / 1e6 >= density) continue;
       const int64_t base = (int64_t)(g() % 10);
       int64_t w;
-      if (S == GSP_MIN_PLUS) w = base + pot(i) - pot(j);   /* negative weights, no negative cycle */
+      if (S == GSP_MIN_PLUS) w = base + pot(i) - pot(j); /* negative weights, no negative cycle */
       else if (S == GSP_MAX_PLUS) w = -base + pot(i) - pot(j);
       else w = (int64_t)(g() % 19) - 9;
       H[(size_t)(i * n + j)] = (T)w;
@@ -484,7 +498,8 @@ template <gsp_semiring S, class T> void reference(std::vector<T> &D, int64_t n) 
   for (int64_t k = 0; k < n; k++)
     for (int64_t i = 0; i < n; i++) {
       const T a = D[(size_t)(i * n + k)];
-      for (int64_t j = 0; j < n; j++) D[(size_t)(i * n + j)] = O::add(D[(size_t)(i * n + j)], O::mul(a, D[(size_t)(k * n + j)]));
+      for (int64_t j = 0; j < n; j++)
+        D[(size_t)(i * n + j)] = O::add(D[(size_t)(i * n + j)], O::mul(a, D[(size_t)(k * n + j)]));
     }
 }
 
@@ -529,7 +544,7 @@ Test(sched_sim, ooc_page_counts_and_slots) {
   /* 4, 9, 16 and more pages; 2..5 slots; n not a multiple of the tile */
   ooc_case<GSP_MIN_PLUS, int32_t>(1000, 256, 2, seed++);
   ooc_case<GSP_MIN_PLUS, int32_t>(1000, 256, 3, seed++);
-  ooc_case<GSP_MIN_PLUS, float>(1100, 128, 4, seed++);  /* 9 pages */
+  ooc_case<GSP_MIN_PLUS, float>(1100, 128, 4, seed++); /* 9 pages */
   ooc_case<GSP_MIN_PLUS, float>(1100, 128, 5, seed++);
   if (large) ooc_case<GSP_MIN_PLUS, int32_t>(1930, 128, 3, seed++); /* 16 pages */
   ooc_case<GSP_MIN_PLUS, double>(1100, 128, 5, seed++);
@@ -537,8 +552,8 @@ Test(sched_sim, ooc_page_counts_and_slots) {
 
 Test(sched_sim, ooc_uneven_last_page) {
   uint64_t seed = 100;
-  ooc_case<GSP_MIN_PLUS, float>(700, 384, 3, seed++);  /* np 768: pages 384 + 384 */
-  ooc_case<GSP_MIN_PLUS, float>(900, 384, 3, seed++);  /* np 1024: 384, 384, 256 */
+  ooc_case<GSP_MIN_PLUS, float>(700, 384, 3, seed++); /* np 768: pages 384 + 384 */
+  ooc_case<GSP_MIN_PLUS, float>(900, 384, 3, seed++); /* np 1024: 384, 384, 256 */
   ooc_case<GSP_MIN_PLUS, int32_t>(900, 384, 2, seed++);
   ooc_case<GSP_MIN_PLUS, int32_t>(900, 256, 5, seed++);
   ooc_case<GSP_MIN_PLUS, int32_t>(129, 128, 2, seed++); /* 2 pages, 1 valid row in the last */
@@ -571,7 +586,7 @@ template <gsp_semiring S, class T> void mgpu_case(int64_t n, int G, uint64_t see
   x.Pr = g.Pr;
   x.Pc = g.Pc;
   x.add_host(H.data(), H.size());
-  std::vector<MgpuBufs<T> > b((size_t)G);
+  std::vector<MgpuBufs<T>> b((size_t)G);
   std::vector<int> q((size_t)G);
   for (int d = 0; d < G; d++) {
     const int r = d / g.Pc, c = d % g.Pc;
@@ -600,10 +615,10 @@ template <gsp_semiring S, class T> void mgpu_case(int64_t n, int G, uint64_t see
 Test(sched_sim, mgpu_grids) {
   uint64_t seed = 400;
   mgpu_case<GSP_MIN_PLUS, int32_t>(300, 1, seed++);
-  mgpu_case<GSP_MIN_PLUS, int32_t>(300, 2, seed++);  /* 1 x 2 */
-  mgpu_case<GSP_MIN_PLUS, float>(500, 3, seed++);    /* 1 x 3 */
-  mgpu_case<GSP_MIN_PLUS, float>(500, 4, seed++);    /* 2 x 2 */
-  mgpu_case<GSP_MIN_PLUS, int64_t>(700, 6, seed++);  /* 2 x 3 */
+  mgpu_case<GSP_MIN_PLUS, int32_t>(300, 2, seed++);               /* 1 x 2 */
+  mgpu_case<GSP_MIN_PLUS, float>(500, 3, seed++);                 /* 1 x 3 */
+  mgpu_case<GSP_MIN_PLUS, float>(500, 4, seed++);                 /* 2 x 2 */
+  mgpu_case<GSP_MIN_PLUS, int64_t>(700, 6, seed++);               /* 2 x 3 */
   mgpu_case<GSP_MIN_PLUS, double>(large ? 1000 : 600, 8, seed++); /* 2 x 4 */
 }
 

@@ -19,58 +19,51 @@
 #define NSAMPLES 9
 
 /* One test per (semiring, type): LAWS_(SR, sr, ct, sfx, gsp type). */
-#define LAWS_(SR, sr, ct, sfx, T)                                              \
-  Test(semiring_laws, sr##_##sfx) {                                            \
-    const ct zero = gsp_##sr##_zero_##sfx(), one = gsp_##sr##_one_##sfx();     \
-    const ct v[NSAMPLES] = {zero, one, (ct)0, (ct)1, (ct)-1, (ct)2, (ct)-3, (ct)7, (ct)5}; \
-    _Alignas(8) ct lib_zero, lib_one;                                          \
-    gsp__semiring_zero(&lib_zero, GSP_##SR, GSP_##T);                          \
-    gsp__semiring_one(&lib_one, GSP_##SR, GSP_##T);                            \
-    cr_assert(lib_zero == zero && lib_one == one,                              \
-              #SR " " #T ": gsp__semiring_zero/one disagree with the table");  \
-    for (int i = 0; i < NSAMPLES; i++) {                                       \
-      ct a = v[i];                                                             \
-      cr_assert(gsp_##sr##_add_##sfx(zero, a) == a && gsp_##sr##_add_##sfx(a, zero) == a, \
-                #SR " " #T ": zero is not the add identity at %g", (double)a); \
-      cr_assert(gsp_##sr##_mul_##sfx(one, a) == a && gsp_##sr##_mul_##sfx(a, one) == a, \
-                #SR " " #T ": one is not the multiply identity at %g", (double)a); \
-      cr_assert(gsp_##sr##_mul_##sfx(zero, a) == zero && gsp_##sr##_mul_##sfx(a, zero) == zero, \
-                #SR " " #T ": zero does not annihilate %g", (double)a);         \
-      for (int j = 0; j < NSAMPLES; j++) {                                     \
-        ct b = v[j];                                                           \
-        cr_assert(gsp_##sr##_add_##sfx(a, b) == gsp_##sr##_add_##sfx(b, a),    \
-                  #SR " " #T ": add not commutative at %g, %g", (double)a, (double)b); \
-        cr_assert(gsp_##sr##_mul_##sfx(a, b) == gsp_##sr##_mul_##sfx(b, a),    \
-                  #SR " " #T ": mul not commutative at %g, %g", (double)a, (double)b); \
-        for (int k = 0; k < NSAMPLES; k++) {                                   \
-          ct c = v[k];                                                         \
-          cr_assert(gsp_##sr##_add_##sfx(gsp_##sr##_add_##sfx(a, b), c) ==     \
-                        gsp_##sr##_add_##sfx(a, gsp_##sr##_add_##sfx(b, c)),   \
-                    #SR " " #T ": add not associative at %g, %g, %g", (double)a, (double)b, \
-                    (double)c);                                                \
-          cr_assert(gsp_##sr##_mul_##sfx(gsp_##sr##_mul_##sfx(a, b), c) ==     \
-                        gsp_##sr##_mul_##sfx(a, gsp_##sr##_mul_##sfx(b, c)),   \
-                    #SR " " #T ": mul not associative at %g, %g, %g", (double)a, (double)b, \
-                    (double)c);                                                \
-          cr_assert(gsp_##sr##_mul_##sfx(a, gsp_##sr##_add_##sfx(b, c)) ==     \
-                        gsp_##sr##_add_##sfx(gsp_##sr##_mul_##sfx(a, b),       \
-                                             gsp_##sr##_mul_##sfx(a, c)),      \
-                    #SR " " #T ": not left-distributive at %g, %g, %g", (double)a, \
-                    (double)b, (double)c);                                     \
-          cr_assert(gsp_##sr##_mul_##sfx(gsp_##sr##_add_##sfx(b, c), a) ==     \
-                        gsp_##sr##_add_##sfx(gsp_##sr##_mul_##sfx(b, a),       \
-                                             gsp_##sr##_mul_##sfx(c, a)),      \
-                    #SR " " #T ": not right-distributive at %g, %g, %g", (double)a, \
-                    (double)b, (double)c);                                     \
-        }                                                                      \
-      }                                                                        \
-    }                                                                          \
+#define LAWS_(SR, sr, ct, sfx, T)                                                                                 \
+  Test(semiring_laws, sr##_##sfx) {                                                                               \
+    const ct zero = gsp_##sr##_zero_##sfx(), one = gsp_##sr##_one_##sfx();                                        \
+    const ct v[NSAMPLES] = {zero, one, (ct)0, (ct)1, (ct)-1, (ct)2, (ct)-3, (ct)7, (ct)5};                        \
+    _Alignas(8) ct lib_zero, lib_one;                                                                             \
+    gsp__semiring_zero(&lib_zero, GSP_##SR, GSP_##T);                                                             \
+    gsp__semiring_one(&lib_one, GSP_##SR, GSP_##T);                                                               \
+    cr_assert(lib_zero == zero && lib_one == one, #SR " " #T ": gsp__semiring_zero/one disagree with the table"); \
+    for (int i = 0; i < NSAMPLES; i++) {                                                                          \
+      ct a = v[i];                                                                                                \
+      cr_assert(gsp_##sr##_add_##sfx(zero, a) == a && gsp_##sr##_add_##sfx(a, zero) == a,                         \
+                #SR " " #T ": zero is not the add identity at %g", (double)a);                                    \
+      cr_assert(gsp_##sr##_mul_##sfx(one, a) == a && gsp_##sr##_mul_##sfx(a, one) == a,                           \
+                #SR " " #T ": one is not the multiply identity at %g", (double)a);                                \
+      cr_assert(gsp_##sr##_mul_##sfx(zero, a) == zero && gsp_##sr##_mul_##sfx(a, zero) == zero,                   \
+                #SR " " #T ": zero does not annihilate %g", (double)a);                                           \
+      for (int j = 0; j < NSAMPLES; j++) {                                                                        \
+        ct b = v[j];                                                                                              \
+        cr_assert(gsp_##sr##_add_##sfx(a, b) == gsp_##sr##_add_##sfx(b, a),                                       \
+                  #SR " " #T ": add not commutative at %g, %g", (double)a, (double)b);                            \
+        cr_assert(gsp_##sr##_mul_##sfx(a, b) == gsp_##sr##_mul_##sfx(b, a),                                       \
+                  #SR " " #T ": mul not commutative at %g, %g", (double)a, (double)b);                            \
+        for (int k = 0; k < NSAMPLES; k++) {                                                                      \
+          ct c = v[k];                                                                                            \
+          cr_assert(gsp_##sr##_add_##sfx(gsp_##sr##_add_##sfx(a, b), c) ==                                        \
+                        gsp_##sr##_add_##sfx(a, gsp_##sr##_add_##sfx(b, c)),                                      \
+                    #SR " " #T ": add not associative at %g, %g, %g", (double)a, (double)b, (double)c);           \
+          cr_assert(gsp_##sr##_mul_##sfx(gsp_##sr##_mul_##sfx(a, b), c) ==                                        \
+                        gsp_##sr##_mul_##sfx(a, gsp_##sr##_mul_##sfx(b, c)),                                      \
+                    #SR " " #T ": mul not associative at %g, %g, %g", (double)a, (double)b, (double)c);           \
+          cr_assert(gsp_##sr##_mul_##sfx(a, gsp_##sr##_add_##sfx(b, c)) ==                                        \
+                        gsp_##sr##_add_##sfx(gsp_##sr##_mul_##sfx(a, b), gsp_##sr##_mul_##sfx(a, c)),             \
+                    #SR " " #T ": not left-distributive at %g, %g, %g", (double)a, (double)b, (double)c);         \
+          cr_assert(gsp_##sr##_mul_##sfx(gsp_##sr##_add_##sfx(b, c), a) ==                                        \
+                        gsp_##sr##_add_##sfx(gsp_##sr##_mul_##sfx(b, a), gsp_##sr##_mul_##sfx(c, a)),             \
+                    #SR " " #T ": not right-distributive at %g, %g, %g", (double)a, (double)b, (double)c);        \
+        }                                                                                                         \
+      }                                                                                                           \
+    }                                                                                                             \
   }
 
-#define LAWS_ALL_TYPES_(SR, sr, addop, mulop, z, o)                            \
-  LAWS_(SR, sr, int32_t, i32, INT32)                                           \
-  LAWS_(SR, sr, int64_t, i64, INT64)                                           \
-  LAWS_(SR, sr, float, f32, FP32)                                              \
+#define LAWS_ALL_TYPES_(SR, sr, addop, mulop, z, o) \
+  LAWS_(SR, sr, int32_t, i32, INT32)                \
+  LAWS_(SR, sr, int64_t, i64, INT64)                \
+  LAWS_(SR, sr, float, f32, FP32)                   \
   LAWS_(SR, sr, double, f64, FP64)
 GSP_NUM_SEMIRING_LIST(LAWS_ALL_TYPES_)
 LAWS_(OR_AND, or_and, bool, b, BOOL)

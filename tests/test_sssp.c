@@ -272,8 +272,8 @@ Test(sssp, parent_rule_pinned_by_hand) {
         GSP_OK(gsp_sssp(&d, &p, A, 0, &o));
         for (gsp_index v = 0; v < 8; v++) {
           cr_assert_eq(vget(d, v, &info), d0[v], "%sdist[%llu]", gsp_test_ctx, (unsigned long long)v);
-          cr_assert_eq(vget(p, v, &info), p0[v], "%sparent[%llu]: %g, expected %g", gsp_test_ctx,
-                       (unsigned long long)v, vget(p, v, &info), p0[v]);
+          cr_assert_eq(vget(p, v, &info), p0[v], "%sparent[%llu]: %g, expected %g", gsp_test_ctx, (unsigned long long)v,
+                       vget(p, v, &info), p0[v]);
         }
         gsp_vector_free(&d), gsp_vector_free(&p);
         const gsp_index srcs[] = {6, 0};
@@ -293,8 +293,7 @@ Test(sssp, parent_rule_pinned_by_hand) {
 
 /* A matrix from typed tuples (set_element on an empty matrix would do too,
  * but one build keeps the arrays exact). */
-static gsp_matrix typed(gsp_type t, gsp_index n, const gsp_index *I, const gsp_index *J, const void *X,
-                        gsp_index m) {
+static gsp_matrix typed(gsp_type t, gsp_index n, const gsp_index *I, const gsp_index *J, const void *X, gsp_index m) {
   gsp_matrix A = NULL;
   GSP_OK(gsp_matrix_new(&A, t, n, n));
   GSP_OK(gsp_matrix_build(A, I, J, X, m, GSP_DUP_ERROR));
@@ -371,8 +370,7 @@ Test(sssp, input_formats) {
 static void expect_fail(gsp_info want, gsp_matrix A, gsp_index src, const gsp_sssp_opts *o, const char *what) {
   gsp_vector d = SENTINEL, p = SENTINEL;
   gsp_info info = gsp_sssp(&d, &p, A, src, o);
-  cr_assert_eq(info, want, "%s: got %s (%s), want %s", what, gsp_strerror(info), gsp_last_error(),
-               gsp_strerror(want));
+  cr_assert_eq(info, want, "%s: got %s (%s), want %s", what, gsp_strerror(info), gsp_last_error(), gsp_strerror(want));
   cr_assert(d == SENTINEL && p == SENTINEL, "%s: outputs changed on error", what);
   cr_assert(strlen(gsp_last_error()) > 0, "%s: no message", what);
 }

@@ -6,7 +6,7 @@
  * (Bellman-Ford, Johnson, msssp, sssp), and handle churn.
  */
 #define _POSIX_C_SOURCE 200809L /* pthread_barrier_t */
-#ifdef GSP_TEST_PLAIN /* the ThreadSanitizer build: see tests/tsan/criterion_plain.h */
+#ifdef GSP_TEST_PLAIN           /* the ThreadSanitizer build: see tests/tsan/criterion_plain.h */
 #include "criterion_plain.h"
 #else
 #include <criterion/criterion.h>
@@ -46,8 +46,8 @@ static void *worker(void *arg) {
     gsp_matrix_nvals(&ne, j->expect);
     if (na != ne) {
       j->failures++;
-      snprintf(j->why, sizeof j->why, "round %d: %llu entries, expected %llu", r,
-               (unsigned long long)na, (unsigned long long)ne);
+      snprintf(j->why, sizeof j->why, "round %d: %llu entries, expected %llu", r, (unsigned long long)na,
+               (unsigned long long)ne);
     } else {
       for (gsp_index i = 0; i < N; i++)
         for (gsp_index k = 0; k < N; k++) {
@@ -56,8 +56,8 @@ static void *worker(void *arg) {
           gsp_info ie = gsp_matrix_extract_element(&e, j->expect, i, k);
           if (ia != ie || a != e) {
             j->failures++;
-            snprintf(j->why, sizeof j->why, "round %d: (%llu,%llu) differs", r,
-                     (unsigned long long)i, (unsigned long long)k);
+            snprintf(j->why, sizeof j->why, "round %d: (%llu,%llu) differs", r, (unsigned long long)i,
+                     (unsigned long long)k);
           }
         }
     }
@@ -93,8 +93,7 @@ Test(threads, concurrent_calls_on_different_objects) {
     cr_assert_eq(pthread_create(&th[t], NULL, worker, &jobs[t]), 0);
   }
   for (int t = 0; t < NTHREADS; t++) pthread_join(th[t], NULL);
-  for (int t = 0; t < NTHREADS; t++)
-    cr_assert_eq(jobs[t].failures, 0, "thread %d: %s", t, jobs[t].why);
+  for (int t = 0; t < NTHREADS; t++) cr_assert_eq(jobs[t].failures, 0, "thread %d: %s", t, jobs[t].why);
   gsp_matrix_free(&expect);
 }
 
@@ -129,7 +128,7 @@ Test(threads, registry_under_churn) {
 enum { SP_N = 80 };
 
 typedef struct {
-  gsp_matrix base, neg;   /* inputs (each thread dups them) */
+  gsp_matrix base, neg;        /* inputs (each thread dups them) */
   double *bf, *apsp, *ms, *ss; /* results computed alone, dense, NAN absent */
   int failures;
   char why[256];
@@ -182,8 +181,11 @@ static void *sp_worker(void *arg) {
   for (int r = 0; r < 4 && !j->failures; r++) {
     double *bf, *ap, *ms, *ss;
     sp_run(j->base, j->neg, &bf, &ap, &ms, &ss);
-    const char *bad = !same(bf, j->bf, SP_N) ? "bellman_ford" : !same(ap, j->apsp, 3 * SP_N) ? "apsp"
-                      : !same(ms, j->ms, 3 * SP_N) ? "msssp" : !same(ss, j->ss, SP_N) ? "sssp" : NULL;
+    const char *bad = !same(bf, j->bf, SP_N)         ? "bellman_ford"
+                      : !same(ap, j->apsp, 3 * SP_N) ? "apsp"
+                      : !same(ms, j->ms, 3 * SP_N)   ? "msssp"
+                      : !same(ss, j->ss, SP_N)       ? "sssp"
+                                                     : NULL;
     if (bad) j->failures++, snprintf(j->why, sizeof j->why, "round %d: %s differs or failed", r, bad);
     free(bf), free(ap), free(ms), free(ss);
   }
@@ -227,8 +229,8 @@ Test(threads, shortest_paths_concurrently) {
 enum { SH_N = 48, SH_ROUNDS = 3, SH_OPS = 10 };
 
 typedef struct {
-  gsp_matrix A;             /* shared, never written */
-  double expect[SH_OPS];    /* digests computed alone */
+  gsp_matrix A;          /* shared, never written */
+  double expect[SH_OPS]; /* digests computed alone */
   int id, failures;
   char why[256];
 } sh_job;
@@ -238,8 +240,7 @@ static double digest_vector(gsp_vector v) {
   gsp_index I[SH_N], n = SH_N;
   int64_t X[SH_N]; /* room for SH_N values of any type */
   double s = 0;
-  if (!v || gsp_vector_type(&t, v) != GSP_SUCCESS || gsp_vector_extract_tuples(I, X, &n, v) != GSP_SUCCESS)
-    return NAN;
+  if (!v || gsp_vector_type(&t, v) != GSP_SUCCESS || gsp_vector_extract_tuples(I, X, &n, v) != GSP_SUCCESS) return NAN;
   for (gsp_index k = 0; k < n; k++)
     s += (double)(I[k] + 1) * gsp_test_value_f64(t, (const char *)X + k * gsp_type_size(t));
   return s;
@@ -256,8 +257,7 @@ static double digest_matrix(gsp_matrix M) {
   if (I && J && X && gsp_matrix_cast(&D, M, GSP_FP64) == GSP_SUCCESS &&
       gsp_matrix_extract_tuples(I, J, X, &n, D) == GSP_SUCCESS)
     for (gsp_index k = 0; k < n; k++) s += (double)(I[k] * 31 + J[k] * 17 + 1) * X[k];
-  else
-    s = NAN;
+  else s = NAN;
   gsp_matrix_free(&D);
   free(I), free(J), free(X);
   return s;
@@ -366,8 +366,7 @@ static void *sh_worker(void *arg) {
       const double got = sh_op(j->A, k);
       if (!(got == j->expect[k])) {
         j->failures++;
-        snprintf(j->why, sizeof j->why, "round %d op %d: %g, alone %g (%s)", r, k, got, j->expect[k],
-                 gsp_last_error());
+        snprintf(j->why, sizeof j->why, "round %d op %d: %g, alone %g (%s)", r, k, got, j->expect[k], gsp_last_error());
       }
     }
   return NULL;
@@ -387,7 +386,9 @@ static gsp_matrix sh_make(sh_format f) {
   uint64_t st = 42;
   int32_t x[SH_N * SH_N], absent = -1;
   for (int e = 0; e < SH_N * SH_N; e++)
-    x[e] = f == SH_FULL ? (int32_t)(gsp_test_rand(&st) % 50) : gsp_test_uniform(&st) < 0.1 ? (int32_t)(gsp_test_rand(&st) % 50) : -1;
+    x[e] = f == SH_FULL                  ? (int32_t)(gsp_test_rand(&st) % 50)
+           : gsp_test_uniform(&st) < 0.1 ? (int32_t)(gsp_test_rand(&st) % 50)
+                                         : -1;
   if (f == SH_CSR) {
     gsp_matrix_import_dense(&A, GSP_INT32, SH_N, SH_N, x, &absent);
     gsp_index *rp = malloc((SH_N + 1) * sizeof *rp), nv = 0;
@@ -395,8 +396,7 @@ static gsp_matrix sh_make(sh_format f) {
     gsp_index *ci = malloc((nv + 1) * sizeof *ci);
     int32_t *v = malloc((nv + 1) * sizeof *v);
     gsp_matrix B = NULL;
-    if (gsp_matrix_export_csr(rp, ci, v, A) == GSP_SUCCESS)
-      gsp_matrix_import_csr(&B, GSP_INT32, SH_N, SH_N, rp, ci, v);
+    if (gsp_matrix_export_csr(rp, ci, v, A) == GSP_SUCCESS) gsp_matrix_import_csr(&B, GSP_INT32, SH_N, SH_N, rp, ci, v);
     free(rp), free(ci), free(v);
     gsp_matrix_free(&A);
     return B;
@@ -421,14 +421,23 @@ static void shared_reads(sh_format f) {
     cr_assert_eq(pthread_create(&th[t], NULL, sh_worker, &jobs[t]), 0);
   }
   for (int t = 0; t < NTHREADS; t++) pthread_join(th[t], NULL);
-  for (int t = 0; t < NTHREADS; t++) cr_assert_eq(jobs[t].failures, 0, "format %d thread %d: %s", (int)f, t, jobs[t].why);
+  for (int t = 0; t < NTHREADS; t++)
+    cr_assert_eq(jobs[t].failures, 0, "format %d thread %d: %s", (int)f, t, jobs[t].why);
   gsp_matrix_free(&priv), gsp_matrix_free(&shared);
 }
 
-Test(threads, shared_matrix_csr) { shared_reads(SH_CSR); }
-Test(threads, shared_matrix_dense) { shared_reads(SH_DENSE); }
-Test(threads, shared_matrix_full_dense) { shared_reads(SH_FULL); }
-Test(threads, shared_matrix_bool_bits) { shared_reads(SH_BITS); }
+Test(threads, shared_matrix_csr) {
+  shared_reads(SH_CSR);
+}
+Test(threads, shared_matrix_dense) {
+  shared_reads(SH_DENSE);
+}
+Test(threads, shared_matrix_full_dense) {
+  shared_reads(SH_FULL);
+}
+Test(threads, shared_matrix_bool_bits) {
+  shared_reads(SH_BITS);
+}
 
 /* The reported case: gsp_sssp from six threads at once (released together
  * by a barrier) on one matrix imported dense, each from its own source;
@@ -451,8 +460,7 @@ static double digest_any(gsp_vector v) {
   double s = 0;
   if (I && X && gsp_vector_extract_tuples(I, X, &n, v) == GSP_SUCCESS)
     for (gsp_index k = 0; k < n; k++) s += (double)(I[k] + 1) * X[k];
-  else
-    s = NAN;
+  else s = NAN;
   free(I), free(X);
   return s;
 }
@@ -503,8 +511,7 @@ Test(threads, sssp_six_threads_on_one_dense_matrix) {
     }
     for (int t = 0; t < NTHREADS; t++) pthread_join(th[t], NULL);
     pthread_barrier_destroy(&go);
-    for (int t = 0; t < NTHREADS; t++)
-      cr_assert_eq(jobs[t].failures, 0, "round %d thread %d: %s", r, t, jobs[t].why);
+    for (int t = 0; t < NTHREADS; t++) cr_assert_eq(jobs[t].failures, 0, "round %d thread %d: %s", r, t, jobs[t].why);
     gsp_matrix_free(&shared);
   }
 }

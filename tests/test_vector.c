@@ -5,9 +5,9 @@
 
 #include "gsp.h"
 
-#define OK(call)                                                               \
-  do {                                                                         \
-    gsp_info i_ = (call);                                                      \
+#define OK(call)                                                                              \
+  do {                                                                                        \
+    gsp_info i_ = (call);                                                                     \
     cr_assert_eq(i_, GSP_SUCCESS, "%s -> %s: %s", #call, gsp_strerror(i_), gsp_last_error()); \
   } while (0)
 

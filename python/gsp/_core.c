@@ -37,15 +37,12 @@ static PyObject *raise_info(gsp_info info, gsp_matrix A) {
     if (A && gsp_matrix_nrows(&n, A) == GSP_SUCCESS && n > 0 && (buf = malloc(n * sizeof *buf))) {
       len = n;
       gsp_info ci;
-      Py_BEGIN_ALLOW_THREADS
-      ci = gsp_negative_cycle(buf, &len, A, NULL);
-      Py_END_ALLOW_THREADS
-      if (ci == GSP_SUCCESS)
-        for (gsp_index k = 0; k < len && cyc; k++) {
-          PyObject *v = PyLong_FromUnsignedLongLong(buf[k]);
-          if (!v || PyList_Append(cyc, v) < 0) Py_CLEAR(cyc);
-          Py_XDECREF(v);
-        }
+      Py_BEGIN_ALLOW_THREADS ci = gsp_negative_cycle(buf, &len, A, NULL);
+      Py_END_ALLOW_THREADS if (ci == GSP_SUCCESS) for (gsp_index k = 0; k < len && cyc; k++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(buf[k]);
+        if (!v || PyList_Append(cyc, v) < 0) Py_CLEAR(cyc);
+        Py_XDECREF(v);
+      }
       free(buf);
     }
     if (!cyc) return NULL;
@@ -78,8 +75,7 @@ static PyObject *raise_info(gsp_info info, gsp_matrix A) {
  * any length). */
 static int get_buffer(PyObject *o, Py_buffer *v, Py_ssize_t itemsize, Py_ssize_t count, bool writable,
                       const char *what) {
-  if (PyObject_GetBuffer(o, v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0)
-    return -1;
+  if (PyObject_GetBuffer(o, v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
   if (v->itemsize != itemsize || (count >= 0 && v->len != count * itemsize)) {
     PyErr_Format(PyExc_ValueError, "gsp._core: %s: %zd items of %zd bytes expected, got %zd bytes of %zd-byte items",
                  what, count, itemsize, v->len, v->itemsize);
@@ -91,11 +87,16 @@ static int get_buffer(PyObject *o, Py_buffer *v, Py_ssize_t itemsize, Py_ssize_t
 
 static gsp_type type_of(int code) {
   switch (code) {
-  case 'f': return GSP_FP32;
-  case 'd': return GSP_FP64;
-  case 'i': return GSP_INT32;
-  case 'q': return GSP_INT64;
-  default: return GSP_BOOL;
+  case 'f':
+    return GSP_FP32;
+  case 'd':
+    return GSP_FP64;
+  case 'i':
+    return GSP_INT32;
+  case 'q':
+    return GSP_INT64;
+  default:
+    return GSP_BOOL;
   }
 }
 
@@ -170,10 +171,8 @@ static gsp_matrix make_graph(PyObject *spec, int undirected) {
       goto csr_done;
     }
     memcpy(x, vx.buf, (size_t)nnz * (size_t)ts);
-    Py_BEGIN_ALLOW_THREADS
-    info = gsp_matrix_pack_csr(&A, t, (gsp_index)n, (gsp_index)n, &rp, &ci, &x);
-    Py_END_ALLOW_THREADS
-    free(rp), free(ci), free(x); /* NULL on success: the matrix owns them */
+    Py_BEGIN_ALLOW_THREADS info = gsp_matrix_pack_csr(&A, t, (gsp_index)n, (gsp_index)n, &rp, &ci, &x);
+    Py_END_ALLOW_THREADS free(rp), free(ci), free(x); /* NULL on success: the matrix owns them */
     if (info != GSP_SUCCESS) raise_info(info, NULL);
   csr_done:
     PyBuffer_Release(&vp);
@@ -203,36 +202,36 @@ static gsp_matrix make_graph(PyObject *spec, int undirected) {
     }
     /* one pass: non-edges to +inf (the absent value), then the lighter of
      * both directions when undirected */
-#define GSP_PY_DENSE(T)                                                                            \
-  do {                                                                                             \
-    const T *s = v.buf;                                                                            \
-    T *d = x;                                                                                      \
-    const T inf = (T)INFINITY;                                                                     \
-    for (size_t k = 0; k < cells; k++) {                                                           \
-      const T a = s[k];                                                                            \
-      d[k] = (isnan(a) || isinf(a) || (has_null && (double)a == null_value)) ? inf : a;            \
-    }                                                                                              \
-    if (undirected)                                                                                \
-      for (Py_ssize_t i = 0; i < n; i++)                                                           \
-        for (Py_ssize_t j = i + 1; j < n; j++) {                                                   \
+#define GSP_PY_DENSE(T)                                                                             \
+  do {                                                                                              \
+    const T *s = v.buf;                                                                             \
+    T *d = x;                                                                                       \
+    const T inf = (T)INFINITY;                                                                      \
+    for (size_t k = 0; k < cells; k++) {                                                            \
+      const T a = s[k];                                                                             \
+      d[k] = (isnan(a) || isinf(a) || (has_null && (double)a == null_value)) ? inf : a;             \
+    }                                                                                               \
+    if (undirected)                                                                                 \
+      for (Py_ssize_t i = 0; i < n; i++)                                                            \
+        for (Py_ssize_t j = i + 1; j < n; j++) {                                                    \
           T *a = d + (size_t)i * (size_t)n + (size_t)j, *b = d + (size_t)j * (size_t)n + (size_t)i; \
-          const T m = *a == inf ? *b : *b == inf ? *a : (undirected == 2) == (*b > *a) ? *b : *a;  \
-          *a = *b = m;                                                                             \
-        }                                                                                          \
+          const T m = *a == inf ? *b : *b == inf ? *a : (undirected == 2) == (*b > *a) ? *b : *a;   \
+          *a = *b = m;                                                                              \
+        }                                                                                           \
   } while (0)
-    Py_BEGIN_ALLOW_THREADS
-    if (t == GSP_FP32) {
+    Py_BEGIN_ALLOW_THREADS if (t == GSP_FP32) {
       const float inf = INFINITY;
       GSP_PY_DENSE(float);
       info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
-    } else {
+    }
+    else {
       const double inf = INFINITY;
       GSP_PY_DENSE(double);
       info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
     }
     Py_END_ALLOW_THREADS
 #undef GSP_PY_DENSE
-    free(x);
+        free(x);
     PyBuffer_Release(&v);
     if (info != GSP_SUCCESS) {
       raise_info(info, NULL);
@@ -247,14 +246,15 @@ static gsp_matrix make_graph(PyObject *spec, int undirected) {
     gsp_matrix T = NULL, U = NULL;
     gsp_type t;
     gsp_matrix_type(&t, A);
-    Py_BEGIN_ALLOW_THREADS
-    info = gsp_matrix_transpose(&T, A);
+    Py_BEGIN_ALLOW_THREADS info = gsp_matrix_transpose(&T, A);
     if (info == GSP_SUCCESS) info = gsp_matrix_new(&U, t, (gsp_index)n, (gsp_index)n);
     if (info == GSP_SUCCESS)
-      info = gsp_matrix_ewise_add(U, NULL, GSP_NOOP, t == GSP_BOOL ? GSP_LOR : undirected == 2 ? GSP_MAX : GSP_MIN,
+      info = gsp_matrix_ewise_add(U, NULL, GSP_NOOP,
+                                  t == GSP_BOOL     ? GSP_LOR
+                                  : undirected == 2 ? GSP_MAX
+                                                    : GSP_MIN,
                                   A, T, NULL);
-    Py_END_ALLOW_THREADS
-    gsp_matrix_free(&T);
+    Py_END_ALLOW_THREADS gsp_matrix_free(&T);
     gsp_matrix_free(&A);
     if (info != GSP_SUCCESS) {
       gsp_matrix_free(&U);
@@ -287,11 +287,11 @@ static void release(Py_buffer *v) {
 /* ---- row callback --------------------------------------------------------- */
 
 typedef struct {
-  PyThreadState *ts;     /* the released thread state */
-  char *dist;            /* ns x n result of item size ds */
+  PyThreadState *ts; /* the released thread state */
+  char *dist;        /* ns x n result of item size ds */
   size_t ds;
-  int32_t *pred;         /* ns x n scipy predecessors, or NULL */
-  const gsp_index *src;  /* sources (NULL: 0..n-1) */
+  int32_t *pred;        /* ns x n scipy predecessors, or NULL */
+  const gsp_index *src; /* sources (NULL: 0..n-1) */
   gsp_index n;
 } rows_ctx;
 
@@ -363,8 +363,7 @@ static PyObject *py_apsp(PyObject *self, PyObject *args) {
   oa.row_block = (gsp_index)row_block;
   oa.report = &rep;
   gsp_info info = GSP_SUCCESS;
-  rows_ctx c = {.dist = vd.buf, .ds = gsp_type_size(t), .pred = opred != Py_None ? vp.buf : NULL, .src = src,
-                .n = n};
+  rows_ctx c = {.dist = vd.buf, .ds = gsp_type_size(t), .pred = opred != Py_None ? vp.buf : NULL, .src = src, .n = n};
   c.ts = PyEval_SaveThread();
   if (o.algo == GSP_APSP_AUTO) {
     /* The cost model's pick for a result built whole: with a row callback
@@ -445,13 +444,11 @@ static PyObject *py_bellman_ford(PyObject *self, PyObject *args) {
     const gsp_index s = src ? src[k] : k;
     gsp_vector d = NULL, p = NULL;
     gsp_info info;
-    Py_BEGIN_ALLOW_THREADS
-    info = gsp_bellman_ford(&d, opred != Py_None ? &p : NULL, A, s, &bo);
+    Py_BEGIN_ALLOW_THREADS info = gsp_bellman_ford(&d, opred != Py_None ? &p : NULL, A, s, &bo);
     if (info == GSP_SUCCESS)
-      info = vectors_to_row((char *)vd.buf + (size_t)k * n * ds, opred != Py_None ? (int32_t *)vp.buf + k * n : NULL,
-                            d, p, s, n, t, tmp);
-    Py_END_ALLOW_THREADS
-    gsp_vector_free(&d);
+      info = vectors_to_row((char *)vd.buf + (size_t)k * n * ds, opred != Py_None ? (int32_t *)vp.buf + k * n : NULL, d,
+                            p, s, n, t, tmp);
+    Py_END_ALLOW_THREADS gsp_vector_free(&d);
     gsp_vector_free(&p);
     if (info != GSP_SUCCESS) {
       raise_info(info, A);
@@ -506,8 +503,7 @@ static PyObject *py_nearest(PyObject *self, PyObject *args) {
   gsp_vector d = NULL, o = NULL, p = NULL;
   gsp_info info;
   const bool paths = opred != Py_None;
-  Py_BEGIN_ALLOW_THREADS
-  info = gsp_nearest_source(&d, paths ? &o : NULL, paths ? &p : NULL, A, src, ns, &so);
+  Py_BEGIN_ALLOW_THREADS info = gsp_nearest_source(&d, paths ? &o : NULL, paths ? &p : NULL, A, src, ns, &so);
   if (info == GSP_SUCCESS) {
     /* a source is its own parent: its predecessor is -9999, as scipy has it */
     info = vectors_to_row(vd.buf, paths ? (int32_t *)vp.buf : NULL, d, p, (gsp_index)-1, n, t, tmp);
@@ -523,8 +519,7 @@ static PyObject *py_nearest(PyObject *self, PyObject *args) {
       for (gsp_index v = 0; info == GSP_SUCCESS && v < n; v++) po[v] = tmp[v] < 0 ? -9999 : (int32_t)tmp[v];
     }
   }
-  Py_END_ALLOW_THREADS
-  gsp_vector_free(&d), gsp_vector_free(&o), gsp_vector_free(&p);
+  Py_END_ALLOW_THREADS gsp_vector_free(&d), gsp_vector_free(&o), gsp_vector_free(&p);
   if (info != GSP_SUCCESS) {
     raise_info(info, A);
     goto done;
@@ -563,11 +558,21 @@ static PyObject *py_closure(PyObject *self, PyObject *args) {
     double d;
   } absent;
   switch (t) {
-  case GSP_BOOL: absent.b = PyObject_IsTrue(oabs) == 1; break;
-  case GSP_INT32: absent.i = (int32_t)PyLong_AsLong(oabs); break;
-  case GSP_INT64: absent.l = (int64_t)PyLong_AsLongLong(oabs); break;
-  case GSP_FP32: absent.f = (float)PyFloat_AsDouble(oabs); break;
-  default: absent.d = PyFloat_AsDouble(oabs); break;
+  case GSP_BOOL:
+    absent.b = PyObject_IsTrue(oabs) == 1;
+    break;
+  case GSP_INT32:
+    absent.i = (int32_t)PyLong_AsLong(oabs);
+    break;
+  case GSP_INT64:
+    absent.l = (int64_t)PyLong_AsLongLong(oabs);
+    break;
+  case GSP_FP32:
+    absent.f = (float)PyFloat_AsDouble(oabs);
+    break;
+  default:
+    absent.d = PyFloat_AsDouble(oabs);
+    break;
   }
   if (PyErr_Occurred()) goto done;
   if (get_buffer(oout, &vo, (Py_ssize_t)gsp_type_size(t), (Py_ssize_t)(n * n), true, "closure") < 0) goto done;
@@ -576,11 +581,9 @@ static PyObject *py_closure(PyObject *self, PyObject *args) {
   co.non_reflexive = !reflexive;
   co.backend = (gsp_backend)backend;
   gsp_info info;
-  Py_BEGIN_ALLOW_THREADS
-  info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
+  Py_BEGIN_ALLOW_THREADS info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
   if (info == GSP_SUCCESS) info = gsp_matrix_export_dense(vo.buf, &absent, A);
-  Py_END_ALLOW_THREADS
-  if (info != GSP_SUCCESS) {
+  Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) {
     raise_info(info, A);
     goto done;
   }
@@ -655,8 +658,7 @@ static void owner_release(dev_owner *o) {
 }
 
 typedef struct {
-  PyObject_HEAD
-  dev_owner *owner;
+  PyObject_HEAD dev_owner *owner;
   void *data;
   gsp_index n, ld;
   int device;
@@ -795,10 +797,14 @@ static PyTypeObject DeviceMatrixType = {
 
 static int typecode_of(gsp_type t) {
   switch (t) {
-  case GSP_INT32: return 'i';
-  case GSP_INT64: return 'q';
-  case GSP_FP32: return 'f';
-  default: return 'd';
+  case GSP_INT32:
+    return 'i';
+  case GSP_INT64:
+    return 'q';
+  case GSP_FP32:
+    return 'f';
+  default:
+    return 'd';
   }
 }
 
@@ -823,11 +829,9 @@ static PyObject *py_closure_device(PyObject *self, PyObject *args) {
   gsp_index ld = 0;
   int device = 0;
   gsp_info info;
-  Py_BEGIN_ALLOW_THREADS
-  info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
+  Py_BEGIN_ALLOW_THREADS info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
   if (info == GSP_SUCCESS) info = gsp_matrix_device_view(&data, &ld, &device, A, (gsp_semiring)semiring);
-  Py_END_ALLOW_THREADS
-  if (info != GSP_SUCCESS) {
+  Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) {
     raise_info(info, A);
     gsp_matrix_free(&A);
     return NULL;
@@ -893,8 +897,8 @@ static PyMethodDef methods[] = {
     {"_set_exceptions", py_set_exceptions, METH_VARARGS, "register gsp.GspError and gsp.NegativeCycleError"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "gsp._core", "The compiled part of gsp.", -1, methods,
-                                    NULL, NULL, NULL, NULL};
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "gsp._core", "The compiled part of gsp.", -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
   if (PyType_Ready(&DeviceMatrixType) < 0) return NULL;

@@ -35,7 +35,9 @@ static void dev_lock_init(void) {
   pthread_mutexattr_destroy(&at);
 }
 
-static int stripe(const void *obj) { return (int)(((uintptr_t)obj >> 6) % DEV_STRIPES); }
+static int stripe(const void *obj) {
+  return (int)(((uintptr_t)obj >> 6) % DEV_STRIPES);
+}
 
 /* Lock the stripes of up to two objects (NULL: none), lower index first. */
 typedef struct {
@@ -62,17 +64,17 @@ static void dev_leave(dev_held h) {
 }
 
 /* A device entry that reads x and y (NULL: none) under their locks. */
-#define GSP_RUN_LOCKED_(fn, x, y, call)                                        \
-  do {                                                                         \
-    const gsp__cuda_api *a_ = need(fn);                                        \
-    if (!a_) {                                                                 \
-      *taken = true;                                                           \
-      return GSP_NO_DEVICE;                                                    \
-    }                                                                          \
-    const dev_held h_ = dev_enter(x, y);                                       \
-    const gsp_info r_ = a_->call;                                              \
-    dev_leave(h_);                                                             \
-    return r_;                                                                 \
+#define GSP_RUN_LOCKED_(fn, x, y, call)  \
+  do {                                   \
+    const gsp__cuda_api *a_ = need(fn);  \
+    if (!a_) {                           \
+      *taken = true;                     \
+      return GSP_NO_DEVICE;              \
+    }                                    \
+    const dev_held h_ = dev_enter(x, y); \
+    const gsp_info r_ = a_->call;        \
+    dev_leave(h_);                       \
+    return r_;                           \
   } while (0)
 
 /* The table, loading the plugin if needed; NULL after recording
@@ -85,14 +87,14 @@ static const gsp__cuda_api *need(const char *fn) {
 }
 
 /* The device entries that run work: taken, and failed, without the plugin. */
-#define GSP_RUN_(fn, call)                                                     \
-  do {                                                                         \
-    const gsp__cuda_api *a_ = need(fn);                                        \
-    if (!a_) {                                                                 \
-      *taken = true;                                                           \
-      return GSP_NO_DEVICE;                                                    \
-    }                                                                          \
-    return a_->call;                                                           \
+#define GSP_RUN_(fn, call)              \
+  do {                                  \
+    const gsp__cuda_api *a_ = need(fn); \
+    if (!a_) {                          \
+      *taken = true;                    \
+      return GSP_NO_DEVICE;             \
+    }                                   \
+    return a_->call;                    \
   } while (0)
 
 /* ---- gsp_cuda.h ---- */
@@ -107,8 +109,8 @@ int gsp_cuda_usable_count(void) {
   return a ? a->usable_count() : 0;
 }
 
-gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s,
-                          bool non_reflexive, size_t device_memory_cap, int gpus, bool *taken) {
+gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool non_reflexive,
+                          size_t device_memory_cap, int gpus, bool *taken) {
   GSP_RUN_("gsp_closure", closure(M, succ, s, non_reflexive, device_memory_cap, gpus, taken));
 }
 
@@ -119,9 +121,10 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const s
 }
 
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
-                        int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
-                        const void *lim, int64_t batch, bool *taken) {
-  GSP_RUN_LOCKED_("gsp_msssp", A, NULL, msssp(dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, batch, taken));
+                        int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
+                        int64_t batch, bool *taken) {
+  GSP_RUN_LOCKED_("gsp_msssp", A, NULL,
+                  msssp(dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, batch, taken));
 }
 
 gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
@@ -130,13 +133,13 @@ gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen,
 }
 
 gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
-                      struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr,
-                      const char *fn, bool *taken) {
+                      struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
+                      bool *taken) {
   GSP_RUN_LOCKED_(fn, A, u, mxv(w, mask, accum, s, A, u, desc, tr, fn, taken));
 }
 
-gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B,
-                      bool ta, bool tb, const char *fn, bool *taken) {
+gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+                      bool tb, const char *fn, bool *taken) {
   GSP_RUN_LOCKED_(fn, A, B, mxm(T, s, A, B, ta, tb, fn, taken));
 }
 
@@ -213,8 +216,8 @@ size_t gsp_cuda_closure_bytes(gsp_type t, int64_t n, bool paths) {
   return a ? a->closure_bytes(t, n, paths) : SIZE_MAX;
 }
 
-gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s,
-                            bool reflexive, bool nonneg_i32, bool *cycle) {
+gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
+                            bool nonneg_i32, bool *cycle) {
   const gsp__cuda_api *a = need("gsp_cuda_fw_device");
   return a ? a->fw_device(d, succ, n, np, t, s, reflexive, nonneg_i32, cycle) : GSP_NO_DEVICE;
 }
@@ -224,8 +227,7 @@ gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, i
   return a ? a->fw_bits_impl(d, n, np, reflexive, tc_depth) : GSP_NO_DEVICE;
 }
 
-gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t,
-                                gsp_semiring s) {
+gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s) {
   const gsp__cuda_api *a = need("gsp_cuda_count_present");
   return a ? a->count_present(count, d, n, np, t, s) : GSP_NO_DEVICE;
 }

@@ -70,7 +70,9 @@ static void fill_host(void) {
   host.scale_note = gsp__scale_note;
 }
 
-static bool is_file(const char *path) { return access(path, R_OK) == 0; }
+static bool is_file(const char *path) {
+  return access(path, R_OK) == 0;
+}
 
 /* dir/name into buf (false when it does not fit or dir is empty). */
 static bool join(char *buf, size_t len, const char *dir, const char *name) {
@@ -108,8 +110,7 @@ static bool find_plugin(char *path, size_t len) {
     /* an installed program: <prefix>/bin/gsp and <prefix>/<libdir>/ */
     char up[PATH_MAX];
     int n = snprintf(up, sizeof up, "%s/../%s", dir, GSP_CUDA_PLUGIN_LIBDIR);
-    if (n > 0 && (size_t)n < sizeof up && join(path, len, up, GSP_CUDA_PLUGIN_FILE) && is_file(path))
-      return true;
+    if (n > 0 && (size_t)n < sizeof up && join(path, len, up, GSP_CUDA_PLUGIN_FILE) && is_file(path)) return true;
   }
   snprintf(path, len, "%s", GSP_CUDA_PLUGIN_BUILD_PATH);
   if (is_file(path)) return true;
@@ -121,10 +122,9 @@ static void load(void) {
   if (!find_plugin(path, sizeof path)) {
     const char *env = getenv("GSP_CUDA_PLUGIN");
     if (env && *env)
-      snprintf(why_not, sizeof why_not, "the CUDA backend is not installed: GSP_CUDA_PLUGIN=%.300s is not a readable file",
-               env);
-    else
-      snprintf(why_not, sizeof why_not, "the CUDA backend (%s) is not installed", GSP_CUDA_PLUGIN_FILE);
+      snprintf(why_not, sizeof why_not,
+               "the CUDA backend is not installed: GSP_CUDA_PLUGIN=%.300s is not a readable file", env);
+    else snprintf(why_not, sizeof why_not, "the CUDA backend (%s) is not installed", GSP_CUDA_PLUGIN_FILE);
     return;
   }
   /* The driver comes with a GPU: without it, loading the plugin (and the
@@ -136,7 +136,8 @@ static void load(void) {
   void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     const char *e = dlerror();
-    snprintf(why_not, sizeof why_not, "the CUDA backend %.300s could not be loaded: %.150s", path, e ? e : "unknown error");
+    snprintf(why_not, sizeof why_not, "the CUDA backend %.300s could not be loaded: %.150s", path,
+             e ? e : "unknown error");
     return;
   }
   gsp__cuda_plugin_open_fn open_fn;

@@ -17,11 +17,11 @@ static inline int gsp__pass_threads(size_t work) {
 
 /* X(type code, C type) for each type, to write a pass once for all of them
  * (typed loops: comparisons as values, -0 == 0, NaN never equal). */
-#define GSP_PASS_TYPES(X)                                                      \
-  X(GSP_BOOL, uint8_t)                                                         \
-  X(GSP_INT32, int32_t)                                                        \
-  X(GSP_INT64, int64_t)                                                        \
-  X(GSP_FP32, float)                                                           \
+#define GSP_PASS_TYPES(X) \
+  X(GSP_BOOL, uint8_t)    \
+  X(GSP_INT32, int32_t)   \
+  X(GSP_INT64, int64_t)   \
+  X(GSP_FP32, float)      \
   X(GSP_FP64, double)
 
 /* Ask for transparent huge pages over the 2 MiB-aligned inside of a large
@@ -32,8 +32,7 @@ static inline void gsp__pass_huge(void *p, size_t bytes) {
 #error "define _DEFAULT_SOURCE before the first #include (madvise's MADV_HUGEPAGE)"
 #endif
 #if defined(__linux__)
-  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1),
-                  e = ((uintptr_t)p + bytes) & ~(h - 1);
+  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1), e = ((uintptr_t)p + bytes) & ~(h - 1);
   if (p && bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
 #else
   (void)p, (void)bytes;

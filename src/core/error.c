@@ -14,14 +14,18 @@ static void (*_Atomic error_hook)(gsp_info, const char *);
  * tell a message recorded by its call from one left by an earlier call. */
 static _Thread_local uint64_t error_serial;
 
-uint64_t gsp__error_serial(void) { return error_serial; }
+uint64_t gsp__error_serial(void) {
+  return error_serial;
+}
 
-void gsp__debug_on_error(void (*hook)(gsp_info, const char *)) { error_hook = hook; }
+void gsp__debug_on_error(void (*hook)(gsp_info, const char *)) {
+  error_hook = hook;
+}
 
 const char *gsp_strerror(gsp_info info) {
   switch (info) {
-#define GSP_INFO_CASE_(name, value, text)                                      \
-  case name:                                                                   \
+#define GSP_INFO_CASE_(name, value, text) \
+  case name:                              \
     return #name ": " text;
     GSP_INFO_LIST(GSP_INFO_CASE_)
 #undef GSP_INFO_CASE_
@@ -29,13 +33,14 @@ const char *gsp_strerror(gsp_info info) {
   return "unknown gsp_info code";
 }
 
-const char *gsp_last_error(void) { return gsp_errbuf; }
+const char *gsp_last_error(void) {
+  return gsp_errbuf;
+}
 
 /* Append text[0..n) to dst (at *o, capacity cap), control bytes and DEL
  * written as \xNN: messages quote file contents, and a terminal must never
  * receive raw escape sequences from a file. */
-static void put_escaped(char *dst, size_t *o, size_t cap, const char *text,
-                        size_t n) {
+static void put_escaped(char *dst, size_t *o, size_t cap, const char *text, size_t n) {
   static const char hex[] = "0123456789abcdef";
   for (size_t k = 0; k < n; k++) {
     unsigned char b = (unsigned char)text[k];
@@ -64,8 +69,7 @@ gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt,
   snprintf(where, sizeof where, " [%s:%d]", base ? base + 1 : file, line);
   size_t room = sizeof gsp_errbuf - strlen(where) - 1, o = 0;
   size_t escaped = 0;
-  for (size_t k = 0; k < n; k++)
-    escaped += ((unsigned char)raw[k] < 0x20 || raw[k] == 0x7f) ? 4 : 1;
+  for (size_t k = 0; k < n; k++) escaped += ((unsigned char)raw[k] < 0x20 || raw[k] == 0x7f) ? 4 : 1;
   if (escaped <= room) {
     put_escaped(gsp_errbuf, &o, room + 1, raw, n);
   } else {
@@ -92,8 +96,7 @@ gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt,
   return code;
 }
 
-gsp_info gsp__error(gsp_info code, const char *file, int line,
-                    const char *fmt, ...) {
+gsp_info gsp__error(gsp_info code, const char *file, int line, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   gsp_info r = gsp__verror(code, file, line, fmt, ap);

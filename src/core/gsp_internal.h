@@ -33,8 +33,7 @@ extern "C" {
 
 /* Record "<where>: <message> [file:line]" in the thread-local buffer and
  * return code. Never prints. */
-GSP_COMPANION gsp_info gsp__error(gsp_info code, const char *file, int line,
-                                  const char *fmt, ...)
+GSP_COMPANION gsp_info gsp__error(gsp_info code, const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
@@ -51,34 +50,33 @@ void gsp__debug_on_error(void (*hook)(gsp_info code, const char *message));
 uint64_t gsp__error_serial(void);
 
 /* Fail with `code` and a message when cond is false. */
-#define GSP_CHECK(cond, code, ...)                                             \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      info = GSP_ERROR((code), __VA_ARGS__);                                   \
-      GSP_FREE_ALL;                                                            \
-      return info;                                                             \
-    }                                                                          \
+#define GSP_CHECK(cond, code, ...)           \
+  do {                                       \
+    if (!(cond)) {                           \
+      info = GSP_ERROR((code), __VA_ARGS__); \
+      GSP_FREE_ALL;                          \
+      return info;                           \
+    }                                        \
   } while (0)
 
 /* Propagate a failing gsp_info (its message is already recorded). */
-#define GSP_TRY(expr)                                                          \
-  do {                                                                         \
-    gsp_info gsp_try_info_ = (expr);                                           \
-    if (gsp_try_info_ < 0) {                                                   \
-      info = gsp_try_info_;                                                    \
-      GSP_FREE_ALL;                                                            \
-      return info;                                                             \
-    }                                                                          \
+#define GSP_TRY(expr)                \
+  do {                               \
+    gsp_info gsp_try_info_ = (expr); \
+    if (gsp_try_info_ < 0) {         \
+      info = gsp_try_info_;          \
+      GSP_FREE_ALL;                  \
+      return info;                   \
+    }                                \
   } while (0)
 
 /* Allocation that fails with GSP_OUT_OF_MEMORY. */
-#define GSP_ALLOC(ptr, count, size)                                            \
-  GSP_CHECK(((ptr) = gsp__malloc_array((count), (size))) != NULL,              \
-            GSP_OUT_OF_MEMORY, "cannot allocate %zu x %zu bytes",              \
-            (size_t)(count), (size_t)(size))
-#define GSP_CALLOC(ptr, count, size)                                           \
-  GSP_CHECK(((ptr) = gsp__calloc((count), (size))) != NULL, GSP_OUT_OF_MEMORY, \
+#define GSP_ALLOC(ptr, count, size)                                                  \
+  GSP_CHECK(((ptr) = gsp__malloc_array((count), (size))) != NULL, GSP_OUT_OF_MEMORY, \
             "cannot allocate %zu x %zu bytes", (size_t)(count), (size_t)(size))
+#define GSP_CALLOC(ptr, count, size)                                                                              \
+  GSP_CHECK(((ptr) = gsp__calloc((count), (size))) != NULL, GSP_OUT_OF_MEMORY, "cannot allocate %zu x %zu bytes", \
+            (size_t)(count), (size_t)(size))
 
 /* ---- memory: every allocation goes through these (failure injection) ---- */
 
@@ -118,8 +116,8 @@ typedef struct {
   const char *name;
 } gsp__output;
 gsp_info gsp__check_outputs(const char *fn, const gsp__output *out, int k);
-#define GSP_OUTPUTS(fn, ...)                                                   \
-  GSP_TRY(gsp__check_outputs((fn), (const gsp__output[]){__VA_ARGS__},          \
+#define GSP_OUTPUTS(fn, ...)                                           \
+  GSP_TRY(gsp__check_outputs((fn), (const gsp__output[]){__VA_ARGS__}, \
                              (int)(sizeof((const gsp__output[]){__VA_ARGS__}) / sizeof(gsp__output))))
 
 /* *out = a * b; false on overflow of size_t. */
@@ -182,8 +180,8 @@ struct gsp_vector_s {
   gsp_type type;
   int64_t n;
   int64_t nvals; /* always valid, also when dev_only */
-  void *x;    /* x[n] */
-  uint8_t *b; /* presence b[n]; NULL when all present */
+  void *x;       /* x[n] */
+  uint8_t *b;    /* presence b[n]; NULL when all present */
   /* Device copy, managed by src/cuda (as for matrices). When dev_only is
    * set the device holds the only valid values: x and b are stale. */
   struct gsp_dev_vector *dev;
@@ -192,10 +190,8 @@ struct gsp_vector_s {
 
 /* Validate a handle argument: NULL -> GSP_NULL_POINTER, freed or foreign ->
  * GSP_INVALID_OBJECT. `what` names the argument in the message. */
-GSP_COMPANION gsp_info gsp__check_matrix(const struct gsp_matrix_s *A,
-                                         const char *fn, const char *what);
-gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn,
-                           const char *what);
+GSP_COMPANION gsp_info gsp__check_matrix(const struct gsp_matrix_s *A, const char *fn, const char *what);
+gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn, const char *what);
 gsp_info gsp__check_type(gsp_type t, const char *fn);
 /* Whether semiring s applies to type t (OR_AND: bool; others: numeric). */
 GSP_COMPANION bool gsp__semiring_fits(gsp_semiring s, gsp_type t);
@@ -204,12 +200,10 @@ GSP_COMPANION const char *gsp__semiring_name(gsp_semiring s);
 
 /* Allocate a new empty matrix / vector (not registered as live until
  * gsp__matrix_publish). */
-gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
-                           int64_t ncols);
+gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols);
 /* The same, in dense format with no storage yet (x, b NULL): dense
  * producers must not pay for nrows+1 row pointers they never use. */
-gsp_info gsp__matrix_alloc_dense(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
-                                 int64_t ncols);
+gsp_info gsp__matrix_alloc_dense(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols);
 /* Register a fully built matrix as a live handle. */
 gsp_info gsp__matrix_publish(struct gsp_matrix_s *A);
 /* Release storage and the struct (no registry check). */
@@ -250,10 +244,9 @@ gsp_info gsp__matrix_mark_absent(struct gsp_matrix_s *A, const void *absent);
 
 /* Sort n tuples (I may be NULL: all row 0) into new CSR arrays, combining
  * duplicates by `dup`; indices are checked. Shared by matrix and vector. */
-gsp_info gsp__tuples_to_csr(gsp_index **p, gsp_index **j, void **x, int64_t *nvals,
-                            gsp_type t, int64_t nrows, int64_t ncols,
-                            const gsp_index *I, const gsp_index *J, const void *X,
-                            gsp_index n, gsp_dup dup, const char *fn);
+gsp_info gsp__tuples_to_csr(gsp_index **p, gsp_index **j, void **x, int64_t *nvals, gsp_type t, int64_t nrows,
+                            int64_t ncols, const gsp_index *I, const gsp_index *J, const void *X, gsp_index n,
+                            gsp_dup dup, const char *fn);
 
 gsp_info gsp__vector_alloc(struct gsp_vector_s **v, gsp_type t, int64_t n);
 /* Make v's host copy valid (downloads when v->dev_only); every host read

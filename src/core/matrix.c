@@ -6,17 +6,14 @@
 #include "gsp_cuda.h"
 #endif
 
-gsp_info gsp__check_matrix(const struct gsp_matrix_s *A, const char *fn,
-                           const char *what) {
+gsp_info gsp__check_matrix(const struct gsp_matrix_s *A, const char *fn, const char *what) {
   if (A == NULL) return GSP_ERROR(GSP_NULL_POINTER, "%s: %s is NULL", fn, what);
   if (!gsp__is_live(A) || A->magic != GSP_MAGIC_MATRIX)
-    return GSP_ERROR(GSP_INVALID_OBJECT,
-                     "%s: %s is not a live gsp_matrix (freed or never created)", fn, what);
+    return GSP_ERROR(GSP_INVALID_OBJECT, "%s: %s is not a live gsp_matrix (freed or never created)", fn, what);
   return GSP_SUCCESS;
 }
 
-gsp_info gsp__matrix_alloc_dense(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
-                                 int64_t ncols) {
+gsp_info gsp__matrix_alloc_dense(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols) {
   struct gsp_matrix_s *M = gsp__calloc(1, sizeof *M);
   if (!M) return GSP_ERROR(GSP_OUT_OF_MEMORY, "cannot allocate a matrix header");
   M->magic = GSP_MAGIC_MATRIX;
@@ -28,8 +25,7 @@ gsp_info gsp__matrix_alloc_dense(struct gsp_matrix_s **A, gsp_type t, int64_t nr
   return GSP_SUCCESS;
 }
 
-gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
-                           int64_t ncols) {
+gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols) {
   struct gsp_matrix_s *M = NULL; /* set whenever info >= 0 */
   gsp_info info = gsp__matrix_alloc_dense(&M, t, nrows, ncols);
   if (info < 0) return info;
@@ -43,7 +39,9 @@ gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows,
   return info;
 }
 
-gsp_info gsp__matrix_publish(struct gsp_matrix_s *A) { return gsp__register(A); }
+gsp_info gsp__matrix_publish(struct gsp_matrix_s *A) {
+  return gsp__register(A);
+}
 
 void gsp__matrix_clear_storage(struct gsp_matrix_s *A) {
 #ifdef GSP_HAVE_CUDA
@@ -90,9 +88,8 @@ void gsp__matrix_swap_in(struct gsp_matrix_s *dst, struct gsp_matrix_s *src) {
 
 static gsp_info check_dims(gsp_index nrows, gsp_index ncols, const char *fn) {
   if (nrows > GSP_INDEX_MAX || ncols > GSP_INDEX_MAX)
-    return GSP_ERROR(GSP_TOO_LARGE, "%s: dimensions %llu x %llu exceed the limit %llu",
-                     fn, (unsigned long long)nrows, (unsigned long long)ncols,
-                     (unsigned long long)GSP_INDEX_MAX);
+    return GSP_ERROR(GSP_TOO_LARGE, "%s: dimensions %llu x %llu exceed the limit %llu", fn, (unsigned long long)nrows,
+                     (unsigned long long)ncols, (unsigned long long)GSP_INDEX_MAX);
   return GSP_SUCCESS;
 }
 
@@ -174,8 +171,7 @@ gsp_info gsp_matrix_dup(gsp_matrix *C, const gsp_matrix A) {
 
 /* New CSR matrix of type t with A's structure; values cast from A, or all
  * true when `pattern`. */
-static gsp_info cast_csr(gsp_matrix *C, const gsp_matrix A, gsp_type t, bool pattern,
-                         const char *fn) {
+static gsp_info cast_csr(gsp_matrix *C, const gsp_matrix A, gsp_type t, bool pattern, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *M = NULL;
 #define GSP_FREE_ALL gsp__matrix_destroy(M)
@@ -192,10 +188,8 @@ static gsp_info cast_csr(gsp_matrix *C, const gsp_matrix A, gsp_type t, bool pat
   gsp__memcpy(M->j, V->j, nv * sizeof(gsp_index));
   const bool one = true;
   for (size_t k = 0; k < nv; k++) {
-    if (pattern)
-      gsp__cast_value(gsp__at(M->x, t, (int64_t)k), t, &one, GSP_BOOL);
-    else
-      gsp__cast_value(gsp__at(M->x, t, (int64_t)k), t, gsp__cat(V->x, V->type, (int64_t)k), V->type);
+    if (pattern) gsp__cast_value(gsp__at(M->x, t, (int64_t)k), t, &one, GSP_BOOL);
+    else gsp__cast_value(gsp__at(M->x, t, (int64_t)k), t, gsp__cat(V->x, V->type, (int64_t)k), V->type);
   }
   M->nvals = V->nvals;
   GSP_TRY(gsp__matrix_publish(M));
@@ -246,13 +240,13 @@ gsp_info gsp_matrix_transpose(gsp_matrix *C, const gsp_matrix A) {
   return info;
 }
 
-#define GSP_QUERY_(name, outtype, expr)                                        \
-  gsp_info gsp_matrix_##name(outtype *out, const gsp_matrix A) {               \
-    gsp_info info;                                                             \
+#define GSP_QUERY_(name, outtype, expr)                                                   \
+  gsp_info gsp_matrix_##name(outtype *out, const gsp_matrix A) {                          \
+    gsp_info info;                                                                        \
     if (!out) return GSP_ERROR(GSP_NULL_POINTER, "gsp_matrix_" #name ": output is NULL"); \
     if ((info = gsp__check_matrix(A, "gsp_matrix_" #name, "A")) < 0) return info;         \
-    *out = (outtype)(expr);                                                    \
-    return GSP_SUCCESS;                                                        \
+    *out = (outtype)(expr);                                                               \
+    return GSP_SUCCESS;                                                                   \
   }
 GSP_QUERY_(nrows, gsp_index, A->nrows)
 GSP_QUERY_(ncols, gsp_index, A->ncols)

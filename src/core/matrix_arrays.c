@@ -10,14 +10,13 @@
 #include "dense_pass.h"
 #include "gsp_internal.h"
 
-static gsp_info check_new_args(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols,
-                               const char *fn) {
+static gsp_info check_new_args(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const char *fn) {
   if (!A) return GSP_ERROR(GSP_NULL_POINTER, "%s: A is NULL", fn);
   gsp_info info = gsp__check_type(t, fn);
   if (info < 0) return info;
   if (nrows > GSP_INDEX_MAX || ncols > GSP_INDEX_MAX)
-    return GSP_ERROR(GSP_TOO_LARGE, "%s: dimensions %llu x %llu exceed the limit", fn,
-                     (unsigned long long)nrows, (unsigned long long)ncols);
+    return GSP_ERROR(GSP_TOO_LARGE, "%s: dimensions %llu x %llu exceed the limit", fn, (unsigned long long)nrows,
+                     (unsigned long long)ncols);
   return GSP_SUCCESS;
 }
 
@@ -31,12 +30,10 @@ static gsp_info check_new_args(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
  * allocated or read from colidx. */
 static gsp_info check_rowptr(const gsp_index *rowptr, gsp_index nrows, gsp_index ncols, const char *fn) {
   if (rowptr[0] != 0)
-    return GSP_ERROR(GSP_INVALID_VALUE, "%s: rowptr[0] is %llu, must be 0", fn,
-                     (unsigned long long)rowptr[0]);
+    return GSP_ERROR(GSP_INVALID_VALUE, "%s: rowptr[0] is %llu, must be 0", fn, (unsigned long long)rowptr[0]);
   for (gsp_index i = 0; i < nrows; i++) {
     if (rowptr[i + 1] < rowptr[i])
-      return GSP_ERROR(GSP_INVALID_VALUE, "%s: rowptr decreases at row %llu", fn,
-                       (unsigned long long)i);
+      return GSP_ERROR(GSP_INVALID_VALUE, "%s: rowptr decreases at row %llu", fn, (unsigned long long)i);
     if (rowptr[i + 1] - rowptr[i] > ncols)
       return GSP_ERROR(GSP_INVALID_VALUE,
                        "%s: row %llu has %llu entries (rowptr[%llu] = %llu), more than its %llu columns", fn,
@@ -44,8 +41,8 @@ static gsp_info check_rowptr(const gsp_index *rowptr, gsp_index nrows, gsp_index
                        (unsigned long long)i + 1, (unsigned long long)rowptr[i + 1], (unsigned long long)ncols);
   }
   if (rowptr[nrows] > GSP_MAX_ARRAY_ENTRIES)
-    return GSP_ERROR(GSP_INVALID_VALUE, "%s: rowptr[%llu] = %llu entries; no colidx array can hold that many",
-                     fn, (unsigned long long)nrows, (unsigned long long)rowptr[nrows]);
+    return GSP_ERROR(GSP_INVALID_VALUE, "%s: rowptr[%llu] = %llu entries; no colidx array can hold that many", fn,
+                     (unsigned long long)nrows, (unsigned long long)rowptr[nrows]);
   return GSP_SUCCESS;
 }
 
@@ -56,15 +53,13 @@ static bool sorted_rows(const gsp_index *p, const gsp_index *j, gsp_index nrows,
   const int nt = gsp__pass_threads((size_t)p[nrows]);
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 256) reduction(| : bad) if (nt > 1)
   for (int64_t i = 0; i < (int64_t)nrows; i++) {
-    for (gsp_index k = p[i]; k < p[i + 1]; k++)
-      bad |= j[k] >= ncols || (k > p[i] && j[k] <= j[k - 1]);
+    for (gsp_index k = p[i]; k < p[i + 1]; k++) bad |= j[k] >= ncols || (k > p[i] && j[k] <= j[k - 1]);
   }
   return !bad;
 }
 
-gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols,
-                               const gsp_index *rowptr, const gsp_index *colidx,
-                               const void *values) {
+gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const gsp_index *rowptr,
+                               const gsp_index *colidx, const void *values) {
   gsp_info info = GSP_SUCCESS;
   const char *fn = "gsp_matrix_import_csr";
   gsp_index *I = NULL;
@@ -100,8 +95,8 @@ gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   GSP_TRY(gsp__matrix_alloc(&M, t, (int64_t)nrows, (int64_t)ncols));
   gsp__free(M->p);
   M->p = NULL;
-  GSP_TRY(gsp__tuples_to_csr(&M->p, &M->j, &M->x, &M->nvals, t, (int64_t)nrows, (int64_t)ncols, I,
-                             colidx, values, nv, GSP_DUP_ERROR, fn));
+  GSP_TRY(gsp__tuples_to_csr(&M->p, &M->j, &M->x, &M->nvals, t, (int64_t)nrows, (int64_t)ncols, I, colidx, values, nv,
+                             GSP_DUP_ERROR, fn));
   GSP_FREE(I);
   GSP_TRY(gsp__matrix_publish(M));
   *A = M;
@@ -109,8 +104,8 @@ gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   return info;
 }
 
-gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols,
-                             gsp_index **rowptr, gsp_index **colidx, void **values) {
+gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, gsp_index **rowptr,
+                             gsp_index **colidx, void **values) {
   gsp_info info = GSP_SUCCESS;
   const char *fn = "gsp_matrix_pack_csr";
   struct gsp_matrix_s *M = NULL;
@@ -129,8 +124,8 @@ gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_ind
       GSP_CHECK(j[k] < ncols, GSP_INVALID_INDEX, "%s: row %llu: column %llu out of range 0..%llu", fn,
                 (unsigned long long)i, (unsigned long long)j[k], (unsigned long long)ncols - 1);
       GSP_CHECK(k == p[i] || j[k] > j[k - 1], GSP_INVALID_VALUE,
-                "%s: row %llu: columns not strictly increasing at position %llu", fn,
-                (unsigned long long)i, (unsigned long long)k);
+                "%s: row %llu: columns not strictly increasing at position %llu", fn, (unsigned long long)i,
+                (unsigned long long)k);
     }
   GSP_TRY(gsp__matrix_alloc(&M, t, (int64_t)nrows, (int64_t)ncols));
   GSP_TRY(gsp__matrix_publish(M));
@@ -147,8 +142,7 @@ gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_ind
   return info;
 }
 
-gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx, void *values,
-                               const gsp_matrix A) {
+gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx, void *values, const gsp_matrix A) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_export_csr", "A"));
@@ -165,8 +159,7 @@ gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx, void *value
   return info;
 }
 
-gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx, void **values,
-                               gsp_index *nvals, gsp_matrix *A) {
+gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx, void **values, gsp_index *nvals, gsp_matrix *A) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(rowptr && colidx && values && nvals && A, GSP_NULL_POINTER,
@@ -209,27 +202,27 @@ static gsp_info dense_presence(uint8_t **b_out, int64_t *nvals, gsp_type t, cons
   int64_t cnt = 0;
   const int nt = gsp__pass_threads(nn);
   switch (t) {
-#define GSP_PRES_(code, ct)                                                    \
-  case code: {                                                                 \
-    const ct *v = (const ct *)x, a = *(const ct *)absent;                      \
-    ct *d = (ct *)copy;                                                        \
-    if (d) {                                                                   \
-      _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt) if (nt > 1)") \
-      for (size_t k = 0; k < nn; k++) {                                        \
-        const ct e = v[k];                                                     \
-        const uint8_t p = !(e == a);                                           \
-        d[k] = e;                                                              \
-        b[k] = p;                                                              \
-        cnt += p;                                                              \
-      }                                                                        \
-    } else {                                                                   \
-      _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt) if (nt > 1)") \
-      for (size_t k = 0; k < nn; k++) {                                        \
-        const uint8_t p = !(v[k] == a);                                        \
-        b[k] = p;                                                              \
-        cnt += p;                                                              \
-      }                                                                        \
-    }                                                                          \
+#define GSP_PRES_(code, ct)                                                                                           \
+  case code: {                                                                                                        \
+    const ct *v = (const ct *)x, a = *(const ct *)absent;                                                             \
+    ct *d = (ct *)copy;                                                                                               \
+    if (d) {                                                                                                          \
+      _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt) if (nt > 1)") for (size_t k = 0;  \
+                                                                                                       k < nn; k++) { \
+        const ct e = v[k];                                                                                            \
+        const uint8_t p = !(e == a);                                                                                  \
+        d[k] = e;                                                                                                     \
+        b[k] = p;                                                                                                     \
+        cnt += p;                                                                                                     \
+      }                                                                                                               \
+    } else {                                                                                                          \
+      _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt) if (nt > 1)") for (size_t k = 0;  \
+                                                                                                       k < nn; k++) { \
+        const uint8_t p = !(v[k] == a);                                                                               \
+        b[k] = p;                                                                                                     \
+        cnt += p;                                                                                                     \
+      }                                                                                                               \
+    }                                                                                                                 \
   } break;
     GSP_PASS_TYPES(GSP_PRES_)
 #undef GSP_PRES_
@@ -244,13 +237,13 @@ static gsp_info dense_presence(uint8_t **b_out, int64_t *nvals, gsp_type t, cons
 static gsp_info dense_count(size_t *nn, gsp_type t, gsp_index nrows, gsp_index ncols, const char *fn) {
   size_t bytes;
   if (!gsp__mul_size(nn, (size_t)nrows, (size_t)ncols) || !gsp__mul_size(&bytes, *nn, gsp_type_size(t)))
-    return GSP_ERROR(GSP_TOO_LARGE, "%s: %llu x %llu dense values overflow memory sizes", fn,
-                     (unsigned long long)nrows, (unsigned long long)ncols);
+    return GSP_ERROR(GSP_TOO_LARGE, "%s: %llu x %llu dense values overflow memory sizes", fn, (unsigned long long)nrows,
+                     (unsigned long long)ncols);
   return GSP_SUCCESS;
 }
 
-gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols,
-                                 const void *values, const void *absent) {
+gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const void *values,
+                                 const void *absent) {
   gsp_info info = GSP_SUCCESS;
   const char *fn = "gsp_matrix_import_dense";
   struct gsp_matrix_s *M = NULL;
@@ -269,8 +262,8 @@ gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp
   return info;
 }
 
-gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols,
-                               void **values, const void *absent) {
+gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, void **values,
+                               const void *absent) {
   gsp_info info = GSP_SUCCESS;
   const char *fn = "gsp_matrix_pack_dense";
   struct gsp_matrix_s *M = NULL;
@@ -296,8 +289,8 @@ static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *
 #define GSP_FREE_ALL
   GSP_TRY(gsp__matrix_host(A));
   const size_t nn = (size_t)A->nrows * (size_t)A->ncols, ts = gsp_type_size(A->type);
-  GSP_CHECK(absent || (size_t)A->nvals == nn, GSP_NULL_POINTER,
-            "%s: absent is NULL but the matrix has absent entries", fn);
+  GSP_CHECK(absent || (size_t)A->nvals == nn, GSP_NULL_POINTER, "%s: absent is NULL but the matrix has absent entries",
+            fn);
   const int64_t n = A->nrows, m = A->ncols;
   const int nt = gsp__pass_threads(nn);
   if (A->fmt == GSP_FMT_DENSE) {
@@ -307,12 +300,12 @@ static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *
     }
     const uint8_t *b = A->b;
     switch (A->type) {
-#define GSP_WD_(code, ct)                                                      \
-  case code: {                                                                 \
-    const ct *x = (const ct *)A->x, a = *(const ct *)absent;                   \
-    ct *o = (ct *)out;                                                         \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")   \
-    for (size_t k = 0; k < nn; k++) o[k] = b[k] ? x[k] : a;                    \
+#define GSP_WD_(code, ct)                                                                                           \
+  case code: {                                                                                                      \
+    const ct *x = (const ct *)A->x, a = *(const ct *)absent;                                                        \
+    ct *o = (ct *)out;                                                                                              \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)") for (size_t k = 0; k < nn; k++) o[k] = \
+        b[k] ? x[k] : a;                                                                                            \
   } break;
       GSP_PASS_TYPES(GSP_WD_)
 #undef GSP_WD_
@@ -321,18 +314,17 @@ static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *
   }
   if (A->fmt == GSP_FMT_CSR) {
     switch (A->type) {
-#define GSP_WC_(code, ct)                                                      \
-  case code: {                                                                 \
-    const ct *x = (const ct *)A->x;                                            \
-    const ct a = absent ? *(const ct *)absent : (ct)0;                         \
-    ct *o = (ct *)out;                                                         \
-    _Pragma("omp parallel for num_threads(nt) schedule(dynamic, 64) if (nt > 1)") \
-    for (int64_t i = 0; i < n; i++) {                                          \
-      ct *row = o + (size_t)i * (size_t)m;                                     \
-      if (absent)                                                              \
-        for (int64_t j = 0; j < m; j++) row[j] = a;                            \
-      for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) row[A->j[k]] = x[k];   \
-    }                                                                          \
+#define GSP_WC_(code, ct)                                                                                           \
+  case code: {                                                                                                      \
+    const ct *x = (const ct *)A->x;                                                                                 \
+    const ct a = absent ? *(const ct *)absent : (ct)0;                                                              \
+    ct *o = (ct *)out;                                                                                              \
+    _Pragma("omp parallel for num_threads(nt) schedule(dynamic, 64) if (nt > 1)") for (int64_t i = 0; i < n; i++) { \
+      ct *row = o + (size_t)i * (size_t)m;                                                                          \
+      if (absent)                                                                                                   \
+        for (int64_t j = 0; j < m; j++) row[j] = a;                                                                 \
+      for (gsp_index k = A->p[i]; k < A->p[i + 1]; k++) row[A->j[k]] = x[k];                                        \
+    }                                                                                                               \
   } break;
       GSP_PASS_TYPES(GSP_WC_)
 #undef GSP_WC_

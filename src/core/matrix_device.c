@@ -10,21 +10,22 @@
 
 static const char *const fn = "gsp_matrix_device_view";
 
-gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_matrix A,
-                                gsp_semiring absent_as) {
+gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_matrix A, gsp_semiring absent_as) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_CHECK(data != NULL && ld != NULL && device != NULL, GSP_NULL_POINTER,
-            "%s: %s is NULL", fn, !data ? "data" : !ld ? "ld" : "device");
+  GSP_CHECK(data != NULL && ld != NULL && device != NULL, GSP_NULL_POINTER, "%s: %s is NULL", fn,
+            !data ? "data"
+            : !ld ? "ld"
+                  : "device");
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_CHECK(absent_as >= GSP_MIN_PLUS && absent_as <= GSP_PLUS_TIMES, GSP_INVALID_VALUE,
             "%s: invalid semiring code %d for absent_as", fn, (int)absent_as);
   GSP_CHECK(A->type != GSP_BOOL, GSP_DOMAIN_MISMATCH,
             "%s: A is bool, whose device copy is bit-packed (64 entries a word); cast it to a numeric type "
-            "for a dense view", fn);
+            "for a dense view",
+            fn);
   GSP_CHECK(absent_as != GSP_OR_AND && absent_as != GSP_PLUS_TIMES, GSP_DOMAIN_MISMATCH,
-            "%s: absent_as must be MIN_PLUS, MAX_PLUS, MAX_MIN or MIN_MAX, not %s", fn,
-            gsp__semiring_name(absent_as));
+            "%s: absent_as must be MIN_PLUS, MAX_PLUS, MAX_MIN or MIN_MAX, not %s", fn, gsp__semiring_name(absent_as));
   GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld; device copies are square", fn,
             (long long)A->nrows, (long long)A->ncols);
 #ifdef GSP_HAVE_CUDA

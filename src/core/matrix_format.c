@@ -50,11 +50,12 @@ void gsp__matrix_host_changed(struct gsp_matrix_s *A) {
 
 static bool dense_size(size_t *nn, const struct gsp_matrix_s *A) {
   size_t bytes;
-  return gsp__mul_size(nn, (size_t)A->nrows, (size_t)A->ncols) &&
-         gsp__mul_size(&bytes, *nn, gsp_type_size(A->type));
+  return gsp__mul_size(nn, (size_t)A->nrows, (size_t)A->ncols) && gsp__mul_size(&bytes, *nn, gsp_type_size(A->type));
 }
 
-static inline bool bit_get(const uint64_t *row, int64_t j) { return (row[j >> 6] >> (j & 63)) & 1; }
+static inline bool bit_get(const uint64_t *row, int64_t j) {
+  return (row[j >> 6] >> (j & 63)) & 1;
+}
 
 /* New CSR arrays with the content of A (host-valid, not CSR); A unchanged. */
 static gsp_info csr_arrays(gsp_index **pp, gsp_index **jp, void **xp, const struct gsp_matrix_s *A) {
@@ -165,8 +166,8 @@ gsp_info gsp__matrix_to_dense(struct gsp_matrix_s *A) {
   GSP_TRY(gsp__matrix_host(A));
   if (A->fmt == GSP_FMT_DENSE) return GSP_SUCCESS;
   size_t nn;
-  GSP_CHECK(dense_size(&nn, A), GSP_TOO_LARGE, "a dense %lld x %lld matrix overflows memory sizes",
-            (long long)A->nrows, (long long)A->ncols);
+  GSP_CHECK(dense_size(&nn, A), GSP_TOO_LARGE, "a dense %lld x %lld matrix overflows memory sizes", (long long)A->nrows,
+            (long long)A->ncols);
   size_t ts = gsp_type_size(A->type);
   bool full = (size_t)A->nvals == nn;
   GSP_CALLOC(x, nn, ts);
@@ -259,12 +260,12 @@ gsp_info gsp__matrix_to_full(struct gsp_matrix_s *A, const void *fill) {
     const uint8_t *b = A->b;
     const int nt = gsp__pass_threads(nn);
     switch (A->type) {
-#define GSP_FULL_(code, ct)                                                    \
-  case code: {                                                                 \
-    ct *x = (ct *)A->x;                                                        \
-    const ct f = *(const ct *)fill;                                            \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")   \
-    for (size_t k = 0; k < nn; k++) x[k] = b[k] ? x[k] : f;                    \
+#define GSP_FULL_(code, ct)                                                                                         \
+  case code: {                                                                                                      \
+    ct *x = (ct *)A->x;                                                                                             \
+    const ct f = *(const ct *)fill;                                                                                 \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)") for (size_t k = 0; k < nn; k++) x[k] = \
+        b[k] ? x[k] : f;                                                                                            \
   } break;
       GSP_PASS_TYPES(GSP_FULL_)
 #undef GSP_FULL_
@@ -289,15 +290,15 @@ gsp_info gsp__matrix_mark_absent(struct gsp_matrix_s *A, const void *absent) {
   const uint8_t *ob = A->b;
   const int nt = gsp__pass_threads(nn);
   switch (A->type) {
-#define GSP_MARK_(code, ct)                                                    \
-  case code: {                                                                 \
-    const ct *x = (const ct *)A->x, a = *(const ct *)absent;                   \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : nvals) if (nt > 1)") \
-    for (size_t k = 0; k < nn; k++) {                                          \
-      const uint8_t present = (!ob || ob[k]) && !(x[k] == a);                  \
-      b[k] = present;                                                          \
-      nvals += present;                                                        \
-    }                                                                          \
+#define GSP_MARK_(code, ct)                                                                                           \
+  case code: {                                                                                                        \
+    const ct *x = (const ct *)A->x, a = *(const ct *)absent;                                                          \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : nvals) if (nt > 1)") for (size_t k = 0;  \
+                                                                                                       k < nn; k++) { \
+      const uint8_t present = (!ob || ob[k]) && !(x[k] == a);                                                         \
+      b[k] = present;                                                                                                 \
+      nvals += present;                                                                                               \
+    }                                                                                                                 \
   } break;
     GSP_PASS_TYPES(GSP_MARK_)
 #undef GSP_MARK_

@@ -9,17 +9,22 @@
 static void dup_combine(void *x, const void *y, gsp_type t, gsp_dup dup) {
   switch (dup) {
   case GSP_DUP_ERROR:
-  case GSP_DUP_FIRST: return;
-  case GSP_DUP_LAST: gsp__memcpy(x, y, gsp_type_size(t)); return;
-  default: break;
+  case GSP_DUP_FIRST:
+    return;
+  case GSP_DUP_LAST:
+    gsp__memcpy(x, y, gsp_type_size(t));
+    return;
+  default:
+    break;
   }
   switch (t) {
-#define GSP_DUP_CASE_(T, ct, sfx)                                              \
-  case GSP_##T: {                                                              \
-    ct a = *(ct *)x, b = *(const ct *)y;                                       \
-    *(ct *)x = dup == GSP_DUP_MIN ? gsp_min_##sfx(a, b)                        \
-             : dup == GSP_DUP_MAX ? gsp_max_##sfx(a, b) : gsp_plus_##sfx(a, b);\
-    return;                                                                    \
+#define GSP_DUP_CASE_(T, ct, sfx)                           \
+  case GSP_##T: {                                           \
+    ct a = *(ct *)x, b = *(const ct *)y;                    \
+    *(ct *)x = dup == GSP_DUP_MIN   ? gsp_min_##sfx(a, b)   \
+               : dup == GSP_DUP_MAX ? gsp_max_##sfx(a, b)   \
+                                    : gsp_plus_##sfx(a, b); \
+    return;                                                 \
   }
     GSP_TYPE_LIST(GSP_DUP_CASE_)
 #undef GSP_DUP_CASE_
@@ -41,10 +46,9 @@ static int cmp_col_pos(const void *a, const void *b) {
  * matrix and vector building (a vector is one row). Fills out CSR arrays
  * allocated here; on error returns the code with everything freed.
  */
-gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out,
-                            int64_t *nvals_out, gsp_type t, int64_t nrows,
-                            int64_t ncols, const gsp_index *I, const gsp_index *J,
-                            const void *X, gsp_index n, gsp_dup dup, const char *fn) {
+gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out, int64_t *nvals_out, gsp_type t,
+                            int64_t nrows, int64_t ncols, const gsp_index *I, const gsp_index *J, const void *X,
+                            gsp_index n, gsp_dup dup, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   gsp_index *p = NULL, *jj = NULL, *fill = NULL;
   col_pos *cp = NULL;
@@ -54,10 +58,10 @@ gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out,
 #define GSP_FREE_ALL (gsp__free(p), gsp__free(jj), gsp__free(fill), gsp__free(cp), gsp__free(x))
   for (gsp_index k = 0; k < n; k++) {
     gsp_index i = I ? I[k] : 0;
-    GSP_CHECK(i < (gsp_index)nrows, GSP_INVALID_INDEX, "%s: tuple %llu: row index %llu out of range 0..%lld",
-              fn, (unsigned long long)k, (unsigned long long)i, (long long)nrows - 1);
-    GSP_CHECK(J[k] < (gsp_index)ncols, GSP_INVALID_INDEX, "%s: tuple %llu: index %llu out of range 0..%lld",
-              fn, (unsigned long long)k, (unsigned long long)J[k], (long long)ncols - 1);
+    GSP_CHECK(i < (gsp_index)nrows, GSP_INVALID_INDEX, "%s: tuple %llu: row index %llu out of range 0..%lld", fn,
+              (unsigned long long)k, (unsigned long long)i, (long long)nrows - 1);
+    GSP_CHECK(J[k] < (gsp_index)ncols, GSP_INVALID_INDEX, "%s: tuple %llu: index %llu out of range 0..%lld", fn,
+              (unsigned long long)k, (unsigned long long)J[k], (long long)ncols - 1);
   }
   GSP_CALLOC(p, (size_t)nrows + 1, sizeof(gsp_index));
   GSP_ALLOC(fill, (size_t)nrows + 1, sizeof(gsp_index));
@@ -87,8 +91,8 @@ gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out,
   }
   if (bad_dup >= 0) {
     gsp_index k = (gsp_index)bad_dup;
-    GSP_CHECK(false, GSP_DUPLICATE_ENTRY, "%s: tuple %llu duplicates entry (%llu, %llu)", fn,
-              (unsigned long long)k, (unsigned long long)(I ? I[k] : 0), (unsigned long long)J[k]);
+    GSP_CHECK(false, GSP_DUPLICATE_ENTRY, "%s: tuple %llu duplicates entry (%llu, %llu)", fn, (unsigned long long)k,
+              (unsigned long long)(I ? I[k] : 0), (unsigned long long)J[k]);
   }
   gsp_index total = 0;
   for (int64_t i = 0; i < nrows; i++) total += fill[i];
@@ -127,8 +131,8 @@ gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out,
   return info;
 }
 
-gsp_info gsp_matrix_build(gsp_matrix A, const gsp_index *I, const gsp_index *J,
-                          const void *X, gsp_index n, gsp_dup dup) {
+gsp_info gsp_matrix_build(gsp_matrix A, const gsp_index *I, const gsp_index *J, const void *X, gsp_index n,
+                          gsp_dup dup) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_build", "A"));
@@ -137,13 +141,11 @@ gsp_info gsp_matrix_build(gsp_matrix A, const gsp_index *I, const gsp_index *J,
             "gsp_matrix_build: X is NULL (only bool matrices may omit values)");
   GSP_CHECK(dup >= GSP_DUP_ERROR && dup <= GSP_DUP_PLUS, GSP_INVALID_VALUE,
             "gsp_matrix_build: invalid duplicate policy %d", (int)dup);
-  GSP_CHECK(A->nvals == 0, GSP_OUTPUT_NOT_EMPTY, "gsp_matrix_build: A already has %lld entries",
-            (long long)A->nvals);
+  GSP_CHECK(A->nvals == 0, GSP_OUTPUT_NOT_EMPTY, "gsp_matrix_build: A already has %lld entries", (long long)A->nvals);
   gsp_index *p, *jj;
   void *x;
   int64_t nvals;
-  GSP_TRY(gsp__tuples_to_csr(&p, &jj, &x, &nvals, A->type, A->nrows, A->ncols, I, J, X, n, dup,
-                             "gsp_matrix_build"));
+  GSP_TRY(gsp__tuples_to_csr(&p, &jj, &x, &nvals, A->type, A->nrows, A->ncols, I, J, X, n, dup, "gsp_matrix_build"));
   gsp__matrix_clear_storage(A);
   A->p = p;
   A->j = jj;
@@ -168,8 +170,7 @@ static int64_t csr_find(const struct gsp_matrix_s *A, int64_t i, gsp_index j, gs
 static gsp_info check_ij(const struct gsp_matrix_s *A, gsp_index i, gsp_index j, const char *fn) {
   if (i >= (gsp_index)A->nrows || j >= (gsp_index)A->ncols)
     return GSP_ERROR(GSP_INVALID_INDEX, "%s: (%llu, %llu) out of range for a %lld x %lld matrix", fn,
-                     (unsigned long long)i, (unsigned long long)j, (long long)A->nrows,
-                     (long long)A->ncols);
+                     (unsigned long long)i, (unsigned long long)j, (long long)A->nrows, (long long)A->ncols);
   return GSP_SUCCESS;
 }
 
@@ -254,8 +255,7 @@ gsp_info gsp_matrix_remove_element(gsp_matrix A, gsp_index i, gsp_index j) {
     if (pos >= 0) {
       size_t ts = gsp_type_size(A->type), nv = (size_t)A->nvals;
       memmove(A->j + pos, A->j + pos + 1, (nv - (size_t)pos - 1) * sizeof(gsp_index));
-      memmove((char *)A->x + (size_t)pos * ts, (char *)A->x + ((size_t)pos + 1) * ts,
-              (nv - (size_t)pos - 1) * ts);
+      memmove((char *)A->x + (size_t)pos * ts, (char *)A->x + ((size_t)pos + 1) * ts, (nv - (size_t)pos - 1) * ts);
       for (int64_t r = (int64_t)i + 1; r <= A->nrows; r++) A->p[r]--;
       A->nvals--;
     }
@@ -289,8 +289,7 @@ gsp_info gsp_matrix_extract_element(void *xv, const gsp_matrix A, gsp_index i, g
   return info;
 }
 
-gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X, gsp_index *n,
-                                   const gsp_matrix A) {
+gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X, gsp_index *n, const gsp_matrix A) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_extract_tuples", "A"));
@@ -322,13 +321,15 @@ gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X, gsp_inde
     for (int64_t i = 0; i < A->nrows; i++)
       for (int64_t j = 0; j < A->ncols; j++) {
         size_t at = (size_t)i * (size_t)A->ncols + (size_t)j;
-        bool present = A->fmt == GSP_FMT_DENSE ? (!A->b || A->b[at])
-                                               : (A->bits[(size_t)i * (size_t)A->wpr + (size_t)(j >> 6)] >> (j & 63)) & 1;
+        bool present = A->fmt == GSP_FMT_DENSE
+                           ? (!A->b || A->b[at])
+                           : (A->bits[(size_t)i * (size_t)A->wpr + (size_t)(j >> 6)] >> (j & 63)) & 1;
         if (!present) continue;
         if (I) I[k] = (gsp_index)i;
         if (J) J[k] = (gsp_index)j;
         if (X) {
-          if (A->fmt == GSP_FMT_DENSE) gsp__memcpy(gsp__at(X, A->type, (int64_t)k), gsp__cat(A->x, A->type, (int64_t)at), ts);
+          if (A->fmt == GSP_FMT_DENSE)
+            gsp__memcpy(gsp__at(X, A->type, (int64_t)k), gsp__cat(A->x, A->type, (int64_t)at), ts);
           else ((bool *)X)[k] = true;
         }
         k++;

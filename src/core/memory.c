@@ -19,7 +19,9 @@ bool gsp__mul_size(size_t *out, size_t a, size_t b) {
  * countdown to zero and every later one fail. -1 = disarmed. */
 static _Atomic long long fail_countdown = -1;
 
-void gsp__debug_fail_after(long long k) { atomic_store(&fail_countdown, k); }
+void gsp__debug_fail_after(long long k) {
+  atomic_store(&fail_countdown, k);
+}
 
 static bool injected_failure(void) {
   long long c = atomic_load_explicit(&fail_countdown, memory_order_relaxed);
@@ -38,7 +40,9 @@ void gsp__debug_device_fault_after(long long k, gsp_fault kind) {
   atomic_store(&device_countdown, k);
 }
 
-long long gsp__debug_device_fault_disarm(void) { return atomic_exchange(&device_countdown, -1); }
+long long gsp__debug_device_fault_disarm(void) {
+  return atomic_exchange(&device_countdown, -1);
+}
 
 gsp_fault gsp__device_fault_due(void) {
   long long c = atomic_load_explicit(&device_countdown, memory_order_relaxed);
@@ -49,8 +53,12 @@ gsp_fault gsp__device_fault_due(void) {
 }
 
 static _Atomic int spgemm_alg = 0;
-void gsp__debug_spgemm_alg(int alg) { atomic_store(&spgemm_alg, alg); }
-int gsp__spgemm_alg(void) { return atomic_load_explicit(&spgemm_alg, memory_order_relaxed); }
+void gsp__debug_spgemm_alg(int alg) {
+  atomic_store(&spgemm_alg, alg);
+}
+int gsp__spgemm_alg(void) {
+  return atomic_load_explicit(&spgemm_alg, memory_order_relaxed);
+}
 
 void *gsp__malloc(size_t size) {
   if (injected_failure()) return NULL;
@@ -75,7 +83,9 @@ void *gsp__realloc_array(void *p, size_t count, size_t size) {
   return realloc(p, total ? total : 1);
 }
 
-void gsp__free(void *p) { free(p); }
+void gsp__free(void *p) {
+  free(p);
+}
 
 /* Why the CUDA gateway last declined a call on this thread, and the code an
  * explicit CUDA request fails with (gsp__backend_declined). */
@@ -94,14 +104,14 @@ void gsp__device_decline(gsp_info code, const char *fmt, ...) {
   va_end(ap);
 }
 
-void gsp__device_decline_clear(void) { decline_why[0] = '\0'; }
+void gsp__device_decline_clear(void) {
+  decline_why[0] = '\0';
+}
 
 gsp_info gsp__device_declined(const char *fn) {
   gsp_info info;
-  if (decline_why[0])
-    info = GSP_ERROR(decline_code, "%s: CUDA backend requested, but %s", fn, decline_why);
-  else
-    info = GSP_ERROR(GSP_NO_DEVICE, "%s: CUDA backend requested, but the GPU has no kernel for this call", fn);
+  if (decline_why[0]) info = GSP_ERROR(decline_code, "%s: CUDA backend requested, but %s", fn, decline_why);
+  else info = GSP_ERROR(GSP_NO_DEVICE, "%s: CUDA backend requested, but the GPU has no kernel for this call", fn);
   decline_why[0] = '\0';
   return info;
 }
@@ -115,8 +125,7 @@ gsp_info gsp__check_outputs(const char *fn, const gsp__output *out, int k) {
       const uintptr_t ea = out[a].bytes > UINTPTR_MAX - pa ? UINTPTR_MAX : pa + out[a].bytes;
       const uintptr_t eb = out[b].bytes > UINTPTR_MAX - pb ? UINTPTR_MAX : pb + out[b].bytes;
       if (pa < eb && pb < ea)
-        return GSP_ERROR(GSP_INVALID_VALUE, "%s: outputs %s and %s alias each other", fn, out[a].name,
-                         out[b].name);
+        return GSP_ERROR(GSP_INVALID_VALUE, "%s: outputs %s and %s alias each other", fn, out[a].name, out[b].name);
     }
   return GSP_SUCCESS;
 }

@@ -14,8 +14,8 @@
 
 size_t gsp_type_size(gsp_type t) {
   switch (t) {
-#define GSP_TYPE_SIZE_(T, ct, sfx)                                             \
-  case GSP_##T:                                                                \
+#define GSP_TYPE_SIZE_(T, ct, sfx) \
+  case GSP_##T:                    \
     return sizeof(ct);
     GSP_TYPE_LIST(GSP_TYPE_SIZE_)
 #undef GSP_TYPE_SIZE_
@@ -25,8 +25,8 @@ size_t gsp_type_size(gsp_type t) {
 
 const char *gsp__type_name(gsp_type t) {
   switch (t) {
-#define GSP_TYPE_NAME_(T, ct, sfx)                                             \
-  case GSP_##T:                                                                \
+#define GSP_TYPE_NAME_(T, ct, sfx) \
+  case GSP_##T:                    \
     return #T;
     GSP_TYPE_LIST(GSP_TYPE_NAME_)
 #undef GSP_TYPE_NAME_
@@ -36,8 +36,8 @@ const char *gsp__type_name(gsp_type t) {
 
 const char *gsp__semiring_name(gsp_semiring s) {
   switch (s) {
-#define GSP_SR_NAME_(SR, sr, a, m, z, o)                                       \
-  case GSP_##SR:                                                               \
+#define GSP_SR_NAME_(SR, sr, a, m, z, o) \
+  case GSP_##SR:                         \
     return #SR;
     GSP_NUM_SEMIRING_LIST(GSP_SR_NAME_)
 #undef GSP_SR_NAME_
@@ -49,8 +49,7 @@ const char *gsp__semiring_name(gsp_semiring s) {
 
 gsp_info gsp__check_type(gsp_type t, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-  if (gsp_type_size(t) == 0)
-    info = GSP_ERROR(GSP_INVALID_VALUE, "%s: invalid type code %d", fn, (int)t);
+  if (gsp_type_size(t) == 0) info = GSP_ERROR(GSP_INVALID_VALUE, "%s: invalid type code %d", fn, (int)t);
   return info;
 }
 
@@ -78,11 +77,16 @@ bool gsp__is_nan(gsp_type t, const void *x) {
 /* Read any type as double / int64 for conversions. */
 static double as_f64(const void *x, gsp_type t) {
   switch (t) {
-  case GSP_BOOL: return *(const bool *)x;
-  case GSP_INT32: return *(const int32_t *)x;
-  case GSP_INT64: return (double)*(const int64_t *)x;
-  case GSP_FP32: return *(const float *)x;
-  case GSP_FP64: return *(const double *)x;
+  case GSP_BOOL:
+    return *(const bool *)x;
+  case GSP_INT32:
+    return *(const int32_t *)x;
+  case GSP_INT64:
+    return (double)*(const int64_t *)x;
+  case GSP_FP32:
+    return *(const float *)x;
+  case GSP_FP64:
+    return *(const double *)x;
   }
   return 0;
 }
@@ -102,18 +106,27 @@ void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st) {
     return;
   }
   bool int_src = st == GSP_BOOL || st == GSP_INT32 || st == GSP_INT64;
-  int64_t iv = st == GSP_INT64 ? *(const int64_t *)src
-                               : (int_src ? (int64_t)as_f64(src, st) : 0);
+  int64_t iv = st == GSP_INT64 ? *(const int64_t *)src : (int_src ? (int64_t)as_f64(src, st) : 0);
   double dv = as_f64(src, st);
   switch (dt) {
-  case GSP_BOOL: *(bool *)dst = int_src ? iv != 0 : dv != 0; break;
+  case GSP_BOOL:
+    *(bool *)dst = int_src ? iv != 0 : dv != 0;
+    break;
   case GSP_INT32:
-    *(int32_t *)dst = int_src ? (int32_t)(iv > INT32_MAX ? INT32_MAX : iv < INT32_MIN ? INT32_MIN : iv)
+    *(int32_t *)dst = int_src ? (int32_t)(iv > INT32_MAX   ? INT32_MAX
+                                          : iv < INT32_MIN ? INT32_MIN
+                                                           : iv)
                               : (int32_t)f64_to_i64(dv, INT32_MIN, INT32_MAX);
     break;
-  case GSP_INT64: *(int64_t *)dst = int_src ? iv : f64_to_i64(dv, INT64_MIN, INT64_MAX); break;
-  case GSP_FP32: *(float *)dst = int_src ? (float)iv : (float)dv; break;
-  case GSP_FP64: *(double *)dst = int_src ? (double)iv : dv; break;
+  case GSP_INT64:
+    *(int64_t *)dst = int_src ? iv : f64_to_i64(dv, INT64_MIN, INT64_MAX);
+    break;
+  case GSP_FP32:
+    *(float *)dst = int_src ? (float)iv : (float)dv;
+    break;
+  case GSP_FP64:
+    *(double *)dst = int_src ? (double)iv : dv;
+    break;
   }
 }
 
@@ -123,18 +136,28 @@ void gsp__semiring_zero(void *out, gsp_semiring s, gsp_type t) {
     return;
   }
   switch (s) {
-#define GSP_ZERO_CASE_(SR, sr, a, m, z, o)                                     \
-  case GSP_##SR:                                                               \
-    switch (t) {                                                               \
-    case GSP_INT32: *(int32_t *)out = gsp_##sr##_zero_i32(); return;           \
-    case GSP_INT64: *(int64_t *)out = gsp_##sr##_zero_i64(); return;           \
-    case GSP_FP32: *(float *)out = gsp_##sr##_zero_f32(); return;              \
-    case GSP_FP64: *(double *)out = gsp_##sr##_zero_f64(); return;             \
-    default: return;                                                           \
+#define GSP_ZERO_CASE_(SR, sr, a, m, z, o)     \
+  case GSP_##SR:                               \
+    switch (t) {                               \
+    case GSP_INT32:                            \
+      *(int32_t *)out = gsp_##sr##_zero_i32(); \
+      return;                                  \
+    case GSP_INT64:                            \
+      *(int64_t *)out = gsp_##sr##_zero_i64(); \
+      return;                                  \
+    case GSP_FP32:                             \
+      *(float *)out = gsp_##sr##_zero_f32();   \
+      return;                                  \
+    case GSP_FP64:                             \
+      *(double *)out = gsp_##sr##_zero_f64();  \
+      return;                                  \
+    default:                                   \
+      return;                                  \
     }
     GSP_NUM_SEMIRING_LIST(GSP_ZERO_CASE_)
 #undef GSP_ZERO_CASE_
-  default: return;
+  default:
+    return;
   }
 }
 
@@ -144,18 +167,28 @@ void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t) {
     return;
   }
   switch (s) {
-#define GSP_ONE_CASE_(SR, sr, a, m, z, o)                                      \
-  case GSP_##SR:                                                               \
-    switch (t) {                                                               \
-    case GSP_INT32: *(int32_t *)out = gsp_##sr##_one_i32(); return;            \
-    case GSP_INT64: *(int64_t *)out = gsp_##sr##_one_i64(); return;            \
-    case GSP_FP32: *(float *)out = gsp_##sr##_one_f32(); return;               \
-    case GSP_FP64: *(double *)out = gsp_##sr##_one_f64(); return;              \
-    default: return;                                                           \
+#define GSP_ONE_CASE_(SR, sr, a, m, z, o)     \
+  case GSP_##SR:                              \
+    switch (t) {                              \
+    case GSP_INT32:                           \
+      *(int32_t *)out = gsp_##sr##_one_i32(); \
+      return;                                 \
+    case GSP_INT64:                           \
+      *(int64_t *)out = gsp_##sr##_one_i64(); \
+      return;                                 \
+    case GSP_FP32:                            \
+      *(float *)out = gsp_##sr##_one_f32();   \
+      return;                                 \
+    case GSP_FP64:                            \
+      *(double *)out = gsp_##sr##_one_f64();  \
+      return;                                 \
+    default:                                  \
+      return;                                 \
     }
     GSP_NUM_SEMIRING_LIST(GSP_ONE_CASE_)
 #undef GSP_ONE_CASE_
-  default: return;
+  default:
+    return;
   }
 }
 
@@ -196,8 +229,7 @@ gsp_backend gsp__backend_for(gsp_backend requested) {
 }
 
 gsp_info gsp_set_threads(int nthreads) {
-  if (nthreads < 0)
-    return GSP_ERROR(GSP_INVALID_VALUE, "gsp_set_threads: negative thread count %d", nthreads);
+  if (nthreads < 0) return GSP_ERROR(GSP_INVALID_VALUE, "gsp_set_threads: negative thread count %d", nthreads);
   atomic_store(&g_threads, nthreads);
   return GSP_SUCCESS;
 }

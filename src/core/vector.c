@@ -34,8 +34,7 @@ void gsp__vector_host_changed(struct gsp_vector_s *v) {
 gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn, const char *what) {
   if (v == NULL) return GSP_ERROR(GSP_NULL_POINTER, "%s: %s is NULL", fn, what);
   if (!gsp__is_live(v) || v->magic != GSP_MAGIC_VECTOR)
-    return GSP_ERROR(GSP_INVALID_OBJECT, "%s: %s is not a live gsp_vector (freed or never created)",
-                     fn, what);
+    return GSP_ERROR(GSP_INVALID_OBJECT, "%s: %s is not a live gsp_vector (freed or never created)", fn, what);
   return GSP_SUCCESS;
 }
 
@@ -55,7 +54,9 @@ gsp_info gsp__vector_alloc(struct gsp_vector_s **out, gsp_type t, int64_t n) {
   return GSP_SUCCESS;
 }
 
-gsp_info gsp__vector_publish(struct gsp_vector_s *v) { return gsp__register(v); }
+gsp_info gsp__vector_publish(struct gsp_vector_s *v) {
+  return gsp__register(v);
+}
 
 void gsp__vector_destroy(struct gsp_vector_s *v) {
   if (!v) return;
@@ -122,13 +123,13 @@ gsp_info gsp_vector_dup(gsp_vector *w, const gsp_vector v) {
   return info;
 }
 
-#define GSP_VQUERY_(name, outtype, expr)                                       \
-  gsp_info gsp_vector_##name(outtype *out, const gsp_vector v) {               \
-    gsp_info info;                                                             \
+#define GSP_VQUERY_(name, outtype, expr)                                                  \
+  gsp_info gsp_vector_##name(outtype *out, const gsp_vector v) {                          \
+    gsp_info info;                                                                        \
     if (!out) return GSP_ERROR(GSP_NULL_POINTER, "gsp_vector_" #name ": output is NULL"); \
     if ((info = gsp__check_vector(v, "gsp_vector_" #name, "v")) < 0) return info;         \
-    *out = (outtype)(expr);                                                    \
-    return GSP_SUCCESS;                                                        \
+    *out = (outtype)(expr);                                                               \
+    return GSP_SUCCESS;                                                                   \
   }
 GSP_VQUERY_(size, gsp_index, v->n)
 GSP_VQUERY_(nvals, gsp_index, v->nvals)
@@ -160,13 +161,11 @@ gsp_info gsp_vector_build(gsp_vector v, const gsp_index *I, const void *X, gsp_i
             "gsp_vector_build: X is NULL (only bool vectors may omit values)");
   GSP_CHECK(dup >= GSP_DUP_ERROR && dup <= GSP_DUP_PLUS, GSP_INVALID_VALUE,
             "gsp_vector_build: invalid duplicate policy %d", (int)dup);
-  GSP_CHECK(v->nvals == 0, GSP_OUTPUT_NOT_EMPTY, "gsp_vector_build: v already has %lld entries",
-            (long long)v->nvals);
+  GSP_CHECK(v->nvals == 0, GSP_OUTPUT_NOT_EMPTY, "gsp_vector_build: v already has %lld entries", (long long)v->nvals);
   GSP_TRY(gsp__vector_host(v));
   int64_t nvals;
   /* a vector is a single row: indices become column indices */
-  GSP_TRY(gsp__tuples_to_csr(&p, &jj, &x, &nvals, v->type, 1, v->n, NULL, I, X, n, dup,
-                             "gsp_vector_build"));
+  GSP_TRY(gsp__tuples_to_csr(&p, &jj, &x, &nvals, v->type, 1, v->n, NULL, I, X, n, dup, "gsp_vector_build"));
   if (!v->b) GSP_CALLOC(v->b, (size_t)v->n, 1);
   size_t ts = gsp_type_size(v->type);
   for (int64_t k = 0; k < nvals; k++) {
@@ -182,8 +181,8 @@ gsp_info gsp_vector_build(gsp_vector v, const gsp_index *I, const void *X, gsp_i
 
 static gsp_info check_i(const struct gsp_vector_s *v, gsp_index i, const char *fn) {
   if (i >= (gsp_index)v->n)
-    return GSP_ERROR(GSP_INVALID_INDEX, "%s: index %llu out of range 0..%lld", fn,
-                     (unsigned long long)i, (long long)v->n - 1);
+    return GSP_ERROR(GSP_INVALID_INDEX, "%s: index %llu out of range 0..%lld", fn, (unsigned long long)i,
+                     (long long)v->n - 1);
   return GSP_SUCCESS;
 }
 
@@ -263,8 +262,7 @@ gsp_info gsp_vector_extract_tuples(gsp_index *I, void *X, gsp_index *n, const gs
   return info;
 }
 
-gsp_info gsp_vector_import_dense(gsp_vector *v, gsp_type t, gsp_index n, const void *values,
-                                 const void *absent) {
+gsp_info gsp_vector_import_dense(gsp_vector *v, gsp_type t, gsp_index n, const void *values, const void *absent) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_vector_s *w = NULL;
 #define GSP_FREE_ALL gsp__vector_destroy(w)

@@ -24,16 +24,16 @@
 #include "gsp_cuda_stage.h"
 
 /* GSP_ALLOC for C++ (no implicit conversion from void *). */
-#define GSP_CU_ALLOC(ptr, count, size)                                         \
-  GSP_CHECK(((ptr) = (decltype(ptr))gsp__malloc_array((count), (size))) != NULL, \
-            GSP_OUT_OF_MEMORY, "cannot allocate %zu x %zu bytes", (size_t)(count), (size_t)(size))
+#define GSP_CU_ALLOC(ptr, count, size)                                                              \
+  GSP_CHECK(((ptr) = (decltype(ptr))gsp__malloc_array((count), (size))) != NULL, GSP_OUT_OF_MEMORY, \
+            "cannot allocate %zu x %zu bytes", (size_t)(count), (size_t)(size))
 
 gsp_info gsp__cuda_error(cudaError_t e, const char *file, int line, const char *what) {
   (void)cudaGetLastError(); /* clear a non-sticky error so later calls work */
   if (e == cudaErrorMemoryAllocation)
     return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "CUDA: %s (%s)", cudaGetErrorString(e), what);
-  return gsp__error(GSP_DEVICE_ERROR, file, line, "CUDA error %s: %s (%s)", cudaGetErrorName(e),
-                    cudaGetErrorString(e), what);
+  return gsp__error(GSP_DEVICE_ERROR, file, line, "CUDA error %s: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e),
+                    what);
 }
 
 /* A usable device stays usable for the process: its description is kept
@@ -57,8 +57,7 @@ bool gsp_cuda_usable(char *desc, size_t len) {
     /* without any NVIDIA driver the runtime reports an "insufficient"
      * driver; the truth for the user is that there is no GPU */
     (void)cudaGetLastError();
-    snprintf(buf, sizeof buf, "no GPU found%s",
-             e == cudaErrorNoDevice ? "" : " (no NVIDIA driver is loaded)");
+    snprintf(buf, sizeof buf, "no GPU found%s", e == cudaErrorNoDevice ? "" : " (no NVIDIA driver is loaded)");
   } else if (e != cudaSuccess) {
     (void)cudaGetLastError();
     snprintf(buf, sizeof buf, "no usable CUDA device: %s", cudaGetErrorString(e));
@@ -72,11 +71,11 @@ bool gsp_cuda_usable(char *desc, size_t len) {
       snprintf(buf, sizeof buf, "CUDA device 0 unreadable: %s", cudaGetErrorString(e));
     } else if (p.major != 9 || p.minor != 0) {
       /* the kernels are built for sm_90a (Hopper) only */
-      snprintf(buf, sizeof buf, "%s has compute capability %d.%d; this build has sm_90a kernels only",
-               p.name, p.major, p.minor);
+      snprintf(buf, sizeof buf, "%s has compute capability %d.%d; this build has sm_90a kernels only", p.name, p.major,
+               p.minor);
     } else {
-      snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.1f GiB)", p.name, p.major, p.minor,
-               p.multiProcessorCount, p.totalGlobalMem / 1073741824.0);
+      snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.1f GiB)", p.name, p.major, p.minor, p.multiProcessorCount,
+               p.totalGlobalMem / 1073741824.0);
       ok = true;
     }
   }
@@ -95,20 +94,25 @@ bool gsp_cuda_usable(char *desc, size_t len) {
 
 /* The semiring zero of (s, t) into out (t numeric). */
 static void zero_value(void *out, gsp_semiring s, gsp_type t) {
-#define GSP_CU_Z_(ct)                                                          \
-  {                                                                            \
-    ct v = s == GSP_MIN_PLUS ? Sr<GSP_MIN_PLUS, ct>::zero()                    \
-         : s == GSP_MAX_PLUS ? Sr<GSP_MAX_PLUS, ct>::zero()                    \
-         : s == GSP_MAX_MIN  ? Sr<GSP_MAX_MIN, ct>::zero()                     \
-                             : Sr<GSP_MIN_MAX, ct>::zero();                    \
-    memcpy(out, &v, sizeof v);                                                 \
+#define GSP_CU_Z_(ct)                                         \
+  {                                                           \
+    ct v = s == GSP_MIN_PLUS   ? Sr<GSP_MIN_PLUS, ct>::zero() \
+           : s == GSP_MAX_PLUS ? Sr<GSP_MAX_PLUS, ct>::zero() \
+           : s == GSP_MAX_MIN  ? Sr<GSP_MAX_MIN, ct>::zero()  \
+                               : Sr<GSP_MIN_MAX, ct>::zero();  \
+    memcpy(out, &v, sizeof v);                                \
   }
   switch (t) {
-  case GSP_INT32: GSP_CU_Z_(int32_t) break;
-  case GSP_INT64: GSP_CU_Z_(int64_t) break;
-  case GSP_FP32: GSP_CU_Z_(float) break;
-  case GSP_FP64: GSP_CU_Z_(double) break;
-  default: break;
+  case GSP_INT32:
+    GSP_CU_Z_(int32_t) break;
+  case GSP_INT64:
+    GSP_CU_Z_(int64_t) break;
+  case GSP_FP32:
+    GSP_CU_Z_(float) break;
+  case GSP_FP64:
+    GSP_CU_Z_(double) break;
+  default:
+    break;
   }
 #undef GSP_CU_Z_
 }
@@ -145,13 +149,11 @@ template <class T> static void sign_rows(void *c, int64_t lo, int64_t hi) {
   bool bad = false;
   for (int64_t i = lo; i < hi && !bad; i++) {
     if (M->fmt == GSP_FMT_CSR) {
-      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)
-        bad |= (int64_t)M->j[k] != i && !(pos ? x[k] > 0 : x[k] < 0);
+      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++) bad |= (int64_t)M->j[k] != i && !(pos ? x[k] > 0 : x[k] < 0);
     } else {
       const T *xr = x + (size_t)i * n;
       const uint8_t *br = M->b ? M->b + (size_t)i * n : NULL;
-      for (int64_t j = 0; j < n; j++)
-        bad |= j != i && (!br || br[j]) && !(pos ? xr[j] > 0 : xr[j] < 0);
+      for (int64_t j = 0; j < n; j++) bad |= j != i && (!br || br[j]) && !(pos ? xr[j] > 0 : xr[j] < 0);
     }
     if ((i & 255) == 0 && d.bad.load(std::memory_order_relaxed)) return;
   }
@@ -162,11 +164,15 @@ static bool strictly_signed(const struct gsp_matrix_s *M, int sign) {
   SignCtx d;
   d.M = M;
   d.sign = sign;
-  gsp__range_fn f = M->type == GSP_INT32 ? sign_rows<int32_t> : M->type == GSP_INT64 ? sign_rows<int64_t>
-                  : M->type == GSP_FP32  ? sign_rows<float>   : M->type == GSP_FP64 ? sign_rows<double> : NULL;
+  gsp__range_fn f = M->type == GSP_INT32   ? sign_rows<int32_t>
+                    : M->type == GSP_INT64 ? sign_rows<int64_t>
+                    : M->type == GSP_FP32  ? sign_rows<float>
+                    : M->type == GSP_FP64  ? sign_rows<double>
+                                           : NULL;
   if (!f) return false;
-  const int64_t grain = M->fmt == GSP_FMT_CSR ? 1 + (int64_t)(((int64_t)1 << 18) / (M->nvals / (M->nrows ? M->nrows : 1) + 1))
-                                              : 1 + (((int64_t)1 << 18) / (M->nrows ? M->nrows : 1));
+  const int64_t grain = M->fmt == GSP_FMT_CSR
+                            ? 1 + (int64_t)(((int64_t)1 << 18) / (M->nvals / (M->nrows ? M->nrows : 1) + 1))
+                            : 1 + (((int64_t)1 << 18) / (M->nrows ? M->nrows : 1));
   gsp__host_parallel(M->nrows, grain, f, &d);
   return !d.bad.load();
 }
@@ -196,8 +202,7 @@ void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
  * page faults would cost more than the copy into it. */
 static void huge_pages(void *p, size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1),
-                  e = ((uintptr_t)p + bytes) & ~(h - 1);
+  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1), e = ((uintptr_t)p + bytes) & ~(h - 1);
   if (p && bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
 #else
   (void)p, (void)bytes;
@@ -311,8 +316,10 @@ static gsp_info upload(struct gsp_dev_matrix **out, const struct gsp_matrix_s *M
   } else {
     const size_t ts = gsp_type_size(t);
     zero_value(u.zero, s, t);
-    gsp__stage_fn f = t == GSP_INT32 ? up_fill<int32_t> : t == GSP_INT64 ? up_fill<int64_t>
-                    : t == GSP_FP32  ? up_fill<float>   : up_fill<double>;
+    gsp__stage_fn f = t == GSP_INT32   ? up_fill<int32_t>
+                      : t == GSP_INT64 ? up_fill<int64_t>
+                      : t == GSP_FP32  ? up_fill<float>
+                                       : up_fill<double>;
     GSP_TRY(gsp__cuda_stage_upload(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &u));
     GSP_CHECK(!u.nan.load(), GSP_INVALID_VALUE, "gsp_closure: M holds a NaN weight");
     /* only int32 uses it (DPX); other types keep the old meaning: true */
@@ -401,8 +408,10 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
     dc.x = reuse ? A->x : x;
     dc.b = !need_b ? NULL : b ? b : A->b;
     const gsp_type t = A->type;
-    gsp__stage_fn f = t == GSP_INT32 ? down_drain<int32_t> : t == GSP_INT64 ? down_drain<int64_t>
-                    : t == GSP_FP32  ? down_drain<float>   : down_drain<double>;
+    gsp__stage_fn f = t == GSP_INT32   ? down_drain<int32_t>
+                      : t == GSP_INT64 ? down_drain<int64_t>
+                      : t == GSP_FP32  ? down_drain<float>
+                                       : down_drain<double>;
     if (n > 0) GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &dc));
     GSP_FREE(A->p);
     GSP_FREE(A->j);
@@ -470,7 +479,6 @@ gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_
 #undef GSP_FREE_ALL
   return info;
 }
-
 
 struct SuccCtx {
   int64_t *x;
@@ -568,8 +576,8 @@ static long env_count(const char *name) {
  * replaced only on success; its device copy is dropped first (the host copy
  * is made valid), so the device memory is free for the pages.
  */
-static gsp_info closure_host(struct gsp_matrix_s *M, gsp_semiring s, bool non_reflexive, size_t budget,
-                             int gpus, size_t cap) {
+static gsp_info closure_host(struct gsp_matrix_s *M, gsp_semiring s, bool non_reflexive, size_t budget, int gpus,
+                             size_t cap) {
   static const char *const fn = "gsp_closure (CUDA)";
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *W = NULL;
@@ -618,8 +626,8 @@ static gsp_info closure_host(struct gsp_matrix_s *M, gsp_semiring s, bool non_re
   } else {
     const long rows = env_count("GSP_OOC_PAGE_ROWS"), slots = env_count("GSP_OOC_SLOTS");
     gsp_cuda_ooc_report rep;
-    GSP_TRY(gsp_cuda_fw_ooc(W->x, n, t, s, !non_reflexive, budget, rows > 0 ? rows : 0,
-                            slots > 1 ? (int)slots : 0, &cycle, &rep));
+    GSP_TRY(gsp_cuda_fw_ooc(W->x, n, t, s, !non_reflexive, budget, rows > 0 ? rows : 0, slots > 1 ? (int)slots : 0,
+                            &cycle, &rep));
     rec.mode = GSP_SCALE_OOC;
     rec.page_rows = rep.page_rows;
     rec.pages = rep.pages;
@@ -640,15 +648,14 @@ static gsp_info closure_host(struct gsp_matrix_s *M, gsp_semiring s, bool non_re
   return info;
 }
 
-gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s,
-                          bool non_reflexive, size_t device_memory_cap, int gpus, bool *taken) {
+gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool non_reflexive,
+                          size_t device_memory_cap, int gpus, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_matrix *fresh = NULL;
   int32_t *dsucc = NULL;
   bool in_place = false; /* M->dev is being modified */
-#define GSP_FREE_ALL                                                           \
-  (dev_free(fresh), cudaFree(dsucc), (void)cudaGetLastError(),                 \
-   in_place ? gsp_cuda_matrix_release(M) : (void)0)
+#define GSP_FREE_ALL \
+  (dev_free(fresh), cudaFree(dsucc), (void)cudaGetLastError(), in_place ? gsp_cuda_matrix_release(M) : (void)0)
   static const char *const fn = "gsp_closure (CUDA)";
   *taken = false;
   const gsp_type t = M->type;
@@ -678,8 +685,10 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
       *taken = false;
     }
     if (M->fmt == GSP_FMT_BITS || !strictly_signed(M, s == GSP_MIN_PLUS ? 1 : -1)) {
-      gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU closure records successors only where they are provably "
-                                               "loop-free (every weight %s 0)", s == GSP_MIN_PLUS ? ">" : "<");
+      gsp__device_decline(GSP_DOMAIN_MISMATCH,
+                          "the GPU closure records successors only where they are provably "
+                          "loop-free (every weight %s 0)",
+                          s == GSP_MIN_PLUS ? ">" : "<");
       return GSP_SUCCESS;
     }
   }
@@ -735,9 +744,10 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
     /* Out of core. Not for successors or bit-packed OR_AND: the CPU runs
      * those. Without a cap some free memory is left to the runtime. */
     if (bits || succ) {
-      gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "n = %lld: the closure%s needs %zu bytes of device memory and %zu are available "
-                               "(out of core covers neither successors nor bit-packed OR_AND)",
-                               (long long)n, succ ? " with successors" : "", need, limit);
+      gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY,
+                          "n = %lld: the closure%s needs %zu bytes of device memory and %zu are available "
+                          "(out of core covers neither successors nor bit-packed OR_AND)",
+                          (long long)n, succ ? " with successors" : "", need, limit);
       return GSP_SUCCESS;
     }
     size_t budget = limit;
@@ -750,9 +760,10 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
     if (!gsp__ooc_plan_make(&pl, np, gsp_type_size(t), budget, rows > 0 ? rows : 0, slots > 1 ? (int)slots : 0)) {
       if (device_memory_cap == 0 || device_memory_cap >= free_b + resident) {
         /* the device is nearly full (other processes hold it): the CPU runs it under AUTO */
-        gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "n = %lld: the device has %zu bytes free, below the %zu bytes that out-of-core "
-                                 "closure needs", (long long)n, free_b + resident,
-                                 gsp__ooc_bytes(np, gsp_type_size(t), 128, 2));
+        gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY,
+                            "n = %lld: the device has %zu bytes free, below the %zu bytes that out-of-core "
+                            "closure needs",
+                            (long long)n, free_b + resident, gsp__ooc_bytes(np, gsp_type_size(t), 128, 2));
         return GSP_SUCCESS;
       }
       *taken = true;

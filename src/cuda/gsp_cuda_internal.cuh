@@ -23,10 +23,10 @@ struct gsp_dev_graph; /* gsp_cuda_sssp.cuh */
 struct gsp_dev_matrix {
   void *d;
   int64_t n, np;
-  gsp_semiring enc;   /* whose zero marks "absent" (MIN_PLUS ~ MIN_MAX, MAX_* alike) */
-  bool closed;        /* d is the closure under `closed_sr` (re-closing cannot fail) */
+  gsp_semiring enc; /* whose zero marks "absent" (MIN_PLUS ~ MIN_MAX, MAX_* alike) */
+  bool closed;      /* d is the closure under `closed_sr` (re-closing cannot fail) */
   gsp_semiring closed_sr;
-  bool nonneg;        /* every finite value >= 0 (enables the DPX int32 path) */
+  bool nonneg; /* every finite value >= 0 (enables the DPX int32 path) */
   /* The sparse cache (gsp_cuda_ops_mem.cu): CSR copies of the host CSR and
    * of its transpose, built when a product or a shortest-path call first
    * needs them (d may then be NULL), and what the shortest-path calls derive
@@ -49,23 +49,26 @@ gsp_info gsp__cuda_error(cudaError_t e, const char *file, int line, const char *
 /* A fault armed by gsp__debug_device_fault_after, or cudaSuccess. */
 static inline cudaError_t gsp__cuda_injected(void) {
   switch (gsp__device_fault_due()) {
-  case GSP_FAULT_DEVICE_OOM: return cudaErrorMemoryAllocation;
-  case GSP_FAULT_LAUNCH: return cudaErrorLaunchOutOfResources;
-  default: return cudaSuccess;
+  case GSP_FAULT_DEVICE_OOM:
+    return cudaErrorMemoryAllocation;
+  case GSP_FAULT_LAUNCH:
+    return cudaErrorLaunchOutOfResources;
+  default:
+    return cudaSuccess;
   }
 }
 
 /* Every CUDA call in src/cuda goes through this (GSP_FREE_ALL as in C); an
  * injected fault replaces the call (tests of the error paths). */
-#define GSP_CUDA_TRY(call)                                                     \
-  do {                                                                         \
-    cudaError_t gsp_cu_e_ = gsp__cuda_injected();                              \
-    if (gsp_cu_e_ == cudaSuccess) gsp_cu_e_ = (call);                          \
-    if (gsp_cu_e_ != cudaSuccess) {                                            \
-      info = gsp__cuda_error(gsp_cu_e_, __FILE__, __LINE__, #call);            \
-      GSP_FREE_ALL;                                                            \
-      return info;                                                             \
-    }                                                                          \
+#define GSP_CUDA_TRY(call)                                          \
+  do {                                                              \
+    cudaError_t gsp_cu_e_ = gsp__cuda_injected();                   \
+    if (gsp_cu_e_ == cudaSuccess) gsp_cu_e_ = (call);               \
+    if (gsp_cu_e_ != cudaSuccess) {                                 \
+      info = gsp__cuda_error(gsp_cu_e_, __FILE__, __LINE__, #call); \
+      GSP_FREE_ALL;                                                 \
+      return info;                                                  \
+    }                                                               \
   } while (0)
 /* After every kernel launch. */
 #define GSP_CUDA_LAUNCHED() GSP_CUDA_TRY(cudaGetLastError())
@@ -73,17 +76,25 @@ static inline cudaError_t gsp__cuda_injected(void) {
 /* ---- (semiring, type) operators, taken from gsp_semiring.h ---- */
 
 template <gsp_semiring S, class T> struct Sr;
-#define GSP_CU_SR_(SRE, sr, ct, sfx)                                           \
-  template <> struct Sr<SRE, ct> {                                             \
-    static __host__ __device__ __forceinline__ ct add(ct a, ct b) { return gsp_##sr##_add_##sfx(a, b); } \
-    static __host__ __device__ __forceinline__ ct mul(ct a, ct b) { return gsp_##sr##_mul_##sfx(a, b); } \
-    static __host__ __device__ __forceinline__ ct zero() { return gsp_##sr##_zero_##sfx(); } \
-    static __host__ __device__ __forceinline__ ct one() { return gsp_##sr##_one_##sfx(); } \
+#define GSP_CU_SR_(SRE, sr, ct, sfx)                                \
+  template <> struct Sr<SRE, ct> {                                  \
+    static __host__ __device__ __forceinline__ ct add(ct a, ct b) { \
+      return gsp_##sr##_add_##sfx(a, b);                            \
+    }                                                               \
+    static __host__ __device__ __forceinline__ ct mul(ct a, ct b) { \
+      return gsp_##sr##_mul_##sfx(a, b);                            \
+    }                                                               \
+    static __host__ __device__ __forceinline__ ct zero() {          \
+      return gsp_##sr##_zero_##sfx();                               \
+    }                                                               \
+    static __host__ __device__ __forceinline__ ct one() {           \
+      return gsp_##sr##_one_##sfx();                                \
+    }                                                               \
   };
-#define GSP_CU_SR_TYPES_(SRE, sr)                                              \
-  GSP_CU_SR_(SRE, sr, int32_t, i32)                                            \
-  GSP_CU_SR_(SRE, sr, int64_t, i64)                                            \
-  GSP_CU_SR_(SRE, sr, float, f32)                                              \
+#define GSP_CU_SR_TYPES_(SRE, sr)   \
+  GSP_CU_SR_(SRE, sr, int32_t, i32) \
+  GSP_CU_SR_(SRE, sr, int64_t, i64) \
+  GSP_CU_SR_(SRE, sr, float, f32)   \
   GSP_CU_SR_(SRE, sr, double, f64)
 GSP_CU_SR_TYPES_(GSP_MIN_PLUS, min_plus)
 GSP_CU_SR_TYPES_(GSP_MAX_PLUS, max_plus)
@@ -100,11 +111,15 @@ GSP_CU_SR_(GSP_OR_AND, or_and, bool, b)
  * so fminf/fmaxf (one FMNMX) compute the same values; only the sign of a zero
  * may differ, which compares equal. Integers already give IMNMX. */
 template <gsp_semiring S, class T> struct FastAdd {
-  static __device__ __forceinline__ T add(T a, T b) { return Sr<S, T>::add(a, b); }
+  static __device__ __forceinline__ T add(T a, T b) {
+    return Sr<S, T>::add(a, b);
+  }
 };
-#define GSP_CU_FAST_(SRE, ct, fn)                                              \
-  template <> struct FastAdd<SRE, ct> {                                        \
-    static __device__ __forceinline__ ct add(ct a, ct b) { return fn(a, b); }  \
+#define GSP_CU_FAST_(SRE, ct, fn)                          \
+  template <> struct FastAdd<SRE, ct> {                    \
+    static __device__ __forceinline__ ct add(ct a, ct b) { \
+      return fn(a, b);                                     \
+    }                                                      \
   };
 GSP_CU_FAST_(GSP_MIN_PLUS, float, fminf)
 GSP_CU_FAST_(GSP_MIN_MAX, float, fminf)
@@ -127,10 +142,18 @@ template <gsp_semiring S, class T> struct PolNum {
     return FastAdd<S, T>::add(c, Sr<S, T>::mul(a, b));
   }
   /* the candidate that fma compares with c: fma(c, a, b) is c or this */
-  static __device__ __forceinline__ T cand(T a, T b) { return Sr<S, T>::mul(a, b); }
-  static __host__ __device__ __forceinline__ T zero() { return Sr<S, T>::zero(); }
-  static __host__ __device__ __forceinline__ T one() { return Sr<S, T>::one(); }
-  static __device__ __forceinline__ T add(T a, T b) { return Sr<S, T>::add(a, b); }
+  static __device__ __forceinline__ T cand(T a, T b) {
+    return Sr<S, T>::mul(a, b);
+  }
+  static __host__ __device__ __forceinline__ T zero() {
+    return Sr<S, T>::zero();
+  }
+  static __host__ __device__ __forceinline__ T one() {
+    return Sr<S, T>::one();
+  }
+  static __device__ __forceinline__ T add(T a, T b) {
+    return Sr<S, T>::add(a, b);
+  }
 };
 
 /* INT32 MIN_PLUS when every value is >= 0 (absent = INT32_MAX): the unsigned
@@ -148,9 +171,15 @@ struct PolMinPlusU32 {
   static __device__ __forceinline__ int32_t cand(int32_t a, int32_t b) {
     return (int32_t)((unsigned)a + (unsigned)b);
   }
-  static __host__ __device__ __forceinline__ int32_t zero() { return Sr<GSP_MIN_PLUS, int32_t>::zero(); }
-  static __host__ __device__ __forceinline__ int32_t one() { return Sr<GSP_MIN_PLUS, int32_t>::one(); }
-  static __device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return Sr<GSP_MIN_PLUS, int32_t>::add(a, b); }
+  static __host__ __device__ __forceinline__ int32_t zero() {
+    return Sr<GSP_MIN_PLUS, int32_t>::zero();
+  }
+  static __host__ __device__ __forceinline__ int32_t one() {
+    return Sr<GSP_MIN_PLUS, int32_t>::one();
+  }
+  static __device__ __forceinline__ int32_t add(int32_t a, int32_t b) {
+    return Sr<GSP_MIN_PLUS, int32_t>::add(a, b);
+  }
 };
 
 /* OR_AND on 64-bit words: C and B are words of 64 columns, A is a 32-bit mask

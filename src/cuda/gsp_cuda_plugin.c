@@ -11,7 +11,7 @@
 const gsp__cuda_host *gsp__cuda_host_table;
 
 __attribute__((visibility("default"))) bool gsp_cuda_plugin_open(const gsp__cuda_host *host, gsp__cuda_api *api,
-                                                                  char *why, size_t len);
+                                                                 char *why, size_t len);
 
 bool gsp_cuda_plugin_open(const gsp__cuda_host *host, gsp__cuda_api *api, char *why, size_t len) {
   if (!host || !api || host->abi != GSP_CUDA_PLUGIN_ABI || host->size != sizeof *host) {

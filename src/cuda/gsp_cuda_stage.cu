@@ -18,7 +18,7 @@
 #include "gsp_cuda_stage.h"
 
 #define GSP_STAGE_WORKERS 16
-#define GSP_STAGE_BLOCK ((size_t)4 << 20) /* bytes a buffer: 2 per worker */
+#define GSP_STAGE_BLOCK   ((size_t)4 << 20) /* bytes a buffer: 2 per worker */
 
 namespace {
 
@@ -189,8 +189,7 @@ gsp_info run(Job &j) {
 
 } // namespace
 
-gsp_info gsp__cuda_stage_upload(void *d, size_t dpitch, int64_t rows, size_t row_bytes, gsp__stage_fn fill,
-                                void *ctx) {
+gsp_info gsp__cuda_stage_upload(void *d, size_t dpitch, int64_t rows, size_t row_bytes, gsp__stage_fn fill, void *ctx) {
   Job j;
   j.up = true;
   j.d = (char *)d;
@@ -202,8 +201,8 @@ gsp_info gsp__cuda_stage_upload(void *d, size_t dpitch, int64_t rows, size_t row
   return run(j);
 }
 
-gsp_info gsp__cuda_stage_download(const void *d, size_t dpitch, int64_t rows, size_t row_bytes,
-                                  gsp__stage_fn drain, void *ctx) {
+gsp_info gsp__cuda_stage_download(const void *d, size_t dpitch, int64_t rows, size_t row_bytes, gsp__stage_fn drain,
+                                  void *ctx) {
   Job j;
   j.up = false;
   j.d = (char *)d;

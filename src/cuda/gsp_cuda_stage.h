@@ -24,11 +24,10 @@
 typedef void (*gsp__stage_fn)(void *ctx, int64_t r0, int64_t rn, void *buf);
 
 /* Host -> device: rows of row_bytes, device rows dpitch bytes apart. */
-gsp_info gsp__cuda_stage_upload(void *d, size_t dpitch, int64_t rows, size_t row_bytes, gsp__stage_fn fill,
-                                void *ctx);
+gsp_info gsp__cuda_stage_upload(void *d, size_t dpitch, int64_t rows, size_t row_bytes, gsp__stage_fn fill, void *ctx);
 /* Device -> host. */
-gsp_info gsp__cuda_stage_download(const void *d, size_t dpitch, int64_t rows, size_t row_bytes,
-                                  gsp__stage_fn drain, void *ctx);
+gsp_info gsp__cuda_stage_download(const void *d, size_t dpitch, int64_t rows, size_t row_bytes, gsp__stage_fn drain,
+                                  void *ctx);
 
 /* Run body(ctx, lo, hi) over [0, count) split across gsp's threads (host
  * work of the gateway; one thread below `grain` items). */

@@ -7,22 +7,19 @@
 
 #include "io_internal.h"
 
-gsp_info gsp__gen_check(gsp_matrix *A, gsp_type t, int64_t wmin, int64_t wmax,
-                        const char *fn) {
+gsp_info gsp__gen_check(gsp_matrix *A, gsp_type t, int64_t wmin, int64_t wmax, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(A != NULL, GSP_NULL_POINTER, "%s: A is NULL", fn);
   GSP_TRY(gsp__check_type(t, fn));
   if (t == GSP_BOOL) return GSP_SUCCESS;
-  GSP_CHECK(wmin <= wmax, GSP_INVALID_VALUE,
-            "%s: weight range [%lld, %lld] is empty", fn, (long long)wmin,
+  GSP_CHECK(wmin <= wmax, GSP_INVALID_VALUE, "%s: weight range [%lld, %lld] is empty", fn, (long long)wmin,
             (long long)wmax);
   int64_t lo = INT64_MIN, hi = INT64_MAX;
   if (t == GSP_INT32) lo = INT32_MIN, hi = INT32_MAX;
   if (t == GSP_FP32) lo = -(1 << 24), hi = 1 << 24; /* exact integers */
   if (t == GSP_FP64) lo = -((int64_t)1 << 53), hi = (int64_t)1 << 53;
-  GSP_CHECK(wmin >= lo && wmax <= hi, GSP_INVALID_VALUE,
-            "%s: weights [%lld, %lld] are not all exact in type %s", fn,
+  GSP_CHECK(wmin >= lo && wmax <= hi, GSP_INVALID_VALUE, "%s: weights [%lld, %lld] are not all exact in type %s", fn,
             (long long)wmin, (long long)wmax, gsp__type_name(t));
 #undef GSP_FREE_ALL
   return info;
@@ -68,8 +65,7 @@ static bool set_has(const key_set *s, uint64_t key) {
 }
 
 /* Draw `want` distinct arcs into set s (DAG: i < j). */
-static void draw(key_set *s, uint64_t n, uint64_t want, bool dag,
-                 uint64_t seed) {
+static void draw(key_set *s, uint64_t n, uint64_t want, bool dag, uint64_t seed) {
   uint64_t got = 0;
   for (uint64_t k = 0; got < want; k++) {
     uint64_t u = gsp__rand_below(gsp__rand_at(seed, 1, 2 * k), n);
@@ -84,21 +80,18 @@ static void draw(key_set *s, uint64_t n, uint64_t want, bool dag,
   }
 }
 
-static gsp_info sample(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m,
-                       bool dag, int64_t wmin, int64_t wmax, uint64_t seed,
-                       const char *fn) {
+static gsp_info sample(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m, bool dag, int64_t wmin, int64_t wmax,
+                       uint64_t seed, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   gsp__tuples T = {0};
   key_set s = {0};
 #define GSP_FREE_ALL (gsp__tuples_free(&T), gsp__free(s.slot))
   GSP_TRY(gsp__gen_check(A, t, wmin, wmax, fn));
-  GSP_CHECK(n <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu vertices exceed %llu",
-            fn, (unsigned long long)n, (unsigned long long)GSP_INDEX_MAX);
+  GSP_CHECK(n <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu vertices exceed %llu", fn, (unsigned long long)n,
+            (unsigned long long)GSP_INDEX_MAX);
   uint64_t all = n < 2 ? 0 : dag ? n * (n - 1) / 2 : n * (n - 1);
-  GSP_CHECK(m <= all, GSP_INVALID_VALUE,
-            "%s: %llu arcs requested, but %llu vertices allow at most %llu",
-            fn, (unsigned long long)m, (unsigned long long)n,
-            (unsigned long long)all);
+  GSP_CHECK(m <= all, GSP_INVALID_VALUE, "%s: %llu arcs requested, but %llu vertices allow at most %llu", fn,
+            (unsigned long long)m, (unsigned long long)n, (unsigned long long)all);
   bool listed = m > all / 2; /* draw the missing arcs instead */
   uint64_t want = listed ? all - m : m;
   GSP_TRY(set_init(&s, want));
@@ -128,13 +121,12 @@ static gsp_info sample(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m,
   return info;
 }
 
-gsp_info gsp_generate_random(gsp_matrix *A, gsp_type t, gsp_index n,
-                             gsp_index m, int64_t wmin, int64_t wmax,
+gsp_info gsp_generate_random(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m, int64_t wmin, int64_t wmax,
                              uint64_t seed) {
   return sample(A, t, n, m, false, wmin, wmax, seed, "gsp_generate_random");
 }
 
-gsp_info gsp_generate_dag(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m,
-                          int64_t wmin, int64_t wmax, uint64_t seed) {
+gsp_info gsp_generate_dag(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m, int64_t wmin, int64_t wmax,
+                          uint64_t seed) {
   return sample(A, t, n, m, true, wmin, wmax, seed, "gsp_generate_dag");
 }

@@ -7,8 +7,7 @@
 
 #include "io_internal.h"
 
-gsp_info gsp_generate_rmat(gsp_matrix *A, gsp_type t, int scale,
-                           gsp_index edgefactor, double a, double b, double c,
+gsp_info gsp_generate_rmat(gsp_matrix *A, gsp_type t, int scale, gsp_index edgefactor, double a, double b, double c,
                            int64_t wmin, int64_t wmax, uint64_t seed) {
   gsp_info info = GSP_SUCCESS;
   gsp__tuples T = {0};
@@ -16,17 +15,14 @@ gsp_info gsp_generate_rmat(gsp_matrix *A, gsp_type t, int scale,
 #define GSP_FREE_ALL (gsp__tuples_free(&T), gsp__free(perm))
   const char *fn = "gsp_generate_rmat";
   GSP_TRY(gsp__gen_check(A, t, wmin, wmax, fn));
-  GSP_CHECK(scale >= 0 && scale <= 30, GSP_INVALID_VALUE,
-            "%s: scale %d not in 0..30", fn, scale);
+  GSP_CHECK(scale >= 0 && scale <= 30, GSP_INVALID_VALUE, "%s: scale %d not in 0..30", fn, scale);
   if (a == 0 && b == 0 && c == 0) a = 0.57, b = 0.19, c = 0.19;
-  GSP_CHECK(a >= 0 && b >= 0 && c >= 0 && a + b + c <= 1 + 1e-12,
-            GSP_INVALID_VALUE,
+  GSP_CHECK(a >= 0 && b >= 0 && c >= 0 && a + b + c <= 1 + 1e-12, GSP_INVALID_VALUE,
             "%s: quadrant probabilities a=%g b=%g c=%g must be >= 0 with "
             "a+b+c <= 1",
             fn, a, b, c);
   uint64_t n = (uint64_t)1 << scale;
-  GSP_CHECK(edgefactor <= ((gsp_index)1 << 34) >> scale, GSP_TOO_LARGE,
-            "%s: %llu x 2^%d arcs is too many", fn,
+  GSP_CHECK(edgefactor <= ((gsp_index)1 << 34) >> scale, GSP_TOO_LARGE, "%s: %llu x 2^%d arcs is too many", fn,
             (unsigned long long)edgefactor, scale);
   uint64_t m = edgefactor * n;
   /* random relabelling (Fisher-Yates), so high degree is not vertex 0 */

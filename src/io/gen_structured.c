@@ -17,23 +17,19 @@ static gsp_info start(gsp__tuples *T, gsp_type t, uint64_t n, uint64_t arcs) {
   return info;
 }
 
-#define PUSH(u, v, key)                                                        \
-  GSP_TRY(gsp__tuples_push(                                                    \
-      &T, (u), (v), (gsp__val){.i = gsp__gen_weight(seed, (key), wmin, wmax)}))
+#define PUSH(u, v, key) \
+  GSP_TRY(gsp__tuples_push(&T, (u), (v), (gsp__val){.i = gsp__gen_weight(seed, (key), wmin, wmax)}))
 
-gsp_info gsp_generate_grid(gsp_matrix *A, gsp_type t, gsp_index rows,
-                           gsp_index cols, int64_t wmin, int64_t wmax,
+gsp_info gsp_generate_grid(gsp_matrix *A, gsp_type t, gsp_index rows, gsp_index cols, int64_t wmin, int64_t wmax,
                            uint64_t seed) {
   gsp_info info = GSP_SUCCESS;
   gsp__tuples T = {0};
 #define GSP_FREE_ALL gsp__tuples_free(&T)
   const char *fn = "gsp_generate_grid";
   GSP_TRY(gsp__gen_check(A, t, wmin, wmax, fn));
-  GSP_CHECK(rows <= GSP_INDEX_MAX && cols <= GSP_INDEX_MAX &&
-                (rows == 0 || cols <= GSP_INDEX_MAX / rows),
-            GSP_TOO_LARGE, "%s: %llu x %llu grid exceeds %llu vertices", fn,
-            (unsigned long long)rows, (unsigned long long)cols,
-            (unsigned long long)GSP_INDEX_MAX);
+  GSP_CHECK(rows <= GSP_INDEX_MAX && cols <= GSP_INDEX_MAX && (rows == 0 || cols <= GSP_INDEX_MAX / rows),
+            GSP_TOO_LARGE, "%s: %llu x %llu grid exceeds %llu vertices", fn, (unsigned long long)rows,
+            (unsigned long long)cols, (unsigned long long)GSP_INDEX_MAX);
   uint64_t n = rows * cols;
   GSP_TRY(start(&T, t, n, 4 * n));
   for (uint64_t r = 0; r < rows; r++)
@@ -49,16 +45,15 @@ gsp_info gsp_generate_grid(gsp_matrix *A, gsp_type t, gsp_index rows,
   return info;
 }
 
-gsp_info gsp_generate_ring(gsp_matrix *A, gsp_type t, gsp_index n,
-                           bool undirected, int64_t wmin, int64_t wmax,
+gsp_info gsp_generate_ring(gsp_matrix *A, gsp_type t, gsp_index n, bool undirected, int64_t wmin, int64_t wmax,
                            uint64_t seed) {
   gsp_info info = GSP_SUCCESS;
   gsp__tuples T = {0};
 #define GSP_FREE_ALL gsp__tuples_free(&T)
   const char *fn = "gsp_generate_ring";
   GSP_TRY(gsp__gen_check(A, t, wmin, wmax, fn));
-  GSP_CHECK(n <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu vertices exceed %llu",
-            fn, (unsigned long long)n, (unsigned long long)GSP_INDEX_MAX);
+  GSP_CHECK(n <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu vertices exceed %llu", fn, (unsigned long long)n,
+            (unsigned long long)GSP_INDEX_MAX);
   GSP_TRY(start(&T, t, n, 2 * n));
   for (uint64_t v = 0; n >= 2 && v < n; v++) {
     uint64_t prev = (v + n - 1) % n, next = (v + 1) % n;
@@ -79,16 +74,14 @@ gsp_info gsp_generate_ring(gsp_matrix *A, gsp_type t, gsp_index n,
 /* The complete graph is written straight into CSR, rows in parallel: row i
  * holds every j != i in order, and each weight is keyed by its arc, so the
  * result is the same for any thread count. */
-gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n,
-                               int64_t wmin, int64_t wmax, uint64_t seed) {
+gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n, int64_t wmin, int64_t wmax, uint64_t seed) {
   gsp_info info = GSP_SUCCESS;
   gsp_index *p = NULL, *jj = NULL;
   void *x = NULL;
 #define GSP_FREE_ALL (gsp__free(p), gsp__free(jj), gsp__free(x))
   const char *fn = "gsp_generate_complete";
   GSP_TRY(gsp__gen_check(A, t, wmin, wmax, fn));
-  GSP_CHECK(n <= ((gsp_index)1 << 20), GSP_TOO_LARGE,
-            "%s: %llu vertices: %llu arcs is too many", fn,
+  GSP_CHECK(n <= ((gsp_index)1 << 20), GSP_TOO_LARGE, "%s: %llu vertices: %llu arcs is too many", fn,
             (unsigned long long)n, (unsigned long long)n * (n ? n - 1 : 0));
   const size_t deg = n ? (size_t)n - 1 : 0, nv = (size_t)n * deg;
   GSP_ALLOC(p, (size_t)n + 1, sizeof *p);
@@ -106,11 +99,21 @@ gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n,
       jj[k] = (gsp_index)j;
       const int64_t w = gsp__gen_weight(seed, (uint64_t)i << 32 | j, wmin, wmax);
       switch (t) {
-      case GSP_BOOL: ((bool *)x)[k] = true; break;
-      case GSP_INT32: ((int32_t *)x)[k] = (int32_t)w; break;
-      case GSP_INT64: ((int64_t *)x)[k] = w; break;
-      case GSP_FP32: ((float *)x)[k] = (float)w; break;
-      case GSP_FP64: ((double *)x)[k] = (double)w; break;
+      case GSP_BOOL:
+        ((bool *)x)[k] = true;
+        break;
+      case GSP_INT32:
+        ((int32_t *)x)[k] = (int32_t)w;
+        break;
+      case GSP_INT64:
+        ((int64_t *)x)[k] = w;
+        break;
+      case GSP_FP32:
+        ((float *)x)[k] = (float)w;
+        break;
+      case GSP_FP64:
+        ((double *)x)[k] = (double)w;
+        break;
       }
       k++;
     }

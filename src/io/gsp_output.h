@@ -20,13 +20,13 @@
 #include "gsp.h"
 
 typedef struct {
-  char *shown;   /* the path as given (messages) */
-  char *target;  /* the file that gets the result (symbolic links resolved) */
-  char *tmp;     /* the temporary, NULL when written through */
-  int fd;        /* open for writing, -1 when closed */
-  FILE *stream;  /* fdopen(fd), once asked for */
-  int slot;      /* registry slot of tmp (signal cleanup), -1 if none */
-  bool through;  /* special file or standard output: written in place */
+  char *shown;  /* the path as given (messages) */
+  char *target; /* the file that gets the result (symbolic links resolved) */
+  char *tmp;    /* the temporary, NULL when written through */
+  int fd;       /* open for writing, -1 when closed */
+  FILE *stream; /* fdopen(fd), once asked for */
+  int slot;     /* registry slot of tmp (signal cleanup), -1 if none */
+  bool through; /* special file or standard output: written in place */
   bool keep_mode;
   unsigned mode; /* permission bits of the replaced file (keep_mode) */
   unsigned uid, gid;

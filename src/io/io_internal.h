@@ -29,25 +29,24 @@ typedef struct {
   char *buf;            /* decoded bytes */
   size_t cap, len, pos; /* buffer capacity, bytes held, start of next line */
   bool eof;
-  int64_t lineno;       /* number of the line last returned (1-based) */
+  int64_t lineno; /* number of the line last returned (1-based) */
   /* raw (on-disk) bytes, and the gzip decoder when the input is gzip */
   unsigned char *raw;
   size_t raw_len, raw_pos;
   bool raw_eof;
   bool gzip, z_init, z_member_end;
   z_stream z;
-  int64_t raw_read;     /* raw bytes read so far (progress) */
-  int64_t decoded;      /* decoded bytes produced so far (size checks) */
-  int64_t file_size;    /* on-disk size for progress; 0 if unknown */
-  int64_t next_report;  /* on-disk offset of the next progress call */
+  int64_t raw_read;    /* raw bytes read so far (progress) */
+  int64_t decoded;     /* decoded bytes produced so far (size checks) */
+  int64_t file_size;   /* on-disk size for progress; 0 if unknown */
+  int64_t next_report; /* on-disk offset of the next progress call */
   void (*progress)(double, void *);
   void *progress_ctx;
 } gsp__reader;
 
 /* Open path for reading (gzip or plain; "-" is stdin). GSP_IO_ERROR naming
  * the path and errno's reason on failure. */
-gsp_info gsp__reader_open(gsp__reader *r, const char *path,
-                          void (*progress)(double, void *), void *ctx);
+gsp_info gsp__reader_open(gsp__reader *r, const char *path, void (*progress)(double, void *), void *ctx);
 /* Make at least n decoded bytes available at r->buf + r->pos without
  * consuming them (fewer only at end of input): format detection looks at
  * the start of the data that the format reader then reads. */
@@ -152,8 +151,8 @@ typedef union {
 
 /* How values are checked while parsing. */
 typedef struct {
-  bool forced;    /* the caller chose the type */
-  gsp_type type;  /* forced type */
+  bool forced;   /* the caller chose the type */
+  gsp_type type; /* forced type */
 } gsp__valpolicy;
 
 /* ---------------------------------------------------------------------- */
@@ -167,12 +166,12 @@ typedef struct {
   uint64_t *key;
   gsp__val *val; /* NULL for pattern data */
   size_t n, cap;
-  bool weighted;  /* values present */
-  bool real;      /* values are doubles (else int64) */
-  bool sorted;    /* keys nondecreasing so far */
-  uint64_t last;  /* last key pushed */
-  gsp_index nrows, ncols;      /* dimensions (fixed or grown) */
-  gsp_index maxrow, maxcol;    /* largest indices seen + 1 */
+  bool weighted;            /* values present */
+  bool real;                /* values are doubles (else int64) */
+  bool sorted;              /* keys nondecreasing so far */
+  uint64_t last;            /* last key pushed */
+  gsp_index nrows, ncols;   /* dimensions (fixed or grown) */
+  gsp_index maxrow, maxcol; /* largest indices seen + 1 */
   /* how the file numbers rows and columns, for messages: index + id_base,
    * or id_of[index] when ids are remapped */
   int64_t id_base;
@@ -186,8 +185,7 @@ gsp_info gsp__tuples_grow(gsp__tuples *T);
 void gsp__tuples_make_real(gsp__tuples *T);
 
 /* Append (i, j, v); i, j < 2^32 already checked by the caller. */
-static inline gsp_info gsp__tuples_push(gsp__tuples *T, uint64_t i, uint64_t j,
-                                        gsp__val v) {
+static inline gsp_info gsp__tuples_push(gsp__tuples *T, uint64_t i, uint64_t j, gsp__val v) {
   if (T->n == T->cap) {
     gsp_info info = gsp__tuples_grow(T);
     if (info < 0) return info;
@@ -206,8 +204,7 @@ static inline gsp_info gsp__tuples_push(gsp__tuples *T, uint64_t i, uint64_t j,
 /* Build *A (type t, nrows x ncols) from T, applying dup; T is consumed
  * (freed) whether or not this succeeds. `what` names the source in
  * messages (a file name). drop_loops leaves out (i, i). */
-gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t,
-                           gsp_dup dup, bool drop_loops, const char *what);
+gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t, gsp_dup dup, bool drop_loops, const char *what);
 
 /* ---------------------------------------------------------------------- */
 /* Readers (one per format)                                                */
@@ -217,43 +214,35 @@ gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t,
  * in. ids_out may be NULL. */
 typedef struct {
   gsp_read_opts o;
-  gsp_type type;       /* valid when o.use_type */
+  gsp_type type; /* valid when o.use_type */
   gsp_dup dup;
   int64_t **ids_out;
   gsp_index *nids_out;
 } gsp__read_ctx;
 
 gsp_info gsp__read_mtx(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c);
-gsp_info gsp__read_dimacs(gsp_matrix *A, gsp__reader *r,
-                          const gsp__read_ctx *c);
-gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
-                            const gsp__read_ctx *c);
-gsp_info gsp__read_dense(gsp_matrix *A, gsp__reader *r,
-                         const gsp__read_ctx *c);
+gsp_info gsp__read_dimacs(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c);
+gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c);
+gsp_info gsp__read_dense(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c);
 gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c);
 
 /* Check a parsed value against the value policy and store it: returns
  * GSP_SUCCESS or a parse error naming the line. *real tells whether the
  * tuple store must switch to doubles. */
-gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
-                           gsp__num_kind kind, int64_t iv, double dv,
+gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c, gsp__num_kind kind, int64_t iv, double dv,
                            const char *tok, gsp__tuples *T, gsp__val *out);
 
 /* Parse the weight token at *p (moved past it) into *out via
  * gsp__value_accept; messages name the line and the token. */
-gsp_info gsp__read_value(const gsp__reader *r, const gsp__read_ctx *c,
-                         const char **p, gsp__tuples *T, gsp__val *out);
+gsp_info gsp__read_value(const gsp__reader *r, const gsp__read_ctx *c, const char **p, gsp__tuples *T, gsp__val *out);
 /* Parse a vertex / row / column index token at *p; `what` names it in
  * messages ("row", "source vertex"). */
-gsp_info gsp__read_index(const gsp__reader *r, const char **p, uint64_t *out,
-                         const char *what);
+gsp_info gsp__read_index(const gsp__reader *r, const char **p, uint64_t *out, const char *what);
 
 /* Fast paths of the two above for the common tokens (plain digits; an
  * integer weight while values are unforced int64); anything else goes to
  * the full parsers, which also word the errors. */
-static inline gsp_info gsp__read_index_fast(const gsp__reader *r,
-                                            const char **p, uint64_t *out,
-                                            const char *what) {
+static inline gsp_info gsp__read_index_fast(const gsp__reader *r, const char **p, uint64_t *out, const char *what) {
   const char *q = gsp__skip_space(*p);
   if (gsp__parse_index(&q, out) == GSP_NUM_INT) {
     *p = q;
@@ -261,17 +250,14 @@ static inline gsp_info gsp__read_index_fast(const gsp__reader *r,
   }
   return gsp__read_index(r, p, out, what);
 }
-static inline gsp_info gsp__read_value_fast(const gsp__reader *r,
-                                            const gsp__read_ctx *c,
-                                            const char **p, gsp__tuples *T,
-                                            gsp__val *out) {
+static inline gsp_info gsp__read_value_fast(const gsp__reader *r, const gsp__read_ctx *c, const char **p,
+                                            gsp__tuples *T, gsp__val *out) {
   if ((!c->o.use_type || c->type == GSP_INT64) && !T->real) {
     const char *q = gsp__skip_space(*p);
     bool neg = *q == '-';
     q += neg;
     uint64_t v;
-    if (gsp__is_digit(*q) && gsp__parse_index(&q, &v) == GSP_NUM_INT &&
-        v <= (uint64_t)INT64_MAX) {
+    if (gsp__is_digit(*q) && gsp__parse_index(&q, &v) == GSP_NUM_INT && v <= (uint64_t)INT64_MAX) {
       out->i = neg ? -(int64_t)v : (int64_t)v;
       *p = q;
       return GSP_SUCCESS;
@@ -294,8 +280,7 @@ static inline bool gsp__int_exact_fp32(int64_t v) {
 gsp_type gsp__natural_type(const gsp__tuples *T);
 /* Start a tuple store for a reader (doubles from the start when the caller
  * forced a float type) and the result type at the end. */
-gsp_info gsp__tuples_for(gsp__tuples *T, const gsp__read_ctx *c,
-                         bool weighted, size_t reserve);
+gsp_info gsp__tuples_for(gsp__tuples *T, const gsp__read_ctx *c, bool weighted, size_t reserve);
 gsp_type gsp__result_type(const gsp__read_ctx *c, const gsp__tuples *T);
 /* Format implied by a path's extension (".gz" dropped); AUTO if none. */
 gsp_file_format gsp__format_from_path(const char *path);
@@ -305,8 +290,7 @@ gsp_file_format gsp__format_from_path(const char *path);
  * decoded input byte, whichever is larger. Otherwise a parse error (a
  * 17-byte "p sp 200000000 0" would allocate gigabytes of row pointers). */
 #define GSP_READ_DIM_FLOOR ((uint64_t)1 << 22)
-gsp_info gsp__check_dims(const gsp__reader *r, uint64_t nrows, uint64_t ncols,
-                         const char *source, const char *hint);
+gsp_info gsp__check_dims(const gsp__reader *r, uint64_t nrows, uint64_t ncols, const char *source, const char *hint);
 
 /* Identity id arrays for gsp_matrix_read_ids in non-remap modes. */
 gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base);
@@ -316,8 +300,8 @@ gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base);
 /* ---------------------------------------------------------------------- */
 
 typedef struct {
-  gzFile gz;   /* compressed output, or */
-  FILE *f;     /* plain output */
+  gzFile gz; /* compressed output, or */
+  FILE *f;   /* plain output */
   const char *path;
   char *buf;
   size_t len, cap;
@@ -343,31 +327,23 @@ void gsp__writer_uint(gsp__writer *w, uint64_t v);
 void gsp__writer_value(gsp__writer *w, gsp_type t, const void *x);
 
 /* Visit the entries of row i of a host matrix in column order. */
-typedef void (*gsp__entry_fn)(void *ctx, gsp_index i, gsp_index j,
-                              const void *x);
-void gsp__matrix_foreach_in_row(const struct gsp_matrix_s *A, int64_t i,
-                                gsp__entry_fn fn, void *ctx);
+typedef void (*gsp__entry_fn)(void *ctx, gsp_index i, gsp_index j, const void *x);
+void gsp__matrix_foreach_in_row(const struct gsp_matrix_s *A, int64_t i, gsp__entry_fn fn, void *ctx);
 
-gsp_info gsp__write_mtx(gsp__writer *w, const struct gsp_matrix_s *A,
-                        const gsp_write_opts *o);
-gsp_info gsp__write_dimacs(gsp__writer *w, const struct gsp_matrix_s *A,
-                           const gsp_write_opts *o);
-gsp_info gsp__write_edgelist(gsp__writer *w, const struct gsp_matrix_s *A,
-                             const gsp_write_opts *o);
-gsp_info gsp__write_dense(gsp__writer *w, const struct gsp_matrix_s *A,
-                          const void *absent);
-gsp_info gsp__write_npy(gsp__writer *w, const struct gsp_matrix_s *A,
-                        const void *absent);
+gsp_info gsp__write_mtx(gsp__writer *w, const struct gsp_matrix_s *A, const gsp_write_opts *o);
+gsp_info gsp__write_dimacs(gsp__writer *w, const struct gsp_matrix_s *A, const gsp_write_opts *o);
+gsp_info gsp__write_edgelist(gsp__writer *w, const struct gsp_matrix_s *A, const gsp_write_opts *o);
+gsp_info gsp__write_dense(gsp__writer *w, const struct gsp_matrix_s *A, const void *absent);
+gsp_info gsp__write_npy(gsp__writer *w, const struct gsp_matrix_s *A, const void *absent);
 /* The default absent value of type t (see gsp_write_opts). */
 void gsp__default_absent(void *out, gsp_type t);
 /* Write one dense row (values with absent filled in) into row[ncols]. */
-void gsp__dense_row(void *row, const struct gsp_matrix_s *A, int64_t i,
-                    const void *absent);
+void gsp__dense_row(void *row, const struct gsp_matrix_s *A, int64_t i, const void *absent);
 
 /* gsp binary dense header layout (little-endian). */
-#define GSP_DENSE_MAGIC "GSPDENSE"
+#define GSP_DENSE_MAGIC   "GSPDENSE"
 #define GSP_DENSE_VERSION 1u
-#define GSP_DENSE_HEADER 64
+#define GSP_DENSE_HEADER  64
 
 /* ---------------------------------------------------------------------- */
 /* Generators                                                              */
@@ -387,8 +363,7 @@ static inline uint64_t gsp__rand_stream(uint64_t seed, uint64_t stream) {
 static inline uint64_t gsp__rand_next(uint64_t base, uint64_t k) {
   return gsp__mix64(base + k);
 }
-static inline uint64_t gsp__rand_at(uint64_t seed, uint64_t stream,
-                                    uint64_t k) {
+static inline uint64_t gsp__rand_at(uint64_t seed, uint64_t stream, uint64_t k) {
   return gsp__rand_next(gsp__rand_stream(seed, stream), k);
 }
 /* Uniform integer in [0, bound) (bound > 0), nearly unbiased for the
@@ -401,11 +376,9 @@ static inline double gsp__rand_unit(uint64_t r) {
 }
 
 /* Check generator arguments common to all: type, weight range. */
-gsp_info gsp__gen_check(gsp_matrix *A, gsp_type t, int64_t wmin, int64_t wmax,
-                        const char *fn);
+gsp_info gsp__gen_check(gsp_matrix *A, gsp_type t, int64_t wmin, int64_t wmax, const char *fn);
 /* Weight number k of a generator: uniform in [wmin, wmax]. */
-static inline int64_t gsp__gen_weight(uint64_t seed, uint64_t k, int64_t wmin,
-                                      int64_t wmax) {
+static inline int64_t gsp__gen_weight(uint64_t seed, uint64_t k, int64_t wmin, int64_t wmax) {
   uint64_t span = (uint64_t)wmax - (uint64_t)wmin + 1; /* 0: full range */
   uint64_t r = gsp__rand_at(seed, 7, k);
   return (int64_t)((uint64_t)wmin + (span ? gsp__rand_below(r, span) : r));

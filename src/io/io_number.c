@@ -11,7 +11,7 @@
 #include "io_internal.h"
 
 #define is_digit gsp__is_digit
-#define is_end gsp__is_token_end
+#define is_end   gsp__is_token_end
 
 int gsp__token_len(const char *p, int max) {
   int n = 0;
@@ -21,9 +21,8 @@ int gsp__token_len(const char *p, int max) {
 
 #define skip_token gsp__skip_token
 
-static const double pow10_exact[23] = {
-    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 /* Case-insensitive match of a word at p, followed by a token end. */
 static bool word(const char *p, const char *w, const char **after) {
@@ -111,8 +110,7 @@ gsp__num_kind gsp__parse_number(const char **pp, int64_t *iv, double *dv) {
   double d;
   if (m == 0) {
     d = 0.0;
-  } else if (!lost && !dropped && m <= ((uint64_t)1 << 53) && e10 >= -22 &&
-             e10 <= 22) {
+  } else if (!lost && !dropped && m <= ((uint64_t)1 << 53) && e10 >= -22 && e10 <= 22) {
     d = (double)m; /* exact, and one correctly rounded operation */
     d = e10 < 0 ? d / pow10_exact[-e10] : d * pow10_exact[e10];
   } else {
@@ -131,7 +129,7 @@ gsp__num_kind gsp__parse_number(const char **pp, int64_t *iv, double *dv) {
       d = strtod(tmp, NULL);
     }
     if (isinf(d)) return GSP_NUM_RANGE; /* 1e999 */
-    *dv = d; /* strtod saw the sign */
+    *dv = d;                            /* strtod saw the sign */
     /* a nonzero number that became 0 or lost digits below DBL_MIN */
     return fabs(d) < DBL_MIN ? GSP_NUM_UNDERFLOW : GSP_NUM_REAL;
   }

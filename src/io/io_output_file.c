@@ -20,7 +20,7 @@
 /* Fixed slots with the path inside, so the handler never follows a pointer
  * that another thread is freeing: state 0 free, 1 being changed, 2 live. */
 #define TMP_SLOTS 64
-#define TMP_PATH 4096
+#define TMP_PATH  4096
 static struct {
   atomic_int state;
   char path[TMP_PATH];
@@ -114,8 +114,8 @@ static void temp_name(char *buf, size_t len, const char *dir, const char *base) 
   static atomic_ullong counter;
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
-  uint64_t z = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)ts.tv_nsec ^
-               ((uint64_t)ts.tv_sec << 32) ^ (atomic_fetch_add(&counter, 1) * 0xd1b54a32d192ed03ULL);
+  uint64_t z = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^
+               (atomic_fetch_add(&counter, 1) * 0xd1b54a32d192ed03ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z ^= z >> 27;
   snprintf(buf, len, "%s/.%s.tmp-%012llx", dir, base, (unsigned long long)(z & 0xffffffffffffULL));
@@ -168,15 +168,13 @@ gsp_info gsp__ofile_open(gsp__ofile *f, const char *path) {
   }
   if (!f->target) { /* a new file, maybe at the end of a dangling link */
     int e = resolve(path, &f->target);
-    GSP_CHECK(e == 0, e == ENOMEM ? GSP_OUT_OF_MEMORY : GSP_IO_ERROR, "%s: cannot write: %s", path,
-              strerror(e));
+    GSP_CHECK(e == 0, e == ENOMEM ? GSP_OUT_OF_MEMORY : GSP_IO_ERROR, "%s: cannot write: %s", path, strerror(e));
   }
   dir = dir_of(f->target);
   GSP_CHECK(dir != NULL, GSP_OUT_OF_MEMORY, "%s: out of memory", path);
   struct stat ds;
   errno = 0;
-  GSP_CHECK(stat(dir, &ds) == 0, GSP_IO_ERROR, "%s: cannot write: directory %s: %s", path, dir,
-            strerror(errno));
+  GSP_CHECK(stat(dir, &ds) == 0, GSP_IO_ERROR, "%s: cannot write: directory %s: %s", path, dir, strerror(errno));
   GSP_CHECK(S_ISDIR(ds.st_mode), GSP_IO_ERROR, "%s: cannot write: %s is not a directory", path, dir);
   const char *slash = strrchr(f->target, '/');
   const char *base = slash ? slash + 1 : f->target;
@@ -190,8 +188,7 @@ gsp_info gsp__ofile_open(gsp__ofile *f, const char *path) {
     errno = 0;
     f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? 0600 : 0666);
     if (f->fd >= 0) break;
-    GSP_CHECK(errno == EEXIST && tries < 100, GSP_IO_ERROR, "%s: cannot write in %s: %s", path, dir,
-              strerror(errno));
+    GSP_CHECK(errno == EEXIST && tries < 100, GSP_IO_ERROR, "%s: cannot write in %s: %s", path, dir, strerror(errno));
   }
   f->slot = slot_take(f->tmp);
   gsp__free(dir);
@@ -202,8 +199,7 @@ gsp_info gsp__ofile_open(gsp__ofile *f, const char *path) {
 gsp_info gsp__ofile_stream(gsp__ofile *f, FILE **out) {
   if (!f->stream) {
     f->stream = fdopen(f->fd, "wb");
-    if (!f->stream)
-      return GSP_ERROR(GSP_IO_ERROR, "%s: cannot write: %s", f->shown, strerror(errno));
+    if (!f->stream) return GSP_ERROR(GSP_IO_ERROR, "%s: cannot write: %s", f->shown, strerror(errno));
   }
   *out = f->stream;
   return GSP_SUCCESS;
@@ -216,8 +212,7 @@ static bool close_fd(gsp__ofile *f, bool sync) {
   if (f->stream) {
     /* a write that failed earlier left the error flag, not the data */
     ok &= fflush(f->stream) == 0 && !ferror(f->stream);
-    if (sync && ok && fsync(f->fd) != 0 && errno != EINVAL && errno != ENOTSUP && errno != EROFS)
-      ok = false;
+    if (sync && ok && fsync(f->fd) != 0 && errno != EINVAL && errno != ENOTSUP && errno != EROFS) ok = false;
     ok &= fclose(f->stream) == 0; /* closes fd */
   } else if (f->fd >= 0) {
     if (sync && fsync(f->fd) != 0 && errno != EINVAL && errno != ENOTSUP && errno != EROFS) ok = false;
@@ -280,8 +275,8 @@ void gsp__ofile_abort(gsp__ofile *f) {
 size_t gsp__npy_header(unsigned char *buf, gsp_type t, gsp_index nrows, gsp_index ncols) {
   static const char *const descr[] = {"|b1", "<i4", "<i8", "<f4", "<f8"};
   char dict[160];
-  int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%llu, %llu), }",
-                   descr[t], (unsigned long long)nrows, (unsigned long long)ncols);
+  int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%llu, %llu), }", descr[t],
+                   (unsigned long long)nrows, (unsigned long long)ncols);
   /* version 1.0: magic, 2 version bytes, 2-byte header length; the data
    * starts at a multiple of 64 and the header ends in '\n' */
   size_t total = 10 + (size_t)n + 1, pad = (64 - total % 64) % 64, hlen = (size_t)n + pad + 1;

@@ -13,8 +13,8 @@
 #include "io_internal.h"
 
 #define READ_CHUNK ((size_t)1 << 20)
-#define RAW_CHUNK ((size_t)1 << 18)
-#define MAX_LINE ((size_t)1 << 26) /* longer lines are not a graph file */
+#define RAW_CHUNK  ((size_t)1 << 18)
+#define MAX_LINE   ((size_t)1 << 26) /* longer lines are not a graph file */
 
 /* Read more raw bytes after the held ones (dropping consumed ones). */
 static gsp_info raw_fill(gsp__reader *r) {
@@ -29,8 +29,8 @@ static gsp_info raw_fill(gsp__reader *r) {
     got = read(r->fd, r->raw + r->raw_len, RAW_CHUNK - r->raw_len);
   } while (got < 0 && errno == EINTR);
   if (got < 0)
-    return GSP_ERROR(GSP_IO_ERROR, "%s: read error near line %lld: %s",
-                     r->path, (long long)r->lineno + 1, strerror(errno));
+    return GSP_ERROR(GSP_IO_ERROR, "%s: read error near line %lld: %s", r->path, (long long)r->lineno + 1,
+                     strerror(errno));
   if (got == 0) r->raw_eof = true;
   r->raw_len += (size_t)got;
   r->raw_read += got;
@@ -42,8 +42,7 @@ static gsp_info raw_fill(gsp__reader *r) {
 }
 
 /* Decode up to n bytes into dst; *got = 0 only at the end of the input. */
-static gsp_info decode(gsp__reader *r, unsigned char *dst, size_t n,
-                       size_t *got) {
+static gsp_info decode(gsp__reader *r, unsigned char *dst, size_t n, size_t *got) {
   *got = 0;
   if (n == 0) return GSP_SUCCESS;
   for (;;) {
@@ -53,9 +52,7 @@ static gsp_info decode(gsp__reader *r, unsigned char *dst, size_t n,
       do {
         g = read(r->fd, dst, n > ((size_t)1 << 30) ? ((size_t)1 << 30) : n);
       } while (g < 0 && errno == EINTR);
-      if (g < 0)
-        return GSP_ERROR(GSP_IO_ERROR, "%s: read error: %s", r->path,
-                         strerror(errno));
+      if (g < 0) return GSP_ERROR(GSP_IO_ERROR, "%s: read error: %s", r->path, strerror(errno));
       if (g == 0) {
         r->raw_eof = true;
         break;
@@ -64,8 +61,7 @@ static gsp_info decode(gsp__reader *r, unsigned char *dst, size_t n,
       *got = (size_t)g;
       if (r->progress && r->file_size > 0 && r->raw_read >= r->next_report) {
         r->next_report = r->raw_read + (4 << 20);
-        r->progress((double)r->raw_read / (double)r->file_size,
-                    r->progress_ctx);
+        r->progress((double)r->raw_read / (double)r->file_size, r->progress_ctx);
       }
       break;
     }
@@ -90,14 +86,11 @@ static gsp_info decode(gsp__reader *r, unsigned char *dst, size_t n,
         if (info < 0) return info;
         continue;
       }
-      if (r->raw_len - r->raw_pos < 2 || r->raw[r->raw_pos] != 0x1f ||
-          r->raw[r->raw_pos + 1] != 0x8b)
+      if (r->raw_len - r->raw_pos < 2 || r->raw[r->raw_pos] != 0x1f || r->raw[r->raw_pos + 1] != 0x8b)
         return GSP_ERROR(GSP_PARSE_ERROR,
                          "%s: unexpected data after the end of the gzip "
                          "stream (%lld bytes into the file)",
-                         r->path,
-                         (long long)(r->raw_read -
-                                     (int64_t)(r->raw_len - r->raw_pos)));
+                         r->path, (long long)(r->raw_read - (int64_t)(r->raw_len - r->raw_pos)));
       inflateReset(&r->z);
       r->z_member_end = false;
     }
@@ -110,9 +103,7 @@ static gsp_info decode(gsp__reader *r, unsigned char *dst, size_t n,
     *got = (size_t)(r->z.next_out - dst);
     if (zr == Z_STREAM_END) r->z_member_end = true;
     else if (zr != Z_OK && zr != Z_BUF_ERROR)
-      return GSP_ERROR(GSP_PARSE_ERROR,
-                       "%s: corrupt gzip data near line %lld: %s", r->path,
-                       (long long)r->lineno + 1,
+      return GSP_ERROR(GSP_PARSE_ERROR, "%s: corrupt gzip data near line %lld: %s", r->path, (long long)r->lineno + 1,
                        r->z.msg ? r->z.msg : "inflate failed");
     if (*got > 0) break;
   }
@@ -125,8 +116,7 @@ static gsp_info decode(gsp__reader *r, unsigned char *dst, size_t n,
   return GSP_SUCCESS;
 }
 
-gsp_info gsp__reader_open(gsp__reader *r, const char *path,
-                          void (*progress)(double, void *), void *ctx) {
+gsp_info gsp__reader_open(gsp__reader *r, const char *path, void (*progress)(double, void *), void *ctx) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL gsp__reader_close(r)
   memset(r, 0, sizeof *r);
@@ -142,28 +132,23 @@ gsp_info gsp__reader_open(gsp__reader *r, const char *path,
     do {
       r->fd = open(path, O_RDONLY | O_CLOEXEC);
     } while (r->fd < 0 && errno == EINTR);
-    GSP_CHECK(r->fd >= 0, GSP_IO_ERROR, "%s: cannot open: %s", path,
-              strerror(errno));
+    GSP_CHECK(r->fd >= 0, GSP_IO_ERROR, "%s: cannot open: %s", path, strerror(errno));
     r->own_fd = true;
   }
   struct stat st;
-  GSP_CHECK(fstat(r->fd, &st) == 0, GSP_IO_ERROR, "%s: cannot open: %s",
-            r->path, strerror(errno));
-  GSP_CHECK(!S_ISDIR(st.st_mode), GSP_IO_ERROR, "%s: is a directory",
-            r->path);
+  GSP_CHECK(fstat(r->fd, &st) == 0, GSP_IO_ERROR, "%s: cannot open: %s", r->path, strerror(errno));
+  GSP_CHECK(!S_ISDIR(st.st_mode), GSP_IO_ERROR, "%s: is a directory", r->path);
   r->file_size = S_ISREG(st.st_mode) ? (int64_t)st.st_size : 0;
   r->cap = READ_CHUNK + 1;
   r->buf = gsp__malloc(r->cap);
   r->raw = gsp__malloc(RAW_CHUNK);
-  GSP_CHECK(r->buf != NULL && r->raw != NULL, GSP_OUT_OF_MEMORY,
-            "%s: cannot allocate a buffer", r->path);
+  GSP_CHECK(r->buf != NULL && r->raw != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate a buffer", r->path);
   r->next_report = 4 << 20;
   /* gzip by its magic bytes, whatever the name */
   while (r->raw_len < 2 && !r->raw_eof) GSP_TRY(raw_fill(r));
   if (r->raw_len >= 2 && r->raw[0] == 0x1f && r->raw[1] == 0x8b) {
     r->gzip = true;
-    GSP_CHECK(inflateInit2(&r->z, 15 + 16) == Z_OK, GSP_OUT_OF_MEMORY,
-              "%s: cannot start the gzip decoder", r->path);
+    GSP_CHECK(inflateInit2(&r->z, 15 + 16) == Z_OK, GSP_OUT_OF_MEMORY, "%s: cannot start the gzip decoder", r->path);
     r->z_init = true;
   }
 #undef GSP_FREE_ALL
@@ -197,14 +182,12 @@ static gsp_info fill(gsp__reader *r) {
               "file?)",
               r->path, (long long)r->lineno + 1, MAX_LINE);
     char *nb = gsp__realloc_array(r->buf, r->cap * 2, 1);
-    GSP_CHECK(nb != NULL, GSP_OUT_OF_MEMORY, "%s: cannot grow the buffer",
-              r->path);
+    GSP_CHECK(nb != NULL, GSP_OUT_OF_MEMORY, "%s: cannot grow the buffer", r->path);
     r->buf = nb;
     r->cap *= 2;
   }
   size_t got;
-  GSP_TRY(decode(r, (unsigned char *)r->buf + r->len, r->cap - 1 - r->len,
-                 &got));
+  GSP_TRY(decode(r, (unsigned char *)r->buf + r->len, r->cap - 1 - r->len, &got));
   if (got == 0) r->eof = true;
   r->len += got;
 #undef GSP_FREE_ALL
@@ -229,8 +212,7 @@ gsp_info gsp__reader_line(gsp__reader *r, char **line, char **end) {
       if (e > start && e[-1] == '\r') e--; /* CRLF */
       r->lineno++;
       /* a NUL would end the parsers' view of the line early */
-      if (memchr(start, '\0', (size_t)(e - start)))
-        return gsp__parse_error(r, "NUL byte in the line (a binary file?)");
+      if (memchr(start, '\0', (size_t)(e - start))) return gsp__parse_error(r, "NUL byte in the line (a binary file?)");
       *e = '\0';
       *line = start;
       *end = e;
@@ -267,6 +249,5 @@ gsp_info gsp__parse_error(const gsp__reader *r, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return GSP_ERROR(GSP_PARSE_ERROR, "%s line %lld: %s", r->path,
-                   (long long)r->lineno, msg);
+  return GSP_ERROR(GSP_PARSE_ERROR, "%s line %lld: %s", r->path, (long long)r->lineno, msg);
 }

@@ -46,8 +46,7 @@ gsp_info gsp__tuples_grow(gsp__tuples *T) {
   T->key = k;
   if (T->val) {
     gsp__val *v = gsp__realloc_array(T->val, ncap, sizeof *v);
-    if (!v)
-      return GSP_ERROR(GSP_OUT_OF_MEMORY, "cannot hold %zu entries", ncap);
+    if (!v) return GSP_ERROR(GSP_OUT_OF_MEMORY, "cannot hold %zu entries", ncap);
     T->val = v;
   }
   T->cap = ncap;
@@ -83,8 +82,7 @@ static void isort(uint64_t *k, gsp__val *v, size_t n) {
 }
 
 /* Stable merge sort using tmp buffers of n entries. */
-static void msort_kv(uint64_t *k, gsp__val *v, size_t n, uint64_t *tk,
-                     gsp__val *tv) {
+static void msort_kv(uint64_t *k, gsp__val *v, size_t n, uint64_t *tk, gsp__val *tv) {
   if (n <= 24) {
     isort(k, v, n);
     return;
@@ -124,8 +122,7 @@ static void msort_kv(uint64_t *k, gsp__val *v, size_t n, uint64_t *tk,
  * unlike a permutation straight into rows (one cache miss per element).
  * (11-bit digits, one pass fewer, measured slower.) */
 #define RADIX_MAX 256
-static void flag_sort(uint64_t *K, gsp__val *V, size_t n, int top,
-                      bool parallel) {
+static void flag_sort(uint64_t *K, gsp__val *V, size_t n, int top, bool parallel) {
   if (n <= 32) {
     isort(K, V, n);
     return;
@@ -174,8 +171,7 @@ static void flag_sort(uint64_t *K, gsp__val *V, size_t n, int top,
   int nth = gsp__threads();
 #pragma omp parallel for num_threads(nth) schedule(dynamic, 1) if (parallel)
   for (int b = 0; b < (int)R; b++)
-    if (count[b] > 1)
-      flag_sort(K + next[b], V ? V + next[b] : NULL, count[b], shift, false);
+    if (count[b] > 1) flag_sort(K + next[b], V ? V + next[b] : NULL, count[b], shift, false);
 }
 
 /* Sort all entries by key. Keys are first packed as row << cb | column
@@ -201,8 +197,7 @@ static void sort_keys(gsp__tuples *T, gsp_index ncols) {
 }
 
 /* Stable counting sort by row into new arrays (for FIRST / LAST). */
-static gsp_info bucket_stable(gsp__tuples *T, const gsp_index *rowptr,
-                              gsp_index *next, gsp_index nrows) {
+static gsp_info bucket_stable(gsp__tuples *T, const gsp_index *rowptr, gsp_index *next, gsp_index nrows) {
   gsp_info info = GSP_SUCCESS;
   uint64_t *K = NULL;
   gsp__val *V = NULL;
@@ -228,7 +223,9 @@ static gsp_info bucket_stable(gsp__tuples *T, const gsp_index *rowptr,
 
 static inline void combine(gsp__val *acc, gsp__val x, bool real, gsp_dup dup) {
   switch (dup) {
-  case GSP_DUP_LAST: *acc = x; break;
+  case GSP_DUP_LAST:
+    *acc = x;
+    break;
   case GSP_DUP_MIN:
     if (real ? x.d < acc->d : x.i < acc->i) *acc = x;
     break;
@@ -239,14 +236,14 @@ static inline void combine(gsp__val *acc, gsp__val x, bool real, gsp_dup dup) {
     if (real) acc->d += x.d;
     else acc->i = (int64_t)((uint64_t)acc->i + (uint64_t)x.i); /* wraps */
     break;
-  default: break; /* FIRST: keep */
+  default:
+    break; /* FIRST: keep */
   }
 }
 
 /* Convert the 8-byte values in place to type t (narrowing front to back is
  * safe: element k of the new array never lies beyond element k of the old). */
-static gsp_info convert_values(void *x, const gsp__tuples *T, size_t n,
-                               gsp_type t, const char *what) {
+static gsp_info convert_values(void *x, const gsp__tuples *T, size_t n, gsp_type t, const char *what) {
   gsp__val *V = T->val;
   switch (t) {
   case GSP_BOOL: {
@@ -292,19 +289,15 @@ static gsp_info convert_values(void *x, const gsp__tuples *T, size_t n,
   return GSP_SUCCESS;
 }
 
-gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t,
-                           gsp_dup dup, bool drop_loops, const char *what) {
+gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t, gsp_dup dup, bool drop_loops, const char *what) {
   gsp_info info = GSP_SUCCESS;
   gsp_index *rowptr = NULL, *next = NULL, *colidx = NULL;
   void *values = NULL;
-#define GSP_FREE_ALL                                                           \
-  (gsp__tuples_free(T), gsp__free(rowptr), gsp__free(next),                    \
-   gsp__free(colidx), gsp__free(values))
+#define GSP_FREE_ALL (gsp__tuples_free(T), gsp__free(rowptr), gsp__free(next), gsp__free(colidx), gsp__free(values))
   gsp_index nrows = T->nrows, ncols = T->ncols;
   GSP_CHECK(nrows <= GSP_INDEX_MAX && ncols <= GSP_INDEX_MAX, GSP_TOO_LARGE,
-            "%s: %llu x %llu exceeds the largest matrix (%llu)", what,
-            (unsigned long long)nrows, (unsigned long long)ncols,
-            (unsigned long long)GSP_INDEX_MAX);
+            "%s: %llu x %llu exceeds the largest matrix (%llu)", what, (unsigned long long)nrows,
+            (unsigned long long)ncols, (unsigned long long)GSP_INDEX_MAX);
   if (drop_loops) {
     size_t o = 0;
     for (size_t k = 0; k < T->n; k++) {
@@ -339,8 +332,7 @@ gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t,
       if (!tk || (T->val && !tv)) {
         gsp__free(tk);
         gsp__free(tv);
-        GSP_CHECK(false, GSP_OUT_OF_MEMORY, "%s: cannot allocate sort buffers",
-                  what);
+        GSP_CHECK(false, GSP_OUT_OF_MEMORY, "%s: cannot allocate sort buffers", what);
       }
     }
     for (gsp_index r = 0; r < nrows; r++) {
@@ -365,11 +357,8 @@ gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t,
       GSP_CHECK(dup != GSP_DUP_ERROR, GSP_DUPLICATE_ENTRY,
                 "%s: duplicate entry (%lld, %lld) (row, column as in the "
                 "file)",
-                what,
-                T->id_of ? (long long)T->id_of[ROW(key)]
-                         : (long long)ROW(key) + T->id_base,
-                T->id_of ? (long long)T->id_of[COL(key)]
-                         : (long long)COL(key) + T->id_base);
+                what, T->id_of ? (long long)T->id_of[ROW(key)] : (long long)ROW(key) + T->id_base,
+                T->id_of ? (long long)T->id_of[COL(key)] : (long long)COL(key) + T->id_base);
       if (V) combine(&acc, V[e], T->real, dup);
     }
     gsp_index row = ROW(key);
@@ -393,8 +382,7 @@ gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t,
     T->val = NULL;
   } else {
     GSP_ALLOC(values, n ? n : 1, gsp_type_size(t));
-    for (size_t k = 0; k < n; k++) gsp__cast_value(
-        gsp__at(values, t, (int64_t)k), t, &(int64_t){1}, GSP_INT64);
+    for (size_t k = 0; k < n; k++) gsp__cast_value(gsp__at(values, t, (int64_t)k), t, &(int64_t){1}, GSP_INT64);
   }
   GSP_TRY(gsp_matrix_pack_csr(A, t, nrows, ncols, &rowptr, &colidx, &values));
   gsp__tuples_free(T);

@@ -40,8 +40,7 @@ static void flush(gsp__writer *w) {
     return;
   }
   if (w->gz) {
-    if (gzwrite(w->gz, w->buf, (unsigned)w->len) != (int)w->len)
-      w->failed = true;
+    if (gzwrite(w->gz, w->buf, (unsigned)w->len) != (int)w->len) w->failed = true;
   } else if (fwrite(w->buf, 1, w->len, w->f) != w->len) {
     w->failed = true;
   }
@@ -94,9 +93,15 @@ void gsp__writer_int(gsp__writer *w, int64_t v) {
 void gsp__writer_value(gsp__writer *w, gsp_type t, const void *x) {
   char tmp[40];
   switch (t) {
-  case GSP_BOOL: gsp__writer_put(w, *(const bool *)x ? "1" : "0", 1); return;
-  case GSP_INT32: gsp__writer_int(w, *(const int32_t *)x); return;
-  case GSP_INT64: gsp__writer_int(w, *(const int64_t *)x); return;
+  case GSP_BOOL:
+    gsp__writer_put(w, *(const bool *)x ? "1" : "0", 1);
+    return;
+  case GSP_INT32:
+    gsp__writer_int(w, *(const int32_t *)x);
+    return;
+  case GSP_INT64:
+    gsp__writer_int(w, *(const int64_t *)x);
+    return;
   case GSP_FP32: {
     float v = *(const float *)x;
     if (v > -1e15f && v < 1e15f && v == (float)(int64_t)v) {
@@ -117,7 +122,8 @@ void gsp__writer_value(gsp__writer *w, gsp_type t, const void *x) {
     if (strtod(tmp, NULL) != v) snprintf(tmp, sizeof tmp, "%.17g", v);
     break;
   }
-  default: return;
+  default:
+    return;
   }
   gsp__writer_put(w, tmp, strlen(tmp));
 }
@@ -132,8 +138,7 @@ gsp_info gsp__writer_close(gsp__writer *w) {
   w->f = NULL;
   GSP_FREE(w->buf);
   if (!ok)
-    return GSP_ERROR(GSP_IO_ERROR, "%s: write failed: %s", w->path,
-                     strerror(errno ? errno : saved ? saved : EIO));
+    return GSP_ERROR(GSP_IO_ERROR, "%s: write failed: %s", w->path, strerror(errno ? errno : saved ? saved : EIO));
   return GSP_SUCCESS;
 }
 

@@ -13,8 +13,7 @@ static bool little_endian(void) {
 }
 
 static uint32_t get_u32(const unsigned char *b) {
-  return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-         (uint32_t)b[3] << 24;
+  return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 static uint64_t get_u64(const unsigned char *b) {
   return (uint64_t)get_u32(b) | (uint64_t)get_u32(b + 4) << 32;
@@ -23,27 +22,31 @@ static uint64_t get_u64(const unsigned char *b) {
 /* Value k of a dense array of type t as a double / as an int64. */
 static double dval(const void *x, gsp_type t, size_t k) {
   switch (t) {
-  case GSP_BOOL: return ((const uint8_t *)x)[k];
-  case GSP_INT32: return ((const int32_t *)x)[k];
-  case GSP_INT64: return (double)((const int64_t *)x)[k];
-  case GSP_FP32: return ((const float *)x)[k];
-  default: return ((const double *)x)[k];
+  case GSP_BOOL:
+    return ((const uint8_t *)x)[k];
+  case GSP_INT32:
+    return ((const int32_t *)x)[k];
+  case GSP_INT64:
+    return (double)((const int64_t *)x)[k];
+  case GSP_FP32:
+    return ((const float *)x)[k];
+  default:
+    return ((const double *)x)[k];
   }
 }
 static int64_t ival(const void *x, gsp_type t, size_t k) {
-  return t == GSP_INT32 ? ((const int32_t *)x)[k]
-         : t == GSP_INT64 ? ((const int64_t *)x)[k]
-                          : ((const uint8_t *)x)[k];
+  return t == GSP_INT32 ? ((const int32_t *)x)[k] : t == GSP_INT64 ? ((const int64_t *)x)[k] : ((const uint8_t *)x)[k];
 }
 
 /* The caller's absent value (gsp_read_opts.absent) as one value of type t
  * into *out; *nan tells that NaN entries are the absent ones. */
-static gsp_info user_absent(const gsp__reader *r, const gsp__read_ctx *c,
-                            gsp_type t, void *out, bool *nan) {
+static gsp_info user_absent(const gsp__reader *r, const gsp__read_ctx *c, gsp_type t, void *out, bool *nan) {
   double a = c->o.absent;
   *nan = isnan(a);
   switch (t) {
-  case GSP_BOOL: *(bool *)out = a != 0; break;
+  case GSP_BOOL:
+    *(bool *)out = a != 0;
+    break;
   case GSP_INT32:
   case GSP_INT64:
     /* +-inf: the integer "infinity" gsp writes (INT_MAX), and its mirror */
@@ -55,8 +58,7 @@ static gsp_info user_absent(const gsp__reader *r, const gsp__read_ctx *c,
     }
     if (isnan(a) || a != floor(a) ||
         (t == GSP_INT32 ? (a < INT32_MIN || a > INT32_MAX)
-                        : (a < -9223372036854775808.0 ||
-                           a >= 9223372036854775808.0)))
+                        : (a < -9223372036854775808.0 || a >= 9223372036854775808.0)))
       return GSP_ERROR(GSP_INVALID_VALUE,
                        "%s: absent value %g is not a value of the file's "
                        "integer dtype %s (an integer, or inf for the "
@@ -65,19 +67,21 @@ static gsp_info user_absent(const gsp__reader *r, const gsp__read_ctx *c,
     if (t == GSP_INT32) *(int32_t *)out = (int32_t)a;
     else *(int64_t *)out = (int64_t)a;
     break;
-  case GSP_FP32: *(float *)out = (float)a; break;
-  default: *(double *)out = a; break;
+  case GSP_FP32:
+    *(float *)out = (float)a;
+    break;
+  default:
+    *(double *)out = a;
+    break;
   }
   return GSP_SUCCESS;
 }
 
 /* Before converting the stored values to the caller's type u: every
  * present value must fit by the value rule of gsp_read_opts.round. */
-static gsp_info check_cast(const gsp__reader *r, const void *x, gsp_type t,
-                           gsp_type u, size_t nn, uint64_t ncols,
+static gsp_info check_cast(const gsp__reader *r, const void *x, gsp_type t, gsp_type u, size_t nn, uint64_t ncols,
                            const void *absent) {
-  const char *un = u == GSP_INT32 ? "int32" : u == GSP_INT64 ? "int64"
-                   : u == GSP_FP32 ? "fp32" : "fp64";
+  const char *un = u == GSP_INT32 ? "int32" : u == GSP_INT64 ? "int64" : u == GSP_FP32 ? "fp32" : "fp64";
   size_t ts = gsp_type_size(t);
   for (size_t k = 0; k < nn; k++) {
     const void *v = (const char *)x + k * ts;
@@ -90,14 +94,15 @@ static gsp_info check_cast(const gsp__reader *r, const void *x, gsp_type t,
     double d = dval(x, t, k);
     int64_t i = is_int ? ival(x, t, k) : 0;
     switch (u) {
-    case GSP_BOOL: break;
+    case GSP_BOOL:
+      break;
     case GSP_INT32:
     case GSP_INT64:
       if (is_int) ok = u == GSP_INT64 || (i >= INT32_MIN && i <= INT32_MAX);
-      else ok = isfinite(d) && d == floor(d) &&
-                (u == GSP_INT32 ? d >= INT32_MIN && d <= INT32_MAX
-                                : d >= -9223372036854775808.0 &&
-                                      d < 9223372036854775808.0);
+      else
+        ok = isfinite(d) && d == floor(d) &&
+             (u == GSP_INT32 ? d >= INT32_MIN && d <= INT32_MAX
+                             : d >= -9223372036854775808.0 && d < 9223372036854775808.0);
       break;
     case GSP_FP32:
       if (is_int) ok = gsp__int_exact_fp32(i);
@@ -112,8 +117,7 @@ static gsp_info check_cast(const gsp__reader *r, const void *x, gsp_type t,
                        "%s: value %.17g at (%llu, %llu) cannot be stored as "
                        "%s without rounding or overflow (read option round, "
                        "gsp --round, accepts the nearest value)",
-                       r->path, d, (unsigned long long)(k / ncols),
-                       (unsigned long long)(k % ncols), un);
+                       r->path, d, (unsigned long long)(k / ncols), (unsigned long long)(k % ncols), un);
   }
   return GSP_SUCCESS;
 }
@@ -123,21 +127,19 @@ static gsp_info check_cast(const gsp__reader *r, const void *x, gsp_type t,
  * gsp_read_opts.absent overrides it. `ask_absent`: the format cannot say
  * which value means "no arc" (.npy), so zeros off the diagonal without an
  * explicit absent value are refused as ambiguous. */
-static gsp_info read_values(gsp_matrix *A, gsp__reader *r,
-                            const gsp__read_ctx *c, gsp_type t, uint64_t nrows,
-                            uint64_t ncols, const void *absent,
-                            bool ask_absent) {
+static gsp_info read_values(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c, gsp_type t, uint64_t nrows,
+                            uint64_t ncols, const void *absent, bool ask_absent) {
   gsp_info info = GSP_SUCCESS;
   void *x = NULL;
   gsp_matrix M = NULL;
 #define GSP_FREE_ALL (gsp__free(x), gsp_matrix_free(&M))
   GSP_CHECK(nrows <= GSP_INDEX_MAX && ncols <= GSP_INDEX_MAX, GSP_PARSE_ERROR,
-            "%s: %llu x %llu exceeds the largest matrix", r->path,
-            (unsigned long long)nrows, (unsigned long long)ncols);
+            "%s: %llu x %llu exceeds the largest matrix", r->path, (unsigned long long)nrows,
+            (unsigned long long)ncols);
   size_t ts = gsp_type_size(t), nn, bytes;
-  GSP_CHECK(gsp__mul_size(&nn, nrows, ncols) && gsp__mul_size(&bytes, nn, ts),
-            GSP_TOO_LARGE, "%s: %llu x %llu values overflow memory sizes",
-            r->path, (unsigned long long)nrows, (unsigned long long)ncols);
+  GSP_CHECK(gsp__mul_size(&nn, nrows, ncols) && gsp__mul_size(&bytes, nn, ts), GSP_TOO_LARGE,
+            "%s: %llu x %llu values overflow memory sizes", r->path, (unsigned long long)nrows,
+            (unsigned long long)ncols);
   /* the header is not trusted with the allocation: the buffer grows as data
    * arrives, so a small file claiming huge dimensions fails as truncated
    * instead of first asking for gigabytes */
@@ -147,8 +149,7 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r,
     if (have == cap) {
       size_t ncap = cap > bytes / 2 ? bytes : 2 * cap;
       void *nx = gsp__realloc_array(x, ncap, 1);
-      GSP_CHECK(nx != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes of values", r->path,
-                ncap);
+      GSP_CHECK(nx != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes of values", r->path, ncap);
       x = nx;
       cap = ncap;
     }
@@ -156,14 +157,11 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r,
     if (got == 0) break;
     have += got;
   }
-  GSP_CHECK(have == bytes, GSP_PARSE_ERROR,
-            "%s: truncated: %zu of the %zu bytes of %llu x %llu values",
-            r->path, have, bytes, (unsigned long long)nrows,
-            (unsigned long long)ncols);
+  GSP_CHECK(have == bytes, GSP_PARSE_ERROR, "%s: truncated: %zu of the %zu bytes of %llu x %llu values", r->path, have,
+            bytes, (unsigned long long)nrows, (unsigned long long)ncols);
   char extra;
   GSP_TRY(gsp__reader_bytes(r, &extra, 1, &got));
-  GSP_CHECK(got == 0, GSP_PARSE_ERROR,
-            "%s: data continues after the %llu x %llu values", r->path,
+  GSP_CHECK(got == 0, GSP_PARSE_ERROR, "%s: data continues after the %llu x %llu values", r->path,
             (unsigned long long)nrows, (unsigned long long)ncols);
   union {
     bool b;
@@ -191,7 +189,8 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r,
     }
     GSP_CHECK(pick >= 0, GSP_PARSE_ERROR,
               "%s: with NaN as the absent value the data must leave one of "
-              "inf, -inf or the largest finite value unused", r->path);
+              "inf, -inf or the largest finite value unused",
+              r->path);
     for (size_t k = 0; k < nn; k++) {
       if (!isnan(dval(x, t, k))) continue;
       if (t == GSP_FP32) ((float *)x)[k] = (float)marks[pick];
@@ -205,8 +204,7 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r,
     GSP_CHECK(!isnan(v), GSP_PARSE_ERROR,
               "%s: value (%llu, %llu) is NaN (pass NaN as the absent value, "
               "gsp --absent nan, if NaN means no arc)",
-              r->path, (unsigned long long)(k / ncols),
-              (unsigned long long)(k % ncols));
+              r->path, (unsigned long long)(k / ncols), (unsigned long long)(k % ncols));
   }
   if (t == GSP_BOOL) /* any nonzero byte is true; normalise */
     for (size_t k = 0; k < nn; k++) ((uint8_t *)x)[k] = ((uint8_t *)x)[k] != 0;
@@ -216,8 +214,7 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r,
      * the diagonal is most likely the former, so the caller must say (a
      * matrix that holds both is read the gsp way: 0 is a weight) */
     bool gsp_style = false;
-    for (size_t k = 0; k < nn && !gsp_style; k++)
-      gsp_style = memcmp((const char *)x + k * ts, absent, ts) == 0;
+    for (size_t k = 0; k < nn && !gsp_style; k++) gsp_style = memcmp((const char *)x + k * ts, absent, ts) == 0;
     for (size_t k = 0; k < nn && !gsp_style; k++) {
       if (k / ncols == k % ncols || dval(x, t, k) != 0) continue;
       GSP_CHECK(false, GSP_PARSE_ERROR,
@@ -226,12 +223,10 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r,
                 "use_absent/absent) if 0 means no arc, as in numpy and "
                 "networkx adjacency matrices, or --absent inf if 0 is an arc "
                 "weight",
-                r->path, (unsigned long long)(k / ncols),
-                (unsigned long long)(k % ncols));
+                r->path, (unsigned long long)(k / ncols), (unsigned long long)(k % ncols));
     }
   }
-  if (c->o.use_type && c->type != t && !c->o.round)
-    GSP_TRY(check_cast(r, x, t, c->type, nn, ncols, absent));
+  if (c->o.use_type && c->type != t && !c->o.round) GSP_TRY(check_cast(r, x, t, c->type, nn, ncols, absent));
   GSP_TRY(gsp_matrix_pack_dense(&M, t, nrows, ncols, &x, absent));
   if (c->o.use_type && c->type != t) {
     gsp_matrix C = NULL;
@@ -244,35 +239,28 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r,
   return info;
 }
 
-gsp_info gsp__read_dense(gsp_matrix *A, gsp__reader *r,
-                         const gsp__read_ctx *c) {
+gsp_info gsp__read_dense(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_CHECK(little_endian(), GSP_IO_ERROR,
-            "%s: binary formats need a little-endian host", r->path);
+  GSP_CHECK(little_endian(), GSP_IO_ERROR, "%s: binary formats need a little-endian host", r->path);
   unsigned char h[GSP_DENSE_HEADER];
   size_t got;
   GSP_TRY(gsp__reader_bytes(r, h, sizeof h, &got));
   GSP_CHECK(got >= 8 && memcmp(h, GSP_DENSE_MAGIC, 8) == 0, GSP_PARSE_ERROR,
             "%s: not a gsp dense file (magic \"GSPDENSE\" missing)", r->path);
-  GSP_CHECK(got == sizeof h, GSP_PARSE_ERROR, "%s: truncated header",
-            r->path);
+  GSP_CHECK(got == sizeof h, GSP_PARSE_ERROR, "%s: truncated header", r->path);
   uint32_t version = get_u32(h + 8), type = get_u32(h + 12);
-  GSP_CHECK(version == GSP_DENSE_VERSION, GSP_PARSE_ERROR,
-            "%s: unsupported version %u (this library reads %u)", r->path,
-            version, GSP_DENSE_VERSION);
-  GSP_CHECK(type <= GSP_FP64, GSP_PARSE_ERROR, "%s: unknown type code %u",
-            r->path, type);
-  GSP_CHECK(get_u32(h + 40) == GSP_DENSE_HEADER, GSP_PARSE_ERROR,
-            "%s: header size %u, expected %u", r->path, get_u32(h + 40),
-            GSP_DENSE_HEADER);
+  GSP_CHECK(version == GSP_DENSE_VERSION, GSP_PARSE_ERROR, "%s: unsupported version %u (this library reads %u)",
+            r->path, version, GSP_DENSE_VERSION);
+  GSP_CHECK(type <= GSP_FP64, GSP_PARSE_ERROR, "%s: unknown type code %u", r->path, type);
+  GSP_CHECK(get_u32(h + 40) == GSP_DENSE_HEADER, GSP_PARSE_ERROR, "%s: header size %u, expected %u", r->path,
+            get_u32(h + 40), GSP_DENSE_HEADER);
   bool has_absent = get_u32(h + 44) & 1;
   if (has_absent && (type == GSP_FP32 || type == GSP_FP64)) {
     double a = type == GSP_FP32 ? (double)*(float *)(h + 32) : *(double *)(h + 32);
     GSP_CHECK(!isnan(a), GSP_PARSE_ERROR, "%s: absent value is NaN", r->path);
   }
-  GSP_TRY(read_values(A, r, c, (gsp_type)type, get_u64(h + 16),
-                      get_u64(h + 24), has_absent ? h + 32 : NULL, false));
+  GSP_TRY(read_values(A, r, c, (gsp_type)type, get_u64(h + 16), get_u64(h + 24), has_absent ? h + 32 : NULL, false));
 #undef GSP_FREE_ALL
   return info;
 }
@@ -289,15 +277,13 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
   gsp_info info = GSP_SUCCESS;
   char *hdr = NULL;
 #define GSP_FREE_ALL gsp__free(hdr)
-  GSP_CHECK(little_endian(), GSP_IO_ERROR,
-            "%s: binary formats need a little-endian host", r->path);
+  GSP_CHECK(little_endian(), GSP_IO_ERROR, "%s: binary formats need a little-endian host", r->path);
   unsigned char pre[10];
   size_t got;
   GSP_TRY(gsp__reader_bytes(r, pre, 8, &got));
-  GSP_CHECK(got == 8 && memcmp(pre, "\x93NUMPY", 6) == 0, GSP_PARSE_ERROR,
-            "%s: not a .npy file (magic missing)", r->path);
-  GSP_CHECK(pre[6] >= 1 && pre[6] <= 3, GSP_PARSE_ERROR,
-            "%s: unsupported .npy version %u.%u", r->path, pre[6], pre[7]);
+  GSP_CHECK(got == 8 && memcmp(pre, "\x93NUMPY", 6) == 0, GSP_PARSE_ERROR, "%s: not a .npy file (magic missing)",
+            r->path);
+  GSP_CHECK(pre[6] >= 1 && pre[6] <= 3, GSP_PARSE_ERROR, "%s: unsupported .npy version %u.%u", r->path, pre[6], pre[7]);
   size_t hlen;
   if (pre[6] == 1) {
     GSP_TRY(gsp__reader_bytes(r, pre + 8, 2, &got));
@@ -309,25 +295,21 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
     GSP_CHECK(got == 4, GSP_PARSE_ERROR, "%s: truncated header", r->path);
     hlen = get_u32(b);
   }
-  GSP_CHECK(hlen < ((size_t)1 << 20), GSP_PARSE_ERROR,
-            "%s: header of %zu bytes is too long", r->path, hlen);
+  GSP_CHECK(hlen < ((size_t)1 << 20), GSP_PARSE_ERROR, "%s: header of %zu bytes is too long", r->path, hlen);
   GSP_ALLOC(hdr, hlen + 1, 1);
   GSP_TRY(gsp__reader_bytes(r, hdr, hlen, &got));
   GSP_CHECK(got == hlen, GSP_PARSE_ERROR, "%s: truncated header", r->path);
   hdr[hlen] = '\0';
-  GSP_CHECK(strlen(hdr) == hlen, GSP_PARSE_ERROR, "%s: NUL in the header",
-            r->path);
+  GSP_CHECK(strlen(hdr) == hlen, GSP_PARSE_ERROR, "%s: NUL in the header", r->path);
   const char *d = dict_value(hdr, "'descr'");
   const char *f = dict_value(hdr, "'fortran_order'");
   const char *s = dict_value(hdr, "'shape'");
-  GSP_CHECK(d && f && s, GSP_PARSE_ERROR,
-            "%s: header lacks descr, fortran_order or shape", r->path);
+  GSP_CHECK(d && f && s, GSP_PARSE_ERROR, "%s: header lacks descr, fortran_order or shape", r->path);
   static const struct {
     const char *descr;
     gsp_type t;
-  } dtypes[] = {{"'|b1'", GSP_BOOL}, {"'<i4'", GSP_INT32},
-                {"'<i8'", GSP_INT64}, {"'<f4'", GSP_FP32},
-                {"'<f8'", GSP_FP64}};
+  } dtypes[] = {
+      {"'|b1'", GSP_BOOL}, {"'<i4'", GSP_INT32}, {"'<i8'", GSP_INT64}, {"'<f4'", GSP_FP32}, {"'<f8'", GSP_FP64}};
   int dt = -1;
   for (int k = 0; k < 5; k++)
     if (strncmp(d, dtypes[k].descr, strlen(dtypes[k].descr)) == 0) dt = k;
@@ -350,8 +332,7 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
               "'<f8' (convert with numpy's astype)",
               r->path, n, d);
   }
-  GSP_CHECK(strncmp(f, "False", 5) == 0, GSP_PARSE_ERROR,
-            "%s: Fortran-order arrays are not supported", r->path);
+  GSP_CHECK(strncmp(f, "False", 5) == 0, GSP_PARSE_ERROR, "%s: Fortran-order arrays are not supported", r->path);
   unsigned long long dims[3];
   int nd = 0;
   const char *p = s;
@@ -361,19 +342,16 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
     p = gsp__skip_space(p);
     if (*p == ')') break;
     uint64_t v = 0;
-    GSP_CHECK(*p >= '0' && *p <= '9', GSP_PARSE_ERROR, "%s: malformed shape",
-              r->path);
+    GSP_CHECK(*p >= '0' && *p <= '9', GSP_PARSE_ERROR, "%s: malformed shape", r->path);
     for (; *p >= '0' && *p <= '9'; p++) {
-      GSP_CHECK(v < ((uint64_t)1 << 40), GSP_PARSE_ERROR,
-                "%s: shape too large", r->path);
+      GSP_CHECK(v < ((uint64_t)1 << 40), GSP_PARSE_ERROR, "%s: shape too large", r->path);
       v = v * 10 + (uint64_t)(*p - '0');
     }
     dims[nd++] = v;
     p = gsp__skip_space(p);
     if (*p == ',') p++;
   }
-  GSP_CHECK(nd == 2, GSP_PARSE_ERROR,
-            "%s: a %d-dimensional array is not a matrix", r->path, nd);
+  GSP_CHECK(nd == 2, GSP_PARSE_ERROR, "%s: a %d-dimensional array is not a matrix", r->path, nd);
   gsp_type t = dtypes[dt].t;
   union {
     bool b;

@@ -34,7 +34,9 @@ static gsp_info map_init(id_map *m) {
   return info;
 }
 
-static inline size_t map_hash(uint64_t id) { return (size_t)gsp__mix64(id); }
+static inline size_t map_hash(uint64_t id) {
+  return (size_t)gsp__mix64(id);
+}
 
 static gsp_info map_rehash(id_map *m) {
   gsp_info info = GSP_SUCCESS;
@@ -74,8 +76,7 @@ static gsp_info map_get(id_map *m, uint64_t id, uint64_t *ix) {
     if (s == 0) break;
     h = (h + 1) & m->mask;
   }
-  GSP_CHECK(m->count < GSP_INDEX_MAX, GSP_TOO_LARGE,
-            "more than %llu distinct vertex ids",
+  GSP_CHECK(m->count < GSP_INDEX_MAX, GSP_TOO_LARGE, "more than %llu distinct vertex ids",
             (unsigned long long)GSP_INDEX_MAX);
   if (m->count == m->ids_cap) {
     size_t nc = m->ids_cap * 2;
@@ -108,8 +109,7 @@ static inline int next_field(const char **pp) {
   return 0;
 }
 
-gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
-                            const gsp__read_ctx *c) {
+gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
   gsp_info info = GSP_SUCCESS;
   gsp__tuples T = {0};
   id_map map = {0};
@@ -125,8 +125,7 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
     if (!line) break;
     const char *p = gsp__skip_space(line);
     if (*p == '\0' || *p == '#' || *p == '%') continue;
-    if (*p == ',')
-      GSP_TRY(gsp__parse_error(r, "empty field before the first ','"));
+    if (*p == ',') GSP_TRY(gsp__parse_error(r, "empty field before the first ','"));
     uint64_t id[2], ix[2];
     for (int k = 0; k < 2; k++) {
       const char *what = k ? "target vertex id" : "source vertex id";
@@ -134,30 +133,28 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
         int nf = next_field(&p);
         if (nf < 0) GSP_TRY(gsp__parse_error(r, "empty field (a stray ',')"));
         if (nf > 0)
-          GSP_TRY(gsp__parse_error(r, "missing %s (need \"u v\" or \"u v "
-                                      "w\")",
+          GSP_TRY(gsp__parse_error(r,
+                                   "missing %s (need \"u v\" or \"u v "
+                                   "w\")",
                                    what));
       }
       GSP_TRY(gsp__read_index_fast(r, &p, &id[k], what));
       if (remap) {
         if (id[k] > (uint64_t)INT64_MAX)
-          GSP_TRY(gsp__parse_error(r, "%s %llu is too large", what,
-                                   (unsigned long long)id[k]));
+          GSP_TRY(gsp__parse_error(r, "%s %llu is too large", what, (unsigned long long)id[k]));
         GSP_TRY(map_get(&map, id[k], &ix[k]));
         continue;
       }
-      if (mode == GSP_IDS_ONE_BASED && id[k] == 0)
-        GSP_TRY(gsp__parse_error(r, "%s 0 in a file read as 1-based", what));
+      if (mode == GSP_IDS_ONE_BASED && id[k] == 0) GSP_TRY(gsp__parse_error(r, "%s 0 in a file read as 1-based", what));
       ix[k] = id[k] - (mode == GSP_IDS_ONE_BASED);
       if (limit ? ix[k] >= limit : ix[k] >= GSP_INDEX_MAX) {
         uint64_t lo = mode == GSP_IDS_ONE_BASED;
         uint64_t hi = (limit ? limit : GSP_INDEX_MAX) - 1 + lo;
-        GSP_TRY(gsp__parse_error(r, "%s %llu out of range %llu..%llu%s", what,
-                                 (unsigned long long)id[k],
-                                 (unsigned long long)lo,
-                                 (unsigned long long)hi,
-                                 limit ? "" : " (use id remapping for sparse "
-                                              "ids)"));
+        GSP_TRY(gsp__parse_error(r, "%s %llu out of range %llu..%llu%s", what, (unsigned long long)id[k],
+                                 (unsigned long long)lo, (unsigned long long)hi,
+                                 limit ? ""
+                                       : " (use id remapping for sparse "
+                                         "ids)"));
       }
     }
     int nf = next_field(&p);
@@ -167,8 +164,7 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
       columns = has_w ? 3 : 2;
       GSP_TRY(gsp__tuples_for(&T, c, has_w, (size_t)1 << 16));
     } else if ((columns == 3) != has_w) {
-      GSP_TRY(gsp__parse_error(r, "%d columns, but the first edge line had %d",
-                               has_w ? 3 : 2, columns));
+      GSP_TRY(gsp__parse_error(r, "%d columns, but the first edge line had %d", has_w ? 3 : 2, columns));
     }
     gsp__val w = {0};
     if (has_w) {
@@ -176,20 +172,18 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
       nf = next_field(&p);
       if (nf < 0) GSP_TRY(gsp__parse_error(r, "empty field (a stray ',')"));
       if (nf == 0)
-        GSP_TRY(gsp__parse_error(r, "unexpected '%.*s' after the weight "
-                                    "(at most 3 columns: u v w)",
+        GSP_TRY(gsp__parse_error(r,
+                                 "unexpected '%.*s' after the weight "
+                                 "(at most 3 columns: u v w)",
                                  gsp__token_len(p, 40), p));
     }
     GSP_TRY(gsp__tuples_push(&T, ix[0], ix[1], w));
-    if (c->o.symmetrize && ix[0] != ix[1])
-      GSP_TRY(gsp__tuples_push(&T, ix[1], ix[0], w));
+    if (c->o.symmetrize && ix[0] != ix[1]) GSP_TRY(gsp__tuples_push(&T, ix[1], ix[0], w));
   }
   if (columns == 0) GSP_TRY(gsp__tuples_for(&T, c, false, 0)); /* no edges */
-  gsp_index n = remap ? (gsp_index)map.count
-                      : (T.maxrow > T.maxcol ? T.maxrow : T.maxcol);
+  gsp_index n = remap ? (gsp_index)map.count : (T.maxrow > T.maxcol ? T.maxrow : T.maxcol);
   if (limit) {
-    GSP_CHECK(!remap || n <= limit, GSP_PARSE_ERROR,
-              "%s: %llu distinct vertex ids, more than nvertices = %llu",
+    GSP_CHECK(!remap || n <= limit, GSP_PARSE_ERROR, "%s: %llu distinct vertex ids, more than nvertices = %llu",
               r->path, (unsigned long long)n, (unsigned long long)limit);
     n = limit;
   }
@@ -204,15 +198,13 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r,
   T.id_of = remap ? map.ids : NULL;
   if (c->ids_out && remap) {
     /* hand over the id array, trimmed */
-    int64_t *ids = gsp__realloc_array(map.ids, map.count ? map.count : 1,
-                                      sizeof *ids);
+    int64_t *ids = gsp__realloc_array(map.ids, map.count ? map.count : 1, sizeof *ids);
     if (ids) {
       map.ids = ids;
       T.id_of = ids;
     }
   }
-  GSP_TRY(gsp__tuples_build(A, &T, gsp__result_type(c, &T), c->dup,
-                            c->o.drop_self_loops, r->path));
+  GSP_TRY(gsp__tuples_build(A, &T, gsp__result_type(c, &T), c->dup, c->o.drop_self_loops, r->path));
   if (c->ids_out && remap) {
     *c->ids_out = map.ids;
     *c->nids_out = map.count;

@@ -27,9 +27,8 @@ gsp_file_format gsp__format_from_path(const char *path) {
   if (!strcmp(ext, "gr") || !strcmp(ext, "dimacs")) return GSP_FILE_DIMACS;
   if (!strcmp(ext, "npy")) return GSP_FILE_NPY;
   if (!strcmp(ext, "gspd")) return GSP_FILE_DENSE;
-  if (!strcmp(ext, "txt") || !strcmp(ext, "el") || !strcmp(ext, "edges") ||
-      !strcmp(ext, "edgelist") || !strcmp(ext, "tsv") || !strcmp(ext, "csv") ||
-      !strcmp(ext, "snap"))
+  if (!strcmp(ext, "txt") || !strcmp(ext, "el") || !strcmp(ext, "edges") || !strcmp(ext, "edgelist") ||
+      !strcmp(ext, "tsv") || !strcmp(ext, "csv") || !strcmp(ext, "snap"))
     return GSP_FILE_EDGELIST;
   return GSP_FILE_AUTO;
 }
@@ -49,8 +48,7 @@ static gsp_info sniff(gsp_file_format *f, gsp__reader *r) {
             "with numpy.save to a .npy file",
             r->path);
   if (got >= 6 && memcmp(h, "\x93NUMPY", 6) == 0) *f = GSP_FILE_NPY;
-  else if (got >= 8 && memcmp(h, GSP_DENSE_MAGIC, 8) == 0)
-    *f = GSP_FILE_DENSE;
+  else if (got >= 8 && memcmp(h, GSP_DENSE_MAGIC, 8) == 0) *f = GSP_FILE_DENSE;
   else if (got >= 2 && memcmp(h, "%%", 2) == 0) *f = GSP_FILE_MTX;
   else if (got > 0) {
     /* text: decide on the first line that is not blank */
@@ -58,8 +56,7 @@ static gsp_info sniff(gsp_file_format *f, gsp__reader *r) {
     const char *p = r->buf + r->pos, *e = r->buf + r->len;
     while (p < e && (gsp__is_space(*p) || *p == '\n')) p++;
     if (p < e && (*p == 'c' || *p == 'p') &&
-        (p + 1 == e || p[1] == ' ' || p[1] == '\t' || p[1] == '\r' ||
-         p[1] == '\n'))
+        (p + 1 == e || p[1] == ' ' || p[1] == '\t' || p[1] == '\r' || p[1] == '\n'))
       *f = GSP_FILE_DIMACS;
   }
 #undef GSP_FREE_ALL
@@ -70,23 +67,22 @@ static gsp_info sniff(gsp_file_format *f, gsp__reader *r) {
  * exactly or refused; reals are rounded to the nearest value of the type but
  * must not overflow or underflow (fall below the smallest normal number);
  * gsp_read_opts.round accepts the nearest value instead of refusing. */
-gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
-                           gsp__num_kind kind, int64_t iv, double dv,
+gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c, gsp__num_kind kind, int64_t iv, double dv,
                            const char *tok, gsp__tuples *T, gsp__val *out) {
   /* callers report NONE / JUNK themselves (they know the token) */
   if (!tok) tok = "";
-  /* the token's length, only ever needed for a message */
+    /* the token's length, only ever needed for a message */
 #define tl gsp__token_len(tok, 40)
   const bool round = c->o.round;
   if (kind == GSP_NUM_NAN) return gsp__parse_error(r, "weight is NaN");
-  if (kind == GSP_NUM_RANGE)
-    return gsp__parse_error(r, "weight out of range of 64-bit numbers");
+  if (kind == GSP_NUM_RANGE) return gsp__parse_error(r, "weight out of range of 64-bit numbers");
   if (kind == GSP_NUM_UNDERFLOW) {
     if (!round && !(c->o.use_type && c->type == GSP_BOOL))
-      return gsp__parse_error(r, "weight '%.*s' underflows: it is below the "
-                                 "smallest normal fp64 number (2.2e-308) "
-                                 "and would lose digits or become 0 "
-                                 "(--round accepts that)",
+      return gsp__parse_error(r,
+                              "weight '%.*s' underflows: it is below the "
+                              "smallest normal fp64 number (2.2e-308) "
+                              "and would lose digits or become 0 "
+                              "(--round accepts that)",
                               tl, tok);
     kind = GSP_NUM_REAL;
   }
@@ -94,10 +90,11 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
     if (kind == GSP_NUM_INT) {
       if (T->real) {
         if (!round && !gsp__int_exact_fp64(iv))
-          return gsp__parse_error(r, "integer weight %lld cannot be stored "
-                                     "exactly as fp64 (the file has real "
-                                     "weights; --round accepts the "
-                                     "nearest value)",
+          return gsp__parse_error(r,
+                                  "integer weight %lld cannot be stored "
+                                  "exactly as fp64 (the file has real "
+                                  "weights; --round accepts the "
+                                  "nearest value)",
                                   (long long)iv);
         out->d = (double)iv;
       } else {
@@ -108,11 +105,11 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
         if (!round)
           for (size_t k = 0; k < T->n; k++)
             if (!gsp__int_exact_fp64(T->val[k].i))
-              return gsp__parse_error(
-                  r, "real weight '%.*s' makes the weights fp64, but an "
-                     "earlier integer weight %lld cannot be stored exactly "
-                     "as fp64 (--round accepts the nearest value)",
-                  tl, tok, (long long)T->val[k].i);
+              return gsp__parse_error(r,
+                                      "real weight '%.*s' makes the weights fp64, but an "
+                                      "earlier integer weight %lld cannot be stored exactly "
+                                      "as fp64 (--round accepts the nearest value)",
+                                      tl, tok, (long long)T->val[k].i);
         gsp__tuples_make_real(T);
       }
       out->d = dv;
@@ -127,24 +124,22 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
   case GSP_INT64: {
     const char *tn = c->type == GSP_INT32 ? "int32" : "int64";
     if (kind == GSP_NUM_REAL) {
-      if (!isfinite(dv))
-        return gsp__parse_error(r, "weight %g cannot be stored as %s", dv, tn);
+      if (!isfinite(dv)) return gsp__parse_error(r, "weight %g cannot be stored as %s", dv, tn);
       if (dv != floor(dv)) {
         if (!round)
-          return gsp__parse_error(r, "weight %.*s is not an integer (type "
-                                     "%s); --round accepts the nearest "
-                                     "integer",
+          return gsp__parse_error(r,
+                                  "weight %.*s is not an integer (type "
+                                  "%s); --round accepts the nearest "
+                                  "integer",
                                   tl, tok, tn);
         dv = nearbyint(dv);
       }
       if (dv < -9223372036854775808.0 || dv >= 9223372036854775808.0)
-        return gsp__parse_error(r, "weight '%.*s' out of range of %s", tl, tok,
-                                tn);
+        return gsp__parse_error(r, "weight '%.*s' out of range of %s", tl, tok, tn);
       iv = (int64_t)dv;
     }
     if (c->type == GSP_INT32 && (iv < INT32_MIN || iv > INT32_MAX))
-      return gsp__parse_error(r, "weight %lld out of range of int32",
-                              (long long)iv);
+      return gsp__parse_error(r, "weight %lld out of range of int32", (long long)iv);
     out->i = iv;
     return GSP_SUCCESS;
   }
@@ -154,22 +149,22 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
     const char *tn = f32 ? "fp32" : "fp64";
     if (kind == GSP_NUM_INT) {
       if (!round && !(f32 ? gsp__int_exact_fp32(iv) : gsp__int_exact_fp64(iv)))
-        return gsp__parse_error(r, "integer weight %lld cannot be stored "
-                                   "exactly as %s (nearest: %.17g; --round "
-                                   "accepts the nearest value)",
-                                (long long)iv, tn,
-                                f32 ? (double)(float)iv : (double)iv);
+        return gsp__parse_error(r,
+                                "integer weight %lld cannot be stored "
+                                "exactly as %s (nearest: %.17g; --round "
+                                "accepts the nearest value)",
+                                (long long)iv, tn, f32 ? (double)(float)iv : (double)iv);
       out->d = (double)iv;
       return GSP_SUCCESS;
     }
     double d = dv;
     if (f32 && isfinite(d) && fabs(d) > FLT_MAX)
-      return gsp__parse_error(r, "weight '%.*s' out of range of fp32", tl,
-                              tok);
+      return gsp__parse_error(r, "weight '%.*s' out of range of fp32", tl, tok);
     if (f32 && !round && d != 0 && fabs(d) < FLT_MIN)
-      return gsp__parse_error(r, "weight '%.*s' underflows: it is below the "
-                                 "smallest normal fp32 number (1.2e-38) and "
-                                 "would lose digits or become 0 ",
+      return gsp__parse_error(r,
+                              "weight '%.*s' underflows: it is below the "
+                              "smallest normal fp32 number (1.2e-38) and "
+                              "would lose digits or become 0 ",
                               tl, tok);
     out->d = d;
     return GSP_SUCCESS;
@@ -179,42 +174,31 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c,
 #undef tl
 }
 
-gsp_info gsp__read_value(const gsp__reader *r, const gsp__read_ctx *c,
-                         const char **p, gsp__tuples *T, gsp__val *out) {
+gsp_info gsp__read_value(const gsp__reader *r, const gsp__read_ctx *c, const char **p, gsp__tuples *T, gsp__val *out) {
   *p = gsp__skip_space(*p);
   const char *tok = *p;
   int64_t iv = 0;
   double dv = 0;
   gsp__num_kind kind = gsp__parse_number(p, &iv, &dv);
   if (kind == GSP_NUM_NONE || kind == GSP_NUM_JUNK) {
-    if (*tok == '\0' || *tok == '#')
-      return gsp__parse_error(r, "missing weight");
-    return gsp__parse_error(r, "weight '%.*s' is not a number",
-                            gsp__token_len(tok, 40), tok);
+    if (*tok == '\0' || *tok == '#') return gsp__parse_error(r, "missing weight");
+    return gsp__parse_error(r, "weight '%.*s' is not a number", gsp__token_len(tok, 40), tok);
   }
   return gsp__value_accept(r, c, kind, iv, dv, tok, T, out);
 }
 
-gsp_info gsp__read_index(const gsp__reader *r, const char **p, uint64_t *out,
-                         const char *what) {
+gsp_info gsp__read_index(const gsp__reader *r, const char **p, uint64_t *out, const char *what) {
   *p = gsp__skip_space(*p);
   const char *tok = *p;
   gsp__num_kind kind = gsp__parse_index(p, out);
   if (kind == GSP_NUM_INT) return GSP_SUCCESS;
-  if (*tok == '\0' || *tok == '#' || *tok == '%')
-    return gsp__parse_error(r, "missing %s", what);
-  if (*tok == '-')
-    return gsp__parse_error(r, "%s '%.*s' is negative", what,
-                            gsp__token_len(tok, 40), tok);
-  if (kind == GSP_NUM_RANGE)
-    return gsp__parse_error(r, "%s '%.*s' is too large", what,
-                            gsp__token_len(tok, 40), tok);
-  return gsp__parse_error(r, "%s '%.*s' is not a non-negative integer", what,
-                          gsp__token_len(tok, 40), tok);
+  if (*tok == '\0' || *tok == '#' || *tok == '%') return gsp__parse_error(r, "missing %s", what);
+  if (*tok == '-') return gsp__parse_error(r, "%s '%.*s' is negative", what, gsp__token_len(tok, 40), tok);
+  if (kind == GSP_NUM_RANGE) return gsp__parse_error(r, "%s '%.*s' is too large", what, gsp__token_len(tok, 40), tok);
+  return gsp__parse_error(r, "%s '%.*s' is not a non-negative integer", what, gsp__token_len(tok, 40), tok);
 }
 
-gsp_info gsp__tuples_for(gsp__tuples *T, const gsp__read_ctx *c,
-                         bool weighted, size_t reserve) {
+gsp_info gsp__tuples_for(gsp__tuples *T, const gsp__read_ctx *c, bool weighted, size_t reserve) {
   gsp_info info = gsp__tuples_init(T, weighted, reserve);
   if (info < 0) return info;
   T->real = c->o.use_type && (c->type == GSP_FP32 || c->type == GSP_FP64);
@@ -225,21 +209,17 @@ gsp_type gsp__result_type(const gsp__read_ctx *c, const gsp__tuples *T) {
   return c->o.use_type ? c->type : gsp__natural_type(T);
 }
 
-gsp_info gsp__check_dims(const gsp__reader *r, uint64_t nrows, uint64_t ncols,
-                         const char *source, const char *hint) {
+gsp_info gsp__check_dims(const gsp__reader *r, uint64_t nrows, uint64_t ncols, const char *source, const char *hint) {
   uint64_t bytes = r->decoded > 0 ? (uint64_t)r->decoded : 0;
-  uint64_t limit = bytes > GSP_READ_DIM_FLOOR / 4 ? 4 * bytes
-                                                  : GSP_READ_DIM_FLOOR;
+  uint64_t limit = bytes > GSP_READ_DIM_FLOOR / 4 ? 4 * bytes : GSP_READ_DIM_FLOOR;
   if (nrows <= limit && ncols <= limit) return GSP_SUCCESS;
   return GSP_ERROR(GSP_PARSE_ERROR,
                    "%s: %s %llu x %llu, but the input holds only %llu bytes; "
                    "dimensions above %llu (4 per input byte, at least %llu) "
                    "are refused so that a short or damaged file cannot "
                    "allocate gigabytes%s",
-                   r->path, source, (unsigned long long)nrows,
-                   (unsigned long long)ncols, (unsigned long long)bytes,
-                   (unsigned long long)limit,
-                   (unsigned long long)GSP_READ_DIM_FLOOR, hint);
+                   r->path, source, (unsigned long long)nrows, (unsigned long long)ncols, (unsigned long long)bytes,
+                   (unsigned long long)limit, (unsigned long long)GSP_READ_DIM_FLOOR, hint);
 }
 
 gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base) {
@@ -262,27 +242,22 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
   int64_t *idv = NULL;
   gsp_index nid = 0;
 #define GSP_FREE_ALL (gsp__reader_close(&r), gsp_matrix_free(&M), gsp__free(idv))
-  GSP_CHECK(A != NULL && path != NULL, GSP_NULL_POINTER,
-            "%s: A or path is NULL", fn);
-  GSP_CHECK(ids == NULL || nids != NULL, GSP_NULL_POINTER,
-            "%s: nids is NULL", fn);
+  GSP_CHECK(A != NULL && path != NULL, GSP_NULL_POINTER, "%s: A or path is NULL", fn);
+  GSP_CHECK(ids == NULL || nids != NULL, GSP_NULL_POINTER, "%s: nids is NULL", fn);
   gsp__read_ctx c;
   memset(&c, 0, sizeof c);
   if (opts) c.o = *opts;
   c.type = c.o.type;
   c.dup = c.o.use_dup ? c.o.dup : GSP_DUP_MIN;
   if (c.o.use_type) GSP_TRY(gsp__check_type(c.type, fn));
-  GSP_CHECK(c.dup >= GSP_DUP_ERROR && c.dup <= GSP_DUP_PLUS, GSP_INVALID_VALUE,
-            "%s: invalid duplicate policy %d", fn, (int)c.dup);
-  GSP_CHECK(c.o.ids >= GSP_IDS_ZERO_BASED && c.o.ids <= GSP_IDS_REMAP,
-            GSP_INVALID_VALUE, "%s: invalid id mode %d", fn, (int)c.o.ids);
-  GSP_CHECK(c.o.nvertices <= GSP_INDEX_MAX, GSP_TOO_LARGE,
-            "%s: nvertices %llu exceeds %llu", fn,
-            (unsigned long long)c.o.nvertices,
-            (unsigned long long)GSP_INDEX_MAX);
+  GSP_CHECK(c.dup >= GSP_DUP_ERROR && c.dup <= GSP_DUP_PLUS, GSP_INVALID_VALUE, "%s: invalid duplicate policy %d", fn,
+            (int)c.dup);
+  GSP_CHECK(c.o.ids >= GSP_IDS_ZERO_BASED && c.o.ids <= GSP_IDS_REMAP, GSP_INVALID_VALUE, "%s: invalid id mode %d", fn,
+            (int)c.o.ids);
+  GSP_CHECK(c.o.nvertices <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: nvertices %llu exceeds %llu", fn,
+            (unsigned long long)c.o.nvertices, (unsigned long long)GSP_INDEX_MAX);
   gsp_file_format f = c.o.format;
-  GSP_CHECK(f >= GSP_FILE_AUTO && f <= GSP_FILE_NPY, GSP_INVALID_VALUE,
-            "%s: invalid format %d", fn, (int)f);
+  GSP_CHECK(f >= GSP_FILE_AUTO && f <= GSP_FILE_NPY, GSP_INVALID_VALUE, "%s: invalid format %d", fn, (int)f);
   if (f == GSP_FILE_AUTO) f = gsp__format_from_path(path);
   if (ids) {
     c.ids_out = &idv;
@@ -292,18 +267,28 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
   GSP_TRY(gsp__reader_open(&r, path, c.o.progress, c.o.progress_ctx));
   if (f == GSP_FILE_AUTO) GSP_TRY(sniff(&f, &r));
   switch (f) {
-  case GSP_FILE_MTX: GSP_TRY(gsp__read_mtx(&M, &r, &c)); break;
-  case GSP_FILE_DIMACS: GSP_TRY(gsp__read_dimacs(&M, &r, &c)); break;
-  case GSP_FILE_DENSE: GSP_TRY(gsp__read_dense(&M, &r, &c)); break;
-  case GSP_FILE_NPY: GSP_TRY(gsp__read_npy(&M, &r, &c)); break;
-  default: GSP_TRY(gsp__read_edgelist(&M, &r, &c)); break;
+  case GSP_FILE_MTX:
+    GSP_TRY(gsp__read_mtx(&M, &r, &c));
+    break;
+  case GSP_FILE_DIMACS:
+    GSP_TRY(gsp__read_dimacs(&M, &r, &c));
+    break;
+  case GSP_FILE_DENSE:
+    GSP_TRY(gsp__read_dense(&M, &r, &c));
+    break;
+  case GSP_FILE_NPY:
+    GSP_TRY(gsp__read_npy(&M, &r, &c));
+    break;
+  default:
+    GSP_TRY(gsp__read_edgelist(&M, &r, &c));
+    break;
   }
   gsp__reader_close(&r);
   if (ids && !idv) { /* formats without remapping: identity */
     gsp_index n;
     GSP_TRY(gsp_matrix_nrows(&n, M));
-    int64_t base = (f == GSP_FILE_MTX || f == GSP_FILE_DIMACS ||
-                    (f == GSP_FILE_EDGELIST && c.o.ids == GSP_IDS_ONE_BASED));
+    int64_t base =
+        (f == GSP_FILE_MTX || f == GSP_FILE_DIMACS || (f == GSP_FILE_EDGELIST && c.o.ids == GSP_IDS_ONE_BASED));
     GSP_TRY(gsp__ids_identity(&idv, n, base));
     nid = n;
   }
@@ -316,15 +301,14 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
   return info;
 }
 
-gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids,
-                             const char *path, const gsp_read_opts *opts) {
+gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids, const char *path,
+                             const gsp_read_opts *opts) {
   const gsp__output out[] = {{A, sizeof *A, "A"}, {ids, sizeof *ids, "ids"}, {nids, sizeof *nids, "nids"}};
   gsp_info info = gsp__check_outputs("gsp_matrix_read_ids", out, 3);
   if (info < 0) return info;
   return read_as("gsp_matrix_read_ids", A, ids, nids, path, opts);
 }
 
-gsp_info gsp_matrix_read(gsp_matrix *A, const char *path,
-                         const gsp_read_opts *opts) {
+gsp_info gsp_matrix_read(gsp_matrix *A, const char *path, const gsp_read_opts *opts) {
   return read_as("gsp_matrix_read", A, NULL, NULL, path, opts);
 }

@@ -13,8 +13,7 @@ static void put_u64(unsigned char *b, uint64_t v) {
   put_u32(b + 4, (uint32_t)(v >> 32));
 }
 
-static gsp_info put_rows(gsp__writer *w, const struct gsp_matrix_s *A,
-                         const void *absent) {
+static gsp_info put_rows(gsp__writer *w, const struct gsp_matrix_s *A, const void *absent) {
   gsp_info info = GSP_SUCCESS;
   void *row = NULL;
 #define GSP_FREE_ALL gsp__free(row)
@@ -34,11 +33,12 @@ static bool little_endian(void) {
   return *(const uint8_t *)&one == 1;
 }
 
-gsp_info gsp__write_dense(gsp__writer *w, const struct gsp_matrix_s *A,
-                          const void *absent) {
+gsp_info gsp__write_dense(gsp__writer *w, const struct gsp_matrix_s *A, const void *absent) {
   if (!little_endian())
-    return GSP_ERROR(GSP_IO_ERROR, "%s: binary formats need a little-endian "
-                     "host", w->path);
+    return GSP_ERROR(GSP_IO_ERROR,
+                     "%s: binary formats need a little-endian "
+                     "host",
+                     w->path);
   unsigned char h[GSP_DENSE_HEADER];
   memset(h, 0, sizeof h);
   memcpy(h, GSP_DENSE_MAGIC, 8);
@@ -53,11 +53,12 @@ gsp_info gsp__write_dense(gsp__writer *w, const struct gsp_matrix_s *A,
   return put_rows(w, A, absent);
 }
 
-gsp_info gsp__write_npy(gsp__writer *w, const struct gsp_matrix_s *A,
-                        const void *absent) {
+gsp_info gsp__write_npy(gsp__writer *w, const struct gsp_matrix_s *A, const void *absent) {
   if (!little_endian())
-    return GSP_ERROR(GSP_IO_ERROR, "%s: binary formats need a little-endian "
-                     "host", w->path);
+    return GSP_ERROR(GSP_IO_ERROR,
+                     "%s: binary formats need a little-endian "
+                     "host",
+                     w->path);
   unsigned char h[128];
   gsp__writer_put(w, h, gsp__npy_header(h, A->type, (gsp_index)A->nrows, (gsp_index)A->ncols));
   return put_rows(w, A, absent);

@@ -15,11 +15,21 @@
 
 void gsp__default_absent(void *out, gsp_type t) {
   switch (t) {
-  case GSP_BOOL: *(bool *)out = false; break;
-  case GSP_INT32: *(int32_t *)out = INT32_MAX; break;
-  case GSP_INT64: *(int64_t *)out = INT64_MAX; break;
-  case GSP_FP32: *(float *)out = INFINITY; break;
-  case GSP_FP64: *(double *)out = INFINITY; break;
+  case GSP_BOOL:
+    *(bool *)out = false;
+    break;
+  case GSP_INT32:
+    *(int32_t *)out = INT32_MAX;
+    break;
+  case GSP_INT64:
+    *(int64_t *)out = INT64_MAX;
+    break;
+  case GSP_FP32:
+    *(float *)out = INFINITY;
+    break;
+  case GSP_FP64:
+    *(double *)out = INFINITY;
+    break;
   }
 }
 
@@ -27,8 +37,7 @@ static inline bool bit_get(const uint64_t *row, int64_t j) {
   return (row[j >> 6] >> (j & 63)) & 1;
 }
 
-void gsp__matrix_foreach_in_row(const struct gsp_matrix_s *A, int64_t i,
-                                gsp__entry_fn fn, void *ctx) {
+void gsp__matrix_foreach_in_row(const struct gsp_matrix_s *A, int64_t i, gsp__entry_fn fn, void *ctx) {
   const bool yes = true;
   switch (A->fmt) {
   case GSP_FMT_CSR:
@@ -38,9 +47,7 @@ void gsp__matrix_foreach_in_row(const struct gsp_matrix_s *A, int64_t i,
   case GSP_FMT_DENSE:
     for (int64_t j = 0; j < A->ncols; j++) {
       size_t at = (size_t)i * (size_t)A->ncols + (size_t)j;
-      if (!A->b || A->b[at])
-        fn(ctx, (gsp_index)i, (gsp_index)j,
-           gsp__cat(A->x, A->type, (int64_t)at));
+      if (!A->b || A->b[at]) fn(ctx, (gsp_index)i, (gsp_index)j, gsp__cat(A->x, A->type, (int64_t)at));
     }
     break;
   case GSP_FMT_BITS: {
@@ -62,8 +69,7 @@ static void put_dense(void *ctx, gsp_index i, gsp_index j, const void *x) {
   memcpy(gsp__at(d->row, d->t, (int64_t)j), x, gsp_type_size(d->t));
 }
 
-void gsp__dense_row(void *row, const struct gsp_matrix_s *A, int64_t i,
-                    const void *absent) {
+void gsp__dense_row(void *row, const struct gsp_matrix_s *A, int64_t i, const void *absent) {
   size_t ts = gsp_type_size(A->type);
   if (A->fmt == GSP_FMT_DENSE && !A->b) {
     memcpy(row, gsp__cat(A->x, A->type, i * A->ncols), (size_t)A->ncols * ts);
@@ -72,18 +78,18 @@ void gsp__dense_row(void *row, const struct gsp_matrix_s *A, int64_t i,
   if (A->fmt == GSP_FMT_DENSE) { /* one typed pass: no call per entry */
     const uint8_t *b = A->b + (size_t)i * (size_t)A->ncols;
     switch (A->type) {
-#define GSP_DROW_(code, ct)                                                    \
-  case code: {                                                                 \
+#define GSP_DROW_(code, ct)                                                                 \
+  case code: {                                                                              \
     const ct *x = (const ct *)A->x + (size_t)i * (size_t)A->ncols, a = *(const ct *)absent; \
-    ct *o = row;                                                               \
-    for (int64_t j = 0; j < A->ncols; j++) o[j] = b[j] ? x[j] : a;             \
-  } return;
+    ct *o = row;                                                                            \
+    for (int64_t j = 0; j < A->ncols; j++) o[j] = b[j] ? x[j] : a;                          \
+  }                                                                                         \
+    return;
       GSP_PASS_TYPES(GSP_DROW_)
 #undef GSP_DROW_
     }
   }
-  for (int64_t j = 0; j < A->ncols; j++)
-    memcpy((char *)row + (size_t)j * ts, absent, ts);
+  for (int64_t j = 0; j < A->ncols; j++) memcpy((char *)row + (size_t)j * ts, absent, ts);
   dense_fill d = {row, A->type};
   gsp__matrix_foreach_in_row(A, i, put_dense, &d);
 }
@@ -104,17 +110,13 @@ static gsp_info write_to(gsp__ofile *out, const char *path, const gsp_matrix A, 
   memset(&o, 0, sizeof o);
   if (opts) o = *opts;
   gsp_file_format f = o.format;
-  GSP_CHECK(f >= GSP_FILE_AUTO && f <= GSP_FILE_NPY, GSP_INVALID_VALUE,
-            "%s: invalid format %d", fn, (int)f);
+  GSP_CHECK(f >= GSP_FILE_AUTO && f <= GSP_FILE_NPY, GSP_INVALID_VALUE, "%s: invalid format %d", fn, (int)f);
   if (f == GSP_FILE_AUTO) f = gsp__format_from_path(path);
   if (f == GSP_FILE_AUTO) f = GSP_FILE_MTX;
   if (f == GSP_FILE_DIMACS)
-    GSP_CHECK(A->nrows == A->ncols, GSP_INVALID_VALUE,
-              "%s: a DIMACS graph must be square, not %lld x %lld", fn,
+    GSP_CHECK(A->nrows == A->ncols, GSP_INVALID_VALUE, "%s: a DIMACS graph must be square, not %lld x %lld", fn,
               (long long)A->nrows, (long long)A->ncols);
-  if (o.comment)
-    GSP_CHECK(strchr(o.comment, '\n') == NULL, GSP_INVALID_VALUE,
-              "%s: the comment must be one line", fn);
+  if (o.comment) GSP_CHECK(strchr(o.comment, '\n') == NULL, GSP_INVALID_VALUE, "%s: the comment must be one line", fn);
   GSP_TRY(gsp__matrix_host(A));
   union {
     bool b;
@@ -128,11 +130,21 @@ static gsp_info write_to(gsp__ofile *out, const char *path, const gsp_matrix A, 
 
   GSP_TRY(gsp__writer_open(&w, out, ends_with(path, ".gz")));
   switch (f) {
-  case GSP_FILE_DIMACS: GSP_TRY(gsp__write_dimacs(&w, A, &o)); break;
-  case GSP_FILE_EDGELIST: GSP_TRY(gsp__write_edgelist(&w, A, &o)); break;
-  case GSP_FILE_DENSE: GSP_TRY(gsp__write_dense(&w, A, &absent)); break;
-  case GSP_FILE_NPY: GSP_TRY(gsp__write_npy(&w, A, &absent)); break;
-  default: GSP_TRY(gsp__write_mtx(&w, A, &o)); break;
+  case GSP_FILE_DIMACS:
+    GSP_TRY(gsp__write_dimacs(&w, A, &o));
+    break;
+  case GSP_FILE_EDGELIST:
+    GSP_TRY(gsp__write_edgelist(&w, A, &o));
+    break;
+  case GSP_FILE_DENSE:
+    GSP_TRY(gsp__write_dense(&w, A, &absent));
+    break;
+  case GSP_FILE_NPY:
+    GSP_TRY(gsp__write_npy(&w, A, &absent));
+    break;
+  default:
+    GSP_TRY(gsp__write_mtx(&w, A, &o));
+    break;
   }
   GSP_TRY(gsp__writer_close(&w));
 #undef GSP_FREE_ALL
@@ -148,8 +160,7 @@ gsp_info gsp__matrix_write_to(gsp__ofile *out, const gsp_matrix A, const gsp_wri
   return gsp__ofile_commit(out);
 }
 
-gsp_info gsp_matrix_write(const char *path, const gsp_matrix A,
-                          const gsp_write_opts *opts) {
+gsp_info gsp_matrix_write(const char *path, const gsp_matrix A, const gsp_write_opts *opts) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(path != NULL, GSP_NULL_POINTER, "gsp_matrix_write: path is NULL");

@@ -15,8 +15,8 @@ typedef struct {
 } job_header;
 
 /* Root: check the arguments and export M into *X (n x n, absent = zero). */
-static gsp_info root_prepare(job_header *h, unsigned char **X, gsp_matrix M, gsp_semiring s,
-                             const gsp_mpi_opts *opts, int size) {
+static gsp_info root_prepare(job_header *h, unsigned char **X, gsp_matrix M, gsp_semiring s, const gsp_mpi_opts *opts,
+                             int size) {
   gsp_info info = GSP_SUCCESS;
   unsigned char *x = NULL;
 #define GSP_FREE_ALL gsp__free(x)
@@ -27,21 +27,19 @@ static gsp_info root_prepare(job_header *h, unsigned char **X, gsp_matrix M, gsp
   gsp_matrix_nrows(&n, M);
   gsp_matrix_ncols(&nc, M);
   GSP_TRY(mpi_check_semiring(s, t, fn));
-  GSP_CHECK(n == nc, GSP_DIMENSION_MISMATCH, "%s: M is %llu x %llu, not square", fn,
-            (unsigned long long)n, (unsigned long long)nc);
+  GSP_CHECK(n == nc, GSP_DIMENSION_MISMATCH, "%s: M is %llu x %llu, not square", fn, (unsigned long long)n,
+            (unsigned long long)nc);
   const int nprow = mpi_grid_rows(size, opts);
-  GSP_CHECK(nprow > 0, GSP_INVALID_VALUE, "%s: nprow %d does not divide the %d ranks", fn,
-            opts ? opts->nprow : 0, size);
+  GSP_CHECK(nprow > 0, GSP_INVALID_VALUE, "%s: nprow %d does not divide the %d ranks", fn, opts ? opts->nprow : 0,
+            size);
   gsp__fw_tiles k;
   GSP_TRY(gsp__fw_tiles_get(&k, t, s));
   GSP_CHECK((x = gsp__malloc_array((size_t)(n * n), k.esize)) != NULL, GSP_OUT_OF_MEMORY,
-            "%s: cannot allocate the %llu x %llu dense copy of M", fn, (unsigned long long)n,
-            (unsigned long long)n);
+            "%s: cannot allocate the %llu x %llu dense copy of M", fn, (unsigned long long)n, (unsigned long long)n);
   GSP_TRY(gsp_matrix_export_dense(x, k.zero, M));
-  GSP_CHECK(!mpi_has_nan(x, (size_t)(n * n), t), GSP_INVALID_VALUE, "%s: M holds a NaN weight",
-            fn);
-  *h = (job_header){.n = (int64_t)n, .type = (int)t, .semiring = (int)s,
-                    .reflexive = !(opts && opts->non_reflexive), .nprow = nprow};
+  GSP_CHECK(!mpi_has_nan(x, (size_t)(n * n), t), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
+  *h = (job_header){
+      .n = (int64_t)n, .type = (int)t, .semiring = (int)s, .reflexive = !(opts && opts->non_reflexive), .nprow = nprow};
   *X = x;
 #undef GSP_FREE_ALL
   return info;
@@ -60,10 +58,8 @@ static void deal(unsigned char *X, unsigned char *buf, const mpi_grid *g, int r,
       const int64_t nr = n - i0 < TB ? n - i0 : TB, nc = n - j0 < TB ? n - j0 : TB;
       unsigned char *a = X + (size_t)(i0 * n + j0) * es;
       unsigned char *tile = buf + (size_t)(li * lc + lj) * g->tbytes;
-      if (in)
-        mpi_tile_in(tile, a, n, nr, nc, &g->k);
-      else
-        mpi_tile_out(a, n, tile, nr, nc, es);
+      if (in) mpi_tile_in(tile, a, n, nr, nc, &g->k);
+      else mpi_tile_out(a, n, tile, nr, nc, es);
     }
   }
 }
@@ -79,8 +75,7 @@ gsp_info gsp_mpi_closure(gsp_matrix M, gsp_semiring s, MPI_Comm comm, const gsp_
   MPI_Comm_size(comm, &size);
   const int root = opts ? opts->root : 0;
   /* every rank sees the same root (a documented requirement) */
-  GSP_CHECK(root >= 0 && root < size, GSP_INVALID_VALUE, "%s: root %d is not a rank of the %d",
-            fn, root, size);
+  GSP_CHECK(root >= 0 && root < size, GSP_INVALID_VALUE, "%s: root %d is not a rank of the %d", fn, root, size);
 
   job_header h = {0};
   if (rank == root) info = root_prepare(&h, &X, M, s, opts, size);
@@ -92,14 +87,11 @@ gsp_info gsp_mpi_closure(gsp_matrix M, gsp_semiring s, MPI_Comm comm, const gsp_
 
   /* the local tiles, and on the root a buffer for the largest share */
   g.loc = gsp__malloc_array((size_t)(g.lr * g.lc > 0 ? g.lr * g.lc : 1), g.tbytes);
-  if (!g.loc)
-    info = GSP_ERROR(GSP_OUT_OF_MEMORY, "%s: cannot allocate %lld local tiles", fn,
-                     (long long)(g.lr * g.lc));
+  if (!g.loc) info = GSP_ERROR(GSP_OUT_OF_MEMORY, "%s: cannot allocate %lld local tiles", fn, (long long)(g.lr * g.lc));
   const int64_t most = mpi_tiles_of(g.nb, g.pr, 0) * mpi_tiles_of(g.nb, g.pc, 0);
   if (info == GSP_SUCCESS && rank == root && size > 1 &&
       !(S = gsp__malloc_array((size_t)(most > 0 ? most : 1), g.tbytes)))
-    info = GSP_ERROR(GSP_OUT_OF_MEMORY, "%s: cannot allocate a buffer of %lld tiles", fn,
-                     (long long)most);
+    info = GSP_ERROR(GSP_OUT_OF_MEMORY, "%s: cannot allocate a buffer of %lld tiles", fn, (long long)most);
   GSP_TRY(mpi_agree(info, g.comm, fn));
 
   /* deal the tiles (the grid rank of a rank is its rank in comm) */
@@ -132,8 +124,7 @@ gsp_info gsp_mpi_closure(gsp_matrix M, gsp_semiring s, MPI_Comm comm, const gsp_
       deal(X, S, &g, r, c, false);
     }
     /* "no path" is the semiring zero in the tiles, absent outside */
-    info = gsp_matrix_pack_dense(&R, (gsp_type)h.type, (gsp_index)h.n, (gsp_index)h.n,
-                                 (void **)&X, k.zero);
+    info = gsp_matrix_pack_dense(&R, (gsp_type)h.type, (gsp_index)h.n, (gsp_index)h.n, (void **)&X, k.zero);
   } else if (g.lr * g.lc > 0) {
     mpi_send_bytes(g.loc, (size_t)(g.lr * g.lc) * g.tbytes, root, g.comm);
   }

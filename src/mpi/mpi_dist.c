@@ -4,57 +4,55 @@
  */
 #include "mpi_internal.h"
 
-gsp_info gsp_mpi_layout_get(gsp_mpi_layout *L, gsp_index n, MPI_Comm comm,
-                            const gsp_mpi_opts *opts) {
+gsp_info gsp_mpi_layout_get(gsp_mpi_layout *L, gsp_index n, MPI_Comm comm, const gsp_mpi_opts *opts) {
   gsp_info info = GSP_SUCCESS;
   const char *fn = "gsp_mpi_layout_get";
 #define GSP_FREE_ALL
   GSP_CHECK(L != NULL, GSP_NULL_POINTER, "%s: L is NULL", fn);
-  GSP_CHECK(n <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: n = %llu exceeds GSP_INDEX_MAX", fn,
-            (unsigned long long)n);
+  GSP_CHECK(n <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: n = %llu exceeds GSP_INDEX_MAX", fn, (unsigned long long)n);
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   const int pr = mpi_grid_rows(size, opts);
-  GSP_CHECK(pr > 0, GSP_INVALID_VALUE, "%s: nprow %d does not divide the %d ranks", fn,
-            opts ? opts->nprow : 0, size);
+  GSP_CHECK(pr > 0, GSP_INVALID_VALUE, "%s: nprow %d does not divide the %d ranks", fn, opts ? opts->nprow : 0, size);
   const int pc = size / pr, myr = rank / pc, myc = rank % pc;
   const int64_t nb = ((int64_t)n + TB - 1) / TB, pad = nb * TB - (int64_t)n;
   const int64_t lr = mpi_tiles_of(nb, pr, myr), lc = mpi_tiles_of(nb, pc, myc);
   /* only the last tile row (column) is partial */
   const bool lastr = nb > 0 && (nb - 1) % pr == myr, lastc = nb > 0 && (nb - 1) % pc == myc;
-  *L = (gsp_mpi_layout){.n = n, .nprow = pr, .npcol = pc, .myrow = myr, .mycol = myc,
+  *L = (gsp_mpi_layout){.n = n,
+                        .nprow = pr,
+                        .npcol = pc,
+                        .myrow = myr,
+                        .mycol = myc,
                         .local_nrows = (gsp_index)(lr * TB - (lastr ? pad : 0)),
                         .local_ncols = (gsp_index)(lc * TB - (lastc ? pad : 0))};
 #undef GSP_FREE_ALL
   return info;
 }
 
-gsp_info gsp_mpi_local_to_global(gsp_index *i, gsp_index *j, const gsp_mpi_layout *L,
-                                 gsp_index li, gsp_index lj) {
+gsp_info gsp_mpi_local_to_global(gsp_index *i, gsp_index *j, const gsp_mpi_layout *L, gsp_index li, gsp_index lj) {
   gsp_info info = GSP_SUCCESS;
   const char *fn = "gsp_mpi_local_to_global";
 #define GSP_FREE_ALL
   GSP_CHECK(L != NULL, GSP_NULL_POINTER, "%s: L is NULL", fn);
   GSP_CHECK(li < L->local_nrows && lj < L->local_ncols, GSP_INVALID_INDEX,
-            "%s: local (%llu, %llu) outside the %llu x %llu local matrix", fn,
-            (unsigned long long)li, (unsigned long long)lj, (unsigned long long)L->local_nrows,
-            (unsigned long long)L->local_ncols);
+            "%s: local (%llu, %llu) outside the %llu x %llu local matrix", fn, (unsigned long long)li,
+            (unsigned long long)lj, (unsigned long long)L->local_nrows, (unsigned long long)L->local_ncols);
   if (i) *i = (li / TB * (gsp_index)L->nprow + (gsp_index)L->myrow) * TB + li % TB;
   if (j) *j = (lj / TB * (gsp_index)L->npcol + (gsp_index)L->mycol) * TB + lj % TB;
 #undef GSP_FREE_ALL
   return info;
 }
 
-gsp_info gsp_mpi_global_to_local(int *rank, gsp_index *li, gsp_index *lj, const gsp_mpi_layout *L,
-                                 gsp_index i, gsp_index j) {
+gsp_info gsp_mpi_global_to_local(int *rank, gsp_index *li, gsp_index *lj, const gsp_mpi_layout *L, gsp_index i,
+                                 gsp_index j) {
   gsp_info info = GSP_SUCCESS;
   const char *fn = "gsp_mpi_global_to_local";
 #define GSP_FREE_ALL
   GSP_CHECK(L != NULL, GSP_NULL_POINTER, "%s: L is NULL", fn);
-  GSP_CHECK(i < L->n && j < L->n, GSP_INVALID_INDEX, "%s: (%llu, %llu) outside %llu x %llu", fn,
-            (unsigned long long)i, (unsigned long long)j, (unsigned long long)L->n,
-            (unsigned long long)L->n);
+  GSP_CHECK(i < L->n && j < L->n, GSP_INVALID_INDEX, "%s: (%llu, %llu) outside %llu x %llu", fn, (unsigned long long)i,
+            (unsigned long long)j, (unsigned long long)L->n, (unsigned long long)L->n);
   const gsp_index I = i / TB, J = j / TB;
   if (rank) *rank = (int)(I % (gsp_index)L->nprow) * L->npcol + (int)(J % (gsp_index)L->npcol);
   if (li) *li = I / (gsp_index)L->nprow * TB + i % TB;
@@ -77,9 +75,8 @@ gsp_info gsp_mpi_local_block(gsp_matrix *local, const gsp_matrix A, const gsp_mp
   gsp_matrix_type(&t, A);
   gsp_matrix_nrows(&nr, A);
   gsp_matrix_ncols(&nc, A);
-  GSP_CHECK(nr == L->n && nc == L->n, GSP_DIMENSION_MISMATCH,
-            "%s: A is %llu x %llu, the layout is for %llu x %llu", fn, (unsigned long long)nr,
-            (unsigned long long)nc, (unsigned long long)L->n, (unsigned long long)L->n);
+  GSP_CHECK(nr == L->n && nc == L->n, GSP_DIMENSION_MISMATCH, "%s: A is %llu x %llu, the layout is for %llu x %llu", fn,
+            (unsigned long long)nr, (unsigned long long)nc, (unsigned long long)L->n, (unsigned long long)L->n);
   GSP_TRY(gsp_matrix_nvals(&nv, A));
   const size_t es = gsp_type_size(t);
   GSP_ALLOC(I, nv ? nv : 1, sizeof *I);
@@ -111,8 +108,8 @@ static const char fn[] = "gsp_mpi_closure_dist";
 
 /* This rank's own checks: handles, the layout against comm, the local
  * dimensions, the semiring. */
-static gsp_info check_local(gsp_matrix local, const gsp_mpi_layout *L, gsp_semiring s,
-                            const gsp_mpi_opts *opts, MPI_Comm comm) {
+static gsp_info check_local(gsp_matrix local, const gsp_mpi_layout *L, gsp_semiring s, const gsp_mpi_opts *opts,
+                            MPI_Comm comm) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(L != NULL, GSP_NULL_POINTER, "%s: L is NULL", fn);
@@ -129,16 +126,15 @@ static gsp_info check_local(gsp_matrix local, const gsp_mpi_layout *L, gsp_semir
   gsp_matrix_nrows(&nr, local);
   gsp_matrix_ncols(&nc, local);
   GSP_CHECK(nr == L->local_nrows && nc == L->local_ncols, GSP_DIMENSION_MISMATCH,
-            "%s: local is %llu x %llu, the layout says %llu x %llu", fn, (unsigned long long)nr,
-            (unsigned long long)nc, (unsigned long long)L->local_nrows,
-            (unsigned long long)L->local_ncols);
+            "%s: local is %llu x %llu, the layout says %llu x %llu", fn, (unsigned long long)nr, (unsigned long long)nc,
+            (unsigned long long)L->local_nrows, (unsigned long long)L->local_ncols);
   GSP_TRY(mpi_check_semiring(s, t, fn));
 #undef GSP_FREE_ALL
   return info;
 }
 
-gsp_info gsp_mpi_closure_dist(gsp_matrix local, const gsp_mpi_layout *L, gsp_semiring s,
-                              MPI_Comm comm, const gsp_mpi_opts *opts) {
+gsp_info gsp_mpi_closure_dist(gsp_matrix local, const gsp_mpi_layout *L, gsp_semiring s, MPI_Comm comm,
+                              const gsp_mpi_opts *opts) {
   gsp_info info = GSP_SUCCESS;
   unsigned char *X = NULL;
   gsp_matrix R = NULL;
@@ -162,8 +158,8 @@ gsp_info gsp_mpi_closure_dist(gsp_matrix local, const gsp_mpi_layout *L, gsp_sem
   const int64_t nr = (int64_t)L->local_nrows, nc = (int64_t)L->local_ncols;
   X = gsp__malloc_array((size_t)(nr * nc > 0 ? nr * nc : 1), k.esize);
   if (!X)
-    info = GSP_ERROR(GSP_OUT_OF_MEMORY, "%s: cannot allocate the %lld x %lld local block", fn,
-                     (long long)nr, (long long)nc);
+    info = GSP_ERROR(GSP_OUT_OF_MEMORY, "%s: cannot allocate the %lld x %lld local block", fn, (long long)nr,
+                     (long long)nc);
   if (info == GSP_SUCCESS) info = gsp_matrix_export_dense(X, k.zero, local);
   if (info == GSP_SUCCESS && mpi_has_nan(X, (size_t)(nr * nc), t))
     info = GSP_ERROR(GSP_INVALID_VALUE, "%s: local holds a NaN weight", fn);
@@ -171,16 +167,13 @@ gsp_info gsp_mpi_closure_dist(gsp_matrix local, const gsp_mpi_layout *L, gsp_sem
 
   mpi_grid_open(&g, comm, (int64_t)L->n, L->nprow, t, &k);
   g.loc = gsp__malloc_array((size_t)(g.lr * g.lc > 0 ? g.lr * g.lc : 1), g.tbytes);
-  if (!g.loc)
-    info = GSP_ERROR(GSP_OUT_OF_MEMORY, "%s: cannot allocate %lld local tiles", fn,
-                     (long long)(g.lr * g.lc));
+  if (!g.loc) info = GSP_ERROR(GSP_OUT_OF_MEMORY, "%s: cannot allocate %lld local tiles", fn, (long long)(g.lr * g.lc));
   GSP_TRY(mpi_agree(info, g.comm, fn));
   /* local tile (li, lj) is rows li*TB.. and columns lj*TB.. of the block */
 #pragma omp parallel for collapse(2) schedule(static)
   for (int64_t li = 0; li < g.lr; li++)
     for (int64_t lj = 0; lj < g.lc; lj++)
-      mpi_tile_in(g.loc + (size_t)(li * g.lc + lj) * g.tbytes,
-                  X + (size_t)(li * TB * nc + lj * TB) * k.esize, nc,
+      mpi_tile_in(g.loc + (size_t)(li * g.lc + lj) * g.tbytes, X + (size_t)(li * TB * nc + lj * TB) * k.esize, nc,
                   nr - li * TB < TB ? nr - li * TB : TB, nc - lj * TB < TB ? nc - lj * TB : TB, &k);
 
   bool cycle = false;
@@ -190,9 +183,8 @@ gsp_info gsp_mpi_closure_dist(gsp_matrix local, const gsp_mpi_layout *L, gsp_sem
 #pragma omp parallel for collapse(2) schedule(static)
   for (int64_t li = 0; li < g.lr; li++)
     for (int64_t lj = 0; lj < g.lc; lj++)
-      mpi_tile_out(X + (size_t)(li * TB * nc + lj * TB) * k.esize, nc,
-                   g.loc + (size_t)(li * g.lc + lj) * g.tbytes, nr - li * TB < TB ? nr - li * TB : TB,
-                   nc - lj * TB < TB ? nc - lj * TB : TB, k.esize);
+      mpi_tile_out(X + (size_t)(li * TB * nc + lj * TB) * k.esize, nc, g.loc + (size_t)(li * g.lc + lj) * g.tbytes,
+                   nr - li * TB < TB ? nr - li * TB : TB, nc - lj * TB < TB ? nc - lj * TB : TB, k.esize);
   info = gsp_matrix_pack_dense(&R, t, (gsp_index)nr, (gsp_index)nc, (void **)&X, k.zero);
   GSP_TRY(mpi_agree(info, g.comm, fn));
   gsp__unregister(R); /* nothing can fail past this point */

@@ -36,8 +36,8 @@ gsp_info mpi_fw_run(mpi_grid *g, bool reflexive, bool *cycle, const char *fn) {
   R = gsp__malloc_array((size_t)(lc > 0 ? lc : 1), tb);
   C = gsp__malloc_array((size_t)(lr > 0 ? lr : 1), tb);
   if (!D || !R || !C)
-    info = GSP_ERROR(GSP_OUT_OF_MEMORY, "%s: cannot allocate the panels of %lld + %lld tiles", fn,
-                     (long long)lr, (long long)lc);
+    info = GSP_ERROR(GSP_OUT_OF_MEMORY, "%s: cannot allocate the panels of %lld + %lld tiles", fn, (long long)lr,
+                     (long long)lc);
   GSP_TRY(mpi_agree(info, g->comm, fn));
 
   int nth = 0;

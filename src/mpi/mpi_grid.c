@@ -13,8 +13,7 @@ int mpi_grid_rows(int size, const gsp_mpi_opts *opts) {
   return pr;
 }
 
-void mpi_grid_open(mpi_grid *g, MPI_Comm comm, int64_t n, int nprow, gsp_type t,
-                   const gsp__fw_tiles *k) {
+void mpi_grid_open(mpi_grid *g, MPI_Comm comm, int64_t n, int nprow, gsp_type t, const gsp__fw_tiles *k) {
   memset(g, 0, sizeof *g);
   MPI_Comm_dup(comm, &g->comm);
   MPI_Comm_rank(g->comm, &g->rank);
@@ -58,8 +57,7 @@ static gsp_info share_failure(gsp_info info, int from, MPI_Comm comm, const char
   }
   MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, from, comm);
   if (rank == from) return info;
-  return gsp__error((gsp_info)m.code, __FILE__, __LINE__, "%s: rank %d failed: %s", fn, from,
-                    m.msg);
+  return gsp__error((gsp_info)m.code, __FILE__, __LINE__, "%s: rank %d failed: %s", fn, from, m.msg);
 }
 
 gsp_info mpi_agree(gsp_info info, MPI_Comm comm, const char *fn) {
@@ -101,8 +99,8 @@ void mpi_recv_bytes(void *buf, size_t bytes, int src, MPI_Comm comm) {
   }
 }
 
-void mpi_tile_in(unsigned char *tile, const unsigned char *a, int64_t ld, int64_t nr,
-                 int64_t nc, const gsp__fw_tiles *k) {
+void mpi_tile_in(unsigned char *tile, const unsigned char *a, int64_t ld, int64_t nr, int64_t nc,
+                 const gsp__fw_tiles *k) {
   const size_t es = k->esize, row = (size_t)TB * es;
   for (int64_t r = 0; r < TB; r++) {
     unsigned char *t = tile + (size_t)r * row;
@@ -115,22 +113,17 @@ void mpi_tile_in(unsigned char *tile, const unsigned char *a, int64_t ld, int64_
   }
 }
 
-void mpi_tile_out(unsigned char *a, int64_t ld, const unsigned char *tile, int64_t nr,
-                  int64_t nc, size_t es) {
-  for (int64_t r = 0; r < nr; r++)
-    memcpy(a + (size_t)(r * ld) * es, tile + (size_t)(r * TB) * es, (size_t)nc * es);
+void mpi_tile_out(unsigned char *a, int64_t ld, const unsigned char *tile, int64_t nr, int64_t nc, size_t es) {
+  for (int64_t r = 0; r < nr; r++) memcpy(a + (size_t)(r * ld) * es, tile + (size_t)(r * TB) * es, (size_t)nc * es);
 }
 
 gsp_info mpi_check_semiring(gsp_semiring s, gsp_type t, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_CHECK(s >= GSP_MIN_PLUS && s <= GSP_PLUS_TIMES, GSP_INVALID_VALUE,
-            "%s: invalid semiring code %d", fn, (int)s);
-  GSP_CHECK(s != GSP_PLUS_TIMES, GSP_DOMAIN_MISMATCH,
-            "%s: PLUS_TIMES has no closure (I + A + A^2 + ... diverges)", fn);
-  GSP_CHECK(gsp__semiring_fits(s, t), GSP_DOMAIN_MISMATCH,
-            "%s: semiring %s does not apply to type %s", fn, gsp__semiring_name(s),
-            gsp__type_name(t));
+  GSP_CHECK(s >= GSP_MIN_PLUS && s <= GSP_PLUS_TIMES, GSP_INVALID_VALUE, "%s: invalid semiring code %d", fn, (int)s);
+  GSP_CHECK(s != GSP_PLUS_TIMES, GSP_DOMAIN_MISMATCH, "%s: PLUS_TIMES has no closure (I + A + A^2 + ... diverges)", fn);
+  GSP_CHECK(gsp__semiring_fits(s, t), GSP_DOMAIN_MISMATCH, "%s: semiring %s does not apply to type %s", fn,
+            gsp__semiring_name(s), gsp__type_name(t));
 #undef GSP_FREE_ALL
   return info;
 }

@@ -20,12 +20,12 @@
 typedef struct {
   MPI_Comm comm, row, col;
   int rank, size, pr, pc, myr, myc;
-  int64_t n, nb;       /* order, tiles per dimension */
-  int64_t lr, lc;      /* local tile rows and columns */
+  int64_t n, nb;  /* order, tiles per dimension */
+  int64_t lr, lc; /* local tile rows and columns */
   gsp_type t;
-  gsp__fw_tiles k;     /* the CPU tile kernels of (t, s) */
-  size_t tbytes;       /* bytes of one tile */
-  unsigned char *loc;  /* lr x lc tiles, tile-major, tile (li, lj) at
+  gsp__fw_tiles k;    /* the CPU tile kernels of (t, s) */
+  size_t tbytes;      /* bytes of one tile */
+  unsigned char *loc; /* lr x lc tiles, tile-major, tile (li, lj) at
                           (li * lc + lj) * tbytes, each row-major */
 } mpi_grid;
 
@@ -40,8 +40,7 @@ int mpi_grid_rows(int size, const gsp_mpi_opts *opts);
 
 /* Set up the communicators and sizes of g (collective; no allocation
  * through gsp, so it cannot fail short of an MPI error). */
-void mpi_grid_open(mpi_grid *g, MPI_Comm comm, int64_t n, int nprow,
-                   gsp_type t, const gsp__fw_tiles *k);
+void mpi_grid_open(mpi_grid *g, MPI_Comm comm, int64_t n, int nprow, gsp_type t, const gsp__fw_tiles *k);
 /* Free the communicators and the local tiles. */
 void mpi_grid_close(mpi_grid *g);
 
@@ -72,10 +71,9 @@ gsp_info mpi_fw_run(mpi_grid *g, bool reflexive, bool *cycle, const char *fn);
 /* Copy between a tile and a dense row-major array with row stride ld:
  * rows r0.. and columns c0.. of the array, nr x nc of them (<= TB); the
  * rest of the tile is the semiring zero. */
-void mpi_tile_in(unsigned char *tile, const unsigned char *a, int64_t ld,
-                 int64_t nr, int64_t nc, const gsp__fw_tiles *k);
-void mpi_tile_out(unsigned char *a, int64_t ld, const unsigned char *tile,
-                  int64_t nr, int64_t nc, size_t esize);
+void mpi_tile_in(unsigned char *tile, const unsigned char *a, int64_t ld, int64_t nr, int64_t nc,
+                 const gsp__fw_tiles *k);
+void mpi_tile_out(unsigned char *a, int64_t ld, const unsigned char *tile, int64_t nr, int64_t nc, size_t esize);
 
 /* Argument checks shared by both forms: semiring code and fit with t. */
 gsp_info mpi_check_semiring(gsp_semiring s, gsp_type t, const char *fn);

@@ -24,14 +24,12 @@
 
 /* Allocation that fails with a message naming the public function, taken
  * from the variable `fn` in scope. */
-#define GSP_OPS_ALLOC(ptr, count, size)                                        \
-  GSP_CHECK(((ptr) = gsp__malloc_array((count), (size))) != NULL,              \
-            GSP_OUT_OF_MEMORY, "%s: cannot allocate %zu x %zu bytes", fn,      \
-            (size_t)(count), (size_t)(size))
-#define GSP_OPS_CALLOC(ptr, count, size)                                       \
-  GSP_CHECK(((ptr) = gsp__calloc((count), (size))) != NULL, GSP_OUT_OF_MEMORY, \
-            "%s: cannot allocate %zu x %zu bytes", fn, (size_t)(count),        \
-            (size_t)(size))
+#define GSP_OPS_ALLOC(ptr, count, size)                                              \
+  GSP_CHECK(((ptr) = gsp__malloc_array((count), (size))) != NULL, GSP_OUT_OF_MEMORY, \
+            "%s: cannot allocate %zu x %zu bytes", fn, (size_t)(count), (size_t)(size))
+#define GSP_OPS_CALLOC(ptr, count, size)                                                                              \
+  GSP_CHECK(((ptr) = gsp__calloc((count), (size))) != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate %zu x %zu bytes", \
+            fn, (size_t)(count), (size_t)(size))
 
 /* ---- argument checks (each records a message naming fn) ---- */
 
@@ -43,8 +41,7 @@ gsp_info gsp__ops_check_binop(gsp_binop op, const char *fn);
 gsp_info gsp__ops_check_monoid(gsp_binop op, const char *fn);
 gsp_info gsp__ops_check_semiring(gsp_semiring s, gsp_type t, const char *fn);
 /* Value operand `what` has the output's type t. */
-gsp_info gsp__ops_check_same_type(gsp_type t, gsp_type got, const char *fn,
-                                  const char *what);
+gsp_info gsp__ops_check_same_type(gsp_type t, gsp_type got, const char *fn, const char *what);
 
 /* Dimensions of A after the optional transpose. */
 static inline int64_t gsp__ops_rows(const struct gsp_matrix_s *A, bool tr) {
@@ -87,29 +84,28 @@ bool gsp__ops_truthy(gsp_type t, const void *x, int64_t k);
  * gsp__sr_add_<sfx>(s, x, y), gsp__sr_mul_<sfx>(s, x, y) for the numeric
  * types, generated from GSP_NUM_SEMIRING_LIST; bool has OR_AND only. */
 
-#define GSP_SR_GEN_(base, x)                                                   \
-  _Generic((x), int32_t: base##_i32, int64_t: base##_i64, float: base##_f32,   \
-           double: base##_f64)
-#define GSP_SR_ADD_CASE_(SR, sr, a, m, z, o)                                   \
-  case GSP_##SR:                                                               \
+#define GSP_SR_GEN_(base, x) \
+  _Generic((x), int32_t : base##_i32, int64_t : base##_i64, float : base##_f32, double : base##_f64)
+#define GSP_SR_ADD_CASE_(SR, sr, a, m, z, o) \
+  case GSP_##SR:                             \
     return GSP_SR_GEN_(gsp_##sr##_add, x)(x, y);
-#define GSP_SR_MUL_CASE_(SR, sr, a, m, z, o)                                   \
-  case GSP_##SR:                                                               \
+#define GSP_SR_MUL_CASE_(SR, sr, a, m, z, o) \
+  case GSP_##SR:                             \
     return GSP_SR_GEN_(gsp_##sr##_mul, x)(x, y);
-#define GSP_DEF_SR_OPS_(T, ct, sfx, PINF, NINF)                                \
-  GSP_FORCE_INLINE ct gsp__sr_add_##sfx(gsp_semiring s, ct x, ct y) {          \
-    switch (s) {                                                               \
-      GSP_NUM_SEMIRING_LIST(GSP_SR_ADD_CASE_)                                  \
-    default:                                                                   \
-      return x;                                                                \
-    }                                                                          \
-  }                                                                            \
-  GSP_FORCE_INLINE ct gsp__sr_mul_##sfx(gsp_semiring s, ct x, ct y) {          \
-    switch (s) {                                                               \
-      GSP_NUM_SEMIRING_LIST(GSP_SR_MUL_CASE_)                                  \
-    default:                                                                   \
-      return x;                                                                \
-    }                                                                          \
+#define GSP_DEF_SR_OPS_(T, ct, sfx, PINF, NINF)                       \
+  GSP_FORCE_INLINE ct gsp__sr_add_##sfx(gsp_semiring s, ct x, ct y) { \
+    switch (s) {                                                      \
+      GSP_NUM_SEMIRING_LIST(GSP_SR_ADD_CASE_)                         \
+    default:                                                          \
+      return x;                                                       \
+    }                                                                 \
+  }                                                                   \
+  GSP_FORCE_INLINE ct gsp__sr_mul_##sfx(gsp_semiring s, ct x, ct y) { \
+    switch (s) {                                                      \
+      GSP_NUM_SEMIRING_LIST(GSP_SR_MUL_CASE_)                         \
+    default:                                                          \
+      return x;                                                       \
+    }                                                                 \
   }
 GSP_NUM_TYPE_LIST(GSP_DEF_SR_OPS_)
 #undef GSP_DEF_SR_OPS_
@@ -128,8 +124,8 @@ GSP_FORCE_INLINE bool gsp__sr_mul_b(gsp_semiring s, bool x, bool y) {
 /* gsp_type_size that folds when t is a constant. */
 GSP_FORCE_INLINE size_t gsp__ops_tsize(gsp_type t) {
   switch (t) {
-#define GSP_TSIZE_CASE_(T, ct, sfx)                                            \
-  case GSP_##T:                                                                \
+#define GSP_TSIZE_CASE_(T, ct, sfx) \
+  case GSP_##T:                     \
     return sizeof(ct);
     GSP_TYPE_LIST(GSP_TSIZE_CASE_)
 #undef GSP_TSIZE_CASE_
@@ -139,16 +135,15 @@ GSP_FORCE_INLINE size_t gsp__ops_tsize(gsp_type t) {
 
 /* w[jw] = (init ? a[ka] (x) b[kb] : w[jw] (+) (a[ka] (x) b[kb])) on typed
  * arrays; with constant s and t this is one typed multiply-add. */
-GSP_FORCE_INLINE void gsp__sr_fma(gsp_semiring s, gsp_type t, void *w,
-                                  int64_t jw, const void *a, int64_t ka,
+GSP_FORCE_INLINE void gsp__sr_fma(gsp_semiring s, gsp_type t, void *w, int64_t jw, const void *a, int64_t ka,
                                   const void *b, int64_t kb, bool init) {
   switch (t) {
-#define GSP_FMA_CASE_(T, ct, sfx)                                              \
-  case GSP_##T: {                                                              \
-    ct *W = (ct *)w;                                                           \
-    ct prod = gsp__sr_mul_##sfx(s, ((const ct *)a)[ka], ((const ct *)b)[kb]);  \
-    W[jw] = init ? prod : gsp__sr_add_##sfx(s, W[jw], prod);                   \
-    return;                                                                    \
+#define GSP_FMA_CASE_(T, ct, sfx)                                             \
+  case GSP_##T: {                                                             \
+    ct *W = (ct *)w;                                                          \
+    ct prod = gsp__sr_mul_##sfx(s, ((const ct *)a)[ka], ((const ct *)b)[kb]); \
+    W[jw] = init ? prod : gsp__sr_add_##sfx(s, W[jw], prod);                  \
+    return;                                                                   \
   }
     GSP_TYPE_LIST(GSP_FMA_CASE_)
 #undef GSP_FMA_CASE_
@@ -156,14 +151,13 @@ GSP_FORCE_INLINE void gsp__sr_fma(gsp_semiring s, gsp_type t, void *w,
 }
 
 /* w[jw] = w[jw] (+) x[kx] (combining per-thread partial results). */
-GSP_FORCE_INLINE void gsp__sr_add_into(gsp_semiring s, gsp_type t, void *w,
-                                       int64_t jw, const void *x, int64_t kx) {
+GSP_FORCE_INLINE void gsp__sr_add_into(gsp_semiring s, gsp_type t, void *w, int64_t jw, const void *x, int64_t kx) {
   switch (t) {
-#define GSP_ADDI_CASE_(T, ct, sfx)                                             \
-  case GSP_##T: {                                                              \
-    ct *W = (ct *)w;                                                           \
-    W[jw] = gsp__sr_add_##sfx(s, W[jw], ((const ct *)x)[kx]);                  \
-    return;                                                                    \
+#define GSP_ADDI_CASE_(T, ct, sfx)                            \
+  case GSP_##T: {                                             \
+    ct *W = (ct *)w;                                          \
+    W[jw] = gsp__sr_add_##sfx(s, W[jw], ((const ct *)x)[kx]); \
+    return;                                                   \
   }
     GSP_TYPE_LIST(GSP_ADDI_CASE_)
 #undef GSP_ADDI_CASE_
@@ -171,11 +165,9 @@ GSP_FORCE_INLINE void gsp__sr_add_into(gsp_semiring s, gsp_type t, void *w,
 }
 
 /* Stamp `GEN(SR, T)` for every (semiring, type) pair that fits. */
-#define GSP_OPS_NUM_PAIRS_(SR, sr, a, m, z, o)                                 \
-  GSP_OPS_GEN(SR, INT32) GSP_OPS_GEN(SR, INT64) GSP_OPS_GEN(SR, FP32)          \
-  GSP_OPS_GEN(SR, FP64)
-#define GSP_OPS_FOR_EACH_PAIR                                                  \
-  GSP_NUM_SEMIRING_LIST(GSP_OPS_NUM_PAIRS_) GSP_OPS_GEN(OR_AND, BOOL)
+#define GSP_OPS_NUM_PAIRS_(SR, sr, a, m, z, o) \
+  GSP_OPS_GEN(SR, INT32) GSP_OPS_GEN(SR, INT64) GSP_OPS_GEN(SR, FP32) GSP_OPS_GEN(SR, FP64)
+#define GSP_OPS_FOR_EACH_PAIR GSP_NUM_SEMIRING_LIST(GSP_OPS_NUM_PAIRS_) GSP_OPS_GEN(OR_AND, BOOL)
 
 /* ---- objects ---- */
 
@@ -185,23 +177,19 @@ gsp_info gsp__ops_csr(struct gsp_matrix_s *A, const char *fn);
  * *V is A or A's CSR copy. */
 gsp_info gsp__ops_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A, const char *fn);
 /* *AT = A' as a new unpublished CSR matrix (A must be CSR). */
-gsp_info gsp__ops_transpose(struct gsp_matrix_s **AT,
-                            const struct gsp_matrix_s *A, const char *fn);
+gsp_info gsp__ops_transpose(struct gsp_matrix_s **AT, const struct gsp_matrix_s *A, const char *fn);
 /* A as CSR, transposed when tr: *use points at A or at a new matrix stored
  * in *tmp (to destroy after use). */
-gsp_info gsp__ops_input(const struct gsp_matrix_s **use,
-                        struct gsp_matrix_s **tmp, struct gsp_matrix_s *A,
-                        bool tr, const char *fn);
+gsp_info gsp__ops_input(const struct gsp_matrix_s **use, struct gsp_matrix_s **tmp, struct gsp_matrix_s *A, bool tr,
+                        const char *fn);
 /* New unpublished CSR matrix taking over *p, *j, *x (nvals = p[nrows]).
  * The three pointers are set to NULL whatever happens: on failure the arrays
  * are freed, so callers never free them twice. */
-gsp_info gsp__ops_matrix_from_csr(struct gsp_matrix_s **T, gsp_type t,
-                                  int64_t nrows, int64_t ncols, gsp_index **p,
+gsp_info gsp__ops_matrix_from_csr(struct gsp_matrix_s **T, gsp_type t, int64_t nrows, int64_t ncols, gsp_index **p,
                                   gsp_index **j, void **x, const char *fn);
 /* New unpublished vector with allocated x[n] and presence b[n] (all
  * absent). Producers fill both, then call gsp__ops_vector_done. */
-gsp_info gsp__ops_vector_new(struct gsp_vector_s **v, gsp_type t, int64_t n,
-                             const char *fn);
+gsp_info gsp__ops_vector_new(struct gsp_vector_s **v, gsp_type t, int64_t n, const char *fn);
 /* Recount nvals from b and drop b when every entry is present. */
 void gsp__ops_vector_done(struct gsp_vector_s *v);
 /* The same two for producers that write every x[i] and b[i] themselves
@@ -209,8 +197,7 @@ void gsp__ops_vector_done(struct gsp_vector_s *v);
  * recycled memory; new pages are mapped by whoever writes them first), and
  * nvals set without a recount (b dropped when every entry is present, in
  * which case b need not have been written). */
-gsp_info gsp__ops_vector_new_uninit(struct gsp_vector_s **v, gsp_type t, int64_t n,
-                                    const char *fn);
+gsp_info gsp__ops_vector_new_uninit(struct gsp_vector_s **v, gsp_type t, int64_t n, const char *fn);
 void gsp__ops_vector_done_count(struct gsp_vector_s *v, int64_t nvals);
 /* Whether v(i) is present. */
 static inline bool gsp__ops_vpresent(const struct gsp_vector_s *v, int64_t i) {
@@ -226,19 +213,15 @@ void gsp__ops_sort_index(gsp_index *a, int64_t n);
  * T has C's type and dimensions; mask (may be NULL) any type. *T is
  * consumed (set to NULL) when used as C's new storage; the caller destroys
  * whatever is left. C is changed only on success. */
-gsp_info gsp__ops_matrix_writeback(struct gsp_matrix_s *C,
-                                   struct gsp_matrix_s *mask, gsp_binop accum,
-                                   struct gsp_matrix_s **T,
-                                   const gsp_desc *desc, const char *fn);
-gsp_info gsp__ops_vector_writeback(struct gsp_vector_s *w,
-                                   struct gsp_vector_s *mask, gsp_binop accum,
-                                   struct gsp_vector_s **T,
-                                   const gsp_desc *desc, const char *fn);
+gsp_info gsp__ops_matrix_writeback(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum,
+                                   struct gsp_matrix_s **T, const gsp_desc *desc, const char *fn);
+gsp_info gsp__ops_vector_writeback(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum,
+                                   struct gsp_vector_s **T, const gsp_desc *desc, const char *fn);
 
 /* Make the host copies of up to four vectors valid (NULLs skipped): device-
  * resident results are downloaded before CPU code reads them. */
-gsp_info gsp__ops_vectors_host(const char *fn, struct gsp_vector_s *a, struct gsp_vector_s *b,
-                               struct gsp_vector_s *c, struct gsp_vector_s *d);
+gsp_info gsp__ops_vectors_host(const char *fn, struct gsp_vector_s *a, struct gsp_vector_s *b, struct gsp_vector_s *c,
+                               struct gsp_vector_s *d);
 
 /* Backend of gsp_mxm / gsp_mxv / gsp_vxm: checks desc's direction code
  * (GSP_INVALID_VALUE), then gsp__backend_pick with desc's backend; AUTO
@@ -246,11 +229,7 @@ gsp_info gsp__ops_vectors_host(const char *fn, struct gsp_vector_s *a, struct gs
 gsp_info gsp__ops_desc_backend(gsp__backend_choice *be, const gsp_desc *d, bool auto_gpu, const char *fn);
 
 /* Common checks of an output/mask pair: handles, mask dimensions, accum. */
-gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C,
-                                   struct gsp_matrix_s *mask, gsp_binop accum,
-                                   const char *fn);
-gsp_info gsp__ops_check_vector_out(struct gsp_vector_s *w,
-                                   struct gsp_vector_s *mask, gsp_binop accum,
-                                   const char *fn);
+gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum, const char *fn);
+gsp_info gsp__ops_check_vector_out(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, const char *fn);
 
 #endif /* GSP_OPS_H */

@@ -27,8 +27,7 @@ gsp_info gsp__ops_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A, const ch
   return with_fn(gsp__matrix_csr_view(V, A), fn);
 }
 
-gsp_info gsp__ops_transpose(struct gsp_matrix_s **AT, const struct gsp_matrix_s *A,
-                            const char *fn) {
+gsp_info gsp__ops_transpose(struct gsp_matrix_s **AT, const struct gsp_matrix_s *A, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   gsp_index *p = NULL, *jj = NULL, *pos = NULL;
   void *x = NULL;
@@ -59,8 +58,8 @@ gsp_info gsp__ops_transpose(struct gsp_matrix_s **AT, const struct gsp_matrix_s 
   return info;
 }
 
-gsp_info gsp__ops_input(const struct gsp_matrix_s **use, struct gsp_matrix_s **tmp,
-                        struct gsp_matrix_s *A, bool tr, const char *fn) {
+gsp_info gsp__ops_input(const struct gsp_matrix_s **use, struct gsp_matrix_s **tmp, struct gsp_matrix_s *A, bool tr,
+                        const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   *tmp = NULL;
@@ -75,9 +74,8 @@ gsp_info gsp__ops_input(const struct gsp_matrix_s **use, struct gsp_matrix_s **t
   return info;
 }
 
-gsp_info gsp__ops_matrix_from_csr(struct gsp_matrix_s **T, gsp_type t, int64_t nrows,
-                                  int64_t ncols, gsp_index **pp, gsp_index **jp, void **xp,
-                                  const char *fn) {
+gsp_info gsp__ops_matrix_from_csr(struct gsp_matrix_s **T, gsp_type t, int64_t nrows, int64_t ncols, gsp_index **pp,
+                                  gsp_index **jp, void **xp, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *M = NULL;
   gsp_index *p = *pp, *j = *jp;
@@ -111,8 +109,7 @@ gsp_info gsp__ops_vector_new_uninit(struct gsp_vector_s **v, gsp_type t, int64_t
   V->n = n;
   V->x = gsp__malloc_array(n > 0 ? (size_t)n : 1, gsp_type_size(t));
   V->b = gsp__malloc(n > 0 ? (size_t)n : 1);
-  GSP_CHECK(V->x && V->b, GSP_OUT_OF_MEMORY, "%s: cannot allocate a vector of %lld entries", fn,
-            (long long)n);
+  GSP_CHECK(V->x && V->b, GSP_OUT_OF_MEMORY, "%s: cannot allocate a vector of %lld entries", fn, (long long)n);
   *v = V;
 #undef GSP_FREE_ALL
   return info;
@@ -164,8 +161,8 @@ void gsp__ops_sort_index(gsp_index *a, int64_t n) {
   qsort(a, (size_t)n, sizeof *a, cmp_index);
 }
 
-gsp_info gsp__ops_vectors_host(const char *fn, struct gsp_vector_s *a, struct gsp_vector_s *b,
-                               struct gsp_vector_s *c, struct gsp_vector_s *d) {
+gsp_info gsp__ops_vectors_host(const char *fn, struct gsp_vector_s *a, struct gsp_vector_s *b, struct gsp_vector_s *c,
+                               struct gsp_vector_s *d) {
   struct gsp_vector_s *v[4] = {a, b, c, d};
   for (int k = 0; k < 4; k++) {
     gsp_info info = v[k] ? with_fn(gsp__vector_host(v[k]), fn) : GSP_SUCCESS;
@@ -185,32 +182,29 @@ gsp_info gsp__ops_desc_backend(gsp__backend_choice *be, const gsp_desc *d, bool 
   return info;
 }
 
-gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C, struct gsp_matrix_s *mask,
-                                   gsp_binop accum, const char *fn) {
+gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(C, fn, "C"));
   if (mask) {
     GSP_TRY(gsp__check_matrix(mask, fn, "mask"));
     GSP_CHECK(mask->nrows == C->nrows && mask->ncols == C->ncols, GSP_DIMENSION_MISMATCH,
-              "%s: mask is %lld x %lld but C is %lld x %lld", fn, (long long)mask->nrows,
-              (long long)mask->ncols, (long long)C->nrows, (long long)C->ncols);
+              "%s: mask is %lld x %lld but C is %lld x %lld", fn, (long long)mask->nrows, (long long)mask->ncols,
+              (long long)C->nrows, (long long)C->ncols);
   }
   GSP_TRY(gsp__ops_check_accum(accum, fn));
 #undef GSP_FREE_ALL
   return info;
 }
 
-gsp_info gsp__ops_check_vector_out(struct gsp_vector_s *w, struct gsp_vector_s *mask,
-                                   gsp_binop accum, const char *fn) {
+gsp_info gsp__ops_check_vector_out(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_vector(w, fn, "w"));
   if (mask) {
     GSP_TRY(gsp__check_vector(mask, fn, "mask"));
-    GSP_CHECK(mask->n == w->n, GSP_DIMENSION_MISMATCH,
-              "%s: mask has size %lld but w has size %lld", fn, (long long)mask->n,
-              (long long)w->n);
+    GSP_CHECK(mask->n == w->n, GSP_DIMENSION_MISMATCH, "%s: mask has size %lld but w has size %lld", fn,
+              (long long)mask->n, (long long)w->n);
   }
   GSP_TRY(gsp__ops_check_accum(accum, fn));
 #undef GSP_FREE_ALL

@@ -19,8 +19,7 @@
 #include "gsp.h"
 
 enum { FUZZ_MTX, FUZZ_DIMACS, FUZZ_EDGELIST, FUZZ_NPY, FUZZ_DENSE, FUZZ_BUILD, FUZZ_NTARGETS };
-static const char *const fuzz_target_names[FUZZ_NTARGETS] = {"mtx", "dimacs", "edgelist",
-                                                            "npy", "dense", "build"};
+static const char *const fuzz_target_names[FUZZ_NTARGETS] = {"mtx", "dimacs", "edgelist", "npy", "dense", "build"};
 
 /* A matrix that a call returned must be usable: its tuples come out and
  * match its entry count. Returns 0 when it is. */
@@ -55,8 +54,7 @@ typedef struct {
 } fuzz_opts;
 
 static void fuzz_options(int target, const uint8_t **data, size_t *size, fuzz_opts *f) {
-  static const gsp_file_format fmt[] = {GSP_FILE_MTX, GSP_FILE_DIMACS, GSP_FILE_EDGELIST,
-                                        GSP_FILE_NPY, GSP_FILE_DENSE};
+  static const gsp_file_format fmt[] = {GSP_FILE_MTX, GSP_FILE_DIMACS, GSP_FILE_EDGELIST, GSP_FILE_NPY, GSP_FILE_DENSE};
   memset(f, 0, sizeof *f);
   f->o.format = fmt[target];
   int idmode = 3;
@@ -86,8 +84,7 @@ static void fuzz_options(int target, const uint8_t **data, size_t *size, fuzz_op
     idmode = o1 >> 6;
   }
   /* the first byte picks an id mode for edge lists: all three get fuzzed */
-  if (target == FUZZ_EDGELIST)
-    f->o.ids = (gsp_id_mode)(idmode < 3 ? idmode : *size > 0 ? (*data)[0] % 3 : 0);
+  if (target == FUZZ_EDGELIST) f->o.ids = (gsp_id_mode)(idmode < 3 ? idmode : *size > 0 ? (*data)[0] % 3 : 0);
   /* a lone id of 10^9 legitimately asks for 10^9 vertices; a cap keeps the
    * fuzzer fast and exercises the out-of-range path instead */
   if (target == FUZZ_EDGELIST && f->o.ids != GSP_IDS_REMAP) f->o.nvertices = 1 << 16;
@@ -155,9 +152,11 @@ static int fuzz_build(const uint8_t *data, size_t size) {
       int64_t v64 = v;
       float f = (float)v;
       double d = v;
-      const void *src = t == GSP_BOOL ? (const void *)&b : t == GSP_INT32 ? (const void *)&v
-                        : t == GSP_INT64 ? (const void *)&v64 : t == GSP_FP32 ? (const void *)&f
-                                                                              : (const void *)&d;
+      const void *src = t == GSP_BOOL    ? (const void *)&b
+                        : t == GSP_INT32 ? (const void *)&v
+                        : t == GSP_INT64 ? (const void *)&v64
+                        : t == GSP_FP32  ? (const void *)&f
+                                         : (const void *)&d;
       memcpy(Xt + k * gsp_type_size(t), src, gsp_type_size(t));
     }
     gsp_matrix A = NULL;

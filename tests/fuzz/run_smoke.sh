@@ -18,10 +18,10 @@ JOBS=${JOBS:-2}
 command -v "$CC_FUZZ" >/dev/null || { echo "fuzz smoke: $CC_FUZZ not found (libFuzzer needs clang)"; exit 1; }
 CC="$CC_FUZZ" cmake -S "$SRC" -B "$BUILD" -DGSP_FUZZ=ON -DGSP_CUDA=OFF \
   -DGSP_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DGSP_BUILD_BENCH=OFF -DGSP_BUILD_EXAMPLES=OFF >"$BUILD.configure.log" 2>&1 \
-  || { echo "fuzz smoke: configure failed (see $BUILD.configure.log)"; tail -20 "$BUILD.configure.log"; exit 1; }
-cmake --build "$BUILD" -j"$JOBS" --target fuzz_targets >"$BUILD.build.log" 2>&1 \
-  || { echo "fuzz smoke: build failed (see $BUILD.build.log)"; tail -20 "$BUILD.build.log"; exit 1; }
+  -DGSP_BUILD_BENCH=OFF -DGSP_BUILD_EXAMPLES=OFF >"$BUILD/fuzz_configure.log" 2>&1 \
+  || { echo "fuzz smoke: configure failed (see $BUILD/fuzz_configure.log)"; tail -20 "$BUILD/fuzz_configure.log"; exit 1; }
+cmake --build "$BUILD" -j"$JOBS" --target fuzz_targets >"$BUILD/fuzz_build.log" 2>&1 \
+  || { echo "fuzz smoke: build failed (see $BUILD/fuzz_build.log)"; tail -20 "$BUILD/fuzz_build.log"; exit 1; }
 
 W=$(cd "$BUILD" && pwd)/fuzz_smoke
 rm -rf "$W"

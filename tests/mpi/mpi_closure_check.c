@@ -28,15 +28,15 @@
 static int rank, size;
 static long failures, checks;
 
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    checks++;                                                                  \
-    if (!(cond)) {                                                             \
-      failures++;                                                              \
-      fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__);           \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, " [%s]\n", gsp_last_error());                            \
-    }                                                                          \
+#define CHECK(cond, ...)                                             \
+  do {                                                               \
+    checks++;                                                        \
+    if (!(cond)) {                                                   \
+      failures++;                                                    \
+      fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__); \
+      fprintf(stderr, __VA_ARGS__);                                  \
+      fprintf(stderr, " [%s]\n", gsp_last_error());                  \
+    }                                                                \
   } while (0)
 
 /* ---- deterministic inputs ---- */
@@ -47,15 +47,27 @@ static uint64_t next(uint64_t *s) { /* splitmix64 */
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
   return z ^ (z >> 31);
 }
-static double uniform(uint64_t *s) { return (double)(next(s) >> 11) * 0x1p-53; }
+static double uniform(uint64_t *s) {
+  return (double)(next(s) >> 11) * 0x1p-53;
+}
 
 static void put(void *x, gsp_type t, double v) {
   switch (t) {
-  case GSP_BOOL: *(bool *)x = v != 0; break;
-  case GSP_INT32: *(int32_t *)x = (int32_t)v; break;
-  case GSP_INT64: *(int64_t *)x = (int64_t)v; break;
-  case GSP_FP32: *(float *)x = (float)v; break;
-  case GSP_FP64: *(double *)x = v; break;
+  case GSP_BOOL:
+    *(bool *)x = v != 0;
+    break;
+  case GSP_INT32:
+    *(int32_t *)x = (int32_t)v;
+    break;
+  case GSP_INT64:
+    *(int64_t *)x = (int64_t)v;
+    break;
+  case GSP_FP32:
+    *(float *)x = (float)v;
+    break;
+  case GSP_FP64:
+    *(double *)x = v;
+    break;
   }
 }
 
@@ -66,8 +78,7 @@ static void put(void *x, gsp_type t, double v) {
  * backwards); MAX_PLUS gets their negation. Float weights are fractional so
  * that the association of sums shows in the last bits.
  */
-static gsp_matrix make_input(gsp_type t, gsp_semiring s, int64_t n, double density,
-                             uint64_t seed) {
+static gsp_matrix make_input(gsp_type t, gsp_semiring s, int64_t n, double density, uint64_t seed) {
   uint64_t st = seed * 7919 + (uint64_t)n * 131 + (uint64_t)t * 17 + (uint64_t)s;
   bool frac = t == GSP_FP32 || t == GSP_FP64;
   double *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
@@ -84,9 +95,14 @@ static gsp_matrix make_input(gsp_type t, gsp_semiring s, int64_t n, double densi
       double c = frac ? uniform(&st) * 20 + 0.1 : (double)(next(&st) % 20);
       double w;
       switch (s) {
-      case GSP_MIN_PLUS: w = c + p[i] - p[j]; break;
-      case GSP_MAX_PLUS: w = -(c + p[i] - p[j]); break;
-      default: w = frac ? uniform(&st) * 200 - 100 : (double)(next(&st) % 200) - 100;
+      case GSP_MIN_PLUS:
+        w = c + p[i] - p[j];
+        break;
+      case GSP_MAX_PLUS:
+        w = -(c + p[i] - p[j]);
+        break;
+      default:
+        w = frac ? uniform(&st) * 200 - 100 : (double)(next(&st) % 200) - 100;
       }
       I[m] = (gsp_index)i, J[m] = (gsp_index)j, W[m] = w, m++;
     }
@@ -173,8 +189,7 @@ static bool agreed(gsp_info info) {
 
 /* Collective and distributed closure of make_input(...) against
  * gsp_closure_ext on the CPU backend. */
-static void compare(gsp_type t, gsp_semiring s, int64_t n, double density, bool plus,
-                    const gsp_mpi_opts *base) {
+static void compare(gsp_type t, gsp_semiring s, int64_t n, double density, bool plus, const gsp_mpi_opts *base) {
   gsp_mpi_opts o = base ? *base : (gsp_mpi_opts){0};
   o.non_reflexive = plus;
   gsp_matrix ref = make_input(t, s, n, density, 1);
@@ -186,11 +201,11 @@ static void compare(gsp_type t, gsp_semiring s, int64_t n, double density, bool 
   gsp_matrix M = rank == o.root ? make_input(t, s, n, density, 1) : NULL;
   gsp_info got = gsp_mpi_closure(M, s, MPI_COMM_WORLD, &o);
   CHECK(agreed(got), "%s %s n=%lld: ranks disagree", what, gsp__type_name(t), (long long)n);
-  CHECK(got == want, "%s %s n=%lld %s: collective gave %d, gsp_closure %d", what,
-        gsp__type_name(t), (long long)n, plus ? "M+" : "M*", (int)got, (int)want);
+  CHECK(got == want, "%s %s n=%lld %s: collective gave %d, gsp_closure %d", what, gsp__type_name(t), (long long)n,
+        plus ? "M+" : "M*", (int)got, (int)want);
   if (rank == o.root && got == GSP_SUCCESS)
-    CHECK(same(M, ref), "%s %s n=%lld %s nprow=%d: collective result differs", what,
-          gsp__type_name(t), (long long)n, plus ? "M+" : "M*", o.nprow);
+    CHECK(same(M, ref), "%s %s n=%lld %s nprow=%d: collective result differs", what, gsp__type_name(t), (long long)n,
+          plus ? "M+" : "M*", o.nprow);
   gsp_matrix_free(&M);
 
   /* distributed: each rank builds and keeps its block */
@@ -200,11 +215,11 @@ static void compare(gsp_type t, gsp_semiring s, int64_t n, double density, bool 
   CHECK(gsp_mpi_local_block(&local, A, &L) == GSP_SUCCESS, "local block");
   got = gsp_mpi_closure_dist(local, &L, s, MPI_COMM_WORLD, &o);
   CHECK(agreed(got), "%s %s n=%lld dist: ranks disagree", what, gsp__type_name(t), (long long)n);
-  CHECK(got == want, "%s %s n=%lld %s: dist gave %d, gsp_closure %d", what, gsp__type_name(t),
-        (long long)n, plus ? "M+" : "M*", (int)got, (int)want);
+  CHECK(got == want, "%s %s n=%lld %s: dist gave %d, gsp_closure %d", what, gsp__type_name(t), (long long)n,
+        plus ? "M+" : "M*", (int)got, (int)want);
   if (got == GSP_SUCCESS)
-    CHECK(same_block(local, ref, &L), "%s %s n=%lld %s: dist block differs", what,
-          gsp__type_name(t), (long long)n, plus ? "M+" : "M*");
+    CHECK(same_block(local, ref, &L), "%s %s n=%lld %s: dist block differs", what, gsp__type_name(t), (long long)n,
+          plus ? "M+" : "M*");
   gsp_matrix_free(&local);
   gsp_matrix_free(&A);
   gsp_matrix_free(&ref);
@@ -214,12 +229,11 @@ static const struct {
   gsp_semiring s;
   gsp_type t;
 } pairs[] = {
-    {GSP_MIN_PLUS, GSP_INT32}, {GSP_MIN_PLUS, GSP_INT64}, {GSP_MIN_PLUS, GSP_FP32},
-    {GSP_MIN_PLUS, GSP_FP64},  {GSP_MAX_PLUS, GSP_INT32}, {GSP_MAX_PLUS, GSP_INT64},
-    {GSP_MAX_PLUS, GSP_FP32},  {GSP_MAX_PLUS, GSP_FP64},  {GSP_MAX_MIN, GSP_INT32},
-    {GSP_MAX_MIN, GSP_INT64},  {GSP_MAX_MIN, GSP_FP32},   {GSP_MAX_MIN, GSP_FP64},
-    {GSP_MIN_MAX, GSP_INT32},  {GSP_MIN_MAX, GSP_INT64},  {GSP_MIN_MAX, GSP_FP32},
-    {GSP_MIN_MAX, GSP_FP64},   {GSP_OR_AND, GSP_BOOL},
+    {GSP_MIN_PLUS, GSP_INT32}, {GSP_MIN_PLUS, GSP_INT64}, {GSP_MIN_PLUS, GSP_FP32}, {GSP_MIN_PLUS, GSP_FP64},
+    {GSP_MAX_PLUS, GSP_INT32}, {GSP_MAX_PLUS, GSP_INT64}, {GSP_MAX_PLUS, GSP_FP32}, {GSP_MAX_PLUS, GSP_FP64},
+    {GSP_MAX_MIN, GSP_INT32},  {GSP_MAX_MIN, GSP_INT64},  {GSP_MAX_MIN, GSP_FP32},  {GSP_MAX_MIN, GSP_FP64},
+    {GSP_MIN_MAX, GSP_INT32},  {GSP_MIN_MAX, GSP_INT64},  {GSP_MIN_MAX, GSP_FP32},  {GSP_MIN_MAX, GSP_FP64},
+    {GSP_OR_AND, GSP_BOOL},
 };
 #define NPAIRS (sizeof pairs / sizeof *pairs)
 
@@ -286,33 +300,29 @@ static void layouts(void) {
   for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
     gsp_mpi_layout L;
     gsp_index n = (gsp_index)sizes[z];
-    CHECK(gsp_mpi_layout_get(&L, n, MPI_COMM_WORLD, NULL) == GSP_SUCCESS, "layout n=%llu",
-          (unsigned long long)n);
-    CHECK(L.nprow * L.npcol == size && L.nprow <= L.npcol, "grid %d x %d for %d ranks", L.nprow,
-          L.npcol, size);
+    CHECK(gsp_mpi_layout_get(&L, n, MPI_COMM_WORLD, NULL) == GSP_SUCCESS, "layout n=%llu", (unsigned long long)n);
+    CHECK(L.nprow * L.npcol == size && L.nprow <= L.npcol, "grid %d x %d for %d ranks", L.nprow, L.npcol, size);
     long long mine = (long long)(L.local_nrows * L.local_ncols), total;
     MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-    CHECK(total == (long long)(n * n), "n=%llu: local sizes sum to %lld",
-          (unsigned long long)n, total);
+    CHECK(total == (long long)(n * n), "n=%llu: local sizes sum to %lld", (unsigned long long)n, total);
     bool ok = true;
     for (gsp_index li = 0; li < L.local_nrows; li++)
       for (gsp_index lj = 0; lj < L.local_ncols; lj += 7) {
         gsp_index i, j, li2, lj2;
         int owner;
         ok &= gsp_mpi_local_to_global(&i, &j, &L, li, lj) == GSP_SUCCESS &&
-              gsp_mpi_global_to_local(&owner, &li2, &lj2, &L, i, j) == GSP_SUCCESS &&
-              owner == rank && li2 == li && lj2 == lj && i < n && j < n;
+              gsp_mpi_global_to_local(&owner, &li2, &lj2, &L, i, j) == GSP_SUCCESS && owner == rank && li2 == li &&
+              lj2 == lj && i < n && j < n;
       }
     CHECK(ok, "n=%llu: local <-> global maps disagree", (unsigned long long)n);
     CHECK(gsp_mpi_local_to_global(NULL, NULL, &L, L.local_nrows, 0) == GSP_INVALID_INDEX,
           "local index past the block accepted");
-    CHECK(gsp_mpi_global_to_local(NULL, NULL, NULL, &L, n, 0) == GSP_INVALID_INDEX,
-          "global index past n accepted");
+    CHECK(gsp_mpi_global_to_local(NULL, NULL, NULL, &L, n, 0) == GSP_INVALID_INDEX, "global index past n accepted");
   }
   gsp_mpi_layout L;
   gsp_mpi_opts bad = {.nprow = size + 1};
-  CHECK(gsp_mpi_layout_get(&L, 10, MPI_COMM_WORLD, &bad) == GSP_INVALID_VALUE,
-        "nprow %d accepted for %d ranks", size + 1, size);
+  CHECK(gsp_mpi_layout_get(&L, 10, MPI_COMM_WORLD, &bad) == GSP_INVALID_VALUE, "nprow %d accepted for %d ranks",
+        size + 1, size);
 }
 
 /* Arguments of the functions that are not collective: NULL, a freed
@@ -328,7 +338,8 @@ static void guards(void) {
   CHECK(gsp_mpi_global_to_local(&owner, &li, &lj, NULL, 0, 0) == GSP_NULL_POINTER, "global_to_local(NULL L)");
   CHECK(gsp_mpi_global_to_local(&owner, &li, &lj, &L, 0, n) == GSP_INVALID_INDEX, "global_to_local(j = n)");
   CHECK(i == 77 && j == 77 && li == 77 && lj == 77 && owner == -7, "an output was written on error");
-  gsp_matrix A = make_input(GSP_FP32, GSP_MIN_PLUS, (int64_t)n, 0.1, 8), B = make_input(GSP_FP32, GSP_MIN_PLUS, 71, 0.1, 9);
+  gsp_matrix A = make_input(GSP_FP32, GSP_MIN_PLUS, (int64_t)n, 0.1, 8),
+             B = make_input(GSP_FP32, GSP_MIN_PLUS, 71, 0.1, 9);
   gsp_matrix out = (gsp_matrix)&out, dead = NULL;
   gsp_matrix_dup(&dead, A);
   gsp_matrix stale = dead;
@@ -389,8 +400,7 @@ static void errors(void) {
   got = gsp_mpi_closure_dist(local, &L, GSP_MIN_PLUS, MPI_COMM_WORLD, NULL);
   CHECK(agreed(got) && got == GSP_INVALID_VALUE, "NaN on rank %d gave %d", size - 1, (int)got);
   CHECK(same(local, keep), "a block changed after a NaN elsewhere");
-  if (size > 1 && rank < size - 1)
-    CHECK(strstr(gsp_last_error(), "failed") != NULL, "message names the failing rank");
+  if (size > 1 && rank < size - 1) CHECK(strstr(gsp_last_error(), "failed") != NULL, "message names the failing rank");
   gsp_matrix_free(&local), gsp_matrix_free(&keep);
   gsp_mpi_local_block(&local, A, &L);
   gsp_matrix_dup(&keep, local);
@@ -408,8 +418,7 @@ static void errors(void) {
   gsp_mpi_layout other;
   gsp_mpi_layout_get(&other, (gsp_index)n + 1, MPI_COMM_WORLD, NULL);
   got = gsp_mpi_closure_dist(local, &other, GSP_MIN_PLUS, MPI_COMM_WORLD, NULL);
-  CHECK(agreed(got) && got == GSP_DIMENSION_MISMATCH, "block of the wrong size gave %d",
-        (int)got);
+  CHECK(agreed(got) && got == GSP_DIMENSION_MISMATCH, "block of the wrong size gave %d", (int)got);
   CHECK(same(local, keep), "a block changed after an argument error");
   gsp_matrix_free(&local), gsp_matrix_free(&keep), gsp_matrix_free(&A);
 }
@@ -440,10 +449,9 @@ static void allocation_failures(void) {
         gsp_info got = form == 0 ? gsp_mpi_closure(M, s, MPI_COMM_WORLD, NULL)
                                  : gsp_mpi_closure_dist(M, &L, s, MPI_COMM_WORLD, NULL);
         gsp__debug_fail_after(-1);
-        CHECK(agreed(got), "form %d, failure at allocation %lld of rank %d: ranks disagree",
-              form, k, victim);
-        CHECK(got == GSP_SUCCESS || got == GSP_OUT_OF_MEMORY,
-              "form %d, failure at allocation %lld of rank %d gave %d", form, k, victim, (int)got);
+        CHECK(agreed(got), "form %d, failure at allocation %lld of rank %d: ranks disagree", form, k, victim);
+        CHECK(got == GSP_SUCCESS || got == GSP_OUT_OF_MEMORY, "form %d, failure at allocation %lld of rank %d gave %d",
+              form, k, victim, (int)got);
         if (got == GSP_OUT_OF_MEMORY && M) CHECK(same(M, keep), "form %d k %lld: changed", form, k);
         int ok = got == GSP_SUCCESS, all;
         MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -476,9 +484,7 @@ int main(int argc, char **argv) {
   long all_failures, all_checks;
   MPI_Allreduce(&failures, &all_failures, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(&checks, &all_checks, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0)
-    printf("mpi_closure_check: %d ranks, %ld checks, %ld failed\n", size, all_checks,
-           all_failures);
+  if (rank == 0) printf("mpi_closure_check: %d ranks, %ld checks, %ld failed\n", size, all_checks, all_failures);
   MPI_Finalize();
   return all_failures ? 1 : 0;
 }

@@ -18,10 +18,9 @@ void gsp_test_context(const char *fmt, ...) {
   strcat(gsp_test_ctx, ": ");
 }
 
-const gsp_type gsp_test_types[GSP_TEST_NTYPES] = {GSP_BOOL, GSP_INT32, GSP_INT64, GSP_FP32,
-                                                  GSP_FP64};
-const gsp_semiring gsp_test_semirings[GSP_TEST_NSEMIRINGS] = {
-    GSP_MIN_PLUS, GSP_MAX_PLUS, GSP_MAX_MIN, GSP_MIN_MAX, GSP_OR_AND, GSP_PLUS_TIMES};
+const gsp_type gsp_test_types[GSP_TEST_NTYPES] = {GSP_BOOL, GSP_INT32, GSP_INT64, GSP_FP32, GSP_FP64};
+const gsp_semiring gsp_test_semirings[GSP_TEST_NSEMIRINGS] = {GSP_MIN_PLUS, GSP_MAX_PLUS, GSP_MAX_MIN,
+                                                              GSP_MIN_MAX,  GSP_OR_AND,   GSP_PLUS_TIMES};
 
 uint64_t gsp_test_rand(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
@@ -36,30 +35,48 @@ double gsp_test_uniform(uint64_t *state) {
 
 void gsp_test_value_set(gsp_type t, void *x, int64_t v) {
   switch (t) {
-  case GSP_BOOL: *(bool *)x = v != 0; break;
-  case GSP_INT32: *(int32_t *)x = (int32_t)v; break;
-  case GSP_INT64: *(int64_t *)x = v; break;
-  case GSP_FP32: *(float *)x = (float)v; break;
-  case GSP_FP64: *(double *)x = (double)v; break;
+  case GSP_BOOL:
+    *(bool *)x = v != 0;
+    break;
+  case GSP_INT32:
+    *(int32_t *)x = (int32_t)v;
+    break;
+  case GSP_INT64:
+    *(int64_t *)x = v;
+    break;
+  case GSP_FP32:
+    *(float *)x = (float)v;
+    break;
+  case GSP_FP64:
+    *(double *)x = (double)v;
+    break;
   }
 }
 
 double gsp_test_value_f64(gsp_type t, const void *x) {
   switch (t) {
-  case GSP_BOOL: return *(const bool *)x;
-  case GSP_INT32: return *(const int32_t *)x;
-  case GSP_INT64: return (double)*(const int64_t *)x;
-  case GSP_FP32: return *(const float *)x;
-  case GSP_FP64: return *(const double *)x;
+  case GSP_BOOL:
+    return *(const bool *)x;
+  case GSP_INT32:
+    return *(const int32_t *)x;
+  case GSP_INT64:
+    return (double)*(const int64_t *)x;
+  case GSP_FP32:
+    return *(const float *)x;
+  case GSP_FP64:
+    return *(const double *)x;
   }
   return NAN;
 }
 
 bool gsp_test_value_eq(gsp_type t, const void *a, const void *b, double tol) {
   switch (t) {
-  case GSP_BOOL: return *(const bool *)a == *(const bool *)b;
-  case GSP_INT32: return *(const int32_t *)a == *(const int32_t *)b;
-  case GSP_INT64: return *(const int64_t *)a == *(const int64_t *)b;
+  case GSP_BOOL:
+    return *(const bool *)a == *(const bool *)b;
+  case GSP_INT32:
+    return *(const int32_t *)a == *(const int32_t *)b;
+  case GSP_INT64:
+    return *(const int64_t *)a == *(const int64_t *)b;
   case GSP_FP32:
   case GSP_FP64: {
     double x = gsp_test_value_f64(t, a), y = gsp_test_value_f64(t, b);
@@ -91,8 +108,8 @@ gsp_index *gsp_test_all_sources(gsp_matrix A, gsp_index *n) {
   return s;
 }
 
-gsp_matrix gsp_test_random_matrix(gsp_type t, gsp_index nrows, gsp_index ncols, double density,
-                                  int64_t lo, int64_t hi, uint64_t seed) {
+gsp_matrix gsp_test_random_matrix(gsp_type t, gsp_index nrows, gsp_index ncols, double density, int64_t lo, int64_t hi,
+                                  uint64_t seed) {
   uint64_t st = seed * 0x2545F4914F6CDD1DULL + 1;
   size_t ts = gsp_type_size(t), cap = 64, n = 0;
   gsp_index *I = malloc(cap * sizeof *I), *J = malloc(cap * sizeof *J);
@@ -132,8 +149,7 @@ gsp_matrix gsp_test_random_matrix(gsp_type t, gsp_index nrows, gsp_index ncols, 
   return A;
 }
 
-gsp_vector gsp_test_random_vector(gsp_type t, gsp_index n, double density, int64_t lo,
-                                  int64_t hi, uint64_t seed) {
+gsp_vector gsp_test_random_vector(gsp_type t, gsp_index n, double density, int64_t lo, int64_t hi, uint64_t seed) {
   uint64_t st = seed * 0x9E3779B97F4A7C15ULL + 7;
   size_t ts = gsp_type_size(t), k = 0;
   gsp_index *I = malloc((n + 1) * sizeof *I);
@@ -156,52 +172,70 @@ gsp_vector gsp_test_random_vector(gsp_type t, gsp_index n, double density, int64
 
 GrB_Type gsp_test_grb_type(gsp_type t) {
   switch (t) {
-  case GSP_BOOL: return GrB_BOOL;
-  case GSP_INT32: return GrB_INT32;
-  case GSP_INT64: return GrB_INT64;
-  case GSP_FP32: return GrB_FP32;
-  case GSP_FP64: return GrB_FP64;
+  case GSP_BOOL:
+    return GrB_BOOL;
+  case GSP_INT32:
+    return GrB_INT32;
+  case GSP_INT64:
+    return GrB_INT64;
+  case GSP_FP32:
+    return GrB_FP32;
+  case GSP_FP64:
+    return GrB_FP64;
   }
   return NULL;
 }
 
-#define PICK_T_(prefix, suffix, t)                                             \
-  ((t) == GSP_BOOL    ? prefix##BOOL##suffix                                   \
-   : (t) == GSP_INT32 ? prefix##INT32##suffix                                  \
-   : (t) == GSP_INT64 ? prefix##INT64##suffix                                  \
-   : (t) == GSP_FP32  ? prefix##FP32##suffix                                   \
+#define PICK_T_(prefix, suffix, t)            \
+  ((t) == GSP_BOOL    ? prefix##BOOL##suffix  \
+   : (t) == GSP_INT32 ? prefix##INT32##suffix \
+   : (t) == GSP_INT64 ? prefix##INT64##suffix \
+   : (t) == GSP_FP32  ? prefix##FP32##suffix  \
                       : prefix##FP64##suffix)
-#define PICK_NUM_(prefix, t)                                                   \
-  ((t) == GSP_INT32   ? prefix##INT32                                          \
-   : (t) == GSP_INT64 ? prefix##INT64                                          \
-   : (t) == GSP_FP32  ? prefix##FP32                                           \
-                      : prefix##FP64)
+#define PICK_NUM_(prefix, t) \
+  ((t) == GSP_INT32 ? prefix##INT32 : (t) == GSP_INT64 ? prefix##INT64 : (t) == GSP_FP32 ? prefix##FP32 : prefix##FP64)
 
 GrB_Semiring gsp_test_grb_semiring(gsp_semiring s, gsp_type t) {
   if (s == GSP_OR_AND) return t == GSP_BOOL ? GrB_LOR_LAND_SEMIRING_BOOL : NULL;
   if (t == GSP_BOOL) return NULL;
   switch (s) {
-  case GSP_MIN_PLUS: return PICK_NUM_(GrB_MIN_PLUS_SEMIRING_, t);
-  case GSP_MAX_PLUS: return PICK_NUM_(GrB_MAX_PLUS_SEMIRING_, t);
-  case GSP_MAX_MIN: return PICK_NUM_(GrB_MAX_MIN_SEMIRING_, t);
-  case GSP_MIN_MAX: return PICK_NUM_(GrB_MIN_MAX_SEMIRING_, t);
-  case GSP_PLUS_TIMES: return PICK_NUM_(GrB_PLUS_TIMES_SEMIRING_, t);
-  default: return NULL;
+  case GSP_MIN_PLUS:
+    return PICK_NUM_(GrB_MIN_PLUS_SEMIRING_, t);
+  case GSP_MAX_PLUS:
+    return PICK_NUM_(GrB_MAX_PLUS_SEMIRING_, t);
+  case GSP_MAX_MIN:
+    return PICK_NUM_(GrB_MAX_MIN_SEMIRING_, t);
+  case GSP_MIN_MAX:
+    return PICK_NUM_(GrB_MIN_MAX_SEMIRING_, t);
+  case GSP_PLUS_TIMES:
+    return PICK_NUM_(GrB_PLUS_TIMES_SEMIRING_, t);
+  default:
+    return NULL;
   }
 }
 
 GrB_BinaryOp gsp_test_grb_binop(gsp_binop op, gsp_type t) {
   switch (op) {
-  case GSP_NOOP: return NULL;
-  case GSP_MIN: return PICK_T_(GrB_MIN_, , t);
-  case GSP_MAX: return PICK_T_(GrB_MAX_, , t);
-  case GSP_PLUS: return PICK_T_(GrB_PLUS_, , t);
-  case GSP_TIMES: return PICK_T_(GrB_TIMES_, , t);
-  case GSP_MINUS: return PICK_T_(GrB_MINUS_, , t);
-  case GSP_FIRST: return PICK_T_(GrB_FIRST_, , t);
-  case GSP_SECOND: return PICK_T_(GrB_SECOND_, , t);
-  case GSP_LOR: return t == GSP_BOOL ? GrB_LOR : PICK_NUM_(GxB_LOR_, t);
-  case GSP_LAND: return t == GSP_BOOL ? GrB_LAND : PICK_NUM_(GxB_LAND_, t);
+  case GSP_NOOP:
+    return NULL;
+  case GSP_MIN:
+    return PICK_T_(GrB_MIN_, , t);
+  case GSP_MAX:
+    return PICK_T_(GrB_MAX_, , t);
+  case GSP_PLUS:
+    return PICK_T_(GrB_PLUS_, , t);
+  case GSP_TIMES:
+    return PICK_T_(GrB_TIMES_, , t);
+  case GSP_MINUS:
+    return PICK_T_(GrB_MINUS_, , t);
+  case GSP_FIRST:
+    return PICK_T_(GrB_FIRST_, , t);
+  case GSP_SECOND:
+    return PICK_T_(GrB_SECOND_, , t);
+  case GSP_LOR:
+    return t == GSP_BOOL ? GrB_LOR : PICK_NUM_(GxB_LOR_, t);
+  case GSP_LAND:
+    return t == GSP_BOOL ? GrB_LAND : PICK_NUM_(GxB_LAND_, t);
   }
   return NULL;
 }
@@ -211,16 +245,27 @@ GrB_Monoid gsp_test_grb_monoid(gsp_binop op, gsp_type t) {
   static GrB_Monoid lor[GSP_TEST_NTYPES], land[GSP_TEST_NTYPES];
   if (t == GSP_BOOL) {
     switch (op) {
-    case GSP_MIN: case GSP_TIMES: case GSP_LAND: return GrB_LAND_MONOID_BOOL;
-    case GSP_MAX: case GSP_PLUS: case GSP_LOR: return GrB_LOR_MONOID_BOOL;
-    default: return NULL;
+    case GSP_MIN:
+    case GSP_TIMES:
+    case GSP_LAND:
+      return GrB_LAND_MONOID_BOOL;
+    case GSP_MAX:
+    case GSP_PLUS:
+    case GSP_LOR:
+      return GrB_LOR_MONOID_BOOL;
+    default:
+      return NULL;
     }
   }
   switch (op) {
-  case GSP_MIN: return PICK_NUM_(GrB_MIN_MONOID_, t);
-  case GSP_MAX: return PICK_NUM_(GrB_MAX_MONOID_, t);
-  case GSP_PLUS: return PICK_NUM_(GrB_PLUS_MONOID_, t);
-  case GSP_TIMES: return PICK_NUM_(GrB_TIMES_MONOID_, t);
+  case GSP_MIN:
+    return PICK_NUM_(GrB_MIN_MONOID_, t);
+  case GSP_MAX:
+    return PICK_NUM_(GrB_MAX_MONOID_, t);
+  case GSP_PLUS:
+    return PICK_NUM_(GrB_PLUS_MONOID_, t);
+  case GSP_TIMES:
+    return PICK_NUM_(GrB_TIMES_MONOID_, t);
   case GSP_LOR:
   case GSP_LAND: {
     GrB_Monoid *slot = op == GSP_LOR ? &lor[t] : &land[t];
@@ -228,15 +273,24 @@ GrB_Monoid gsp_test_grb_monoid(gsp_binop op, gsp_type t) {
       GrB_BinaryOp f = gsp_test_grb_binop(op, t);
       int64_t id = op == GSP_LAND;
       switch (t) {
-      case GSP_INT32: GRB_OK(GrB_Monoid_new_INT32(slot, f, (int32_t)id)); break;
-      case GSP_INT64: GRB_OK(GrB_Monoid_new_INT64(slot, f, id)); break;
-      case GSP_FP32: GRB_OK(GrB_Monoid_new_FP32(slot, f, (float)id)); break;
-      default: GRB_OK(GrB_Monoid_new_FP64(slot, f, (double)id)); break;
+      case GSP_INT32:
+        GRB_OK(GrB_Monoid_new_INT32(slot, f, (int32_t)id));
+        break;
+      case GSP_INT64:
+        GRB_OK(GrB_Monoid_new_INT64(slot, f, id));
+        break;
+      case GSP_FP32:
+        GRB_OK(GrB_Monoid_new_FP32(slot, f, (float)id));
+        break;
+      default:
+        GRB_OK(GrB_Monoid_new_FP64(slot, f, (double)id));
+        break;
       }
     }
     return *slot;
   }
-  default: return NULL;
+  default:
+    return NULL;
   }
 }
 
@@ -263,8 +317,7 @@ static gsp_index matrix_tuples(gsp_matrix A, gsp_index **I, gsp_index **J, void 
   cr_assert(*I && *J && *X, "out of memory in the test helpers");
   gsp_index n = nv;
   GSP_OK(gsp_matrix_extract_tuples(*I, *J, *X, &n, A));
-  cr_assert_eq(n, nv, "extract_tuples gave %llu of %llu entries", (unsigned long long)n,
-               (unsigned long long)nv);
+  cr_assert_eq(n, nv, "extract_tuples gave %llu of %llu entries", (unsigned long long)n, (unsigned long long)nv);
   return nv;
 }
 
@@ -278,19 +331,28 @@ static gsp_index vector_tuples(gsp_vector v, gsp_index **I, void **X) {
   cr_assert(*I && *X, "out of memory in the test helpers");
   gsp_index n = nv;
   GSP_OK(gsp_vector_extract_tuples(*I, *X, &n, v));
-  cr_assert_eq(n, nv, "extract_tuples gave %llu of %llu entries", (unsigned long long)n,
-               (unsigned long long)nv);
+  cr_assert_eq(n, nv, "extract_tuples gave %llu of %llu entries", (unsigned long long)n, (unsigned long long)nv);
   return nv;
 }
 
-static void grb_matrix_build(GrB_Matrix G, gsp_type t, const gsp_index *I, const gsp_index *J,
-                             const void *X, gsp_index n) {
+static void grb_matrix_build(GrB_Matrix G, gsp_type t, const gsp_index *I, const gsp_index *J, const void *X,
+                             gsp_index n) {
   switch (t) {
-  case GSP_BOOL: GRB_OK(GrB_Matrix_build_BOOL(G, I, J, X, n, GrB_FIRST_BOOL)); break;
-  case GSP_INT32: GRB_OK(GrB_Matrix_build_INT32(G, I, J, X, n, GrB_FIRST_INT32)); break;
-  case GSP_INT64: GRB_OK(GrB_Matrix_build_INT64(G, I, J, X, n, GrB_FIRST_INT64)); break;
-  case GSP_FP32: GRB_OK(GrB_Matrix_build_FP32(G, I, J, X, n, GrB_FIRST_FP32)); break;
-  case GSP_FP64: GRB_OK(GrB_Matrix_build_FP64(G, I, J, X, n, GrB_FIRST_FP64)); break;
+  case GSP_BOOL:
+    GRB_OK(GrB_Matrix_build_BOOL(G, I, J, X, n, GrB_FIRST_BOOL));
+    break;
+  case GSP_INT32:
+    GRB_OK(GrB_Matrix_build_INT32(G, I, J, X, n, GrB_FIRST_INT32));
+    break;
+  case GSP_INT64:
+    GRB_OK(GrB_Matrix_build_INT64(G, I, J, X, n, GrB_FIRST_INT64));
+    break;
+  case GSP_FP32:
+    GRB_OK(GrB_Matrix_build_FP32(G, I, J, X, n, GrB_FIRST_FP32));
+    break;
+  case GSP_FP64:
+    GRB_OK(GrB_Matrix_build_FP64(G, I, J, X, n, GrB_FIRST_FP64));
+    break;
   }
 }
 
@@ -321,11 +383,21 @@ GrB_Vector gsp_test_to_grb_vector(gsp_vector v) {
   GrB_Vector G = NULL;
   GRB_OK(GrB_Vector_new(&G, gsp_test_grb_type(t), n));
   switch (t) {
-  case GSP_BOOL: GRB_OK(GrB_Vector_build_BOOL(G, I, X, nv, GrB_FIRST_BOOL)); break;
-  case GSP_INT32: GRB_OK(GrB_Vector_build_INT32(G, I, X, nv, GrB_FIRST_INT32)); break;
-  case GSP_INT64: GRB_OK(GrB_Vector_build_INT64(G, I, X, nv, GrB_FIRST_INT64)); break;
-  case GSP_FP32: GRB_OK(GrB_Vector_build_FP32(G, I, X, nv, GrB_FIRST_FP32)); break;
-  case GSP_FP64: GRB_OK(GrB_Vector_build_FP64(G, I, X, nv, GrB_FIRST_FP64)); break;
+  case GSP_BOOL:
+    GRB_OK(GrB_Vector_build_BOOL(G, I, X, nv, GrB_FIRST_BOOL));
+    break;
+  case GSP_INT32:
+    GRB_OK(GrB_Vector_build_INT32(G, I, X, nv, GrB_FIRST_INT32));
+    break;
+  case GSP_INT64:
+    GRB_OK(GrB_Vector_build_INT64(G, I, X, nv, GrB_FIRST_INT64));
+    break;
+  case GSP_FP32:
+    GRB_OK(GrB_Vector_build_FP32(G, I, X, nv, GrB_FIRST_FP32));
+    break;
+  case GSP_FP64:
+    GRB_OK(GrB_Vector_build_FP64(G, I, X, nv, GrB_FIRST_FP64));
+    break;
   }
   free(I), free(X);
   return G;
@@ -352,11 +424,21 @@ GrB_Matrix gsp_test_vector_to_grb_row(gsp_vector v) {
 static bool grb_matrix_get(void *x, gsp_type t, GrB_Matrix G, gsp_index i, gsp_index j) {
   GrB_Info r = GrB_NO_VALUE;
   switch (t) {
-  case GSP_BOOL: r = GrB_Matrix_extractElement_BOOL(x, G, i, j); break;
-  case GSP_INT32: r = GrB_Matrix_extractElement_INT32(x, G, i, j); break;
-  case GSP_INT64: r = GrB_Matrix_extractElement_INT64(x, G, i, j); break;
-  case GSP_FP32: r = GrB_Matrix_extractElement_FP32(x, G, i, j); break;
-  case GSP_FP64: r = GrB_Matrix_extractElement_FP64(x, G, i, j); break;
+  case GSP_BOOL:
+    r = GrB_Matrix_extractElement_BOOL(x, G, i, j);
+    break;
+  case GSP_INT32:
+    r = GrB_Matrix_extractElement_INT32(x, G, i, j);
+    break;
+  case GSP_INT64:
+    r = GrB_Matrix_extractElement_INT64(x, G, i, j);
+    break;
+  case GSP_FP32:
+    r = GrB_Matrix_extractElement_FP32(x, G, i, j);
+    break;
+  case GSP_FP64:
+    r = GrB_Matrix_extractElement_FP64(x, G, i, j);
+    break;
   }
   cr_assert(r == GrB_SUCCESS || r == GrB_NO_VALUE, "GrB extractElement -> %d", (int)r);
   return r == GrB_SUCCESS;
@@ -365,19 +447,28 @@ static bool grb_matrix_get(void *x, gsp_type t, GrB_Matrix G, gsp_index i, gsp_i
 static bool grb_vector_get(void *x, gsp_type t, GrB_Vector G, gsp_index i) {
   GrB_Info r = GrB_NO_VALUE;
   switch (t) {
-  case GSP_BOOL: r = GrB_Vector_extractElement_BOOL(x, G, i); break;
-  case GSP_INT32: r = GrB_Vector_extractElement_INT32(x, G, i); break;
-  case GSP_INT64: r = GrB_Vector_extractElement_INT64(x, G, i); break;
-  case GSP_FP32: r = GrB_Vector_extractElement_FP32(x, G, i); break;
-  case GSP_FP64: r = GrB_Vector_extractElement_FP64(x, G, i); break;
+  case GSP_BOOL:
+    r = GrB_Vector_extractElement_BOOL(x, G, i);
+    break;
+  case GSP_INT32:
+    r = GrB_Vector_extractElement_INT32(x, G, i);
+    break;
+  case GSP_INT64:
+    r = GrB_Vector_extractElement_INT64(x, G, i);
+    break;
+  case GSP_FP32:
+    r = GrB_Vector_extractElement_FP32(x, G, i);
+    break;
+  case GSP_FP64:
+    r = GrB_Vector_extractElement_FP64(x, G, i);
+    break;
   }
   cr_assert(r == GrB_SUCCESS || r == GrB_NO_VALUE, "GrB extractElement -> %d", (int)r);
   return r == GrB_SUCCESS;
 }
 
 static void assert_grb_type(GrB_Type gt, gsp_type t) {
-  cr_assert(gt == gsp_test_grb_type(t), "GraphBLAS object has another type than the gsp %s",
-            gsp_test_type_name(t));
+  cr_assert(gt == gsp_test_grb_type(t), "GraphBLAS object has another type than the gsp %s", gsp_test_type_name(t));
 }
 
 /* Same dimensions and entry count, and every gsp entry present in G with an
@@ -397,8 +488,7 @@ void gsp_test_assert_matrix_eq(gsp_matrix A, GrB_Matrix G, double tol) {
   GRB_OK(GxB_Matrix_type(&gt, G));
   assert_grb_type(gt, t);
   cr_assert(m == gm && n == gn, "%sgsp matrix is %llu x %llu, GraphBLAS %llu x %llu", gsp_test_ctx,
-            (unsigned long long)m, (unsigned long long)n, (unsigned long long)gm,
-            (unsigned long long)gn);
+            (unsigned long long)m, (unsigned long long)n, (unsigned long long)gm, (unsigned long long)gn);
   gsp_index nv = matrix_tuples(A, &I, &J, &X);
   cr_assert_eq(nv, gnv, "%sgsp has %llu entries, GraphBLAS %llu", gsp_test_ctx, (unsigned long long)nv,
                (unsigned long long)gnv);
@@ -406,12 +496,10 @@ void gsp_test_assert_matrix_eq(gsp_matrix A, GrB_Matrix G, double tol) {
   double y[1];
   for (gsp_index k = 0; k < nv; k++) {
     const void *x = (const char *)X + k * ts;
-    cr_assert(grb_matrix_get(y, t, G, I[k], J[k]),
-              "entry (%llu,%llu) = %g in gsp is absent in GraphBLAS", (unsigned long long)I[k],
-              (unsigned long long)J[k], gsp_test_value_f64(t, x));
+    cr_assert(grb_matrix_get(y, t, G, I[k], J[k]), "entry (%llu,%llu) = %g in gsp is absent in GraphBLAS",
+              (unsigned long long)I[k], (unsigned long long)J[k], gsp_test_value_f64(t, x));
     cr_assert(gsp_test_value_eq(t, x, y, tol), "%sentry (%llu,%llu): gsp %.17g, GraphBLAS %.17g", gsp_test_ctx,
-              (unsigned long long)I[k], (unsigned long long)J[k], gsp_test_value_f64(t, x),
-              gsp_test_value_f64(t, y));
+              (unsigned long long)I[k], (unsigned long long)J[k], gsp_test_value_f64(t, x), gsp_test_value_f64(t, y));
   }
   free(I), free(J), free(X);
 }
@@ -490,8 +578,8 @@ void gsp_test_assert_matrix_same(gsp_matrix A, gsp_matrix B, double tol) {
   for (gsp_index k = 0; k < ka; k++) {
     cr_assert(Ia[k] == Ib[k] && Ja[k] == Jb[k], "%sstructures differ at tuple %llu", gsp_test_ctx,
               (unsigned long long)k);
-    cr_assert(gsp_test_value_eq(ta, (char *)Xa + k * ts, (char *)Xb + k * ts, tol),
-              "values differ at (%llu,%llu)", (unsigned long long)Ia[k], (unsigned long long)Ja[k]);
+    cr_assert(gsp_test_value_eq(ta, (char *)Xa + k * ts, (char *)Xb + k * ts, tol), "values differ at (%llu,%llu)",
+              (unsigned long long)Ia[k], (unsigned long long)Ja[k]);
   }
   free(Ia), free(Ja), free(Xa), free(Ib), free(Jb), free(Xb);
 }
@@ -511,8 +599,8 @@ void gsp_test_assert_vector_same(gsp_vector a, gsp_vector b, double tol) {
   size_t ts = gsp_type_size(ta);
   for (gsp_index k = 0; k < ka; k++) {
     cr_assert(Ia[k] == Ib[k], "%sstructures differ at tuple %llu", gsp_test_ctx, (unsigned long long)k);
-    cr_assert(gsp_test_value_eq(ta, (char *)Xa + k * ts, (char *)Xb + k * ts, tol),
-              "values differ at %llu", (unsigned long long)Ia[k]);
+    cr_assert(gsp_test_value_eq(ta, (char *)Xa + k * ts, (char *)Xb + k * ts, tol), "values differ at %llu",
+              (unsigned long long)Ia[k]);
   }
   free(Ia), free(Xa), free(Ib), free(Xb);
 }
@@ -529,14 +617,12 @@ const char *gsp_test_type_name(gsp_type t) {
 }
 
 const char *gsp_test_semiring_name(gsp_semiring s) {
-  static const char *names[] = {"MIN_PLUS", "MAX_PLUS", "MAX_MIN",
-                                "MIN_MAX",  "OR_AND",   "PLUS_TIMES"};
+  static const char *names[] = {"MIN_PLUS", "MAX_PLUS", "MAX_MIN", "MIN_MAX", "OR_AND", "PLUS_TIMES"};
   return (unsigned)s < 6 ? names[s] : "?";
 }
 
 const char *gsp_test_binop_name(gsp_binop op) {
-  static const char *names[] = {"NOOP", "MIN",  "MAX",   "PLUS",   "TIMES",
-                                "LOR",  "LAND", "FIRST", "SECOND", "MINUS"};
+  static const char *names[] = {"NOOP", "MIN", "MAX", "PLUS", "TIMES", "LOR", "LAND", "FIRST", "SECOND", "MINUS"};
   return (unsigned)op < 10 ? names[op] : "?";
 }
 
@@ -546,21 +632,26 @@ double gsp_test_tol(gsp_semiring s, gsp_type t) {
 }
 
 gsp_test_config gsp_test_config_get(int k) {
-  gsp_test_config c = {.mask = k % 3, .comp = (k / 3) % 2, .replace = (k / 6) % 2,
-                       .accum = (k / 12) % 2};
+  gsp_test_config c = {.mask = k % 3, .comp = (k / 3) % 2, .replace = (k / 6) % 2, .accum = (k / 12) % 2};
   return c;
 }
 
 const char *gsp_test_config_name(gsp_test_config c) {
   static char buf[96];
-  snprintf(buf, sizeof buf, "mask=%s%s%s%s", c.mask == 0 ? "none" : c.mask == 1 ? "value" : "struct",
+  snprintf(buf, sizeof buf, "mask=%s%s%s%s",
+           c.mask == 0   ? "none"
+           : c.mask == 1 ? "value"
+                         : "struct",
            c.comp ? " complement" : "", c.replace ? " replace" : "", c.accum ? " accum" : "");
   return buf;
 }
 
 gsp_desc gsp_test_desc(gsp_test_config c, bool transpose_a, bool transpose_b) {
-  gsp_desc d = {.mask_complement = c.comp, .mask_structure = c.mask == 2, .replace = c.replace,
-                .transpose_a = transpose_a, .transpose_b = transpose_b};
+  gsp_desc d = {.mask_complement = c.comp,
+                .mask_structure = c.mask == 2,
+                .replace = c.replace,
+                .transpose_a = transpose_a,
+                .transpose_b = transpose_b};
   return d;
 }
 
@@ -583,7 +674,7 @@ void gsp_test_range(gsp_semiring s, int64_t *lo, int64_t *hi) {
 }
 
 gsp_binop gsp_test_accum(int k) {
-  static const gsp_binop ops[] = {GSP_PLUS, GSP_MIN, GSP_MAX,  GSP_TIMES, GSP_MINUS,
+  static const gsp_binop ops[] = {GSP_PLUS,  GSP_MIN,    GSP_MAX, GSP_TIMES, GSP_MINUS,
                                   GSP_FIRST, GSP_SECOND, GSP_LOR, GSP_LAND};
   return ops[(unsigned)k % (sizeof ops / sizeof ops[0])];
 }

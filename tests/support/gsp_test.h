@@ -15,24 +15,23 @@
 /* Assert that a gsp call succeeded, printing gsp_last_error() otherwise. */
 /* Skip the calling test when no usable GPU is present (CUDA is first
  * touched here, inside the test's own process). */
-#define GSP_TEST_GPU_OR_SKIP()                                                 \
-  do {                                                                         \
-    bool gsp_ok_ = false;                                                      \
-    char gsp_desc_[256] = "";                                                  \
-    GSP_OK(gsp_cuda_available(&gsp_ok_, gsp_desc_, sizeof gsp_desc_));         \
-    if (!gsp_ok_) cr_skip_test("no usable GPU: %s", gsp_desc_);                \
+#define GSP_TEST_GPU_OR_SKIP()                                         \
+  do {                                                                 \
+    bool gsp_ok_ = false;                                              \
+    char gsp_desc_[256] = "";                                          \
+    GSP_OK(gsp_cuda_available(&gsp_ok_, gsp_desc_, sizeof gsp_desc_)); \
+    if (!gsp_ok_) cr_skip_test("no usable GPU: %s", gsp_desc_);        \
   } while (0)
 
-#define GSP_OK(call)                                                           \
-  do {                                                                         \
-    gsp_info ok_info_ = (call);                                                \
-    cr_assert_eq(ok_info_, GSP_SUCCESS, "%s -> %s: %s", #call,                 \
-                 gsp_strerror(ok_info_), gsp_last_error());                    \
+#define GSP_OK(call)                                                                                      \
+  do {                                                                                                    \
+    gsp_info ok_info_ = (call);                                                                           \
+    cr_assert_eq(ok_info_, GSP_SUCCESS, "%s -> %s: %s", #call, gsp_strerror(ok_info_), gsp_last_error()); \
   } while (0)
-#define GRB_OK(call)                                                           \
-  do {                                                                         \
-    GrB_Info grb_info_ = (call);                                               \
-    cr_assert_eq(grb_info_, GrB_SUCCESS, "%s -> %d", #call, (int)grb_info_);   \
+#define GRB_OK(call)                                                         \
+  do {                                                                       \
+    GrB_Info grb_info_ = (call);                                             \
+    cr_assert_eq(grb_info_, GrB_SUCCESS, "%s -> %d", #call, (int)grb_info_); \
   } while (0)
 
 /* Deterministic PRNG (splitmix64) so failures are reproducible. */
@@ -42,11 +41,9 @@ double gsp_test_uniform(uint64_t *state); /* [0, 1) */
 /* Random nrows x ncols matrix of type t with about density*nrows*ncols
  * entries. Values are integers in [lo, hi] (exact in every type; bool: true
  * or false at random, both present). */
-gsp_matrix gsp_test_random_matrix(gsp_type t, gsp_index nrows, gsp_index ncols,
-                                  double density, int64_t lo, int64_t hi,
+gsp_matrix gsp_test_random_matrix(gsp_type t, gsp_index nrows, gsp_index ncols, double density, int64_t lo, int64_t hi,
                                   uint64_t seed);
-gsp_vector gsp_test_random_vector(gsp_type t, gsp_index n, double density,
-                                  int64_t lo, int64_t hi, uint64_t seed);
+gsp_vector gsp_test_random_vector(gsp_type t, gsp_index n, double density, int64_t lo, int64_t hi, uint64_t seed);
 
 /* Every vertex of the square matrix A as a source list 0..n-1 (malloc()ed,
  * release with free()); *n = the vertex count. gsp_msssp takes explicit
@@ -89,7 +86,7 @@ void gsp_test_context(const char *fmt, ...)
     ;
 
 /* Every type and semiring, for loops over the X-macro-defined instances. */
-#define GSP_TEST_NTYPES 5
+#define GSP_TEST_NTYPES     5
 #define GSP_TEST_NSEMIRINGS 6
 extern const gsp_type gsp_test_types[GSP_TEST_NTYPES];
 extern const gsp_semiring gsp_test_semirings[GSP_TEST_NSEMIRINGS];

@@ -33,11 +33,11 @@ static void plain_register(const char *name, plain_test_fn fn) {
   plain_tests[plain_ntests++].fn = fn;
 }
 
-#define Test(suite, name)                                                      \
-  static void suite##_##name(void);                                            \
-  __attribute__((constructor)) static void suite##_##name##_register(void) {   \
-    plain_register(#suite "::" #name, suite##_##name);                         \
-  }                                                                            \
+#define Test(suite, name)                                                    \
+  static void suite##_##name(void);                                          \
+  __attribute__((constructor)) static void suite##_##name##_register(void) { \
+    plain_register(#suite "::" #name, suite##_##name);                       \
+  }                                                                          \
   static void suite##_##name(void)
 
 static void plain_fail(const char *file, int line, const char *expr, const char *fmt, ...) {
@@ -51,10 +51,10 @@ static void plain_fail(const char *file, int line, const char *expr, const char 
 }
 
 /* cr_assert(cond) or cr_assert(cond, "format", args...) */
-#define cr_assert(cond, ...) ((cond) ? (void)0 : plain_fail(__FILE__, __LINE__, #cond, "" __VA_ARGS__))
-#define cr_expect cr_assert
+#define cr_assert(cond, ...)    ((cond) ? (void)0 : plain_fail(__FILE__, __LINE__, #cond, "" __VA_ARGS__))
+#define cr_expect               cr_assert
 #define cr_assert_eq(a, b, ...) cr_assert((a) == (b), __VA_ARGS__)
-#define cr_expect_eq cr_assert_eq
+#define cr_expect_eq            cr_assert_eq
 
 /* Run every test, or those whose name contains the first argument that is
  * not an option (Criterion's options, e.g. --jobs 1, are ignored). */

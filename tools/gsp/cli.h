@@ -13,14 +13,14 @@
 /* Exit codes (documented in docs/cli.md and `gsp --help`). */
 enum {
   CLI_OK = 0,
-  CLI_FAILURE = 1,     /* a library call failed (memory, device, internal) */
-  CLI_USAGE = 2,       /* bad command line */
-  CLI_INPUT = 3,       /* input file cannot be read or is malformed */
-  CLI_OUTPUT = 4,      /* output file cannot be written */
-  CLI_NEG_CYCLE = 5,   /* negative (or, for max-plus, positive) cycle */
-  CLI_NO_PATH = 6,     /* path: the target is unreachable */
-  CLI_MISMATCH = 7,    /* check: gsp and GraphBLAS disagree */
-  CLI_UNAVAILABLE = 8  /* a requested feature is not in this build / no GPU */
+  CLI_FAILURE = 1,    /* a library call failed (memory, device, internal) */
+  CLI_USAGE = 2,      /* bad command line */
+  CLI_INPUT = 3,      /* input file cannot be read or is malformed */
+  CLI_OUTPUT = 4,     /* output file cannot be written */
+  CLI_NEG_CYCLE = 5,  /* negative (or, for max-plus, positive) cycle */
+  CLI_NO_PATH = 6,    /* path: the target is unreachable */
+  CLI_MISMATCH = 7,   /* check: gsp and GraphBLAS disagree */
+  CLI_UNAVAILABLE = 8 /* a requested feature is not in this build / no GPU */
 };
 
 /* ---- options ---- */
@@ -28,8 +28,8 @@ enum {
 typedef enum { OPT_FLAG, OPT_VALUE } cli_opt_kind;
 
 typedef struct {
-  const char *lng;  /* "--name" without dashes */
-  char shrt;        /* single-letter alias or 0 */
+  const char *lng; /* "--name" without dashes */
+  char shrt;       /* single-letter alias or 0 */
   cli_opt_kind kind;
   const char *help; /* "VALUE  text" shown by --help */
 } cli_opt;
@@ -62,13 +62,11 @@ extern const cli_opt cli_read_opts[];
 /* Parse argv (after the subcommand name) against the common options, the
  * read options when `reads`, and the subcommand's own `opts` (ending with a
  * {NULL} entry). Prints the problem and returns CLI_USAGE on error. */
-int cli_parse(cli_ctx *c, int argc, char **argv, bool reads,
-              const cli_opt *opts);
+int cli_parse(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts);
 /* Value of a subcommand option, or NULL when not given (flags: "1"). */
 const char *cli_get(const cli_ctx *c, const char *name);
 /* Parse helpers: print "gsp CMD: --name: ..." and return false on error. */
-bool cli_int(const char *cmd, const char *name, const char *s, int64_t lo,
-             int64_t hi, int64_t *out);
+bool cli_int(const char *cmd, const char *name, const char *s, int64_t lo, int64_t hi, int64_t *out);
 bool cli_double(const char *cmd, const char *name, const char *s, double *out);
 /* A byte count: digits with an optional k, M or G suffix (powers of 1024). */
 bool cli_bytes(const char *cmd, const char *name, const char *s, size_t *out);
@@ -81,13 +79,11 @@ const char *cli_type_name(gsp_type t);
 /* The prologue of every subcommand: parse argv, answer --help, and check
  * that there are `npos` positional arguments (printing "expected <what>").
  * Returns -1 to go on, else the exit code to return. */
-int cli_begin(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts,
-              const char *synopsis, const char *description, int npos,
-              const char *what);
+int cli_begin(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts, const char *synopsis,
+              const char *description, int npos, const char *what);
 
 /* Print the usage of a subcommand: synopsis, description, options. */
-void cli_usage(FILE *f, const char *synopsis, const char *description,
-               bool reads, const cli_opt *opts);
+void cli_usage(FILE *f, const char *synopsis, const char *description, bool reads, const cli_opt *opts);
 
 /* Apply --backend / --threads to the library. */
 int cli_setup(const cli_ctx *c, const char *cmd);
@@ -97,11 +93,11 @@ int cli_setup(const cli_ctx *c, const char *cmd);
 /* A loaded graph and how to name its vertices as in the file. */
 typedef struct {
   gsp_matrix A;
-  int64_t *ids;     /* file id of each vertex */
+  int64_t *ids; /* file id of each vertex */
   gsp_index nids;
   gsp_index n, nvals;
   gsp_type type;
-  double seconds;   /* time to read */
+  double seconds; /* time to read */
 } cli_graph;
 
 /* Read c->pos[0] with the read options; prints errors. Returns CLI_OK,
@@ -110,15 +106,12 @@ int cli_load(cli_ctx *c, const char *cmd, const char *path, cli_graph *g);
 void cli_graph_free(cli_graph *g);
 /* Fit the graph to semiring s: the structure for or-and, weight 1 (int32)
  * for an unweighted graph on a numeric semiring. */
-int cli_prepare(const cli_ctx *c, const char *cmd, cli_graph *g,
-                gsp_semiring s);
+int cli_prepare(const cli_ctx *c, const char *cmd, cli_graph *g, gsp_semiring s);
 /* Print "  a -> b -> c" with file ids (abbreviated past 24 vertices unless
  * verbose). */
-void cli_print_path(const cli_ctx *c, const cli_graph *g, const gsp_index *p,
-                    gsp_index len);
+void cli_print_path(const cli_ctx *c, const cli_graph *g, const gsp_index *p, gsp_index len);
 /* Vertex index of a file id given on the command line. */
-bool cli_vertex(const char *cmd, const cli_graph *g, const char *s,
-                gsp_index *v);
+bool cli_vertex(const char *cmd, const cli_graph *g, const char *s, gsp_index *v);
 /* File id of vertex v. */
 static inline long long cli_id(const cli_graph *g, gsp_index v) {
   return g->ids && v < g->nids ? (long long)g->ids[v] : (long long)v;
@@ -128,17 +121,14 @@ static inline long long cli_id(const cli_graph *g, gsp_index v) {
 int cli_fail(const char *cmd, const char *what, gsp_info info);
 /* As cli_fail for a computation on graph g: vertices that the library's
  * message names (0-based indices) are printed as the file's ids. */
-int cli_fail_graph(const char *cmd, const char *what, gsp_info info,
-                   const cli_graph *g);
+int cli_fail_graph(const char *cmd, const char *what, gsp_info info, const cli_graph *g);
 
 /* ---- output ---- */
 
 double cli_now(void);
 /* Normal output (suppressed by -q) and verbose output (-v only). */
-void cli_say(const cli_ctx *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void cli_verbose(const cli_ctx *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void cli_say(const cli_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_verbose(const cli_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Progress bar on stderr, only when stderr is a terminal and not -q. */
 typedef struct {
@@ -200,8 +190,8 @@ typedef struct {
   double *lon, *lat;   /* degrees per vertex; NAN where the file has none */
   gsp_index n, placed; /* vertices, and those with coordinates */
   double lon_min, lon_max, lat_min, lat_max, lat_mean;
-  gsp_index *rp, *ci;  /* the arcs as read (CSR structure) */
-  cli_out *out;        /* [0] GeoJSON, [1] SVG: opened with the map, before
+  gsp_index *rp, *ci; /* the arcs as read (CSR structure) */
+  cli_out *out;       /* [0] GeoJSON, [1] SVG: opened with the map, before
                           the computation, committed when written */
 } cli_map;
 
@@ -211,35 +201,30 @@ typedef struct {
  * false when neither is asked; CLI_INPUT, the message naming the file, when
  * the coordinates are missing or malformed. cli_map_free aborts an output
  * not written. */
-int cli_map_open(const cli_ctx *c, const char *cmd, const cli_graph *g,
-                 cli_map *map);
+int cli_map_open(const cli_ctx *c, const char *cmd, const cli_graph *g, cli_map *map);
 void cli_map_free(cli_map *map);
 bool cli_map_has(const cli_map *map, gsp_index v);
 /* CLI_INPUT (message printed) when a vertex of p lacks coordinates. */
-int cli_map_require(const char *cmd, const cli_graph *g, const cli_map *map,
-                    const gsp_index *p, gsp_index len);
+int cli_map_require(const char *cmd, const cli_graph *g, const cli_map *map, const gsp_index *p, gsp_index len);
 
 /* Write the path p[0..len) with its value (as printed; `what` names it:
  * "distance" or "value") to the --geojson and --svg files asked for. */
-int cli_map_path(const cli_ctx *c, const char *cmd, const cli_graph *g,
-                 const cli_map *map, const gsp_index *p, gsp_index len,
-                 const char *value, const char *what);
+int cli_map_path(const cli_ctx *c, const char *cmd, const cli_graph *g, const cli_map *map, const gsp_index *p,
+                 gsp_index len, const char *value, const char *what);
 
 /* The shortest-path tree from src given the reached vertices I[0..cnt)
  * and their distances X (type of A), up to *cutoff when not NULL, to the
  * --geojson and --svg files; path (or NULL) is the --to path drawn too. */
-int cli_map_tree(const cli_ctx *c, const char *cmd, const cli_graph *g,
-                 const cli_map *map, gsp_index src, const gsp_index *I,
-                 const void *X, gsp_index cnt, const double *cutoff,
-                 const gsp_index *path, gsp_index len);
+int cli_map_tree(const cli_ctx *c, const char *cmd, const cli_graph *g, const cli_map *map, gsp_index src,
+                 const gsp_index *I, const void *X, gsp_index cnt, const double *cutoff, const gsp_index *path,
+                 gsp_index len);
 
 /* Parent of each vertex in a shortest-path tree from src: breadth-first
  * over tight arcs (d[u] + w(u,v) == d[v] in A's type) of the vertices whose
  * distance is at most *cutoff (all when NULL). parent[src] = src, n for a
  * vertex outside the tree; *parent is malloc()ed. */
-gsp_info cli_tight_tree(gsp_index **parent, gsp_matrix A, gsp_index src,
-                        const gsp_index *I, const void *X, gsp_index cnt,
-                        const double *cutoff);
+gsp_info cli_tight_tree(gsp_index **parent, gsp_matrix A, gsp_index src, const gsp_index *I, const void *X,
+                        gsp_index cnt, const double *cutoff);
 
 /* ---- subcommands ---- */
 
@@ -256,13 +241,11 @@ int cmd_negcycle(int argc, char **argv);
 /* Single-source shortest distances on MIN_PLUS by a Bellman-Ford frontier
  * loop of gsp_vxm (see cli_sssp.c). *dist gets a new vector; returns a
  * gsp_info (GSP_NEGATIVE_CYCLE when the loop does not settle). */
-gsp_info cli_sssp(gsp_vector *dist, gsp_matrix A, gsp_index src,
-                  int *iterations, cli_progress *prog);
+gsp_info cli_sssp(gsp_vector *dist, gsp_matrix A, gsp_index src, int *iterations, cli_progress *prog);
 /* Shortest path src -> dst from a distance vector: reverse breadth-first
  * search over tight arcs (d[u] + w(u,v) == d[v]) from dst. *path gets a
  * malloc()ed vertex list. GSP_NO_VALUE when dst is unreachable. */
-gsp_info cli_tight_path(gsp_index **path, gsp_index *len, gsp_matrix A,
-                        gsp_vector dist, gsp_index src, gsp_index dst);
+gsp_info cli_tight_path(gsp_index **path, gsp_index *len, gsp_matrix A, gsp_vector dist, gsp_index src, gsp_index dst);
 
 /* How single-source distances are computed: the library's gsp_sssp
  * (non-negative weights), the vxm Bellman-Ford loop above (any weights),
@@ -276,10 +259,9 @@ bool cli_sssp_method_parse(const char *cmd, const char *s, cli_sssp_method *out)
 /* Distances from src into *dist and, when path != NULL, the path to dst
  * (malloc()ed, *len vertices). Returns GSP_NO_VALUE (with *dist set) when
  * dst is unreachable. *used names the method that ran. */
-gsp_info cli_shortest(gsp_vector *dist, gsp_index **path, gsp_index *len,
-                      gsp_matrix A, gsp_index src, gsp_index dst,
-                      cli_sssp_method method, gsp_backend backend,
-                      const char **used, int *iterations, cli_progress *prog);
+gsp_info cli_shortest(gsp_vector *dist, gsp_index **path, gsp_index *len, gsp_matrix A, gsp_index src, gsp_index dst,
+                      cli_sssp_method method, gsp_backend backend, const char **used, int *iterations,
+                      cli_progress *prog);
 
 /* ---- MPI mode of apsp (cli_mpi.c) ---- */
 

@@ -33,14 +33,17 @@ void cli_verbose(const cli_ctx *c, const char *fmt, ...) {
 }
 
 int cli_fail(const char *cmd, const char *what, gsp_info info) {
-  fprintf(stderr, "gsp %s: %s: %s\n  %s\n", cmd, what, gsp_strerror(info),
-          gsp_last_error());
+  fprintf(stderr, "gsp %s: %s: %s\n  %s\n", cmd, what, gsp_strerror(info), gsp_last_error());
   switch (info) {
   case GSP_IO_ERROR:
-  case GSP_PARSE_ERROR: return CLI_INPUT;
-  case GSP_NEGATIVE_CYCLE: return CLI_NEG_CYCLE;
-  case GSP_NO_DEVICE: return CLI_UNAVAILABLE;
-  default: return CLI_FAILURE;
+  case GSP_PARSE_ERROR:
+    return CLI_INPUT;
+  case GSP_NEGATIVE_CYCLE:
+    return CLI_NEG_CYCLE;
+  case GSP_NO_DEVICE:
+    return CLI_UNAVAILABLE;
+  default:
+    return CLI_FAILURE;
   }
 }
 
@@ -55,8 +58,7 @@ static bool names_vertex(const char *msg, size_t at, size_t end) {
   return !strncmp(msg + end, " ->", 3);
 }
 
-int cli_fail_graph(const char *cmd, const char *what, gsp_info info,
-                   const cli_graph *g) {
+int cli_fail_graph(const char *cmd, const char *what, gsp_info info, const cli_graph *g) {
   /* the library counts vertices from 0; the user knows the file's ids */
   const char *msg = gsp_last_error();
   char buf[4096];
@@ -64,14 +66,12 @@ int cli_fail_graph(const char *cmd, const char *what, gsp_info info,
   bool renumbered = false;
   for (size_t k = 0; k < len && o + 32 < sizeof buf;) {
     bool start = (msg[k] >= '0' && msg[k] <= '9') &&
-                 (k == 0 || !((msg[k - 1] >= '0' && msg[k - 1] <= '9') ||
-                              msg[k - 1] == '.' || msg[k - 1] == ':'));
+                 (k == 0 || !((msg[k - 1] >= '0' && msg[k - 1] <= '9') || msg[k - 1] == '.' || msg[k - 1] == ':'));
     if (start) {
       size_t e = k;
       while (e < len && msg[e] >= '0' && msg[e] <= '9') e++;
       if (names_vertex(msg, k, e)) {
-        o += (size_t)snprintf(buf + o, sizeof buf - o, "%lld",
-                              cli_id(g, (gsp_index)strtoull(msg + k, NULL, 10)));
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%lld", cli_id(g, (gsp_index)strtoull(msg + k, NULL, 10)));
         renumbered = true;
         k = e;
         continue;
@@ -80,34 +80,34 @@ int cli_fail_graph(const char *cmd, const char *what, gsp_info info,
     buf[o++] = msg[k++];
   }
   buf[o] = '\0';
-  fprintf(stderr, "gsp %s: %s: %s\n  %s\n", cmd, what, gsp_strerror(info),
-          buf);
+  fprintf(stderr, "gsp %s: %s: %s\n  %s\n", cmd, what, gsp_strerror(info), buf);
   if (renumbered) fprintf(stderr, "  (vertices numbered as in the file)\n");
   switch (info) {
   case GSP_IO_ERROR:
-  case GSP_PARSE_ERROR: return CLI_INPUT;
-  case GSP_NEGATIVE_CYCLE: return CLI_NEG_CYCLE;
-  case GSP_NO_DEVICE: return CLI_UNAVAILABLE;
-  default: return CLI_FAILURE;
+  case GSP_PARSE_ERROR:
+    return CLI_INPUT;
+  case GSP_NEGATIVE_CYCLE:
+    return CLI_NEG_CYCLE;
+  case GSP_NO_DEVICE:
+    return CLI_UNAVAILABLE;
+  default:
+    return CLI_FAILURE;
   }
 }
 
 int cli_setup(const cli_ctx *c, const char *cmd) {
   gsp_info info;
-  if ((info = gsp_set_backend(c->backend)) < 0)
-    return cli_fail(cmd, "--backend", info);
+  if ((info = gsp_set_backend(c->backend)) < 0) return cli_fail(cmd, "--backend", info);
   if (c->backend == GSP_BACKEND_CUDA) {
     bool ok = false;
     char desc[256] = "";
     gsp_cuda_available(&ok, desc, sizeof desc);
     if (!ok) {
-      fprintf(stderr, "gsp %s: --backend cuda: no usable GPU: %s\n", cmd,
-              desc);
+      fprintf(stderr, "gsp %s: --backend cuda: no usable GPU: %s\n", cmd, desc);
       return CLI_UNAVAILABLE;
     }
   }
-  if (c->threads > 0 && (info = gsp_set_threads(c->threads)) < 0)
-    return cli_fail(cmd, "--threads", info);
+  if (c->threads > 0 && (info = gsp_set_threads(c->threads)) < 0) return cli_fail(cmd, "--threads", info);
   return CLI_OK;
 }
 
@@ -130,8 +130,7 @@ void cli_progress_update(double fraction, void *ctx) {
   int fill = pct * 30 / 100;
   for (int k = 0; k < 30; k++) bar[k] = k < fill ? '#' : '.';
   bar[30] = '\0';
-  fprintf(stderr, "\r%-12s [%s] %3d%%  %.1f s", p->label, bar, pct,
-          cli_now() - p->start);
+  fprintf(stderr, "\r%-12s [%s] %3d%%  %.1f s", p->label, bar, pct, cli_now() - p->start);
   fflush(stderr);
 }
 
@@ -158,14 +157,13 @@ int cli_load(cli_ctx *c, const char *cmd, const char *path, cli_graph *g) {
   gsp_index ncols;
   gsp_matrix_ncols(&ncols, g->A);
   if (ncols != g->n) {
-    fprintf(stderr, "gsp %s: %s is %" PRIu64 " x %" PRIu64
-                    ", not a square adjacency matrix\n",
-            cmd, path, g->n, ncols);
+    fprintf(stderr, "gsp %s: %s is %" PRIu64 " x %" PRIu64 ", not a square adjacency matrix\n", cmd, path, g->n, ncols);
     cli_graph_free(g);
     return CLI_INPUT;
   }
-  cli_verbose(c, "read %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s, "
-                 "%.3f s\n",
+  cli_verbose(c,
+              "read %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s, "
+              "%.3f s\n",
               path, g->n, g->nvals, cli_type_name(g->type), g->seconds);
   return CLI_OK;
 }
@@ -176,8 +174,7 @@ void cli_graph_free(cli_graph *g) {
   g->ids = NULL;
 }
 
-bool cli_vertex(const char *cmd, const cli_graph *g, const char *s,
-                gsp_index *v) {
+bool cli_vertex(const char *cmd, const cli_graph *g, const char *s, gsp_index *v) {
   char *end;
   errno = 0;
   long long id = strtoll(s, &end, 10);
@@ -195,32 +192,40 @@ bool cli_vertex(const char *cmd, const cli_graph *g, const char *s,
     return true;
   }
   if (g->nids > 0)
-    fprintf(stderr, "gsp %s: vertex %lld is not in the graph (ids %lld..%lld "
-                    "as in the file)\n",
+    fprintf(stderr,
+            "gsp %s: vertex %lld is not in the graph (ids %lld..%lld "
+            "as in the file)\n",
             cmd, id, (long long)g->ids[0], (long long)g->ids[g->nids - 1]);
-  else
-    fprintf(stderr, "gsp %s: vertex %lld is not in the graph\n", cmd, id);
+  else fprintf(stderr, "gsp %s: vertex %lld is not in the graph\n", cmd, id);
   return false;
 }
 
 void cli_value_str(char *buf, size_t len, gsp_type t, const void *x) {
   switch (t) {
-  case GSP_BOOL: snprintf(buf, len, "%s", *(const bool *)x ? "true" : "false"); break;
-  case GSP_INT32: snprintf(buf, len, "%" PRId32, *(const int32_t *)x); break;
-  case GSP_INT64: snprintf(buf, len, "%" PRId64, *(const int64_t *)x); break;
-  case GSP_FP32: snprintf(buf, len, "%.9g", (double)*(const float *)x); break;
-  case GSP_FP64: snprintf(buf, len, "%.17g", *(const double *)x); break;
+  case GSP_BOOL:
+    snprintf(buf, len, "%s", *(const bool *)x ? "true" : "false");
+    break;
+  case GSP_INT32:
+    snprintf(buf, len, "%" PRId32, *(const int32_t *)x);
+    break;
+  case GSP_INT64:
+    snprintf(buf, len, "%" PRId64, *(const int64_t *)x);
+    break;
+  case GSP_FP32:
+    snprintf(buf, len, "%.9g", (double)*(const float *)x);
+    break;
+  case GSP_FP64:
+    snprintf(buf, len, "%.17g", *(const double *)x);
+    break;
   }
 }
 
-int cli_prepare(const cli_ctx *c, const char *cmd, cli_graph *g,
-                gsp_semiring s) {
+int cli_prepare(const cli_ctx *c, const char *cmd, cli_graph *g, gsp_semiring s) {
   gsp_matrix B = NULL;
   gsp_info info = GSP_SUCCESS;
   if (s == GSP_OR_AND && g->type != GSP_BOOL) {
     info = gsp_matrix_pattern(&B, g->A); /* reachability: structure only */
-    cli_verbose(c, "or-and: using the structure of the %s graph\n",
-                cli_type_name(g->type));
+    cli_verbose(c, "or-and: using the structure of the %s graph\n", cli_type_name(g->type));
   } else if (s != GSP_OR_AND && g->type == GSP_BOOL) {
     info = gsp_matrix_cast(&B, g->A, GSP_INT32); /* unweighted: hop counts */
     cli_verbose(c, "unweighted graph: every arc weighs 1 (int32)\n");
@@ -236,8 +241,7 @@ int cli_prepare(const cli_ctx *c, const char *cmd, cli_graph *g,
 
 /* Print a vertex sequence with file ids; long paths are abbreviated unless
  * verbose. */
-void cli_print_path(const cli_ctx *c, const cli_graph *g, const gsp_index *p,
-                    gsp_index len) {
+void cli_print_path(const cli_ctx *c, const cli_graph *g, const gsp_index *p, gsp_index len) {
   bool cut = len > 24 && c->verbosity < 2;
   for (gsp_index k = 0; k < len; k++) {
     if (cut && k == 10) {
@@ -249,9 +253,8 @@ void cli_print_path(const cli_ctx *c, const cli_graph *g, const gsp_index *p,
   printf("\n");
 }
 
-int cli_begin(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts,
-              const char *synopsis, const char *description, int npos,
-              const char *what) {
+int cli_begin(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts, const char *synopsis,
+              const char *description, int npos, const char *what) {
   const char *cmd = argv[0];
   int rc = cli_parse(c, argc, argv, reads, opts);
   if (rc) return rc;
@@ -268,11 +271,16 @@ int cli_begin(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts
 
 double cli_value_at(gsp_type t, const void *x, size_t k) {
   switch (t) {
-  case GSP_BOOL: return ((const bool *)x)[k];
-  case GSP_INT32: return ((const int32_t *)x)[k];
-  case GSP_INT64: return (double)((const int64_t *)x)[k];
-  case GSP_FP32: return ((const float *)x)[k];
-  default: return ((const double *)x)[k];
+  case GSP_BOOL:
+    return ((const bool *)x)[k];
+  case GSP_INT32:
+    return ((const int32_t *)x)[k];
+  case GSP_INT64:
+    return (double)((const int64_t *)x)[k];
+  case GSP_FP32:
+    return ((const float *)x)[k];
+  default:
+    return ((const double *)x)[k];
   }
 }
 

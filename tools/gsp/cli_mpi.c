@@ -19,8 +19,7 @@
 /* Rank count announced by the launcher (Open MPI, MPICH / Hydra, PMIx,
  * Slurm), read before MPI_Init so that a plain run never initialises MPI. */
 static long launch_size(void) {
-  static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE",
-                               "MPI_LOCALNRANKS", "SLURM_NTASKS"};
+  static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS"};
   for (size_t k = 0; k < sizeof vars / sizeof *vars; k++) {
     const char *v = getenv(vars[k]);
     if (v && *v) return strtol(v, NULL, 10);
@@ -81,7 +80,9 @@ int cli_mpi_begin(bool forced, const char *cmd, int *rank, int *size) {
   return -1;
 }
 void cli_mpi_end(void) {}
-int cli_mpi_share_rc(int rc) { return rc; }
+int cli_mpi_share_rc(int rc) {
+  return rc;
+}
 gsp_info cli_mpi_closure(gsp_matrix M, gsp_semiring s, bool non_reflexive) {
   (void)M, (void)s, (void)non_reflexive;
   return GSP_PANIC;

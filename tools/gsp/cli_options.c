@@ -9,48 +9,48 @@
 
 #include "cli.h"
 
-const cli_opt cli_common_opts[] = {
-    {"backend", 0, OPT_VALUE, "auto|cpu|cuda  where to compute (default auto: "
-                              "CUDA when usable)"},
-    {"threads", 0, OPT_VALUE, "N  CPU threads (default: OpenMP's choice)"},
-    {"quiet", 'q', OPT_FLAG, "   print only results and errors"},
-    {"verbose", 'v', OPT_FLAG, "   print details (timings, sizes, choices)"},
-    {"help", 'h', OPT_FLAG, "   show this help"},
-    {NULL, 0, OPT_FLAG, NULL}};
+const cli_opt cli_common_opts[] = {{"backend", 0, OPT_VALUE,
+                                    "auto|cpu|cuda  where to compute (default auto: "
+                                    "CUDA when usable)"},
+                                   {"threads", 0, OPT_VALUE, "N  CPU threads (default: OpenMP's choice)"},
+                                   {"quiet", 'q', OPT_FLAG, "   print only results and errors"},
+                                   {"verbose", 'v', OPT_FLAG, "   print details (timings, sizes, choices)"},
+                                   {"help", 'h', OPT_FLAG, "   show this help"},
+                                   {NULL, 0, OPT_FLAG, NULL}};
 
 const cli_opt cli_read_opts[] = {
-    {"input-format", 0, OPT_VALUE,
-     "F  auto|mtx|dimacs|edgelist|dense|npy (default: by extension/content)"},
-    {"type", 't', OPT_VALUE, "T  bool|int32|int64|fp32|fp64 (default: from "
-                             "the file)"},
+    {"input-format", 0, OPT_VALUE, "F  auto|mtx|dimacs|edgelist|dense|npy (default: by extension/content)"},
+    {"type", 't', OPT_VALUE,
+     "T  bool|int32|int64|fp32|fp64 (default: from "
+     "the file)"},
     {"one-based", 0, OPT_FLAG, "   edge list ids start at 1"},
     {"remap", 0, OPT_FLAG, "   edge list ids are arbitrary labels"},
     {"symmetrize", 0, OPT_FLAG, "   undirected: add the reverse of every arc"},
-    {"dup", 0, OPT_VALUE, "P  parallel arcs: min|max|first|last|plus|error "
-                          "(default min)"},
+    {"dup", 0, OPT_VALUE,
+     "P  parallel arcs: min|max|first|last|plus|error "
+     "(default min)"},
     {"no-self-loops", 0, OPT_FLAG, "   drop arcs i -> i"},
-    {"absent", 0, OPT_VALUE, "X  dense input: the value meaning no arc "
-                             "(0, inf, nan, ...)"},
-    {"round", 0, OPT_FLAG, "   store a value the type cannot hold exactly "
-                           "as its nearest (default: refuse)"},
+    {"absent", 0, OPT_VALUE,
+     "X  dense input: the value meaning no arc "
+     "(0, inf, nan, ...)"},
+    {"round", 0, OPT_FLAG,
+     "   store a value the type cannot hold exactly "
+     "as its nearest (default: refuse)"},
     {NULL, 0, OPT_FLAG, NULL}};
 
 static const cli_opt *find(const cli_opt *t, const char *lng, char shrt) {
   for (; t && t->lng; t++)
-    if ((lng && strcmp(t->lng, lng) == 0) || (shrt && t->shrt == shrt))
-      return t;
+    if ((lng && strcmp(t->lng, lng) == 0) || (shrt && t->shrt == shrt)) return t;
   return NULL;
 }
 
-static int apply_common(cli_ctx *c, const char *cmd, const char *name,
-                        const char *v) {
+static int apply_common(cli_ctx *c, const char *cmd, const char *name, const char *v) {
   if (!strcmp(name, "backend")) {
     if (!strcmp(v, "auto")) c->backend = GSP_BACKEND_AUTO;
     else if (!strcmp(v, "cpu")) c->backend = GSP_BACKEND_CPU;
     else if (!strcmp(v, "cuda")) c->backend = GSP_BACKEND_CUDA;
     else {
-      fprintf(stderr, "gsp %s: --backend: '%s' is not auto, cpu or cuda\n",
-              cmd, v);
+      fprintf(stderr, "gsp %s: --backend: '%s' is not auto, cpu or cuda\n", cmd, v);
       return CLI_USAGE;
     }
   } else if (!strcmp(name, "threads")) {
@@ -79,8 +79,9 @@ static int apply_common(cli_ctx *c, const char *cmd, const char *name,
     errno = 0;
     double a = strtod(v, &end); /* accepts nan, inf, -inf */
     if (errno || end == v || *end != '\0') {
-      fprintf(stderr, "gsp %s: --absent: '%s' is not a number (0, inf, nan, "
-                      "...)\n",
+      fprintf(stderr,
+              "gsp %s: --absent: '%s' is not a number (0, inf, nan, "
+              "...)\n",
               cmd, v);
       return CLI_USAGE;
     }
@@ -91,13 +92,13 @@ static int apply_common(cli_ctx *c, const char *cmd, const char *name,
   } else if (!strcmp(name, "no-self-loops")) {
     c->read.drop_self_loops = true;
   } else if (!strcmp(name, "dup")) {
-    static const char *const names[] = {"error", "first", "last",
-                                        "min",   "max",   "plus"};
+    static const char *const names[] = {"error", "first", "last", "min", "max", "plus"};
     int k = 0;
     while (k < 6 && strcmp(names[k], v) != 0) k++;
     if (k == 6) {
-      fprintf(stderr, "gsp %s: --dup: '%s' is not min, max, first, last, "
-                      "plus or error\n",
+      fprintf(stderr,
+              "gsp %s: --dup: '%s' is not min, max, first, last, "
+              "plus or error\n",
               cmd, v);
       return CLI_USAGE;
     }
@@ -109,8 +110,7 @@ static int apply_common(cli_ctx *c, const char *cmd, const char *name,
   return CLI_OK;
 }
 
-int cli_parse(cli_ctx *c, int argc, char **argv, bool reads,
-              const cli_opt *opts) {
+int cli_parse(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts) {
   const char *cmd = argv[0];
   memset(c, 0, sizeof *c);
   c->verbosity = 1;
@@ -149,8 +149,7 @@ int cli_parse(cli_ctx *c, int argc, char **argv, bool reads,
       if (!o) o = find(opts, NULL, a[1]);
     }
     if (!o) {
-      fprintf(stderr, "gsp %s: unknown option '%s' (see gsp %s --help)\n",
-              cmd, a, cmd);
+      fprintf(stderr, "gsp %s: unknown option '%s' (see gsp %s --help)\n", cmd, a, cmd);
       return CLI_USAGE;
     }
     if (o->kind == OPT_FLAG) {
@@ -191,22 +190,19 @@ const char *cli_get(const cli_ctx *c, const char *name) {
   return v;
 }
 
-bool cli_int(const char *cmd, const char *name, const char *s, int64_t lo,
-             int64_t hi, int64_t *out) {
+bool cli_int(const char *cmd, const char *name, const char *s, int64_t lo, int64_t hi, int64_t *out) {
   char *end;
   errno = 0;
   long long v = strtoll(s, &end, 10);
   if (errno || end == s || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "gsp %s: --%s: '%s' is not an integer in %lld..%lld\n",
-            cmd, name, s, (long long)lo, (long long)hi);
+    fprintf(stderr, "gsp %s: --%s: '%s' is not an integer in %lld..%lld\n", cmd, name, s, (long long)lo, (long long)hi);
     return false;
   }
   *out = v;
   return true;
 }
 
-bool cli_double(const char *cmd, const char *name, const char *s,
-                double *out) {
+bool cli_double(const char *cmd, const char *name, const char *s, double *out) {
   char *end;
   errno = 0;
   double v = strtod(s, &end);
@@ -225,10 +221,23 @@ bool cli_bytes(const char *cmd, const char *name, const char *s, size_t *out) {
   unsigned shift = 0;
   if (end != s && *end && !end[1]) {
     switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    default: break;
+    case 'k':
+    case 'K':
+      shift = 10;
+      end++;
+      break;
+    case 'm':
+    case 'M':
+      shift = 20;
+      end++;
+      break;
+    case 'g':
+    case 'G':
+      shift = 30;
+      end++;
+      break;
+    default:
+      break;
     }
   }
   if (errno || end == s || *end != '\0' || s[0] == '-' || (shift && v > (SIZE_MAX >> shift))) {
@@ -242,9 +251,8 @@ bool cli_bytes(const char *cmd, const char *name, const char *s, size_t *out) {
 static const struct {
   const char *name;
   gsp_semiring s;
-} semirings[] = {{"min-plus", GSP_MIN_PLUS}, {"max-plus", GSP_MAX_PLUS},
-                 {"max-min", GSP_MAX_MIN},   {"min-max", GSP_MIN_MAX},
-                 {"or-and", GSP_OR_AND},     {"plus-times", GSP_PLUS_TIMES}};
+} semirings[] = {{"min-plus", GSP_MIN_PLUS}, {"max-plus", GSP_MAX_PLUS}, {"max-min", GSP_MAX_MIN},
+                 {"min-max", GSP_MIN_MAX},   {"or-and", GSP_OR_AND},     {"plus-times", GSP_PLUS_TIMES}};
 
 bool cli_semiring(const char *cmd, const char *s, gsp_semiring *out) {
   for (size_t k = 0; k < sizeof semirings / sizeof *semirings; k++)
@@ -252,8 +260,9 @@ bool cli_semiring(const char *cmd, const char *s, gsp_semiring *out) {
       *out = semirings[k].s;
       return true;
     }
-  fprintf(stderr, "gsp %s: --semiring: '%s' is not min-plus, max-plus, "
-                  "max-min, min-max or or-and\n",
+  fprintf(stderr,
+          "gsp %s: --semiring: '%s' is not min-plus, max-plus, "
+          "max-min, min-max or or-and\n",
           cmd, s);
   return false;
 }
@@ -264,8 +273,7 @@ const char *cli_semiring_name(gsp_semiring s) {
   return "?";
 }
 
-static const char *const type_names[] = {"bool", "int32", "int64", "fp32",
-                                         "fp64"};
+static const char *const type_names[] = {"bool", "int32", "int64", "fp32", "fp64"};
 
 bool cli_type(const char *cmd, const char *s, gsp_type *out) {
   for (int k = 0; k < 5; k++)
@@ -273,8 +281,9 @@ bool cli_type(const char *cmd, const char *s, gsp_type *out) {
       *out = (gsp_type)k;
       return true;
     }
-  fprintf(stderr, "gsp %s: --type: '%s' is not bool, int32, int64, fp32 or "
-                  "fp64\n",
+  fprintf(stderr,
+          "gsp %s: --type: '%s' is not bool, int32, int64, fp32 or "
+          "fp64\n",
           cmd, s);
   return false;
 }
@@ -284,15 +293,15 @@ const char *cli_type_name(gsp_type t) {
 }
 
 bool cli_format(const char *cmd, const char *s, gsp_file_format *out) {
-  static const char *const names[] = {"auto",  "mtx",  "dimacs",
-                                      "edgelist", "dense", "npy"};
+  static const char *const names[] = {"auto", "mtx", "dimacs", "edgelist", "dense", "npy"};
   for (int k = 0; k < 6; k++)
     if (!strcmp(s, names[k])) {
       *out = (gsp_file_format)k;
       return true;
     }
-  fprintf(stderr, "gsp %s: format '%s' is not auto, mtx, dimacs, edgelist, "
-                  "dense or npy\n",
+  fprintf(stderr,
+          "gsp %s: format '%s' is not auto, mtx, dimacs, edgelist, "
+          "dense or npy\n",
           cmd, s);
   return false;
 }
@@ -302,17 +311,13 @@ static void print_opts(FILE *f, const cli_opt *o) {
     const char *sp = strchr(o->help, ' ');
     size_t arg = sp ? (size_t)(sp - o->help) : 0;
     char left[48];
-    if (o->shrt)
-      snprintf(left, sizeof left, "-%c, --%s %.*s", o->shrt, o->lng, (int)arg,
-               o->help);
-    else
-      snprintf(left, sizeof left, "    --%s %.*s", o->lng, (int)arg, o->help);
+    if (o->shrt) snprintf(left, sizeof left, "-%c, --%s %.*s", o->shrt, o->lng, (int)arg, o->help);
+    else snprintf(left, sizeof left, "    --%s %.*s", o->lng, (int)arg, o->help);
     fprintf(f, "  %-30s %s\n", left, sp ? sp + 1 + strspn(sp + 1, " ") : o->help);
   }
 }
 
-void cli_usage(FILE *f, const char *synopsis, const char *description,
-               bool reads, const cli_opt *opts) {
+void cli_usage(FILE *f, const char *synopsis, const char *description, bool reads, const cli_opt *opts) {
   fprintf(f, "usage: %s\n\n%s\n", synopsis, description);
   if (opts && opts->lng) {
     fprintf(f, "\noptions:\n");

@@ -15,7 +15,9 @@ static void on_signal(int sig) {
 }
 
 /* Whatever was not committed when the process ends is not a result. */
-static void at_exit(void) { gsp__remove_temporaries(); }
+static void at_exit(void) {
+  gsp__remove_temporaries();
+}
 
 void cli_output_cleanup_install(void) {
   static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -33,8 +35,8 @@ void cli_output_cleanup_install(void) {
 }
 
 static int out_error(cli_out *o, const char *cmd, gsp_info info) {
-  fprintf(stderr, "gsp %s: cannot write %s: %s\n  %s\n", cmd, o->path ? o->path : "the output",
-          gsp_strerror(info), gsp_last_error());
+  fprintf(stderr, "gsp %s: cannot write %s: %s\n  %s\n", cmd, o->path ? o->path : "the output", gsp_strerror(info),
+          gsp_last_error());
   o->open = false;
   return info == GSP_OUT_OF_MEMORY ? CLI_FAILURE : CLI_OUTPUT;
 }

@@ -18,13 +18,12 @@
 
 #include "cli.h"
 
-#define TRY(x)                                                                 \
-  do {                                                                         \
-    if ((info = (x)) < 0) goto done;                                           \
+#define TRY(x)                       \
+  do {                               \
+    if ((info = (x)) < 0) goto done; \
   } while (0)
 
-gsp_info cli_sssp(gsp_vector *dist, gsp_matrix A, gsp_index src,
-                  int *iterations, cli_progress *prog) {
+gsp_info cli_sssp(gsp_vector *dist, gsp_matrix A, gsp_index src, int *iterations, cli_progress *prog) {
   gsp_info info = GSP_SUCCESS;
   gsp_vector d = NULL, f = NULL, t = NULL, diff = NULL, lt = NULL;
   gsp_index n, nf = 1;
@@ -38,8 +37,7 @@ gsp_info cli_sssp(gsp_vector *dist, gsp_matrix A, gsp_index src,
   TRY(gsp_vector_new(&t, ty, n));
   TRY(gsp_vector_new(&diff, ty, n));
   TRY(gsp_vector_new(&lt, ty, n));
-  const gsp_desc new_only = {.mask_complement = true, .mask_structure = true,
-                             .replace = true};
+  const gsp_desc new_only = {.mask_complement = true, .mask_structure = true, .replace = true};
   const gsp_desc structural = {.mask_structure = true};
   int it = 0;
   gsp_index reached = 1;
@@ -54,8 +52,7 @@ gsp_info cli_sssp(gsp_vector *dist, gsp_matrix A, gsp_index src,
     TRY(gsp_vector_clear(diff));
     TRY(gsp_vector_ewise_mult(diff, NULL, GSP_NOOP, GSP_MINUS, t, d, NULL));
     TRY(gsp_vector_clear(lt));
-    TRY(gsp_vector_select(lt, NULL, GSP_NOOP, GSP_VALUE_LT, diff, &zero_buf,
-                          NULL));
+    TRY(gsp_vector_select(lt, NULL, GSP_NOOP, GSP_VALUE_LT, diff, &zero_buf, NULL));
     TRY(gsp_vector_apply(f, lt, GSP_NOOP, GSP_IDENTITY, t, &structural));
     TRY(gsp_vector_nvals(&nf, f));
     TRY(gsp_vector_apply(d, NULL, GSP_MIN, GSP_IDENTITY, f, NULL));
@@ -75,15 +72,12 @@ done:
 }
 
 /* d[u] + w == d[v] in type ty. */
-static bool tight(gsp_type ty, const void *D, gsp_index u, gsp_index v,
-                  const void *W, gsp_index k) {
+static bool tight(gsp_type ty, const void *D, gsp_index u, gsp_index v, const void *W, gsp_index k) {
   switch (ty) {
   case GSP_INT32:
-    return (int64_t)((const int32_t *)D)[u] + ((const int32_t *)W)[k] ==
-           ((const int32_t *)D)[v];
+    return (int64_t)((const int32_t *)D)[u] + ((const int32_t *)W)[k] == ((const int32_t *)D)[v];
   case GSP_INT64:
-    return ((const int64_t *)D)[u] + ((const int64_t *)W)[k] ==
-           ((const int64_t *)D)[v];
+    return ((const int64_t *)D)[u] + ((const int64_t *)W)[k] == ((const int64_t *)D)[v];
   case GSP_FP32: {
     float s = ((const float *)D)[u] + ((const float *)W)[k];
     return s == ((const float *)D)[v];
@@ -92,17 +86,16 @@ static bool tight(gsp_type ty, const void *D, gsp_index u, gsp_index v,
     double s = ((const double *)D)[u] + ((const double *)W)[k];
     return s == ((const double *)D)[v];
   }
-  default: return false;
+  default:
+    return false;
   }
 }
 
-gsp_info cli_tight_path(gsp_index **path_out, gsp_index *len_out,
-                        gsp_matrix A, gsp_vector dist, gsp_index src,
+gsp_info cli_tight_path(gsp_index **path_out, gsp_index *len_out, gsp_matrix A, gsp_vector dist, gsp_index src,
                         gsp_index dst) {
   gsp_info info = GSP_SUCCESS;
   gsp_matrix AT = NULL;
-  gsp_index *rp = NULL, *ci = NULL, *next = NULL, *queue = NULL,
-            *path = NULL, *I = NULL;
+  gsp_index *rp = NULL, *ci = NULL, *next = NULL, *queue = NULL, *path = NULL, *I = NULL;
   void *W = NULL, *D = NULL, *X = NULL;
   bool *has = NULL;
   gsp_index n, nv;
@@ -200,19 +193,26 @@ static gsp_info has_negative(gsp_matrix A, bool *neg) {
   *neg = false;
   if ((info = gsp_matrix_reduce_scalar(buf, GSP_MIN, A)) < 0) return info;
   switch (ty) {
-  case GSP_INT32: *neg = *(int32_t *)buf < 0; break;
-  case GSP_INT64: *neg = *(int64_t *)buf < 0; break;
-  case GSP_FP32: *neg = *(float *)buf < 0; break;
-  case GSP_FP64: *neg = *(double *)buf < 0; break;
-  default: break;
+  case GSP_INT32:
+    *neg = *(int32_t *)buf < 0;
+    break;
+  case GSP_INT64:
+    *neg = *(int64_t *)buf < 0;
+    break;
+  case GSP_FP32:
+    *neg = *(float *)buf < 0;
+    break;
+  case GSP_FP64:
+    *neg = *(double *)buf < 0;
+    break;
+  default:
+    break;
   }
   return GSP_SUCCESS;
 }
 
-gsp_info cli_shortest(gsp_vector *dist, gsp_index **path, gsp_index *len,
-                      gsp_matrix A, gsp_index src, gsp_index dst,
-                      cli_sssp_method method, gsp_backend backend,
-                      const char **used, int *iterations,
+gsp_info cli_shortest(gsp_vector *dist, gsp_index **path, gsp_index *len, gsp_matrix A, gsp_index src, gsp_index dst,
+                      cli_sssp_method method, gsp_backend backend, const char **used, int *iterations,
                       cli_progress *prog) {
   gsp_info info = GSP_SUCCESS;
   gsp_vector d = NULL, parent = NULL;
@@ -250,8 +250,7 @@ gsp_info cli_shortest(gsp_vector *dist, gsp_index **path, gsp_index *len,
       p = NULL;
     }
   } else {
-    *used = neg ? "Bellman-Ford frontier of gsp_vxm (negative weights)"
-                : "Bellman-Ford frontier of gsp_vxm";
+    *used = neg ? "Bellman-Ford frontier of gsp_vxm (negative weights)" : "Bellman-Ford frontier of gsp_vxm";
     TRY(cli_sssp(&d, A, src, iterations, prog));
     if (path) {
       info = cli_tight_path(path, len, A, d, src, dst);

@@ -11,87 +11,117 @@
 #include "cli.h"
 #include "host_memory.h"
 
-static const cli_opt opts[] = {
-    {"semiring", 's', OPT_VALUE, "S  min-plus (default), max-plus, max-min, "
-                                 "min-max, or-and"},
-    {"output", 'o', OPT_VALUE, "FILE  write the result matrix (format from "
-                               "the extension or --format)"},
-    {"format", 'f', OPT_VALUE, "F  output format: mtx|dimacs|edgelist|dense|"
-                               "npy"},
-    {"succ-output", 0, OPT_VALUE, "FILE  write the successor matrix (int64, "
-                                  "0-based vertices)"},
-    {"path", 'p', OPT_VALUE, "SRC:DST  print the optimal path SRC -> DST "
-                             "(file ids)"},
-    {"no-sample", 0, OPT_FLAG, "   do not print a sample path"},
-    {"non-reflexive", 0, OPT_FLAG, "   compute M+ (paths of >= 1 arc) instead "
-                                   "of M*"},
-    {"mpi", 0, OPT_FLAG, "   run the closure over the MPI ranks (implied "
-                         "under mpirun -n K, K > 1; see docs/distributed.md)"},
-    {"algo", 'a', OPT_VALUE, "A  min-plus algorithm: auto (default), fw, "
-                             "msssp, johnson"},
-    {"sources", 0, OPT_VALUE, "LIST  only these source rows: file ids "
-                              "separated by commas, or a DIMACS .ss file"},
-    {"cutoff", 0, OPT_VALUE, "X  leave out distances above X"},
-    {"parent-output", 0, OPT_VALUE, "FILE  write the parent matrix (int64, "
-                                    "0-based; row k = tree of source k)"},
-    {"parent-type", 0, OPT_VALUE, "T  parents held as int64 (default) or "
-                                  "int32 (half the memory)"},
-    {"device-memory-cap", 0, OPT_VALUE, "BYTES  GPU memory to use at most "
-                                        "(k/M/G suffixes); a larger matrix "
-                                        "is closed out of core"},
-    {"gpus", 0, OPT_VALUE, "N  GPUs to use (default 0: automatic, or "
-                           "GSP_GPUS)"},
-    {"memory-cap", 0, OPT_VALUE, "BYTES  host memory for the result at most "
-                                 "(k/M/G); a larger min-plus result goes to "
-                                 "its .npy file in row blocks"},
-    {"svg", 0, OPT_VALUE, "FILE  draw the sample (or --path) path over the "
-                          "road network as SVG"},
-    {"geojson", 0, OPT_VALUE, "FILE  write the sample (or --path) path as "
-                              "GeoJSON"},
-    {"coords", 0, OPT_VALUE, "FILE  vertex coordinates, DIMACS .co (default: "
-                             "GRAPH's .co or .co.gz beside it)"},
-    {NULL, 0, OPT_FLAG, NULL}};
+static const cli_opt opts[] = {{"semiring", 's', OPT_VALUE,
+                                "S  min-plus (default), max-plus, max-min, "
+                                "min-max, or-and"},
+                               {"output", 'o', OPT_VALUE,
+                                "FILE  write the result matrix (format from "
+                                "the extension or --format)"},
+                               {"format", 'f', OPT_VALUE,
+                                "F  output format: mtx|dimacs|edgelist|dense|"
+                                "npy"},
+                               {"succ-output", 0, OPT_VALUE,
+                                "FILE  write the successor matrix (int64, "
+                                "0-based vertices)"},
+                               {"path", 'p', OPT_VALUE,
+                                "SRC:DST  print the optimal path SRC -> DST "
+                                "(file ids)"},
+                               {"no-sample", 0, OPT_FLAG, "   do not print a sample path"},
+                               {"non-reflexive", 0, OPT_FLAG,
+                                "   compute M+ (paths of >= 1 arc) instead "
+                                "of M*"},
+                               {"mpi", 0, OPT_FLAG,
+                                "   run the closure over the MPI ranks (implied "
+                                "under mpirun -n K, K > 1; see docs/distributed.md)"},
+                               {"algo", 'a', OPT_VALUE,
+                                "A  min-plus algorithm: auto (default), fw, "
+                                "msssp, johnson"},
+                               {"sources", 0, OPT_VALUE,
+                                "LIST  only these source rows: file ids "
+                                "separated by commas, or a DIMACS .ss file"},
+                               {"cutoff", 0, OPT_VALUE, "X  leave out distances above X"},
+                               {"parent-output", 0, OPT_VALUE,
+                                "FILE  write the parent matrix (int64, "
+                                "0-based; row k = tree of source k)"},
+                               {"parent-type", 0, OPT_VALUE,
+                                "T  parents held as int64 (default) or "
+                                "int32 (half the memory)"},
+                               {"device-memory-cap", 0, OPT_VALUE,
+                                "BYTES  GPU memory to use at most "
+                                "(k/M/G suffixes); a larger matrix "
+                                "is closed out of core"},
+                               {"gpus", 0, OPT_VALUE,
+                                "N  GPUs to use (default 0: automatic, or "
+                                "GSP_GPUS)"},
+                               {"memory-cap", 0, OPT_VALUE,
+                                "BYTES  host memory for the result at most "
+                                "(k/M/G); a larger min-plus result goes to "
+                                "its .npy file in row blocks"},
+                               {"svg", 0, OPT_VALUE,
+                                "FILE  draw the sample (or --path) path over the "
+                                "road network as SVG"},
+                               {"geojson", 0, OPT_VALUE,
+                                "FILE  write the sample (or --path) path as "
+                                "GeoJSON"},
+                               {"coords", 0, OPT_VALUE,
+                                "FILE  vertex coordinates, DIMACS .co (default: "
+                                "GRAPH's .co or .co.gz beside it)"},
+                               {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp apsp [options] GRAPH";
-static const char *description =
-    "All-pairs shortest paths (or another closure) of GRAPH: M* = I + M + M^2 "
-    "+ ...\non the chosen semiring. Min-plus runs gsp_apsp: Floyd-Warshall, "
-    "multi-source\nrelaxation or Johnson (negative weights), picked by a cost "
-    "model (--algo auto,\n-v names the pick) or forced; --sources limits the "
-    "rows. The other semirings,\n--non-reflexive and --succ-output run the "
-    "blocked Floyd-Warshall closure\n(gsp_closure_ext). On the GPU when one "
-    "is usable. Prints the time taken, how\nmany pairs are connected and a "
-    "sample optimal path (for min-plus the pair\nfarthest apart). Vertices "
-    "are named as in the file (1-based for Matrix Market\nand DIMACS).";
+static const char *description = "All-pairs shortest paths (or another closure) of GRAPH: M* = I + M + M^2 "
+                                 "+ ...\non the chosen semiring. Min-plus runs gsp_apsp: Floyd-Warshall, "
+                                 "multi-source\nrelaxation or Johnson (negative weights), picked by a cost "
+                                 "model (--algo auto,\n-v names the pick) or forced; --sources limits the "
+                                 "rows. The other semirings,\n--non-reflexive and --succ-output run the "
+                                 "blocked Floyd-Warshall closure\n(gsp_closure_ext). On the GPU when one "
+                                 "is usable. Prints the time taken, how\nmany pairs are connected and a "
+                                 "sample optimal path (for min-plus the pair\nfarthest apart). Vertices "
+                                 "are named as in the file (1-based for Matrix Market\nand DIMACS).";
 
 /* The semiring's "no path" value of type t. */
 static void semiring_zero(void *out, gsp_semiring s, gsp_type t) {
   bool hi = s == GSP_MIN_PLUS || s == GSP_MIN_MAX;
   switch (t) {
-  case GSP_BOOL: *(bool *)out = false; break;
-  case GSP_INT32: *(int32_t *)out = hi ? INT32_MAX : INT32_MIN; break;
-  case GSP_INT64: *(int64_t *)out = hi ? INT64_MAX : INT64_MIN; break;
-  case GSP_FP32: *(float *)out = hi ? INFINITY : -INFINITY; break;
-  case GSP_FP64: *(double *)out = hi ? INFINITY : -INFINITY; break;
+  case GSP_BOOL:
+    *(bool *)out = false;
+    break;
+  case GSP_INT32:
+    *(int32_t *)out = hi ? INT32_MAX : INT32_MIN;
+    break;
+  case GSP_INT64:
+    *(int64_t *)out = hi ? INT64_MAX : INT64_MIN;
+    break;
+  case GSP_FP32:
+    *(float *)out = hi ? INFINITY : -INFINITY;
+    break;
+  case GSP_FP64:
+    *(double *)out = hi ? INFINITY : -INFINITY;
+    break;
   }
 }
 
 static double as_double(gsp_type t, const void *x) {
   /* values compared as doubles: exact for the integer ranges of paths */
   switch (t) {
-  case GSP_BOOL: return *(const bool *)x;
-  case GSP_INT32: return *(const int32_t *)x;
-  case GSP_INT64: return (double)*(const int64_t *)x;
-  case GSP_FP32: return *(const float *)x;
-  default: return *(const double *)x;
+  case GSP_BOOL:
+    return *(const bool *)x;
+  case GSP_INT32:
+    return *(const int32_t *)x;
+  case GSP_INT64:
+    return (double)*(const int64_t *)x;
+  case GSP_FP32:
+    return *(const float *)x;
+  default:
+    return *(const double *)x;
   }
 }
 
 /* Print path p[0..len) from src to dst (its extraction gave info) with
  * its value V(vrow, dst); frees p. CLI_NO_PATH when there is none. */
-static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_index *p, gsp_index len,
-                     gsp_matrix V, gsp_index vrow, gsp_index src, gsp_index dst, const char *label,
-                     const cli_map *map, const char *what) {
+static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_index *p, gsp_index len, gsp_matrix V,
+                     gsp_index vrow, gsp_index src, gsp_index dst, const char *label, const cli_map *map,
+                     const char *what) {
   int rc = CLI_OK;
   if (info == GSP_NO_VALUE) {
     printf("%s: no path from %lld to %lld\n", label, cli_id(g, src), cli_id(g, dst));
@@ -101,8 +131,7 @@ static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_in
   } else {
     int64_t vbuf[2];
     char val[64] = "?";
-    if (gsp_matrix_extract_element(vbuf, V, vrow, dst) == GSP_SUCCESS)
-      cli_value_str(val, sizeof val, g->type, vbuf);
+    if (gsp_matrix_extract_element(vbuf, V, vrow, dst) == GSP_SUCCESS) cli_value_str(val, sizeof val, g->type, vbuf);
     printf("%s: %lld -> %lld, value %s, %llu vertices\n", label, cli_id(g, src), cli_id(g, dst), val,
            (unsigned long long)len);
     cli_print_path(c, g, p, len);
@@ -113,8 +142,7 @@ static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_in
 }
 
 /* The optimal path src -> dst from a successor matrix, with its value. */
-static int print_path(const cli_ctx *c, const cli_graph *g, gsp_matrix M,
-                      gsp_matrix succ, gsp_index src, gsp_index dst,
+static int print_path(const cli_ctx *c, const cli_graph *g, gsp_matrix M, gsp_matrix succ, gsp_index src, gsp_index dst,
                       const char *label, const cli_map *map, const char *what) {
   gsp_index len = g->n ? g->n : 1;
   gsp_index *p = malloc(len * sizeof *p);
@@ -124,9 +152,8 @@ static int print_path(const cli_ctx *c, const cli_graph *g, gsp_matrix M,
 }
 
 /* As print_path, from row `row` (source src) of a parent matrix. */
-static int print_parent_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D,
-                             gsp_matrix P, gsp_index row, gsp_index src,
-                             gsp_index dst, const char *label, const cli_map *map) {
+static int print_parent_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D, gsp_matrix P, gsp_index row,
+                             gsp_index src, gsp_index dst, const char *label, const cli_map *map) {
   gsp_index len = g->n ? g->n : 1;
   gsp_index *p = malloc(len * sizeof *p);
   if (!p) return CLI_FAILURE;
@@ -136,19 +163,27 @@ static int print_parent_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D,
 
 /* Row i of M as dense values and presence: e_i (+.*) M on PLUS_TIMES is
  * exactly row i (one term, times 1), with no n^2 copy of M. */
-static bool get_row(gsp_matrix M, gsp_type t, gsp_index nrows, gsp_index n,
-                    gsp_index i, gsp_index *I, void *X, gsp_index *cnt) {
+static bool get_row(gsp_matrix M, gsp_type t, gsp_index nrows, gsp_index n, gsp_index i, gsp_index *I, void *X,
+                    gsp_index *cnt) {
   gsp_vector e = NULL, r = NULL;
   int64_t one_buf[1];
   switch (t) {
-  case GSP_INT32: *(int32_t *)one_buf = 1; break;
-  case GSP_INT64: *(int64_t *)one_buf = 1; break;
-  case GSP_FP32: *(float *)one_buf = 1; break;
-  case GSP_FP64: *(double *)one_buf = 1; break;
-  default: return false;
+  case GSP_INT32:
+    *(int32_t *)one_buf = 1;
+    break;
+  case GSP_INT64:
+    *(int64_t *)one_buf = 1;
+    break;
+  case GSP_FP32:
+    *(float *)one_buf = 1;
+    break;
+  case GSP_FP64:
+    *(double *)one_buf = 1;
+    break;
+  default:
+    return false;
   }
-  bool ok = gsp_vector_new(&e, t, nrows) == GSP_SUCCESS &&
-            gsp_vector_new(&r, t, n) == GSP_SUCCESS &&
+  bool ok = gsp_vector_new(&e, t, nrows) == GSP_SUCCESS && gsp_vector_new(&r, t, n) == GSP_SUCCESS &&
             gsp_vector_set_element(e, i, one_buf) == GSP_SUCCESS &&
             gsp_vxm(r, NULL, GSP_NOOP, GSP_PLUS_TIMES, e, M, NULL) == GSP_SUCCESS;
   *cnt = n;
@@ -162,8 +197,7 @@ static bool get_row(gsp_matrix M, gsp_type t, gsp_index nrows, gsp_index n,
  * with the largest (smallest) finite value: the row holding the extreme
  * (gsp_matrix_reduce_vector), then the extreme in that row. For the other
  * semirings, a reachable pair from a pseudo-random row. */
-static bool sample_pair(gsp_matrix M, const cli_graph *g, gsp_semiring s,
-                        gsp_index nrows, const gsp_index *rows,
+static bool sample_pair(gsp_matrix M, const cli_graph *g, gsp_semiring s, gsp_index nrows, const gsp_index *rows,
                         gsp_index *si, gsp_index *sj) {
   gsp_index n = g->n;
   if (nrows == 0) return false;
@@ -179,8 +213,7 @@ static bool sample_pair(gsp_matrix M, const cli_graph *g, gsp_semiring s,
   if (!I || !X) goto done;
   if (minp || maxp) { /* row with the extreme entry */
     if (gsp_vector_new(&ext, t, nrows) != GSP_SUCCESS ||
-        gsp_matrix_reduce_vector(ext, NULL, GSP_NOOP, minp ? GSP_MAX : GSP_MIN,
-                                 M, NULL) != GSP_SUCCESS)
+        gsp_matrix_reduce_vector(ext, NULL, GSP_NOOP, minp ? GSP_MAX : GSP_MIN, M, NULL) != GSP_SUCCESS)
       goto done;
     cnt = nrows;
     if (gsp_vector_extract_tuples(I, X, &cnt, ext) != GSP_SUCCESS) goto done;
@@ -215,38 +248,37 @@ done:
 /* MPI mode (cli_mpi.c): rank 0 reads, prints and writes as the plain
  * command does; the closure runs on all ranks (CPU backend, distances
  * only: successors are not recorded, so no paths). */
-static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
-                    int size) {
+static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank, int size) {
   int rc = CLI_OK;
   cli_graph g;
   memset(&g, 0, sizeof g);
   cli_out mout;
   memset(&mout, 0, sizeof mout);
-  if (cli_get(c, "path") || cli_get(c, "succ-output") ||
-      cli_get(c, "svg") || cli_get(c, "geojson") ||
+  if (cli_get(c, "path") || cli_get(c, "succ-output") || cli_get(c, "svg") || cli_get(c, "geojson") ||
       c->backend == GSP_BACKEND_CUDA) {
     if (rank == 0)
-      fprintf(stderr, "gsp %s: with MPI the closure runs on the CPU and "
-                      "records no successors (no --path, --succ-output, "
-                      "--svg, --geojson or --backend cuda)\n", cmd);
+      fprintf(stderr,
+              "gsp %s: with MPI the closure runs on the CPU and "
+              "records no successors (no --path, --succ-output, "
+              "--svg, --geojson or --backend cuda)\n",
+              cmd);
     rc = CLI_UNAVAILABLE;
     goto done;
   }
   if (rank != 0) c->verbosity = 0;
   /* rank 0 writes: its output is checked before the graph is read */
-  if ((rc = cli_setup(c, cmd)) == CLI_OK && rank == 0 &&
-      (rc = cli_out_open(&mout, cmd, c->output)) == CLI_OK &&
+  if ((rc = cli_setup(c, cmd)) == CLI_OK && rank == 0 && (rc = cli_out_open(&mout, cmd, c->output)) == CLI_OK &&
       (rc = cli_load(c, cmd, c->pos[0], &g)) == CLI_OK)
     rc = cli_prepare(c, cmd, &g, s);
   if ((rc = cli_mpi_share_rc(rc))) goto done;
   int threads = 0;
   gsp_get_threads(&threads);
-  cli_say(c, "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
-             "in %.3f s)\n",
+  cli_say(c,
+          "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
+          "in %.3f s)\n",
           c->pos[0], g.n, g.nvals, cli_type_name(g.type), g.seconds);
   double t0 = cli_now();
-  gsp_info info = cli_mpi_closure(rank == 0 ? g.A : NULL, s,
-                                  cli_get(c, "non-reflexive") != NULL);
+  gsp_info info = cli_mpi_closure(rank == 0 ? g.A : NULL, s, cli_get(c, "non-reflexive") != NULL);
   double secs = cli_now() - t0;
   if (info < 0) {
     if (rank == 0) rc = cli_fail_graph(cmd, "closure failed", info, &g);
@@ -254,10 +286,10 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
     gsp_index reach = 0;
     gsp_matrix_nvals(&reach, g.A);
     double n3 = (double)g.n * (double)g.n * (double)g.n;
-    cli_say(c, "%s closure (mpi: %d ranks x %d threads, cpu): %.3f s, %.2f G "
-               "relaxations/s (n^3 = %.3g)\n",
-            cli_semiring_name(s), size, threads, secs,
-            secs > 0 ? n3 / secs * 1e-9 : 0.0, n3);
+    cli_say(c,
+            "%s closure (mpi: %d ranks x %d threads, cpu): %.3f s, %.2f G "
+            "relaxations/s (n^3 = %.3g)\n",
+            cli_semiring_name(s), size, threads, secs, secs > 0 ? n3 / secs * 1e-9 : 0.0, n3);
     double all = (double)g.n * (double)g.n;
     cli_say(c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
             all > 0 ? 100.0 * (double)reach / all : 0.0);
@@ -265,8 +297,7 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank,
       int64_t zero[1];
       semiring_zero(zero, s, g.type);
       char note[128];
-      snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s),
-               c->pos[0]);
+      snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s), c->pos[0]);
       rc = cli_out_matrix(&mout, cmd, g.A, c->out_format, zero, note);
       if (!rc) cli_verbose(c, "wrote %s\n", c->output);
     }
@@ -292,21 +323,20 @@ static bool device_options(cli_ctx *c, const char *cmd, size_t *cap, int *gpus) 
 }
 
 static const char *algo_name(gsp_apsp_algo a) {
-  return a == GSP_APSP_FLOYD_WARSHALL ? "fw" : a == GSP_APSP_MSSSP ? "msssp"
+  return a == GSP_APSP_FLOYD_WARSHALL ? "fw"
+         : a == GSP_APSP_MSSSP        ? "msssp"
          : a == GSP_APSP_JOHNSON      ? "johnson"
                                       : "auto";
 }
 
 /* --sources: file ids separated by commas, or a DIMACS .ss file. *src is
  * malloc()ed. */
-static bool parse_sources(const char *cmd, const cli_graph *g, const char *s,
-                          gsp_index **src, gsp_index *ns) {
+static bool parse_sources(const char *cmd, const cli_graph *g, const char *s, gsp_index **src, gsp_index *ns) {
   size_t len = strlen(s);
   if (len > 3 && !strcmp(s + len - 3, ".ss")) {
     gsp_info info = gsp_dimacs_read_sources(src, ns, g->n, s);
     if (info < 0) {
-      fprintf(stderr, "gsp %s: --sources %s: %s\n  %s\n", cmd, s,
-              gsp_strerror(info), gsp_last_error());
+      fprintf(stderr, "gsp %s: --sources %s: %s\n  %s\n", cmd, s, gsp_strerror(info), gsp_last_error());
       return false;
     }
     return true;
@@ -326,8 +356,10 @@ static bool parse_sources(const char *cmd, const cli_graph *g, const char *s,
     next = strchr(tok, ',');
     if (next) *next++ = '\0';
     if (*tok == '\0') {
-      fprintf(stderr, "gsp %s: --sources: empty vertex id in '%s' (ids are "
-                      "separated by single commas)\n", cmd, s);
+      fprintf(stderr,
+              "gsp %s: --sources: empty vertex id in '%s' (ids are "
+              "separated by single commas)\n",
+              cmd, s);
       free(v), free(copy);
       return false;
     }
@@ -354,16 +386,16 @@ static bool parse_sources(const char *cmd, const cli_graph *g, const char *s,
  * (header first, with the full shape), so memory holds one block; the
  * --path row is kept as it passes. */
 typedef struct {
-  FILE *d, *p;          /* distances, parents (NULL when not written) */
-  gsp_type dt, pt;      /* their types in the files */
+  FILE *d, *p;     /* distances, parents (NULL when not written) */
+  gsp_type dt, pt; /* their types in the files */
   int64_t n;
-  double reach;         /* entries with a path */
-  gsp_index prow;       /* row of --path, or (gsp_index)-1 */
-  int64_t *path_par;    /* its parents */
-  char path_dist[16];   /* its distance to the --path target */
+  double reach;       /* entries with a path */
+  gsp_index prow;     /* row of --path, or (gsp_index)-1 */
+  int64_t *path_par;  /* its parents */
+  char path_dist[16]; /* its distance to the --path target */
   gsp_index pd;
   bool path_seen;
-  void *conv;           /* one parent row in the file's type */
+  void *conv; /* one parent row in the file's type */
 } stream_ctx;
 
 static int stream_rows(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *par) {
@@ -372,8 +404,7 @@ static int stream_rows(void *ctx, gsp_index first, gsp_index nrows, const void *
   if (fwrite(dist, os, cells, s->d) != cells) return 1;
   char inf[16];
   semiring_zero(inf, GSP_MIN_PLUS, s->dt);
-  for (size_t k = 0; k < cells; k++)
-    s->reach += memcmp((const char *)dist + k * os, inf, os) != 0;
+  for (size_t k = 0; k < cells; k++) s->reach += memcmp((const char *)dist + k * os, inf, os) != 0;
   for (gsp_index r = 0; par && r < nrows; r++) {
     const int64_t *row = par + (size_t)r * (size_t)s->n;
     if (first + r == s->prow) {
@@ -410,8 +441,8 @@ static FILE *npy_begin(cli_out *o, const char *cmd, gsp_type t, gsp_index rows, 
 }
 
 /* Print the path src -> dst from one row of parents (dist its value). */
-static int print_par_row(const cli_ctx *c, const cli_graph *g, const int64_t *par, const void *dist,
-                         gsp_index src, gsp_index dst) {
+static int print_par_row(const cli_ctx *c, const cli_graph *g, const int64_t *par, const void *dist, gsp_index src,
+                         gsp_index dst) {
   char inf[16], val[64];
   semiring_zero(inf, GSP_MIN_PLUS, g->type);
   if (!memcmp(dist, inf, gsp_type_size(g->type)) || par[dst] < 0) {
@@ -429,16 +460,14 @@ static int print_par_row(const cli_ctx *c, const cli_graph *g, const int64_t *pa
     p[a] = p[b], p[b] = t;
   }
   cli_value_str(val, sizeof val, g->type, dist);
-  printf("path: %lld -> %lld, value %s, %llu vertices\n", cli_id(g, src), cli_id(g, dst), val,
-         (unsigned long long)len);
+  printf("path: %lld -> %lld, value %s, %llu vertices\n", cli_id(g, src), cli_id(g, dst), val, (unsigned long long)len);
   cli_print_path(c, g, p, len);
   free(p);
   return CLI_OK;
 }
 
 /* Min-plus through gsp_apsp. */
-static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
-                      const char *pathq, gsp_index ps, gsp_index pd,
+static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pathq, gsp_index ps, gsp_index pd,
                       const cli_map *map, cli_out *outs) {
   int rc = CLI_OK;
   stream_ctx st;
@@ -461,8 +490,10 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     else if (!strcmp(a, "msssp")) o.algo = GSP_APSP_MSSSP;
     else if (!strcmp(a, "johnson")) o.algo = GSP_APSP_JOHNSON;
     else {
-      fprintf(stderr, "gsp %s: --algo: expected auto, fw, msssp or johnson, "
-                      "got '%s'\n", cmd, a);
+      fprintf(stderr,
+              "gsp %s: --algo: expected auto, fw, msssp or johnson, "
+              "got '%s'\n",
+              cmd, a);
       return CLI_USAGE;
     }
   }
@@ -470,8 +501,10 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   if (cut) {
     if (!cli_double(cmd, "cutoff", cut, &o.cutoff)) return CLI_USAGE;
     if (o.cutoff < 0) {
-      fprintf(stderr, "gsp %s: --cutoff: '%s' is negative (distances above "
-                      "X are left out; X must be >= 0)\n", cmd, cut);
+      fprintf(stderr,
+              "gsp %s: --cutoff: '%s' is negative (distances above "
+              "X are left out; X must be >= 0)\n",
+              cmd, cut);
       return CLI_USAGE;
     }
     o.has_cutoff = true;
@@ -481,8 +514,10 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     if (!strcmp(pt, "int64")) o.parent_type = GSP_INT64;
     else if (!strcmp(pt, "int32")) o.parent_type = GSP_INT32;
     else {
-      fprintf(stderr, "gsp %s: --parent-type: expected int64 or int32, got "
-                      "'%s'\n", cmd, pt);
+      fprintf(stderr,
+              "gsp %s: --parent-type: expected int64 or int32, got "
+              "'%s'\n",
+              cmd, pt);
       return CLI_USAGE;
     }
   }
@@ -499,8 +534,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     for (gsp_index k = 0; k < ns && prow == ns; k++)
       if (src[k] == ps) prow = k;
     if (prow == ns) {
-      fprintf(stderr, "gsp %s: --path: source %lld is not among --sources\n",
-              cmd, cli_id(g, ps));
+      fprintf(stderr, "gsp %s: --path: source %lld is not among --sources\n", cmd, cli_id(g, ps));
       free(src);
       return CLI_USAGE;
     }
@@ -512,8 +546,9 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   bool gpu = false;
   char dev[200] = "";
   gsp_cuda_available(&gpu, dev, sizeof dev);
-  cli_say(c, "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
-             "in %.3f s)\n",
+  cli_say(c,
+          "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
+          "in %.3f s)\n",
           c->pos[0], g->n, g->nvals, cli_type_name(g->type), g->seconds);
   cli_verbose(c, "device: %s\n", dev);
   /* A result larger than the memory there is goes to its .npy outputs in
@@ -522,8 +557,8 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   const size_t ts = gsp_type_size(g->type), pts = o.parent_type == GSP_INT32 ? 4 : 8;
   const double need = (double)ns * (double)g->n * (double)(ts + (want_paths ? pts : 0));
   const double have = oa.host_memory_cap ? (double)oa.host_memory_cap : (double)gsp__host_memory_available() / 2;
-  const bool stream = need > have && c->output && is_npy(c->output, c->out_format) &&
-                      (!po || is_npy(po, c->out_format));
+  const bool stream =
+      need > have && c->output && is_npy(c->output, c->out_format) && (!po || is_npy(po, c->out_format));
   if (stream) {
     want_paths = pathq || po;
     st.dt = g->type;
@@ -544,8 +579,8 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     }
     oa.rows = stream_rows;
     oa.rows_ctx = &st;
-    cli_verbose(c, "the result (%.3g bytes) does not fit in %.3g bytes: streamed to %s in row blocks\n",
-                need, have, c->output);
+    cli_verbose(c, "the result (%.3g bytes) does not fit in %.3g bytes: streamed to %s in row blocks\n", need, have,
+                c->output);
   }
   cli_progress prog;
   cli_progress_start(&prog, c, "computing");
@@ -562,22 +597,23 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
     rc = CLI_OUTPUT;
     goto done;
   }
-  if (info == GSP_INVALID_VALUE && o.algo == GSP_APSP_MSSSP &&
-      strstr(gsp_last_error(), "non-negative") != NULL) {
+  if (info == GSP_INVALID_VALUE && o.algo == GSP_APSP_MSSSP && strstr(gsp_last_error(), "non-negative") != NULL) {
     /* say it with the command line's words, not the API's constants */
-    fprintf(stderr, "gsp %s: --algo msssp needs non-negative weights and the "
-                    "graph has a negative one (use --algo johnson, --algo fw "
-                    "or --algo auto)\n", cmd);
+    fprintf(stderr,
+            "gsp %s: --algo msssp needs non-negative weights and the "
+            "graph has a negative one (use --algo johnson, --algo fw "
+            "or --algo auto)\n",
+            cmd);
     rc = CLI_USAGE;
     goto done;
   }
   if (info < 0) {
-    rc = cli_fail_graph(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle"
-                                                        : "all-pairs shortest paths failed",
-                        info, g);
+    rc =
+        cli_fail_graph(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle" : "all-pairs shortest paths failed", info, g);
     if (info == GSP_OUT_OF_MEMORY && !stream && need > have)
-      fprintf(stderr, "  the result takes %.3g bytes, more than the %.3g there are: with -o FILE.npy "
-                      "(and --parent-output FILE.npy) it is streamed to the file in row blocks\n",
+      fprintf(stderr,
+              "  the result takes %.3g bytes, more than the %.3g there are: with -o FILE.npy "
+              "(and --parent-output FILE.npy) it is streamed to the file in row blocks\n",
               need, have);
     goto done;
   }
@@ -585,22 +621,21 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   const double n = (double)g->n;
   const bool fw = rep.algo == GSP_APSP_FLOYD_WARSHALL;
   const double tasks = fw ? n * n * n : (double)ns * (double)g->nvals;
-  cli_say(c, "min-plus closure by %s (%s%s%s): %.3f s, %.2f G %s/s (%s = %.3g)\n",
-          algo_name(rep.algo), o.algo == GSP_APSP_AUTO ? "auto: " : "", where,
-          want_paths ? ", with paths" : "", secs,
-          secs > 0 ? tasks / secs * 1e-9 : 0.0,
-          fw ? "relaxations" : "arc relaxations", fw ? "n^3" : "sources x arcs",
+  cli_say(c, "min-plus closure by %s (%s%s%s): %.3f s, %.2f G %s/s (%s = %.3g)\n", algo_name(rep.algo),
+          o.algo == GSP_APSP_AUTO ? "auto: " : "", where, want_paths ? ", with paths" : "", secs,
+          secs > 0 ? tasks / secs * 1e-9 : 0.0, fw ? "relaxations" : "arc relaxations", fw ? "n^3" : "sources x arcs",
           tasks);
-  cli_verbose(c, "algorithm: %s (%s); predicted fw %.3g s, msssp %.3g s, "
-                 "johnson %.3g s; %llu row block(s) of %llu\n",
+  cli_verbose(c,
+              "algorithm: %s (%s); predicted fw %.3g s, msssp %.3g s, "
+              "johnson %.3g s; %llu row block(s) of %llu\n",
               algo_name(rep.algo), o.algo == GSP_APSP_AUTO ? "chosen by the cost model" : "forced",
-              rep.predicted_seconds[GSP_APSP_FLOYD_WARSHALL],
-              rep.predicted_seconds[GSP_APSP_MSSSP],
-              rep.predicted_seconds[GSP_APSP_JOHNSON],
-              (unsigned long long)rep.row_blocks, (unsigned long long)rep.row_block);
+              rep.predicted_seconds[GSP_APSP_FLOYD_WARSHALL], rep.predicted_seconds[GSP_APSP_MSSSP],
+              rep.predicted_seconds[GSP_APSP_JOHNSON], (unsigned long long)rep.row_blocks,
+              (unsigned long long)rep.row_block);
   if (rep.backend == GSP_BACKEND_CUDA)
-    cli_say(c, "phases: read %.3f s, prepare %.3f s, compute %.3f s (device kernels %.3f s, copies to "
-               "the host %.3f s, overlapped), result %.3f s\n",
+    cli_say(c,
+            "phases: read %.3f s, prepare %.3f s, compute %.3f s (device kernels %.3f s, copies to "
+            "the host %.3f s, overlapped), result %.3f s\n",
             g->seconds, rep.prepare_s, rep.compute_s, rep.device_s, rep.copy_s, rep.finish_s);
   gsp_index reach = (gsp_index)st.reach;
   if (!stream) gsp_matrix_nvals(&reach, D);
@@ -619,23 +654,19 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g,
   }
   gsp_index si, sj;
   if (sample && !pathq && sample_pair(D, g, GSP_MIN_PLUS, ns, src, &si, &sj) &&
-      (rc = print_parent_path(c, g, D, P, si, src ? src[si] : si, sj,
-                              "sample path (the pair farthest apart)", map)))
+      (rc = print_parent_path(c, g, D, P, si, src ? src[si] : si, sj, "sample path (the pair farthest apart)", map)))
     goto done;
   if (c->output) {
     int64_t zero[1];
     semiring_zero(zero, GSP_MIN_PLUS, g->type);
     char note[160];
-    snprintf(note, sizeof note, "min-plus shortest distances of %s (%s)",
-             c->pos[0], algo_name(rep.algo));
+    snprintf(note, sizeof note, "min-plus shortest distances of %s (%s)", c->pos[0], algo_name(rep.algo));
     const double tw = cli_now();
-    if ((rc = cli_out_matrix(&outs[0], cmd, D, c->out_format, zero, note)))
-      goto done;
+    if ((rc = cli_out_matrix(&outs[0], cmd, D, c->out_format, zero, note))) goto done;
     cli_verbose(c, "wrote %s\n", c->output);
     if (rep.backend == GSP_BACKEND_CUDA) cli_say(c, "phases: write %.3f s\n", cli_now() - tw);
   }
-  if (po && (rc = cli_out_matrix(&outs[1], cmd, P, c->out_format, NULL,
-                                 "parent matrix (0-based; -1 or absent: none)")))
+  if (po && (rc = cli_out_matrix(&outs[1], cmd, P, c->out_format, NULL, "parent matrix (0-based; -1 or absent: none)")))
     goto done;
 done:
   free(st.path_par);
@@ -649,21 +680,22 @@ done:
 int cmd_apsp(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1,
-                     "one GRAPH file");
+  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1, "one GRAPH file");
   if (rc >= 0) return rc;
   gsp_semiring s = GSP_MIN_PLUS;
-  if (c.semiring_name && !cli_semiring(cmd, c.semiring_name, &s))
-    return CLI_USAGE;
+  if (c.semiring_name && !cli_semiring(cmd, c.semiring_name, &s)) return CLI_USAGE;
   if (s == GSP_PLUS_TIMES) {
     fprintf(stderr, "gsp %s: plus-times has no closure\n", cmd);
     return CLI_USAGE;
   }
   int mpi_rank, mpi_size;
   switch (cli_mpi_begin(cli_get(&c, "mpi") != NULL, cmd, &mpi_rank, &mpi_size)) {
-  case 1: return apsp_mpi(&c, cmd, s, mpi_rank, mpi_size);
-  case -1: return CLI_UNAVAILABLE;
-  default: break;
+  case 1:
+    return apsp_mpi(&c, cmd, s, mpi_rank, mpi_size);
+  case -1:
+    return CLI_UNAVAILABLE;
+  default:
+    break;
   }
   if ((rc = cli_setup(&c, cmd))) return rc;
   /* every output is checked before the graph is even read */
@@ -675,8 +707,7 @@ int cmd_apsp(int argc, char **argv) {
   cli_map map = {0};
   if ((rc = cli_out_open(&outs[0], cmd, c.output)) ||
       (rc = cli_out_open(&outs[1], cmd, cli_get(&c, "parent-output"))) ||
-      (rc = cli_out_open(&outs[2], cmd, cli_get(&c, "succ-output"))) ||
-      (rc = cli_load(&c, cmd, c.pos[0], &g)))
+      (rc = cli_out_open(&outs[2], cmd, cli_get(&c, "succ-output"))) || (rc = cli_load(&c, cmd, c.pos[0], &g)))
     goto done;
   gsp_index ps = 0, pd = 0;
   const char *pathq = cli_get(&c, "path");
@@ -684,8 +715,7 @@ int cmd_apsp(int argc, char **argv) {
     char a[64], b[64];
     const char *colon = strchr(pathq, ':');
     if (!colon || (size_t)(colon - pathq) >= sizeof a || strlen(colon) >= sizeof b) {
-      fprintf(stderr, "gsp %s: --path: expected SRC:DST, got '%s'\n", cmd,
-              pathq);
+      fprintf(stderr, "gsp %s: --path: expected SRC:DST, got '%s'\n", cmd, pathq);
       rc = CLI_USAGE;
       goto done;
     }
@@ -698,10 +728,11 @@ int cmd_apsp(int argc, char **argv) {
     }
   }
   if ((rc = cli_prepare(&c, cmd, &g, s))) goto done;
-  if ((cli_get(&c, "svg") || cli_get(&c, "geojson")) && !pathq &&
-      cli_get(&c, "no-sample")) {
-    fprintf(stderr, "gsp %s: --svg and --geojson draw the sample path or "
-                    "--path SRC:DST (not with --no-sample alone)\n", cmd);
+  if ((cli_get(&c, "svg") || cli_get(&c, "geojson")) && !pathq && cli_get(&c, "no-sample")) {
+    fprintf(stderr,
+            "gsp %s: --svg and --geojson draw the sample path or "
+            "--path SRC:DST (not with --no-sample alone)\n",
+            cmd);
     rc = CLI_USAGE;
     goto done;
   }
@@ -709,24 +740,24 @@ int cmd_apsp(int argc, char **argv) {
   const char *what = s == GSP_MIN_PLUS ? "distance" : "value";
   /* min-plus shortest paths go through gsp_apsp; successors, M+ and the
    * other semirings through the closure */
-  bool closure_only = s != GSP_MIN_PLUS || cli_get(&c, "succ-output") ||
-                      cli_get(&c, "non-reflexive");
+  bool closure_only = s != GSP_MIN_PLUS || cli_get(&c, "succ-output") || cli_get(&c, "non-reflexive");
   if (!closure_only) {
     rc = apsp_route(&c, cmd, &g, pathq, ps, pd, &map, outs);
     goto done;
   }
-  if (cli_get(&c, "algo") || cli_get(&c, "sources") || cli_get(&c, "cutoff") ||
-      cli_get(&c, "parent-output") || cli_get(&c, "parent-type")) {
-    fprintf(stderr, "gsp %s: --algo, --sources, --cutoff, --parent-output and "
-                    "--parent-type are for min-plus shortest paths (not with "
-                    "--succ-output or --non-reflexive)\n", cmd);
+  if (cli_get(&c, "algo") || cli_get(&c, "sources") || cli_get(&c, "cutoff") || cli_get(&c, "parent-output") ||
+      cli_get(&c, "parent-type")) {
+    fprintf(stderr,
+            "gsp %s: --algo, --sources, --cutoff, --parent-output and "
+            "--parent-type are for min-plus shortest paths (not with "
+            "--succ-output or --non-reflexive)\n",
+            cmd);
     rc = CLI_USAGE;
     goto done;
   }
   bool sample = !cli_get(&c, "no-sample") && (c.verbosity >= 1 || map.on);
   bool want_succ = pathq || sample || cli_get(&c, "succ-output");
-  gsp_closure_opts co = {.non_reflexive = cli_get(&c, "non-reflexive") != NULL,
-                         .backend = c.backend};
+  gsp_closure_opts co = {.non_reflexive = cli_get(&c, "non-reflexive") != NULL, .backend = c.backend};
   if (!device_options(&c, cmd, &co.device_memory_cap, &co.gpus)) {
     rc = CLI_USAGE;
     goto done;
@@ -738,8 +769,9 @@ int cmd_apsp(int argc, char **argv) {
                       : c.backend == GSP_BACKEND_CUDA ? "cuda"
                       : gpu                           ? "auto: cuda"
                                                       : "auto: cpu";
-  cli_say(&c, "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
-              "in %.3f s)\n",
+  cli_say(&c,
+          "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
+          "in %.3f s)\n",
           c.pos[0], g.n, g.nvals, cli_type_name(g.type), g.seconds);
   cli_verbose(&c, "device: %s\n", dev);
   double t0 = cli_now();
@@ -752,9 +784,8 @@ int cmd_apsp(int argc, char **argv) {
   gsp_index reach = 0;
   gsp_matrix_nvals(&reach, g.A);
   double n3 = (double)g.n * (double)g.n * (double)g.n;
-  cli_say(&c, "%s closure (%s%s): %.3f s, %.2f G relaxations/s (n^3 = %.3g)\n",
-          cli_semiring_name(s), where, want_succ ? ", with paths" : "", secs,
-          secs > 0 ? n3 / secs * 1e-9 : 0.0, n3);
+  cli_say(&c, "%s closure (%s%s): %.3f s, %.2f G relaxations/s (n^3 = %.3g)\n", cli_semiring_name(s), where,
+          want_succ ? ", with paths" : "", secs, secs > 0 ? n3 / secs * 1e-9 : 0.0, n3);
   double all = (double)g.n * (double)g.n;
   cli_say(&c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
           all > 0 ? 100.0 * (double)reach / all : 0.0);
@@ -765,22 +796,17 @@ int cmd_apsp(int argc, char **argv) {
   gsp_index si, sj;
   if (sample && !pathq && sample_pair(g.A, &g, s, g.n, NULL, &si, &sj) &&
       (rc = print_path(&c, &g, g.A, succ, si, sj,
-                       s == GSP_MIN_PLUS ? "sample path (the pair farthest apart)"
-                                         : "sample path", &map, what)))
+                       s == GSP_MIN_PLUS ? "sample path (the pair farthest apart)" : "sample path", &map, what)))
     goto done;
   if (c.output) {
     int64_t zero[1];
     semiring_zero(zero, s, g.type);
     char note[128];
-    snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s),
-             c.pos[0]);
-    if ((rc = cli_out_matrix(&outs[0], cmd, g.A, c.out_format, zero, note)))
-      goto done;
+    snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s), c.pos[0]);
+    if ((rc = cli_out_matrix(&outs[0], cmd, g.A, c.out_format, zero, note))) goto done;
     cli_verbose(&c, "wrote %s\n", c.output);
   }
-  if ((rc = cli_out_matrix(&outs[2], cmd, succ, c.out_format, NULL,
-                           "successor matrix (0-based)")))
-    goto done;
+  if ((rc = cli_out_matrix(&outs[2], cmd, succ, c.out_format, NULL, "successor matrix (0-based)"))) goto done;
 done:
   for (int k = 0; k < 3; k++) cli_out_abort(&outs[k]); /* uncommitted: an error came first */
   cli_map_free(&map);

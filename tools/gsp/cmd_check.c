@@ -9,27 +9,29 @@
 
 #include "cli.h"
 
-static const cli_opt opts[] = {
-    {"semiring", 's', OPT_VALUE, "S  min-plus (default), max-plus, max-min, "
-                                 "min-max, or-and"},
-    {"sources", 'k', OPT_VALUE, "K  number of source rows compared (default "
+static const cli_opt opts[] = {{"semiring", 's', OPT_VALUE,
+                                "S  min-plus (default), max-plus, max-min, "
+                                "min-max, or-and"},
+                               {"sources", 'k', OPT_VALUE,
+                                "K  number of source rows compared (default "
                                 "16; 0 = all)"},
-    {"seed", 0, OPT_VALUE, "S  choice of the sources (default 1)"},
-    {"apsp-limit", 0, OPT_VALUE, "N  largest n for which gsp computes the "
-                                 "full closure (default 4096);\n"
-                                 "                                 above it, "
-                                 "min-plus rows come from gsp's SSSP"},
-    {"tolerance", 0, OPT_VALUE, "X  relative tolerance for float types "
+                               {"seed", 0, OPT_VALUE, "S  choice of the sources (default 1)"},
+                               {"apsp-limit", 0, OPT_VALUE,
+                                "N  largest n for which gsp computes the "
+                                "full closure (default 4096);\n"
+                                "                                 above it, "
+                                "min-plus rows come from gsp's SSSP"},
+                               {"tolerance", 0, OPT_VALUE,
+                                "X  relative tolerance for float types "
                                 "(default 1e-9 fp64, 1e-5 fp32)"},
-    {NULL, 0, OPT_FLAG, NULL}};
+                               {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp check [options] GRAPH";
-static const char *description =
-    "Cross-check gsp against SuiteSparse:GraphBLAS on GRAPH: gsp computes the "
-    "closure\n(or, for large min-plus graphs, SSSP rows), GraphBLAS relaxes "
-    "d = d (+) d (+.*) A\nto a fixpoint from each sampled source, and the "
-    "rows are compared (exactly for\nintegers and booleans). Exit code 7 on "
-    "any disagreement, 8 when this gsp was\nbuilt without GraphBLAS.";
+static const char *description = "Cross-check gsp against SuiteSparse:GraphBLAS on GRAPH: gsp computes the "
+                                 "closure\n(or, for large min-plus graphs, SSSP rows), GraphBLAS relaxes "
+                                 "d = d (+) d (+.*) A\nto a fixpoint from each sampled source, and the "
+                                 "rows are compared (exactly for\nintegers and booleans). Exit code 7 on "
+                                 "any disagreement, 8 when this gsp was\nbuilt without GraphBLAS.";
 
 #ifndef GSP_CLI_HAVE_GRAPHBLAS
 
@@ -41,8 +43,9 @@ int cmd_check(int argc, char **argv) {
     cli_usage(stdout, synopsis, description, true, opts);
     return CLI_OK;
   }
-  fprintf(stderr, "gsp %s: this gsp was built without SuiteSparse:GraphBLAS "
-                  "(install libgraphblas-dev and reconfigure)\n",
+  fprintf(stderr,
+          "gsp %s: this gsp was built without SuiteSparse:GraphBLAS "
+          "(install libgraphblas-dev and reconfigure)\n",
           argv[0]);
   return CLI_UNAVAILABLE;
 }
@@ -53,53 +56,79 @@ int cmd_check(int argc, char **argv) {
 
 static GrB_Type grb_type(gsp_type t) {
   switch (t) {
-  case GSP_BOOL: return GrB_BOOL;
-  case GSP_INT32: return GrB_INT32;
-  case GSP_INT64: return GrB_INT64;
-  case GSP_FP32: return GrB_FP32;
-  default: return GrB_FP64;
+  case GSP_BOOL:
+    return GrB_BOOL;
+  case GSP_INT32:
+    return GrB_INT32;
+  case GSP_INT64:
+    return GrB_INT64;
+  case GSP_FP32:
+    return GrB_FP32;
+  default:
+    return GrB_FP64;
   }
 }
 
 /* GraphBLAS semiring and its add operator (the accumulator). */
-static bool grb_semiring(gsp_semiring s, gsp_type t, GrB_Semiring *sr,
-                         GrB_BinaryOp *add) {
-#define PICK(S, A)                                                             \
-  switch (t) {                                                                 \
-  case GSP_INT32: *sr = S##_INT32; *add = A##_INT32; return true;              \
-  case GSP_INT64: *sr = S##_INT64; *add = A##_INT64; return true;              \
-  case GSP_FP32: *sr = S##_FP32; *add = A##_FP32; return true;                 \
-  case GSP_FP64: *sr = S##_FP64; *add = A##_FP64; return true;                 \
-  default: return false;                                                       \
+static bool grb_semiring(gsp_semiring s, gsp_type t, GrB_Semiring *sr, GrB_BinaryOp *add) {
+#define PICK(S, A)    \
+  switch (t) {        \
+  case GSP_INT32:     \
+    *sr = S##_INT32;  \
+    *add = A##_INT32; \
+    return true;      \
+  case GSP_INT64:     \
+    *sr = S##_INT64;  \
+    *add = A##_INT64; \
+    return true;      \
+  case GSP_FP32:      \
+    *sr = S##_FP32;   \
+    *add = A##_FP32;  \
+    return true;      \
+  case GSP_FP64:      \
+    *sr = S##_FP64;   \
+    *add = A##_FP64;  \
+    return true;      \
+  default:            \
+    return false;     \
   }
   switch (s) {
-  case GSP_MIN_PLUS: PICK(GrB_MIN_PLUS_SEMIRING, GrB_MIN)
-  case GSP_MAX_PLUS: PICK(GrB_MAX_PLUS_SEMIRING, GrB_MAX)
-  case GSP_MAX_MIN: PICK(GrB_MAX_MIN_SEMIRING, GrB_MAX)
-  case GSP_MIN_MAX: PICK(GrB_MIN_MAX_SEMIRING, GrB_MIN)
+  case GSP_MIN_PLUS:
+    PICK(GrB_MIN_PLUS_SEMIRING, GrB_MIN)
+  case GSP_MAX_PLUS:
+    PICK(GrB_MAX_PLUS_SEMIRING, GrB_MAX)
+  case GSP_MAX_MIN:
+    PICK(GrB_MAX_MIN_SEMIRING, GrB_MAX)
+  case GSP_MIN_MAX:
+    PICK(GrB_MIN_MAX_SEMIRING, GrB_MIN)
   case GSP_OR_AND:
     if (t != GSP_BOOL) return false;
     *sr = GrB_LOR_LAND_SEMIRING_BOOL;
     *add = GrB_LOR;
     return true;
-  default: return false;
+  default:
+    return false;
   }
 #undef PICK
 }
 
 /* The semiring's one (the empty path) and zero (no path) as doubles. */
 static double one_of(gsp_semiring s) {
-  return s == GSP_MAX_MIN ? INFINITY : s == GSP_MIN_MAX ? -INFINITY
-                          : s == GSP_OR_AND ? 1 : 0;
+  return s == GSP_MAX_MIN ? INFINITY : s == GSP_MIN_MAX ? -INFINITY : s == GSP_OR_AND ? 1 : 0;
 }
 
 static double as_double(gsp_type t, const void *x, size_t k) {
   switch (t) {
-  case GSP_BOOL: return ((const bool *)x)[k];
-  case GSP_INT32: return ((const int32_t *)x)[k];
-  case GSP_INT64: return (double)((const int64_t *)x)[k];
-  case GSP_FP32: return ((const float *)x)[k];
-  default: return ((const double *)x)[k];
+  case GSP_BOOL:
+    return ((const bool *)x)[k];
+  case GSP_INT32:
+    return ((const int32_t *)x)[k];
+  case GSP_INT64:
+    return (double)((const int64_t *)x)[k];
+  case GSP_FP32:
+    return ((const float *)x)[k];
+  default:
+    return ((const double *)x)[k];
   }
 }
 
@@ -107,24 +136,28 @@ static double as_double(gsp_type t, const void *x, size_t k) {
  * max-min / min-max) into x as type t. */
 static void store(gsp_type t, void *x, double v) {
   switch (t) {
-  case GSP_BOOL: *(bool *)x = v != 0; break;
+  case GSP_BOOL:
+    *(bool *)x = v != 0;
+    break;
   case GSP_INT32:
     *(int32_t *)x = v >= INT32_MAX ? INT32_MAX : v <= INT32_MIN ? INT32_MIN : (int32_t)v;
     break;
   case GSP_INT64:
     *(int64_t *)x = v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
     break;
-  case GSP_FP32: *(float *)x = (float)v; break;
-  default: *(double *)x = v; break;
+  case GSP_FP32:
+    *(float *)x = (float)v;
+    break;
+  default:
+    *(double *)x = v;
+    break;
   }
 }
 
 /* Reference row: relax d from source s to a fixpoint. present/vals hold
  * the result densely. */
-static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add,
-                              gsp_type t, gsp_semiring s, gsp_index n,
-                              gsp_index src, bool *present, void *vals,
-                              GrB_Index *I, void *X) {
+static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add, gsp_type t, gsp_semiring s, gsp_index n,
+                              gsp_index src, bool *present, void *vals, GrB_Index *I, void *X) {
   GrB_Vector d = NULL;
   GrB_Info info;
   GrB_Index nv = 0, prev = (GrB_Index)-1;
@@ -133,11 +166,21 @@ static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add,
   store(t, one, one_of(s));
   if ((info = GrB_Vector_new(&d, grb_type(t), n)) != GrB_SUCCESS) return info;
   switch (t) {
-  case GSP_BOOL: info = GrB_Vector_setElement_BOOL(d, *(bool *)one, src); break;
-  case GSP_INT32: info = GrB_Vector_setElement_INT32(d, *(int32_t *)one, src); break;
-  case GSP_INT64: info = GrB_Vector_setElement_INT64(d, *(int64_t *)one, src); break;
-  case GSP_FP32: info = GrB_Vector_setElement_FP32(d, *(float *)one, src); break;
-  default: info = GrB_Vector_setElement_FP64(d, *(double *)one, src); break;
+  case GSP_BOOL:
+    info = GrB_Vector_setElement_BOOL(d, *(bool *)one, src);
+    break;
+  case GSP_INT32:
+    info = GrB_Vector_setElement_INT32(d, *(int32_t *)one, src);
+    break;
+  case GSP_INT64:
+    info = GrB_Vector_setElement_INT64(d, *(int64_t *)one, src);
+    break;
+  case GSP_FP32:
+    info = GrB_Vector_setElement_FP32(d, *(float *)one, src);
+    break;
+  default:
+    info = GrB_Vector_setElement_FP64(d, *(double *)one, src);
+    break;
   }
   /* iterate until the values stop changing: compare dense snapshots */
   char *snap = calloc(n + 1, ts);
@@ -150,19 +193,28 @@ static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add,
     GrB_Vector_nvals(&nv, d);
     GrB_Index cnt = nv;
     switch (t) {
-    case GSP_BOOL: info = GrB_Vector_extractTuples_BOOL(I, X, &cnt, d); break;
-    case GSP_INT32: info = GrB_Vector_extractTuples_INT32(I, X, &cnt, d); break;
-    case GSP_INT64: info = GrB_Vector_extractTuples_INT64(I, X, &cnt, d); break;
-    case GSP_FP32: info = GrB_Vector_extractTuples_FP32(I, X, &cnt, d); break;
-    default: info = GrB_Vector_extractTuples_FP64(I, X, &cnt, d); break;
+    case GSP_BOOL:
+      info = GrB_Vector_extractTuples_BOOL(I, X, &cnt, d);
+      break;
+    case GSP_INT32:
+      info = GrB_Vector_extractTuples_INT32(I, X, &cnt, d);
+      break;
+    case GSP_INT64:
+      info = GrB_Vector_extractTuples_INT64(I, X, &cnt, d);
+      break;
+    case GSP_FP32:
+      info = GrB_Vector_extractTuples_FP32(I, X, &cnt, d);
+      break;
+    default:
+      info = GrB_Vector_extractTuples_FP64(I, X, &cnt, d);
+      break;
     }
     memset(present, 0, n);
     for (GrB_Index k = 0; k < cnt; k++) {
       present[I[k]] = true;
       memcpy(cur + I[k] * ts, (char *)X + k * ts, ts);
     }
-    bool same = nv == prev && !memcmp(cur, snap, n * ts) &&
-                !memcmp(had, present, n);
+    bool same = nv == prev && !memcmp(cur, snap, n * ts) && !memcmp(had, present, n);
     memcpy(snap, cur, n * ts);
     memcpy(had, present, n);
     prev = nv;
@@ -179,23 +231,17 @@ static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add,
 int cmd_check(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1,
-                     "one GRAPH file");
+  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1, "one GRAPH file");
   if (rc >= 0) return rc;
   gsp_semiring s = GSP_MIN_PLUS;
-  if (c.semiring_name && !cli_semiring(cmd, c.semiring_name, &s))
-    return CLI_USAGE;
+  if (c.semiring_name && !cli_semiring(cmd, c.semiring_name, &s)) return CLI_USAGE;
   int64_t k_src = 16, seed = 1, limit = 4096;
   double tol = -1;
   const char *v;
-  if ((v = cli_get(&c, "sources")) && !cli_int(cmd, "sources", v, 0, INT32_MAX, &k_src))
-    return CLI_USAGE;
-  if ((v = cli_get(&c, "seed")) && !cli_int(cmd, "seed", v, 0, INT64_MAX, &seed))
-    return CLI_USAGE;
-  if ((v = cli_get(&c, "apsp-limit")) && !cli_int(cmd, "apsp-limit", v, 0, 1 << 20, &limit))
-    return CLI_USAGE;
-  if ((v = cli_get(&c, "tolerance")) && !cli_double(cmd, "tolerance", v, &tol))
-    return CLI_USAGE;
+  if ((v = cli_get(&c, "sources")) && !cli_int(cmd, "sources", v, 0, INT32_MAX, &k_src)) return CLI_USAGE;
+  if ((v = cli_get(&c, "seed")) && !cli_int(cmd, "seed", v, 0, INT64_MAX, &seed)) return CLI_USAGE;
+  if ((v = cli_get(&c, "apsp-limit")) && !cli_int(cmd, "apsp-limit", v, 0, 1 << 20, &limit)) return CLI_USAGE;
+  if ((v = cli_get(&c, "tolerance")) && !cli_double(cmd, "tolerance", v, &tol)) return CLI_USAGE;
   if ((rc = cli_setup(&c, cmd))) return rc;
   cli_graph g;
   if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
@@ -210,15 +256,15 @@ int cmd_check(int argc, char **argv) {
   GrB_Semiring sr;
   GrB_BinaryOp add;
   if (!grb_semiring(s, t, &sr, &add)) {
-    fprintf(stderr, "gsp %s: no GraphBLAS semiring for %s on %s\n", cmd,
-            cli_semiring_name(s), cli_type_name(t));
+    fprintf(stderr, "gsp %s: no GraphBLAS semiring for %s on %s\n", cmd, cli_semiring_name(s), cli_type_name(t));
     cli_graph_free(&g);
     return CLI_USAGE;
   }
   bool full = (int64_t)n <= limit;
   if (!full && s != GSP_MIN_PLUS) {
-    fprintf(stderr, "gsp %s: %" PRIu64 " vertices exceed --apsp-limit %lld; "
-                    "only min-plus can be checked row by row\n",
+    fprintf(stderr,
+            "gsp %s: %" PRIu64 " vertices exceed --apsp-limit %lld; "
+            "only min-plus can be checked row by row\n",
             cmd, n, (long long)limit);
     cli_graph_free(&g);
     return CLI_USAGE;
@@ -236,8 +282,7 @@ int cmd_check(int argc, char **argv) {
   void *dense = NULL;
   gsp_index *sources = malloc(((size_t)n + 1) * sizeof *sources);
   gsp_info info;
-  if (!rp || !ci || !gi || !gj || !I || !x || !X || !ref || !mine || !rpres ||
-      !mpres || !sources) {
+  if (!rp || !ci || !gi || !gj || !I || !x || !X || !ref || !mine || !rpres || !mpres || !sources) {
     rc = CLI_FAILURE;
     goto done;
   }
@@ -249,15 +294,24 @@ int cmd_check(int argc, char **argv) {
     for (gsp_index k = rp[i]; k < rp[i + 1]; k++) gi[k] = i, gj[k] = ci[k];
   GrB_Info gr = GrB_Matrix_new(&G, grb_type(t), n, n);
   if (gr == GrB_SUCCESS) switch (t) {
-    case GSP_BOOL: gr = GrB_Matrix_build_BOOL(G, gi, gj, x, m, GrB_LOR); break;
-    case GSP_INT32: gr = GrB_Matrix_build_INT32(G, gi, gj, x, m, GrB_MIN_INT32); break;
-    case GSP_INT64: gr = GrB_Matrix_build_INT64(G, gi, gj, x, m, GrB_MIN_INT64); break;
-    case GSP_FP32: gr = GrB_Matrix_build_FP32(G, gi, gj, x, m, GrB_MIN_FP32); break;
-    default: gr = GrB_Matrix_build_FP64(G, gi, gj, x, m, GrB_MIN_FP64); break;
+    case GSP_BOOL:
+      gr = GrB_Matrix_build_BOOL(G, gi, gj, x, m, GrB_LOR);
+      break;
+    case GSP_INT32:
+      gr = GrB_Matrix_build_INT32(G, gi, gj, x, m, GrB_MIN_INT32);
+      break;
+    case GSP_INT64:
+      gr = GrB_Matrix_build_INT64(G, gi, gj, x, m, GrB_MIN_INT64);
+      break;
+    case GSP_FP32:
+      gr = GrB_Matrix_build_FP32(G, gi, gj, x, m, GrB_MIN_FP32);
+      break;
+    default:
+      gr = GrB_Matrix_build_FP64(G, gi, gj, x, m, GrB_MIN_FP64);
+      break;
     }
   if (gr != GrB_SUCCESS) {
-    fprintf(stderr, "gsp %s: GraphBLAS error %d building the matrix\n", cmd,
-            (int)gr);
+    fprintf(stderr, "gsp %s: GraphBLAS error %d building the matrix\n", cmd, (int)gr);
     rc = CLI_FAILURE;
     goto done;
   }
@@ -272,14 +326,11 @@ int cmd_check(int argc, char **argv) {
   }
   gsp_index ks = k_src == 0 || (gsp_index)k_src > n ? n : (gsp_index)k_src;
   char zero[8];
-  store(t, zero, s == GSP_MIN_PLUS || s == GSP_MIN_MAX ? INFINITY
-                 : s == GSP_OR_AND                     ? 0
-                                                       : -INFINITY);
+  store(t, zero, s == GSP_MIN_PLUS || s == GSP_MIN_MAX ? INFINITY : s == GSP_OR_AND ? 0 : -INFINITY);
   double t0 = cli_now();
   if (full) {
     gsp_closure_opts co = {.backend = c.backend};
-    if ((info = gsp_matrix_dup(&M, g.A)) < 0 ||
-        (info = gsp_closure_ext(M, NULL, s, &co)) < 0) {
+    if ((info = gsp_matrix_dup(&M, g.A)) < 0 || (info = gsp_closure_ext(M, NULL, s, &co)) < 0) {
       rc = cli_fail(cmd, "gsp closure failed", info);
       goto done;
     }
@@ -304,8 +355,7 @@ int cmd_check(int argc, char **argv) {
       memcpy(mine, (char *)dense + (size_t)src * n * ts, n * ts);
     } else {
       double t1 = cli_now();
-      if ((info = cli_sssp(&dv, g.A, src, NULL, NULL)) < 0 ||
-          (info = gsp_vector_export_dense(mine, zero, dv)) < 0) {
+      if ((info = cli_sssp(&dv, g.A, src, NULL, NULL)) < 0 || (info = gsp_vector_export_dense(mine, zero, dv)) < 0) {
         cli_progress_end(&prog);
         rc = cli_fail(cmd, "gsp sssp failed", info);
         goto done;
@@ -336,21 +386,21 @@ int cmd_check(int argc, char **argv) {
       compared++;
       if (!ok && bad++ < 10) {
         if (bad == 1) cli_progress_end(&prog);
-        fprintf(stderr, "mismatch at (%lld, %lld): gsp %s%.17g, GraphBLAS "
-                        "%s%.17g\n",
-                cli_id(&g, src), cli_id(&g, j), mp ? "" : "no path ",
-                mp ? a : 0.0, rpz ? "" : "no path ", rpz ? b : 0.0);
+        fprintf(stderr,
+                "mismatch at (%lld, %lld): gsp %s%.17g, GraphBLAS "
+                "%s%.17g\n",
+                cli_id(&g, src), cli_id(&g, j), mp ? "" : "no path ", mp ? a : 0.0, rpz ? "" : "no path ",
+                rpz ? b : 0.0);
       }
     }
     cli_progress_update((double)(q + 1) / (double)ks, &prog);
   }
   cli_progress_end(&prog);
-  printf("check %s (%s, %s): %" PRIu64 " source rows, %" PRIu64
-         " pairs compared, %" PRIu64 " disagree%s\n",
-         c.pos[0], cli_semiring_name(s), cli_type_name(t), ks, compared, bad,
-         bad ? "" : ": gsp agrees with GraphBLAS");
-  cli_say(&c, "gsp %s: %.3f s; GraphBLAS relaxation: %.3f s; max relative "
-              "difference %.3g (tolerance %.3g)\n",
+  printf("check %s (%s, %s): %" PRIu64 " source rows, %" PRIu64 " pairs compared, %" PRIu64 " disagree%s\n", c.pos[0],
+         cli_semiring_name(s), cli_type_name(t), ks, compared, bad, bad ? "" : ": gsp agrees with GraphBLAS");
+  cli_say(&c,
+          "gsp %s: %.3f s; GraphBLAS relaxation: %.3f s; max relative "
+          "difference %.3g (tolerance %.3g)\n",
           full ? "closure" : "sssp rows", tgsp, tref, maxrel, tol);
   rc = bad ? CLI_MISMATCH : CLI_OK;
 done:

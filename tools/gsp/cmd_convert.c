@@ -3,22 +3,20 @@
 
 #include "cli.h"
 
-static const cli_opt opts[] = {
-    {"format", 'f', OPT_VALUE, "F  output format mtx|dimacs|edgelist|dense|"
-                               "npy (default: from OUT's extension)"},
-    {NULL, 0, OPT_FLAG, NULL}};
+static const cli_opt opts[] = {{"format", 'f', OPT_VALUE,
+                                "F  output format mtx|dimacs|edgelist|dense|"
+                                "npy (default: from OUT's extension)"},
+                               {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp convert [options] IN OUT";
-static const char *description =
-    "Convert between Matrix Market, DIMACS .gr, edge lists, gsp dense (.gspd) "
-    "and\nNumPy .npy; a \".gz\" suffix compresses. Reading options (--type, "
-    "--symmetrize,\n--remap, ...) apply on the way.";
+static const char *description = "Convert between Matrix Market, DIMACS .gr, edge lists, gsp dense (.gspd) "
+                                 "and\nNumPy .npy; a \".gz\" suffix compresses. Reading options (--type, "
+                                 "--symmetrize,\n--remap, ...) apply on the way.";
 
 int cmd_convert(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 2,
-                     "IN and OUT files");
+  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 2, "IN and OUT files");
   if (rc >= 0) return rc;
   if ((rc = cli_setup(&c, cmd))) return rc;
   cli_out out;
@@ -45,8 +43,9 @@ int cmd_convert(int argc, char **argv) {
   gsp_matrix_ncols(&nc, A);
   gsp_matrix_free(&A);
   if (rc) return rc;
-  cli_say(&c, "%s -> %s: %" PRIu64 " x %" PRIu64 ", %" PRIu64 " entries "
-              "(read %.3f s, write %.3f s)\n",
+  cli_say(&c,
+          "%s -> %s: %" PRIu64 " x %" PRIu64 ", %" PRIu64 " entries "
+          "(read %.3f s, write %.3f s)\n",
           c.pos[0], c.pos[1], nr, nc, nv, tr, cli_now() - t0);
   return CLI_OK;
 }

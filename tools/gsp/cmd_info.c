@@ -9,16 +9,14 @@
 static const cli_opt opts[] = {{NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp info [options] GRAPH";
-static const char *description =
-    "Describe GRAPH: vertices, arcs, self-loops, out/in-degree statistics, "
-    "isolated\nvertices, weight range, negative and zero-weight arcs, and "
-    "whether it is\nsymmetric (undirected).";
+static const char *description = "Describe GRAPH: vertices, arcs, self-loops, out/in-degree statistics, "
+                                 "isolated\nvertices, weight range, negative and zero-weight arcs, and "
+                                 "whether it is\nsymmetric (undirected).";
 
 int cmd_info(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1,
-                     "one GRAPH file");
+  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1, "one GRAPH file");
   if (rc >= 0) return rc;
   if ((rc = cli_setup(&c, cmd))) return rc;
   cli_graph g;
@@ -69,32 +67,25 @@ int cmd_info(int argc, char **argv) {
     trp = malloc((n + 1) * sizeof *trp);
     tci = malloc((m + 1) * sizeof *tci);
     tx = malloc((m + 1) * ts);
-    if (trp && tci && tx &&
-        gsp_matrix_export_csr(trp, tci, tx, T) == GSP_SUCCESS)
-      sym = !memcmp(rp, trp, (n + 1) * sizeof *rp) &&
-            !memcmp(ci, tci, m * sizeof *ci) && !memcmp(x, tx, m * ts);
+    if (trp && tci && tx && gsp_matrix_export_csr(trp, tci, tx, T) == GSP_SUCCESS)
+      sym = !memcmp(rp, trp, (n + 1) * sizeof *rp) && !memcmp(ci, tci, m * sizeof *ci) && !memcmp(x, tx, m * ts);
   }
   printf("file:        %s (read in %.3f s)\n", c.pos[0], g.seconds);
   printf("type:        %s\n", cli_type_name(g.type));
   printf("vertices:    %" PRIu64 "\n", n);
   printf("arcs:        %" PRIu64 " (%s%" PRIu64 " self-loops)\n", m,
          sym ? "symmetric: undirected graph, " : "directed, ", loops);
-  printf("out-degree:  mean %.3f, max %" PRIu64 " (vertex %lld)\n",
-         n ? (double)m / (double)n : 0.0, maxout, cli_id(&g, argout));
-  printf("in-degree:   max %" PRIu64 " (vertex %lld)\n", maxin,
-         cli_id(&g, argin));
-  printf("isolated:    %" PRIu64 ", sources only: %" PRIu64
-         ", sinks only: %" PRIu64 "\n",
-         isolated, sources, sinks);
+  printf("out-degree:  mean %.3f, max %" PRIu64 " (vertex %lld)\n", n ? (double)m / (double)n : 0.0, maxout,
+         cli_id(&g, argout));
+  printf("in-degree:   max %" PRIu64 " (vertex %lld)\n", maxin, cli_id(&g, argin));
+  printf("isolated:    %" PRIu64 ", sources only: %" PRIu64 ", sinks only: %" PRIu64 "\n", isolated, sources, sinks);
   if (g.type != GSP_BOOL && m > 0) {
     printf("weights:     %.17g .. %.17g\n", wmin, wmax);
-    printf("negative:    %" PRIu64 " arcs%s\n", neg,
-           neg ? " (min-plus closure may find negative cycles)" : "");
+    printf("negative:    %" PRIu64 " arcs%s\n", neg, neg ? " (min-plus closure may find negative cycles)" : "");
     printf("zero:        %" PRIu64 " arcs\n", zero);
   }
   printf("density:     %.3g\n", n ? (double)m / ((double)n * (double)n) : 0.0);
-  printf("dense APSP:  %.3g MB of %s (n^2 values)\n",
-         (double)n * (double)n * (double)ts / 1e6, cli_type_name(g.type));
+  printf("dense APSP:  %.3g MB of %s (n^2 values)\n", (double)n * (double)n * (double)ts / 1e6, cli_type_name(g.type));
 done:
   free(rp);
   free(ci);

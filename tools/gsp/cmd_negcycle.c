@@ -7,12 +7,11 @@
 static const cli_opt opts[] = {{NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp negcycle [options] GRAPH";
-static const char *description =
-    "Look for a negative cycle anywhere in GRAPH (min-plus weights) with "
-    "Bellman-Ford\nfrom a virtual source joined to every vertex. Prints the "
-    "cycle (file ids, from\nits smallest vertex, back to it) and its total "
-    "weight, and exits with code 5;\nprints \"no negative cycle\" and exits "
-    "with 0 when there is none.";
+static const char *description = "Look for a negative cycle anywhere in GRAPH (min-plus weights) with "
+                                 "Bellman-Ford\nfrom a virtual source joined to every vertex. Prints the "
+                                 "cycle (file ids, from\nits smallest vertex, back to it) and its total "
+                                 "weight, and exits with code 5;\nprints \"no negative cycle\" and exits "
+                                 "with 0 when there is none.";
 
 int cmd_negcycle(int argc, char **argv) {
   const char *cmd = argv[0];
@@ -49,8 +48,7 @@ int cmd_negcycle(int argc, char **argv) {
   for (gsp_index k = 0; k < len; k++) {
     int64_t x[1];
     gsp_type t = g.type;
-    if (gsp_matrix_extract_element(x, g.A, cyc[k], cyc[(k + 1) % len]) == GSP_SUCCESS)
-      total += cli_value_at(t, x, 0);
+    if (gsp_matrix_extract_element(x, g.A, cyc[k], cyc[(k + 1) % len]) == GSP_SUCCESS) total += cli_value_at(t, x, 0);
   }
   cyc[len] = cyc[0]; /* print it closed */
   printf("negative cycle of %llu vertices, weight %.17g (%.3f s):\n", (unsigned long long)len, total, secs);

@@ -9,27 +9,26 @@
 
 #include "cli.h"
 
-static const cli_opt opts[] = {
-    {"method", 'm', OPT_VALUE, "M  auto (default), library, vxm: as in gsp "
-                               "sssp"},
-    {"output", 'o', OPT_VALUE, "FILE  write the result lines there instead "
-                               "of stdout"},
-    {NULL, 0, OPT_FLAG, NULL}};
+static const cli_opt opts[] = {{"method", 'm', OPT_VALUE,
+                                "M  auto (default), library, vxm: as in gsp "
+                                "sssp"},
+                               {"output", 'o', OPT_VALUE,
+                                "FILE  write the result lines there instead "
+                                "of stdout"},
+                               {NULL, 0, OPT_FLAG, NULL}};
 
 static const char *synopsis = "gsp queries [options] GRAPH QUERIES.ss|QUERIES.p2p";
-static const char *description =
-    "Answer DIMACS shortest-path challenge queries. For a source file "
-    "(\"p aux sp ss k\",\n\"s v\" lines) print one line per source: \"s <v> "
-    "<reached> <sum of distances>\n<max distance> <seconds>\"; for a pair "
-    "file (\"p aux sp p2p k\", \"q u v\" lines)\n\"q <u> <v> <distance>\" "
-    "(\"none\" when unreachable). Vertices are numbered as in\nthe query "
-    "file (1-based). The kind is taken from the problem line.";
+static const char *description = "Answer DIMACS shortest-path challenge queries. For a source file "
+                                 "(\"p aux sp ss k\",\n\"s v\" lines) print one line per source: \"s <v> "
+                                 "<reached> <sum of distances>\n<max distance> <seconds>\"; for a pair "
+                                 "file (\"p aux sp p2p k\", \"q u v\" lines)\n\"q <u> <v> <distance>\" "
+                                 "(\"none\" when unreachable). Vertices are numbered as in\nthe query "
+                                 "file (1-based). The kind is taken from the problem line.";
 
 int cmd_queries(int argc, char **argv) {
   const char *cmd = argv[0];
   cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 2,
-                     "GRAPH and a .ss or .p2p file");
+  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 2, "GRAPH and a .ss or .p2p file");
   if (rc >= 0) return rc;
   cli_sssp_method method = CLI_SSSP_AUTO;
   if (!cli_sssp_method_parse(cmd, cli_get(&c, "method"), &method)) return CLI_USAGE;
@@ -76,16 +75,15 @@ int cmd_queries(int argc, char **argv) {
      * compute for an output that will not be kept */
     if (ferror(out) || ((!pairs || q % 64 == 63) && q > 0 && fflush(out) != 0)) {
       fprintf(stderr, "gsp %s: cannot write %s: %s (stopped after %llu of %llu queries)\n", cmd,
-              c.output ? c.output : "standard output", strerror(errno ? errno : EIO),
-              (unsigned long long)q, (unsigned long long)k);
+              c.output ? c.output : "standard output", strerror(errno ? errno : EIO), (unsigned long long)q,
+              (unsigned long long)k);
       rc = CLI_OUTPUT;
       goto done;
     }
     if (!pairs || a[q] != last_src) {
       gsp_vector_free(&d);
       double t0 = cli_now();
-      info = cli_shortest(&d, NULL, NULL, g.A, a[q], 0, method, c.backend,
-                          &used, NULL, NULL);
+      info = cli_shortest(&d, NULL, NULL, g.A, a[q], 0, method, c.backend, &used, NULL, NULL);
       double secs = cli_now() - t0;
       total += secs;
       if (info < 0) {
@@ -105,17 +103,14 @@ int cmd_queries(int argc, char **argv) {
           sum += v;
           if (v > max) max = v;
         }
-        fprintf(out, "s %llu %" PRIu64 " %.17g %.17g %.6f\n",
-                (unsigned long long)a[q] + 1, cnt, sum, max, secs);
+        fprintf(out, "s %llu %" PRIu64 " %.17g %.17g %.6f\n", (unsigned long long)a[q] + 1, cnt, sum, max, secs);
         continue;
       }
     }
     int64_t vb[1];
     char val[64] = "none";
-    if (gsp_vector_extract_element(vb, d, b[q]) == GSP_SUCCESS)
-      cli_value_str(val, sizeof val, g.type, vb);
-    fprintf(out, "q %llu %llu %s\n", (unsigned long long)a[q] + 1,
-            (unsigned long long)b[q] + 1, val);
+    if (gsp_vector_extract_element(vb, d, b[q]) == GSP_SUCCESS) cli_value_str(val, sizeof val, g.type, vb);
+    fprintf(out, "q %llu %llu %s\n", (unsigned long long)a[q] + 1, (unsigned long long)b[q] + 1, val);
   }
   if (c.output) {
     rc = cli_out_commit(&qout, cmd);
@@ -125,10 +120,8 @@ int cmd_queries(int argc, char **argv) {
   }
   if (rc) goto done;
   if (c.verbosity >= 1 && out != stdout)
-    printf("%llu %s answered in %.3f s (%s)\n", (unsigned long long)k,
-           pairs ? "pairs" : "sources", total, used);
-  cli_verbose(&c, "%llu queries, %.3f s of SSSP (%s)\n", (unsigned long long)k,
-              total, used);
+    printf("%llu %s answered in %.3f s (%s)\n", (unsigned long long)k, pairs ? "pairs" : "sources", total, used);
+  cli_verbose(&c, "%llu queries, %.3f s of SSSP (%s)\n", (unsigned long long)k, total, used);
 done:
   cli_out_abort(&qout); /* not committed: an error came first */
   free(a);

@@ -21,8 +21,8 @@ typedef struct {
   const void *X;
   gsp_index cnt;
   gsp_type type;
-  double dmin, dmax;   /* smallest and largest distance in the tree */
-  gsp_index in_tree;   /* vertices in the tree */
+  double dmin, dmax; /* smallest and largest distance in the tree */
+  gsp_index in_tree; /* vertices in the tree */
   const double *cutoff;
 } geo_doc;
 

@@ -52,9 +52,7 @@ static bool field(char **s, long long *out) {
   char *end;
   errno = 0;
   *out = strtoll(*s, &end, 10);
-  if (errno || end == *s || (*end && *end != ' ' && *end != '\t' &&
-                             *end != '\r' && *end != '\n'))
-    return false;
+  if (errno || end == *s || (*end && *end != ' ' && *end != '\t' && *end != '\r' && *end != '\n')) return false;
   *s = end;
   return true;
 }
@@ -78,8 +76,7 @@ static int read_coords(const char *cmd, const cli_graph *g, cli_map *map) {
     lineno++;
     size_t len = strlen(line);
     if (len == sizeof line - 1 && line[len - 1] != '\n') {
-      fprintf(stderr, "gsp %s: %s:%lld: line too long\n", cmd, map->path,
-              lineno);
+      fprintf(stderr, "gsp %s: %s:%lld: line too long\n", cmd, map->path, lineno);
       goto done;
     }
     char *s = line;
@@ -87,16 +84,18 @@ static int read_coords(const char *cmd, const cli_graph *g, cli_map *map) {
     if (*s == 'c' || *s == 'p' || *s == '\n' || *s == '\r' || !*s) continue;
     long long id, x, y;
     char *t = s + 1;
-    if (*s != 'v' || (s[1] != ' ' && s[1] != '\t') || !field(&t, &id) ||
-        !field(&t, &x) || !field(&t, &y) || t[strspn(t, " \t\r\n")]) {
-      fprintf(stderr, "gsp %s: %s:%lld: expected 'v ID X Y' (integer "
-                      "micro-degrees)\n", cmd, map->path, lineno);
+    if (*s != 'v' || (s[1] != ' ' && s[1] != '\t') || !field(&t, &id) || !field(&t, &x) || !field(&t, &y) ||
+        t[strspn(t, " \t\r\n")]) {
+      fprintf(stderr,
+              "gsp %s: %s:%lld: expected 'v ID X Y' (integer "
+              "micro-degrees)\n",
+              cmd, map->path, lineno);
       goto done;
     }
-    if (x < -180000000LL || x > 180000000LL || y < -90000000LL ||
-        y > 90000000LL) {
-      fprintf(stderr, "gsp %s: %s:%lld: vertex %lld: (%lld, %lld) is not a "
-                      "longitude and latitude in micro-degrees\n",
+    if (x < -180000000LL || x > 180000000LL || y < -90000000LL || y > 90000000LL) {
+      fprintf(stderr,
+              "gsp %s: %s:%lld: vertex %lld: (%lld, %lld) is not a "
+              "longitude and latitude in micro-degrees\n",
               cmd, map->path, lineno, id, x, y);
       goto done;
     }
@@ -104,8 +103,7 @@ static int read_coords(const char *cmd, const cli_graph *g, cli_map *map) {
     const id_slot *hit = bsearch(&key, slots, g->n, sizeof *slots, cmp_slot);
     if (!hit) continue; /* a vertex without arcs, absent from the graph */
     if (!isnan(map->lon[hit->v])) {
-      fprintf(stderr, "gsp %s: %s:%lld: vertex %lld given twice\n", cmd,
-              map->path, lineno, id);
+      fprintf(stderr, "gsp %s: %s:%lld: vertex %lld given twice\n", cmd, map->path, lineno, id);
       goto done;
     }
     map->lon[hit->v] = (double)x * 1e-6;
@@ -124,8 +122,7 @@ done:
   return rc;
 }
 
-int cli_map_open(const cli_ctx *c, const char *cmd, const cli_graph *g,
-                 cli_map *map) {
+int cli_map_open(const cli_ctx *c, const char *cmd, const cli_graph *g, cli_map *map) {
   memset(map, 0, sizeof *map);
   map->geojson = cli_get(c, "geojson");
   map->svg = cli_get(c, "svg");
@@ -135,8 +132,7 @@ int cli_map_open(const cli_ctx *c, const char *cmd, const cli_graph *g,
   const char *opt = map->svg ? "--svg" : "--geojson";
   int rc = CLI_FAILURE;
   if (!(map->out = calloc(2, sizeof *map->out))) goto fail;
-  if ((rc = cli_out_open(&map->out[0], cmd, map->geojson)) ||
-      (rc = cli_out_open(&map->out[1], cmd, map->svg)))
+  if ((rc = cli_out_open(&map->out[0], cmd, map->geojson)) || (rc = cli_out_open(&map->out[1], cmd, map->svg)))
     goto fail;
   rc = CLI_FAILURE;
   if (asked) {
@@ -144,9 +140,11 @@ int cli_map_open(const cli_ctx *c, const char *cmd, const cli_graph *g,
   } else {
     char *plain = beside(c->pos[0], ".co"), *gz = beside(c->pos[0], ".co.gz");
     if (plain && gz && !is_file(plain) && !is_file(gz)) {
-      fprintf(stderr, "gsp %s: %s needs vertex coordinates: no coordinates "
-                      "file %s (or %s) beside %s; give one with --coords "
-                      "FILE.co\n", cmd, opt, plain, gz, c->pos[0]);
+      fprintf(stderr,
+              "gsp %s: %s needs vertex coordinates: no coordinates "
+              "file %s (or %s) beside %s; give one with --coords "
+              "FILE.co\n",
+              cmd, opt, plain, gz, c->pos[0]);
       free(plain);
       free(gz);
       cli_map_free(map);
@@ -190,15 +188,13 @@ int cli_map_open(const cli_ctx *c, const char *cmd, const cli_graph *g,
     map->placed++;
   }
   if (map->placed == 0) {
-    fprintf(stderr, "gsp %s: %s: no vertex of %s has coordinates there\n",
-            cmd, map->path, c->pos[0]);
+    fprintf(stderr, "gsp %s: %s: no vertex of %s has coordinates there\n", cmd, map->path, c->pos[0]);
     rc = CLI_INPUT;
     goto fail;
   }
   map->lat_mean = lat_sum / (double)map->placed;
   map->on = true;
-  cli_verbose(c, "coordinates: %s: %" PRIu64 " of %" PRIu64 " vertices\n",
-              map->path, map->placed, g->n);
+  cli_verbose(c, "coordinates: %s: %" PRIu64 " of %" PRIu64 " vertices\n", map->path, map->placed, g->n);
   return CLI_OK;
 fail:
   cli_map_free(map);
@@ -227,12 +223,10 @@ bool cli_map_has(const cli_map *map, gsp_index v) {
   return v < map->n && !isnan(map->lon[v]);
 }
 
-int cli_map_require(const char *cmd, const cli_graph *g, const cli_map *map,
-                    const gsp_index *p, gsp_index len) {
+int cli_map_require(const char *cmd, const cli_graph *g, const cli_map *map, const gsp_index *p, gsp_index len) {
   for (gsp_index k = 0; k < len; k++)
     if (!cli_map_has(map, p[k])) {
-      fprintf(stderr, "gsp %s: vertex %lld has no coordinates in %s\n", cmd,
-              cli_id(g, p[k]), map->path);
+      fprintf(stderr, "gsp %s: vertex %lld has no coordinates in %s\n", cmd, cli_id(g, p[k]), map->path);
       return CLI_INPUT;
     }
   return CLI_OK;

@@ -9,15 +9,12 @@
 
 #include "cli.h"
 
-static bool tight(gsp_type ty, const void *D, gsp_index u, gsp_index v,
-                  const void *W, gsp_index k) {
+static bool tight(gsp_type ty, const void *D, gsp_index u, gsp_index v, const void *W, gsp_index k) {
   switch (ty) {
   case GSP_INT32:
-    return (int64_t)((const int32_t *)D)[u] + ((const int32_t *)W)[k] ==
-           ((const int32_t *)D)[v];
+    return (int64_t)((const int32_t *)D)[u] + ((const int32_t *)W)[k] == ((const int32_t *)D)[v];
   case GSP_INT64:
-    return ((const int64_t *)D)[u] + ((const int64_t *)W)[k] ==
-           ((const int64_t *)D)[v];
+    return ((const int64_t *)D)[u] + ((const int64_t *)W)[k] == ((const int64_t *)D)[v];
   case GSP_FP32: {
     float s = ((const float *)D)[u] + ((const float *)W)[k];
     return s == ((const float *)D)[v];
@@ -26,18 +23,17 @@ static bool tight(gsp_type ty, const void *D, gsp_index u, gsp_index v,
     double s = ((const double *)D)[u] + ((const double *)W)[k];
     return s == ((const double *)D)[v];
   }
-  default: return false;
+  default:
+    return false;
   }
 }
 
-gsp_info cli_tight_tree(gsp_index **parent_out, gsp_matrix A, gsp_index src,
-                        const gsp_index *I, const void *X, gsp_index cnt,
-                        const double *cutoff) {
+gsp_info cli_tight_tree(gsp_index **parent_out, gsp_matrix A, gsp_index src, const gsp_index *I, const void *X,
+                        gsp_index cnt, const double *cutoff) {
   gsp_info info;
   gsp_index n, m;
   gsp_type ty;
-  if ((info = gsp_matrix_nrows(&n, A)) < 0 ||
-      (info = gsp_matrix_nvals(&m, A)) < 0 ||
+  if ((info = gsp_matrix_nrows(&n, A)) < 0 || (info = gsp_matrix_nvals(&m, A)) < 0 ||
       (info = gsp_matrix_type(&ty, A)) < 0)
     return info;
   size_t ts = gsp_type_size(ty);

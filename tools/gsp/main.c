@@ -10,32 +10,38 @@ static const struct {
   int (*run)(int, char **);
   const char *summary;
 } commands[] = {
-    {"apsp", cmd_apsp, "all-pairs shortest paths (any closure), timing, "
-                       "sample path"},
-    {"closure", cmd_apsp, "same as apsp (use --semiring or-and for "
-                          "reachability)"},
+    {"apsp", cmd_apsp,
+     "all-pairs shortest paths (any closure), timing, "
+     "sample path"},
+    {"closure", cmd_apsp,
+     "same as apsp (use --semiring or-and for "
+     "reachability)"},
     {"sssp", cmd_sssp, "shortest distances from one source"},
-    {"path", cmd_path, "one optimal path between two vertices, with its "
-                       "value"},
-    {"queries", cmd_queries, "answer DIMACS .ss (sources) or .p2p (pairs) "
-                             "query files"},
-    {"generate", cmd_generate, "write a random, R-MAT, grid, ring, complete "
-                               "or DAG graph"},
+    {"path", cmd_path,
+     "one optimal path between two vertices, with its "
+     "value"},
+    {"queries", cmd_queries,
+     "answer DIMACS .ss (sources) or .p2p (pairs) "
+     "query files"},
+    {"generate", cmd_generate,
+     "write a random, R-MAT, grid, ring, complete "
+     "or DAG graph"},
     {"info", cmd_info, "vertices, arcs, degrees, weights of a graph"},
     {"convert", cmd_convert, "convert between graph file formats"},
     {"check", cmd_check, "cross-check results against SuiteSparse:GraphBLAS"},
-    {"negcycle", cmd_negcycle, "find a negative cycle (Bellman-Ford), if "
-                               "there is one"},
+    {"negcycle", cmd_negcycle,
+     "find a negative cycle (Bellman-Ford), if "
+     "there is one"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
 static void overview(FILE *f) {
-  fprintf(f, "usage: gsp COMMAND [options] ...\n\n"
-             "Semiring graph computations with the gsp library (version "
-             "%d.%d.%d).\n\ncommands:\n",
+  fprintf(f,
+          "usage: gsp COMMAND [options] ...\n\n"
+          "Semiring graph computations with the gsp library (version "
+          "%d.%d.%d).\n\ncommands:\n",
           GSP_VERSION_MAJOR, GSP_VERSION_MINOR, GSP_VERSION_PATCH);
-  for (size_t k = 0; k < NCOMMANDS; k++)
-    fprintf(f, "  %-10s %s\n", commands[k].name, commands[k].summary);
+  for (size_t k = 0; k < NCOMMANDS; k++) fprintf(f, "  %-10s %s\n", commands[k].name, commands[k].summary);
   fprintf(f, "\nRun 'gsp COMMAND --help' for a command's options.\n"
              "Graph files: Matrix Market (.mtx), DIMACS (.gr), edge lists "
              "(.txt/.el/...),\ngsp dense (.gspd), NumPy (.npy); any may be "
@@ -67,8 +73,10 @@ int main(int argc, char **argv) {
     bool gpu = false;
     char desc[256] = "";
     gsp_cuda_available(&gpu, desc, sizeof desc);
-    printf("gsp %d.%d.%d (%s)\n", GSP_VERSION_MAJOR, GSP_VERSION_MINOR,
-           GSP_VERSION_PATCH, desc[0] ? desc : gpu ? "CUDA" : "CPU only");
+    printf("gsp %d.%d.%d (%s)\n", GSP_VERSION_MAJOR, GSP_VERSION_MINOR, GSP_VERSION_PATCH,
+           desc[0] ? desc
+           : gpu   ? "CUDA"
+                   : "CPU only");
     return CLI_OK;
   }
   for (size_t k = 0; k < NCOMMANDS; k++)

@@ -18,23 +18,24 @@ size_t gsp_cuda_closure_bytes(gsp_type t, int64_t n, bool paths) {
   return b;
 }
 
-gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t,
-                            gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle) {
+gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
+                            bool nonneg_i32, bool *cycle) {
   *cycle = false;
   switch (t) {
   case GSP_BOOL:
-    if (s != GSP_OR_AND || succ)
-      return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: bool closure is OR_AND without paths");
+    if (s != GSP_OR_AND || succ) return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: bool closure is OR_AND without paths");
     /* 512-bit rounds halve the epilogues but double the per-round fixed
      * kernels (diagonal, column panel): measured faster only from 65536 */
     return gsp__cuda_fw_bits_tc((uint64_t *)d, n, np, reflexive, np >= 65536 ? 512 : 256);
   case GSP_INT32:
-    if (s == GSP_MIN_PLUS && nonneg_i32)
-      return gsp__cuda_fw_i32_dpx((int32_t *)d, succ, n, np, reflexive, cycle);
+    if (s == GSP_MIN_PLUS && nonneg_i32) return gsp__cuda_fw_i32_dpx((int32_t *)d, succ, n, np, reflexive, cycle);
     return gsp__cuda_fw_i32((int32_t *)d, succ, n, np, s, reflexive, cycle);
-  case GSP_INT64: return gsp__cuda_fw_i64((int64_t *)d, succ, n, np, s, reflexive, cycle);
-  case GSP_FP32: return gsp__cuda_fw_f32((float *)d, succ, n, np, s, reflexive, cycle);
-  case GSP_FP64: return gsp__cuda_fw_f64((double *)d, succ, n, np, s, reflexive, cycle);
+  case GSP_INT64:
+    return gsp__cuda_fw_i64((int64_t *)d, succ, n, np, s, reflexive, cycle);
+  case GSP_FP32:
+    return gsp__cuda_fw_f32((float *)d, succ, n, np, s, reflexive, cycle);
+  case GSP_FP64:
+    return gsp__cuda_fw_f64((double *)d, succ, n, np, s, reflexive, cycle);
   }
   return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: invalid type %d", (int)t);
 }
@@ -44,14 +45,18 @@ gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, i
                   : gsp__cuda_fw_bits((uint64_t *)d, n, np, reflexive);
 }
 
-gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t,
-                                gsp_semiring s) {
+gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s) {
   switch (t) {
-  case GSP_BOOL: return gsp__cuda_count_bits(count, (const uint64_t *)d, n, np);
-  case GSP_INT32: return gsp__cuda_count_i32(count, (const int32_t *)d, n, np, s);
-  case GSP_INT64: return gsp__cuda_count_i64(count, (const int64_t *)d, n, np, s);
-  case GSP_FP32: return gsp__cuda_count_f32(count, (const float *)d, n, np, s);
-  case GSP_FP64: return gsp__cuda_count_f64(count, (const double *)d, n, np, s);
+  case GSP_BOOL:
+    return gsp__cuda_count_bits(count, (const uint64_t *)d, n, np);
+  case GSP_INT32:
+    return gsp__cuda_count_i32(count, (const int32_t *)d, n, np, s);
+  case GSP_INT64:
+    return gsp__cuda_count_i64(count, (const int64_t *)d, n, np, s);
+  case GSP_FP32:
+    return gsp__cuda_count_f32(count, (const float *)d, n, np, s);
+  case GSP_FP64:
+    return gsp__cuda_count_f64(count, (const double *)d, n, np, s);
   }
   return GSP_ERROR(GSP_PANIC, "gsp_cuda_count_present: invalid type %d", (int)t);
 }
@@ -60,11 +65,17 @@ gsp_info gsp_cuda_fill_zero(void *d, int64_t np, gsp_type t, gsp_semiring s) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
   switch (t) {
-  case GSP_BOOL: GSP_CUDA_TRY(cudaMemset(d, 0, (size_t)np * (size_t)np / 8)); return info;
-  case GSP_INT32: return gsp__cuda_fill_i32((int32_t *)d, np, s);
-  case GSP_INT64: return gsp__cuda_fill_i64((int64_t *)d, np, s);
-  case GSP_FP32: return gsp__cuda_fill_f32((float *)d, np, s);
-  case GSP_FP64: return gsp__cuda_fill_f64((double *)d, np, s);
+  case GSP_BOOL:
+    GSP_CUDA_TRY(cudaMemset(d, 0, (size_t)np * (size_t)np / 8));
+    return info;
+  case GSP_INT32:
+    return gsp__cuda_fill_i32((int32_t *)d, np, s);
+  case GSP_INT64:
+    return gsp__cuda_fill_i64((int64_t *)d, np, s);
+  case GSP_FP32:
+    return gsp__cuda_fill_f32((float *)d, np, s);
+  case GSP_FP64:
+    return gsp__cuda_fill_f64((double *)d, np, s);
   }
 #undef GSP_FREE_ALL
   return GSP_ERROR(GSP_PANIC, "gsp_cuda_fill_zero: invalid type %d", (int)t);

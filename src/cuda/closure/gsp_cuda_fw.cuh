@@ -40,15 +40,16 @@ __device__ __forceinline__ void cp_async16(void *smem, const void *gmem) {
   unsigned s = (unsigned)__cvta_generic_to_shared(smem);
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::);
+}
 template <int N> __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
 /* dst[OFF .. OFF+N) = src[0 .. N) with 16-byte (else 8-byte) vector
  * accesses; src aligned to the access width. */
-template <int N, int OFF, int M, class X>
-__device__ __forceinline__ void ldv(X (&dst)[M], const X *src) {
+template <int N, int OFF, int M, class X> __device__ __forceinline__ void ldv(X (&dst)[M], const X *src) {
   constexpr int BYTES = N * sizeof(X);
   static_assert(BYTES % 8 == 0, "8- or 16-byte chunks");
   if constexpr (BYTES % 16 == 0) {
@@ -71,8 +72,7 @@ __device__ __forceinline__ void ldv(X (&dst)[M], const X *src) {
     }
   }
 }
-template <int N, int OFF, int M, class X>
-__device__ __forceinline__ void stv(X *dst, const X (&src)[M]) {
+template <int N, int OFF, int M, class X> __device__ __forceinline__ void stv(X *dst, const X (&src)[M]) {
   constexpr int BYTES = N * sizeof(X);
   static_assert(BYTES % 8 == 0, "8- or 16-byte chunks");
   if constexpr (BYTES % 16 == 0) {
@@ -100,9 +100,9 @@ __device__ __forceinline__ void stv(X *dst, const X (&src)[M]) {
 template <class P> struct Shape {
   typedef typename P::TC TC;
   typedef typename P::TA TA;
-  static constexpr int TM = 8;                        /* rows per thread */
-  static constexpr int TN = sizeof(TC) == 4 ? 8 : 4;  /* columns per thread */
-  static constexpr int BM = 16 * TM;                  /* 128 = FWB */
+  static constexpr int TM = 8;                       /* rows per thread */
+  static constexpr int TN = sizeof(TC) == 4 ? 8 : 4; /* columns per thread */
+  static constexpr int BM = 16 * TM;                 /* 128 = FWB */
   static constexpr int BN = 16 * TN;
   static constexpr int KS = sizeof(TA) == 4 ? 32 : 16; /* k-slice per stage */
   static constexpr size_t smem() {
@@ -120,9 +120,9 @@ template <class P> struct Shape {
  */
 template <class P>
 __global__ void __launch_bounds__(GT, 2)
-    k_gemm(typename P::TC *__restrict__ C, int64_t ldc, const typename P::TA *__restrict__ At,
-           int64_t lda, const typename P::TC *__restrict__ B, int64_t ldb, int64_t rbeg,
-           int64_t cbeg, int64_t skip_r, int64_t skip_c0, int64_t skip_c1) {
+    k_gemm(typename P::TC *__restrict__ C, int64_t ldc, const typename P::TA *__restrict__ At, int64_t lda,
+           const typename P::TC *__restrict__ B, int64_t ldb, int64_t rbeg, int64_t cbeg, int64_t skip_r,
+           int64_t skip_c0, int64_t skip_c1) {
   typedef Shape<P> Sh;
   typedef typename P::TC TC;
   typedef typename P::TA TA;
@@ -217,8 +217,7 @@ __global__ void __launch_bounds__(GT, 2)
  * positive) cycle, and then D[k][k] itself is already and stays negative, so
  * the cycle is still reported.
  */
-template <class P>
-__global__ void __launch_bounds__(DT) k_diag(typename P::TC *D, int64_t ld, int64_t k0) {
+template <class P> __global__ void __launch_bounds__(DT) k_diag(typename P::TC *D, int64_t ld, int64_t k0) {
   typedef typename P::TC TC;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   TC *t = reinterpret_cast<TC *>(smem_raw); /* [FWB][FWB] */
@@ -249,8 +248,7 @@ __global__ void __launch_bounds__(DT) k_diag(typename P::TC *D, int64_t ld, int6
 
 /* W[k][i] = D[i][k0+k] for every row i < np: 32 x 32 tiles through shared
  * memory so both sides are coalesced. */
-template <class T>
-__global__ void k_transpose(const T *__restrict__ D, int64_t ld, int64_t k0, T *__restrict__ W) {
+template <class T> __global__ void k_transpose(const T *__restrict__ D, int64_t ld, int64_t k0, T *__restrict__ W) {
   __shared__ T tile[32][33];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int64_t kt = (int64_t)blockIdx.x * 32, it = (int64_t)blockIdx.y * 32;
@@ -262,8 +260,7 @@ __global__ void k_transpose(const T *__restrict__ D, int64_t ld, int64_t k0, T *
 }
 
 template <class T> __global__ void k_fill(T *d, size_t count, T v) {
-  for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < count;
-       e += (size_t)gridDim.x * blockDim.x)
+  for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < count; e += (size_t)gridDim.x * blockDim.x)
     d[e] = v;
 }
 
@@ -279,8 +276,7 @@ template <class P> __global__ void k_cycle(const typename P::TC *D, int64_t ld, 
   if (i < n && P::add(D[i * ld + i], P::one()) != P::one()) *flag = 1;
 }
 
-template <class P>
-__global__ void k_count(const typename P::TC *D, int64_t np, int64_t n, unsigned long long *count) {
+template <class P> __global__ void k_count(const typename P::TC *D, int64_t np, int64_t n, unsigned long long *count) {
   unsigned long long c = 0;
   for (int64_t i = blockIdx.y; i < n; i += gridDim.y)
     for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < n; j += (int64_t)gridDim.x * blockDim.x)
@@ -322,18 +318,15 @@ template <class P> gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, boo
     GSP_CUDA_LAUNCHED();
     if (nb > 1) {
       /* row panel: rows K, every column block but the diagonal one */
-      k_gemm<P><<<dim3((unsigned)(np / Sh::BN), 1), GT, gsm>>>(d, np, ws, np, Brow, np, k0, 0, -1, k0,
-                                                                k0 + FWB);
+      k_gemm<P><<<dim3((unsigned)(np / Sh::BN), 1), GT, gsm>>>(d, np, ws, np, Brow, np, k0, 0, -1, k0, k0 + FWB);
       GSP_CUDA_LAUNCHED();
       /* column panel: columns K, every row block but the diagonal one */
-      k_gemm<P><<<dim3(FWB / Sh::BN, (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, ws, np, Brow, np, 0, k0,
-                                                                           k0, 0, 0);
+      k_gemm<P><<<dim3(FWB / Sh::BN, (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, ws, np, Brow, np, 0, k0, k0, 0, 0);
       GSP_CUDA_LAUNCHED();
       k_transpose<TC><<<tgrid, tblock>>>(d, np, k0, ws);
       GSP_CUDA_LAUNCHED();
-      k_gemm<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, ws, np, Brow,
-                                                                                     np, 0, 0, k0, k0,
-                                                                                     k0 + FWB);
+      k_gemm<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, ws, np, Brow, np, 0, 0, k0,
+                                                                                     k0, k0 + FWB);
       GSP_CUDA_LAUNCHED();
     }
   }
@@ -354,15 +347,15 @@ template <class P> gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, boo
   return info;
 }
 
-template <class P>
-gsp_info count_present(int64_t *count, const typename P::TC *d, int64_t n, int64_t np) {
+template <class P> gsp_info count_present(int64_t *count, const typename P::TC *d, int64_t n, int64_t np) {
   gsp_info info = GSP_SUCCESS;
   unsigned long long *dc = NULL, h = 0;
 #define GSP_FREE_ALL cudaFree(dc)
   GSP_CUDA_TRY(cudaMalloc((void **)&dc, sizeof *dc));
   GSP_CUDA_TRY(cudaMemset(dc, 0, sizeof *dc));
   if (n > 0) {
-    k_count<P><<<dim3((unsigned)((n + 255) / 256 < 8 ? (n + 255) / 256 : 8), (unsigned)(n < 65535 ? n : 65535)), 256>>>(d, np, n, dc);
+    k_count<P><<<dim3((unsigned)((n + 255) / 256 < 8 ? (n + 255) / 256 : 8), (unsigned)(n < 65535 ? n : 65535)), 256>>>(
+        d, np, n, dc);
     GSP_CUDA_LAUNCHED();
   }
   GSP_CUDA_TRY(cudaMemcpy(&h, dc, sizeof h, cudaMemcpyDeviceToHost));
@@ -384,26 +377,25 @@ template <class T> gsp_info fill(T *d, size_t count, T v) {
 /* One type: dispatch on the semiring; successors (MIN_PLUS and MAX_PLUS
  * only, see gsp_cuda_fw_succ.cuh) around the plain closure. */
 template <class T>
-gsp_info run_numeric(T *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive,
-                     bool *cycle) {
+gsp_info run_numeric(T *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive, bool *cycle) {
   if (succ && s != GSP_MIN_PLUS && s != GSP_MAX_PLUS)
     return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: no successors for semiring %d", (int)s);
   switch (s) {
-#define GSP_CU_CASE_(SRE)                                                      \
-  case SRE:                                                                    \
-    return run_fw<PolNum<SRE, T> >(d, n, np, reflexive, cycle);
+#define GSP_CU_CASE_(SRE) \
+  case SRE:               \
+    return run_fw<PolNum<SRE, T>>(d, n, np, reflexive, cycle);
   case GSP_MIN_PLUS:
     if (succ)
       return closure_with_successors<GSP_MIN_PLUS, T>(d, succ, n, np, reflexive, cycle, [&] {
-        return run_fw<PolNum<GSP_MIN_PLUS, T> >(d, n, np, reflexive, cycle);
+        return run_fw<PolNum<GSP_MIN_PLUS, T>>(d, n, np, reflexive, cycle);
       });
-    return run_fw<PolNum<GSP_MIN_PLUS, T> >(d, n, np, reflexive, cycle);
+    return run_fw<PolNum<GSP_MIN_PLUS, T>>(d, n, np, reflexive, cycle);
   case GSP_MAX_PLUS:
     if (succ)
       return closure_with_successors<GSP_MAX_PLUS, T>(d, succ, n, np, reflexive, cycle, [&] {
-        return run_fw<PolNum<GSP_MAX_PLUS, T> >(d, n, np, reflexive, cycle);
+        return run_fw<PolNum<GSP_MAX_PLUS, T>>(d, n, np, reflexive, cycle);
       });
-    return run_fw<PolNum<GSP_MAX_PLUS, T> >(d, n, np, reflexive, cycle);
+    return run_fw<PolNum<GSP_MAX_PLUS, T>>(d, n, np, reflexive, cycle);
     GSP_CU_CASE_(GSP_MAX_MIN)
     GSP_CU_CASE_(GSP_MIN_MAX)
 #undef GSP_CU_CASE_
@@ -414,30 +406,39 @@ gsp_info run_numeric(T *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s,
 
 template <class T> gsp_info count_numeric(int64_t *count, const T *d, int64_t n, int64_t np, gsp_semiring s) {
   switch (s) {
-  case GSP_MIN_PLUS: return count_present<PolNum<GSP_MIN_PLUS, T> >(count, d, n, np);
-  case GSP_MAX_PLUS: return count_present<PolNum<GSP_MAX_PLUS, T> >(count, d, n, np);
-  case GSP_MAX_MIN: return count_present<PolNum<GSP_MAX_MIN, T> >(count, d, n, np);
-  case GSP_MIN_MAX: return count_present<PolNum<GSP_MIN_MAX, T> >(count, d, n, np);
-  default: return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: semiring %d has no numeric kernel", (int)s);
+  case GSP_MIN_PLUS:
+    return count_present<PolNum<GSP_MIN_PLUS, T>>(count, d, n, np);
+  case GSP_MAX_PLUS:
+    return count_present<PolNum<GSP_MAX_PLUS, T>>(count, d, n, np);
+  case GSP_MAX_MIN:
+    return count_present<PolNum<GSP_MAX_MIN, T>>(count, d, n, np);
+  case GSP_MIN_MAX:
+    return count_present<PolNum<GSP_MIN_MAX, T>>(count, d, n, np);
+  default:
+    return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: semiring %d has no numeric kernel", (int)s);
   }
 }
 
 template <class T> T zero_of(gsp_semiring s) {
   switch (s) {
-  case GSP_MIN_PLUS: return Sr<GSP_MIN_PLUS, T>::zero();
-  case GSP_MAX_PLUS: return Sr<GSP_MAX_PLUS, T>::zero();
-  case GSP_MAX_MIN: return Sr<GSP_MAX_MIN, T>::zero();
-  default: return Sr<GSP_MIN_MAX, T>::zero();
+  case GSP_MIN_PLUS:
+    return Sr<GSP_MIN_PLUS, T>::zero();
+  case GSP_MAX_PLUS:
+    return Sr<GSP_MAX_PLUS, T>::zero();
+  case GSP_MAX_MIN:
+    return Sr<GSP_MAX_MIN, T>::zero();
+  default:
+    return Sr<GSP_MIN_MAX, T>::zero();
   }
 }
 
 } /* namespace gspcu */
 
 /* Per-type entry points, defined in gsp_cuda_fw_<type>.cu. */
-#define GSP_CU_DECL_(sfx, ct)                                                  \
-  gsp_info gsp__cuda_fw_##sfx(ct *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, \
-                              bool reflexive, bool *cycle);                    \
-  gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s); \
+#define GSP_CU_DECL_(sfx, ct)                                                                              \
+  gsp_info gsp__cuda_fw_##sfx(ct *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive, \
+                              bool *cycle);                                                                \
+  gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s);      \
   gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s);
 GSP_CU_DECL_(i32, int32_t)
 GSP_CU_DECL_(i64, int64_t)
@@ -450,16 +451,16 @@ gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive);
 gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive, int depth);
 gsp_info gsp__cuda_count_bits(int64_t *count, const uint64_t *d, int64_t n, int64_t np);
 
-#define GSP_CU_DEFINE_TYPE_(sfx, ct)                                           \
-  gsp_info gsp__cuda_fw_##sfx(ct *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, \
-                              bool reflexive, bool *cycle) {                   \
-    return gspcu::run_numeric<ct>(d, succ, n, np, s, reflexive, cycle);        \
-  }                                                                            \
-  gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s) { \
-    return gspcu::count_numeric<ct>(count, d, n, np, s);                       \
-  }                                                                            \
-  gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s) {           \
-    return gspcu::fill<ct>(d, (size_t)np * (size_t)np, gspcu::zero_of<ct>(s)); \
+#define GSP_CU_DEFINE_TYPE_(sfx, ct)                                                                       \
+  gsp_info gsp__cuda_fw_##sfx(ct *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive, \
+                              bool *cycle) {                                                               \
+    return gspcu::run_numeric<ct>(d, succ, n, np, s, reflexive, cycle);                                    \
+  }                                                                                                        \
+  gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s) {     \
+    return gspcu::count_numeric<ct>(count, d, n, np, s);                                                   \
+  }                                                                                                        \
+  gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s) {                                       \
+    return gspcu::fill<ct>(d, (size_t)np * (size_t)np, gspcu::zero_of<ct>(s));                             \
   }
 
 #endif /* GSP_CUDA_FW_CUH */

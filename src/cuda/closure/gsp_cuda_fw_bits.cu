@@ -14,7 +14,7 @@ namespace gspcu {
  * goes 0 -> 1, and only by the thread of that row that saw it set, so the
  * concurrent reads of bit k at step k agree. */
 template <int KB>
-__global__ void __launch_bounds__(KB * KB / 64 < 1024 ? KB * KB / 64 : 1024)
+__global__ void __launch_bounds__(KB *KB / 64 < 1024 ? KB * KB / 64 : 1024)
     k_diag_bits(uint64_t *D, int64_t ldw, int64_t k0) {
   constexpr int W = KB / 64, NT = KB * W < 1024 ? KB * W : 1024, PER = KB * W / NT;
   __shared__ uint64_t t[KB][W];
@@ -56,8 +56,7 @@ __global__ void __launch_bounds__(256) k_colpanel_bits(uint64_t *D, int64_t ldw,
   constexpr int W = KB / 64;
   __shared__ uint64_t g[KB][W];
   const int64_t kw = k0 / 64;
-  for (int e = threadIdx.x; e < KB * W; e += blockDim.x)
-    g[e / W][e % W] = D[(size_t)(k0 + e / W) * ldw + kw + e % W];
+  for (int e = threadIdx.x; e < KB * W; e += blockDim.x) g[e / W][e % W] = D[(size_t)(k0 + e / W) * ldw + kw + e % W];
   __syncthreads();
   const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   if (i >= np || (i >= k0 && i < k0 + KB)) return;
@@ -106,8 +105,7 @@ __global__ void k_count_bits(const uint64_t *D, int64_t ldw, int64_t n, unsigned
 
 /* A operand snapshot: AP[i][w] = D[i][k0/64 + w] (w < KB/64) for every row,
  * so the products may rewrite the column-panel words while others read. */
-template <int KB>
-__global__ void k_copy_ap(const uint64_t *D, int64_t ldw, int64_t k0, int64_t np, uint64_t *AP) {
+template <int KB> __global__ void k_copy_ap(const uint64_t *D, int64_t ldw, int64_t k0, int64_t np, uint64_t *AP) {
   constexpr int W = KB / 64;
   const int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   if (e < np * W) AP[e] = D[(size_t)(e / W) * ldw + k0 / 64 + e % W];
@@ -116,16 +114,17 @@ __global__ void k_copy_ap(const uint64_t *D, int64_t ldw, int64_t k0, int64_t np
 /* Position of 32-bit word q (bits k0 + 32q ..) in a column of BT: in each
  * k256 half h = q / 8 the two words one lane feeds an MMA (t and t + 4)
  * are adjacent. */
-__host__ __device__ constexpr int bt_pos(int q) { return (q / 8) * 8 + (q % 4) * 2 + (q % 8) / 4; }
+__host__ __device__ constexpr int bt_pos(int q) {
+  return (q / 8) * 8 + (q % 4) * 2 + (q % 8) / 4;
+}
 
 /* B operand, the row panel transposed: column j has KB/32 32-bit words,
  * word q holding the bits (k0 + 32q + b, j), b < 32 (AP's packing), at
  * bt_pos(q). One warp a 32 x 32 bit block, transposed by 32 ballots. */
-template <int KB>
-__global__ void __launch_bounds__(KB) k_bt(const uint64_t *D, int64_t ldw, int64_t k0, uint32_t *BT) {
+template <int KB> __global__ void __launch_bounds__(KB) k_bt(const uint64_t *D, int64_t ldw, int64_t k0, uint32_t *BT) {
   const uint32_t *D32 = reinterpret_cast<const uint32_t *>(D);
   const int lane = threadIdx.x & 31, q = threadIdx.x >> 5; /* q: 32-row group */
-  const int64_t jw = blockIdx.x;                         /* 32-column group */
+  const int64_t jw = blockIdx.x;                           /* 32-column group */
   const uint32_t word = D32[(size_t)(k0 + q * 32 + lane) * (ldw * 2) + jw];
   uint32_t mine = 0;
 #pragma unroll
@@ -136,13 +135,12 @@ __global__ void __launch_bounds__(KB) k_bt(const uint64_t *D, int64_t ldw, int64
   BT[(size_t)(jw * 32 + lane) * (KB / 32) + bt_pos(q)] = mine;
 }
 
-__device__ __forceinline__ void bmma_and_popc(int (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2,
-                                              uint32_t a3, uint32_t b0, uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc "
-      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-      : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
-      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+__device__ __forceinline__ void bmma_and_popc(int (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                              uint32_t b0, uint32_t b1) {
+  asm volatile("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc "
+               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+               : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+               : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
 /* Bit pairs 2t, 2t+1 of p (t < 8) to bits 8t, 8t+1. */
@@ -170,7 +168,9 @@ __device__ __forceinline__ uint64_t spread_pairs(uint32_t p) {
  */
 struct Span { /* [beg, end) from beg in blocks of the grid, minus [skip_lo, skip_hi) */
   int64_t beg, end, skip_lo, skip_hi;
-  __device__ bool out(int64_t x) const { return x >= end || (x >= skip_lo && x < skip_hi); }
+  __device__ bool out(int64_t x) const {
+    return x >= end || (x >= skip_lo && x < skip_hi);
+  }
 };
 template <int KB>
 __global__ void __launch_bounds__(256) k_bmma(uint64_t *D, int64_t ldw, const uint32_t *__restrict__ AP,
@@ -263,13 +263,12 @@ gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive) {
     GSP_CUDA_LAUNCHED();
     const uint64_t *Brow = d + (size_t)k0 * ldw;
     /* row panel (rows K, all words; the diagonal words are unchanged) */
-    k_gemm<PolBits><<<dim3((unsigned)(ldw / Sh::BN), 1), GT, gsm>>>(
-        d, ldw, ws, np, Brow, ldw, k0, 0, -1, 0, 0);
+    k_gemm<PolBits><<<dim3((unsigned)(ldw / Sh::BN), 1), GT, gsm>>>(d, ldw, ws, np, Brow, ldw, k0, 0, -1, 0, 0);
     GSP_CUDA_LAUNCHED();
     /* all other rows, all words (the column-panel words are already closed
      * and recomputing them changes nothing) */
-    k_gemm<PolBits><<<dim3((unsigned)(ldw / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(
-        d, ldw, ws, np, Brow, ldw, 0, 0, k0, 0, 0);
+    k_gemm<PolBits><<<dim3((unsigned)(ldw / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, ldw, ws, np, Brow, ldw, 0,
+                                                                                          0, k0, 0, 0);
     GSP_CUDA_LAUNCHED();
   }
   GSP_CUDA_TRY(cudaDeviceSynchronize());
@@ -296,10 +295,10 @@ template <int KB> static gsp_info fw_bits_tc(uint64_t *d, int64_t n, int64_t np,
   uint32_t *bt[2] = {NULL, NULL};
   cudaStream_t work = NULL, side = NULL;
   cudaEvent_t ahead = NULL, ready = NULL;
-#define GSP_FREE_ALL                                                                              \
-  (cudaFree(ap[0]), cudaFree(ap[1]), cudaFree(bt[0]), cudaFree(bt[1]),                          \
-   work ? cudaStreamDestroy(work) : cudaSuccess, side ? cudaStreamDestroy(side) : cudaSuccess,  \
-   ahead ? cudaEventDestroy(ahead) : cudaSuccess, ready ? cudaEventDestroy(ready) : cudaSuccess)
+#define GSP_FREE_ALL                                                                                                 \
+  (cudaFree(ap[0]), cudaFree(ap[1]), cudaFree(bt[0]), cudaFree(bt[1]), work ? cudaStreamDestroy(work) : cudaSuccess, \
+   side ? cudaStreamDestroy(side) : cudaSuccess, ahead ? cudaEventDestroy(ahead) : cudaSuccess,                      \
+   ready ? cudaEventDestroy(ready) : cudaSuccess)
   const int64_t ldw = np / 64, nr = np / KB;
   for (int i = 0; i < 2; i++) {
     GSP_CUDA_TRY(cudaMalloc((void **)&ap[i], (size_t)np * W * sizeof(uint64_t)));
@@ -323,13 +322,14 @@ template <int KB> static gsp_info fw_bits_tc(uint64_t *d, int64_t n, int64_t np,
     const int64_t k0 = r * KB;
     uint64_t *a = ap[r & 1];
     uint32_t *b = bt[r & 1];
-    k_diag_bits<KB><<<1, KB * W < 1024 ? KB * W : 1024, 0, st>>>(d, ldw, k0);
+    const int diag_threads = KB * W < 1024 ? KB * W : 1024;
+    k_diag_bits<KB><<<1, diag_threads, 0, st>>>(d, ldw, k0);
     k_colpanel_bits<KB><<<(unsigned)(np / 256), 256, 0, st>>>(d, ldw, k0, np);
     k_copy_ap<KB><<<(unsigned)(np * W / 256), 256, 0, st>>>(d, ldw, k0, np, a);
     k_bt<KB><<<(unsigned)(np / 32), KB, 0, st>>>(d, ldw, k0, b);
     /* row panel: rows K, every word (the diagonal words do not change) */
-    k_bmma<KB><<<dim3((unsigned)(ldw / 8), KB / 128), 256, 0, st>>>(d, ldw, (const uint32_t *)a, b,
-                                                                     Span{k0, np, 0, 0}, all_words);
+    k_bmma<KB><<<dim3((unsigned)(ldw / 8), KB / 128), 256, 0, st>>>(d, ldw, (const uint32_t *)a, b, Span{k0, np, 0, 0},
+                                                                    all_words);
     k_bt<KB><<<(unsigned)(np / 32), KB, 0, st>>>(d, ldw, k0, b);
     return cudaGetLastError(); /* launch errors stick until read */
   };
@@ -346,16 +346,14 @@ template <int KB> static gsp_info fw_bits_tc(uint64_t *d, int64_t n, int64_t np,
     /* what round r+1 prepares from: block r+1's rows, then its words */
     k_bmma<KB><<<dim3(gw, KB / 128), 256, 0, work>>>(d, ldw, a, b, Span{k1, np, 0, 0}, all_words);
     GSP_CUDA_LAUNCHED();
-    k_bmma<KB><<<dim3(1, gr), 256, 0, work>>>(d, ldw, a, b, Span{0, np, k0, k1 + KB},
-                                              Span{w1, w1 + W, 0, 0});
+    k_bmma<KB><<<dim3(1, gr), 256, 0, work>>>(d, ldw, a, b, Span{0, np, k0, k1 + KB}, Span{w1, w1 + W, 0, 0});
     GSP_CUDA_LAUNCHED();
     GSP_CUDA_TRY(cudaEventRecord(ahead, work));
     GSP_CUDA_TRY(cudaStreamWaitEvent(side, ahead, 0));
     GSP_CUDA_TRY(prepare(r + 1, side));
     GSP_CUDA_TRY(cudaEventRecord(ready, side));
     /* the rest of round r, beside round r+1's preparation */
-    k_bmma<KB><<<dim3(gw, gr), 256, 0, work>>>(d, ldw, a, b, Span{0, np, k0, k1 + KB},
-                                               Span{0, ldw, w1, w1 + W});
+    k_bmma<KB><<<dim3(gw, gr), 256, 0, work>>>(d, ldw, a, b, Span{0, np, k0, k1 + KB}, Span{0, ldw, w1, w1 + W});
     GSP_CUDA_LAUNCHED();
     GSP_CUDA_TRY(cudaStreamWaitEvent(work, ready, 0));
   }

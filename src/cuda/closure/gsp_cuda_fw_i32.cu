@@ -4,8 +4,7 @@
 
 GSP_CU_DEFINE_TYPE_(i32, int32_t)
 
-gsp_info gsp__cuda_fw_i32_dpx(int32_t *d, int32_t *succ, int64_t n, int64_t np, bool reflexive,
-                              bool *cycle) {
+gsp_info gsp__cuda_fw_i32_dpx(int32_t *d, int32_t *succ, int64_t n, int64_t np, bool reflexive, bool *cycle) {
   auto plain = [&] { return gspcu::run_fw<PolMinPlusU32>(d, n, np, reflexive, cycle); };
   return succ ? gspcu::closure_with_successors<GSP_MIN_PLUS, int32_t>(d, succ, n, np, reflexive, cycle, plain)
               : plain();

@@ -51,11 +51,15 @@ template <> struct Key<double> {
 };
 template <> struct Key<int32_t> {
   typedef uint32_t U;
-  static __device__ U of(int32_t x) { return (uint32_t)x ^ 0x80000000u; }
+  static __device__ U of(int32_t x) {
+    return (uint32_t)x ^ 0x80000000u;
+  }
 };
 template <> struct Key<int64_t> {
   typedef uint64_t U;
-  static __device__ U of(int64_t x) { return (uint64_t)x ^ (1ull << 63); }
+  static __device__ U of(int64_t x) {
+    return (uint64_t)x ^ (1ull << 63);
+  }
 };
 
 /* Best first: MIN_PLUS ascending, MAX_PLUS descending. */
@@ -224,9 +228,8 @@ __device__ int32_t scan_arcs(const T *D, int64_t np, int64_t j, T dij, const int
 /* S(i,j) for every entry: the first tight candidate arc; -2 (counted in
  * *left) where none is. Grid: x = row, y = column block. */
 template <gsp_semiring S, class T>
-__global__ void __launch_bounds__(ST) k_succ_search(const T *D, int64_t np, int64_t n, const int32_t *CV,
-                                                    const T *CW, int32_t *Sc, bool reflexive,
-                                                    unsigned long long *left) {
+__global__ void __launch_bounds__(ST) k_succ_search(const T *D, int64_t np, int64_t n, const int32_t *CV, const T *CW,
+                                                    int32_t *Sc, bool reflexive, unsigned long long *left) {
   __shared__ int32_t cv[SL];
   __shared__ T cw[SL];
   const int64_t i = blockIdx.x, j = (int64_t)blockIdx.y * ST + threadIdx.x;

@@ -55,7 +55,9 @@ static std::vector<int> usable_devices() {
   return d;
 }
 
-int gsp_cuda_usable_count(void) { return (int)usable_devices().size(); }
+int gsp_cuda_usable_count(void) {
+  return (int)usable_devices().size();
+}
 
 /* Restores the caller's current device on scope exit. */
 struct DeviceGuard {
@@ -129,8 +131,8 @@ bool load_nccl() {
 }
 
 gsp_info nccl_error(ncclResult_t r, const char *what) {
-  return GSP_ERROR(GSP_DEVICE_ERROR, "NCCL error %d: %s (%s)", (int)r,
-                   api.error_string ? api.error_string(r) : "?", what);
+  return GSP_ERROR(GSP_DEVICE_ERROR, "NCCL error %d: %s (%s)", (int)r, api.error_string ? api.error_string(r) : "?",
+                   what);
 }
 } // namespace
 #else
@@ -142,7 +144,9 @@ struct CommSet {
   std::vector<int> devs;
   int Pr = 0, Pc = 0;
   std::vector<comm_t> world, row, col;
-  bool empty() const { return devs.empty(); }
+  bool empty() const {
+    return devs.empty();
+  }
 };
 
 #ifdef GSP_HAVE_NCCL
@@ -278,8 +282,7 @@ gsp_info gsp_cuda_mgpu_create(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpu
   static const char *const fn = "gsp_closure (CUDA, several GPUs)";
   gsp_info info = GSP_SUCCESS;
   *out = nullptr;
-  if (t == GSP_BOOL || n < 1 || gpus < 1)
-    return GSP_ERROR(GSP_PANIC, "%s: numeric types, n >= 1, gpus >= 1", fn);
+  if (t == GSP_BOOL || n < 1 || gpus < 1) return GSP_ERROR(GSP_PANIC, "%s: numeric types, n >= 1, gpus >= 1", fn);
   std::vector<int> usable = usable_devices();
   if ((int)usable.size() < gpus)
     return GSP_ERROR(GSP_NO_DEVICE, "%s: %d GPUs asked for, %d usable", fn, gpus, (int)usable.size());
@@ -319,9 +322,8 @@ gsp_info gsp_cuda_mgpu_create(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpu
       GSP_CUDA_TRY(cudaSetDevice(m->devs[d]));
       size_t free_b = 0, total_b = 0;
       GSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-      GSP_CHECK(need <= free_b, GSP_DEVICE_OUT_OF_MEMORY,
-                "%s: a %lld x %lld block needs %zu bytes on GPU %d, %zu free", fn, (long long)g.rows(r),
-                (long long)g.cols(c), need, m->devs[d], free_b);
+      GSP_CHECK(need <= free_b, GSP_DEVICE_OUT_OF_MEMORY, "%s: a %lld x %lld block needs %zu bytes on GPU %d, %zu free",
+                fn, (long long)g.rows(r), (long long)g.cols(c), need, m->devs[d], free_b);
       GSP_CUDA_TRY(cudaStreamCreateWithFlags(&m->streams[d], cudaStreamNonBlocking));
       GSP_CUDA_TRY(cudaMalloc(&m->D[d], (size_t)g.rows(r) * g.cols(c) * m->ts));
       GSP_CUDA_TRY(cudaMalloc(&m->DG[d], (size_t)TB * TB * m->ts));
@@ -361,10 +363,14 @@ static gsp_info fill_block(gsp_cuda_mgpu m, int d, gsp_semiring s) {
   const Grid &g = m->grid;
   const int r = d / g.Pc, c = d % g.Pc;
   switch (m->t) {
-  case GSP_INT32: return gsp__cuda_fill2d_i32(m->D[d], g.rows(r), g.cols(c), g.cols(c), s, m->streams[d]);
-  case GSP_INT64: return gsp__cuda_fill2d_i64(m->D[d], g.rows(r), g.cols(c), g.cols(c), s, m->streams[d]);
-  case GSP_FP32: return gsp__cuda_fill2d_f32(m->D[d], g.rows(r), g.cols(c), g.cols(c), s, m->streams[d]);
-  default: return gsp__cuda_fill2d_f64(m->D[d], g.rows(r), g.cols(c), g.cols(c), s, m->streams[d]);
+  case GSP_INT32:
+    return gsp__cuda_fill2d_i32(m->D[d], g.rows(r), g.cols(c), g.cols(c), s, m->streams[d]);
+  case GSP_INT64:
+    return gsp__cuda_fill2d_i64(m->D[d], g.rows(r), g.cols(c), g.cols(c), s, m->streams[d]);
+  case GSP_FP32:
+    return gsp__cuda_fill2d_f32(m->D[d], g.rows(r), g.cols(c), g.cols(c), s, m->streams[d]);
+  default:
+    return gsp__cuda_fill2d_f64(m->D[d], g.rows(r), g.cols(c), g.cols(c), s, m->streams[d]);
   }
 }
 
@@ -431,7 +437,9 @@ gsp_info gsp_cuda_mgpu_upload(gsp_cuda_mgpu m, const void *H, gsp_semiring s) {
   return transfer(m, (void *)H, true, s);
 }
 
-gsp_info gsp_cuda_mgpu_download(gsp_cuda_mgpu m, void *H) { return transfer(m, H, false, GSP_MIN_PLUS); }
+gsp_info gsp_cuda_mgpu_download(gsp_cuda_mgpu m, void *H) {
+  return transfer(m, H, false, GSP_MIN_PLUS);
+}
 
 gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle) {
   DeviceGuard guard;
@@ -449,10 +457,14 @@ gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool
   v.flag = m->flag.data();
   v.ctx = m;
   switch (m->t) {
-  case GSP_INT32: return gsp__cuda_mgpu_i32(v, s, nonneg_i32, reflexive, cycle);
-  case GSP_INT64: return gsp__cuda_mgpu_i64(v, s, false, reflexive, cycle);
-  case GSP_FP32: return gsp__cuda_mgpu_f32(v, s, false, reflexive, cycle);
-  default: return gsp__cuda_mgpu_f64(v, s, false, reflexive, cycle);
+  case GSP_INT32:
+    return gsp__cuda_mgpu_i32(v, s, nonneg_i32, reflexive, cycle);
+  case GSP_INT64:
+    return gsp__cuda_mgpu_i64(v, s, false, reflexive, cycle);
+  case GSP_FP32:
+    return gsp__cuda_mgpu_f32(v, s, false, reflexive, cycle);
+  default:
+    return gsp__cuda_mgpu_f64(v, s, false, reflexive, cycle);
   }
 }
 
@@ -465,7 +477,7 @@ gsp_info gsp__mgpu_bcast(struct gsp_mgpu_s *m, const gsp_bcast_bytes *ops, int n
     const gsp_bcast_bytes &o = ops[k];
     const std::vector<comm_t> &set = o.comm == gspsched::COMM_WORLD ? m->comms.world
                                      : o.comm == gspsched::COMM_ROW ? m->comms.row
-                                                                     : m->comms.col;
+                                                                    : m->comms.col;
     r = api.bcast(o.send, o.recv, o.bytes, ncclUint8, o.root, set[o.gpu], m->streams[o.gpu]);
     if (r != ncclSuccess && first == ncclSuccess) first = r;
   }

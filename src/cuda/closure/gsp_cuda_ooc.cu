@@ -31,17 +31,28 @@ template <gsp_semiring S, class T> bool has_cycle(const T *H, int64_t n) {
 
 template <class T> void prep_t(void *H, int64_t n, gsp_semiring s, bool reflexive) {
   switch (s) {
-  case GSP_MIN_PLUS: prep<GSP_MIN_PLUS, T>((T *)H, n, reflexive); break;
-  case GSP_MAX_PLUS: prep<GSP_MAX_PLUS, T>((T *)H, n, reflexive); break;
-  case GSP_MAX_MIN: prep<GSP_MAX_MIN, T>((T *)H, n, reflexive); break;
-  default: prep<GSP_MIN_MAX, T>((T *)H, n, reflexive); break;
+  case GSP_MIN_PLUS:
+    prep<GSP_MIN_PLUS, T>((T *)H, n, reflexive);
+    break;
+  case GSP_MAX_PLUS:
+    prep<GSP_MAX_PLUS, T>((T *)H, n, reflexive);
+    break;
+  case GSP_MAX_MIN:
+    prep<GSP_MAX_MIN, T>((T *)H, n, reflexive);
+    break;
+  default:
+    prep<GSP_MIN_MAX, T>((T *)H, n, reflexive);
+    break;
   }
 }
 template <class T> bool cycle_t(const void *H, int64_t n, gsp_semiring s) {
   switch (s) {
-  case GSP_MIN_PLUS: return has_cycle<GSP_MIN_PLUS, T>((const T *)H, n);
-  case GSP_MAX_PLUS: return has_cycle<GSP_MAX_PLUS, T>((const T *)H, n);
-  default: return false; /* MAX_MIN / MIN_MAX have no cycles to report */
+  case GSP_MIN_PLUS:
+    return has_cycle<GSP_MIN_PLUS, T>((const T *)H, n);
+  case GSP_MAX_PLUS:
+    return has_cycle<GSP_MAX_PLUS, T>((const T *)H, n);
+  default:
+    return false; /* MAX_MIN / MIN_MAX have no cycles to report */
   }
 }
 
@@ -76,9 +87,15 @@ gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool re
     }
     break;
   }
-  case GSP_INT64: prep_t<int64_t>(H, n, s, reflexive); break;
-  case GSP_FP32: prep_t<float>(H, n, s, reflexive); break;
-  default: prep_t<double>(H, n, s, reflexive); break;
+  case GSP_INT64:
+    prep_t<int64_t>(H, n, s, reflexive);
+    break;
+  case GSP_FP32:
+    prep_t<float>(H, n, s, reflexive);
+    break;
+  default:
+    prep_t<double>(H, n, s, reflexive);
+    break;
   }
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -95,10 +112,18 @@ gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool re
   gspsched::OocStats st;
   gsp_info info;
   switch (t) {
-  case GSP_INT32: info = gsp__cuda_ooc_i32(H, s, dpx, sh, &st); break;
-  case GSP_INT64: info = gsp__cuda_ooc_i64(H, s, dpx, sh, &st); break;
-  case GSP_FP32: info = gsp__cuda_ooc_f32(H, s, dpx, sh, &st); break;
-  default: info = gsp__cuda_ooc_f64(H, s, dpx, sh, &st); break;
+  case GSP_INT32:
+    info = gsp__cuda_ooc_i32(H, s, dpx, sh, &st);
+    break;
+  case GSP_INT64:
+    info = gsp__cuda_ooc_i64(H, s, dpx, sh, &st);
+    break;
+  case GSP_FP32:
+    info = gsp__cuda_ooc_f32(H, s, dpx, sh, &st);
+    break;
+  default:
+    info = gsp__cuda_ooc_f64(H, s, dpx, sh, &st);
+    break;
   }
 
   const auto t2 = std::chrono::steady_clock::now();
@@ -109,10 +134,18 @@ gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool re
   const auto t3 = std::chrono::steady_clock::now();
   if (info == GSP_SUCCESS && (s == GSP_MIN_PLUS || s == GSP_MAX_PLUS)) {
     switch (t) {
-    case GSP_INT32: *cycle = cycle_t<int32_t>(H, n, s); break;
-    case GSP_INT64: *cycle = cycle_t<int64_t>(H, n, s); break;
-    case GSP_FP32: *cycle = cycle_t<float>(H, n, s); break;
-    default: *cycle = cycle_t<double>(H, n, s); break;
+    case GSP_INT32:
+      *cycle = cycle_t<int32_t>(H, n, s);
+      break;
+    case GSP_INT64:
+      *cycle = cycle_t<int64_t>(H, n, s);
+      break;
+    case GSP_FP32:
+      *cycle = cycle_t<float>(H, n, s);
+      break;
+    default:
+      *cycle = cycle_t<double>(H, n, s);
+      break;
     }
   }
   if (rep) {

@@ -27,18 +27,17 @@ gsp_info gsp__mgpu_bcast(struct gsp_mgpu_s *m, const gsp_bcast_bytes *ops, int n
 /* The parts of a multi-GPU context the typed runners need. */
 struct gsp_mgpu_view {
   const gspsched::Grid *grid;
-  const int *devs;                    /* CUDA device of each grid GPU */
-  cudaStream_t *streams;              /* one per grid GPU */
+  const int *devs;       /* CUDA device of each grid GPU */
+  cudaStream_t *streams; /* one per grid GPU */
   void *const *D, *const *DG, *const *DGT, *const *W, *const *RP;
-  int *const *flag;                   /* one device int per GPU */
-  struct gsp_mgpu_s *ctx;             /* for the broadcasts */
+  int *const *flag;       /* one device int per GPU */
+  struct gsp_mgpu_s *ctx; /* for the broadcasts */
 };
 
 namespace gspcu {
 
 /* dst[k*ldd + i] = src[i*lds + k] for i < rows, k < cols (multiples of 32). */
-template <class T>
-__global__ void k_tr(T *__restrict__ dst, int64_t ldd, const T *__restrict__ src, int64_t lds) {
+template <class T> __global__ void k_tr(T *__restrict__ dst, int64_t ldd, const T *__restrict__ src, int64_t lds) {
   __shared__ T tile[32][33];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int64_t k0 = (int64_t)blockIdx.x * 32, i0 = (int64_t)blockIdx.y * 32;
@@ -116,7 +115,8 @@ template <class P> struct CudaExec {
   }
   gsp_info queue(int d, Q *q) {
     gsp_info info = use(d);
-    return info != GSP_SUCCESS ? info : cuda_ok(cudaStreamCreateWithFlags(q, cudaStreamNonBlocking), "cudaStreamCreate");
+    return info != GSP_SUCCESS ? info
+                               : cuda_ok(cudaStreamCreateWithFlags(q, cudaStreamNonBlocking), "cudaStreamCreate");
   }
   void queue_release(int d, Q q) {
     if (use(d) == GSP_SUCCESS) cudaStreamDestroy(q);
@@ -124,8 +124,7 @@ template <class P> struct CudaExec {
   }
   gsp_info event(int d, E *e) {
     gsp_info info = use(d);
-    return info != GSP_SUCCESS ? info
-                               : cuda_ok(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
+    return info != GSP_SUCCESS ? info : cuda_ok(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
   }
   void event_release(int d, E e) {
     if (use(d) == GSP_SUCCESS) cudaEventDestroy(e);
@@ -143,7 +142,9 @@ template <class P> struct CudaExec {
     gsp_info info = use(d);
     return info != GSP_SUCCESS ? info : cuda_ok(cudaStreamSynchronize(q), "cudaStreamSynchronize");
   }
-  gsp_info launched() { return cuda_ok(cudaGetLastError(), "kernel launch"); }
+  gsp_info launched() {
+    return cuda_ok(cudaGetLastError(), "kernel launch");
+  }
 
   gsp_info fill(int d, T *p, int64_t rows, int64_t cols, int64_t ld, Q q) {
     gsp_info info = use(d);
@@ -182,14 +183,14 @@ template <class P> struct CudaExec {
     k_tr<T><<<dim3((unsigned)(cols / 32), (unsigned)(rows / 32)), dim3(32, 8), 0, q>>>(dst, ldd, src, lds);
     return launched();
   }
-  gsp_info gemm(int d, T *C, int64_t ldc, const T *At, int64_t lda, const T *B, int64_t ldb, int64_t rows,
-                int64_t cols, int64_t skip_r, int64_t skip_c, Q q) {
+  gsp_info gemm(int d, T *C, int64_t ldc, const T *At, int64_t lda, const T *B, int64_t ldb, int64_t rows, int64_t cols,
+                int64_t skip_r, int64_t skip_c, Q q) {
     typedef Shape<P> Sh;
     gsp_info info = use(d);
     if (info != GSP_SUCCESS || rows <= 0 || cols <= 0) return info;
     const int64_t c0 = skip_c < 0 ? 0 : skip_c, c1 = skip_c < 0 ? 0 : skip_c + FWB;
-    k_gemm<P><<<dim3((unsigned)(cols / Sh::BN), (unsigned)(rows / Sh::BM)), GT, gsm, q>>>(
-        C, ldc, At, lda, B, ldb, 0, 0, skip_r, c0, c1);
+    k_gemm<P><<<dim3((unsigned)(cols / Sh::BN), (unsigned)(rows / Sh::BM)), GT, gsm, q>>>(C, ldc, At, lda, B, ldb, 0, 0,
+                                                                                          skip_r, c0, c1);
     return launched();
   }
   gsp_info bcast(const gspsched::Bcast<T> *ops, int nops) {
@@ -234,7 +235,7 @@ template <class P> gsp_info mgpu_policy(const gsp_mgpu_view &v, bool reflexive, 
   CudaExec<P> x(v.devs);
   x.ctx = v.ctx;
   gsp_info info = GSP_SUCCESS;
-  std::vector<gspsched::MgpuBufs<T> > b((size_t)g.G);
+  std::vector<gspsched::MgpuBufs<T>> b((size_t)g.G);
   std::vector<cudaStream_t> q(v.streams, v.streams + g.G);
   for (int d = 0; d < g.G; d++) {
     b[d].D = (T *)v.D[d];
@@ -256,12 +257,11 @@ template <class P> gsp_info mgpu_policy(const gsp_mgpu_view &v, bool reflexive, 
       const int d = g.gpu(r, c);
       int64_t row, col, count;
       diag_run(r, c, &row, &col, &count);
-      if (check_cycle && ((info = x.use(d)) != GSP_SUCCESS ||
-                          (info = cuda_ok(cudaMemsetAsync(v.flag[d], 0, sizeof(int), q[d]), "cudaMemsetAsync")) !=
-                              GSP_SUCCESS))
+      if (check_cycle &&
+          ((info = x.use(d)) != GSP_SUCCESS ||
+           (info = cuda_ok(cudaMemsetAsync(v.flag[d], 0, sizeof(int), q[d]), "cudaMemsetAsync")) != GSP_SUCCESS))
         break;
-      if (reflexive && count > 0)
-        info = x.diag_one(d, b[d].D + (size_t)row * g.cols(c) + col, g.cols(c), count, q[d]);
+      if (reflexive && count > 0) info = x.diag_one(d, b[d].D + (size_t)row * g.cols(c) + col, g.cols(c), count, q[d]);
     }
   if (info == GSP_SUCCESS) info = gspsched::mgpu_run(x, g, b, q);
   for (int r = 0; r < g.Pr && info == GSP_SUCCESS; r++)
@@ -289,35 +289,45 @@ template <class P> gsp_info mgpu_policy(const gsp_mgpu_view &v, bool reflexive, 
 
 /* Dispatch on the semiring (and the exact DPX policy for INT32 MIN_PLUS with
  * non-negative input). */
-template <class T> gsp_info ooc_numeric(void *H, gsp_semiring s, bool dpx, const gspsched::OocShape &sh,
-                                        gspsched::OocStats *st) {
+template <class T>
+gsp_info ooc_numeric(void *H, gsp_semiring s, bool dpx, const gspsched::OocShape &sh, gspsched::OocStats *st) {
   if constexpr (std::is_same<T, int32_t>::value)
     if (dpx && s == GSP_MIN_PLUS) return ooc_policy<PolMinPlusU32>(H, sh, st);
   switch (s) {
-  case GSP_MIN_PLUS: return ooc_policy<PolNum<GSP_MIN_PLUS, T> >(H, sh, st);
-  case GSP_MAX_PLUS: return ooc_policy<PolNum<GSP_MAX_PLUS, T> >(H, sh, st);
-  case GSP_MAX_MIN: return ooc_policy<PolNum<GSP_MAX_MIN, T> >(H, sh, st);
-  case GSP_MIN_MAX: return ooc_policy<PolNum<GSP_MIN_MAX, T> >(H, sh, st);
-  default: return GSP_ERROR(GSP_PANIC, "out-of-core closure: semiring %d has no numeric kernel", (int)s);
+  case GSP_MIN_PLUS:
+    return ooc_policy<PolNum<GSP_MIN_PLUS, T>>(H, sh, st);
+  case GSP_MAX_PLUS:
+    return ooc_policy<PolNum<GSP_MAX_PLUS, T>>(H, sh, st);
+  case GSP_MAX_MIN:
+    return ooc_policy<PolNum<GSP_MAX_MIN, T>>(H, sh, st);
+  case GSP_MIN_MAX:
+    return ooc_policy<PolNum<GSP_MIN_MAX, T>>(H, sh, st);
+  default:
+    return GSP_ERROR(GSP_PANIC, "out-of-core closure: semiring %d has no numeric kernel", (int)s);
   }
 }
 
-template <class T> gsp_info mgpu_numeric(const gsp_mgpu_view &v, gsp_semiring s, bool dpx, bool reflexive,
-                                         bool *cycle) {
+template <class T>
+gsp_info mgpu_numeric(const gsp_mgpu_view &v, gsp_semiring s, bool dpx, bool reflexive, bool *cycle) {
   const bool cyc = s == GSP_MIN_PLUS || s == GSP_MAX_PLUS;
   if constexpr (std::is_same<T, int32_t>::value)
     if (dpx && s == GSP_MIN_PLUS) return mgpu_policy<PolMinPlusU32>(v, reflexive, cyc, cycle);
   switch (s) {
-  case GSP_MIN_PLUS: return mgpu_policy<PolNum<GSP_MIN_PLUS, T> >(v, reflexive, cyc, cycle);
-  case GSP_MAX_PLUS: return mgpu_policy<PolNum<GSP_MAX_PLUS, T> >(v, reflexive, cyc, cycle);
-  case GSP_MAX_MIN: return mgpu_policy<PolNum<GSP_MAX_MIN, T> >(v, reflexive, cyc, cycle);
-  case GSP_MIN_MAX: return mgpu_policy<PolNum<GSP_MIN_MAX, T> >(v, reflexive, cyc, cycle);
-  default: return GSP_ERROR(GSP_PANIC, "multi-GPU closure: semiring %d has no numeric kernel", (int)s);
+  case GSP_MIN_PLUS:
+    return mgpu_policy<PolNum<GSP_MIN_PLUS, T>>(v, reflexive, cyc, cycle);
+  case GSP_MAX_PLUS:
+    return mgpu_policy<PolNum<GSP_MAX_PLUS, T>>(v, reflexive, cyc, cycle);
+  case GSP_MAX_MIN:
+    return mgpu_policy<PolNum<GSP_MAX_MIN, T>>(v, reflexive, cyc, cycle);
+  case GSP_MIN_MAX:
+    return mgpu_policy<PolNum<GSP_MIN_MAX, T>>(v, reflexive, cyc, cycle);
+  default:
+    return GSP_ERROR(GSP_PANIC, "multi-GPU closure: semiring %d has no numeric kernel", (int)s);
   }
 }
 
-template <class T> gsp_info fill_numeric(void *p, int64_t rows, int64_t cols, int64_t ld, gsp_semiring s,
-                                         cudaStream_t q) {
+template <class T>
+gsp_info fill_numeric(void *p, int64_t rows, int64_t cols, int64_t ld, gsp_semiring s, cudaStream_t q) {
   if (rows <= 0 || cols <= 0) return GSP_SUCCESS;
   const unsigned gx = (unsigned)std::min<int64_t>((cols + 255) / 256, 16);
   const unsigned gy = (unsigned)std::min<int64_t>(rows, 65535);
@@ -328,31 +338,27 @@ template <class T> gsp_info fill_numeric(void *p, int64_t rows, int64_t cols, in
 } /* namespace gspcu */
 
 /* Per-type entry points (gsp_cuda_scale_<type>.cu). */
-#define GSP_CU_SCALE_DECL_(sfx)                                                \
-  gsp_info gsp__cuda_ooc_##sfx(void *H, gsp_semiring s, bool dpx, const gspsched::OocShape &sh, \
-                               gspsched::OocStats *st);                        \
-  gsp_info gsp__cuda_mgpu_##sfx(const gsp_mgpu_view &v, gsp_semiring s, bool dpx, bool reflexive, \
-                                bool *cycle);                                  \
-  gsp_info gsp__cuda_fill2d_##sfx(void *p, int64_t rows, int64_t cols, int64_t ld, gsp_semiring s, \
-                                  cudaStream_t q);
+#define GSP_CU_SCALE_DECL_(sfx)                                                                                 \
+  gsp_info gsp__cuda_ooc_##sfx(void *H, gsp_semiring s, bool dpx, const gspsched::OocShape &sh,                 \
+                               gspsched::OocStats *st);                                                         \
+  gsp_info gsp__cuda_mgpu_##sfx(const gsp_mgpu_view &v, gsp_semiring s, bool dpx, bool reflexive, bool *cycle); \
+  gsp_info gsp__cuda_fill2d_##sfx(void *p, int64_t rows, int64_t cols, int64_t ld, gsp_semiring s, cudaStream_t q);
 GSP_CU_SCALE_DECL_(i32)
 GSP_CU_SCALE_DECL_(i64)
 GSP_CU_SCALE_DECL_(f32)
 GSP_CU_SCALE_DECL_(f64)
 #undef GSP_CU_SCALE_DECL_
 
-#define GSP_CU_SCALE_DEFINE_(sfx, ct)                                          \
-  gsp_info gsp__cuda_ooc_##sfx(void *H, gsp_semiring s, bool dpx, const gspsched::OocShape &sh, \
-                               gspsched::OocStats *st) {                       \
-    return gspcu::ooc_numeric<ct>(H, s, dpx, sh, st);                          \
-  }                                                                            \
-  gsp_info gsp__cuda_mgpu_##sfx(const gsp_mgpu_view &v, gsp_semiring s, bool dpx, bool reflexive, \
-                                bool *cycle) {                                 \
-    return gspcu::mgpu_numeric<ct>(v, s, dpx, reflexive, cycle);               \
-  }                                                                            \
-  gsp_info gsp__cuda_fill2d_##sfx(void *p, int64_t rows, int64_t cols, int64_t ld, gsp_semiring s, \
-                                  cudaStream_t q) {                            \
-    return gspcu::fill_numeric<ct>(p, rows, cols, ld, s, q);                   \
+#define GSP_CU_SCALE_DEFINE_(sfx, ct)                                                                                \
+  gsp_info gsp__cuda_ooc_##sfx(void *H, gsp_semiring s, bool dpx, const gspsched::OocShape &sh,                      \
+                               gspsched::OocStats *st) {                                                             \
+    return gspcu::ooc_numeric<ct>(H, s, dpx, sh, st);                                                                \
+  }                                                                                                                  \
+  gsp_info gsp__cuda_mgpu_##sfx(const gsp_mgpu_view &v, gsp_semiring s, bool dpx, bool reflexive, bool *cycle) {     \
+    return gspcu::mgpu_numeric<ct>(v, s, dpx, reflexive, cycle);                                                     \
+  }                                                                                                                  \
+  gsp_info gsp__cuda_fill2d_##sfx(void *p, int64_t rows, int64_t cols, int64_t ld, gsp_semiring s, cudaStream_t q) { \
+    return gspcu::fill_numeric<ct>(p, rows, cols, ld, s, q);                                                         \
   }
 
 #endif /* GSP_CUDA_SCALE_CUH */

@@ -74,9 +74,13 @@ struct OocShape {
   int slots;     /* device page buffers, >= 2 */
 };
 
-inline int64_t ooc_rows(const OocShape &s, int64_t q) { return std::min(s.B, s.np - q * s.B); }
+inline int64_t ooc_rows(const OocShape &s, int64_t q) {
+  return std::min(s.B, s.np - q * s.B);
+}
 /* rows of page q that are real vertices (>= 1: np - n < TB <= page start gap) */
-inline int64_t ooc_valid(const OocShape &s, int64_t q) { return std::min(ooc_rows(s, q), s.n - q * s.B); }
+inline int64_t ooc_valid(const OocShape &s, int64_t q) {
+  return std::min(ooc_rows(s, q), s.n - q * s.B);
+}
 
 /* Counters of one run (for the benchmark and the tests). */
 struct OocStats {
@@ -192,14 +196,15 @@ private:
   }
 
   /* host rows of page q */
-  T *host_page(int64_t q) const { return H + (size_t)(q * sh.B) * (size_t)sh.n; }
+  T *host_page(int64_t q) const {
+    return H + (size_t)(q * sh.B) * (size_t)sh.n;
+  }
 
   gsp_info store(int s) {
     gsp_info info;
     const int64_t q = slot_page[s];
     if ((info = x.wait(0, ss, ev_computed[s])) != GSP_SUCCESS) return info;
-    if ((info = x.d2h(0, host_page(q), sh.n, slot[s], sh.np, ooc_valid(sh, q), sh.n, ss)) != GSP_SUCCESS)
-      return info;
+    if ((info = x.d2h(0, host_page(q), sh.n, slot[s], sh.np, ooc_valid(sh, q), sh.n, ss)) != GSP_SUCCESS) return info;
     if ((info = x.record(0, ev_pstored[q], ss)) != GSP_SUCCESS) return info;
     if ((info = x.record(0, ev_slotfree[s], ss)) != GSP_SUCCESS) return info;
     dirty[s] = 0;
@@ -215,8 +220,7 @@ private:
     if ((info = x.wait(0, ls, ev_slotfree[s])) != GSP_SUCCESS) return info;
     if ((info = x.wait(0, ls, ev_pstored[q])) != GSP_SUCCESS) return info;
     const int64_t h = ooc_rows(sh, q), v = ooc_valid(sh, q);
-    if (v < h && (info = x.fill(0, slot[s] + (size_t)v * sh.np, h - v, sh.np, sh.np, ls)) != GSP_SUCCESS)
-      return info;
+    if (v < h && (info = x.fill(0, slot[s] + (size_t)v * sh.np, h - v, sh.np, sh.np, ls)) != GSP_SUCCESS) return info;
     if ((info = x.h2d(0, slot[s], sh.np, host_page(q), sh.n, v, sh.n, ls)) != GSP_SUCCESS) return info;
     if ((info = x.record(0, ev_loaded[s], ls)) != GSP_SUCCESS) return info;
     slot_page[s] = q;
@@ -291,8 +295,8 @@ private:
     if ((info = x.wait(0, cs, ev_loaded[s])) != GSP_SUCCESS) return info;
     if ((info = x.tr(0, W, hq, C + K0, np, hq, w, cs)) != GSP_SUCCESS) return info;
     for (int64_t kk = 0; kk < w; kk += TB)
-      if ((info = x.gemm(0, C, np, W + (size_t)kk * hq, hq, slot[ps] + (size_t)kk * np, np, hq, np, -1, -1,
-                         cs)) != GSP_SUCCESS)
+      if ((info = x.gemm(0, C, np, W + (size_t)kk * hq, hq, slot[ps] + (size_t)kk * np, np, hq, np, -1, -1, cs)) !=
+          GSP_SUCCESS)
         return info;
     if ((info = x.record(0, ev_computed[s], cs)) != GSP_SUCCESS) return info;
     dirty[s] = 1;
@@ -348,8 +352,7 @@ private:
   }
 };
 
-template <class X>
-gsp_info ooc_run(X &x, typename X::T *H, const OocShape &sh, OocStats *st) {
+template <class X> gsp_info ooc_run(X &x, typename X::T *H, const OocShape &sh, OocStats *st) {
   Ooc<X> o(x, H, sh);
   return o.run(st);
 }
@@ -363,9 +366,15 @@ struct Grid {
   int G = 0, Pr = 0, Pc = 0;
   int64_t n = 0, np = 0;
   std::vector<int64_t> rb, cb;
-  int gpu(int r, int c) const { return r * Pc + c; }
-  int64_t rows(int r) const { return rb[r + 1] - rb[r]; }
-  int64_t cols(int c) const { return cb[c + 1] - cb[c]; }
+  int gpu(int r, int c) const {
+    return r * Pc + c;
+  }
+  int64_t rows(int r) const {
+    return rb[r + 1] - rb[r];
+  }
+  int64_t cols(int c) const {
+    return cb[c + 1] - cb[c];
+  }
 };
 
 /* The most square Pr x Pc = G with Pr <= Pc; tiles split evenly. Returns
@@ -392,24 +401,22 @@ inline bool make_grid(Grid *g, int G, int64_t n, int64_t np) {
 enum BcastComm { COMM_WORLD = 0, COMM_ROW = 1, COMM_COL = 2 };
 
 template <class T> struct Bcast {
-  int comm;       /* BcastComm */
-  int gpu;        /* the rank's GPU (grid index) */
-  const T *send;  /* used on the root only */
+  int comm;      /* BcastComm */
+  int gpu;       /* the rank's GPU (grid index) */
+  const T *send; /* used on the root only */
   T *recv;
   size_t elems;
-  int root;       /* root's rank in that communicator: WORLD gpu, ROW column, COL row */
+  int root; /* root's rank in that communicator: WORLD gpu, ROW column, COL row */
 };
 
 /* Device buffers of one GPU: D its block (rows x cols, ld cols), DG the
  * diagonal tile, DGT its transpose, W the column panel transposed (TB x
  * rows), RP the row panel (TB x cols). */
-template <class T> struct MgpuBufs {
-  T *D = nullptr, *DG = nullptr, *DGT = nullptr, *W = nullptr, *RP = nullptr;
-};
+template <class T> struct MgpuBufs { T *D = nullptr, *DG = nullptr, *DGT = nullptr, *W = nullptr, *RP = nullptr; };
 
 template <class X>
-gsp_info mgpu_round(X &x, const Grid &g, std::vector<MgpuBufs<typename X::T> > &b,
-                    const std::vector<typename X::Q> &q, int64_t k0) {
+gsp_info mgpu_round(X &x, const Grid &g, std::vector<MgpuBufs<typename X::T>> &b, const std::vector<typename X::Q> &q,
+                    int64_t k0) {
   typedef typename X::T T;
   gsp_info info;
   int prK = 0, pcK = 0;
@@ -426,7 +433,7 @@ gsp_info mgpu_round(X &x, const Grid &g, std::vector<MgpuBufs<typename X::T> > &
     if ((info = x.d2d(g0, b[g0].DG, TB, tile, ld, TB, TB, q[g0])) != GSP_SUCCESS) return info;
   }
   if (g.G > 1) {
-    std::vector<Bcast<T> > ops;
+    std::vector<Bcast<T>> ops;
     for (int d = 0; d < g.G; d++) ops.push_back({COMM_WORLD, d, b[d].DG, b[d].DG, (size_t)(TB * TB), g0});
     if ((info = x.bcast(ops.data(), (int)ops.size())) != GSP_SUCCESS) return info;
   }
@@ -451,7 +458,7 @@ gsp_info mgpu_round(X &x, const Grid &g, std::vector<MgpuBufs<typename X::T> > &
   }
   /* 4. W along grid rows, the row panel along grid columns */
   if (g.G > 1) {
-    std::vector<Bcast<T> > ops;
+    std::vector<Bcast<T>> ops;
     for (int r = 0; r < g.Pr; r++)
       for (int c = 0; c < g.Pc; c++) {
         const int d = g.gpu(r, c);
@@ -478,8 +485,7 @@ gsp_info mgpu_round(X &x, const Grid &g, std::vector<MgpuBufs<typename X::T> > &
 
 /* All rounds (the blocks already hold the input, padding = zero). */
 template <class X>
-gsp_info mgpu_run(X &x, const Grid &g, std::vector<MgpuBufs<typename X::T> > &b,
-                  const std::vector<typename X::Q> &q) {
+gsp_info mgpu_run(X &x, const Grid &g, std::vector<MgpuBufs<typename X::T>> &b, const std::vector<typename X::Q> &q) {
   for (int64_t k0 = 0; k0 < g.np; k0 += TB) {
     gsp_info info = mgpu_round(x, g, b, q, k0);
     if (info != GSP_SUCCESS) return info;

@@ -93,10 +93,14 @@ template <gsp_semiring S, class T> gsp_info spmm_own(const MCtx &c) {
 
 struct SpmmOwn {
   const MCtx &c;
-  template <gsp_semiring S, class T> gsp_info run() const { return spmm_own<S, T>(c); }
+  template <gsp_semiring S, class T> gsp_info run() const {
+    return spmm_own<S, T>(c);
+  }
 };
 
-gsp_info spmm_own_any(const MCtx &c) { return gsp__cu_sr_dispatch(c.s, c.t, c.fn, SpmmOwn{c}); }
+gsp_info spmm_own_any(const MCtx &c) {
+  return gsp__cu_sr_dispatch(c.s, c.t, c.fn, SpmmOwn{c});
+}
 
 /* cusparseSpMM, row-major B (not transposed, full) and T. *done = false
  * when cuSPARSE does not support the case (our kernel takes it then). */
@@ -106,7 +110,7 @@ gsp_info spmm_library(const MCtx &c, bool *done) {
   cusparseSpMatDescr_t mat = NULL;
   cusparseDnMatDescr_t mb = NULL, mc = NULL;
   void *buf = NULL;
-#define GSP_FREE_ALL                                                           \
+#define GSP_FREE_ALL                                                                               \
   (mat ? (void)cusparseDestroySpMat(mat) : (void)0, mb ? (void)cusparseDestroyDnMat(mb) : (void)0, \
    mc ? (void)cusparseDestroyDnMat(mc) : (void)0, gsp__cu_free(buf))
   *done = true;
@@ -122,9 +126,8 @@ gsp_info spmm_library(const MCtx &c, bool *done) {
   GSP_CUSPARSE_TRY(cusparseCreateDnMat(&mb, P->ncols, c.n, c.n, (void *)c.bx, k.dt, CUSPARSE_ORDER_ROW));
   GSP_CUSPARSE_TRY(cusparseCreateDnMat(&mc, P->nrows, c.n, c.n, c.tx, k.dt, CUSPARSE_ORDER_ROW));
   size_t bytes = 0;
-  cusparseStatus_t st = cusparseSpMM_bufferSize(k.h, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                CUSPARSE_OPERATION_NON_TRANSPOSE, k.one, mat, mb, k.zero, mc, k.dt,
-                                                CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
+  cusparseStatus_t st = cusparseSpMM_bufferSize(k.h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                k.one, mat, mb, k.zero, mc, k.dt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
   if (st == CUSPARSE_STATUS_NOT_SUPPORTED) {
     *done = false;
     GSP_FREE_ALL;
@@ -132,8 +135,8 @@ gsp_info spmm_library(const MCtx &c, bool *done) {
   }
   GSP_CUSPARSE_TRY(st);
   GSP_CU_DALLOC(buf, bytes);
-  st = cusparseSpMM(k.h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, k.one, mat, mb,
-                    k.zero, mc, k.dt, CUSPARSE_SPMM_ALG_DEFAULT, buf);
+  st = cusparseSpMM(k.h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, k.one, mat, mb, k.zero, mc,
+                    k.dt, CUSPARSE_SPMM_ALG_DEFAULT, buf);
   if (st == CUSPARSE_STATUS_NOT_SUPPORTED) *done = false;
   else GSP_CUSPARSE_TRY(st);
   GSP_FREE_ALL;
@@ -155,8 +158,8 @@ gsp_info spgemm_run(const gsp_dev_csr *P, const gsp_dev_csr *Q, gsp_type t, cusp
   void *b1 = NULL, *b2 = NULL, *b3 = NULL;
   int32_t *p = NULL, *j = NULL;
   void *x = NULL;
-#define GSP_FREE_ALL                                                           \
-  (ma ? (void)cusparseDestroySpMat(ma) : (void)0, mb ? (void)cusparseDestroySpMat(mb) : (void)0, \
+#define GSP_FREE_ALL                                                                                    \
+  (ma ? (void)cusparseDestroySpMat(ma) : (void)0, mb ? (void)cusparseDestroySpMat(mb) : (void)0,        \
    mc ? (void)cusparseDestroySpMat(mc) : (void)0, sd ? (void)cusparseSpGEMM_destroyDescr(sd) : (void)0, \
    gsp__cu_free(b1), gsp__cu_free(b2), gsp__cu_free(b3), gsp__cu_free(p), gsp__cu_free(j), gsp__cu_free(x))
   const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
@@ -165,8 +168,8 @@ gsp_info spgemm_run(const gsp_dev_csr *P, const gsp_dev_csr *Q, gsp_type t, cusp
   GSP_TRY(gsp__cu_csr_descr(&ma, P, k.dt, fn));
   GSP_TRY(gsp__cu_csr_descr(&mb, Q, k.dt, fn));
   GSP_CU_DALLOC(p, ((size_t)P->nrows + 1) * 4);
-  GSP_CUSPARSE_TRY(cusparseCreateCsr(&mc, P->nrows, Q->ncols, 0, p, NULL, NULL, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, k.dt));
+  GSP_CUSPARSE_TRY(cusparseCreateCsr(&mc, P->nrows, Q->ncols, 0, p, NULL, NULL, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, k.dt));
   GSP_CUSPARSE_TRY(cusparseSpGEMM_createDescr(&sd));
   size_t s1 = 0, s2 = 0, s3 = 0;
   GSP_CUSPARSE_TRY(cusparseSpGEMM_workEstimation(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, &s1, NULL));
@@ -174,11 +177,11 @@ gsp_info spgemm_run(const gsp_dev_csr *P, const gsp_dev_csr *Q, gsp_type t, cusp
   GSP_CUSPARSE_TRY(cusparseSpGEMM_workEstimation(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, &s1, b1));
   if (alg == CUSPARSE_SPGEMM_ALG2 || alg == CUSPARSE_SPGEMM_ALG3) {
     const float chunk = alg == CUSPARSE_SPGEMM_ALG3 ? 0.2f : 1.0f;
-    GSP_CUSPARSE_TRY(cusparseSpGEMM_estimateMemory(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, chunk, &s3,
-                                                   NULL, NULL));
+    GSP_CUSPARSE_TRY(
+        cusparseSpGEMM_estimateMemory(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, chunk, &s3, NULL, NULL));
     GSP_CU_DALLOC(b3, s3);
-    GSP_CUSPARSE_TRY(cusparseSpGEMM_estimateMemory(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, chunk, &s3,
-                                                   b3, &s2));
+    GSP_CUSPARSE_TRY(
+        cusparseSpGEMM_estimateMemory(k.h, N, N, k.one, ma, mb, k.zero, mc, k.dt, alg, sd, chunk, &s3, b3, &s2));
     gsp__cu_free(b3);
     b3 = NULL;
   } else {
@@ -251,15 +254,15 @@ void sort_rows(const gsp_index *p, gsp_index *j, void *xv, int64_t m, size_t ts)
  * when the device runs out of memory, ALG3 (bounded memory); when that
  * fails too, or C has more than GSP_CU_OPS_MAX entries, *declined (the CPU
  * takes the product; nothing changed). */
-gsp_info spgemm(struct gsp_matrix_s **T, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta, bool tb,
-                int64_t m, int64_t n, const char *fn, bool *declined) {
+gsp_info spgemm(struct gsp_matrix_s **T, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta, bool tb, int64_t m,
+                int64_t n, const char *fn, bool *declined) {
   gsp_info info = GSP_SUCCESS;
   int32_t *cp = NULL, *cj = NULL, *h32 = NULL;
   void *cx = NULL;
   gsp_index *p = NULL, *j = NULL;
   void *x = NULL;
   struct gsp_matrix_s *R = NULL;
-#define GSP_FREE_ALL                                                           \
+#define GSP_FREE_ALL                                                                                               \
   (gsp__cu_free(cp), gsp__cu_free(cj), gsp__cu_free(cx), gsp__free(h32), gsp__free(p), gsp__free(j), gsp__free(x), \
    gsp__matrix_destroy(R))
   const gsp_type t = A->type;
@@ -314,15 +317,15 @@ gsp_info spgemm(struct gsp_matrix_s **T, struct gsp_matrix_s *A, struct gsp_matr
 
 } // namespace
 
-gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B,
-                      bool ta, bool tb, const char *fn, bool *taken) {
+gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+                      bool tb, const char *fn, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   void *da = NULL, *dbx = NULL, *tx = NULL;
   uint8_t *dbb = NULL, *tbm = NULL;
   void *hx = NULL;
   uint8_t *hb = NULL;
   struct gsp_matrix_s *R = NULL;
-#define GSP_FREE_ALL                                                           \
+#define GSP_FREE_ALL                                                                                           \
   (gsp__cu_free(da), gsp__cu_free(dbx), gsp__cu_free(tx), gsp__cu_free(dbb), gsp__cu_free(tbm), gsp__free(hx), \
    gsp__free(hb), gsp__matrix_destroy(R))
   *taken = false;

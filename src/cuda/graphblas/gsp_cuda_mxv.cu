@@ -50,23 +50,39 @@ template <> struct KindOf<GSP_OR_AND> { static const int k = K_OR; };
 template <int K, class T> struct Atom;
 template <class T> struct Atom<K_MIN, T> {
   typedef typename Key<T>::K Store;
-  static __host__ __device__ Store init(T zero) { return Key<T>::enc(zero); }
-  static __device__ __forceinline__ void combine(Store *p, T v) { atomicMin(p, Key<T>::enc(v)); }
-  static __device__ __forceinline__ T fin(Store s) { return Key<T>::dec(s); }
+  static __host__ __device__ Store init(T zero) {
+    return Key<T>::enc(zero);
+  }
+  static __device__ __forceinline__ void combine(Store *p, T v) {
+    atomicMin(p, Key<T>::enc(v));
+  }
+  static __device__ __forceinline__ T fin(Store s) {
+    return Key<T>::dec(s);
+  }
 };
 template <class T> struct Atom<K_MAX, T> {
   typedef typename Key<T>::K Store;
-  static __host__ __device__ Store init(T zero) { return Key<T>::enc(zero); }
-  static __device__ __forceinline__ void combine(Store *p, T v) { atomicMax(p, Key<T>::enc(v)); }
-  static __device__ __forceinline__ T fin(Store s) { return Key<T>::dec(s); }
+  static __host__ __device__ Store init(T zero) {
+    return Key<T>::enc(zero);
+  }
+  static __device__ __forceinline__ void combine(Store *p, T v) {
+    atomicMax(p, Key<T>::enc(v));
+  }
+  static __device__ __forceinline__ T fin(Store s) {
+    return Key<T>::dec(s);
+  }
 };
 /* Integer PLUS through unsigned atomics: two's complement wraps exactly as
  * gsp_plus_i32 / gsp_plus_i64. */
 template <class T> struct Atom<K_PLUS, T> {
   typedef T Store;
-  static __host__ __device__ Store init(T zero) { return zero; }
+  static __host__ __device__ Store init(T zero) {
+    return zero;
+  }
   static __device__ __forceinline__ void combine(T *p, T v);
-  static __device__ __forceinline__ T fin(Store s) { return s; }
+  static __device__ __forceinline__ T fin(Store s) {
+    return s;
+  }
 };
 template <> __device__ __forceinline__ void Atom<K_PLUS, int32_t>::combine(int32_t *p, int32_t v) {
   atomicAdd((unsigned *)p, (unsigned)v);
@@ -74,16 +90,24 @@ template <> __device__ __forceinline__ void Atom<K_PLUS, int32_t>::combine(int32
 template <> __device__ __forceinline__ void Atom<K_PLUS, int64_t>::combine(int64_t *p, int64_t v) {
   atomicAdd((unsigned long long *)p, (unsigned long long)v);
 }
-template <> __device__ __forceinline__ void Atom<K_PLUS, float>::combine(float *p, float v) { atomicAdd(p, v); }
-template <> __device__ __forceinline__ void Atom<K_PLUS, double>::combine(double *p, double v) { atomicAdd(p, v); }
+template <> __device__ __forceinline__ void Atom<K_PLUS, float>::combine(float *p, float v) {
+  atomicAdd(p, v);
+}
+template <> __device__ __forceinline__ void Atom<K_PLUS, double>::combine(double *p, double v) {
+  atomicAdd(p, v);
+}
 template <> struct Atom<K_OR, bool> {
   typedef bool Store;
-  static __host__ __device__ Store init(bool zero) { return zero; }
+  static __host__ __device__ Store init(bool zero) {
+    return zero;
+  }
   /* every writer stores the same true: no atomic needed */
   static __device__ __forceinline__ void combine(bool *p, bool v) {
     if (v) *(volatile bool *)p = true;
   }
-  static __device__ __forceinline__ bool fin(bool s) { return s; }
+  static __device__ __forceinline__ bool fin(bool s) {
+    return s;
+  }
 };
 
 /* Shuffle any value type (bool through int). */
@@ -106,11 +130,10 @@ template <int G> __device__ __forceinline__ unsigned group_mask() {
 /* Pull: t(i) = (+)_k P(i,k) (x) u(k) over present u(k), for rows i the mask
  * allows; G lanes per row. Writes tx and tb of every row. */
 template <gsp_semiring S, class T, int G>
-__global__ void __launch_bounds__(256) pull_kernel(int32_t nrows, const int32_t *__restrict__ rp,
-                                                   const int32_t *__restrict__ ci, const T *__restrict__ av,
-                                                   const T *__restrict__ ux, const uint8_t *__restrict__ ub,
-                                                   const uint8_t *__restrict__ allow, T *__restrict__ tx,
-                                                   uint8_t *__restrict__ tb) {
+__global__ void __launch_bounds__(256)
+    pull_kernel(int32_t nrows, const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, const T *__restrict__ av,
+                const T *__restrict__ ux, const uint8_t *__restrict__ ub, const uint8_t *__restrict__ allow,
+                T *__restrict__ tx, uint8_t *__restrict__ tb) {
   typedef Sr<S, T> R;
   const int64_t gt = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   const int64_t row = gt / G;
@@ -145,11 +168,10 @@ __global__ void __launch_bounds__(256) pull_kernel(int32_t nrows, const int32_t 
 /* Push: for each frontier entry i (front[f]), acc(j) (+)= u(i) (x) S(i,j)
  * over row i of S, for columns j the mask allows; G lanes per entry. */
 template <gsp_semiring S, class T, int G>
-__global__ void __launch_bounds__(256) push_kernel(int32_t nf, const int32_t *__restrict__ front,
-                                                   const int32_t *__restrict__ rp, const int32_t *__restrict__ ci,
-                                                   const T *__restrict__ av, const T *__restrict__ ux,
-                                                   const uint8_t *__restrict__ allow,
-                                                   typename Atom<KindOf<S>::k, T>::Store *acc, uint8_t *tb) {
+__global__ void __launch_bounds__(256)
+    push_kernel(int32_t nf, const int32_t *__restrict__ front, const int32_t *__restrict__ rp,
+                const int32_t *__restrict__ ci, const T *__restrict__ av, const T *__restrict__ ux,
+                const uint8_t *__restrict__ allow, typename Atom<KindOf<S>::k, T>::Store *acc, uint8_t *tb) {
   typedef Sr<S, T> R;
   typedef Atom<KindOf<S>::k, T> At;
   const int64_t gt = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
@@ -192,29 +214,37 @@ __global__ void rows_kernel(uint8_t *tb, const int32_t *rp, int32_t nrows, const
 /* allow(i) = the mask holds at i: present and (structural or nonzero),
  * negated by comp (gsp__ops_truthy: x != 0). */
 template <class M>
-__global__ void allow_kernel(uint8_t *allow, const M *mx, const uint8_t *mb, int64_t n, bool structural,
-                             bool comp) {
+__global__ void allow_kernel(uint8_t *allow, const M *mx, const uint8_t *mb, int64_t n, bool structural, bool comp) {
   const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   if (i < n) allow[i] = (uint8_t)((mb[i] && (structural || mx[i] != (M)0)) != comp);
 }
 
 /* The accumulators of gsp_semiring.h, per type. */
 template <class T> struct Bin;
-#define GSP_CU_BIN_(ct, sfx)                                                   \
-  template <> struct Bin<ct> {                                                 \
-    static __device__ __forceinline__ ct apply(int op, ct a, ct b) {           \
-      switch (op) {                                                            \
-      case GSP_MIN: return gsp_min_##sfx(a, b);                                \
-      case GSP_MAX: return gsp_max_##sfx(a, b);                                \
-      case GSP_PLUS: return gsp_plus_##sfx(a, b);                              \
-      case GSP_TIMES: return gsp_times_##sfx(a, b);                            \
-      case GSP_LOR: return gsp_lor_##sfx(a, b);                                \
-      case GSP_LAND: return gsp_land_##sfx(a, b);                              \
-      case GSP_FIRST: return gsp_first_##sfx(a, b);                            \
-      case GSP_SECOND: return gsp_second_##sfx(a, b);                          \
-      default: return gsp_minus_##sfx(a, b);                                   \
-      }                                                                        \
-    }                                                                          \
+#define GSP_CU_BIN_(ct, sfx)                                         \
+  template <> struct Bin<ct> {                                       \
+    static __device__ __forceinline__ ct apply(int op, ct a, ct b) { \
+      switch (op) {                                                  \
+      case GSP_MIN:                                                  \
+        return gsp_min_##sfx(a, b);                                  \
+      case GSP_MAX:                                                  \
+        return gsp_max_##sfx(a, b);                                  \
+      case GSP_PLUS:                                                 \
+        return gsp_plus_##sfx(a, b);                                 \
+      case GSP_TIMES:                                                \
+        return gsp_times_##sfx(a, b);                                \
+      case GSP_LOR:                                                  \
+        return gsp_lor_##sfx(a, b);                                  \
+      case GSP_LAND:                                                 \
+        return gsp_land_##sfx(a, b);                                 \
+      case GSP_FIRST:                                                \
+        return gsp_first_##sfx(a, b);                                \
+      case GSP_SECOND:                                               \
+        return gsp_second_##sfx(a, b);                               \
+      default:                                                       \
+        return gsp_minus_##sfx(a, b);                                \
+      }                                                              \
+    }                                                                \
   };
 GSP_CU_BIN_(bool, b)
 GSP_CU_BIN_(int32_t, i32)
@@ -266,13 +296,13 @@ struct Ctx {
   gsp_semiring s;
   gsp_type t;
   bool push, library;
-  const gsp_dev_csr *P;   /* pull / cuSPARSE: rows of op(A); push: rows of op(A)' */
-  gsp_dev_vector *u;      /* device copy of u */
-  const int32_t *front;   /* push: present indices of u */
+  const gsp_dev_csr *P; /* pull / cuSPARSE: rows of op(A); push: rows of op(A)' */
+  gsp_dev_vector *u;    /* device copy of u */
+  const int32_t *front; /* push: present indices of u */
   int64_t nfront;
-  const uint8_t *allow;   /* NULL: every output entry allowed */
-  int64_t nt;             /* length of t */
-  void *tx;               /* t values (push: the atomic store, decoded after) */
+  const uint8_t *allow; /* NULL: every output entry allowed */
+  int64_t nt;           /* length of t */
+  void *tx;             /* t values (push: the atomic store, decoded after) */
   uint8_t *tb;
 };
 
@@ -298,13 +328,11 @@ template <gsp_semiring S, class T> static gsp_info compute(const Ctx &c) {
     if (c.nfront > 0) {
       const int64_t threads = c.nfront * G;
       if (G == 32)
-        push_kernel<S, T, 32><<<gsp__cu_blocks(threads), 256>>>((int32_t)c.nfront, c.front, P->p, P->j,
-                                                                (const T *)P->x, (const T *)c.u->x, c.allow,
-                                                                (St *)c.tx, c.tb);
+        push_kernel<S, T, 32><<<gsp__cu_blocks(threads), 256>>>((int32_t)c.nfront, c.front, P->p, P->j, (const T *)P->x,
+                                                                (const T *)c.u->x, c.allow, (St *)c.tx, c.tb);
       else
-        push_kernel<S, T, 4><<<gsp__cu_blocks(threads), 256>>>((int32_t)c.nfront, c.front, P->p, P->j,
-                                                               (const T *)P->x, (const T *)c.u->x, c.allow,
-                                                               (St *)c.tx, c.tb);
+        push_kernel<S, T, 4><<<gsp__cu_blocks(threads), 256>>>((int32_t)c.nfront, c.front, P->p, P->j, (const T *)P->x,
+                                                               (const T *)c.u->x, c.allow, (St *)c.tx, c.tb);
       GSP_CU_LAUNCHED();
     }
     if ((KindOf<S>::k == K_MIN || KindOf<S>::k == K_MAX) && c.nt > 0) {
@@ -315,12 +343,10 @@ template <gsp_semiring S, class T> static gsp_info compute(const Ctx &c) {
     const int64_t threads = c.nt * G;
     if (G == 32)
       pull_kernel<S, T, 32><<<gsp__cu_blocks(threads), 256>>>((int32_t)c.nt, P->p, P->j, (const T *)P->x,
-                                                              (const T *)c.u->x, c.u->b, c.allow, (T *)c.tx,
-                                                              c.tb);
+                                                              (const T *)c.u->x, c.u->b, c.allow, (T *)c.tx, c.tb);
     else
       pull_kernel<S, T, 4><<<gsp__cu_blocks(threads), 256>>>((int32_t)c.nt, P->p, P->j, (const T *)P->x,
-                                                             (const T *)c.u->x, c.u->b, c.allow, (T *)c.tx,
-                                                             c.tb);
+                                                             (const T *)c.u->x, c.u->b, c.allow, (T *)c.tx, c.tb);
     GSP_CU_LAUNCHED();
   }
 #undef GSP_FREE_ALL
@@ -335,7 +361,7 @@ static gsp_info spmv_library(const Ctx &c) {
   cusparseSpMatDescr_t mat = NULL;
   cusparseDnVecDescr_t vx = NULL, vy = NULL;
   void *buf = NULL;
-#define GSP_FREE_ALL                                                           \
+#define GSP_FREE_ALL                                                                               \
   (mat ? (void)cusparseDestroySpMat(mat) : (void)0, vx ? (void)cusparseDestroyDnVec(vx) : (void)0, \
    vy ? (void)cusparseDestroyDnVec(vy) : (void)0, gsp__cu_free(buf))
   const gsp_dev_csr *P = c.P;
@@ -361,7 +387,9 @@ static gsp_info spmv_library(const Ctx &c) {
 
 struct Compute {
   const Ctx &c;
-  template <gsp_semiring S, class T> gsp_info run() const { return compute<S, T>(c); }
+  template <gsp_semiring S, class T> gsp_info run() const {
+    return compute<S, T>(c);
+  }
 };
 
 static gsp_info compute_any(const Ctx &c) {
@@ -376,11 +404,21 @@ static gsp_info launch_allow(uint8_t *allow, const gsp_dev_vector *m, gsp_type m
   if (n == 0) return info;
   const unsigned nb = gsp__cu_blocks(n);
   switch (mt) {
-  case GSP_BOOL: allow_kernel<bool><<<nb, 256>>>(allow, (const bool *)m->x, m->b, n, structural, comp); break;
-  case GSP_INT32: allow_kernel<int32_t><<<nb, 256>>>(allow, (const int32_t *)m->x, m->b, n, structural, comp); break;
-  case GSP_INT64: allow_kernel<int64_t><<<nb, 256>>>(allow, (const int64_t *)m->x, m->b, n, structural, comp); break;
-  case GSP_FP32: allow_kernel<float><<<nb, 256>>>(allow, (const float *)m->x, m->b, n, structural, comp); break;
-  case GSP_FP64: allow_kernel<double><<<nb, 256>>>(allow, (const double *)m->x, m->b, n, structural, comp); break;
+  case GSP_BOOL:
+    allow_kernel<bool><<<nb, 256>>>(allow, (const bool *)m->x, m->b, n, structural, comp);
+    break;
+  case GSP_INT32:
+    allow_kernel<int32_t><<<nb, 256>>>(allow, (const int32_t *)m->x, m->b, n, structural, comp);
+    break;
+  case GSP_INT64:
+    allow_kernel<int64_t><<<nb, 256>>>(allow, (const int64_t *)m->x, m->b, n, structural, comp);
+    break;
+  case GSP_FP32:
+    allow_kernel<float><<<nb, 256>>>(allow, (const float *)m->x, m->b, n, structural, comp);
+    break;
+  case GSP_FP64:
+    allow_kernel<double><<<nb, 256>>>(allow, (const double *)m->x, m->b, n, structural, comp);
+    break;
   }
   GSP_CU_LAUNCHED();
 #undef GSP_FREE_ALL
@@ -395,15 +433,25 @@ static gsp_info launch_writeback(gsp_type t, int64_t n, const gsp_dev_vector *c,
   if (n == 0) return info;
   const unsigned nb = gsp__cu_blocks(n);
   const uint8_t *cb = c ? c->b : NULL;
-#define GSP_CU_WB_(ct)                                                         \
+#define GSP_CU_WB_(ct)                                                                                          \
   writeback_kernel<ct><<<nb, 256>>>(n, c ? (const ct *)c->x : NULL, cb, (const ct *)tx, tb, allow, all1, accum, \
                                     replace, (ct *)rx, rb, cnt)
   switch (t) {
-  case GSP_BOOL: GSP_CU_WB_(bool); break;
-  case GSP_INT32: GSP_CU_WB_(int32_t); break;
-  case GSP_INT64: GSP_CU_WB_(int64_t); break;
-  case GSP_FP32: GSP_CU_WB_(float); break;
-  case GSP_FP64: GSP_CU_WB_(double); break;
+  case GSP_BOOL:
+    GSP_CU_WB_(bool);
+    break;
+  case GSP_INT32:
+    GSP_CU_WB_(int32_t);
+    break;
+  case GSP_INT64:
+    GSP_CU_WB_(int64_t);
+    break;
+  case GSP_FP32:
+    GSP_CU_WB_(float);
+    break;
+  case GSP_FP64:
+    GSP_CU_WB_(double);
+    break;
   }
 #undef GSP_CU_WB_
   GSP_CU_LAUNCHED();
@@ -414,16 +462,16 @@ static gsp_info launch_writeback(gsp_type t, int64_t n, const gsp_dev_vector *c,
 } // namespace
 
 gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
-                      struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr,
-                      const char *fn, bool *taken) {
+                      struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
+                      bool *taken) {
   gsp_info info = GSP_SUCCESS;
   void *tx = NULL, *rx = NULL;
   uint8_t *tb = NULL, *rb = NULL, *allow = NULL;
   unsigned long long *dcnt = NULL;
   struct gsp_dev_vector *spare = NULL;
-#define GSP_FREE_ALL                                                           \
-  (gsp__cu_free(tx), gsp__cu_free(rx), gsp__cu_free(tb), gsp__cu_free(rb), gsp__cu_free(allow), \
-   gsp__cu_free(dcnt), gsp__cu_vector_spare_free(spare))
+#define GSP_FREE_ALL                                                                                                \
+  (gsp__cu_free(tx), gsp__cu_free(rx), gsp__cu_free(tb), gsp__cu_free(rb), gsp__cu_free(allow), gsp__cu_free(dcnt), \
+   gsp__cu_vector_spare_free(spare))
   *taken = false;
   const gsp_desc d = desc ? *desc : gsp_desc{};
   if (A->nrows > GSP_CU_OPS_MAX || A->ncols > GSP_CU_OPS_MAX || A->nvals > GSP_CU_OPS_MAX) {
@@ -441,12 +489,11 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
   c.t = t;
   c.nt = nt;
   const bool full_u = u->nvals == u->n;
-  c.library = d.direction == GSP_DIRECTION_AUTO && s == GSP_PLUS_TIMES && (t == GSP_FP32 || t == GSP_FP64) &&
-              full_u;
+  c.library = d.direction == GSP_DIRECTION_AUTO && s == GSP_PLUS_TIMES && (t == GSP_FP32 || t == GSP_FP64) && full_u;
   /* AUTO pushes from an input holding fewer than 1/20 of its entries:
    * below that the atomic scatter touches fewer rows than a full pull */
-  c.push = !c.library && (d.direction == GSP_DIRECTION_PUSH ||
-                          (d.direction == GSP_DIRECTION_AUTO && u->nvals * 20 < u->n));
+  c.push =
+      !c.library && (d.direction == GSP_DIRECTION_PUSH || (d.direction == GSP_DIRECTION_AUTO && u->nvals * 20 < u->n));
   /* no mask and a complement: the mask holds nowhere, T is never read */
   const bool nowhere = !mask && d.mask_complement;
   const bool plain = !mask && !d.mask_complement && accum == GSP_NOOP;

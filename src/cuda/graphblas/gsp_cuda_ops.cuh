@@ -47,52 +47,47 @@ gsp_info gsp__cu_alloc(void **p, size_t bytes, const char *fn);
 void gsp__cu_free(void *p);
 
 /* cudaError_t -> gsp_info with "fn: ..." (clears non-sticky errors). */
-gsp_info gsp__cu_ops_error(cudaError_t e, const char *file, int line, const char *fn,
-                           const char *what);
-gsp_info gsp__cusparse_error(cusparseStatus_t e, const char *file, int line, const char *fn,
-                             const char *what);
-gsp_info gsp__cublas_error(cublasStatus_t e, const char *file, int line, const char *fn,
-                           const char *what);
+gsp_info gsp__cu_ops_error(cudaError_t e, const char *file, int line, const char *fn, const char *what);
+gsp_info gsp__cusparse_error(cusparseStatus_t e, const char *file, int line, const char *fn, const char *what);
+gsp_info gsp__cublas_error(cublasStatus_t e, const char *file, int line, const char *fn, const char *what);
 
 /* As GSP_CUDA_TRY (injected faults included), naming `fn` (a variable in
  * scope). */
-#define GSP_CU_TRY(call)                                                       \
-  do {                                                                         \
-    cudaError_t gsp_cu_e_ = gsp__cuda_injected();                              \
-    if (gsp_cu_e_ == cudaSuccess) gsp_cu_e_ = (call);                          \
-    if (gsp_cu_e_ != cudaSuccess) {                                            \
-      info = gsp__cu_ops_error(gsp_cu_e_, __FILE__, __LINE__, fn, #call);      \
-      GSP_FREE_ALL;                                                            \
-      return info;                                                             \
-    }                                                                          \
+#define GSP_CU_TRY(call)                                                  \
+  do {                                                                    \
+    cudaError_t gsp_cu_e_ = gsp__cuda_injected();                         \
+    if (gsp_cu_e_ == cudaSuccess) gsp_cu_e_ = (call);                     \
+    if (gsp_cu_e_ != cudaSuccess) {                                       \
+      info = gsp__cu_ops_error(gsp_cu_e_, __FILE__, __LINE__, fn, #call); \
+      GSP_FREE_ALL;                                                       \
+      return info;                                                        \
+    }                                                                     \
   } while (0)
 #define GSP_CU_LAUNCHED() GSP_CU_TRY(cudaGetLastError())
-#define GSP_CUSPARSE_TRY(call)                                                 \
-  do {                                                                         \
-    cusparseStatus_t gsp_sp_e_ = (call);                                       \
-    if (gsp_sp_e_ != CUSPARSE_STATUS_SUCCESS) {                                \
-      info = gsp__cusparse_error(gsp_sp_e_, __FILE__, __LINE__, fn, #call);    \
-      GSP_FREE_ALL;                                                            \
-      return info;                                                             \
-    }                                                                          \
+#define GSP_CUSPARSE_TRY(call)                                              \
+  do {                                                                      \
+    cusparseStatus_t gsp_sp_e_ = (call);                                    \
+    if (gsp_sp_e_ != CUSPARSE_STATUS_SUCCESS) {                             \
+      info = gsp__cusparse_error(gsp_sp_e_, __FILE__, __LINE__, fn, #call); \
+      GSP_FREE_ALL;                                                         \
+      return info;                                                          \
+    }                                                                       \
   } while (0)
-#define GSP_CUBLAS_TRY(call)                                                   \
-  do {                                                                         \
-    cublasStatus_t gsp_bl_e_ = (call);                                         \
-    if (gsp_bl_e_ != CUBLAS_STATUS_SUCCESS) {                                  \
-      info = gsp__cublas_error(gsp_bl_e_, __FILE__, __LINE__, fn, #call);      \
-      GSP_FREE_ALL;                                                            \
-      return info;                                                             \
-    }                                                                          \
+#define GSP_CUBLAS_TRY(call)                                              \
+  do {                                                                    \
+    cublasStatus_t gsp_bl_e_ = (call);                                    \
+    if (gsp_bl_e_ != CUBLAS_STATUS_SUCCESS) {                             \
+      info = gsp__cublas_error(gsp_bl_e_, __FILE__, __LINE__, fn, #call); \
+      GSP_FREE_ALL;                                                       \
+      return info;                                                        \
+    }                                                                     \
   } while (0)
-#define GSP_CU_DALLOC(ptr, bytes)                                              \
-  GSP_TRY(gsp__cu_alloc((void **)&(ptr), (bytes), fn))
+#define GSP_CU_DALLOC(ptr, bytes) GSP_TRY(gsp__cu_alloc((void **)&(ptr), (bytes), fn))
 
 /* GSP_ALLOC for C++ (no implicit conversion from void *), naming fn. */
-#define GSP_CU_HALLOC(ptr, count, size)                                        \
-  GSP_CHECK(((ptr) = (decltype(ptr))gsp__malloc_array((count), (size))) != NULL, \
-            GSP_OUT_OF_MEMORY, "%s: cannot allocate %zu x %zu bytes", fn, (size_t)(count), \
-            (size_t)(size))
+#define GSP_CU_HALLOC(ptr, count, size)                                                             \
+  GSP_CHECK(((ptr) = (decltype(ptr))gsp__malloc_array((count), (size))) != NULL, GSP_OUT_OF_MEMORY, \
+            "%s: cannot allocate %zu x %zu bytes", fn, (size_t)(count), (size_t)(size))
 
 /* Per-thread library handles on the legacy stream, created on first use. */
 gsp_info gsp__cusparse_handle(cusparseHandle_t *h, const char *fn);
@@ -103,8 +98,7 @@ gsp_info gsp__cublas_handle(cublasHandle_t *h, const char *fn);
  * past GSP_CU_OPS_MAX entries), and cached in A->dev: the shared cache of
  * the products and the shortest-path calls. A's content is unchanged (its
  * host storage may become CSR). */
-gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s *A,
-                            bool transposed, const char *fn);
+gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s *A, bool transposed, const char *fn);
 /* A' of host CSR A as new host CSR arrays (rp[ncols+1], rj, rx; rx NULL
  * when A->x is), in-arcs of each column in increasing row order. */
 gsp_info gsp__csr_transpose_host(gsp_index **rp, gsp_index **rj, void **rx, const struct gsp_matrix_s *A,
@@ -116,8 +110,7 @@ gsp_info gsp__cu_vector_index(const int32_t **idx, struct gsp_vector_s *v, const
 /* Make (x, b) the device-only content of v with nvals entries; the old
  * device arrays are freed. Cannot fail when v->dev exists (*spare, an
  * unused header from gsp__cu_vector_spare, is consumed otherwise). */
-void gsp__cu_vector_commit(struct gsp_vector_s *v, void *x, uint8_t *b, int64_t nvals,
-                           struct gsp_dev_vector **spare);
+void gsp__cu_vector_commit(struct gsp_vector_s *v, void *x, uint8_t *b, int64_t nvals, struct gsp_dev_vector **spare);
 /* A header for gsp__cu_vector_commit, allocated up front so the commit
  * cannot fail; NULL-safe free. */
 gsp_info gsp__cu_vector_spare(struct gsp_dev_vector **spare, const char *fn);
@@ -138,10 +131,10 @@ gsp_info gsp__cu_csr_descr(cusparseSpMatDescr_t *mat, const gsp_dev_csr *P, cuda
  * semiring table (every numeric semiring on the four numeric types, OR_AND
  * on bool); GSP_PANIC for a pair without one. */
 template <class F> gsp_info gsp__cu_sr_dispatch(gsp_semiring s, gsp_type t, const char *fn, const F &f) {
-#define GSP_CU_CASE_(SR, T, ct)                                                \
+#define GSP_CU_CASE_(SR, T, ct) \
   if (s == GSP_##SR && t == GSP_##T) return f.template run<GSP_##SR, ct>();
-#define GSP_CU_NUM_(SR, sr, a, m, z, o)                                        \
-  GSP_CU_CASE_(SR, INT32, int32_t)                                             \
+#define GSP_CU_NUM_(SR, sr, a, m, z, o) \
+  GSP_CU_CASE_(SR, INT32, int32_t)      \
   GSP_CU_CASE_(SR, INT64, int64_t) GSP_CU_CASE_(SR, FP32, float) GSP_CU_CASE_(SR, FP64, double)
   GSP_NUM_SEMIRING_LIST(GSP_CU_NUM_)
   GSP_CU_CASE_(OR_AND, BOOL, bool)

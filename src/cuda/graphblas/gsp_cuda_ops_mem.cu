@@ -17,8 +17,7 @@
 
 /* ---- errors ---- */
 
-gsp_info gsp__cu_ops_error(cudaError_t e, const char *file, int line, const char *fn,
-                           const char *what) {
+gsp_info gsp__cu_ops_error(cudaError_t e, const char *file, int line, const char *fn, const char *what) {
   (void)cudaGetLastError();
   if (e == cudaErrorMemoryAllocation)
     return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "%s: device memory: CUDA: %s (%s)", fn,
@@ -27,22 +26,18 @@ gsp_info gsp__cu_ops_error(cudaError_t e, const char *file, int line, const char
                     cudaGetErrorString(e), what);
 }
 
-gsp_info gsp__cusparse_error(cusparseStatus_t e, const char *file, int line, const char *fn,
-                             const char *what) {
+gsp_info gsp__cusparse_error(cusparseStatus_t e, const char *file, int line, const char *fn, const char *what) {
   (void)cudaGetLastError();
   if (e == CUSPARSE_STATUS_ALLOC_FAILED || e == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES)
-    return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "%s: cuSPARSE is out of device memory (%s)", fn,
-                      what);
+    return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "%s: cuSPARSE is out of device memory (%s)", fn, what);
   return gsp__error(GSP_DEVICE_ERROR, file, line, "%s: cuSPARSE error %d: %s (%s)", fn, (int)e,
                     cusparseGetErrorString(e), what);
 }
 
-gsp_info gsp__cublas_error(cublasStatus_t e, const char *file, int line, const char *fn,
-                           const char *what) {
+gsp_info gsp__cublas_error(cublasStatus_t e, const char *file, int line, const char *fn, const char *what) {
   (void)cudaGetLastError();
   if (e == CUBLAS_STATUS_ALLOC_FAILED)
-    return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "%s: cuBLAS is out of device memory (%s)", fn,
-                      what);
+    return gsp__error(GSP_DEVICE_OUT_OF_MEMORY, file, line, "%s: cuBLAS is out of device memory (%s)", fn, what);
   return gsp__error(GSP_DEVICE_ERROR, file, line, "%s: cuBLAS error %d (%s)", fn, (int)e, what);
 }
 
@@ -239,9 +234,15 @@ __global__ void gather_kernel(void *dst, const void *src, const double *perm, in
   if (q >= n) return;
   const int64_t k = (int64_t)perm[q];
   switch (size) {
-  case 1: ((uint8_t *)dst)[q] = ((const uint8_t *)src)[k]; break;
-  case 4: ((uint32_t *)dst)[q] = ((const uint32_t *)src)[k]; break;
-  default: ((uint64_t *)dst)[q] = ((const uint64_t *)src)[k]; break;
+  case 1:
+    ((uint8_t *)dst)[q] = ((const uint8_t *)src)[k];
+    break;
+  case 4:
+    ((uint32_t *)dst)[q] = ((const uint32_t *)src)[k];
+    break;
+  default:
+    ((uint64_t *)dst)[q] = ((const uint64_t *)src)[k];
+    break;
   }
 }
 
@@ -249,8 +250,7 @@ __global__ void gather_kernel(void *dst, const void *src, const double *perm, in
  * of the positions 0..nnz-1 (as doubles: exact below 2^53, whatever the
  * library does with them), and one gather applies that permutation to
  * values of any type, bool and integers included. */
-static gsp_info csr_transpose(struct gsp_dev_csr **out, const struct gsp_dev_csr *a, gsp_type t,
-                              const char *fn) {
+static gsp_info csr_transpose(struct gsp_dev_csr **out, const struct gsp_dev_csr *a, gsp_type t, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_csr *c = NULL;
   double *pos = NULL, *perm = NULL;
@@ -282,13 +282,12 @@ static gsp_info csr_transpose(struct gsp_dev_csr **out, const struct gsp_dev_csr
   GSP_CU_LAUNCHED();
   size_t bytes = 0;
   const int nnz = (int)a->nnz;
-  GSP_CUSPARSE_TRY(cusparseCsr2cscEx2_bufferSize(h, a->nrows, a->ncols, nnz, pos, a->p, a->j, perm, c->p,
-                                                 c->j, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
-                                                 CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));
+  GSP_CUSPARSE_TRY(cusparseCsr2cscEx2_bufferSize(h, a->nrows, a->ncols, nnz, pos, a->p, a->j, perm, c->p, c->j,
+                                                 CUDA_R_64F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+                                                 CUSPARSE_CSR2CSC_ALG1, &bytes));
   GSP_CU_DALLOC(buf, bytes);
-  GSP_CUSPARSE_TRY(cusparseCsr2cscEx2(h, a->nrows, a->ncols, nnz, pos, a->p, a->j, perm, c->p, c->j,
-                                      CUDA_R_64F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-                                      CUSPARSE_CSR2CSC_ALG1, buf));
+  GSP_CUSPARSE_TRY(cusparseCsr2cscEx2(h, a->nrows, a->ncols, nnz, pos, a->p, a->j, perm, c->p, c->j, CUDA_R_64F,
+                                      CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buf));
   gather_kernel<<<gsp__cu_blocks(a->nnz), 256>>>(c->x, a->x, perm, (int32_t)a->nnz, (int)ts);
   GSP_CU_LAUNCHED();
   widen_kernel<<<gsp__cu_blocks((int64_t)np), 256>>>(c->p64, c->p, (int64_t)np);
@@ -301,8 +300,7 @@ static gsp_info csr_transpose(struct gsp_dev_csr **out, const struct gsp_dev_csr
   return info;
 }
 
-gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s *A, bool transposed,
-                            const char *fn) {
+gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s *A, bool transposed, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_csr *c = NULL, *ct = NULL;
   struct gsp_dev_matrix *hdr = NULL;
@@ -432,10 +430,11 @@ gsp_info gsp__cu_vector_spare(struct gsp_dev_vector **spare, const char *fn) {
   return info;
 }
 
-void gsp__cu_vector_spare_free(struct gsp_dev_vector *spare) { vec_free(spare); }
+void gsp__cu_vector_spare_free(struct gsp_dev_vector *spare) {
+  vec_free(spare);
+}
 
-void gsp__cu_vector_commit(struct gsp_vector_s *v, void *x, uint8_t *b, int64_t nvals,
-                           struct gsp_dev_vector **spare) {
+void gsp__cu_vector_commit(struct gsp_vector_s *v, void *x, uint8_t *b, int64_t nvals, struct gsp_dev_vector **spare) {
   struct gsp_dev_vector *d = v->dev;
   if (d) {
     gsp__cu_free(d->x);

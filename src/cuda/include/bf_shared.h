@@ -15,7 +15,7 @@ extern "C" {
 
 /* Parent-graph markers (parents are vertices otherwise). */
 #define GSP__BF_UNREACHED (-1)
-#define GSP__BF_ROOT (-2)
+#define GSP__BF_ROOT      (-2)
 
 /* After round r (1-based) of n vertices, whether to search the parent
  * graph: at every power of two from 8 (O(n log n) in all) and from round n

@@ -44,22 +44,21 @@ size_t gsp__ooc_bytes(int64_t np, size_t ts, int64_t B, int slots);
  * GSP_OOC_PAGE_ROWS and GSP_OOC_SLOTS variables). Returns false when no plan
  * fits (not even two pages of 128 rows).
  */
-bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows,
-                        int force_slots);
+bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows, int force_slots);
 
 /* How the last closure of this thread ran. */
 typedef enum {
-  GSP_SCALE_CPU = 0,  /* CPU backend (or a GPU decline) */
-  GSP_SCALE_IN_CORE,  /* one GPU, matrix resident */
-  GSP_SCALE_OOC,      /* one GPU, out of core */
-  GSP_SCALE_MGPU      /* several GPUs */
+  GSP_SCALE_CPU = 0, /* CPU backend (or a GPU decline) */
+  GSP_SCALE_IN_CORE, /* one GPU, matrix resident */
+  GSP_SCALE_OOC,     /* one GPU, out of core */
+  GSP_SCALE_MGPU     /* several GPUs */
 } gsp__scale_mode;
 
 typedef struct {
   gsp__scale_mode mode;
-  int64_t page_rows, pages; /* OOC */
-  int slots;                /* OOC */
-  int64_t loads, stores;    /* OOC page transfers */
+  int64_t page_rows, pages;       /* OOC */
+  int slots;                      /* OOC */
+  int64_t loads, stores;          /* OOC page transfers */
   int gpus, grid_rows, grid_cols; /* MGPU */
 } gsp__scale_record;
 

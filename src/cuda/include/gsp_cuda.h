@@ -32,8 +32,7 @@ bool gsp_cuda_usable(char *desc, size_t len);
  * succ != NULL, *succ is a new INT64 successor matrix; on error M and *succ
  * are unchanged.
  */
-gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ,
-                          gsp_semiring s, bool non_reflexive,
+gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool non_reflexive,
                           size_t device_memory_cap, int gpus, bool *taken);
 /* Out of core and several GPUs (gsp_cuda_closure picks them): when n x n does
  * not fit the device memory or device_memory_cap, the closure streams pages
@@ -72,37 +71,37 @@ int gsp_cuda_usable_count(void);
  */
 struct gsp__sssp_sink;
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
-                       const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim,
-                       double delta, bool *taken);
-gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
-                        const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
-                        const void *lim, int64_t batch, bool *taken);
+                       const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
+                       bool *taken);
+gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
+                        int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
+                        int64_t batch, bool *taken);
 
 /* Phase times of the calling thread's last gsp_cuda_sssp or gsp_cuda_msssp
  * call that ran on the device, for benchmarks and tests (seconds; 0 where a
  * phase did not run). Device phases are CUDA events, host ones the host
  * clock. */
 typedef struct {
-  double call_s;   /* the whole gateway call (host clock) */
+  double call_s; /* the whole gateway call (host clock) */
   /* gsp_cuda_sssp, near-far driver */
-  double setup_s;  /* device: workspace reset, seeding */
-  double kernel_s; /* device: the persistent kernel alone */
-  double out_s;    /* host: from the kernel's end to the call's return
+  double setup_s;       /* device: workspace reset, seeding */
+  double kernel_s;      /* device: the persistent kernel alone */
+  double out_s;         /* host: from the kernel's end to the call's return
                       (extraction, staged copies, the gather pass) */
-  double touch_s;  /* host: mapping the result pages, beside the kernel */
-  int chunks;      /* staged chunks copied back (last run) */
-  int pinned;      /* 1 when the staging was pinned, 0 pageable */
+  double touch_s;       /* host: mapping the result pages, beside the kernel */
+  int chunks;           /* staged chunks copied back (last run) */
+  int pinned;           /* 1 when the staging was pinned, 0 pageable */
   double host_before_s; /* host, outside the gateway: from gsp_sssp's entry
                            to the gateway (checks, vectors), and */
   double host_after_s;  /* from its return to the published result (set
                            by gsp_cuda_sssp_note_host) */
-  double tree_s;   /* device: the parent pass after the kernel (near-far:
+  double tree_s;        /* device: the parent pass after the kernel (near-far:
                       the arc pass and count; a tie BFS is not in it) */
-  int64_t ties;    /* vertices (msssp: cells) the parent pass left to the
+  int64_t ties;         /* vertices (msssp: cells) the parent pass left to the
                       tie BFS of the strict rule */
-  int tie_levels;  /* levels of that BFS (msssp: the most of any batch;
+  int tie_levels;       /* levels of that BFS (msssp: the most of any batch;
                       Bellman-Ford: of its BFS from the sources) */
-  int steps;       /* kernel steps (grid barriers) */
+  int steps;            /* kernel steps (grid barriers) */
   /* gsp_cuda_msssp, summed over batches */
   int batches;
   double relax_s;     /* device: relaxation rounds */
@@ -185,17 +184,17 @@ gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_
 
 /* w<mask> = accum(w, op(A) (+.*) u) with op(A) = A' when tr (the caller's
  * mapping of gsp_mxv / gsp_vxm and their transpose flags). */
-gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum,
-                      gsp_semiring s, struct gsp_matrix_s *A, struct gsp_vector_s *u,
-                      const gsp_desc *desc, bool tr, const char *fn, bool *taken);
+gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
+                      struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
+                      bool *taken);
 
 /* *T = op(A) (+.*) op(B) as a new unpublished host DENSE matrix (presence
  * array where some entries are absent) for the caller's write-back. Taken
  * when B is dense (sparse x dense: cuSPARSE SpMM for PLUS_TIMES on full
  * FP32/FP64 B, else our kernel) or both are full dense FP32/FP64 under
  * PLUS_TIMES (cuBLAS gemm). */
-gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A,
-                      struct gsp_matrix_s *B, bool ta, bool tb, const char *fn, bool *taken);
+gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+                      bool tb, const char *fn, bool *taken);
 
 /* Make v's host copy valid (download when v->dev_only). */
 gsp_info gsp_cuda_vector_download(struct gsp_vector_s *v);

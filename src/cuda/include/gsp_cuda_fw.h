@@ -43,8 +43,7 @@ size_t gsp_cuda_closure_bytes(gsp_type t, int64_t n, bool paths);
  * d is then garbage. Runs on the default stream; returns after the work is
  * queued and the cycle flag read (which synchronises).
  */
-gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np,
-                            gsp_type t, gsp_semiring s, bool reflexive,
+gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
                             bool nonneg_i32, bool *cycle);
 
 /* Bool OR_AND closure of a bit-packed device matrix (as gsp_cuda_fw_device)
@@ -56,8 +55,7 @@ gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, i
 
 /* Number of entries of the n x n part of d that differ from the semiring
  * zero (bool: set bits). */
-gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n,
-                                int64_t np, gsp_type t, gsp_semiring s);
+gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s);
 
 /* Fill the np x np device matrix with the semiring zero (bool: 0 words). */
 gsp_info gsp_cuda_fill_zero(void *d, int64_t np, gsp_type t, gsp_semiring s);

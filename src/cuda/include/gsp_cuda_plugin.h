@@ -41,7 +41,7 @@ extern "C" {
 #ifdef GSP_HAVE_CUDA
 
 /* Raise with any change of either table. */
-#define GSP_CUDA_PLUGIN_ABI 3
+#define GSP_CUDA_PLUGIN_ABI    3
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
 
 /* The core, as the plugin sees it. */
@@ -80,14 +80,13 @@ typedef struct {
   gsp_info (*matrix_dup)(gsp_matrix *C, const gsp_matrix A);
   /* shortest paths and closures: the host passes shared with the CPU code */
   int64_t (*bf_find_cycle)(int64_t *cycle, const int64_t *pred, int64_t n, int64_t *scratch);
-  int64_t (*sssp_gather)(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo,
-                         int64_t len, const void *sd, const void *sp, int psize, int nthreads);
+  int64_t (*sssp_gather)(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo, int64_t len,
+                         const void *sd, const void *sp, int psize, int nthreads);
   void (*sssp_touch)(const gsp__sssp_sink *s, gsp_type t, int64_t n, int nthreads);
   void (*sssp_present_all)(uint8_t *b, int64_t n, int nthreads);
   gsp_info (*sssp_roots)(int64_t *root, const int64_t *parent, int64_t n);
   size_t (*ooc_bytes)(int64_t np, size_t ts, int64_t B, int slots);
-  bool (*ooc_plan_make)(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows,
-                        int force_slots);
+  bool (*ooc_plan_make)(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows, int force_slots);
   void (*scale_note)(const gsp__scale_record *r);
 } gsp__cuda_host;
 
@@ -101,12 +100,11 @@ typedef struct {
   int (*usable_count)(void);
   gsp_info (*closure)(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool non_reflexive,
                       size_t device_memory_cap, int gpus, bool *taken);
-  gsp_info (*sssp)(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
-                   const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
-                   bool *taken);
-  gsp_info (*msssp)(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
-                    int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
-                    const void *lim, int64_t batch, bool *taken);
+  gsp_info (*sssp)(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src,
+                   int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta, bool *taken);
+  gsp_info (*msssp)(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
+                    const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim, int64_t batch,
+                    bool *taken);
   void (*sssp_last_stats)(gsp_cuda_sssp_stats *out);
   void (*sssp_note_host)(double before_s, double after_s);
   bool (*weights_checked)(const struct gsp_matrix_s *A, double *wsum);
@@ -120,28 +118,28 @@ typedef struct {
   gsp_info (*mxv)(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
                   struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
                   bool *taken);
-  gsp_info (*mxm)(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B,
-                  bool ta, bool tb, const char *fn, bool *taken);
+  gsp_info (*mxm)(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+                  bool tb, const char *fn, bool *taken);
   gsp_info (*vector_download)(struct gsp_vector_s *v);
   void (*vector_release)(struct gsp_vector_s *v);
   /* gsp_cuda_fw.h */
   int64_t (*padded_n)(gsp_type t, int64_t n);
   size_t (*closure_bytes)(gsp_type t, int64_t n, bool paths);
-  gsp_info (*fw_device)(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s,
-                        bool reflexive, bool nonneg_i32, bool *cycle);
+  gsp_info (*fw_device)(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
+                        bool nonneg_i32, bool *cycle);
   gsp_info (*fw_bits_impl)(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth);
   gsp_info (*count_present)(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s);
   gsp_info (*fill_zero)(void *d, int64_t np, gsp_type t, gsp_semiring s);
   /* gsp_cuda_scale.h */
-  gsp_info (*fw_ooc)(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, size_t budget,
-                     int64_t force_rows, int force_slots, bool *cycle, gsp_cuda_ooc_report *rep);
+  gsp_info (*fw_ooc)(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, size_t budget, int64_t force_rows,
+                     int force_slots, bool *cycle, gsp_cuda_ooc_report *rep);
   bool (*mgpu_built)(void);
   size_t (*mgpu_bytes)(gsp_type t, int64_t n, int gpus);
   gsp_info (*mgpu_create)(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu);
   void (*mgpu_destroy)(gsp_cuda_mgpu m);
   void (*mgpu_grid)(const gsp_cuda_mgpu m, int *grid_rows, int *grid_cols);
-  void (*mgpu_block)(const gsp_cuda_mgpu m, int g, void **d, int *device, int64_t *row0, int64_t *rows,
-                     int64_t *col0, int64_t *cols);
+  void (*mgpu_block)(const gsp_cuda_mgpu m, int g, void **d, int *device, int64_t *row0, int64_t *rows, int64_t *col0,
+                     int64_t *cols);
   gsp_info (*mgpu_fill)(gsp_cuda_mgpu m, gsp_semiring s);
   gsp_info (*mgpu_upload)(gsp_cuda_mgpu m, const void *H, gsp_semiring s);
   gsp_info (*mgpu_run)(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle);
@@ -150,8 +148,7 @@ typedef struct {
 
 /* The plugin's entry: checks host's ABI and size, keeps host for the shims
  * and fills *api. Returns false with a reason in why[len] on a mismatch. */
-typedef bool (*gsp__cuda_plugin_open_fn)(const gsp__cuda_host *host, gsp__cuda_api *api, char *why,
-                                          size_t len);
+typedef bool (*gsp__cuda_plugin_open_fn)(const gsp__cuda_host *host, gsp__cuda_api *api, char *why, size_t len);
 
 /* ---- the core's side (src/core/cuda_loader.c) ---- */
 

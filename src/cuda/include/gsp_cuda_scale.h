@@ -23,9 +23,9 @@ typedef struct {
   int64_t page_rows, pages;
   int slots;
   size_t device_bytes;
-  int64_t loads, stores;  /* page transfers (a page: page_rows x n) */
-  bool pinned;            /* H was page-locked for the run (else pageable copies) */
-  double seconds_pin;     /* cudaHostRegister + cudaHostUnregister */
+  int64_t loads, stores; /* page transfers (a page: page_rows x n) */
+  bool pinned;           /* H was page-locked for the run (else pageable copies) */
+  double seconds_pin;    /* cudaHostRegister + cudaHostUnregister */
 } gsp_cuda_ooc_report;
 
 /*

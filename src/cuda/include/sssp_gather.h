@@ -21,10 +21,10 @@ extern "C" {
 /* Host arrays of n entries that a run fills (new vectors' storage, maybe
  * fresh pages). */
 typedef struct gsp__sssp_sink {
-  void *dist;      /* distances, the graph's type */
-  int64_t *parent; /* parents (-1 where unreached), or NULL */
-  int64_t *root;   /* nearest sources (-1 where unreached), or NULL */
-  uint8_t *b[3];   /* presence to write (NULL: none): of dist, parent, root */
+  void *dist;        /* distances, the graph's type */
+  int64_t *parent;   /* parents (-1 where unreached), or NULL */
+  int64_t *root;     /* nearest sources (-1 where unreached), or NULL */
+  uint8_t *b[3];     /* presence to write (NULL: none): of dist, parent, root */
   int32_t *parent32; /* instead of parent: the parents as int32 (n < 2^31) */
 } gsp__sssp_sink;
 
@@ -36,8 +36,8 @@ typedef struct gsp__sssp_sink {
  * them are present (len when full; counted also when no b[k] is given).
  * Runs on up to nthreads OpenMP threads.
  */
-int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo,
-                         int64_t len, const void *sd, const void *sp, int psize, int nthreads);
+int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo, int64_t len,
+                         const void *sd, const void *sp, int psize, int nthreads);
 
 /* Write one byte of every 4 KiB page of the n-entry arrays of s, so that
  * new pages are mapped by nthreads threads at once; the gateway calls it

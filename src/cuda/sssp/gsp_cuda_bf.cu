@@ -31,8 +31,8 @@ __global__ void bf_seed(typename Key<T>::K *d, typename Key<T>::K *U, int32_t *p
 }
 
 template <class T, int G>
-__global__ void bf_parents(const DevGraph g, const typename Key<T>::K *d, const typename Key<T>::K *U,
-                           const int32_t *F, int32_t nf, const uint8_t *touched, int32_t *cand) {
+__global__ void bf_parents(const DevGraph g, const typename Key<T>::K *d, const typename Key<T>::K *U, const int32_t *F,
+                           int32_t nf, const uint8_t *touched, int32_t *cand) {
   typedef Key<T> KT;
   const T *w = (const T *)g.w;
   const int lane = threadIdx.x % G;
@@ -60,8 +60,8 @@ __global__ void bf_commit(K *d, const K *U, int32_t *pred, const int32_t *cand, 
 
 /* The rounds; GSP_NEGATIVE_CYCLE (no message) with the cycle on the host. */
 template <class T>
-static gsp_info bf_rounds(typename Key<T>::K *d, const DevGraph &g, const int32_t *S, int32_t ns, T lim,
-                          int64_t *cycle, int64_t *clen) {
+static gsp_info bf_rounds(typename Key<T>::K *d, const DevGraph &g, const int32_t *S, int32_t ns, T lim, int64_t *cycle,
+                          int64_t *clen) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
   typedef typename KT::K K;
@@ -70,7 +70,7 @@ static gsp_info bf_rounds(typename Key<T>::K *d, const DevGraph &g, const int32_
   int32_t *F = NULL, *Tq = NULL, *cnt = NULL, *pred = NULL, *cand = NULL, *hpred32 = NULL;
   int64_t *hpred = NULL, *scratch = NULL;
   uint8_t *touched = NULL;
-#define GSP_FREE_ALL                                                           \
+#define GSP_FREE_ALL                                                                                         \
   (cudaFree(U), cudaFree(F), cudaFree(Tq), cudaFree(cnt), cudaFree(pred), cudaFree(cand), cudaFree(touched), \
    (void)cudaGetLastError(), gsp__free(hpred32), gsp__free(hpred), gsp__free(scratch))
   GSP_CU_MALLOC(U, n, sizeof *U);
@@ -124,8 +124,8 @@ static gsp_info bf_rounds(typename Key<T>::K *d, const DevGraph &g, const int32_
         GSP_FREE_ALL;
         return GSP_NEGATIVE_CYCLE;
       }
-      GSP_CHECK(r < n, GSP_PANIC,
-                "Bellman-Ford (GPU): round %lld changed distances but the parent graph has no cycle", (long long)r);
+      GSP_CHECK(r < n, GSP_PANIC, "Bellman-Ford (GPU): round %lld changed distances but the parent graph has no cycle",
+                (long long)r);
     }
   }
   GSP_FREE_ALL;

@@ -117,10 +117,11 @@ struct Gatherer {
     threads = gsp__threads(); /* the driving thread sleeps in its waits */
     try {
       th = std::thread([this] { loop(); });
-    } catch (...) {
-    }
+    } catch (...) {}
   }
-  ~Gatherer() { close(); }
+  ~Gatherer() {
+    close();
+  }
 
   /* Rows into the result; the cells present among them. */
   int64_t gather(const Job &j) {
@@ -198,13 +199,13 @@ template <class T> struct Run {
   typedef typename Key<T>::K K;
   MsBatch<K> b;
   DevGraph g;
-  cudaStream_t st = NULL, cs = NULL; /* compute, copies */
-  cudaEvent_t ev[MS_SLOTS] = {};     /* batch copied out (slot = batch % MS_SLOTS), for the host */
-  cudaEvent_t fev = NULL;            /* a flag read */
+  cudaStream_t st = NULL, cs = NULL;        /* compute, copies */
+  cudaEvent_t ev[MS_SLOTS] = {};            /* batch copied out (slot = batch % MS_SLOTS), for the host */
+  cudaEvent_t fev = NULL;                   /* a flag read */
   cudaEvent_t tev[MS_SLOTS][EV_COUNT] = {}; /* timing, by slot */
-  int *hflag = NULL; /* pinned */
+  int *hflag = NULL;                        /* pinned */
   unsigned grid = 1;
-  int queued = 0; /* rounds queued in this batch */
+  int queued = 0;    /* rounds queued in this batch */
   double wait_s = 0; /* host time spent waiting for the device */
 };
 
@@ -314,8 +315,9 @@ static void destroy_events(cudaEvent_t *e, int count) {
 }
 
 template <class T>
-static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
-                            const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, T lim, int N) {
+static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
+                            int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, T lim,
+                            int N) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
   typedef typename KT::K K;
@@ -327,12 +329,11 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
   Gatherer G(type_of<T>(), &lim, present, par ? ppresent : NULL);
   T *Tdist = NULL;
   int32_t *Tpar = NULL, *Sd = NULL, *Sh = NULL;
-#define GSP_FREE_ALL                                                           \
-  (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, R.cs ? (void)cudaStreamSynchronize(R.cs) : (void)0,     \
-   G.close(), graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.P), cudaFree(R.b.chg), cudaFree(R.b.alive),     \
-   cudaFree(Sd), cudaFree(Tdist), cudaFree(Tpar),                                                             \
-   destroy_events(R.ev, MS_SLOTS), R.fev ? (void)cudaEventDestroy(R.fev) : (void)0,                           \
-   destroy_events(&R.tev[0][0], MS_SLOTS * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,         \
+#define GSP_FREE_ALL                                                                                                  \
+  (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, R.cs ? (void)cudaStreamSynchronize(R.cs) : (void)0, G.close(), \
+   graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.P), cudaFree(R.b.chg), cudaFree(R.b.alive), cudaFree(Sd),          \
+   cudaFree(Tdist), cudaFree(Tpar), destroy_events(R.ev, MS_SLOTS), R.fev ? (void)cudaEventDestroy(R.fev) : (void)0,  \
+   destroy_events(&R.tev[0][0], MS_SLOTS * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,                 \
    R.st ? (void)cudaStreamDestroy(R.st) : (void)0, pinned_put(&pin), gsp__free(Sh), (void)cudaGetLastError())
   const int32_t n = (int32_t)A->nrows;
   const size_t cells = (size_t)n * (size_t)N, ts = sizeof(T);
@@ -411,15 +412,17 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
     unsigned char *sl = slots + (size_t)k * slot;
     GSP_CUDA_TRY(cudaMemcpyAsync(sl, Tdist, (size_t)nb * n * ts, cudaMemcpyDeviceToHost, R.cs));
     if (par)
-      GSP_CUDA_TRY(cudaMemcpyAsync(sl + cells * ts, Tpar, (size_t)nb * n * sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                   R.cs));
+      GSP_CUDA_TRY(
+          cudaMemcpyAsync(sl + cells * ts, Tpar, (size_t)nb * n * sizeof(int32_t), cudaMemcpyDeviceToHost, R.cs));
     GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_COPIED], R.cs));
     GSP_CUDA_TRY(cudaEventRecord(R.ev[k], R.cs));
     /* then the gatherer's job: the single-source gather (one parallel pass:
      * values, presence of both results, parents widened or copied) over
      * these rows */
     const size_t at = (size_t)k0 * (size_t)n;
-    const gsp__sssp_sink rows = {dist + at, parent ? parent + at : NULL, NULL,
+    const gsp__sssp_sink rows = {dist + at,
+                                 parent ? parent + at : NULL,
+                                 NULL,
                                  {present + at, par && ppresent ? ppresent + at : NULL, NULL},
                                  parent32 ? parent32 + at : NULL};
     G.post({R.ev[k], rows, sl, par ? sl + cells * ts : NULL, (int64_t)at, (int64_t)nb * n});
@@ -439,8 +442,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
 
 using namespace gsp_sssp_cu;
 
-gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
-                        const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
+gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
+                        int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
                         int64_t batch, bool *taken) {
   *taken = false;
   const int64_t n = A->nrows;
@@ -470,8 +473,9 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
   const size_t avail = free_b / 10 * 8;
   while (N > 32 && graph + (size_t)n * (size_t)N * per_cell > avail) N -= 32;
   if (graph + (size_t)n * (size_t)N * per_cell > avail) { /* the CPU takes it under AUTO */
-    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "a batch of %lld sources needs %zu bytes of device memory and %zu are usable", (long long)N,
-                             graph + (size_t)n * (size_t)N * per_cell, avail);
+    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY,
+                        "a batch of %lld sources needs %zu bytes of device memory and %zu are usable", (long long)N,
+                        graph + (size_t)n * (size_t)N * per_cell, avail);
     return GSP_SUCCESS;
   }
   *taken = true;
@@ -480,18 +484,24 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
   gsp_info info;
   switch (A->type) {
   case GSP_INT32:
-    info = msssp_typed<int32_t>((int32_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const int32_t *)lim, (int)N);
+    info = msssp_typed<int32_t>((int32_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
+                                *(const int32_t *)lim, (int)N);
     break;
   case GSP_INT64:
-    info = msssp_typed<int64_t>((int64_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const int64_t *)lim, (int)N);
+    info = msssp_typed<int64_t>((int64_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
+                                *(const int64_t *)lim, (int)N);
     break;
   case GSP_FP32:
-    info = msssp_typed<float>((float *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const float *)lim, (int)N);
+    info = msssp_typed<float>((float *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
+                              *(const float *)lim, (int)N);
     break;
   case GSP_FP64:
-    info = msssp_typed<double>((double *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const double *)lim, (int)N);
+    info = msssp_typed<double>((double *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
+                               *(const double *)lim, (int)N);
     break;
-  default: info = GSP_ERROR(GSP_PANIC, "gsp_cuda_msssp: type %d", (int)A->type); break;
+  default:
+    info = GSP_ERROR(GSP_PANIC, "gsp_cuda_msssp: type %d", (int)A->type);
+    break;
   }
   last_stats().call_s = host_seconds() - t_call;
   return info;

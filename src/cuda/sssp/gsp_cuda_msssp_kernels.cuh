@@ -38,10 +38,12 @@ namespace gsp_sssp_cu {
 
 /* Flags of a batch (MsBatch::alive): three rotating round flags, then the
  * tie pass's. */
-enum { MS_TIES = 3,    /* count of cells marked GSP_MS_TIE */
-       MS_GREW = 4,    /* a tie level was given this launch */
-       MS_NOPATH = 5,  /* a reached cell has no tight path */
-       MS_FLAGS = 6 };
+enum {
+  MS_TIES = 3,   /* count of cells marked GSP_MS_TIE */
+  MS_GREW = 4,   /* a tie level was given this launch */
+  MS_NOPATH = 5, /* a reached cell has no tight path */
+  MS_FLAGS = 6
+};
 
 /* Arrays of one batch on the device. */
 template <class K> struct MsBatch {
@@ -56,8 +58,7 @@ template <class K> struct MsBatch {
 
 /* Lane s < nb starts at S[s]; everything else is unreached. Round 0 reads
  * mask and flag slot 2. */
-template <class K>
-__global__ void ms_seed(MsBatch<K> b, int nb, K zero) {
+template <class K> __global__ void ms_seed(MsBatch<K> b, int nb, K zero) {
   for (int s = blockIdx.x * blockDim.x + threadIdx.x; s < nb; s += gridDim.x * blockDim.x) {
     b.D[(int64_t)b.S[s] * b.N + s] = zero;
     atomicOr(&b.chg[2 * (int64_t)b.n + b.S[s]], 1u << (s >> 5));
@@ -246,8 +247,8 @@ __global__ void __launch_bounds__(256) ms_tie_round(MsBatch<typename Key<T>::K> 
  * and par[s*n + v] = P[v*N + s], through a 32 x 32 shared-memory tile so
  * both sides are coalesced. */
 template <class T>
-__global__ void ms_transpose(MsBatch<typename Key<T>::K> b, const int32_t *P, T *dist, int32_t *par, int32_t n,
-                             int N, int nb) {
+__global__ void ms_transpose(MsBatch<typename Key<T>::K> b, const int32_t *P, T *dist, int32_t *par, int32_t n, int N,
+                             int nb) {
   __shared__ T td[32][33];
   __shared__ int32_t tp[32][33];
   const int64_t v0 = (int64_t)blockIdx.x * 32, s0 = (int64_t)blockIdx.y * 32;

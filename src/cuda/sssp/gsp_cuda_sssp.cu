@@ -25,14 +25,16 @@ namespace gsp_sssp_cu {
 #define GSP_CU_PULL_DIV 16
 
 template <class X> struct MinOp {
-  __device__ __forceinline__ X operator()(X a, X b) const { return b < a ? b : a; }
+  __device__ __forceinline__ X operator()(X a, X b) const {
+    return b < a ? b : a;
+  }
 };
 
 /* ---- shared kernels ---- */
 
 /* d[v] = key of +inf; flags cleared by cudaMemset elsewhere. */
-template <class T> __global__ void seed(typename Key<T>::K *d, typename Key<T>::K *U, const int32_t *S, int32_t ns,
-                                        uint8_t *flag) {
+template <class T>
+__global__ void seed(typename Key<T>::K *d, typename Key<T>::K *U, const int32_t *S, int32_t ns, uint8_t *flag) {
   for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < ns; k += gridDim.x * blockDim.x) {
     d[S[k]] = Key<T>::enc((T)0);
     if (U) U[S[k]] = Key<T>::enc((T)0);
@@ -52,8 +54,8 @@ __global__ void set_flags(uint8_t *flag, const int32_t *q, int32_t nq, uint8_t v
  * only its own group writes tgt[v], and a vertex that improves is queued
  * once (mark). */
 template <class T, int G>
-__global__ void pull_relax(const DevGraph g, const typename Key<T>::K *d, typename Key<T>::K *tgt,
-                           const uint8_t *skip, const uint8_t *inF, uint8_t *mark, int32_t *Q, int32_t *qcnt, T lim) {
+__global__ void pull_relax(const DevGraph g, const typename Key<T>::K *d, typename Key<T>::K *tgt, const uint8_t *skip,
+                           const uint8_t *inF, uint8_t *mark, int32_t *Q, int32_t *qcnt, T lim) {
   typedef Key<T> KT;
   const T *w = (const T *)g.rw;
   cg::thread_block_tile<G> tile = cg::tiled_partition<G>(cg::this_thread_block());
@@ -256,18 +258,20 @@ template <class T> struct Run {
   bool wide; /* G = 32 rather than 4 */
   T lim;
   Run(const DevGraph &g_, T lim_) : g(g_), n(g_.n), wide(g_.m >= 12 * (int64_t)(g_.n > 0 ? g_.n : 1)), lim(lim_) {}
-  unsigned gblocks(int64_t items) const { return blocks_for(items * (wide ? 32 : 4)); }
+  unsigned gblocks(int64_t items) const {
+    return blocks_for(items * (wide ? 32 : 4));
+  }
 
   gsp_info harish(K *d, const int32_t *S, int32_t ns);
   gsp_info da2cf(K *d, const int32_t *S, int32_t ns);
   gsp_info delta(K *d, const int32_t *S, int32_t ns, double delta);
 };
 
-#define GSP_CU_LAUNCH_G(kernel, items, ...)                                    \
-  do {                                                                         \
-    if (wide) kernel<T, 32><<<gblocks(items), 256>>>(__VA_ARGS__);             \
-    else kernel<T, 4><<<gblocks(items), 256>>>(__VA_ARGS__);                   \
-    GSP_CUDA_LAUNCHED();                                                       \
+#define GSP_CU_LAUNCH_G(kernel, items, ...)                        \
+  do {                                                             \
+    if (wide) kernel<T, 32><<<gblocks(items), 256>>>(__VA_ARGS__); \
+    else kernel<T, 4><<<gblocks(items), 256>>>(__VA_ARGS__);       \
+    GSP_CUDA_LAUNCHED();                                           \
   } while (0)
 
 template <class T> gsp_info Run<T>::harish(K *d, const int32_t *S, int32_t ns) {
@@ -275,9 +279,8 @@ template <class T> gsp_info Run<T>::harish(K *d, const int32_t *S, int32_t ns) {
   K *U = NULL;
   int32_t *F = NULL, *Tq = NULL, *cnt = NULL;
   uint8_t *touched = NULL, *inF = NULL;
-#define GSP_FREE_ALL                                                           \
-  (cudaFree(U), cudaFree(F), cudaFree(Tq), cudaFree(cnt), cudaFree(touched), cudaFree(inF), \
-   (void)cudaGetLastError())
+#define GSP_FREE_ALL \
+  (cudaFree(U), cudaFree(F), cudaFree(Tq), cudaFree(cnt), cudaFree(touched), cudaFree(inF), (void)cudaGetLastError())
   GSP_CU_MALLOC(U, n, sizeof *U);
   GSP_CU_MALLOC(F, n, sizeof *F);
   GSP_CU_MALLOC(Tq, n, sizeof *Tq);
@@ -322,7 +325,7 @@ template <class T> gsp_info Run<T>::da2cf(K *d, const int32_t *S, int32_t ns) {
   K *minout = NULL, *minin = NULL, *red = NULL;
   int32_t *F = NULL, *O = NULL, *O2 = NULL, *cnt = NULL;
   uint8_t *settled = NULL, *open = NULL, *inF = NULL;
-#define GSP_FREE_ALL                                                           \
+#define GSP_FREE_ALL                                                                                        \
   (cudaFree(minout), cudaFree(minin), cudaFree(red), cudaFree(F), cudaFree(O), cudaFree(O2), cudaFree(cnt), \
    cudaFree(settled), cudaFree(open), cudaFree(inF), (void)cudaGetLastError())
   GSP_CU_MALLOC(minout, n, sizeof *minout);
@@ -383,7 +386,7 @@ template <class T> gsp_info Run<T>::delta(K *d, const int32_t *S, int32_t ns, do
   int32_t *N = NULL, *N2 = NULL, *Far = NULL, *Far2 = NULL, *R = NULL, *cnt = NULL;
   uint8_t *fcur = NULL, *fnext = NULL, *inFar = NULL, *inR = NULL;
   K *red = NULL;
-#define GSP_FREE_ALL                                                           \
+#define GSP_FREE_ALL                                                                                     \
   (cudaFree(N), cudaFree(N2), cudaFree(Far), cudaFree(Far2), cudaFree(R), cudaFree(cnt), cudaFree(fcur), \
    cudaFree(fnext), cudaFree(inFar), cudaFree(inR), cudaFree(red), (void)cudaGetLastError())
   GSP_CU_MALLOC(N, n, sizeof *N);
@@ -413,8 +416,7 @@ template <class T> gsp_info Run<T>::delta(K *d, const int32_t *S, int32_t ns, do
       while (nn > 0) {
         c[0] = 0;
         GSP_CUDA_TRY(cudaMemcpy(cnt, c, sizeof c[0], cudaMemcpyHostToDevice));
-        GSP_CU_LAUNCH_G(delta_relax, nn, g, d, N, nn, true, fcur, inR, R, cnt, fnext, N2, inFar, Far, Tend, delta,
-                        lim);
+        GSP_CU_LAUNCH_G(delta_relax, nn, g, d, N, nn, true, fcur, inR, R, cnt, fnext, N2, inFar, Far, Tend, delta, lim);
         GSP_CUDA_TRY(cudaMemcpy(c, cnt, sizeof c, cudaMemcpyDeviceToHost));
         std::swap(N, N2), std::swap(fcur, fnext);
         nn = c[0];
@@ -485,9 +487,15 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
   GSP_CU_MALLOC(d, n, sizeof *d);
   Run<T> run(g, lim);
   switch (algo) {
-  case GSP_SSSP_HARISH: GSP_TRY(run.harish(d, S, ns)); break;
-  case GSP_SSSP_DA2CF: GSP_TRY(run.da2cf(d, S, ns)); break;
-  default: GSP_TRY(run.delta(d, S, ns, delta)); break;
+  case GSP_SSSP_HARISH:
+    GSP_TRY(run.harish(d, S, ns));
+    break;
+  case GSP_SSSP_DA2CF:
+    GSP_TRY(run.da2cf(d, S, ns));
+    break;
+  default:
+    GSP_TRY(run.delta(d, S, ns, delta));
+    break;
   }
   GSP_TRY(finish<T>((T *)out->dist, out->parent, out->root, d, g, S, ns, lim, true));
   *nvals = gsp__sssp_gather(out, A->type, &lim, false, 0, n, NULL, NULL, 0, gsp__threads()); /* presence */
@@ -509,13 +517,14 @@ double gsp_sssp_cu::host_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out) { *out = last_stats(); }
+void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out) {
+  *out = last_stats();
+}
 
 void gsp_cuda_sssp_note_host(double before_s, double after_s) {
   last_stats().host_before_s = before_s;
   last_stats().host_after_s = after_s;
 }
-
 
 /* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
  * O(open) reduction per round and Harish's repeated relaxations lose on

@@ -63,11 +63,16 @@ gsp_info distinct_sources(int32_t **S, int32_t *ns, const int64_t *src, int64_t 
 /* return f.run<T>() for A's weight type T (f's first template argument). */
 template <class F> gsp_info by_type(gsp_type t, const F &f) {
   switch (t) {
-  case GSP_INT32: return f.template run<int32_t>();
-  case GSP_INT64: return f.template run<int64_t>();
-  case GSP_FP32: return f.template run<float>();
-  case GSP_FP64: return f.template run<double>();
-  default: return GSP_ERROR(GSP_PANIC, "shortest paths (CUDA): type %d", (int)t);
+  case GSP_INT32:
+    return f.template run<int32_t>();
+  case GSP_INT64:
+    return f.template run<int64_t>();
+  case GSP_FP32:
+    return f.template run<float>();
+  case GSP_FP64:
+    return f.template run<double>();
+  default:
+    return GSP_ERROR(GSP_PANIC, "shortest paths (CUDA): type %d", (int)t);
   }
 }
 /* Pinned host staging kept with the device graph dg (grown to `bytes`,
@@ -86,25 +91,49 @@ size_t graph_bytes(const struct gsp_matrix_s *A, bool reverse);
 
 /* The library type of a value type. */
 template <class T> constexpr gsp_type type_of();
-template <> constexpr gsp_type type_of<int32_t>() { return GSP_INT32; }
-template <> constexpr gsp_type type_of<int64_t>() { return GSP_INT64; }
-template <> constexpr gsp_type type_of<float>() { return GSP_FP32; }
-template <> constexpr gsp_type type_of<double>() { return GSP_FP64; }
+template <> constexpr gsp_type type_of<int32_t>() {
+  return GSP_INT32;
+}
+template <> constexpr gsp_type type_of<int64_t>() {
+  return GSP_INT64;
+}
+template <> constexpr gsp_type type_of<float>() {
+  return GSP_FP32;
+}
+template <> constexpr gsp_type type_of<double>() {
+  return GSP_FP64;
+}
 
 template <class T> struct Key;
 template <> struct Key<int32_t> {
   typedef int K;
-  static __host__ __device__ __forceinline__ K enc(int32_t x) { return x; }
-  static __host__ __device__ __forceinline__ int32_t dec(K k) { return k; }
-  static __host__ __device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return gsp_min_plus_mul_i32(a, b); }
-  static __host__ __device__ __forceinline__ int32_t inf() { return gsp_pinf_i32(); }
+  static __host__ __device__ __forceinline__ K enc(int32_t x) {
+    return x;
+  }
+  static __host__ __device__ __forceinline__ int32_t dec(K k) {
+    return k;
+  }
+  static __host__ __device__ __forceinline__ int32_t add(int32_t a, int32_t b) {
+    return gsp_min_plus_mul_i32(a, b);
+  }
+  static __host__ __device__ __forceinline__ int32_t inf() {
+    return gsp_pinf_i32();
+  }
 };
 template <> struct Key<int64_t> {
   typedef long long K;
-  static __host__ __device__ __forceinline__ K enc(int64_t x) { return (K)x; }
-  static __host__ __device__ __forceinline__ int64_t dec(K k) { return (int64_t)k; }
-  static __host__ __device__ __forceinline__ int64_t add(int64_t a, int64_t b) { return gsp_min_plus_mul_i64(a, b); }
-  static __host__ __device__ __forceinline__ int64_t inf() { return gsp_pinf_i64(); }
+  static __host__ __device__ __forceinline__ K enc(int64_t x) {
+    return (K)x;
+  }
+  static __host__ __device__ __forceinline__ int64_t dec(K k) {
+    return (int64_t)k;
+  }
+  static __host__ __device__ __forceinline__ int64_t add(int64_t a, int64_t b) {
+    return gsp_min_plus_mul_i64(a, b);
+  }
+  static __host__ __device__ __forceinline__ int64_t inf() {
+    return gsp_pinf_i64();
+  }
 };
 template <> struct Key<float> {
   typedef int K;
@@ -127,8 +156,12 @@ template <> struct Key<float> {
     return x;
 #endif
   }
-  static __host__ __device__ __forceinline__ float add(float a, float b) { return gsp_min_plus_mul_f32(a, b); }
-  static __host__ __device__ __forceinline__ float inf() { return gsp_pinf_f32(); }
+  static __host__ __device__ __forceinline__ float add(float a, float b) {
+    return gsp_min_plus_mul_f32(a, b);
+  }
+  static __host__ __device__ __forceinline__ float inf() {
+    return gsp_pinf_f32();
+  }
 };
 template <> struct Key<double> {
   typedef long long K;
@@ -151,8 +184,12 @@ template <> struct Key<double> {
     return x;
 #endif
   }
-  static __host__ __device__ __forceinline__ double add(double a, double b) { return gsp_min_plus_mul_f64(a, b); }
-  static __host__ __device__ __forceinline__ double inf() { return gsp_pinf_f64(); }
+  static __host__ __device__ __forceinline__ double add(double a, double b) {
+    return gsp_min_plus_mul_f64(a, b);
+  }
+  static __host__ __device__ __forceinline__ double inf() {
+    return gsp_pinf_f64();
+  }
 };
 
 /* ---- device helpers ---- */
@@ -163,7 +200,6 @@ template <int G> __device__ __forceinline__ int64_t group_id() {
 template <int G> __device__ __forceinline__ int64_t group_stride() {
   return (int64_t)gridDim.x * blockDim.x / G;
 }
-
 
 /* Append v to q (count at *cnt) with one atomic per group of active
  * threads (warp-aggregated). */
@@ -291,8 +327,7 @@ double host_seconds();
 
 /* cudaMalloc of count x size bytes (plus slack, so byte flags can be
  * claimed a 32-bit word at a time) through GSP_CUDA_TRY. */
-#define GSP_CU_MALLOC(ptr, count, size)                                        \
-  GSP_CUDA_TRY(cudaMalloc((void **)&(ptr), (size_t)(count) * (size_t)(size) + 16))
+#define GSP_CU_MALLOC(ptr, count, size) GSP_CUDA_TRY(cudaMalloc((void **)&(ptr), (size_t)(count) * (size_t)(size) + 16))
 
 } // namespace gsp_sssp_cu
 
@@ -302,9 +337,9 @@ struct gsp_dev_graph {
   double wsum;             /* sum of the finite weights (default delta) */
   void *ws;                /* workspace of the single-source kernels */
   size_t ws_bytes;
-  void *pin;               /* pinned host staging of their results */
+  void *pin; /* pinned host staging of their results */
   size_t pin_bytes;
-  cudaStream_t copy;       /* their copy stream (non-blocking), or NULL */
+  cudaStream_t copy; /* their copy stream (non-blocking), or NULL */
 };
 
 #endif /* GSP_CUDA_SSSP_CUH */

@@ -121,9 +121,9 @@ static gsp_info upload_reverse(DevGraph *g, const struct gsp_matrix_s *A) {
   gsp_info info = GSP_SUCCESS;
   gsp_index *rp = NULL, *rj = NULL;
   void *rx = NULL;
-#define GSP_FREE_ALL                                                           \
-  (cudaFree(g->roff), cudaFree(g->rcol), cudaFree(g->rw), (void)cudaGetLastError(), g->roff = NULL, \
-   g->rcol = NULL, g->rw = NULL, gsp__free(rp), gsp__free(rj), gsp__free(rx))
+#define GSP_FREE_ALL                                                                                                \
+  (cudaFree(g->roff), cudaFree(g->rcol), cudaFree(g->rw), (void)cudaGetLastError(), g->roff = NULL, g->rcol = NULL, \
+   g->rw = NULL, gsp__free(rp), gsp__free(rj), gsp__free(rx))
   GSP_TRY(gsp__csr_transpose_host(&rp, &rj, &rx, A, fn));
   GSP_TRY(upload_csr(&g->roff, &g->rcol, &g->rw, rp, rj, rx, A->nrows, A->nvals, gsp_type_size(A->type)));
   gsp__free(rp), gsp__free(rj), gsp__free(rx);
@@ -169,10 +169,18 @@ static gsp_info weight_sum(double *out, const DevGraph &g, gsp_type t) {
   GSP_CUDA_TRY(cudaMalloc((void **)&sum, sizeof *sum));
   GSP_CUDA_TRY(cudaMemset(sum, 0, sizeof *sum));
   switch (t) {
-  case GSP_INT32: weight_sum_kernel<int32_t><<<blocks_for(g.m), 256>>>((const int32_t *)g.w, g.m, gsp_pinf_i32(), sum); break;
-  case GSP_INT64: weight_sum_kernel<int64_t><<<blocks_for(g.m), 256>>>((const int64_t *)g.w, g.m, gsp_pinf_i64(), sum); break;
-  case GSP_FP32: weight_sum_kernel<float><<<blocks_for(g.m), 256>>>((const float *)g.w, g.m, gsp_pinf_f32(), sum); break;
-  default: weight_sum_kernel<double><<<blocks_for(g.m), 256>>>((const double *)g.w, g.m, gsp_pinf_f64(), sum); break;
+  case GSP_INT32:
+    weight_sum_kernel<int32_t><<<blocks_for(g.m), 256>>>((const int32_t *)g.w, g.m, gsp_pinf_i32(), sum);
+    break;
+  case GSP_INT64:
+    weight_sum_kernel<int64_t><<<blocks_for(g.m), 256>>>((const int64_t *)g.w, g.m, gsp_pinf_i64(), sum);
+    break;
+  case GSP_FP32:
+    weight_sum_kernel<float><<<blocks_for(g.m), 256>>>((const float *)g.w, g.m, gsp_pinf_f32(), sum);
+    break;
+  default:
+    weight_sum_kernel<double><<<blocks_for(g.m), 256>>>((const double *)g.w, g.m, gsp_pinf_f64(), sum);
+    break;
   }
   GSP_CUDA_LAUNCHED();
   GSP_CUDA_TRY(cudaMemcpy(out, sum, sizeof *out, cudaMemcpyDeviceToHost));

@@ -66,13 +66,13 @@ constexpr unsigned FULL = 0xffffffffu;
 
 /* Control block at the start of the workspace. */
 struct NfCtl {
-  int32_t qcnt[3];             /* near queue size, by step % 3 */
-  int32_t fcnt[2];             /* far pile size, by pile */
-  unsigned long long hcnt[3];  /* hub list, (count << 40) | arcs, by step % 3 */
-  unsigned long long gmin[2];  /* least live far key, by bucket parity */
+  int32_t qcnt[3];            /* near queue size, by step % 3 */
+  int32_t fcnt[2];            /* far pile size, by pile */
+  unsigned long long hcnt[3]; /* hub list, (count << 40) | arcs, by step % 3 */
+  unsigned long long gmin[2]; /* least live far key, by bucket parity */
   int32_t steps;
   unsigned long long reached; /* vertices with distance <= lim, counted after the run */
-  int32_t tcnt; /* the tree pass's counter (last: the host reads what is before it) */
+  int32_t tcnt;               /* the tree pass's counter (last: the host reads what is before it) */
 };
 
 struct NfWs {
@@ -137,7 +137,9 @@ template <class T> struct St {
   __device__ __forceinline__ unsigned long long keyu(int32_t v) const {
     return (unsigned long long)__ldcg(d + v);
   }
-  __device__ __forceinline__ T load(int32_t u) const { return Key<T>::dec(__ldcg(d + u)); }
+  __device__ __forceinline__ T load(int32_t u) const {
+    return Key<T>::dec(__ldcg(d + u));
+  }
   /* Offer key k to v; true when v must be queued again. */
   __device__ __forceinline__ bool offer(int32_t v, K k) const {
     if (!(k < __ldcg(d + v))) return false; /* cheap test first: most offers lose */
@@ -155,8 +157,7 @@ template <class T> struct NfArgs {
 /* Queue v for step+1 (v's new distance nd before Tend), or put it on far
  * pile fa. */
 template <class T>
-__device__ __forceinline__ void push_next(const NfArgs<T> &a, int32_t v, double nd, double Tend, int step,
-                                          int fa) {
+__device__ __forceinline__ void push_next(const NfArgs<T> &a, int32_t v, double nd, double Tend, int step, int fa) {
   if (nd < Tend) {
     if (atomicExch(&a.w.stamp[v], step + 1) == step + 1) return; /* queued already */
     const int64_t deg = a.g.off[v + 1] - a.g.off[v];
@@ -191,8 +192,7 @@ __device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
   return x;
 }
 
-template <class T>
-__global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T> a) {
+template <class T> __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const NfArgs<T> a) {
   typedef Key<T> KT;
   typedef typename KT::K K;
   cg::grid_group grid = cg::this_grid();
@@ -358,8 +358,7 @@ __device__ __forceinline__ void count_reached(unsigned long long *cnt, unsigned 
 }
 
 /* Distance keys: *cnt += vertices reached. */
-template <class T>
-__global__ void nf_count(const typename Key<T>::K *d, int64_t n, T lim, unsigned long long *cnt) {
+template <class T> __global__ void nf_count(const typename Key<T>::K *d, int64_t n, T lim, unsigned long long *cnt) {
   unsigned c = 0;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
     c += Key<T>::dec(d[i]) <= lim;
@@ -403,7 +402,8 @@ gsp_info stage_chunk(cudaStream_t cs, char *slot, size_t poff, const char *dd, s
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
   if (dd) GSP_CUDA_TRY(cudaMemcpyAsync(slot, dd + (size_t)lo * ts, (size_t)len * ts, cudaMemcpyDeviceToHost, cs));
-  if (dp) GSP_CUDA_TRY(cudaMemcpyAsync(slot + poff, dp + (size_t)lo * ps, (size_t)len * ps, cudaMemcpyDeviceToHost, cs));
+  if (dp)
+    GSP_CUDA_TRY(cudaMemcpyAsync(slot + poff, dp + (size_t)lo * ps, (size_t)len * ps, cudaMemcpyDeviceToHost, cs));
   GSP_CUDA_TRY(cudaEventRecord(ev, cs));
 #undef GSP_FREE_ALL
   return info;
@@ -419,13 +419,13 @@ gsp_info fetch(cudaStream_t cs, const gsp__sssp_sink *out, gsp_type t, const voi
   cudaEvent_t ev[NF_STAGE_SLOTS] = {};
   char *heap = NULL;
   /* on error, copies may still be in flight into the staging */
-#define GSP_FREE_ALL                                                           \
-  do {                                                                         \
-    (void)cudaStreamSynchronize(cs);                                           \
-    for (cudaEvent_t e : ev)                                                   \
-      if (e) (void)cudaEventDestroy(e);                                        \
-    gsp__free(heap);                                                           \
-    (void)cudaGetLastError();                                                  \
+#define GSP_FREE_ALL                    \
+  do {                                  \
+    (void)cudaStreamSynchronize(cs);    \
+    for (cudaEvent_t e : ev)            \
+      if (e) (void)cudaEventDestroy(e); \
+    gsp__free(heap);                    \
+    (void)cudaGetLastError();           \
   } while (0)
   gsp_cuda_sssp_stats &stats = last_stats();
   int64_t C = (int64_t)(stage_slot_bytes() / (ts + ps)); /* vertices a chunk */
@@ -444,8 +444,8 @@ gsp_info fetch(cudaStream_t cs, const gsp__sssp_sink *out, gsp_type t, const voi
   for (int k = 0; k < ns; k++) GSP_CUDA_TRY(cudaEventCreateWithFlags(&ev[k], cudaEventDisableTiming));
   const char *cd = (const char *)dd, *cp = (const char *)dp;
   for (int64_t c = 0; c < ns; c++)
-    GSP_TRY(stage_chunk(cs, stage + (size_t)c * slot, poff, cd, ts, cp, ps, c * C, C < n - c * C ? C : n - c * C,
-                        ev[c]));
+    GSP_TRY(
+        stage_chunk(cs, stage + (size_t)c * slot, poff, cd, ts, cp, ps, c * C, C < n - c * C ? C : n - c * C, ev[c]));
   const int nt = gsp__threads();
   int64_t cnt = 0;
   for (int64_t c = 0; c < nch; c++) {
@@ -455,8 +455,7 @@ gsp_info fetch(cudaStream_t cs, const gsp__sssp_sink *out, gsp_type t, const voi
     char *sl = stage + (size_t)k * slot;
     cnt += gsp__sssp_gather(out, t, lim, full, lo, len, dd ? sl : NULL, dp ? sl + poff : NULL, (int)ps, nt);
     const int64_t nx = c + ns;
-    if (nx < nch)
-      GSP_TRY(stage_chunk(cs, sl, poff, cd, ts, cp, ps, nx * C, C < n - nx * C ? C : n - nx * C, ev[k]));
+    if (nx < nch) GSP_TRY(stage_chunk(cs, sl, poff, cd, ts, cp, ps, nx * C, C < n - nx * C ? C : n - nx * C, ev[k]));
   }
   stats.chunks += (int)nch;
   *count = cnt;
@@ -473,12 +472,12 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   cudaEvent_t ev[E_COUNT] = {};
   cudaStream_t cs = NULL;
   /* on error, the tree pass may still be queued on the legacy stream */
-#define GSP_FREE_ALL                                                           \
-  do {                                                                         \
-    (void)cudaStreamSynchronize(0);                                            \
-    for (cudaEvent_t e : ev)                                                   \
-      if (e) (void)cudaEventDestroy(e);                                        \
-    (void)cudaGetLastError();                                                  \
+#define GSP_FREE_ALL                    \
+  do {                                  \
+    (void)cudaStreamSynchronize(0);     \
+    for (cudaEvent_t e : ev)            \
+      if (e) (void)cudaEventDestroy(e); \
+    (void)cudaGetLastError();           \
   } while (0)
   typedef Key<T> KT;
   typedef typename KT::K K;
@@ -541,8 +540,7 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   int64_t cnt = 0;
   GSP_TRY(fetch(cs, &dsink, type_of<T>(), &lim, full, n, a.w.d, sizeof(T), NULL, 0, dg, &cnt));
   GSP_CHECK(cnt == (int64_t)ctl.reached, GSP_PANIC,
-            "shortest paths: the device counted %llu vertices reached, the host %lld", ctl.reached,
-            (long long)cnt);
+            "shortest paths: the device counted %llu vertices reached, the host %lld", ctl.reached, (long long)cnt);
   if (out->parent) { /* then the int32 parents, widened by the gather */
     GSP_TRY(tree_end<T>(a.w.pout, (const K *)a.w.d, g, ns, lim, true, tw));
     GSP_CUDA_TRY(cudaEventRecord(ev[E_TREE], 0));
@@ -571,7 +569,9 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
 
 } // namespace
 
-size_t nf_workspace_bytes(int64_t n, int64_t m) { return nf_layout(n, m).total; }
+size_t nf_workspace_bytes(int64_t n, int64_t m) {
+  return nf_layout(n, m).total;
+}
 
 template <class T>
 gsp_info nearfar(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
@@ -579,7 +579,7 @@ gsp_info nearfar(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, s
   return nf_run<T>(out, nvals, g, dg, ws, src, nsrc, lim, delta);
 }
 
-#define GSP_CU_NF_(T)                                                          \
+#define GSP_CU_NF_(T)                                                                                               \
   template gsp_info nearfar<T>(const gsp__sssp_sink *, int64_t *, const DevGraph &, struct gsp_dev_graph *, void *, \
                                const int32_t *, int32_t, T, double);
 GSP_CU_NF_(int32_t)

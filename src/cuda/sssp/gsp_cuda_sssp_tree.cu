@@ -37,7 +37,9 @@ __device__ __forceinline__ int32_t arc_tail(const int64_t *off, int32_t lo, int3
 /* Shared-memory slot of arc position i of a warp's chunk: one pad word
  * every 32, so that a lane walking 32 consecutive positions and a warp
  * reading 32 consecutive ones are both free of bank conflicts. */
-__device__ __forceinline__ int tail_slot(int i) { return i + (i >> 5); }
+__device__ __forceinline__ int tail_slot(int i) {
+  return i + (i >> 5);
+}
 
 /* par[v] = min over tight arcs u -> v with d[u] < d[v] of u. A warp takes
  * TREE_CHUNK consecutive arcs; their tails go to shared memory first (each
@@ -45,8 +47,8 @@ __device__ __forceinline__ int tail_slot(int i) { return i + (i >> 5); }
  * over the positions), so the arc loop's iterations are independent and
  * their loads overlap. Needs blockDim.x == 256. */
 template <class T>
-__global__ void __launch_bounds__(256) tree_strict(const DevGraph g, const typename Key<T>::K *__restrict__ d,
-                                                   int32_t *__restrict__ par, T lim) {
+__global__ void __launch_bounds__(256)
+    tree_strict(const DevGraph g, const typename Key<T>::K *__restrict__ d, int32_t *__restrict__ par, T lim) {
   typedef Key<T> KT;
   constexpr int SLOTS = TREE_CHUNK + TREE_CHUNK / 32;
   __shared__ int32_t tails[256 / 32][SLOTS];
@@ -157,11 +159,11 @@ gsp_info tree_bfs(const DevGraph &g, const typename Key<T>::K *d, int32_t *par, 
   int32_t lo = 0, L = 0;
   for (; lo < hi; L++) {
     if (wide)
-      tree_level<T, 32><<<blocks_for((int64_t)(hi - lo) * 32), 256>>>(g, d, ws.order, lo, hi, L, ws.level, par,
-                                                                       ws.cnt, lim);
+      tree_level<T, 32>
+          <<<blocks_for((int64_t)(hi - lo) * 32), 256>>>(g, d, ws.order, lo, hi, L, ws.level, par, ws.cnt, lim);
     else
-      tree_level<T, 4><<<blocks_for((int64_t)(hi - lo) * 4), 256>>>(g, d, ws.order, lo, hi, L, ws.level, par,
-                                                                     ws.cnt, lim);
+      tree_level<T, 4>
+          <<<blocks_for((int64_t)(hi - lo) * 4), 256>>>(g, d, ws.order, lo, hi, L, ws.level, par, ws.cnt, lim);
     GSP_CUDA_LAUNCHED();
     lo = hi;
     GSP_TRY(read_count(&hi, ws.cnt));
@@ -248,7 +250,7 @@ gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::
   typename Key<T>::K *hd = NULL;
   int32_t *par = NULL, *hpar = NULL;
   TreeWs ws = {NULL, NULL, NULL};
-#define GSP_FREE_ALL                                                           \
+#define GSP_FREE_ALL                                                                                        \
   (gsp__free(hd), gsp__free(hpar), cudaFree(par), cudaFree(ws.level), cudaFree(ws.order), cudaFree(ws.cnt), \
    (void)cudaGetLastError())
   const int32_t n = g.n;
@@ -274,11 +276,11 @@ gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::
   return info;
 }
 
-#define GSP_CU_TREE_(T)                                                        \
-  template gsp_info tree_start<T>(int32_t *, const Key<T>::K *, const DevGraph &, const int32_t *, int32_t, T, \
-                                  bool, TreeWs);                               \
-  template gsp_info tree_end<T>(int32_t *, const Key<T>::K *, const DevGraph &, int32_t, T, bool, TreeWs); \
-  template gsp_info finish<T>(T *, int64_t *, int64_t *, const Key<T>::K *, const DevGraph &, const int32_t *, \
+#define GSP_CU_TREE_(T)                                                                                              \
+  template gsp_info tree_start<T>(int32_t *, const Key<T>::K *, const DevGraph &, const int32_t *, int32_t, T, bool, \
+                                  TreeWs);                                                                           \
+  template gsp_info tree_end<T>(int32_t *, const Key<T>::K *, const DevGraph &, int32_t, T, bool, TreeWs);           \
+  template gsp_info finish<T>(T *, int64_t *, int64_t *, const Key<T>::K *, const DevGraph &, const int32_t *,       \
                               int32_t, T, bool);
 GSP_CU_TREE_(int32_t)
 GSP_CU_TREE_(int64_t)

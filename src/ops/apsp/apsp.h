@@ -14,16 +14,16 @@
 
 /* What the cost model needs to know about one call. */
 typedef struct {
-  int64_t n, m, ns;  /* vertices, arcs, sources (result rows) */
-  gsp_type t;        /* A's type */
-  bool negative;     /* some weight < 0 */
-  bool paths;        /* parents requested */
-  bool blocks;       /* the result goes out in row blocks (callback, or
+  int64_t n, m, ns; /* vertices, arcs, sources (result rows) */
+  gsp_type t;       /* A's type */
+  bool negative;    /* some weight < 0 */
+  bool paths;       /* parents requested */
+  bool blocks;      /* the result goes out in row blocks (callback, or
                         larger than the device memory cap) */
-  bool fw_gpu;       /* Floyd-Warshall would run on the GPU (usable, fits,
+  bool fw_gpu;      /* Floyd-Warshall would run on the GPU (usable, fits,
                         and successors possible there when paths) */
-  bool relax_gpu;    /* the multi-source kernel would run on the GPU */
-  int threads;       /* CPU threads */
+  bool relax_gpu;   /* the multi-source kernel would run on the GPU */
+  int threads;      /* CPU threads */
 } gsp__apsp_shape;
 
 /* Predicted seconds of each algorithm, indexed by gsp_apsp_algo (sec[0]
@@ -48,8 +48,8 @@ gsp_apsp_algo gsp__apsp_pick(const double sec[4], const gsp__apsp_shape *s);
  * and a value that rounds below 0 is stored as 0. Integers are exact;
  * GSP_TOO_LARGE when the potentials or reweighted sums do not fit (h
  * saturated, or (n-1) * max w' beyond INT64). */
-gsp_info gsp__johnson_reweight(void **x, gsp_type *tw, const struct gsp_matrix_s *A,
-                               const int64_t *h_int, const double *h_fp, const char *fn);
+gsp_info gsp__johnson_reweight(void **x, gsp_type *tw, const struct gsp_matrix_s *A, const int64_t *h_int,
+                               const double *h_fp, const char *fn);
 
 /* Upper bound of d'(s,v) = d(s,v) + h(s) - h(v) for d <= cutoff: the limit
  * for the kernels on the reweighted graph (cutoff - min h, rounded up into
@@ -66,9 +66,9 @@ gsp_info gsp__johnson_widen(int64_t **h_int, double **h_fp, const void *h, gsp_t
 /* How rows of one block become result rows. */
 typedef struct {
   int64_t n;
-  gsp_type tw;            /* type of the computed distances */
-  gsp__sssp_value wlim;   /* computed values above this are "no path" */
-  gsp_type out;           /* output type */
+  gsp_type tw;          /* type of the computed distances */
+  gsp__sssp_value wlim; /* computed values above this are "no path" */
+  gsp_type out;         /* output type */
   /* Johnson potentials, or both NULL: h_int for integer types, h_fp for
    * floats; d = d' - h(s) + h(v). */
   const int64_t *h_int;
@@ -78,7 +78,7 @@ typedef struct {
    * saturation does), 2 = FP32 computed in double (rounded), 0 = as is. */
   int to_t;
   bool has_cutoff;
-  double cutoff;          /* applied to the final distance, as double */
+  double cutoff; /* applied to the final distance, as double */
 } gsp__apsp_finish;
 
 /* Whether finishing changes anything (else the computed rows are the
@@ -90,7 +90,7 @@ bool gsp__apsp_finish_needed(const gsp__apsp_finish *f);
  * the parents of dropped vertices (beyond the cutoff or the output type's
  * range) except those still on a kept vertex's tree path. out may be w
  * itself when tw == out. Errors: GSP_OUT_OF_MEMORY. */
-gsp_info gsp__apsp_finish_rows(void *out, int64_t *par, const void *w, const int64_t *src,
-                               int64_t nb, const gsp__apsp_finish *f, int nthreads);
+gsp_info gsp__apsp_finish_rows(void *out, int64_t *par, const void *w, const int64_t *src, int64_t nb,
+                               const gsp__apsp_finish *f, int nthreads);
 
 #endif /* GSP_APSP_H */

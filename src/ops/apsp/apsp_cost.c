@@ -29,8 +29,8 @@
 /* INT32 with a negative weight leaves the DPX path for the saturating
  * operator: "int32 min-plus (saturating, inputs < 0)" 8192: 2.37e12. */
 #define FW_GPU_RATE_I32_NEG 2.4e12
-#define FW_GPU_ROUND_S 2.0e-4
-#define FW_GPU_HOST_CELL_S 1.2e-8
+#define FW_GPU_ROUND_S      2.0e-4
+#define FW_GPU_HOST_CELL_S  1.2e-8
 #define FW_GPU_PATHS_FACTOR 1.95
 
 /* ---- Floyd-Warshall on the CPU (docs/performance.md "CPU closure"):
@@ -39,8 +39,8 @@
  * 1.65e10 on the 2-core machine). Successors (textbook order): x3.5. */
 #define FW_CPU_RATE_4B_THREAD 4.2e9
 #define FW_CPU_RATE_8B_THREAD 2.0e9
-#define FW_CPU_PATHS_FACTOR 3.5
-#define FW_CPU_CELL_S 1.0e-9 /* the copy and the absent marks of n^2 cells */
+#define FW_CPU_PATHS_FACTOR   3.5
+#define FW_CPU_CELL_S         1.0e-9 /* the copy and the absent marks of n^2 cells */
 
 /* ---- Multi-source relaxation on the GPU (gsp_cuda_msssp, pull rounds,
  * batches of 1024; H200, docs/performance.md "Many-source SSSP",
@@ -52,9 +52,9 @@
  * arcs, cost; the model ignores the diameter). Parents: +21% at 4677,
  * +162% at 65536 (int64 parents written to fresh host pages): x1.3 on the
  * device part and 2 ns a cell. bench_apsp rows "msssp" calibrate. */
-#define RELAX_GPU_RATE 6.0e9
-#define RELAX_GPU_CELL_S 2.0e-10
-#define RELAX_GPU_FIXED_S 0.02
+#define RELAX_GPU_RATE         6.0e9
+#define RELAX_GPU_CELL_S       2.0e-10
+#define RELAX_GPU_FIXED_S      0.02
 #define RELAX_GPU_PATHS_FACTOR 1.3
 #define RELAX_GPU_PATHS_CELL_S 2.0e-9
 
@@ -63,7 +63,7 @@
  * n log2 n heap steps per second. Estimate from the 2-core development
  * machine (bench_sssp --backend cpu); bench_apsp --backend cpu rows
  * "msssp" calibrate. */
-#define RELAX_CPU_RATE_THREAD 6.0e7
+#define RELAX_CPU_RATE_THREAD  6.0e7
 #define RELAX_CPU_PATHS_FACTOR 1.5
 
 /* ---- Johnson's extra work: Bellman-Ford (a handful of passes over the
@@ -76,19 +76,17 @@
  * shapes (the first prediction, 1e-9, made Johnson 1.3x-2.6x too dear).
  * The INT64 relaxation an INT32 graph needs when (n-1) max w' overflows
  * INT32 is left out: it did not occur on any benchmark graph. */
-#define BF_PASSES 20.0
-#define BF_GPU_RATE 1.0e9 /* arcs a second */
+#define BF_PASSES          20.0
+#define BF_GPU_RATE        1.0e9 /* arcs a second */
 #define BF_CPU_RATE_THREAD 1.0e8
-#define JOHNSON_CELL_S 3.0e-10
+#define JOHNSON_CELL_S     3.0e-10
 
 static double fw_seconds(const gsp__apsp_shape *s) {
   const double n = (double)s->n, n3 = n * n * n, cells = n * n;
   const bool wide = s->t == GSP_INT64 || s->t == GSP_FP64;
   const double out = (double)s->ns * n * FW_CPU_CELL_S;
   if (s->fw_gpu) {
-    const double rate = wide                                ? FW_GPU_RATE_8B
-                        : s->t == GSP_INT32 && s->negative ? FW_GPU_RATE_I32_NEG
-                                                           : FW_GPU_RATE_4B;
+    const double rate = wide ? FW_GPU_RATE_8B : s->t == GSP_INT32 && s->negative ? FW_GPU_RATE_I32_NEG : FW_GPU_RATE_4B;
     double t = n3 / rate + ceil(n / 128) * FW_GPU_ROUND_S;
     if (s->paths) t *= FW_GPU_PATHS_FACTOR;
     return t + cells * FW_GPU_HOST_CELL_S * (s->paths ? 2 : 1) + out;
@@ -119,8 +117,7 @@ void gsp__apsp_predict(double sec[4], const gsp__apsp_shape *s) {
   sec[GSP_APSP_MSSSP] = s->negative ? INFINITY : relax_seconds(s);
   const double th = s->threads > 0 ? s->threads : 1;
   const double bf = (double)s->m * BF_PASSES / (s->relax_gpu ? BF_GPU_RATE : BF_CPU_RATE_THREAD * th);
-  sec[GSP_APSP_JOHNSON] = bf + relax_seconds(s) +
-                          (double)s->ns * (double)s->n * JOHNSON_CELL_S;
+  sec[GSP_APSP_JOHNSON] = bf + relax_seconds(s) + (double)s->ns * (double)s->n * JOHNSON_CELL_S;
 }
 
 gsp_apsp_algo gsp__apsp_pick(const double sec[4], const gsp__apsp_shape *s) {

@@ -22,8 +22,7 @@ gsp_info gsp__johnson_widen(int64_t **h_int, double **h_fp, const void *h, gsp_t
 #define GSP_FREE_ALL (gsp__free(hi), gsp__free(hd))
   if (t == GSP_INT32 || t == GSP_INT64) {
     GSP_ALLOC(hi, n > 0 ? n : 1, sizeof *hi);
-    for (int64_t v = 0; v < n; v++)
-      hi[v] = t == GSP_INT32 ? ((const int32_t *)h)[v] : ((const int64_t *)h)[v];
+    for (int64_t v = 0; v < n; v++) hi[v] = t == GSP_INT32 ? ((const int32_t *)h)[v] : ((const int64_t *)h)[v];
   } else {
     GSP_ALLOC(hd, n > 0 ? n : 1, sizeof *hd);
     for (int64_t v = 0; v < n; v++) hd[v] = t == GSP_FP32 ? ((const float *)h)[v] : ((const double *)h)[v];
@@ -36,8 +35,7 @@ gsp_info gsp__johnson_widen(int64_t **h_int, double **h_fp, const void *h, gsp_t
 
 /* Integer weights: w' in 128 bits, its range, then stored in INT32 when
  * every path sum of n-1 arcs stays below INT32_MAX, else INT64. */
-static gsp_info reweight_int(void **x, gsp_type *tw, const struct gsp_matrix_s *A, const int64_t *h,
-                             const char *fn) {
+static gsp_info reweight_int(void **x, gsp_type *tw, const struct gsp_matrix_s *A, const int64_t *h, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   void *out = NULL;
 #define GSP_FREE_ALL gsp__free(out)
@@ -47,10 +45,11 @@ static gsp_info reweight_int(void **x, gsp_type *tw, const struct gsp_matrix_s *
   for (int64_t v = 0; v < n; v++)
     GSP_CHECK(h[v] > hfloor, GSP_TOO_LARGE,
               "%s: Johnson's potential of vertex %lld saturates %s (negative paths too long for the type; "
-              "use INT64 or FP64 weights)", fn, (long long)v, gsp__type_name(A->type));
+              "use INT64 or FP64 weights)",
+              fn, (long long)v, gsp__type_name(A->type));
   const int nt = gsp__threads();
   int64_t hi64 = 0, lo64 = 0; /* range of w' (each checked to fit int64) */
-  int64_t over = 0; /* arcs whose w' leaves int64 */
+  int64_t over = 0;           /* arcs whose w' leaves int64 */
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1024) reduction(max : hi64) reduction(min : lo64) \
     reduction(+ : over) if (m > 65536)
   for (int64_t u = 0; u < n; u++)
@@ -65,8 +64,8 @@ static gsp_info reweight_int(void **x, gsp_type *tw, const struct gsp_matrix_s *
       if ((int64_t)r > hi64) hi64 = (int64_t)r;
       if ((int64_t)r < lo64) lo64 = (int64_t)r;
     }
-  GSP_CHECK(over == 0, GSP_TOO_LARGE, "%s: %lld reweighted arcs exceed INT64 (weights too large for Johnson)",
-            fn, (long long)over);
+  GSP_CHECK(over == 0, GSP_TOO_LARGE, "%s: %lld reweighted arcs exceed INT64 (weights too large for Johnson)", fn,
+            (long long)over);
   GSP_CHECK(lo64 >= 0, GSP_PANIC, "%s: a reweighted arc is %lld < 0: the potentials are not feasible", fn,
             (long long)lo64);
   /* every shortest path has at most n-1 arcs, each at most hi64 */
@@ -117,8 +116,8 @@ static gsp_info reweight_fp(void **x, const struct gsp_matrix_s *A, const double
   return info;
 }
 
-gsp_info gsp__johnson_reweight(void **x, gsp_type *tw, const struct gsp_matrix_s *A,
-                               const int64_t *h_int, const double *h_fp, const char *fn) {
+gsp_info gsp__johnson_reweight(void **x, gsp_type *tw, const struct gsp_matrix_s *A, const int64_t *h_int,
+                               const double *h_fp, const char *fn) {
   if (A->type == GSP_INT32 || A->type == GSP_INT64) return reweight_int(x, tw, A, h_int, fn);
   *tw = A->type;
   return reweight_fp(x, A, h_fp, fn);
@@ -136,8 +135,12 @@ gsp__sssp_value gsp__johnson_limit(gsp_type tw, bool has_cutoff, double cutoff, 
   }
   const double lim = has_cutoff ? floor(cutoff) - hmin : INFINITY;
   switch (tw) {
-  case GSP_INT32: v.i32 = lim >= (double)(INT32_MAX - 1) ? INT32_MAX - 1 : (int32_t)lim; break;
-  case GSP_INT64: v.i64 = lim >= 9223372036854774784.0 ? INT64_MAX - 1 : (int64_t)lim; break;
+  case GSP_INT32:
+    v.i32 = lim >= (double)(INT32_MAX - 1) ? INT32_MAX - 1 : (int32_t)lim;
+    break;
+  case GSP_INT64:
+    v.i64 = lim >= 9223372036854774784.0 ? INT64_MAX - 1 : (int64_t)lim;
+    break;
   case GSP_FP32: {
     /* generous: the float sums of the kernels round; the exact cut is
      * applied to the mapped-back distances */

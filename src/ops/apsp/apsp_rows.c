@@ -29,54 +29,54 @@ static inline int64_t f2i(double v, int64_t lo, int64_t hi) {
 }
 #define I2_INT32(v) ((int32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v))
 #define I2_INT64(v) clamp64(v)
-#define I2_FP32(v) ((float)clamp64(v))
-#define I2_FP64(v) ((double)clamp64(v))
+#define I2_FP32(v)  ((float)clamp64(v))
+#define I2_FP64(v)  ((double)clamp64(v))
 #define F2_INT32(v) ((int32_t)f2i(v, INT32_MIN, INT32_MAX))
 #define F2_INT64(v) f2i(v, INT64_MIN, INT64_MAX)
-#define F2_FP32(v) ((float)(v))
-#define F2_FP64(v) ((double)(v))
+#define F2_FP32(v)  ((float)(v))
+#define F2_FP64(v)  ((double)(v))
 
 /* One row: w (type WT) -> o (type OT). WIDE is i128 for integer WT,
  * double for floats; H the matching potentials. Sets drop[v] for vertices
  * reached but dropped; returns their count. */
-#define FIN_ROW(NAME, WT, WIDE, H, CONV, OT, OINF)                             \
-  static int64_t NAME(void *ov, const void *wv, int64_t n, WT wl, const H *h, int64_t s, int tk, \
-                      bool hc, double cut, uint8_t *drop) {                    \
-    const WT *w = (const WT *)wv;                                              \
-    OT *o = (OT *)ov;                                                          \
-    const OT oinf = OINF;                                                      \
-    const WIDE hs = h ? (WIDE)h[s] : 0;                                        \
-    int64_t drops = 0;                                                         \
-    for (int64_t v = 0; v < n; v++) {                                          \
-      const WT x = w[v];                                                       \
-      if (!(x <= wl)) {                                                        \
-        o[v] = oinf;                                                           \
-        continue;                                                              \
-      }                                                                        \
-      WIDE d = h ? (WIDE)x - hs + (WIDE)h[v] : (WIDE)x;                        \
-      bool out_of_range = false;                                               \
-      if (tk == 1) { /* back into INT32, saturating as its arithmetic */       \
-        out_of_range = d > (WIDE)(INT32_MAX - 1);                              \
-        if (d < (WIDE)INT32_MIN) d = (WIDE)INT32_MIN;                          \
-      } else if (tk == 2) { /* rounded to FP32 */                              \
-        d = (WIDE)(float)d;                                                    \
-      }                                                                        \
-      const OT y = CONV(d);                                                    \
-      if (out_of_range || (hc && (double)d > cut) || y == oinf) {              \
-        o[v] = oinf;                                                           \
-        drop[v] = 1;                                                           \
-        drops++;                                                               \
-        continue;                                                              \
-      }                                                                        \
-      o[v] = y;                                                                \
-    }                                                                          \
-    return drops;                                                              \
+#define FIN_ROW(NAME, WT, WIDE, H, CONV, OT, OINF)                                                                    \
+  static int64_t NAME(void *ov, const void *wv, int64_t n, WT wl, const H *h, int64_t s, int tk, bool hc, double cut, \
+                      uint8_t *drop) {                                                                                \
+    const WT *w = (const WT *)wv;                                                                                     \
+    OT *o = (OT *)ov;                                                                                                 \
+    const OT oinf = OINF;                                                                                             \
+    const WIDE hs = h ? (WIDE)h[s] : 0;                                                                               \
+    int64_t drops = 0;                                                                                                \
+    for (int64_t v = 0; v < n; v++) {                                                                                 \
+      const WT x = w[v];                                                                                              \
+      if (!(x <= wl)) {                                                                                               \
+        o[v] = oinf;                                                                                                  \
+        continue;                                                                                                     \
+      }                                                                                                               \
+      WIDE d = h ? (WIDE)x - hs + (WIDE)h[v] : (WIDE)x;                                                               \
+      bool out_of_range = false;                                                                                      \
+      if (tk == 1) { /* back into INT32, saturating as its arithmetic */                                              \
+        out_of_range = d > (WIDE)(INT32_MAX - 1);                                                                     \
+        if (d < (WIDE)INT32_MIN) d = (WIDE)INT32_MIN;                                                                 \
+      } else if (tk == 2) { /* rounded to FP32 */                                                                     \
+        d = (WIDE)(float)d;                                                                                           \
+      }                                                                                                               \
+      const OT y = CONV(d);                                                                                           \
+      if (out_of_range || (hc && (double)d > cut) || y == oinf) {                                                     \
+        o[v] = oinf;                                                                                                  \
+        drop[v] = 1;                                                                                                  \
+        drops++;                                                                                                      \
+        continue;                                                                                                     \
+      }                                                                                                               \
+      o[v] = y;                                                                                                       \
+    }                                                                                                                 \
+    return drops;                                                                                                     \
   }
 
-#define FIN_ROWS_FOR(WN, WT, WIDE, H, PFX)                                     \
-  FIN_ROW(fin_##WN##_i32, WT, WIDE, H, PFX##2_INT32, int32_t, INT32_MAX)       \
-  FIN_ROW(fin_##WN##_i64, WT, WIDE, H, PFX##2_INT64, int64_t, INT64_MAX)       \
-  FIN_ROW(fin_##WN##_f32, WT, WIDE, H, PFX##2_FP32, float, INFINITY)           \
+#define FIN_ROWS_FOR(WN, WT, WIDE, H, PFX)                               \
+  FIN_ROW(fin_##WN##_i32, WT, WIDE, H, PFX##2_INT32, int32_t, INT32_MAX) \
+  FIN_ROW(fin_##WN##_i64, WT, WIDE, H, PFX##2_INT64, int64_t, INT64_MAX) \
+  FIN_ROW(fin_##WN##_f32, WT, WIDE, H, PFX##2_FP32, float, INFINITY)     \
   FIN_ROW(fin_##WN##_f64, WT, WIDE, H, PFX##2_FP64, double, INFINITY)
 
 FIN_ROWS_FOR(i32, int32_t, i128, int64_t, I)
@@ -102,8 +102,8 @@ static void prune_parents(int64_t *par, const uint8_t *drop, uint8_t *anc, int64
     if (drop[v] && !anc[v]) par[v] = -1;
 }
 
-gsp_info gsp__apsp_finish_rows(void *out, int64_t *par, const void *w, const int64_t *src,
-                               int64_t nb, const gsp__apsp_finish *f, int nthreads) {
+gsp_info gsp__apsp_finish_rows(void *out, int64_t *par, const void *w, const int64_t *src, int64_t nb,
+                               const gsp__apsp_finish *f, int nthreads) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = f->n;
   int nt = nthreads > 0 ? nthreads : 1;
@@ -125,40 +125,72 @@ gsp_info gsp__apsp_finish_rows(void *out, int64_t *par, const void *w, const int
       case GSP_INT32: {
         const int32_t wl = f->wlim.i32;
         switch (oi) {
-        case 0: drops = fin_i32_i32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        case 1: drops = fin_i32_i64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        case 2: drops = fin_i32_f32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        default: drops = fin_i32_f64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 0:
+          drops = fin_i32_i32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        case 1:
+          drops = fin_i32_i64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        case 2:
+          drops = fin_i32_f32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        default:
+          drops = fin_i32_f64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
         }
         break;
       }
       case GSP_INT64: {
         const int64_t wl = f->wlim.i64;
         switch (oi) {
-        case 0: drops = fin_i64_i32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        case 1: drops = fin_i64_i64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        case 2: drops = fin_i64_f32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        default: drops = fin_i64_f64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 0:
+          drops = fin_i64_i32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        case 1:
+          drops = fin_i64_i64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        case 2:
+          drops = fin_i64_f32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        default:
+          drops = fin_i64_f64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
         }
         break;
       }
       case GSP_FP32: {
         const float wl = f->wlim.f32;
         switch (oi) {
-        case 0: drops = fin_f32_i32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        case 1: drops = fin_f32_i64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        case 2: drops = fin_f32_f32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        default: drops = fin_f32_f64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 0:
+          drops = fin_f32_i32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        case 1:
+          drops = fin_f32_i64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        case 2:
+          drops = fin_f32_f32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        default:
+          drops = fin_f32_f64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
         }
         break;
       }
       default: {
         const double wl = f->wlim.f64;
         switch (oi) {
-        case 0: drops = fin_f64_i32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        case 1: drops = fin_f64_i64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        case 2: drops = fin_f64_f32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
-        default: drops = fin_f64_f64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop); break;
+        case 0:
+          drops = fin_f64_i32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        case 1:
+          drops = fin_f64_i64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        case 2:
+          drops = fin_f64_f32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
+        default:
+          drops = fin_f64_f64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
+          break;
         }
         break;
       }

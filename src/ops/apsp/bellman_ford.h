@@ -18,7 +18,6 @@ extern "C" {
 /* Johnson potentials: h(v) = the distance to v from a virtual source joined to every vertex by a 0-weight arc (so h <= 0), in A's type and arithmetic (integers saturate as MIN_PLUS). h: n values of A's type, written only on success. backend: CPU or CUDA (AUTO: process default, a GPU decline runs on the CPU under AUTO and fails under CUDA, as elsewhere). GSP_NEGATIVE_CYCLE when A has a negative cycle anywhere; with cycle/cycle_len non-NULL (cycle has room for n vertices) one such cycle's vertices are returned in order (cycle[0] -> cycle[1] -> ... -> cycle[len-1] -> cycle[0] are arcs whose weights sum < 0). */
 gsp_info gsp__bf_potentials(void *h, struct gsp_matrix_s *A, gsp_backend backend, int64_t *cycle, int64_t *cycle_len);
 
-
 /* ---- the CPU side (the pieces the CUDA kernel shares: bf_shared.h) ---- */
 
 /* Check A (handle, square, numeric type, no NaN or -inf weight; negative
@@ -32,14 +31,13 @@ gsp_info gsp__bf_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, gsp_backend
  * cycle turns up in the parent graph; cycle (room for n) then holds it in
  * arc order from its smallest vertex, *clen its length.
  */
-gsp_info gsp__bf_cpu(void *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc, int64_t *cycle,
-                     int64_t *clen, int64_t *rounds);
+gsp_info gsp__bf_cpu(void *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc, int64_t *cycle, int64_t *clen,
+                     int64_t *rounds);
 
 /* Integer graphs whose distances reached INT_MIN: Bellman-Ford again in
  * exact 128-bit arithmetic from the same sources; *clen = 0 when no
  * negative cycle is reachable, else its length and cycle holds it. */
-gsp_info gsp__bf_exact_cycle(const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc, int64_t *cycle,
-                             int64_t *clen);
+gsp_info gsp__bf_exact_cycle(const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc, int64_t *cycle, int64_t *clen);
 
 #ifdef __cplusplus
 }

@@ -13,15 +13,14 @@
  * After n rounds with a change, or at the checkpoints of
  * gsp__bf_check_round, the parent graph is searched for a cycle.
  */
-static gsp_info SSSP_FN(bf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc,
-                            int64_t *cycle, int64_t *clen, int64_t *rounds) {
+static gsp_info SSSP_FN(bf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc, int64_t *cycle,
+                            int64_t *clen, int64_t *rounds) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   SSSP_T *U = NULL;
   int64_t *F = NULL, *T = NULL, *pred = NULL, *cand = NULL;
   uint8_t *touched = NULL;
-#define GSP_FREE_ALL                                                           \
-  (gsp__free(U), gsp__free(F), gsp__free(T), gsp__free(pred), gsp__free(cand), gsp__free(touched))
+#define GSP_FREE_ALL (gsp__free(U), gsp__free(F), gsp__free(T), gsp__free(pred), gsp__free(cand), gsp__free(touched))
   GSP_ALLOC(U, n, sizeof *U);
   GSP_ALLOC(F, n, sizeof *F);
   GSP_ALLOC(T, n, sizeof *T);
@@ -72,8 +71,7 @@ static gsp_info SSSP_FN(bf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *
           const int64_t v = (int64_t)jx[e];
           if (!touched[v] || SSSP_ADD(du, w[e]) != U[v]) continue;
           int64_t cur = __atomic_load_n(&cand[v], __ATOMIC_RELAXED);
-          while (u < cur && !__atomic_compare_exchange_n(&cand[v], &cur, u, true, __ATOMIC_RELAXED,
-                                                         __ATOMIC_RELAXED)) {
+          while (u < cur && !__atomic_compare_exchange_n(&cand[v], &cur, u, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
           }
         }
       }

@@ -45,25 +45,30 @@ typedef struct {
 static weight_scan scan_weights(const struct gsp_matrix_s *A, int nt) {
   const int64_t m = A->nvals;
   int64_t neg = 0, nonpos = 0, bad = INT64_MAX;
-#define APSP_SCAN_(ct, isbad)                                                  \
-  {                                                                            \
-    const ct *x = (const ct *)A->x;                                            \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : neg, nonpos) reduction(min : bad) if (m > 65536)") \
-    for (int64_t e = 0; e < m; e++) {                                          \
-      if (isbad) {                                                             \
-        if (e < bad) bad = e;                                                  \
-        continue;                                                              \
-      }                                                                        \
-      neg += x[e] < 0;                                                         \
-      nonpos += !(x[e] > 0);                                                   \
-    }                                                                          \
+#define APSP_SCAN_(ct, isbad)                                                                                                         \
+  {                                                                                                                                   \
+    const ct *x = (const ct *)A->x;                                                                                                   \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : neg, nonpos) reduction(min : bad) if (m > 65536)") for ( \
+        int64_t e = 0; e < m; e++) {                                                                                                  \
+      if (isbad) {                                                                                                                    \
+        if (e < bad) bad = e;                                                                                                         \
+        continue;                                                                                                                     \
+      }                                                                                                                               \
+      neg += x[e] < 0;                                                                                                                \
+      nonpos += !(x[e] > 0);                                                                                                          \
+    }                                                                                                                                 \
   }
   switch (A->type) {
-  case GSP_INT32: APSP_SCAN_(int32_t, false) break;
-  case GSP_INT64: APSP_SCAN_(int64_t, false) break;
-  case GSP_FP32: APSP_SCAN_(float, isnan(x[e]) || x[e] == -INFINITY) break;
-  case GSP_FP64: APSP_SCAN_(double, isnan(x[e]) || x[e] == -INFINITY) break;
-  default: break;
+  case GSP_INT32:
+    APSP_SCAN_(int32_t, false) break;
+  case GSP_INT64:
+    APSP_SCAN_(int64_t, false) break;
+  case GSP_FP32:
+    APSP_SCAN_(float, isnan(x[e]) || x[e] == -INFINITY) break;
+  case GSP_FP64:
+    APSP_SCAN_(double, isnan(x[e]) || x[e] == -INFINITY) break;
+  default:
+    break;
   }
 #undef APSP_SCAN_
   return (weight_scan){neg > 0, nonpos == 0, bad == INT64_MAX ? -1 : bad};
@@ -84,10 +89,18 @@ static gsp__sssp_value finite_max(gsp_type t) {
   gsp__sssp_value v;
   memset(&v, 0, sizeof v);
   switch (t) {
-  case GSP_INT32: v.i32 = INT32_MAX - 1; break;
-  case GSP_INT64: v.i64 = INT64_MAX - 1; break;
-  case GSP_FP32: v.f32 = FLT_MAX; break;
-  default: v.f64 = DBL_MAX; break;
+  case GSP_INT32:
+    v.i32 = INT32_MAX - 1;
+    break;
+  case GSP_INT64:
+    v.i64 = INT64_MAX - 1;
+    break;
+  case GSP_FP32:
+    v.f32 = FLT_MAX;
+    break;
+  default:
+    v.f64 = DBL_MAX;
+    break;
   }
   return v;
 }
@@ -102,16 +115,16 @@ typedef struct {
   bool paths;
   gsp_apsp_rows_fn rows;
   void *rows_ctx;
-  void *dx;   /* result values (ns x n, out), NULL with a callback */
-  void *px;    /* result parents, NULL without paths or with a callback */
-  bool p32;    /* px is int32 (else int64); rows are computed as int64 */
+  void *dx; /* result values (ns x n, out), NULL with a callback */
+  void *px; /* result parents, NULL without paths or with a callback */
+  bool p32; /* px is int32 (else int64); rows are computed as int64 */
   int nthreads;
-  bool gpu;          /* try the GPU */
-  bool required;     /* GSP_BACKEND_CUDA asked for: no CPU fallback for lack of memory */
-  int64_t batch;     /* GPU sources per pass (0: the kernel's choice) */
-  size_t cap;        /* device memory cap for the closure */
-  int gpus;          /* GPUs for the closure */
-  bool ran_gpu;      /* set when a kernel ran on the GPU */
+  bool gpu;      /* try the GPU */
+  bool required; /* GSP_BACKEND_CUDA asked for: no CPU fallback for lack of memory */
+  int64_t batch; /* GPU sources per pass (0: the kernel's choice) */
+  size_t cap;    /* device memory cap for the closure */
+  int gpus;      /* GPUs for the closure */
+  bool ran_gpu;  /* set when a kernel ran on the GPU */
   int64_t blocks;
   /* The result's presence flags (ns x n), written by the GPU kernel where it
    * computes rows straight into the result; pres_ok stays true while every
@@ -129,8 +142,7 @@ typedef struct {
  * faults cost as much as the writes). Advice only. */
 static void huge_pages(void *p, size_t bytes) {
 #if defined(__linux__)
-  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1),
-                  e = ((uintptr_t)p + bytes) & ~(h - 1);
+  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1), e = ((uintptr_t)p + bytes) & ~(h - 1);
   if (bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
 #else
   (void)p, (void)bytes;
@@ -167,8 +179,8 @@ static gsp_info deliver(apsp_run *r, int64_t k0, int64_t nb, const void *o, cons
 
 /* Distances (and parents) of sources src[0..nb) on graph G, rows of G's
  * type: the GPU kernel when it takes the call, else the CPU one. */
-static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_matrix_s *G,
-                           const gsp__sssp_graph *g, const int64_t *src, int64_t nb, uint8_t *keep) {
+static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_matrix_s *G, const gsp__sssp_graph *g,
+                           const int64_t *src, int64_t nb, uint8_t *keep) {
   gsp_info info = GSP_SUCCESS;
   uint8_t *present = NULL;
 #define GSP_FREE_ALL gsp__free(present)
@@ -182,8 +194,7 @@ static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_ma
     if (!keep) GSP_ALLOC(present, (size_t)nb * (size_t)r->n + 1, 1);
     const gsp__backend_choice be = {.gpu = true, .required = r->required};
     gsp__device_decline_clear();
-    GSP_TRY(gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, G, src, nb, &g->lim, r->batch,
-                           &taken));
+    GSP_TRY(gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, G, src, nb, &g->lim, r->batch, &taken));
     r->ran_gpu |= taken;
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
     if (taken) {
@@ -268,8 +279,7 @@ static gsp_info cycle_error(const int64_t *cycle, int64_t len, const char *how) 
 }
 
 /* H is the caller's handle; the kernels read its CSR form A. */
-static gsp_info run_msssp(apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff,
-                          gsp_backend backend) {
+static gsp_info run_msssp(apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff, gsp_backend backend) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *A = NULL;
 #define GSP_FREE_ALL
@@ -283,8 +293,7 @@ static gsp_info run_msssp(apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, 
   return info;
 }
 
-static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff,
-                            gsp_backend backend) {
+static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff, gsp_backend backend) {
   gsp_info info = GSP_SUCCESS;
   void *h = NULL, *rx = NULL;
   int64_t *cycle = NULL, *h_int = NULL;
@@ -327,9 +336,17 @@ static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff
   g.lim = gsp__johnson_limit(tw, has_cutoff, cutoff, h_int, h_fp, n);
   g.delta = 1;
   g.nthreads = r->nthreads;
-  const gsp__apsp_finish f = {.n = n, .tw = tw, .wlim = g.lim, .out = r->out, .h_int = h_int, .h_fp = h_fp,
-                              .to_t = A->type == GSP_INT32 && tw == GSP_INT64 ? 1 : A->type == GSP_FP32 ? 2 : 0,
-                              .has_cutoff = has_cutoff, .cutoff = cutoff};
+  const gsp__apsp_finish f = {.n = n,
+                              .tw = tw,
+                              .wlim = g.lim,
+                              .out = r->out,
+                              .h_int = h_int,
+                              .h_fp = h_fp,
+                              .to_t = A->type == GSP_INT32 && tw == GSP_INT64 ? 1
+                                      : A->type == GSP_FP32                   ? 2
+                                                                              : 0,
+                              .has_cutoff = has_cutoff,
+                              .cutoff = cutoff};
   GSP_TRY(run_relax(r, &R, &g, &f));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -339,8 +356,8 @@ static gsp_info run_johnson(apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff
 /* Rows (or, transposed, columns) src[0..nb) of the dense n x n closure M
  * into w (nb x n, M's type, +inf where absent) and of the successor
  * matrix S into p (-1 where absent). Tiles keep the column gather local. */
-static void gather(void *w, int64_t *p, const struct gsp_matrix_s *M, const struct gsp_matrix_s *S,
-                   const int64_t *src, int64_t nb, bool transposed, int nt) {
+static void gather(void *w, int64_t *p, const struct gsp_matrix_s *M, const struct gsp_matrix_s *S, const int64_t *src,
+                   int64_t nb, bool transposed, int nt) {
   const int64_t n = M->nrows;
   const size_t ts = gsp_type_size(M->type);
   char inf[16];
@@ -352,8 +369,8 @@ static void gather(void *w, int64_t *p, const struct gsp_matrix_s *M, const stru
       const int64_t k1 = (a + 1) * T < nb ? (a + 1) * T : nb, v1 = (c + 1) * T < n ? (c + 1) * T : n;
       for (int64_t v = c * T; v < v1; v++)
         for (int64_t k = a * T; k < k1; k++) {
-          const size_t from = transposed ? (size_t)v * (size_t)n + (size_t)src[k]
-                                         : (size_t)src[k] * (size_t)n + (size_t)v;
+          const size_t from =
+              transposed ? (size_t)v * (size_t)n + (size_t)src[k] : (size_t)src[k] * (size_t)n + (size_t)v;
           const size_t to = (size_t)k * (size_t)n + (size_t)v;
           const bool present = !M->b || M->b[from];
           memcpy((char *)w + to * ts, present ? (const char *)M->x + from * ts : inf, ts);
@@ -372,14 +389,13 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
   void *wbuf = NULL, *obuf = NULL;
   int64_t *pbuf = NULL, *cycle = NULL;
   void *h = NULL;
-#define GSP_FREE_ALL                                                           \
-  (gsp_matrix_free(&M), gsp_matrix_free(&S), gsp__free(wbuf), gsp__free(obuf), gsp__free(pbuf), \
-   gsp__free(cycle), gsp__free(h))
+#define GSP_FREE_ALL                                                                                              \
+  (gsp_matrix_free(&M), gsp_matrix_free(&S), gsp__free(wbuf), gsp__free(obuf), gsp__free(pbuf), gsp__free(cycle), \
+   gsp__free(h))
   const int64_t n = r->n;
   const bool transposed = r->paths;
   GSP_TRY(transposed ? gsp_matrix_transpose(&M, A) : gsp_matrix_dup(&M, A));
-  gsp_closure_opts co = {.backend = r->gpu ? backend : GSP_BACKEND_CPU, .device_memory_cap = r->cap,
-                         .gpus = r->gpus};
+  gsp_closure_opts co = {.backend = r->gpu ? backend : GSP_BACKEND_CPU, .device_memory_cap = r->cap, .gpus = r->gpus};
   info = gsp_closure_ext(M, r->paths ? &S : NULL, GSP_MIN_PLUS, &co);
   if (info == GSP_NEGATIVE_CYCLE) {
     /* name the cycle: Bellman-Ford finds one */
@@ -399,8 +415,8 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
   gsp_cuda_matrix_release(M); /* the result lives on the host, as other results do */
   if (S) gsp_cuda_matrix_release(S);
 #endif
-  const gsp__apsp_finish f = {.n = n, .tw = A->type, .wlim = finite_max(A->type), .out = r->out,
-                              .has_cutoff = has_cutoff, .cutoff = cutoff};
+  const gsp__apsp_finish f = {
+      .n = n, .tw = A->type, .wlim = finite_max(A->type), .out = r->out, .has_cutoff = has_cutoff, .cutoff = cutoff};
   const bool fin = gsp__apsp_finish_needed(&f);
   if (!transposed && identity_sources && !fin && !r->rows) {
     /* the closure is the result as it is */
@@ -465,9 +481,9 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   int64_t *src = NULL;
   void *dx = NULL, *px = NULL;
   uint8_t *db = NULL;
-#define GSP_FREE_ALL                                                           \
-  (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
-   gsp__free(db), gsp_matrix_free(&whole))
+#define GSP_FREE_ALL                                                                                            \
+  (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), gsp__free(db), \
+   gsp_matrix_free(&whole))
   const double t_start = omp_get_wtime();
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
@@ -481,16 +497,17 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   GSP_CHECK(oa.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, oa.gpus);
   GSP_CHECK(A->type != GSP_BOOL, GSP_DOMAIN_MISMATCH,
             "%s: A is GSP_BOOL; shortest paths need INT32, INT64, FP32 or FP64 weights "
-            "(cast A, e.g. to GSP_INT32 for hop counts)", fn);
+            "(cast A, e.g. to GSP_INT32 for hop counts)",
+            fn);
   const gsp_type out = o.use_type ? o.type : A->type;
   /* a code that is no type at all is a bad option; a real type that
    * cannot hold distances (GSP_BOOL) is a domain mismatch */
-  GSP_CHECK(gsp_type_size(out) != 0, GSP_INVALID_VALUE, "%s: output type code %d in options is not a gsp_type",
-            fn, (int)out);
+  GSP_CHECK(gsp_type_size(out) != 0, GSP_INVALID_VALUE, "%s: output type code %d in options is not a gsp_type", fn,
+            (int)out);
   GSP_CHECK(out == GSP_INT32 || out == GSP_INT64 || out == GSP_FP32 || out == GSP_FP64, GSP_DOMAIN_MISMATCH,
             "%s: output type %d is not INT32, INT64, FP32 or FP64", fn, (int)out);
-  GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn,
-            (long long)A->nrows, (long long)A->ncols);
+  GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn, (long long)A->nrows,
+            (long long)A->ncols);
   const int64_t n = A->nrows;
   gsp_type pt;
   GSP_TRY(gsp__sssp_parent_type(&pt, o.parent_type, n, fn));
@@ -525,7 +542,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
 #ifdef GSP_HAVE_CUDA
   if (gpu) {
     size_t fb = 0, tb = 0;
-    if (gsp_cuda_memory(&fb, &tb)) dev_bytes = oa.device_memory_cap && oa.device_memory_cap < fb ? oa.device_memory_cap : fb;
+    if (gsp_cuda_memory(&fb, &tb))
+      dev_bytes = oa.device_memory_cap && oa.device_memory_cap < fb ? oa.device_memory_cap : fb;
     else gpu = false;
     GSP_CHECK(gpu || !be.required, GSP_DEVICE_OUT_OF_MEMORY,
               "%s: CUDA backend requested, but the free device memory cannot be read", fn);
@@ -534,8 +552,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   const size_t os = gsp_type_size(out);
   const size_t per_row = (size_t)(n > 0 ? n : 1) * ((os > 8 ? os : 8) + (want_paths ? 8 : 0));
   const size_t result_bytes = (size_t)ns * per_row;
-  gsp__apsp_shape shape = {.n = n, .m = G->nvals, .ns = ns, .t = G->type, .negative = ws.negative,
-                           .paths = want_paths, .threads = nt};
+  gsp__apsp_shape shape = {
+      .n = n, .m = G->nvals, .ns = ns, .t = G->type, .negative = ws.negative, .paths = want_paths, .threads = nt};
   shape.blocks = oa.rows != NULL || (oa.device_memory_cap && result_bytes > oa.device_memory_cap) ||
                  (gpu && result_bytes > dev_bytes);
   int64_t batch = 0;
@@ -558,7 +576,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   const gsp_apsp_algo algo = o.algo != GSP_APSP_AUTO ? o.algo : gsp__apsp_pick(rep.predicted_seconds, &shape);
   GSP_CHECK(!(algo == GSP_APSP_MSSSP && ws.negative), GSP_INVALID_VALUE,
             "%s: GSP_APSP_MSSSP needs non-negative weights and A has a negative one "
-            "(use GSP_APSP_JOHNSON, FLOYD_WARSHALL or AUTO)", fn);
+            "(use GSP_APSP_JOHNSON, FLOYD_WARSHALL or AUTO)",
+            fn);
   /* rows per block */
   int64_t B = ns;
   /* int32 parents are computed as int64 rows a block at a time */
@@ -613,15 +632,32 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
                 n >= INT32_MAX,
             GSP_DEVICE_OUT_OF_MEMORY,
             "%s: CUDA backend requested, but a batch of 32 sources needs more than the %zu bytes of device "
-            "memory available", fn, dev_bytes);
+            "memory available",
+            fn, dev_bytes);
   if (backend == GSP_BACKEND_CUDA && algo == GSP_APSP_FLOYD_WARSHALL) shape.fw_gpu = true;
 #endif
-  apsp_run r = {.A = G, .n = n, .ns = ns, .B = B, .src = src, .out = out, .paths = want_paths,
-                .rows = oa.rows, .rows_ctx = oa.rows_ctx, .dx = dx, .px = px, .p32 = p32, .nthreads = nt,
+  apsp_run r = {.A = G,
+                .n = n,
+                .ns = ns,
+                .B = B,
+                .src = src,
+                .out = out,
+                .paths = want_paths,
+                .rows = oa.rows,
+                .rows_ctx = oa.rows_ctx,
+                .dx = dx,
+                .px = px,
+                .p32 = p32,
+                .nthreads = nt,
                 .gpu = gpu && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
-                .batch = batch, .cap = oa.device_memory_cap, .gpus = oa.gpus,
-                .required = backend == GSP_BACKEND_CUDA, .db = db, .pres_ok = db != NULL,
-                .progress = oa.progress, .progress_ctx = oa.progress_ctx};
+                .batch = batch,
+                .cap = oa.device_memory_cap,
+                .gpus = oa.gpus,
+                .required = backend == GSP_BACKEND_CUDA,
+                .db = db,
+                .pres_ok = db != NULL,
+                .progress = oa.progress,
+                .progress_ctx = oa.progress_ctx};
   rep.prepare_s = omp_get_wtime() - t_start;
   const double t_compute = omp_get_wtime();
   if (n > 0) {
@@ -629,8 +665,12 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
     case GSP_APSP_FLOYD_WARSHALL:
       GSP_TRY(run_fw(&r, A, o.sources == NULL, o.has_cutoff, o.cutoff, backend, &whole));
       break;
-    case GSP_APSP_MSSSP: GSP_TRY(run_msssp(&r, A, o.has_cutoff, o.cutoff, backend)); break;
-    default: GSP_TRY(run_johnson(&r, A, o.has_cutoff, o.cutoff, backend)); break;
+    case GSP_APSP_MSSSP:
+      GSP_TRY(run_msssp(&r, A, o.has_cutoff, o.cutoff, backend));
+      break;
+    default:
+      GSP_TRY(run_johnson(&r, A, o.has_cutoff, o.cutoff, backend));
+      break;
     }
   }
   rep.backend = r.ran_gpu ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU;

@@ -118,8 +118,8 @@ gsp_info gsp_bellman_ford(gsp_vector *dist, gsp_vector *parent, const gsp_matrix
   if (info == GSP_NEGATIVE_CYCLE) {
     char text[256];
     cycle_text(text, sizeof text, cycle, clen);
-    GSP_CHECK(false, GSP_NEGATIVE_CYCLE, "%s: a negative cycle is reachable from source %lld (%s)", fn,
-              (long long)s, text);
+    GSP_CHECK(false, GSP_NEGATIVE_CYCLE, "%s: a negative cycle is reachable from source %lld (%s)", fn, (long long)s,
+              text);
   }
   GSP_TRY(info);
 
@@ -188,8 +188,8 @@ gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A
     const gsp_index have = *len;
     *len = (gsp_index)clen;
     GSP_FREE_ALL;
-    return GSP_ERROR(GSP_INSUFFICIENT_SPACE, "%s: the cycle has %lld vertices, room for %llu", fn,
-                     (long long)clen, (unsigned long long)have);
+    return GSP_ERROR(GSP_INSUFFICIENT_SPACE, "%s: the cycle has %lld vertices, room for %llu", fn, (long long)clen,
+                     (unsigned long long)have);
   }
   for (int64_t k = 0; k < clen; k++) cycle[k] = (gsp_index)cyc[k];
   *len = (gsp_index)clen;
@@ -198,8 +198,7 @@ gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A
   return GSP_SUCCESS;
 }
 
-gsp_info gsp__bf_potentials(void *h, struct gsp_matrix_s *A, gsp_backend backend, int64_t *cycle,
-                            int64_t *cycle_len) {
+gsp_info gsp__bf_potentials(void *h, struct gsp_matrix_s *A, gsp_backend backend, int64_t *cycle, int64_t *cycle_len) {
   static const char fn[] = "Johnson's potentials (Bellman-Ford)";
   gsp_info info = GSP_SUCCESS;
   void *d = NULL;

@@ -30,8 +30,8 @@
  * semirings with a numeric t, or OR_AND with GSP_BOOL (byte per entry).
  * Fails only with GSP_OUT_OF_MEMORY (padding buffer) or GSP_PANIC.
  */
-gsp_info gsp__closure_cpu_dense(void *d, int64_t *succ, int64_t n, gsp_type t,
-                                gsp_semiring s, bool reflexive, bool *cycle);
+gsp_info gsp__closure_cpu_dense(void *d, int64_t *succ, int64_t n, gsp_type t, gsp_semiring s, bool reflexive,
+                                bool *cycle);
 
 /*
  * Bit-packed Warshall (OR_AND): bits is n rows of wpr 64-bit words, bit j of
@@ -39,8 +39,7 @@ gsp_info gsp__closure_cpu_dense(void *d, int64_t *succ, int64_t n, gsp_type t,
  * the transitive closure M+, or M* (diagonal set) when reflexive. Bits past
  * column n-1 must be zero and stay zero.
  */
-void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr,
-                           bool reflexive);
+void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr, bool reflexive);
 
 /*
  * The tile kernels of the blocked driver, for a caller that places the tiles
@@ -51,8 +50,8 @@ void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr,
  * are GSP_FW_TILE x GSP_FW_TILE values with a row stride of ld values.
  */
 typedef struct {
-  size_t esize;             /* bytes per value */
-  unsigned char zero[16];   /* the semiring zero ("no path"), one value */
+  size_t esize;           /* bytes per value */
+  unsigned char zero[16]; /* the semiring zero ("no path"), one value */
   /* phase 1: Floyd-Warshall inside the diagonal tile T, in place */
   void (*diag)(void *T, int64_t ld);
   /* phases 2 and 3: C = add(C, A (x) B); C may be A or B (phase 2) */
@@ -66,7 +65,6 @@ typedef struct {
 
 /* The tile kernels for (t, s): one of the closure pairs of
  * gsp__closure_cpu_dense, else GSP_PANIC. */
-GSP_COMPANION gsp_info gsp__fw_tiles_get(gsp__fw_tiles *k, gsp_type t,
-                                         gsp_semiring s);
+GSP_COMPANION gsp_info gsp__fw_tiles_get(gsp__fw_tiles *k, gsp_type t, gsp_semiring s);
 
 #endif /* GSP_CLOSURE_CPU_H */

@@ -15,13 +15,11 @@ static inline bool bit_at(const uint64_t *row, int64_t k) {
   return (row[k >> 6] >> (k & 63)) & 1u;
 }
 
-static inline void row_or(uint64_t *restrict ri, const uint64_t *restrict rk,
-                          int64_t wpr) {
+static inline void row_or(uint64_t *restrict ri, const uint64_t *restrict rk, int64_t wpr) {
   for (int64_t w = 0; w < wpr; w++) ri[w] |= rk[w];
 }
 
-void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr,
-                           bool reflexive) {
+void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr, bool reflexive) {
   const int64_t nkb = (n + 63) / 64;
   const int nth = gsp__threads() > 0 ? gsp__threads() : 1;
 #pragma omp parallel num_threads(nth)

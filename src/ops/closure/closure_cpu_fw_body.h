@@ -24,22 +24,30 @@
 
 /* ---- semiring operators on a compile-time semiring ---- */
 
-#define FW_CASE_ADD_(SR, sr) case GSP_##SR: return FW_CAT(gsp_, sr, _add_, FW_SFX)(a, b);
-#define FW_CASE_MUL_(SR, sr) case GSP_##SR: return FW_CAT(gsp_, sr, _mul_, FW_SFX)(a, b);
-#define FW_CASE_ZERO_(SR, sr) case GSP_##SR: return FW_CAT(gsp_, sr, _zero_, FW_SFX)();
-#define FW_CASE_ONE_(SR, sr) case GSP_##SR: return FW_CAT(gsp_, sr, _one_, FW_SFX)();
+#define FW_CASE_ADD_(SR, sr) \
+  case GSP_##SR:             \
+    return FW_CAT(gsp_, sr, _add_, FW_SFX)(a, b);
+#define FW_CASE_MUL_(SR, sr) \
+  case GSP_##SR:             \
+    return FW_CAT(gsp_, sr, _mul_, FW_SFX)(a, b);
+#define FW_CASE_ZERO_(SR, sr) \
+  case GSP_##SR:              \
+    return FW_CAT(gsp_, sr, _zero_, FW_SFX)();
+#define FW_CASE_ONE_(SR, sr) \
+  case GSP_##SR:             \
+    return FW_CAT(gsp_, sr, _one_, FW_SFX)();
 
 FW_INLINE FW_CT FW_FN(fw_add)(const gsp_semiring sr, FW_CT a, FW_CT b) {
-  switch (sr) { FW_SR_LIST(FW_CASE_ADD_) default: return a; }
+  switch (sr) { FW_SR_LIST(FW_CASE_ADD_) default : return a; }
 }
 FW_INLINE FW_CT FW_FN(fw_mul)(const gsp_semiring sr, FW_CT a, FW_CT b) {
-  switch (sr) { FW_SR_LIST(FW_CASE_MUL_) default: return a; }
+  switch (sr) { FW_SR_LIST(FW_CASE_MUL_) default : return a; }
 }
 FW_INLINE FW_CT FW_FN(fw_zero)(const gsp_semiring sr) {
-  switch (sr) { FW_SR_LIST(FW_CASE_ZERO_) default: return (FW_CT)0; }
+  switch (sr) { FW_SR_LIST(FW_CASE_ZERO_) default : return (FW_CT)0; }
 }
 FW_INLINE FW_CT FW_FN(fw_one)(const gsp_semiring sr) {
-  switch (sr) { FW_SR_LIST(FW_CASE_ONE_) default: return (FW_CT)0; }
+  switch (sr) { FW_SR_LIST(FW_CASE_ONE_) default : return (FW_CT)0; }
 }
 
 #undef FW_CASE_ADD_
@@ -52,11 +60,9 @@ FW_INLINE FW_CT FW_FN(fw_one)(const gsp_semiring sr) {
 /* c[j] = add(c[j], mul(a, b[j])) for j < TB. c may equal b (same index
  * only), which is why the loop is asserted independent with omp simd rather
  * than restrict. */
-FW_INLINE void FW_FN(fw_row)(FW_CT *c, FW_CT a, const FW_CT *b,
-                             const gsp_semiring sr) {
+FW_INLINE void FW_FN(fw_row)(FW_CT *c, FW_CT a, const FW_CT *b, const gsp_semiring sr) {
 #pragma omp simd
-  for (int j = 0; j < TB; j++)
-    c[j] = FW_FN(fw_add)(sr, c[j], FW_FN(fw_mul)(sr, a, b[j]));
+  for (int j = 0; j < TB; j++) c[j] = FW_FN(fw_add)(sr, c[j], FW_FN(fw_mul)(sr, a, b[j]));
 }
 
 /* Phase 1: Floyd-Warshall inside the diagonal tile T (in place). */
@@ -86,8 +92,7 @@ FW_INLINE void FW_FN(fw_diag)(FW_CT *T, int64_t ld, const gsp_semiring sr) {
  * instead of two loads and a store (+33% fp32, +55% fp64 measured).
  */
 #define FW_ACC ((int)(256 / sizeof(FW_CT)) < TB ? (int)(256 / sizeof(FW_CT)) : TB)
-FW_INLINE void FW_FN(fw_update)(FW_CT *C, const FW_CT *A, const FW_CT *B,
-                                int64_t ld, const gsp_semiring sr) {
+FW_INLINE void FW_FN(fw_update)(FW_CT *C, const FW_CT *A, const FW_CT *B, int64_t ld, const gsp_semiring sr) {
   const FW_CT zero = FW_FN(fw_zero)(sr);
   for (int i = 0; i < TB; i++) {
     FW_CT *ci = C + (int64_t)i * ld;
@@ -100,8 +105,7 @@ FW_INLINE void FW_FN(fw_update)(FW_CT *C, const FW_CT *A, const FW_CT *B,
         if (a == zero) continue; /* zero absorbs in mul and is add's identity */
         const FW_CT *b = B + (int64_t)k * ld + h;
 #pragma omp simd
-        for (int j = 0; j < FW_ACC; j++)
-          acc[j] = FW_FN(fw_add)(sr, acc[j], FW_FN(fw_mul)(sr, a, b[j]));
+        for (int j = 0; j < FW_ACC; j++) acc[j] = FW_FN(fw_add)(sr, acc[j], FW_FN(fw_mul)(sr, a, b[j]));
       }
       memcpy(ci + h, acc, sizeof acc);
     }
@@ -113,10 +117,8 @@ FW_INLINE void FW_FN(fw_update)(FW_CT *C, const FW_CT *A, const FW_CT *B,
  * through k strictly improves c[j], c[j] takes the new value and sc[j] the
  * first hop towards k (sa). Written with a mask, not a conditional, so
  * that it vectorises. */
-FW_INLINE void FW_FN(fw_row_paths)(FW_CT *restrict c, int64_t *restrict sc,
-                                   FW_CT a, int64_t sa,
-                                   const FW_CT *restrict b, int64_t len,
-                                   const gsp_semiring sr) {
+FW_INLINE void FW_FN(fw_row_paths)(FW_CT *restrict c, int64_t *restrict sc, FW_CT a, int64_t sa,
+                                   const FW_CT *restrict b, int64_t len, const gsp_semiring sr) {
 #pragma omp simd
   for (int64_t j = 0; j < len; j++) {
     const FW_CT old = c[j];
@@ -138,39 +140,37 @@ typedef struct {
   gsp_semiring sr;
   void (*diag)(FW_CT *T, int64_t ld);
   void (*update)(FW_CT *C, const FW_CT *A, const FW_CT *B, int64_t ld);
-  void (*row_paths)(FW_CT *c, int64_t *sc, FW_CT a, int64_t sa,
-                    const FW_CT *b, int64_t len);
+  void (*row_paths)(FW_CT *c, int64_t *sc, FW_CT a, int64_t sa, const FW_CT *b, int64_t len);
 } FW_FN(fw_kernels);
 
-#define FW_STAMP_(SR, sr)                                                      \
-  static void FW_CAT(fw_diag_, sr, _, FW_SFX)(FW_CT * T, int64_t ld) {         \
-    FW_FN(fw_diag)(T, ld, GSP_##SR);                                           \
-  }                                                                            \
-  static void FW_CAT(fw_update_, sr, _, FW_SFX)(                               \
-      FW_CT * C, const FW_CT *A, const FW_CT *B, int64_t ld) {                 \
-    FW_FN(fw_update)(C, A, B, ld, GSP_##SR);                                   \
-  }                                                                            \
-  static void FW_CAT(fw_row_paths_, sr, _, FW_SFX)(                            \
-      FW_CT * c, int64_t * sc, FW_CT a, int64_t sa, const FW_CT *b,            \
-      int64_t len) {                                                           \
-    FW_FN(fw_row_paths)(c, sc, a, sa, b, len, GSP_##SR);                       \
+#define FW_STAMP_(SR, sr)                                                                                        \
+  static void FW_CAT(fw_diag_, sr, _, FW_SFX)(FW_CT * T, int64_t ld) {                                           \
+    FW_FN(fw_diag)(T, ld, GSP_##SR);                                                                             \
+  }                                                                                                              \
+  static void FW_CAT(fw_update_, sr, _, FW_SFX)(FW_CT * C, const FW_CT *A, const FW_CT *B, int64_t ld) {         \
+    FW_FN(fw_update)(C, A, B, ld, GSP_##SR);                                                                     \
+  }                                                                                                              \
+  static void FW_CAT(fw_row_paths_, sr, _, FW_SFX)(FW_CT * c, int64_t * sc, FW_CT a, int64_t sa, const FW_CT *b, \
+                                                   int64_t len) {                                                \
+    FW_FN(fw_row_paths)(c, sc, a, sa, b, len, GSP_##SR);                                                         \
   }
 FW_SR_LIST(FW_STAMP_)
 #undef FW_STAMP_
 
 /* Kernels for a semiring of this type's list (false if it has none). */
-static bool FW_FN(fw_pick)(FW_FN(fw_kernels) *k, gsp_semiring sr) {
+static bool FW_FN(fw_pick)(FW_FN(fw_kernels) * k, gsp_semiring sr) {
   switch (sr) {
-#define FW_PICK_(SR, sr_)                                                      \
-  case GSP_##SR:                                                               \
-    k->sr = GSP_##SR;                                                          \
-    k->diag = FW_CAT(fw_diag_, sr_, _, FW_SFX);                                \
-    k->update = FW_CAT(fw_update_, sr_, _, FW_SFX);                            \
-    k->row_paths = FW_CAT(fw_row_paths_, sr_, _, FW_SFX);                      \
+#define FW_PICK_(SR, sr_)                                 \
+  case GSP_##SR:                                          \
+    k->sr = GSP_##SR;                                     \
+    k->diag = FW_CAT(fw_diag_, sr_, _, FW_SFX);           \
+    k->update = FW_CAT(fw_update_, sr_, _, FW_SFX);       \
+    k->row_paths = FW_CAT(fw_row_paths_, sr_, _, FW_SFX); \
     return true;
     FW_SR_LIST(FW_PICK_)
 #undef FW_PICK_
-  default: return false;
+  default:
+    return false;
   }
 }
 
@@ -184,8 +184,7 @@ static inline bool FW_FN(fw_cycle_at)(gsp_semiring sr, FW_CT dkk) {
 
 /* ---- blocked driver on a padded np x np array (np % TB == 0) ---- */
 
-static bool FW_FN(fw_blocked)(FW_CT *w, int64_t np, int nth,
-                              const FW_FN(fw_kernels) *kern) {
+static bool FW_FN(fw_blocked)(FW_CT *w, int64_t np, int nth, const FW_FN(fw_kernels) * kern) {
   const int64_t nb = np / TB;
 #define FW_TILE_(I, J) (w + ((I)*np + (J)) * TB)
   for (int64_t K = 0; K < nb; K++) {
@@ -204,10 +203,8 @@ static bool FW_FN(fw_blocked)(FW_CT *w, int64_t np, int nth,
       for (int64_t p = 0; p < 2 * nb; p++) {
         const int64_t X = p >> 1;
         if (X == K) continue;
-        if ((p & 1) == 0)
-          kern->update(FW_TILE_(K, X), dkk, FW_TILE_(K, X), np);
-        else
-          kern->update(FW_TILE_(X, K), FW_TILE_(X, K), dkk, np);
+        if ((p & 1) == 0) kern->update(FW_TILE_(K, X), dkk, FW_TILE_(K, X), np);
+        else kern->update(FW_TILE_(X, K), FW_TILE_(X, K), dkk, np);
       }
       /* Phase 3: every other tile, independent of each other. */
 #pragma omp for collapse(2) schedule(static)
@@ -227,48 +224,44 @@ static bool FW_FN(fw_blocked)(FW_CT *w, int64_t np, int nth,
  * void-pointer entry points to the stamped kernels above, one set per
  * semiring, for drivers outside this file. */
 
-#define FW_STAMP_TILES_(SR, sr)                                                \
-  static void FW_CAT(fw_tdiag_, sr, _, FW_SFX)(void *T, int64_t ld) {          \
-    FW_CAT(fw_diag_, sr, _, FW_SFX)((FW_CT *)T, ld);                           \
-  }                                                                            \
-  static void FW_CAT(fw_tupdate_, sr, _, FW_SFX)(void *C, const void *A,       \
-                                                 const void *B, int64_t ld) {  \
-    FW_CAT(fw_update_, sr, _, FW_SFX)((FW_CT *)C, (const FW_CT *)A,            \
-                                      (const FW_CT *)B, ld);                   \
-  }                                                                            \
-  static bool FW_CAT(fw_tcycle_, sr, _, FW_SFX)(const void *T, int64_t ld) {   \
-    bool cycle = false;                                                        \
-    for (int i = 0; i < TB; i++)                                               \
-      cycle |= FW_FN(fw_cycle_at)(GSP_##SR, ((const FW_CT *)T)[i * ld + i]);   \
-    return cycle;                                                              \
-  }                                                                            \
-  static void FW_CAT(fw_trefl_, sr, _, FW_SFX)(void *T, int64_t ld,            \
-                                               int64_t m) {                    \
-    FW_CT *d = T;                                                              \
-    for (int64_t i = 0; i < m && i < TB; i++)                                  \
-      d[i * ld + i] = FW_FN(fw_add)(GSP_##SR, FW_FN(fw_one)(GSP_##SR),         \
-                                    d[i * ld + i]);                            \
+#define FW_STAMP_TILES_(SR, sr)                                                                         \
+  static void FW_CAT(fw_tdiag_, sr, _, FW_SFX)(void *T, int64_t ld) {                                   \
+    FW_CAT(fw_diag_, sr, _, FW_SFX)((FW_CT *)T, ld);                                                    \
+  }                                                                                                     \
+  static void FW_CAT(fw_tupdate_, sr, _, FW_SFX)(void *C, const void *A, const void *B, int64_t ld) {   \
+    FW_CAT(fw_update_, sr, _, FW_SFX)((FW_CT *)C, (const FW_CT *)A, (const FW_CT *)B, ld);              \
+  }                                                                                                     \
+  static bool FW_CAT(fw_tcycle_, sr, _, FW_SFX)(const void *T, int64_t ld) {                            \
+    bool cycle = false;                                                                                 \
+    for (int i = 0; i < TB; i++) cycle |= FW_FN(fw_cycle_at)(GSP_##SR, ((const FW_CT *)T)[i * ld + i]); \
+    return cycle;                                                                                       \
+  }                                                                                                     \
+  static void FW_CAT(fw_trefl_, sr, _, FW_SFX)(void *T, int64_t ld, int64_t m) {                        \
+    FW_CT *d = T;                                                                                       \
+    for (int64_t i = 0; i < m && i < TB; i++)                                                           \
+      d[i * ld + i] = FW_FN(fw_add)(GSP_##SR, FW_FN(fw_one)(GSP_##SR), d[i * ld + i]);                  \
   }
 FW_SR_LIST(FW_STAMP_TILES_)
 #undef FW_STAMP_TILES_
 
 static bool FW_FN(fw_tiles)(gsp__fw_tiles *k, gsp_semiring sr) {
   switch (sr) {
-#define FW_TILES_(SR, sr_)                                                     \
-  case GSP_##SR: {                                                             \
-    const FW_CT zero = FW_FN(fw_zero)(GSP_##SR);                               \
-    k->esize = sizeof(FW_CT);                                                  \
-    memset(k->zero, 0, sizeof k->zero);                                        \
-    memcpy(k->zero, &zero, sizeof zero);                                       \
-    k->diag = FW_CAT(fw_tdiag_, sr_, _, FW_SFX);                               \
-    k->update = FW_CAT(fw_tupdate_, sr_, _, FW_SFX);                           \
-    k->cycle = FW_CAT(fw_tcycle_, sr_, _, FW_SFX);                             \
-    k->reflexive = FW_CAT(fw_trefl_, sr_, _, FW_SFX);                          \
-    return true;                                                               \
+#define FW_TILES_(SR, sr_)                            \
+  case GSP_##SR: {                                    \
+    const FW_CT zero = FW_FN(fw_zero)(GSP_##SR);      \
+    k->esize = sizeof(FW_CT);                         \
+    memset(k->zero, 0, sizeof k->zero);               \
+    memcpy(k->zero, &zero, sizeof zero);              \
+    k->diag = FW_CAT(fw_tdiag_, sr_, _, FW_SFX);      \
+    k->update = FW_CAT(fw_tupdate_, sr_, _, FW_SFX);  \
+    k->cycle = FW_CAT(fw_tcycle_, sr_, _, FW_SFX);    \
+    k->reflexive = FW_CAT(fw_trefl_, sr_, _, FW_SFX); \
+    return true;                                      \
   }
     FW_SR_LIST(FW_TILES_)
 #undef FW_TILES_
-  default: return false;
+  default:
+    return false;
   }
 }
 
@@ -289,8 +282,7 @@ static bool FW_FN(fw_tiles)(gsp__fw_tiles *k, gsp_semiring sr) {
 
 #define FW_CHUNK 512 /* columns per chunk in pass 3 */
 
-static gsp_info FW_FN(fw_standard_paths)(FW_CT *w, int64_t *ws, int64_t n,
-                                         int nth, const FW_FN(fw_kernels) *kern,
+static gsp_info FW_FN(fw_standard_paths)(FW_CT *w, int64_t *ws, int64_t n, int nth, const FW_FN(fw_kernels) * kern,
                                          bool *cycle) {
   const FW_CT zero = FW_FN(fw_zero)(kern->sr);
   FW_CT *snap = gsp__malloc_array((size_t)(TB * n), sizeof(FW_CT));
@@ -299,8 +291,7 @@ static gsp_info FW_FN(fw_standard_paths)(FW_CT *w, int64_t *ws, int64_t n,
   int64_t *sav = gsp__malloc_array((size_t)(TB * n), sizeof(int64_t));
   if (!snap || !ssnap || !av || !sav) {
     gsp__free(snap), gsp__free(ssnap), gsp__free(av), gsp__free(sav);
-    return GSP_ERROR(GSP_OUT_OF_MEMORY, "closure: cannot allocate %lld x %d pivot buffers",
-                     (long long)n, TB);
+    return GSP_ERROR(GSP_OUT_OF_MEMORY, "closure: cannot allocate %lld x %d pivot buffers", (long long)n, TB);
   }
   const int64_t nchunks = (n + FW_CHUNK - 1) / FW_CHUNK;
   bool cyc = false;
@@ -335,8 +326,7 @@ static gsp_info FW_FN(fw_standard_paths)(FW_CT *w, int64_t *ws, int64_t n,
           const FW_CT a = wi[k0 + s];
           av[i * TB + s] = a;
           sav[i * TB + s] = si[k0 + s];
-          if (a != zero)
-            kern->row_paths(wi + k0, si + k0, a, si[k0 + s], snap + s * n + k0, nb);
+          if (a != zero) kern->row_paths(wi + k0, si + k0, a, si[k0 + s], snap + s * n + k0, nb);
         }
       }
       /* 3. the rest: chunk-major so a chunk of the snapshots is reused by
@@ -375,11 +365,9 @@ static gsp_info FW_FN(fw_standard_paths)(FW_CT *w, int64_t *ws, int64_t n,
  * successors: initialise them (j where there is an edge) and run the
  * standard driver in place.
  */
-static gsp_info FW_FN(fw_dense)(FW_CT *d, int64_t *succ, int64_t n,
-                                gsp_semiring sr, bool reflexive, bool *cycle) {
+static gsp_info FW_FN(fw_dense)(FW_CT *d, int64_t *succ, int64_t n, gsp_semiring sr, bool reflexive, bool *cycle) {
   FW_FN(fw_kernels) kern;
-  if (!FW_FN(fw_pick)(&kern, sr))
-    return GSP_ERROR(GSP_PANIC, "closure: semiring %d has no CPU kernel", (int)sr);
+  if (!FW_FN(fw_pick)(&kern, sr)) return GSP_ERROR(GSP_PANIC, "closure: semiring %d has no CPU kernel", (int)sr);
   const FW_CT zero = FW_FN(fw_zero)(sr), one = FW_FN(fw_one)(sr);
   const int nth = gsp__threads() > 0 ? gsp__threads() : 1;
   *cycle = false;
@@ -397,8 +385,8 @@ static gsp_info FW_FN(fw_dense)(FW_CT *d, int64_t *succ, int64_t n,
     if (np != n) {
       w = gsp__malloc_array((size_t)(np * np), sizeof(FW_CT));
       if (w == NULL)
-        return GSP_ERROR(GSP_OUT_OF_MEMORY, "closure: cannot allocate a %lld x %lld padded work array",
-                         (long long)np, (long long)np);
+        return GSP_ERROR(GSP_OUT_OF_MEMORY, "closure: cannot allocate a %lld x %lld padded work array", (long long)np,
+                         (long long)np);
 #pragma omp parallel for num_threads(nth) schedule(static)
       for (int64_t i = 0; i < np; i++) {
         FW_CT *wi = w + i * np;

@@ -23,8 +23,7 @@ static int64_t largest_rows(int64_t np, size_t ts, size_t budget, int slots) {
   return lo * 128;
 }
 
-bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows,
-                        int force_slots) {
+bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows, int force_slots) {
   static const int slot_choice[] = {5, 4, 3, 2};
   static const int64_t min_rows[] = {1024, 512, 256, 128};
   if (np < 128 || np % 128 != 0 || ts == 0) return false;
@@ -53,8 +52,12 @@ bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget,
 
 static _Thread_local gsp__scale_record last_record;
 
-void gsp__scale_note(const gsp__scale_record *r) { last_record = *r; }
-void gsp__scale_last(gsp__scale_record *r) { *r = last_record; }
+void gsp__scale_note(const gsp__scale_record *r) {
+  last_record = *r;
+}
+void gsp__scale_last(gsp__scale_record *r) {
+  *r = last_record;
+}
 
 gsp_info gsp_cuda_device_count(int *count) {
   if (!count) return GSP_ERROR(GSP_NULL_POINTER, "gsp_cuda_device_count: count is NULL");

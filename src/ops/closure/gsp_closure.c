@@ -21,8 +21,7 @@ static const char *const fn = "gsp_closure";
  * not values and are skipped). */
 static bool has_nan(const struct gsp_matrix_s *M) {
   if (M->type != GSP_FP32 && M->type != GSP_FP64) return false;
-  size_t count = M->fmt == GSP_FMT_CSR ? (size_t)M->nvals
-                                       : (size_t)M->nrows * (size_t)M->ncols;
+  size_t count = M->fmt == GSP_FMT_CSR ? (size_t)M->nvals : (size_t)M->nrows * (size_t)M->ncols;
   const uint8_t *b = M->fmt == GSP_FMT_DENSE ? M->b : NULL;
   int nan = 0;
   const int nt = count < ((size_t)1 << 18) ? 1 : gsp__threads();
@@ -54,13 +53,11 @@ gsp_info gsp_closure(gsp_matrix M, gsp_semiring s) {
   return gsp_closure_ext(M, NULL, s, NULL);
 }
 
-gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
-                         const gsp_closure_opts *opts) {
+gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const gsp_closure_opts *opts) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *W = NULL, *S = NULL;
   int64_t *sx = NULL;
-#define GSP_FREE_ALL                                                           \
-  (gsp__matrix_destroy(W), gsp__matrix_destroy(S), gsp__free(sx))
+#define GSP_FREE_ALL (gsp__matrix_destroy(W), gsp__matrix_destroy(S), gsp__free(sx))
 
   GSP_TRY(gsp__check_matrix(M, fn, "M"));
   /* succ pointing at the caller's handle of M: the commit would replace
@@ -68,15 +65,12 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
   GSP_CHECK(succ == NULL || *succ != M, GSP_INVALID_VALUE,
             "%s: outputs succ and M alias each other (succ points at M's handle)", fn);
   const gsp_closure_opts o = opts ? *opts : (gsp_closure_opts){0};
-  GSP_CHECK(s >= GSP_MIN_PLUS && s <= GSP_PLUS_TIMES, GSP_INVALID_VALUE,
-            "%s: invalid semiring code %d", fn, (int)s);
-  GSP_CHECK(s != GSP_PLUS_TIMES, GSP_DOMAIN_MISMATCH,
-            "%s: PLUS_TIMES has no closure (I + A + A^2 + ... diverges)", fn);
-  GSP_CHECK(gsp__semiring_fits(s, M->type), GSP_DOMAIN_MISMATCH,
-            "%s: semiring %s does not apply to type %s", fn, gsp__semiring_name(s),
-            gsp__type_name(M->type));
-  GSP_CHECK(M->nrows == M->ncols, GSP_DIMENSION_MISMATCH,
-            "%s: M is %lld x %lld, not square", fn, (long long)M->nrows, (long long)M->ncols);
+  GSP_CHECK(s >= GSP_MIN_PLUS && s <= GSP_PLUS_TIMES, GSP_INVALID_VALUE, "%s: invalid semiring code %d", fn, (int)s);
+  GSP_CHECK(s != GSP_PLUS_TIMES, GSP_DOMAIN_MISMATCH, "%s: PLUS_TIMES has no closure (I + A + A^2 + ... diverges)", fn);
+  GSP_CHECK(gsp__semiring_fits(s, M->type), GSP_DOMAIN_MISMATCH, "%s: semiring %s does not apply to type %s", fn,
+            gsp__semiring_name(s), gsp__type_name(M->type));
+  GSP_CHECK(M->nrows == M->ncols, GSP_DIMENSION_MISMATCH, "%s: M is %lld x %lld, not square", fn, (long long)M->nrows,
+            (long long)M->ncols);
   const int64_t n = M->nrows;
   const bool reflexive = !o.non_reflexive;
 

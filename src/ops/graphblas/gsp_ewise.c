@@ -44,16 +44,16 @@ static gsp_index ew_row(const ew_args *g, int64_t i, gsp_index *Tj, char *Tx) {
   return out;
 }
 
-static gsp_info matrix_ewise(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum,
-                             gsp_binop op, struct gsp_matrix_s *A, struct gsp_matrix_s *B,
-                             const gsp_desc *desc, bool uni, const char *fn) {
+static gsp_info matrix_ewise(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum, gsp_binop op,
+                             struct gsp_matrix_s *A, struct gsp_matrix_s *B, const gsp_desc *desc, bool uni,
+                             const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *AT = NULL, *BT = NULL, *T = NULL;
   gsp_index *cnt = NULL, *p = NULL, *jj = NULL;
   void *x = NULL;
-#define GSP_FREE_ALL                                                           \
-  (gsp__matrix_destroy(AT), gsp__matrix_destroy(BT), gsp__matrix_destroy(T),   \
-   gsp__free(cnt), gsp__free(p), gsp__free(jj), gsp__free(x))
+#define GSP_FREE_ALL                                                                                       \
+  (gsp__matrix_destroy(AT), gsp__matrix_destroy(BT), gsp__matrix_destroy(T), gsp__free(cnt), gsp__free(p), \
+   gsp__free(jj), gsp__free(x))
   GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_TRY(gsp__check_matrix(B, fn, "B"));
@@ -62,19 +62,18 @@ static gsp_info matrix_ewise(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, 
   GSP_TRY(gsp__ops_check_same_type(C->type, A->type, fn, "A"));
   GSP_TRY(gsp__ops_check_same_type(C->type, B->type, fn, "B"));
   const int64_t m = C->nrows, n = C->ncols;
-  GSP_CHECK(gsp__ops_rows(A, d.transpose_a) == m && gsp__ops_cols(A, d.transpose_a) == n,
-            GSP_DIMENSION_MISMATCH, "%s: A%s is %lld x %lld but C is %lld x %lld", fn,
-            d.transpose_a ? "'" : "", (long long)gsp__ops_rows(A, d.transpose_a),
-            (long long)gsp__ops_cols(A, d.transpose_a), (long long)m, (long long)n);
-  GSP_CHECK(gsp__ops_rows(B, d.transpose_b) == m && gsp__ops_cols(B, d.transpose_b) == n,
-            GSP_DIMENSION_MISMATCH, "%s: B%s is %lld x %lld but C is %lld x %lld", fn,
-            d.transpose_b ? "'" : "", (long long)gsp__ops_rows(B, d.transpose_b),
-            (long long)gsp__ops_cols(B, d.transpose_b), (long long)m, (long long)n);
+  GSP_CHECK(gsp__ops_rows(A, d.transpose_a) == m && gsp__ops_cols(A, d.transpose_a) == n, GSP_DIMENSION_MISMATCH,
+            "%s: A%s is %lld x %lld but C is %lld x %lld", fn, d.transpose_a ? "'" : "",
+            (long long)gsp__ops_rows(A, d.transpose_a), (long long)gsp__ops_cols(A, d.transpose_a), (long long)m,
+            (long long)n);
+  GSP_CHECK(gsp__ops_rows(B, d.transpose_b) == m && gsp__ops_cols(B, d.transpose_b) == n, GSP_DIMENSION_MISMATCH,
+            "%s: B%s is %lld x %lld but C is %lld x %lld", fn, d.transpose_b ? "'" : "",
+            (long long)gsp__ops_rows(B, d.transpose_b), (long long)gsp__ops_cols(B, d.transpose_b), (long long)m,
+            (long long)n);
   const struct gsp_matrix_s *a, *b;
   GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));
   GSP_TRY(gsp__ops_input(&b, &BT, B, d.transpose_b, fn));
-  ew_args g = {.A = a, .B = b, .op = gsp__ops_binop(op, C->type), .uni = uni,
-               .ts = gsp_type_size(C->type)};
+  ew_args g = {.A = a, .B = b, .op = gsp__ops_binop(op, C->type), .uni = uni, .ts = gsp_type_size(C->type)};
   GSP_OPS_ALLOC(cnt, (size_t)m + 1, sizeof(gsp_index));
   GSP_OPS_ALLOC(p, (size_t)m + 1, sizeof(gsp_index));
   const int nth = gsp__ops_nthreads((double)m + (double)a->nvals + (double)b->nvals);
@@ -93,9 +92,9 @@ static gsp_info matrix_ewise(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, 
   return info;
 }
 
-static gsp_info vector_ewise(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum,
-                             gsp_binop op, struct gsp_vector_s *u, struct gsp_vector_s *v,
-                             const gsp_desc *desc, bool uni, const char *fn) {
+static gsp_info vector_ewise(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_binop op,
+                             struct gsp_vector_s *u, struct gsp_vector_s *v, const gsp_desc *desc, bool uni,
+                             const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_vector_s *T = NULL;
 #define GSP_FREE_ALL gsp__vector_destroy(T)
@@ -105,9 +104,8 @@ static gsp_info vector_ewise(struct gsp_vector_s *w, struct gsp_vector_s *mask, 
   GSP_TRY(gsp__ops_check_binop(op, fn));
   GSP_TRY(gsp__ops_check_same_type(w->type, u->type, fn, "u"));
   GSP_TRY(gsp__ops_check_same_type(w->type, v->type, fn, "v"));
-  GSP_CHECK(u->n == w->n && v->n == w->n, GSP_DIMENSION_MISMATCH,
-            "%s: sizes differ: w %lld, u %lld, v %lld", fn, (long long)w->n, (long long)u->n,
-            (long long)v->n);
+  GSP_CHECK(u->n == w->n && v->n == w->n, GSP_DIMENSION_MISMATCH, "%s: sizes differ: w %lld, u %lld, v %lld", fn,
+            (long long)w->n, (long long)u->n, (long long)v->n);
   GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, v));
   const int64_t n = w->n;
   const size_t ts = gsp_type_size(w->type);
@@ -135,26 +133,22 @@ static gsp_info vector_ewise(struct gsp_vector_s *w, struct gsp_vector_s *mask, 
   return info;
 }
 
-gsp_info gsp_matrix_ewise_add(gsp_matrix C, const gsp_matrix mask, gsp_binop accum,
-                              gsp_binop op, const gsp_matrix A, const gsp_matrix B,
-                              const gsp_desc *desc) {
+gsp_info gsp_matrix_ewise_add(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_binop op, const gsp_matrix A,
+                              const gsp_matrix B, const gsp_desc *desc) {
   return matrix_ewise(C, mask, accum, op, A, B, desc, true, "gsp_matrix_ewise_add");
 }
 
-gsp_info gsp_matrix_ewise_mult(gsp_matrix C, const gsp_matrix mask, gsp_binop accum,
-                               gsp_binop op, const gsp_matrix A, const gsp_matrix B,
-                               const gsp_desc *desc) {
+gsp_info gsp_matrix_ewise_mult(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_binop op, const gsp_matrix A,
+                               const gsp_matrix B, const gsp_desc *desc) {
   return matrix_ewise(C, mask, accum, op, A, B, desc, false, "gsp_matrix_ewise_mult");
 }
 
-gsp_info gsp_vector_ewise_add(gsp_vector w, const gsp_vector mask, gsp_binop accum,
-                              gsp_binop op, const gsp_vector u, const gsp_vector v,
-                              const gsp_desc *desc) {
+gsp_info gsp_vector_ewise_add(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_binop op, const gsp_vector u,
+                              const gsp_vector v, const gsp_desc *desc) {
   return vector_ewise(w, mask, accum, op, u, v, desc, true, "gsp_vector_ewise_add");
 }
 
-gsp_info gsp_vector_ewise_mult(gsp_vector w, const gsp_vector mask, gsp_binop accum,
-                               gsp_binop op, const gsp_vector u, const gsp_vector v,
-                               const gsp_desc *desc) {
+gsp_info gsp_vector_ewise_mult(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_binop op, const gsp_vector u,
+                               const gsp_vector v, const gsp_desc *desc) {
   return vector_ewise(w, mask, accum, op, u, v, desc, false, "gsp_vector_ewise_mult");
 }

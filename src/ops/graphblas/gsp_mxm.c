@@ -61,8 +61,7 @@ static gsp_index mxm_count_row(const mxm_args *g, int64_t *mark, int64_t *allow,
   return cnt;
 }
 
-GSP_FORCE_INLINE void mxm_row(const mxm_args *g, int tid, int64_t i, const gsp_semiring s,
-                              const gsp_type t) {
+GSP_FORCE_INLINE void mxm_row(const mxm_args *g, int tid, int64_t i, const gsp_semiring s, const gsp_type t) {
   const struct gsp_matrix_s *A = g->A, *B = g->B;
   const size_t ts = gsp__ops_tsize(t);
   const int64_t n = g->n;
@@ -101,37 +100,36 @@ GSP_FORCE_INLINE void mxm_row(const mxm_args *g, int tid, int64_t i, const gsp_s
 
 typedef void (*mxm_kernel)(const mxm_args *g);
 
-#define GSP_OPS_GEN(SR, T)                                                     \
-  static void mxm_##SR##_##T(const mxm_args *g) {                              \
-    _Pragma("omp parallel num_threads(g->nth) if (g->nth > 1)") {              \
-      int tid = omp_get_thread_num();                                          \
+#define GSP_OPS_GEN(SR, T)                                                        \
+  static void mxm_##SR##_##T(const mxm_args *g) {                                 \
+    _Pragma("omp parallel num_threads(g->nth) if (g->nth > 1)") {                 \
+      int tid = omp_get_thread_num();                                             \
       _Pragma("omp for schedule(dynamic, 64)") for (int64_t i = 0; i < g->m; i++) \
-          mxm_row(g, tid, i, GSP_##SR, GSP_##T);                               \
-    }                                                                          \
+          mxm_row(g, tid, i, GSP_##SR, GSP_##T);                                  \
+    }                                                                             \
   }
 GSP_OPS_FOR_EACH_PAIR
 #undef GSP_OPS_GEN
 
 static mxm_kernel mxm_pick(gsp_semiring s, gsp_type t) {
-#define GSP_OPS_GEN(SR, T)                                                     \
+#define GSP_OPS_GEN(SR, T) \
   if (s == GSP_##SR && t == GSP_##T) return mxm_##SR##_##T;
   GSP_OPS_FOR_EACH_PAIR
 #undef GSP_OPS_GEN
   return NULL;
 }
 
-gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semiring s,
-                 const gsp_matrix A, const gsp_matrix B, const gsp_desc *desc) {
+gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semiring s, const gsp_matrix A,
+                 const gsp_matrix B, const gsp_desc *desc) {
   static const char fn[] = "gsp_mxm";
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *AT = NULL, *BT = NULL, *T = NULL;
   gsp_index *cnt = NULL, *p = NULL, *jj = NULL;
   void *x = NULL, *work = NULL;
   int64_t *mark = NULL, *allow = NULL;
-#define GSP_FREE_ALL                                                           \
-  (gsp__matrix_destroy(AT), gsp__matrix_destroy(BT), gsp__matrix_destroy(T),   \
-   gsp__free(cnt), gsp__free(p), gsp__free(jj), gsp__free(x), gsp__free(work), \
-   gsp__free(mark), gsp__free(allow))
+#define GSP_FREE_ALL                                                                                       \
+  (gsp__matrix_destroy(AT), gsp__matrix_destroy(BT), gsp__matrix_destroy(T), gsp__free(cnt), gsp__free(p), \
+   gsp__free(jj), gsp__free(x), gsp__free(work), gsp__free(mark), gsp__free(allow))
   GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_TRY(gsp__check_matrix(B, fn, "B"));
@@ -141,13 +139,12 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
   GSP_TRY(gsp__ops_check_semiring(s, C->type, fn));
   const int64_t m = gsp__ops_rows(A, d.transpose_a), k = gsp__ops_cols(A, d.transpose_a);
   const int64_t kb = gsp__ops_rows(B, d.transpose_b), n = gsp__ops_cols(B, d.transpose_b);
-  GSP_CHECK(k == kb, GSP_DIMENSION_MISMATCH,
-            "%s: inner dimensions differ: A%s is %lld x %lld, B%s is %lld x %lld", fn,
-            d.transpose_a ? "'" : "", (long long)m, (long long)k, d.transpose_b ? "'" : "",
-            (long long)kb, (long long)n);
+  GSP_CHECK(k == kb, GSP_DIMENSION_MISMATCH, "%s: inner dimensions differ: A%s is %lld x %lld, B%s is %lld x %lld", fn,
+            d.transpose_a ? "'" : "", (long long)m, (long long)k, d.transpose_b ? "'" : "", (long long)kb,
+            (long long)n);
   GSP_CHECK(C->nrows == m && C->ncols == n, GSP_DIMENSION_MISMATCH,
-            "%s: C is %lld x %lld but the product is %lld x %lld", fn, (long long)C->nrows,
-            (long long)C->ncols, (long long)m, (long long)n);
+            "%s: C is %lld x %lld but the product is %lld x %lld", fn, (long long)C->nrows, (long long)C->ncols,
+            (long long)m, (long long)n);
 
   /* GPU (src/cuda/graphblas/gsp_cuda_mxm.cu): sparse x dense, dense x dense, and
    * sparse x sparse PLUS_TIMES on FP32/FP64 (cuSPARSE SpGEMM; the gateway
@@ -192,13 +189,11 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
   /* each thread holds dense n-wide workspaces: cap them at about 1 GiB */
   const double per_thread = (double)n * (double)(2 * sizeof(int64_t) + ts);
   while (nth > 1 && (double)nth * per_thread > 1073741824.0) nth--;
-  mxm_args g = {.A = a, .B = b, .M = mview, .structural = d.mask_structure,
-                .m = m, .n = n, .nth = nth};
+  mxm_args g = {.A = a, .B = b, .M = mview, .structural = d.mask_structure, .m = m, .n = n, .nth = nth};
 
   /* symbolic pass: row counts, then row pointers */
   size_t nn;
-  GSP_CHECK(gsp__mul_size(&nn, (size_t)nth, (size_t)n), GSP_OUT_OF_MEMORY,
-            "%s: workspace size overflows", fn);
+  GSP_CHECK(gsp__mul_size(&nn, (size_t)nth, (size_t)n), GSP_OUT_OF_MEMORY, "%s: workspace size overflows", fn);
   GSP_OPS_ALLOC(mark, nn, sizeof(int64_t));
   if (filter) GSP_OPS_ALLOC(allow, nn, sizeof(int64_t));
   GSP_OPS_ALLOC(cnt, (size_t)m + 1, sizeof(gsp_index));
@@ -233,8 +228,7 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
   g.allow = allow;
   g.work = work;
   mxm_kernel kern = mxm_pick(s, t);
-  GSP_CHECK(kern != NULL, GSP_PANIC, "%s: no kernel for %s on %s", fn, gsp__semiring_name(s),
-            gsp__type_name(t));
+  GSP_CHECK(kern != NULL, GSP_PANIC, "%s: no kernel for %s on %s", fn, gsp__semiring_name(s), gsp__type_name(t));
   kern(&g);
   GSP_FREE(work);
   GSP_FREE(mark);

@@ -35,8 +35,7 @@ typedef struct {
   int nth;
 } mv_args;
 
-GSP_FORCE_INLINE void pull_row(const mv_args *g, int64_t i, const gsp_semiring s,
-                               const gsp_type t) {
+GSP_FORCE_INLINE void pull_row(const mv_args *g, int64_t i, const gsp_semiring s, const gsp_type t) {
   const struct gsp_matrix_s *A = g->A;
   bool any = false;
   for (gsp_index pa = A->p[i]; pa < A->p[i + 1]; pa++) {
@@ -49,8 +48,8 @@ GSP_FORCE_INLINE void pull_row(const mv_args *g, int64_t i, const gsp_semiring s
 }
 
 /* Scatter rows [i0, i1) into (wx, wb). */
-GSP_FORCE_INLINE void push_range(const mv_args *g, void *wx, uint8_t *wb, int64_t i0, int64_t i1,
-                                 const gsp_semiring s, const gsp_type t) {
+GSP_FORCE_INLINE void push_range(const mv_args *g, void *wx, uint8_t *wb, int64_t i0, int64_t i1, const gsp_semiring s,
+                                 const gsp_type t) {
   const struct gsp_matrix_s *A = g->A;
   for (int64_t i = i0; i < i1; i++) {
     if (g->ub && !g->ub[i]) continue;
@@ -64,8 +63,7 @@ GSP_FORCE_INLINE void push_range(const mv_args *g, void *wx, uint8_t *wb, int64_
 }
 
 /* t(j) = (+) over threads of their partial results, in thread order. */
-GSP_FORCE_INLINE void push_combine(const mv_args *g, int64_t j, const gsp_semiring s,
-                                   const gsp_type t) {
+GSP_FORCE_INLINE void push_combine(const mv_args *g, int64_t j, const gsp_semiring s, const gsp_type t) {
   const size_t ts = gsp__ops_tsize(t);
   bool any = false;
   for (int q = 0; q < g->nth; q++) {
@@ -80,35 +78,35 @@ GSP_FORCE_INLINE void push_combine(const mv_args *g, int64_t j, const gsp_semiri
 
 typedef void (*mv_kernel)(const mv_args *g);
 
-#define GSP_OPS_GEN(SR, T)                                                     \
-  static void pull_##SR##_##T(const mv_args *g) {                              \
-    _Pragma("omp parallel for num_threads(g->nth) schedule(dynamic, 256) if (g->nth > 1)") \
-    for (int64_t i = 0; i < g->nt; i++) pull_row(g, i, GSP_##SR, GSP_##T);      \
-  }                                                                            \
-  static void push_##SR##_##T(const mv_args *g) {                              \
-    if (g->nth == 1) {                                                         \
-      push_range(g, g->tx, g->tb, 0, g->nu, GSP_##SR, GSP_##T);                \
-      return;                                                                  \
-    }                                                                          \
-    _Pragma("omp parallel num_threads(g->nth)") {                              \
-      int q = omp_get_thread_num(), nq = omp_get_num_threads(); /* <= nth */   \
-      int64_t i0 = g->nu * q / nq, i1 = g->nu * (q + 1) / nq;                  \
-      push_range(g, (char *)g->wx + (size_t)q * (size_t)g->nt * gsp__ops_tsize(GSP_##T), \
-                 g->wb + (size_t)q * (size_t)g->nt, i0, i1, GSP_##SR, GSP_##T); \
-      _Pragma("omp barrier")                                                   \
-      _Pragma("omp for schedule(static)")                                      \
-      for (int64_t j = 0; j < g->nt; j++) push_combine(g, j, GSP_##SR, GSP_##T); \
-    }                                                                          \
+#define GSP_OPS_GEN(SR, T)                                                                                      \
+  static void pull_##SR##_##T(const mv_args *g) {                                                               \
+    _Pragma("omp parallel for num_threads(g->nth) schedule(dynamic, 256) if (g->nth > 1)") for (int64_t i = 0;  \
+                                                                                                i < g->nt; i++) \
+        pull_row(g, i, GSP_##SR, GSP_##T);                                                                      \
+  }                                                                                                             \
+  static void push_##SR##_##T(const mv_args *g) {                                                               \
+    if (g->nth == 1) {                                                                                          \
+      push_range(g, g->tx, g->tb, 0, g->nu, GSP_##SR, GSP_##T);                                                 \
+      return;                                                                                                   \
+    }                                                                                                           \
+    _Pragma("omp parallel num_threads(g->nth)") {                                                               \
+      int q = omp_get_thread_num(), nq = omp_get_num_threads(); /* <= nth */                                    \
+      int64_t i0 = g->nu * q / nq, i1 = g->nu * (q + 1) / nq;                                                   \
+      push_range(g, (char *)g->wx + (size_t)q * (size_t)g->nt * gsp__ops_tsize(GSP_##T),                        \
+                 g->wb + (size_t)q * (size_t)g->nt, i0, i1, GSP_##SR, GSP_##T);                                 \
+      _Pragma("omp barrier") _Pragma("omp for schedule(static)") for (int64_t j = 0; j < g->nt; j++)            \
+          push_combine(g, j, GSP_##SR, GSP_##T);                                                                \
+    }                                                                                                           \
   }
 GSP_OPS_FOR_EACH_PAIR
 #undef GSP_OPS_GEN
 
 static void mv_pick(mv_kernel *pull, mv_kernel *push, gsp_semiring s, gsp_type t) {
   *pull = *push = NULL;
-#define GSP_OPS_GEN(SR, T)                                                     \
-  if (s == GSP_##SR && t == GSP_##T) {                                         \
-    *pull = pull_##SR##_##T;                                                   \
-    *push = push_##SR##_##T;                                                   \
+#define GSP_OPS_GEN(SR, T)             \
+  if (s == GSP_##SR && t == GSP_##T) { \
+    *pull = pull_##SR##_##T;           \
+    *push = push_##SR##_##T;           \
   }
   GSP_OPS_FOR_EACH_PAIR
 #undef GSP_OPS_GEN
@@ -116,9 +114,8 @@ static void mv_pick(mv_kernel *pull, mv_kernel *push, gsp_semiring s, gsp_type t
 
 /* t = A (+.*) u with A used as given (pull: A is m x k, u has k entries)
  * or scattered (push: A is k x m). */
-static gsp_info mv_compute(struct gsp_vector_s **T, struct gsp_matrix_s *A,
-                           struct gsp_vector_s *u, bool push, gsp_semiring s,
-                           const char *fn) {
+static gsp_info mv_compute(struct gsp_vector_s **T, struct gsp_matrix_s *A, struct gsp_vector_s *u, bool push,
+                           gsp_semiring s, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   void *wx = NULL;
   uint8_t *wb = NULL;
@@ -131,8 +128,14 @@ static gsp_info mv_compute(struct gsp_vector_s **T, struct gsp_matrix_s *A,
     GSP_FREE_ALL;
     return info;
   }
-  mv_args g = {.A = A, .ux = u->x, .ub = u->b, .nu = u->n, .tx = (*T)->x, .tb = (*T)->b,
-               .nt = nt, .nth = gsp__ops_nthreads((double)A->nrows + (double)A->nvals)};
+  mv_args g = {.A = A,
+               .ux = u->x,
+               .ub = u->b,
+               .nu = u->n,
+               .tx = (*T)->x,
+               .tb = (*T)->b,
+               .nt = nt,
+               .nth = gsp__ops_nthreads((double)A->nrows + (double)A->nvals)};
   if (push) {
     /* threads pay off only when the scatter outweighs combining nth arrays */
     int64_t work = 0;
@@ -141,8 +144,7 @@ static gsp_info mv_compute(struct gsp_vector_s **T, struct gsp_matrix_s *A,
     if (work < 4 * nt || work < 65536) g.nth = 1;
     if (g.nth > 1) {
       size_t nn;
-      GSP_CHECK(gsp__mul_size(&nn, (size_t)g.nth, (size_t)nt), GSP_OUT_OF_MEMORY,
-                "%s: workspace size overflows", fn);
+      GSP_CHECK(gsp__mul_size(&nn, (size_t)g.nth, (size_t)nt), GSP_OUT_OF_MEMORY, "%s: workspace size overflows", fn);
       GSP_OPS_ALLOC(wx, nn, gsp_type_size(t));
       GSP_OPS_CALLOC(wb, nn, 1);
       g.wx = wx;
@@ -151,8 +153,7 @@ static gsp_info mv_compute(struct gsp_vector_s **T, struct gsp_matrix_s *A,
   }
   mv_kernel pull_k, push_k;
   mv_pick(&pull_k, &push_k, s, t);
-  GSP_CHECK(pull_k != NULL, GSP_PANIC, "%s: no kernel for %s on %s", fn, gsp__semiring_name(s),
-            gsp__type_name(t));
+  GSP_CHECK(pull_k != NULL, GSP_PANIC, "%s: no kernel for %s on %s", fn, gsp__semiring_name(s), gsp__type_name(t));
   (push ? push_k : pull_k)(&g);
   gsp__ops_vector_done(*T);
   GSP_FREE_ALL;
@@ -161,9 +162,9 @@ static gsp_info mv_compute(struct gsp_vector_s **T, struct gsp_matrix_s *A,
 }
 
 /* Shared body of mxv (vec_first = false) and vxm (true). */
-static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum,
-                   gsp_semiring s, struct gsp_matrix_s *A, struct gsp_vector_s *u,
-                   const gsp_desc *desc, bool vec_first, const char *fn) {
+static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
+                   struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool vec_first,
+                   const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_vector_s *T = NULL;
 #define GSP_FREE_ALL gsp__vector_destroy(T)
@@ -179,15 +180,15 @@ static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop 
   const int64_t m = gsp__ops_rows(A, tr), k = gsp__ops_cols(A, tr);
   const char *aname = vec_first ? (d.transpose_b ? "A'" : "A") : (d.transpose_a ? "A'" : "A");
   if (vec_first) {
-    GSP_CHECK(u->n == k, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but %s is %lld x %lld",
-              fn, (long long)u->n, aname, (long long)k, (long long)m);
-    GSP_CHECK(w->n == m, GSP_DIMENSION_MISMATCH, "%s: w has size %lld but %s is %lld x %lld",
-              fn, (long long)w->n, aname, (long long)k, (long long)m);
+    GSP_CHECK(u->n == k, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but %s is %lld x %lld", fn, (long long)u->n,
+              aname, (long long)k, (long long)m);
+    GSP_CHECK(w->n == m, GSP_DIMENSION_MISMATCH, "%s: w has size %lld but %s is %lld x %lld", fn, (long long)w->n,
+              aname, (long long)k, (long long)m);
   } else {
-    GSP_CHECK(u->n == k, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but %s is %lld x %lld",
-              fn, (long long)u->n, aname, (long long)m, (long long)k);
-    GSP_CHECK(w->n == m, GSP_DIMENSION_MISMATCH, "%s: w has size %lld but %s is %lld x %lld",
-              fn, (long long)w->n, aname, (long long)m, (long long)k);
+    GSP_CHECK(u->n == k, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but %s is %lld x %lld", fn, (long long)u->n,
+              aname, (long long)m, (long long)k);
+    GSP_CHECK(w->n == m, GSP_DIMENSION_MISMATCH, "%s: w has size %lld but %s is %lld x %lld", fn, (long long)w->n,
+              aname, (long long)m, (long long)k);
   }
   /* The GPU (src/cuda/graphblas/gsp_cuda_mxv.cu) computes T and writes w back on the
    * device, where w then stays. AUTO: an operand already there, or A with
@@ -211,12 +212,12 @@ static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop 
   return info;
 }
 
-gsp_info gsp_mxv(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_semiring s,
-                 const gsp_matrix A, const gsp_vector u, const gsp_desc *desc) {
+gsp_info gsp_mxv(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_semiring s, const gsp_matrix A,
+                 const gsp_vector u, const gsp_desc *desc) {
   return mv(w, mask, accum, s, A, u, desc, false, "gsp_mxv");
 }
 
-gsp_info gsp_vxm(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_semiring s,
-                 const gsp_vector u, const gsp_matrix A, const gsp_desc *desc) {
+gsp_info gsp_vxm(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_semiring s, const gsp_vector u,
+                 const gsp_matrix A, const gsp_desc *desc) {
   return mv(w, mask, accum, s, A, u, desc, true, "gsp_vxm");
 }

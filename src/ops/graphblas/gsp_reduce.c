@@ -7,8 +7,8 @@
  */
 #include "gsp_ops.h"
 
-gsp_info gsp_matrix_reduce_vector(gsp_vector w, const gsp_vector mask, gsp_binop accum,
-                                  gsp_binop op, const gsp_matrix A, const gsp_desc *desc) {
+gsp_info gsp_matrix_reduce_vector(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_binop op,
+                                  const gsp_matrix A, const gsp_desc *desc) {
   static const char fn[] = "gsp_matrix_reduce_vector";
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *AT = NULL;
@@ -20,8 +20,8 @@ gsp_info gsp_matrix_reduce_vector(gsp_vector w, const gsp_vector mask, gsp_binop
   const gsp_desc d = gsp__ops_desc(desc);
   GSP_TRY(gsp__ops_check_same_type(w->type, A->type, fn, "A"));
   const int64_t m = gsp__ops_rows(A, d.transpose_a);
-  GSP_CHECK(w->n == m, GSP_DIMENSION_MISMATCH, "%s: w has size %lld but A%s has %lld rows", fn,
-            (long long)w->n, d.transpose_a ? "'" : "", (long long)m);
+  GSP_CHECK(w->n == m, GSP_DIMENSION_MISMATCH, "%s: w has size %lld but A%s has %lld rows", fn, (long long)w->n,
+            d.transpose_a ? "'" : "", (long long)m);
   GSP_TRY(gsp__ops_vectors_host(fn, w, mask, NULL, NULL));
   const struct gsp_matrix_s *a;
   GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));

@@ -15,18 +15,25 @@ typedef struct {
 
 static bool sel_value(const sel_args *s, const void *x, int64_t q) {
   switch (s->t) {
-#define GSP_SEL_CASE_(T, ct, sfx)                                              \
-  case GSP_##T: {                                                              \
-    ct a = ((const ct *)x)[q], b = *(const ct *)s->thunk;                      \
-    switch (s->op) {                                                           \
-    case GSP_VALUE_EQ: return a == b;                                          \
-    case GSP_VALUE_NE: return a != b;                                          \
-    case GSP_VALUE_LT: return a < b;                                           \
-    case GSP_VALUE_LE: return a <= b;                                          \
-    case GSP_VALUE_GT: return a > b;                                           \
-    case GSP_VALUE_GE: return a >= b;                                          \
-    default: return false;                                                     \
-    }                                                                          \
+#define GSP_SEL_CASE_(T, ct, sfx)                         \
+  case GSP_##T: {                                         \
+    ct a = ((const ct *)x)[q], b = *(const ct *)s->thunk; \
+    switch (s->op) {                                      \
+    case GSP_VALUE_EQ:                                    \
+      return a == b;                                      \
+    case GSP_VALUE_NE:                                    \
+      return a != b;                                      \
+    case GSP_VALUE_LT:                                    \
+      return a < b;                                       \
+    case GSP_VALUE_LE:                                    \
+      return a <= b;                                      \
+    case GSP_VALUE_GT:                                    \
+      return a > b;                                       \
+    case GSP_VALUE_GE:                                    \
+      return a >= b;                                      \
+    default:                                              \
+      return false;                                       \
+    }                                                     \
   }
     GSP_TYPE_LIST(GSP_SEL_CASE_)
 #undef GSP_SEL_CASE_
@@ -38,20 +45,24 @@ static bool sel_value(const sel_args *s, const void *x, int64_t q) {
 static inline bool sel_keep(const sel_args *s, int64_t i, int64_t j, const void *x, int64_t q) {
   int64_t dj = j - i;
   switch (s->op) {
-  case GSP_TRIL: return dj <= s->k;
-  case GSP_TRIU: return dj >= s->k;
-  case GSP_DIAG: return dj == s->k;
-  case GSP_OFFDIAG: return dj != s->k;
-  default: return sel_value(s, x, q);
+  case GSP_TRIL:
+    return dj <= s->k;
+  case GSP_TRIU:
+    return dj >= s->k;
+  case GSP_DIAG:
+    return dj == s->k;
+  case GSP_OFFDIAG:
+    return dj != s->k;
+  default:
+    return sel_value(s, x, q);
   }
 }
 
-static gsp_info sel_setup(sel_args *s, gsp_selop op, gsp_type t, const void *thunk,
-                          const char *fn) {
+static gsp_info sel_setup(sel_args *s, gsp_selop op, gsp_type t, const void *thunk, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_CHECK(op >= GSP_TRIL && op <= GSP_VALUE_GE, GSP_INVALID_VALUE,
-            "%s: invalid select operator code %d", fn, (int)op);
+  GSP_CHECK(op >= GSP_TRIL && op <= GSP_VALUE_GE, GSP_INVALID_VALUE, "%s: invalid select operator code %d", fn,
+            (int)op);
   GSP_CHECK(thunk != NULL, GSP_NULL_POINTER, "%s: thunk is NULL", fn);
   s->op = op;
   s->t = t;
@@ -61,16 +72,15 @@ static gsp_info sel_setup(sel_args *s, gsp_selop op, gsp_type t, const void *thu
   return info;
 }
 
-gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_selop op,
-                           const gsp_matrix A, const void *thunk, const gsp_desc *desc) {
+gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_selop op, const gsp_matrix A,
+                           const void *thunk, const gsp_desc *desc) {
   static const char fn[] = "gsp_matrix_select";
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *AT = NULL, *T = NULL;
   gsp_index *cnt = NULL, *p = NULL, *jj = NULL;
   void *x = NULL;
-#define GSP_FREE_ALL                                                           \
-  (gsp__matrix_destroy(AT), gsp__matrix_destroy(T), gsp__free(cnt), gsp__free(p), \
-   gsp__free(jj), gsp__free(x))
+#define GSP_FREE_ALL \
+  (gsp__matrix_destroy(AT), gsp__matrix_destroy(T), gsp__free(cnt), gsp__free(p), gsp__free(jj), gsp__free(x))
   GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   sel_args s;
@@ -78,9 +88,8 @@ gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask, gsp_binop accum,
   const gsp_desc d = gsp__ops_desc(desc);
   GSP_TRY(gsp__ops_check_same_type(C->type, A->type, fn, "A"));
   const int64_t m = gsp__ops_rows(A, d.transpose_a), n = gsp__ops_cols(A, d.transpose_a);
-  GSP_CHECK(C->nrows == m && C->ncols == n, GSP_DIMENSION_MISMATCH,
-            "%s: A%s is %lld x %lld but C is %lld x %lld", fn, d.transpose_a ? "'" : "",
-            (long long)m, (long long)n, (long long)C->nrows, (long long)C->ncols);
+  GSP_CHECK(C->nrows == m && C->ncols == n, GSP_DIMENSION_MISMATCH, "%s: A%s is %lld x %lld but C is %lld x %lld", fn,
+            d.transpose_a ? "'" : "", (long long)m, (long long)n, (long long)C->nrows, (long long)C->ncols);
   const struct gsp_matrix_s *a;
   GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));
   const size_t ts = gsp_type_size(C->type);
@@ -90,8 +99,7 @@ gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask, gsp_binop accum,
 #pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
   for (int64_t i = 0; i < m; i++) {
     gsp_index c = 0;
-    for (gsp_index q = a->p[i]; q < a->p[i + 1]; q++)
-      c += sel_keep(&s, i, (int64_t)a->j[q], a->x, (int64_t)q);
+    for (gsp_index q = a->p[i]; q < a->p[i + 1]; q++) c += sel_keep(&s, i, (int64_t)a->j[q], a->x, (int64_t)q);
     cnt[i] = c;
   }
   gsp__ops_cumsum(p, cnt, m);
@@ -115,8 +123,8 @@ gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask, gsp_binop accum,
   return info;
 }
 
-gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_selop op,
-                           const gsp_vector u, const void *thunk, const gsp_desc *desc) {
+gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_selop op, const gsp_vector u,
+                           const void *thunk, const gsp_desc *desc) {
   static const char fn[] = "gsp_vector_select";
   gsp_info info = GSP_SUCCESS;
   struct gsp_vector_s *T = NULL;
@@ -126,8 +134,8 @@ gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask, gsp_binop accum,
   sel_args s;
   GSP_TRY(sel_setup(&s, op, w->type, thunk, fn));
   GSP_TRY(gsp__ops_check_same_type(w->type, u->type, fn, "u"));
-  GSP_CHECK(u->n == w->n, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but w has size %lld", fn,
-            (long long)u->n, (long long)w->n);
+  GSP_CHECK(u->n == w->n, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but w has size %lld", fn, (long long)u->n,
+            (long long)w->n);
   GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
   const int64_t n = w->n;
   const size_t ts = gsp_type_size(w->type);

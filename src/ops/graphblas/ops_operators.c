@@ -11,15 +11,15 @@
   X(LAND, land) X(FIRST, first) X(SECOND, second) X(MINUS, minus)
 // clang-format on
 
-#define GSP_BOP_FN_(name, ct, sfx)                                             \
-  static void bop_##name##_##sfx(void *z, const void *x, const void *y) {      \
-    *(ct *)z = gsp_##name##_##sfx(*(const ct *)x, *(const ct *)y);             \
+#define GSP_BOP_FN_(name, ct, sfx)                                        \
+  static void bop_##name##_##sfx(void *z, const void *x, const void *y) { \
+    *(ct *)z = gsp_##name##_##sfx(*(const ct *)x, *(const ct *)y);        \
   }
-#define GSP_BOP_TYPES_(CODE, name)                                             \
-  GSP_BOP_FN_(name, bool, b)                                                   \
-  GSP_BOP_FN_(name, int32_t, i32)                                              \
-  GSP_BOP_FN_(name, int64_t, i64)                                              \
-  GSP_BOP_FN_(name, float, f32)                                                \
+#define GSP_BOP_TYPES_(CODE, name) \
+  GSP_BOP_FN_(name, bool, b)       \
+  GSP_BOP_FN_(name, int32_t, i32)  \
+  GSP_BOP_FN_(name, int64_t, i64)  \
+  GSP_BOP_FN_(name, float, f32)    \
   GSP_BOP_FN_(name, double, f64)
 GSP_OPS_BINOP_LIST(GSP_BOP_TYPES_)
 #undef GSP_BOP_TYPES_
@@ -27,15 +27,20 @@ GSP_OPS_BINOP_LIST(GSP_BOP_TYPES_)
 
 gsp__binop_fn gsp__ops_binop(gsp_binop op, gsp_type t) {
   switch (op) {
-#define GSP_BOP_CASE_(CODE, name)                                              \
-  case GSP_##CODE:                                                             \
-    switch (t) {                                                               \
-    case GSP_BOOL: return bop_##name##_b;                                      \
-    case GSP_INT32: return bop_##name##_i32;                                   \
-    case GSP_INT64: return bop_##name##_i64;                                   \
-    case GSP_FP32: return bop_##name##_f32;                                    \
-    case GSP_FP64: return bop_##name##_f64;                                    \
-    }                                                                          \
+#define GSP_BOP_CASE_(CODE, name) \
+  case GSP_##CODE:                \
+    switch (t) {                  \
+    case GSP_BOOL:                \
+      return bop_##name##_b;      \
+    case GSP_INT32:               \
+      return bop_##name##_i32;    \
+    case GSP_INT64:               \
+      return bop_##name##_i64;    \
+    case GSP_FP32:                \
+      return bop_##name##_f32;    \
+    case GSP_FP64:                \
+      return bop_##name##_f64;    \
+    }                             \
     return NULL;
     GSP_OPS_BINOP_LIST(GSP_BOP_CASE_)
 #undef GSP_BOP_CASE_
@@ -47,49 +52,77 @@ gsp__binop_fn gsp__ops_binop(gsp_binop op, gsp_type t) {
 
 /* Unary operators. Integer negation and abs go through unsigned so that
  * INT_MIN wraps (as GraphBLAS does) instead of being undefined. */
-#define GSP_UOP_INT_(ct, uct, sfx)                                             \
-  static void uop_identity_##sfx(void *z, const void *x) { *(ct *)z = *(const ct *)x; } \
-  static void uop_ainv_##sfx(void *z, const void *x) {                         \
-    uct v = (uct)(*(const ct *)x);                                             \
-    *(ct *)z = (ct)((uct)0 - v);                                               \
-  }                                                                            \
-  static void uop_abs_##sfx(void *z, const void *x) {                          \
-    ct v = *(const ct *)x;                                                     \
-    *(ct *)z = v < 0 ? (ct)((uct)0 - (uct)v) : v;                                  \
-  }                                                                            \
-  static void uop_one_##sfx(void *z, const void *x) { (void)x; *(ct *)z = 1; }
+#define GSP_UOP_INT_(ct, uct, sfx)                         \
+  static void uop_identity_##sfx(void *z, const void *x) { \
+    *(ct *)z = *(const ct *)x;                             \
+  }                                                        \
+  static void uop_ainv_##sfx(void *z, const void *x) {     \
+    uct v = (uct)(*(const ct *)x);                         \
+    *(ct *)z = (ct)((uct)0 - v);                           \
+  }                                                        \
+  static void uop_abs_##sfx(void *z, const void *x) {      \
+    ct v = *(const ct *)x;                                 \
+    *(ct *)z = v < 0 ? (ct)((uct)0 - (uct)v) : v;          \
+  }                                                        \
+  static void uop_one_##sfx(void *z, const void *x) {      \
+    (void)x;                                               \
+    *(ct *)z = 1;                                          \
+  }
 GSP_UOP_INT_(int32_t, uint32_t, i32)
 GSP_UOP_INT_(int64_t, uint64_t, i64)
 #undef GSP_UOP_INT_
-#define GSP_UOP_FLT_(ct, sfx, absf)                                            \
-  static void uop_identity_##sfx(void *z, const void *x) { *(ct *)z = *(const ct *)x; } \
-  static void uop_ainv_##sfx(void *z, const void *x) { *(ct *)z = -*(const ct *)x; } \
-  static void uop_abs_##sfx(void *z, const void *x) { *(ct *)z = absf(*(const ct *)x); } \
-  static void uop_one_##sfx(void *z, const void *x) { (void)x; *(ct *)z = 1; }
+#define GSP_UOP_FLT_(ct, sfx, absf)                        \
+  static void uop_identity_##sfx(void *z, const void *x) { \
+    *(ct *)z = *(const ct *)x;                             \
+  }                                                        \
+  static void uop_ainv_##sfx(void *z, const void *x) {     \
+    *(ct *)z = -*(const ct *)x;                            \
+  }                                                        \
+  static void uop_abs_##sfx(void *z, const void *x) {      \
+    *(ct *)z = absf(*(const ct *)x);                       \
+  }                                                        \
+  static void uop_one_##sfx(void *z, const void *x) {      \
+    (void)x;                                               \
+    *(ct *)z = 1;                                          \
+  }
 GSP_UOP_FLT_(float, f32, fabsf)
 GSP_UOP_FLT_(double, f64, fabs)
 #undef GSP_UOP_FLT_
 /* bool: -x and |x| are x (GraphBLAS semantics). */
-static void uop_identity_b(void *z, const void *x) { *(bool *)z = *(const bool *)x; }
-static void uop_one_b(void *z, const void *x) { (void)x; *(bool *)z = true; }
+static void uop_identity_b(void *z, const void *x) {
+  *(bool *)z = *(const bool *)x;
+}
+static void uop_one_b(void *z, const void *x) {
+  (void)x;
+  *(bool *)z = true;
+}
 
 gsp__unop_fn gsp__ops_unop(gsp_unop f, gsp_type t) {
-#define GSP_UOP_PICK_(name)                                                    \
-  switch (t) {                                                                 \
-  case GSP_BOOL: return name##_b;                                              \
-  case GSP_INT32: return name##_i32;                                           \
-  case GSP_INT64: return name##_i64;                                           \
-  case GSP_FP32: return name##_f32;                                            \
-  case GSP_FP64: return name##_f64;                                            \
-  }                                                                            \
+#define GSP_UOP_PICK_(name) \
+  switch (t) {              \
+  case GSP_BOOL:            \
+    return name##_b;        \
+  case GSP_INT32:           \
+    return name##_i32;      \
+  case GSP_INT64:           \
+    return name##_i64;      \
+  case GSP_FP32:            \
+    return name##_f32;      \
+  case GSP_FP64:            \
+    return name##_f64;      \
+  }                         \
   return NULL;
 #define uop_ainv_b uop_identity_b
-#define uop_abs_b uop_identity_b
+#define uop_abs_b  uop_identity_b
   switch (f) {
-  case GSP_IDENTITY: GSP_UOP_PICK_(uop_identity)
-  case GSP_AINV: GSP_UOP_PICK_(uop_ainv)
-  case GSP_ABS: GSP_UOP_PICK_(uop_abs)
-  case GSP_ONE: GSP_UOP_PICK_(uop_one)
+  case GSP_IDENTITY:
+    GSP_UOP_PICK_(uop_identity)
+  case GSP_AINV:
+    GSP_UOP_PICK_(uop_ainv)
+  case GSP_ABS:
+    GSP_UOP_PICK_(uop_abs)
+  case GSP_ONE:
+    GSP_UOP_PICK_(uop_one)
   }
 #undef uop_ainv_b
 #undef uop_abs_b
@@ -102,20 +135,40 @@ bool gsp__ops_monoid_identity(void *out, gsp_binop op, gsp_type t) {
   switch (op) {
   case GSP_MIN:
     switch (t) {
-    case GSP_BOOL: *(bool *)out = true; return true;
-    case GSP_INT32: *(int32_t *)out = gsp_pinf_i32(); return true;
-    case GSP_INT64: *(int64_t *)out = gsp_pinf_i64(); return true;
-    case GSP_FP32: *(float *)out = gsp_pinf_f32(); return true;
-    case GSP_FP64: *(double *)out = gsp_pinf_f64(); return true;
+    case GSP_BOOL:
+      *(bool *)out = true;
+      return true;
+    case GSP_INT32:
+      *(int32_t *)out = gsp_pinf_i32();
+      return true;
+    case GSP_INT64:
+      *(int64_t *)out = gsp_pinf_i64();
+      return true;
+    case GSP_FP32:
+      *(float *)out = gsp_pinf_f32();
+      return true;
+    case GSP_FP64:
+      *(double *)out = gsp_pinf_f64();
+      return true;
     }
     return false;
   case GSP_MAX:
     switch (t) {
-    case GSP_BOOL: *(bool *)out = false; return true;
-    case GSP_INT32: *(int32_t *)out = gsp_ninf_i32(); return true;
-    case GSP_INT64: *(int64_t *)out = gsp_ninf_i64(); return true;
-    case GSP_FP32: *(float *)out = gsp_ninf_f32(); return true;
-    case GSP_FP64: *(double *)out = gsp_ninf_f64(); return true;
+    case GSP_BOOL:
+      *(bool *)out = false;
+      return true;
+    case GSP_INT32:
+      *(int32_t *)out = gsp_ninf_i32();
+      return true;
+    case GSP_INT64:
+      *(int64_t *)out = gsp_ninf_i64();
+      return true;
+    case GSP_FP32:
+      *(float *)out = gsp_ninf_f32();
+      return true;
+    case GSP_FP64:
+      *(double *)out = gsp_ninf_f64();
+      return true;
     }
     return false;
   case GSP_PLUS:
@@ -137,8 +190,8 @@ bool gsp__ops_monoid_identity(void *out, gsp_binop op, gsp_type t) {
 
 bool gsp__ops_truthy(gsp_type t, const void *x, int64_t k) {
   switch (t) {
-#define GSP_TRUTHY_CASE_(T, ct, sfx)                                           \
-  case GSP_##T:                                                                \
+#define GSP_TRUTHY_CASE_(T, ct, sfx) \
+  case GSP_##T:                      \
     return ((const ct *)x)[k] != 0;
     GSP_TYPE_LIST(GSP_TRUTHY_CASE_)
 #undef GSP_TRUTHY_CASE_
@@ -146,11 +199,12 @@ bool gsp__ops_truthy(gsp_type t, const void *x, int64_t k) {
   return false;
 }
 
-static bool binop_valid(gsp_binop op) { return op >= GSP_NOOP && op <= GSP_MINUS; }
+static bool binop_valid(gsp_binop op) {
+  return op >= GSP_NOOP && op <= GSP_MINUS;
+}
 
 gsp_info gsp__ops_check_accum(gsp_binop accum, const char *fn) {
-  if (!binop_valid(accum))
-    return GSP_ERROR(GSP_INVALID_VALUE, "%s: invalid accumulator code %d", fn, (int)accum);
+  if (!binop_valid(accum)) return GSP_ERROR(GSP_INVALID_VALUE, "%s: invalid accumulator code %d", fn, (int)accum);
   return GSP_SUCCESS;
 }
 
@@ -162,11 +216,15 @@ gsp_info gsp__ops_check_binop(gsp_binop op, const char *fn) {
 
 gsp_info gsp__ops_check_monoid(gsp_binop op, const char *fn) {
   switch (op) {
-  case GSP_MIN: case GSP_MAX: case GSP_PLUS: case GSP_TIMES: case GSP_LOR: case GSP_LAND:
+  case GSP_MIN:
+  case GSP_MAX:
+  case GSP_PLUS:
+  case GSP_TIMES:
+  case GSP_LOR:
+  case GSP_LAND:
     return GSP_SUCCESS;
   default:
-    return GSP_ERROR(GSP_INVALID_VALUE,
-                     "%s: operator code %d is not a monoid (use MIN, MAX, PLUS, TIMES, LOR or LAND)",
+    return GSP_ERROR(GSP_INVALID_VALUE, "%s: operator code %d is not a monoid (use MIN, MAX, PLUS, TIMES, LOR or LAND)",
                      fn, (int)op);
   }
 }
@@ -175,14 +233,14 @@ gsp_info gsp__ops_check_semiring(gsp_semiring s, gsp_type t, const char *fn) {
   if (s < GSP_MIN_PLUS || s > GSP_PLUS_TIMES)
     return GSP_ERROR(GSP_INVALID_VALUE, "%s: invalid semiring code %d", fn, (int)s);
   if (!gsp__semiring_fits(s, t))
-    return GSP_ERROR(GSP_DOMAIN_MISMATCH, "%s: semiring %s does not apply to type %s", fn,
-                     gsp__semiring_name(s), gsp__type_name(t));
+    return GSP_ERROR(GSP_DOMAIN_MISMATCH, "%s: semiring %s does not apply to type %s", fn, gsp__semiring_name(s),
+                     gsp__type_name(t));
   return GSP_SUCCESS;
 }
 
 gsp_info gsp__ops_check_same_type(gsp_type t, gsp_type got, const char *fn, const char *what) {
   if (t != got)
-    return GSP_ERROR(GSP_DOMAIN_MISMATCH, "%s: %s has type %s but the output has type %s", fn,
-                     what, gsp__type_name(got), gsp__type_name(t));
+    return GSP_ERROR(GSP_DOMAIN_MISMATCH, "%s: %s has type %s but the output has type %s", fn, what,
+                     gsp__type_name(got), gsp__type_name(t));
   return GSP_SUCCESS;
 }

@@ -64,9 +64,8 @@ GSP_FORCE_INLINE gsp_index wb_row(const wb_args *a, int64_t i, gsp_index *Rj, ch
   return out;
 }
 
-gsp_info gsp__ops_matrix_writeback(struct gsp_matrix_s *C, struct gsp_matrix_s *mask,
-                                   gsp_binop accum, struct gsp_matrix_s **T,
-                                   const gsp_desc *desc, const char *fn) {
+gsp_info gsp__ops_matrix_writeback(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum,
+                                   struct gsp_matrix_s **T, const gsp_desc *desc, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   gsp_index *p = NULL, *cnt = NULL, *jj = NULL;
   void *x = NULL;
@@ -81,14 +80,19 @@ gsp_info gsp__ops_matrix_writeback(struct gsp_matrix_s *C, struct gsp_matrix_s *
   }
   GSP_TRY(gsp__ops_csr(C, fn));
   if (mask) GSP_TRY(gsp__ops_view(&mask, mask, fn)); /* an input: not converted */
-  wb_args a = {.C = C, .T = *T, .M = mask, .acc = gsp__ops_binop(accum, C->type),
-               .comp = d.mask_complement, .structural = d.mask_structure,
-               .replace = d.replace, .ts = gsp_type_size(C->type)};
+  wb_args a = {.C = C,
+               .T = *T,
+               .M = mask,
+               .acc = gsp__ops_binop(accum, C->type),
+               .comp = d.mask_complement,
+               .structural = d.mask_structure,
+               .replace = d.replace,
+               .ts = gsp_type_size(C->type)};
   const int64_t m = C->nrows;
   GSP_OPS_ALLOC(cnt, (size_t)m + 1, sizeof(gsp_index));
   GSP_OPS_ALLOC(p, (size_t)m + 1, sizeof(gsp_index));
-  const int nth = gsp__ops_nthreads((double)m + (double)C->nvals + (double)(*T)->nvals +
-                                    (mask ? (double)mask->nvals : 0));
+  const int nth =
+      gsp__ops_nthreads((double)m + (double)C->nvals + (double)(*T)->nvals + (mask ? (double)mask->nvals : 0));
 #pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
   for (int64_t i = 0; i < m; i++) cnt[i] = wb_row(&a, i, NULL, NULL);
   gsp__ops_cumsum(p, cnt, m);
@@ -105,9 +109,8 @@ gsp_info gsp__ops_matrix_writeback(struct gsp_matrix_s *C, struct gsp_matrix_s *
   return info;
 }
 
-gsp_info gsp__ops_vector_writeback(struct gsp_vector_s *w, struct gsp_vector_s *mask,
-                                   gsp_binop accum, struct gsp_vector_s **T,
-                                   const gsp_desc *desc, const char *fn) {
+gsp_info gsp__ops_vector_writeback(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum,
+                                   struct gsp_vector_s **T, const gsp_desc *desc, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_vector_s *R = NULL;
 #define GSP_FREE_ALL gsp__vector_destroy(R)
@@ -131,8 +134,7 @@ gsp_info gsp__ops_vector_writeback(struct gsp_vector_s *w, struct gsp_vector_s *
   for (int64_t i = 0; i < n; i++) {
     bool has_c = gsp__ops_vpresent(w, i), has_t = gsp__ops_vpresent(t, i);
     bool m = true;
-    if (mask)
-      m = gsp__ops_vpresent(mask, i) && (structural || gsp__ops_truthy(mask->type, mask->x, i));
+    if (mask) m = gsp__ops_vpresent(mask, i) && (structural || gsp__ops_truthy(mask->type, mask->x, i));
     if (comp) m = !m;
     const char *src = NULL;
     if (m) {

@@ -23,8 +23,8 @@ static const char *const fn = "gsp_msssp";
 /* New unpublished dense rows x n matrix of type t owning x and the
  * presence bytes *b (nvals of them set; b is dropped when all are). Both
  * are consumed. */
-static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows, int64_t n,
-                             void **x, uint8_t **b, int64_t nvals) {
+static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows, int64_t n, void **x, uint8_t **b,
+                             int64_t nvals) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *M = NULL;
 #define GSP_FREE_ALL gsp__matrix_destroy(M)
@@ -46,8 +46,7 @@ static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows
  * nothing changes where the kernel declines. */
 static void huge_pages(void *p, size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1),
-                  e = ((uintptr_t)p + bytes) & ~(h - 1);
+  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1), e = ((uintptr_t)p + bytes) & ~(h - 1);
   if (bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
 #else
   (void)p, (void)bytes;
@@ -66,16 +65,16 @@ static void copy_parallel(uint8_t *dst, const uint8_t *src, size_t bytes) {
   }
 }
 
-gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
-                   const gsp_index *sources, gsp_index nsources, const gsp_msssp_opts *opts) {
+gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_index *sources,
+                   gsp_index nsources, const gsp_msssp_opts *opts) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *D = NULL, *P = NULL;
   int64_t *src = NULL;
   void *dx = NULL, *px = NULL;
   uint8_t *db = NULL, *pb = NULL;
-#define GSP_FREE_ALL                                                           \
-  (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), \
-   gsp__free(db), gsp__free(pb))
+#define GSP_FREE_ALL                                                                                            \
+  (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), gsp__free(db), \
+   gsp__free(pb))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {parent, sizeof *parent, "parent"});
   GSP_CHECK(sources != NULL, GSP_INVALID_VALUE, "%s: sources is NULL (all pairs: use gsp_apsp)", fn);
@@ -89,8 +88,8 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A,
             (unsigned long long)nsources);
   const int64_t ns = (int64_t)nsources;
   size_t cells;
-  GSP_CHECK(gsp__mul_size(&cells, (size_t)ns, (size_t)n), GSP_TOO_LARGE,
-            "%s: %lld x %lld result is too large", fn, (long long)ns, (long long)n);
+  GSP_CHECK(gsp__mul_size(&cells, (size_t)ns, (size_t)n), GSP_TOO_LARGE, "%s: %lld x %lld result is too large", fn,
+            (long long)ns, (long long)n);
   GSP_TRY(gsp__sssp_sources(&src, sources, ns, n, fn));
   GSP_ALLOC(dx, cells > 0 ? cells : 1, gsp_type_size(g.t));
   GSP_ALLOC(db, cells > 0 ? cells : 1, 1);

@@ -24,19 +24,20 @@ static gsp_sssp_algo cpu_auto(const gsp__sssp_graph *g) {
   return GSP_SSSP_DELTA;
 }
 
-static gsp_info run_cpu(void *d, const gsp__sssp_graph *g, gsp_sssp_algo algo,
-                        const int64_t *src, int64_t nsrc) {
+static gsp_info run_cpu(void *d, const gsp__sssp_graph *g, gsp_sssp_algo algo, const int64_t *src, int64_t nsrc) {
   if (algo == GSP_SSSP_AUTO) algo = cpu_auto(g);
   switch (algo) {
-  case GSP_SSSP_HARISH: return gsp__sssp_cpu_harish(d, g, src, nsrc);
-  case GSP_SSSP_DA2CF: return gsp__sssp_cpu_da2cf(d, g, src, nsrc);
-  default: return gsp__sssp_cpu_delta(d, g, src, nsrc);
+  case GSP_SSSP_HARISH:
+    return gsp__sssp_cpu_harish(d, g, src, nsrc);
+  case GSP_SSSP_DA2CF:
+    return gsp__sssp_cpu_da2cf(d, g, src, nsrc);
+  default:
+    return gsp__sssp_cpu_delta(d, g, src, nsrc);
   }
 }
 
-static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
-                         gsp_vector *parent, gsp_matrix A, const gsp_index *sources,
-                         gsp_index nsources, const gsp_sssp_opts *opts) {
+static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, gsp_vector *parent, gsp_matrix A,
+                         const gsp_index *sources, gsp_index nsources, const gsp_sssp_opts *opts) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_vector_s *D = NULL, *P = NULL, *S = NULL;
   int64_t *src = NULL;
@@ -44,11 +45,9 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
   const double t_entry = omp_get_wtime(); /* host phases around the gateway */
   double t_gate = 0, t_back = 0;
 #endif
-#define GSP_FREE_ALL                                                           \
-  (gsp__vector_destroy(D), gsp__vector_destroy(P), gsp__vector_destroy(S), gsp__free(src))
+#define GSP_FREE_ALL (gsp__vector_destroy(D), gsp__vector_destroy(P), gsp__vector_destroy(S), gsp__free(src))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
-  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {source, sizeof *source, "source"},
-              {parent, sizeof *parent, "parent"});
+  GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {source, sizeof *source, "source"}, {parent, sizeof *parent, "parent"});
   const gsp_sssp_opts o = opts ? *opts : (gsp_sssp_opts){0};
   GSP_CHECK(o.algo >= GSP_SSSP_AUTO && o.algo <= GSP_SSSP_DELTA, GSP_INVALID_VALUE,
             "%s: invalid algorithm %d in options", fn, (int)o.algo);
@@ -68,8 +67,8 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
   int64_t *px = P ? (int64_t *)P->x : NULL, *sx = S ? (int64_t *)S->x : NULL;
   /* a parent (and a root) exists exactly where a distance does: one pass
    * writes the three presence arrays (P's only when it is returned) */
-  const gsp__sssp_sink sink = {.dist = D->x, .parent = px, .root = sx,
-                               .b = {D->b, parent ? P->b : NULL, S ? S->b : NULL}};
+  const gsp__sssp_sink sink = {
+      .dist = D->x, .parent = px, .root = sx, .b = {D->b, parent ? P->b : NULL, S ? S->b : NULL}};
   int64_t nvals = 0;
 
   bool taken = false;
@@ -115,27 +114,23 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source,
   return GSP_SUCCESS;
 }
 
-gsp_info gsp_sssp(gsp_vector *dist, gsp_vector *parent, const gsp_matrix A, gsp_index src,
-                  const gsp_sssp_opts *opts) {
+gsp_info gsp_sssp(gsp_vector *dist, gsp_vector *parent, const gsp_matrix A, gsp_index src, const gsp_sssp_opts *opts) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_sssp", "A"));
   GSP_CHECK(src < (gsp_index)A->nrows || A->nrows != A->ncols, GSP_INVALID_INDEX,
-            "gsp_sssp: source %llu out of range 0..%lld", (unsigned long long)src,
-            (long long)A->nrows - 1);
+            "gsp_sssp: source %llu out of range 0..%lld", (unsigned long long)src, (long long)A->nrows - 1);
 #undef GSP_FREE_ALL
   return sssp_run("gsp_sssp", dist, NULL, parent, A, &src, 1, opts);
 }
 
-gsp_info gsp_nearest_source(gsp_vector *dist, gsp_vector *source, gsp_vector *parent,
-                            const gsp_matrix A, const gsp_index *sources, gsp_index nsources,
-                            const gsp_sssp_opts *opts) {
+gsp_info gsp_nearest_source(gsp_vector *dist, gsp_vector *source, gsp_vector *parent, const gsp_matrix A,
+                            const gsp_index *sources, gsp_index nsources, const gsp_sssp_opts *opts) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(sources != NULL, GSP_NULL_POINTER, "gsp_nearest_source: sources is NULL");
   GSP_CHECK(nsources >= 1 && nsources <= GSP_INDEX_MAX, GSP_INVALID_VALUE,
-            "gsp_nearest_source: nsources is %llu; give at least one source",
-            (unsigned long long)nsources);
+            "gsp_nearest_source: nsources is %llu; give at least one source", (unsigned long long)nsources);
 #undef GSP_FREE_ALL
   return sssp_run("gsp_nearest_source", dist, source, parent, A, sources, nsources, opts);
 }

@@ -42,8 +42,8 @@ static gsp_info matrix_parent(int64_t *pv, const void *obj, int64_t row, int64_t
   return GSP_SUCCESS;
 }
 
-static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void *obj,
-                     int64_t row, int64_t n, int64_t dst, const char *fn) {
+static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void *obj, int64_t row, int64_t n,
+                     int64_t dst, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   /* first pass: count the vertices, checking every step */
@@ -51,15 +51,14 @@ static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void 
   for (;;) {
     info = get(&pv, obj, row, v);
     if (info == GSP_NO_VALUE) {
-      GSP_CHECK(v == dst, GSP_INVALID_VALUE, "%s: vertex %lld on the path to %lld has no parent",
-                fn, (long long)v, (long long)dst);
+      GSP_CHECK(v == dst, GSP_INVALID_VALUE, "%s: vertex %lld on the path to %lld has no parent", fn, (long long)v,
+                (long long)dst);
       return GSP_NO_VALUE; /* dst unreachable; outputs untouched */
     }
-    GSP_CHECK(pv >= 0 && pv < n, GSP_INVALID_VALUE, "%s: parent %lld of vertex %lld out of range 0..%lld",
-              fn, (long long)pv, (long long)v, (long long)n - 1);
+    GSP_CHECK(pv >= 0 && pv < n, GSP_INVALID_VALUE, "%s: parent %lld of vertex %lld out of range 0..%lld", fn,
+              (long long)pv, (long long)v, (long long)n - 1);
     if (pv == v) break;
-    GSP_CHECK(count < n, GSP_INVALID_VALUE, "%s: the parents from %lld form a cycle", fn,
-              (long long)dst);
+    GSP_CHECK(count < n, GSP_INVALID_VALUE, "%s: the parents from %lld form a cycle", fn, (long long)dst);
     count++, v = pv;
   }
   if (*len < (gsp_index)count) {
@@ -78,8 +77,7 @@ static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void 
   return GSP_SUCCESS;
 }
 
-gsp_info gsp_path_from_parent(gsp_index *path, gsp_index *len, const gsp_vector parent,
-                               gsp_index dst) {
+gsp_info gsp_path_from_parent(gsp_index *path, gsp_index *len, const gsp_vector parent, gsp_index dst) {
   static const char *const fn = "gsp_path_from_parent";
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
@@ -96,8 +94,8 @@ gsp_info gsp_path_from_parent(gsp_index *path, gsp_index *len, const gsp_vector 
   return walk(path, len, vector_parent, parent, 0, parent->n, (int64_t)dst, fn);
 }
 
-gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_matrix parent,
-                                  gsp_index row, gsp_index dst) {
+gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_matrix parent, gsp_index row,
+                                  gsp_index dst) {
   static const char *const fn = "gsp_path_from_parent_row";
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
@@ -107,10 +105,10 @@ gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_mat
   GSP_TRY(gsp__check_matrix(parent, fn, "parent"));
   GSP_CHECK(parent->type == GSP_INT64 || parent->type == GSP_INT32, GSP_DOMAIN_MISMATCH,
             "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn, gsp__type_name(parent->type));
-  GSP_CHECK(row < (gsp_index)parent->nrows, GSP_INVALID_INDEX, "%s: row %llu out of range 0..%lld",
-            fn, (unsigned long long)row, (long long)parent->nrows - 1);
-  GSP_CHECK(dst < (gsp_index)parent->ncols, GSP_INVALID_INDEX, "%s: dst %llu out of range 0..%lld",
-            fn, (unsigned long long)dst, (long long)parent->ncols - 1);
+  GSP_CHECK(row < (gsp_index)parent->nrows, GSP_INVALID_INDEX, "%s: row %llu out of range 0..%lld", fn,
+            (unsigned long long)row, (long long)parent->nrows - 1);
+  GSP_CHECK(dst < (gsp_index)parent->ncols, GSP_INVALID_INDEX, "%s: dst %llu out of range 0..%lld", fn,
+            (unsigned long long)dst, (long long)parent->ncols - 1);
   /* CSR or dense are read directly; other formats convert (content kept) */
   GSP_TRY(gsp__matrix_host(parent));
   struct gsp_matrix_s *P = parent; /* parent is an input: never converted */

@@ -28,8 +28,7 @@ static inline void SSSP_FN(heap_down)(int32_t *heap, int32_t *pos, const SSSP_T 
 }
 
 /* pos: -1 never queued, -2 settled, else the heap slot. */
-static void SSSP_FN(dijkstra)(SSSP_T *d, const gsp__sssp_graph *g, int64_t s, int32_t *heap,
-                              int32_t *pos) {
+static void SSSP_FN(dijkstra)(SSSP_T *d, const gsp__sssp_graph *g, int64_t s, int32_t *heap, int32_t *pos) {
   const int64_t n = g->n;
   const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
   const gsp_index *p = g->p, *jx = g->j;
@@ -63,8 +62,8 @@ static void SSSP_FN(dijkstra)(SSSP_T *d, const gsp__sssp_graph *g, int64_t s, in
  * (level 0) meets every vertex of level L-1 before any of level L, so a
  * tie's parent is its least tight tail one level up. Returns false when a
  * reached vertex has no tight path (cannot happen). */
-static bool SSSP_FN(tree_seq)(int64_t *parent, const SSSP_T *d, const gsp__sssp_graph *g,
-                              int64_t s, int32_t *level, int32_t *queue) {
+static bool SSSP_FN(tree_seq)(int64_t *parent, const SSSP_T *d, const gsp__sssp_graph *g, int64_t s, int32_t *level,
+                              int32_t *queue) {
   const int64_t n = g->n;
   const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
   const gsp_index *p = g->p, *jx = g->j;

@@ -45,12 +45,9 @@ typedef struct {
 
 /* Single/nearest-source kernels: d[n] (type t) gets the distances from the
  * nearest of src[0..nsrc) (+inf where unreached). Errors: GSP_OUT_OF_MEMORY. */
-gsp_info gsp__sssp_cpu_harish(void *d, const gsp__sssp_graph *g,
-                              const int64_t *src, int64_t nsrc);
-gsp_info gsp__sssp_cpu_da2cf(void *d, const gsp__sssp_graph *g,
-                             const int64_t *src, int64_t nsrc);
-gsp_info gsp__sssp_cpu_delta(void *d, const gsp__sssp_graph *g,
-                             const int64_t *src, int64_t nsrc);
+gsp_info gsp__sssp_cpu_harish(void *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc);
+gsp_info gsp__sssp_cpu_da2cf(void *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc);
+gsp_info gsp__sssp_cpu_delta(void *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc);
 
 /*
  * Parents from final distances d, by one deterministic rule on every
@@ -73,8 +70,7 @@ gsp_info gsp__sssp_cpu_delta(void *d, const gsp__sssp_graph *g,
  * unreached). GSP_PANIC if a reached vertex has no tight path (cannot
  * happen for a fixpoint), GSP_OUT_OF_MEMORY.
  */
-gsp_info gsp__sssp_cpu_tree(int64_t *parent, int64_t *root, const void *d,
-                            const gsp__sssp_graph *g, const int64_t *src,
+gsp_info gsp__sssp_cpu_tree(int64_t *parent, int64_t *root, const void *d, const gsp__sssp_graph *g, const int64_t *src,
                             int64_t nsrc, bool strict);
 
 /*
@@ -86,8 +82,8 @@ gsp_info gsp__sssp_cpu_tree(int64_t *parent, int64_t *root, const void *d,
  * the parent passes for its source, which is the least work per source on
  * a CPU.
  */
-gsp_info gsp__msssp_cpu(void *dist, int64_t *parent, int32_t *parent32, const gsp__sssp_graph *g,
-                        const int64_t *src, int64_t nsrc);
+gsp_info gsp__msssp_cpu(void *dist, int64_t *parent, int32_t *parent32, const gsp__sssp_graph *g, const int64_t *src,
+                        int64_t nsrc);
 
 /* ---- helpers for the typed bodies ---- */
 
@@ -95,14 +91,13 @@ gsp_info gsp__msssp_cpu(void *dist, int64_t *parent, int32_t *parent32, const gs
  * one atomic add per 256 entries. */
 #define GSP__SSSP_QBUF 256
 typedef struct {
-  int64_t *list;   /* shared output list */
-  int64_t *count;  /* shared length, advanced atomically */
+  int64_t *list;  /* shared output list */
+  int64_t *count; /* shared length, advanced atomically */
   int k;
   int64_t buf[GSP__SSSP_QBUF];
 } gsp__sssp_queue;
 
-static inline void gsp__sssp_queue_init(gsp__sssp_queue *q, int64_t *list,
-                                        int64_t *count) {
+static inline void gsp__sssp_queue_init(gsp__sssp_queue *q, int64_t *list, int64_t *count) {
   q->list = list;
   q->count = count;
   q->k = 0;

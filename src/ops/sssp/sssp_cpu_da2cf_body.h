@@ -12,16 +12,14 @@
  * open list is kept compact, so a round costs O(|F| arcs + |open|), not the
  * paper's O(n) scan.
  */
-static gsp_info SSSP_FN(da2cf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *src,
-                               int64_t nsrc) {
+static gsp_info SSSP_FN(da2cf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   SSSP_T *minout = NULL, *minin = NULL;
   int64_t *F = NULL, *O = NULL, *O2 = NULL;
   uint8_t *settled = NULL, *open = NULL;
-#define GSP_FREE_ALL                                                           \
-  (gsp__free(minout), gsp__free(minin), gsp__free(F), gsp__free(O), gsp__free(O2), \
-   gsp__free(settled), gsp__free(open))
+#define GSP_FREE_ALL \
+  (gsp__free(minout), gsp__free(minin), gsp__free(F), gsp__free(O), gsp__free(O2), gsp__free(settled), gsp__free(open))
   GSP_ALLOC(minout, n, sizeof *minout);
   GSP_ALLOC(minin, n, sizeof *minin);
   GSP_ALLOC(F, n, sizeof *F);
@@ -69,8 +67,7 @@ static gsp_info SSSP_FN(da2cf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_
           const int64_t v = (int64_t)jx[e];
           if (settled[v]) continue;
           const SSSP_T nd = SSSP_ADD(du, w[e]);
-          if (nd <= lim && SSSP_FN(amin)(&d[v], nd) && gsp__sssp_claim(&open[v]))
-            gsp__sssp_push(&q, v);
+          if (nd <= lim && SSSP_FN(amin)(&d[v], nd) && gsp__sssp_claim(&open[v])) gsp__sssp_push(&q, v);
         }
       }
       gsp__sssp_flush(&q);
@@ -79,8 +76,7 @@ static gsp_info SSSP_FN(da2cf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_
 
     /* min-reduction over the open vertices */
     SSSP_T dmin = SSSP_INF, dout = SSSP_INF;
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : dmin, dout) \
-    if (no > 4 * GSP__SSSP_PAR_MIN)
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : dmin, dout) if (no > 4 * GSP__SSSP_PAR_MIN)
     for (int64_t k = 0; k < no; k++) {
       const int64_t v = O[k];
       const SSSP_T dv = d[v], o = SSSP_ADD(dv, minout[v]);

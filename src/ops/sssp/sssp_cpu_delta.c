@@ -10,13 +10,17 @@
 #define SSSP_BODY "sssp_cpu_delta_body.h"
 #include "sssp_cpu_stamp.h"
 
-gsp_info gsp__sssp_cpu_delta(void *d, const gsp__sssp_graph *g, const int64_t *src,
-                              int64_t nsrc) {
+gsp_info gsp__sssp_cpu_delta(void *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc) {
   switch (g->t) {
-  case GSP_INT32: return delta_i32(d, g, src, nsrc);
-  case GSP_INT64: return delta_i64(d, g, src, nsrc);
-  case GSP_FP32: return delta_f32(d, g, src, nsrc);
-  case GSP_FP64: return delta_f64(d, g, src, nsrc);
-  default: return GSP_ERROR(GSP_PANIC, "gsp__sssp_cpu_delta: type %d", (int)g->t);
+  case GSP_INT32:
+    return delta_i32(d, g, src, nsrc);
+  case GSP_INT64:
+    return delta_i64(d, g, src, nsrc);
+  case GSP_FP32:
+    return delta_f32(d, g, src, nsrc);
+  case GSP_FP64:
+    return delta_f64(d, g, src, nsrc);
+  default:
+    return GSP_ERROR(GSP_PANIC, "gsp__sssp_cpu_delta: type %d", (int)g->t);
   }
 }

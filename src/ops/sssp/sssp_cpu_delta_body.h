@@ -49,8 +49,7 @@ static inline int64_t gsp__delta_bin(double x, double delta) {
 }
 
 /* Queue v for distance x: a window bucket, or far. */
-static inline void gsp__delta_queue(gsp__delta_thread *ts, int64_t v, double x, double delta,
-                                    int64_t base) {
+static inline void gsp__delta_queue(gsp__delta_thread *ts, int64_t v, double x, double delta, int64_t base) {
   const int64_t b = gsp__delta_bin(x, delta) - base;
   if (!gsp__vpush(b < GSP__DELTA_W ? &ts->bins[b] : &ts->far, v)) ts->oom = true;
 }
@@ -69,8 +68,8 @@ static void gsp__delta_free_threads(gsp__delta_thread *ts, int nt) {
 #endif
 
 /* One phase: the vertices of list F relax their light (or heavy) arcs. */
-static void SSSP_FN(delta_phase)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *F, int64_t nf,
-                                 bool light, int64_t base, gsp__delta_thread *ts, uint8_t *inR) {
+static void SSSP_FN(delta_phase)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *F, int64_t nf, bool light,
+                                 int64_t base, gsp__delta_thread *ts, uint8_t *inR) {
   const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
   const gsp_index *p = g->p, *jx = g->j;
   const double delta = g->delta;
@@ -92,8 +91,7 @@ static void SSSP_FN(delta_phase)(SSSP_T *d, const gsp__sssp_graph *g, const int6
   }
 }
 
-static gsp_info SSSP_FN(delta)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *src,
-                               int64_t nsrc) {
+static gsp_info SSSP_FN(delta)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   const int nt = g->nthreads > 0 ? g->nthreads : 1;
@@ -171,8 +169,7 @@ static gsp_info SSSP_FN(delta)(SSSP_T *d, const gsp__sssp_graph *g, const int64_
           const int64_t v = far->v[k], fb = gsp__delta_bin((double)d[v], delta);
           if (fb < old_end) continue; /* stale */
           if (fb - base < GSP__DELTA_W) {
-            GSP_CHECK(gsp__vpush(&ts[t].bins[fb - base], v), GSP_OUT_OF_MEMORY,
-                      "delta-stepping: out of memory");
+            GSP_CHECK(gsp__vpush(&ts[t].bins[fb - base], v), GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
           } else {
             far->v[keep++] = v;
           }

@@ -6,8 +6,7 @@
  * while writing only U keeps rounds Jacobi-style, as in the paper; the
  * touched list replaces the paper's O(n) scan of the mask.
  */
-static gsp_info SSSP_FN(harish)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *src,
-                                int64_t nsrc) {
+static gsp_info SSSP_FN(harish)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   SSSP_T *U = NULL;
@@ -43,8 +42,7 @@ static gsp_info SSSP_FN(harish)(SSSP_T *d, const gsp__sssp_graph *g, const int64
         for (gsp_index e = p[u]; e < p[u + 1]; e++) {
           const int64_t v = (int64_t)jx[e];
           const SSSP_T nd = SSSP_ADD(du, w[e]);
-          if (nd <= lim && SSSP_FN(amin)(&U[v], nd) && gsp__sssp_claim(&touched[v]))
-            gsp__sssp_push(&q, v);
+          if (nd <= lim && SSSP_FN(amin)(&U[v], nd) && gsp__sssp_claim(&touched[v])) gsp__sssp_push(&q, v);
         }
       }
       gsp__sssp_flush(&q);

@@ -13,10 +13,10 @@
 #error "define SSSP_BODY before including sssp_cpu_stamp.h"
 #endif
 
-#define SSSP_T int32_t
-#define SSSP_FN(f) f##_i32
-#define SSSP_ADD gsp_min_plus_mul_i32
-#define SSSP_INF INT32_MAX
+#define SSSP_T      int32_t
+#define SSSP_FN(f)  f##_i32
+#define SSSP_ADD    gsp_min_plus_mul_i32
+#define SSSP_INF    INT32_MAX
 #define SSSP_LIM(g) ((g)->lim.i32)
 #include SSSP_BODY
 #undef SSSP_T
@@ -25,10 +25,10 @@
 #undef SSSP_INF
 #undef SSSP_LIM
 
-#define SSSP_T int64_t
-#define SSSP_FN(f) f##_i64
-#define SSSP_ADD gsp_min_plus_mul_i64
-#define SSSP_INF INT64_MAX
+#define SSSP_T      int64_t
+#define SSSP_FN(f)  f##_i64
+#define SSSP_ADD    gsp_min_plus_mul_i64
+#define SSSP_INF    INT64_MAX
 #define SSSP_LIM(g) ((g)->lim.i64)
 #include SSSP_BODY
 #undef SSSP_T
@@ -37,10 +37,10 @@
 #undef SSSP_INF
 #undef SSSP_LIM
 
-#define SSSP_T float
-#define SSSP_FN(f) f##_f32
-#define SSSP_ADD gsp_min_plus_mul_f32
-#define SSSP_INF ((float)INFINITY)
+#define SSSP_T      float
+#define SSSP_FN(f)  f##_f32
+#define SSSP_ADD    gsp_min_plus_mul_f32
+#define SSSP_INF    ((float)INFINITY)
 #define SSSP_LIM(g) ((g)->lim.f32)
 #include SSSP_BODY
 #undef SSSP_T
@@ -49,10 +49,10 @@
 #undef SSSP_INF
 #undef SSSP_LIM
 
-#define SSSP_T double
-#define SSSP_FN(f) f##_f64
-#define SSSP_ADD gsp_min_plus_mul_f64
-#define SSSP_INF ((double)INFINITY)
+#define SSSP_T      double
+#define SSSP_FN(f)  f##_f64
+#define SSSP_ADD    gsp_min_plus_mul_f64
+#define SSSP_INF    ((double)INFINITY)
 #define SSSP_LIM(g) ((g)->lim.f64)
 #include SSSP_BODY
 #undef SSSP_T

@@ -14,9 +14,8 @@
  */
 /* (unreached targets hold +inf, which a saturating sum can equal: the
  * test `dv <= lim` keeps them out) */
-static gsp_info SSSP_FN(tree)(int64_t *parent, int64_t *root, const SSSP_T *d,
-                              const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc,
-                              bool strict) {
+static gsp_info SSSP_FN(tree)(int64_t *parent, int64_t *root, const SSSP_T *d, const gsp__sssp_graph *g,
+                              const int64_t *src, int64_t nsrc, bool strict) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   int32_t *level = NULL;
@@ -49,8 +48,7 @@ static gsp_info SSSP_FN(tree)(int64_t *parent, int64_t *root, const SSSP_T *d,
         const SSSP_T dv = d[v];
         if (!(du < dv) || !(dv <= lim) || SSSP_ADD(du, w[e]) != dv) continue;
         int64_t cur = __atomic_load_n(&parent[v], __ATOMIC_RELAXED);
-        while (u < cur && !__atomic_compare_exchange_n(&parent[v], &cur, u, true,
-                                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        while (u < cur && !__atomic_compare_exchange_n(&parent[v], &cur, u, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
         }
       }
     }
@@ -92,13 +90,11 @@ static gsp_info SSSP_FN(tree)(int64_t *parent, int64_t *root, const SSSP_T *d,
           int32_t lv = __atomic_load_n(&level[v], __ATOMIC_RELAXED);
           const SSSP_T dv = d[v];
           if ((lv != -1 && lv != L + 1) || !(dv <= lim) || SSSP_ADD(du, w[e]) != dv) continue;
-          if (lv == -1 && __atomic_compare_exchange_n(&level[v], &lv, L + 1, false,
-                                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+          if (lv == -1 && __atomic_compare_exchange_n(&level[v], &lv, L + 1, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             gsp__sssp_push(&q, v);
           int64_t cur = __atomic_load_n(&parent[v], __ATOMIC_RELAXED);
-          while (u < cur && !__atomic_compare_exchange_n(&parent[v], &cur, u, true,
-                                                         __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-          }
+          while (u < cur &&
+                 !__atomic_compare_exchange_n(&parent[v], &cur, u, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
         }
       }
       gsp__sssp_flush(&q);

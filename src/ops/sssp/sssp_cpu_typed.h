@@ -10,8 +10,7 @@ static inline bool SSSP_FN(amin)(SSSP_T *a, SSSP_T v) {
   SSSP_T cur;
   __atomic_load(a, &cur, __ATOMIC_RELAXED);
   while (v < cur)
-    if (__atomic_compare_exchange(a, &cur, &v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-      return true;
+    if (__atomic_compare_exchange(a, &cur, &v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return true;
   return false;
 }
 

@@ -35,21 +35,26 @@ static void stream_copy(void *dst, const void *src, size_t bytes) {
 /* pb[i] = (x[i] <= lim) for the len values at x; returns the count. */
 static int64_t presence(gsp_type t, const void *lim, const char *x, uint8_t *pb, int64_t len) {
   int64_t c = 0;
-#define GSP_PRESENT_(ct)                                                       \
-  {                                                                            \
-    const ct l = *(const ct *)lim, *xv = (const ct *)x;                        \
-    for (int64_t i = 0; i < len; i++) {                                        \
-      const uint8_t r = xv[i] <= l;                                            \
-      pb[i] = r;                                                               \
-      c += r;                                                                  \
-    }                                                                          \
+#define GSP_PRESENT_(ct)                                \
+  {                                                     \
+    const ct l = *(const ct *)lim, *xv = (const ct *)x; \
+    for (int64_t i = 0; i < len; i++) {                 \
+      const uint8_t r = xv[i] <= l;                     \
+      pb[i] = r;                                        \
+      c += r;                                           \
+    }                                                   \
   }
   switch (t) {
-  case GSP_INT32: GSP_PRESENT_(int32_t) break;
-  case GSP_INT64: GSP_PRESENT_(int64_t) break;
-  case GSP_FP32: GSP_PRESENT_(float) break;
-  case GSP_FP64: GSP_PRESENT_(double) break;
-  default: break;
+  case GSP_INT32:
+    GSP_PRESENT_(int32_t) break;
+  case GSP_INT64:
+    GSP_PRESENT_(int64_t) break;
+  case GSP_FP32:
+    GSP_PRESENT_(float) break;
+  case GSP_FP64:
+    GSP_PRESENT_(double) break;
+  default:
+    break;
   }
 #undef GSP_PRESENT_
   return c;
@@ -59,8 +64,8 @@ static int64_t presence(gsp_type t, const void *lim, const char *x, uint8_t *pb,
  * built in small buffers (in L1) and streamed out. */
 #define GATHER_BLOCK 1024
 
-int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo,
-                         int64_t len, const void *sd, const void *sp, int psize, int nthreads) {
+int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo, int64_t len,
+                         const void *sd, const void *sp, int psize, int nthreads) {
   if (len <= 0) return 0;
   const size_t ts = gsp_type_size(t);
   int nt = nthreads > 0 ? nthreads : 1;

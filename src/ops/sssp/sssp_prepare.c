@@ -28,19 +28,23 @@ static int64_t row_of(const gsp_index *p, int64_t n, int64_t e) {
 static int64_t first_bad_weight(const struct gsp_matrix_s *A, int nt) {
   const int64_t m = A->nvals;
   int64_t first = INT64_MAX;
-#define GSP_SSSP_SCAN_(ct, bad)                                                \
-  {                                                                            \
-    const ct *x = (const ct *)A->x;                                            \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(min : first) if (m > 65536)") \
-    for (int64_t e = 0; e < m; e++)                                            \
-      if ((bad) && e < first) first = e;                                       \
+#define GSP_SSSP_SCAN_(ct, bad)                                                                              \
+  {                                                                                                          \
+    const ct *x = (const ct *)A->x;                                                                          \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(min : first) if (m > 65536)") for ( \
+        int64_t e = 0; e < m; e++) if ((bad) && e < first) first = e;                                        \
   }
   switch (A->type) {
-  case GSP_INT32: GSP_SSSP_SCAN_(int32_t, x[e] < 0) break;
-  case GSP_INT64: GSP_SSSP_SCAN_(int64_t, x[e] < 0) break;
-  case GSP_FP32: GSP_SSSP_SCAN_(float, !(x[e] >= 0)) break;
-  case GSP_FP64: GSP_SSSP_SCAN_(double, !(x[e] >= 0)) break;
-  default: break;
+  case GSP_INT32:
+    GSP_SSSP_SCAN_(int32_t, x[e] < 0) break;
+  case GSP_INT64:
+    GSP_SSSP_SCAN_(int64_t, x[e] < 0) break;
+  case GSP_FP32:
+    GSP_SSSP_SCAN_(float, !(x[e] >= 0)) break;
+  case GSP_FP64:
+    GSP_SSSP_SCAN_(double, !(x[e] >= 0)) break;
+  default:
+    break;
   }
 #undef GSP_SSSP_SCAN_
   return first == INT64_MAX ? -1 : first;
@@ -53,19 +57,27 @@ static int64_t first_bad_weight(const struct gsp_matrix_s *A, int nt) {
 static double weight_sum(const struct gsp_matrix_s *A, int nt) {
   const int64_t m = A->nvals;
   double sum = 0;
-#define GSP_SSSP_SUM_(ct, sfx)                                                 \
-  {                                                                            \
-    const ct *x = (const ct *)A->x, inf = gsp_pinf_##sfx();                    \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : sum) if (m > 65536)") \
-    for (int64_t e = 0; e < m; e++)                                            \
-      if (x[e] != inf) sum += (double)x[e]; /* skip infinite arcs */                            \
+#define GSP_SSSP_SUM_(ct, sfx)                                                                                       \
+  {                                                                                                                  \
+    const ct *x = (const ct *)A->x, inf = gsp_pinf_##sfx();                                                          \
+    _Pragma(                                                                                                         \
+        "omp parallel for num_threads(nt) schedule(static) reduction(+ : sum) if (m > 65536)") for (int64_t e = 0;   \
+                                                                                                    e < m;           \
+                                                                                                    e++) if (x[e] != \
+                                                                                                             inf)    \
+        sum += (double)x[e]; /* skip infinite arcs */                                                                \
   }
   switch (A->type) {
-  case GSP_INT32: GSP_SSSP_SUM_(int32_t, i32) break;
-  case GSP_INT64: GSP_SSSP_SUM_(int64_t, i64) break;
-  case GSP_FP32: GSP_SSSP_SUM_(float, f32) break;
-  case GSP_FP64: GSP_SSSP_SUM_(double, f64) break;
-  default: break;
+  case GSP_INT32:
+    GSP_SSSP_SUM_(int32_t, i32) break;
+  case GSP_INT64:
+    GSP_SSSP_SUM_(int64_t, i64) break;
+  case GSP_FP32:
+    GSP_SSSP_SUM_(float, f32) break;
+  case GSP_FP64:
+    GSP_SSSP_SUM_(double, f64) break;
+  default:
+    break;
   }
 #undef GSP_SSSP_SUM_
   return sum;
@@ -98,31 +110,33 @@ static gsp__sssp_value limit_of(gsp_type t, bool has_cutoff, double c) {
     v.f32 = f;
     break;
   }
-  case GSP_FP64: v.f64 = !has_cutoff || c > DBL_MAX ? DBL_MAX : c; break;
-  default: break;
+  case GSP_FP64:
+    v.f64 = !has_cutoff || c > DBL_MAX ? DBL_MAX : c;
+    break;
+  default:
+    break;
   }
   return v;
 }
 
-gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff,
-                           double cutoff, double delta, gsp_backend backend, const char *fn) {
+gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff, double cutoff, double delta,
+                           gsp_backend backend, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
-  GSP_CHECK(backend == GSP_BACKEND_AUTO || backend == GSP_BACKEND_CPU ||
-                backend == GSP_BACKEND_CUDA,
-            GSP_INVALID_VALUE, "%s: invalid backend %d in options", fn, (int)backend);
-  GSP_CHECK(!has_cutoff || cutoff >= 0, GSP_INVALID_VALUE,
-            "%s: cutoff %g must be >= 0 (and not NaN)", fn, cutoff);
-  GSP_CHECK(delta >= 0 && isfinite(delta), GSP_INVALID_VALUE,
-            "%s: delta %g must be finite and >= 0 (0: automatic)", fn, delta);
+  GSP_CHECK(backend == GSP_BACKEND_AUTO || backend == GSP_BACKEND_CPU || backend == GSP_BACKEND_CUDA, GSP_INVALID_VALUE,
+            "%s: invalid backend %d in options", fn, (int)backend);
+  GSP_CHECK(!has_cutoff || cutoff >= 0, GSP_INVALID_VALUE, "%s: cutoff %g must be >= 0 (and not NaN)", fn, cutoff);
+  GSP_CHECK(delta >= 0 && isfinite(delta), GSP_INVALID_VALUE, "%s: delta %g must be finite and >= 0 (0: automatic)", fn,
+            delta);
   GSP_CHECK(A->type != GSP_BOOL, GSP_DOMAIN_MISMATCH,
             "%s: A is GSP_BOOL; shortest paths need INT32, INT64, FP32 or FP64 weights "
-            "(cast A, e.g. to GSP_INT32 for hop counts)", fn);
-  GSP_CHECK(gsp__semiring_fits(GSP_MIN_PLUS, A->type), GSP_DOMAIN_MISMATCH,
-            "%s: MIN_PLUS does not apply to type %s", fn, gsp__type_name(A->type));
-  GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn,
-            (long long)A->nrows, (long long)A->ncols);
+            "(cast A, e.g. to GSP_INT32 for hop counts)",
+            fn);
+  GSP_CHECK(gsp__semiring_fits(GSP_MIN_PLUS, A->type), GSP_DOMAIN_MISMATCH, "%s: MIN_PLUS does not apply to type %s",
+            fn, gsp__type_name(A->type));
+  GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn, (long long)A->nrows,
+            (long long)A->ncols);
   GSP_TRY(gsp__matrix_csr_view(&A, A)); /* never converts A: others may read it */
   const int nt = gsp__threads();
   /* A device copy kept by an earlier GPU call means the weights were
@@ -138,14 +152,21 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
     char val[64];
     double dv = 0;
     switch (A->type) {
-    case GSP_INT32: dv = ((const int32_t *)A->x)[bad]; break;
-    case GSP_INT64: dv = (double)((const int64_t *)A->x)[bad]; break;
-    case GSP_FP32: dv = ((const float *)A->x)[bad]; break;
-    default: dv = ((const double *)A->x)[bad]; break;
+    case GSP_INT32:
+      dv = ((const int32_t *)A->x)[bad];
+      break;
+    case GSP_INT64:
+      dv = (double)((const int64_t *)A->x)[bad];
+      break;
+    case GSP_FP32:
+      dv = ((const float *)A->x)[bad];
+      break;
+    default:
+      dv = ((const double *)A->x)[bad];
+      break;
     }
     snprintf(val, sizeof val, "%.17g", dv);
-    GSP_CHECK(!isnan(dv), GSP_INVALID_VALUE, "%s: A(%lld,%lld) is NaN", fn, (long long)u,
-              (long long)A->j[bad]);
+    GSP_CHECK(!isnan(dv), GSP_INVALID_VALUE, "%s: A(%lld,%lld) is NaN", fn, (long long)u, (long long)A->j[bad]);
     GSP_CHECK(false, GSP_INVALID_VALUE,
               "%s: A(%lld,%lld) = %s is negative; these algorithms need non-negative weights "
               "(negative weights need Bellman-Ford or Johnson's reweighting)",
@@ -170,23 +191,22 @@ gsp_info gsp__sssp_parent_type(gsp_type *pt, gsp_type asked, int64_t n, const ch
   const gsp_type t = asked == GSP_BOOL ? GSP_INT64 : asked;
   GSP_CHECK(t == GSP_INT64 || t == GSP_INT32, GSP_INVALID_VALUE,
             "%s: parent_type %s in options is not GSP_INT64 or GSP_INT32", fn, gsp__type_name(t));
-  GSP_CHECK(t == GSP_INT64 || n <= INT32_MAX, GSP_INVALID_VALUE, "%s: %lld vertices do not fit GSP_INT32 parents",
-            fn, (long long)n);
+  GSP_CHECK(t == GSP_INT64 || n <= INT32_MAX, GSP_INVALID_VALUE, "%s: %lld vertices do not fit GSP_INT32 parents", fn,
+            (long long)n);
   *pt = t;
 #undef GSP_FREE_ALL
   return info;
 }
 
-gsp_info gsp__sssp_sources(int64_t **out, const gsp_index *sources, int64_t nsrc, int64_t n,
-                           const char *fn) {
+gsp_info gsp__sssp_sources(int64_t **out, const gsp_index *sources, int64_t nsrc, int64_t n, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   int64_t *s = NULL;
 #define GSP_FREE_ALL gsp__free(s)
   GSP_ALLOC(s, nsrc > 0 ? nsrc : 1, sizeof *s);
   for (int64_t k = 0; k < nsrc; k++) {
     const gsp_index v = sources ? sources[k] : (gsp_index)k;
-    GSP_CHECK(v < (gsp_index)n, GSP_INVALID_INDEX, "%s: source %llu (sources[%lld]) out of range 0..%lld",
-              fn, (unsigned long long)v, (long long)k, (long long)n - 1);
+    GSP_CHECK(v < (gsp_index)n, GSP_INVALID_INDEX, "%s: source %llu (sources[%lld]) out of range 0..%lld", fn,
+              (unsigned long long)v, (long long)k, (long long)n - 1);
     s[k] = (int64_t)v;
   }
   *out = s;
@@ -197,21 +217,28 @@ gsp_info gsp__sssp_sources(int64_t **out, const gsp_index *sources, int64_t nsrc
 int64_t gsp__sssp_mark(uint8_t *b, const void *d, int64_t count, const gsp__sssp_graph *g) {
   int64_t cnt = 0;
   const int nt = g->nthreads;
-#define GSP_SSSP_MARK_(ct, sfx)                                                \
-  {                                                                            \
-    const ct *x = (const ct *)d, lim = g->lim.sfx;                             \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt) if (count > 65536)") \
-    for (int64_t v = 0; v < count; v++) {                                      \
-      b[v] = x[v] <= lim;                                                      \
-      cnt += b[v];                                                             \
-    }                                                                          \
+#define GSP_SSSP_MARK_(ct, sfx)                                                                                        \
+  {                                                                                                                    \
+    const ct *x = (const ct *)d, lim = g->lim.sfx;                                                                     \
+    _Pragma(                                                                                                           \
+        "omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt) if (count > 65536)") for (int64_t v = 0; \
+                                                                                                        v < count;     \
+                                                                                                        v++) {         \
+      b[v] = x[v] <= lim;                                                                                              \
+      cnt += b[v];                                                                                                     \
+    }                                                                                                                  \
   }
   switch (g->t) {
-  case GSP_INT32: GSP_SSSP_MARK_(int32_t, i32) break;
-  case GSP_INT64: GSP_SSSP_MARK_(int64_t, i64) break;
-  case GSP_FP32: GSP_SSSP_MARK_(float, f32) break;
-  case GSP_FP64: GSP_SSSP_MARK_(double, f64) break;
-  default: break;
+  case GSP_INT32:
+    GSP_SSSP_MARK_(int32_t, i32) break;
+  case GSP_INT64:
+    GSP_SSSP_MARK_(int64_t, i64) break;
+  case GSP_FP32:
+    GSP_SSSP_MARK_(float, f32) break;
+  case GSP_FP64:
+    GSP_SSSP_MARK_(double, f64) break;
+  default:
+    break;
   }
 #undef GSP_SSSP_MARK_
   return cnt;
@@ -219,16 +246,24 @@ int64_t gsp__sssp_mark(uint8_t *b, const void *d, int64_t count, const gsp__sssp
 
 void gsp__sssp_inf(void *out, gsp_type t) {
   switch (t) {
-  case GSP_INT32: *(int32_t *)out = gsp_pinf_i32(); break;
-  case GSP_INT64: *(int64_t *)out = gsp_pinf_i64(); break;
-  case GSP_FP32: *(float *)out = gsp_pinf_f32(); break;
-  case GSP_FP64: *(double *)out = gsp_pinf_f64(); break;
-  default: break;
+  case GSP_INT32:
+    *(int32_t *)out = gsp_pinf_i32();
+    break;
+  case GSP_INT64:
+    *(int64_t *)out = gsp_pinf_i64();
+    break;
+  case GSP_FP32:
+    *(float *)out = gsp_pinf_f32();
+    break;
+  case GSP_FP64:
+    *(double *)out = gsp_pinf_f64();
+    break;
+  default:
+    break;
   }
 }
 
-gsp_info gsp__sssp_publish_vectors(struct gsp_vector_s *a, struct gsp_vector_s *b,
-                                   struct gsp_vector_s *c) {
+gsp_info gsp__sssp_publish_vectors(struct gsp_vector_s *a, struct gsp_vector_s *b, struct gsp_vector_s *c) {
   struct gsp_vector_s *v[3] = {a, b, c};
   for (int k = 0; k < 3; k++) {
     if (!v[k]) continue;

@@ -42,8 +42,8 @@ static size_t report_live(const char *when) {
       fprintf(stderr, "  matrix %p: %s, %lld x %lld, %lld entries\n", live[k], gsp__type_name(A->type),
               (long long)A->nrows, (long long)A->ncols, (long long)A->nvals);
     else if (v->magic == GSP_MAGIC_VECTOR)
-      fprintf(stderr, "  vector %p: %s, size %lld, %lld entries\n", live[k], gsp__type_name(v->type),
-              (long long)v->n, (long long)v->nvals);
+      fprintf(stderr, "  vector %p: %s, size %lld, %lld entries\n", live[k], gsp__type_name(v->type), (long long)v->n,
+              (long long)v->nvals);
   }
   if (n > 16) fprintf(stderr, "  ... and %zu more\n", n - 16);
   fflush(stderr);
