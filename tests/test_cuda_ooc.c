@@ -165,8 +165,9 @@ Test(cuda_ooc, negative_cycle) {
     }
 }
 
-/* Successors are not recorded out of core: under a cap the CPU records
- * them, with the CPU's results exactly. */
+/* Successors are not recorded out of core: under a cap an explicit CUDA
+ * request fails (M unchanged) and AUTO records them on the CPU, with the
+ * CPU's results exactly. */
 Test(cuda_ooc, successors_go_to_cpu) {
   scale_gpu_or_skip();
   gsp_test_context("successors under a cap");
@@ -178,6 +179,10 @@ Test(cuda_ooc, successors_go_to_cpu) {
   memset(&o, 0, sizeof o);
   o.backend = GSP_BACKEND_CUDA;
   o.device_memory_cap = cap_for(GSP_FP32, 600, 128, 2);
+  cr_assert_lt(gsp_closure_ext(G, &SG, GSP_MIN_PLUS, &o), 0, "explicit CUDA ran: %s", gsp_last_error());
+  cr_assert_null(SG);
+  scale_assert_same(G, A);
+  o.backend = GSP_BACKEND_AUTO;
   GSP_OK(gsp_closure_ext(G, &SG, GSP_MIN_PLUS, &o));
   gsp__scale_record r;
   gsp__scale_last(&r);

@@ -357,7 +357,10 @@ Test(cuda_sanitize, msssp) {
   }
   gsp_matrix Z = family_matrix(F_ZERO, GSP_INT64, 150, 95);
   gsp_test_context("msssp tie BFS zero weights int64: ");
-  msssp_vs_cpu(Z, NULL, 0, (gsp_msssp_opts){.batch = 96});
+  gsp_index nall = 0;
+  gsp_index *all = gsp_test_all_sources(Z, &nall);
+  msssp_vs_cpu(Z, all, nall, (gsp_msssp_opts){.batch = 96});
+  free(all);
   gsp_matrix_free(&Z);
 }
 

@@ -196,6 +196,7 @@ gsp_info gsp__bf_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, gsp_backend
   }
   memset(g, 0, sizeof *g);
   g->n = A->nrows;
+  g->csr = A;
   g->p = A->p;
   g->j = A->j;
   g->w = A->x;

@@ -47,7 +47,7 @@ static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycl
   GSP_TRY(gsp__backend_pick(&be, requested, true, fn));
 #ifdef GSP_HAVE_CUDA
   if (be.gpu) {
-    info = gsp_cuda_bf(d, parent, cycle, clen, A, src, nsrc, &g->lim, &taken);
+    info = gsp_cuda_bf(d, parent, cycle, clen, g->csr, src, nsrc, &g->lim, &taken);
     if (info == GSP_NEGATIVE_CYCLE) return info;
     GSP_TRY(info);
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));

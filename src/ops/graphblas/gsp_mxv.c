@@ -199,7 +199,11 @@ static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop 
 #ifdef GSP_HAVE_CUDA
   if (be.gpu) {
     bool taken = false;
-    info = gsp_cuda_mxv(w, mask, accum, s, A, u, &d, tr, fn, &taken);
+    /* the GPU takes A as CSR: its CSR copy, never A converted in place
+     * (other threads may be reading A) */
+    struct gsp_matrix_s *Acsr = NULL;
+    GSP_TRY(gsp__matrix_csr_view(&Acsr, A));
+    info = gsp_cuda_mxv(w, mask, accum, s, Acsr, u, &d, tr, fn, &taken);
     if (taken) return info;
     GSP_TRY(gsp__backend_declined(&be, fn));
   }

@@ -111,8 +111,8 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, con
   if (be.gpu && ns > 0) {
     /* wider than 1024 is 1024 anyway; clamped here so no huge gsp_index
      * turns into a negative or overflowing int64 batch */
-    GSP_TRY(gsp_cuda_msssp(dx, p64, p32, db, pb, &nvals, A, src, ns, &g.lim, o.batch > 1024 ? 1024 : (int64_t)o.batch,
-                           &taken));
+    GSP_TRY(gsp_cuda_msssp(dx, p64, p32, db, pb, &nvals, g.csr, src, ns, &g.lim,
+                           o.batch > 1024 ? 1024 : (int64_t)o.batch, &taken));
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
   }
 #endif

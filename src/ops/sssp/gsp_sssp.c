@@ -79,7 +79,7 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, g
 #ifdef _OPENMP
     t_gate = omp_get_wtime();
 #endif
-    GSP_TRY(gsp_cuda_sssp(&sink, &nvals, A, src, (int64_t)nsources, o.algo, &g.lim, g.delta, &taken));
+    GSP_TRY(gsp_cuda_sssp(&sink, &nvals, g.csr, src, (int64_t)nsources, o.algo, &g.lim, g.delta, &taken));
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
 #ifdef _OPENMP
     t_back = omp_get_wtime();

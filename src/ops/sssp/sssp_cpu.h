@@ -34,7 +34,10 @@ typedef union {
 typedef struct {
   int64_t n;
   const gsp_index *p, *j; /* CSR of A: arcs u -> j[e], e in p[u]..p[u+1) */
-  const void *w;          /* weights, type t, all >= 0 and not NaN */
+  /* A itself when stored as CSR, else its CSR copy (gsp__matrix_csr_view):
+   * the matrix the GPU kernels take, whatever A's storage */
+  struct gsp_matrix_s *csr;
+  const void *w; /* weights, type t, all >= 0 and not NaN */
   gsp_type t;
   /* A distance is kept only when d <= lim: the cutoff rounded down into the
    * type, or its largest finite value. +inf (unreached) never passes. */

@@ -174,6 +174,7 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
   }
   memset(g, 0, sizeof *g);
   g->n = A->nrows;
+  g->csr = A;
   g->p = A->p;
   g->j = A->j;
   g->w = A->x;
