@@ -238,6 +238,10 @@ int cmd_convert(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_negcycle(int argc, char **argv);
 
+/* Whether the arc u -> v (weight W[k]) is tight: D[u] + W[k] == D[v],
+ * evaluated in type ty, exactly the sum the SSSP methods form. */
+bool cli_tight(gsp_type ty, const void *D, gsp_index u, gsp_index v, const void *W, gsp_index k);
+
 /* Single-source shortest distances on MIN_PLUS by a Bellman-Ford frontier
  * loop of gsp_vxm (see cli_sssp.c). *dist gets a new vector; returns a
  * gsp_info (GSP_NEGATIVE_CYCLE when the loop does not settle). */

@@ -71,8 +71,7 @@ done:
   return info;
 }
 
-/* d[u] + w == d[v] in type ty. */
-static bool tight(gsp_type ty, const void *D, gsp_index u, gsp_index v, const void *W, gsp_index k) {
+bool cli_tight(gsp_type ty, const void *D, gsp_index u, gsp_index v, const void *W, gsp_index k) {
   switch (ty) {
   case GSP_INT32:
     return (int64_t)((const int32_t *)D)[u] + ((const int32_t *)W)[k] == ((const int32_t *)D)[v];
@@ -145,7 +144,7 @@ gsp_info cli_tight_path(gsp_index **path_out, gsp_index *len_out, gsp_matrix A, 
     gsp_index v = queue[head++];
     for (gsp_index k = rp[v]; k < rp[v + 1]; k++) {
       gsp_index u = ci[k];
-      if (next[u] != n || !has[u] || !tight(ty, D, u, v, W, k)) continue;
+      if (next[u] != n || !has[u] || !cli_tight(ty, D, u, v, W, k)) continue;
       next[u] = v; /* u's successor toward dst */
       queue[tail++] = u;
     }

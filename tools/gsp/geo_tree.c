@@ -9,25 +9,6 @@
 
 #include "cli.h"
 
-static bool tight(gsp_type ty, const void *D, gsp_index u, gsp_index v, const void *W, gsp_index k) {
-  switch (ty) {
-  case GSP_INT32:
-    return (int64_t)((const int32_t *)D)[u] + ((const int32_t *)W)[k] == ((const int32_t *)D)[v];
-  case GSP_INT64:
-    return ((const int64_t *)D)[u] + ((const int64_t *)W)[k] == ((const int64_t *)D)[v];
-  case GSP_FP32: {
-    float s = ((const float *)D)[u] + ((const float *)W)[k];
-    return s == ((const float *)D)[v];
-  }
-  case GSP_FP64: {
-    double s = ((const double *)D)[u] + ((const double *)W)[k];
-    return s == ((const double *)D)[v];
-  }
-  default:
-    return false;
-  }
-}
-
 gsp_info cli_tight_tree(gsp_index **parent_out, gsp_matrix A, gsp_index src, const gsp_index *I, const void *X,
                         gsp_index cnt, const double *cutoff) {
   gsp_info info;
@@ -64,7 +45,7 @@ gsp_info cli_tight_tree(gsp_index **parent_out, gsp_matrix A, gsp_index src, con
     gsp_index u = queue[head++];
     for (gsp_index k = rp[u]; k < rp[u + 1]; k++) {
       gsp_index v = ci[k];
-      if (!in[v] || parent[v] != n || !tight(ty, D, u, v, W, k)) continue;
+      if (!in[v] || parent[v] != n || !cli_tight(ty, D, u, v, W, k)) continue;
       parent[v] = u;
       queue[tail++] = v;
     }
