@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "closure_cpu_isa.h"
 #include "gsp_internal.h"
 
 /* Tile edge of the blocked Floyd-Warshall: three fp32 tiles (C, A, B of one
@@ -49,13 +50,16 @@ void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr, bool reflexiv
  * other tile) gets results bit-identical to gsp__closure_cpu_dense. Tiles
  * are GSP_FW_TILE x GSP_FW_TILE values with a row stride of ld values.
  */
-typedef struct {
+typedef struct gsp__fw_tiles_s {
   size_t esize;           /* bytes per value */
   unsigned char zero[16]; /* the semiring zero ("no path"), one value */
   /* phase 1: Floyd-Warshall inside the diagonal tile T, in place */
   void (*diag)(void *T, int64_t ld);
   /* phases 2 and 3: C = add(C, A (x) B); C may be A or B (phase 2) */
   void (*update)(void *C, const void *A, const void *B, int64_t ld);
+  /* phase 3 only (C apart from A and B): the same values as update, by
+   * the register-tiled SIMD kernel of the instruction set in use */
+  void (*product)(void *C, const void *A, const void *B, int64_t ld);
   /* whether a diagonal entry of the closed diagonal tile T beats the empty
    * path: a negative (MIN_PLUS) or positive (MAX_PLUS) cycle */
   bool (*cycle)(const void *T, int64_t ld);
@@ -63,8 +67,9 @@ typedef struct {
   void (*reflexive)(void *T, int64_t ld, int64_t m);
 } gsp__fw_tiles;
 
-/* The tile kernels for (t, s): one of the closure pairs of
- * gsp__closure_cpu_dense, else GSP_PANIC. */
+/* The tile kernels for (t, s), of the instruction set in use
+ * (closure_cpu_isa.h): one of the closure pairs of gsp__closure_cpu_dense,
+ * else GSP_PANIC. */
 GSP_COMPANION gsp_info gsp__fw_tiles_get(gsp__fw_tiles *k, gsp_type t, gsp_semiring s);
 
 #endif /* GSP_CLOSURE_CPU_H */

@@ -1,83 +1,38 @@
 /*
- * Blocked Floyd-Warshall on the CPU (OpenMP), stamped per (semiring, type)
- * from one generic body (closure_cpu_fw_body.h). Venkataraman-style tiles:
- * per k-block, phase 1 closes the diagonal tile, phase 2 updates its row and
- * column panels in parallel, phase 3 every remaining tile in parallel.
+ * The CPU closure kernels: the portable instance of closure_cpu_fw_isa.h
+ * (baseline flags, no intrinsics) and the run-time choice between it and
+ * the AVX2 / AVX-512 instances (closure_cpu_fw_avx2.c, _avx512.c).
  */
-#include <string.h>
-
-#include "closure_cpu.h"
-#include "gsp_semiring.h"
-
-#if defined(__GNUC__)
-#define FW_INLINE static inline __attribute__((always_inline))
-#else
-#define FW_INLINE static inline
-#endif
-
-#define TB GSP_FW_TILE
-
-#define FW_CAT_(a, b, c, d) a##b##c##d
-#define FW_CAT(a, b, c, d)  FW_CAT_(a, b, c, d)
-
-/* Semirings with a closure, X(SR, sr): PLUS_TIMES has none (the series
- * I + A + A^2 + ... diverges in general). Operators: gsp_semiring.h. */
-#define FW_NUM_SEMIRINGS(X)  X(MIN_PLUS, min_plus) X(MAX_PLUS, max_plus) X(MAX_MIN, max_min) X(MIN_MAX, min_max)
-#define FW_BOOL_SEMIRINGS(X) X(OR_AND, or_and)
-
-/* One instance of the template per type of GSP_TYPE_LIST. */
-#define FW_SR_LIST FW_BOOL_SEMIRINGS
-#define FW_CT      bool
-#define FW_SFX     b
-#include "closure_cpu_fw_body.h"
-#undef FW_CT
-#undef FW_SFX
-#undef FW_SR_LIST
-
-#define FW_SR_LIST FW_NUM_SEMIRINGS
-#define FW_CT      int32_t
-#define FW_SFX     i32
-#include "closure_cpu_fw_body.h"
-#undef FW_CT
-#undef FW_SFX
-#define FW_CT  int64_t
-#define FW_SFX i64
-#include "closure_cpu_fw_body.h"
-#undef FW_CT
-#undef FW_SFX
-#define FW_CT  float
-#define FW_SFX f32
-#include "closure_cpu_fw_body.h"
-#undef FW_CT
-#undef FW_SFX
-#define FW_CT  double
-#define FW_SFX f64
-#include "closure_cpu_fw_body.h"
-#undef FW_CT
-#undef FW_SFX
-#undef FW_SR_LIST
+#define FW_ISA portable
+#include "closure_cpu_fw_isa.h"
 
 gsp_info gsp__closure_cpu_dense(void *d, int64_t *succ, int64_t n, gsp_type t, gsp_semiring s, bool reflexive,
                                 bool *cycle) {
-  switch (t) {
-#define FW_TYPE_CASE_(T, ct, sfx) \
-  case GSP_##T:                   \
-    return fw_dense_##sfx((ct *)d, succ, n, s, reflexive, cycle);
-    GSP_TYPE_LIST(FW_TYPE_CASE_)
-#undef FW_TYPE_CASE_
+  switch (gsp__cpu_isa()) {
+#if GSP_CPU_X86_ISAS
+  case GSP_CPU_AVX512:
+    return gsp__closure_cpu_dense_avx512(d, succ, n, t, s, reflexive, cycle);
+  case GSP_CPU_AVX2:
+    return gsp__closure_cpu_dense_avx2(d, succ, n, t, s, reflexive, cycle);
+#endif
+  default:
+    return gsp__closure_cpu_dense_portable(d, succ, n, t, s, reflexive, cycle);
   }
-  return GSP_ERROR(GSP_PANIC, "closure: type %d has no CPU kernel", (int)t);
 }
 
 gsp_info gsp__fw_tiles_get(gsp__fw_tiles *k, gsp_type t, gsp_semiring s) {
   bool ok = false;
-  switch (t) {
-#define FW_TILES_CASE_(T, ct, sfx) \
-  case GSP_##T:                    \
-    ok = fw_tiles_##sfx(k, s);     \
+  switch (gsp__cpu_isa()) {
+#if GSP_CPU_X86_ISAS
+  case GSP_CPU_AVX512:
+    ok = gsp__fw_tiles_get_avx512(k, t, s);
     break;
-    GSP_TYPE_LIST(FW_TILES_CASE_)
-#undef FW_TILES_CASE_
+  case GSP_CPU_AVX2:
+    ok = gsp__fw_tiles_get_avx2(k, t, s);
+    break;
+#endif
+  default:
+    ok = gsp__fw_tiles_get_portable(k, t, s);
   }
   if (!ok) return GSP_ERROR(GSP_PANIC, "closure: no tile kernels for semiring %d on type %d", (int)s, (int)t);
   return GSP_SUCCESS;

@@ -129,6 +129,16 @@ FW_INLINE void FW_FN(fw_row_paths)(FW_CT *restrict c, int64_t *restrict sc, FW_C
   }
 }
 
+/* Phase 3 (C distinct from A and B): the register-tiled SIMD product of
+ * an ISA translation unit where this type has one (closure_cpu_fw_tile.h),
+ * else the plain update above. */
+#ifdef FW_TILE_SIMD
+#include "closure_cpu_fw_tile.h"
+#define FW_PRODUCT_(sr) FW_CAT(fw_product_, sr, _, FW_SFX)
+#else
+#define FW_PRODUCT_(sr) FW_CAT(fw_update_, sr, _, FW_SFX)
+#endif
+
 /* ---- stamped kernels: one per semiring ----
  *
  * The OpenMP regions live in the per-type drivers below, which call these
@@ -140,6 +150,7 @@ typedef struct {
   gsp_semiring sr;
   void (*diag)(FW_CT *T, int64_t ld);
   void (*update)(FW_CT *C, const FW_CT *A, const FW_CT *B, int64_t ld);
+  void (*product)(FW_CT *C, const FW_CT *A, const FW_CT *B, int64_t ld); /* C apart from A, B */
   void (*row_paths)(FW_CT *c, int64_t *sc, FW_CT a, int64_t sa, const FW_CT *b, int64_t len);
 } FW_FN(fw_kernels);
 
@@ -153,8 +164,18 @@ typedef struct {
   static void FW_CAT(fw_row_paths_, sr, _, FW_SFX)(FW_CT * c, int64_t * sc, FW_CT a, int64_t sa, const FW_CT *b, \
                                                    int64_t len) {                                                \
     FW_FN(fw_row_paths)(c, sc, a, sa, b, len, GSP_##SR);                                                         \
+  }                                                                                                              \
+  FW_TILE_STAMP_(SR, sr)
+#ifdef FW_TILE_SIMD
+#define FW_TILE_STAMP_(SR, sr)                                                                            \
+  static void FW_CAT(fw_product_, sr, _, FW_SFX)(FW_CT * C, const FW_CT *A, const FW_CT *B, int64_t ld) { \
+    FW_FN(fw_product)(C, A, B, ld, GSP_##SR);                                                             \
   }
+#else
+#define FW_TILE_STAMP_(SR, sr)
+#endif
 FW_SR_LIST(FW_STAMP_)
+#undef FW_TILE_STAMP_
 #undef FW_STAMP_
 
 /* Kernels for a semiring of this type's list (false if it has none). */
@@ -165,6 +186,7 @@ static bool FW_FN(fw_pick)(FW_FN(fw_kernels) * k, gsp_semiring sr) {
     k->sr = GSP_##SR;                                     \
     k->diag = FW_CAT(fw_diag_, sr_, _, FW_SFX);           \
     k->update = FW_CAT(fw_update_, sr_, _, FW_SFX);       \
+    k->product = FW_PRODUCT_(sr_);                        \
     k->row_paths = FW_CAT(fw_row_paths_, sr_, _, FW_SFX); \
     return true;
     FW_SR_LIST(FW_PICK_)
@@ -211,7 +233,7 @@ static bool FW_FN(fw_blocked)(FW_CT *w, int64_t np, int nth, const FW_FN(fw_kern
       for (int64_t I = 0; I < nb; I++) {
         for (int64_t J = 0; J < nb; J++) {
           if (I == K || J == K) continue;
-          kern->update(FW_TILE_(I, J), FW_TILE_(I, K), FW_TILE_(K, J), np);
+          kern->product(FW_TILE_(I, J), FW_TILE_(I, K), FW_TILE_(K, J), np);
         }
       }
     }
@@ -231,6 +253,9 @@ static bool FW_FN(fw_blocked)(FW_CT *w, int64_t np, int nth, const FW_FN(fw_kern
   static void FW_CAT(fw_tupdate_, sr, _, FW_SFX)(void *C, const void *A, const void *B, int64_t ld) {   \
     FW_CAT(fw_update_, sr, _, FW_SFX)((FW_CT *)C, (const FW_CT *)A, (const FW_CT *)B, ld);              \
   }                                                                                                     \
+  static void FW_CAT(fw_tproduct_, sr, _, FW_SFX)(void *C, const void *A, const void *B, int64_t ld) {  \
+    FW_PRODUCT_(sr)((FW_CT *)C, (const FW_CT *)A, (const FW_CT *)B, ld);                                \
+  }                                                                                                     \
   static bool FW_CAT(fw_tcycle_, sr, _, FW_SFX)(const void *T, int64_t ld) {                            \
     bool cycle = false;                                                                                 \
     for (int i = 0; i < TB; i++) cycle |= FW_FN(fw_cycle_at)(GSP_##SR, ((const FW_CT *)T)[i * ld + i]); \
@@ -246,17 +271,18 @@ FW_SR_LIST(FW_STAMP_TILES_)
 
 static bool FW_FN(fw_tiles)(gsp__fw_tiles *k, gsp_semiring sr) {
   switch (sr) {
-#define FW_TILES_(SR, sr_)                            \
-  case GSP_##SR: {                                    \
-    const FW_CT zero = FW_FN(fw_zero)(GSP_##SR);      \
-    k->esize = sizeof(FW_CT);                         \
-    memset(k->zero, 0, sizeof k->zero);               \
-    memcpy(k->zero, &zero, sizeof zero);              \
-    k->diag = FW_CAT(fw_tdiag_, sr_, _, FW_SFX);      \
-    k->update = FW_CAT(fw_tupdate_, sr_, _, FW_SFX);  \
-    k->cycle = FW_CAT(fw_tcycle_, sr_, _, FW_SFX);    \
-    k->reflexive = FW_CAT(fw_trefl_, sr_, _, FW_SFX); \
-    return true;                                      \
+#define FW_TILES_(SR, sr_)                             \
+  case GSP_##SR: {                                     \
+    const FW_CT zero = FW_FN(fw_zero)(GSP_##SR);       \
+    k->esize = sizeof(FW_CT);                          \
+    memset(k->zero, 0, sizeof k->zero);                \
+    memcpy(k->zero, &zero, sizeof zero);               \
+    k->diag = FW_CAT(fw_tdiag_, sr_, _, FW_SFX);       \
+    k->update = FW_CAT(fw_tupdate_, sr_, _, FW_SFX);   \
+    k->product = FW_CAT(fw_tproduct_, sr_, _, FW_SFX); \
+    k->cycle = FW_CAT(fw_tcycle_, sr_, _, FW_SFX);     \
+    k->reflexive = FW_CAT(fw_trefl_, sr_, _, FW_SFX);  \
+    return true;                                       \
   }
     FW_SR_LIST(FW_TILES_)
 #undef FW_TILES_
@@ -417,4 +443,5 @@ static gsp_info FW_FN(fw_dense)(FW_CT *d, int64_t *succ, int64_t n, gsp_semiring
   return GSP_SUCCESS;
 }
 
+#undef FW_PRODUCT_
 #undef FW_FN

@@ -1,0 +1,14 @@
+/*
+ * The AVX2 instance of the CPU closure kernels (closure_cpu_fw_isa.h),
+ * compiled with -mavx2 -mfma (CMakeLists.txt) and called
+ * only where CPUID reports them (closure_cpu_isa.c).
+ */
+#include "closure_cpu_isa.h"
+
+#if GSP_CPU_X86_ISAS
+#define FW_ISA avx2
+#include "closure_cpu_simd_avx2.h"
+#include "closure_cpu_fw_isa.h"
+#else
+typedef int gsp__closure_cpu_fw_avx2_unused; /* ISO C: no empty unit */
+#endif
