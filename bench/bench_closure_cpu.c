@@ -18,6 +18,12 @@
  * Prints a table: n, type, median seconds, tasks/s (tasks = n^3), and a
  * checksum of the result (entry count, sum of the values as double) that
  * bench/scipy_fw.py prints too, so that the two programs can be compared.
+ * The CSV also has the instruction set of the kernels and tasks/cpu-s:
+ * n^3 x threads / the process's CPU seconds (median), the all-core rate
+ * while the threads ran, which holds on a machine shared with other work
+ * (with OMP_WAIT_POLICY=passive, so that no thread burns CPU time spinning
+ * at a barrier for a peer that is not running); on an idle machine it
+ * matches tasks/s.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -25,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "closure_cpu_isa.h"
 #include "gsp.h"
 
 #define GOLDEN 0x9E3779B97F4A7C15ULL
@@ -38,6 +45,13 @@ static uint64_t mix64(uint64_t z) {
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU seconds of the whole process (every thread). */
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -181,46 +195,53 @@ int main(int argc, char **argv) {
       perror(csv);
       return 1;
     }
-    fprintf(out, "impl,n,type,density,seed,threads,reps,median_s,min_s,tasks_per_s,finite,sum_finite\n");
+    fprintf(out, "impl,n,type,density,seed,threads,reps,median_s,min_s,tasks_per_s,finite,sum_finite,isa,"
+                 "tasks_per_cpu_s\n");
   }
   int threads = 0;
   gsp_get_threads(&threads);
   gsp_set_backend(GSP_BACKEND_CPU);
   printf("gsp CPU closure (MIN_PLUS; OR_AND for bool)%s, %d threads, density %.3g, seed %llu\n",
          paths ? " with successors" : "", threads, density, (unsigned long long)seed);
-  printf("%7s %6s %12s %12s %14s %10s %16s\n", "n", "type", "median_s", "min_s", "tasks/s", "finite", "sum_finite");
+  const char *isa = gsp__cpu_isa_name(gsp__cpu_isa());
+  printf("kernels: %s\n", isa);
+  printf("%7s %6s %12s %12s %14s %14s %10s %16s\n", "n", "type", "median_s", "min_s", "tasks/s", "tasks/cpu-s",
+         "finite", "sum_finite");
   char *slist = strdup(sizes);
   for (char *ns = strtok(slist, ","); ns; ns = strtok(NULL, ",")) {
     int64_t n = atoll(ns);
     for (size_t q = 0; q < sizeof kinds / sizeof kinds[0]; q++) {
       if (!strstr(types, kinds[q].name)) continue;
       gsp_matrix G = make_graph(kinds[q].type, n, density, seed);
-      double *tm = malloc((size_t)reps * sizeof *tm), sum = 0;
+      double *tm = malloc((size_t)reps * sizeof *tm), *tc = malloc((size_t)reps * sizeof *tc), sum = 0;
       gsp_index count = 0;
       for (int r = -1; r < reps; r++) { /* r = -1: warm-up */
         gsp_matrix M = NULL;
         gsp_info info = gsp_matrix_dup(&M, G);
         if (info != GSP_SUCCESS) die("gsp_matrix_dup", info);
-        double t0 = now();
+        double t0 = now(), c0 = cpu_now();
         gsp_matrix S = NULL;
         info = gsp_closure_ext(M, paths ? &S : NULL, kinds[q].sr, NULL);
-        double t1 = now();
+        double t1 = now(), c1 = cpu_now();
         gsp_matrix_free(&S);
         if (info != GSP_SUCCESS) die("gsp_closure", info);
-        if (r >= 0) tm[r] = t1 - t0;
+        if (r >= 0) tm[r] = t1 - t0, tc[r] = c1 - c0;
         if (r == reps - 1) checksum(M, kinds[q].type, &count, &sum);
         gsp_matrix_free(&M);
       }
       qsort(tm, (size_t)reps, sizeof *tm, cmp_double);
+      qsort(tc, (size_t)reps, sizeof *tc, cmp_double);
       double med = tm[reps / 2], tasks = (double)n * (double)n * (double)n;
-      printf("%7lld %6s %12.4f %12.4f %14.4g %10llu %16.1f\n", (long long)n, kinds[q].name, med, tm[0], tasks / med,
-             (unsigned long long)count, sum);
+      const double cpu_rate = tasks * (threads > 0 ? threads : 1) / tc[reps / 2];
+      printf("%7lld %6s %12.4f %12.4f %14.4g %14.4g %10llu %16.1f\n", (long long)n, kinds[q].name, med, tm[0],
+             tasks / med, cpu_rate, (unsigned long long)count, sum);
       fflush(stdout);
       if (out)
-        fprintf(out, "%s,%lld,%s,%g,%llu,%d,%d,%.6f,%.6f,%.6g,%llu,%.1f\n", paths ? "gsp_paths" : "gsp", (long long)n,
-                kinds[q].name, density, (unsigned long long)seed, threads, reps, med, tm[0], tasks / med,
-                (unsigned long long)count, sum);
+        fprintf(out, "%s,%lld,%s,%g,%llu,%d,%d,%.6f,%.6f,%.6g,%llu,%.1f,%s,%.6g\n", paths ? "gsp_paths" : "gsp",
+                (long long)n, kinds[q].name, density, (unsigned long long)seed, threads, reps, med, tm[0], tasks / med,
+                (unsigned long long)count, sum, isa, cpu_rate);
       free(tm);
+      free(tc);
       gsp_matrix_free(&G);
     }
   }

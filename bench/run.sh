@@ -22,8 +22,10 @@
 #   scale      bench_closure_scale: out-of-core and multi-GPU closure
 #              (SCALE_ARGS passes options, e.g. "--parts b --big-n 150000
 #              --big-cap 78G")
-#   cpu        bench_closure_cpu against scipy's floyd_warshall, same graphs
-#              and cores, results compared; other types; successors
+#   cpu        bench_cpu_ceiling (the kernels' inner loop alone, per type),
+#              bench_closure_cpu against scipy's floyd_warshall, same graphs
+#              and cores, results compared; other types; successors; each
+#              closure row as a fraction of its type's ceiling
 #   user       the call as a user makes it (host in, host out):
 #              bench_user_call, and bench_closure_gpu --user where it has it
 #   python     bench/bench_python.py (gsp.shortest_path beside scipy); needs
@@ -89,7 +91,7 @@ for s in "${suites[@]}"; do
   apsp) targets+=(bench_apsp) ;;
   ops) targets+=(bench_ops_gpu) ;;
   scale) targets+=(bench_closure_scale) ;;
-  cpu) targets+=(bench_closure_cpu) ;;
+  cpu) targets+=(bench_closure_cpu bench_cpu_ceiling) ;;
   user) targets+=(bench_user_call bench_closure_gpu) ;;
   gpu-tests) targets+=(all) ;;
   esac
@@ -189,6 +191,11 @@ run_cpu() {
   local sizes=${SIZES:-1024,2048,4096} d=0.1 s=42 f=$R/cpu_closure_$DEVICE.csv tmp small large
   tmp=$(mktemp -d)
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  # threads that wait at a barrier sleep instead of spinning, so that the
+  # CPU-time rates (tasks/cpu-s) hold on a machine shared with other work
+  export OMP_WAIT_POLICY=passive
+  "$X/bench_cpu_ceiling" --csv "$R/cpu_ceiling_$DEVICE.csv" || return 1
   "$X/bench_closure_cpu" -n "$sizes" -t fp32 -r 5 -d $d -s $s --csv "$tmp/gsp.csv" || return 1
   # scipy's floyd_warshall is serial; at n >= 4096 it takes minutes a run
   small=$(echo "$sizes" | tr ',' '\n' | awk '$1 < 4096' | paste -sd, -)
@@ -201,6 +208,21 @@ run_cpu() {
   "$X/bench_closure_cpu" -n 1024,2048 -t fp32,bool -r 5 -d $d -s $s --paths \
     --csv "$R/cpu_closure_paths_$DEVICE.csv" || return 1
   rm -rf "$tmp"
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  # each closure row against the all-core ceiling of its type
+  "$PY" - "$R/cpu_ceiling_$DEVICE.csv" "$f" "$R/cpu_closure_types_$DEVICE.csv" <<'PY'
+import csv, sys
+ceil = {r["type"]: r for r in csv.DictReader(open(sys.argv[1])) if int(r["threads"]) > 1}
+print(f"{'n':>6} {'type':>6} {'tasks/s':>10} {'of ceiling':>10} {'tasks/cpu-s':>12} {'of ceiling':>10}")
+for path in sys.argv[2:]:
+    for r in csv.DictReader(open(path)):
+        c = ceil.get(r["type"])
+        if r["impl"] != "gsp" or not c:
+            continue
+        w, p = float(r["tasks_per_s"]), float(r["tasks_per_cpu_s"])
+        print(f"{r['n']:>6} {r['type']:>6} {w:>10.3g} {w / float(c['tasks_per_s']):>10.2f} "
+              f"{p:>12.3g} {p / float(c['tasks_per_cpu_s']):>10.2f}")
+PY
   # both programs must have found the same distances (count and sum of the finite ones)
   "$PY" - "$f" <<'PY'
 import csv, sys

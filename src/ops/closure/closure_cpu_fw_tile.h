@@ -24,18 +24,18 @@
  * (the usual case: no negative weights) runs without the b == MAX fix-up.
  */
 
-#define FW_VOP_(op)  FW_CAT(FW_V, op, _, FW_SFX)
-#define FW_VT         FW_CAT(FW_V_, FW_SFX, , )
-#define FW_VL        FW_CAT(FW_VL_, FW_SFX, , )
-#define FW_MR        FW_CAT(FW_MR_, FW_SFX, , )
-#define FW_MW        FW_CAT(FW_MW_, FW_SFX, , )
-#define FW_TPACKED   (FW_INT && (sr == GSP_MIN_PLUS || sr == GSP_MAX_PLUS))
+#define FW_VOP_(op) FW_CAT(FW_V, op, _, FW_SFX)
+#define FW_VT       FW_CAT(FW_V_, FW_SFX, , )
+#define FW_VL       FW_CAT(FW_VL_, FW_SFX, , )
+#define FW_MR       FW_CAT(FW_MR_, FW_SFX, , )
+#define FW_MW       FW_CAT(FW_MW_, FW_SFX, , )
+#define FW_TPACKED  (FW_INT && (sr == GSP_MIN_PLUS || sr == GSP_MAX_PLUS))
 
 /* add(acc, mul(a, b)) on vectors; c0..c2 the broadcast coefficients (c0 =
  * a where nothing is packed, else s, h, l), e the b == MAX (MIN_PLUS) or
  * b == MIN (MAX_PLUS) fix-up of a general block. */
-FW_INLINE FW_VT FW_FN(fw_vstep)(const gsp_semiring sr, const int general, FW_VT acc, FW_VT b, FW_VT e, FW_VT c0, FW_VT c1,
-                               FW_VT c2) {
+FW_INLINE FW_VT FW_FN(fw_vstep)(const gsp_semiring sr, const int general, FW_VT acc, FW_VT b, FW_VT e, FW_VT c0,
+                                FW_VT c1, FW_VT c2) {
   switch (sr) {
   case GSP_MIN_PLUS:
     if (!FW_INT) return FW_VOP_(MIN)(FW_VOP_(ADD)(c0, b), acc);
@@ -54,15 +54,27 @@ FW_INLINE FW_VT FW_FN(fw_vstep)(const gsp_semiring sr, const int general, FW_VT 
   }
 }
 
-/* The coefficients (s, h, l) of FW_MR rows of A, k-major: pk[(k * FW_MR +
- * r) * 3 + {0, 1, 2}]. Returns whether a row block needs the general form
- * (some a of the other sign). */
+/* The coefficients of FW_MR rows of A, k-major (the broadcasts of one k
+ * share a cache line, and the rows of A, ld apart, stop competing for the
+ * same L1 sets): one per (k, r), a itself, or for the packed integer forms
+ * three, (s, h, l), at pk[(k * FW_MR + r) * 3 + {0, 1, 2}]. Returns
+ * FW_TSKIP when every a is zero (the block changes nothing: sparse inputs
+ * in early rounds), else FW_TGENERAL when it needs the general form (some
+ * a of the other sign), else 0. */
+#define FW_TSKIP    1
+#define FW_TGENERAL 2
 FW_INLINE int FW_FN(fw_tpack)(FW_CT *pk, const FW_CT *A, int64_t ld, const gsp_semiring sr) {
   const FW_CT top = FW_FN(fw_zero)(GSP_MIN_PLUS), bot = FW_FN(fw_zero)(GSP_MAX_PLUS); /* MAX, MIN */
-  int general = 0;
+  const FW_CT szero = FW_FN(fw_zero)(sr);
+  int general = 0, any = 0;
   for (int k = 0; k < TB; k++)
     for (int r = 0; r < FW_MR; r++) {
       const FW_CT a = A[(int64_t)r * ld + k];
+      any |= a != szero;
+      if (!FW_TPACKED) {
+        pk[k * FW_MR + r] = a;
+        continue;
+      }
       FW_CT *c = pk + (k * FW_MR + r) * 3;
       /* MIN_PLUS; MAX_PLUS is its mirror image (top <-> bot, min <-> max) */
       const bool minp = sr == GSP_MIN_PLUS;
@@ -81,12 +93,13 @@ FW_INLINE int FW_FN(fw_tpack)(FW_CT *pk, const FW_CT *A, int64_t ld, const gsp_s
         general = 1;
       }
     }
-  return general;
+  return !any ? FW_TSKIP : general ? FW_TGENERAL : 0;
 }
 
-/* One register block: FW_MR rows of C (row stride ld) by FW_MW vectors. */
-FW_INLINE void FW_FN(fw_tblock)(FW_CT *C, const FW_CT *A, const FW_CT *B, int64_t ld, const FW_CT *pk,
-                                const gsp_semiring sr, const int general) {
+/* One register block: FW_MR rows of C (row stride ld) by FW_MW vectors,
+ * from the packed coefficients pk and the packed B (row stride TB). */
+FW_INLINE void FW_FN(fw_tblock)(FW_CT *C, int64_t ld, const FW_CT *pk, const FW_CT *B, const gsp_semiring sr,
+                                const int general) {
   FW_VT acc[FW_MR][FW_MW];
 #pragma GCC unroll 16
   for (int r = 0; r < FW_MR; r++)
@@ -101,7 +114,7 @@ FW_INLINE void FW_FN(fw_tblock)(FW_CT *C, const FW_CT *A, const FW_CT *B, int64_
     FW_VT b[FW_MW], e[FW_MW];
 #pragma GCC unroll 16
     for (int w = 0; w < FW_MW; w++) {
-      b[w] = FW_VOP_(LOAD)(B + (int64_t)k * ld + w * FW_VL);
+      b[w] = FW_VOP_(LOAD)(B + k * TB + w * FW_VL);
       e[w] = b[w];
 #if FW_INT
       if (general) e[w] = FW_VOP_(SELEQ)(b[w], fix, fix, pass);
@@ -116,7 +129,7 @@ FW_INLINE void FW_FN(fw_tblock)(FW_CT *C, const FW_CT *A, const FW_CT *B, int64_
         c1 = FW_VOP_(SET1)(c[1]);
         c2 = FW_VOP_(SET1)(c[2]);
       } else {
-        c0 = FW_VOP_(SET1)(A[(int64_t)r * ld + k]);
+        c0 = FW_VOP_(SET1)(pk[k * FW_MR + r]);
       }
 #pragma GCC unroll 16
       for (int w = 0; w < FW_MW; w++) acc[r][w] = FW_FN(fw_vstep)(sr, general, acc[r][w], b[w], e[w], c0, c1, c2);
@@ -128,17 +141,22 @@ FW_INLINE void FW_FN(fw_tblock)(FW_CT *C, const FW_CT *A, const FW_CT *B, int64_
     for (int w = 0; w < FW_MW; w++) FW_VOP_(STORE)(C + (int64_t)r * ld + w * FW_VL, acc[r][w]);
 }
 
+/* B is copied to a contiguous tile first: in place its rows lie ld apart,
+ * and with ld a multiple of 1024 values (n = 2048, 4096) they all fall in
+ * the same few L1 sets, so B would stream from L2 at every k. */
 FW_INLINE void FW_FN(fw_product)(FW_CT *C, const FW_CT *A, const FW_CT *B, int64_t ld, const gsp_semiring sr) {
   _Static_assert(TB % FW_MR == 0 && TB % (FW_MW * FW_VL) == 0, "the register tile must divide the tile");
-  FW_CT pk[TB * FW_MR * 3];
+  FW_CT bp[TB * TB] __attribute__((aligned(64)));
+  FW_CT pk[TB * FW_MR * 3] __attribute__((aligned(64)));
+  for (int k = 0; k < TB; k++) memcpy(bp + k * TB, B + (int64_t)k * ld, TB * sizeof(FW_CT));
   for (int i = 0; i < TB; i += FW_MR) {
     FW_CT *ci = C + (int64_t)i * ld;
-    const FW_CT *ai = A + (int64_t)i * ld;
-    const int general = FW_TPACKED ? FW_FN(fw_tpack)(pk, ai, ld, sr) : 0;
-    if (general) {
-      for (int j = 0; j < TB; j += FW_MW * FW_VL) FW_FN(fw_tblock)(ci + j, ai, B + j, ld, pk, sr, 1);
+    const int kind = FW_FN(fw_tpack)(pk, A + (int64_t)i * ld, ld, sr);
+    if (kind == FW_TSKIP) continue;
+    if (kind == FW_TGENERAL) {
+      for (int j = 0; j < TB; j += FW_MW * FW_VL) FW_FN(fw_tblock)(ci + j, ld, pk, bp + j, sr, 1);
     } else {
-      for (int j = 0; j < TB; j += FW_MW * FW_VL) FW_FN(fw_tblock)(ci + j, ai, B + j, ld, pk, sr, 0);
+      for (int j = 0; j < TB; j += FW_MW * FW_VL) FW_FN(fw_tblock)(ci + j, ld, pk, bp + j, sr, 0);
     }
   }
 }
@@ -149,3 +167,5 @@ FW_INLINE void FW_FN(fw_product)(FW_CT *C, const FW_CT *A, const FW_CT *B, int64
 #undef FW_MR
 #undef FW_MW
 #undef FW_TPACKED
+#undef FW_TSKIP
+#undef FW_TGENERAL

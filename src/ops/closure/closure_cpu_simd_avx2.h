@@ -1,34 +1,35 @@
 /*
  * AVX2 vector operations of the phase-3 tile kernel
  * (closure_cpu_fw_tile.h); the same set as closure_cpu_simd_avx512.h on
- * 256-bit vectors (16 registers: an 8-accumulator register tile). AVX2 has
- * no 64-bit integer min / max: compare and blend.
+ * 256-bit vectors (16 registers: a 4 x 2 register tile, 8 accumulators;
+ * the float add as an FMA for the same reason). AVX2 has no 64-bit integer
+ * min / max: compare and blend.
  */
 #include <immintrin.h>
 
 #define FW_SIMD_ISA 1
 
-#define FW_V_f32        __m256
-#define FW_VL_f32       8
-#define FW_VLOAD_f32(p) _mm256_loadu_ps(p)
-#define FW_VSTORE_f32   _mm256_storeu_ps
-#define FW_VSET1_f32    _mm256_set1_ps
-#define FW_VADD_f32     _mm256_add_ps
-#define FW_VMIN_f32     _mm256_min_ps
-#define FW_VMAX_f32     _mm256_max_ps
-#define FW_MR_f32       4
-#define FW_MW_f32       2
+#define FW_V_f32          __m256
+#define FW_VL_f32         8
+#define FW_VLOAD_f32(p)   _mm256_loadu_ps(p)
+#define FW_VSTORE_f32     _mm256_storeu_ps
+#define FW_VSET1_f32      _mm256_set1_ps
+#define FW_VADD_f32(x, y) _mm256_fmadd_ps(x, _mm256_set1_ps(1.0f), y)
+#define FW_VMIN_f32       _mm256_min_ps
+#define FW_VMAX_f32       _mm256_max_ps
+#define FW_MR_f32         4
+#define FW_MW_f32         2
 
-#define FW_V_f64        __m256d
-#define FW_VL_f64       4
-#define FW_VLOAD_f64(p) _mm256_loadu_pd(p)
-#define FW_VSTORE_f64   _mm256_storeu_pd
-#define FW_VSET1_f64    _mm256_set1_pd
-#define FW_VADD_f64     _mm256_add_pd
-#define FW_VMIN_f64     _mm256_min_pd
-#define FW_VMAX_f64     _mm256_max_pd
-#define FW_MR_f64       4
-#define FW_MW_f64       2
+#define FW_V_f64          __m256d
+#define FW_VL_f64         4
+#define FW_VLOAD_f64(p)   _mm256_loadu_pd(p)
+#define FW_VSTORE_f64     _mm256_storeu_pd
+#define FW_VSET1_f64      _mm256_set1_pd
+#define FW_VADD_f64(x, y) _mm256_fmadd_pd(x, _mm256_set1_pd(1.0), y)
+#define FW_VMIN_f64       _mm256_min_pd
+#define FW_VMAX_f64       _mm256_max_pd
+#define FW_MR_f64         4
+#define FW_MW_f64         2
 
 #define FW_V_i32                     __m256i
 #define FW_VL_i32                    8
