@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "closure_cpu_isa.h"
 #include "gsp.h"
 
@@ -40,24 +41,6 @@ static uint64_t mix64(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
-}
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* CPU seconds of the whole process (every thread). */
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 static void die(const char *what, gsp_info info) {
@@ -189,15 +172,11 @@ int main(int argc, char **argv) {
   }
   if (reps < 5) reps = 5;
   FILE *out = NULL;
-  if (csv) {
-    out = fopen(csv, "w");
-    if (!out) {
-      perror(csv);
-      return 1;
-    }
-    fprintf(out, "impl,n,type,density,seed,threads,reps,median_s,min_s,tasks_per_s,finite,sum_finite,isa,"
-                 "tasks_per_cpu_s\n");
-  }
+  if (csv && !(out = bench_csv_open(
+                   csv, "impl,n,type,density,seed,threads,reps,median_s,min_s,tasks_per_s,finite,sum_finite,isa,"
+                        "tasks_per_cpu_s")))
+    return 1;
+
   int threads = 0;
   gsp_get_threads(&threads);
   gsp_set_backend(GSP_BACKEND_CPU);
@@ -219,18 +198,18 @@ int main(int argc, char **argv) {
         gsp_matrix M = NULL;
         gsp_info info = gsp_matrix_dup(&M, G);
         if (info != GSP_SUCCESS) die("gsp_matrix_dup", info);
-        double t0 = now(), c0 = cpu_now();
+        double t0 = bench_seconds(CLOCK_MONOTONIC), c0 = bench_seconds(CLOCK_PROCESS_CPUTIME_ID);
         gsp_matrix S = NULL;
         info = gsp_closure_ext(M, paths ? &S : NULL, kinds[q].sr, NULL);
-        double t1 = now(), c1 = cpu_now();
+        double t1 = bench_seconds(CLOCK_MONOTONIC), c1 = bench_seconds(CLOCK_PROCESS_CPUTIME_ID);
         gsp_matrix_free(&S);
         if (info != GSP_SUCCESS) die("gsp_closure", info);
         if (r >= 0) tm[r] = t1 - t0, tc[r] = c1 - c0;
         if (r == reps - 1) checksum(M, kinds[q].type, &count, &sum);
         gsp_matrix_free(&M);
       }
-      qsort(tm, (size_t)reps, sizeof *tm, cmp_double);
-      qsort(tc, (size_t)reps, sizeof *tc, cmp_double);
+      qsort(tm, (size_t)reps, sizeof *tm, bench_cmp_double);
+      qsort(tc, (size_t)reps, sizeof *tc, bench_cmp_double);
       double med = tm[reps / 2], tasks = (double)n * (double)n * (double)n;
       const double cpu_rate = tasks * (threads > 0 ? threads : 1) / tc[reps / 2];
       printf("%7lld %6s %12.4f %12.4f %14.4g %14.4g %10llu %16.1f\n", (long long)n, kinds[q].name, med, tm[0],

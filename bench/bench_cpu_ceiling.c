@@ -25,19 +25,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "closure_cpu.h"
 #include "gsp.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 static const struct {
   const char *name;
@@ -67,12 +57,6 @@ static void fill(void *x, gsp_type t, size_t count, unsigned seed) {
   }
 }
 
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* tasks/s of calls products per thread on nth threads, median of 5 runs:
  * by the wall clock (rate[0]) and by each thread's CPU time, summed over
  * the threads (rate[1]: what the cores did while they ran this, the
@@ -93,20 +77,20 @@ static void rate(const gsp__fw_tiles *k, gsp_type t, int nth, long calls, double
         for (int w = 0; w < 4; w++) k->product(C, A, B, tb); /* warm the caches */
 #pragma omp barrier
 #pragma omp master
-        t0 = now();
-        const double c0 = cpu_now();
+        t0 = bench_seconds(CLOCK_MONOTONIC);
+        const double c0 = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
         for (long c = 0; c < calls; c++) k->product(C, A, B, tb);
-        sum += tasks / (cpu_now() - c0);
+        sum += tasks / (bench_seconds(CLOCK_THREAD_CPUTIME_ID) - c0);
 #pragma omp barrier
 #pragma omp master
-        t1 = now();
+        t1 = bench_seconds(CLOCK_MONOTONIC);
         free(buf);
       }
     }
     if (r >= 0) wall[r] = (double)nth * tasks / (t1 - t0), cpu[r] = sum;
   }
-  qsort(wall, 5, sizeof wall[0], cmp_double);
-  qsort(cpu, 5, sizeof cpu[0], cmp_double);
+  qsort(wall, 5, sizeof wall[0], bench_cmp_double);
+  qsort(cpu, 5, sizeof cpu[0], bench_cmp_double);
   rates[0] = wall[2], rates[1] = cpu[2];
 }
 
@@ -137,14 +121,10 @@ int main(int argc, char **argv) {
   gsp_get_threads(&threads);
   if (threads < 1) threads = 1;
   FILE *out = NULL;
-  if (csv) {
-    out = fopen(csv, "w");
-    if (!out) {
-      perror(csv);
-      return 1;
-    }
-    fprintf(out, "isa,type,semiring,threads,tasks_per_s,tasks_per_cpu_s,tasks_per_cpu_s_per_core\n");
-  }
+  if (csv &&
+      !(out = bench_csv_open(csv, "isa,type,semiring,threads,tasks_per_s,tasks_per_cpu_s,tasks_per_cpu_s_per_core")))
+    return 1;
+
   printf("CPU ceiling: min-plus phase-3 tile product (%s), cache-resident tiles\n", isa);
   printf("%6s %8s %14s %14s %14s\n", "type", "threads", "tasks/s", "tasks/cpu-s", "per core");
   for (size_t q = 0; q < sizeof kinds / sizeof kinds[0]; q++) {
