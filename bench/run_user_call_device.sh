@@ -4,6 +4,10 @@
 # every bench_user_call row on the GPU, the CLI's all-pairs rows (|V| = 65536
 # without output, |V| = 30000 with -o r.npy) and optionally GPU suites
 # (TESTS="test_cuda_closure test_cuda_hostpath"). Logs and CSVs go to $OUT.
+# PYTHON=1 also builds the Python extension and runs bench/bench_python.py
+# (PY_ARGS, e.g. --dense "" for the sparse row alone) and, with PYTEST=1,
+# the Python suite (its GPU cases run here). SKIP_USER=1 / SKIP_CLI=1 leave
+# out the bench_user_call rows / the CLI rows; USER_ARGS="--rows 0,1" picks rows.
 #   source .deps/unpack.sh unpack; bash bench/run_user_call_device.sh
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
@@ -17,9 +21,10 @@ mkdir -p "$L"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 nproc
 cmake -S . -B "$B" -DGSP_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90a -DCMAKE_BUILD_TYPE=Release \
-  -DGSP_BUILD_EXAMPLES=OFF -DGSP_PYTHON="$(which python3)" > "$L/cmake.log" 2>&1 || { tail -20 "$L/cmake.log"; exit 1; }
-cmake --build "$B" -j16 --target gsp_cuda gsp_cli bench_user_call bench_closure_gpu ${TESTS:-} > "$L/build.log" 2>&1 \
-  || { grep -E "error" "$L/build.log" | head -30; tail -5 "$L/build.log"; exit 1; }
+  -DGSP_BUILD_EXAMPLES=OFF -DGSP_PYTHON="$(which python3)" -DGSP_PYTHON_MODULE=${PYTHON:+ON} \
+  > "$L/cmake.log" 2>&1 || { tail -20 "$L/cmake.log"; exit 1; }
+cmake --build "$B" -j16 --target gsp_cuda gsp_cli bench_user_call bench_closure_gpu ${TESTS:-} \
+  ${PYTHON:+gsp_python_core} > "$L/build.log" 2>&1 || { grep -E "error" "$L/build.log" | head -30; tail -5 "$L/build.log"; exit 1; }
 stamp built
 for t in ${TESTS:-}; do
   timeout "${TEST_TIMEOUT:-120}" "$B/tests/$t" --jobs 8 > "$L/$t.log" 2>&1
@@ -33,13 +38,29 @@ if [ -z "${SKIP_KERNEL:-}" ]; then
   echo "kernel rc=$?"; sed -n '/^device  /,$p' "$L/kernel.log"
   stamp kernel
 fi
+if [ -n "${PYTHON:-}" ]; then
+  # the package from the source tree with the extension of this build
+  P=$(mktemp -d)
+  cp -r python/gsp "$P/gsp" && cp "$B"/python/_core*.so "$P/gsp/"
+  PYTHONPATH="$P" timeout 300 python3 bench/bench_python.py --backend cuda --reps "${PY_REPS:-5}" \
+    --out "$OUT/python_cuda.csv" ${PY_ARGS:-} 2>&1 | tee "$OUT/python.log"
+  if [ -n "${PYTEST:-}" ]; then
+    PYTHONPATH="$P" timeout 300 python3 -m pytest -q -p no:cacheprovider python/tests > "$L/pytest.log" 2>&1
+    echo "pytest rc=$?: $(tail -1 "$L/pytest.log")"
+    grep -E "^(FAILED|ERROR)" "$L/pytest.log" | head -20
+  fi
+  stamp python
+fi
+[ -n "${SKIP_USER:-}" ] || {
 GSP_STAGE_TRACE=${TRACE:-0} timeout "${USER_TIMEOUT:-240}" "$B/bench/bench_user_call" --backend cuda --reps "${REPS:-2}" \
   --csv "$OUT/user_call.csv" ${USER_ARGS:-} 2> "$OUT/stage_trace.log"
 echo "user_call rc=$?"
+}
 if [ -n "${CPU_ROWS:-}" ]; then
   timeout "${CPU_TIMEOUT:-120}" "$B/bench/bench_user_call" --backend cpu --reps 1 --rows "$CPU_ROWS" --csv "$OUT/user_call_cpu.csv"
 fi
 stamp user_call
+[ -n "${SKIP_CLI:-}" ] && exit 0
 GSP="$B/gsp"
 "$GSP" generate random --n 65536 --m 262144 --wmin 1 --wmax 4096 --type int32 -o "$G/r64k.gr" > /dev/null
 "$GSP" generate random --n 30000 --m 240000 --wmin 1 --wmax 4096 --type int32 -o "$G/r30k.gr" > /dev/null

@@ -321,3 +321,138 @@ Test(cuda_hostpath, apsp_presence_from_the_kernel, .timeout = 300) {
     GSP_OK(gsp_matrix_free(&Dp));
   }
 }
+
+/* Successors come back without presence flags when every pair has one and
+ * with them otherwise: the same entries and values as the CPU's. */
+Test(cuda_hostpath, successor_presence_full_and_sparse, .timeout = 300) {
+  gpu_or_skip();
+  const int64_t n = 1100;
+  const size_t nn = (size_t)n * (size_t)n;
+  const double dens[] = {1.0, 0.0015};
+  for (int c = 0; c < 2; c++) {
+    float *x = dense_input(GSP_FP32, GSP_MIN_PLUS, n, dens[c], 70 + (uint64_t)c);
+    const float inf = INFINITY;
+    int64_t *s[2];
+    gsp_index nv[2];
+    for (int be = 0; be < 2; be++) {
+      gsp_matrix A = NULL, S = NULL;
+      GSP_OK(gsp_matrix_import_dense(&A, GSP_FP32, n, n, x, &inf));
+      gsp_closure_opts co = {.backend = be ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU};
+      GSP_OK(gsp_closure_ext(A, &S, GSP_MIN_PLUS, &co));
+      GSP_OK(gsp_matrix_nvals(&nv[be], S));
+      s[be] = malloc(nn * 8);
+      const int64_t fill = -7; /* not a successor, not the kernel's -1 */
+      GSP_OK(gsp_matrix_export_dense(s[be], &fill, S));
+      GSP_OK(gsp_matrix_free(&A));
+      GSP_OK(gsp_matrix_free(&S));
+    }
+    cr_assert_eq(nv[0], nv[1], "density %g: %llu successors on the CPU, %llu on the GPU", dens[c],
+                 (unsigned long long)nv[0], (unsigned long long)nv[1]);
+    if (c == 0) cr_assert_eq(nv[1], (gsp_index)nn, "a complete graph has every successor");
+    /* successors may differ between equally short paths; presence may not */
+    for (size_t k = 0; k < nn; k++)
+      cr_assert_eq(s[0][k] == -7, s[1][k] == -7, "density %g: cell %zu present on one side only", dens[c], k);
+    free(x), free(s[0]), free(s[1]);
+  }
+}
+
+/* Bool bytes packed, closed on the GPU, unpacked into the caller's array
+ * straight from the bits: the CPU's bytes, absent as false or as true. */
+Test(cuda_hostpath, bool_pack_closure_unpack, .timeout = 300) {
+  gpu_or_skip();
+  const int64_t n = 5000; /* 25 MB of bytes: many blocks of bits rows */
+  const size_t nn = (size_t)n * (size_t)n;
+  for (int fill = 0; fill < 2; fill++) {
+    uint8_t *y[2];
+    for (int be = 0; be < 2; be++) {
+      uint8_t *x = calloc(nn, 1);
+      uint64_t st = 91;
+      for (int64_t e = 0; e < n; e++)
+        x[(gsp_test_rand(&st) % (uint64_t)n) * (uint64_t)n + gsp_test_rand(&st) % (uint64_t)n] = 1;
+      gsp_matrix A = NULL;
+      const uint8_t f = 0, out_absent = (uint8_t)fill;
+      void *px = x;
+      GSP_OK(gsp_matrix_pack_dense(&A, GSP_BOOL, n, n, &px, &f));
+      gsp_closure_opts co = {.backend = be ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU};
+      GSP_OK(gsp_closure_ext(A, NULL, GSP_OR_AND, &co));
+      void *u = NULL;
+      GSP_OK(gsp_matrix_unpack_dense(&u, &out_absent, &A));
+      y[be] = u;
+    }
+    cr_assert(memcmp(y[0], y[1], nn) == 0, "absent as %d: CPU and GPU bytes differ", fill);
+    free(y[0]), free(y[1]);
+  }
+}
+
+/* Dense inputs without presence flags (every entry present): int32 with
+ * negative weights (no negative cycle) must not take the non-negative DPX
+ * path, and a NaN fails the call with the input unchanged. */
+Test(cuda_hostpath, full_dense_negative_weights_and_nan, .timeout = 300) {
+  gpu_or_skip();
+  const int64_t n = 1200;
+  const size_t nn = (size_t)n * (size_t)n;
+  int32_t *x = malloc(nn * 4);
+  uint64_t st = 5;
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++) /* c >= 0 plus a potential: cycles >= 0 */
+      x[i * n + j] = (int32_t)(1 + gsp_test_rand(&st) % 900) + (int32_t)((i * 37) % 31) - (int32_t)((j * 37) % 31);
+  int32_t *y[2];
+  for (int be = 0; be < 2; be++) {
+    gsp_matrix A = NULL;
+    GSP_OK(gsp_matrix_import_dense(&A, GSP_INT32, n, n, x, NULL));
+    gsp_closure_opts co = {.backend = be ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU};
+    GSP_OK(gsp_closure_ext(A, NULL, GSP_MIN_PLUS, &co));
+    y[be] = malloc(nn * 4);
+    const int32_t imax = INT32_MAX;
+    GSP_OK(gsp_matrix_export_dense(y[be], &imax, A));
+    GSP_OK(gsp_matrix_free(&A));
+  }
+  cr_assert(memcmp(y[0], y[1], nn * 4) == 0, "int32 with negative weights: CPU and GPU differ");
+  float *f = malloc(nn * 4), *g = malloc(nn * 4);
+  for (size_t k = 0; k < nn; k++) f[k] = (float)(1 + k % 97);
+  f[nn / 2 + 3] = NAN;
+  gsp_matrix A = NULL;
+  GSP_OK(gsp_matrix_import_dense(&A, GSP_FP32, n, n, f, NULL));
+  gsp_closure_opts cu = {.backend = GSP_BACKEND_CUDA};
+  cr_assert_eq(gsp_closure_ext(A, NULL, GSP_MIN_PLUS, &cu), GSP_INVALID_VALUE);
+  GSP_OK(gsp_matrix_export_dense(g, NULL, A));
+  cr_assert(memcmp(f, g, nn * 4) == 0, "the input changed");
+  GSP_OK(gsp_matrix_free(&A));
+  free(x), free(y[0]), free(y[1]), free(f), free(g);
+}
+
+/* gsp_apsp on the GPU computes rows straight into the caller's rows_out:
+ * the callback's rows are there, equal to the result matrix's. */
+static int rows_in_place(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *parent) {
+  (void)nrows, (void)parent;
+  const gsp_index *c = ctx; /* rows_out, n */
+  return (const char *)dist == (const char *)(uintptr_t)c[0] + first * c[1] * sizeof(float) ? 0 : 1;
+}
+
+Test(cuda_hostpath, apsp_rows_out_on_the_gpu, .timeout = 300) {
+  gpu_or_skip();
+  GSP_OK(gsp_cuda_warm_up());
+  const gsp_index n = 4000;
+  const size_t nn = (size_t)n * n;
+  gsp_matrix A = NULL, D = NULL;
+  GSP_OK(gsp_generate_random(&A, GSP_FP32, n, 5 * n, 1, 100, 8));
+  gsp_apsp_opts o = {.algo = GSP_APSP_MSSSP, .backend = GSP_BACKEND_CUDA};
+  GSP_OK(gsp_apsp(&D, NULL, A, &o));
+  float *ref = malloc(nn * 4), *out = malloc(nn * 4);
+  const float inf = INFINITY;
+  GSP_OK(gsp_matrix_export_dense(ref, &inf, D));
+  GSP_OK(gsp_matrix_free(&D));
+  for (int blocks = 0; blocks < 2; blocks++) {
+    memset(out, 0xff, nn * 4);
+    gsp_index ctx[2] = {(gsp_index)(uintptr_t)out, n};
+    gsp_apsp_report rep;
+    gsp_apsp_advanced adv = {
+        .rows = rows_in_place, .rows_ctx = ctx, .rows_out = out, .row_block = blocks ? 1024 : 0, .report = &rep};
+    o.advanced = &adv;
+    GSP_OK(gsp_apsp(&D, NULL, A, &o));
+    cr_assert_eq(rep.backend, GSP_BACKEND_CUDA);
+    cr_assert(memcmp(out, ref, nn * 4) == 0, "blocks %d: rows_out differs", blocks);
+  }
+  GSP_OK(gsp_matrix_free(&A));
+  free(ref), free(out);
+}

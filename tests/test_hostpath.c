@@ -336,3 +336,86 @@ Test(hostpath, generate_complete_any_thread_count) {
     for (int v = 0; v < 3; v++) free(y[v]);
   }
 }
+
+/* Bool closure results come back as the caller's bytes by unpack straight
+ * from the bits, in parallel: absent written as false or as the caller's
+ * other value, the same bytes as a plain Warshall. */
+Test(hostpath, bool_pack_closure_unpack_from_bits) {
+  GSP_OK(gsp_set_threads(2));
+  const int64_t n = 701; /* 491401 bytes: parallel; rows end in a partial word */
+  const size_t nn = (size_t)n * n;
+  uint8_t *ref = malloc(nn);
+  for (int fill = 0; fill < 2; fill++) {
+    uint8_t *x = calloc(nn, 1);
+    uint64_t st = 17 + (uint64_t)fill;
+    for (size_t k = 0; k < nn; k++) x[k] = gsp_test_rand(&st) % 1400 == 0;
+    memcpy(ref, x, nn);
+    warshall(ref, n);
+    gsp_matrix A = NULL;
+    const uint8_t f = 0, out_absent = (uint8_t)fill;
+    void *px = x;
+    GSP_OK(gsp_matrix_pack_dense(&A, GSP_BOOL, n, n, &px, &f));
+    gsp_closure_opts co = {.backend = GSP_BACKEND_CPU};
+    GSP_OK(gsp_closure_ext(A, NULL, GSP_OR_AND, &co));
+    void *u = NULL;
+    GSP_OK(gsp_matrix_unpack_dense(&u, &out_absent, &A));
+    cr_assert_null(A);
+    for (size_t k = 0; k < nn; k++)
+      cr_assert_eq(((uint8_t *)u)[k], ref[k] ? 1 : out_absent, "absent as %d: cell %zu", fill, k);
+    free(u);
+  }
+  free(ref);
+}
+
+/* gsp_apsp's rows_out: every algorithm's rows land in the caller's array,
+ * each callback's dist points at its rows there, and the values are those
+ * of the result matrix gsp_apsp builds without a callback. */
+typedef struct {
+  const char *out;
+  size_t row_bytes;
+  int calls, misplaced;
+} rows_probe;
+
+static int probe_rows(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *parent) {
+  rows_probe *p = ctx;
+  (void)nrows, (void)parent;
+  p->calls++;
+  p->misplaced += (const char *)dist != p->out + first * p->row_bytes;
+  return 0;
+}
+
+Test(hostpath, apsp_rows_out_every_algorithm) {
+  GSP_OK(gsp_set_threads(2));
+  const gsp_index n = 600;
+  gsp_matrix A = NULL;
+  GSP_OK(gsp_generate_random(&A, GSP_FP64, n, 6 * n, 1, 100, 5));
+  const gsp_apsp_algo algos[] = {GSP_APSP_FLOYD_WARSHALL, GSP_APSP_MSSSP, GSP_APSP_JOHNSON};
+  const size_t nn = (size_t)n * n;
+  double *ref = malloc(nn * 8), *out = malloc(nn * 8);
+  const double inf = INFINITY;
+  for (int a = 0; a < 3; a++)
+    for (int blocks = 0; blocks < 2; blocks++) {
+      gsp_matrix D = NULL, none = NULL;
+      gsp_apsp_opts o = {.algo = algos[a], .backend = GSP_BACKEND_CPU};
+      GSP_OK(gsp_apsp(&D, NULL, A, &o));
+      GSP_OK(gsp_matrix_export_dense(ref, &inf, D));
+      GSP_OK(gsp_matrix_free(&D));
+      memset(out, 0xff, nn * 8); /* NaN everywhere: every cell must be written */
+      rows_probe p = {.out = (const char *)out, .row_bytes = (size_t)n * 8};
+      gsp_apsp_advanced adv = {.rows = probe_rows, .rows_ctx = &p, .rows_out = out, .row_block = blocks ? 128 : 0};
+      o.advanced = &adv;
+      GSP_OK(gsp_apsp(&D, &none, A, &o));
+      cr_assert_null(D);
+      cr_assert_geq(p.calls, blocks ? 5 : 1);
+      cr_assert_eq(p.misplaced, 0, "algo %d: dist outside rows_out", (int)algos[a]);
+      cr_assert(memcmp(out, ref, nn * 8) == 0, "algo %d blocks %d: rows_out differs", (int)algos[a], blocks);
+    }
+  GSP_OK(gsp_matrix_free(&A));
+  free(ref), free(out);
+}
+
+Test(hostpath, cuda_warm_up_always_succeeds) {
+  /* a GPU or none, CUDA build or not: it starts what there is and says OK */
+  GSP_OK(gsp_cuda_warm_up());
+  GSP_OK(gsp_cuda_warm_up());
+}

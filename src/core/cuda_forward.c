@@ -104,6 +104,11 @@ bool gsp_cuda_usable(char *desc, size_t len) {
   return a && a->usable(desc, len);
 }
 
+void gsp_cuda_start(void) {
+  const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
+  if (a) a->start();
+}
+
 int gsp_cuda_usable_count(void) {
   const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
   return a ? a->usable_count() : 0;

@@ -367,6 +367,44 @@ gsp_info gsp_matrix_export_dense(void *values, const void *absent, const gsp_mat
   return info;
 }
 
+/* Bool bits (a bool closure's result, on the GPU or not) are unpacked
+ * straight into the bytes the caller gets, in one parallel pass: into the
+ * dense array the matrix still holds (the caller's packed array, stale
+ * while the result lives on the device: pages already touched) or a fresh
+ * one; never through a dense copy and its presence flags. *out owns it. */
+static gsp_info unpack_bits(void **out, const void *absent, struct gsp_matrix_s *M, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  void *x = NULL;
+#define GSP_FREE_ALL gsp__free(x)
+  const size_t nn = (size_t)M->nrows * (size_t)M->ncols;
+  if (M->dev_only && M->fmt == GSP_FMT_DENSE && M->x) {
+    x = M->x; /* the download frees no array it no longer sees */
+    M->x = NULL;
+    info = gsp__matrix_host(M);
+    if (info < 0) {
+      M->x = x; /* still dev_only: the stale array goes back */
+      return info;
+    }
+  } else GSP_TRY(gsp__matrix_host(M));
+  if (M->fmt != GSP_FMT_BITS) {
+    gsp__free(x); /* stale storage of a format the download replaced */
+    x = NULL;
+    GSP_TRY(gsp__matrix_to_dense(M));
+    GSP_TRY(write_dense(M->x, absent, M, fn));
+    *out = M->x;
+    M->x = NULL;
+    return info;
+  }
+  if (!x) {
+    GSP_ALLOC(x, nn > 0 ? nn : 1, 1);
+    gsp__pass_huge(x, nn);
+  }
+  GSP_TRY(write_dense(x, absent, M, fn));
+  *out = x;
+#undef GSP_FREE_ALL
+  return info;
+}
+
 gsp_info gsp_matrix_unpack_dense(void **values, const void *absent, gsp_matrix *A) {
   gsp_info info = GSP_SUCCESS;
   const char *fn = "gsp_matrix_unpack_dense";
@@ -375,10 +413,15 @@ gsp_info gsp_matrix_unpack_dense(void **values, const void *absent, gsp_matrix *
   GSP_OUTPUTS(fn, {values, sizeof *values, "values"}, {A, sizeof *A, "A"});
   GSP_TRY(gsp__check_matrix(*A, fn, "*A"));
   struct gsp_matrix_s *M = *A;
-  GSP_TRY(gsp__matrix_to_dense(M));
-  GSP_TRY(write_dense(M->x, absent, M, fn));
-  *values = M->x;
-  M->x = NULL;
+  void *out = NULL;
+  if (M->type == GSP_BOOL) GSP_TRY(unpack_bits(&out, absent, M, fn));
+  else {
+    GSP_TRY(gsp__matrix_to_dense(M));
+    GSP_TRY(write_dense(M->x, absent, M, fn));
+    out = M->x;
+    M->x = NULL;
+  }
+  *values = out;
   gsp__unregister(M);
   gsp__matrix_destroy(M);
   *A = NULL;

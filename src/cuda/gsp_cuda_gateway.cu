@@ -90,6 +90,14 @@ bool gsp_cuda_usable(char *desc, size_t len) {
   return ok;
 }
 
+void gsp_cuda_start(void) {
+  if (!gsp_cuda_usable(NULL, 0)) return;
+  /* the primary context of device 0, made once; the runtime makes a
+   * concurrent first call wait for it */
+  (void)cudaFree(0);
+  (void)cudaGetLastError();
+}
+
 /* ---- host-side values ---- */
 
 /* The semiring zero of (s, t) into out (t numeric). */
@@ -217,6 +225,68 @@ struct UpCtx {
   std::atomic<bool> negative{false}, nan{false};
 };
 
+/* What the upload must learn of the values it moves: NaN for floats (the
+ * closure refuses them), the sign for integers (int32's DPX path needs no
+ * negative weight). An integer OR over a row, so that the row loops below
+ * vectorize: a branch per entry on a random presence pattern mispredicts so
+ * often that it held the upload to a third of the PCIe rate. */
+template <class T> struct Flag;
+template <> struct Flag<float> {
+  typedef int32_t acc;
+  static int32_t of(float v) {
+    return (int32_t)(v != v);
+  }
+};
+template <> struct Flag<double> {
+  typedef int64_t acc;
+  static int64_t of(double v) {
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return (int64_t)((u << 1) > 0xffe0000000000000ull); /* exponent all ones, mantissa not 0 */
+  }
+};
+template <> struct Flag<int32_t> {
+  typedef int32_t acc;
+  static int32_t of(int32_t v) {
+    return v;
+  }
+};
+template <> struct Flag<int64_t> {
+  typedef int64_t acc;
+  static int64_t of(int64_t v) {
+    return v;
+  }
+};
+
+/* o[e] = b[e] ? x[e] : zero (x read whatever b says: no branch). */
+template <class T>
+static typename Flag<T>::acc select_row(T *__restrict__ o, const T *__restrict__ x, const uint8_t *__restrict__ b,
+                                        size_t len, T zero) {
+  typename Flag<T>::acc f = 0;
+  for (size_t e = 0; e < len; e++) {
+    const T v = x[e], w = b[e] ? v : zero;
+    o[e] = w;
+    f |= Flag<T>::of(w);
+  }
+  return f;
+}
+
+template <class T> static typename Flag<T>::acc copy_row(T *__restrict__ o, const T *__restrict__ x, size_t len) {
+  typename Flag<T>::acc f = 0;
+  for (size_t e = 0; e < len; e++) {
+    const T v = x[e];
+    o[e] = v;
+    f |= Flag<T>::of(v);
+  }
+  return f;
+}
+
+template <class T> static typename Flag<T>::acc scan_row(const T *__restrict__ x, size_t len) {
+  typename Flag<T>::acc f = 0;
+  for (size_t e = 0; e < len; e++) f |= Flag<T>::of(x[e]);
+  return f;
+}
+
 /* Numeric rows: present values, the zero of s where absent; int32 rows also
  * tell whether a value is negative (the DPX path needs none), float rows
  * whether a present value is NaN. */
@@ -226,39 +296,24 @@ template <class T> static void up_fill(void *c, int64_t r0, int64_t rn, void *bu
   const int64_t n = u.n;
   const T zero = *(const T *)u.zero, *x = (const T *)M->x;
   T *o = (T *)buf;
-  bool neg = false, nan = false;
+  typename Flag<T>::acc f = 0;
   if (M->fmt == GSP_FMT_CSR) {
     for (int64_t i = r0; i < r0 + rn; i++) {
       T *row = o + (size_t)(i - r0) * n;
       for (int64_t j = 0; j < n; j++) row[j] = zero;
-      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++) {
-        const T v = x[k];
-        row[M->j[k]] = v;
-        neg |= v < 0;
-        nan |= v != v;
-      }
+      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++) row[M->j[k]] = x[k];
     }
+    f = scan_row(x + M->p[r0], (size_t)(M->p[r0 + rn] - M->p[r0]));
   } else {
     const size_t base = (size_t)r0 * n, len = (size_t)rn * n;
-    const uint8_t *b = M->b ? M->b + base : NULL;
-    const T *xs = x + base;
-    if (b)
-      for (size_t e = 0; e < len; e++) {
-        const T v = b[e] ? xs[e] : zero;
-        o[e] = v;
-        neg |= v < 0;
-        nan |= v != v;
-      }
-    else
-      for (size_t e = 0; e < len; e++) {
-        const T v = xs[e];
-        o[e] = v;
-        neg |= v < 0;
-        nan |= v != v;
-      }
+    f = M->b ? select_row(o, x + base, M->b + base, len, zero) : copy_row(o, x + base, len);
   }
-  if (neg) u.negative.store(true, std::memory_order_relaxed);
-  if (nan && u.check_nan) u.nan.store(true, std::memory_order_relaxed);
+  if (f == 0) return;
+  if ((T)0.5 != (T)0) { /* float: a NaN */
+    if (u.check_nan) u.nan.store(true, std::memory_order_relaxed);
+  } else if (f < 0) {
+    u.negative.store(true, std::memory_order_relaxed);
+  }
 }
 
 /* Bool rows into bits (BITS rows are copied as they are). */
@@ -487,24 +542,30 @@ struct SuccCtx {
   std::atomic<int64_t> nvals{0};
 };
 
+/* Widen and count: the presence flags are written after, and only when some
+ * successor is absent (a closure that connects every pair needs none: n^2
+ * fresh bytes less to fault in and write). */
 static void succ_drain(void *c, int64_t r0, int64_t rn, void *buf) {
   SuccCtx &d = *(SuccCtx *)c;
   const size_t base = (size_t)r0 * d.n, len = (size_t)rn * d.n;
-  const int32_t *in = (const int32_t *)buf;
-  int64_t *o = d.x + base;
-  uint8_t *b = d.b + base;
+  const int32_t *__restrict__ in = (const int32_t *)buf;
+  int64_t *__restrict__ o = d.x + base;
   int64_t cnt = 0;
   for (size_t e = 0; e < len; e++) {
     const int32_t v = in[e];
     o[e] = v;
-    b[e] = v >= 0;
     cnt += v >= 0;
   }
   d.nvals.fetch_add(cnt, std::memory_order_relaxed);
 }
 
+static void succ_flags(void *c, int64_t lo, int64_t hi) {
+  SuccCtx &d = *(SuccCtx *)c;
+  for (int64_t e = lo; e < hi; e++) d.b[e] = d.x[e] >= 0;
+}
+
 /* New host INT64 successor matrix from the np x np int32 device matrix
- * (widened and flagged in the staged pass). */
+ * (widened in the staged pass). */
 static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, int64_t n, int64_t np) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *S = NULL;
@@ -513,19 +574,22 @@ static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, i
 #define GSP_FREE_ALL (gsp__matrix_destroy(S), gsp__free(x), gsp__free(b))
   const size_t nn = (size_t)n * n;
   GSP_CU_ALLOC(x, nn, sizeof(int64_t));
-  GSP_CU_ALLOC(b, nn, 1);
   huge_pages(x, nn * 8);
-  huge_pages(b, nn);
   SuccCtx sc;
   sc.x = x;
-  sc.b = b;
+  sc.b = NULL;
   sc.n = n;
   GSP_TRY(gsp__cuda_stage_download(dsucc, (size_t)np * 4, n, (size_t)n * 4, succ_drain, &sc));
   const int64_t nvals = sc.nvals.load();
+  if ((size_t)nvals != nn) {
+    GSP_CU_ALLOC(b, nn, 1);
+    huge_pages(b, nn);
+    sc.b = b;
+    gsp__host_parallel((int64_t)nn, (int64_t)1 << 18, succ_flags, &sc);
+  }
   GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
   S->x = x;
   x = NULL;
-  if ((size_t)nvals == nn) GSP_FREE(b);
   S->b = b;
   b = NULL;
   S->nvals = nvals;

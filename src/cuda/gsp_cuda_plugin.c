@@ -23,6 +23,7 @@ bool gsp_cuda_plugin_open(const gsp__cuda_host *host, gsp__cuda_api *api, char *
       .abi = GSP_CUDA_PLUGIN_ABI,
       .size = sizeof *api,
       .usable = gsp_cuda_usable,
+      .start = gsp_cuda_start,
       .usable_count = gsp_cuda_usable_count,
       .closure = gsp_cuda_closure,
       .sssp = gsp_cuda_sssp,

@@ -23,6 +23,11 @@ extern "C" {
  * they are about to use the GPU. */
 bool gsp_cuda_usable(char *desc, size_t len);
 
+/* Start device 0's context (about 0.3-0.5 s the first time in a process)
+ * when a device is usable; nothing otherwise. For callers that overlap it
+ * with work of their own (gsp_cuda_warm_up). */
+void gsp_cuda_start(void);
+
 /*
  * Closure on the GPU. Sets *taken = false and returns GSP_SUCCESS when the
  * gateway declines the call (no device, a type without a kernel, matrix over

@@ -41,7 +41,7 @@ extern "C" {
 #ifdef GSP_HAVE_CUDA
 
 /* Raise with any change of either table. */
-#define GSP_CUDA_PLUGIN_ABI    3
+#define GSP_CUDA_PLUGIN_ABI    4
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
 
 /* The core, as the plugin sees it. */
@@ -97,6 +97,7 @@ typedef struct {
   size_t size; /* sizeof(gsp__cuda_api) */
   /* gsp_cuda.h */
   bool (*usable)(char *desc, size_t len);
+  void (*start)(void);
   int (*usable_count)(void);
   gsp_info (*closure)(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool non_reflexive,
                       size_t device_memory_cap, int gpus, bool *taken);
