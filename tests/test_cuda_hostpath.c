@@ -456,3 +456,50 @@ Test(cuda_hostpath, apsp_rows_out_on_the_gpu, .timeout = 300) {
   GSP_OK(gsp_matrix_free(&A));
   free(ref), free(out);
 }
+
+/* export_dense of a GPU result goes straight from the device into the
+ * caller's array (no host copy first): every numeric type, both zeros
+ * (MIN_* and MAX_*), absent entries as the caller's value, absent NULL for
+ * a complete result; the matrix is unchanged and exports the same after. */
+Test(cuda_hostpath, export_straight_from_the_device, .timeout = 300) {
+  gpu_or_skip();
+  const gsp_type ts[] = {GSP_INT32, GSP_INT64, GSP_FP32, GSP_FP64};
+  const gsp_semiring ss[] = {GSP_MIN_PLUS, GSP_MAX_MIN};
+  const int64_t n = 1300;
+  const size_t nn = (size_t)n * (size_t)n;
+  for (int a = 0; a < 4; a++)
+    for (int b = 0; b < 2; b++)
+      for (int full = 0; full < 2; full++) {
+        const gsp_type t = ts[a];
+        const gsp_semiring s = ss[b];
+        const size_t sz = tsize(t);
+        void *x = dense_input(t, s, n, full ? 1.0 : 0.0008, 300 + (uint64_t)(a * 4 + b * 2 + full));
+        char absent[8], fill[8];
+        absent_of(absent, t, s);
+        put(fill, t, -3);
+        char *y[3];
+        gsp_index nv[2];
+        for (int be = 0; be < 2; be++) {
+          gsp_matrix A = NULL;
+          GSP_OK(gsp_matrix_import_dense(&A, t, n, n, x, absent));
+          gsp_closure_opts co = {.backend = be ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU};
+          GSP_OK(gsp_closure_ext(A, NULL, s, &co));
+          y[be] = malloc(nn * sz);
+          /* first: before anything brings the result to the host */
+          GSP_OK(gsp_matrix_export_dense(y[be], full ? NULL : fill, A));
+          GSP_OK(gsp_matrix_nvals(&nv[be], A));
+          if (be) {
+            y[2] = malloc(nn * sz);
+            GSP_OK(gsp_matrix_export_dense(y[2], fill, A)); /* from the host copy now */
+            cr_assert(memcmp(y[1], y[2], nn * sz) == 0, "type %d semiring %d: device and host exports differ", (int)t,
+                      (int)s);
+          }
+          GSP_OK(gsp_matrix_free(&A));
+        }
+        cr_assert_eq(nv[0], nv[1], "type %d semiring %d full %d: entries", (int)t, (int)s, full);
+        if (full) cr_assert_eq(nv[1], (gsp_index)nn);
+        cr_assert(memcmp(y[0], y[1], nn * sz) == 0, "type %d semiring %d full %d: CPU and GPU exports differ", (int)t,
+                  (int)s, full);
+        free(x), free(y[0]), free(y[1]), free(y[2]);
+      }
+}

@@ -184,6 +184,16 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
   return a->matrix_download(A);
 }
 
+gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done) {
+  *done = false;
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  if (!a) return GSP_SUCCESS;
+  const dev_held h = dev_enter(A, NULL);
+  const gsp_info r = a->matrix_export(out, absent, A, done);
+  dev_leave(h);
+  return r;
+}
+
 void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
   const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
   if (a) a->matrix_release(A);

@@ -300,6 +300,11 @@ gsp_info gsp__device_declined(const char *fn);
 /* Backend selection for one call: returns the backend to try. */
 gsp_backend gsp__backend_for(gsp_backend requested);
 int gsp__threads(void);
+/* body(ctx, t, nt) on each thread t of a team of up to nthreads (the
+ * caller's is t = 0): gsp's OpenMP threads, for host work that is not a
+ * loop (the GPU's staging workers), so it never competes with a pool
+ * still spinning after the previous parallel pass. */
+void gsp__team(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx);
 
 #ifdef __cplusplus
 }

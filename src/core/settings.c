@@ -245,6 +245,11 @@ int gsp__threads(void) {
   return t > 0 ? t : omp_get_max_threads();
 }
 
+void gsp__team(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx) {
+#pragma omp parallel num_threads(nthreads > 0 ? nthreads : 1)
+  body(ctx, omp_get_thread_num(), omp_get_num_threads());
+}
+
 gsp_info gsp_cuda_warm_up(void) {
 #ifdef GSP_HAVE_CUDA
   gsp_cuda_start();

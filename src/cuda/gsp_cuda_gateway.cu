@@ -281,12 +281,6 @@ template <class T> static typename Flag<T>::acc copy_row(T *__restrict__ o, cons
   return f;
 }
 
-template <class T> static typename Flag<T>::acc scan_row(const T *__restrict__ x, size_t len) {
-  typename Flag<T>::acc f = 0;
-  for (size_t e = 0; e < len; e++) f |= Flag<T>::of(x[e]);
-  return f;
-}
-
 /* Numeric rows: present values, the zero of s where absent; int32 rows also
  * tell whether a value is negative (the DPX path needs none), float rows
  * whether a present value is NaN. */
@@ -301,9 +295,12 @@ template <class T> static void up_fill(void *c, int64_t r0, int64_t rn, void *bu
     for (int64_t i = r0; i < r0 + rn; i++) {
       T *row = o + (size_t)(i - r0) * n;
       for (int64_t j = 0; j < n; j++) row[j] = zero;
-      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++) row[M->j[k]] = x[k];
+      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++) {
+        const T v = x[k];
+        row[M->j[k]] = v;
+        f |= Flag<T>::of(v);
+      }
     }
-    f = scan_row(x + M->p[r0], (size_t)(M->p[r0 + rn] - M->p[r0]));
   } else {
     const size_t base = (size_t)r0 * n, len = (size_t)rn * n;
     f = M->b ? select_row(o, x + base, M->b + base, len, zero) : copy_row(o, x + base, len);
@@ -488,6 +485,57 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
     A->fmt = GSP_FMT_DENSE;
   }
   A->dev_only = false;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+struct ExportCtx {
+  void *x;
+  int64_t n;
+  bool fill; /* entries equal to zero are absent: written as absent */
+  unsigned char zero[16], absent[16];
+};
+
+template <class T> static void export_drain(void *c, int64_t r0, int64_t rn, void *buf) {
+  ExportCtx &d = *(ExportCtx *)c;
+  const size_t base = (size_t)r0 * d.n, len = (size_t)rn * d.n;
+  const T *__restrict__ in = (const T *)buf;
+  T *__restrict__ o = (T *)d.x + base;
+  if (!d.fill) {
+    memcpy(o, in, len * sizeof(T));
+    return;
+  }
+  const T zero = *(const T *)d.zero, a = *(const T *)d.absent;
+  for (size_t e = 0; e < len; e++) {
+    const T v = in[e];
+    o[e] = v == zero ? a : v;
+  }
+}
+
+/* gsp_matrix_export_dense of a device-only result: one staged pass from
+ * the device copy into the caller's array (no host copy of A, no presence
+ * flags, no second pass over n^2 entries). */
+gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  *done = false;
+  if (!A->dev_only || !A->dev || !A->dev->d || A->type == GSP_BOOL) return info;
+  const struct gsp_dev_matrix *dev = A->dev;
+  const int64_t n = A->nrows, np = dev->np;
+  const size_t ts = gsp_type_size(A->type);
+  ExportCtx ec;
+  ec.x = out;
+  ec.n = n;
+  ec.fill = absent && (size_t)A->nvals != (size_t)n * (size_t)n;
+  zero_value(ec.zero, dev->enc, A->type);
+  if (ec.fill) memcpy(ec.absent, absent, ts);
+  const gsp_type t = A->type;
+  gsp__stage_fn f = t == GSP_INT32   ? export_drain<int32_t>
+                    : t == GSP_INT64 ? export_drain<int64_t>
+                    : t == GSP_FP32  ? export_drain<float>
+                                     : export_drain<double>;
+  if (n > 0) GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &ec));
+  *done = true;
 #undef GSP_FREE_ALL
   return info;
 }

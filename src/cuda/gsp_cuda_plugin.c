@@ -35,6 +35,7 @@ bool gsp_cuda_plugin_open(const gsp__cuda_host *host, gsp__cuda_api *api, char *
       .msssp_bytes = gsp_cuda_msssp_bytes,
       .bf = gsp_cuda_bf,
       .matrix_download = gsp_cuda_matrix_download,
+      .matrix_export = gsp_cuda_matrix_export,
       .matrix_release = gsp_cuda_matrix_release,
       .matrix_view = gsp_cuda_matrix_view,
       .mxv = gsp_cuda_mxv,

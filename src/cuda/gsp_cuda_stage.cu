@@ -11,8 +11,6 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
-#include <thread>
-#include <vector>
 
 #include "gsp_cuda_internal.cuh"
 #include "gsp_cuda_stage.h"
@@ -137,6 +135,23 @@ void work(Job &j, Pool &p, int w) {
   cudaEventDestroy(ev[1]);
 }
 
+/* The workers are gsp's OpenMP threads (gsp__team): threads of its own
+ * would compete for the cores with that pool, still spinning after the
+ * pass that came just before (the pack's presence pass: an upload of 67 MB
+ * then took 7 ms for 1.5 of copy). */
+struct Team {
+  Job *j;
+  Pool *p;
+  int dev;
+};
+
+void team_work(void *c, int t, int nt) {
+  (void)nt;
+  Team &tm = *(Team *)c;
+  if (t > 0 && cudaSetDevice(tm.dev) != cudaSuccess) fail(*tm.j, cudaGetLastError());
+  else work(*tm.j, *tm.p, t);
+}
+
 gsp_info run(Job &j) {
   gsp_info info = GSP_SUCCESS;
   Pool own;
@@ -174,15 +189,9 @@ gsp_info run(Job &j) {
   const int64_t blocks = (j.rows + j.block_rows - 1) / j.block_rows;
   if (W > blocks) W = (int)blocks;
   if (W < 1) W = 1;
-  std::vector<std::thread> th;
-  for (int w = 1; w < W; w++)
-    th.emplace_back([&j, p, w, dev] {
-      if (cudaSetDevice(dev) != cudaSuccess) fail(j, cudaGetLastError());
-      else work(j, *p, w);
-    });
   const auto t0 = std::chrono::steady_clock::now();
-  work(j, *p, 0);
-  for (auto &t : th) t.join();
+  Team tm{&j, p, dev};
+  gsp__team(W, team_work, &tm);
   static const bool trace = getenv("GSP_STAGE_TRACE") && *getenv("GSP_STAGE_TRACE") == '1';
   if (trace) { /* for benchmarks: what each staged transfer cost */
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -224,6 +233,19 @@ gsp_info gsp__cuda_stage_download(const void *d, size_t dpitch, int64_t rows, si
   return run(j);
 }
 
+struct RangeCtx {
+  int64_t count, per;
+  gsp__range_fn body;
+  void *ctx;
+};
+
+static void range_part(void *c, int t, int nt) {
+  (void)nt;
+  const RangeCtx &r = *(const RangeCtx *)c;
+  const int64_t lo = t * r.per, hi = lo + r.per < r.count ? lo + r.per : r.count;
+  if (lo < hi) r.body(r.ctx, lo, hi);
+}
+
 void gsp__host_parallel(int64_t count, int64_t grain, gsp__range_fn body, void *ctx) {
   int T = gsp__threads();
   if (count < grain * 2 || T < 2) {
@@ -231,12 +253,18 @@ void gsp__host_parallel(int64_t count, int64_t grain, gsp__range_fn body, void *
     return;
   }
   if ((int64_t)T > count / grain) T = (int)(count / grain);
-  std::vector<std::thread> th;
-  const int64_t per = (count + T - 1) / T;
-  for (int t = 1; t < T; t++) {
-    const int64_t lo = t * per, hi = lo + per < count ? lo + per : count;
-    if (lo < hi) th.emplace_back([=] { body(ctx, lo, hi); });
-  }
-  body(ctx, 0, per < count ? per : count);
-  for (auto &t : th) t.join();
+  /* parts by the team's asked size: a smaller team (nested in a caller's
+   * parallel region) runs the others' parts too */
+  RangeCtx r{count, (count + T - 1) / T, body, ctx};
+  struct Parts {
+    RangeCtx *r;
+    int T;
+  } parts{&r, T};
+  gsp__team(
+      T,
+      [](void *c, int t, int nt) {
+        Parts &q = *(Parts *)c;
+        for (int k = t; k < q.T; k += nt) range_part(q.r, k, q.T);
+      },
+      &parts);
 }
