@@ -503,3 +503,45 @@ Test(cuda_hostpath, export_straight_from_the_device, .timeout = 300) {
         free(x), free(y[0]), free(y[1]), free(y[2]);
       }
 }
+
+/* CSR rows that are full, or full but for one column (anywhere, the first
+ * and the last included), are staged without their column indices: the
+ * same closure as the CPU's, with rows of every other length mixed in. */
+Test(cuda_hostpath, csr_full_rows, .timeout = 300) {
+  gpu_or_skip();
+  const int64_t n = 900;
+  const gsp_semiring ss[] = {GSP_MIN_PLUS, GSP_MAX_MIN};
+  for (int b = 0; b < 2; b++) {
+    const gsp_semiring s = ss[b];
+    float *x = dense_input(GSP_FP32, s, n, 1.0, 500 + (uint64_t)b);
+    float absent;
+    absent_of(&absent, GSP_FP32, s);
+    for (int64_t i = 0; i < n; i++) {
+      if (i % 3 == 0) continue;                                         /* full */
+      const int64_t m = i % 3 == 1 ? (i * 7) % n : (i % 2 ? 0 : n - 1); /* one column out */
+      x[i * n + m] = absent;
+      if (i % 10 == 2) x[i * n + (m + 1) % n] = absent; /* two out: the scatter */
+    }
+    gsp_index nc = 0, ng = 0;
+    float *yc = closed(x, GSP_FP32, s, n, GSP_BACKEND_CPU, true, &nc);
+    float *yg = closed(x, GSP_FP32, s, n, GSP_BACKEND_CUDA, true, &ng);
+    cr_assert_eq(nc, ng);
+    cr_assert(memcmp(yc, yg, (size_t)n * n * 4) == 0, "semiring %d: CSR full rows differ", (int)s);
+    free(x), free(yc), free(yg);
+  }
+  /* the complete generator's rows: n - 1 entries, no self-loop */
+  gsp_matrix A = NULL, B = NULL;
+  GSP_OK(gsp_generate_complete(&A, GSP_FP32, n, 1, 100, 3));
+  GSP_OK(gsp_matrix_dup(&B, A));
+  gsp_closure_opts cu = {.backend = GSP_BACKEND_CUDA}, cp = {.backend = GSP_BACKEND_CPU};
+  GSP_OK(gsp_closure_ext(A, NULL, GSP_MIN_PLUS, &cu));
+  GSP_OK(gsp_closure_ext(B, NULL, GSP_MIN_PLUS, &cp));
+  float *ya = malloc((size_t)n * n * 4), *yb = malloc((size_t)n * n * 4);
+  const float inf = INFINITY;
+  GSP_OK(gsp_matrix_export_dense(ya, &inf, A));
+  GSP_OK(gsp_matrix_export_dense(yb, &inf, B));
+  cr_assert(memcmp(ya, yb, (size_t)n * n * 4) == 0, "complete graph: CPU and GPU differ");
+  GSP_OK(gsp_matrix_free(&A));
+  GSP_OK(gsp_matrix_free(&B));
+  free(ya), free(yb);
+}

@@ -206,6 +206,10 @@ void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
 
 /* ---- staged conversions (gsp_cuda_stage.h): one pass over each row ---- */
 
+/* fn<T> for the numeric type t (the closures' four). */
+#define GSP_CU_BY_TYPE(t, fn) \
+  ((t) == GSP_INT32 ? fn<int32_t> : (t) == GSP_INT64 ? fn<int64_t> : (t) == GSP_FP32 ? fn<float> : fn<double>)
+
 /* Transparent huge pages for a fresh result array (advice only): its 4 KiB
  * page faults would cost more than the copy into it. */
 static void huge_pages(void *p, size_t bytes) {
@@ -294,8 +298,31 @@ template <class T> static void up_fill(void *c, int64_t r0, int64_t rn, void *bu
   if (M->fmt == GSP_FMT_CSR) {
     for (int64_t i = r0; i < r0 + rn; i++) {
       T *row = o + (size_t)(i - r0) * n;
+      const gsp_index k0 = M->p[i], len = M->p[i + 1] - k0;
+      if ((int64_t)len >= n - 1 && n > 0) {
+        /* a full row, or full but for one column (a complete graph's
+         * without its self-loop): CSR columns are strictly increasing, so
+         * the missing one is the first k with j[k] != k; the values are
+         * copied without reading the columns (8 of the 12 bytes an entry) */
+        int64_t m = (int64_t)len; /* the missing column; len == n: none */
+        if ((int64_t)len == n - 1) {
+          int64_t lo = 0, hi = n - 1; /* j[k] == k for k < m, k + 1 from m */
+          while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            if ((int64_t)M->j[k0 + mid] == mid) lo = mid + 1;
+            else hi = mid;
+          }
+          m = lo;
+        }
+        f |= copy_row(row, x + k0, (size_t)m);
+        if (m < n) {
+          row[m] = zero;
+          f |= copy_row(row + m + 1, x + k0 + m, (size_t)(n - 1 - m));
+        }
+        continue;
+      }
       for (int64_t j = 0; j < n; j++) row[j] = zero;
-      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++) {
+      for (gsp_index k = k0; k < k0 + len; k++) {
         const T v = x[k];
         row[M->j[k]] = v;
         f |= Flag<T>::of(v);
@@ -368,10 +395,7 @@ static gsp_info upload(struct gsp_dev_matrix **out, const struct gsp_matrix_s *M
   } else {
     const size_t ts = gsp_type_size(t);
     zero_value(u.zero, s, t);
-    gsp__stage_fn f = t == GSP_INT32   ? up_fill<int32_t>
-                      : t == GSP_INT64 ? up_fill<int64_t>
-                      : t == GSP_FP32  ? up_fill<float>
-                                       : up_fill<double>;
+    gsp__stage_fn f = GSP_CU_BY_TYPE(t, up_fill);
     GSP_TRY(gsp__cuda_stage_upload(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &u));
     GSP_CHECK(!u.nan.load(), GSP_INVALID_VALUE, "gsp_closure: M holds a NaN weight");
     /* only int32 uses it (DPX); other types keep the old meaning: true */
@@ -460,10 +484,7 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
     dc.x = reuse ? A->x : x;
     dc.b = !need_b ? NULL : b ? b : A->b;
     const gsp_type t = A->type;
-    gsp__stage_fn f = t == GSP_INT32   ? down_drain<int32_t>
-                      : t == GSP_INT64 ? down_drain<int64_t>
-                      : t == GSP_FP32  ? down_drain<float>
-                                       : down_drain<double>;
+    gsp__stage_fn f = GSP_CU_BY_TYPE(t, down_drain);
     if (n > 0) GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &dc));
     GSP_FREE(A->p);
     GSP_FREE(A->j);
@@ -530,10 +551,7 @@ gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_
   zero_value(ec.zero, dev->enc, A->type);
   if (ec.fill) memcpy(ec.absent, absent, ts);
   const gsp_type t = A->type;
-  gsp__stage_fn f = t == GSP_INT32   ? export_drain<int32_t>
-                    : t == GSP_INT64 ? export_drain<int64_t>
-                    : t == GSP_FP32  ? export_drain<float>
-                                     : export_drain<double>;
+  gsp__stage_fn f = GSP_CU_BY_TYPE(t, export_drain);
   if (n > 0) GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &ec));
   *done = true;
 #undef GSP_FREE_ALL
