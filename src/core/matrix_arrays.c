@@ -403,7 +403,8 @@ static gsp_info unpack_bits(void **out, const void *absent, struct gsp_matrix_s 
     }
   } else GSP_TRY(gsp__matrix_host(M));
   if (M->fmt != GSP_FMT_BITS) {
-    gsp__free(x); /* stale storage of a format the download replaced */
+    if (!M->x) M->x = x; /* nothing replaced it: the array goes back */
+    else gsp__free(x);   /* stale storage the download replaced */
     x = NULL;
     GSP_TRY(gsp__matrix_to_dense(M));
     GSP_TRY(write_dense(M->x, absent, M, fn));
