@@ -17,31 +17,6 @@
 
 static const gsp_type all_types[] = {GSP_BOOL, GSP_INT32, GSP_INT64, GSP_FP32, GSP_FP64};
 
-static size_t tsize(gsp_type t) {
-  return t == GSP_BOOL ? 1 : t == GSP_INT32 || t == GSP_FP32 ? 4 : 8;
-}
-
-/* value v of type t into p */
-static void put(void *p, gsp_type t, double v) {
-  switch (t) {
-  case GSP_BOOL:
-    *(uint8_t *)p = v != 0;
-    break;
-  case GSP_INT32:
-    *(int32_t *)p = (int32_t)v;
-    break;
-  case GSP_INT64:
-    *(int64_t *)p = (int64_t)v;
-    break;
-  case GSP_FP32:
-    *(float *)p = (float)v;
-    break;
-  case GSP_FP64:
-    *(double *)p = v;
-    break;
-  }
-}
-
 /* equal as values (floats: -0 == 0), as gsp compares with the absent value */
 static bool same_value(const void *a, const void *b, gsp_type t) {
   switch (t) {
@@ -62,7 +37,7 @@ static bool same_value(const void *a, const void *b, gsp_type t) {
  * about a third of the cells, -0.0 (absent too) and NaN (present) among the
  * floats. */
 static void *dense_array(gsp_type t, int64_t n, uint64_t seed) {
-  const size_t nn = (size_t)n * (size_t)n, ts = tsize(t);
+  const size_t nn = (size_t)n * (size_t)n, ts = gsp_type_size(t);
   char *x = malloc(nn * ts);
   cr_assert(x);
   uint64_t st = seed;
@@ -70,9 +45,9 @@ static void *dense_array(gsp_type t, int64_t n, uint64_t seed) {
     const uint64_t r = gsp_test_rand(&st);
     double v = r % 3 == 0 ? 0 : (double)(1 + (r >> 8) % 50);
     if (t == GSP_BOOL) v = r % 3 != 0;
-    put(x + k * ts, t, v);
-    if ((t == GSP_FP32 || t == GSP_FP64) && (r >> 20) % 97 == 0) put(x + k * ts, t, -0.0);
-    if ((t == GSP_FP32 || t == GSP_FP64) && (r >> 20) % 89 == 0) put(x + k * ts, t, NAN);
+    gsp_test_value_set_f64(t, x + k * ts, v);
+    if ((t == GSP_FP32 || t == GSP_FP64) && (r >> 20) % 97 == 0) gsp_test_value_set_f64(t, x + k * ts, -0.0);
+    if ((t == GSP_FP32 || t == GSP_FP64) && (r >> 20) % 89 == 0) gsp_test_value_set_f64(t, x + k * ts, NAN);
   }
   return x;
 }
@@ -80,11 +55,11 @@ static void *dense_array(gsp_type t, int64_t n, uint64_t seed) {
 /* export_dense of A with absent value `fill`, compared cell by cell with
  * what x (absent = zero) implies; also the entry count. */
 static void check_dense(gsp_matrix A, const char *x, gsp_type t, int64_t n) {
-  const size_t nn = (size_t)n * (size_t)n, ts = tsize(t);
+  const size_t nn = (size_t)n * (size_t)n, ts = gsp_type_size(t);
   char zero[8], fill[8], *y = malloc(nn * ts);
   cr_assert(y);
-  put(zero, t, 0);
-  put(fill, t, t == GSP_BOOL ? 0 : 77);
+  gsp_test_value_set_f64(t, zero, 0);
+  gsp_test_value_set_f64(t, fill, t == GSP_BOOL ? 0 : 77);
   GSP_OK(gsp_matrix_export_dense(y, fill, A));
   gsp_index nv = 0, want = 0;
   GSP_OK(gsp_matrix_nvals(&nv, A));
@@ -106,9 +81,9 @@ Test(hostpath, dense_import_pack_export_unpack_every_type) {
   GSP_OK(gsp_set_threads(2));
   for (size_t q = 0; q < sizeof all_types / sizeof all_types[0]; q++) {
     const gsp_type t = all_types[q];
-    const size_t nn = (size_t)N * N, ts = tsize(t);
+    const size_t nn = (size_t)N * N, ts = gsp_type_size(t);
     char *x = dense_array(t, N, 11 + q), zero[8];
-    put(zero, t, 0);
+    gsp_test_value_set_f64(t, zero, 0);
     gsp_matrix A = NULL, B = NULL;
     GSP_OK(gsp_matrix_import_dense(&A, t, N, N, x, zero));
     check_dense(A, x, t, N);
@@ -127,7 +102,7 @@ Test(hostpath, dense_import_pack_export_unpack_every_type) {
     check_dense(B, x, t, N);
     void *out = NULL;
     char fill[8];
-    put(fill, t, t == GSP_BOOL ? 0 : 77);
+    gsp_test_value_set_f64(t, fill, t == GSP_BOOL ? 0 : 77);
     GSP_OK(gsp_matrix_unpack_dense(&out, fill, &B));
     cr_assert_null(B);
     for (size_t k = 0; k < nn; k++) {
@@ -313,7 +288,7 @@ Test(hostpath, generate_complete_any_thread_count) {
   const int64_t n = 600;
   for (size_t q = 0; q < sizeof all_types / sizeof all_types[0]; q++) {
     const gsp_type t = all_types[q];
-    const size_t ts = tsize(t), nn = (size_t)n * n;
+    const size_t ts = gsp_type_size(t), nn = (size_t)n * n;
     char *y[3];
     for (int v = 0; v < 3; v++) {
       gsp_matrix A = NULL;
@@ -327,7 +302,7 @@ Test(hostpath, generate_complete_any_thread_count) {
       cr_assert_eq(nv, (gsp_index)(n * (n - 1)));
       y[v] = calloc(nn, ts);
       char fill[8];
-      put(fill, t, t == GSP_BOOL ? 0 : 12345);
+      gsp_test_value_set_f64(t, fill, t == GSP_BOOL ? 0 : 12345);
       GSP_OK(gsp_matrix_export_dense(y[v], fill, A));
       GSP_OK(gsp_matrix_free(&A));
     }

@@ -34,21 +34,26 @@ double gsp_test_uniform(uint64_t *state) {
 }
 
 void gsp_test_value_set(gsp_type t, void *x, int64_t v) {
+  if (t == GSP_INT64) *(int64_t *)x = v; /* exact beyond 2^53 */
+  else gsp_test_value_set_f64(t, x, (double)v);
+}
+
+void gsp_test_value_set_f64(gsp_type t, void *x, double v) {
   switch (t) {
   case GSP_BOOL:
     *(bool *)x = v != 0;
     break;
   case GSP_INT32:
-    *(int32_t *)x = (int32_t)v;
+    *(int32_t *)x = v >= INT32_MAX ? INT32_MAX : v <= INT32_MIN ? INT32_MIN : (int32_t)v;
     break;
   case GSP_INT64:
-    *(int64_t *)x = v;
+    *(int64_t *)x = v >= 0x1p63 ? INT64_MAX : v <= -0x1p63 ? INT64_MIN : (int64_t)v;
     break;
   case GSP_FP32:
     *(float *)x = (float)v;
     break;
   case GSP_FP64:
-    *(double *)x = (double)v;
+    *(double *)x = v;
     break;
   }
 }
