@@ -173,11 +173,6 @@ void cli_progress_end(cli_progress *p);
 
 /* Element k of an array of type t, as a double. */
 double cli_value_at(gsp_type t, const void *x, size_t k);
-/* Store v into *x as type t: integers saturate (+-inf to the type's
- * largest and smallest), bool is v != 0. */
-void cli_value_store(gsp_type t, void *x, double v);
-/* The semiring's "no path" value of type t (false for bool). */
-void cli_semiring_zero(void *out, gsp_semiring s, gsp_type t);
 
 /* Format one value of type t (for messages). */
 void cli_value_str(char *buf, size_t len, gsp_type t, const void *x);

@@ -2,7 +2,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,31 +294,6 @@ double cli_value_at(gsp_type t, const void *x, size_t k) {
   default:
     return ((const double *)x)[k];
   }
-}
-
-void cli_value_store(gsp_type t, void *x, double v) {
-  switch (t) {
-  case GSP_BOOL:
-    *(bool *)x = v != 0;
-    break;
-  case GSP_INT32:
-    *(int32_t *)x = v >= INT32_MAX ? INT32_MAX : v <= INT32_MIN ? INT32_MIN : (int32_t)v;
-    break;
-  case GSP_INT64:
-    *(int64_t *)x = v >= 0x1p63 ? INT64_MAX : v <= -0x1p63 ? INT64_MIN : (int64_t)v;
-    break;
-  case GSP_FP32:
-    *(float *)x = (float)v;
-    break;
-  default:
-    *(double *)x = v;
-    break;
-  }
-}
-
-void cli_semiring_zero(void *out, gsp_semiring s, gsp_type t) {
-  bool hi = s == GSP_MIN_PLUS || s == GSP_MIN_MAX;
-  cli_value_store(t, out, t == GSP_BOOL ? 0 : hi ? INFINITY : -INFINITY);
 }
 
 bool cli_sssp_method_parse(const char *cmd, const char *s, cli_sssp_method *out) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gsp_internal.h" /* gsp__semiring_zero, gsp__semiring_one */
 
 static const char synopsis[] = "gsp check [options] GRAPH";
 static const char description[] = "Cross-check gsp against SuiteSparse:GraphBLAS on GRAPH: gsp computes the "
@@ -89,11 +90,6 @@ static bool grb_semiring(gsp_semiring s, gsp_type t, GrB_Semiring *sr, GrB_Binar
 #undef PICK
 }
 
-/* The semiring's one (the empty path) and zero (no path) as doubles. */
-static double one_of(gsp_semiring s) {
-  return s == GSP_MAX_MIN ? INFINITY : s == GSP_MIN_MAX ? -INFINITY : s == GSP_OR_AND ? 1 : 0;
-}
-
 /* Reference row: relax d from source s to a fixpoint. present/vals hold
  * the result densely. */
 static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add, gsp_type t, gsp_semiring s, gsp_index n,
@@ -103,7 +99,7 @@ static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add, g
   GrB_Index nv = 0, prev = (GrB_Index)-1;
   size_t ts = gsp_type_size(t);
   char one[8];
-  cli_value_store(t, one, one_of(s));
+  gsp__semiring_one(one, s, t); /* the empty path */
   if ((info = GrB_Vector_new(&d, grb_type(t), n)) != GrB_SUCCESS) return info;
   /* the source's entry, the semiring's one, set through a type that holds
    * it exactly (GraphBLAS casts it to d's type) */
@@ -206,23 +202,12 @@ static int run(cli_ctx *c, const char *cmd) {
   for (gsp_index i = 0; i < n; i++)
     for (gsp_index k = rp[i]; k < rp[i + 1]; k++) gi[k] = i, gj[k] = ci[k];
   GrB_Info gr = GrB_Matrix_new(&G, grb_type(t), n, n);
-  if (gr == GrB_SUCCESS) switch (t) {
-    case GSP_BOOL:
-      gr = GrB_Matrix_build_BOOL(G, gi, gj, x, m, GrB_LOR);
-      break;
-    case GSP_INT32:
-      gr = GrB_Matrix_build_INT32(G, gi, gj, x, m, GrB_MIN_INT32);
-      break;
-    case GSP_INT64:
-      gr = GrB_Matrix_build_INT64(G, gi, gj, x, m, GrB_MIN_INT64);
-      break;
-    case GSP_FP32:
-      gr = GrB_Matrix_build_FP32(G, gi, gj, x, m, GrB_MIN_FP32);
-      break;
-    default:
-      gr = GrB_Matrix_build_FP64(G, gi, gj, x, m, GrB_MIN_FP64);
-      break;
-    }
+  if (gr == GrB_SUCCESS)
+    gr = t == GSP_BOOL    ? GrB_Matrix_build_BOOL(G, gi, gj, x, m, GrB_LOR)
+         : t == GSP_INT32 ? GrB_Matrix_build_INT32(G, gi, gj, x, m, GrB_MIN_INT32)
+         : t == GSP_INT64 ? GrB_Matrix_build_INT64(G, gi, gj, x, m, GrB_MIN_INT64)
+         : t == GSP_FP32  ? GrB_Matrix_build_FP32(G, gi, gj, x, m, GrB_MIN_FP32)
+                          : GrB_Matrix_build_FP64(G, gi, gj, x, m, GrB_MIN_FP64);
   if (gr != GrB_SUCCESS) {
     fprintf(stderr, "gsp %s: GraphBLAS error %d building the matrix\n", cmd, (int)gr);
     rc = CLI_FAILURE;
@@ -239,7 +224,7 @@ static int run(cli_ctx *c, const char *cmd) {
   }
   gsp_index ks = k_src == 0 || (gsp_index)k_src > n ? n : (gsp_index)k_src;
   char zero[8];
-  cli_semiring_zero(zero, s, t);
+  gsp__semiring_zero(zero, s, t);
   double t0 = cli_now();
   if (full) {
     gsp_closure_opts co = {.backend = c->backend};

@@ -9,10 +9,10 @@ static const char description[] = "Convert between Matrix Market, DIMACS .gr, ed
                                   "--symmetrize,\n--remap, ...) apply on the way.";
 
 static int run(cli_ctx *c, const char *cmd) {
-  int rc;
-  if ((rc = cli_setup(c, cmd))) return rc;
+  int rc = cli_setup(c, cmd);
   cli_out out;
-  if ((rc = cli_out_open(&out, cmd, c->pos[1]))) return rc;
+  if (!rc) rc = cli_out_open(&out, cmd, c->pos[1]);
+  if (rc) return rc;
   gsp_matrix A = NULL;
   double tr;
   if ((rc = cli_read(c, cmd, c->pos[0], &A, NULL, NULL, &tr))) {

@@ -12,9 +12,9 @@ static const char description[] = "Describe GRAPH: vertices, arcs, self-loops, o
                                   "whether it is\nsymmetric (undirected).";
 
 static int run(cli_ctx *c, const char *cmd) {
-  int rc;
   cli_graph g;
-  if ((rc = cli_start(c, cmd, NULL, NULL, &g))) return rc;
+  int rc = cli_start(c, cmd, NULL, NULL, &g);
+  if (rc) return rc;
   gsp_index n = g.n, m = g.nvals;
   size_t ts = gsp_type_size(g.type);
   gsp_index *rp = malloc((n + 1) * sizeof *rp), *ci = malloc((m + 1) * sizeof *ci);

@@ -12,10 +12,10 @@ static const char description[] = "Look for a negative cycle anywhere in GRAPH (
                                   "with 0 when there is none.";
 
 static int run(cli_ctx *c, const char *cmd) {
-  int rc;
-  cli_graph g;
-  if ((rc = cli_start(c, cmd, NULL, NULL, &g))) return rc;
   gsp_index *cyc = NULL, len = 0;
+  cli_graph g;
+  int rc = cli_start(c, cmd, NULL, NULL, &g);
+  if (rc) return rc;
   if ((rc = cli_prepare(c, cmd, &g, GSP_MIN_PLUS))) goto done;
   len = g.n ? g.n : 1;
   cyc = malloc((len + 1) * sizeof *cyc);
