@@ -21,24 +21,13 @@
 #include <unistd.h>
 
 #include "cli_harness.h"
+#include "gsp_test.h"
 
 static void setup(void) {
   cli_harness_setup("cli_output");
 }
 
 TestSuite(cli_output, .init = setup, .fini = cli_harness_teardown, .timeout = 300);
-
-/* Files in dir whose name says temporary. */
-static int temporaries_left(void) {
-  DIR *d = opendir(dir);
-  cr_assert_not_null(d);
-  int k = 0;
-  struct dirent *e;
-  while ((e = readdir(d)))
-    if (strstr(e->d_name, ".tmp")) k++;
-  closedir(d);
-  return k;
-}
 
 static bool same_file(const char *a, const char *b) {
   FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
@@ -73,7 +62,7 @@ Test(cli_output, dash_writes_to_stdout) {
   cr_expect(strstr(out, "# vertex distance\n1 0\n2 3\n3 7\n"), "stdout: %s", out);
   cr_assert_eq(gsp("convert g.gr -q -f edgelist -"), 0, "%s", err);
   cr_expect(strstr(out, "0 1 3\n"), "stdout: %s", out);
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 Test(cli_output, device_node_stays_a_device) {
@@ -89,7 +78,7 @@ Test(cli_output, device_node_stays_a_device) {
   cr_assert_eq(lstat(tmp("null"), &st), 0);
   cr_expect(S_ISCHR(st.st_mode), "the device node was replaced by a file");
   cr_expect_eq(st.st_rdev, makedev(1, 3));
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 Test(cli_output, fifo_with_a_reader_gets_the_bytes) {
@@ -141,7 +130,7 @@ Test(cli_output, symlink_followed_and_mode_kept) {
   cr_assert_eq(lstat(tmp("dlink.mtx"), &st), 0);
   cr_expect(S_ISLNK(st.st_mode));
   cr_expect_eq(stat(tmp("sub/d.mtx"), &st), 0, "the link's target was not written");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 /* ---- item: unwritable outputs are refused before any computation ---- */
@@ -169,7 +158,7 @@ Test(cli_output, unwritable_outputs_refused_first) {
     cr_expect(!strstr(out, "closure by"), "computed before refusing: %s", out);
   }
   cr_expect_eq(access(tmp("d.npy"), F_OK), -1, "a refused run left d.npy");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 /* ---- item: all-or-nothing outputs ---- */
@@ -189,7 +178,7 @@ Test(cli_output, negative_cycle_keeps_old_files) {
   cr_expect_str_eq(got, "old\n");
   slurp(tmp("oldp.npy"), got, sizeof got);
   cr_expect_str_eq(got, "old\n");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 /* A full disk: the file size limit makes writes fail with EFBIG. */
@@ -223,7 +212,7 @@ Test(cli_output, full_disk_keeps_old_files_and_stops) {
   cr_expect_str_eq(got, "old\n");
   slurp(tmp("oldp.npy"), got, sizeof got);
   cr_expect_str_eq(got, "old\n");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 Test(cli_output, signal_removes_the_temporary) {
@@ -243,13 +232,13 @@ Test(cli_output, signal_removes_the_temporary) {
     _exit(122);
   }
   /* the temporary exists from the start (the output is opened first) */
-  for (int k = 0; k < 500 && temporaries_left() == 0; k++) usleep(10000);
-  cr_assert_eq(temporaries_left(), 1, "no temporary appeared");
+  for (int k = 0; k < 500 && gsp_test_temporaries(dir) == 0; k++) usleep(10000);
+  cr_assert_eq(gsp_test_temporaries(dir), 1, "no temporary appeared");
   cr_assert_eq(kill(pid, SIGTERM), 0);
   int st = 0;
   cr_assert_eq(waitpid(pid, &st, 0), pid);
   cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "status %d", st);
-  cr_expect_eq(temporaries_left(), 0, "SIGTERM left the temporary");
+  cr_expect_eq(gsp_test_temporaries(dir), 0, "SIGTERM left the temporary");
   char got[64];
   slurp(tmp("old.npy"), got, sizeof got);
   cr_expect_str_eq(got, "old\n");
@@ -275,7 +264,7 @@ Test(cli_output, memory_cap_streams_the_same_npy) {
   cr_assert_eq(gsp("apsp r.gr -q -o s.npy --parent-output sp32.npy --parent-type int32 --memory-cap 2M"), 0, "%s", err);
   cr_assert_eq(gsp("apsp r.gr -q -o whole.npy --parent-output wp32.npy --parent-type int32"), 0, "%s", err);
   cr_expect(same_file(tmp("wp32.npy"), tmp("sp32.npy")), "the streamed int32 parents differ");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -307,7 +296,7 @@ Test(cli_output, address_space_limit_streams_the_result) {
   cr_assert_eq(rc, 0, "limit %llu MiB: %s", (unsigned long long)(lim >> 20), err);
   cr_expect(strstr(err, "streamed to s.npy in row blocks"), "not streamed: %s", err);
   cr_expect(same_file(tmp("whole.npy"), tmp("s.npy")), "the streamed result differs");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 #endif
 }
 

@@ -2,6 +2,7 @@
 #include "gsp_test.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -695,4 +696,15 @@ gsp_matrix gsp_test_random_mask(gsp_index nrows, gsp_index ncols, double density
 
 gsp_vector gsp_test_random_vmask(gsp_index n, double density, uint64_t seed) {
   return gsp_test_random_vector(mask_type(seed), n, density, 0, 1, seed ^ 0x5151);
+}
+
+int gsp_test_temporaries(const char *dir) {
+  DIR *d = opendir(dir);
+  cr_assert_not_null(d, "%s", dir);
+  int k = 0;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (strstr(e->d_name, ".tmp")) k++;
+  closedir(d);
+  return k;
 }

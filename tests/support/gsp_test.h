@@ -139,4 +139,8 @@ void gsp_test_value_set(gsp_type t, void *x, int64_t v);
  * and smallest), floats keep -0.0 and NaN, bool is v != 0. */
 void gsp_test_value_set_f64(gsp_type t, void *x, double v);
 
+/* Entries of folder dir whose name contains ".tmp": the temporaries an
+ * all-or-nothing write left behind. */
+int gsp_test_temporaries(const char *dir);
+
 #endif /* GSP_TEST_H */
