@@ -130,6 +130,25 @@ GSP_CU_FAST_(GSP_MIN_MAX, double, fmin)
 GSP_CU_FAST_(GSP_MAX_PLUS, double, fmax)
 GSP_CU_FAST_(GSP_MAX_MIN, double, fmax)
 #undef GSP_CU_FAST_
+/* The multiply of MAX_MIN (min) and MIN_MAX (max) on floats likewise: the
+ * closure's inputs hold no NaN (gsp_closure rejects them) and min/max make
+ * none, so fminf/fmaxf (one FMNMX, not FSETP+FSEL) give the same values. */
+template <gsp_semiring S, class T> struct FastMul {
+  static __device__ __forceinline__ T mul(T a, T b) {
+    return Sr<S, T>::mul(a, b);
+  }
+};
+#define GSP_CU_FASTMUL_(SRE, ct, fn)                       \
+  template <> struct FastMul<SRE, ct> {                    \
+    static __device__ __forceinline__ ct mul(ct a, ct b) { \
+      return fn(a, b);                                     \
+    }                                                      \
+  };
+GSP_CU_FASTMUL_(GSP_MAX_MIN, float, fminf)
+GSP_CU_FASTMUL_(GSP_MIN_MAX, float, fmaxf)
+GSP_CU_FASTMUL_(GSP_MAX_MIN, double, fmin)
+GSP_CU_FASTMUL_(GSP_MIN_MAX, double, fmax)
+#undef GSP_CU_FASTMUL_
 
 /* Policy for a dense numeric closure: T is the element of C and B, TA the
  * element of the staged A operand (A' from the workspace), fma the task
@@ -139,7 +158,7 @@ template <gsp_semiring S, class T> struct PolNum {
   typedef T TA;
   static const gsp_semiring sr = S;
   static __device__ __forceinline__ T fma(T c, T a, T b) {
-    return FastAdd<S, T>::add(c, Sr<S, T>::mul(a, b));
+    return FastAdd<S, T>::add(c, FastMul<S, T>::mul(a, b));
   }
   /* the candidate that fma compares with c: fma(c, a, b) is c or this */
   static __device__ __forceinline__ T cand(T a, T b) {
