@@ -573,6 +573,7 @@ int main(int argc, char **argv) {
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 4096, false, false, R, "tiled");
     bench_tiled(GSP_BOOL, GSP_OR_AND, 16384, false, false, R, "tiled-bmma");
   } else {
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 2048, false, false, R, "tiled");
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 4096, false, false, R, "tiled");
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 8192, false, false, R, "tiled");
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, false, false, R, "tiled");

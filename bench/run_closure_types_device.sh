@@ -2,9 +2,9 @@
 # One device call for the closure kernels of every numeric type: build the
 # plugin and bench_closure_gpu (and the GPU suites named in TESTS, e.g.
 # TESTS="test_cuda_closure test_cuda_hostpath"), run those suites, then
-# bench_closure_gpu --types (the measured ceilings, every numeric kernel at
-# n = 2048 .. 16384 with its phase times) and, with QUICK=1, the --quick
-# rows. CSVs and logs go to $OUT.
+# bench_closure_gpu in each of MODES (default "types": the measured
+# ceilings, every numeric kernel at n = 2048 .. 16384 with its phase times;
+# "full": the default rows; "focus", "quick"). CSVs and logs go to $OUT.
 #   source .deps/unpack.sh unpack; bash bench/run_closure_types_device.sh
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
@@ -28,14 +28,13 @@ for t in ${TESTS:-}; do
   grep -qE "Failing: [1-9]|Crashing: [1-9]" "$L/$t.log" && cp "$L/$t.log" "$OUT/"
 done
 stamp tests
-timeout "${TYPES_TIMEOUT:-240}" "$B/bench/bench_closure_gpu" --types --csv "$OUT/closure_gpu_types.csv" \
-  > "$OUT/closure_gpu_types.log" 2>&1
-echo "types rc=$?"
-grep -E "^verify|^ceiling|^bmma" "$OUT/closure_gpu_types.log"
-grep -E "phases" "$OUT/closure_gpu_types.log"
-stamp types
-if [ -n "${QUICK:-}" ]; then
-  timeout 120 "$B/bench/bench_closure_gpu" --quick --csv "$OUT/closure_gpu_quick.csv" > "$OUT/closure_gpu_quick.log" 2>&1
-  echo "quick rc=$?"; sed -n '/^device  /,$p' "$OUT/closure_gpu_quick.log"
-  stamp quick
-fi
+# MODES: types (--types), full (the default rows), focus (--focus), quick
+for m in ${MODES:-types}; do
+  case "$m" in full) flag= ;; *) flag=--$m ;; esac
+  timeout "${MODE_TIMEOUT:-300}" "$B/bench/bench_closure_gpu" $flag --csv "$OUT/closure_gpu_$m.csv" \
+    > "$OUT/closure_gpu_$m.log" 2>&1
+  echo "$m rc=$?"
+  grep -E "^verify|^ceiling|^bmma" "$OUT/closure_gpu_$m.log"
+  if [ "$m" = types ]; then grep -E "phases" "$OUT/closure_gpu_$m.log"; else sed -n '/^device  /,$p' "$OUT/closure_gpu_$m.log"; fi
+  stamp "$m"
+done

@@ -260,7 +260,7 @@ template <class P>
 __global__ void __launch_bounds__(GT, 2)
     k_rest(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t k0, int64_t kn) {
   const int64_t r0 = (int64_t)blockIdx.y * Shape<P>::BM, c0 = (int64_t)blockIdx.x * Shape<P>::BN;
-  if (r0 == k0 || r0 == kn || (c0 >= k0 && c0 < k0 + FWB) || (c0 >= kn && c0 < kn + FWB)) return;
+  if (r0 == k0 || (c0 >= k0 && c0 < k0 + FWB) || (kn >= 0 && (r0 == kn || (c0 >= kn && c0 < kn + FWB)))) return;
   gemm_tile<P>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0);
 }
 
