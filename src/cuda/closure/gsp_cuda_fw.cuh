@@ -3,24 +3,25 @@
  * a (semiring, type) policy from gsp_cuda_internal.cuh. Included by one .cu
  * per element type so the instances compile in parallel.
  *
- * Round j (K = the FWB vertices from k0 = j*FWB) closes the diagonal tile
+ * Round r (K = the FWB vertices from k0 = r*FWB) closes the diagonal tile
  * D[K, K], updates the row and column panels D[K, :] and D[:, K] with it,
  * then every other tile: D[i, j] ⊕= D[i, K] ⊗ D[K, j]. Two streams, one
  * round of lookahead:
- *   S(j) (side stream, high priority; S(0) on the main stream first):
- *     k_panels (as stripe) stripe j's update by round j - 1, then
+ *   S(r) (side stream, high priority; S(0) on the main stream first):
+ *     k_panels    (as a stripe) stripe r's update by round r - 1,
  *     k_diag      close D[K, K] (one block),
- *     k_transpose D[:, K] transposed into the workspace W[j % 2]
+ *     k_transpose D[:, K] transposed into the workspace W[r % 2]
  *                 (W[k][i] = D[i][k0+k]) so the A operand of the products
  *                 loads with 16-byte cp.async,
  *     k_panels    row panel D[K, j] ⊕= Diag ⊗ D[K, j] (A' = W[:, K]) and
  *                 column panel D[i, K] ⊕= D[i, K] ⊗ Diag (A' = W[:, i]),
- *     k_transpose refresh W[j % 2] with the updated column panel;
- *   R(j) (main stream): k_rest, every tile outside stripes j and j + 1.
- * S(j + 1) runs beside R(j): it needs S(j) and R(j - 1) (stripe j + 1's
- * tiles and W[(j + 1) % 2] were last touched there), R(j + 1) needs S(j + 1)
- * and R(j). So the diagonal tile, one block on one SM, and the panels, a
- * few dozen blocks, leave the critical path from n of a few thousand on.
+ *     k_transpose refresh W[r % 2] with the updated column panel;
+ *   R(r) (main stream): k_rest, every tile outside stripes r and r + 1.
+ * S(r + 1) runs beside R(r): it needs S(r) and R(r - 1) (stripe r + 1's
+ * tiles and W[(r + 1) % 2] were last touched there), R(r + 1) needs S(r + 1)
+ * and R(r). So the diagonal tile (one block on one SM) and the panels (a few
+ * dozen blocks) leave the critical path once R(r) is the longer of the two
+ * (on an H100 from n = 4096; docs/performance.md).
  * Because the diagonal tile is closed (Diag = Diag ⊕ Diag⊗Diag), the panel
  * updates are plain products, and since the algebra is idempotent the order
  * of the k terms does not matter: every phase is a register-tiled semiring
@@ -376,8 +377,8 @@ template <class P> __global__ void k_count(const typename P::TC *D, int64_t np, 
 
 /* Bench-only: CUDA events on the main stream of run_fw, four a round (mark
  * q = 0..3); sum() adds up, in ms, the intervals 0-1 (round 0: its diagonal
- * tile and panels, S(0)), 1-2 (R(j), the other tiles) and 2-3 (the wait for
- * S(j + 1) that R(j) did not hide). */
+ * tile and panels, S(0)), 1-2 (R(r), the other tiles) and 2-3 (the wait for
+ * S(r + 1) that R(r) did not hide). */
 struct PhaseClock {
   cudaEvent_t *ev = nullptr;
   int64_t nb = 0;
@@ -433,16 +434,16 @@ struct SideStream {
   }
 };
 
-/* S(j) of the header on stream q: stripe j's update by round j - 1 (W[(j -
- * 1) % 2]; none for j = 0), the diagonal tile, the panels. */
+/* S(r) of the header on stream q: stripe r's update by round r - 1 (W[(r -
+ * 1) % 2]; none for r = 0), the diagonal tile, the panels. */
 template <class P>
-cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t j, typename P::TA *ws, cudaStream_t q) {
+cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, typename P::TA *ws, cudaStream_t q) {
   typedef typename P::TC TC;
   const size_t gsm = Shape<P>::smem();
-  const int64_t k0 = j * FWB;
-  typename P::TA *W = ws + (size_t)(j % 2) * FWB * np, *Wp = ws + (size_t)((j + 1) % 2) * FWB * np;
+  const int64_t k0 = r * FWB;
+  typename P::TA *W = ws + (size_t)(r % 2) * FWB * np, *Wp = ws + (size_t)((r + 1) % 2) * FWB * np;
   const dim3 tgrid(FWB / 32, (unsigned)(np / 32)), tblock(32, 8);
-  if (j > 0) k_panels<P><<<panel_blocks<P>(np), GT, gsm, q>>>(d, np, Wp, k0 - FWB, k0);
+  if (r > 0) k_panels<P><<<panel_blocks<P>(np), GT, gsm, q>>>(d, np, Wp, k0 - FWB, k0);
   k_diag<P><<<1, DT, 0, q>>>(d, np, k0);
   if (np > FWB) {
     k_transpose<TC><<<tgrid, tblock, 0, q>>>(d, np, k0, W);
@@ -476,26 +477,26 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   if (clock) GSP_CUDA_TRY(clock->start(nb));
   if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
   GSP_CUDA_TRY(prepare_round<P>(d, np, 0, ws, 0));
-  for (int64_t j = 0; j < nb; j++) {
-    const int64_t k0 = j * FWB, kn = j + 1 < nb ? k0 + FWB : -1;
+  for (int64_t r = 0; r < nb; r++) {
+    const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
     if (clock) {
-      if (j > 0) GSP_CUDA_TRY(clock->mark(j, 0));
-      GSP_CUDA_TRY(clock->mark(j, 1));
+      if (r > 0) GSP_CUDA_TRY(clock->mark(r, 0));
+      GSP_CUDA_TRY(clock->mark(r, 1));
     }
-    if (kn >= 0) { /* S(j + 1) after S(j) and R(j - 1) */
+    if (kn >= 0) { /* S(r + 1) after S(r) and R(r - 1) */
       GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
       GSP_CUDA_TRY(cudaStreamWaitEvent(side.q, side.main, 0));
-      GSP_CUDA_TRY(prepare_round<P>(d, np, j + 1, ws, side.q));
+      GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, ws, side.q));
       GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
     }
     if (nb > 1) {
       k_rest<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(
-          d, np, ws + (size_t)(j % 2) * FWB * np, k0, kn);
+          d, np, ws + (size_t)(r % 2) * FWB * np, k0, kn);
       GSP_CUDA_LAUNCHED();
     }
-    if (clock) GSP_CUDA_TRY(clock->mark(j, 2));
+    if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
     if (kn >= 0) GSP_CUDA_TRY(cudaStreamWaitEvent(0, side.side, 0));
-    if (clock) GSP_CUDA_TRY(clock->mark(j, 3));
+    if (clock) GSP_CUDA_TRY(clock->mark(r, 3));
   }
   if (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS) {
     int h = 0;
