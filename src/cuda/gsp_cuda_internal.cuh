@@ -41,6 +41,10 @@ struct gsp_dev_matrix {
 void gsp__cuda_csr_release(struct gsp_dev_matrix *dev);
 /* Free what graph points at (gsp_cuda_sssp_graph.cu). */
 void gsp__cuda_graph_free(struct gsp_dev_graph *graph);
+/* Load the many-source kernels of gsp_cuda_msssp.cu now (lazy module
+ * loading would on their first launch, inside the first call); for
+ * gsp_cuda_start. */
+void gsp__cuda_msssp_preload(void);
 
 /* cudaError_t -> gsp_info with the message recorded; clears the error state
  * where CUDA allows it so the library stays usable after e.g. an OOM. */
