@@ -14,23 +14,7 @@
 #include "io_internal.h"
 
 void gsp__default_absent(void *out, gsp_type t) {
-  switch (t) {
-  case GSP_BOOL:
-    *(bool *)out = false;
-    break;
-  case GSP_INT32:
-    *(int32_t *)out = INT32_MAX;
-    break;
-  case GSP_INT64:
-    *(int64_t *)out = INT64_MAX;
-    break;
-  case GSP_FP32:
-    *(float *)out = INFINITY;
-    break;
-  case GSP_FP64:
-    *(double *)out = INFINITY;
-    break;
-  }
+  gsp__semiring_zero(out, t == GSP_BOOL ? GSP_OR_AND : GSP_MIN_PLUS, t); /* false, or +inf */
 }
 
 static inline bool bit_get(const uint64_t *row, int64_t j) {

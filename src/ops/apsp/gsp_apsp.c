@@ -34,77 +34,6 @@
 
 static const char *const fn = "gsp_apsp";
 
-/* ---- the weights ---- */
-
-typedef struct {
-  bool negative; /* some weight < 0 */
-  bool positive; /* every weight > 0 */
-  int64_t bad;   /* first NaN or -inf entry (storage order), or -1 */
-} weight_scan;
-
-static weight_scan scan_weights(const struct gsp_matrix_s *A, int nt) {
-  const int64_t m = A->nvals;
-  int64_t neg = 0, nonpos = 0, bad = INT64_MAX;
-#define APSP_SCAN_(ct, isbad)                                                                                                         \
-  {                                                                                                                                   \
-    const ct *x = (const ct *)A->x;                                                                                                   \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : neg, nonpos) reduction(min : bad) if (m > 65536)") for ( \
-        int64_t e = 0; e < m; e++) {                                                                                                  \
-      if (isbad) {                                                                                                                    \
-        if (e < bad) bad = e;                                                                                                         \
-        continue;                                                                                                                     \
-      }                                                                                                                               \
-      neg += x[e] < 0;                                                                                                                \
-      nonpos += !(x[e] > 0);                                                                                                          \
-    }                                                                                                                                 \
-  }
-  switch (A->type) {
-  case GSP_INT32:
-    APSP_SCAN_(int32_t, false) break;
-  case GSP_INT64:
-    APSP_SCAN_(int64_t, false) break;
-  case GSP_FP32:
-    APSP_SCAN_(float, isnan(x[e]) || x[e] == -INFINITY) break;
-  case GSP_FP64:
-    APSP_SCAN_(double, isnan(x[e]) || x[e] == -INFINITY) break;
-  default:
-    break;
-  }
-#undef APSP_SCAN_
-  return (weight_scan){neg > 0, nonpos == 0, bad == INT64_MAX ? -1 : bad};
-}
-
-static int64_t row_of(const gsp_index *p, int64_t n, int64_t e) {
-  int64_t lo = 0, hi = n; /* p[lo] <= e < p[hi] */
-  while (hi - lo > 1) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (p[mid] <= (gsp_index)e) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* The largest finite value of t: distances above it mean "no path". */
-static gsp__sssp_value finite_max(gsp_type t) {
-  gsp__sssp_value v;
-  memset(&v, 0, sizeof v);
-  switch (t) {
-  case GSP_INT32:
-    v.i32 = INT32_MAX - 1;
-    break;
-  case GSP_INT64:
-    v.i64 = INT64_MAX - 1;
-    break;
-  case GSP_FP32:
-    v.f32 = FLT_MAX;
-    break;
-  default:
-    v.f64 = DBL_MAX;
-    break;
-  }
-  return v;
-}
-
 /* ---- one run ---- */
 
 typedef struct {
@@ -361,7 +290,7 @@ static void gather(void *w, int64_t *p, const struct gsp_matrix_s *M, const stru
   const int64_t n = M->nrows;
   const size_t ts = gsp_type_size(M->type);
   char inf[16];
-  gsp__sssp_inf(inf, M->type);
+  gsp__semiring_zero(inf, GSP_MIN_PLUS, M->type);
   const int64_t T = 64, kt = (nb + T - 1) / T, vt = (n + T - 1) / T;
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1) collapse(2)
   for (int64_t a = 0; a < kt; a++)
@@ -415,8 +344,12 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
   gsp_cuda_matrix_release(M); /* the result lives on the host, as other results do */
   if (S) gsp_cuda_matrix_release(S);
 #endif
-  const gsp__apsp_finish f = {
-      .n = n, .tw = A->type, .wlim = finite_max(A->type), .out = r->out, .has_cutoff = has_cutoff, .cutoff = cutoff};
+  const gsp__apsp_finish f = {.n = n,
+                              .tw = A->type,
+                              .wlim = gsp__sssp_limit(A->type, false, 0),
+                              .out = r->out,
+                              .has_cutoff = has_cutoff,
+                              .cutoff = cutoff};
   const bool fin = gsp__apsp_finish_needed(&f);
   if (!transposed && identity_sources && !fin && !r->rows) {
     /* the closure is the result as it is */
@@ -525,12 +458,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   struct gsp_matrix_s *G = NULL;
   GSP_TRY(gsp__matrix_csr_view(&G, A));
   const int nt = gsp__threads();
-  const weight_scan ws = scan_weights(G, nt);
-  if (ws.bad >= 0) {
-    const double v = G->type == GSP_FP32 ? ((const float *)G->x)[ws.bad] : ((const double *)G->x)[ws.bad];
-    GSP_CHECK(false, GSP_INVALID_VALUE, "%s: A(%lld,%lld) is %s", fn, (long long)row_of(G->p, n, ws.bad),
-              (long long)G->j[ws.bad], isnan(v) ? "NaN" : "-inf");
-  }
+  const gsp__weights ws = gsp__weights_scan(G, nt);
+  GSP_TRY(gsp__weights_check(G, &ws, true, fn));
   GSP_TRY(gsp__sssp_sources(&src, o.sources, ns, n, fn));
 
   /* where things can run */
@@ -553,7 +482,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   const size_t per_row = (size_t)(n > 0 ? n : 1) * ((os > 8 ? os : 8) + (want_paths ? 8 : 0));
   const size_t result_bytes = (size_t)ns * per_row;
   gsp__apsp_shape shape = {
-      .n = n, .m = G->nvals, .ns = ns, .t = G->type, .negative = ws.negative, .paths = want_paths, .threads = nt};
+      .n = n, .m = G->nvals, .ns = ns, .t = G->type, .negative = ws.negative >= 0, .paths = want_paths, .threads = nt};
   shape.blocks = oa.rows != NULL || (oa.device_memory_cap && result_bytes > oa.device_memory_cap) ||
                  (gpu && result_bytes > dev_bytes);
   int64_t batch = 0;
@@ -562,7 +491,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
     shape.fw_gpu = gsp_cuda_closure_bytes(G->type, n, want_paths) <= dev_bytes && (!want_paths || ws.positive);
     /* the many-source kernel within the cap: a batch of at least 32 */
     struct gsp_matrix_s probe = *G; /* Johnson may widen INT32 to INT64 */
-    probe.type = ws.negative && G->type == GSP_INT32 ? GSP_INT64 : G->type;
+    probe.type = ws.negative >= 0 && G->type == GSP_INT32 ? GSP_INT64 : G->type;
     shape.relax_gpu = n < INT32_MAX && gsp_cuda_msssp_bytes(&probe, 32, want_paths) <= dev_bytes;
     if (shape.relax_gpu && oa.device_memory_cap) {
       batch = 32;
@@ -574,7 +503,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   memset(&rep, 0, sizeof rep);
   gsp__apsp_predict(rep.predicted_seconds, &shape);
   const gsp_apsp_algo algo = o.algo != GSP_APSP_AUTO ? o.algo : gsp__apsp_pick(rep.predicted_seconds, &shape);
-  GSP_CHECK(!(algo == GSP_APSP_MSSSP && ws.negative), GSP_INVALID_VALUE,
+  GSP_CHECK(!(algo == GSP_APSP_MSSSP && ws.negative >= 0), GSP_INVALID_VALUE,
             "%s: GSP_APSP_MSSSP needs non-negative weights and A has a negative one "
             "(use GSP_APSP_JOHNSON, FLOYD_WARSHALL or AUTO)",
             fn);
@@ -690,7 +619,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
       return info;
     }
     char inf[16];
-    gsp__sssp_inf(inf, out);
+    gsp__semiring_zero(inf, GSP_MIN_PLUS, out);
     if (!r.pres_ok) GSP_FREE(db);
     GSP_TRY(dense_result(&D, out, ns, n, &dx, inf, &db, r.nvals));
     if (want_paths) {

@@ -128,4 +128,21 @@ static inline void gsp__sssp_unclaim(uint8_t *flag) {
 /* Parallel regions for rounds with little work run on one thread. */
 #define GSP__SSSP_PAR_MIN 256
 
+/* The body of a typed kernel's entry point: return f_i32 ... f_f64 (the
+ * instances sssp_cpu_stamp.h made) for weight type t, GSP_PANIC for any
+ * other type. */
+#define SSSP_DISPATCH(f, t, ...)                                    \
+  switch (t) {                                                      \
+  case GSP_INT32:                                                   \
+    return f##_i32(__VA_ARGS__);                                    \
+  case GSP_INT64:                                                   \
+    return f##_i64(__VA_ARGS__);                                    \
+  case GSP_FP32:                                                    \
+    return f##_f32(__VA_ARGS__);                                    \
+  case GSP_FP64:                                                    \
+    return f##_f64(__VA_ARGS__);                                    \
+  default:                                                          \
+    return GSP_ERROR(GSP_PANIC, "%s: type %d", __func__, (int)(t)); \
+  }
+
 #endif /* SSSP_CPU_H */
