@@ -210,10 +210,19 @@ gsp_info gsp__matrix_publish(struct gsp_matrix_s *A);
 void gsp__matrix_destroy(struct gsp_matrix_s *A);
 /* Release all storage, leaving an empty CSR matrix. */
 void gsp__matrix_clear_storage(struct gsp_matrix_s *A);
+/* Release A's storage and take over the arrays of a new one (the fields of
+ * struct gsp_matrix_s for the form fmt; NULL / 0 for the others). */
+void gsp__matrix_set_storage(struct gsp_matrix_s *A, gsp_format fmt, gsp_index *p, gsp_index *j, void *x, uint8_t *b,
+                             uint64_t *bits, int64_t wpr, int64_t nvals);
 /* Move the content (storage, nvals, fmt) of src into dst and destroy src.
  * dst keeps its handle; its old content is released. Types and dimensions
  * must match. Used to commit a result only after it is complete. */
 GSP_COMPANION void gsp__matrix_swap_in(struct gsp_matrix_s *dst, struct gsp_matrix_s *src);
+
+/* The download of a device-only matrix A or vector v (the other NULL)
+ * that read-only calls may share: done once, under one process-wide lock;
+ * clears *dev_only on success. CUDA builds only. */
+gsp_info gsp__download_shared(bool *dev_only, struct gsp_matrix_s *A, struct gsp_vector_s *v);
 
 /* Format conversions in place. They either succeed or leave A unchanged.
  * gsp__matrix_host makes the host copy valid (downloads from the device);

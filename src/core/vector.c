@@ -1,5 +1,4 @@
 /* Vector objects: values x[n] with a presence array b[n] (NULL when full). */
-#include <pthread.h>
 #include <string.h>
 
 #include "gsp_internal.h"
@@ -9,15 +8,7 @@
 
 gsp_info gsp__vector_host(struct gsp_vector_s *v) {
 #ifdef GSP_HAVE_CUDA
-  /* a read-only call may download a shared vector: once, under a lock, as
-   * gsp__matrix_host does for matrices */
-  static pthread_mutex_t download_lock = PTHREAD_MUTEX_INITIALIZER;
-  if (!v || !__atomic_load_n(&v->dev_only, __ATOMIC_ACQUIRE)) return GSP_SUCCESS;
-  pthread_mutex_lock(&download_lock);
-  gsp_info info = v->dev_only ? gsp_cuda_vector_download(v) : GSP_SUCCESS;
-  if (info >= 0) __atomic_store_n(&v->dev_only, false, __ATOMIC_RELEASE);
-  pthread_mutex_unlock(&download_lock);
-  return info;
+  return v ? gsp__download_shared(&v->dev_only, NULL, v) : GSP_SUCCESS;
 #else
   (void)v;
   return GSP_SUCCESS;

@@ -204,6 +204,23 @@ static inline bool gsp__ops_vpresent(const struct gsp_vector_s *v, int64_t i) {
   return v->b ? v->b[i] != 0 : v->nvals == v->n;
 }
 
+/* A result built row by row in two passes: called with j == NULL it
+ * returns the count of row i, else it also writes the row's column indices
+ * into j and its values into x. */
+typedef gsp_index (*gsp__ops_row_fn)(const void *ctx, int64_t i, gsp_index *j, char *x);
+/* *T = the new nrows x ncols CSR matrix of type t whose rows row() gives:
+ * one pass counts the rows, the second fills them (nth threads). */
+gsp_info gsp__ops_matrix_by_rows(struct gsp_matrix_s **T, gsp_type t, int64_t nrows, int64_t ncols, gsp__ops_row_fn row,
+                                 const void *ctx, int nth, const char *fn);
+/* *a = op(A) as host CSR (A' is built into *AT with transpose), once A
+ * has been checked to have C's type and op(A) C's shape; name: "A" or "B"
+ * in the messages. */
+gsp_info gsp__ops_operand(const struct gsp_matrix_s **a, struct gsp_matrix_s **AT, const struct gsp_matrix_s *C,
+                          struct gsp_matrix_s *A, bool transpose, const char *name, const char *fn);
+
+/* u has w's type and size. */
+gsp_info gsp__ops_vector_operand(const struct gsp_vector_s *w, const struct gsp_vector_s *u, const char *fn);
+
 /* Exclusive prefix sum of cnt[0..n) into p[0..n] (p[0] = 0). */
 void gsp__ops_cumsum(gsp_index *p, const gsp_index *cnt, int64_t n);
 /* Sort gsp_index keys ascending. */

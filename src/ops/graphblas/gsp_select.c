@@ -72,51 +72,44 @@ static gsp_info sel_setup(sel_args *s, gsp_selop op, gsp_type t, const void *thu
   return info;
 }
 
+/* Row i of the selection from A (CSR) */
+typedef struct {
+  const sel_args *s;
+  const struct gsp_matrix_s *A;
+  size_t ts;
+} sel_rows;
+
+static gsp_index sel_row(const void *ctx, int64_t i, gsp_index *Tj, char *Tx) {
+  const sel_rows *r = ctx;
+  const struct gsp_matrix_s *A = r->A;
+  gsp_index out = 0;
+  for (gsp_index q = A->p[i]; q < A->p[i + 1]; q++) {
+    if (!sel_keep(r->s, i, (int64_t)A->j[q], A->x, (int64_t)q)) continue;
+    if (Tj) {
+      Tj[out] = A->j[q];
+      memcpy(Tx + out * r->ts, (const char *)A->x + q * r->ts, r->ts);
+    }
+    out++;
+  }
+  return out;
+}
+
 gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_selop op, const gsp_matrix A,
                            const void *thunk, const gsp_desc *desc) {
   static const char fn[] = "gsp_matrix_select";
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *AT = NULL, *T = NULL;
-  gsp_index *cnt = NULL, *p = NULL, *jj = NULL;
-  void *x = NULL;
-#define GSP_FREE_ALL \
-  (gsp__matrix_destroy(AT), gsp__matrix_destroy(T), gsp__free(cnt), gsp__free(p), gsp__free(jj), gsp__free(x))
+#define GSP_FREE_ALL (gsp__matrix_destroy(AT), gsp__matrix_destroy(T))
   GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   sel_args s;
   GSP_TRY(sel_setup(&s, op, C->type, thunk, fn));
   const gsp_desc d = gsp__ops_desc(desc);
-  GSP_TRY(gsp__ops_check_same_type(C->type, A->type, fn, "A"));
-  const int64_t m = gsp__ops_rows(A, d.transpose_a), n = gsp__ops_cols(A, d.transpose_a);
-  GSP_CHECK(C->nrows == m && C->ncols == n, GSP_DIMENSION_MISMATCH, "%s: A%s is %lld x %lld but C is %lld x %lld", fn,
-            d.transpose_a ? "'" : "", (long long)m, (long long)n, (long long)C->nrows, (long long)C->ncols);
   const struct gsp_matrix_s *a;
-  GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));
-  const size_t ts = gsp_type_size(C->type);
-  GSP_OPS_ALLOC(cnt, (size_t)m + 1, sizeof(gsp_index));
-  GSP_OPS_ALLOC(p, (size_t)m + 1, sizeof(gsp_index));
-  const int nth = gsp__ops_nthreads((double)m + (double)a->nvals);
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
-  for (int64_t i = 0; i < m; i++) {
-    gsp_index c = 0;
-    for (gsp_index q = a->p[i]; q < a->p[i + 1]; q++) c += sel_keep(&s, i, (int64_t)a->j[q], a->x, (int64_t)q);
-    cnt[i] = c;
-  }
-  gsp__ops_cumsum(p, cnt, m);
-  GSP_FREE(cnt);
-  GSP_OPS_ALLOC(jj, (size_t)p[m], sizeof(gsp_index));
-  GSP_OPS_ALLOC(x, (size_t)p[m], ts);
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
-  for (int64_t i = 0; i < m; i++) {
-    gsp_index o = p[i];
-    for (gsp_index q = a->p[i]; q < a->p[i + 1]; q++) {
-      if (!sel_keep(&s, i, (int64_t)a->j[q], a->x, (int64_t)q)) continue;
-      jj[o] = a->j[q];
-      memcpy((char *)x + o * ts, (const char *)a->x + q * ts, ts);
-      o++;
-    }
-  }
-  GSP_TRY(gsp__ops_matrix_from_csr(&T, C->type, m, n, &p, &jj, &x, fn));
+  GSP_TRY(gsp__ops_operand(&a, &AT, C, A, d.transpose_a, "A", fn));
+  const sel_rows r = {.s = &s, .A = a, .ts = gsp_type_size(C->type)};
+  const int nth = gsp__ops_nthreads((double)C->nrows + (double)a->nvals);
+  GSP_TRY(gsp__ops_matrix_by_rows(&T, C->type, C->nrows, C->ncols, sel_row, &r, nth, fn));
   GSP_TRY(gsp__ops_matrix_writeback(C, mask, accum, &T, &d, fn));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -133,9 +126,7 @@ gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask, gsp_binop accum,
   GSP_TRY(gsp__check_vector(u, fn, "u"));
   sel_args s;
   GSP_TRY(sel_setup(&s, op, w->type, thunk, fn));
-  GSP_TRY(gsp__ops_check_same_type(w->type, u->type, fn, "u"));
-  GSP_CHECK(u->n == w->n, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but w has size %lld", fn, (long long)u->n,
-            (long long)w->n);
+  GSP_TRY(gsp__ops_vector_operand(w, u, fn));
   GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
   const int64_t n = w->n;
   const size_t ts = gsp_type_size(w->type);

@@ -134,43 +134,12 @@ bool gsp__ops_monoid_identity(void *out, gsp_binop op, gsp_type t) {
   /* as bool: MIN and TIMES are "and" (identity true), MAX and PLUS "or" */
   switch (op) {
   case GSP_MIN:
-    switch (t) {
-    case GSP_BOOL:
-      *(bool *)out = true;
-      return true;
-    case GSP_INT32:
-      *(int32_t *)out = gsp_pinf_i32();
-      return true;
-    case GSP_INT64:
-      *(int64_t *)out = gsp_pinf_i64();
-      return true;
-    case GSP_FP32:
-      *(float *)out = gsp_pinf_f32();
-      return true;
-    case GSP_FP64:
-      *(double *)out = gsp_pinf_f64();
-      return true;
-    }
-    return false;
   case GSP_MAX:
-    switch (t) {
-    case GSP_BOOL:
-      *(bool *)out = false;
-      return true;
-    case GSP_INT32:
-      *(int32_t *)out = gsp_ninf_i32();
-      return true;
-    case GSP_INT64:
-      *(int64_t *)out = gsp_ninf_i64();
-      return true;
-    case GSP_FP32:
-      *(float *)out = gsp_ninf_f32();
-      return true;
-    case GSP_FP64:
-      *(double *)out = gsp_ninf_f64();
-      return true;
-    }
-    return false;
+    if (gsp_type_size(t) == 0) return false;
+    if (t == GSP_BOOL) *(bool *)out = op == GSP_MIN;
+    /* +inf for MIN, -inf for MAX (INT_MAX, INT_MIN for integers) */
+    else gsp__semiring_zero(out, op == GSP_MIN ? GSP_MIN_PLUS : GSP_MAX_PLUS, t);
+    return true;
   case GSP_PLUS:
   case GSP_LOR: {
     const bool zero = false;
