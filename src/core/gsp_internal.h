@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gsp.h"
+#include "gsp_semiring.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -268,6 +269,18 @@ void gsp__vector_destroy(struct gsp_vector_s *v);
 void gsp__vector_swap_in(struct gsp_vector_s *dst, struct gsp_vector_s *src);
 
 /* memcpy that accepts n == 0 with NULL pointers (empty arrays are NULL). */
+/* gsp_type_size, inline: it folds where t is a constant (typed kernels). */
+static inline size_t gsp__tsize(gsp_type t) {
+  switch (t) {
+#define GSP_TSIZE_CASE_(T, ct, sfx) \
+  case GSP_##T:                     \
+    return sizeof(ct);
+    GSP_TYPE_LIST(GSP_TSIZE_CASE_)
+#undef GSP_TSIZE_CASE_
+  }
+  return 0;
+}
+
 static inline void gsp__memcpy(void *dst, const void *src, size_t n) {
   if (n) memcpy(dst, src, n);
 }

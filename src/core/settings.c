@@ -13,14 +13,7 @@
 #endif
 
 size_t gsp_type_size(gsp_type t) {
-  switch (t) {
-#define GSP_TYPE_SIZE_(T, ct, sfx) \
-  case GSP_##T:                    \
-    return sizeof(ct);
-    GSP_TYPE_LIST(GSP_TYPE_SIZE_)
-#undef GSP_TYPE_SIZE_
-  }
-  return 0;
+  return gsp__tsize(t);
 }
 
 const char *gsp__type_name(gsp_type t) {

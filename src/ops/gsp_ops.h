@@ -121,18 +121,6 @@ GSP_FORCE_INLINE bool gsp__sr_mul_b(gsp_semiring s, bool x, bool y) {
   return gsp_or_and_mul_b(x, y);
 }
 
-/* gsp_type_size that folds when t is a constant. */
-GSP_FORCE_INLINE size_t gsp__ops_tsize(gsp_type t) {
-  switch (t) {
-#define GSP_TSIZE_CASE_(T, ct, sfx) \
-  case GSP_##T:                     \
-    return sizeof(ct);
-    GSP_TYPE_LIST(GSP_TSIZE_CASE_)
-#undef GSP_TSIZE_CASE_
-  }
-  return 0;
-}
-
 /* w[jw] = (init ? a[ka] (x) b[kb] : w[jw] (+) (a[ka] (x) b[kb])) on typed
  * arrays; with constant s and t this is one typed multiply-add. */
 GSP_FORCE_INLINE void gsp__sr_fma(gsp_semiring s, gsp_type t, void *w, int64_t jw, const void *a, int64_t ka,

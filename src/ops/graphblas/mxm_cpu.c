@@ -56,7 +56,7 @@ static gsp_index mxm_count_row(const mxm_args *g, int64_t *mark, int64_t *allow,
 
 GSP_FORCE_INLINE void mxm_row(const mxm_args *g, int tid, int64_t i, const gsp_semiring s, const gsp_type t) {
   const struct gsp_matrix_s *A = g->A, *B = g->B;
-  const size_t ts = gsp__ops_tsize(t);
+  const size_t ts = gsp__tsize(t);
   const int64_t n = g->n;
   int64_t *mark = g->mark + (size_t)tid * (size_t)n;
   int64_t *allow = g->allow ? g->allow + (size_t)tid * (size_t)n : NULL;

@@ -60,7 +60,7 @@ GSP_FORCE_INLINE void push_range(const mv_args *g, void *wx, uint8_t *wb, int64_
 
 /* t(j) = (+) over threads of their partial results, in thread order. */
 GSP_FORCE_INLINE void push_combine(const mv_args *g, int64_t j, const gsp_semiring s, const gsp_type t) {
-  const size_t ts = gsp__ops_tsize(t);
+  const size_t ts = gsp__tsize(t);
   bool any = false;
   for (int q = 0; q < g->nth; q++) {
     size_t at = (size_t)q * (size_t)g->nt + (size_t)j;
@@ -88,7 +88,7 @@ typedef void (*mv_kernel)(const mv_args *g);
     _Pragma("omp parallel num_threads(g->nth)") {                                                               \
       int q = omp_get_thread_num(), nq = omp_get_num_threads(); /* <= nth */                                    \
       int64_t i0 = g->nu * q / nq, i1 = g->nu * (q + 1) / nq;                                                   \
-      push_range(g, (char *)g->wx + (size_t)q * (size_t)g->nt * gsp__ops_tsize(GSP_##T),                        \
+      push_range(g, (char *)g->wx + (size_t)q * (size_t)g->nt * gsp__tsize(GSP_##T),                            \
                  g->wb + (size_t)q * (size_t)g->nt, i0, i1, GSP_##SR, GSP_##T);                                 \
       _Pragma("omp barrier") _Pragma("omp for schedule(static)") for (int64_t j = 0; j < g->nt; j++)            \
           push_combine(g, j, GSP_##SR, GSP_##T);                                                                \

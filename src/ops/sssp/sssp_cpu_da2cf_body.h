@@ -27,7 +27,7 @@ static gsp_info SSSP_FN(da2cf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_
   GSP_ALLOC(O2, n, sizeof *O2);
   GSP_CALLOC(settled, n, 1);
   GSP_CALLOC(open, n, 1);
-  const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
+  const SSSP_T *w = (const SSSP_T *)g->w;
   const gsp_index *p = g->p, *jx = g->j;
   const int nt = g->nthreads;
 
@@ -59,18 +59,7 @@ static gsp_info SSSP_FN(da2cf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_
     {
       gsp__sssp_queue q;
       gsp__sssp_queue_init(&q, O, &no);
-#pragma omp for schedule(dynamic, 16) nowait
-      for (int64_t k = 0; k < nf; k++) {
-        const int64_t u = F[k];
-        const SSSP_T du = d[u];
-        for (gsp_index e = p[u]; e < p[u + 1]; e++) {
-          const int64_t v = (int64_t)jx[e];
-          if (settled[v]) continue;
-          const SSSP_T nd = SSSP_ADD(du, w[e]);
-          if (nd <= lim && SSSP_FN(amin)(&d[v], nd) && gsp__sssp_claim(&open[v])) gsp__sssp_push(&q, v);
-        }
-      }
-      gsp__sssp_flush(&q);
+      SSSP_FN(offer)(g, d, d, open, settled, NULL, F, nf, &q);
     }
     if (no == 0) break;
 
