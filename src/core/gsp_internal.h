@@ -269,6 +269,14 @@ void gsp__vector_destroy(struct gsp_vector_s *v);
 void gsp__vector_swap_in(struct gsp_vector_s *dst, struct gsp_vector_s *src);
 
 /* memcpy that accepts n == 0 with NULL pointers (empty arrays are NULL). */
+/* One value of any gsp_type, aligned for all; the member is the type's
+ * suffix (b, i32, i64, f32, f64). */
+typedef union {
+#define GSP_VALUE_MEMBER_(T, ct, sfx) ct sfx;
+  GSP_TYPE_LIST(GSP_VALUE_MEMBER_)
+#undef GSP_VALUE_MEMBER_
+} gsp__value;
+
 /* gsp_type_size, inline: it folds where t is a constant (typed kernels). */
 static inline size_t gsp__tsize(gsp_type t) {
   switch (t) {

@@ -266,23 +266,12 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
   /* one open, one pass: sniffing peeks at what the reader then reads */
   GSP_TRY(gsp__reader_open(&r, path, c.o.progress, c.o.progress_ctx));
   if (f == GSP_FILE_AUTO) GSP_TRY(sniff(&f, &r));
-  switch (f) {
-  case GSP_FILE_MTX:
-    GSP_TRY(gsp__read_mtx(&M, &r, &c));
-    break;
-  case GSP_FILE_DIMACS:
-    GSP_TRY(gsp__read_dimacs(&M, &r, &c));
-    break;
-  case GSP_FILE_DENSE:
-    GSP_TRY(gsp__read_dense(&M, &r, &c));
-    break;
-  case GSP_FILE_NPY:
-    GSP_TRY(gsp__read_npy(&M, &r, &c));
-    break;
-  default:
-    GSP_TRY(gsp__read_edgelist(&M, &r, &c));
-    break;
-  }
+  /* the reader of each format; what sniffing cannot tell is an edge list */
+  static gsp_info (*const reader[])(gsp_matrix *, gsp__reader *, const gsp__read_ctx *) = {
+      [GSP_FILE_AUTO] = gsp__read_edgelist, [GSP_FILE_MTX] = gsp__read_mtx,
+      [GSP_FILE_DIMACS] = gsp__read_dimacs, [GSP_FILE_EDGELIST] = gsp__read_edgelist,
+      [GSP_FILE_DENSE] = gsp__read_dense,   [GSP_FILE_NPY] = gsp__read_npy};
+  GSP_TRY(reader[f](&M, &r, &c));
   gsp__reader_close(&r);
   if (ids && !idv) { /* formats without remapping: identity */
     gsp_index n;

@@ -289,8 +289,8 @@ static void gather(void *w, int64_t *p, const struct gsp_matrix_s *M, const stru
                    int64_t nb, bool transposed, int nt) {
   const int64_t n = M->nrows;
   const size_t ts = gsp_type_size(M->type);
-  char inf[16];
-  gsp__semiring_zero(inf, GSP_MIN_PLUS, M->type);
+  gsp__value inf;
+  gsp__semiring_zero(&inf, GSP_MIN_PLUS, M->type);
   const int64_t T = 64, kt = (nb + T - 1) / T, vt = (n + T - 1) / T;
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1) collapse(2)
   for (int64_t a = 0; a < kt; a++)
@@ -302,7 +302,7 @@ static void gather(void *w, int64_t *p, const struct gsp_matrix_s *M, const stru
               transposed ? (size_t)v * (size_t)n + (size_t)src[k] : (size_t)src[k] * (size_t)n + (size_t)v;
           const size_t to = (size_t)k * (size_t)n + (size_t)v;
           const bool present = !M->b || M->b[from];
-          memcpy((char *)w + to * ts, present ? (const char *)M->x + from * ts : inf, ts);
+          memcpy((char *)w + to * ts, present ? (const char *)M->x + from * ts : (const char *)&inf, ts);
           if (p) p[to] = S && (!S->b || S->b[from]) ? ((const int64_t *)S->x)[from] : -1;
         }
     }
@@ -618,10 +618,10 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
       if (oa.report) *oa.report = rep;
       return info;
     }
-    char inf[16];
-    gsp__semiring_zero(inf, GSP_MIN_PLUS, out);
+    gsp__value inf;
+    gsp__semiring_zero(&inf, GSP_MIN_PLUS, out);
     if (!r.pres_ok) GSP_FREE(db);
-    GSP_TRY(dense_result(&D, out, ns, n, &dx, inf, &db, r.nvals));
+    GSP_TRY(dense_result(&D, out, ns, n, &dx, &inf, &db, r.nvals));
     if (want_paths) {
       const int64_t none = -1;
       const int32_t none32 = -1;

@@ -75,9 +75,9 @@ gsp_info gsp_matrix_reduce_scalar(void *s, gsp_binop op, const gsp_matrix A) {
   GSP_TRY(gsp__ops_check_monoid(op, fn));
   struct gsp_matrix_s *V = NULL;
   GSP_TRY(gsp__ops_view(&V, A, fn));
-  double z[1]; /* one value of any type, aligned */
-  fold(z, op, V->type, V->x, NULL, V->nvals);
-  memcpy(s, z, gsp_type_size(V->type));
+  gsp__value z;
+  fold(&z, op, V->type, V->x, NULL, V->nvals);
+  memcpy(s, &z, gsp_type_size(V->type));
 #undef GSP_FREE_ALL
   return info;
 }
@@ -90,9 +90,9 @@ gsp_info gsp_vector_reduce_scalar(void *s, gsp_binop op, const gsp_vector v) {
   GSP_TRY(gsp__check_vector(v, fn, "v"));
   GSP_TRY(gsp__ops_check_monoid(op, fn));
   GSP_TRY(gsp__ops_vectors_host(fn, v, NULL, NULL, NULL));
-  double z[1];
-  fold(z, op, v->type, v->x, v->b, v->nvals == 0 ? 0 : v->n); /* no b: all present, or none */
-  memcpy(s, z, gsp_type_size(v->type));
+  gsp__value z;
+  fold(&z, op, v->type, v->x, v->b, v->nvals == 0 ? 0 : v->n); /* no b: all present, or none */
+  memcpy(s, &z, gsp_type_size(v->type));
 #undef GSP_FREE_ALL
   return info;
 }

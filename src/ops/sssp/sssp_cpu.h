@@ -21,14 +21,6 @@
 #include "gsp_internal.h"
 #include "gsp_semiring.h"
 
-/* One value of any weight type. */
-typedef union {
-  int32_t i32;
-  int64_t i64;
-  float f32;
-  double f64;
-} gsp__sssp_value;
-
 /* A graph ready for the kernels: A's CSR arrays (host, sorted rows) and the
  * per-call settings. */
 typedef struct {
@@ -41,7 +33,7 @@ typedef struct {
   gsp_type t;
   /* A distance is kept only when d <= lim: the cutoff rounded down into the
    * type, or its largest finite value. +inf (unreached) never passes. */
-  gsp__sssp_value lim;
+  gsp__value lim;
   double delta; /* delta-stepping bucket width (> 0) */
   int nthreads;
 } gsp__sssp_graph;

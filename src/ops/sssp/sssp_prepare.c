@@ -90,8 +90,8 @@ static double default_delta(const struct gsp_matrix_s *A, double sum) {
   return delta;
 }
 
-gsp__sssp_value gsp__sssp_limit(gsp_type t, bool has_cutoff, double c) {
-  gsp__sssp_value v;
+gsp__value gsp__sssp_limit(gsp_type t, bool has_cutoff, double c) {
+  gsp__value v;
   memset(&v, 0, sizeof v);
   switch (t) {
   case GSP_INT32:

@@ -32,7 +32,7 @@ gsp_info gsp__weights_check(const struct gsp_matrix_s *A, const gsp__weights *w,
 
 /* The distance limit in type t: the cutoff rounded down into t, or
  * without one (or above it) the largest finite value of t. */
-gsp__sssp_value gsp__sssp_limit(gsp_type t, bool has_cutoff, double cutoff);
+gsp__value gsp__sssp_limit(gsp_type t, bool has_cutoff, double cutoff);
 
 /* *out = a new int64 copy of the nsrc sources, each checked against n
  * (GSP_INVALID_INDEX naming the position); sources == NULL gives 0..n-1. */
