@@ -61,18 +61,15 @@ gsp_info gsp__bf_exact_cycle(const gsp__sssp_graph *g, const int64_t *src, int64
                              int64_t *clen) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
-  bf_wide *D = NULL, *U = NULL;
-  int64_t *F = NULL, *T = NULL, *pred = NULL, *cand = NULL;
+  bf_wide *wide = NULL; /* D, U */
+  int64_t *ints = NULL; /* F, T, pred, cand */
   uint8_t *touched = NULL;
-#define GSP_FREE_ALL \
-  (gsp__free(D), gsp__free(U), gsp__free(F), gsp__free(T), gsp__free(pred), gsp__free(cand), gsp__free(touched))
-  GSP_ALLOC(D, n, sizeof *D);
-  GSP_ALLOC(U, n, sizeof *U);
-  GSP_ALLOC(F, n, sizeof *F);
-  GSP_ALLOC(T, n, sizeof *T);
-  GSP_ALLOC(pred, n, sizeof *pred);
-  GSP_ALLOC(cand, n, sizeof *cand);
+#define GSP_FREE_ALL (gsp__free(wide), gsp__free(ints), gsp__free(touched))
+  GSP_ALLOC(wide, 2 * (size_t)n, sizeof *wide);
+  GSP_ALLOC(ints, 4 * (size_t)n, sizeof *ints);
   GSP_CALLOC(touched, n, 1);
+  bf_wide *D = wide, *U = wide + n;
+  int64_t *F = ints, *T = ints + n, *pred = ints + 2 * n, *cand = ints + 3 * n;
   *clen = 0;
   const int32_t *w32 = g->t == GSP_INT32 ? (const int32_t *)g->w : NULL;
   const int64_t *w64 = g->t == GSP_INT64 ? (const int64_t *)g->w : NULL;

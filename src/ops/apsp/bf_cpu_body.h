@@ -18,15 +18,13 @@ static gsp_info SSSP_FN(bf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   SSSP_T *U = NULL;
-  int64_t *F = NULL, *T = NULL, *pred = NULL, *cand = NULL;
+  int64_t *ints = NULL; /* F, T, pred, cand */
   uint8_t *touched = NULL;
-#define GSP_FREE_ALL (gsp__free(U), gsp__free(F), gsp__free(T), gsp__free(pred), gsp__free(cand), gsp__free(touched))
+#define GSP_FREE_ALL (gsp__free(U), gsp__free(ints), gsp__free(touched))
   GSP_ALLOC(U, n, sizeof *U);
-  GSP_ALLOC(F, n, sizeof *F);
-  GSP_ALLOC(T, n, sizeof *T);
-  GSP_ALLOC(pred, n, sizeof *pred);
-  GSP_ALLOC(cand, n, sizeof *cand);
+  GSP_ALLOC(ints, 4 * (size_t)n, sizeof *ints);
   GSP_CALLOC(touched, n, 1);
+  int64_t *F = ints, *T = ints + n, *pred = ints + 2 * n, *cand = ints + 3 * n;
   const SSSP_T *w = (const SSSP_T *)g->w;
   const gsp_index *p = g->p, *jx = g->j;
   const int nt = g->nthreads;

@@ -10,13 +10,13 @@ static gsp_info SSSP_FN(harish)(SSSP_T *d, const gsp__sssp_graph *g, const int64
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   SSSP_T *U = NULL;
-  int64_t *F = NULL, *T = NULL;
+  int64_t *ints = NULL; /* F, T */
   uint8_t *touched = NULL;
-#define GSP_FREE_ALL (gsp__free(U), gsp__free(F), gsp__free(T), gsp__free(touched))
+#define GSP_FREE_ALL (gsp__free(U), gsp__free(ints), gsp__free(touched))
   GSP_ALLOC(U, n, sizeof *U);
-  GSP_ALLOC(F, n, sizeof *F);
-  GSP_ALLOC(T, n, sizeof *T);
+  GSP_ALLOC(ints, 2 * (size_t)n, sizeof *ints);
   GSP_CALLOC(touched, n, 1);
+  int64_t *F = ints, *T = ints + n;
   const int nt = g->nthreads;
 
 #pragma omp parallel for num_threads(nt) schedule(static) if (n > 65536)
