@@ -156,19 +156,26 @@ static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_ma
   return info;
 }
 
-/* The relaxation driver (MSSSP, and Johnson on the reweighted graph). */
-static gsp_info run_relax(apsp_run *r, const struct gsp_matrix_s *G, const gsp__sssp_graph *g,
-                          const gsp__apsp_finish *f) {
+/* Rows k0 .. k0 + nb - 1 of the result in the work type into w, their
+ * parents into p (NULL without paths). keep: the result's presence flags
+ * of these rows when the rows are final as computed, else NULL. */
+typedef gsp_info (*apsp_block_fn)(apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep,
+                                  const void *ctx);
+
+/* The block loop of every algorithm: rows computed by `rows` in the work
+ * type tw, straight into the result where its type allows, finished
+ * (potentials, cutoff, output type) and delivered a block at a time;
+ * progress: report each block to the caller's progress callback. */
+static gsp_info run_blocks(apsp_run *r, gsp_type tw, const gsp__apsp_finish *f, apsp_block_fn rows, const void *ctx,
+                           bool progress) {
   gsp_info info = GSP_SUCCESS;
   void *wbuf = NULL, *obuf = NULL;
   int64_t *pbuf = NULL;
 #define GSP_FREE_ALL (gsp__free(wbuf), gsp__free(obuf), gsp__free(pbuf))
   const int64_t n = r->n;
-  const gsp_type tw = G->type;
   const bool fin = gsp__apsp_finish_needed(f);
   const size_t ws = gsp_type_size(tw), os = gsp_type_size(r->out);
   const size_t bcells = (size_t)r->B * (size_t)n;
-  /* computed straight into the result where its type allows */
   const bool direct = !r->rows && tw == r->out;
   if (!direct) GSP_ALLOC(wbuf, bcells > 0 ? bcells : 1, ws);
   if (r->rows && fin && tw != r->out) GSP_ALLOC(obuf, bcells > 0 ? bcells : 1, os);
@@ -178,20 +185,36 @@ static gsp_info run_relax(apsp_run *r, const struct gsp_matrix_s *G, const gsp__
     const size_t at = (size_t)k0 * (size_t)n;
     void *w = direct ? (char *)r->dx + at * os : wbuf;
     int64_t *p = !r->paths ? NULL : pbuf ? pbuf : (int64_t *)r->px + at;
-    uint8_t *keep = direct && !fin && r->db ? r->db + at : NULL;
-    if (!keep) r->pres_ok = false;
-    GSP_TRY(relax_rows(r, w, p, G, g, r->src + k0, nb, keep));
+    GSP_TRY(rows(r, w, p, k0, nb, direct && !fin && r->db ? r->db + at : NULL, ctx));
     void *o = w;
     if (fin || tw != r->out) {
       o = r->rows ? (tw == r->out ? w : obuf) : (char *)r->dx + at * os;
       GSP_TRY(gsp__apsp_finish_rows(o, p, w, r->src + k0, nb, f, r->nthreads));
     }
     GSP_TRY(deliver(r, k0, nb, o, p));
-    if (r->progress) r->progress((double)(k0 + nb) / (double)r->ns, r->progress_ctx);
+    if (progress && r->progress) r->progress((double)(k0 + nb) / (double)r->ns, r->progress_ctx);
   }
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
+}
+
+typedef struct {
+  const struct gsp_matrix_s *G;
+  const gsp__sssp_graph *g;
+} relax_ctx;
+
+static gsp_info relax_block(apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep, const void *ctx) {
+  const relax_ctx *c = ctx;
+  if (!keep) r->pres_ok = false;
+  return relax_rows(r, w, p, c->G, c->g, r->src + k0, nb, keep);
+}
+
+/* The relaxation driver (MSSSP, and Johnson on the reweighted graph). */
+static gsp_info run_relax(apsp_run *r, const struct gsp_matrix_s *G, const gsp__sssp_graph *g,
+                          const gsp__apsp_finish *f) {
+  const relax_ctx c = {.G = G, .g = g};
+  return run_blocks(r, G->type, f, relax_block, &c, true);
 }
 
 /* Say which vertices form the negative cycle (Bellman-Ford finds one). */
@@ -308,6 +331,18 @@ static void gather(void *w, int64_t *p, const struct gsp_matrix_s *M, const stru
     }
 }
 
+typedef struct {
+  const struct gsp_matrix_s *M, *S;
+  bool transposed;
+} gather_ctx;
+
+static gsp_info gather_block(apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep, const void *ctx) {
+  const gather_ctx *c = ctx;
+  (void)keep; /* always NULL: only the GPU relaxation writes presence flags (r->db) */
+  gather(w, p, c->M, c->S, r->src + k0, nb, c->transposed, r->nthreads);
+  return GSP_SUCCESS;
+}
+
 /* Floyd-Warshall: gsp_closure_ext on a copy of A, or with paths on A
  * transposed: a successor in the reverse graph is a predecessor in A, so
  * parent(s, v) = succ^T(v, s) and dist(s, v) = closure(A^T)(v, s). */
@@ -315,12 +350,9 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
                        gsp_backend backend, struct gsp_matrix_s **whole) {
   gsp_info info = GSP_SUCCESS;
   gsp_matrix M = NULL, S = NULL;
-  void *wbuf = NULL, *obuf = NULL;
-  int64_t *pbuf = NULL, *cycle = NULL;
+  int64_t *cycle = NULL;
   void *h = NULL;
-#define GSP_FREE_ALL                                                                                              \
-  (gsp_matrix_free(&M), gsp_matrix_free(&S), gsp__free(wbuf), gsp__free(obuf), gsp__free(pbuf), gsp__free(cycle), \
-   gsp__free(h))
+#define GSP_FREE_ALL (gsp_matrix_free(&M), gsp_matrix_free(&S), gsp__free(cycle), gsp__free(h))
   const int64_t n = r->n;
   const bool transposed = r->paths;
   GSP_TRY(transposed ? gsp_matrix_transpose(&M, A) : gsp_matrix_dup(&M, A));
@@ -359,25 +391,8 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
     GSP_FREE_ALL;
     return info;
   }
-  const size_t ws = gsp_type_size(A->type), os = gsp_type_size(r->out);
-  const size_t bcells = (size_t)r->B * (size_t)n;
-  const bool direct = !r->rows && A->type == r->out;
-  if (!direct) GSP_ALLOC(wbuf, bcells > 0 ? bcells : 1, ws);
-  if (r->rows && fin && A->type != r->out) GSP_ALLOC(obuf, bcells > 0 ? bcells : 1, os);
-  if ((r->rows || r->p32) && r->paths) GSP_ALLOC(pbuf, bcells > 0 ? bcells : 1, sizeof *pbuf);
-  for (int64_t k0 = 0; k0 < r->ns; k0 += r->B) {
-    const int64_t nb = r->ns - k0 < r->B ? r->ns - k0 : r->B;
-    const size_t at = (size_t)k0 * (size_t)n;
-    void *w = direct ? (char *)r->dx + at * os : wbuf;
-    int64_t *p = !r->paths ? NULL : pbuf ? pbuf : (int64_t *)r->px + at;
-    gather(w, p, M, S, r->src + k0, nb, transposed, r->nthreads);
-    void *o = w;
-    if (fin || A->type != r->out) {
-      o = r->rows ? (A->type == r->out ? w : obuf) : (char *)r->dx + at * os;
-      GSP_TRY(gsp__apsp_finish_rows(o, p, w, r->src + k0, nb, &f, r->nthreads));
-    }
-    GSP_TRY(deliver(r, k0, nb, o, p));
-  }
+  const gather_ctx c = {.M = M, .S = S, .transposed = transposed};
+  GSP_TRY(run_blocks(r, A->type, &f, gather_block, &c, false));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
