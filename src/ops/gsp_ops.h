@@ -206,6 +206,14 @@ gsp_info gsp__ops_matrix_by_rows(struct gsp_matrix_s **T, gsp_type t, int64_t nr
 gsp_info gsp__ops_operand(const struct gsp_matrix_s **a, struct gsp_matrix_s **AT, const struct gsp_matrix_s *C,
                           struct gsp_matrix_s *A, bool transpose, const char *name, const char *fn);
 
+/* The entries of a one-input vector operation: z = the result's value
+ * for present u(i) = *x; false drops the entry. */
+typedef bool (*gsp__ops_entry_fn)(const void *ctx, int64_t i, void *z, const void *x);
+/* w<mask> = accum(w, T) where T(i) = entry(u(i)) for the present u(i)
+ * that entry keeps (apply, select), with u checked against w first. */
+gsp_info gsp__ops_vector_map(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, struct gsp_vector_s *u,
+                             gsp__ops_entry_fn entry, const void *ctx, const gsp_desc *desc, const char *fn);
+
 /* u has w's type and size. */
 gsp_info gsp__ops_vector_operand(const struct gsp_vector_s *w, const struct gsp_vector_s *u, const char *fn);
 

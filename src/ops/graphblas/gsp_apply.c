@@ -72,32 +72,21 @@ static gsp_info matrix_apply(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, 
   return info;
 }
 
+static bool ap_entry(const void *ctx, int64_t i, void *z, const void *x) {
+  (void)i;
+  ap_one(ctx, z, x);
+  return true;
+}
+
 static gsp_info vector_apply(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, const ap_call *call,
                              struct gsp_vector_s *u, const gsp_desc *desc, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-  struct gsp_vector_s *T = NULL;
-#define GSP_FREE_ALL gsp__vector_destroy(T)
+#define GSP_FREE_ALL
   GSP_TRY(gsp__ops_check_vector_out(w, mask, accum, fn));
   GSP_TRY(gsp__check_vector(u, fn, "u"));
   ap_fn af;
   GSP_TRY(ap_resolve(&af, call, w->type, fn));
-  GSP_TRY(gsp__ops_vector_operand(w, u, fn));
-  GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
-  const int64_t n = w->n;
-  const size_t ts = gsp_type_size(w->type);
-  GSP_TRY(gsp__ops_vector_new(&T, w->type, n, fn));
-  const int nth = gsp__ops_nthreads(2.0 * (double)n);
-  char *Tx = T->x;
-  uint8_t *Tb = T->b;
-#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
-  for (int64_t i = 0; i < n; i++) {
-    if (!gsp__ops_vpresent(u, i)) continue;
-    ap_one(&af, Tx + (size_t)i * ts, (const char *)u->x + (size_t)i * ts);
-    Tb[i] = 1;
-  }
-  gsp__ops_vector_done(T);
-  GSP_TRY(gsp__ops_vector_writeback(w, mask, accum, &T, desc, fn));
-  GSP_FREE_ALL;
+  GSP_TRY(gsp__ops_vector_map(w, mask, accum, u, ap_entry, &af, desc, fn));
 #undef GSP_FREE_ALL
   return info;
 }

@@ -72,7 +72,7 @@ static gsp_info sel_setup(sel_args *s, gsp_selop op, gsp_type t, const void *thu
   return info;
 }
 
-/* Row i of the selection from A (CSR) */
+/* What selects: the test, the value size and, for matrices, A (CSR) */
 typedef struct {
   const sel_args *s;
   const struct gsp_matrix_s *A;
@@ -116,33 +116,25 @@ gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask, gsp_binop accum,
   return info;
 }
 
+/* A vector entry: index tests see i = 0 and j = the index. */
+static bool sel_entry(const void *ctx, int64_t i, void *z, const void *x) {
+  const sel_rows *r = ctx;
+  if (!sel_keep(r->s, 0, i, x, 0)) return false;
+  memcpy(z, x, r->ts);
+  return true;
+}
+
 gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_selop op, const gsp_vector u,
                            const void *thunk, const gsp_desc *desc) {
   static const char fn[] = "gsp_vector_select";
   gsp_info info = GSP_SUCCESS;
-  struct gsp_vector_s *T = NULL;
-#define GSP_FREE_ALL gsp__vector_destroy(T)
+#define GSP_FREE_ALL
   GSP_TRY(gsp__ops_check_vector_out(w, mask, accum, fn));
   GSP_TRY(gsp__check_vector(u, fn, "u"));
   sel_args s;
   GSP_TRY(sel_setup(&s, op, w->type, thunk, fn));
-  GSP_TRY(gsp__ops_vector_operand(w, u, fn));
-  GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
-  const int64_t n = w->n;
-  const size_t ts = gsp_type_size(w->type);
-  GSP_TRY(gsp__ops_vector_new(&T, w->type, n, fn));
-  char *Tx = T->x;
-  uint8_t *Tb = T->b;
-  const int nth = gsp__ops_nthreads(2.0 * (double)n);
-#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
-  for (int64_t i = 0; i < n; i++) {
-    if (!gsp__ops_vpresent(u, i) || !sel_keep(&s, 0, i, u->x, i)) continue;
-    memcpy(Tx + (size_t)i * ts, (const char *)u->x + (size_t)i * ts, ts);
-    Tb[i] = 1;
-  }
-  gsp__ops_vector_done(T);
-  GSP_TRY(gsp__ops_vector_writeback(w, mask, accum, &T, desc, fn));
-  GSP_FREE_ALL;
+  const sel_rows r = {.s = &s, .ts = gsp_type_size(w->type)};
+  GSP_TRY(gsp__ops_vector_map(w, mask, accum, u, sel_entry, &r, desc, fn));
 #undef GSP_FREE_ALL
   return info;
 }

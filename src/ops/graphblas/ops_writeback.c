@@ -144,3 +144,26 @@ gsp_info gsp__ops_vector_writeback(struct gsp_vector_s *w, struct gsp_vector_s *
 #undef GSP_FREE_ALL
   return info;
 }
+
+gsp_info gsp__ops_vector_map(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, struct gsp_vector_s *u,
+                             gsp__ops_entry_fn entry, const void *ctx, const gsp_desc *desc, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_vector_s *T = NULL;
+#define GSP_FREE_ALL gsp__vector_destroy(T)
+  GSP_TRY(gsp__ops_vector_operand(w, u, fn));
+  GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
+  const int64_t n = w->n;
+  const size_t ts = gsp_type_size(w->type);
+  GSP_TRY(gsp__ops_vector_new(&T, w->type, n, fn));
+  char *Tx = T->x;
+  uint8_t *Tb = T->b;
+  const int nth = gsp__ops_nthreads(2.0 * (double)n);
+#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
+  for (int64_t i = 0; i < n; i++)
+    if (gsp__ops_vpresent(u, i)) Tb[i] = entry(ctx, i, Tx + (size_t)i * ts, (const char *)u->x + (size_t)i * ts);
+  gsp__ops_vector_done(T);
+  GSP_TRY(gsp__ops_vector_writeback(w, mask, accum, &T, desc, fn));
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
