@@ -100,23 +100,8 @@ gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n, int64_t w
       if (j == (uint64_t)i) continue;
       jj[k] = (gsp_index)j;
       const int64_t w = gsp__gen_weight(seed, (uint64_t)i << 32 | j, wmin, wmax);
-      switch (t) {
-      case GSP_BOOL:
-        ((bool *)x)[k] = true;
-        break;
-      case GSP_INT32:
-        ((int32_t *)x)[k] = (int32_t)w;
-        break;
-      case GSP_INT64:
-        ((int64_t *)x)[k] = w;
-        break;
-      case GSP_FP32:
-        ((float *)x)[k] = (float)w;
-        break;
-      case GSP_FP64:
-        ((double *)x)[k] = (double)w;
-        break;
-      }
+      if (t == GSP_BOOL) ((bool *)x)[k] = true; /* every arc is an entry, whatever its weight */
+      else gsp__cast_value(gsp__at(x, t, (int64_t)k), t, &w, GSP_INT64);
       k++;
     }
   }
