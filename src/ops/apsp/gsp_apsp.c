@@ -642,12 +642,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
       const int32_t none32 = -1;
       GSP_TRY(dense_result(&P, pt, ns, n, &px, p32 ? (const void *)&none32 : &none, NULL, 0));
     }
-    GSP_TRY(gsp__matrix_publish(D));
-    if (P && (info = gsp__matrix_publish(P)) < 0) {
-      gsp__unregister(D);
-      GSP_FREE_ALL;
-      return info;
-    }
+    GSP_TRY(gsp__sssp_publish_matrices(D, P));
     *dist = D;
     if (want_paths) *parent = P;
     D = P = NULL;

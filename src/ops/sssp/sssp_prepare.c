@@ -246,3 +246,9 @@ gsp_info gsp__sssp_publish_vectors(struct gsp_vector_s *a, struct gsp_vector_s *
   }
   return GSP_SUCCESS;
 }
+
+gsp_info gsp__sssp_publish_matrices(struct gsp_matrix_s *a, struct gsp_matrix_s *b) {
+  gsp_info info = gsp__matrix_publish(a);
+  if (info >= 0 && b && (info = gsp__matrix_publish(b)) < 0) gsp__unregister(a);
+  return info;
+}

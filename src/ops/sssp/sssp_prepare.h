@@ -50,4 +50,8 @@ int64_t gsp__sssp_mark(uint8_t *b, const void *d, int64_t count, const gsp__sssp
  * none (on error every one is destroyed). NULL entries are skipped. */
 gsp_info gsp__sssp_publish_vectors(struct gsp_vector_s *a, struct gsp_vector_s *b, struct gsp_vector_s *c);
 
+/* Publish the result matrix a and, when not NULL, b together: both become
+ * live handles or neither does (the caller still owns them on error). */
+gsp_info gsp__sssp_publish_matrices(struct gsp_matrix_s *a, struct gsp_matrix_s *b);
+
 #endif /* SSSP_PREPARE_H */
