@@ -67,7 +67,6 @@ static void fill_host(void) {
   host.sssp_roots = gsp__sssp_roots;
   host.ooc_bytes = gsp__ooc_bytes;
   host.ooc_plan_make = gsp__ooc_plan_make;
-  host.scale_note = gsp__scale_note;
 }
 
 static bool is_file(const char *path) {

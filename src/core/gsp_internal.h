@@ -300,6 +300,18 @@ gsp_info gsp__device_declined(const char *fn);
 /* Backend selection for one call: returns the backend to try. */
 gsp_backend gsp__backend_for(gsp_backend requested);
 int gsp__threads(void);
+/* GSP_GPUS (src/core/settings.c, read at each call): 0 when unset, -1 when
+ * not a positive count (then gsp__setting_gpus_text() is its text). */
+long gsp__setting_gpus(void);
+const char *gsp__setting_gpus_text(void);
+/* The burble (gsp_set_burble, GSP_BURBLE=1): one line to stderr per
+ * decision an operation takes and per phase it times; a no-op when off. */
+bool gsp__burble_on(void);
+void gsp__burble(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* Types, semiring facts, value helpers and process-wide settings. */
 #include <math.h>
 #include <omp.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,72 +131,26 @@ void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st) {
   }
 }
 
+/* The values come from gsp_semiring.h, the one definition C and CUDA share. */
 void gsp__semiring_zero(void *out, gsp_semiring s, gsp_type t) {
-  if (s == GSP_OR_AND) {
-    *(bool *)out = gsp_or_and_zero_b();
-    return;
-  }
-  switch (s) {
-#define GSP_ZERO_CASE_(SR, sr, a, m, z, o)     \
-  case GSP_##SR:                               \
-    switch (t) {                               \
-    case GSP_INT32:                            \
-      *(int32_t *)out = gsp_##sr##_zero_i32(); \
-      return;                                  \
-    case GSP_INT64:                            \
-      *(int64_t *)out = gsp_##sr##_zero_i64(); \
-      return;                                  \
-    case GSP_FP32:                             \
-      *(float *)out = gsp_##sr##_zero_f32();   \
-      return;                                  \
-    case GSP_FP64:                             \
-      *(double *)out = gsp_##sr##_zero_f64();  \
-      return;                                  \
-    default:                                   \
-      return;                                  \
-    }
-    GSP_NUM_SEMIRING_LIST(GSP_ZERO_CASE_)
-#undef GSP_ZERO_CASE_
-  default:
-    return;
-  }
+  gsp_semiring_zero_value(out, s, t);
 }
 
 void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t) {
-  if (s == GSP_OR_AND) {
-    *(bool *)out = gsp_or_and_one_b();
-    return;
-  }
-  switch (s) {
-#define GSP_ONE_CASE_(SR, sr, a, m, z, o)     \
-  case GSP_##SR:                              \
-    switch (t) {                              \
-    case GSP_INT32:                           \
-      *(int32_t *)out = gsp_##sr##_one_i32(); \
-      return;                                 \
-    case GSP_INT64:                           \
-      *(int64_t *)out = gsp_##sr##_one_i64(); \
-      return;                                 \
-    case GSP_FP32:                            \
-      *(float *)out = gsp_##sr##_one_f32();   \
-      return;                                 \
-    case GSP_FP64:                            \
-      *(double *)out = gsp_##sr##_one_f64();  \
-      return;                                 \
-    default:                                  \
-      return;                                 \
-    }
-    GSP_NUM_SEMIRING_LIST(GSP_ONE_CASE_)
-#undef GSP_ONE_CASE_
-  default:
-    return;
-  }
+  gsp_semiring_one_value(out, s, t);
 }
 
-/* ---- process-wide settings ---- */
+/* ---- process-wide settings ----
+ *
+ * The environment settings the documentation promises are read here and
+ * nowhere else in libgsp: GSP_BACKEND (the default backend), GSP_GPUS (the
+ * closure's GPU count), GSP_BURBLE (the burble). The loader reads
+ * GSP_CUDA_PLUGIN (where the plugin is) and the multi-GPU path
+ * GSP_NCCL_LIBRARY, both before any of this matters. */
 
 static _Atomic int g_backend = -1; /* -1: not yet read from the environment */
 static _Atomic int g_threads = 0;
+static _Atomic int g_burble = -1; /* -1: not yet read from the environment */
 
 static gsp_backend backend_from_env(void) {
   const char *e = getenv("GSP_BACKEND");
@@ -259,4 +214,42 @@ gsp_info gsp_cuda_available(bool *available, char *desc, size_t len) {
 #endif
   if (desc && len > 0) snprintf(desc, len, "%s", buf);
   return GSP_SUCCESS;
+}
+
+long gsp__setting_gpus(void) {
+  const char *e = getenv("GSP_GPUS");
+  if (!e || !*e) return 0;
+  char *end = NULL;
+  const long v = strtol(e, &end, 10);
+  return (*end != '\0' || v < 1 || v > (1L << 30)) ? -1 : v;
+}
+
+const char *gsp__setting_gpus_text(void) {
+  const char *e = getenv("GSP_GPUS");
+  return e ? e : "";
+}
+
+gsp_info gsp_set_burble(bool on) {
+  atomic_store(&g_burble, on ? 1 : 0);
+  return GSP_SUCCESS;
+}
+
+bool gsp__burble_on(void) {
+  int b = atomic_load(&g_burble);
+  if (b < 0) {
+    const char *e = getenv("GSP_BURBLE");
+    b = e && strcmp(e, "1") == 0;
+    atomic_store(&g_burble, b);
+  }
+  return b > 0;
+}
+
+void gsp__burble(const char *fmt, ...) {
+  if (!gsp__burble_on()) return;
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "[gsp] %s\n", line); /* one write per line: threads do not interleave within it */
 }

@@ -124,6 +124,3 @@ size_t gsp__ooc_bytes(int64_t np, size_t ts, int64_t B, int slots) {
 bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows, int force_slots) {
   return H->ooc_plan_make(pl, np, ts, budget, force_rows, force_slots);
 }
-void gsp__scale_note(const gsp__scale_record *r) {
-  H->scale_note(r);
-}

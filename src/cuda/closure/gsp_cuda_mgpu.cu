@@ -444,7 +444,8 @@ gsp_info gsp_cuda_mgpu_download(gsp_cuda_mgpu m, void *H) {
 gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle) {
   DeviceGuard guard;
   *cycle = false;
-  if (s > GSP_MIN_MAX) return GSP_ERROR(GSP_PANIC, "gsp_cuda_mgpu_run: semiring %d has no numeric kernel", (int)s);
+  if (!gsp_semiring_path_encoding(s))
+    return GSP_ERROR(GSP_PANIC, "gsp_cuda_mgpu_run: semiring %d has no numeric kernel", (int)s);
   gsp_mgpu_view v;
   v.grid = &m->grid;
   v.devs = m->devs.data();

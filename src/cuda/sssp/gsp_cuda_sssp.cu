@@ -508,30 +508,13 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
 
 using namespace gsp_sssp_cu;
 
-gsp_cuda_sssp_stats &gsp_sssp_cu::last_stats() {
-  static thread_local gsp_cuda_sssp_stats s;
-  return s;
+CallRecord &gsp_sssp_cu::call() {
+  static thread_local CallRecord r;
+  return r;
 }
 
 double gsp_sssp_cu::host_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out) {
-  *out = last_stats();
-}
-
-void gsp_cuda_sssp_note_host(double before_s, double after_s) {
-  last_stats().host_before_s = before_s;
-  last_stats().host_after_s = after_s;
-}
-
-/* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
- * O(open) reduction per round and Harish's repeated relaxations lose on
- * every graph measured (docs/performance.md). */
-static gsp_sssp_algo gpu_auto(const struct gsp_matrix_s *A) {
-  (void)A;
-  return GSP_SSSP_DELTA;
 }
 
 namespace {
@@ -552,14 +535,14 @@ struct SsspRun {
 
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
-                       bool *taken) {
+                       const gsp__sssp_knobs *k, gsp_cuda_sssp_stats *stats, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   int32_t *S = NULL;
 #define GSP_FREE_ALL gsp__free(S)
   *taken = false;
   if (!graph_taken(A)) return GSP_SUCCESS;
   const int64_t n = A->nrows;
-  if (algo == GSP_SSSP_AUTO) algo = gpu_auto(A);
+  if (algo == GSP_SSSP_AUTO) return GSP_ERROR(GSP_PANIC, "gsp_cuda_sssp: the caller picks the algorithm");
   const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
   /* what is not kept with A yet: graph, near-far workspace (or the per-call
    * arrays of the other drivers) */
@@ -570,11 +553,13 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const s
   if (!device_fits(need)) return GSP_SUCCESS; /* the CPU takes it */
   *taken = true;
   const double t_call = host_seconds();
-  memset(&last_stats(), 0, sizeof(gsp_cuda_sssp_stats));
+  memset(&call(), 0, sizeof(CallRecord));
+  call().stage_bytes = k ? k->stage_bytes : 0;
   int32_t ns = 0;
   GSP_TRY(distinct_sources(&S, &ns, src, nsrc, n));
   info = by_type(A->type, SsspRun{out, nvals, M, S, ns, algo, lim, delta});
-  last_stats().call_s = host_seconds() - t_call;
+  call().stats.call_s = host_seconds() - t_call;
+  if (stats) *stats = call().stats;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

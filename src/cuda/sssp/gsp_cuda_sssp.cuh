@@ -318,9 +318,15 @@ template <class T>
 gsp_info nearfar(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
                  const int32_t *src, int32_t nsrc, T lim, double delta);
 
-/* The calling thread's record of its last call (gsp_cuda_sssp_last_stats),
- * filled by the drivers as they go. */
-gsp_cuda_sssp_stats &last_stats();
+/* The record of the gateway call in progress on this thread: its test
+ * knobs, and its phase times as the drivers fill them. gsp_cuda_sssp and
+ * gsp_cuda_msssp set it up on entry and hand the times to the caller's
+ * stats on return; nothing reads it between calls. */
+struct CallRecord {
+  gsp_cuda_sssp_stats stats;
+  size_t stage_bytes; /* gsp__sssp_knobs.stage_bytes, 0: the default */
+};
+CallRecord &call();
 
 /* Seconds on the host clock (steady). */
 double host_seconds();

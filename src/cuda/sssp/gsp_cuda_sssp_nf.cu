@@ -386,12 +386,11 @@ template <class T> int nf_blocks_per_sm() {
 constexpr size_t NF_STAGE_SLOT = (size_t)2 << 20; /* bytes */
 constexpr int NF_STAGE_SLOTS = 3;
 
-/* Slot bytes: NF_STAGE_SLOT, or GSP_SSSP_STAGE_BYTES when set (read per
- * call; tests force many tiny chunks with it). */
+/* Slot bytes: NF_STAGE_SLOT, or the call's stage_bytes knob (tests force
+ * many tiny chunks with it). */
 size_t stage_slot_bytes() {
-  const char *e = getenv("GSP_SSSP_STAGE_BYTES");
-  const long long b = e ? atoll(e) : 0;
-  return b >= 16 ? (size_t)b : NF_STAGE_SLOT;
+  const size_t b = call().stage_bytes;
+  return b >= 16 ? b : NF_STAGE_SLOT;
 }
 
 /* Queue on stream cs the copies of vertices [lo, lo + len) into one slot
@@ -427,7 +426,7 @@ gsp_info fetch(cudaStream_t cs, const gsp__sssp_sink *out, gsp_type t, const voi
     gsp__free(heap);                    \
     (void)cudaGetLastError();           \
   } while (0)
-  gsp_cuda_sssp_stats &stats = last_stats();
+  gsp_cuda_sssp_stats &stats = call().stats;
   int64_t C = (int64_t)(stage_slot_bytes() / (ts + ps)); /* vertices a chunk */
   C = C < 1 ? 1 : C > n ? n : C;
   const size_t poff = ((size_t)C * ts + 15) & ~(size_t)15, slot = (poff + (size_t)C * ps + 255) & ~(size_t)255;
@@ -484,7 +483,7 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   const int bps = nf_blocks_per_sm<T>();
   if (bps < 1) return GSP_NO_VALUE;
   const int64_t n = g.n;
-  gsp_cuda_sssp_stats &stats = last_stats();
+  gsp_cuda_sssp_stats &stats = call().stats;
   GSP_TRY(graph_copy_stream(&cs, dg));
   for (int k = 0; k < E_COUNT; k++) GSP_CUDA_TRY(cudaEventCreate(&ev[k]));
   NfArgs<T> a;

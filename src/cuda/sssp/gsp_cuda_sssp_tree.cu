@@ -223,7 +223,7 @@ gsp_info tree_end(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, 
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
   const int32_t n = g.n;
-  gsp_cuda_sssp_stats &stats = last_stats();
+  gsp_cuda_sssp_stats &stats = call().stats;
   int32_t open = 0, levels = 0, hi = nsrc;
   if (strict) {
     GSP_TRY(read_count(&open, ws.cnt));

@@ -26,6 +26,7 @@
 #include "bellman_ford.h"
 #include "host_memory.h"
 #include "ops_backend.h"
+#include "sssp_branch.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
@@ -194,12 +195,14 @@ static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_ma
     if (!keep) GSP_ALLOC(present, (size_t)nb * (size_t)r->n + 1, 1);
     const gsp__backend_choice be = {.gpu = true, .required = r->required};
     gsp__device_decline_clear();
-    GSP_TRY(gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, G, src, nb, &g->lim, r->batch, &taken));
+    int64_t batch = 0;
+    gsp__msssp_batch(&batch, G, nb, r->batch, p != NULL);
+    gsp_cuda_sssp_stats st;
+    if (batch > 0)
+      GSP_TRY(gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, G, src, nb, &g->lim, batch, &st, &taken));
     r->ran_gpu |= taken;
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
     if (taken) {
-      gsp_cuda_sssp_stats st;
-      gsp_cuda_sssp_last_stats(&st);
       r->device_s += st.relax_s + st.parent_s + st.transpose_s;
       r->copy_s += st.d2h_s;
     }
