@@ -33,7 +33,7 @@ if [ -z "${SKIP_KERNEL:-}" ]; then
   echo "kernel rc=$?"; sed -n '/^device  /,$p' "$L/kernel.log"
   stamp kernel
 fi
-GSP_STAGE_TRACE=${TRACE:-0} timeout "${USER_TIMEOUT:-240}" "$B/bench/bench_user_call" --backend cuda --reps "${REPS:-2}" \
+GSP_BURBLE=${TRACE:-0} timeout "${USER_TIMEOUT:-240}" "$B/bench/bench_user_call" --backend cuda --reps "${REPS:-2}" \
   --csv "$OUT/user_call.csv" ${USER_ARGS:-} 2> "$OUT/stage_trace.log"
 echo "user_call rc=$?"
 if [ -n "${CPU_ROWS:-}" ]; then

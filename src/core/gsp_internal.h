@@ -304,6 +304,9 @@ int gsp__threads(void);
  * not a positive count (then gsp__setting_gpus_text() is its text). */
 long gsp__setting_gpus(void);
 const char *gsp__setting_gpus_text(void);
+/* GSP_CUDA_PLUGIN, GSP_NCCL_LIBRARY: the path, NULL when unset or empty. */
+const char *gsp__setting_cuda_plugin(void);
+const char *gsp__setting_nccl_library(void);
 /* The burble (gsp_set_burble, GSP_BURBLE=1): one line to stderr per
  * decision an operation takes and per phase it times; a no-op when off. */
 bool gsp__burble_on(void);

@@ -11,6 +11,7 @@
 #include "gsp_semiring.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h" /* gsp__vburble */
 #endif
 
 size_t gsp_type_size(gsp_type t) {
@@ -143,10 +144,9 @@ void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t) {
 /* ---- process-wide settings ----
  *
  * The environment settings the documentation promises are read here and
- * nowhere else in libgsp: GSP_BACKEND (the default backend), GSP_GPUS (the
- * closure's GPU count), GSP_BURBLE (the burble). The loader reads
- * GSP_CUDA_PLUGIN (where the plugin is) and the multi-GPU path
- * GSP_NCCL_LIBRARY, both before any of this matters. */
+ * nowhere else: GSP_BACKEND (the default backend), GSP_GPUS (the closure's
+ * GPU count), GSP_BURBLE (the burble), GSP_CUDA_PLUGIN (where the loader
+ * finds the plugin), GSP_NCCL_LIBRARY (the multi-GPU path's NCCL). */
 
 static _Atomic int g_backend = -1; /* -1: not yet read from the environment */
 static _Atomic int g_threads = 0;
@@ -216,6 +216,20 @@ gsp_info gsp_cuda_available(bool *available, char *desc, size_t len) {
   return GSP_SUCCESS;
 }
 
+/* A path setting: NULL when unset or empty. */
+static const char *path_setting(const char *name) {
+  const char *e = getenv(name);
+  return e && *e ? e : NULL;
+}
+
+const char *gsp__setting_cuda_plugin(void) {
+  return path_setting("GSP_CUDA_PLUGIN");
+}
+
+const char *gsp__setting_nccl_library(void) {
+  return path_setting("GSP_NCCL_LIBRARY");
+}
+
 long gsp__setting_gpus(void) {
   const char *e = getenv("GSP_GPUS");
   if (!e || !*e) return 0;
@@ -244,12 +258,16 @@ bool gsp__burble_on(void) {
   return b > 0;
 }
 
-void gsp__burble(const char *fmt, ...) {
+void gsp__vburble(const char *fmt, va_list ap) {
   if (!gsp__burble_on()) return;
   char line[512];
+  vsnprintf(line, sizeof line, fmt, ap);
+  fprintf(stderr, "[gsp] %s\n", line); /* one write per line: threads do not interleave within it */
+}
+
+void gsp__burble(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
+  gsp__vburble(fmt, ap);
   va_end(ap);
-  fprintf(stderr, "[gsp] %s\n", line); /* one write per line: threads do not interleave within it */
 }

@@ -61,6 +61,18 @@ const char *gsp__type_name(gsp_type t) {
 const char *gsp__semiring_name(gsp_semiring s) {
   return H->semiring_name(s);
 }
+const char *gsp__setting_nccl_library(void) {
+  return H->nccl_library();
+}
+bool gsp__burble_on(void) {
+  return H->burble_on();
+}
+void gsp__burble(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  H->vburble(fmt, ap);
+  va_end(ap);
+}
 
 void gsp__unregister(void *obj) {
   H->unregister(obj);

@@ -99,8 +99,7 @@ std::mutex api_lock; /* loading, NCCL_NVLS_ENABLE, communicator cache */
 
 bool load_nccl() {
   if (api.lib) return true;
-  const char *env = getenv("GSP_NCCL_LIBRARY");
-  const char *cands[] = {env && *env ? env : nullptr, GSP_NCCL_LIBRARY_PATH, "libnccl.so.2", "libnccl.so"};
+  const char *cands[] = {gsp__setting_nccl_library(), GSP_NCCL_LIBRARY_PATH, "libnccl.so.2", "libnccl.so"};
   void *lib = nullptr;
   const char *err = "no candidate";
   for (const char *c : cands) {

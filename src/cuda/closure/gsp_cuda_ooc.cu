@@ -132,7 +132,7 @@ gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool re
     (void)cudaGetLastError();
   }
   const auto t3 = std::chrono::steady_clock::now();
-  if (info == GSP_SUCCESS && (s == GSP_MIN_PLUS || s == GSP_MAX_PLUS)) {
+  if (info == GSP_SUCCESS && gsp_semiring_cycle_sign(s) != 0) {
     switch (t) {
     case GSP_INT32:
       *cycle = cycle_t<int32_t>(H, n, s);

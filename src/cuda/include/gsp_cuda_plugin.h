@@ -64,6 +64,9 @@ typedef struct {
   size_t (*type_size)(gsp_type t);
   const char *(*type_name)(gsp_type t);
   const char *(*semiring_name)(gsp_semiring s);
+  bool (*burble_on)(void);
+  void (*vburble)(const char *fmt, va_list ap); /* gsp__burble's body */
+  const char *(*nccl_library)(void);            /* GSP_NCCL_LIBRARY */
   /* matrices */
   void (*unregister)(void *obj);
   gsp_info (*matrix_alloc)(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols);
@@ -161,6 +164,8 @@ const gsp__cuda_api *gsp__cuda_plugin_loaded(void);
 
 /* gsp__error's body for a va_list (src/core/error.c). */
 gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap);
+/* gsp__burble for a va_list (src/core/settings.c). */
+void gsp__vburble(const char *fmt, va_list ap);
 /* gsp__device_decline for a va_list (src/core/memory.c). */
 void gsp__device_vdecline(gsp_info code, const char *fmt, va_list ap);
 

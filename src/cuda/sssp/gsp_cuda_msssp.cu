@@ -442,6 +442,24 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
 
 using namespace gsp_sssp_cu;
 
+namespace {
+struct MsRun {
+  void *dist;
+  int64_t *parent;
+  int32_t *parent32;
+  uint8_t *present, *ppresent;
+  int64_t *nvals;
+  const struct gsp_matrix_s *A;
+  const int64_t *src;
+  int64_t nsrc;
+  const void *lim;
+  int N;
+  template <class T> gsp_info run() const {
+    return msssp_typed<T>((T *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const T *)lim, N);
+  }
+};
+} // namespace
+
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                         int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
                         int64_t batch, gsp_cuda_sssp_stats *stats, bool *taken) {
@@ -455,28 +473,8 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
   *taken = true;
   const double t_call = host_seconds();
   memset(&call(), 0, sizeof(CallRecord));
-  gsp_info info;
-  switch (A->type) {
-  case GSP_INT32:
-    info = msssp_typed<int32_t>((int32_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                                *(const int32_t *)lim, (int)N);
-    break;
-  case GSP_INT64:
-    info = msssp_typed<int64_t>((int64_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                                *(const int64_t *)lim, (int)N);
-    break;
-  case GSP_FP32:
-    info = msssp_typed<float>((float *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                              *(const float *)lim, (int)N);
-    break;
-  case GSP_FP64:
-    info = msssp_typed<double>((double *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                               *(const double *)lim, (int)N);
-    break;
-  default:
-    info = GSP_ERROR(GSP_PANIC, "gsp_cuda_msssp: type %d", (int)A->type);
-    break;
-  }
+  const gsp_info info =
+      by_type(A->type, MsRun{dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, (int)N});
   call().stats.call_s = host_seconds() - t_call;
   if (stats) *stats = call().stats;
   return info;

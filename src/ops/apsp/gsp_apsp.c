@@ -662,6 +662,12 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
                 .progress = oa.progress,
                 .progress_ctx = oa.progress_ctx};
   rep.prepare_s = omp_get_wtime() - t_start;
+  gsp__burble("%s: %s, %lld sources of %lld vertices, %s%s", fn,
+              algo == GSP_APSP_FLOYD_WARSHALL ? "Floyd-Warshall"
+              : algo == GSP_APSP_MSSSP        ? "many-source relaxation"
+                                              : "Johnson",
+              (long long)ns, (long long)n, r.gpu ? "offered to the GPU" : "on the CPU",
+              r.rows ? ", rows to the callback" : "");
   const double t_compute = omp_get_wtime();
   if (n > 0) {
     switch (algo) {
@@ -715,6 +721,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
     if (want_paths) *parent = NULL;
   }
   rep.finish_s = omp_get_wtime() - t_finish;
+  gsp__burble("%s: prepare %.3f s, compute %.3f s (device %.3f s, copies %.3f s), finish %.3f s", fn, rep.prepare_s,
+              rep.compute_s, rep.device_s, rep.copy_s, rep.finish_s);
   if (oa.report) *oa.report = rep;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
