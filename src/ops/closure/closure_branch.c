@@ -198,8 +198,11 @@ gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool 
                   gsp__semiring_name(s), gsp__type_name(t), mode_names[p->mode], p->gpus, p->gpus > 1 ? "s" : "",
                   MIB(d.need_bytes), MIB(d.free_bytes + d.resident_bytes));
   }
-  if (p->mode == GSP_SCALE_MGPU && t == GSP_INT32 && s == GSP_MIN_PLUS)
-    p->nonneg_i32 = all_signed(M, 1, true, false); /* the DPX product */
+  if (p->mode == GSP_SCALE_MGPU && t == GSP_INT32 && s == GSP_MIN_PLUS) {
+    /* the DPX product; the several-GPU path takes the host copy anyway */
+    if (M->dev_only) GSP_TRY(gsp_cuda_matrix_download(M));
+    p->nonneg_i32 = all_signed(M, 1, true, false);
+  }
 #undef GSP_FREE_ALL
   return info;
 }
