@@ -54,8 +54,7 @@ typedef struct {
                       the arc pass and count; a tie BFS is not in it) */
   int64_t ties;         /* vertices (msssp: cells) the parent pass left to the
                       tie BFS of the strict rule */
-  int tie_levels;       /* levels of that BFS (msssp: the most of any batch;
-                      Bellman-Ford: of its BFS from the sources) */
+  int tie_levels;       /* levels of that BFS (msssp: the most of any batch) */
   int steps;            /* kernel steps (grid barriers) */
   /* gsp_cuda_msssp, summed over batches */
   int batches;

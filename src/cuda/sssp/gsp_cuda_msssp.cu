@@ -205,13 +205,14 @@ template <class T> struct Run {
   cudaEvent_t tev[MS_SLOTS][EV_COUNT] = {}; /* timing, by slot */
   int *hflag = NULL;                        /* pinned */
   unsigned grid = 1;
-  int queued = 0;    /* rounds queued in this batch */
-  double wait_s = 0; /* host time spent waiting for the device */
+  int queued = 0;                    /* rounds queued in this batch */
+  double wait_s = 0;                 /* host time spent waiting for the device */
+  gsp_cuda_sssp_stats *stats = NULL; /* the call's phase times */
 };
 
 /* Add slot k's phase times to the stats (its events have all completed). */
 template <class T> static void add_phases(Run<T> &R, int k, bool parents) {
-  gsp_cuda_sssp_stats &s = call().stats;
+  gsp_cuda_sssp_stats &s = *R.stats;
   float ms[4] = {0, 0, 0, 0};
   cudaEvent_t *e = R.tev[k];
   if (cudaEventElapsedTime(&ms[0], e[EV_START], e[EV_RELAXED]) != cudaSuccess ||
@@ -302,7 +303,7 @@ template <class T> static gsp_info tie_bfs(Run<T> &R, int32_t *Lv, int64_t k0, i
     GSP_TRY(read_flag(R, MS_NOPATH, &open));
     GSP_CHECK(!open, GSP_PANIC, "gsp_msssp: sources %lld..%lld reach a vertex with no tight path", (long long)k0,
               (long long)(k0 + nb - 1));
-    if (k - 1 > call().stats.tie_levels) call().stats.tie_levels = k - 1;
+    if (k - 1 > R.stats->tie_levels) R.stats->tie_levels = k - 1;
     break;
   }
 #undef GSP_FREE_ALL
@@ -317,11 +318,12 @@ static void destroy_events(cudaEvent_t *e, int count) {
 template <class T>
 static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                             int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, T lim,
-                            int N) {
+                            int N, gsp_cuda_sssp_stats *stats) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
   typedef typename KT::K K;
   Run<T> R;
+  R.stats = stats;
   memset(&R.b, 0, sizeof R.b);
   memset(&R.g, 0, sizeof R.g);
   Pinned pin;
@@ -396,7 +398,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
       ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
       GSP_CUDA_LAUNCHED();
       GSP_TRY(read_flag(R, MS_TIES, &ties));
-      call().stats.ties += ties;
+      R.stats->ties += ties;
       if (ties) GSP_TRY(tie_bfs(R, Tpar, k0, nb));
       GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_PARENTS], R.st));
     }
@@ -431,8 +433,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
   for (int bi = nbatch - MS_SLOTS < 0 ? 0 : nbatch - MS_SLOTS; bi < nbatch; bi++) add_phases(R, bi % MS_SLOTS, par);
   GSP_CUDA_TRY(G.err);
   *nvals = G.total;
-  call().stats.host_wait_s += R.wait_s;
-  call().stats.host_copy_s += G.copy_s;
+  R.stats->host_wait_s += R.wait_s;
+  R.stats->host_copy_s += G.copy_s;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -454,8 +456,10 @@ struct MsRun {
   int64_t nsrc;
   const void *lim;
   int N;
+  gsp_cuda_sssp_stats *stats;
   template <class T> gsp_info run() const {
-    return msssp_typed<T>((T *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const T *)lim, N);
+    return msssp_typed<T>((T *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const T *)lim, N,
+                          stats);
   }
 };
 } // namespace
@@ -472,10 +476,11 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
   const int64_t N = batch;
   *taken = true;
   const double t_call = host_seconds();
-  memset(&call(), 0, sizeof(CallRecord));
+  gsp_cuda_sssp_stats rec;
+  memset(&rec, 0, sizeof rec);
   const gsp_info info =
-      by_type(A->type, MsRun{dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, (int)N});
-  call().stats.call_s = host_seconds() - t_call;
-  if (stats) *stats = call().stats;
+      by_type(A->type, MsRun{dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, (int)N, &rec});
+  rec.call_s = host_seconds() - t_call;
+  if (stats) *stats = rec;
   return info;
 }

@@ -468,7 +468,7 @@ template <class T> gsp_info Run<T>::delta(K *d, const int32_t *S, int32_t ns, do
  * near-far workspace and the staging stay with A for the next call. */
 template <class T>
 static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp_matrix_s *A, const int32_t *S,
-                           int32_t ns, gsp_sssp_algo algo, T lim, double delta) {
+                           int32_t ns, gsp_sssp_algo algo, T lim, double delta, CallRecord &rec) {
   gsp_info info = GSP_SUCCESS;
   typedef typename Key<T>::K K;
   K *d = NULL;
@@ -480,7 +480,7 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
   if (algo == GSP_SSSP_DELTA) {
     void *ws = NULL;
     GSP_TRY(graph_workspace(&ws, A, nf_workspace_bytes(n, g.m)));
-    info = nearfar<T>(out, nvals, g, A->dev->graph, ws, S, ns, lim, delta);
+    info = nearfar<T>(out, nvals, g, A->dev->graph, ws, S, ns, lim, delta, rec);
     if (info != GSP_NO_VALUE) return info; /* else: no cooperative launch, the multi-kernel driver */
     info = GSP_SUCCESS;
   }
@@ -497,7 +497,7 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
     GSP_TRY(run.delta(d, S, ns, delta));
     break;
   }
-  GSP_TRY(finish<T>((T *)out->dist, out->parent, out->root, d, g, S, ns, lim, true));
+  GSP_TRY(finish<T>((T *)out->dist, out->parent, out->root, d, g, S, ns, lim, true, rec));
   *nvals = gsp__sssp_gather(out, A->type, &lim, false, 0, n, NULL, NULL, 0, gsp__threads()); /* presence */
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -507,11 +507,6 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
 } // namespace gsp_sssp_cu
 
 using namespace gsp_sssp_cu;
-
-CallRecord &gsp_sssp_cu::call() {
-  static thread_local CallRecord r;
-  return r;
-}
 
 double gsp_sssp_cu::host_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -527,8 +522,9 @@ struct SsspRun {
   gsp_sssp_algo algo;
   const void *lim;
   double delta;
+  CallRecord *rec;
   template <class T> gsp_info run() const {
-    return sssp_typed<T>(out, nvals, A, S, ns, algo, *(const T *)lim, delta);
+    return sssp_typed<T>(out, nvals, A, S, ns, algo, *(const T *)lim, delta, *rec);
   }
 };
 } // namespace
@@ -553,13 +549,14 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const s
   if (!device_fits(need)) return GSP_SUCCESS; /* the CPU takes it */
   *taken = true;
   const double t_call = host_seconds();
-  memset(&call(), 0, sizeof(CallRecord));
-  call().stage_bytes = k ? k->stage_bytes : 0;
+  CallRecord rec;
+  memset(&rec, 0, sizeof rec);
+  rec.stage_bytes = k ? k->stage_bytes : 0;
   int32_t ns = 0;
   GSP_TRY(distinct_sources(&S, &ns, src, nsrc, n));
-  info = by_type(A->type, SsspRun{out, nvals, M, S, ns, algo, lim, delta});
-  call().stats.call_s = host_seconds() - t_call;
-  if (stats) *stats = call().stats;
+  info = by_type(A->type, SsspRun{out, nvals, M, S, ns, algo, lim, delta, &rec});
+  rec.stats.call_s = host_seconds() - t_call;
+  if (stats) *stats = rec.stats;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
