@@ -197,10 +197,18 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be) {
     p.in = now() - t0;
     t0 = now();
     if (row == ROW_MSSSP) {
+      /* every vertex a source, listed (gsp_msssp takes no implicit all) */
+      gsp_index *src = malloc(sizeof *src * (size_t)(n > 0 ? n : 1));
+      if (!src) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+      }
+      for (int64_t v = 0; v < n; v++) src[v] = (gsp_index)v;
       gsp_msssp_opts mo;
       memset(&mo, 0, sizeof mo);
       mo.backend = be;
-      CK(gsp_msssp(&M, NULL, A, NULL, 0, &mo));
+      CK(gsp_msssp(&M, NULL, A, src, (gsp_index)n, &mo));
+      free(src);
     } else {
       gsp_apsp_opts ao;
       memset(&ao, 0, sizeof ao);

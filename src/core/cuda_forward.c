@@ -93,6 +93,11 @@ bool gsp_cuda_usable(char *desc, size_t len) {
   return a && a->usable(desc, len);
 }
 
+void gsp_cuda_start(void) {
+  const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
+  if (a) a->start();
+}
+
 int gsp_cuda_usable_count(void) {
   const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
   return a ? a->usable_count() : 0;
@@ -160,6 +165,16 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
   const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
   if (!a) return GSP_ERROR(GSP_NO_DEVICE, "a device-resident matrix without the CUDA backend loaded");
   return a->matrix_download(A);
+}
+
+gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done) {
+  *done = false;
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  if (!a) return GSP_SUCCESS;
+  const dev_held h = dev_enter(A, NULL);
+  const gsp_info r = a->matrix_export(out, absent, A, done);
+  dev_leave(h);
+  return r;
 }
 
 void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {

@@ -61,6 +61,7 @@ typedef struct {
   gsp_fault (*device_fault_due)(void);
   int (*spgemm_alg)(void);
   int (*threads)(void);
+  void (*team)(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx);
   size_t (*type_size)(gsp_type t);
   const char *(*type_name)(gsp_type t);
   const char *(*semiring_name)(gsp_semiring s);
@@ -99,6 +100,7 @@ typedef struct {
   size_t size; /* sizeof(gsp__cuda_api) */
   /* gsp_cuda.h */
   bool (*usable)(char *desc, size_t len);
+  void (*start)(void);
   int (*usable_count)(void);
   gsp_info (*closure_resident)(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive);
   size_t (*dense_bytes)(const struct gsp_matrix_s *M);
@@ -114,6 +116,7 @@ typedef struct {
   gsp_info (*bf)(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
                  const int64_t *src, int64_t nsrc, const void *lim, bool *taken);
   gsp_info (*matrix_download)(struct gsp_matrix_s *A);
+  gsp_info (*matrix_export)(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done);
   void (*matrix_release)(struct gsp_matrix_s *A);
   gsp_info (*matrix_view)(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc);
   gsp_info (*mxv)(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
