@@ -8,7 +8,9 @@
 # Suites (GPU ones need the CUDA backend and a GPU):
 #   closure    bench_closure_gpu (kernel, device-resident input; naive GPU,
 #              end-to-end and CPU-backend rows), its --focus rows (successors,
-#              bool tensor cores), scipy's floyd_warshall beside it
+#              bool tensor cores), its --types rows (the measured ceiling of
+#              every type and semiring, each kernel beside it with its phase
+#              times), scipy's floyd_warshall beside it
 #   sssp       bench_sssp single source on R-MAT-21 and grid-4096: CUDA
 #              (delta, auto, auto+parents with phase rows), the CPU backend,
 #              scipy's dijkstra on the same graphs
@@ -126,6 +128,10 @@ run_closure() {
     > "$OUT/closure.log" 2>&1 || return 1
   timeout 300 "$X/bench_closure_gpu" --focus --csv "$R/closure_gpu_focus_$DEVICE.csv" \
     > "$OUT/closure_focus.log" 2>&1 || return 1
+  # every numeric type and semiring against its own measured ceiling, with phase times
+  timeout 300 "$X/bench_closure_gpu" --types --csv "$R/closure_gpu_types_$DEVICE.csv" \
+    > "$OUT/closure_types.log" 2>&1 || return 1
+  grep -E "^ceiling|phases" "$OUT/closure_types.log"
   # scipy's rows share the CSV (impl scipy-fw)
   PYTHONUNBUFFERED=1 timeout 200 "$PY" bench/bench_closure_gpu_scipy.py "${SCIPY_BUDGET:-40}" \
     2> "$OUT/closure_scipy.log" >> "$R/closure_gpu_$DEVICE.csv" || return 1

@@ -207,7 +207,8 @@ gsp_info gsp_get_threads(int *nthreads);
  * desc != NULL and len > 0. */
 gsp_info gsp_cuda_available(bool *available, char *desc, size_t len);
 
-/* Start the GPU's context now, when this build has the CUDA backend and a
+/* Start the GPU's context now, and load the kernels of gsp_apsp's and
+ * gsp_msssp's many-source path, when this build has the CUDA backend and a
  * device is usable (nothing otherwise; always GSP_SUCCESS). The first GPU
  * call of a process pays for it (about 0.3-0.5 s): a program can call this
  * on a thread of its own while it reads its input. */

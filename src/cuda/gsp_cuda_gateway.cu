@@ -94,6 +94,7 @@ void gsp_cuda_start(void) {
   /* the primary context of device 0, made once; the runtime makes a
    * concurrent first call wait for it */
   (void)cudaFree(0);
+  gsp__cuda_msssp_preload();
   (void)cudaGetLastError();
 }
 

@@ -25,6 +25,7 @@ extern "C" {
 bool gsp_cuda_usable(char *desc, size_t len);
 
 /* Start device 0's context (about 0.3-0.5 s the first time in a process)
+ * and load the many-source shortest-path kernels (gsp_apsp's GPU path)
  * when a device is usable; nothing otherwise. For callers that overlap it
  * with work of their own (gsp_cuda_warm_up). */
 void gsp_cuda_start(void);
