@@ -19,7 +19,8 @@
  *    is informational (GSP_NO_VALUE). gsp_strerror() names a code and
  *    gsp_last_error() gives the calling thread's last detail sentence.
  *  - On error nothing the caller owns is changed: outputs are untouched.
- *  - The library never aborts, exits or prints.
+ *  - The library never aborts or exits, and prints only when the burble is
+ *    switched on (gsp_set_burble, GSP_BURBLE=1).
  *  - An absent entry means "no edge". An explicit entry is an edge, also when
  *    its value is 0. Dense results mark "no path" as absent.
  *  - Scalars passed as `const void *` / `void *` point at one value of the
@@ -205,6 +206,13 @@ gsp_info gsp_get_threads(int *nthreads);
  * one-line description of the device (or why there is none) to `desc` when
  * desc != NULL and len > 0. */
 gsp_info gsp_cuda_available(bool *available, char *desc, size_t len);
+
+/* Start the GPU's context now, and load the kernels of gsp_apsp's and
+ * gsp_msssp's many-source path, when this build has the CUDA backend and a
+ * device is usable (nothing otherwise; always GSP_SUCCESS). The first GPU
+ * call of a process pays for it (about 0.3-0.5 s): a program can call this
+ * on a thread of its own while it reads its input. */
+gsp_info gsp_cuda_warm_up(void);
 
 /* ---------------------------------------------------------------------- */
 /* Descriptor                                                             */
@@ -912,6 +920,12 @@ gsp_info gsp_generate_dag(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m, i
  * backend). gsp_closure_opts.gpus and GSP_GPUS may ask for up to this many. */
 gsp_info gsp_cuda_device_count(int *count);
 
+/* The burble (as GraphBLAS's): when on, operations print one line to stderr
+ * per decision they take (backend, the closure's path: CPU, one GPU
+ * resident or out of core with its page plan, several GPUs) and per phase
+ * they time. Initially on when the environment has GSP_BURBLE=1. */
+gsp_info gsp_set_burble(bool on);
+
 /* ---------------------------------------------------------------------- */
 /* All-pairs: row callbacks, report, memory and GPU options               */
 /* ---------------------------------------------------------------------- */
@@ -955,6 +969,12 @@ struct gsp_apsp_advanced {
                                ...) block by block and no result matrix is
                                built (*dist and *parent are set to NULL) */
   void *rows_ctx;
+  void *rows_out;           /* with rows: an array of nsources x n values of
+                               the output type, row-major, that the rows are
+                               computed straight into where the algorithm
+                               allows (copied into otherwise); each
+                               callback's dist then points into it. NULL:
+                               gsp's own staging */
   gsp_index row_block;      /* rows per block; 0: chosen from the memory */
   size_t device_memory_cap; /* bytes gsp may take on the GPU; 0: what is
                                free. Results larger than this are computed

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gsp.h"
+#include "gsp_semiring.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,8 +32,9 @@ extern "C" {
 
 /* ---- errors ---- */
 
-/* Record "<where>: <message> [file:line]" in the thread-local buffer and
- * return code. Never prints. */
+/* Record "<where>: <message>" in the thread-local buffer (followed by
+ * " [file:line]" of the check when GSP_DEBUG=1, see error.c) and return
+ * code. Never prints. */
 GSP_COMPANION gsp_info gsp__error(gsp_info code, const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
@@ -42,7 +44,7 @@ GSP_COMPANION gsp_info gsp__error(gsp_info code, const char *file, int line, con
 #define GSP_ERROR(code, ...) gsp__error((code), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Tests: call hook(code, message) for every error recorded from now on
- * (NULL: none). Lets the test build count the error checks each public
+ * (NULL: none); the message always ends with " [file:line]". Lets the test build count the error checks each public
  * function exercised (tests/support/errlog). Not for production use. */
 void gsp__debug_on_error(void (*hook)(gsp_info code, const char *message));
 /* Number of errors this thread has recorded (gsp_last_error() is new when
@@ -210,10 +212,19 @@ gsp_info gsp__matrix_publish(struct gsp_matrix_s *A);
 void gsp__matrix_destroy(struct gsp_matrix_s *A);
 /* Release all storage, leaving an empty CSR matrix. */
 void gsp__matrix_clear_storage(struct gsp_matrix_s *A);
+/* Release A's storage and take over the arrays of a new one (the fields of
+ * struct gsp_matrix_s for the form fmt; NULL / 0 for the others). */
+void gsp__matrix_set_storage(struct gsp_matrix_s *A, gsp_format fmt, gsp_index *p, gsp_index *j, void *x, uint8_t *b,
+                             uint64_t *bits, int64_t wpr, int64_t nvals);
 /* Move the content (storage, nvals, fmt) of src into dst and destroy src.
  * dst keeps its handle; its old content is released. Types and dimensions
  * must match. Used to commit a result only after it is complete. */
 GSP_COMPANION void gsp__matrix_swap_in(struct gsp_matrix_s *dst, struct gsp_matrix_s *src);
+
+/* The download of a device-only matrix A or vector v (the other NULL)
+ * that read-only calls may share: done once, under one process-wide lock;
+ * clears *dev_only on success. CUDA builds only. */
+gsp_info gsp__download_shared(bool *dev_only, struct gsp_matrix_s *A, struct gsp_vector_s *v);
 
 /* Format conversions in place. They either succeed or leave A unchanged.
  * gsp__matrix_host makes the host copy valid (downloads from the device);
@@ -259,6 +270,26 @@ void gsp__vector_destroy(struct gsp_vector_s *v);
 void gsp__vector_swap_in(struct gsp_vector_s *dst, struct gsp_vector_s *src);
 
 /* memcpy that accepts n == 0 with NULL pointers (empty arrays are NULL). */
+/* One value of any gsp_type, aligned for all; the member is the type's
+ * suffix (b, i32, i64, f32, f64). */
+typedef union {
+#define GSP_VALUE_MEMBER_(T, ct, sfx) ct sfx;
+  GSP_TYPE_LIST(GSP_VALUE_MEMBER_)
+#undef GSP_VALUE_MEMBER_
+} gsp__value;
+
+/* gsp_type_size, inline: it folds where t is a constant (typed kernels). */
+static inline size_t gsp__tsize(gsp_type t) {
+  switch (t) {
+#define GSP_TSIZE_CASE_(T, ct, sfx) \
+  case GSP_##T:                     \
+    return sizeof(ct);
+    GSP_TYPE_LIST(GSP_TSIZE_CASE_)
+#undef GSP_TSIZE_CASE_
+  }
+  return 0;
+}
+
 static inline void gsp__memcpy(void *dst, const void *src, size_t n) {
   if (n) memcpy(dst, src, n);
 }
@@ -300,6 +331,28 @@ gsp_info gsp__device_declined(const char *fn);
 /* Backend selection for one call: returns the backend to try. */
 gsp_backend gsp__backend_for(gsp_backend requested);
 int gsp__threads(void);
+/* GSP_GPUS (src/core/settings.c, read at each call): 0 when unset, -1 when
+ * not a positive count (then gsp__setting_gpus_text() is its text). */
+long gsp__setting_gpus(void);
+const char *gsp__setting_gpus_text(void);
+/* GSP_CUDA_PLUGIN, GSP_NCCL_LIBRARY: the path, NULL when unset or empty. */
+const char *gsp__setting_cuda_plugin(void);
+const char *gsp__setting_nccl_library(void);
+/* The burble (gsp_set_burble, GSP_BURBLE=1): one line to stderr per
+ * decision an operation takes and per phase it times; a no-op when off. */
+bool gsp__burble_on(void);
+/* GSP_DEBUG: messages carry the source location of the failed check. */
+bool gsp__debug_mode(void);
+void gsp__burble(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* body(ctx, t, nt) on each thread t of a team of up to nthreads (the
+ * caller's is t = 0): gsp's OpenMP threads, for host work that is not a
+ * loop (the GPU's staging workers), so it never competes with a pool
+ * still spinning after the previous parallel pass. */
+void gsp__team(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx);
 
 #ifdef __cplusplus
 }

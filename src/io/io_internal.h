@@ -30,6 +30,12 @@ typedef struct {
   size_t cap, len, pos; /* buffer capacity, bytes held, start of next line */
   bool eof;
   int64_t lineno; /* number of the line last returned (1-based) */
+  /* Whether a line other than blank or comment (starting with one of
+   * `comments`; a Matrix Market banner is not one) has been returned, or
+   * any byte read by gsp__reader_bytes: an input without one is empty,
+   * whatever its format. */
+  const char *comments;
+  bool content;
   /* raw (on-disk) bytes, and the gzip decoder when the input is gzip */
   unsigned char *raw;
   size_t raw_len, raw_pos;
@@ -64,6 +70,11 @@ gsp_info gsp__parse_error(const gsp__reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Count one more entry of a file whose header announced `total` of them
+ * (`what`: "arcs", "entries"; `header`: the line that announced them):
+ * GSP_PARSE_ERROR when *count already is total. */
+gsp_info gsp__count_entry(const gsp__reader *r, uint64_t *count, uint64_t total, const char *what, const char *header);
 
 /* ---------------------------------------------------------------------- */
 /* Numbers                                                                 */

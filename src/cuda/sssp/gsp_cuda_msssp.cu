@@ -19,7 +19,7 @@
  *    copy runs on a second stream, beside the next batch's rounds (the
  *    next transpose waits for it).
  *
- * Phase times (events and host clock) go to last_stats() for the bench.
+ * Phase times (events and host clock) go to the caller's stats.
  *
  * Parents: the rounds are those of distances alone; then the recording
  * pass, and a BFS over tight arcs only for batches with ties (see the
@@ -36,47 +36,6 @@
 #include "gsp_cuda_msssp_kernels.cuh"
 
 namespace gsp_sssp_cu {
-
-/* Pinned host staging, kept between calls: pinning costs about a
- * millisecond per ten megabytes, more than a small all-pairs run. One call
- * at a time uses the pool; a concurrent one pins its own. */
-static std::mutex pin_mu;
-static void *pin_pool = NULL;
-static size_t pin_cap = 0;
-
-struct Pinned {
-  void *p = NULL;
-  bool pooled = false;
-};
-
-static gsp_info pinned_get(Pinned *pin, size_t bytes) {
-  gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL ((void)0)
-  if (pin_mu.try_lock()) {
-    if (pin_cap < bytes) {
-      if (pin_pool) cudaFreeHost(pin_pool);
-      pin_pool = NULL, pin_cap = 0;
-      const cudaError_t e = cudaHostAlloc(&pin_pool, bytes, cudaHostAllocDefault);
-      if (e != cudaSuccess) {
-        pin_pool = NULL;
-        pin_mu.unlock();
-        GSP_CUDA_TRY(e);
-      }
-      pin_cap = bytes;
-    }
-    pin->p = pin_pool, pin->pooled = true;
-  } else {
-    GSP_CUDA_TRY(cudaHostAlloc(&pin->p, bytes, cudaHostAllocDefault));
-  }
-#undef GSP_FREE_ALL
-  return info;
-}
-
-static void pinned_put(Pinned *pin) {
-  if (pin->pooled) pin_mu.unlock();
-  else if (pin->p) cudaFreeHost(pin->p);
-  pin->p = NULL, pin->pooled = false;
-}
 
 /* The host side of the batch copies, on a thread of its own. Each job is
  * one batch of rows: while its copy is still on the way, the job maps the
@@ -195,6 +154,106 @@ enum { EV_START = 0, EV_RELAXED, EV_PARENTS, EV_TRANSPOSED, EV_COPIED, EV_COUNT 
  * better at |V| = 65536 on an H200, within the host's run-to-run spread. */
 constexpr int MS_SLOTS = 2;
 
+/* Pinned host staging: the flag word and MS_SLOTS slots, each pinned on its
+ * own and kept between calls (pinning costs about a millisecond per ten
+ * megabytes, more than a small all-pairs run). One call at a time uses the
+ * pool; a concurrent one pins its own. */
+struct Staging {
+  int *flag = NULL;
+  unsigned char *slot[MS_SLOTS] = {};
+  size_t cap = 0; /* bytes of each slot */
+};
+static std::mutex pool_mu;
+static bool pool_busy = false; /* a call holds the pool */
+static Staging pool;
+
+static void staging_free(Staging *s) {
+  if (s->flag) cudaFreeHost(s->flag);
+  for (int k = 0; k < MS_SLOTS; k++)
+    if (s->slot[k]) cudaFreeHost(s->slot[k]);
+  *s = Staging();
+}
+
+/* A call's staging. The slots it lacks are pinned on a thread of its own,
+ * slot 0 first, while the call uploads the graph and the device relaxes
+ * the first batches: a batch waits only for its own slot, before its copy
+ * out (at |V| = 65536 the two 256 MiB slots cost about 0.05 s to pin, at
+ * a millisecond per ten megabytes, which the first launch used to wait for). */
+struct Pinned {
+  Staging s;
+  bool pooled = false;
+  int dev = 0;
+  std::thread th;
+  std::mutex mu;
+  std::condition_variable cv;
+  int ready = 0; /* slots pinned */
+  cudaError_t err = cudaSuccess;
+
+  void pin_slots() {
+    (void)cudaSetDevice(dev);
+    for (int k = ready; k < MS_SLOTS; k++) {
+      void *p = NULL;
+      const cudaError_t e = cudaHostAlloc(&p, s.cap, cudaHostAllocDefault);
+      std::lock_guard<std::mutex> g(mu);
+      if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        err = e;
+        cv.notify_all();
+        return;
+      }
+      s.slot[k] = (unsigned char *)p;
+      ready++;
+      cv.notify_all();
+    }
+  }
+  /* Slot k once it is pinned. */
+  cudaError_t slot(int k, unsigned char **out, double *waited) {
+    const double t0 = host_seconds();
+    std::unique_lock<std::mutex> g(mu);
+    cv.wait(g, [this, k] { return ready > k || err != cudaSuccess; });
+    *waited += host_seconds() - t0;
+    *out = s.slot[k];
+    return ready > k ? cudaSuccess : err;
+  }
+};
+
+/* The flag now; the slots of `bytes` each as they are pinned (Pinned::slot). */
+static gsp_info pinned_get(Pinned *pin, size_t bytes) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  {
+    std::lock_guard<std::mutex> g(pool_mu);
+    if (!pool_busy) pool_busy = true, pin->pooled = true, pin->s = pool, pool = Staging();
+  }
+  if (pin->s.cap < bytes) { /* slots too small (or none): new ones */
+    for (int k = 0; k < MS_SLOTS; k++)
+      if (pin->s.slot[k]) cudaFreeHost(pin->s.slot[k]), pin->s.slot[k] = NULL;
+    pin->s.cap = bytes;
+  }
+  if (!pin->s.flag) GSP_CUDA_TRY(cudaHostAlloc((void **)&pin->s.flag, 64, cudaHostAllocDefault));
+  while (pin->ready < MS_SLOTS && pin->s.slot[pin->ready]) pin->ready++;
+  if (pin->ready == MS_SLOTS) return info;
+  GSP_CUDA_TRY(cudaGetDevice(&pin->dev));
+  try {
+    pin->th = std::thread([pin] { pin->pin_slots(); });
+  } catch (...) {
+    pin->pin_slots(); /* no thread: pinned in place */
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The slots back to the pool (or freed), once the pinning thread is done. */
+static void pinned_put(Pinned *pin) {
+  if (pin->th.joinable()) pin->th.join();
+  if (pin->err != cudaSuccess || !pin->pooled) staging_free(&pin->s);
+  if (pin->pooled) {
+    std::lock_guard<std::mutex> g(pool_mu);
+    pool = pin->s, pool_busy = false;
+  }
+  pin->s = Staging(), pin->pooled = false, pin->ready = 0, pin->err = cudaSuccess;
+}
+
 template <class T> struct Run {
   typedef typename Key<T>::K K;
   MsBatch<K> b;
@@ -205,13 +264,14 @@ template <class T> struct Run {
   cudaEvent_t tev[MS_SLOTS][EV_COUNT] = {}; /* timing, by slot */
   int *hflag = NULL;                        /* pinned */
   unsigned grid = 1;
-  int queued = 0;    /* rounds queued in this batch */
-  double wait_s = 0; /* host time spent waiting for the device */
+  int queued = 0;                    /* rounds queued in this batch */
+  double wait_s = 0;                 /* host time spent waiting for the device */
+  gsp_cuda_sssp_stats *stats = NULL; /* the call's phase times */
 };
 
 /* Add slot k's phase times to the stats (its events have all completed). */
 template <class T> static void add_phases(Run<T> &R, int k, bool parents) {
-  gsp_cuda_sssp_stats &s = last_stats();
+  gsp_cuda_sssp_stats &s = *R.stats;
   float ms[4] = {0, 0, 0, 0};
   cudaEvent_t *e = R.tev[k];
   if (cudaEventElapsedTime(&ms[0], e[EV_START], e[EV_RELAXED]) != cudaSuccess ||
@@ -302,7 +362,7 @@ template <class T> static gsp_info tie_bfs(Run<T> &R, int32_t *Lv, int64_t k0, i
     GSP_TRY(read_flag(R, MS_NOPATH, &open));
     GSP_CHECK(!open, GSP_PANIC, "gsp_msssp: sources %lld..%lld reach a vertex with no tight path", (long long)k0,
               (long long)(k0 + nb - 1));
-    if (k - 1 > last_stats().tie_levels) last_stats().tie_levels = k - 1;
+    if (k - 1 > R.stats->tie_levels) R.stats->tie_levels = k - 1;
     break;
   }
 #undef GSP_FREE_ALL
@@ -317,11 +377,12 @@ static void destroy_events(cudaEvent_t *e, int count) {
 template <class T>
 static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                             int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, T lim,
-                            int N) {
+                            int N, gsp_cuda_sssp_stats *stats) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
   typedef typename KT::K K;
   Run<T> R;
+  R.stats = stats;
   memset(&R.b, 0, sizeof R.b);
   memset(&R.g, 0, sizeof R.g);
   Pinned pin;
@@ -338,6 +399,11 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
   const int32_t n = (int32_t)A->nrows;
   const size_t cells = (size_t)n * (size_t)N, ts = sizeof(T);
 
+  /* staging: the flag, and MS_SLOTS slots of (values, parents) pinned
+   * beside the work below */
+  const size_t slot = cells * ts + (par ? cells * sizeof(int32_t) : 0);
+  GSP_TRY(pinned_get(&pin, slot));
+  R.hflag = pin.s.flag;
   Sh = (int32_t *)gsp__malloc_array((size_t)nsrc, sizeof *Sh);
   GSP_CHECK(Sh != NULL, GSP_OUT_OF_MEMORY, "gsp_msssp: cannot stage %lld sources", (long long)nsrc);
   for (int64_t k = 0; k < nsrc; k++) Sh[k] = (int32_t)src[k];
@@ -360,11 +426,6 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
     GSP_CU_MALLOC(Tpar, cells, sizeof(int32_t));
   }
   GSP_CUDA_TRY(cudaMemcpyAsync(Sd, Sh, (size_t)nsrc * sizeof *Sh, cudaMemcpyHostToDevice, R.st));
-  /* staging: a flag, then MS_SLOTS slots of (values, parents) */
-  const size_t slot = cells * ts + (par ? cells * sizeof(int32_t) : 0);
-  GSP_TRY(pinned_get(&pin, 64 + MS_SLOTS * slot));
-  R.hflag = (int *)pin.p;
-  unsigned char *slots = (unsigned char *)pin.p + 64;
   R.b.n = n, R.b.N = N, R.b.C = N / 32;
   R.grid = blocks_for((int64_t)n * R.b.C * 32);
 
@@ -396,7 +457,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
       ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
       GSP_CUDA_LAUNCHED();
       GSP_TRY(read_flag(R, MS_TIES, &ties));
-      last_stats().ties += ties;
+      R.stats->ties += ties;
       if (ties) GSP_TRY(tie_bfs(R, Tpar, k0, nb));
       GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_PARENTS], R.st));
     }
@@ -409,7 +470,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
     R.wait_s += G.wait_done(bi - (MS_SLOTS - 1));
     /* the copy runs on its own stream, beside the next batch's rounds */
     GSP_CUDA_TRY(cudaStreamWaitEvent(R.cs, R.tev[k][EV_TRANSPOSED], 0));
-    unsigned char *sl = slots + (size_t)k * slot;
+    unsigned char *sl = NULL;
+    GSP_CUDA_TRY(pin.slot(k, &sl, &R.wait_s));
     GSP_CUDA_TRY(cudaMemcpyAsync(sl, Tdist, (size_t)nb * n * ts, cudaMemcpyDeviceToHost, R.cs));
     if (par)
       GSP_CUDA_TRY(
@@ -431,78 +493,76 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
   for (int bi = nbatch - MS_SLOTS < 0 ? 0 : nbatch - MS_SLOTS; bi < nbatch; bi++) add_phases(R, bi % MS_SLOTS, par);
   GSP_CUDA_TRY(G.err);
   *nvals = G.total;
-  last_stats().host_wait_s += R.wait_s;
-  last_stats().host_copy_s += G.copy_s;
+  R.stats->host_wait_s += R.wait_s;
+  R.stats->host_copy_s += G.copy_s;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
+}
+
+/* Every kernel a call of type T may launch. */
+template <class T> static void preload_typed() {
+  typedef typename Key<T>::K K;
+  cudaFuncAttributes a;
+  (void)cudaFuncGetAttributes(&a, fill_kernel<K>);
+  (void)cudaFuncGetAttributes(&a, ms_seed<K>);
+  (void)cudaFuncGetAttributes(&a, ms_round<T>);
+  (void)cudaFuncGetAttributes(&a, ms_parents<T>);
+  (void)cudaFuncGetAttributes(&a, ms_tie_round<T>);
+  (void)cudaFuncGetAttributes(&a, ms_transpose<T>);
 }
 
 } // namespace gsp_sssp_cu
 
 using namespace gsp_sssp_cu;
 
+void gsp__cuda_msssp_preload(void) {
+  cudaFuncAttributes a;
+  (void)cudaFuncGetAttributes(&a, ms_tie_seed);
+  preload_typed<int32_t>();
+  preload_typed<int64_t>();
+  preload_typed<float>();
+  preload_typed<double>();
+  (void)cudaGetLastError();
+}
+
+namespace {
+struct MsRun {
+  void *dist;
+  int64_t *parent;
+  int32_t *parent32;
+  uint8_t *present, *ppresent;
+  int64_t *nvals;
+  const struct gsp_matrix_s *A;
+  const int64_t *src;
+  int64_t nsrc;
+  const void *lim;
+  int N;
+  gsp_cuda_sssp_stats *stats;
+  template <class T> gsp_info run() const {
+    return msssp_typed<T>((T *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const T *)lim, N,
+                          stats);
+  }
+};
+} // namespace
+
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                         int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
-                        int64_t batch, bool *taken) {
+                        int64_t batch, gsp_cuda_sssp_stats *stats, bool *taken) {
   *taken = false;
-  const int64_t n = A->nrows;
   if (nsrc <= 0 || !graph_taken(A)) return GSP_SUCCESS;
-  /* Batch: a multiple of the warp size up to 1024 (one mask bit per 32
-   * sources), no wider than the sources need. Default 1024: wider batches
-   * share each arc load among more sources, and the sweep at |V| = 65536
-   * on an H200 gave 6.7 / 5.5 / 4.2 / 3.6 s for 128 / 256 / 512 / 1024
-   * (bench/results/msssp_gpu_nvidia-h200.*). Then narrowed until the batch
-   * state fits in 80% of free device memory. */
-  const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
-  const size_t per_cell = ks + ks + (parent || parent32 ? 8 : 0); /* D, transposed values, P + transposed parents */
-  int64_t N;
-  if (batch > 0) N = (batch + 31) / 32 * 32;
-  else N = 1024;
-  const int64_t need_n = (nsrc + 31) / 32 * 32;
-  if (N > need_n) N = need_n;
-  if (N > 1024) N = 1024;
-  size_t free_b = 0, total_b = 0;
-  const cudaError_t me = cudaMemGetInfo(&free_b, &total_b);
-  if (me != cudaSuccess) {
-    (void)cudaGetLastError();
-    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "the free device memory cannot be read: %s", cudaGetErrorString(me));
-    return GSP_SUCCESS;
-  }
-  const size_t graph = graph_bytes(A, true) + (size_t)n * 16 + (size_t)nsrc * 4;
-  const size_t avail = free_b / 10 * 8;
-  while (N > 32 && graph + (size_t)n * (size_t)N * per_cell > avail) N -= 32;
-  if (graph + (size_t)n * (size_t)N * per_cell > avail) { /* the CPU takes it under AUTO */
-    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY,
-                        "a batch of %lld sources needs %zu bytes of device memory and %zu are usable", (long long)N,
-                        graph + (size_t)n * (size_t)N * per_cell, avail);
-    return GSP_SUCCESS;
-  }
+  /* the batch is the caller's (gsp__msssp_batch): a multiple of the warp
+   * size, one mask bit per 32 sources, up to 1024 */
+  if (batch < 32 || batch > 1024 || batch % 32 != 0)
+    return GSP_ERROR(GSP_PANIC, "gsp_cuda_msssp: batch %lld is not a multiple of 32 in 32..1024", (long long)batch);
+  const int64_t N = batch;
   *taken = true;
   const double t_call = host_seconds();
-  memset(&last_stats(), 0, sizeof(gsp_cuda_sssp_stats));
-  gsp_info info;
-  switch (A->type) {
-  case GSP_INT32:
-    info = msssp_typed<int32_t>((int32_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                                *(const int32_t *)lim, (int)N);
-    break;
-  case GSP_INT64:
-    info = msssp_typed<int64_t>((int64_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                                *(const int64_t *)lim, (int)N);
-    break;
-  case GSP_FP32:
-    info = msssp_typed<float>((float *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                              *(const float *)lim, (int)N);
-    break;
-  case GSP_FP64:
-    info = msssp_typed<double>((double *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                               *(const double *)lim, (int)N);
-    break;
-  default:
-    info = GSP_ERROR(GSP_PANIC, "gsp_cuda_msssp: type %d", (int)A->type);
-    break;
-  }
-  last_stats().call_s = host_seconds() - t_call;
+  gsp_cuda_sssp_stats rec;
+  memset(&rec, 0, sizeof rec);
+  const gsp_info info =
+      by_type(A->type, MsRun{dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, (int)N, &rec});
+  rec.call_s = host_seconds() - t_call;
+  if (stats) *stats = rec;
   return info;
 }
