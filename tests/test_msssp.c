@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gsp_internal.h" /* gsp__debug_fail_after */
+#include "sssp_cpu.h"     /* gsp__debug_msssp_kernel */
 #include "sssp_test_ref.h"
 
 static void cpu_setup(void) {
@@ -245,6 +246,114 @@ Test(msssp, cutoff_batch_threads) {
     GSP_OK(gsp_set_threads(2));
     gsp_matrix_free(&R);
     tg_free(&g);
+    gsp_matrix_free(&A);
+  }
+}
+
+/* D, P of gsp_msssp with the CPU kernel forced (0 chosen, 1 Dijkstra,
+ * 2 batched). */
+static void msssp_kernel(gsp_matrix *D, gsp_matrix *P, gsp_matrix A, const gsp_index *src, gsp_index ns,
+                         const gsp_msssp_opts *o, int kernel) {
+  gsp__debug_msssp_kernel(kernel);
+  const gsp_info info = gsp_msssp(D, P, A, src, ns, o);
+  gsp__debug_msssp_kernel(0);
+  GSP_OK(info);
+}
+
+/* A graph with self-loops (weights 0 and 3) on every fifth vertex, in
+ * type t: the batched kernel relaxes a vertex into itself. */
+static gsp_matrix with_self_loops(family f, gsp_type t, int64_t size, uint64_t seed) {
+  gsp_matrix A = family_fp64(f, size, seed), B = NULL;
+  gsp_index n;
+  GSP_OK(gsp_matrix_nrows(&n, A));
+  for (gsp_index v = 0; v < n; v += 5) {
+    const double w = v % 10 == 0 ? 0 : 3;
+    GSP_OK(gsp_matrix_set_element(A, v, v, &w));
+  }
+  GSP_OK(gsp_matrix_cast(&B, A, t));
+  gsp_matrix_free(&A);
+  return B;
+}
+
+/* The batched kernel against per-source Dijkstra, bit for bit, distances
+ * and both parent types: every family (zero weights, unreachable halves,
+ * absorbed float sums), self-loops, source counts that do not fill the
+ * last batch (lanes are 16 or 32), repeated sources, cutoffs, thread
+ * counts. Each result is also checked against the reference. */
+Test(msssp, batched_kernel_equals_dijkstra) {
+  for (int f = 0; f <= F_COUNT; f++) {
+    for (size_t ti = 0; ti < 4; ti++) {
+      const gsp_type t = sssp_types[ti];
+      gsp_matrix A =
+          f < F_COUNT ? family_matrix((family)f, t, 150, 5 + (uint64_t)f) : with_self_loops(F_ZERO, t, 150, 9);
+      tg g = tg_from_matrix(A);
+      gsp_index *all = malloc((size_t)g.n * sizeof *all);
+      cr_assert(all);
+      for (int64_t v = 0; v < g.n; v++) all[v] = (gsp_index)((v * 7) % g.n);
+      all[1] = all[0]; /* a repeat */
+      const gsp_index counts[] = {1, 17, 33, (gsp_index)g.n};
+      const double cuts[] = {INFINITY, 7.5};
+      for (size_t ci = 0; ci < 4; ci++) {
+        for (size_t cu = 0; cu < 2; cu++) {
+          gsp_test_context("batched %s %s, %llu sources, cutoff %g", f < F_COUNT ? family_names[f] : "self-loops",
+                           type_name(t), (unsigned long long)counts[ci], cuts[cu]);
+          gsp_msssp_opts o = mopts();
+          o.has_cutoff = !isinf(cuts[cu]), o.cutoff = cuts[cu];
+          gsp_matrix D1 = NULL, P1 = NULL, D2 = NULL, P2 = NULL, Q1 = NULL, Q2 = NULL;
+          msssp_kernel(&D1, &P1, A, all, counts[ci], &o, 1);
+          GSP_OK(gsp_set_threads(1 + (int)ci % 3));
+          msssp_kernel(&D2, &P2, A, all, counts[ci], &o, 2);
+          GSP_OK(gsp_set_threads(2));
+          gsp_test_assert_matrix_same(D1, D2, 0);
+          gsp_test_assert_matrix_same(P1, P2, 0);
+          if (ci == 1) check_rows(&g, D2, P2, all, counts[ci], cuts[cu]);
+          gsp_matrix_free(&D1), gsp_matrix_free(&P1), gsp_matrix_free(&D2), gsp_matrix_free(&P2);
+          o.parent_type = GSP_INT32;
+          msssp_kernel(&D1, &Q1, A, all, counts[ci], &o, 1);
+          msssp_kernel(&D2, &Q2, A, all, counts[ci], &o, 2);
+          gsp_test_assert_matrix_same(D1, D2, 0);
+          gsp_test_assert_matrix_same(Q1, Q2, 0);
+          gsp_matrix_free(&D1), gsp_matrix_free(&D2), gsp_matrix_free(&Q1), gsp_matrix_free(&Q2);
+        }
+      }
+      free(all);
+      tg_free(&g);
+      gsp_matrix_free(&A);
+    }
+  }
+}
+
+/* Integer sums past the type's range saturate in the batched kernel as in
+ * Dijkstra: on a chain of arcs of a third of INT_MAX, vertices four arcs
+ * away are unreachable, in INT32 and INT64. */
+Test(msssp, batched_kernel_saturates) {
+  const int64_t n = 40;
+  for (int wide = 0; wide < 2; wide++) {
+    const gsp_type t = wide ? GSP_INT64 : GSP_INT32;
+    gsp_matrix A = NULL;
+    GSP_OK(gsp_matrix_new(&A, t, (gsp_index)n, (gsp_index)n));
+    for (int64_t v = 0; v + 1 < n; v++) {
+      const int32_t w32 = INT32_MAX / 3 + (int32_t)(v % 5);
+      const int64_t w64 = INT64_MAX / 3 + v % 5;
+      GSP_OK(gsp_matrix_set_element(A, (gsp_index)v, (gsp_index)(v + 1), wide ? (const void *)&w64 : &w32));
+      const int32_t s32 = 1;
+      const int64_t s64 = 1;
+      if (v % 3 == 0)
+        GSP_OK(gsp_matrix_set_element(A, (gsp_index)(v + 1), (gsp_index)v, wide ? (const void *)&s64 : &s32));
+    }
+    gsp_index src[n];
+    for (int64_t v = 0; v < n; v++) src[v] = (gsp_index)v;
+    gsp_test_context("saturation %s", type_name(t));
+    gsp_msssp_opts o = mopts();
+    gsp_matrix D1 = NULL, D2 = NULL, P1 = NULL, P2 = NULL;
+    msssp_kernel(&D1, &P1, A, src, (gsp_index)n, &o, 1);
+    msssp_kernel(&D2, &P2, A, src, (gsp_index)n, &o, 2);
+    gsp_test_assert_matrix_same(D1, D2, 0);
+    gsp_test_assert_matrix_same(P1, P2, 0);
+    gsp_index nv;
+    GSP_OK(gsp_matrix_nvals(&nv, D2));
+    cr_assert(nv > (gsp_index)n && nv < (gsp_index)(n * n), "%s%llu distances", gsp_test_ctx, (unsigned long long)nv);
+    gsp_matrix_free(&D1), gsp_matrix_free(&D2), gsp_matrix_free(&P1), gsp_matrix_free(&P2);
     gsp_matrix_free(&A);
   }
 }

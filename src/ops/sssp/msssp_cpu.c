@@ -4,6 +4,12 @@
 
 #include "sssp_cpu.h"
 
+/* The batched kernel stays while a batch scans at most this many arcs (and
+ * vertices) per source times those of the graph: a Dijkstra per source
+ * scans each once, at about this many times the batched kernel's cost per
+ * arc and lane (measured on random graphs, bench/bench_apsp.c). */
+#define GSP__MSSSP_BATCH_RATIO 8.0
+
 #define SSSP_BODY "msssp_cpu_body.h"
 #include "sssp_cpu_stamp.h"
 
