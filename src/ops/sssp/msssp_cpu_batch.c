@@ -48,17 +48,18 @@ size_t gsp__msssp_batch_ws_bytes(int64_t n) {
   return (size_t)n * (MB_BYTES + sizeof(int32_t) + 1) + sizeof(int32_t) + MB_BYTES;
 }
 
-int64_t gsp__msssp_batch_rows(void *out, const gsp__sssp_graph *g, const int64_t *src, int64_t nb, void *ws) {
+int64_t gsp__msssp_batch_rows(void *out, const gsp__sssp_graph *g, const int64_t *src, int64_t nb, void *ws,
+                              int64_t budget) {
   void *a = (void *)(((uintptr_t)ws + MB_BYTES - 1) & ~(uintptr_t)(MB_BYTES - 1));
   const int isa = isa_level();
   switch (g->t) {
   case GSP_INT32:
-    return mb_rows_i32(out, g, src, nb, a, isa);
+    return mb_rows_i32(out, g, src, nb, a, budget, isa);
   case GSP_INT64:
-    return mb_rows_i64(out, g, src, nb, a, isa);
+    return mb_rows_i64(out, g, src, nb, a, budget, isa);
   case GSP_FP32:
-    return mb_rows_f32(out, g, src, nb, a, isa);
+    return mb_rows_f32(out, g, src, nb, a, budget, isa);
   default:
-    return mb_rows_f64(out, g, src, nb, a, isa);
+    return mb_rows_f64(out, g, src, nb, a, budget, isa);
   }
 }

@@ -28,10 +28,10 @@ typedef __typeof__((SSSP_FN(mb_vec)){0} < (SSSP_FN(mb_vec)){0}) SSSP_FN(mb_mask)
 #define MB_ATTR
 #include "msssp_cpu_batch_relax.h"
 
-/* Rows out[k * n + v] of sources src[0..nb), nb <= MB_LANES; ws from
- * gsp__msssp_batch_ws. Returns the arcs scanned (the work). */
+/* Rows out[k * n + v] of sources src[0..nb), nb <= MB_LANES, on ws (see
+ * gsp__msssp_batch_rows). */
 static int64_t SSSP_FN(mb_rows)(SSSP_T *out, const gsp__sssp_graph *g, const int64_t *src, int64_t nb, void *ws,
-                                int isa) {
+                                int64_t budget, int isa) {
   const int64_t n = g->n;
   SSSP_T *D = (SSSP_T *)ws;
   int32_t *queue = (int32_t *)(D + (size_t)n * MB_LANES);
@@ -45,12 +45,13 @@ static int64_t SSSP_FN(mb_rows)(SSSP_T *out, const gsp__sssp_graph *g, const int
   }
   int64_t work;
 #if MB_X86
-  if (isa == 2) work = SSSP_FN(mb_relax_avx512)(D, queue, inq, g, qn);
-  else if (isa == 1) work = SSSP_FN(mb_relax_avx2)(D, queue, inq, g, qn);
+  if (isa == 2) work = SSSP_FN(mb_relax_avx512)(D, queue, inq, g, qn, budget);
+  else if (isa == 1) work = SSSP_FN(mb_relax_avx2)(D, queue, inq, g, qn, budget);
   else
 #endif
-    work = SSSP_FN(mb_relax_base)(D, queue, inq, g, qn);
+    work = SSSP_FN(mb_relax_base)(D, queue, inq, g, qn, budget);
   (void)isa;
+  if (work > budget) return -1;
   /* lanes out to rows, a block of vertices at a time */
   for (int64_t v0 = 0; v0 < n; v0 += 256) {
     const int64_t v1 = v0 + 256 < n ? v0 + 256 : n;

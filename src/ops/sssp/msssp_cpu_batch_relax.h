@@ -9,12 +9,14 @@
  *
  * D: n vertices x MB_LANES distances; queue (a ring of n + 1 slots, each
  * vertex in it at most once, inq[v] marks it) holds the qn seeded vertices.
+ * Stops once more than budget arcs were scanned (the rows are then
+ * unfinished); returns the arcs scanned.
  * Integer sums saturate as SSSP_ADD does: a + min(w, INF - a) never
  * overflows for a, w >= 0, and is above the limit exactly when SSSP_ADD's
  * is.
  */
 static MB_ATTR int64_t MB_RELAX(SSSP_T *restrict D, int32_t *restrict queue, uint8_t *restrict inq,
-                                const gsp__sssp_graph *g, int64_t qn) {
+                                const gsp__sssp_graph *g, int64_t qn, int64_t budget) {
   typedef SSSP_FN(mb_vec) V;
   typedef SSSP_FN(mb_mask) M;
   const int64_t ring = g->n + 1;
@@ -24,7 +26,7 @@ static MB_ATTR int64_t MB_RELAX(SSSP_T *restrict D, int32_t *restrict queue, uin
   /* -0 (0 for integers) + x is x exactly, so splats cost no addition */
   const V nz = -(V){0}, lim = nz + SSSP_LIM(g), inf = nz + SSSP_INF;
   int64_t head = 0, tail = qn, work = 0;
-  while (qn > 0) {
+  while (qn > 0 && work <= budget) {
     const int32_t u = queue[head];
     head = head + 1 == ring ? 0 : head + 1;
     qn--;
@@ -33,6 +35,16 @@ static MB_ATTR int64_t MB_RELAX(SSSP_T *restrict D, int32_t *restrict queue, uin
     for (int h = 0; h < MB_VPV; h++) {
       du[h] = ((const V *)(D + (size_t)u * MB_LANES))[h];
       room[h] = inf - du[h]; /* integers only: INF - a >= 0 */
+    }
+    /* prefetch the next vertex's lanes and the heads of its first arcs
+     * while u's arcs run: the lanes of a large batch live in L3, and this
+     * took a fifth off the time (random n = 20000, m = 100000, fp64) */
+    if (qn > 0) {
+      const int32_t x = queue[head];
+      const gsp_index a = p[x], b = p[x + 1] < a + 8 ? p[x + 1] : a + 8;
+      for (int h = 0; h < MB_VPV; h++) __builtin_prefetch((const V *)(D + (size_t)x * MB_LANES) + h);
+      for (gsp_index e = a; e < b; e++)
+        for (int h = 0; h < MB_VPV; h++) __builtin_prefetch((const V *)(D + (size_t)jx[e] * MB_LANES) + h, 1);
     }
     const gsp_index e1 = p[u + 1];
     work += (int64_t)(e1 - p[u]);

@@ -139,8 +139,9 @@ static gsp_info SSSP_FN(msssp)(SSSP_T *dist, int64_t *parent, int32_t *parent32,
     GSP_ALLOC(bws, (size_t)nt, bbytes);
     GSP_CALLOC(done, (size_t)(nbatch > 0 ? nbatch : 1), 1);
   }
-  /* The batched kernel first; a batch whose work exceeds what Dijkstra
-   * would do for its sources sends the sources left to Dijkstra. */
+  /* The batched kernel first; a batch that scans more arcs (and vertices)
+   * than GSP__MSSSP_BATCH_RATIO times Dijkstra's for its sources stops,
+   * and its sources and those left go to Dijkstra. */
   int use_batch = kernel != 1;
   const int64_t nq = use_batch ? nbatch : 0;
   int64_t bad = -1;
@@ -156,12 +157,14 @@ static gsp_info SSSP_FN(msssp)(SSSP_T *dist, int64_t *parent, int32_t *parent32,
       go = use_batch;
       if (!go) continue;
       const int64_t k0 = q * lanes, nb = nsrc - k0 < lanes ? nsrc - k0 : lanes;
-      const int64_t work = gsp__msssp_batch_rows(dist + (size_t)k0 * (size_t)n, g, src + k0, nb, bws + me * bbytes);
-      done[q] = 1;
-      if (kernel == 0 && (double)work > GSP__MSSSP_BATCH_RATIO * (double)nb * (double)(m + n)) {
+      const double cap = GSP__MSSSP_BATCH_RATIO * (double)nb * (double)(m + n);
+      const int64_t budget = kernel == 2 || cap >= (double)INT64_MAX ? INT64_MAX : (int64_t)cap;
+      if (gsp__msssp_batch_rows(dist + (size_t)k0 * (size_t)n, g, src + k0, nb, bws + me * bbytes, budget) < 0) {
 #pragma omp atomic write
         use_batch = 0;
+        continue;
       }
+      done[q] = 1;
       for (int64_t k = k0; k < k0 + nb; k++) {
         const size_t row = (size_t)k * (size_t)n;
         if (!SSSP_FN(parents_row)(parent, parent32, wr, dist + row, g, src[k], row, a, b)) bad = k > bad ? k : bad;

@@ -92,12 +92,13 @@ gsp_info gsp__msssp_cpu(void *dist, int64_t *parent, int32_t *parent32, const gs
  * The batched kernel behind gsp__msssp_cpu (msssp_cpu_batch.c): rows
  * out[k*n + v] (type t, +inf where unreached, the same values as Dijkstra)
  * of sources src[0..nb), nb <= gsp__msssp_batch_lanes(t), on a workspace
- * of gsp__msssp_batch_ws_bytes(n) bytes. Returns the arcs it scanned, the
- * work that decides between it and Dijkstra.
+ * of gsp__msssp_batch_ws_bytes(n) bytes. Returns the arcs it scanned, or
+ * -1 (out untouched) when it stopped after scanning more than budget.
  */
 int64_t gsp__msssp_batch_lanes(gsp_type t);
 size_t gsp__msssp_batch_ws_bytes(int64_t n);
-int64_t gsp__msssp_batch_rows(void *out, const gsp__sssp_graph *g, const int64_t *src, int64_t nb, void *ws);
+int64_t gsp__msssp_batch_rows(void *out, const gsp__sssp_graph *g, const int64_t *src, int64_t nb, void *ws,
+                              int64_t budget);
 
 /* Tests: force gsp__msssp_cpu's kernel (0: chosen by the work, 1: Dijkstra
  * per source, 2: batched). gsp__msssp_kernel reads it. */
