@@ -358,6 +358,50 @@ Test(msssp, batched_kernel_saturates) {
   }
 }
 
+/* Whole weights run as INT32 only where that is exact: fractions, sums
+ * past INT32 (FP32: past 2^24) and +inf keep their type; the limit is
+ * floored. Results are equal either way (batched_kernel_equals_dijkstra
+ * covers both routes: fractions, absorbed sums, cutoff 7.5). */
+Test(msssp, batched_kernel_narrows_whole_weights) {
+  const gsp_index p[] = {0, 1, 2, 2};
+  const gsp_index j[] = {1, 2};
+  struct {
+    gsp_type t;
+    double w0, w1, lim;
+    bool narrow;
+    int32_t lim32;
+  } cases[] = {
+      {GSP_FP64, 3, 4, 7.5, true, 7},
+      {GSP_FP64, 3, 0.5, 7.5, false, 0},
+      {GSP_FP64, 1e9, 1.2e9, 1e300, false, 0}, /* 2.2e9 > INT32_MAX */
+      {GSP_FP64, 1e9, 1.1e9, 1e300, true, INT32_MAX - 1},
+      {GSP_FP32, 8e6, 8e6, 1e30, true, INT32_MAX - 1},
+      {GSP_FP32, 9e6, 8e6, 1e30, false, 0}, /* 1.7e7 > 2^24 */
+      {GSP_FP64, INFINITY, 1, 1e300, false, 0},
+      {GSP_INT64, 5, 6, 10, true, 10},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    double wd[2] = {cases[c].w0, cases[c].w1};
+    float wf[2] = {(float)cases[c].w0, (float)cases[c].w1};
+    int64_t wi[2] = {(int64_t)cases[c].w0, (int64_t)cases[c].w1};
+    gsp__sssp_graph g = {.n = 3, .p = p, .j = j, .t = cases[c].t, .nthreads = 1};
+    g.w = cases[c].t == GSP_FP64 ? (const void *)wd : cases[c].t == GSP_FP32 ? (const void *)wf : (const void *)wi;
+    if (cases[c].t == GSP_FP64) g.lim.f64 = cases[c].lim;
+    else if (cases[c].t == GSP_FP32) g.lim.f32 = (float)cases[c].lim;
+    else g.lim.i64 = (int64_t)cases[c].lim;
+    gsp__sssp_graph g32;
+    int32_t *w32 = NULL;
+    GSP_OK(gsp__msssp_batch_narrow(&g32, &w32, &g));
+    cr_assert_eq(w32 != NULL, cases[c].narrow, "case %zu", c);
+    if (w32) {
+      cr_assert(g32.t == GSP_INT32 && g32.w == w32 && g32.p == p && g32.j == j, "case %zu", c);
+      cr_assert(w32[0] == (int32_t)cases[c].w0 && w32[1] == (int32_t)cases[c].w1, "case %zu", c);
+      cr_assert_eq(g32.lim.i32, cases[c].lim32, "case %zu", c);
+    }
+    gsp__free(w32);
+  }
+}
+
 Test(msssp, empty_and_tiny) {
   gsp_matrix A = family_matrix(F_RING, GSP_INT32, 10, 1), D = NULL, P = NULL;
   gsp_msssp_opts o = mopts();

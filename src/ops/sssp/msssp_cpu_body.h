@@ -123,14 +123,19 @@ static gsp_info SSSP_FN(msssp)(SSSP_T *dist, int64_t *parent, int32_t *parent32,
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n, m = (int64_t)g->p[n];
   const int kernel = gsp__msssp_kernel();
-  const int64_t lanes = gsp__msssp_batch_lanes(g->t), nbatch = (nsrc + lanes - 1) / lanes;
-  int nt = g->nthreads;
-  if (nt > nsrc) nt = (int)(nsrc > 0 ? nsrc : 1);
-  int32_t *ws = NULL;
+  int32_t *ws = NULL, *w32 = NULL, *rows32 = NULL;
   int64_t *wide = NULL;
   uint8_t *bws = NULL, *done = NULL;
+#define GSP_FREE_ALL \
+  (gsp__free(ws), gsp__free(wide), gsp__free(bws), gsp__free(done), gsp__free(w32), gsp__free(rows32))
+  /* whole weights run as INT32 (twice the lanes), rows widened after */
+  gsp__sssp_graph g32;
+  if (kernel != 1) GSP_TRY(gsp__msssp_batch_narrow(&g32, &w32, g));
+  const gsp__sssp_graph *gb = w32 ? &g32 : g;
+  const int64_t lanes = gsp__msssp_batch_lanes(gb->t), nbatch = (nsrc + lanes - 1) / lanes;
+  int nt = g->nthreads;
+  if (nt > nsrc) nt = (int)(nsrc > 0 ? nsrc : 1);
   const size_t bbytes = gsp__msssp_batch_ws_bytes(n);
-#define GSP_FREE_ALL (gsp__free(ws), gsp__free(wide), gsp__free(bws), gsp__free(done))
   /* per thread: heap, pos (Dijkstra), then level, queue (parents) reuse them */
   GSP_ALLOC(ws, (size_t)nt * 2, (size_t)n * sizeof(int32_t));
   /* int32 parents: each tree is built in a thread's int64 row, then narrowed */
@@ -139,6 +144,7 @@ static gsp_info SSSP_FN(msssp)(SSSP_T *dist, int64_t *parent, int32_t *parent32,
     GSP_ALLOC(bws, (size_t)nt, bbytes);
     GSP_CALLOC(done, (size_t)(nbatch > 0 ? nbatch : 1), 1);
   }
+  if (w32) GSP_ALLOC(rows32, (size_t)nt * (size_t)lanes, (size_t)n * sizeof(int32_t));
   /* The batched kernel first; a batch that scans more arcs (and vertices)
    * than GSP__MSSSP_BATCH_RATIO times Dijkstra's for its sources stops,
    * and its sources and those left go to Dijkstra. */
@@ -159,11 +165,16 @@ static gsp_info SSSP_FN(msssp)(SSSP_T *dist, int64_t *parent, int32_t *parent32,
       const int64_t k0 = q * lanes, nb = nsrc - k0 < lanes ? nsrc - k0 : lanes;
       const double cap = GSP__MSSSP_BATCH_RATIO * (double)nb * (double)(m + n);
       const int64_t budget = kernel == 2 || cap >= (double)INT64_MAX ? INT64_MAX : (int64_t)cap;
-      if (gsp__msssp_batch_rows(dist + (size_t)k0 * (size_t)n, g, src + k0, nb, bws + me * bbytes, budget) < 0) {
+      int32_t *r32 = w32 ? rows32 + me * (size_t)lanes * (size_t)n : NULL;
+      void *out = w32 ? (void *)r32 : (void *)(dist + (size_t)k0 * (size_t)n);
+      if (gsp__msssp_batch_rows(out, gb, src + k0, nb, bws + me * bbytes, budget) < 0) {
 #pragma omp atomic write
         use_batch = 0;
         continue;
       }
+      if (w32)
+        for (size_t i = 0; i < (size_t)nb * (size_t)n; i++)
+          dist[(size_t)k0 * (size_t)n + i] = r32[i] == INT32_MAX ? SSSP_INF : (SSSP_T)r32[i];
       done[q] = 1;
       for (int64_t k = k0; k < k0 + nb; k++) {
         const size_t row = (size_t)k * (size_t)n;

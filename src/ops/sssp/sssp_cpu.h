@@ -100,6 +100,13 @@ size_t gsp__msssp_batch_ws_bytes(int64_t n);
 int64_t gsp__msssp_batch_rows(void *out, const gsp__sssp_graph *g, const int64_t *src, int64_t nb, void *ws,
                               int64_t budget);
 
+/* When every weight of g (INT64, FP32, FP64) is a whole number and no
+ * shortest path can sum past what INT32 holds (FP32: 2^24, where its sums
+ * stop being exact), the same graph with INT32 weights: *g32 (A's arrays,
+ * the new weights *w32, the limit floored) computes the same distances in
+ * twice the lanes. Else *w32 = NULL. Errors: GSP_OUT_OF_MEMORY. */
+gsp_info gsp__msssp_batch_narrow(gsp__sssp_graph *g32, int32_t **w32, const gsp__sssp_graph *g);
+
 /* Tests: force gsp__msssp_cpu's kernel (0: chosen by the work, 1: Dijkstra
  * per source, 2: batched). gsp__msssp_kernel reads it. */
 void gsp__debug_msssp_kernel(int kernel);
