@@ -251,7 +251,7 @@ Test(msssp, cutoff_batch_threads) {
 }
 
 /* D, P of gsp_msssp with the CPU kernel forced (0 chosen, 1 Dijkstra,
- * 2 batched). */
+ * 2 batched, 3 batched on AVX2 at most, 4 batched on the baseline). */
 static void msssp_kernel(gsp_matrix *D, gsp_matrix *P, gsp_matrix A, const gsp_index *src, gsp_index ns,
                          const gsp_msssp_opts *o, int kernel) {
   gsp__debug_msssp_kernel(kernel);
@@ -279,7 +279,9 @@ static gsp_matrix with_self_loops(family f, gsp_type t, int64_t size, uint64_t s
  * and both parent types: every family (zero weights, unreachable halves,
  * absorbed float sums), self-loops, source counts that do not fill the
  * last batch (lanes are 16 or 32), repeated sources, cutoffs, thread
- * counts. Each result is also checked against the reference. */
+ * counts, and the loop of each instruction set in turn (AVX-512 where the
+ * CPU has it, AVX2, the baseline). Each result is also checked against the
+ * reference. */
 Test(msssp, batched_kernel_equals_dijkstra) {
   for (int f = 0; f <= F_COUNT; f++) {
     for (size_t ti = 0; ti < 4; ti++) {
@@ -295,14 +297,16 @@ Test(msssp, batched_kernel_equals_dijkstra) {
       const double cuts[] = {INFINITY, 7.5};
       for (size_t ci = 0; ci < 4; ci++) {
         for (size_t cu = 0; cu < 2; cu++) {
-          gsp_test_context("batched %s %s, %llu sources, cutoff %g", f < F_COUNT ? family_names[f] : "self-loops",
-                           type_name(t), (unsigned long long)counts[ci], cuts[cu]);
+          const int isa = 2 + (f + (int)ti + (int)ci + (int)cu) % 3;
+          gsp_test_context("batched (kernel %d) %s %s, %llu sources, cutoff %g", isa,
+                           f < F_COUNT ? family_names[f] : "self-loops", type_name(t), (unsigned long long)counts[ci],
+                           cuts[cu]);
           gsp_msssp_opts o = mopts();
           o.has_cutoff = !isinf(cuts[cu]), o.cutoff = cuts[cu];
           gsp_matrix D1 = NULL, P1 = NULL, D2 = NULL, P2 = NULL, Q1 = NULL, Q2 = NULL;
           msssp_kernel(&D1, &P1, A, all, counts[ci], &o, 1);
           GSP_OK(gsp_set_threads(1 + (int)ci % 3));
-          msssp_kernel(&D2, &P2, A, all, counts[ci], &o, 2);
+          msssp_kernel(&D2, &P2, A, all, counts[ci], &o, isa);
           GSP_OK(gsp_set_threads(2));
           gsp_test_assert_matrix_same(D1, D2, 0);
           gsp_test_assert_matrix_same(P1, P2, 0);
@@ -310,7 +314,7 @@ Test(msssp, batched_kernel_equals_dijkstra) {
           gsp_matrix_free(&D1), gsp_matrix_free(&P1), gsp_matrix_free(&D2), gsp_matrix_free(&P2);
           o.parent_type = GSP_INT32;
           msssp_kernel(&D1, &Q1, A, all, counts[ci], &o, 1);
-          msssp_kernel(&D2, &Q2, A, all, counts[ci], &o, 2);
+          msssp_kernel(&D2, &Q2, A, all, counts[ci], &o, isa);
           gsp_test_assert_matrix_same(D1, D2, 0);
           gsp_test_assert_matrix_same(Q1, Q2, 0);
           gsp_matrix_free(&D1), gsp_matrix_free(&D2), gsp_matrix_free(&Q1), gsp_matrix_free(&Q2);
@@ -347,9 +351,12 @@ Test(msssp, batched_kernel_saturates) {
     gsp_msssp_opts o = mopts();
     gsp_matrix D1 = NULL, D2 = NULL, P1 = NULL, P2 = NULL;
     msssp_kernel(&D1, &P1, A, src, (gsp_index)n, &o, 1);
-    msssp_kernel(&D2, &P2, A, src, (gsp_index)n, &o, 2);
-    gsp_test_assert_matrix_same(D1, D2, 0);
-    gsp_test_assert_matrix_same(P1, P2, 0);
+    for (int isa = 2; isa <= 4; isa++) {
+      msssp_kernel(&D2, &P2, A, src, (gsp_index)n, &o, isa);
+      gsp_test_assert_matrix_same(D1, D2, 0);
+      gsp_test_assert_matrix_same(P1, P2, 0);
+      if (isa < 4) gsp_matrix_free(&D2), gsp_matrix_free(&P2);
+    }
     gsp_index nv;
     GSP_OK(gsp_matrix_nvals(&nv, D2));
     cr_assert(nv > (gsp_index)n && nv < (gsp_index)(n * n), "%s%llu distances", gsp_test_ctx, (unsigned long long)nv);

@@ -52,7 +52,9 @@ size_t gsp__msssp_batch_ws_bytes(int64_t n) {
 int64_t gsp__msssp_batch_rows(void *out, const gsp__sssp_graph *g, const int64_t *src, int64_t nb, void *ws,
                               int64_t budget) {
   void *a = (void *)(((uintptr_t)ws + MB_BYTES - 1) & ~(uintptr_t)(MB_BYTES - 1));
-  const int isa = isa_level();
+  /* tests force the AVX2 (3) or baseline (4) loop */
+  const int forced = gsp__msssp_kernel(), best = isa_level();
+  const int isa = forced == 4 ? 0 : forced == 3 && best > 1 ? 1 : best;
   switch (g->t) {
   case GSP_INT32:
     return mb_rows_i32(out, g, src, nb, a, budget, isa);

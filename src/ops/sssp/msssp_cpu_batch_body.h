@@ -36,7 +36,13 @@ static int64_t SSSP_FN(mb_rows)(SSSP_T *out, const gsp__sssp_graph *g, const int
   SSSP_T *D = (SSSP_T *)ws;
   int32_t *queue = (int32_t *)(D + (size_t)n * MB_LANES);
   uint8_t *inq = (uint8_t *)(queue + n + 1);
-  for (size_t i = 0; i < (size_t)n * MB_LANES; i++) D[i] = SSSP_INF;
+  /* unreached: the least value above the limit (+inf when the limit is the
+   * largest finite value), which no kept distance reaches */
+  const SSSP_T lim = SSSP_LIM(g), integer = (SSSP_T)0.5 == 0;
+  const SSSP_T over = integer               ? (SSSP_T)(lim + 1)
+                      : sizeof(SSSP_T) == 4 ? (SSSP_T)nextafterf((float)lim, INFINITY)
+                                            : (SSSP_T)nextafter((double)lim, INFINITY);
+  for (size_t i = 0; i < (size_t)n * MB_LANES; i++) D[i] = over;
   memset(inq, 0, (size_t)n);
   int64_t qn = 0;
   for (int64_t k = 0; k < nb; k++) {
@@ -57,7 +63,10 @@ static int64_t SSSP_FN(mb_rows)(SSSP_T *out, const gsp__sssp_graph *g, const int
     const int64_t v1 = v0 + 256 < n ? v0 + 256 : n;
     for (int64_t k = 0; k < nb; k++) {
       SSSP_T *row = out + (size_t)k * (size_t)n;
-      for (int64_t v = v0; v < v1; v++) row[v] = D[(size_t)v * MB_LANES + (size_t)k];
+      for (int64_t v = v0; v < v1; v++) {
+        const SSSP_T d = D[(size_t)v * MB_LANES + (size_t)k];
+        row[v] = d == over ? SSSP_INF : d;
+      }
     }
   }
   return work;

@@ -7,7 +7,9 @@
  * vector extensions of MB_VEC bytes, lowered to what MB_ATTR allows (one
  * zmm, two ymm or four xmm each); a vertex holds MB_VPV of them.
  *
- * D: n vertices x MB_LANES distances; queue (a ring of n + 1 slots, each
+ * D: n vertices x MB_LANES distances, unreached = over, the least value
+ * above the limit, so that s < D[v] alone keeps s within it; queue (a ring
+ * of n + 1 slots, each
  * vertex in it at most once, inq[v] marks it) holds the qn seeded vertices.
  * Stops once more than budget arcs were scanned (the rows are then
  * unfinished); returns the arcs scanned.
@@ -24,7 +26,7 @@ static MB_ATTR int64_t MB_RELAX(SSSP_T *restrict D, int32_t *restrict queue, uin
   const SSSP_T *w = (const SSSP_T *)g->w;
   const bool integer = (SSSP_T)0.5 == 0;
   /* -0 (0 for integers) + x is x exactly, so splats cost no addition */
-  const V nz = -(V){0}, lim = nz + SSSP_LIM(g), inf = nz + SSSP_INF;
+  const V nz = -(V){0}, inf = nz + SSSP_INF;
   int64_t head = 0, tail = qn, work = 0;
   while (qn > 0 && work <= budget) {
     const int32_t u = queue[head];
@@ -52,7 +54,7 @@ static MB_ATTR int64_t MB_RELAX(SSSP_T *restrict D, int32_t *restrict queue, uin
       const int32_t v = (int32_t)jx[e];
       const V wv = nz + w[e];
       V *dv = (V *)(D + (size_t)v * MB_LANES);
-      M changed = lim < nz; /* all false: lim >= 0 */
+      M changed;
       for (int h = 0; h < MB_VPV; h++) {
         V s;
         if (integer) {
@@ -62,9 +64,9 @@ static MB_ATTR int64_t MB_RELAX(SSSP_T *restrict D, int32_t *restrict queue, uin
           s = du[h] + wv;
         }
         const V old = dv[h];
-        const M better = (s <= lim) & (s < old);
+        const M better = s < old;
         dv[h] = (V)(((M)s & better) | ((M)old & ~better));
-        changed |= better;
+        changed = h == 0 ? better : changed | better;
       }
 #ifdef MB_ANY
       const bool any = MB_ANY(changed);

@@ -164,7 +164,7 @@ static gsp_info SSSP_FN(msssp)(SSSP_T *dist, int64_t *parent, int32_t *parent32,
       if (!go) continue;
       const int64_t k0 = q * lanes, nb = nsrc - k0 < lanes ? nsrc - k0 : lanes;
       const double cap = GSP__MSSSP_BATCH_RATIO * (double)nb * (double)(m + n);
-      const int64_t budget = kernel == 2 || cap >= (double)INT64_MAX ? INT64_MAX : (int64_t)cap;
+      const int64_t budget = kernel >= 2 || cap >= (double)INT64_MAX ? INT64_MAX : (int64_t)cap;
       int32_t *r32 = w32 ? rows32 + me * (size_t)lanes * (size_t)n : NULL;
       void *out = w32 ? (void *)r32 : (void *)(dist + (size_t)k0 * (size_t)n);
       if (gsp__msssp_batch_rows(out, gb, src + k0, nb, bws + me * bbytes, budget) < 0) {

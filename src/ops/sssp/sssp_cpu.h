@@ -108,7 +108,8 @@ int64_t gsp__msssp_batch_rows(void *out, const gsp__sssp_graph *g, const int64_t
 gsp_info gsp__msssp_batch_narrow(gsp__sssp_graph *g32, int32_t **w32, const gsp__sssp_graph *g);
 
 /* Tests: force gsp__msssp_cpu's kernel (0: chosen by the work, 1: Dijkstra
- * per source, 2: batched). gsp__msssp_kernel reads it. */
+ * per source, 2: batched, 3: batched with AVX2 at most, 4: batched with the
+ * baseline instructions). gsp__msssp_kernel reads it. */
 void gsp__debug_msssp_kernel(int kernel);
 int gsp__msssp_kernel(void);
 
