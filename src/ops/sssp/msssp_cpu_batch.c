@@ -7,11 +7,9 @@
 
 #include "sssp_cpu.h"
 
-/* Lanes per vertex: MB_VPV vectors of MB_VEC bytes (an AVX-512 register,
- * a cache line). */
-#define MB_VEC   64
-#define MB_VPV   2
-#define MB_BYTES (MB_VEC * MB_VPV)
+/* The lanes of one vertex: two cache lines (two AVX-512 registers, four
+ * AVX2, eight SSE2), 16 sources of 8 bytes or 32 of 4. */
+#define MB_BYTES 128
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #define MB_X86 1
 #include <immintrin.h>

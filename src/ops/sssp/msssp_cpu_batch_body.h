@@ -1,7 +1,7 @@
 /*
  * Batched many-source kernel, typed body (stamped by sssp_cpu_stamp.h):
  * MB_LANES sources at once, their distances interleaved per vertex
- * (D[v * MB_LANES + lane], one 64-byte vector), relaxed by a FIFO
+ * (D[v * MB_LANES + lane], MB_BYTES), relaxed by a FIFO
  * label-correcting loop (Bellman-Ford ordered by a queue) where one
  * vertex is queued while any lane of it changed, and one arc relaxes all
  * lanes with one vector add, compare and blend. Non-negative weights and a
@@ -10,22 +10,34 @@
  * compiled once per instruction set (msssp_cpu_batch_relax.h) and chosen
  * at run time.
  */
-#define MB_LANES ((int)(MB_VEC * MB_VPV / sizeof(SSSP_T)))
+#define MB_LANES ((int)(MB_BYTES / sizeof(SSSP_T)))
 
-typedef SSSP_T SSSP_FN(mb_vec) __attribute__((vector_size(MB_VEC)));
-typedef __typeof__((SSSP_FN(mb_vec)){0} < (SSSP_FN(mb_vec)){0}) SSSP_FN(mb_mask);
+/* vectors of each instruction set's register width, and their masks */
+typedef SSSP_T SSSP_FN(mb_v64) __attribute__((vector_size(64)));
+typedef SSSP_T SSSP_FN(mb_v32) __attribute__((vector_size(32)));
+typedef SSSP_T SSSP_FN(mb_v16) __attribute__((vector_size(16)));
+typedef __typeof__((SSSP_FN(mb_v64)){0} < (SSSP_FN(mb_v64)){0}) SSSP_FN(mb_m64);
+typedef __typeof__((SSSP_FN(mb_v32)){0} < (SSSP_FN(mb_v32)){0}) SSSP_FN(mb_m32);
+typedef __typeof__((SSSP_FN(mb_v16)){0} < (SSSP_FN(mb_v16)){0}) SSSP_FN(mb_m16);
 
 #if MB_X86
 #define MB_RELAX  SSSP_FN(mb_relax_avx512)
 #define MB_ATTR   __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl")))
+#define MB_V      SSSP_FN(mb_v64)
+#define MB_M      SSSP_FN(mb_m64)
 #define MB_ANY(m) (_mm512_test_epi64_mask((__m512i)(m), (__m512i)(m)) != 0)
 #include "msssp_cpu_batch_relax.h"
-#define MB_RELAX SSSP_FN(mb_relax_avx2)
-#define MB_ATTR  __attribute__((target("avx2")))
+#define MB_RELAX  SSSP_FN(mb_relax_avx2)
+#define MB_ATTR   __attribute__((target("avx2")))
+#define MB_V      SSSP_FN(mb_v32)
+#define MB_M      SSSP_FN(mb_m32)
+#define MB_ANY(m) (!_mm256_testz_si256((__m256i)(m), (__m256i)(m)))
 #include "msssp_cpu_batch_relax.h"
 #endif
 #define MB_RELAX SSSP_FN(mb_relax_base)
 #define MB_ATTR
+#define MB_V SSSP_FN(mb_v16)
+#define MB_M SSSP_FN(mb_m16)
 #include "msssp_cpu_batch_relax.h"
 
 /* Rows out[k * n + v] of sources src[0..nb), nb <= MB_LANES, on ws (see

@@ -1,11 +1,10 @@
 /*
  * The relaxation loop of the batched kernel, included once per instruction
  * set by msssp_cpu_batch_body.h with MB_RELAX (the function's name) and
- * MB_ATTR (its target attribute) defined, and MB_ANY(mask) (whether a
- * lane is set) where the instruction set tests it in one step; undefines
- * them. Vectors are GCC
- * vector extensions of MB_VEC bytes, lowered to what MB_ATTR allows (one
- * zmm, two ymm or four xmm each); a vertex holds MB_VPV of them.
+ * MB_ATTR (its target attribute), MB_V and MB_M (a GCC vector extension
+ * type of the instruction set's register width, and its mask type) defined,
+ * and MB_ANY(mask) (whether a lane is set) where the instruction set tests
+ * it in one step; undefines them. A vertex's lanes are VPV vectors.
  *
  * D: n vertices x MB_LANES distances, unreached = over, the least value
  * above the limit, so that s < D[v] alone keeps s within it; queue (a ring
@@ -19,8 +18,9 @@
  */
 static MB_ATTR int64_t MB_RELAX(SSSP_T *restrict D, int32_t *restrict queue, uint8_t *restrict inq,
                                 const gsp__sssp_graph *g, int64_t qn, int64_t budget) {
-  typedef SSSP_FN(mb_vec) V;
-  typedef SSSP_FN(mb_mask) M;
+  typedef MB_V V;
+  typedef MB_M M;
+  enum { VPV = MB_BYTES / sizeof(V) }; /* vectors per vertex */
   const int64_t ring = g->n + 1;
   const gsp_index *p = g->p, *jx = g->j;
   const SSSP_T *w = (const SSSP_T *)g->w;
@@ -33,8 +33,8 @@ static MB_ATTR int64_t MB_RELAX(SSSP_T *restrict D, int32_t *restrict queue, uin
     head = head + 1 == ring ? 0 : head + 1;
     qn--;
     inq[u] = 0;
-    V du[MB_VPV], room[MB_VPV];
-    for (int h = 0; h < MB_VPV; h++) {
+    V du[VPV], room[VPV];
+    for (int h = 0; h < VPV; h++) {
       du[h] = ((const V *)(D + (size_t)u * MB_LANES))[h];
       room[h] = inf - du[h]; /* integers only: INF - a >= 0 */
     }
@@ -44,9 +44,9 @@ static MB_ATTR int64_t MB_RELAX(SSSP_T *restrict D, int32_t *restrict queue, uin
     if (qn > 0) {
       const int32_t x = queue[head];
       const gsp_index a = p[x], b = p[x + 1] < a + 8 ? p[x + 1] : a + 8;
-      for (int h = 0; h < MB_VPV; h++) __builtin_prefetch((const V *)(D + (size_t)x * MB_LANES) + h);
+      for (int h = 0; h < VPV; h++) __builtin_prefetch((const V *)(D + (size_t)x * MB_LANES) + h);
       for (gsp_index e = a; e < b; e++)
-        for (int h = 0; h < MB_VPV; h++) __builtin_prefetch((const V *)(D + (size_t)jx[e] * MB_LANES) + h, 1);
+        for (int h = 0; h < VPV; h++) __builtin_prefetch((const V *)(D + (size_t)jx[e] * MB_LANES) + h, 1);
     }
     const gsp_index e1 = p[u + 1];
     work += (int64_t)(e1 - p[u]);
@@ -55,7 +55,7 @@ static MB_ATTR int64_t MB_RELAX(SSSP_T *restrict D, int32_t *restrict queue, uin
       const V wv = nz + w[e];
       V *dv = (V *)(D + (size_t)v * MB_LANES);
       M changed;
-      for (int h = 0; h < MB_VPV; h++) {
+      for (int h = 0; h < VPV; h++) {
         V s;
         if (integer) {
           const M small = wv < room[h];
@@ -89,4 +89,6 @@ static MB_ATTR int64_t MB_RELAX(SSSP_T *restrict D, int32_t *restrict queue, uin
 
 #undef MB_RELAX
 #undef MB_ATTR
+#undef MB_V
+#undef MB_M
 #undef MB_ANY
