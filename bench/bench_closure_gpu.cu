@@ -6,7 +6,13 @@
  * measured with CUDA events, tasks/s = n^3 / time, fraction of the
  * the micro-kernel ceiling) and writes the rows as CSV.
  *
- *   bench_closure_gpu [--quick | --focus | --user] [--csv FILE]
+ *   bench_closure_gpu [--quick | --focus | --user | --types] [--csv FILE]
+ *
+ * The ceilings are measured first: per (semiring, type) the product
+ * kernel's register tile updated by the kernel's own task (gspcu policies)
+ * with the operands in registers (peak_all). --types: every numeric kernel
+ * at n = 2048 .. 16384 with the main stream's time split into round 0,
+ * the other tiles and the wait for the lookahead (gsp_cuda_fw_phases).
  *
  * Each run closes a fresh random matrix (regenerated on the device between
  * runs, outside the timed region). Before timing, the tiled closure is
@@ -25,7 +31,7 @@
 #include <cuda_runtime.h>
 
 #include "gsp.h"
-#include "gsp_cuda_fw.h"
+#include "gsp_cuda_fw.cuh"
 
 #include "bench_cuda_check.h"
 
@@ -109,6 +115,105 @@ static void bmma_peak() {
   cudaFree(out);
 }
 
+/* Keeps v in a register the compiler must assume changed (no code). */
+template <class T> static __device__ __forceinline__ void opaque(T &v) {
+  if constexpr (sizeof(T) == 4) {
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    asm volatile("" : "+r"(u));
+    memcpy(&v, &u, 4);
+  } else {
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    asm volatile("" : "+l"(u));
+    memcpy(&v, &u, 8);
+  }
+}
+
+/* The ceiling of a policy: the product kernel's TM x TN accumulator tile
+ * updated by P::fma from TM + TN operands held in registers (made opaque
+ * each iteration so the products cannot be hoisted); no memory traffic. */
+template <class P> __global__ void __launch_bounds__(256) k_peak(typename P::TC *out, int iters) {
+  typedef typename P::TC TC;
+  constexpr int TM = gspcu::Shape<P>::TM, TN = gspcu::Shape<P>::TN;
+  const int t = threadIdx.x;
+  TC a[TM], b[TN], c[TM][TN];
+#pragma unroll
+  for (int i = 0; i < TM; i++) a[i] = (TC)(1 + (t + 3 * i) % 5);
+#pragma unroll
+  for (int j = 0; j < TN; j++) b[j] = (TC)(2 + (t + 7 * j) % 3);
+#pragma unroll
+  for (int i = 0; i < TM; i++)
+#pragma unroll
+    for (int j = 0; j < TN; j++) c[i][j] = (TC)(100 + i + j);
+#pragma unroll 1
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int i = 0; i < TM; i++) opaque(a[i]);
+#pragma unroll
+    for (int j = 0; j < TN; j++) opaque(b[j]);
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+      for (int j = 0; j < TN; j++) c[i][j] = P::fma(c[i][j], a[i], b[j]);
+  }
+  TC s = c[0][0];
+#pragma unroll
+  for (int i = 0; i < TM; i++)
+#pragma unroll
+    for (int j = 0; j < TN; j++) s = P::add(s, c[i][j]);
+  out[blockIdx.x * blockDim.x + t] = s;
+}
+
+struct Ceiling {
+  gsp_type t;
+  gsp_semiring s;
+  bool dpx;
+  double tasks;
+};
+static std::vector<Ceiling> ceilings;
+
+/* Best of 5 runs of k_peak<P> on 8 blocks of 256 threads an SM. */
+template <class P> static void peak(gsp_type t, gsp_semiring s, bool dpx, const char *label) {
+  typedef typename P::TC TC;
+  constexpr int TM = gspcu::Shape<P>::TM, TN = gspcu::Shape<P>::TN;
+  int sms = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int blocks = sms * 8, iters = sizeof(TC) == 4 ? 20000 : 10000;
+  TC *out = NULL;
+  CK(cudaMalloc((void **)&out, (size_t)blocks * 256 * sizeof(TC)));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  k_peak<P><<<blocks, 256>>>(out, 100);
+  CK(cudaGetLastError());
+  float best = 1e30f;
+  for (int r = 0; r < 5; r++) {
+    CK(cudaEventRecord(e0));
+    k_peak<P><<<blocks, 256>>>(out, iters);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    best = std::min(best, ms);
+  }
+  const double tasks = (double)blocks * 256 * iters * TM * TN / (best / 1e3);
+  ceilings.push_back({t, s, dpx, tasks});
+  printf("ceiling: %-22s %.3e tasks/s\n", label, tasks);
+  fflush(stdout);
+  cudaEventDestroy(e0), cudaEventDestroy(e1);
+  cudaFree(out);
+}
+
+static void peak_all() {
+  peak<PolNum<GSP_MIN_PLUS, float>>(GSP_FP32, GSP_MIN_PLUS, false, "fp32 min_plus");
+  peak<PolNum<GSP_MAX_MIN, float>>(GSP_FP32, GSP_MAX_MIN, false, "fp32 max_min");
+  peak<PolNum<GSP_MIN_PLUS, double>>(GSP_FP64, GSP_MIN_PLUS, false, "fp64 min_plus");
+  peak<PolMinPlusU32>(GSP_INT32, GSP_MIN_PLUS, true, "int32 min_plus (DPX)");
+  peak<PolNum<GSP_MIN_PLUS, int32_t>>(GSP_INT32, GSP_MIN_PLUS, false, "int32 min_plus (sat)");
+  peak<PolNum<GSP_MIN_PLUS, int64_t>>(GSP_INT64, GSP_MIN_PLUS, false, "int64 min_plus");
+}
+
 /* Naive baseline: one thread per (i, j), one launch per k. */
 __global__ void k_naive(float *d, int64_t n, int64_t k) {
   const int64_t i = blockIdx.y, j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
@@ -123,6 +228,7 @@ struct Row {
   int64_t n;
   double sec, tasks, ceiling;
   int reps;
+  float phase_ms[3]; /* gsp_cuda_fw_phases; < 0: not measured */
 };
 static std::vector<Row> rows;
 static char device_name[256];
@@ -168,18 +274,16 @@ static const char *sname(gsp_semiring s) {
   return n[s];
 }
 
-/* the micro-kernel ceilings (tasks/s); 0: none stated. */
-static double ceiling_for(gsp_type t, bool dpx) {
-  switch (t) {
-  case GSP_FP32:
-    return 13.0e12;
-  case GSP_INT32:
-    return dpx ? 16.2e12 : 0;
-  case GSP_BOOL:
-    return 0.52e15; /* LOP3; the tensor-core rows use it too */
-  default:
-    return 0;
-  }
+/* The ceiling (tasks/s) measured by peak_all; bool: the LOP3 rate (the
+ * tensor-core rows use it too); 0: none measured. */
+static double ceiling_for(gsp_type t, gsp_semiring s, bool dpx) {
+  if (t == GSP_BOOL) return 0.52e15;
+  for (const Ceiling &c : ceilings)
+    if (c.t == t && c.s == s && c.dpx == (dpx && t == GSP_INT32 && s == GSP_MIN_PLUS)) return c.tasks;
+  return 0;
+}
+static double fp32_ceiling() {
+  return ceiling_for(GSP_FP32, GSP_MIN_PLUS, false);
 }
 
 /* fp32 min-plus successors of the last run (input regenerated from its
@@ -216,7 +320,7 @@ static void check_successors(const void *d, const int32_t *succ, int64_t n, int6
 
 /* Tiled GPU closure: median of reps after one warm-up, fresh input each run. */
 static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool dpx, int reps, const char *label,
-                        int bits_impl = -1) {
+                        int bits_impl = -1, bool phases = false) {
   const int64_t np = gsp_cuda_padded_n(t, n);
   const size_t bytes = t == GSP_BOOL ? (size_t)np * np / 8 : (size_t)np * np * tsize(t);
   void *d = NULL;
@@ -247,9 +351,18 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
   }
   if (paths) check_successors(d, succ, n, np, 1000 + reps);
   const double sec = median(times), tasks = (double)n * n * n;
-  rows.push_back({label, tname(t), sname(s), n, sec, tasks / sec, ceiling_for(t, dpx), reps});
-  printf("  %-14s %-5s %-8s n=%6lld  %9.4f s  %7.3f Ttasks/s\n", label, tname(t), sname(s), (long long)n, sec,
+  Row row = {label, tname(t), sname(s), n, sec, tasks / sec, ceiling_for(t, s, dpx), reps, {-1, -1, -1}};
+  if (phases) { /* one more run with events between the phases */
+    gen(d, t, s, n, np, 999);
+    GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, row.phase_ms));
+  }
+  rows.push_back(row);
+  printf("  %-14s %-5s %-8s n=%6lld  %9.4f s  %7.3f Ttasks/s", label, tname(t), sname(s), (long long)n, sec,
          tasks / sec / 1e12);
+  if (phases)
+    printf("  phases: round 0 %.3f ms, other tiles %.3f ms, lookahead wait %.3f ms", row.phase_ms[0], row.phase_ms[1],
+           row.phase_ms[2]);
+  printf("\n");
   fflush(stdout);
   cudaEventDestroy(e0), cudaEventDestroy(e1);
   cudaFree(d), cudaFree(succ);
@@ -280,7 +393,7 @@ static void bench_naive(int64_t n, int reps) {
     if (r > 0) times.push_back(ms / 1e3);
   }
   const double sec = median(times), tasks = (double)n * n * n;
-  rows.push_back({"naive-gpu", "fp32", "min_plus", n, sec, tasks / sec, 13.0e12, reps});
+  rows.push_back({"naive-gpu", "fp32", "min_plus", n, sec, tasks / sec, fp32_ceiling(), reps, {-1, -1, -1}});
   printf("  %-14s fp32  min_plus n=%6lld  %9.4f s  %7.3f Ttasks/s\n", "naive-gpu", (long long)n, sec,
          tasks / sec / 1e12);
   fflush(stdout);
@@ -365,7 +478,7 @@ static void bench_cpu(int64_t n, int reps) {
     if (r > 0) times.push_back(std::chrono::duration<double>(t1 - t0).count());
   }
   const double sec = median(times), tasks = (double)n * n * n;
-  rows.push_back({"gsp-cpu", "fp32", "min_plus", n, sec, tasks / sec, 13.0e12, reps});
+  rows.push_back({"gsp-cpu", "fp32", "min_plus", n, sec, tasks / sec, fp32_ceiling(), reps, {-1, -1, -1}});
   printf("  %-14s fp32  min_plus n=%6lld  %9.4f s  %7.3f Ttasks/s\n", "gsp-cpu", (long long)n, sec, tasks / sec / 1e12);
   fflush(stdout);
 }
@@ -394,20 +507,21 @@ static void bench_e2e(int64_t n, int reps) {
     if (r > 0) times.push_back(std::chrono::duration<double>(t1 - t0).count());
   }
   const double sec = median(times), tasks = (double)n * n * n;
-  rows.push_back({"gpu-end2end", "fp32", "min_plus", n, sec, tasks / sec, 13.0e12, reps});
+  rows.push_back({"gpu-end2end", "fp32", "min_plus", n, sec, tasks / sec, fp32_ceiling(), reps, {-1, -1, -1}});
   printf("  %-14s fp32  min_plus n=%6lld  %9.4f s  %7.3f Ttasks/s (host in, host out)\n", "gpu-end2end", (long long)n,
          sec, tasks / sec / 1e12);
   fflush(stdout);
 }
 
 int main(int argc, char **argv) {
-  bool quick = false, focus = false, user = false;
+  bool quick = false, focus = false, user = false, types = false;
   const char *csv = "bench_closure_gpu.csv", *one = NULL;
   int64_t one_n = 0;
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "--quick")) quick = true;
     else if (!strcmp(argv[a], "--focus")) focus = true;
-    else if (!strcmp(argv[a], "--user")) user = true; /* the kernels behind bench_user_call's rows */
+    else if (!strcmp(argv[a], "--user")) user = true;   /* the kernels behind bench_user_call's rows */
+    else if (!strcmp(argv[a], "--types")) types = true; /* every numeric kernel, 2048 .. 16384, phases */
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
     else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */ one = argv[++a];
       one_n = atoll(argv[++a]);
@@ -429,8 +543,21 @@ int main(int argc, char **argv) {
   verify(4099);
   verify_bits(5000);
   bmma_peak();
+  peak_all();
   const int R = 5;
-  if (user) { /* kernel alone for each bench_user_call row (device-resident input) */
+  if (types) {
+    struct {
+      gsp_type t;
+      gsp_semiring s;
+      bool dpx;
+      const char *label;
+    } const cfg[] = {{GSP_FP32, GSP_MIN_PLUS, false, "tiled"},         {GSP_FP32, GSP_MAX_MIN, false, "tiled"},
+                     {GSP_FP64, GSP_MIN_PLUS, false, "tiled"},         {GSP_INT32, GSP_MIN_PLUS, true, "tiled-dpx"},
+                     {GSP_INT32, GSP_MIN_PLUS, false, "tiled-satadd"}, {GSP_INT64, GSP_MIN_PLUS, false, "tiled"}};
+    for (const auto &c : cfg)
+      for (int64_t n : {2048, 4096, 8192, 16384})
+        bench_tiled(c.t, c.s, n, false, c.dpx, n >= 16384 ? 3 : R, c.label, -1, true);
+  } else if (user) { /* kernel alone for each bench_user_call row (device-resident input) */
     for (int64_t n : {4096, 8192, 16384, 32768}) bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, R, "tiled");
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, true, false, R, "tiled+paths");
     bench_tiled(GSP_INT32, GSP_MIN_PLUS, 16384, false, true, R, "tiled-dpx");
@@ -446,6 +573,7 @@ int main(int argc, char **argv) {
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 4096, false, false, R, "tiled");
     bench_tiled(GSP_BOOL, GSP_OR_AND, 16384, false, false, R, "tiled-bmma");
   } else {
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 2048, false, false, R, "tiled");
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 4096, false, false, R, "tiled");
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 8192, false, false, R, "tiled");
     bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, false, false, R, "tiled");
@@ -469,7 +597,12 @@ int main(int argc, char **argv) {
     bench_cpu(4096, 3);
   }
   FILE *f = fopen(csv, "w");
-  if (f) fprintf(f, "device,impl,type,semiring,n,seconds,tasks_per_s,ceiling,fraction,reps\n");
+  if (f)
+    fprintf(f, "device,impl,type,semiring,n,seconds,tasks_per_s,ceiling,fraction,reps,round0_ms,rest_ms,wait_ms\n");
+  for (const Ceiling &c : ceilings)
+    rows.insert(
+        rows.begin() + (&c - ceilings.data()),
+        Row{"ceiling", tname(c.t), c.dpx ? "min_plus_dpx" : sname(c.s), 0, 0, c.tasks, c.tasks, 0, {-1, -1, -1}});
   printf("\n%-26s %-13s %-5s %-8s %6s %10s %12s %9s\n", "device", "impl", "type", "semiring", "n", "time_s", "tasks/s",
          "of_ceil");
   for (const Row &r : rows) {
@@ -479,9 +612,11 @@ int main(int argc, char **argv) {
     else snprintf(fr, sizeof fr, "-");
     printf("%-26.26s %-13s %-5s %-8s %6lld %10.4f %12.3e %9s\n", device_name, r.impl.c_str(), r.type.c_str(),
            r.sr.c_str(), (long long)r.n, r.sec, r.tasks, fr);
+    char ph[64] = ",,";
+    if (r.phase_ms[0] >= 0) snprintf(ph, sizeof ph, "%.4f,%.4f,%.4f", r.phase_ms[0], r.phase_ms[1], r.phase_ms[2]);
     if (f)
-      fprintf(f, "\"%s\",%s,%s,%s,%lld,%.6f,%.6e,%.3e,%s,%d\n", device_name, r.impl.c_str(), r.type.c_str(),
-              r.sr.c_str(), (long long)r.n, r.sec, r.tasks, r.ceiling, fr, r.reps);
+      fprintf(f, "\"%s\",%s,%s,%s,%lld,%.6f,%.6e,%.3e,%s,%d,%s\n", device_name, r.impl.c_str(), r.type.c_str(),
+              r.sr.c_str(), (long long)r.n, r.sec, r.tasks, r.ceiling, fr, r.reps, ph);
   }
   if (f) fclose(f);
   return 0;

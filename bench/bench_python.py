@@ -101,6 +101,9 @@ def main():
         G = dense_graph(n, 1) if kind == "dense" else sparse_graph(n, m, 1)
         t_gsp, c_gsp, D = timed_median(lambda: gsp.shortest_path(G, backend=a.backend), a.reps)
         ran = dict(gsp.last_run)
+        if "compute_s" in ran:  # where the last call's time went
+            print("  gsp phases: prepare %.3f s, compute %.3f s (device %.3f s, copies %.3f s), finish %.3f s" % tuple(
+                ran[k] for k in ("prepare_s", "compute_s", "device_s", "copy_s", "finish_s")))
         if kind == "dense" and n <= a.scipy_full_n:
             t_sc, c_sc, R = timed(lambda: cg.shortest_path(G, method="FW"))
             how, ok_rows = "FW, full", np.array_equal(D, R)

@@ -8,7 +8,9 @@
 # Suites (GPU ones need the CUDA backend and a GPU):
 #   closure    bench_closure_gpu (kernel, device-resident input; naive GPU,
 #              end-to-end and CPU-backend rows), its --focus rows (successors,
-#              bool tensor cores), scipy's floyd_warshall beside it
+#              bool tensor cores), its --types rows (the measured ceiling of
+#              every type and semiring, each kernel beside it with its phase
+#              times), scipy's floyd_warshall beside it
 #   sssp       bench_sssp single source on R-MAT-21 and grid-4096: CUDA
 #              (delta, auto, auto+parents with phase rows), the CPU backend,
 #              scipy's dijkstra on the same graphs
@@ -26,17 +28,28 @@
 #              and cores, results compared; other types; successors
 #   user       the call as a user makes it (host in, host out):
 #              bench_user_call, and bench_closure_gpu --user where it has it
+#   user-device  the user suite, then the CLI's all-pairs rows (gsp apsp on
+#              |V| = 65536 without output, CLI_REPS times (default 2), and
+#              |V| = 30000 with -o FILE.npy,
+#              wall time and peak memory) and the disk's write rate: a GPU
+#              machine's one call for the user-facing numbers (GSP_STAGE_TRACE=1
+#              in the environment adds the staged-transfer trace)
 #   python     bench/bench_python.py (gsp.shortest_path beside scipy); needs
 #              `import gsp` to work in $PYTHON
-#   gpu-tests  ctest -L gpu-quick, then ctest -L gpu-long (-j4 each), a
-#              suite / seconds / result table
-#   all        every suite above but python and cpu (a GPU machine's run)
+#   gpu-tests  the GPU test tiers (tests/CMakeLists.txt): ctest -L gpu-quick,
+#              then ctest -L gpu-long, both on the one GPU at once (TEST_JOBS,
+#              default 4; GPU_TIERS=gpu-quick runs the first alone), then a
+#              tier / suite / seconds / result table in OUT/gpu_tests.txt;
+#              non-zero when any test failed
+#   all        every suite above but python, cpu and user (which user-device
+#              runs; a GPU machine's run)
 #
 # Environment: BUILD_DIR (default build-bench), OUT (logs; default
 # BUILD_DIR/logs), RESULTS (default bench/results), DEVICE (the name in the
 # CSV file names; default from nvidia-smi, e.g. nvidia-h200, -xK with K GPUs,
 # else the host name), CUDA (ON/OFF, default ON when nvcc is found),
-# CUDA_ARCH (default 90a), PYTHON (default python3), JOBS (build jobs).
+# CUDA_ARCH (default 90a), PYTHON (default python3), JOBS (build jobs),
+# GPU_TIERS and TEST_JOBS (gpu-tests).
 # Exit status: non-zero when a suite failed (every suite still runs).
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,8 +71,8 @@ usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 suites=()
 for s in "$@"; do
   case "$s" in
-  all) suites+=(closure sssp msssp apsp ops scale user gpu-tests) ;;
-  closure|sssp|msssp|apsp|ops|scale|cpu|user|python|gpu-tests) suites+=("$s") ;;
+  all) suites+=(closure sssp msssp apsp ops scale user-device gpu-tests) ;;
+  closure|sssp|msssp|apsp|ops|scale|cpu|user|user-device|python|gpu-tests) suites+=("$s") ;;
   -h|--help) usage ;;
   *) echo "unknown suite '$s'"; usage ;;
   esac
@@ -91,6 +104,7 @@ for s in "${suites[@]}"; do
   scale) targets+=(bench_closure_scale) ;;
   cpu) targets+=(bench_closure_cpu) ;;
   user) targets+=(bench_user_call bench_closure_gpu) ;;
+  user-device) targets+=(bench_user_call bench_closure_gpu gsp_cli) ;;
   gpu-tests) targets+=(all) ;;
   esac
 done
@@ -114,6 +128,10 @@ run_closure() {
     > "$OUT/closure.log" 2>&1 || return 1
   timeout 300 "$X/bench_closure_gpu" --focus --csv "$R/closure_gpu_focus_$DEVICE.csv" \
     > "$OUT/closure_focus.log" 2>&1 || return 1
+  # every numeric type and semiring against its own measured ceiling, with phase times
+  timeout 300 "$X/bench_closure_gpu" --types --csv "$R/closure_gpu_types_$DEVICE.csv" \
+    > "$OUT/closure_types.log" 2>&1 || return 1
+  grep -E "^ceiling|phases" "$OUT/closure_types.log"
   # scipy's rows share the CSV (impl scipy-fw)
   PYTHONUNBUFFERED=1 timeout 200 "$PY" bench/bench_closure_gpu_scipy.py "${SCIPY_BUDGET:-40}" \
     2> "$OUT/closure_scipy.log" >> "$R/closure_gpu_$DEVICE.csv" || return 1
@@ -249,17 +267,39 @@ run_python() {
     | tee "$OUT/python.log"
 }
 
+run_user-device() {
+  run_user || return 1
+  local g rc=0
+  g=$(mktemp -d)
+  "$B/gsp" generate random --n 65536 --m 262144 --wmin 1 --wmax 4096 --type int32 -o "$g/r64k.gr" > /dev/null &&
+    "$B/gsp" generate random --n 30000 --m 240000 --wmin 1 --wmax 4096 --type int32 -o "$g/r30k.gr" > /dev/null ||
+    { rm -rf "$g"; return 1; }
+  for _ in $(seq "${CLI_REPS:-2}"); do
+    /usr/bin/time -f "wall %e s, max rss %M KiB" timeout 120 "$B/gsp" apsp "$g/r64k.gr" --no-sample -v -t int32 2>&1 || rc=1
+  done
+  /usr/bin/time -f "wall %e s, max rss %M KiB" timeout 120 "$B/gsp" apsp "$g/r30k.gr" --no-sample -v -t int32 \
+    -o "$g/r.npy" 2>&1 || rc=1
+  ls -l "$g/r.npy"
+  # the rate the result file is written at bounds the second row
+  dd if=/dev/zero of="$g/dd.bin" bs=64M count=32 oflag=direct 2>&1 | tail -1
+  rm -rf "$g"
+  return $rc
+}
+
 run_gpu-tests() {
-  local rc=0 l s e r
-  printf '%-10s %8s  %s\n' suite seconds result > "$OUT/gpu_tests.txt"
-  for l in gpu-quick gpu-long; do
-    s=$(date +%s)
-    (cd "$B" && ctest -L "$l" -j4 --no-tests=error --output-on-failure) > "$OUT/ctest_$l.log" 2>&1
-    r=$?
-    e=$(( $(date +%s) - s ))
-    [ $r -ne 0 ] && rc=1
-    printf '%-10s %8s  %s\n' "$l" "$e" \
-      "$(grep -E 'tests passed|No tests were found' "$OUT/ctest_$l.log" | tail -1)" >> "$OUT/gpu_tests.txt"
+  local rc=0 tier t0 log
+  printf '%-10s %-28s %9s  %s\n' tier suite seconds result > "$OUT/gpu_tests.txt"
+  for tier in ${GPU_TIERS:-gpu-quick gpu-long}; do
+    t0=$(date +%s)
+    log="$OUT/ctest_$tier.log"
+    (cd "$B" && ctest -L "$tier" -j"${TEST_JOBS:-4}" --no-tests=error --output-on-failure) > "$log" 2>&1 || rc=1
+    # "  3/10 Test  #12: test_cuda_sssp .........   Passed   41.20 sec"
+    sed -n 's/^ *[0-9]*\/[0-9]* Test *#[0-9]*: \([^ ]*\) [ .*]*\([A-Za-z][A-Za-z ]*[a-z]\) *\([0-9.]*\) sec$/\1 \3 \2/p' \
+      "$log" | sort | while read -r suite secs result; do
+      printf '%-10s %-28s %9s  %s\n' "$tier" "$suite" "$secs" "$result"
+    done >> "$OUT/gpu_tests.txt"
+    printf '%-10s %-28s %9s  %s\n' "$tier" "(wall, -j${TEST_JOBS:-4})" "$(( $(date +%s) - t0 ))" \
+      "$(grep -E 'tests passed|No tests were found' "$log" | tail -1)" >> "$OUT/gpu_tests.txt"
   done
   cat "$OUT/gpu_tests.txt"
   return $rc

@@ -206,6 +206,13 @@ gsp_info gsp_get_threads(int *nthreads);
  * desc != NULL and len > 0. */
 gsp_info gsp_cuda_available(bool *available, char *desc, size_t len);
 
+/* Start the GPU's context now, and load the kernels of gsp_apsp's and
+ * gsp_msssp's many-source path, when this build has the CUDA backend and a
+ * device is usable (nothing otherwise; always GSP_SUCCESS). The first GPU
+ * call of a process pays for it (about 0.3-0.5 s): a program can call this
+ * on a thread of its own while it reads its input. */
+gsp_info gsp_cuda_warm_up(void);
+
 /* ---------------------------------------------------------------------- */
 /* Descriptor                                                             */
 /* ---------------------------------------------------------------------- */
@@ -955,6 +962,12 @@ struct gsp_apsp_advanced {
                                ...) block by block and no result matrix is
                                built (*dist and *parent are set to NULL) */
   void *rows_ctx;
+  void *rows_out;           /* with rows: an array of nsources x n values of
+                               the output type, row-major, that the rows are
+                               computed straight into where the algorithm
+                               allows (copied into otherwise); each
+                               callback's dist then points into it. NULL:
+                               gsp's own staging */
   gsp_index row_block;      /* rows per block; 0: chosen from the memory */
   size_t device_memory_cap; /* bytes gsp may take on the GPU; 0: what is
                                free. Results larger than this are computed

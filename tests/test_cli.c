@@ -10,57 +10,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_harness.h"
 #include "gsp_test.h"
 
-static char dir[256];
-static char out[1 << 16], err[1 << 16];
-
+/* gsp runs beside the bundled data: arguments name data/... */
 static void setup(void) {
-  snprintf(dir, sizeof dir, "/tmp/gsp_cli_%d", (int)getpid());
-  mkdir(dir, 0700);
+  cli_harness_setup("cli");
+  cli_cwd = GSP_TEST_DATA_DIR "/..";
 }
 
-static void teardown(void) {
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  cr_expect_eq(system(cmd), 0);
-}
-
-TestSuite(cli, .init = setup, .fini = teardown);
-
-static const char *tmp(const char *name) {
-  static char buf[4][512];
-  static int k;
-  k = (k + 1) % 4;
-  snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-  return buf[k];
-}
-
-static void slurp(const char *path, char *buf, size_t len) {
-  FILE *f = fopen(path, "r");
-  size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-  buf[n] = '\0';
-  if (f) fclose(f);
-}
-
-/* Run `gsp ARGS` with stdout and stderr captured; returns the exit code. */
-static int gsp(const char *fmt, ...) {
-  char args[2048], cmd[4096];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  snprintf(cmd, sizeof cmd, "cd %s/.. && OMP_NUM_THREADS=2 '%s' %s >%s/stdout 2>%s/stderr </dev/null",
-           GSP_TEST_DATA_DIR, GSP_CLI_PATH, args, dir, dir);
-  int st = system(cmd);
-  char so[512], se[512];
-  snprintf(so, sizeof so, "%s/stdout", dir);
-  snprintf(se, sizeof se, "%s/stderr", dir);
-  slurp(so, out, sizeof out);
-  slurp(se, err, sizeof err);
-  cr_assert(WIFEXITED(st), "gsp %s did not exit normally", args);
-  return WEXITSTATUS(st);
-}
+TestSuite(cli, .init = setup, .fini = cli_harness_teardown);
 
 /* ---- an independent reference: DIMACS parsed by fscanf, Dijkstra ---- */
 

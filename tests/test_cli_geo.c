@@ -15,8 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char dir[256];
-static char out[1 << 16], err[1 << 16], file[1 << 16];
+#include "cli_harness.h"
+
+static char file[1 << 16];
 
 /* A 6-vertex graph (vertex 6 has no arcs): shortest 1 -> 5 is
  * 1 -> 3 -> 2 -> 4 -> 5, weight 3 + 4 + 2 + 5 = 14. */
@@ -28,36 +29,13 @@ static const char *graph_co = "c coordinates\np aux sp co 6\n"
                               "v 3 -500000 -33000001\nv 4 24939344 60165135\n"
                               "v 5 180000000 -90000000\nv 6 0 0\n";
 
-static void put(const char *name, const char *text) {
-  char p[512];
-  snprintf(p, sizeof p, "%s/%s", dir, name);
-  FILE *f = fopen(p, "w");
-  cr_assert_not_null(f, "%s", p);
-  fputs(text, f);
-  fclose(f);
-}
-
 static void setup(void) {
-  snprintf(dir, sizeof dir, "/tmp/gsp_cli_geo_%d", (int)getpid());
-  mkdir(dir, 0700);
-  put("g.gr", graph_gr);
-  put("g.co", graph_co);
+  cli_harness_setup("cli_geo");
+  put(tmp("g.gr"), graph_gr);
+  put(tmp("g.co"), graph_co);
 }
 
-static void teardown(void) {
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  cr_expect_eq(system(cmd), 0);
-}
-
-TestSuite(cli_geo, .init = setup, .fini = teardown);
-
-static void slurp(const char *path, char *buf, size_t len) {
-  FILE *f = fopen(path, "r");
-  size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-  buf[n] = '\0';
-  if (f) fclose(f);
-}
+TestSuite(cli_geo, .init = setup, .fini = cli_harness_teardown);
 
 /* Read dir/name into `file`; false when it does not exist. */
 static bool read_out(const char *name) {
@@ -66,24 +44,6 @@ static bool read_out(const char *name) {
   if (access(p, F_OK) != 0) return false;
   slurp(p, file, sizeof file);
   return true;
-}
-
-/* Run `gsp ARGS` in dir with stdout and stderr captured; the exit code. */
-static int gsp(const char *fmt, ...) {
-  char args[2048], cmd[4096];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  snprintf(cmd, sizeof cmd, "cd %s && OMP_NUM_THREADS=2 '%s' %s >stdout 2>stderr </dev/null", dir, GSP_CLI_PATH, args);
-  int st = system(cmd);
-  char so[512], se[512];
-  snprintf(so, sizeof so, "%s/stdout", dir);
-  snprintf(se, sizeof se, "%s/stderr", dir);
-  slurp(so, out, sizeof out);
-  slurp(se, err, sizeof err);
-  cr_assert(WIFEXITED(st), "gsp %s did not exit normally", args);
-  return WEXITSTATUS(st);
 }
 
 /* No temporary left behind by an interrupted or failed write. */
@@ -136,8 +96,8 @@ Test(cli_geo, coordinates_found_gzipped_or_given) {
 }
 
 Test(cli_geo, missing_coordinates_are_a_clear_error) {
-  put("bare.gr", graph_gr);
-  put("keep.svg", "old");
+  put(tmp("bare.gr"), graph_gr);
+  put(tmp("keep.svg"), "old");
   const char *cmds[] = {"path bare.gr 1 5 --geojson x.json", "path bare.gr 1 5 --svg keep.svg",
                         "sssp --source 1 bare.gr --svg keep.svg", "sssp --source 1 bare.gr --geojson x.json",
                         "apsp bare.gr --svg keep.svg"};
@@ -155,20 +115,20 @@ Test(cli_geo, missing_coordinates_are_a_clear_error) {
 }
 
 Test(cli_geo, malformed_coordinates_name_the_line) {
-  put("b.gr", graph_gr);
-  put("b.co", "c bad\nv 1 24937024 60164325\nv 2 24.94 60.16\n");
+  put(tmp("b.gr"), graph_gr);
+  put(tmp("b.co"), "c bad\nv 1 24937024 60164325\nv 2 24.94 60.16\n");
   cr_expect_eq(gsp("path b.gr 1 5 --geojson x.json"), 3);
   cr_expect(strstr(err, "b.co:3: expected 'v ID X Y' (integer micro-degrees)"), "%s", err);
-  put("b.co", "v 1 24937024 60164325\nv 2 190000000 60164349\n");
+  put(tmp("b.co"), "v 1 24937024 60164325\nv 2 190000000 60164349\n");
   cr_expect_eq(gsp("path b.gr 1 5 --geojson x.json"), 3);
   cr_expect(strstr(err, "b.co:2: vertex 2: (190000000, 60164349) is not a "
                         "longitude and latitude in micro-degrees"),
             "%s", err);
-  put("b.co", "v 1 24937024 60164325\nv 1 24937024 60164325\n");
+  put(tmp("b.co"), "v 1 24937024 60164325\nv 1 24937024 60164325\n");
   cr_expect_eq(gsp("path b.gr 1 5 --geojson x.json"), 3);
   cr_expect(strstr(err, "b.co:2: vertex 1 given twice"), "%s", err);
   /* vertex 4 of the path has none */
-  put("b.co", "v 1 1 1\nv 2 2 2\nv 3 3 3\nv 5 5 5\n");
+  put(tmp("b.co"), "v 1 1 1\nv 2 2 2\nv 3 3 3\nv 5 5 5\n");
   cr_expect_eq(gsp("path b.gr 1 5 --geojson x.json"), 3);
   cr_expect(strstr(err, "vertex 4 has no coordinates in b.co"), "%s", err);
   cr_expect(!read_out("x.json"));
@@ -220,7 +180,7 @@ Test(cli_geo, one_vertex_path_is_a_point) {
 }
 
 Test(cli_geo, no_path_writes_nothing) {
-  put("keep.json", "old");
+  put(tmp("keep.json"), "old");
   cr_expect_eq(gsp("path g.gr 1 6 --geojson keep.json --svg n.svg"), 6);
   cr_expect(read_out("keep.json") && !strcmp(file, "old"));
   cr_expect(!read_out("n.svg"));

@@ -13,76 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char dir[256];
-static char out[1 << 16], err[1 << 16];
+#include "cli_harness.h"
 
 static void setup(void) {
-  snprintf(dir, sizeof dir, "/tmp/gsp_cli_input_%d", (int)getpid());
-  mkdir(dir, 0700);
+  cli_harness_setup("cli_input");
 }
 
-static void teardown(void) {
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  cr_expect_eq(system(cmd), 0);
-}
-
-TestSuite(cli_input, .init = setup, .fini = teardown, .timeout = 120);
-
-static const char *tmp(const char *name) {
-  static char buf[8][512];
-  static int k;
-  k = (k + 1) % 8;
-  snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-  return buf[k];
-}
-
-static void slurp(const char *path, char *buf, size_t len) {
-  FILE *f = fopen(path, "r");
-  size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-  buf[n] = '\0';
-  if (f) fclose(f);
-}
-
-/* Run a shell command line in which every "GSP" stands for the binary,
- * stdout and stderr captured into out / err; returns the exit code. */
-static int sh(const char *fmt, ...) {
-  char line[4096], cmd[8192];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  static const char bin[] = "'" GSP_CLI_PATH "'";
-  char expanded[6144];
-  size_t o = 0;
-  for (const char *p = line; *p && o + sizeof bin < sizeof expanded;) {
-    if (!strncmp(p, "GSP", 3)) {
-      memcpy(expanded + o, bin, sizeof bin - 1);
-      o += sizeof bin - 1;
-      p += 3;
-    } else {
-      expanded[o++] = *p++;
-    }
-  }
-  expanded[o] = '\0';
-  snprintf(cmd, sizeof cmd, "cd %s && export OMP_NUM_THREADS=2 && ( %s ) >%s/stdout 2>%s/stderr", dir, expanded, dir,
-           dir);
-  int st = system(cmd);
-  char so[512], se[512];
-  snprintf(so, sizeof so, "%s/stdout", dir);
-  snprintf(se, sizeof se, "%s/stderr", dir);
-  slurp(so, out, sizeof out);
-  slurp(se, err, sizeof err);
-  cr_assert(WIFEXITED(st), "%s did not exit normally", line);
-  return WEXITSTATUS(st);
-}
-
-static void write_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "wb");
-  cr_assert_not_null(f, "%s", path);
-  fputs(text, f);
-  fclose(f);
-}
+TestSuite(cli_input, .init = setup, .fini = cli_harness_teardown, .timeout = 120);
 
 /* ---- 1. piped input ---- */
 
@@ -157,7 +94,7 @@ Test(cli_input, piped_convert_writes_the_same_file) {
 }
 
 Test(cli_input, dash_is_stdin_for_every_reading_command) {
-  write_file(tmp("s.gr"), "p sp 3 2\na 1 2 5\na 2 3 7\n");
+  put(tmp("s.gr"), "p sp 3 2\na 1 2 5\na 2 3 7\n");
   cr_assert_eq(sh("GSP sssp --source 1 - < s.gr"), 0, "%s", err);
   cr_assert(strstr(out, "12") != NULL, "%s", out);
   cr_assert_eq(sh("GSP path - 1 3 < s.gr"), 0, "%s", err);
@@ -167,7 +104,7 @@ Test(cli_input, dash_is_stdin_for_every_reading_command) {
 }
 
 Test(cli_input, gzip_with_trailing_garbage_is_refused) {
-  write_file(tmp("t.txt"), "0 1 5\n1 2 6\n");
+  put(tmp("t.txt"), "0 1 5\n1 2 6\n");
   cr_assert_eq(sh("(gzip -c t.txt; printf 'junk') > t.txt.gz && GSP info t.txt.gz"), 3);
   cr_assert(strstr(err, "after the end of the gzip stream") != NULL, "%s", err);
   /* concatenated members are one stream, as gzip itself reads them */
@@ -180,16 +117,16 @@ Test(cli_input, gzip_with_trailing_garbage_is_refused) {
 Test(cli_input, empty_fields_in_edge_lists_are_refused) {
   const char *const bad[] = {"0,1,\n", "0,1,,\n", "0 1 ,\n", ",0,1\n", "0,,1\n", "0 1 5,\n"};
   for (int k = 0; k < 6; k++) {
-    write_file(tmp("e.csv"), bad[k]);
+    put(tmp("e.csv"), bad[k]);
     cr_assert_eq(sh("GSP info e.csv"), 3, "'%s' was accepted: %s", bad[k], out);
     cr_assert(strstr(err, "line 1: empty field") != NULL, "%s: %s", bad[k], err);
   }
-  write_file(tmp("ok.csv"), "0, 1, 5\n1 ,2,6 # note\n");
+  put(tmp("ok.csv"), "0, 1, 5\n1 ,2,6 # note\n");
   cr_assert_eq(sh("GSP info ok.csv"), 0, "%s", err);
 }
 
 Test(cli_input, empty_source_ids_are_refused) {
-  write_file(tmp("g.txt"), "1 2 1\n2 3 1\n");
+  put(tmp("g.txt"), "1 2 1\n2 3 1\n");
   const char *const bad[] = {"1,,2", "1,", ",1"};
   for (int k = 0; k < 3; k++) {
     cr_assert_eq(sh("GSP apsp -q g.txt --sources %s -o d.mtx", bad[k]), 2, "%s accepted", bad[k]);
@@ -199,7 +136,7 @@ Test(cli_input, empty_source_ids_are_refused) {
 }
 
 Test(cli_input, control_bytes_from_a_file_are_escaped) {
-  write_file(tmp("esc.txt"), "0 1 \033[2J\033]0;owned\007x\n");
+  put(tmp("esc.txt"), "0 1 \033[2J\033]0;owned\007x\n");
   cr_assert_eq(sh("GSP info esc.txt"), 3);
   cr_assert(strchr(err, '\033') == NULL && strchr(err, '\007') == NULL, "raw escape echoed");
   cr_assert(strstr(err, "\\x1b[2J") != NULL, "%s", err);
@@ -218,18 +155,18 @@ Test(cli_input, control_bytes_from_a_file_are_escaped) {
 #endif
 
 Test(cli_input, declared_sizes_do_not_allocate_before_the_data) {
-  write_file(tmp("p.gr"), "p sp 200000000 0\n");
-  write_file(tmp("id.txt"), "0 200000000\n");
-  write_file(tmp("h.mtx"), "%%MatrixMarket matrix coordinate pattern general\n"
-                           "200000000 200000000 0\n");
+  put(tmp("p.gr"), "p sp 200000000 0\n");
+  put(tmp("id.txt"), "0 200000000\n");
+  put(tmp("h.mtx"), "%%MatrixMarket matrix coordinate pattern general\n"
+                    "200000000 200000000 0\n");
   const char *const files[] = {"p.gr", "id.txt", "h.mtx"};
   for (int k = 0; k < 3; k++) {
     cr_assert_eq(sh(DATA_LIMIT "GSP info %s", files[k]), 3, "%s: %s", files[k], err);
     cr_assert(strstr(err, "20000000") != NULL && strstr(err, "are refused") != NULL, "%s", err);
   }
   /* a sources file announcing 2^32 lines holds one: truncated, no 32 GB */
-  write_file(tmp("g.gr"), "p sp 3 1\na 1 2 1\n");
-  write_file(tmp("s.ss"), "p aux sp ss 4294967296\ns 1\n");
+  put(tmp("g.gr"), "p sp 3 1\na 1 2 1\n");
+  put(tmp("s.ss"), "p aux sp ss 4294967296\ns 1\n");
   cr_assert_eq(sh(DATA_LIMIT "GSP apsp -q g.gr --sources s.ss -o d.mtx"), 2, "%s", err);
   cr_assert(strstr(err, "file ends after 1 of 4294967296") != NULL, "%s", err);
   /* remapped sparse ids are fine */
@@ -253,7 +190,7 @@ Test(cli_input, a_long_path_keeps_the_problem_in_the_message) {
   cr_assert_eq(strlen(name), 516);
   char full[1200];
   snprintf(full, sizeof full, "%s/%s", dir, name);
-  write_file(full, "0 1 x\n");
+  put(full, "0 1 x\n");
   cr_assert_eq(sh("GSP info ./%s", name), 3);
   cr_assert(strstr(err, "line 1: weight 'x' is not a number") != NULL, "%s", err);
   /* longer than the message buffer: cut in the middle, problem kept */
@@ -280,26 +217,26 @@ Test(cli_input, values_the_type_cannot_hold_are_refused) {
   for (int k = 0; k < 7; k++) {
     char text[128];
     snprintf(text, sizeof text, "0 1 1\n1 2 %s\n", bad[k].value);
-    write_file(tmp("v.txt"), text);
+    put(tmp("v.txt"), text);
     cr_assert_eq(sh("GSP convert -q -t %s v.txt v.mtx", bad[k].type), 3, "%s as %s accepted", bad[k].value,
                  bad[k].type);
     cr_assert(strstr(err, "line 2: ") != NULL && strstr(err, bad[k].says) != NULL, "%s", err);
     cr_assert(access(tmp("v.mtx"), F_OK) != 0, "an output was written");
   }
   /* --round asks for the nearest value */
-  write_file(tmp("v.txt"), "0 1 16777217\n");
+  put(tmp("v.txt"), "0 1 16777217\n");
   cr_assert_eq(sh("GSP convert -q --round -t fp32 v.txt v.mtx && tail -1 v.mtx"), 0, "%s", err);
   cr_assert(strstr(out, "1 2 16777216") != NULL, "%s", out);
   /* decimal fractions are rounded as any binary format must; exact ones kept */
-  write_file(tmp("w.txt"), "0 1 0.1\n1 2 16777216\n");
+  put(tmp("w.txt"), "0 1 0.1\n1 2 16777216\n");
   cr_assert_eq(sh("GSP convert -q -t fp32 w.txt w.mtx && cat w.mtx"), 0, "%s", err);
   cr_assert(strstr(out, "1 2 0.1") != NULL && strstr(out, "2 3 16777216") != NULL, "%s", out);
   /* the default type: a real after a large integer would round it */
-  write_file(tmp("m.txt"), "0 1 9007199254740993\n1 2 0.5\n");
+  put(tmp("m.txt"), "0 1 9007199254740993\n1 2 0.5\n");
   cr_assert_eq(sh("GSP convert -q m.txt m.mtx"), 3);
   cr_assert(strstr(err, "line 2: real weight '0.5'") != NULL && strstr(err, "9007199254740993"), "%s", err);
   /* a "real" Matrix Market file holds doubles */
-  write_file(tmp("r.mtx"), "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 9007199254740993\n");
+  put(tmp("r.mtx"), "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 9007199254740993\n");
   cr_assert_eq(sh("GSP convert -q r.mtx r2.mtx"), 3);
   cr_assert(strstr(err, "line 3: integer weight 9007199254740993") != NULL, "%s", err);
 }
@@ -366,7 +303,7 @@ Test(cli_input, dense_zero_is_not_silently_an_arc) {
     cr_assert_eq(sh("GSP info --absent inf %s", f), 0, "%s", err);
     cr_assert(strstr(out, "arcs:        1156 ") != NULL, "%s", out);
   }
-  cr_assert_eq(sh("GSP info --absent nan ki.npy"), 1);
+  cr_assert_eq(sh("GSP info --absent nan ki.npy"), 2); /* an option that does not apply to the file */
   cr_assert(strstr(err, "not a value of the file's integer dtype") != NULL, "%s", err);
   /* NaN as the absent value */
   for (int k = 0; k < 34 * 34; k++)
@@ -384,7 +321,7 @@ Test(cli_input, dense_zero_is_not_silently_an_arc) {
 
 Test(cli_input, vertices_in_messages_are_numbered_as_in_the_file) {
   /* 1-based DIMACS: the cycle is 2 -> 3 -> 2, the source 1 */
-  write_file(tmp("nc.gr"), "p sp 3 3\na 1 2 1\na 2 3 -5\na 3 2 1\n");
+  put(tmp("nc.gr"), "p sp 3 3\na 1 2 1\na 2 3 -5\na 3 2 1\n");
   cr_assert_eq(sh("GSP apsp nc.gr -o d.mtx"), 5);
   cr_assert(strstr(err, "2 -> 3 -> 2") != NULL, "%s", err);
   cr_assert_eq(sh("GSP sssp --source 1 nc.gr"), 5);
@@ -394,20 +331,20 @@ Test(cli_input, vertices_in_messages_are_numbered_as_in_the_file) {
   cr_assert_eq(sh("GSP negcycle nc.gr"), 5);
   cr_assert(strstr(out, "2 -> 3 -> 2") != NULL, "%s", out);
   /* duplicates are named as in the file too */
-  write_file(tmp("d.gr"), "p sp 3 2\na 2 3 1\na 2 3 4\n");
+  put(tmp("d.gr"), "p sp 3 2\na 2 3 1\na 2 3 4\n");
   cr_assert_eq(sh("GSP info --dup error d.gr"), 1);
   cr_assert(strstr(err, "duplicate entry (2, 3)") != NULL, "%s", err);
-  write_file(tmp("d.txt"), "50 70 1\n50 70 2\n");
+  put(tmp("d.txt"), "50 70 1\n50 70 2\n");
   cr_assert_eq(sh("GSP info --remap --dup error d.txt"), 1);
   cr_assert(strstr(err, "duplicate entry (50, 70)") != NULL, "%s", err);
   /* remapped labels */
-  write_file(tmp("r.txt"), "50 70 -3\n70 50 1\n");
+  put(tmp("r.txt"), "50 70 -3\n70 50 1\n");
   cr_assert_eq(sh("GSP sssp --remap --source 50 r.txt"), 5);
   cr_assert(strstr(err, "source 50 ") != NULL && strstr(err, "50 -> 70 -> 50") != NULL, "%s", err);
 }
 
 Test(cli_input, usage_errors_speak_cli) {
-  write_file(tmp("g.gr"), "p sp 3 2\na 1 2 -1\na 2 3 1\n");
+  put(tmp("g.gr"), "p sp 3 2\na 1 2 -1\na 2 3 1\n");
   cr_assert_eq(sh("GSP apsp --cutoff -1 g.gr -o d.mtx"), 2, "%s", err);
   cr_assert(strstr(err, "--cutoff") != NULL, "%s", err);
   cr_assert_eq(sh("GSP apsp --algo msssp g.gr -o d.mtx"), 2, "%s", err);
@@ -441,8 +378,76 @@ Test(cli_input, npy_dtype_and_npz_messages) {
   cr_assert_eq(sh("GSP info h.npy"), 3);
   cr_assert(strstr(err, "dtype '<f2' is not supported") != NULL && strstr(err, "'<f8'") != NULL, "%s", err);
   /* an .npz is a zip archive */
-  write_file(tmp("z.npz"), "PK\003\004\024\0\0\0\0\0rest of a zip");
+  put(tmp("z.npz"), "PK\003\004\024\0\0\0\0\0rest of a zip");
   cr_assert_eq(sh("GSP info z.npz"), 3);
   cr_assert(strstr(err, "not supported") != NULL && strstr(err, "numpy.save") != NULL, "%s", err);
   cr_assert(strstr(err, "NUL byte") == NULL, "%s", err);
+}
+
+/* The id modes number edge-list vertices; Matrix Market and DIMACS number
+ * theirs from 1 by definition and a dense file by position: --one-based
+ * and --remap there are refused as usage errors, never silently ignored. */
+Test(cli_input, id_modes_apply_to_edge_lists_only) {
+  put(tmp("g.mtx"), "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 5\n2 3 7\n");
+  put(tmp("g.gr"), "p sp 3 2\na 1 2 5\na 2 3 7\n");
+  put(tmp("g.txt"), "1 2 5\n2 3 7\n");
+  static const char *const refused[][3] = {{"--one-based", "g.mtx", "Matrix Market numbers vertices from 1"},
+                                           {"--remap", "g.mtx", "Matrix Market numbers vertices from 1"},
+                                           {"--one-based", "g.gr", "DIMACS numbers vertices from 1"},
+                                           {"--remap", "g.gr", "DIMACS numbers vertices from 1"}};
+  for (int k = 0; k < 4; k++) {
+    cr_expect_eq(sh("GSP info %s %s", refused[k][0], refused[k][1]), 2, "%s %s: %s", refused[k][0], refused[k][1], out);
+    cr_expect(strstr(err, refused[k][2]) != NULL && strstr(err, "edge lists only") != NULL, "%s", err);
+    cr_expect_eq(sh("GSP convert %s %s g2.txt", refused[k][0], refused[k][1]), 2, "%s", err);
+  }
+  cr_assert_eq(sh("GSP convert g.mtx g.npy"), 0, "%s", err);
+  cr_expect_eq(sh("GSP info --remap g.npy"), 2, "%s", err);
+  cr_expect(strstr(err, "by position") != NULL, "%s", err);
+  /* on an edge list both still mean what they say */
+  cr_assert_eq(sh("GSP info --one-based g.txt"), 0, "%s", err);
+  cr_expect(strstr(out, "vertices:    3\n") != NULL, "%s", out);
+  cr_assert_eq(sh("GSP info --remap g.txt"), 0, "%s", err);
+  cr_expect(strstr(out, "vertices:    3\n") != NULL, "%s", out);
+}
+
+/* One rule in every format, for files, stdin and gzip: an input with no
+ * byte, or nothing but blank and comment lines, is "empty input" naming
+ * the file (exit 3), never a graph of 0 vertices. */
+Test(cli_input, empty_inputs_are_errors_in_every_format) {
+  static const char *const files[][2] = {{"e.txt", ""},      {"e.mtx", ""},
+                                         {"e.gr", ""},       {"e.npy", ""},
+                                         {"e.gspd", ""},     {"c.txt", "# a comment\n\n% another\n"},
+                                         {"c.mtx", "% c\n"}, {"c.gr", "c comment\nc more\n"}};
+  for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+    put(tmp(files[k][0]), files[k][1]);
+    cr_expect_eq(sh("GSP info %s", files[k][0]), 3, "%s: %s", files[k][0], out);
+    char want[64];
+    snprintf(want, sizeof want, "%s: empty input", files[k][0]);
+    cr_expect(strstr(err, want) != NULL, "%s", err);
+    cr_expect_eq(sh("gzip -c %s > %s.gz && GSP info %s.gz", files[k][0], files[k][0], files[k][0]), 3, "%s.gz: %s",
+                 files[k][0], out);
+    cr_expect(strstr(err, "empty input") != NULL, "%s", err);
+  }
+  cr_expect_eq(sh("GSP info - </dev/null"), 3, "%s", out);
+  cr_expect(strstr(err, "stdin: empty input") != NULL, "%s", err);
+  cr_expect_eq(sh("printf 'c only\\n' | GSP info --input-format dimacs -"), 3, "%s", out);
+  cr_expect(strstr(err, "stdin: empty input") != NULL, "%s", err);
+  /* a banner with no size line is a truncated file, not an empty one */
+  put(tmp("b.mtx"), "%%MatrixMarket matrix coordinate integer general\n% c\n");
+  cr_expect_eq(sh("GSP info b.mtx"), 3);
+  cr_expect(strstr(err, "file ends before the size line") != NULL, "%s", err);
+}
+
+/* Messages end with the source location of the failed check only in the
+ * debug mode (GSP_DEBUG=1); a user sees the sentence alone. */
+Test(cli_input, source_locations_only_in_debug_mode) {
+  put(tmp("bad.gr"), "p sp 2 1\na 1 3 4\n");
+  cr_assert_eq(sh("GSP info bad.gr"), 3);
+  cr_expect(strstr(err, "out of range") != NULL, "%s", err);
+  cr_expect(strstr(err, ".c:") == NULL && strchr(err, '[') == NULL, "location outside the debug mode: %s", err);
+  cr_assert_eq(sh("GSP_DEBUG=0 GSP info bad.gr"), 3);
+  cr_expect(strstr(err, ".c:") == NULL, "GSP_DEBUG=0 is off: %s", err);
+  cr_assert_eq(sh("GSP_DEBUG=1 GSP info bad.gr"), 3);
+  cr_expect(strstr(err, "out of range") != NULL && strstr(err, " [") != NULL && strstr(err, ".c:") != NULL,
+            "no location in the debug mode: %s", err);
 }

@@ -20,99 +20,14 @@
 #include <time.h>
 #include <unistd.h>
 
-static char dir[256];
-static char out[1 << 16], err[1 << 16];
+#include "cli_harness.h"
+#include "gsp_test.h"
 
 static void setup(void) {
-  snprintf(dir, sizeof dir, "/tmp/gsp_cli_output_%d", (int)getpid());
-  mkdir(dir, 0700);
+  cli_harness_setup("cli_output");
 }
 
-static void teardown(void) {
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  cr_expect_eq(system(cmd), 0);
-}
-
-TestSuite(cli_output, .init = setup, .fini = teardown, .timeout = 300);
-
-static const char *tmp(const char *name) {
-  static char buf[8][512];
-  static int k;
-  k = (k + 1) % 8;
-  snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-  return buf[k];
-}
-
-static size_t slurp(const char *path, char *buf, size_t len) {
-  FILE *f = fopen(path, "r");
-  size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-  buf[n] = '\0';
-  if (f) fclose(f);
-  return n;
-}
-
-static void put(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  cr_assert_not_null(f, "%s", path);
-  fputs(text, f);
-  fclose(f);
-}
-
-/* Limits for the child: 0 = none. */
-typedef struct {
-  rlim_t as, fsize;
-} limits;
-
-/* Run `gsp ARGS` in dir (shell syntax) with stdout and stderr captured and
- * the limits set in the child; returns the exit code, or 128 + signal. */
-static int gsp_lim(limits lim, const char *fmt, ...) {
-  char args[2048], cmd[4096];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  snprintf(cmd, sizeof cmd, "cd %s && exec '%s' %s >%s/stdout 2>%s/stderr </dev/null", dir, GSP_CLI_PATH, args, dir,
-           dir);
-  pid_t pid = fork();
-  cr_assert(pid >= 0);
-  if (pid == 0) {
-    setenv("OMP_NUM_THREADS", "2", 1);
-    setenv("MALLOC_ARENA_MAX", "2", 1);
-    signal(SIGXFSZ, SIG_IGN); /* a write past the size limit fails with EFBIG */
-    if (lim.fsize) {
-      struct rlimit rl = {lim.fsize, lim.fsize};
-      if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(120);
-    }
-    if (lim.as) {
-      struct rlimit rl = {lim.as, lim.as};
-      if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(121);
-    }
-    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-    _exit(122);
-  }
-  int st = 0;
-  cr_assert_eq(waitpid(pid, &st, 0), pid);
-  char p[512];
-  snprintf(p, sizeof p, "%s/stdout", dir);
-  slurp(p, out, sizeof out);
-  snprintf(p, sizeof p, "%s/stderr", dir);
-  slurp(p, err, sizeof err);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-#define gsp(...) gsp_lim((limits){0, 0}, __VA_ARGS__)
-
-/* Files in dir whose name says temporary. */
-static int temporaries_left(void) {
-  DIR *d = opendir(dir);
-  cr_assert_not_null(d);
-  int k = 0;
-  struct dirent *e;
-  while ((e = readdir(d)))
-    if (strstr(e->d_name, ".tmp")) k++;
-  closedir(d);
-  return k;
-}
+TestSuite(cli_output, .init = setup, .fini = cli_harness_teardown, .timeout = 300);
 
 static bool same_file(const char *a, const char *b) {
   FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
@@ -147,7 +62,7 @@ Test(cli_output, dash_writes_to_stdout) {
   cr_expect(strstr(out, "# vertex distance\n1 0\n2 3\n3 7\n"), "stdout: %s", out);
   cr_assert_eq(gsp("convert g.gr -q -f edgelist -"), 0, "%s", err);
   cr_expect(strstr(out, "0 1 3\n"), "stdout: %s", out);
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 Test(cli_output, device_node_stays_a_device) {
@@ -163,7 +78,7 @@ Test(cli_output, device_node_stays_a_device) {
   cr_assert_eq(lstat(tmp("null"), &st), 0);
   cr_expect(S_ISCHR(st.st_mode), "the device node was replaced by a file");
   cr_expect_eq(st.st_rdev, makedev(1, 3));
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 Test(cli_output, fifo_with_a_reader_gets_the_bytes) {
@@ -215,7 +130,7 @@ Test(cli_output, symlink_followed_and_mode_kept) {
   cr_assert_eq(lstat(tmp("dlink.mtx"), &st), 0);
   cr_expect(S_ISLNK(st.st_mode));
   cr_expect_eq(stat(tmp("sub/d.mtx"), &st), 0, "the link's target was not written");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 /* ---- item: unwritable outputs are refused before any computation ---- */
@@ -243,7 +158,7 @@ Test(cli_output, unwritable_outputs_refused_first) {
     cr_expect(!strstr(out, "closure by"), "computed before refusing: %s", out);
   }
   cr_expect_eq(access(tmp("d.npy"), F_OK), -1, "a refused run left d.npy");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 /* ---- item: all-or-nothing outputs ---- */
@@ -263,7 +178,7 @@ Test(cli_output, negative_cycle_keeps_old_files) {
   cr_expect_str_eq(got, "old\n");
   slurp(tmp("oldp.npy"), got, sizeof got);
   cr_expect_str_eq(got, "old\n");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 /* A full disk: the file size limit makes writes fail with EFBIG. */
@@ -275,7 +190,7 @@ Test(cli_output, full_disk_keeps_old_files_and_stops) {
   for (int k = 1; k <= 200; k++) fprintf(f, "s %d\n", k);
   fclose(f);
   put(tmp("old.txt"), "old\n");
-  limits lim = {0, 1024};
+  cli_limits lim = {0, 1024};
   cr_expect_eq(gsp_lim(lim, "queries r.gr q.ss -o old.txt"), 4, "%s", err);
   /* it stopped at the failed write instead of answering all 200: 1024
    * bytes hold about 30 result lines, one buffer flush later it knows */
@@ -297,7 +212,7 @@ Test(cli_output, full_disk_keeps_old_files_and_stops) {
   cr_expect_str_eq(got, "old\n");
   slurp(tmp("oldp.npy"), got, sizeof got);
   cr_expect_str_eq(got, "old\n");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 Test(cli_output, signal_removes_the_temporary) {
@@ -317,13 +232,13 @@ Test(cli_output, signal_removes_the_temporary) {
     _exit(122);
   }
   /* the temporary exists from the start (the output is opened first) */
-  for (int k = 0; k < 500 && temporaries_left() == 0; k++) usleep(10000);
-  cr_assert_eq(temporaries_left(), 1, "no temporary appeared");
+  for (int k = 0; k < 500 && gsp_test_temporaries(dir) == 0; k++) usleep(10000);
+  cr_assert_eq(gsp_test_temporaries(dir), 1, "no temporary appeared");
   cr_assert_eq(kill(pid, SIGTERM), 0);
   int st = 0;
   cr_assert_eq(waitpid(pid, &st, 0), pid);
   cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "status %d", st);
-  cr_expect_eq(temporaries_left(), 0, "SIGTERM left the temporary");
+  cr_expect_eq(gsp_test_temporaries(dir), 0, "SIGTERM left the temporary");
   char got[64];
   slurp(tmp("old.npy"), got, sizeof got);
   cr_expect_str_eq(got, "old\n");
@@ -349,7 +264,7 @@ Test(cli_output, memory_cap_streams_the_same_npy) {
   cr_assert_eq(gsp("apsp r.gr -q -o s.npy --parent-output sp32.npy --parent-type int32 --memory-cap 2M"), 0, "%s", err);
   cr_assert_eq(gsp("apsp r.gr -q -o whole.npy --parent-output wp32.npy --parent-type int32"), 0, "%s", err);
   cr_expect(same_file(tmp("wp32.npy"), tmp("sp32.npy")), "the streamed int32 parents differ");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -371,17 +286,17 @@ Test(cli_output, address_space_limit_streams_the_result) {
   /* the least limit (in 8 MiB steps) under which gsp runs at all */
   rlim_t base = 0;
   for (rlim_t l = 32u << 20; l <= (rlim_t)4 << 30 && !base; l += 8u << 20)
-    if (gsp_lim((limits){l, 0}, "apsp tiny.gr -q -o tiny.npy") == 0) base = l;
+    if (gsp_lim((cli_limits){l, 0}, "apsp tiny.gr -q -o tiny.npy") == 0) base = l;
   if (!base) cr_skip_test("gsp does not start under a 4 GiB address-space limit (a CUDA-linked binary?): %s", err);
   cr_assert_eq(gsp("generate random -n 3000 -m 30000 -t int64 -o r.gr -q"), 0, "%s", err);
   cr_assert_eq(gsp("apsp r.gr -q -o whole.npy"), 0, "%s", err);
   /* 72 MB of distances; 32 MiB over the base leaves room for blocks only */
   rlim_t lim = base + (32u << 20);
-  int rc = gsp_lim((limits){lim, 0}, "apsp r.gr -v -o s.npy");
+  int rc = gsp_lim((cli_limits){lim, 0}, "apsp r.gr -v -o s.npy");
   cr_assert_eq(rc, 0, "limit %llu MiB: %s", (unsigned long long)(lim >> 20), err);
   cr_expect(strstr(err, "streamed to s.npy in row blocks"), "not streamed: %s", err);
   cr_expect(same_file(tmp("whole.npy"), tmp("s.npy")), "the streamed result differs");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
 #endif
 }
 
@@ -399,7 +314,7 @@ static void mount_teardown(void) {
   char cmd[700];
   snprintf(cmd, sizeof cmd, "umount %s 2>/dev/null; umount %s 2>/dev/null; true", mnt_full, mnt_ro);
   cr_expect_eq(system(cmd), 0);
-  teardown();
+  cli_harness_teardown();
 }
 
 Test(cli_output, tmpfs_full_and_read_only, .init = mount_setup, .fini = mount_teardown) {

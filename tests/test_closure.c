@@ -91,30 +91,10 @@ static graph make_graph(gkind kind, int64_t n, gsp_semiring s, uint64_t seed) {
   return g;
 }
 
-static void store_value(gsp_type t, void *x, double v) {
-  switch (t) {
-  case GSP_BOOL:
-    *(bool *)x = v != 0;
-    break;
-  case GSP_INT32:
-    *(int32_t *)x = v >= INT32_MAX ? INT32_MAX : v <= INT32_MIN ? INT32_MIN : (int32_t)v;
-    break;
-  case GSP_INT64:
-    *(int64_t *)x = v >= 0x1p63 ? INT64_MAX : v <= -0x1p63 ? INT64_MIN : (int64_t)v;
-    break;
-  case GSP_FP32:
-    *(float *)x = (float)v;
-    break;
-  case GSP_FP64:
-    *(double *)x = v;
-    break;
-  }
-}
-
 static gsp_matrix graph_to_gsp(const graph *g, gsp_type t) {
   size_t ts = gsp_type_size(t);
   char *X = malloc(g->m * ts + 1);
-  for (size_t e = 0; e < g->m; e++) store_value(t, X + e * ts, g->W[e]);
+  for (size_t e = 0; e < g->m; e++) gsp_test_value_set_f64(t, X + e * ts, g->W[e]);
   gsp_matrix A = NULL;
   GSP_OK(gsp_matrix_new(&A, t, (gsp_index)g->n, (gsp_index)g->n));
   GSP_OK(gsp_matrix_build(A, g->I, g->J, X, (gsp_index)g->m, GSP_DUP_ERROR));
@@ -212,7 +192,7 @@ static void assert_matches(gsp_matrix C, gsp_type t, int64_t n, const double *D,
     int64_t at = (int64_t)(I[k] * (gsp_index)n + J[k]);
     cr_assert(P[at], "%sentry (%llu,%llu) has no path in the reference", gsp_test_ctx, (unsigned long long)I[k],
               (unsigned long long)J[k]);
-    store_value(t, y, D[at]);
+    gsp_test_value_set_f64(t, y, D[at]);
     cr_assert(gsp_test_value_eq(t, X + k * ts, y, 0), "%s(%llu,%llu): gsp %.17g, reference %.17g", gsp_test_ctx,
               (unsigned long long)I[k], (unsigned long long)J[k], gsp_test_value_f64(t, X + k * ts),
               gsp_test_value_f64(t, y));

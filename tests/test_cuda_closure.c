@@ -241,6 +241,18 @@ Test(cuda_closure, small_or_and) {
       for (int nr = 0; nr < 2; nr++) run_case(GSP_BOOL, GSP_OR_AND, small_sizes[z], (kind)k, nr, false, seed++);
 }
 
+/* Several rounds (3 and 5 tiles of 128): the lookahead's two workspaces
+ * alternate and the next round's stripe is updated apart from the rest. */
+Test(cuda_closure, rounds_every_semiring_type) {
+  gpu_or_skip();
+  const int64_t sizes[] = {300, 600};
+  uint64_t seed = 150;
+  for (size_t a = 0; a < 4; a++)
+    for (size_t b = 0; b < 4; b++)
+      for (size_t z = 0; z < 2; z++)
+        run_case(num_types[b], num_srs[a], sizes[z], RANDOM, (seed & 1) != 0, false, seed++);
+}
+
 #ifdef GSP_TEST_LONG /* the small_* cases cover every semiring, type and kind */
 Test(cuda_closure, n1000_every_semiring_type) {
   gpu_or_skip();

@@ -12,13 +12,17 @@
  * staging, repeated and single sources, long paths (rings: more rounds than
  * first queued), complete and disconnected graphs, zero-weight arcs and
  * float absorption (cells left to the tie BFS), a zero-weight ring whose
- * tie levels are as deep as the ring, cutoffs and all four types.
+ * tie levels are as deep as the ring, cutoffs and all four types; calls
+ * from several threads at once, of growing sizes (one holds the pinned
+ * staging pool, pinned slot by slot beside the first batches; the others
+ * pin their own).
  *
  * Every test skips when gsp_cuda_available finds no device; CUDA is first
  * touched inside a test (Criterion forks each).
  */
 #define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -278,4 +282,56 @@ Test(cuda_msssp, large_rows_against_closure) {
   gsp_test_context("500 sources of 6000 with parents");
   both(A, src, 500, 0, false, 0, 3);
   gsp_matrix_free(&A);
+}
+
+/* One all-pairs call on the GPU, for a thread of its own. */
+typedef struct {
+  gsp_matrix A, D, P;
+  gsp_info info;
+} gpu_call;
+
+static void *gpu_call_run(void *arg) {
+  gpu_call *c = arg;
+  gsp_msssp_opts o = {0};
+  o.backend = GSP_BACKEND_CUDA;
+  gsp_index ns;
+  gsp_index *all = gsp_test_all_sources(c->A, &ns);
+  c->info = all ? gsp_msssp(&c->D, &c->P, c->A, all, ns, &o) : GSP_OUT_OF_MEMORY;
+  free(all);
+  return NULL;
+}
+
+Test(cuda_msssp, concurrent_calls_and_growing_staging) {
+  gpu_or_skip();
+  /* rounds of 3 threads at once; sizes grow from round to round (the
+   * pool's slots are pinned again, larger) and differ between threads */
+  enum { ROUNDS = 3, THREADS = 3 };
+  for (int r = 0; r < ROUNDS; r++) {
+    gpu_call c[THREADS];
+    pthread_t th[THREADS];
+    bool started[THREADS];
+    memset(c, 0, sizeof c);
+    for (int k = 0; k < THREADS; k++) {
+      const gsp_type t = sssp_types[(r + k) % 4];
+      c[k].A = family_matrix(F_RANDOM, t, 700 + 900 * r + 150 * k, 7 + (uint64_t)(r * THREADS + k));
+      started[k] = pthread_create(&th[k], NULL, gpu_call_run, &c[k]) == 0;
+      if (!started[k]) gpu_call_run(&c[k]);
+    }
+    for (int k = 0; k < THREADS; k++) {
+      if (started[k]) pthread_join(th[k], NULL);
+      gsp_test_context("round %d thread %d", r, k);
+      cr_assert_eq(c[k].info, GSP_SUCCESS, "%s%s", gsp_test_ctx, gsp_strerror(c[k].info));
+      gsp_msssp_opts o = {0};
+      o.backend = GSP_BACKEND_CPU;
+      gsp_index ns;
+      gsp_index *all = gsp_test_all_sources(c[k].A, &ns);
+      gsp_matrix Dc = NULL, Pc = NULL;
+      GSP_OK(gsp_msssp(&Dc, &Pc, c[k].A, all, ns, &o));
+      gsp_test_assert_matrix_same(c[k].D, Dc, 0);
+      gsp_test_assert_matrix_same(c[k].P, Pc, 0);
+      free(all);
+      gsp_matrix_free(&Dc), gsp_matrix_free(&Pc);
+      gsp_matrix_free(&c[k].A), gsp_matrix_free(&c[k].D), gsp_matrix_free(&c[k].P);
+    }
+  }
 }

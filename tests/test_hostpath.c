@@ -12,35 +12,11 @@
 #include <string.h>
 
 #include "gsp_test.h"
+#include "hostpath_test.h"
 
 #define N 613 /* 375769 entries: above the parallel threshold (2^18) */
 
 static const gsp_type all_types[] = {GSP_BOOL, GSP_INT32, GSP_INT64, GSP_FP32, GSP_FP64};
-
-static size_t tsize(gsp_type t) {
-  return t == GSP_BOOL ? 1 : t == GSP_INT32 || t == GSP_FP32 ? 4 : 8;
-}
-
-/* value v of type t into p */
-static void put(void *p, gsp_type t, double v) {
-  switch (t) {
-  case GSP_BOOL:
-    *(uint8_t *)p = v != 0;
-    break;
-  case GSP_INT32:
-    *(int32_t *)p = (int32_t)v;
-    break;
-  case GSP_INT64:
-    *(int64_t *)p = (int64_t)v;
-    break;
-  case GSP_FP32:
-    *(float *)p = (float)v;
-    break;
-  case GSP_FP64:
-    *(double *)p = v;
-    break;
-  }
-}
 
 /* equal as values (floats: -0 == 0), as gsp compares with the absent value */
 static bool same_value(const void *a, const void *b, gsp_type t) {
@@ -62,7 +38,7 @@ static bool same_value(const void *a, const void *b, gsp_type t) {
  * about a third of the cells, -0.0 (absent too) and NaN (present) among the
  * floats. */
 static void *dense_array(gsp_type t, int64_t n, uint64_t seed) {
-  const size_t nn = (size_t)n * (size_t)n, ts = tsize(t);
+  const size_t nn = (size_t)n * (size_t)n, ts = gsp_type_size(t);
   char *x = malloc(nn * ts);
   cr_assert(x);
   uint64_t st = seed;
@@ -70,9 +46,9 @@ static void *dense_array(gsp_type t, int64_t n, uint64_t seed) {
     const uint64_t r = gsp_test_rand(&st);
     double v = r % 3 == 0 ? 0 : (double)(1 + (r >> 8) % 50);
     if (t == GSP_BOOL) v = r % 3 != 0;
-    put(x + k * ts, t, v);
-    if ((t == GSP_FP32 || t == GSP_FP64) && (r >> 20) % 97 == 0) put(x + k * ts, t, -0.0);
-    if ((t == GSP_FP32 || t == GSP_FP64) && (r >> 20) % 89 == 0) put(x + k * ts, t, NAN);
+    gsp_test_value_set_f64(t, x + k * ts, v);
+    if ((t == GSP_FP32 || t == GSP_FP64) && (r >> 20) % 97 == 0) gsp_test_value_set_f64(t, x + k * ts, -0.0);
+    if ((t == GSP_FP32 || t == GSP_FP64) && (r >> 20) % 89 == 0) gsp_test_value_set_f64(t, x + k * ts, NAN);
   }
   return x;
 }
@@ -80,11 +56,11 @@ static void *dense_array(gsp_type t, int64_t n, uint64_t seed) {
 /* export_dense of A with absent value `fill`, compared cell by cell with
  * what x (absent = zero) implies; also the entry count. */
 static void check_dense(gsp_matrix A, const char *x, gsp_type t, int64_t n) {
-  const size_t nn = (size_t)n * (size_t)n, ts = tsize(t);
+  const size_t nn = (size_t)n * (size_t)n, ts = gsp_type_size(t);
   char zero[8], fill[8], *y = malloc(nn * ts);
   cr_assert(y);
-  put(zero, t, 0);
-  put(fill, t, t == GSP_BOOL ? 0 : 77);
+  gsp_test_value_set_f64(t, zero, 0);
+  gsp_test_value_set_f64(t, fill, t == GSP_BOOL ? 0 : 77);
   GSP_OK(gsp_matrix_export_dense(y, fill, A));
   gsp_index nv = 0, want = 0;
   GSP_OK(gsp_matrix_nvals(&nv, A));
@@ -106,9 +82,9 @@ Test(hostpath, dense_import_pack_export_unpack_every_type) {
   GSP_OK(gsp_set_threads(2));
   for (size_t q = 0; q < sizeof all_types / sizeof all_types[0]; q++) {
     const gsp_type t = all_types[q];
-    const size_t nn = (size_t)N * N, ts = tsize(t);
+    const size_t nn = (size_t)N * N, ts = gsp_type_size(t);
     char *x = dense_array(t, N, 11 + q), zero[8];
-    put(zero, t, 0);
+    gsp_test_value_set_f64(t, zero, 0);
     gsp_matrix A = NULL, B = NULL;
     GSP_OK(gsp_matrix_import_dense(&A, t, N, N, x, zero));
     check_dense(A, x, t, N);
@@ -127,7 +103,7 @@ Test(hostpath, dense_import_pack_export_unpack_every_type) {
     check_dense(B, x, t, N);
     void *out = NULL;
     char fill[8];
-    put(fill, t, t == GSP_BOOL ? 0 : 77);
+    gsp_test_value_set_f64(t, fill, t == GSP_BOOL ? 0 : 77);
     GSP_OK(gsp_matrix_unpack_dense(&out, fill, &B));
     cr_assert_null(B);
     for (size_t k = 0; k < nn; k++) {
@@ -283,37 +259,27 @@ Test(hostpath, nan_and_negative_cycle_leave_input_unchanged) {
   GSP_OK(gsp_set_threads(2));
   const int64_t n = 600;
   const size_t nn = (size_t)n * n;
-  float *x = malloc(nn * 4), *y = malloc(nn * 4);
+  float *x = malloc(nn * 4);
   uint64_t st = 21;
   for (size_t k = 0; k < nn; k++) x[k] = gsp_test_rand(&st) % 7 == 0 ? (float)(1 + k % 13) : INFINITY;
   x[nn - 3] = NAN; /* in the last rows: every block of a pass is checked */
   const float inf = INFINITY;
-  gsp_matrix A = NULL;
-  GSP_OK(gsp_matrix_import_dense(&A, GSP_FP32, n, n, x, &inf));
-  gsp_closure_opts co = {.backend = GSP_BACKEND_CPU};
-  cr_assert_eq(gsp_closure_ext(A, NULL, GSP_MIN_PLUS, &co), GSP_INVALID_VALUE);
-  GSP_OK(gsp_matrix_export_dense(y, &inf, A));
-  cr_assert(memcmp(x, y, nn * 4) == 0);
-  GSP_OK(gsp_matrix_free(&A));
+  expect_failed_closure_keeps_input(GSP_FP32, x, &inf, n, GSP_BACKEND_CPU, GSP_INVALID_VALUE);
   /* a negative cycle 0 -> 1 -> 0 */
-  int32_t *xi = malloc(nn * 4), *yi = malloc(nn * 4);
+  int32_t *xi = malloc(nn * 4);
   for (size_t k = 0; k < nn; k++) xi[k] = gsp_test_rand(&st) % 7 == 0 ? (int32_t)(1 + k % 13) : INT32_MAX;
   xi[1] = 2;
   xi[n] = -5;
   const int32_t imax = INT32_MAX;
-  GSP_OK(gsp_matrix_import_dense(&A, GSP_INT32, n, n, xi, &imax));
-  cr_assert_eq(gsp_closure_ext(A, NULL, GSP_MIN_PLUS, &co), GSP_NEGATIVE_CYCLE);
-  GSP_OK(gsp_matrix_export_dense(yi, &imax, A));
-  cr_assert(memcmp(xi, yi, nn * 4) == 0);
-  GSP_OK(gsp_matrix_free(&A));
-  free(x), free(y), free(xi), free(yi);
+  expect_failed_closure_keeps_input(GSP_INT32, xi, &imax, n, GSP_BACKEND_CPU, GSP_NEGATIVE_CYCLE);
+  free(x), free(xi);
 }
 
 Test(hostpath, generate_complete_any_thread_count) {
   const int64_t n = 600;
   for (size_t q = 0; q < sizeof all_types / sizeof all_types[0]; q++) {
     const gsp_type t = all_types[q];
-    const size_t ts = tsize(t), nn = (size_t)n * n;
+    const size_t ts = gsp_type_size(t), nn = (size_t)n * n;
     char *y[3];
     for (int v = 0; v < 3; v++) {
       gsp_matrix A = NULL;
@@ -327,7 +293,7 @@ Test(hostpath, generate_complete_any_thread_count) {
       cr_assert_eq(nv, (gsp_index)(n * (n - 1)));
       y[v] = calloc(nn, ts);
       char fill[8];
-      put(fill, t, t == GSP_BOOL ? 0 : 12345);
+      gsp_test_value_set_f64(t, fill, t == GSP_BOOL ? 0 : 12345);
       GSP_OK(gsp_matrix_export_dense(y[v], fill, A));
       GSP_OK(gsp_matrix_free(&A));
     }
@@ -335,4 +301,87 @@ Test(hostpath, generate_complete_any_thread_count) {
     cr_assert(memcmp(y[0], y[2], nn * ts) == 0, "type %d: complete != random with every arc", (int)t);
     for (int v = 0; v < 3; v++) free(y[v]);
   }
+}
+
+/* Bool closure results come back as the caller's bytes by unpack straight
+ * from the bits, in parallel: absent written as false or as the caller's
+ * other value, the same bytes as a plain Warshall. */
+Test(hostpath, bool_pack_closure_unpack_from_bits) {
+  GSP_OK(gsp_set_threads(2));
+  const int64_t n = 701; /* 491401 bytes: parallel; rows end in a partial word */
+  const size_t nn = (size_t)n * n;
+  uint8_t *ref = malloc(nn);
+  for (int fill = 0; fill < 2; fill++) {
+    uint8_t *x = calloc(nn, 1);
+    uint64_t st = 17 + (uint64_t)fill;
+    for (size_t k = 0; k < nn; k++) x[k] = gsp_test_rand(&st) % 1400 == 0;
+    memcpy(ref, x, nn);
+    warshall(ref, n);
+    gsp_matrix A = NULL;
+    const uint8_t f = 0, out_absent = (uint8_t)fill;
+    void *px = x;
+    GSP_OK(gsp_matrix_pack_dense(&A, GSP_BOOL, n, n, &px, &f));
+    gsp_closure_opts co = {.backend = GSP_BACKEND_CPU};
+    GSP_OK(gsp_closure_ext(A, NULL, GSP_OR_AND, &co));
+    void *u = NULL;
+    GSP_OK(gsp_matrix_unpack_dense(&u, &out_absent, &A));
+    cr_assert_null(A);
+    for (size_t k = 0; k < nn; k++)
+      cr_assert_eq(((uint8_t *)u)[k], ref[k] ? 1 : out_absent, "absent as %d: cell %zu", fill, k);
+    free(u);
+  }
+  free(ref);
+}
+
+/* gsp_apsp's rows_out: every algorithm's rows land in the caller's array,
+ * each callback's dist points at its rows there, and the values are those
+ * of the result matrix gsp_apsp builds without a callback. */
+typedef struct {
+  const char *out;
+  size_t row_bytes;
+  int calls, misplaced;
+} rows_probe;
+
+static int probe_rows(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *parent) {
+  rows_probe *p = ctx;
+  (void)nrows, (void)parent;
+  p->calls++;
+  p->misplaced += (const char *)dist != p->out + first * p->row_bytes;
+  return 0;
+}
+
+Test(hostpath, apsp_rows_out_every_algorithm) {
+  GSP_OK(gsp_set_threads(2));
+  const gsp_index n = 600;
+  gsp_matrix A = NULL;
+  GSP_OK(gsp_generate_random(&A, GSP_FP64, n, 6 * n, 1, 100, 5));
+  const gsp_apsp_algo algos[] = {GSP_APSP_FLOYD_WARSHALL, GSP_APSP_MSSSP, GSP_APSP_JOHNSON};
+  const size_t nn = (size_t)n * n;
+  double *ref = malloc(nn * 8), *out = malloc(nn * 8);
+  const double inf = INFINITY;
+  for (int a = 0; a < 3; a++)
+    for (int blocks = 0; blocks < 2; blocks++) {
+      gsp_matrix D = NULL, none = NULL;
+      gsp_apsp_opts o = {.algo = algos[a], .backend = GSP_BACKEND_CPU};
+      GSP_OK(gsp_apsp(&D, NULL, A, &o));
+      GSP_OK(gsp_matrix_export_dense(ref, &inf, D));
+      GSP_OK(gsp_matrix_free(&D));
+      memset(out, 0xff, nn * 8); /* NaN everywhere: every cell must be written */
+      rows_probe p = {.out = (const char *)out, .row_bytes = (size_t)n * 8};
+      gsp_apsp_advanced adv = {.rows = probe_rows, .rows_ctx = &p, .rows_out = out, .row_block = blocks ? 128 : 0};
+      o.advanced = &adv;
+      GSP_OK(gsp_apsp(&D, &none, A, &o));
+      cr_assert_null(D);
+      cr_assert_geq(p.calls, blocks ? 5 : 1);
+      cr_assert_eq(p.misplaced, 0, "algo %d: dist outside rows_out", (int)algos[a]);
+      cr_assert(memcmp(out, ref, nn * 8) == 0, "algo %d blocks %d: rows_out differs", (int)algos[a], blocks);
+    }
+  GSP_OK(gsp_matrix_free(&A));
+  free(ref), free(out);
+}
+
+Test(hostpath, cuda_warm_up_always_succeeds) {
+  /* a GPU or none, CUDA build or not: it starts what there is and says OK */
+  GSP_OK(gsp_cuda_warm_up());
+  GSP_OK(gsp_cuda_warm_up());
 }

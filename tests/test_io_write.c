@@ -228,18 +228,6 @@ Test(io_write, failures_leave_nothing) {
 
 /* ---- all-or-nothing output files ---- */
 
-/* Entries of dir whose name contains ".tmp" (temporaries left behind). */
-static int temporaries_left(void) {
-  DIR *d = opendir(dir);
-  cr_assert_not_null(d);
-  int k = 0;
-  struct dirent *e;
-  while ((e = readdir(d)))
-    if (strstr(e->d_name, ".tmp")) k++;
-  closedir(d);
-  return k;
-}
-
 static gsp_matrix read_back(const char *path) {
   gsp_matrix B = NULL;
   gsp_read_opts ro = {.format = GSP_FILE_MTX};
@@ -268,7 +256,7 @@ Test(io_write, symlink_followed_and_mode_kept) {
   umask(old);
   cr_assert_eq(stat(tmp("new.mtx"), &st), 0);
   cr_expect_eq(st.st_mode & 07777, 0640, "mode %o, not 640", st.st_mode & 07777);
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
   gsp_matrix_free(&A);
   gsp_matrix_free(&B);
 }
@@ -320,7 +308,7 @@ Test(io_write, special_files_written_through) {
   GSP_OK(gsp_matrix_write(tmp("null"), A, &(gsp_write_opts){.format = GSP_FILE_MTX}));
   cr_assert_eq(lstat(tmp("null"), &s), 0);
   cr_expect(S_ISCHR(s.st_mode), "the device node was replaced by a file");
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
   gsp_matrix_free(&A);
 }
 
@@ -368,7 +356,7 @@ Test(io_write, full_disk_keeps_the_old_file) {
   cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
   gsp_matrix B = read_back(tmp("keep.mtx"));
   gsp_test_assert_matrix_same(small, B, 0);
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
   /* write-through to a full device (a copy of /dev/full made here, so a
    * regression cannot replace the system's) fails with GSP_IO_ERROR */
   if (mknod(tmp("full"), S_IFCHR | 0666, makedev(1, 7)) == 0) {
@@ -429,6 +417,6 @@ Test(io_write, threads_writing_one_path_never_collide) {
     cr_expect(same, "round %d: the file is none of the inputs", round);
     gsp_matrix_free(&B);
   }
-  cr_expect_eq(temporaries_left(), 0);
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
   for (int k = 0; k < WRITERS; k++) gsp_matrix_free(&inputs[k]);
 }

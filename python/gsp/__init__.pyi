@@ -13,7 +13,7 @@ _I32 = npt.NDArray[np.int32]
 
 __version__: str
 NULL_PRED: int
-last_run: dict[str, str]
+last_run: dict[str, str | float]
 
 class GspError(RuntimeError):
     code: int

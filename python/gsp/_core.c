@@ -295,12 +295,14 @@ typedef struct {
   gsp_index n;
 } rows_ctx;
 
-/* Distances are copied as they come (+inf is scipy's "unreachable");
- * parents become scipy predecessors: -9999 for none and for the source. */
+/* Distances are computed straight into the result (gsp_apsp_advanced's
+ * rows_out; +inf is scipy's "unreachable"); parents become scipy
+ * predecessors: -9999 for none and for the source. */
 static int on_rows(void *vctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *parent) {
   rows_ctx *c = vctx;
   const gsp_index n = c->n;
-  memcpy(c->dist + (size_t)first * n * c->ds, dist, (size_t)nrows * n * c->ds);
+  char *at = c->dist + (size_t)first * n * c->ds;
+  if ((const void *)at != dist) memcpy(at, dist, (size_t)nrows * n * c->ds);
   if (c->pred && parent)
     for (gsp_index r = 0; r < nrows; r++) {
       const gsp_index s = c->src ? c->src[first + r] : first + r;
@@ -318,13 +320,15 @@ static int on_rows(void *vctx, gsp_index first, gsp_index nrows, const void *dis
 /* ---- calls ----------------------------------------------------------------- */
 
 static PyObject *report_tuple(const gsp_apsp_report *rep) {
-  return Py_BuildValue("(iiKK)", (int)rep->algo, (int)rep->backend, (unsigned long long)rep->row_block,
-                       (unsigned long long)rep->row_blocks);
+  return Py_BuildValue("(iiKK(ddddd))", (int)rep->algo, (int)rep->backend, (unsigned long long)rep->row_block,
+                       (unsigned long long)rep->row_blocks, rep->prepare_s, rep->compute_s, rep->device_s, rep->copy_s,
+                       rep->finish_s);
 }
 
 /* apsp(spec, undirected, sources, algo, backend, cutoff, dist, pred, row_block)
- * -> (algo, backend, row_block, row_blocks). dist: ns x n items of the
- * graph's type; pred: ns x n int32 or None. */
+ * -> (algo, backend, row_block, row_blocks, (prepare_s, compute_s, device_s,
+ * copy_s, finish_s)). dist: ns x n items of the graph's type; pred: ns x n
+ * int32 or None. */
 static PyObject *py_apsp(PyObject *self, PyObject *args) {
   PyObject *spec, *osrc, *ocut, *odist, *opred;
   int undirected, algo, backend;
@@ -362,6 +366,7 @@ static PyObject *py_apsp(PyObject *self, PyObject *args) {
   }
   oa.row_block = (gsp_index)row_block;
   oa.report = &rep;
+  oa.rows_out = vd.buf;
   gsp_info info = GSP_SUCCESS;
   rows_ctx c = {.dist = vd.buf, .ds = gsp_type_size(t), .pred = opred != Py_None ? vp.buf : NULL, .src = src, .n = n};
   c.ts = PyEval_SaveThread();

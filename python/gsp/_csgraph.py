@@ -16,7 +16,9 @@ _BACKEND = {"auto": 0, "cpu": 1, "cuda": 2}
 _ALGO_NAME = {1: "FW", 2: "D", 3: "J"}
 _BACKEND_NAME = {1: "cpu", 2: "cuda"}
 
-#: What the last call ran: {"method": "FW"|"D"|"J"|"BF", "backend": "cpu"|"cuda"}.
+#: What the last call ran: {"method": "FW"|"D"|"J"|"BF", "backend": "cpu"|"cuda"}, and for
+#: all-pairs calls the library's phases in seconds ("prepare_s", "compute_s",
+#: "device_s", "copy_s", "finish_s").
 last_run: dict = {}
 
 
@@ -76,9 +78,11 @@ def _run_apsp(spec, directed, src, algo, backend, cutoff, dtype, return_predeces
     ns = n if src is None else src.size
     dist = _rows(ns, n, dtype)
     pred = _rows(ns, n, np.int32) if return_predecessors else None
-    a, b, _, _ = _core.apsp(spec, not directed, src, algo, _backend(backend), cutoff, dist, pred, row_block)
+    a, b, _, _, secs = _core.apsp(spec, not directed, src, algo, _backend(backend), cutoff, dist, pred, row_block)
     last_run.clear()
     last_run.update(method=_ALGO_NAME.get(a, "auto"), backend=_BACKEND_NAME.get(b, "cpu"))
+    # the library's phases (seconds): gsp_apsp_report's
+    last_run.update(zip(("prepare_s", "compute_s", "device_s", "copy_s", "finish_s"), secs))
     return dist, pred
 
 

@@ -104,6 +104,11 @@ bool gsp_cuda_usable(char *desc, size_t len) {
   return a && a->usable(desc, len);
 }
 
+void gsp_cuda_start(void) {
+  const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
+  if (a) a->start();
+}
+
 int gsp_cuda_usable_count(void) {
   const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
   return a ? a->usable_count() : 0;
@@ -179,6 +184,16 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
   return a->matrix_download(A);
 }
 
+gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done) {
+  *done = false;
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  if (!a) return GSP_SUCCESS;
+  const dev_held h = dev_enter(A, NULL);
+  const gsp_info r = a->matrix_export(out, absent, A, done);
+  dev_leave(h);
+  return r;
+}
+
 void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
   const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
   if (a) a->matrix_release(A);
@@ -225,6 +240,11 @@ gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_t
 gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth) {
   const gsp__cuda_api *a = need("gsp_cuda_fw_bits_impl");
   return a ? a->fw_bits_impl(d, n, np, reflexive, tc_depth) : GSP_NO_DEVICE;
+}
+
+gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, float ms[3]) {
+  const gsp__cuda_api *a = need("gsp_cuda_fw_phases");
+  return a ? a->fw_phases(d, n, np, t, s, nonneg_i32, ms) : GSP_NO_DEVICE;
 }
 
 gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s) {

@@ -44,6 +44,7 @@ static void fill_host(void) {
   host.device_fault_due = gsp__device_fault_due;
   host.spgemm_alg = gsp__spgemm_alg;
   host.threads = gsp__threads;
+  host.team = gsp__team;
   host.type_size = gsp_type_size;
   host.type_name = gsp__type_name;
   host.semiring_name = gsp__semiring_name;

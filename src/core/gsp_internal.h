@@ -31,8 +31,9 @@ extern "C" {
 
 /* ---- errors ---- */
 
-/* Record "<where>: <message> [file:line]" in the thread-local buffer and
- * return code. Never prints. */
+/* Record "<where>: <message>" in the thread-local buffer (followed by
+ * " [file:line]" of the check when GSP_DEBUG=1, see error.c) and return
+ * code. Never prints. */
 GSP_COMPANION gsp_info gsp__error(gsp_info code, const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
@@ -42,7 +43,7 @@ GSP_COMPANION gsp_info gsp__error(gsp_info code, const char *file, int line, con
 #define GSP_ERROR(code, ...) gsp__error((code), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Tests: call hook(code, message) for every error recorded from now on
- * (NULL: none). Lets the test build count the error checks each public
+ * (NULL: none); the message always ends with " [file:line]". Lets the test build count the error checks each public
  * function exercised (tests/support/errlog). Not for production use. */
 void gsp__debug_on_error(void (*hook)(gsp_info code, const char *message));
 /* Number of errors this thread has recorded (gsp_last_error() is new when
@@ -300,6 +301,11 @@ gsp_info gsp__device_declined(const char *fn);
 /* Backend selection for one call: returns the backend to try. */
 gsp_backend gsp__backend_for(gsp_backend requested);
 int gsp__threads(void);
+/* body(ctx, t, nt) on each thread t of a team of up to nthreads (the
+ * caller's is t = 0): gsp's OpenMP threads, for host work that is not a
+ * loop (the GPU's staging workers), so it never competes with a pool
+ * still spinning after the previous parallel pass. */
+void gsp__team(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,9 @@
 #include "bits_pack.h"
 #include "dense_pass.h"
 #include "gsp_internal.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
 
 static gsp_info check_new_args(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const char *fn) {
   if (!A) return GSP_ERROR(GSP_NULL_POINTER, "%s: A is NULL", fn);
@@ -47,13 +50,15 @@ static gsp_info check_rowptr(const gsp_index *rowptr, gsp_index nrows, gsp_index
 }
 
 /* Whether every row's columns are in range and strictly increasing (one
- * parallel pass; the tuple sorter then has nothing to do). */
-static bool sorted_rows(const gsp_index *p, const gsp_index *j, gsp_index nrows, gsp_index ncols) {
+ * parallel pass; the tuple sorter then has nothing to do), copying them to
+ * copy (when not NULL) in the same pass. */
+static bool sorted_rows(const gsp_index *p, const gsp_index *j, gsp_index nrows, gsp_index ncols, gsp_index *copy) {
   int bad = 0;
   const int nt = gsp__pass_threads((size_t)p[nrows]);
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 256) reduction(| : bad) if (nt > 1)
   for (int64_t i = 0; i < (int64_t)nrows; i++) {
     for (gsp_index k = p[i]; k < p[i + 1]; k++) bad |= j[k] >= ncols || (k > p[i] && j[k] <= j[k - 1]);
+    if (copy) memcpy(copy + p[i], j + p[i], (size_t)(p[i + 1] - p[i]) * sizeof *j);
   }
   return !bad;
 }
@@ -70,16 +75,16 @@ gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   GSP_CHECK(values || t == GSP_BOOL, GSP_NULL_POINTER, "%s: values is NULL", fn);
   GSP_TRY(check_rowptr(rowptr, nrows, ncols, fn));
   gsp_index nv = rowptr[nrows];
-  if (sorted_rows(rowptr, colidx, nrows, ncols)) {
-    /* already canonical (the common case): copy the arrays as they are */
-    GSP_TRY(gsp__matrix_alloc(&M, t, (int64_t)nrows, (int64_t)ncols));
+  /* already canonical (the common case): the arrays copied as they are,
+   * the columns checked as they are copied */
+  GSP_TRY(gsp__matrix_alloc(&M, t, (int64_t)nrows, (int64_t)ncols));
+  GSP_ALLOC(M->j, nv > 0 ? nv : 1, sizeof(gsp_index));
+  gsp__pass_huge(M->j, (size_t)nv * sizeof(gsp_index));
+  if (sorted_rows(rowptr, colidx, nrows, ncols, M->j)) {
     const size_t ts = gsp_type_size(t);
-    GSP_ALLOC(M->j, nv > 0 ? nv : 1, sizeof(gsp_index));
     GSP_ALLOC(M->x, nv > 0 ? nv : 1, ts);
-    gsp__pass_huge(M->j, (size_t)nv * sizeof(gsp_index));
     gsp__pass_huge(M->x, (size_t)nv * ts);
     gsp__pass_memcpy(M->p, rowptr, ((size_t)nrows + 1) * sizeof(gsp_index));
-    gsp__pass_memcpy(M->j, colidx, (size_t)nv * sizeof(gsp_index));
     if (values) gsp__pass_memcpy(M->x, values, (size_t)nv * ts);
     else memset(M->x, 1, (size_t)nv); /* bool without values: all true */
     M->nvals = (int64_t)nv;
@@ -87,6 +92,8 @@ gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
     *A = M;
     return info;
   }
+  gsp__matrix_destroy(M);
+  M = NULL;
   /* expand row indices and reuse the tuple sorter: it checks columns,
    * sorts rows and rejects duplicates */
   GSP_ALLOC(I, nv, sizeof(gsp_index));
@@ -118,7 +125,7 @@ gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_ind
   /* zero-copy cannot reorder the caller's arrays behind an error, so the
    * columns must already be strictly increasing within each row (checked in
    * parallel; the serial loop only finds the first offender for the message) */
-  const bool canonical = sorted_rows(p, j, nrows, ncols);
+  const bool canonical = sorted_rows(p, j, nrows, ncols, NULL);
   for (gsp_index i = 0; i < nrows && !canonical; i++)
     for (gsp_index k = p[i]; k < p[i + 1]; k++) {
       GSP_CHECK(j[k] < ncols, GSP_INVALID_INDEX, "%s: row %llu: column %llu out of range 0..%llu", fn,
@@ -287,10 +294,19 @@ gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
 static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *A, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_TRY(gsp__matrix_host(A));
   const size_t nn = (size_t)A->nrows * (size_t)A->ncols, ts = gsp_type_size(A->type);
+  /* nvals holds also while the content is on the device */
   GSP_CHECK(absent || (size_t)A->nvals == nn, GSP_NULL_POINTER, "%s: absent is NULL but the matrix has absent entries",
             fn);
+#ifdef GSP_HAVE_CUDA
+  if (__atomic_load_n(&A->dev_only, __ATOMIC_ACQUIRE) && out != A->x) {
+    /* a GPU result goes straight from the device into out */
+    bool done = false;
+    GSP_TRY(gsp_cuda_matrix_export(out, absent, A, &done));
+    if (done) return info;
+  }
+#endif
+  GSP_TRY(gsp__matrix_host(A));
   const int64_t n = A->nrows, m = A->ncols;
   const int nt = gsp__pass_threads(nn);
   if (A->fmt == GSP_FMT_DENSE) {
@@ -367,6 +383,45 @@ gsp_info gsp_matrix_export_dense(void *values, const void *absent, const gsp_mat
   return info;
 }
 
+/* Bool bits (a bool closure's result, on the GPU or not) are unpacked
+ * straight into the bytes the caller gets, in one parallel pass: into the
+ * dense array the matrix still holds (the caller's packed array, stale
+ * while the result lives on the device: pages already touched) or a fresh
+ * one; never through a dense copy and its presence flags. *out owns it. */
+static gsp_info unpack_bits(void **out, const void *absent, struct gsp_matrix_s *M, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  void *x = NULL;
+#define GSP_FREE_ALL gsp__free(x)
+  const size_t nn = (size_t)M->nrows * (size_t)M->ncols;
+  if (M->dev_only && M->fmt == GSP_FMT_DENSE && M->x) {
+    x = M->x; /* the download frees no array it no longer sees */
+    M->x = NULL;
+    info = gsp__matrix_host(M);
+    if (info < 0) {
+      M->x = x; /* still dev_only: the stale array goes back */
+      return info;
+    }
+  } else GSP_TRY(gsp__matrix_host(M));
+  if (M->fmt != GSP_FMT_BITS) {
+    if (!M->x) M->x = x; /* nothing replaced it: the array goes back */
+    else gsp__free(x);   /* stale storage the download replaced */
+    x = NULL;
+    GSP_TRY(gsp__matrix_to_dense(M));
+    GSP_TRY(write_dense(M->x, absent, M, fn));
+    *out = M->x;
+    M->x = NULL;
+    return info;
+  }
+  if (!x) {
+    GSP_ALLOC(x, nn > 0 ? nn : 1, 1);
+    gsp__pass_huge(x, nn);
+  }
+  GSP_TRY(write_dense(x, absent, M, fn));
+  *out = x;
+#undef GSP_FREE_ALL
+  return info;
+}
+
 gsp_info gsp_matrix_unpack_dense(void **values, const void *absent, gsp_matrix *A) {
   gsp_info info = GSP_SUCCESS;
   const char *fn = "gsp_matrix_unpack_dense";
@@ -375,10 +430,15 @@ gsp_info gsp_matrix_unpack_dense(void **values, const void *absent, gsp_matrix *
   GSP_OUTPUTS(fn, {values, sizeof *values, "values"}, {A, sizeof *A, "A"});
   GSP_TRY(gsp__check_matrix(*A, fn, "*A"));
   struct gsp_matrix_s *M = *A;
-  GSP_TRY(gsp__matrix_to_dense(M));
-  GSP_TRY(write_dense(M->x, absent, M, fn));
-  *values = M->x;
-  M->x = NULL;
+  void *out = NULL;
+  if (M->type == GSP_BOOL) GSP_TRY(unpack_bits(&out, absent, M, fn));
+  else {
+    GSP_TRY(gsp__matrix_to_dense(M));
+    GSP_TRY(write_dense(M->x, absent, M, fn));
+    out = M->x;
+    M->x = NULL;
+  }
+  *values = out;
   gsp__unregister(M);
   gsp__matrix_destroy(M);
   *A = NULL;

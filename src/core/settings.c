@@ -245,6 +245,18 @@ int gsp__threads(void) {
   return t > 0 ? t : omp_get_max_threads();
 }
 
+void gsp__team(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx) {
+#pragma omp parallel num_threads(nthreads > 0 ? nthreads : 1)
+  body(ctx, omp_get_thread_num(), omp_get_num_threads());
+}
+
+gsp_info gsp_cuda_warm_up(void) {
+#ifdef GSP_HAVE_CUDA
+  gsp_cuda_start();
+#endif
+  return GSP_SUCCESS;
+}
+
 gsp_info gsp_cuda_available(bool *available, char *desc, size_t len) {
   if (!available) return GSP_ERROR(GSP_NULL_POINTER, "gsp_cuda_available: available is NULL");
   const gsp__output out[] = {{available, sizeof *available, "available"}, {desc, len, "desc"}};

@@ -90,6 +90,15 @@ bool gsp_cuda_usable(char *desc, size_t len) {
   return ok;
 }
 
+void gsp_cuda_start(void) {
+  if (!gsp_cuda_usable(NULL, 0)) return;
+  /* the primary context of device 0, made once; the runtime makes a
+   * concurrent first call wait for it */
+  (void)cudaFree(0);
+  gsp__cuda_msssp_preload();
+  (void)cudaGetLastError();
+}
+
 /* ---- host-side values ---- */
 
 /* The semiring zero of (s, t) into out (t numeric). */
@@ -198,6 +207,10 @@ void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
 
 /* ---- staged conversions (gsp_cuda_stage.h): one pass over each row ---- */
 
+/* fn<T> for the numeric type t (the closures' four). */
+#define GSP_CU_BY_TYPE(t, fn) \
+  ((t) == GSP_INT32 ? fn<int32_t> : (t) == GSP_INT64 ? fn<int64_t> : (t) == GSP_FP32 ? fn<float> : fn<double>)
+
 /* Transparent huge pages for a fresh result array (advice only): its 4 KiB
  * page faults would cost more than the copy into it. */
 static void huge_pages(void *p, size_t bytes) {
@@ -217,6 +230,62 @@ struct UpCtx {
   std::atomic<bool> negative{false}, nan{false};
 };
 
+/* What the upload must learn of the values it moves: NaN for floats (the
+ * closure refuses them), the sign for integers (int32's DPX path needs no
+ * negative weight). An integer OR over a row, so that the row loops below
+ * vectorize: a branch per entry on a random presence pattern mispredicts so
+ * often that it held the upload to a third of the PCIe rate. */
+template <class T> struct Flag;
+template <> struct Flag<float> {
+  typedef int32_t acc;
+  static int32_t of(float v) {
+    return (int32_t)(v != v);
+  }
+};
+template <> struct Flag<double> {
+  typedef int64_t acc;
+  static int64_t of(double v) {
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return (int64_t)((u << 1) > 0xffe0000000000000ull); /* exponent all ones, mantissa not 0 */
+  }
+};
+template <> struct Flag<int32_t> {
+  typedef int32_t acc;
+  static int32_t of(int32_t v) {
+    return v;
+  }
+};
+template <> struct Flag<int64_t> {
+  typedef int64_t acc;
+  static int64_t of(int64_t v) {
+    return v;
+  }
+};
+
+/* o[e] = b[e] ? x[e] : zero (x read whatever b says: no branch). */
+template <class T>
+static typename Flag<T>::acc select_row(T *__restrict__ o, const T *__restrict__ x, const uint8_t *__restrict__ b,
+                                        size_t len, T zero) {
+  typename Flag<T>::acc f = 0;
+  for (size_t e = 0; e < len; e++) {
+    const T v = x[e], w = b[e] ? v : zero;
+    o[e] = w;
+    f |= Flag<T>::of(w);
+  }
+  return f;
+}
+
+template <class T> static typename Flag<T>::acc copy_row(T *__restrict__ o, const T *__restrict__ x, size_t len) {
+  typename Flag<T>::acc f = 0;
+  for (size_t e = 0; e < len; e++) {
+    const T v = x[e];
+    o[e] = v;
+    f |= Flag<T>::of(v);
+  }
+  return f;
+}
+
 /* Numeric rows: present values, the zero of s where absent; int32 rows also
  * tell whether a value is negative (the DPX path needs none), float rows
  * whether a present value is NaN. */
@@ -226,39 +295,50 @@ template <class T> static void up_fill(void *c, int64_t r0, int64_t rn, void *bu
   const int64_t n = u.n;
   const T zero = *(const T *)u.zero, *x = (const T *)M->x;
   T *o = (T *)buf;
-  bool neg = false, nan = false;
+  typename Flag<T>::acc f = 0;
   if (M->fmt == GSP_FMT_CSR) {
     for (int64_t i = r0; i < r0 + rn; i++) {
       T *row = o + (size_t)(i - r0) * n;
+      const gsp_index k0 = M->p[i], len = M->p[i + 1] - k0;
+      if ((int64_t)len >= n - 1 && n > 0) {
+        /* a full row, or full but for one column (a complete graph's
+         * without its self-loop): CSR columns are strictly increasing, so
+         * the missing one is the first k with j[k] != k; the values are
+         * copied without reading the columns (8 of the 12 bytes an entry) */
+        int64_t m = (int64_t)len; /* the missing column; len == n: none */
+        if ((int64_t)len == n - 1) {
+          int64_t lo = 0, hi = n - 1; /* j[k] == k for k < m, k + 1 from m */
+          while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            if ((int64_t)M->j[k0 + mid] == mid) lo = mid + 1;
+            else hi = mid;
+          }
+          m = lo;
+        }
+        f |= copy_row(row, x + k0, (size_t)m);
+        if (m < n) {
+          row[m] = zero;
+          f |= copy_row(row + m + 1, x + k0 + m, (size_t)(n - 1 - m));
+        }
+        continue;
+      }
       for (int64_t j = 0; j < n; j++) row[j] = zero;
-      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++) {
+      for (gsp_index k = k0; k < k0 + len; k++) {
         const T v = x[k];
         row[M->j[k]] = v;
-        neg |= v < 0;
-        nan |= v != v;
+        f |= Flag<T>::of(v);
       }
     }
   } else {
     const size_t base = (size_t)r0 * n, len = (size_t)rn * n;
-    const uint8_t *b = M->b ? M->b + base : NULL;
-    const T *xs = x + base;
-    if (b)
-      for (size_t e = 0; e < len; e++) {
-        const T v = b[e] ? xs[e] : zero;
-        o[e] = v;
-        neg |= v < 0;
-        nan |= v != v;
-      }
-    else
-      for (size_t e = 0; e < len; e++) {
-        const T v = xs[e];
-        o[e] = v;
-        neg |= v < 0;
-        nan |= v != v;
-      }
+    f = M->b ? select_row(o, x + base, M->b + base, len, zero) : copy_row(o, x + base, len);
   }
-  if (neg) u.negative.store(true, std::memory_order_relaxed);
-  if (nan && u.check_nan) u.nan.store(true, std::memory_order_relaxed);
+  if (f == 0) return;
+  if ((T)0.5 != (T)0) { /* float: a NaN */
+    if (u.check_nan) u.nan.store(true, std::memory_order_relaxed);
+  } else if (f < 0) {
+    u.negative.store(true, std::memory_order_relaxed);
+  }
 }
 
 /* Bool rows into bits (BITS rows are copied as they are). */
@@ -316,10 +396,7 @@ static gsp_info upload(struct gsp_dev_matrix **out, const struct gsp_matrix_s *M
   } else {
     const size_t ts = gsp_type_size(t);
     zero_value(u.zero, s, t);
-    gsp__stage_fn f = t == GSP_INT32   ? up_fill<int32_t>
-                      : t == GSP_INT64 ? up_fill<int64_t>
-                      : t == GSP_FP32  ? up_fill<float>
-                                       : up_fill<double>;
+    gsp__stage_fn f = GSP_CU_BY_TYPE(t, up_fill);
     GSP_TRY(gsp__cuda_stage_upload(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &u));
     GSP_CHECK(!u.nan.load(), GSP_INVALID_VALUE, "gsp_closure: M holds a NaN weight");
     /* only int32 uses it (DPX); other types keep the old meaning: true */
@@ -408,10 +485,7 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
     dc.x = reuse ? A->x : x;
     dc.b = !need_b ? NULL : b ? b : A->b;
     const gsp_type t = A->type;
-    gsp__stage_fn f = t == GSP_INT32   ? down_drain<int32_t>
-                      : t == GSP_INT64 ? down_drain<int64_t>
-                      : t == GSP_FP32  ? down_drain<float>
-                                       : down_drain<double>;
+    gsp__stage_fn f = GSP_CU_BY_TYPE(t, down_drain);
     if (n > 0) GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &dc));
     GSP_FREE(A->p);
     GSP_FREE(A->j);
@@ -433,6 +507,54 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
     A->fmt = GSP_FMT_DENSE;
   }
   A->dev_only = false;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+struct ExportCtx {
+  void *x;
+  int64_t n;
+  bool fill; /* entries equal to zero are absent: written as absent */
+  unsigned char zero[16], absent[16];
+};
+
+template <class T> static void export_drain(void *c, int64_t r0, int64_t rn, void *buf) {
+  ExportCtx &d = *(ExportCtx *)c;
+  const size_t base = (size_t)r0 * d.n, len = (size_t)rn * d.n;
+  const T *__restrict__ in = (const T *)buf;
+  T *__restrict__ o = (T *)d.x + base;
+  if (!d.fill) {
+    memcpy(o, in, len * sizeof(T));
+    return;
+  }
+  const T zero = *(const T *)d.zero, a = *(const T *)d.absent;
+  for (size_t e = 0; e < len; e++) {
+    const T v = in[e];
+    o[e] = v == zero ? a : v;
+  }
+}
+
+/* gsp_matrix_export_dense of a device-only result: one staged pass from
+ * the device copy into the caller's array (no host copy of A, no presence
+ * flags, no second pass over n^2 entries). */
+gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  *done = false;
+  if (!A->dev_only || !A->dev || !A->dev->d || A->type == GSP_BOOL) return info;
+  const struct gsp_dev_matrix *dev = A->dev;
+  const int64_t n = A->nrows, np = dev->np;
+  const size_t ts = gsp_type_size(A->type);
+  ExportCtx ec;
+  ec.x = out;
+  ec.n = n;
+  ec.fill = absent && (size_t)A->nvals != (size_t)n * (size_t)n;
+  zero_value(ec.zero, dev->enc, A->type);
+  if (ec.fill) memcpy(ec.absent, absent, ts);
+  const gsp_type t = A->type;
+  gsp__stage_fn f = GSP_CU_BY_TYPE(t, export_drain);
+  if (n > 0) GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &ec));
+  *done = true;
 #undef GSP_FREE_ALL
   return info;
 }
@@ -487,24 +609,30 @@ struct SuccCtx {
   std::atomic<int64_t> nvals{0};
 };
 
+/* Widen and count: the presence flags are written after, and only when some
+ * successor is absent (a closure that connects every pair needs none: n^2
+ * fresh bytes less to fault in and write). */
 static void succ_drain(void *c, int64_t r0, int64_t rn, void *buf) {
   SuccCtx &d = *(SuccCtx *)c;
   const size_t base = (size_t)r0 * d.n, len = (size_t)rn * d.n;
-  const int32_t *in = (const int32_t *)buf;
-  int64_t *o = d.x + base;
-  uint8_t *b = d.b + base;
+  const int32_t *__restrict__ in = (const int32_t *)buf;
+  int64_t *__restrict__ o = d.x + base;
   int64_t cnt = 0;
   for (size_t e = 0; e < len; e++) {
     const int32_t v = in[e];
     o[e] = v;
-    b[e] = v >= 0;
     cnt += v >= 0;
   }
   d.nvals.fetch_add(cnt, std::memory_order_relaxed);
 }
 
+static void succ_flags(void *c, int64_t lo, int64_t hi) {
+  SuccCtx &d = *(SuccCtx *)c;
+  for (int64_t e = lo; e < hi; e++) d.b[e] = d.x[e] >= 0;
+}
+
 /* New host INT64 successor matrix from the np x np int32 device matrix
- * (widened and flagged in the staged pass). */
+ * (widened in the staged pass). */
 static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, int64_t n, int64_t np) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *S = NULL;
@@ -513,19 +641,22 @@ static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, i
 #define GSP_FREE_ALL (gsp__matrix_destroy(S), gsp__free(x), gsp__free(b))
   const size_t nn = (size_t)n * n;
   GSP_CU_ALLOC(x, nn, sizeof(int64_t));
-  GSP_CU_ALLOC(b, nn, 1);
   huge_pages(x, nn * 8);
-  huge_pages(b, nn);
   SuccCtx sc;
   sc.x = x;
-  sc.b = b;
+  sc.b = NULL;
   sc.n = n;
   GSP_TRY(gsp__cuda_stage_download(dsucc, (size_t)np * 4, n, (size_t)n * 4, succ_drain, &sc));
   const int64_t nvals = sc.nvals.load();
+  if ((size_t)nvals != nn) {
+    GSP_CU_ALLOC(b, nn, 1);
+    huge_pages(b, nn);
+    sc.b = b;
+    gsp__host_parallel((int64_t)nn, (int64_t)1 << 18, succ_flags, &sc);
+  }
   GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
   S->x = x;
   x = NULL;
-  if ((size_t)nvals == nn) GSP_FREE(b);
   S->b = b;
   b = NULL;
   S->nvals = nvals;

@@ -52,6 +52,9 @@ int gsp__spgemm_alg(void) {
 int gsp__threads(void) {
   return H->threads();
 }
+void gsp__team(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx) {
+  H->team(nthreads, body, ctx);
+}
 size_t gsp_type_size(gsp_type t) {
   return H->type_size(t);
 }

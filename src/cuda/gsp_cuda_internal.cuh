@@ -41,6 +41,10 @@ struct gsp_dev_matrix {
 void gsp__cuda_csr_release(struct gsp_dev_matrix *dev);
 /* Free what graph points at (gsp_cuda_sssp_graph.cu). */
 void gsp__cuda_graph_free(struct gsp_dev_graph *graph);
+/* Load the many-source kernels of gsp_cuda_msssp.cu now (lazy module
+ * loading would on their first launch, inside the first call); for
+ * gsp_cuda_start. */
+void gsp__cuda_msssp_preload(void);
 
 /* cudaError_t -> gsp_info with the message recorded; clears the error state
  * where CUDA allows it so the library stays usable after e.g. an OOM. */
@@ -109,26 +113,34 @@ GSP_CU_SR_(GSP_OR_AND, or_and, bool, b)
  * compile to FSETP+FSEL (it keeps a NaN in a, and +0 for min(+0,-0)). In the
  * closure a (the accumulator) is never NaN and b's NaN case gives a in both,
  * so fminf/fmaxf (one FMNMX) compute the same values; only the sign of a zero
- * may differ, which compares equal. Integers already give IMNMX. */
-template <gsp_semiring S, class T> struct FastAdd {
+ * may differ, which compares equal. Integers already give IMNMX. The
+ * multiply of MAX_MIN (min) and MIN_MAX (max) likewise: the closure's inputs
+ * hold no NaN (gsp_closure rejects them) and min/max make none. */
+template <gsp_semiring S, class T> struct Fast {
   static __device__ __forceinline__ T add(T a, T b) {
     return Sr<S, T>::add(a, b);
   }
+  static __device__ __forceinline__ T mul(T a, T b) {
+    return Sr<S, T>::mul(a, b);
+  }
 };
-#define GSP_CU_FAST_(SRE, ct, fn)                          \
-  template <> struct FastAdd<SRE, ct> {                    \
+#define GSP_CU_FAST_(SRE, ct, addfn, mulfn)                \
+  template <> struct Fast<SRE, ct> {                       \
     static __device__ __forceinline__ ct add(ct a, ct b) { \
-      return fn(a, b);                                     \
+      return addfn(a, b);                                  \
+    }                                                      \
+    static __device__ __forceinline__ ct mul(ct a, ct b) { \
+      return mulfn(a, b);                                  \
     }                                                      \
   };
-GSP_CU_FAST_(GSP_MIN_PLUS, float, fminf)
-GSP_CU_FAST_(GSP_MIN_MAX, float, fminf)
-GSP_CU_FAST_(GSP_MAX_PLUS, float, fmaxf)
-GSP_CU_FAST_(GSP_MAX_MIN, float, fmaxf)
-GSP_CU_FAST_(GSP_MIN_PLUS, double, fmin)
-GSP_CU_FAST_(GSP_MIN_MAX, double, fmin)
-GSP_CU_FAST_(GSP_MAX_PLUS, double, fmax)
-GSP_CU_FAST_(GSP_MAX_MIN, double, fmax)
+GSP_CU_FAST_(GSP_MIN_PLUS, float, fminf, gsp_min_plus_mul_f32)
+GSP_CU_FAST_(GSP_MIN_MAX, float, fminf, fmaxf)
+GSP_CU_FAST_(GSP_MAX_PLUS, float, fmaxf, gsp_max_plus_mul_f32)
+GSP_CU_FAST_(GSP_MAX_MIN, float, fmaxf, fminf)
+GSP_CU_FAST_(GSP_MIN_PLUS, double, fmin, gsp_min_plus_mul_f64)
+GSP_CU_FAST_(GSP_MIN_MAX, double, fmin, fmax)
+GSP_CU_FAST_(GSP_MAX_PLUS, double, fmax, gsp_max_plus_mul_f64)
+GSP_CU_FAST_(GSP_MAX_MIN, double, fmax, fmin)
 #undef GSP_CU_FAST_
 
 /* Policy for a dense numeric closure: T is the element of C and B, TA the
@@ -139,7 +151,7 @@ template <gsp_semiring S, class T> struct PolNum {
   typedef T TA;
   static const gsp_semiring sr = S;
   static __device__ __forceinline__ T fma(T c, T a, T b) {
-    return FastAdd<S, T>::add(c, Sr<S, T>::mul(a, b));
+    return Fast<S, T>::add(c, Fast<S, T>::mul(a, b));
   }
   /* the candidate that fma compares with c: fma(c, a, b) is c or this */
   static __device__ __forceinline__ T cand(T a, T b) {

@@ -30,6 +30,12 @@ typedef struct {
   size_t cap, len, pos; /* buffer capacity, bytes held, start of next line */
   bool eof;
   int64_t lineno; /* number of the line last returned (1-based) */
+  /* Whether a line other than blank or comment (starting with one of
+   * `comments`; a Matrix Market banner is not one) has been returned, or
+   * any byte read by gsp__reader_bytes: an input without one is empty,
+   * whatever its format. */
+  const char *comments;
+  bool content;
   /* raw (on-disk) bytes, and the gzip decoder when the input is gzip */
   unsigned char *raw;
   size_t raw_len, raw_pos;

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -214,6 +215,11 @@ gsp_info gsp__reader_line(gsp__reader *r, char **line, char **end) {
       /* a NUL would end the parsers' view of the line early */
       if (memchr(start, '\0', (size_t)(e - start))) return gsp__parse_error(r, "NUL byte in the line (a binary file?)");
       *e = '\0';
+      if (!r->content) {
+        const char *p = gsp__skip_space(start);
+        /* a Matrix Market banner ("%%MatrixMarket ...") is a header, not a comment */
+        r->content = *p != '\0' && (!(r->comments && strchr(r->comments, *p)) || !strncasecmp(p, "%%matrixmarket", 14));
+      }
       *line = start;
       *end = e;
       return GSP_SUCCESS;
@@ -240,6 +246,7 @@ gsp_info gsp__reader_bytes(gsp__reader *r, void *dst, size_t n, size_t *got) {
     if (g == 0) r->eof = true;
     *got += g;
   }
+  r->content = r->content || *got > 0;
   return GSP_SUCCESS;
 }
 

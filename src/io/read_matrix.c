@@ -233,6 +233,19 @@ gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base) {
   return info;
 }
 
+/* Vertex id modes number the vertices of edge lists; every other format
+ * fixes its own numbering (Matrix Market and DIMACS from 1 by definition,
+ * the dense formats by position), so a mode there is refused, not ignored. */
+static gsp_info check_id_mode(const char *fn, const gsp__reader *r, gsp_file_format f, gsp_id_mode ids) {
+  if (ids == GSP_IDS_ZERO_BASED || f == GSP_FILE_EDGELIST) return GSP_SUCCESS;
+  static const char *const what[] = {[GSP_FILE_MTX] = "Matrix Market numbers vertices from 1 by definition",
+                                     [GSP_FILE_DIMACS] = "DIMACS numbers vertices from 1 by definition",
+                                     [GSP_FILE_DENSE] = "a dense file numbers vertices by position",
+                                     [GSP_FILE_NPY] = "a dense file numbers vertices by position"};
+  return GSP_ERROR(GSP_INVALID_VALUE, "%s: %s: %s; the id mode %s applies to edge lists only", fn, r->path, what[f],
+                   ids == GSP_IDS_ONE_BASED ? "GSP_IDS_ONE_BASED (gsp --one-based)" : "GSP_IDS_REMAP (gsp --remap)");
+}
+
 /* Both public readers; fn names the one called in messages. */
 static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index *nids, const char *path,
                         const gsp_read_opts *opts) {
@@ -266,23 +279,41 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
   /* one open, one pass: sniffing peeks at what the reader then reads */
   GSP_TRY(gsp__reader_open(&r, path, c.o.progress, c.o.progress_ctx));
   if (f == GSP_FILE_AUTO) GSP_TRY(sniff(&f, &r));
+  GSP_TRY(check_id_mode(fn, &r, f, c.o.ids));
   switch (f) {
   case GSP_FILE_MTX:
-    GSP_TRY(gsp__read_mtx(&M, &r, &c));
+    r.comments = "%";
+    info = gsp__read_mtx(&M, &r, &c);
     break;
   case GSP_FILE_DIMACS:
-    GSP_TRY(gsp__read_dimacs(&M, &r, &c));
+    r.comments = "c";
+    info = gsp__read_dimacs(&M, &r, &c);
     break;
   case GSP_FILE_DENSE:
-    GSP_TRY(gsp__read_dense(&M, &r, &c));
+    info = gsp__read_dense(&M, &r, &c);
     break;
   case GSP_FILE_NPY:
-    GSP_TRY(gsp__read_npy(&M, &r, &c));
+    info = gsp__read_npy(&M, &r, &c);
     break;
   default:
-    GSP_TRY(gsp__read_edgelist(&M, &r, &c));
+    r.comments = "#%";
+    info = gsp__read_edgelist(&M, &r, &c);
     break;
   }
+  /* One rule for every format: an input with nothing but blank and comment
+   * lines (or no byte at all) is an error, not a graph of 0 vertices. A
+   * reader may stop early (at a missing header), so look at the rest. */
+  while (!r.content) {
+    char *line, *end;
+    gsp_info more = gsp__reader_line(&r, &line, &end);
+    if (more < 0) info = more; /* unreadable further on: that is the error */
+    if (more < 0 || !line) break;
+  }
+  if (!r.content && info != GSP_IO_ERROR) {
+    gsp_matrix_free(&M);
+    info = GSP_ERROR(GSP_PARSE_ERROR, "%s: empty input (nothing but blank or comment lines)", r.path);
+  }
+  GSP_TRY(info);
   gsp__reader_close(&r);
   if (ids && !idv) { /* formats without remapping: identity */
     gsp_index n;

@@ -2,6 +2,7 @@
 #include "gsp_test.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,21 +35,26 @@ double gsp_test_uniform(uint64_t *state) {
 }
 
 void gsp_test_value_set(gsp_type t, void *x, int64_t v) {
+  if (t == GSP_INT64) *(int64_t *)x = v; /* exact beyond 2^53 */
+  else gsp_test_value_set_f64(t, x, (double)v);
+}
+
+void gsp_test_value_set_f64(gsp_type t, void *x, double v) {
   switch (t) {
   case GSP_BOOL:
     *(bool *)x = v != 0;
     break;
   case GSP_INT32:
-    *(int32_t *)x = (int32_t)v;
+    *(int32_t *)x = v >= INT32_MAX ? INT32_MAX : v <= INT32_MIN ? INT32_MIN : (int32_t)v;
     break;
   case GSP_INT64:
-    *(int64_t *)x = v;
+    *(int64_t *)x = v >= 0x1p63 ? INT64_MAX : v <= -0x1p63 ? INT64_MIN : (int64_t)v;
     break;
   case GSP_FP32:
     *(float *)x = (float)v;
     break;
   case GSP_FP64:
-    *(double *)x = (double)v;
+    *(double *)x = v;
     break;
   }
 }
@@ -690,4 +696,15 @@ gsp_matrix gsp_test_random_mask(gsp_index nrows, gsp_index ncols, double density
 
 gsp_vector gsp_test_random_vmask(gsp_index n, double density, uint64_t seed) {
   return gsp_test_random_vector(mask_type(seed), n, density, 0, 1, seed ^ 0x5151);
+}
+
+int gsp_test_temporaries(const char *dir) {
+  DIR *d = opendir(dir);
+  cr_assert_not_null(d, "%s", dir);
+  int k = 0;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (strstr(e->d_name, ".tmp")) k++;
+  closedir(d);
+  return k;
 }

@@ -133,7 +133,14 @@ gsp_vector gsp_test_random_vmask(gsp_index n, double density, uint64_t seed);
 bool gsp_test_value_eq(gsp_type t, const void *a, const void *b, double tol);
 /* One value of type t as a double, for messages. */
 double gsp_test_value_f64(gsp_type t, const void *x);
-/* Store integer v as type t at x (bool: v != 0). */
+/* Store integer v as type t at x (bool: v != 0; int32 saturates). */
 void gsp_test_value_set(gsp_type t, void *x, int64_t v);
+/* Store v as type t at x: integers saturate (+-inf to the type's largest
+ * and smallest), floats keep -0.0 and NaN, bool is v != 0. */
+void gsp_test_value_set_f64(gsp_type t, void *x, double v);
+
+/* Entries of folder dir whose name contains ".tmp": the temporaries an
+ * all-or-nothing write left behind. */
+int gsp_test_temporaries(const char *dir);
 
 #endif /* GSP_TEST_H */

@@ -36,6 +36,7 @@ typedef struct {
 
 /* Everything the subcommands share. */
 typedef struct {
+  const char *cmd; /* the subcommand's name, for messages */
   /* common */
   gsp_backend backend;
   int threads;
@@ -55,14 +56,33 @@ typedef struct {
   bool help;
 } cli_ctx;
 
-/* Options every subcommand takes, and those that read a graph. */
+/* Options every subcommand takes, those that read a graph, and those
+ * that draw maps. */
 extern const cli_opt cli_common_opts[];
 extern const cli_opt cli_read_opts[];
+extern const cli_opt cli_map_opts[];
 
-/* Parse argv (after the subcommand name) against the common options, the
- * read options when `reads`, and the subcommand's own `opts` (ending with a
- * {NULL} entry). Prints the problem and returns CLI_USAGE on error. */
-int cli_parse(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts);
+/* A subcommand (cmd_*.c): its --help text, its own options, what its
+ * positional arguments must be, and what it does once its command line is
+ * parsed and checked. */
+typedef struct {
+  const char *synopsis, *description;
+  const cli_opt *opts;                     /* ending with a {NULL} entry */
+  bool reads;                              /* takes the reading options (cli_read_opts) */
+  bool maps;                               /* takes --geojson, --svg and --coords (cli_map_opts) */
+  int npos;                                /* positional arguments */
+  const char *what;                        /* their description in "expected <what>" */
+  int (*run)(cli_ctx *c, const char *cmd); /* cmd: c->cmd */
+} cli_command;
+
+/* Run a subcommand on argv (argv[0] its name): parse argv, answer --help,
+ * check that there are cmd->npos positional arguments (else print
+ * "expected <what>"), then cmd->run. Returns the exit code. */
+int cli_run(const cli_command *cmd, int argc, char **argv);
+
+/* Parse argv (argv[0] the subcommand's name) against the options cmd
+ * takes. Prints the problem and returns CLI_USAGE on error. */
+int cli_parse(cli_ctx *c, int argc, char **argv, const cli_command *cmd);
 /* Value of a subcommand option, or NULL when not given (flags: "1"). */
 const char *cli_get(const cli_ctx *c, const char *name);
 /* Parse helpers: print "gsp CMD: --name: ..." and return false on error. */
@@ -70,20 +90,23 @@ bool cli_int(const char *cmd, const char *name, const char *s, int64_t lo, int64
 bool cli_double(const char *cmd, const char *name, const char *s, double *out);
 /* A byte count: digits with an optional k, M or G suffix (powers of 1024). */
 bool cli_bytes(const char *cmd, const char *name, const char *s, size_t *out);
+/* One choice among names: *out = the value of s in names (ending with a
+ * {NULL} entry); false, printing "gsp CMD: --OPT: 'S' is not a, b or c",
+ * when s is none of them. */
+typedef struct {
+  const char *name;
+  int value;
+} cli_name;
+bool cli_choice(const char *cmd, const char *opt, const char *s, const cli_name *names, int *out);
 bool cli_semiring(const char *cmd, const char *s, gsp_semiring *out);
 bool cli_type(const char *cmd, const char *s, gsp_type *out);
-bool cli_format(const char *cmd, const char *s, gsp_file_format *out);
+/* A file format, for option --opt (format or input-format). */
+bool cli_format(const char *cmd, const char *opt, const char *s, gsp_file_format *out);
 const char *cli_semiring_name(gsp_semiring s);
 const char *cli_type_name(gsp_type t);
 
-/* The prologue of every subcommand: parse argv, answer --help, and check
- * that there are `npos` positional arguments (printing "expected <what>").
- * Returns -1 to go on, else the exit code to return. */
-int cli_begin(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts, const char *synopsis,
-              const char *description, int npos, const char *what);
-
 /* Print the usage of a subcommand: synopsis, description, options. */
-void cli_usage(FILE *f, const char *synopsis, const char *description, bool reads, const cli_opt *opts);
+void cli_usage(FILE *f, const cli_command *cmd);
 
 /* Apply --backend / --threads to the library. */
 int cli_setup(const cli_ctx *c, const char *cmd);
@@ -100,8 +123,15 @@ typedef struct {
   double seconds; /* time to read */
 } cli_graph;
 
+/* Read path with the read options and a progress bar into *A (and the
+ * file's vertex ids when ids is not NULL), timing it; prints errors.
+ * Returns CLI_OK, CLI_INPUT, CLI_USAGE (a reading option that does not
+ * apply to the file's format) or CLI_FAILURE. */
+int cli_read(cli_ctx *c, const char *cmd, const char *path, gsp_matrix *A, int64_t **ids, gsp_index *nids,
+             double *seconds);
 /* Read c->pos[0] with the read options; prints errors. Returns CLI_OK,
- * CLI_INPUT or CLI_FAILURE. */
+ * CLI_INPUT, CLI_USAGE (a reading option that does not apply to the
+ * file's format) or CLI_FAILURE. */
 int cli_load(cli_ctx *c, const char *cmd, const char *path, cli_graph *g);
 void cli_graph_free(cli_graph *g);
 /* Fit the graph to semiring s: the structure for or-and, weight 1 (int32)
@@ -177,6 +207,13 @@ void cli_out_abort(cli_out *o);
 int cli_out_matrix(cli_out *o, const char *cmd, gsp_matrix M, gsp_file_format f, const void *absent,
                    const char *comment);
 
+/* The start of a subcommand that reads a graph: --backend and --threads
+ * applied (cli_setup), `out` opened on out_path (when out is not NULL;
+ * a NULL out_path opens nothing) before anything is read, then GRAPH
+ * (c->pos[0]) loaded; on failure `out` is aborted and the exit code
+ * returned. */
+int cli_start(cli_ctx *c, const char *cmd, cli_out *out, const char *out_path, cli_graph *g);
+
 /* ---- maps: --geojson and --svg (geo_coords.c, geo_write.c, geo_svg.c,
  * geo_tree.c) ---- */
 
@@ -228,15 +265,8 @@ gsp_info cli_tight_tree(gsp_index **parent, gsp_matrix A, gsp_index src, const g
 
 /* ---- subcommands ---- */
 
-int cmd_apsp(int argc, char **argv);
-int cmd_sssp(int argc, char **argv);
-int cmd_path(int argc, char **argv);
-int cmd_queries(int argc, char **argv);
-int cmd_generate(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_convert(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_negcycle(int argc, char **argv);
+extern const cli_command cmd_apsp, cmd_sssp, cmd_path, cmd_queries, cmd_generate, cmd_info, cmd_convert, cmd_check,
+    cmd_negcycle;
 
 /* Whether the arc u -> v (weight W[k]) is tight: D[u] + W[k] == D[v],
  * evaluated in type ty, exactly the sum the SSSP methods form. */

@@ -32,8 +32,8 @@ void cli_verbose(const cli_ctx *c, const char *fmt, ...) {
   va_end(ap);
 }
 
-int cli_fail(const char *cmd, const char *what, gsp_info info) {
-  fprintf(stderr, "gsp %s: %s: %s\n  %s\n", cmd, what, gsp_strerror(info), gsp_last_error());
+/* The exit code of a failed library call. */
+static int exit_code(gsp_info info) {
   switch (info) {
   case GSP_IO_ERROR:
   case GSP_PARSE_ERROR:
@@ -45,6 +45,11 @@ int cli_fail(const char *cmd, const char *what, gsp_info info) {
   default:
     return CLI_FAILURE;
   }
+}
+
+int cli_fail(const char *cmd, const char *what, gsp_info info) {
+  fprintf(stderr, "gsp %s: %s: %s\n  %s\n", cmd, what, gsp_strerror(info), gsp_last_error());
+  return exit_code(info);
 }
 
 /* Is the number at msg[at] a vertex of the library's message? Those are
@@ -82,17 +87,7 @@ int cli_fail_graph(const char *cmd, const char *what, gsp_info info, const cli_g
   buf[o] = '\0';
   fprintf(stderr, "gsp %s: %s: %s\n  %s\n", cmd, what, gsp_strerror(info), buf);
   if (renumbered) fprintf(stderr, "  (vertices numbered as in the file)\n");
-  switch (info) {
-  case GSP_IO_ERROR:
-  case GSP_PARSE_ERROR:
-    return CLI_INPUT;
-  case GSP_NEGATIVE_CYCLE:
-    return CLI_NEG_CYCLE;
-  case GSP_NO_DEVICE:
-    return CLI_UNAVAILABLE;
-  default:
-    return CLI_FAILURE;
-  }
+  return exit_code(info);
 }
 
 int cli_setup(const cli_ctx *c, const char *cmd) {
@@ -139,18 +134,28 @@ void cli_progress_end(cli_progress *p) {
   p->on = false;
 }
 
-int cli_load(cli_ctx *c, const char *cmd, const char *path, cli_graph *g) {
-  memset(g, 0, sizeof *g);
+int cli_read(cli_ctx *c, const char *cmd, const char *path, gsp_matrix *A, int64_t **ids, gsp_index *nids,
+             double *seconds) {
   cli_progress prog;
   cli_progress_start(&prog, c, "reading");
   gsp_read_opts o = c->read;
   o.progress = cli_progress_update;
   o.progress_ctx = &prog;
   double t0 = cli_now();
-  gsp_info info = gsp_matrix_read_ids(&g->A, &g->ids, &g->nids, path, &o);
+  gsp_info info = ids ? gsp_matrix_read_ids(A, ids, nids, path, &o) : gsp_matrix_read(A, path, &o);
   cli_progress_end(&prog);
-  if (info < 0) return cli_fail(cmd, "cannot read the graph", info);
-  g->seconds = cli_now() - t0;
+  *seconds = cli_now() - t0;
+  if (info >= 0) return CLI_OK;
+  int rc = cli_fail(cmd, ids ? "cannot read the graph" : "cannot read the input", info);
+  /* the reader's only invalid values are reading options that do not
+   * apply to the file's format (--one-based, --remap): a usage error */
+  return info == GSP_INVALID_VALUE ? CLI_USAGE : rc;
+}
+
+int cli_load(cli_ctx *c, const char *cmd, const char *path, cli_graph *g) {
+  memset(g, 0, sizeof *g);
+  int rc = cli_read(c, cmd, path, &g->A, &g->ids, &g->nids, &g->seconds);
+  if (rc) return rc;
   gsp_matrix_nrows(&g->n, g->A);
   gsp_matrix_nvals(&g->nvals, g->A);
   gsp_matrix_type(&g->type, g->A);
@@ -166,6 +171,14 @@ int cli_load(cli_ctx *c, const char *cmd, const char *path, cli_graph *g) {
               "%.3f s\n",
               path, g->n, g->nvals, cli_type_name(g->type), g->seconds);
   return CLI_OK;
+}
+
+int cli_start(cli_ctx *c, const char *cmd, cli_out *out, const char *out_path, cli_graph *g) {
+  int rc = cli_setup(c, cmd);
+  if (!rc && out) rc = cli_out_open(out, cmd, out_path);
+  if (rc) return rc;
+  if ((rc = cli_load(c, cmd, c->pos[0], g)) && out) cli_out_abort(out);
+  return rc;
 }
 
 void cli_graph_free(cli_graph *g) {
@@ -253,20 +266,19 @@ void cli_print_path(const cli_ctx *c, const cli_graph *g, const gsp_index *p, gs
   printf("\n");
 }
 
-int cli_begin(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts, const char *synopsis,
-              const char *description, int npos, const char *what) {
-  const char *cmd = argv[0];
-  int rc = cli_parse(c, argc, argv, reads, opts);
+int cli_run(const cli_command *cmd, int argc, char **argv) {
+  cli_ctx c;
+  int rc = cli_parse(&c, argc, argv, cmd);
   if (rc) return rc;
-  if (c->help) {
-    cli_usage(stdout, synopsis, description, reads, opts);
+  if (c.help) {
+    cli_usage(stdout, cmd);
     return CLI_OK;
   }
-  if (c->npos != npos) {
-    fprintf(stderr, "gsp %s: expected %s (see gsp %s --help)\n", cmd, what, cmd);
+  if (c.npos != cmd->npos) {
+    fprintf(stderr, "gsp %s: expected %s (see gsp %s --help)\n", c.cmd, cmd->what, c.cmd);
     return CLI_USAGE;
   }
-  return -1;
+  return cmd->run(&c, c.cmd);
 }
 
 double cli_value_at(gsp_type t, const void *x, size_t k) {
@@ -285,13 +297,11 @@ double cli_value_at(gsp_type t, const void *x, size_t k) {
 }
 
 bool cli_sssp_method_parse(const char *cmd, const char *s, cli_sssp_method *out) {
-  if (!s || !strcmp(s, "auto")) *out = CLI_SSSP_AUTO;
-  else if (!strcmp(s, "library")) *out = CLI_SSSP_LIBRARY;
-  else if (!strcmp(s, "vxm")) *out = CLI_SSSP_VXM;
-  else if (!strcmp(s, "bellman-ford") || !strcmp(s, "bf")) *out = CLI_SSSP_BELLMAN_FORD;
-  else {
-    fprintf(stderr, "gsp %s: --method: '%s' is not auto, library, vxm or bellman-ford\n", cmd, s);
-    return false;
-  }
+  static const cli_name methods[] = {{"auto", CLI_SSSP_AUTO},       {"library", CLI_SSSP_LIBRARY},
+                                     {"vxm", CLI_SSSP_VXM},         {"bellman-ford", CLI_SSSP_BELLMAN_FORD},
+                                     {"bf", CLI_SSSP_BELLMAN_FORD}, {NULL, 0}};
+  int m = CLI_SSSP_AUTO;
+  if (s && !cli_choice(cmd, "method", s, methods, &m)) return false;
+  *out = (cli_sssp_method)m;
   return true;
 }

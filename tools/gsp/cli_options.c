@@ -9,50 +9,63 @@
 
 #include "cli.h"
 
-const cli_opt cli_common_opts[] = {{"backend", 0, OPT_VALUE,
-                                    "auto|cpu|cuda  where to compute (default auto: "
-                                    "CUDA when usable)"},
-                                   {"threads", 0, OPT_VALUE, "N  CPU threads (default: OpenMP's choice)"},
-                                   {"quiet", 'q', OPT_FLAG, "   print only results and errors"},
-                                   {"verbose", 'v', OPT_FLAG, "   print details (timings, sizes, choices)"},
-                                   {"help", 'h', OPT_FLAG, "   show this help"},
-                                   {NULL, 0, OPT_FLAG, NULL}};
+const cli_opt cli_common_opts[] = {
+    {"backend", 0, OPT_VALUE, "auto|cpu|cuda  where to compute (default auto: CUDA when usable)"},
+    {"threads", 0, OPT_VALUE, "N  CPU threads (default: OpenMP's choice)"},
+    {"quiet", 'q', OPT_FLAG, "   print only results and errors"},
+    {"verbose", 'v', OPT_FLAG, "   print details (timings, sizes, choices)"},
+    {"help", 'h', OPT_FLAG, "   show this help"},
+    {NULL, 0, OPT_FLAG, NULL}};
 
 const cli_opt cli_read_opts[] = {
     {"input-format", 0, OPT_VALUE, "F  auto|mtx|dimacs|edgelist|dense|npy (default: by extension/content)"},
-    {"type", 't', OPT_VALUE,
-     "T  bool|int32|int64|fp32|fp64 (default: from "
-     "the file)"},
-    {"one-based", 0, OPT_FLAG, "   edge list ids start at 1"},
-    {"remap", 0, OPT_FLAG, "   edge list ids are arbitrary labels"},
+    {"type", 't', OPT_VALUE, "T  bool|int32|int64|fp32|fp64 (default: from the file)"},
+    {"one-based", 0, OPT_FLAG, "   edge lists: ids start at 1"},
+    {"remap", 0, OPT_FLAG, "   edge lists: ids are arbitrary labels"},
     {"symmetrize", 0, OPT_FLAG, "   undirected: add the reverse of every arc"},
-    {"dup", 0, OPT_VALUE,
-     "P  parallel arcs: min|max|first|last|plus|error "
-     "(default min)"},
+    {"dup", 0, OPT_VALUE, "P  parallel arcs: min|max|first|last|plus|error (default min)"},
     {"no-self-loops", 0, OPT_FLAG, "   drop arcs i -> i"},
-    {"absent", 0, OPT_VALUE,
-     "X  dense input: the value meaning no arc "
-     "(0, inf, nan, ...)"},
-    {"round", 0, OPT_FLAG,
-     "   store a value the type cannot hold exactly "
-     "as its nearest (default: refuse)"},
+    {"absent", 0, OPT_VALUE, "X  dense input: the value meaning no arc (0, inf, nan, ...)"},
+    {"round", 0, OPT_FLAG, "   store a value the type cannot hold exactly as its nearest (default: refuse)"},
     {NULL, 0, OPT_FLAG, NULL}};
 
-static const cli_opt *find(const cli_opt *t, const char *lng, char shrt) {
-  for (; t && t->lng; t++)
-    if ((lng && strcmp(t->lng, lng) == 0) || (shrt && t->shrt == shrt)) return t;
+const cli_opt cli_map_opts[] = {
+    {"geojson", 0, OPT_VALUE, "FILE  write the path (sssp: the shortest-path tree) as GeoJSON"},
+    {"svg", 0, OPT_VALUE, "FILE  draw the path (sssp: the reached vertices) over the road network as SVG"},
+    {"coords", 0, OPT_VALUE, "FILE  vertex coordinates, DIMACS .co (default: GRAPH's .co or .co.gz beside it)"},
+    {NULL, 0, OPT_FLAG, NULL}};
+
+/* The option named lng (or, when lng is NULL, with letter shrt) among
+ * those cmd takes. */
+static const cli_opt *find(const cli_command *cmd, const char *lng, char shrt) {
+  const cli_opt *const tables[] = {cli_common_opts, cmd->reads ? cli_read_opts : NULL, cmd->maps ? cli_map_opts : NULL,
+                                   cmd->opts};
+  for (int k = 0; k < 4; k++)
+    for (const cli_opt *t = tables[k]; t && t->lng; t++)
+      if ((lng && strcmp(t->lng, lng) == 0) || (!lng && t->shrt == shrt)) return t;
   return NULL;
 }
 
 static int apply_common(cli_ctx *c, const char *cmd, const char *name, const char *v) {
+  /* the reading flags */
+  bool *flag = !strcmp(name, "symmetrize")      ? &c->read.symmetrize
+               : !strcmp(name, "round")         ? &c->read.round
+               : !strcmp(name, "no-self-loops") ? &c->read.drop_self_loops
+                                                : NULL;
+  if (flag) {
+    *flag = true;
+    return CLI_OK;
+  }
+  if (!strcmp(name, "one-based") || !strcmp(name, "remap")) {
+    c->read.ids = !strcmp(name, "remap") ? GSP_IDS_REMAP : GSP_IDS_ONE_BASED; /* the last one given */
+    return CLI_OK;
+  }
   if (!strcmp(name, "backend")) {
-    if (!strcmp(v, "auto")) c->backend = GSP_BACKEND_AUTO;
-    else if (!strcmp(v, "cpu")) c->backend = GSP_BACKEND_CPU;
-    else if (!strcmp(v, "cuda")) c->backend = GSP_BACKEND_CUDA;
-    else {
-      fprintf(stderr, "gsp %s: --backend: '%s' is not auto, cpu or cuda\n", cmd, v);
-      return CLI_USAGE;
-    }
+    static const cli_name backends[] = {
+        {"auto", GSP_BACKEND_AUTO}, {"cpu", GSP_BACKEND_CPU}, {"cuda", GSP_BACKEND_CUDA}, {NULL, 0}};
+    int b;
+    if (!cli_choice(cmd, name, v, backends, &b)) return CLI_USAGE;
+    c->backend = (gsp_backend)b;
   } else if (!strcmp(name, "threads")) {
     int64_t t;
     if (!cli_int(cmd, "threads", v, 0, 4096, &t)) return CLI_USAGE;
@@ -64,16 +77,10 @@ static int apply_common(cli_ctx *c, const char *cmd, const char *name, const cha
   } else if (!strcmp(name, "help")) {
     c->help = true;
   } else if (!strcmp(name, "input-format")) {
-    if (!cli_format(cmd, v, &c->read.format)) return CLI_USAGE;
+    if (!cli_format(cmd, name, v, &c->read.format)) return CLI_USAGE;
   } else if (!strcmp(name, "type")) {
     if (!cli_type(cmd, v, &c->read.type)) return CLI_USAGE;
     c->read.use_type = true;
-  } else if (!strcmp(name, "one-based")) {
-    c->read.ids = GSP_IDS_ONE_BASED;
-  } else if (!strcmp(name, "remap")) {
-    c->read.ids = GSP_IDS_REMAP;
-  } else if (!strcmp(name, "symmetrize")) {
-    c->read.symmetrize = true;
   } else if (!strcmp(name, "absent")) {
     char *end;
     errno = 0;
@@ -87,32 +94,28 @@ static int apply_common(cli_ctx *c, const char *cmd, const char *name, const cha
     }
     c->read.use_absent = true;
     c->read.absent = a;
-  } else if (!strcmp(name, "round")) {
-    c->read.round = true;
-  } else if (!strcmp(name, "no-self-loops")) {
-    c->read.drop_self_loops = true;
   } else if (!strcmp(name, "dup")) {
-    static const char *const names[] = {"error", "first", "last", "min", "max", "plus"};
-    int k = 0;
-    while (k < 6 && strcmp(names[k], v) != 0) k++;
-    if (k == 6) {
-      fprintf(stderr,
-              "gsp %s: --dup: '%s' is not min, max, first, last, "
-              "plus or error\n",
-              cmd, v);
-      return CLI_USAGE;
-    }
+    static const cli_name dups[] = {{"min", GSP_DUP_MIN},
+                                    {"max", GSP_DUP_MAX},
+                                    {"first", GSP_DUP_FIRST},
+                                    {"last", GSP_DUP_LAST},
+                                    {"plus", GSP_DUP_PLUS},
+                                    {"error", GSP_DUP_ERROR},
+                                    {NULL, 0}};
+    int d;
+    if (!cli_choice(cmd, name, v, dups, &d)) return CLI_USAGE;
     c->read.use_dup = true;
-    c->read.dup = (gsp_dup)k;
+    c->read.dup = (gsp_dup)d;
   } else {
     return -1; /* not a common option */
   }
   return CLI_OK;
 }
 
-int cli_parse(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts) {
+int cli_parse(cli_ctx *c, int argc, char **argv, const cli_command *command) {
   const char *cmd = argv[0];
   memset(c, 0, sizeof *c);
+  c->cmd = cmd;
   c->verbosity = 1;
   bool only_pos = false;
   for (int k = 1; k < argc; k++) {
@@ -139,14 +142,10 @@ int cli_parse(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts
       memcpy(name, a + 2, len);
       name[len] = '\0';
       if (eq) value = eq + 1;
-      o = find(cli_common_opts, name, 0);
-      if (!o && reads) o = find(cli_read_opts, name, 0);
-      if (!o) o = find(opts, name, 0);
+      o = find(command, name, 0);
     } else {
       if (a[2] != '\0') value = a + 2; /* -o FILE or -oFILE */
-      o = find(cli_common_opts, NULL, a[1]);
-      if (!o && reads) o = find(cli_read_opts, NULL, a[1]);
-      if (!o) o = find(opts, NULL, a[1]);
+      o = find(command, NULL, a[1]);
     }
     if (!o) {
       fprintf(stderr, "gsp %s: unknown option '%s' (see gsp %s --help)\n", cmd, a, cmd);
@@ -171,7 +170,7 @@ int cli_parse(cli_ctx *c, int argc, char **argv, bool reads, const cli_opt *opts
     if (!strcmp(o->lng, "output")) {
       c->output = value;
     } else if (!strcmp(o->lng, "format")) {
-      if (!cli_format(cmd, value, &c->out_format)) return CLI_USAGE;
+      if (!cli_format(cmd, o->lng, value, &c->out_format)) return CLI_USAGE;
     } else if (!strcmp(o->lng, "semiring")) {
       c->semiring_name = value;
     }
@@ -248,62 +247,65 @@ bool cli_bytes(const char *cmd, const char *name, const char *s, size_t *out) {
   return true;
 }
 
-static const struct {
-  const char *name;
-  gsp_semiring s;
-} semirings[] = {{"min-plus", GSP_MIN_PLUS}, {"max-plus", GSP_MAX_PLUS}, {"max-min", GSP_MAX_MIN},
-                 {"min-max", GSP_MIN_MAX},   {"or-and", GSP_OR_AND},     {"plus-times", GSP_PLUS_TIMES}};
-
-bool cli_semiring(const char *cmd, const char *s, gsp_semiring *out) {
-  for (size_t k = 0; k < sizeof semirings / sizeof *semirings; k++)
-    if (!strcmp(s, semirings[k].name)) {
-      *out = semirings[k].s;
+bool cli_choice(const char *cmd, const char *opt, const char *s, const cli_name *names, int *out) {
+  for (const cli_name *k = names; k->name; k++)
+    if (!strcmp(s, k->name)) {
+      *out = k->value;
       return true;
     }
-  fprintf(stderr,
-          "gsp %s: --semiring: '%s' is not min-plus, max-plus, "
-          "max-min, min-max or or-and\n",
-          cmd, s);
+  fprintf(stderr, "gsp %s: --%s: '%s' is not ", cmd, opt, s);
+  for (const cli_name *k = names; k->name; k++)
+    fprintf(stderr, "%s%s", k->name, !k[1].name ? "\n" : !k[2].name ? " or " : ", ");
   return false;
 }
 
-const char *cli_semiring_name(gsp_semiring s) {
-  for (size_t k = 0; k < sizeof semirings / sizeof *semirings; k++)
-    if (semirings[k].s == s) return semirings[k].name;
+/* The name of value v in names (NULL-terminated), "?" when none. */
+static const char *name_of(const cli_name *names, int v) {
+  for (const cli_name *k = names; k->name; k++)
+    if (k->value == v) return k->name;
   return "?";
 }
 
-static const char *const type_names[] = {"bool", "int32", "int64", "fp32", "fp64"};
+static const cli_name semirings[] = {{"min-plus", GSP_MIN_PLUS}, {"max-plus", GSP_MAX_PLUS}, {"max-min", GSP_MAX_MIN},
+                                     {"min-max", GSP_MIN_MAX},   {"or-and", GSP_OR_AND},     {NULL, 0}};
+static const cli_name types[] = {{"bool", GSP_BOOL}, {"int32", GSP_INT32}, {"int64", GSP_INT64},
+                                 {"fp32", GSP_FP32}, {"fp64", GSP_FP64},   {NULL, 0}};
+static const cli_name formats[] = {{"auto", GSP_FILE_AUTO},
+                                   {"mtx", GSP_FILE_MTX},
+                                   {"dimacs", GSP_FILE_DIMACS},
+                                   {"edgelist", GSP_FILE_EDGELIST},
+                                   {"dense", GSP_FILE_DENSE},
+                                   {"npy", GSP_FILE_NPY},
+                                   {NULL, 0}};
+
+bool cli_semiring(const char *cmd, const char *s, gsp_semiring *out) {
+  int v;
+  if (!strcmp(s, "plus-times")) v = GSP_PLUS_TIMES; /* refused by each command, with its reason */
+  else if (!cli_choice(cmd, "semiring", s, semirings, &v)) return false;
+  *out = (gsp_semiring)v;
+  return true;
+}
+
+const char *cli_semiring_name(gsp_semiring s) {
+  return s == GSP_PLUS_TIMES ? "plus-times" : name_of(semirings, s);
+}
 
 bool cli_type(const char *cmd, const char *s, gsp_type *out) {
-  for (int k = 0; k < 5; k++)
-    if (!strcmp(s, type_names[k])) {
-      *out = (gsp_type)k;
-      return true;
-    }
-  fprintf(stderr,
-          "gsp %s: --type: '%s' is not bool, int32, int64, fp32 or "
-          "fp64\n",
-          cmd, s);
-  return false;
+  int v;
+  if (!cli_choice(cmd, "type", s, types, &v)) return false;
+  *out = (gsp_type)v;
+  return true;
 }
 
 const char *cli_type_name(gsp_type t) {
-  return (unsigned)t < 5 ? type_names[t] : "?";
+  return name_of(types, t);
 }
 
-bool cli_format(const char *cmd, const char *s, gsp_file_format *out) {
-  static const char *const names[] = {"auto", "mtx", "dimacs", "edgelist", "dense", "npy"};
-  for (int k = 0; k < 6; k++)
-    if (!strcmp(s, names[k])) {
-      *out = (gsp_file_format)k;
-      return true;
-    }
-  fprintf(stderr,
-          "gsp %s: format '%s' is not auto, mtx, dimacs, edgelist, "
-          "dense or npy\n",
-          cmd, s);
-  return false;
+bool cli_format(const char *cmd, const char *opt, const char *s, gsp_file_format *out) {
+  int v;
+  if (!cli_choice(cmd, opt, s, formats, &v)) return false;
+  *out = (gsp_file_format)v;
+  return true;
 }
 
 static void print_opts(FILE *f, const cli_opt *o) {
@@ -317,13 +319,17 @@ static void print_opts(FILE *f, const cli_opt *o) {
   }
 }
 
-void cli_usage(FILE *f, const char *synopsis, const char *description, bool reads, const cli_opt *opts) {
-  fprintf(f, "usage: %s\n\n%s\n", synopsis, description);
-  if (opts && opts->lng) {
+void cli_usage(FILE *f, const cli_command *cmd) {
+  fprintf(f, "usage: %s\n\n%s\n", cmd->synopsis, cmd->description);
+  if (cmd->opts && cmd->opts->lng) {
     fprintf(f, "\noptions:\n");
-    print_opts(f, opts);
+    print_opts(f, cmd->opts);
   }
-  if (reads) {
+  if (cmd->maps) {
+    fprintf(f, "\nmaps (need vertex coordinates):\n");
+    print_opts(f, cli_map_opts);
+  }
+  if (cmd->reads) {
     fprintf(f, "\nreading the graph:\n");
     print_opts(f, cli_read_opts);
   }

@@ -189,24 +189,8 @@ static gsp_info has_negative(gsp_matrix A, bool *neg) {
   int64_t buf[1] = {0};
   gsp_info info = gsp_matrix_type(&ty, A);
   if (info < 0) return info;
-  *neg = false;
   if ((info = gsp_matrix_reduce_scalar(buf, GSP_MIN, A)) < 0) return info;
-  switch (ty) {
-  case GSP_INT32:
-    *neg = *(int32_t *)buf < 0;
-    break;
-  case GSP_INT64:
-    *neg = *(int64_t *)buf < 0;
-    break;
-  case GSP_FP32:
-    *neg = *(float *)buf < 0;
-    break;
-  case GSP_FP64:
-    *neg = *(double *)buf < 0;
-    break;
-  default:
-    break;
-  }
+  *neg = cli_value_at(ty, buf, 0) < 0; /* false for bool */
   return GSP_SUCCESS;
 }
 

@@ -5,117 +5,24 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "gsp_internal.h" /* gsp__semiring_zero, gsp__semiring_one */
 #include "host_memory.h"
 
-static const cli_opt opts[] = {{"semiring", 's', OPT_VALUE,
-                                "S  min-plus (default), max-plus, max-min, "
-                                "min-max, or-and"},
-                               {"output", 'o', OPT_VALUE,
-                                "FILE  write the result matrix (format from "
-                                "the extension or --format)"},
-                               {"format", 'f', OPT_VALUE,
-                                "F  output format: mtx|dimacs|edgelist|dense|"
-                                "npy"},
-                               {"succ-output", 0, OPT_VALUE,
-                                "FILE  write the successor matrix (int64, "
-                                "0-based vertices)"},
-                               {"path", 'p', OPT_VALUE,
-                                "SRC:DST  print the optimal path SRC -> DST "
-                                "(file ids)"},
-                               {"no-sample", 0, OPT_FLAG, "   do not print a sample path"},
-                               {"non-reflexive", 0, OPT_FLAG,
-                                "   compute M+ (paths of >= 1 arc) instead "
-                                "of M*"},
-                               {"mpi", 0, OPT_FLAG,
-                                "   run the closure over the MPI ranks (implied "
-                                "under mpirun -n K, K > 1; see docs/distributed.md)"},
-                               {"algo", 'a', OPT_VALUE,
-                                "A  min-plus algorithm: auto (default), fw, "
-                                "msssp, johnson"},
-                               {"sources", 0, OPT_VALUE,
-                                "LIST  only these source rows: file ids "
-                                "separated by commas, or a DIMACS .ss file"},
-                               {"cutoff", 0, OPT_VALUE, "X  leave out distances above X"},
-                               {"parent-output", 0, OPT_VALUE,
-                                "FILE  write the parent matrix (int64, "
-                                "0-based; row k = tree of source k)"},
-                               {"parent-type", 0, OPT_VALUE,
-                                "T  parents held as int64 (default) or "
-                                "int32 (half the memory)"},
-                               {"device-memory-cap", 0, OPT_VALUE,
-                                "BYTES  GPU memory to use at most "
-                                "(k/M/G suffixes); a larger matrix "
-                                "is closed out of core"},
-                               {"gpus", 0, OPT_VALUE,
-                                "N  GPUs to use (default 0: automatic, or "
-                                "GSP_GPUS)"},
-                               {"memory-cap", 0, OPT_VALUE,
-                                "BYTES  host memory for the result at most "
-                                "(k/M/G); a larger min-plus result goes to "
-                                "its .npy file in row blocks"},
-                               {"svg", 0, OPT_VALUE,
-                                "FILE  draw the sample (or --path) path over the "
-                                "road network as SVG"},
-                               {"geojson", 0, OPT_VALUE,
-                                "FILE  write the sample (or --path) path as "
-                                "GeoJSON"},
-                               {"coords", 0, OPT_VALUE,
-                                "FILE  vertex coordinates, DIMACS .co (default: "
-                                "GRAPH's .co or .co.gz beside it)"},
-                               {NULL, 0, OPT_FLAG, NULL}};
-
-static const char *synopsis = "gsp apsp [options] GRAPH";
-static const char *description = "All-pairs shortest paths (or another closure) of GRAPH: M* = I + M + M^2 "
-                                 "+ ...\non the chosen semiring. Min-plus runs gsp_apsp: Floyd-Warshall, "
-                                 "multi-source\nrelaxation or Johnson (negative weights), picked by a cost "
-                                 "model (--algo auto,\n-v names the pick) or forced; --sources limits the "
-                                 "rows. The other semirings,\n--non-reflexive and --succ-output run the "
-                                 "blocked Floyd-Warshall closure\n(gsp_closure_ext). On the GPU when one "
-                                 "is usable. Prints the time taken, how\nmany pairs are connected and a "
-                                 "sample optimal path (for min-plus the pair\nfarthest apart). Vertices "
-                                 "are named as in the file (1-based for Matrix Market\nand DIMACS).";
-
-/* The semiring's "no path" value of type t. */
-static void semiring_zero(void *out, gsp_semiring s, gsp_type t) {
-  bool hi = s == GSP_MIN_PLUS || s == GSP_MIN_MAX;
-  switch (t) {
-  case GSP_BOOL:
-    *(bool *)out = false;
-    break;
-  case GSP_INT32:
-    *(int32_t *)out = hi ? INT32_MAX : INT32_MIN;
-    break;
-  case GSP_INT64:
-    *(int64_t *)out = hi ? INT64_MAX : INT64_MIN;
-    break;
-  case GSP_FP32:
-    *(float *)out = hi ? INFINITY : -INFINITY;
-    break;
-  case GSP_FP64:
-    *(double *)out = hi ? INFINITY : -INFINITY;
-    break;
-  }
-}
-
-static double as_double(gsp_type t, const void *x) {
-  /* values compared as doubles: exact for the integer ranges of paths */
-  switch (t) {
-  case GSP_BOOL:
-    return *(const bool *)x;
-  case GSP_INT32:
-    return *(const int32_t *)x;
-  case GSP_INT64:
-    return (double)*(const int64_t *)x;
-  case GSP_FP32:
-    return *(const float *)x;
-  default:
-    return *(const double *)x;
-  }
-}
+static const char synopsis[] = "gsp apsp [options] GRAPH";
+static const char description[] = "All-pairs shortest paths (or another closure) of GRAPH: M* = I + M + M^2 "
+                                  "+ ...\non the chosen semiring. Min-plus runs gsp_apsp: Floyd-Warshall, "
+                                  "multi-source\nrelaxation or Johnson (negative weights), picked by a cost "
+                                  "model (--algo auto,\n-v names the pick) or forced; --sources limits the "
+                                  "rows. The other semirings,\n--non-reflexive and --succ-output run the "
+                                  "blocked Floyd-Warshall closure\n(gsp_closure_ext). On the GPU when one "
+                                  "is usable. Prints the time taken, how\nmany pairs are connected and a "
+                                  "sample optimal path (for min-plus the pair\nfarthest apart). Vertices "
+                                  "are named as in the file (1-based for Matrix Market\nand DIMACS).";
 
 /* Print path p[0..len) from src to dst (its extraction gave info) with
  * its value V(vrow, dst); frees p. CLI_NO_PATH when there is none. */
@@ -167,22 +74,8 @@ static bool get_row(gsp_matrix M, gsp_type t, gsp_index nrows, gsp_index n, gsp_
                     gsp_index *cnt) {
   gsp_vector e = NULL, r = NULL;
   int64_t one_buf[1];
-  switch (t) {
-  case GSP_INT32:
-    *(int32_t *)one_buf = 1;
-    break;
-  case GSP_INT64:
-    *(int64_t *)one_buf = 1;
-    break;
-  case GSP_FP32:
-    *(float *)one_buf = 1;
-    break;
-  case GSP_FP64:
-    *(double *)one_buf = 1;
-    break;
-  default:
-    return false;
-  }
+  if (t == GSP_BOOL) return false;
+  gsp__semiring_one(one_buf, GSP_PLUS_TIMES, t);
   bool ok = gsp_vector_new(&e, t, nrows) == GSP_SUCCESS && gsp_vector_new(&r, t, n) == GSP_SUCCESS &&
             gsp_vector_set_element(e, i, one_buf) == GSP_SUCCESS &&
             gsp_vxm(r, NULL, GSP_NOOP, GSP_PLUS_TIMES, e, M, NULL) == GSP_SUCCESS;
@@ -219,7 +112,7 @@ static bool sample_pair(gsp_matrix M, const cli_graph *g, gsp_semiring s, gsp_in
     if (gsp_vector_extract_tuples(I, X, &cnt, ext) != GSP_SUCCESS) goto done;
     double best = 0;
     for (gsp_index k = 0; k < cnt; k++) {
-      double v = as_double(t, (char *)X + k * ts);
+      double v = cli_value_at(t, X, k);
       if (!isfinite(v)) continue;
       if (k == 0 || (minp ? v > best : v < best)) best = v, row = I[k];
     }
@@ -228,7 +121,7 @@ static bool sample_pair(gsp_matrix M, const cli_graph *g, gsp_semiring s, gsp_in
   gsp_index vrow = rows ? rows[row] : row; /* the row's source vertex */
   double best = 0;
   for (gsp_index k = 0; k < cnt; k++) {
-    double v = as_double(t, (char *)X + k * ts);
+    double v = cli_value_at(t, X, k);
     if (I[k] == vrow || !isfinite(v)) continue;
     if (!found || (minp && v > best) || (maxp && v < best)) {
       best = v;
@@ -295,7 +188,7 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank, int s
             all > 0 ? 100.0 * (double)reach / all : 0.0);
     if (c->output) {
       int64_t zero[1];
-      semiring_zero(zero, s, g.type);
+      gsp__semiring_zero(zero, s, g.type);
       char note[128];
       snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s), c->pos[0]);
       rc = cli_out_matrix(&mout, cmd, g.A, c->out_format, zero, note);
@@ -403,7 +296,7 @@ static int stream_rows(void *ctx, gsp_index first, gsp_index nrows, const void *
   const size_t os = gsp_type_size(s->dt), cells = (size_t)nrows * (size_t)s->n;
   if (fwrite(dist, os, cells, s->d) != cells) return 1;
   char inf[16];
-  semiring_zero(inf, GSP_MIN_PLUS, s->dt);
+  gsp__semiring_zero(inf, GSP_MIN_PLUS, s->dt);
   for (size_t k = 0; k < cells; k++) s->reach += memcmp((const char *)dist + k * os, inf, os) != 0;
   for (gsp_index r = 0; par && r < nrows; r++) {
     const int64_t *row = par + (size_t)r * (size_t)s->n;
@@ -444,7 +337,7 @@ static FILE *npy_begin(cli_out *o, const char *cmd, gsp_type t, gsp_index rows, 
 static int print_par_row(const cli_ctx *c, const cli_graph *g, const int64_t *par, const void *dist, gsp_index src,
                          gsp_index dst) {
   char inf[16], val[64];
-  semiring_zero(inf, GSP_MIN_PLUS, g->type);
+  gsp__semiring_zero(inf, GSP_MIN_PLUS, g->type);
   if (!memcmp(dist, inf, gsp_type_size(g->type)) || par[dst] < 0) {
     printf("path: no path from %lld to %lld\n", cli_id(g, src), cli_id(g, dst));
     return CLI_NO_PATH;
@@ -483,20 +376,13 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
   if (!device_options(c, cmd, &oa.device_memory_cap, &oa.gpus)) return CLI_USAGE;
   const char *mc = cli_get(c, "memory-cap");
   if (mc && !cli_bytes(cmd, "memory-cap", mc, &oa.host_memory_cap)) return CLI_USAGE;
+  static const cli_name algos[] = {
+      {"auto", GSP_APSP_AUTO},   {"fw", GSP_APSP_FLOYD_WARSHALL}, {"floyd-warshall", GSP_APSP_FLOYD_WARSHALL},
+      {"msssp", GSP_APSP_MSSSP}, {"johnson", GSP_APSP_JOHNSON},   {NULL, 0}};
   const char *a = cli_get(c, "algo");
-  if (a) {
-    if (!strcmp(a, "auto")) o.algo = GSP_APSP_AUTO;
-    else if (!strcmp(a, "fw") || !strcmp(a, "floyd-warshall")) o.algo = GSP_APSP_FLOYD_WARSHALL;
-    else if (!strcmp(a, "msssp")) o.algo = GSP_APSP_MSSSP;
-    else if (!strcmp(a, "johnson")) o.algo = GSP_APSP_JOHNSON;
-    else {
-      fprintf(stderr,
-              "gsp %s: --algo: expected auto, fw, msssp or johnson, "
-              "got '%s'\n",
-              cmd, a);
-      return CLI_USAGE;
-    }
-  }
+  int algo = GSP_APSP_AUTO;
+  if (a && !cli_choice(cmd, "algo", a, algos, &algo)) return CLI_USAGE;
+  o.algo = (gsp_apsp_algo)algo;
   const char *cut = cli_get(c, "cutoff");
   if (cut) {
     if (!cli_double(cmd, "cutoff", cut, &o.cutoff)) return CLI_USAGE;
@@ -509,18 +395,11 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
     }
     o.has_cutoff = true;
   }
+  static const cli_name parent_types[] = {{"int64", GSP_INT64}, {"int32", GSP_INT32}, {NULL, 0}};
   const char *pt = cli_get(c, "parent-type");
-  if (pt) {
-    if (!strcmp(pt, "int64")) o.parent_type = GSP_INT64;
-    else if (!strcmp(pt, "int32")) o.parent_type = GSP_INT32;
-    else {
-      fprintf(stderr,
-              "gsp %s: --parent-type: expected int64 or int32, got "
-              "'%s'\n",
-              cmd, pt);
-      return CLI_USAGE;
-    }
-  }
+  int ptype = GSP_INT64;
+  if (pt && !cli_choice(cmd, "parent-type", pt, parent_types, &ptype)) return CLI_USAGE;
+  if (pt) o.parent_type = (gsp_type)ptype;
   const char *ss = cli_get(c, "sources");
   if (ss) {
     if (!parse_sources(cmd, g, ss, &src, &ns)) return CLI_USAGE;
@@ -658,7 +537,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
     goto done;
   if (c->output) {
     int64_t zero[1];
-    semiring_zero(zero, GSP_MIN_PLUS, g->type);
+    gsp__semiring_zero(zero, GSP_MIN_PLUS, g->type);
     char note[160];
     snprintf(note, sizeof note, "min-plus shortest distances of %s (%s)", c->pos[0], algo_name(rep.algo));
     const double tw = cli_now();
@@ -677,27 +556,31 @@ done:
   return rc;
 }
 
-int cmd_apsp(int argc, char **argv) {
-  const char *cmd = argv[0];
-  cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1, "one GRAPH file");
-  if (rc >= 0) return rc;
+/* The GPU's context starts (gsp_cuda_warm_up) while the graph is read. */
+static void *warm_up(void *unused) {
+  (void)unused;
+  gsp_cuda_warm_up();
+  return NULL;
+}
+
+static int run(cli_ctx *c, const char *cmd) {
+  int rc;
   gsp_semiring s = GSP_MIN_PLUS;
-  if (c.semiring_name && !cli_semiring(cmd, c.semiring_name, &s)) return CLI_USAGE;
+  if (c->semiring_name && !cli_semiring(cmd, c->semiring_name, &s)) return CLI_USAGE;
   if (s == GSP_PLUS_TIMES) {
     fprintf(stderr, "gsp %s: plus-times has no closure\n", cmd);
     return CLI_USAGE;
   }
   int mpi_rank, mpi_size;
-  switch (cli_mpi_begin(cli_get(&c, "mpi") != NULL, cmd, &mpi_rank, &mpi_size)) {
+  switch (cli_mpi_begin(cli_get(c, "mpi") != NULL, cmd, &mpi_rank, &mpi_size)) {
   case 1:
-    return apsp_mpi(&c, cmd, s, mpi_rank, mpi_size);
+    return apsp_mpi(c, cmd, s, mpi_rank, mpi_size);
   case -1:
     return CLI_UNAVAILABLE;
   default:
     break;
   }
-  if ((rc = cli_setup(&c, cmd))) return rc;
+  if ((rc = cli_setup(c, cmd))) return rc;
   /* every output is checked before the graph is even read */
   cli_out outs[3]; /* -o, --parent-output, --succ-output */
   memset(outs, 0, sizeof outs);
@@ -705,12 +588,14 @@ int cmd_apsp(int argc, char **argv) {
   memset(&g, 0, sizeof g);
   gsp_matrix succ = NULL;
   cli_map map = {0};
-  if ((rc = cli_out_open(&outs[0], cmd, c.output)) ||
-      (rc = cli_out_open(&outs[1], cmd, cli_get(&c, "parent-output"))) ||
-      (rc = cli_out_open(&outs[2], cmd, cli_get(&c, "succ-output"))) || (rc = cli_load(&c, cmd, c.pos[0], &g)))
+  pthread_t warm;
+  bool warming = c->backend != GSP_BACKEND_CPU && pthread_create(&warm, NULL, warm_up, NULL) == 0;
+  if ((rc = cli_out_open(&outs[0], cmd, c->output)) ||
+      (rc = cli_out_open(&outs[1], cmd, cli_get(c, "parent-output"))) ||
+      (rc = cli_out_open(&outs[2], cmd, cli_get(c, "succ-output"))) || (rc = cli_load(c, cmd, c->pos[0], &g)))
     goto done;
   gsp_index ps = 0, pd = 0;
-  const char *pathq = cli_get(&c, "path");
+  const char *pathq = cli_get(c, "path");
   if (pathq) {
     char a[64], b[64];
     const char *colon = strchr(pathq, ':');
@@ -727,8 +612,14 @@ int cmd_apsp(int argc, char **argv) {
       goto done;
     }
   }
-  if ((rc = cli_prepare(&c, cmd, &g, s))) goto done;
-  if ((cli_get(&c, "svg") || cli_get(&c, "geojson")) && !pathq && cli_get(&c, "no-sample")) {
+  if ((rc = cli_prepare(c, cmd, &g, s))) goto done;
+  if (warming) { /* the computation's times leave the context's start out: it is a phase of its own */
+    const double t0 = cli_now();
+    pthread_join(warm, NULL);
+    warming = false;
+    cli_verbose(c, "device start: %.3f s beyond the read\n", cli_now() - t0);
+  }
+  if ((cli_get(c, "svg") || cli_get(c, "geojson")) && !pathq && cli_get(c, "no-sample")) {
     fprintf(stderr,
             "gsp %s: --svg and --geojson draw the sample path or "
             "--path SRC:DST (not with --no-sample alone)\n",
@@ -736,17 +627,17 @@ int cmd_apsp(int argc, char **argv) {
     rc = CLI_USAGE;
     goto done;
   }
-  if ((rc = cli_map_open(&c, cmd, &g, &map))) goto done;
+  if ((rc = cli_map_open(c, cmd, &g, &map))) goto done;
   const char *what = s == GSP_MIN_PLUS ? "distance" : "value";
   /* min-plus shortest paths go through gsp_apsp; successors, M+ and the
    * other semirings through the closure */
-  bool closure_only = s != GSP_MIN_PLUS || cli_get(&c, "succ-output") || cli_get(&c, "non-reflexive");
+  bool closure_only = s != GSP_MIN_PLUS || cli_get(c, "succ-output") || cli_get(c, "non-reflexive");
   if (!closure_only) {
-    rc = apsp_route(&c, cmd, &g, pathq, ps, pd, &map, outs);
+    rc = apsp_route(c, cmd, &g, pathq, ps, pd, &map, outs);
     goto done;
   }
-  if (cli_get(&c, "algo") || cli_get(&c, "sources") || cli_get(&c, "cutoff") || cli_get(&c, "parent-output") ||
-      cli_get(&c, "parent-type")) {
+  if (cli_get(c, "algo") || cli_get(c, "sources") || cli_get(c, "cutoff") || cli_get(c, "parent-output") ||
+      cli_get(c, "parent-type")) {
     fprintf(stderr,
             "gsp %s: --algo, --sources, --cutoff, --parent-output and "
             "--parent-type are for min-plus shortest paths (not with "
@@ -755,25 +646,25 @@ int cmd_apsp(int argc, char **argv) {
     rc = CLI_USAGE;
     goto done;
   }
-  bool sample = !cli_get(&c, "no-sample") && (c.verbosity >= 1 || map.on);
-  bool want_succ = pathq || sample || cli_get(&c, "succ-output");
-  gsp_closure_opts co = {.non_reflexive = cli_get(&c, "non-reflexive") != NULL, .backend = c.backend};
-  if (!device_options(&c, cmd, &co.device_memory_cap, &co.gpus)) {
+  bool sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map.on);
+  bool want_succ = pathq || sample || cli_get(c, "succ-output");
+  gsp_closure_opts co = {.non_reflexive = cli_get(c, "non-reflexive") != NULL, .backend = c->backend};
+  if (!device_options(c, cmd, &co.device_memory_cap, &co.gpus)) {
     rc = CLI_USAGE;
     goto done;
   }
   bool gpu = false;
   char dev[200] = "";
   gsp_cuda_available(&gpu, dev, sizeof dev);
-  const char *where = c.backend == GSP_BACKEND_CPU    ? "cpu"
-                      : c.backend == GSP_BACKEND_CUDA ? "cuda"
-                      : gpu                           ? "auto: cuda"
-                                                      : "auto: cpu";
-  cli_say(&c,
+  const char *where = c->backend == GSP_BACKEND_CPU    ? "cpu"
+                      : c->backend == GSP_BACKEND_CUDA ? "cuda"
+                      : gpu                            ? "auto: cuda"
+                                                       : "auto: cpu";
+  cli_say(c,
           "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
           "in %.3f s)\n",
-          c.pos[0], g.n, g.nvals, cli_type_name(g.type), g.seconds);
-  cli_verbose(&c, "device: %s\n", dev);
+          c->pos[0], g.n, g.nvals, cli_type_name(g.type), g.seconds);
+  cli_verbose(c, "device: %s\n", dev);
   double t0 = cli_now();
   gsp_info info = gsp_closure_ext(g.A, want_succ ? &succ : NULL, s, &co);
   double secs = cli_now() - t0;
@@ -784,33 +675,58 @@ int cmd_apsp(int argc, char **argv) {
   gsp_index reach = 0;
   gsp_matrix_nvals(&reach, g.A);
   double n3 = (double)g.n * (double)g.n * (double)g.n;
-  cli_say(&c, "%s closure (%s%s): %.3f s, %.2f G relaxations/s (n^3 = %.3g)\n", cli_semiring_name(s), where,
+  cli_say(c, "%s closure (%s%s): %.3f s, %.2f G relaxations/s (n^3 = %.3g)\n", cli_semiring_name(s), where,
           want_succ ? ", with paths" : "", secs, secs > 0 ? n3 / secs * 1e-9 : 0.0, n3);
   double all = (double)g.n * (double)g.n;
-  cli_say(&c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
+  cli_say(c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
           all > 0 ? 100.0 * (double)reach / all : 0.0);
   if (pathq) {
-    rc = print_path(&c, &g, g.A, succ, ps, pd, "path", &map, what);
+    rc = print_path(c, &g, g.A, succ, ps, pd, "path", &map, what);
     if (rc) goto done;
   }
   gsp_index si, sj;
   if (sample && !pathq && sample_pair(g.A, &g, s, g.n, NULL, &si, &sj) &&
-      (rc = print_path(&c, &g, g.A, succ, si, sj,
+      (rc = print_path(c, &g, g.A, succ, si, sj,
                        s == GSP_MIN_PLUS ? "sample path (the pair farthest apart)" : "sample path", &map, what)))
     goto done;
-  if (c.output) {
+  if (c->output) {
     int64_t zero[1];
-    semiring_zero(zero, s, g.type);
+    gsp__semiring_zero(zero, s, g.type);
     char note[128];
-    snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s), c.pos[0]);
-    if ((rc = cli_out_matrix(&outs[0], cmd, g.A, c.out_format, zero, note))) goto done;
-    cli_verbose(&c, "wrote %s\n", c.output);
+    snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s), c->pos[0]);
+    if ((rc = cli_out_matrix(&outs[0], cmd, g.A, c->out_format, zero, note))) goto done;
+    cli_verbose(c, "wrote %s\n", c->output);
   }
-  if ((rc = cli_out_matrix(&outs[2], cmd, succ, c.out_format, NULL, "successor matrix (0-based)"))) goto done;
+  if ((rc = cli_out_matrix(&outs[2], cmd, succ, c->out_format, NULL, "successor matrix (0-based)"))) goto done;
 done:
+  if (warming) pthread_join(warm, NULL);
   for (int k = 0; k < 3; k++) cli_out_abort(&outs[k]); /* uncommitted: an error came first */
   cli_map_free(&map);
   gsp_matrix_free(&succ);
   cli_graph_free(&g);
   return rc;
 }
+
+static const cli_opt opts[] = {
+    {"semiring", 's', OPT_VALUE, "S  min-plus (default), max-plus, max-min, min-max, or-and"},
+    {"output", 'o', OPT_VALUE, "FILE  write the result matrix (format from the extension or --format)"},
+    {"format", 'f', OPT_VALUE, "F  output format: mtx|dimacs|edgelist|dense|npy"},
+    {"succ-output", 0, OPT_VALUE, "FILE  write the successor matrix (int64, 0-based vertices)"},
+    {"path", 'p', OPT_VALUE, "SRC:DST  print the optimal path SRC -> DST (file ids)"},
+    {"no-sample", 0, OPT_FLAG, "   do not print a sample path"},
+    {"non-reflexive", 0, OPT_FLAG, "   compute M+ (paths of >= 1 arc) instead of M*"},
+    {"mpi", 0, OPT_FLAG,
+     "   run the closure over the MPI ranks (implied under mpirun -n K, K > 1; see docs/distributed.md)"},
+    {"algo", 'a', OPT_VALUE, "A  min-plus algorithm: auto (default), fw, msssp, johnson"},
+    {"sources", 0, OPT_VALUE, "LIST  only these source rows: file ids separated by commas, or a DIMACS .ss file"},
+    {"cutoff", 0, OPT_VALUE, "X  leave out distances above X"},
+    {"parent-output", 0, OPT_VALUE, "FILE  write the parent matrix (int64, 0-based; row k = tree of source k)"},
+    {"parent-type", 0, OPT_VALUE, "T  parents held as int64 (default) or int32 (half the memory)"},
+    {"device-memory-cap", 0, OPT_VALUE,
+     "BYTES  GPU memory to use at most (k/M/G suffixes); a larger matrix is closed out of core"},
+    {"gpus", 0, OPT_VALUE, "N  GPUs to use (default 0: automatic, or GSP_GPUS)"},
+    {"memory-cap", 0, OPT_VALUE,
+     "BYTES  host memory for the result at most (k/M/G); a larger min-plus result goes to its .npy file in row blocks"},
+    {NULL, 0, OPT_FLAG, NULL}};
+
+const cli_command cmd_apsp = {synopsis, description, opts, true, true, 1, "one GRAPH file", run};

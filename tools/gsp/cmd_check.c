@@ -8,45 +8,23 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gsp_internal.h" /* gsp__semiring_zero, gsp__semiring_one */
 
-static const cli_opt opts[] = {{"semiring", 's', OPT_VALUE,
-                                "S  min-plus (default), max-plus, max-min, "
-                                "min-max, or-and"},
-                               {"sources", 'k', OPT_VALUE,
-                                "K  number of source rows compared (default "
-                                "16; 0 = all)"},
-                               {"seed", 0, OPT_VALUE, "S  choice of the sources (default 1)"},
-                               {"apsp-limit", 0, OPT_VALUE,
-                                "N  largest n for which gsp computes the "
-                                "full closure (default 4096);\n"
-                                "                                 above it, "
-                                "min-plus rows come from gsp's SSSP"},
-                               {"tolerance", 0, OPT_VALUE,
-                                "X  relative tolerance for float types "
-                                "(default 1e-9 fp64, 1e-5 fp32)"},
-                               {NULL, 0, OPT_FLAG, NULL}};
-
-static const char *synopsis = "gsp check [options] GRAPH";
-static const char *description = "Cross-check gsp against SuiteSparse:GraphBLAS on GRAPH: gsp computes the "
-                                 "closure\n(or, for large min-plus graphs, SSSP rows), GraphBLAS relaxes "
-                                 "d = d (+) d (+.*) A\nto a fixpoint from each sampled source, and the "
-                                 "rows are compared (exactly for\nintegers and booleans). Exit code 7 on "
-                                 "any disagreement, 8 when this gsp was\nbuilt without GraphBLAS.";
+static const char synopsis[] = "gsp check [options] GRAPH";
+static const char description[] = "Cross-check gsp against SuiteSparse:GraphBLAS on GRAPH: gsp computes the "
+                                  "closure\n(or, for large min-plus graphs, SSSP rows), GraphBLAS relaxes "
+                                  "d = d (+) d (+.*) A\nto a fixpoint from each sampled source, and the "
+                                  "rows are compared (exactly for\nintegers and booleans). Exit code 7 on "
+                                  "any disagreement, 8 when this gsp was\nbuilt without GraphBLAS.";
 
 #ifndef GSP_CLI_HAVE_GRAPHBLAS
 
-int cmd_check(int argc, char **argv) {
-  cli_ctx c;
-  int rc = cli_parse(&c, argc, argv, true, opts);
-  if (rc) return rc;
-  if (c.help) {
-    cli_usage(stdout, synopsis, description, true, opts);
-    return CLI_OK;
-  }
+static int run(cli_ctx *c, const char *cmd) {
+  (void)c;
   fprintf(stderr,
           "gsp %s: this gsp was built without SuiteSparse:GraphBLAS "
           "(install libgraphblas-dev and reconfigure)\n",
-          argv[0]);
+          cmd);
   return CLI_UNAVAILABLE;
 }
 
@@ -112,48 +90,6 @@ static bool grb_semiring(gsp_semiring s, gsp_type t, GrB_Semiring *sr, GrB_Binar
 #undef PICK
 }
 
-/* The semiring's one (the empty path) and zero (no path) as doubles. */
-static double one_of(gsp_semiring s) {
-  return s == GSP_MAX_MIN ? INFINITY : s == GSP_MIN_MAX ? -INFINITY : s == GSP_OR_AND ? 1 : 0;
-}
-
-static double as_double(gsp_type t, const void *x, size_t k) {
-  switch (t) {
-  case GSP_BOOL:
-    return ((const bool *)x)[k];
-  case GSP_INT32:
-    return ((const int32_t *)x)[k];
-  case GSP_INT64:
-    return (double)((const int64_t *)x)[k];
-  case GSP_FP32:
-    return ((const float *)x)[k];
-  default:
-    return ((const double *)x)[k];
-  }
-}
-
-/* Store the double v (an exact value of t, or +-inf for the ones of
- * max-min / min-max) into x as type t. */
-static void store(gsp_type t, void *x, double v) {
-  switch (t) {
-  case GSP_BOOL:
-    *(bool *)x = v != 0;
-    break;
-  case GSP_INT32:
-    *(int32_t *)x = v >= INT32_MAX ? INT32_MAX : v <= INT32_MIN ? INT32_MIN : (int32_t)v;
-    break;
-  case GSP_INT64:
-    *(int64_t *)x = v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
-    break;
-  case GSP_FP32:
-    *(float *)x = (float)v;
-    break;
-  default:
-    *(double *)x = v;
-    break;
-  }
-}
-
 /* Reference row: relax d from source s to a fixpoint. present/vals hold
  * the result densely. */
 static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add, gsp_type t, gsp_semiring s, gsp_index n,
@@ -163,25 +99,14 @@ static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add, g
   GrB_Index nv = 0, prev = (GrB_Index)-1;
   size_t ts = gsp_type_size(t);
   char one[8];
-  store(t, one, one_of(s));
+  gsp__semiring_one(one, s, t); /* the empty path */
   if ((info = GrB_Vector_new(&d, grb_type(t), n)) != GrB_SUCCESS) return info;
-  switch (t) {
-  case GSP_BOOL:
-    info = GrB_Vector_setElement_BOOL(d, *(bool *)one, src);
-    break;
-  case GSP_INT32:
-    info = GrB_Vector_setElement_INT32(d, *(int32_t *)one, src);
-    break;
-  case GSP_INT64:
-    info = GrB_Vector_setElement_INT64(d, *(int64_t *)one, src);
-    break;
-  case GSP_FP32:
-    info = GrB_Vector_setElement_FP32(d, *(float *)one, src);
-    break;
-  default:
-    info = GrB_Vector_setElement_FP64(d, *(double *)one, src);
-    break;
-  }
+  /* the source's entry, the semiring's one, set through a type that holds
+   * it exactly (GraphBLAS casts it to d's type) */
+  if (t == GSP_BOOL) info = GrB_Vector_setElement_BOOL(d, *(bool *)one, src);
+  else if (t == GSP_INT32) info = GrB_Vector_setElement_INT64(d, *(int32_t *)one, src);
+  else if (t == GSP_INT64) info = GrB_Vector_setElement_INT64(d, *(int64_t *)one, src);
+  else info = GrB_Vector_setElement_FP64(d, cli_value_at(t, one, 0), src);
   /* iterate until the values stop changing: compare dense snapshots */
   char *snap = calloc(n + 1, ts);
   char *cur = calloc(n + 1, ts);
@@ -192,23 +117,11 @@ static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add, g
     if (info != GrB_SUCCESS) break;
     GrB_Vector_nvals(&nv, d);
     GrB_Index cnt = nv;
-    switch (t) {
-    case GSP_BOOL:
-      info = GrB_Vector_extractTuples_BOOL(I, X, &cnt, d);
-      break;
-    case GSP_INT32:
-      info = GrB_Vector_extractTuples_INT32(I, X, &cnt, d);
-      break;
-    case GSP_INT64:
-      info = GrB_Vector_extractTuples_INT64(I, X, &cnt, d);
-      break;
-    case GSP_FP32:
-      info = GrB_Vector_extractTuples_FP32(I, X, &cnt, d);
-      break;
-    default:
-      info = GrB_Vector_extractTuples_FP64(I, X, &cnt, d);
-      break;
-    }
+    info = t == GSP_BOOL    ? GrB_Vector_extractTuples_BOOL(I, X, &cnt, d)
+           : t == GSP_INT32 ? GrB_Vector_extractTuples_INT32(I, X, &cnt, d)
+           : t == GSP_INT64 ? GrB_Vector_extractTuples_INT64(I, X, &cnt, d)
+           : t == GSP_FP32  ? GrB_Vector_extractTuples_FP32(I, X, &cnt, d)
+                            : GrB_Vector_extractTuples_FP64(I, X, &cnt, d);
     memset(present, 0, n);
     for (GrB_Index k = 0; k < cnt; k++) {
       present[I[k]] = true;
@@ -228,24 +141,20 @@ static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add, g
   return info;
 }
 
-int cmd_check(int argc, char **argv) {
-  const char *cmd = argv[0];
-  cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1, "one GRAPH file");
-  if (rc >= 0) return rc;
+static int run(cli_ctx *c, const char *cmd) {
+  int rc;
   gsp_semiring s = GSP_MIN_PLUS;
-  if (c.semiring_name && !cli_semiring(cmd, c.semiring_name, &s)) return CLI_USAGE;
+  if (c->semiring_name && !cli_semiring(cmd, c->semiring_name, &s)) return CLI_USAGE;
   int64_t k_src = 16, seed = 1, limit = 4096;
   double tol = -1;
   const char *v;
-  if ((v = cli_get(&c, "sources")) && !cli_int(cmd, "sources", v, 0, INT32_MAX, &k_src)) return CLI_USAGE;
-  if ((v = cli_get(&c, "seed")) && !cli_int(cmd, "seed", v, 0, INT64_MAX, &seed)) return CLI_USAGE;
-  if ((v = cli_get(&c, "apsp-limit")) && !cli_int(cmd, "apsp-limit", v, 0, 1 << 20, &limit)) return CLI_USAGE;
-  if ((v = cli_get(&c, "tolerance")) && !cli_double(cmd, "tolerance", v, &tol)) return CLI_USAGE;
-  if ((rc = cli_setup(&c, cmd))) return rc;
+  if ((v = cli_get(c, "sources")) && !cli_int(cmd, "sources", v, 0, INT32_MAX, &k_src)) return CLI_USAGE;
+  if ((v = cli_get(c, "seed")) && !cli_int(cmd, "seed", v, 0, INT64_MAX, &seed)) return CLI_USAGE;
+  if ((v = cli_get(c, "apsp-limit")) && !cli_int(cmd, "apsp-limit", v, 0, 1 << 20, &limit)) return CLI_USAGE;
+  if ((v = cli_get(c, "tolerance")) && !cli_double(cmd, "tolerance", v, &tol)) return CLI_USAGE;
   cli_graph g;
-  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
-  if ((rc = cli_prepare(&c, cmd, &g, s))) {
+  if ((rc = cli_start(c, cmd, NULL, NULL, &g))) return rc;
+  if ((rc = cli_prepare(c, cmd, &g, s))) {
     cli_graph_free(&g);
     return rc;
   }
@@ -293,23 +202,12 @@ int cmd_check(int argc, char **argv) {
   for (gsp_index i = 0; i < n; i++)
     for (gsp_index k = rp[i]; k < rp[i + 1]; k++) gi[k] = i, gj[k] = ci[k];
   GrB_Info gr = GrB_Matrix_new(&G, grb_type(t), n, n);
-  if (gr == GrB_SUCCESS) switch (t) {
-    case GSP_BOOL:
-      gr = GrB_Matrix_build_BOOL(G, gi, gj, x, m, GrB_LOR);
-      break;
-    case GSP_INT32:
-      gr = GrB_Matrix_build_INT32(G, gi, gj, x, m, GrB_MIN_INT32);
-      break;
-    case GSP_INT64:
-      gr = GrB_Matrix_build_INT64(G, gi, gj, x, m, GrB_MIN_INT64);
-      break;
-    case GSP_FP32:
-      gr = GrB_Matrix_build_FP32(G, gi, gj, x, m, GrB_MIN_FP32);
-      break;
-    default:
-      gr = GrB_Matrix_build_FP64(G, gi, gj, x, m, GrB_MIN_FP64);
-      break;
-    }
+  if (gr == GrB_SUCCESS)
+    gr = t == GSP_BOOL    ? GrB_Matrix_build_BOOL(G, gi, gj, x, m, GrB_LOR)
+         : t == GSP_INT32 ? GrB_Matrix_build_INT32(G, gi, gj, x, m, GrB_MIN_INT32)
+         : t == GSP_INT64 ? GrB_Matrix_build_INT64(G, gi, gj, x, m, GrB_MIN_INT64)
+         : t == GSP_FP32  ? GrB_Matrix_build_FP32(G, gi, gj, x, m, GrB_MIN_FP32)
+                          : GrB_Matrix_build_FP64(G, gi, gj, x, m, GrB_MIN_FP64);
   if (gr != GrB_SUCCESS) {
     fprintf(stderr, "gsp %s: GraphBLAS error %d building the matrix\n", cmd, (int)gr);
     rc = CLI_FAILURE;
@@ -326,10 +224,10 @@ int cmd_check(int argc, char **argv) {
   }
   gsp_index ks = k_src == 0 || (gsp_index)k_src > n ? n : (gsp_index)k_src;
   char zero[8];
-  store(t, zero, s == GSP_MIN_PLUS || s == GSP_MIN_MAX ? INFINITY : s == GSP_OR_AND ? 0 : -INFINITY);
+  gsp__semiring_zero(zero, s, t);
   double t0 = cli_now();
   if (full) {
-    gsp_closure_opts co = {.backend = c.backend};
+    gsp_closure_opts co = {.backend = c->backend};
     if ((info = gsp_matrix_dup(&M, g.A)) < 0 || (info = gsp_closure_ext(M, NULL, s, &co)) < 0) {
       rc = cli_fail(cmd, "gsp closure failed", info);
       goto done;
@@ -348,7 +246,7 @@ int cmd_check(int argc, char **argv) {
   gsp_index bad = 0, compared = 0;
   double maxrel = 0;
   cli_progress prog;
-  cli_progress_start(&prog, &c, "checking");
+  cli_progress_start(&prog, c, "checking");
   for (gsp_index q = 0; q < ks; q++) {
     gsp_index src = sources[q];
     if (full) {
@@ -375,7 +273,7 @@ int cmd_check(int argc, char **argv) {
     for (gsp_index j = 0; j < n; j++) {
       bool mp = memcmp((char *)mine + j * ts, zero, ts) != 0;
       bool rpz = rpres[j] && memcmp((char *)ref + j * ts, zero, ts) != 0;
-      double a = mp ? as_double(t, mine, j) : 0, b = rpz ? as_double(t, ref, j) : 0;
+      double a = mp ? cli_value_at(t, mine, j) : 0, b = rpz ? cli_value_at(t, ref, j) : 0;
       double rel = 0;
       bool ok = mp == rpz;
       if (ok && mp && a != b) {
@@ -396,9 +294,9 @@ int cmd_check(int argc, char **argv) {
     cli_progress_update((double)(q + 1) / (double)ks, &prog);
   }
   cli_progress_end(&prog);
-  printf("check %s (%s, %s): %" PRIu64 " source rows, %" PRIu64 " pairs compared, %" PRIu64 " disagree%s\n", c.pos[0],
+  printf("check %s (%s, %s): %" PRIu64 " source rows, %" PRIu64 " pairs compared, %" PRIu64 " disagree%s\n", c->pos[0],
          cli_semiring_name(s), cli_type_name(t), ks, compared, bad, bad ? "" : ": gsp agrees with GraphBLAS");
-  cli_say(&c,
+  cli_say(c,
           "gsp %s: %.3f s; GraphBLAS relaxation: %.3f s; max relative "
           "difference %.3g (tolerance %.3g)\n",
           full ? "closure" : "sssp rows", tgsp, tref, maxrel, tol);
@@ -426,3 +324,14 @@ done:
 }
 
 #endif
+
+static const cli_opt opts[] = {
+    {"semiring", 's', OPT_VALUE, "S  min-plus (default), max-plus, max-min, min-max, or-and"},
+    {"sources", 'k', OPT_VALUE, "K  number of source rows compared (default 16; 0 = all)"},
+    {"seed", 0, OPT_VALUE, "S  choice of the sources (default 1)"},
+    {"apsp-limit", 0, OPT_VALUE,
+     "N  largest n for which gsp computes the full closure (default 4096);\n                                 above it, min-plus rows come from gsp's SSSP"},
+    {"tolerance", 0, OPT_VALUE, "X  relative tolerance for float types (default 1e-9 fp64, 1e-5 fp32)"},
+    {NULL, 0, OPT_FLAG, NULL}};
+
+const cli_command cmd_check = {synopsis, description, opts, true, false, 1, "one GRAPH file", run};

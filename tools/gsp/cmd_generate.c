@@ -5,39 +5,19 @@
 
 #include "cli.h"
 
-static const cli_opt opts[] = {{"output", 'o', OPT_VALUE,
-                                "FILE  where to write (required; format from "
-                                "the extension or --format)"},
-                               {"format", 'f', OPT_VALUE, "F  mtx|dimacs|edgelist|dense|npy"},
-                               {"n", 'n', OPT_VALUE, "N  vertices (random, dag, ring, complete)"},
-                               {"m", 'm', OPT_VALUE, "M  arcs (random, dag)"},
-                               {"scale", 0, OPT_VALUE, "S  rmat: 2^S vertices (default 10)"},
-                               {"edgefactor", 0, OPT_VALUE, "E  rmat: E * 2^S arcs drawn (default 16)"},
-                               {"abc", 0, OPT_VALUE,
-                                "A,B,C  rmat quadrant probabilities (default "
-                                "0.57,0.19,0.19)"},
-                               {"rows", 0, OPT_VALUE, "R  grid rows"},
-                               {"cols", 0, OPT_VALUE, "C  grid columns (default: rows)"},
-                               {"undirected", 'u', OPT_FLAG, "   ring: arcs both ways"},
-                               {"wmin", 0, OPT_VALUE, "W  smallest weight (default 1)"},
-                               {"wmax", 0, OPT_VALUE, "W  largest weight (default 100)"},
-                               {"seed", 0, OPT_VALUE, "S  random seed (default 1)"},
-                               {"type", 't', OPT_VALUE, "T  bool|int32|int64|fp32|fp64 (default int32)"},
-                               {NULL, 0, OPT_FLAG, NULL}};
-
-static const char *synopsis = "gsp generate KIND [options] -o FILE\n"
-                              "       KIND: random | rmat | grid | ring | complete | dag";
-static const char *description = "Generate a graph, deterministic from --seed, with integer weights drawn "
-                                 "uniformly\nfrom [wmin, wmax]:\n"
-                                 "  random    --n N --m M: exactly M distinct random arcs (DIMACS "
-                                 "challenge style)\n"
-                                 "  rmat      --scale S --edgefactor E: R-MAT / Kronecker (Graph500 "
-                                 "parameters)\n"
-                                 "  grid      --rows R --cols C: road-like 4-neighbour grid, both "
-                                 "directions\n"
-                                 "  ring      --n N [--undirected]: cycle 0 -> 1 -> ... -> N-1 -> 0\n"
-                                 "  complete  --n N: every arc i -> j, i != j\n"
-                                 "  dag       --n N --m M: M random arcs i -> j with i < j";
+static const char synopsis[] = "gsp generate KIND [options] -o FILE\n"
+                               "       KIND: random | rmat | grid | ring | complete | dag";
+static const char description[] = "Generate a graph, deterministic from --seed, with integer weights drawn "
+                                  "uniformly\nfrom [wmin, wmax]:\n"
+                                  "  random    --n N --m M: exactly M distinct random arcs (DIMACS "
+                                  "challenge style)\n"
+                                  "  rmat      --scale S --edgefactor E: R-MAT / Kronecker (Graph500 "
+                                  "parameters)\n"
+                                  "  grid      --rows R --cols C: road-like 4-neighbour grid, both "
+                                  "directions\n"
+                                  "  ring      --n N [--undirected]: cycle 0 -> 1 -> ... -> N-1 -> 0\n"
+                                  "  complete  --n N: every arc i -> j, i != j\n"
+                                  "  dag       --n N --m M: M random arcs i -> j with i < j";
 
 static bool get_int(const cli_ctx *c, const char *cmd, const char *name, int64_t lo, int64_t hi, int64_t def,
                     int64_t *out) {
@@ -55,19 +35,16 @@ static bool get_int(const cli_ctx *c, const char *cmd, const char *name, int64_t
 
 static int generate(cli_ctx *cp, const char *cmd, cli_out *out);
 
-int cmd_generate(int argc, char **argv) {
-  const char *cmd = argv[0];
-  cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, false, opts, synopsis, description, 1, "KIND and -o FILE");
-  if (rc >= 0) return rc;
-  if (!c.output) {
+static int run(cli_ctx *c, const char *cmd) {
+  int rc;
+  if (!c->output) {
     fprintf(stderr, "gsp %s: expected -o FILE (see gsp %s --help)\n", cmd, cmd);
     return CLI_USAGE;
   }
-  if ((rc = cli_setup(&c, cmd))) return rc;
+  if ((rc = cli_setup(c, cmd))) return rc;
   cli_out out;
-  if ((rc = cli_out_open(&out, cmd, c.output))) return rc;
-  rc = generate(&c, cmd, &out);
+  if ((rc = cli_out_open(&out, cmd, c->output))) return rc;
+  rc = generate(c, cmd, &out);
   cli_out_abort(&out); /* not committed: an error came first */
   return rc;
 }
@@ -139,3 +116,22 @@ static int generate(cli_ctx *cp, const char *cmd, cli_out *out) {
           c.output, nr, nv, tg, cli_now() - t0);
   return CLI_OK;
 }
+
+static const cli_opt opts[] = {
+    {"output", 'o', OPT_VALUE, "FILE  where to write (required; format from the extension or --format)"},
+    {"format", 'f', OPT_VALUE, "F  mtx|dimacs|edgelist|dense|npy"},
+    {"n", 'n', OPT_VALUE, "N  vertices (random, dag, ring, complete)"},
+    {"m", 'm', OPT_VALUE, "M  arcs (random, dag)"},
+    {"scale", 0, OPT_VALUE, "S  rmat: 2^S vertices (default 10)"},
+    {"edgefactor", 0, OPT_VALUE, "E  rmat: E * 2^S arcs drawn (default 16)"},
+    {"abc", 0, OPT_VALUE, "A,B,C  rmat quadrant probabilities (default 0.57,0.19,0.19)"},
+    {"rows", 0, OPT_VALUE, "R  grid rows"},
+    {"cols", 0, OPT_VALUE, "C  grid columns (default: rows)"},
+    {"undirected", 'u', OPT_FLAG, "   ring: arcs both ways"},
+    {"wmin", 0, OPT_VALUE, "W  smallest weight (default 1)"},
+    {"wmax", 0, OPT_VALUE, "W  largest weight (default 100)"},
+    {"seed", 0, OPT_VALUE, "S  random seed (default 1)"},
+    {"type", 't', OPT_VALUE, "T  bool|int32|int64|fp32|fp64 (default int32)"},
+    {NULL, 0, OPT_FLAG, NULL}};
+
+const cli_command cmd_generate = {synopsis, description, opts, false, false, 1, "KIND and -o FILE", run};

@@ -6,21 +6,15 @@
 
 #include "cli.h"
 
-static const cli_opt opts[] = {{NULL, 0, OPT_FLAG, NULL}};
+static const char synopsis[] = "gsp info [options] GRAPH";
+static const char description[] = "Describe GRAPH: vertices, arcs, self-loops, out/in-degree statistics, "
+                                  "isolated\nvertices, weight range, negative and zero-weight arcs, and "
+                                  "whether it is\nsymmetric (undirected).";
 
-static const char *synopsis = "gsp info [options] GRAPH";
-static const char *description = "Describe GRAPH: vertices, arcs, self-loops, out/in-degree statistics, "
-                                 "isolated\nvertices, weight range, negative and zero-weight arcs, and "
-                                 "whether it is\nsymmetric (undirected).";
-
-int cmd_info(int argc, char **argv) {
-  const char *cmd = argv[0];
-  cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1, "one GRAPH file");
-  if (rc >= 0) return rc;
-  if ((rc = cli_setup(&c, cmd))) return rc;
+static int run(cli_ctx *c, const char *cmd) {
   cli_graph g;
-  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
+  int rc = cli_start(c, cmd, NULL, NULL, &g);
+  if (rc) return rc;
   gsp_index n = g.n, m = g.nvals;
   size_t ts = gsp_type_size(g.type);
   gsp_index *rp = malloc((n + 1) * sizeof *rp), *ci = malloc((m + 1) * sizeof *ci);
@@ -70,7 +64,7 @@ int cmd_info(int argc, char **argv) {
     if (trp && tci && tx && gsp_matrix_export_csr(trp, tci, tx, T) == GSP_SUCCESS)
       sym = !memcmp(rp, trp, (n + 1) * sizeof *rp) && !memcmp(ci, tci, m * sizeof *ci) && !memcmp(x, tx, m * ts);
   }
-  printf("file:        %s (read in %.3f s)\n", c.pos[0], g.seconds);
+  printf("file:        %s (read in %.3f s)\n", c->pos[0], g.seconds);
   printf("type:        %s\n", cli_type_name(g.type));
   printf("vertices:    %" PRIu64 "\n", n);
   printf("arcs:        %" PRIu64 " (%s%" PRIu64 " self-loops)\n", m,
@@ -98,3 +92,7 @@ done:
   cli_graph_free(&g);
   return rc;
 }
+
+static const cli_opt opts[] = {{NULL, 0, OPT_FLAG, NULL}};
+
+const cli_command cmd_info = {synopsis, description, opts, true, false, 1, "one GRAPH file", run};

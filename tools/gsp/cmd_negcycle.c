@@ -4,25 +4,19 @@
 
 #include "cli.h"
 
-static const cli_opt opts[] = {{NULL, 0, OPT_FLAG, NULL}};
+static const char synopsis[] = "gsp negcycle [options] GRAPH";
+static const char description[] = "Look for a negative cycle anywhere in GRAPH (min-plus weights) with "
+                                  "Bellman-Ford\nfrom a virtual source joined to every vertex. Prints the "
+                                  "cycle (file ids, from\nits smallest vertex, back to it) and its total "
+                                  "weight, and exits with code 5;\nprints \"no negative cycle\" and exits "
+                                  "with 0 when there is none.";
 
-static const char *synopsis = "gsp negcycle [options] GRAPH";
-static const char *description = "Look for a negative cycle anywhere in GRAPH (min-plus weights) with "
-                                 "Bellman-Ford\nfrom a virtual source joined to every vertex. Prints the "
-                                 "cycle (file ids, from\nits smallest vertex, back to it) and its total "
-                                 "weight, and exits with code 5;\nprints \"no negative cycle\" and exits "
-                                 "with 0 when there is none.";
-
-int cmd_negcycle(int argc, char **argv) {
-  const char *cmd = argv[0];
-  cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1, "one GRAPH file");
-  if (rc >= 0) return rc;
-  if ((rc = cli_setup(&c, cmd))) return rc;
-  cli_graph g;
-  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
+static int run(cli_ctx *c, const char *cmd) {
   gsp_index *cyc = NULL, len = 0;
-  if ((rc = cli_prepare(&c, cmd, &g, GSP_MIN_PLUS))) goto done;
+  cli_graph g;
+  int rc = cli_start(c, cmd, NULL, NULL, &g);
+  if (rc) return rc;
+  if ((rc = cli_prepare(c, cmd, &g, GSP_MIN_PLUS))) goto done;
   len = g.n ? g.n : 1;
   cyc = malloc((len + 1) * sizeof *cyc);
   if (!cyc) {
@@ -30,7 +24,7 @@ int cmd_negcycle(int argc, char **argv) {
     goto done;
   }
   double t0 = cli_now();
-  gsp_bf_opts o = {.backend = c.backend};
+  gsp_bf_opts o = {.backend = c->backend};
   gsp_info info = gsp_negative_cycle(cyc, &len, g.A, &o);
   double secs = cli_now() - t0;
   if (info == GSP_NO_VALUE) {
@@ -52,10 +46,14 @@ int cmd_negcycle(int argc, char **argv) {
   }
   cyc[len] = cyc[0]; /* print it closed */
   printf("negative cycle of %llu vertices, weight %.17g (%.3f s):\n", (unsigned long long)len, total, secs);
-  cli_print_path(&c, &g, cyc, len + 1);
+  cli_print_path(c, &g, cyc, len + 1);
   rc = CLI_NEG_CYCLE;
 done:
   free(cyc);
   cli_graph_free(&g);
   return rc;
 }
+
+static const cli_opt opts[] = {{NULL, 0, OPT_FLAG, NULL}};
+
+const cli_command cmd_negcycle = {synopsis, description, opts, true, false, 1, "one GRAPH file", run};

@@ -5,37 +5,19 @@
 
 #include "cli.h"
 
-static const cli_opt opts[] = {{"semiring", 's', OPT_VALUE,
-                                "S  min-plus (default), max-plus, max-min, "
-                                "min-max"},
-                               {"method", 'm', OPT_VALUE,
-                                "M  sssp (default for min-plus: gsp_sssp, or "
-                                "gsp_bellman_ford for negative weights), "
-                                "library, vxm, bellman-ford, closure"},
-                               {"geojson", 0, OPT_VALUE,
-                                "FILE  write the path as GeoJSON (needs "
-                                "coordinates)"},
-                               {"svg", 0, OPT_VALUE, "FILE  draw the path over the road network as SVG"},
-                               {"coords", 0, OPT_VALUE,
-                                "FILE  vertex coordinates, DIMACS .co (default: "
-                                "GRAPH's .co or .co.gz beside it)"},
-                               {NULL, 0, OPT_FLAG, NULL}};
+static const char synopsis[] = "gsp path [options] GRAPH SRC DST";
+static const char description[] =
+    "Print an optimal path SRC -> DST (file ids) and its value. On min-plus "
+    "it runs\nSSSP from SRC: the library's gsp_sssp with parent recording, or, "
+    "when a weight\nis negative, gsp_bellman_ford (with --method vxm, a "
+    "Bellman-Ford loop of gsp_vxm\nand a walk back along tight arcs). Other semirings (or "
+    "--method closure) use the closure\nwith successor recording, which "
+    "costs n^3. Exit code 6 when DST is not\nreachable.";
 
-static const char *synopsis = "gsp path [options] GRAPH SRC DST";
-static const char *description = "Print an optimal path SRC -> DST (file ids) and its value. On min-plus "
-                                 "it runs\nSSSP from SRC: the library's gsp_sssp with parent recording, or, "
-                                 "when a weight\nis negative, gsp_bellman_ford (with --method vxm, a "
-                                 "Bellman-Ford loop of gsp_vxm\nand a walk back along tight arcs). Other semirings (or "
-                                 "--method closure) use the closure\nwith successor recording, which "
-                                 "costs n^3. Exit code 6 when DST is not\nreachable.";
-
-int cmd_path(int argc, char **argv) {
-  const char *cmd = argv[0];
-  cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 3, "GRAPH SRC DST");
-  if (rc >= 0) return rc;
+static int run(cli_ctx *c, const char *cmd) {
+  int rc;
   gsp_semiring s = GSP_MIN_PLUS;
-  if (c.semiring_name && !cli_semiring(cmd, c.semiring_name, &s)) return CLI_USAGE;
+  if (c->semiring_name && !cli_semiring(cmd, c->semiring_name, &s)) return CLI_USAGE;
   if (s == GSP_PLUS_TIMES || s == GSP_OR_AND) {
     fprintf(stderr,
             "gsp %s: paths need min-plus, max-plus, max-min or "
@@ -43,50 +25,49 @@ int cmd_path(int argc, char **argv) {
             cmd);
     return CLI_USAGE;
   }
-  const char *method = cli_get(&c, "method");
+  const char *method = cli_get(c, "method");
   bool closure = s != GSP_MIN_PLUS;
-  cli_sssp_method sm = CLI_SSSP_AUTO;
-  if (method && !strcmp(method, "closure")) closure = true;
-  else if (method && !strcmp(method, "library")) sm = CLI_SSSP_LIBRARY;
-  else if (method && !strcmp(method, "vxm")) sm = CLI_SSSP_VXM;
-  else if (method && (!strcmp(method, "bellman-ford") || !strcmp(method, "bf"))) sm = CLI_SSSP_BELLMAN_FORD;
-  else if (method && strcmp(method, "sssp") != 0) {
-    fprintf(stderr,
-            "gsp %s: --method: '%s' is not sssp, library, vxm, "
-            "bellman-ford or closure\n",
-            cmd, method);
-    return CLI_USAGE;
-  }
+  /* "sssp" is auto; "closure" (-1) the closure with successors */
+  static const cli_name methods[] = {{"sssp", CLI_SSSP_AUTO},
+                                     {"library", CLI_SSSP_LIBRARY},
+                                     {"vxm", CLI_SSSP_VXM},
+                                     {"bellman-ford", CLI_SSSP_BELLMAN_FORD},
+                                     {"bf", CLI_SSSP_BELLMAN_FORD},
+                                     {"closure", -1},
+                                     {NULL, 0}};
+  int m = CLI_SSSP_AUTO;
+  if (method && !cli_choice(cmd, "method", method, methods, &m)) return CLI_USAGE;
+  if (m < 0) closure = true;
+  cli_sssp_method sm = m < 0 ? CLI_SSSP_AUTO : (cli_sssp_method)m;
   if (method && strcmp(method, "closure") != 0 && s != GSP_MIN_PLUS) {
     fprintf(stderr, "gsp %s: --method %s works on min-plus only\n", cmd, method);
     return CLI_USAGE;
   }
-  if ((rc = cli_setup(&c, cmd))) return rc;
   cli_graph g;
-  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) return rc;
+  if ((rc = cli_start(c, cmd, NULL, NULL, &g))) return rc;
   gsp_index src, dst, len = 0, *path = NULL;
   gsp_vector d = NULL;
   gsp_matrix succ = NULL;
   int64_t vb[1];
   gsp_info info;
   cli_map map = {0};
-  if (!cli_vertex(cmd, &g, c.pos[1], &src) || !cli_vertex(cmd, &g, c.pos[2], &dst)) {
+  if (!cli_vertex(cmd, &g, c->pos[1], &src) || !cli_vertex(cmd, &g, c->pos[2], &dst)) {
     rc = CLI_USAGE;
     goto done;
   }
-  if ((rc = cli_prepare(&c, cmd, &g, s))) goto done;
-  if ((rc = cli_map_open(&c, cmd, &g, &map))) goto done;
+  if ((rc = cli_prepare(c, cmd, &g, s))) goto done;
+  if ((rc = cli_map_open(c, cmd, &g, &map))) goto done;
   double t0 = cli_now();
   const char *used = "closure";
   if (!closure) {
-    info = cli_shortest(&d, &path, &len, g.A, src, dst, sm, c.backend, &used, NULL, NULL);
+    info = cli_shortest(&d, &path, &len, g.A, src, dst, sm, c->backend, &used, NULL, NULL);
     if (info < 0) {
       rc = cli_fail_graph(cmd, "sssp failed", info, &g);
       goto done;
     }
     if (info == GSP_SUCCESS) info = gsp_vector_extract_element(vb, d, dst);
   } else {
-    gsp_closure_opts co = {.backend = c.backend};
+    gsp_closure_opts co = {.backend = c->backend};
     info = gsp_closure_ext(g.A, &succ, s, &co);
     if (info < 0) {
       rc = cli_fail_graph(cmd, "closure failed", info, &g);
@@ -118,7 +99,7 @@ int cmd_path(int argc, char **argv) {
   for (gsp_index k = 0; k < len; k++) /* in full: it is the answer */
     printf("%s%lld", k ? " -> " : "  ", cli_id(&g, path[k]));
   printf("\n");
-  rc = cli_map_path(&c, cmd, &g, &map, path, len, val, s == GSP_MIN_PLUS ? "distance" : "value");
+  rc = cli_map_path(c, cmd, &g, &map, path, len, val, s == GSP_MIN_PLUS ? "distance" : "value");
 done:
   cli_map_free(&map);
   free(path);
@@ -127,3 +108,11 @@ done:
   cli_graph_free(&g);
   return rc;
 }
+
+static const cli_opt opts[] = {
+    {"semiring", 's', OPT_VALUE, "S  min-plus (default), max-plus, max-min, min-max"},
+    {"method", 'm', OPT_VALUE,
+     "M  sssp (default for min-plus: gsp_sssp, or gsp_bellman_ford for negative weights), library, vxm, bellman-ford, closure"},
+    {NULL, 0, OPT_FLAG, NULL}};
+
+const cli_command cmd_path = {synopsis, description, opts, true, true, 3, "GRAPH SRC DST", run};

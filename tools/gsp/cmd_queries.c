@@ -9,54 +9,38 @@
 
 #include "cli.h"
 
-static const cli_opt opts[] = {{"method", 'm', OPT_VALUE,
-                                "M  auto (default), library, vxm: as in gsp "
-                                "sssp"},
-                               {"output", 'o', OPT_VALUE,
-                                "FILE  write the result lines there instead "
-                                "of stdout"},
-                               {NULL, 0, OPT_FLAG, NULL}};
+static const char synopsis[] = "gsp queries [options] GRAPH QUERIES.ss|QUERIES.p2p";
+static const char description[] = "Answer DIMACS shortest-path challenge queries. For a source file "
+                                  "(\"p aux sp ss k\",\n\"s v\" lines) print one line per source: \"s <v> "
+                                  "<reached> <sum of distances>\n<max distance> <seconds>\"; for a pair "
+                                  "file (\"p aux sp p2p k\", \"q u v\" lines)\n\"q <u> <v> <distance>\" "
+                                  "(\"none\" when unreachable). Vertices are numbered as in\nthe query "
+                                  "file (1-based). The kind is taken from the problem line.";
 
-static const char *synopsis = "gsp queries [options] GRAPH QUERIES.ss|QUERIES.p2p";
-static const char *description = "Answer DIMACS shortest-path challenge queries. For a source file "
-                                 "(\"p aux sp ss k\",\n\"s v\" lines) print one line per source: \"s <v> "
-                                 "<reached> <sum of distances>\n<max distance> <seconds>\"; for a pair "
-                                 "file (\"p aux sp p2p k\", \"q u v\" lines)\n\"q <u> <v> <distance>\" "
-                                 "(\"none\" when unreachable). Vertices are numbered as in\nthe query "
-                                 "file (1-based). The kind is taken from the problem line.";
-
-int cmd_queries(int argc, char **argv) {
-  const char *cmd = argv[0];
-  cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 2, "GRAPH and a .ss or .p2p file");
-  if (rc >= 0) return rc;
+static int run(cli_ctx *c, const char *cmd) {
+  int rc;
   cli_sssp_method method = CLI_SSSP_AUTO;
-  if (!cli_sssp_method_parse(cmd, cli_get(&c, "method"), &method)) return CLI_USAGE;
-  if ((rc = cli_setup(&c, cmd))) return rc;
+  if (!cli_sssp_method_parse(cmd, cli_get(c, "method"), &method)) return CLI_USAGE;
   cli_out qout;
-  if ((rc = cli_out_open(&qout, cmd, c.output))) return rc;
   cli_graph g;
-  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) {
-    cli_out_abort(&qout);
-    return rc;
-  }
+  if ((rc = cli_start(c, cmd, &qout, c->output, &g))) return rc;
   gsp_index *a = NULL, *b = NULL, k = 0, *I = NULL;
   void *X = NULL;
   gsp_vector d = NULL;
   FILE *out = stdout;
-  if ((rc = cli_prepare(&c, cmd, &g, GSP_MIN_PLUS))) goto done;
+  if ((rc = cli_prepare(c, cmd, &g, GSP_MIN_PLUS))) goto done;
   /* the problem line tells the kind: try sources, then pairs */
-  gsp_info info = gsp_dimacs_read_sources(&a, &k, g.n, c.pos[1]);
+  gsp_info info = gsp_dimacs_read_sources(&a, &k, g.n, c->pos[1]);
   bool pairs = false;
   if (info == GSP_PARSE_ERROR && strstr(gsp_last_error(), "p aux sp ss")) {
-    info = gsp_dimacs_read_pairs(&a, &b, &k, g.n, c.pos[1]);
+    info = gsp_dimacs_read_pairs(&a, &b, &k, g.n, c->pos[1]);
     pairs = true;
   }
   if (info < 0) {
     rc = cli_fail(cmd, "cannot read the queries", info);
     goto done;
   }
-  if (c.output && !(out = cli_out_stream(&qout, cmd))) {
+  if (c->output && !(out = cli_out_stream(&qout, cmd))) {
     rc = CLI_OUTPUT;
     goto done;
   }
@@ -75,7 +59,7 @@ int cmd_queries(int argc, char **argv) {
      * compute for an output that will not be kept */
     if (ferror(out) || ((!pairs || q % 64 == 63) && q > 0 && fflush(out) != 0)) {
       fprintf(stderr, "gsp %s: cannot write %s: %s (stopped after %llu of %llu queries)\n", cmd,
-              c.output ? c.output : "standard output", strerror(errno ? errno : EIO), (unsigned long long)q,
+              c->output ? c->output : "standard output", strerror(errno ? errno : EIO), (unsigned long long)q,
               (unsigned long long)k);
       rc = CLI_OUTPUT;
       goto done;
@@ -83,7 +67,7 @@ int cmd_queries(int argc, char **argv) {
     if (!pairs || a[q] != last_src) {
       gsp_vector_free(&d);
       double t0 = cli_now();
-      info = cli_shortest(&d, NULL, NULL, g.A, a[q], 0, method, c.backend, &used, NULL, NULL);
+      info = cli_shortest(&d, NULL, NULL, g.A, a[q], 0, method, c->backend, &used, NULL, NULL);
       double secs = cli_now() - t0;
       total += secs;
       if (info < 0) {
@@ -112,16 +96,16 @@ int cmd_queries(int argc, char **argv) {
     if (gsp_vector_extract_element(vb, d, b[q]) == GSP_SUCCESS) cli_value_str(val, sizeof val, g.type, vb);
     fprintf(out, "q %llu %llu %s\n", (unsigned long long)a[q] + 1, (unsigned long long)b[q] + 1, val);
   }
-  if (c.output) {
+  if (c->output) {
     rc = cli_out_commit(&qout, cmd);
   } else if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "gsp %s: cannot write standard output\n", cmd);
     rc = CLI_OUTPUT;
   }
   if (rc) goto done;
-  if (c.verbosity >= 1 && out != stdout)
+  if (c->verbosity >= 1 && out != stdout)
     printf("%llu %s answered in %.3f s (%s)\n", (unsigned long long)k, pairs ? "pairs" : "sources", total, used);
-  cli_verbose(&c, "%llu queries, %.3f s of SSSP (%s)\n", (unsigned long long)k, total, used);
+  cli_verbose(c, "%llu queries, %.3f s of SSSP (%s)\n", (unsigned long long)k, total, used);
 done:
   cli_out_abort(&qout); /* not committed: an error came first */
   free(a);
@@ -132,3 +116,9 @@ done:
   cli_graph_free(&g);
   return rc;
 }
+
+static const cli_opt opts[] = {{"method", 'm', OPT_VALUE, "M  auto (default), library, vxm: as in gsp sssp"},
+                               {"output", 'o', OPT_VALUE, "FILE  write the result lines there instead of stdout"},
+                               {NULL, 0, OPT_FLAG, NULL}};
+
+const cli_command cmd_queries = {synopsis, description, opts, true, false, 2, "GRAPH and a .ss or .p2p file", run};

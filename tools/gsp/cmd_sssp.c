@@ -7,43 +7,17 @@
 
 #include "cli.h"
 
-static const cli_opt opts[] = {{"source", 's', OPT_VALUE, "V  source vertex (file id; required)"},
-                               {"to", 0, OPT_VALUE, "V  also print the distance and path to V"},
-                               {"output", 'o', OPT_VALUE,
-                                "FILE  write \"vertex distance\" lines for "
-                                "every reached vertex"},
-                               {"method", 'm', OPT_VALUE,
-                                "M  auto (gsp_sssp; gsp_bellman_ford when a "
-                                "weight is negative), library, vxm, "
-                                "bellman-ford"},
-                               {"geojson", 0, OPT_VALUE,
-                                "FILE  write the shortest-path tree (and the "
-                                "--to path) as GeoJSON"},
-                               {"svg", 0, OPT_VALUE,
-                                "FILE  draw the reached vertices, coloured by "
-                                "distance, as SVG"},
-                               {"coords", 0, OPT_VALUE,
-                                "FILE  vertex coordinates, DIMACS .co (default: "
-                                "GRAPH's .co or .co.gz beside it)"},
-                               {"tree-cutoff", 0, OPT_VALUE,
-                                "X  --geojson/--svg: only the vertices at "
-                                "distance <= X"},
-                               {NULL, 0, OPT_FLAG, NULL}};
+static const char synopsis[] = "gsp sssp [options] --source V GRAPH";
+static const char description[] = "Shortest distances from one source on min-plus. By default the "
+                                  "library's\ngsp_sssp; when the graph has a negative weight (or with "
+                                  "--method\nbellman-ford) the library's gsp_bellman_ford; with --method vxm "
+                                  "a Bellman-Ford\nloop over a frontier of improved vertices composed from "
+                                  "gsp_vxm with masks.\nA negative cycle reachable from the source gives "
+                                  "exit code 5 (gsp negcycle\nprints one). Unweighted graphs count arcs.";
 
-static const char *synopsis = "gsp sssp [options] --source V GRAPH";
-static const char *description = "Shortest distances from one source on min-plus. By default the "
-                                 "library's\ngsp_sssp; when the graph has a negative weight (or with "
-                                 "--method\nbellman-ford) the library's gsp_bellman_ford; with --method vxm "
-                                 "a Bellman-Ford\nloop over a frontier of improved vertices composed from "
-                                 "gsp_vxm with masks.\nA negative cycle reachable from the source gives "
-                                 "exit code 5 (gsp negcycle\nprints one). Unweighted graphs count arcs.";
-
-int cmd_sssp(int argc, char **argv) {
-  const char *cmd = argv[0];
-  cli_ctx c;
-  int rc = cli_begin(&c, argc, argv, true, opts, synopsis, description, 1, "--source V and one GRAPH file");
-  if (rc >= 0) return rc;
-  const char *src_s = cli_get(&c, "source");
+static int run(cli_ctx *c, const char *cmd) {
+  int rc;
+  const char *src_s = cli_get(c, "source");
   if (!src_s) {
     fprintf(stderr,
             "gsp %s: expected --source V and one GRAPH file (see gsp "
@@ -51,44 +25,39 @@ int cmd_sssp(int argc, char **argv) {
             cmd, cmd);
     return CLI_USAGE;
   }
-  if ((rc = cli_setup(&c, cmd))) return rc;
   cli_out dout;
-  if ((rc = cli_out_open(&dout, cmd, c.output))) return rc;
   cli_graph g;
-  if ((rc = cli_load(&c, cmd, c.pos[0], &g))) {
-    cli_out_abort(&dout);
-    return rc;
-  }
+  if ((rc = cli_start(c, cmd, &dout, c->output, &g))) return rc;
   gsp_vector d = NULL;
   gsp_index *path = NULL, *I = NULL;
   void *X = NULL;
   cli_map map = {0};
   gsp_index src, dst = 0;
-  const char *to = cli_get(&c, "to");
+  const char *to = cli_get(c, "to");
   if (!cli_vertex(cmd, &g, src_s, &src) || (to && !cli_vertex(cmd, &g, to, &dst))) {
     rc = CLI_USAGE;
     goto done;
   }
-  if ((rc = cli_prepare(&c, cmd, &g, GSP_MIN_PLUS))) goto done;
+  if ((rc = cli_prepare(c, cmd, &g, GSP_MIN_PLUS))) goto done;
   double tree_cut = 0;
-  const char *tc = cli_get(&c, "tree-cutoff");
+  const char *tc = cli_get(c, "tree-cutoff");
   if (tc && !cli_double(cmd, "tree-cutoff", tc, &tree_cut)) {
     rc = CLI_USAGE;
     goto done;
   }
-  if ((rc = cli_map_open(&c, cmd, &g, &map))) goto done;
+  if ((rc = cli_map_open(c, cmd, &g, &map))) goto done;
   cli_sssp_method method = CLI_SSSP_AUTO;
-  if (!cli_sssp_method_parse(cmd, cli_get(&c, "method"), &method)) {
+  if (!cli_sssp_method_parse(cmd, cli_get(c, "method"), &method)) {
     rc = CLI_USAGE;
     goto done;
   }
   cli_progress prog;
-  cli_progress_start(&prog, &c, "sssp");
+  cli_progress_start(&prog, c, "sssp");
   int iters = 0;
   const char *used = "";
   gsp_index len = 0;
   double t0 = cli_now();
-  gsp_info info = cli_shortest(&d, to ? &path : NULL, &len, g.A, src, dst, method, c.backend, &used, &iters, &prog);
+  gsp_info info = cli_shortest(&d, to ? &path : NULL, &len, g.A, src, dst, method, c->backend, &used, &iters, &prog);
   double secs = cli_now() - t0;
   cli_progress_end(&prog);
   bool unreachable = info == GSP_NO_VALUE;
@@ -122,10 +91,10 @@ int cmd_sssp(int argc, char **argv) {
                                      : *(const double *)v;
     if (x > best) best = x, far = I[k];
   }
-  cli_say(&c, "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s\n", c.pos[0], g.n, g.nvals, cli_type_name(g.type));
-  if (iters > 0) cli_say(&c, "sssp from %lld: %.3f s, %d rounds (%s)\n", cli_id(&g, src), secs, iters, used);
-  else cli_say(&c, "sssp from %lld: %.3f s (%s)\n", cli_id(&g, src), secs, used);
-  cli_say(&c,
+  cli_say(c, "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s\n", c->pos[0], g.n, g.nvals, cli_type_name(g.type));
+  if (iters > 0) cli_say(c, "sssp from %lld: %.3f s, %d rounds (%s)\n", cli_id(&g, src), secs, iters, used);
+  else cli_say(c, "sssp from %lld: %.3f s (%s)\n", cli_id(&g, src), secs, used);
+  cli_say(c,
           "reached %" PRIu64 " of %" PRIu64 " vertices; farthest %lld at "
           "%.17g\n",
           cnt, g.n, cli_id(&g, far), best);
@@ -140,10 +109,10 @@ int cmd_sssp(int argc, char **argv) {
     cli_value_str(val, sizeof val, g.type, vb);
     printf("distance %lld -> %lld: %s, %llu vertices\n", cli_id(&g, src), cli_id(&g, dst), val,
            (unsigned long long)len);
-    cli_print_path(&c, &g, path, len);
+    cli_print_path(c, &g, path, len);
   }
 write:
-  if (c.output) {
+  if (c->output) {
     FILE *out = cli_out_stream(&dout, cmd);
     if (!out) {
       rc = CLI_OUTPUT;
@@ -152,7 +121,7 @@ write:
     fprintf(out,
             "# shortest distances from vertex %lld in %s\n# vertex "
             "distance\n",
-            cli_id(&g, src), c.pos[0]);
+            cli_id(&g, src), c->pos[0]);
     for (gsp_index k = 0; k < cnt && !ferror(out); k++) {
       char val[64];
       cli_value_str(val, sizeof val, g.type, (char *)X + k * ts);
@@ -162,7 +131,7 @@ write:
     if (wrc) rc = wrc;
   }
   if (map.on) {
-    int mrc = cli_map_tree(&c, cmd, &g, &map, src, I, X, cnt, tc ? &tree_cut : NULL, rc ? NULL : path, len);
+    int mrc = cli_map_tree(c, cmd, &g, &map, src, I, X, cnt, tc ? &tree_cut : NULL, rc ? NULL : path, len);
     if (mrc) rc = mrc;
   }
 done:
@@ -175,3 +144,14 @@ done:
   cli_graph_free(&g);
   return rc;
 }
+
+static const cli_opt opts[] = {
+    {"source", 's', OPT_VALUE, "V  source vertex (file id; required)"},
+    {"to", 0, OPT_VALUE, "V  also print the distance and path to V"},
+    {"output", 'o', OPT_VALUE, "FILE  write \"vertex distance\" lines for every reached vertex"},
+    {"method", 'm', OPT_VALUE,
+     "M  auto (gsp_sssp; gsp_bellman_ford when a weight is negative), library, vxm, bellman-ford"},
+    {"tree-cutoff", 0, OPT_VALUE, "X  --geojson/--svg: only the vertices at distance <= X"},
+    {NULL, 0, OPT_FLAG, NULL}};
+
+const cli_command cmd_sssp = {synopsis, description, opts, true, true, 1, "--source V and one GRAPH file", run};

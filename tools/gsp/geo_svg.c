@@ -45,22 +45,9 @@ static double py(const proj *p, const cli_map *m, gsp_index v) {
 /* Text content with the XML specials escaped. */
 static void xml_text(FILE *f, const char *s) {
   for (; *s; s++) {
-    switch (*s) {
-    case '&':
-      fputs("&amp;", f);
-      break;
-    case '<':
-      fputs("&lt;", f);
-      break;
-    case '>':
-      fputs("&gt;", f);
-      break;
-    case '"':
-      fputs("&quot;", f);
-      break;
-    default:
-      fputc(*s, f);
-    }
+    const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '"' ? "&quot;" : NULL;
+    if (e) fputs(e, f);
+    else fputc(*s, f);
   }
 }
 

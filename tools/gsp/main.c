@@ -7,29 +7,29 @@
 
 static const struct {
   const char *name;
-  int (*run)(int, char **);
+  const cli_command *cmd;
   const char *summary;
 } commands[] = {
-    {"apsp", cmd_apsp,
+    {"apsp", &cmd_apsp,
      "all-pairs shortest paths (any closure), timing, "
      "sample path"},
-    {"closure", cmd_apsp,
+    {"closure", &cmd_apsp,
      "same as apsp (use --semiring or-and for "
      "reachability)"},
-    {"sssp", cmd_sssp, "shortest distances from one source"},
-    {"path", cmd_path,
+    {"sssp", &cmd_sssp, "shortest distances from one source"},
+    {"path", &cmd_path,
      "one optimal path between two vertices, with its "
      "value"},
-    {"queries", cmd_queries,
+    {"queries", &cmd_queries,
      "answer DIMACS .ss (sources) or .p2p (pairs) "
      "query files"},
-    {"generate", cmd_generate,
+    {"generate", &cmd_generate,
      "write a random, R-MAT, grid, ring, complete "
      "or DAG graph"},
-    {"info", cmd_info, "vertices, arcs, degrees, weights of a graph"},
-    {"convert", cmd_convert, "convert between graph file formats"},
-    {"check", cmd_check, "cross-check results against SuiteSparse:GraphBLAS"},
-    {"negcycle", cmd_negcycle,
+    {"info", &cmd_info, "vertices, arcs, degrees, weights of a graph"},
+    {"convert", &cmd_convert, "convert between graph file formats"},
+    {"check", &cmd_check, "cross-check results against SuiteSparse:GraphBLAS"},
+    {"negcycle", &cmd_negcycle,
      "find a negative cycle (Bellman-Ford), if "
      "there is one"},
 };
@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
       for (size_t k = 0; k < NCOMMANDS; k++)
         if (!strcmp(argv[2], commands[k].name)) {
           char *args[] = {argv[2], "--help", NULL};
-          return commands[k].run(2, args);
+          return cli_run(commands[k].cmd, 2, args);
         }
     }
     overview(stdout);
@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
     return CLI_OK;
   }
   for (size_t k = 0; k < NCOMMANDS; k++)
-    if (!strcmp(c, commands[k].name)) return commands[k].run(argc - 1, argv + 1);
+    if (!strcmp(c, commands[k].name)) return cli_run(commands[k].cmd, argc - 1, argv + 1);
   fprintf(stderr, "gsp: unknown command '%s' (run 'gsp --help')\n", c);
   return CLI_USAGE;
 }

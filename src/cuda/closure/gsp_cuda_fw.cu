@@ -12,7 +12,8 @@ size_t gsp_cuda_closure_bytes(gsp_type t, int64_t n, bool paths) {
   const size_t np = (size_t)gsp_cuda_padded_n(t, n);
   if (t == GSP_BOOL) return np * np / 8 + (size_t)GSP_CUDA_FW_BLOCK * np * 4 + 64;
   const size_t ts = gsp_type_size(t);
-  size_t b = np * np * ts + (size_t)GSP_CUDA_FW_BLOCK * np * ts + 64;
+  /* two workspaces W (gsp_cuda_fw.cuh: one round of lookahead) */
+  size_t b = np * np * ts + 2 * (size_t)GSP_CUDA_FW_BLOCK * np * ts + 64;
   /* successors: the int32 matrix and SL candidate arcs a row */
   if (paths) b += np * np * 4 + np * (size_t)gspcu::SL * (4 + ts) + 8;
   return b;
@@ -43,6 +44,22 @@ gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_t
 gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth) {
   return tc_depth ? gsp__cuda_fw_bits_tc((uint64_t *)d, n, np, reflexive, tc_depth)
                   : gsp__cuda_fw_bits((uint64_t *)d, n, np, reflexive);
+}
+
+gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, float ms[3]) {
+  switch (t) {
+  case GSP_INT32:
+    if (s == GSP_MIN_PLUS && nonneg_i32) return gsp__cuda_fw_phases_i32_dpx((int32_t *)d, n, np, ms);
+    return gsp__cuda_fw_phases_i32((int32_t *)d, n, np, s, ms);
+  case GSP_INT64:
+    return gsp__cuda_fw_phases_i64((int64_t *)d, n, np, s, ms);
+  case GSP_FP32:
+    return gsp__cuda_fw_phases_f32((float *)d, n, np, s, ms);
+  case GSP_FP64:
+    return gsp__cuda_fw_phases_f64((double *)d, n, np, s, ms);
+  default:
+    return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw_phases: numeric types only, not %d", (int)t);
+  }
 }
 
 gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s) {

@@ -3,22 +3,33 @@
  * a (semiring, type) policy from gsp_cuda_internal.cuh. Included by one .cu
  * per element type so the instances compile in parallel.
  *
- * Round kb (k0 = kb*FWB):
- *   1. k_diag      closes the FWB x FWB diagonal tile in shared memory.
- *   2. k_transpose writes the column panel D[:, k0:k0+FWB] transposed into
- *                  the workspace W (W[k][i] = D[i][k0+k]) so the A operand
- *                  of the products below loads with 16-byte cp.async.
- *   3. k_gemm      row panel: D[K, j] ⊕= Diag ⊗ D[K, j]  (A' = W[:, K]).
- *   4. k_gemm      column panel: D[i, K] ⊕= D[i, K] ⊗ Diag (A' = W[:, i]).
- *   5. k_transpose refresh W with the updated column panel.
- *   6. k_gemm      every other tile: D[i, j] ⊕= D[i, K] ⊗ D[K, j].
+ * Round r (K = the FWB vertices from k0 = r*FWB) closes the diagonal tile
+ * D[K, K], updates the row and column panels D[K, :] and D[:, K] with it,
+ * then every other tile: D[i, j] ⊕= D[i, K] ⊗ D[K, j]. Two streams, one
+ * round of lookahead:
+ *   S(r) (side stream, high priority; S(0) on the main stream first):
+ *     k_panels    (as a stripe) stripe r's update by round r - 1,
+ *     k_diag      close D[K, K] (one block),
+ *     k_transpose D[:, K] transposed into the workspace W[r % 2]
+ *                 (W[k][i] = D[i][k0+k]) so the A operand of the products
+ *                 loads with 16-byte cp.async,
+ *     k_panels    row panel D[K, j] ⊕= Diag ⊗ D[K, j] (A' = W[:, K]) and
+ *                 column panel D[i, K] ⊕= D[i, K] ⊗ Diag (A' = W[:, i]),
+ *     k_transpose refresh W[r % 2] with the updated column panel;
+ *   R(r) (main stream): k_rest, every tile outside stripes r and r + 1.
+ * S(r + 1) runs beside R(r): it needs S(r) and R(r - 1) (stripe r + 1's
+ * tiles and W[(r + 1) % 2] were last touched there), R(r + 1) needs S(r + 1)
+ * and R(r). So the diagonal tile (one block on one SM) and the panels (a few
+ * dozen blocks) leave the critical path once R(r) is the longer of the two
+ * (on an H100 from n = 4096; docs/performance.md).
  * Because the diagonal tile is closed (Diag = Diag ⊕ Diag⊗Diag), the panel
  * updates are plain products, and since the algebra is idempotent the order
  * of the k terms does not matter: every phase is a register-tiled semiring
  * product. A block reads all of its B rows before writing C, and no other
  * block of the same launch touches those columns, so the in-place row panel
- * product is race-free. Bool (bit-packed) replaces 4. by k_colpanel_bits and
- * 2./5. by k_masks (A' as 0/~0 masks, one 32-bit word per bit).
+ * product is race-free. Bool (bit-packed, gsp_cuda_fw_bits.cu) has its own
+ * diagonal and column-panel kernels and k_masks for A' (0/~0 masks, one
+ * 32-bit word per bit).
  */
 #ifndef GSP_CUDA_FW_CUH
 #define GSP_CUDA_FW_CUH
@@ -34,7 +45,9 @@ namespace gspcu {
 
 constexpr int FWB = GSP_CUDA_FW_BLOCK; /* FW tile = k-depth of a round */
 constexpr int GT = 256;                /* threads of a product block: 16 x 16 */
-constexpr int DT = 1024;               /* threads of the diagonal block */
+constexpr int DT = 1024;               /* threads of the diagonal block: 32 x 32 */
+constexpr int DQ = 4;                  /* it holds DQ x DQ entries a thread */
+static_assert(FWB == 32 * DQ, "diagonal tile = 32 x 32 threads of DQ x DQ");
 
 __device__ __forceinline__ void cp_async16(void *smem, const void *gmem) {
   unsigned s = (unsigned)__cvta_generic_to_shared(smem);
@@ -119,18 +132,14 @@ template <class P> struct Shape {
  * start lies in [skip_c0, skip_c1) do nothing.
  */
 template <class P>
-__global__ void __launch_bounds__(GT, 2)
-    k_gemm(typename P::TC *__restrict__ C, int64_t ldc, const typename P::TA *__restrict__ At, int64_t lda,
-           const typename P::TC *__restrict__ B, int64_t ldb, int64_t rbeg, int64_t cbeg, int64_t skip_r,
-           int64_t skip_c0, int64_t skip_c1) {
+__device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_t ldc,
+                                          const typename P::TA *__restrict__ At, int64_t lda,
+                                          const typename P::TC *__restrict__ B, int64_t ldb, int64_t r0, int64_t c0) {
   typedef Shape<P> Sh;
   typedef typename P::TC TC;
   typedef typename P::TA TA;
   constexpr int TM = Sh::TM, TN = Sh::TN, BM = Sh::BM, BN = Sh::BN, KS = Sh::KS;
   constexpr int NS = FWB / KS;
-  const int64_t r0 = rbeg + (int64_t)blockIdx.y * BM;
-  const int64_t c0 = cbeg + (int64_t)blockIdx.x * BN;
-  if (r0 == skip_r || (c0 >= skip_c0 && c0 < skip_c1)) return;
 
   extern __shared__ __align__(16) unsigned char smem_raw[];
   TA *As = reinterpret_cast<TA *>(smem_raw);         /* [2][KS][BM] */
@@ -210,40 +219,117 @@ __global__ void __launch_bounds__(GT, 2)
   }
 }
 
+template <class P>
+__global__ void __launch_bounds__(GT, 2)
+    k_gemm(typename P::TC *__restrict__ C, int64_t ldc, const typename P::TA *__restrict__ At, int64_t lda,
+           const typename P::TC *__restrict__ B, int64_t ldb, int64_t rbeg, int64_t cbeg, int64_t skip_r,
+           int64_t skip_c0, int64_t skip_c1) {
+  const int64_t r0 = rbeg + (int64_t)blockIdx.y * Shape<P>::BM;
+  const int64_t c0 = cbeg + (int64_t)blockIdx.x * Shape<P>::BN;
+  if (r0 == skip_r || (c0 >= skip_c0 && c0 < skip_c1)) return;
+  gemm_tile<P>(C, ldc, At, lda, B, ldb, r0, c0);
+}
+
+/* One stripe in one grid (np / BN row tiles, then FWB / BN column tiles to a
+ * row block): C = D, A' = W (the column panel of K = kb.. transposed), B =
+ * D[K, :]; the row tiles of block row ks but those of block column kb, the
+ * column tiles of block column ks but those of block rows kb and ks.
+ * ks = kb: the two panels of round kb (D[K, K] closed); ks = the next
+ * round's block: its stripe's update by round kb. */
+template <class P> constexpr unsigned panel_blocks(int64_t np) {
+  return (unsigned)(np / Shape<P>::BN + FWB / Shape<P>::BN * (np / Shape<P>::BM));
+}
+template <class P>
+__global__ void __launch_bounds__(GT, 2)
+    k_panels(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t kb, int64_t ks) {
+  constexpr int BM = Shape<P>::BM, BN = Shape<P>::BN, CB = FWB / BN;
+  const int64_t nrow = ld / BN, b = blockIdx.x;
+  int64_t r0, c0;
+  if (b < nrow) {
+    r0 = ks, c0 = b * BN;
+    if (c0 >= kb && c0 < kb + FWB) return;
+  } else {
+    r0 = (b - nrow) / CB * BM, c0 = ks + (b - nrow) % CB * BN;
+    if (r0 == kb || r0 == ks) return;
+  }
+  gemm_tile<P>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0);
+}
+
+/* Round k0's other tiles (grid np / BN x np / BM): all but block rows and
+ * columns k0 and kn (kn < 0: none). */
+template <class P>
+__global__ void __launch_bounds__(GT, 2)
+    k_rest(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t k0, int64_t kn) {
+  const int64_t r0 = (int64_t)blockIdx.y * Shape<P>::BM, c0 = (int64_t)blockIdx.x * Shape<P>::BN;
+  if (r0 == k0 || (c0 >= k0 && c0 < k0 + FWB) || (kn >= 0 && (r0 == kn || (c0 >= kn && c0 < kn + FWB)))) return;
+  gemm_tile<P>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0);
+}
+
 /*
- * Phase 1: close the diagonal tile D[k0:k0+FWB, k0:k0+FWB] in shared memory,
- * one k per step. In-place is safe: at step k row k and column k change only
- * through D[k][k] below the semiring one, i.e. a negative (MAX_PLUS:
- * positive) cycle, and then D[k][k] itself is already and stays negative, so
- * the cycle is still reported.
+ * Phase 1: close the diagonal tile D[k0:k0+FWB, k0:k0+FWB]. Thread (ty, tx)
+ * of 32 x 32 keeps rows ty*DQ.., columns tx*DQ.. in registers; before step
+ * k the owners of row k and of column k publish them in shared memory
+ * (double-buffered: one barrier a step). Entry (k, k) is published as the
+ * semiring zero in both, which every policy's fma absorbs (fma(c, zero, b)
+ * = c), so row and column k stay as they are at step k: they change only
+ * when D[k][k] is below the semiring one (a negative cycle, MAX_PLUS:
+ * positive), and then D[k][k] is already and stays negative, so the cycle
+ * is still reported.
  */
+template <class P, int Q>
+__device__ __forceinline__ void diag_publish(const typename P::TC (&c)[DQ][DQ], int kq, int ty, int tx,
+                                             typename P::TC *rowk, typename P::TC *colk) {
+  typedef typename P::TC TC;
+  TC v[DQ];
+  if (ty == kq) {
+#pragma unroll
+    for (int e = 0; e < DQ; e++) v[e] = tx == kq && e == Q ? P::zero() : c[Q][e];
+    stv<DQ, 0>(rowk + tx * DQ, v);
+  }
+  if (tx == kq) {
+#pragma unroll
+    for (int r = 0; r < DQ; r++) v[r] = ty == kq && r == Q ? P::zero() : c[r][Q];
+    stv<DQ, 0>(colk + ty * DQ, v);
+  }
+}
+
+/* Step k = kq*DQ + Q, then publish row and column k + 1. */
+template <class P, int Q>
+__device__ __forceinline__ void diag_step(typename P::TC (&c)[DQ][DQ], int kq, int ty, int tx,
+                                          typename P::TC (*rowk)[FWB], typename P::TC (*colk)[FWB]) {
+  typedef typename P::TC TC;
+  __syncthreads();
+  TC a[DQ], b[DQ];
+  ldv<DQ, 0>(a, colk[Q & 1] + ty * DQ);
+  ldv<DQ, 0>(b, rowk[Q & 1] + tx * DQ);
+#pragma unroll
+  for (int r = 0; r < DQ; r++)
+#pragma unroll
+    for (int e = 0; e < DQ; e++) c[r][e] = P::fma(c[r][e], a[r], b[e]);
+  constexpr int QN = (Q + 1) % DQ;
+  const int kn = Q + 1 < DQ ? kq : kq + 1;
+  if (kn < FWB / DQ) diag_publish<P, QN>(c, kn, ty, tx, rowk[QN & 1], colk[QN & 1]);
+}
+
 template <class P> __global__ void __launch_bounds__(DT) k_diag(typename P::TC *D, int64_t ld, int64_t k0) {
   typedef typename P::TC TC;
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  TC *t = reinterpret_cast<TC *>(smem_raw); /* [FWB][FWB] */
-  const int tid = threadIdx.x;
-  for (int e = tid; e < FWB * FWB; e += DT) t[e] = D[(size_t)(k0 + e / FWB) * ld + k0 + e % FWB];
-  __syncthreads();
-  const int j = tid % FWB, i0 = tid / FWB;
-  constexpr int R = FWB * FWB / DT;
-#pragma unroll 1
-  for (int k = 0; k < FWB; k++) {
-    const TC bkj = t[k * FWB + j];
+  static_assert(DQ == 4, "k_diag unrolls four steps");
+  __shared__ __align__(16) TC rowk[2][FWB], colk[2][FWB];
+  const int ty = threadIdx.x / 32, tx = threadIdx.x % 32;
+  TC c[DQ][DQ];
+  TC *tile = D + (size_t)k0 * ld + k0;
 #pragma unroll
-    for (int r = 0; r < R; r++) {
-      const int i = i0 + r * (DT / FWB);
-      const TC old = t[i * FWB + j];
-      const TC nc = P::fma(old, t[i * FWB + k], bkj);
-      /* Row and column k, which the other threads read at this step, are
-       * never written: they change only when D[k][k] is already below the
-       * one (a negative cycle, which the diagonal still reports since values
-       * only decrease), so skipping them keeps the step race-free without
-       * changing any result. Other entries are written only on change. */
-      if (nc != old && i != k && j != k) t[i * FWB + j] = nc;
-    }
-    __syncthreads();
+  for (int r = 0; r < DQ; r++) ldv<DQ, 0>(c[r], tile + (size_t)(ty * DQ + r) * ld + tx * DQ);
+  diag_publish<P, 0>(c, 0, ty, tx, rowk[0], colk[0]);
+#pragma unroll 1
+  for (int kq = 0; kq < FWB / DQ; kq++) {
+    diag_step<P, 0>(c, kq, ty, tx, rowk, colk);
+    diag_step<P, 1>(c, kq, ty, tx, rowk, colk);
+    diag_step<P, 2>(c, kq, ty, tx, rowk, colk);
+    diag_step<P, 3>(c, kq, ty, tx, rowk, colk);
   }
-  for (int e = tid; e < FWB * FWB; e += DT) D[(size_t)(k0 + e / FWB) * ld + k0 + e % FWB] = t[e];
+#pragma unroll
+  for (int r = 0; r < DQ; r++) stv<DQ, 0>(tile + (size_t)(ty * DQ + r) * ld + tx * DQ, c[r]);
 }
 
 /* W[k][i] = D[i][k0+k] for every row i < np: 32 x 32 tiles through shared
@@ -289,46 +375,128 @@ template <class P> __global__ void k_count(const typename P::TC *D, int64_t np, 
 
 /* ---- host drivers ---- */
 
-template <class P> gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *cycle) {
+/* Bench-only: CUDA events on the main stream of run_fw, four a round (mark
+ * q = 0..3); sum() adds up, in ms, the intervals 0-1 (round 0: its diagonal
+ * tile and panels, S(0)), 1-2 (R(r), the other tiles) and 2-3 (the wait for
+ * S(r + 1) that R(r) did not hide). */
+struct PhaseClock {
+  cudaEvent_t *ev = nullptr;
+  int64_t nb = 0;
+  cudaError_t start(int64_t rounds) {
+    nb = rounds;
+    ev = new cudaEvent_t[4 * rounds]();
+    for (int64_t e = 0; e < 4 * rounds; e++) {
+      cudaError_t r = cudaEventCreate(&ev[e]);
+      if (r != cudaSuccess) return r;
+    }
+    return cudaSuccess;
+  }
+  cudaError_t mark(int64_t kb, int q) {
+    return cudaEventRecord(ev[4 * kb + q]);
+  }
+  cudaError_t sum(float ms[3]) {
+    ms[0] = ms[1] = ms[2] = 0;
+    for (int64_t kb = 0; kb < nb; kb++)
+      for (int q = 0; q < 3; q++) {
+        float t = 0;
+        cudaError_t r = cudaEventElapsedTime(&t, ev[4 * kb + q], ev[4 * kb + q + 1]);
+        if (r != cudaSuccess) return r;
+        ms[q] += t;
+      }
+    return cudaSuccess;
+  }
+  ~PhaseClock() {
+    if (ev)
+      for (int64_t e = 0; e < 4 * nb; e++)
+        if (ev[e]) cudaEventDestroy(ev[e]);
+    delete[] ev;
+  }
+};
+
+/* The side stream of run_fw and its two events. */
+struct SideStream {
+  cudaStream_t q = nullptr;
+  cudaEvent_t main = nullptr, side = nullptr;
+  cudaError_t create() {
+    int least = 0, greatest = 0;
+    cudaError_t e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
+    if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&q, cudaStreamNonBlocking, greatest);
+    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&main, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&side, cudaEventDisableTiming);
+    return e;
+  }
+  int release() {
+    if (side) cudaEventDestroy(side);
+    if (main) cudaEventDestroy(main);
+    if (q) cudaStreamDestroy(q);
+    q = nullptr, main = side = nullptr;
+    return 0;
+  }
+};
+
+/* S(r) of the header on stream q: stripe r's update by round r - 1 (W[(r -
+ * 1) % 2]; none for r = 0), the diagonal tile, the panels. */
+template <class P>
+cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, typename P::TA *ws, cudaStream_t q) {
   typedef typename P::TC TC;
+  const size_t gsm = Shape<P>::smem();
+  const int64_t k0 = r * FWB;
+  typename P::TA *W = ws + (size_t)(r % 2) * FWB * np, *Wp = ws + (size_t)((r + 1) % 2) * FWB * np;
+  const dim3 tgrid(FWB / 32, (unsigned)(np / 32)), tblock(32, 8);
+  if (r > 0) k_panels<P><<<panel_blocks<P>(np), GT, gsm, q>>>(d, np, Wp, k0 - FWB, k0);
+  k_diag<P><<<1, DT, 0, q>>>(d, np, k0);
+  if (np > FWB) {
+    k_transpose<TC><<<tgrid, tblock, 0, q>>>(d, np, k0, W);
+    k_panels<P><<<panel_blocks<P>(np), GT, gsm, q>>>(d, np, W, k0, k0);
+    k_transpose<TC><<<tgrid, tblock, 0, q>>>(d, np, k0, W);
+  }
+  return cudaGetLastError();
+}
+
+template <class P>
+gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *cycle, PhaseClock *clock = nullptr) {
   typedef typename P::TA TA;
   typedef Shape<P> Sh;
   gsp_info info = GSP_SUCCESS;
   TA *ws = NULL;
   int *dflag = NULL;
-#define GSP_FREE_ALL (cudaFree(ws), cudaFree(dflag))
+  SideStream side;
+#define GSP_FREE_ALL (cudaFree(ws), cudaFree(dflag), side.release())
   *cycle = false;
-  GSP_CUDA_TRY(cudaMalloc((void **)&ws, (size_t)FWB * np * sizeof(TA)));
+  GSP_CUDA_TRY(cudaMalloc((void **)&ws, 2 * (size_t)FWB * np * sizeof(TA)));
   GSP_CUDA_TRY(cudaMalloc((void **)&dflag, sizeof(int)));
-  const size_t gsm = Sh::smem(), dsm = (size_t)FWB * FWB * sizeof(TC);
-  GSP_CUDA_TRY(cudaFuncSetAttribute(k_gemm<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
-  GSP_CUDA_TRY(cudaFuncSetAttribute(k_diag<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dsm));
+  GSP_CUDA_TRY(side.create());
+  const size_t gsm = Sh::smem();
+  GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
+  GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
   if (reflexive && n > 0) {
     k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
     GSP_CUDA_LAUNCHED();
   }
   const int64_t nb = np / FWB;
-  const dim3 tgrid(FWB / 32, (unsigned)(np / 32)), tblock(32, 8);
-  for (int64_t kb = 0; kb < nb; kb++) {
-    const int64_t k0 = kb * FWB;
-    const TC *Brow = d + (size_t)k0 * np;
-    k_diag<P><<<1, DT, dsm>>>(d, np, k0);
-    GSP_CUDA_LAUNCHED();
-    k_transpose<TC><<<tgrid, tblock>>>(d, np, k0, ws);
-    GSP_CUDA_LAUNCHED();
+  if (clock) GSP_CUDA_TRY(clock->start(nb));
+  if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
+  GSP_CUDA_TRY(prepare_round<P>(d, np, 0, ws, 0));
+  for (int64_t r = 0; r < nb; r++) {
+    const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
+    if (clock) {
+      if (r > 0) GSP_CUDA_TRY(clock->mark(r, 0));
+      GSP_CUDA_TRY(clock->mark(r, 1));
+    }
+    if (kn >= 0) { /* S(r + 1) after S(r) and R(r - 1) */
+      GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
+      GSP_CUDA_TRY(cudaStreamWaitEvent(side.q, side.main, 0));
+      GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, ws, side.q));
+      GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
+    }
     if (nb > 1) {
-      /* row panel: rows K, every column block but the diagonal one */
-      k_gemm<P><<<dim3((unsigned)(np / Sh::BN), 1), GT, gsm>>>(d, np, ws, np, Brow, np, k0, 0, -1, k0, k0 + FWB);
-      GSP_CUDA_LAUNCHED();
-      /* column panel: columns K, every row block but the diagonal one */
-      k_gemm<P><<<dim3(FWB / Sh::BN, (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, ws, np, Brow, np, 0, k0, k0, 0, 0);
-      GSP_CUDA_LAUNCHED();
-      k_transpose<TC><<<tgrid, tblock>>>(d, np, k0, ws);
-      GSP_CUDA_LAUNCHED();
-      k_gemm<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, ws, np, Brow, np, 0, 0, k0,
-                                                                                     k0, k0 + FWB);
+      k_rest<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(
+          d, np, ws + (size_t)(r % 2) * FWB * np, k0, kn);
       GSP_CUDA_LAUNCHED();
     }
+    if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
+    if (kn >= 0) GSP_CUDA_TRY(cudaStreamWaitEvent(0, side.side, 0));
+    if (clock) GSP_CUDA_TRY(clock->mark(r, 3));
   }
   if (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS) {
     int h = 0;
@@ -377,31 +545,45 @@ template <class T> gsp_info fill(T *d, size_t count, T v) {
 /* One type: dispatch on the semiring; successors (MIN_PLUS and MAX_PLUS
  * only, see gsp_cuda_fw_succ.cuh) around the plain closure. */
 template <class T>
-gsp_info run_numeric(T *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive, bool *cycle) {
+gsp_info run_numeric(T *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive, bool *cycle,
+                     PhaseClock *clock = nullptr) {
   if (succ && s != GSP_MIN_PLUS && s != GSP_MAX_PLUS)
     return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: no successors for semiring %d", (int)s);
   switch (s) {
 #define GSP_CU_CASE_(SRE) \
   case SRE:               \
-    return run_fw<PolNum<SRE, T>>(d, n, np, reflexive, cycle);
+    return run_fw<PolNum<SRE, T>>(d, n, np, reflexive, cycle, clock);
   case GSP_MIN_PLUS:
     if (succ)
       return closure_with_successors<GSP_MIN_PLUS, T>(d, succ, n, np, reflexive, cycle, [&] {
         return run_fw<PolNum<GSP_MIN_PLUS, T>>(d, n, np, reflexive, cycle);
       });
-    return run_fw<PolNum<GSP_MIN_PLUS, T>>(d, n, np, reflexive, cycle);
+    return run_fw<PolNum<GSP_MIN_PLUS, T>>(d, n, np, reflexive, cycle, clock);
   case GSP_MAX_PLUS:
     if (succ)
       return closure_with_successors<GSP_MAX_PLUS, T>(d, succ, n, np, reflexive, cycle, [&] {
         return run_fw<PolNum<GSP_MAX_PLUS, T>>(d, n, np, reflexive, cycle);
       });
-    return run_fw<PolNum<GSP_MAX_PLUS, T>>(d, n, np, reflexive, cycle);
+    return run_fw<PolNum<GSP_MAX_PLUS, T>>(d, n, np, reflexive, cycle, clock);
     GSP_CU_CASE_(GSP_MAX_MIN)
     GSP_CU_CASE_(GSP_MIN_MAX)
 #undef GSP_CU_CASE_
   default:
     return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: semiring %d has no numeric kernel", (int)s);
   }
+}
+
+/* Bench-only (gsp_cuda_fw_phases): the reflexive closure with its phase
+ * times; run() is the closure given the clock. */
+template <class Run> gsp_info timed_closure(float ms[3], Run run) {
+  gsp_info info = GSP_SUCCESS;
+  PhaseClock clock;
+#define GSP_FREE_ALL ((void)0)
+  bool cycle = false;
+  if ((info = run(&clock, &cycle)) != GSP_SUCCESS) return info;
+  GSP_CUDA_TRY(clock.sum(ms));
+#undef GSP_FREE_ALL
+  return info;
 }
 
 template <class T> gsp_info count_numeric(int64_t *count, const T *d, int64_t n, int64_t np, gsp_semiring s) {
@@ -439,13 +621,15 @@ template <class T> T zero_of(gsp_semiring s) {
   gsp_info gsp__cuda_fw_##sfx(ct *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive, \
                               bool *cycle);                                                                \
   gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s);      \
-  gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s);
+  gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s);                                        \
+  gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, float ms[3]);
 GSP_CU_DECL_(i32, int32_t)
 GSP_CU_DECL_(i64, int64_t)
 GSP_CU_DECL_(f32, float)
 GSP_CU_DECL_(f64, double)
 #undef GSP_CU_DECL_
 gsp_info gsp__cuda_fw_i32_dpx(int32_t *d, int32_t *succ, int64_t n, int64_t np, bool reflexive, bool *cycle);
+gsp_info gsp__cuda_fw_phases_i32_dpx(int32_t *d, int64_t n, int64_t np, float ms[3]);
 gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive);
 /* depth: bits of k per round, 256 or 512 */
 gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive, int depth);
@@ -461,6 +645,11 @@ gsp_info gsp__cuda_count_bits(int64_t *count, const uint64_t *d, int64_t n, int6
   }                                                                                                        \
   gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s) {                                       \
     return gspcu::fill<ct>(d, (size_t)np * (size_t)np, gspcu::zero_of<ct>(s));                             \
+  }                                                                                                        \
+  gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, float ms[3]) {          \
+    return gspcu::timed_closure(ms, [&](gspcu::PhaseClock *c, bool *cycle) {                               \
+      return gspcu::run_numeric<ct>(d, NULL, n, np, s, true, cycle, c);                                    \
+    });                                                                                                    \
   }
 
 #endif /* GSP_CUDA_FW_CUH */

@@ -81,7 +81,7 @@ template <class P> struct CudaExec {
   const int *devs;
   struct gsp_mgpu_s *ctx = nullptr;
   int cur = -1;
-  size_t gsm = Shape<P>::smem(), dsm = (size_t)FWB * FWB * sizeof(T);
+  size_t gsm = Shape<P>::smem();
 
   explicit CudaExec(const int *devs) : devs(devs) {}
 
@@ -97,9 +97,6 @@ template <class P> struct CudaExec {
     if (info == GSP_SUCCESS)
       info = cuda_ok(cudaFuncSetAttribute(k_gemm<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm),
                      "cudaFuncSetAttribute(k_gemm)");
-    if (info == GSP_SUCCESS)
-      info = cuda_ok(cudaFuncSetAttribute(k_diag<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dsm),
-                     "cudaFuncSetAttribute(k_diag)");
     return info;
   }
 
@@ -174,7 +171,7 @@ template <class P> struct CudaExec {
   gsp_info diag(int d, T *D, int64_t ld, Q q) {
     gsp_info info = use(d);
     if (info != GSP_SUCCESS) return info;
-    k_diag<P><<<1, DT, dsm, q>>>(D, ld, 0);
+    k_diag<P><<<1, DT, 0, q>>>(D, ld, 0);
     return launched();
   }
   gsp_info tr(int d, T *dst, int64_t ldd, const T *src, int64_t lds, int64_t rows, int64_t cols, Q q) {

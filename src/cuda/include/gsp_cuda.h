@@ -23,6 +23,12 @@ extern "C" {
  * they are about to use the GPU. */
 bool gsp_cuda_usable(char *desc, size_t len);
 
+/* Start device 0's context (about 0.3-0.5 s the first time in a process)
+ * and load the many-source shortest-path kernels (gsp_apsp's GPU path)
+ * when a device is usable; nothing otherwise. For callers that overlap it
+ * with work of their own (gsp_cuda_warm_up). */
+void gsp_cuda_start(void);
+
 /*
  * Closure on the GPU. Sets *taken = false and returns GSP_SUCCESS when the
  * gateway declines the call (no device, a type without a kernel, matrix over
@@ -156,6 +162,12 @@ gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen,
 
 /* Make the host copy of A valid (download when A->dev_only). */
 gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A);
+/* Write a device-only numeric A straight into out (n x n, row-major,
+ * absent entries as *absent; absent NULL only when every entry is present)
+ * and set *done; A is unchanged (still device-only). *done = false, nothing
+ * written, when A has no such copy (bool, not device-only): the caller
+ * downloads instead. */
+gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done);
 
 /* Release A's device copy, if any (A->dev == NULL afterwards). */
 void gsp_cuda_matrix_release(struct gsp_matrix_s *A);

@@ -53,6 +53,13 @@ gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_t
  * 64-bit words. */
 gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth);
 
+/* For the benchmark: the reflexive closure of a numeric device matrix (as
+ * gsp_cuda_fw_device, no successors) with CUDA events on its main stream;
+ * ms[0..2] = round 0's diagonal tile and panels, the other tiles of every
+ * round, the waits for the next round's diagonal tile and panels (the
+ * lookahead, gsp_cuda_fw.cuh) that the other tiles did not hide. */
+gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, float ms[3]);
+
 /* Number of entries of the n x n part of d that differ from the semiring
  * zero (bool: set bits). */
 gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s);

@@ -41,7 +41,7 @@ extern "C" {
 #ifdef GSP_HAVE_CUDA
 
 /* Raise with any change of either table. */
-#define GSP_CUDA_PLUGIN_ABI    3
+#define GSP_CUDA_PLUGIN_ABI    4
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
 
 /* The core, as the plugin sees it. */
@@ -61,6 +61,7 @@ typedef struct {
   gsp_fault (*device_fault_due)(void);
   int (*spgemm_alg)(void);
   int (*threads)(void);
+  void (*team)(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx);
   size_t (*type_size)(gsp_type t);
   const char *(*type_name)(gsp_type t);
   const char *(*semiring_name)(gsp_semiring s);
@@ -97,6 +98,7 @@ typedef struct {
   size_t size; /* sizeof(gsp__cuda_api) */
   /* gsp_cuda.h */
   bool (*usable)(char *desc, size_t len);
+  void (*start)(void);
   int (*usable_count)(void);
   gsp_info (*closure)(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool non_reflexive,
                       size_t device_memory_cap, int gpus, bool *taken);
@@ -113,6 +115,7 @@ typedef struct {
   gsp_info (*bf)(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
                  const int64_t *src, int64_t nsrc, const void *lim, bool *taken);
   gsp_info (*matrix_download)(struct gsp_matrix_s *A);
+  gsp_info (*matrix_export)(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done);
   void (*matrix_release)(struct gsp_matrix_s *A);
   gsp_info (*matrix_view)(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc);
   gsp_info (*mxv)(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
@@ -128,6 +131,7 @@ typedef struct {
   gsp_info (*fw_device)(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
                         bool nonneg_i32, bool *cycle);
   gsp_info (*fw_bits_impl)(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth);
+  gsp_info (*fw_phases)(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, float ms[3]);
   gsp_info (*count_present)(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s);
   gsp_info (*fill_zero)(void *d, int64_t np, gsp_type t, gsp_semiring s);
   /* gsp_cuda_scale.h */

@@ -37,47 +37,6 @@
 
 namespace gsp_sssp_cu {
 
-/* Pinned host staging, kept between calls: pinning costs about a
- * millisecond per ten megabytes, more than a small all-pairs run. One call
- * at a time uses the pool; a concurrent one pins its own. */
-static std::mutex pin_mu;
-static void *pin_pool = NULL;
-static size_t pin_cap = 0;
-
-struct Pinned {
-  void *p = NULL;
-  bool pooled = false;
-};
-
-static gsp_info pinned_get(Pinned *pin, size_t bytes) {
-  gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL ((void)0)
-  if (pin_mu.try_lock()) {
-    if (pin_cap < bytes) {
-      if (pin_pool) cudaFreeHost(pin_pool);
-      pin_pool = NULL, pin_cap = 0;
-      const cudaError_t e = cudaHostAlloc(&pin_pool, bytes, cudaHostAllocDefault);
-      if (e != cudaSuccess) {
-        pin_pool = NULL;
-        pin_mu.unlock();
-        GSP_CUDA_TRY(e);
-      }
-      pin_cap = bytes;
-    }
-    pin->p = pin_pool, pin->pooled = true;
-  } else {
-    GSP_CUDA_TRY(cudaHostAlloc(&pin->p, bytes, cudaHostAllocDefault));
-  }
-#undef GSP_FREE_ALL
-  return info;
-}
-
-static void pinned_put(Pinned *pin) {
-  if (pin->pooled) pin_mu.unlock();
-  else if (pin->p) cudaFreeHost(pin->p);
-  pin->p = NULL, pin->pooled = false;
-}
-
 /* The host side of the batch copies, on a thread of its own. Each job is
  * one batch of rows: while its copy is still on the way, the job maps the
  * rows' new pages (first touch: the kernel zeroes them, the costliest part
@@ -194,6 +153,106 @@ enum { EV_START = 0, EV_RELAXED, EV_PARENTS, EV_TRANSPOSED, EV_COPIED, EV_COUNT 
  * them. A third slot (the gatherer a batch further behind) measured no
  * better at |V| = 65536 on an H200, within the host's run-to-run spread. */
 constexpr int MS_SLOTS = 2;
+
+/* Pinned host staging: the flag word and MS_SLOTS slots, each pinned on its
+ * own and kept between calls (pinning costs about a millisecond per ten
+ * megabytes, more than a small all-pairs run). One call at a time uses the
+ * pool; a concurrent one pins its own. */
+struct Staging {
+  int *flag = NULL;
+  unsigned char *slot[MS_SLOTS] = {};
+  size_t cap = 0; /* bytes of each slot */
+};
+static std::mutex pool_mu;
+static bool pool_busy = false; /* a call holds the pool */
+static Staging pool;
+
+static void staging_free(Staging *s) {
+  if (s->flag) cudaFreeHost(s->flag);
+  for (int k = 0; k < MS_SLOTS; k++)
+    if (s->slot[k]) cudaFreeHost(s->slot[k]);
+  *s = Staging();
+}
+
+/* A call's staging. The slots it lacks are pinned on a thread of its own,
+ * slot 0 first, while the call uploads the graph and the device relaxes
+ * the first batches: a batch waits only for its own slot, before its copy
+ * out (at |V| = 65536 the two 256 MiB slots cost about 0.05 s to pin, at
+ * a millisecond per ten megabytes, which the first launch used to wait for). */
+struct Pinned {
+  Staging s;
+  bool pooled = false;
+  int dev = 0;
+  std::thread th;
+  std::mutex mu;
+  std::condition_variable cv;
+  int ready = 0; /* slots pinned */
+  cudaError_t err = cudaSuccess;
+
+  void pin_slots() {
+    (void)cudaSetDevice(dev);
+    for (int k = ready; k < MS_SLOTS; k++) {
+      void *p = NULL;
+      const cudaError_t e = cudaHostAlloc(&p, s.cap, cudaHostAllocDefault);
+      std::lock_guard<std::mutex> g(mu);
+      if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        err = e;
+        cv.notify_all();
+        return;
+      }
+      s.slot[k] = (unsigned char *)p;
+      ready++;
+      cv.notify_all();
+    }
+  }
+  /* Slot k once it is pinned. */
+  cudaError_t slot(int k, unsigned char **out, double *waited) {
+    const double t0 = host_seconds();
+    std::unique_lock<std::mutex> g(mu);
+    cv.wait(g, [this, k] { return ready > k || err != cudaSuccess; });
+    *waited += host_seconds() - t0;
+    *out = s.slot[k];
+    return ready > k ? cudaSuccess : err;
+  }
+};
+
+/* The flag now; the slots of `bytes` each as they are pinned (Pinned::slot). */
+static gsp_info pinned_get(Pinned *pin, size_t bytes) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  {
+    std::lock_guard<std::mutex> g(pool_mu);
+    if (!pool_busy) pool_busy = true, pin->pooled = true, pin->s = pool, pool = Staging();
+  }
+  if (pin->s.cap < bytes) { /* slots too small (or none): new ones */
+    for (int k = 0; k < MS_SLOTS; k++)
+      if (pin->s.slot[k]) cudaFreeHost(pin->s.slot[k]), pin->s.slot[k] = NULL;
+    pin->s.cap = bytes;
+  }
+  if (!pin->s.flag) GSP_CUDA_TRY(cudaHostAlloc((void **)&pin->s.flag, 64, cudaHostAllocDefault));
+  while (pin->ready < MS_SLOTS && pin->s.slot[pin->ready]) pin->ready++;
+  if (pin->ready == MS_SLOTS) return info;
+  GSP_CUDA_TRY(cudaGetDevice(&pin->dev));
+  try {
+    pin->th = std::thread([pin] { pin->pin_slots(); });
+  } catch (...) {
+    pin->pin_slots(); /* no thread: pinned in place */
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The slots back to the pool (or freed), once the pinning thread is done. */
+static void pinned_put(Pinned *pin) {
+  if (pin->th.joinable()) pin->th.join();
+  if (pin->err != cudaSuccess || !pin->pooled) staging_free(&pin->s);
+  if (pin->pooled) {
+    std::lock_guard<std::mutex> g(pool_mu);
+    pool = pin->s, pool_busy = false;
+  }
+  pin->s = Staging(), pin->pooled = false, pin->ready = 0, pin->err = cudaSuccess;
+}
 
 template <class T> struct Run {
   typedef typename Key<T>::K K;
@@ -338,6 +397,11 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
   const int32_t n = (int32_t)A->nrows;
   const size_t cells = (size_t)n * (size_t)N, ts = sizeof(T);
 
+  /* staging: the flag, and MS_SLOTS slots of (values, parents) pinned
+   * beside the work below */
+  const size_t slot = cells * ts + (par ? cells * sizeof(int32_t) : 0);
+  GSP_TRY(pinned_get(&pin, slot));
+  R.hflag = pin.s.flag;
   Sh = (int32_t *)gsp__malloc_array((size_t)nsrc, sizeof *Sh);
   GSP_CHECK(Sh != NULL, GSP_OUT_OF_MEMORY, "gsp_msssp: cannot stage %lld sources", (long long)nsrc);
   for (int64_t k = 0; k < nsrc; k++) Sh[k] = (int32_t)src[k];
@@ -360,11 +424,6 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
     GSP_CU_MALLOC(Tpar, cells, sizeof(int32_t));
   }
   GSP_CUDA_TRY(cudaMemcpyAsync(Sd, Sh, (size_t)nsrc * sizeof *Sh, cudaMemcpyHostToDevice, R.st));
-  /* staging: a flag, then MS_SLOTS slots of (values, parents) */
-  const size_t slot = cells * ts + (par ? cells * sizeof(int32_t) : 0);
-  GSP_TRY(pinned_get(&pin, 64 + MS_SLOTS * slot));
-  R.hflag = (int *)pin.p;
-  unsigned char *slots = (unsigned char *)pin.p + 64;
   R.b.n = n, R.b.N = N, R.b.C = N / 32;
   R.grid = blocks_for((int64_t)n * R.b.C * 32);
 
@@ -409,7 +468,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
     R.wait_s += G.wait_done(bi - (MS_SLOTS - 1));
     /* the copy runs on its own stream, beside the next batch's rounds */
     GSP_CUDA_TRY(cudaStreamWaitEvent(R.cs, R.tev[k][EV_TRANSPOSED], 0));
-    unsigned char *sl = slots + (size_t)k * slot;
+    unsigned char *sl = NULL;
+    GSP_CUDA_TRY(pin.slot(k, &sl, &R.wait_s));
     GSP_CUDA_TRY(cudaMemcpyAsync(sl, Tdist, (size_t)nb * n * ts, cudaMemcpyDeviceToHost, R.cs));
     if (par)
       GSP_CUDA_TRY(
@@ -438,9 +498,31 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
   return info;
 }
 
+/* Every kernel a call of type T may launch. */
+template <class T> static void preload_typed() {
+  typedef typename Key<T>::K K;
+  cudaFuncAttributes a;
+  (void)cudaFuncGetAttributes(&a, fill_kernel<K>);
+  (void)cudaFuncGetAttributes(&a, ms_seed<K>);
+  (void)cudaFuncGetAttributes(&a, ms_round<T>);
+  (void)cudaFuncGetAttributes(&a, ms_parents<T>);
+  (void)cudaFuncGetAttributes(&a, ms_tie_round<T>);
+  (void)cudaFuncGetAttributes(&a, ms_transpose<T>);
+}
+
 } // namespace gsp_sssp_cu
 
 using namespace gsp_sssp_cu;
+
+void gsp__cuda_msssp_preload(void) {
+  cudaFuncAttributes a;
+  (void)cudaFuncGetAttributes(&a, ms_tie_seed);
+  preload_typed<int32_t>();
+  preload_typed<int64_t>();
+  preload_typed<float>();
+  preload_typed<double>();
+  (void)cudaGetLastError();
+}
 
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                         int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,

@@ -24,6 +24,7 @@
 
 #include "apsp.h"
 #include "bellman_ford.h"
+#include "dense_pass.h"
 #include "host_memory.h"
 #include "ops_backend.h"
 #include "sssp_prepare.h"
@@ -115,7 +116,8 @@ typedef struct {
   bool paths;
   gsp_apsp_rows_fn rows;
   void *rows_ctx;
-  void *dx; /* result values (ns x n, out), NULL with a callback */
+  void *dx; /* result values (ns x n, out); with a callback the caller's
+               rows_out or NULL */
   void *px; /* result parents, NULL without paths or with a callback */
   bool p32; /* px is int32 (else int64); rows are computed as int64 */
   int nthreads;
@@ -156,14 +158,14 @@ static gsp_info deliver(apsp_run *r, int64_t k0, int64_t nb, const void *o, cons
 #define GSP_FREE_ALL
   r->blocks++;
   const size_t os = gsp_type_size(r->out), cells = (size_t)nb * (size_t)r->n;
+  char *dst = r->dx ? (char *)r->dx + (size_t)k0 * (size_t)r->n * os : NULL;
+  if (dst && (const void *)dst != o) gsp__pass_memcpy(dst, o, cells * os);
   if (r->rows) {
-    const int rc = r->rows(r->rows_ctx, (gsp_index)k0, (gsp_index)nb, o, r->paths ? p : NULL);
+    const int rc = r->rows(r->rows_ctx, (gsp_index)k0, (gsp_index)nb, dst ? dst : o, r->paths ? p : NULL);
     GSP_CHECK(rc == 0, GSP_ABORTED, "%s: the row callback returned %d for rows %lld..%lld: stopped", fn, rc,
               (long long)k0, (long long)(k0 + nb - 1));
     return info;
   }
-  char *dst = (char *)r->dx + (size_t)k0 * (size_t)r->n * os;
-  if ((const void *)dst != o) memcpy(dst, o, cells * os);
   if (r->paths && r->p32) {
     int32_t *pd = (int32_t *)r->px + (size_t)k0 * (size_t)r->n;
     const int64_t len = (int64_t)cells;
@@ -239,8 +241,9 @@ static gsp_info run_relax(apsp_run *r, const struct gsp_matrix_s *G, const gsp__
   const bool fin = gsp__apsp_finish_needed(f);
   const size_t ws = gsp_type_size(tw), os = gsp_type_size(r->out);
   const size_t bcells = (size_t)r->B * (size_t)n;
-  /* computed straight into the result where its type allows */
-  const bool direct = !r->rows && tw == r->out;
+  /* computed straight into the result (or the caller's rows_out) where its
+   * type allows */
+  const bool direct = r->dx && tw == r->out;
   if (!direct) GSP_ALLOC(wbuf, bcells > 0 ? bcells : 1, ws);
   if (r->rows && fin && tw != r->out) GSP_ALLOC(obuf, bcells > 0 ? bcells : 1, os);
   if ((r->rows || r->p32) && r->paths) GSP_ALLOC(pbuf, bcells > 0 ? bcells : 1, sizeof *pbuf);
@@ -428,7 +431,7 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
   }
   const size_t ws = gsp_type_size(A->type), os = gsp_type_size(r->out);
   const size_t bcells = (size_t)r->B * (size_t)n;
-  const bool direct = !r->rows && A->type == r->out;
+  const bool direct = r->dx && A->type == r->out;
   if (!direct) GSP_ALLOC(wbuf, bcells > 0 ? bcells : 1, ws);
   if (r->rows && fin && A->type != r->out) GSP_ALLOC(obuf, bcells > 0 ? bcells : 1, os);
   if ((r->rows || r->p32) && r->paths) GSP_ALLOC(pbuf, bcells > 0 ? bcells : 1, sizeof *pbuf);
@@ -647,7 +650,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
                 .paths = want_paths,
                 .rows = oa.rows,
                 .rows_ctx = oa.rows_ctx,
-                .dx = dx,
+                .dx = oa.rows ? oa.rows_out : dx,
                 .px = px,
                 .p32 = p32,
                 .nthreads = nt,
