@@ -425,11 +425,11 @@ Test(cuda_hostpath, export_straight_from_the_device, .timeout = 300) {
       for (int full = 0; full < 2; full++) {
         const gsp_type t = ts[a];
         const gsp_semiring s = ss[b];
-        const size_t sz = tsize(t);
+        const size_t sz = gsp_type_size(t);
         void *x = dense_input(t, s, n, full ? 1.0 : 0.0008, 300 + (uint64_t)(a * 4 + b * 2 + full));
         char absent[8], fill[8];
         absent_of(absent, t, s);
-        put(fill, t, -3);
+        gsp_test_value_set(t, fill, -3);
         char *y[3];
         gsp_index nv[2];
         for (int be = 0; be < 2; be++) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gsp.h"
+#include "gsp_semiring.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -211,10 +212,19 @@ gsp_info gsp__matrix_publish(struct gsp_matrix_s *A);
 void gsp__matrix_destroy(struct gsp_matrix_s *A);
 /* Release all storage, leaving an empty CSR matrix. */
 void gsp__matrix_clear_storage(struct gsp_matrix_s *A);
+/* Release A's storage and take over the arrays of a new one (the fields of
+ * struct gsp_matrix_s for the form fmt; NULL / 0 for the others). */
+void gsp__matrix_set_storage(struct gsp_matrix_s *A, gsp_format fmt, gsp_index *p, gsp_index *j, void *x, uint8_t *b,
+                             uint64_t *bits, int64_t wpr, int64_t nvals);
 /* Move the content (storage, nvals, fmt) of src into dst and destroy src.
  * dst keeps its handle; its old content is released. Types and dimensions
  * must match. Used to commit a result only after it is complete. */
 GSP_COMPANION void gsp__matrix_swap_in(struct gsp_matrix_s *dst, struct gsp_matrix_s *src);
+
+/* The download of a device-only matrix A or vector v (the other NULL)
+ * that read-only calls may share: done once, under one process-wide lock;
+ * clears *dev_only on success. CUDA builds only. */
+gsp_info gsp__download_shared(bool *dev_only, struct gsp_matrix_s *A, struct gsp_vector_s *v);
 
 /* Format conversions in place. They either succeed or leave A unchanged.
  * gsp__matrix_host makes the host copy valid (downloads from the device);
@@ -260,6 +270,26 @@ void gsp__vector_destroy(struct gsp_vector_s *v);
 void gsp__vector_swap_in(struct gsp_vector_s *dst, struct gsp_vector_s *src);
 
 /* memcpy that accepts n == 0 with NULL pointers (empty arrays are NULL). */
+/* One value of any gsp_type, aligned for all; the member is the type's
+ * suffix (b, i32, i64, f32, f64). */
+typedef union {
+#define GSP_VALUE_MEMBER_(T, ct, sfx) ct sfx;
+  GSP_TYPE_LIST(GSP_VALUE_MEMBER_)
+#undef GSP_VALUE_MEMBER_
+} gsp__value;
+
+/* gsp_type_size, inline: it folds where t is a constant (typed kernels). */
+static inline size_t gsp__tsize(gsp_type t) {
+  switch (t) {
+#define GSP_TSIZE_CASE_(T, ct, sfx) \
+  case GSP_##T:                     \
+    return sizeof(ct);
+    GSP_TYPE_LIST(GSP_TSIZE_CASE_)
+#undef GSP_TSIZE_CASE_
+  }
+  return 0;
+}
+
 static inline void gsp__memcpy(void *dst, const void *src, size_t n) {
   if (n) memcpy(dst, src, n);
 }

@@ -66,16 +66,21 @@ void gsp__matrix_destroy(struct gsp_matrix_s *A) {
   gsp__free(A);
 }
 
+void gsp__matrix_set_storage(struct gsp_matrix_s *A, gsp_format fmt, gsp_index *p, gsp_index *j, void *x, uint8_t *b,
+                             uint64_t *bits, int64_t wpr, int64_t nvals) {
+  gsp__matrix_clear_storage(A);
+  A->fmt = fmt;
+  A->p = p;
+  A->j = j;
+  A->x = x;
+  A->b = b;
+  A->bits = bits;
+  A->wpr = wpr;
+  A->nvals = nvals;
+}
+
 void gsp__matrix_swap_in(struct gsp_matrix_s *dst, struct gsp_matrix_s *src) {
-  gsp__matrix_clear_storage(dst);
-  dst->nvals = src->nvals;
-  dst->fmt = src->fmt;
-  dst->p = src->p;
-  dst->j = src->j;
-  dst->x = src->x;
-  dst->b = src->b;
-  dst->bits = src->bits;
-  dst->wpr = src->wpr;
+  gsp__matrix_set_storage(dst, src->fmt, src->p, src->j, src->x, src->b, src->bits, src->wpr, src->nvals);
   dst->dev = src->dev;
   dst->dev_only = src->dev_only;
   src->p = src->j = NULL;

@@ -20,14 +20,20 @@
  * little and cannot deadlock. */
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 
-gsp_info gsp__matrix_host(struct gsp_matrix_s *A) {
 #ifdef GSP_HAVE_CUDA
-  if (!__atomic_load_n(&A->dev_only, __ATOMIC_ACQUIRE)) return GSP_SUCCESS;
+gsp_info gsp__download_shared(bool *dev_only, struct gsp_matrix_s *A, struct gsp_vector_s *v) {
+  if (!__atomic_load_n(dev_only, __ATOMIC_ACQUIRE)) return GSP_SUCCESS;
   pthread_mutex_lock(&shared_lock);
-  gsp_info info = A->dev_only ? gsp_cuda_matrix_download(A) : GSP_SUCCESS;
-  if (info >= 0) __atomic_store_n(&A->dev_only, false, __ATOMIC_RELEASE);
+  gsp_info info = !*dev_only ? GSP_SUCCESS : A ? gsp_cuda_matrix_download(A) : gsp_cuda_vector_download(v);
+  if (info >= 0) __atomic_store_n(dev_only, false, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&shared_lock);
   return info;
+}
+#endif
+
+gsp_info gsp__matrix_host(struct gsp_matrix_s *A) {
+#ifdef GSP_HAVE_CUDA
+  return gsp__download_shared(&A->dev_only, A, NULL);
 #else
   (void)A;
   return GSP_SUCCESS;
@@ -119,13 +125,7 @@ gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
   GSP_TRY(gsp__matrix_host(A));
   if (A->fmt == GSP_FMT_CSR) return GSP_SUCCESS;
   GSP_TRY(csr_arrays(&p, &jj, &x, A));
-  int64_t nvals = A->nvals;
-  gsp__matrix_clear_storage(A);
-  A->fmt = GSP_FMT_CSR;
-  A->p = p;
-  A->j = jj;
-  A->x = x;
-  A->nvals = nvals;
+  gsp__matrix_set_storage(A, GSP_FMT_CSR, p, jj, x, NULL, NULL, 0, A->nvals);
 #undef GSP_FREE_ALL
   return info;
 }
@@ -200,12 +200,7 @@ gsp_info gsp__matrix_to_dense(struct gsp_matrix_s *A) {
       }
     }
   }
-  int64_t nvals = A->nvals;
-  gsp__matrix_clear_storage(A);
-  A->fmt = GSP_FMT_DENSE;
-  A->x = x;
-  A->b = b;
-  A->nvals = nvals;
+  gsp__matrix_set_storage(A, GSP_FMT_DENSE, NULL, NULL, x, b, NULL, 0, A->nvals);
 #undef GSP_FREE_ALL
   return info;
 }
@@ -242,11 +237,7 @@ gsp_info gsp__matrix_to_bits(struct gsp_matrix_s *A) {
       }
     }
   }
-  gsp__matrix_clear_storage(A);
-  A->fmt = GSP_FMT_BITS;
-  A->bits = bits;
-  A->wpr = wpr;
-  A->nvals = nvals;
+  gsp__matrix_set_storage(A, GSP_FMT_BITS, NULL, NULL, NULL, NULL, bits, wpr, nvals);
 #undef GSP_FREE_ALL
   return info;
 }

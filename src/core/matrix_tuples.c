@@ -146,11 +146,7 @@ gsp_info gsp_matrix_build(gsp_matrix A, const gsp_index *I, const gsp_index *J, 
   void *x;
   int64_t nvals;
   GSP_TRY(gsp__tuples_to_csr(&p, &jj, &x, &nvals, A->type, A->nrows, A->ncols, I, J, X, n, dup, "gsp_matrix_build"));
-  gsp__matrix_clear_storage(A);
-  A->p = p;
-  A->j = jj;
-  A->x = x;
-  A->nvals = nvals;
+  gsp__matrix_set_storage(A, GSP_FMT_CSR, p, jj, x, NULL, NULL, 0, nvals);
 #undef GSP_FREE_ALL
   return info;
 }

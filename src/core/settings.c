@@ -13,14 +13,7 @@
 #endif
 
 size_t gsp_type_size(gsp_type t) {
-  switch (t) {
-#define GSP_TYPE_SIZE_(T, ct, sfx) \
-  case GSP_##T:                    \
-    return sizeof(ct);
-    GSP_TYPE_LIST(GSP_TYPE_SIZE_)
-#undef GSP_TYPE_SIZE_
-  }
-  return 0;
+  return gsp__tsize(t);
 }
 
 const char *gsp__type_name(gsp_type t) {
@@ -130,66 +123,44 @@ void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st) {
   }
 }
 
-void gsp__semiring_zero(void *out, gsp_semiring s, gsp_type t) {
+/* The additive identity (zero) or the multiplicative one of s in type t. */
+static void semiring_identity(void *out, gsp_semiring s, gsp_type t, bool one) {
   if (s == GSP_OR_AND) {
-    *(bool *)out = gsp_or_and_zero_b();
+    *(bool *)out = one ? gsp_or_and_one_b() : gsp_or_and_zero_b();
     return;
   }
   switch (s) {
-#define GSP_ZERO_CASE_(SR, sr, a, m, z, o)     \
-  case GSP_##SR:                               \
-    switch (t) {                               \
-    case GSP_INT32:                            \
-      *(int32_t *)out = gsp_##sr##_zero_i32(); \
-      return;                                  \
-    case GSP_INT64:                            \
-      *(int64_t *)out = gsp_##sr##_zero_i64(); \
-      return;                                  \
-    case GSP_FP32:                             \
-      *(float *)out = gsp_##sr##_zero_f32();   \
-      return;                                  \
-    case GSP_FP64:                             \
-      *(double *)out = gsp_##sr##_zero_f64();  \
-      return;                                  \
-    default:                                   \
-      return;                                  \
+#define GSP_IDENTITY_CASE_(SR, sr, a, m, z, o)                              \
+  case GSP_##SR:                                                            \
+    switch (t) {                                                            \
+    case GSP_INT32:                                                         \
+      *(int32_t *)out = one ? gsp_##sr##_one_i32() : gsp_##sr##_zero_i32(); \
+      return;                                                               \
+    case GSP_INT64:                                                         \
+      *(int64_t *)out = one ? gsp_##sr##_one_i64() : gsp_##sr##_zero_i64(); \
+      return;                                                               \
+    case GSP_FP32:                                                          \
+      *(float *)out = one ? gsp_##sr##_one_f32() : gsp_##sr##_zero_f32();   \
+      return;                                                               \
+    case GSP_FP64:                                                          \
+      *(double *)out = one ? gsp_##sr##_one_f64() : gsp_##sr##_zero_f64();  \
+      return;                                                               \
+    default:                                                                \
+      return;                                                               \
     }
-    GSP_NUM_SEMIRING_LIST(GSP_ZERO_CASE_)
-#undef GSP_ZERO_CASE_
+    GSP_NUM_SEMIRING_LIST(GSP_IDENTITY_CASE_)
+#undef GSP_IDENTITY_CASE_
   default:
     return;
   }
 }
 
+void gsp__semiring_zero(void *out, gsp_semiring s, gsp_type t) {
+  semiring_identity(out, s, t, false);
+}
+
 void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t) {
-  if (s == GSP_OR_AND) {
-    *(bool *)out = gsp_or_and_one_b();
-    return;
-  }
-  switch (s) {
-#define GSP_ONE_CASE_(SR, sr, a, m, z, o)     \
-  case GSP_##SR:                              \
-    switch (t) {                              \
-    case GSP_INT32:                           \
-      *(int32_t *)out = gsp_##sr##_one_i32(); \
-      return;                                 \
-    case GSP_INT64:                           \
-      *(int64_t *)out = gsp_##sr##_one_i64(); \
-      return;                                 \
-    case GSP_FP32:                            \
-      *(float *)out = gsp_##sr##_one_f32();   \
-      return;                                 \
-    case GSP_FP64:                            \
-      *(double *)out = gsp_##sr##_one_f64();  \
-      return;                                 \
-    default:                                  \
-      return;                                 \
-    }
-    GSP_NUM_SEMIRING_LIST(GSP_ONE_CASE_)
-#undef GSP_ONE_CASE_
-  default:
-    return;
-  }
+  semiring_identity(out, s, t, true);
 }
 
 /* ---- process-wide settings ---- */

@@ -1,5 +1,4 @@
 /* Vector objects: values x[n] with a presence array b[n] (NULL when full). */
-#include <pthread.h>
 #include <string.h>
 
 #include "gsp_internal.h"
@@ -9,15 +8,7 @@
 
 gsp_info gsp__vector_host(struct gsp_vector_s *v) {
 #ifdef GSP_HAVE_CUDA
-  /* a read-only call may download a shared vector: once, under a lock, as
-   * gsp__matrix_host does for matrices */
-  static pthread_mutex_t download_lock = PTHREAD_MUTEX_INITIALIZER;
-  if (!v || !__atomic_load_n(&v->dev_only, __ATOMIC_ACQUIRE)) return GSP_SUCCESS;
-  pthread_mutex_lock(&download_lock);
-  gsp_info info = v->dev_only ? gsp_cuda_vector_download(v) : GSP_SUCCESS;
-  if (info >= 0) __atomic_store_n(&v->dev_only, false, __ATOMIC_RELEASE);
-  pthread_mutex_unlock(&download_lock);
-  return info;
+  return v ? gsp__download_shared(&v->dev_only, NULL, v) : GSP_SUCCESS;
 #else
   (void)v;
   return GSP_SUCCESS;
@@ -179,20 +170,24 @@ gsp_info gsp_vector_build(gsp_vector v, const gsp_index *I, const void *X, gsp_i
   return info;
 }
 
-static gsp_info check_i(const struct gsp_vector_s *v, gsp_index i, const char *fn) {
-  if (i >= (gsp_index)v->n)
-    return GSP_ERROR(GSP_INVALID_INDEX, "%s: index %llu out of range 0..%lld", fn, (unsigned long long)i,
-                     (long long)v->n - 1);
-  return GSP_SUCCESS;
+/* The checks of the element calls (x: checked unless the call has no
+ * value), then v's host copy made valid. */
+static gsp_info element_at(struct gsp_vector_s *v, gsp_index i, bool has_x, const void *x, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__check_vector(v, fn, "v"));
+  GSP_CHECK(!has_x || x != NULL, GSP_NULL_POINTER, "%s: x is NULL", fn);
+  GSP_CHECK(i < (gsp_index)v->n, GSP_INVALID_INDEX, "%s: index %llu out of range 0..%lld", fn, (unsigned long long)i,
+            (long long)v->n - 1);
+  GSP_TRY(gsp__vector_host(v));
+#undef GSP_FREE_ALL
+  return info;
 }
 
 gsp_info gsp_vector_set_element(gsp_vector v, gsp_index i, const void *x) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_TRY(gsp__check_vector(v, "gsp_vector_set_element", "v"));
-  GSP_CHECK(x != NULL, GSP_NULL_POINTER, "gsp_vector_set_element: x is NULL");
-  GSP_TRY(check_i(v, i, "gsp_vector_set_element"));
-  GSP_TRY(gsp__vector_host(v));
+  GSP_TRY(element_at(v, i, true, x, "gsp_vector_set_element"));
   gsp__vector_host_changed(v);
   if (v->b && !v->b[i]) {
     v->b[i] = 1;
@@ -206,9 +201,7 @@ gsp_info gsp_vector_set_element(gsp_vector v, gsp_index i, const void *x) {
 gsp_info gsp_vector_remove_element(gsp_vector v, gsp_index i) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_TRY(gsp__check_vector(v, "gsp_vector_remove_element", "v"));
-  GSP_TRY(check_i(v, i, "gsp_vector_remove_element"));
-  GSP_TRY(gsp__vector_host(v));
+  GSP_TRY(element_at(v, i, false, NULL, "gsp_vector_remove_element"));
   if (!v->b) {
     GSP_ALLOC(v->b, (size_t)v->n, 1);
     memset(v->b, 1, (size_t)v->n);
@@ -225,10 +218,7 @@ gsp_info gsp_vector_remove_element(gsp_vector v, gsp_index i) {
 gsp_info gsp_vector_extract_element(void *x, const gsp_vector v, gsp_index i) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_TRY(gsp__check_vector(v, "gsp_vector_extract_element", "v"));
-  GSP_CHECK(x != NULL, GSP_NULL_POINTER, "gsp_vector_extract_element: x is NULL");
-  GSP_TRY(check_i(v, i, "gsp_vector_extract_element"));
-  GSP_TRY(gsp__vector_host(v));
+  GSP_TRY(element_at(v, i, true, x, "gsp_vector_extract_element"));
   if (v->b && !v->b[i]) return GSP_NO_VALUE;
   gsp__memcpy(x, gsp__cat(v->x, v->type, (int64_t)i), gsp_type_size(v->type));
 #undef GSP_FREE_ALL

@@ -11,8 +11,12 @@ static inline uint64_t pair_key(uint64_t u, uint64_t v) {
   return u < v ? u << 32 | v : v << 32 | u;
 }
 
-static gsp_info start(gsp__tuples *T, gsp_type t, uint64_t n, uint64_t arcs) {
-  gsp_info info = gsp__tuples_init(T, t != GSP_BOOL, arcs);
+/* The generator's arguments checked (n already is), then T ready for up
+ * to `arcs` arcs of an n x n matrix. */
+static gsp_info start(gsp__tuples *T, gsp_matrix *A, gsp_type t, int64_t wmin, int64_t wmax, uint64_t n, uint64_t arcs,
+                      const char *fn) {
+  gsp_info info = gsp__gen_check(A, t, wmin, wmax, fn);
+  if (info >= 0) info = gsp__tuples_init(T, t != GSP_BOOL, arcs);
   T->nrows = T->ncols = n;
   return info;
 }
@@ -26,12 +30,11 @@ gsp_info gsp_generate_grid(gsp_matrix *A, gsp_type t, gsp_index rows, gsp_index 
   gsp__tuples T = {0};
 #define GSP_FREE_ALL gsp__tuples_free(&T)
   const char *fn = "gsp_generate_grid";
-  GSP_TRY(gsp__gen_check(A, t, wmin, wmax, fn));
   GSP_CHECK(rows <= GSP_INDEX_MAX && cols <= GSP_INDEX_MAX && (rows == 0 || cols <= GSP_INDEX_MAX / rows),
             GSP_TOO_LARGE, "%s: %llu x %llu grid exceeds %llu vertices", fn, (unsigned long long)rows,
             (unsigned long long)cols, (unsigned long long)GSP_INDEX_MAX);
   uint64_t n = rows * cols;
-  GSP_TRY(start(&T, t, n, 4 * n));
+  GSP_TRY(start(&T, A, t, wmin, wmax, n, 4 * n, fn));
   for (uint64_t r = 0; r < rows; r++)
     for (uint64_t c = 0; c < cols; c++) {
       uint64_t v = r * cols + c; /* neighbours in increasing order */
@@ -51,10 +54,9 @@ gsp_info gsp_generate_ring(gsp_matrix *A, gsp_type t, gsp_index n, bool undirect
   gsp__tuples T = {0};
 #define GSP_FREE_ALL gsp__tuples_free(&T)
   const char *fn = "gsp_generate_ring";
-  GSP_TRY(gsp__gen_check(A, t, wmin, wmax, fn));
   GSP_CHECK(n <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu vertices exceed %llu", fn, (unsigned long long)n,
             (unsigned long long)GSP_INDEX_MAX);
-  GSP_TRY(start(&T, t, n, 2 * n));
+  GSP_TRY(start(&T, A, t, wmin, wmax, n, 2 * n, fn));
   for (uint64_t v = 0; n >= 2 && v < n; v++) {
     uint64_t prev = (v + n - 1) % n, next = (v + 1) % n;
     /* directed arcs keyed by the arc, undirected by the pair */
@@ -98,23 +100,8 @@ gsp_info gsp_generate_complete(gsp_matrix *A, gsp_type t, gsp_index n, int64_t w
       if (j == (uint64_t)i) continue;
       jj[k] = (gsp_index)j;
       const int64_t w = gsp__gen_weight(seed, (uint64_t)i << 32 | j, wmin, wmax);
-      switch (t) {
-      case GSP_BOOL:
-        ((bool *)x)[k] = true;
-        break;
-      case GSP_INT32:
-        ((int32_t *)x)[k] = (int32_t)w;
-        break;
-      case GSP_INT64:
-        ((int64_t *)x)[k] = w;
-        break;
-      case GSP_FP32:
-        ((float *)x)[k] = (float)w;
-        break;
-      case GSP_FP64:
-        ((double *)x)[k] = (double)w;
-        break;
-      }
+      if (t == GSP_BOOL) ((bool *)x)[k] = true; /* every arc is an entry, whatever its weight */
+      else gsp__cast_value(gsp__at(x, t, (int64_t)k), t, &w, GSP_INT64);
       k++;
     }
   }

@@ -71,6 +71,11 @@ gsp_info gsp__parse_error(const gsp__reader *r, const char *fmt, ...)
 #endif
     ;
 
+/* Count one more entry of a file whose header announced `total` of them
+ * (`what`: "arcs", "entries"; `header`: the line that announced them):
+ * GSP_PARSE_ERROR when *count already is total. */
+gsp_info gsp__count_entry(const gsp__reader *r, uint64_t *count, uint64_t total, const char *what, const char *header);
+
 /* ---------------------------------------------------------------------- */
 /* Numbers                                                                 */
 /* ---------------------------------------------------------------------- */

@@ -258,3 +258,10 @@ gsp_info gsp__parse_error(const gsp__reader *r, const char *fmt, ...) {
   va_end(ap);
   return GSP_ERROR(GSP_PARSE_ERROR, "%s line %lld: %s", r->path, (long long)r->lineno, msg);
 }
+
+gsp_info gsp__count_entry(const gsp__reader *r, uint64_t *count, uint64_t total, const char *what, const char *header) {
+  if (*count == total)
+    return gsp__parse_error(r, "more %s than the %llu the %s announces", what, (unsigned long long)total, header);
+  (*count)++;
+  return GSP_SUCCESS;
+}

@@ -89,9 +89,22 @@ void gsp__writer_int(gsp__writer *w, int64_t v) {
   }
 }
 
-/* Shortest of a few precisions that reads back to the same value. */
-void gsp__writer_value(gsp__writer *w, gsp_type t, const void *x) {
+/* A real v (single: an FP32 value) as an integer when it is one, else in
+ * the shorter of two precisions that reads back to the same value. */
+static void put_real(gsp__writer *w, double v, bool single) {
+  const double big = single ? (double)1e15f : 1e15;
+  if (v > -big && v < big && v == (double)(int64_t)v) {
+    gsp__writer_int(w, (int64_t)v);
+    return;
+  }
   char tmp[40];
+  snprintf(tmp, sizeof tmp, "%.*g", single ? 7 : 15, v);
+  if ((single ? (double)strtof(tmp, NULL) : strtod(tmp, NULL)) != v)
+    snprintf(tmp, sizeof tmp, "%.*g", single ? 9 : 17, v);
+  gsp__writer_put(w, tmp, strlen(tmp));
+}
+
+void gsp__writer_value(gsp__writer *w, gsp_type t, const void *x) {
   switch (t) {
   case GSP_BOOL:
     gsp__writer_put(w, *(const bool *)x ? "1" : "0", 1);
@@ -102,30 +115,13 @@ void gsp__writer_value(gsp__writer *w, gsp_type t, const void *x) {
   case GSP_INT64:
     gsp__writer_int(w, *(const int64_t *)x);
     return;
-  case GSP_FP32: {
-    float v = *(const float *)x;
-    if (v > -1e15f && v < 1e15f && v == (float)(int64_t)v) {
-      gsp__writer_int(w, (int64_t)v);
-      return;
-    }
-    snprintf(tmp, sizeof tmp, "%.7g", (double)v);
-    if (strtof(tmp, NULL) != v) snprintf(tmp, sizeof tmp, "%.9g", (double)v);
-    break;
-  }
-  case GSP_FP64: {
-    double v = *(const double *)x;
-    if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v) {
-      gsp__writer_int(w, (int64_t)v);
-      return;
-    }
-    snprintf(tmp, sizeof tmp, "%.15g", v);
-    if (strtod(tmp, NULL) != v) snprintf(tmp, sizeof tmp, "%.17g", v);
-    break;
-  }
-  default:
+  case GSP_FP32:
+    put_real(w, *(const float *)x, true);
+    return;
+  case GSP_FP64:
+    put_real(w, *(const double *)x, false);
     return;
   }
-  gsp__writer_put(w, tmp, strlen(tmp));
 }
 
 gsp_info gsp__writer_close(gsp__writer *w) {

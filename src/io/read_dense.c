@@ -163,13 +163,7 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *
   GSP_TRY(gsp__reader_bytes(r, &extra, 1, &got));
   GSP_CHECK(got == 0, GSP_PARSE_ERROR, "%s: data continues after the %llu x %llu values", r->path,
             (unsigned long long)nrows, (unsigned long long)ncols);
-  union {
-    bool b;
-    int32_t i32;
-    int64_t i64;
-    float f32;
-    double f64;
-  } mine;
+  gsp__value mine;
   bool nan_absent = false;
   if (c->o.use_absent) {
     GSP_TRY(user_absent(r, c, t, &mine, &nan_absent));
@@ -353,13 +347,7 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
   }
   GSP_CHECK(nd == 2, GSP_PARSE_ERROR, "%s: a %d-dimensional array is not a matrix", r->path, nd);
   gsp_type t = dtypes[dt].t;
-  union {
-    bool b;
-    int32_t i32;
-    int64_t i64;
-    float f32;
-    double f64;
-  } absent;
+  gsp__value absent;
   gsp__default_absent(&absent, t);
   GSP_TRY(read_values(A, r, c, t, dims[0], dims[1], &absent, true));
 #undef GSP_FREE_ALL

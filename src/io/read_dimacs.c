@@ -75,12 +75,7 @@ gsp_info gsp__read_dimacs(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c)
       gsp__val w;
       GSP_TRY(gsp__read_value_fast(r, c, &p, &T, &w));
       GSP_TRY(end_of_line(r, p));
-      if (arcs == m)
-        GSP_TRY(gsp__parse_error(r,
-                                 "more arcs than the %llu the problem "
-                                 "line announces",
-                                 (unsigned long long)m));
-      arcs++;
+      GSP_TRY(gsp__count_entry(r, &arcs, m, "arcs", "problem line"));
       GSP_TRY(gsp__tuples_push(&T, u - 1, v - 1, w));
       if (c->o.symmetrize && u != v) GSP_TRY(gsp__tuples_push(&T, v - 1, u - 1, w));
     } else if (kind == 'p') {

@@ -167,12 +167,7 @@ gsp_info gsp__read_mtx(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
     gsp__val v = {0};
     if (!pattern) GSP_TRY(gsp__read_value_fast(r, c, &p, &T, &v));
     GSP_TRY(end_of_line(r, p));
-    if (count == nnz)
-      GSP_TRY(gsp__parse_error(r,
-                               "more entries than the %llu the size line "
-                               "announces",
-                               (unsigned long long)nnz));
-    count++;
+    GSP_TRY(gsp__count_entry(r, &count, nnz, "entries", "size line"));
     i--;
     j--;
     if (sym == MM_SKEW && i == j)

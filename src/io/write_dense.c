@@ -28,17 +28,16 @@ static gsp_info put_rows(gsp__writer *w, const struct gsp_matrix_s *A, const voi
   return info;
 }
 
-static bool little_endian(void) {
+/* Both binary formats are written little-endian, as the host stores them. */
+static gsp_info check_little_endian(const gsp__writer *w) {
   const uint16_t one = 1;
-  return *(const uint8_t *)&one == 1;
+  if (*(const uint8_t *)&one == 1) return GSP_SUCCESS;
+  return GSP_ERROR(GSP_IO_ERROR, "%s: binary formats need a little-endian host", w->path);
 }
 
 gsp_info gsp__write_dense(gsp__writer *w, const struct gsp_matrix_s *A, const void *absent) {
-  if (!little_endian())
-    return GSP_ERROR(GSP_IO_ERROR,
-                     "%s: binary formats need a little-endian "
-                     "host",
-                     w->path);
+  gsp_info info = check_little_endian(w);
+  if (info < 0) return info;
   unsigned char h[GSP_DENSE_HEADER];
   memset(h, 0, sizeof h);
   memcpy(h, GSP_DENSE_MAGIC, 8);
@@ -54,11 +53,8 @@ gsp_info gsp__write_dense(gsp__writer *w, const struct gsp_matrix_s *A, const vo
 }
 
 gsp_info gsp__write_npy(gsp__writer *w, const struct gsp_matrix_s *A, const void *absent) {
-  if (!little_endian())
-    return GSP_ERROR(GSP_IO_ERROR,
-                     "%s: binary formats need a little-endian "
-                     "host",
-                     w->path);
+  gsp_info info = check_little_endian(w);
+  if (info < 0) return info;
   unsigned char h[128];
   gsp__writer_put(w, h, gsp__npy_header(h, A->type, (gsp_index)A->nrows, (gsp_index)A->ncols));
   return put_rows(w, A, absent);

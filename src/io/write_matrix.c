@@ -14,23 +14,7 @@
 #include "io_internal.h"
 
 void gsp__default_absent(void *out, gsp_type t) {
-  switch (t) {
-  case GSP_BOOL:
-    *(bool *)out = false;
-    break;
-  case GSP_INT32:
-    *(int32_t *)out = INT32_MAX;
-    break;
-  case GSP_INT64:
-    *(int64_t *)out = INT64_MAX;
-    break;
-  case GSP_FP32:
-    *(float *)out = INFINITY;
-    break;
-  case GSP_FP64:
-    *(double *)out = INFINITY;
-    break;
-  }
+  gsp__semiring_zero(out, t == GSP_BOOL ? GSP_OR_AND : GSP_MIN_PLUS, t); /* false, or +inf */
 }
 
 static inline bool bit_get(const uint64_t *row, int64_t j) {
@@ -118,34 +102,21 @@ static gsp_info write_to(gsp__ofile *out, const char *path, const gsp_matrix A, 
               (long long)A->nrows, (long long)A->ncols);
   if (o.comment) GSP_CHECK(strchr(o.comment, '\n') == NULL, GSP_INVALID_VALUE, "%s: the comment must be one line", fn);
   GSP_TRY(gsp__matrix_host(A));
-  union {
-    bool b;
-    int32_t i32;
-    int64_t i64;
-    float f32;
-    double f64;
-  } absent;
+  gsp__value absent;
   if (o.absent) memcpy(&absent, o.absent, gsp_type_size(A->type));
   else gsp__default_absent(&absent, A->type);
 
   GSP_TRY(gsp__writer_open(&w, out, ends_with(path, ".gz")));
-  switch (f) {
-  case GSP_FILE_DIMACS:
-    GSP_TRY(gsp__write_dimacs(&w, A, &o));
-    break;
-  case GSP_FILE_EDGELIST:
-    GSP_TRY(gsp__write_edgelist(&w, A, &o));
-    break;
-  case GSP_FILE_DENSE:
-    GSP_TRY(gsp__write_dense(&w, A, &absent));
-    break;
-  case GSP_FILE_NPY:
-    GSP_TRY(gsp__write_npy(&w, A, &absent));
-    break;
-  default:
-    GSP_TRY(gsp__write_mtx(&w, A, &o));
-    break;
-  }
+  /* the writer of each format: text formats take the options, binary
+   * (dense) ones the absent value */
+  static gsp_info (*const text[])(gsp__writer *, const struct gsp_matrix_s *,
+                                  const gsp_write_opts *) = {[GSP_FILE_MTX] = gsp__write_mtx,
+                                                             [GSP_FILE_DIMACS] = gsp__write_dimacs,
+                                                             [GSP_FILE_EDGELIST] = gsp__write_edgelist};
+  static gsp_info (*const binary[])(gsp__writer *, const struct gsp_matrix_s *, const void *) = {
+      [GSP_FILE_DENSE] = gsp__write_dense, [GSP_FILE_NPY] = gsp__write_npy};
+  if (f == GSP_FILE_DENSE || f == GSP_FILE_NPY) GSP_TRY(binary[f](&w, A, &absent));
+  else GSP_TRY(text[f](&w, A, &o));
   GSP_TRY(gsp__writer_close(&w));
 #undef GSP_FREE_ALL
   return info;

@@ -121,18 +121,6 @@ GSP_FORCE_INLINE bool gsp__sr_mul_b(gsp_semiring s, bool x, bool y) {
   return gsp_or_and_mul_b(x, y);
 }
 
-/* gsp_type_size that folds when t is a constant. */
-GSP_FORCE_INLINE size_t gsp__ops_tsize(gsp_type t) {
-  switch (t) {
-#define GSP_TSIZE_CASE_(T, ct, sfx) \
-  case GSP_##T:                     \
-    return sizeof(ct);
-    GSP_TYPE_LIST(GSP_TSIZE_CASE_)
-#undef GSP_TSIZE_CASE_
-  }
-  return 0;
-}
-
 /* w[jw] = (init ? a[ka] (x) b[kb] : w[jw] (+) (a[ka] (x) b[kb])) on typed
  * arrays; with constant s and t this is one typed multiply-add. */
 GSP_FORCE_INLINE void gsp__sr_fma(gsp_semiring s, gsp_type t, void *w, int64_t jw, const void *a, int64_t ka,
@@ -203,6 +191,31 @@ void gsp__ops_vector_done_count(struct gsp_vector_s *v, int64_t nvals);
 static inline bool gsp__ops_vpresent(const struct gsp_vector_s *v, int64_t i) {
   return v->b ? v->b[i] != 0 : v->nvals == v->n;
 }
+
+/* A result built row by row in two passes: called with j == NULL it
+ * returns the count of row i, else it also writes the row's column indices
+ * into j and its values into x. */
+typedef gsp_index (*gsp__ops_row_fn)(const void *ctx, int64_t i, gsp_index *j, char *x);
+/* *T = the new nrows x ncols CSR matrix of type t whose rows row() gives:
+ * one pass counts the rows, the second fills them (nth threads). */
+gsp_info gsp__ops_matrix_by_rows(struct gsp_matrix_s **T, gsp_type t, int64_t nrows, int64_t ncols, gsp__ops_row_fn row,
+                                 const void *ctx, int nth, const char *fn);
+/* *a = op(A) as host CSR (A' is built into *AT with transpose), once A
+ * has been checked to have C's type and op(A) C's shape; name: "A" or "B"
+ * in the messages. */
+gsp_info gsp__ops_operand(const struct gsp_matrix_s **a, struct gsp_matrix_s **AT, const struct gsp_matrix_s *C,
+                          struct gsp_matrix_s *A, bool transpose, const char *name, const char *fn);
+
+/* The entries of a one-input vector operation: z = the result's value
+ * for present u(i) = *x; false drops the entry. */
+typedef bool (*gsp__ops_entry_fn)(const void *ctx, int64_t i, void *z, const void *x);
+/* w<mask> = accum(w, T) where T(i) = entry(u(i)) for the present u(i)
+ * that entry keeps (apply, select), with u checked against w first. */
+gsp_info gsp__ops_vector_map(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, struct gsp_vector_s *u,
+                             gsp__ops_entry_fn entry, const void *ctx, const gsp_desc *desc, const char *fn);
+
+/* u has w's type and size. */
+gsp_info gsp__ops_vector_operand(const struct gsp_vector_s *w, const struct gsp_vector_s *u, const char *fn);
 
 /* Exclusive prefix sum of cnt[0..n) into p[0..n] (p[0] = 0). */
 void gsp__ops_cumsum(gsp_index *p, const gsp_index *cnt, int64_t n);

@@ -131,6 +131,51 @@ void gsp__ops_vector_done(struct gsp_vector_s *v) {
   if (cnt == n) GSP_FREE(v->b);
 }
 
+gsp_info gsp__ops_matrix_by_rows(struct gsp_matrix_s **T, gsp_type t, int64_t nrows, int64_t ncols, gsp__ops_row_fn row,
+                                 const void *ctx, int nth, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_index *cnt = NULL, *p = NULL, *jj = NULL;
+  void *x = NULL;
+#define GSP_FREE_ALL (gsp__free(cnt), gsp__free(p), gsp__free(jj), gsp__free(x))
+  const size_t ts = gsp_type_size(t);
+  GSP_OPS_ALLOC(cnt, (size_t)nrows + 1, sizeof(gsp_index));
+  GSP_OPS_ALLOC(p, (size_t)nrows + 1, sizeof(gsp_index));
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
+  for (int64_t i = 0; i < nrows; i++) cnt[i] = row(ctx, i, NULL, NULL);
+  gsp__ops_cumsum(p, cnt, nrows);
+  GSP_FREE(cnt);
+  GSP_OPS_ALLOC(jj, (size_t)p[nrows], sizeof(gsp_index));
+  GSP_OPS_ALLOC(x, (size_t)p[nrows], ts);
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
+  for (int64_t i = 0; i < nrows; i++) (void)row(ctx, i, jj + p[i], (char *)x + p[i] * ts);
+  GSP_TRY(gsp__ops_matrix_from_csr(T, t, nrows, ncols, &p, &jj, &x, fn));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__ops_operand(const struct gsp_matrix_s **a, struct gsp_matrix_s **AT, const struct gsp_matrix_s *C,
+                          struct gsp_matrix_s *A, bool transpose, const char *name, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__ops_check_same_type(C->type, A->type, fn, name));
+  const int64_t m = gsp__ops_rows(A, transpose), n = gsp__ops_cols(A, transpose);
+  GSP_CHECK(C->nrows == m && C->ncols == n, GSP_DIMENSION_MISMATCH, "%s: %s%s is %lld x %lld but C is %lld x %lld", fn,
+            name, transpose ? "'" : "", (long long)m, (long long)n, (long long)C->nrows, (long long)C->ncols);
+  GSP_TRY(gsp__ops_input(a, AT, A, transpose, fn));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__ops_vector_operand(const struct gsp_vector_s *w, const struct gsp_vector_s *u, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__ops_check_same_type(w->type, u->type, fn, "u"));
+  GSP_CHECK(u->n == w->n, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but w has size %lld", fn, (long long)u->n,
+            (long long)w->n);
+#undef GSP_FREE_ALL
+  return info;
+}
+
 void gsp__ops_cumsum(gsp_index *p, const gsp_index *cnt, int64_t n) {
   gsp_index s = 0;
   for (int64_t i = 0; i < n; i++) {

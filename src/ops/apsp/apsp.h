@@ -59,8 +59,8 @@ gsp_info gsp__johnson_reweight(void **x, gsp_type *tw, const struct gsp_matrix_s
 /* Upper bound of d'(s,v) = d(s,v) + h(s) - h(v) for d <= cutoff: the limit
  * for the kernels on the reweighted graph (cutoff - min h, rounded up into
  * type tw; the largest finite value without a cutoff). */
-gsp__sssp_value gsp__johnson_limit(gsp_type tw, bool has_cutoff, double cutoff, const int64_t *h_int,
-                                   const double *h_fp, int64_t n);
+gsp__value gsp__johnson_limit(gsp_type tw, bool has_cutoff, double cutoff, const int64_t *h_int, const double *h_fp,
+                              int64_t n);
 
 /* The potentials h (n values of A's type t) widened for the arithmetic
  * above: *h_int (integer t) or *h_fp (float t), a new array. */
@@ -71,9 +71,9 @@ gsp_info gsp__johnson_widen(int64_t **h_int, double **h_fp, const void *h, gsp_t
 /* How rows of one block become result rows. */
 typedef struct {
   int64_t n;
-  gsp_type tw;          /* type of the computed distances */
-  gsp__sssp_value wlim; /* computed values above this are "no path" */
-  gsp_type out;         /* output type */
+  gsp_type tw;     /* type of the computed distances */
+  gsp__value wlim; /* computed values above this are "no path" */
+  gsp_type out;    /* output type */
   /* Johnson potentials, or both NULL: h_int for integer types, h_fp for
    * floats; d = d' - h(s) + h(v). */
   const int64_t *h_int;

@@ -123,9 +123,9 @@ gsp_info gsp__johnson_reweight(void **x, gsp_type *tw, const struct gsp_matrix_s
   return reweight_fp(x, A, h_fp, fn);
 }
 
-gsp__sssp_value gsp__johnson_limit(gsp_type tw, bool has_cutoff, double cutoff, const int64_t *h_int,
-                                   const double *h_fp, int64_t n) {
-  gsp__sssp_value v;
+gsp__value gsp__johnson_limit(gsp_type tw, bool has_cutoff, double cutoff, const int64_t *h_int, const double *h_fp,
+                              int64_t n) {
+  gsp__value v;
   memset(&v, 0, sizeof v);
   /* d <= cutoff gives d' = d + h(s) - h(v) <= cutoff - min h (h <= 0) */
   double hmin = 0;

@@ -36,53 +36,67 @@ static inline int64_t f2i(double v, int64_t lo, int64_t hi) {
 #define F2_FP32(v)  ((float)(v))
 #define F2_FP64(v)  ((double)(v))
 
-/* One row: w (type WT) -> o (type OT). WIDE is i128 for integer WT,
- * double for floats; H the matching potentials. Sets drop[v] for vertices
- * reached but dropped; returns their count. */
-#define FIN_ROW(NAME, WT, WIDE, H, CONV, OT, OINF)                                                                    \
-  static int64_t NAME(void *ov, const void *wv, int64_t n, WT wl, const H *h, int64_t s, int tk, bool hc, double cut, \
-                      uint8_t *drop) {                                                                                \
-    const WT *w = (const WT *)wv;                                                                                     \
-    OT *o = (OT *)ov;                                                                                                 \
-    const OT oinf = OINF;                                                                                             \
-    const WIDE hs = h ? (WIDE)h[s] : 0;                                                                               \
-    int64_t drops = 0;                                                                                                \
-    for (int64_t v = 0; v < n; v++) {                                                                                 \
-      const WT x = w[v];                                                                                              \
-      if (!(x <= wl)) {                                                                                               \
-        o[v] = oinf;                                                                                                  \
-        continue;                                                                                                     \
-      }                                                                                                               \
-      WIDE d = h ? (WIDE)x - hs + (WIDE)h[v] : (WIDE)x;                                                               \
-      bool out_of_range = false;                                                                                      \
-      if (tk == 1) { /* back into INT32, saturating as its arithmetic */                                              \
-        out_of_range = d > (WIDE)(INT32_MAX - 1);                                                                     \
-        if (d < (WIDE)INT32_MIN) d = (WIDE)INT32_MIN;                                                                 \
-      } else if (tk == 2) { /* rounded to FP32 */                                                                     \
-        d = (WIDE)(float)d;                                                                                           \
-      }                                                                                                               \
-      const OT y = CONV(d);                                                                                           \
-      if (out_of_range || (hc && (double)d > cut) || y == oinf) {                                                     \
-        o[v] = oinf;                                                                                                  \
-        drop[v] = 1;                                                                                                  \
-        drops++;                                                                                                      \
-        continue;                                                                                                     \
-      }                                                                                                               \
-      o[v] = y;                                                                                                       \
-    }                                                                                                                 \
-    return drops;                                                                                                     \
+/* One row of source s: w (type WT) -> o (type OT). WIDE is i128 for
+ * integer WT, double for floats; H the matching potentials (f->HF). Sets
+ * drop[v] for vertices reached but dropped; returns their count. */
+#define FIN_ROW(NAME, WT, WSFX, WIDE, H, HF, CONV, OT, OINF)                                                      \
+  static int64_t NAME(void *ov, const void *wv, int64_t n, const gsp__apsp_finish *f, int64_t s, uint8_t *drop) { \
+    const WT *w = (const WT *)wv, wl = f->wlim.WSFX;                                                              \
+    const H *h = f->HF;                                                                                           \
+    const int tk = f->to_t;                                                                                       \
+    const bool hc = f->has_cutoff;                                                                                \
+    const double cut = f->cutoff;                                                                                 \
+    OT *o = (OT *)ov;                                                                                             \
+    const OT oinf = OINF;                                                                                         \
+    const WIDE hs = h ? (WIDE)h[s] : 0;                                                                           \
+    int64_t drops = 0;                                                                                            \
+    for (int64_t v = 0; v < n; v++) {                                                                             \
+      const WT x = w[v];                                                                                          \
+      if (!(x <= wl)) {                                                                                           \
+        o[v] = oinf;                                                                                              \
+        continue;                                                                                                 \
+      }                                                                                                           \
+      WIDE d = h ? (WIDE)x - hs + (WIDE)h[v] : (WIDE)x;                                                           \
+      bool out_of_range = false;                                                                                  \
+      if (tk == 1) { /* back into INT32, saturating as its arithmetic */                                          \
+        out_of_range = d > (WIDE)(INT32_MAX - 1);                                                                 \
+        if (d < (WIDE)INT32_MIN) d = (WIDE)INT32_MIN;                                                             \
+      } else if (tk == 2) { /* rounded to FP32 */                                                                 \
+        d = (WIDE)(float)d;                                                                                       \
+      }                                                                                                           \
+      const OT y = CONV(d);                                                                                       \
+      if (out_of_range || (hc && (double)d > cut) || y == oinf) {                                                 \
+        o[v] = oinf;                                                                                              \
+        drop[v] = 1;                                                                                              \
+        drops++;                                                                                                  \
+        continue;                                                                                                 \
+      }                                                                                                           \
+      o[v] = y;                                                                                                   \
+    }                                                                                                             \
+    return drops;                                                                                                 \
   }
 
-#define FIN_ROWS_FOR(WN, WT, WIDE, H, PFX)                               \
-  FIN_ROW(fin_##WN##_i32, WT, WIDE, H, PFX##2_INT32, int32_t, INT32_MAX) \
-  FIN_ROW(fin_##WN##_i64, WT, WIDE, H, PFX##2_INT64, int64_t, INT64_MAX) \
-  FIN_ROW(fin_##WN##_f32, WT, WIDE, H, PFX##2_FP32, float, INFINITY)     \
-  FIN_ROW(fin_##WN##_f64, WT, WIDE, H, PFX##2_FP64, double, INFINITY)
+#define FIN_ROWS_FOR(WN, WT, WIDE, H, HF, PFX)                                   \
+  FIN_ROW(fin_##WN##_i32, WT, WN, WIDE, H, HF, PFX##2_INT32, int32_t, INT32_MAX) \
+  FIN_ROW(fin_##WN##_i64, WT, WN, WIDE, H, HF, PFX##2_INT64, int64_t, INT64_MAX) \
+  FIN_ROW(fin_##WN##_f32, WT, WN, WIDE, H, HF, PFX##2_FP32, float, INFINITY)     \
+  FIN_ROW(fin_##WN##_f64, WT, WN, WIDE, H, HF, PFX##2_FP64, double, INFINITY)
 
-FIN_ROWS_FOR(i32, int32_t, i128, int64_t, I)
-FIN_ROWS_FOR(i64, int64_t, i128, int64_t, I)
-FIN_ROWS_FOR(f32, float, double, double, F)
-FIN_ROWS_FOR(f64, double, double, double, F)
+FIN_ROWS_FOR(i32, int32_t, i128, int64_t, h_int, I)
+FIN_ROWS_FOR(i64, int64_t, i128, int64_t, h_int, I)
+FIN_ROWS_FOR(f32, float, double, double, h_fp, F)
+FIN_ROWS_FOR(f64, double, double, double, h_fp, F)
+
+/* The row finisher of each (work type, output type), numeric types in
+ * GSP_NUM_TYPE_LIST order. */
+typedef int64_t (*fin_fn)(void *o, const void *w, int64_t n, const gsp__apsp_finish *f, int64_t s, uint8_t *drop);
+static const fin_fn fin_table[4][4] = {{fin_i32_i32, fin_i32_i64, fin_i32_f32, fin_i32_f64},
+                                       {fin_i64_i32, fin_i64_i64, fin_i64_f32, fin_i64_f64},
+                                       {fin_f32_i32, fin_f32_i64, fin_f32_f32, fin_f32_f64},
+                                       {fin_f64_i32, fin_f64_i64, fin_f64_f32, fin_f64_f64}};
+static int num_index(gsp_type t) {
+  return t == GSP_INT32 ? 0 : t == GSP_INT64 ? 1 : t == GSP_FP32 ? 2 : 3;
+}
 
 /* Keep parents only for kept vertices and their tree ancestors. */
 static void prune_parents(int64_t *par, const uint8_t *drop, uint8_t *anc, int64_t n) {
@@ -112,7 +126,7 @@ gsp_info gsp__apsp_finish_rows(void *out, int64_t *par, const void *w, const int
 #define GSP_FREE_ALL gsp__free(scratch)
   GSP_CALLOC(scratch, (size_t)nt * 2, (size_t)(n > 0 ? n : 1));
   const size_t ws = gsp_type_size(f->tw), os = gsp_type_size(f->out);
-  const int oi = f->out == GSP_INT32 ? 0 : f->out == GSP_INT64 ? 1 : f->out == GSP_FP32 ? 2 : 3;
+  const fin_fn fin = fin_table[num_index(f->tw)][num_index(f->out)];
 #pragma omp parallel num_threads(nt)
   {
     uint8_t *drop = scratch + (size_t)omp_get_thread_num() * 2 * (size_t)n, *anc = drop + n;
@@ -120,81 +134,7 @@ gsp_info gsp__apsp_finish_rows(void *out, int64_t *par, const void *w, const int
     for (int64_t k = 0; k < nb; k++) {
       void *o = (char *)out + (size_t)k * (size_t)n * os;
       const void *x = (const char *)w + (size_t)k * (size_t)n * ws;
-      int64_t drops = 0;
-      switch (f->tw) {
-      case GSP_INT32: {
-        const int32_t wl = f->wlim.i32;
-        switch (oi) {
-        case 0:
-          drops = fin_i32_i32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        case 1:
-          drops = fin_i32_i64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        case 2:
-          drops = fin_i32_f32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        default:
-          drops = fin_i32_f64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        }
-        break;
-      }
-      case GSP_INT64: {
-        const int64_t wl = f->wlim.i64;
-        switch (oi) {
-        case 0:
-          drops = fin_i64_i32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        case 1:
-          drops = fin_i64_i64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        case 2:
-          drops = fin_i64_f32(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        default:
-          drops = fin_i64_f64(o, x, n, wl, f->h_int, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        }
-        break;
-      }
-      case GSP_FP32: {
-        const float wl = f->wlim.f32;
-        switch (oi) {
-        case 0:
-          drops = fin_f32_i32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        case 1:
-          drops = fin_f32_i64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        case 2:
-          drops = fin_f32_f32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        default:
-          drops = fin_f32_f64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        }
-        break;
-      }
-      default: {
-        const double wl = f->wlim.f64;
-        switch (oi) {
-        case 0:
-          drops = fin_f64_i32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        case 1:
-          drops = fin_f64_i64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        case 2:
-          drops = fin_f64_f32(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        default:
-          drops = fin_f64_f64(o, x, n, wl, f->h_fp, src[k], f->to_t, f->has_cutoff, f->cutoff, drop);
-          break;
-        }
-        break;
-      }
-      }
+      const int64_t drops = fin(o, x, n, f, src[k], drop);
       if (drops > 0) {
         if (par) prune_parents(par + (size_t)k * (size_t)n, drop, anc, n);
         for (int64_t v = 0; v < n; v++) drop[v] = 0;

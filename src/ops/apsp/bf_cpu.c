@@ -1,8 +1,7 @@
 /*
  * Bellman-Ford on the CPU: the typed rounds (bf_cpu_body.h), the search for
  * a cycle in the parent graph, the exact re-check for integer distances
- * that saturated, and the preparation of the graph (negative weights
- * allowed).
+ * that saturated (the graph comes from gsp__bf_prepare, sssp_prepare.c).
  */
 #include <float.h>
 #include <math.h>
@@ -17,20 +16,7 @@
 #include "sssp_cpu_stamp.h"
 
 gsp_info gsp__bf_cpu(void *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc, int64_t *cycle, int64_t *clen,
-                     int64_t *rounds) {
-  switch (g->t) {
-  case GSP_INT32:
-    return bf_i32(d, g, src, nsrc, cycle, clen, rounds);
-  case GSP_INT64:
-    return bf_i64(d, g, src, nsrc, cycle, clen, rounds);
-  case GSP_FP32:
-    return bf_f32(d, g, src, nsrc, cycle, clen, rounds);
-  case GSP_FP64:
-    return bf_f64(d, g, src, nsrc, cycle, clen, rounds);
-  default:
-    return GSP_ERROR(GSP_PANIC, "gsp__bf_cpu: type %d", (int)g->t);
-  }
-}
+                     int64_t *rounds){SSSP_DISPATCH(bf, g->t, d, g, src, nsrc, cycle, clen, rounds)}
 
 int64_t gsp__bf_find_cycle(int64_t *cycle, const int64_t *pred, int64_t n, int64_t *scratch) {
   int64_t *stamp = scratch;
@@ -75,18 +61,15 @@ gsp_info gsp__bf_exact_cycle(const gsp__sssp_graph *g, const int64_t *src, int64
                              int64_t *clen) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
-  bf_wide *D = NULL, *U = NULL;
-  int64_t *F = NULL, *T = NULL, *pred = NULL, *cand = NULL;
+  bf_wide *wide = NULL; /* D, U */
+  int64_t *ints = NULL; /* F, T, pred, cand */
   uint8_t *touched = NULL;
-#define GSP_FREE_ALL \
-  (gsp__free(D), gsp__free(U), gsp__free(F), gsp__free(T), gsp__free(pred), gsp__free(cand), gsp__free(touched))
-  GSP_ALLOC(D, n, sizeof *D);
-  GSP_ALLOC(U, n, sizeof *U);
-  GSP_ALLOC(F, n, sizeof *F);
-  GSP_ALLOC(T, n, sizeof *T);
-  GSP_ALLOC(pred, n, sizeof *pred);
-  GSP_ALLOC(cand, n, sizeof *cand);
+#define GSP_FREE_ALL (gsp__free(wide), gsp__free(ints), gsp__free(touched))
+  GSP_ALLOC(wide, 2 * (size_t)n, sizeof *wide);
+  GSP_ALLOC(ints, 4 * (size_t)n, sizeof *ints);
   GSP_CALLOC(touched, n, 1);
+  bf_wide *D = wide, *U = wide + n;
+  int64_t *F = ints, *T = ints + n, *pred = ints + 2 * n, *cand = ints + 3 * n;
   *clen = 0;
   const int32_t *w32 = g->t == GSP_INT32 ? (const int32_t *)g->w : NULL;
   const int64_t *w64 = g->t == GSP_INT64 ? (const int64_t *)g->w : NULL;
@@ -132,91 +115,6 @@ gsp_info gsp__bf_exact_cycle(const gsp__sssp_graph *g, const int64_t *src, int64
   }
 #undef BF_W
   GSP_FREE_ALL;
-#undef GSP_FREE_ALL
-  return info;
-}
-
-/* ---- preparation ---- */
-
-/* The row of CSR entry e: the last u with p[u] <= e. */
-static int64_t row_of(const gsp_index *p, int64_t n, int64_t e) {
-  int64_t lo = 0, hi = n;
-  while (hi - lo > 1) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (p[mid] <= (gsp_index)e) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* First entry that is NaN or -inf (floats), or -1. */
-static int64_t first_bad_weight(const struct gsp_matrix_s *A, int nt) {
-  const int64_t m = A->nvals;
-  int64_t first = INT64_MAX;
-#define GSP_BF_SCAN_(ct)                                                                                     \
-  {                                                                                                          \
-    const ct *x = (const ct *)A->x;                                                                          \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(min : first) if (m > 65536)") for ( \
-        int64_t e = 0; e < m; e++) if (!(x[e] > -(ct)INFINITY) && e < first) first = e;                      \
-  }
-  switch (A->type) {
-  case GSP_FP32:
-    GSP_BF_SCAN_(float) break;
-  case GSP_FP64:
-    GSP_BF_SCAN_(double) break;
-  default:
-    break;
-  }
-#undef GSP_BF_SCAN_
-  return first == INT64_MAX ? -1 : first;
-}
-
-gsp_info gsp__bf_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, gsp_backend backend, const char *fn) {
-  gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
-  GSP_TRY(gsp__check_matrix(A, fn, "A"));
-  GSP_CHECK(backend == GSP_BACKEND_AUTO || backend == GSP_BACKEND_CPU || backend == GSP_BACKEND_CUDA, GSP_INVALID_VALUE,
-            "%s: invalid backend %d in options", fn, (int)backend);
-  GSP_CHECK(A->type != GSP_BOOL, GSP_DOMAIN_MISMATCH,
-            "%s: A is GSP_BOOL; shortest paths need INT32, INT64, FP32 or FP64 weights "
-            "(cast A, e.g. to GSP_INT32 for hop counts)",
-            fn);
-  GSP_CHECK(gsp__semiring_fits(GSP_MIN_PLUS, A->type), GSP_DOMAIN_MISMATCH, "%s: MIN_PLUS does not apply to type %s",
-            fn, gsp__type_name(A->type));
-  GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld, not square", fn, (long long)A->nrows,
-            (long long)A->ncols);
-  GSP_TRY(gsp__matrix_csr_view(&A, A)); /* never converts A: others may read it */
-  const int nt = gsp__threads();
-  const int64_t bad = first_bad_weight(A, nt);
-  if (bad >= 0) {
-    const int64_t u = row_of(A->p, A->nrows, bad);
-    const double dv = A->type == GSP_FP32 ? (double)((const float *)A->x)[bad] : ((const double *)A->x)[bad];
-    GSP_CHECK(false, GSP_INVALID_VALUE, "%s: A(%lld,%lld) is %s; weights must be numbers above -inf", fn, (long long)u,
-              (long long)A->j[bad], isnan(dv) ? "NaN" : "-inf");
-  }
-  memset(g, 0, sizeof *g);
-  g->n = A->nrows;
-  g->csr = A;
-  g->p = A->p;
-  g->j = A->j;
-  g->w = A->x;
-  g->t = A->type;
-  switch (A->type) { /* no cutoff: every finite distance is kept */
-  case GSP_INT32:
-    g->lim.i32 = INT32_MAX - 1;
-    break;
-  case GSP_INT64:
-    g->lim.i64 = INT64_MAX - 1;
-    break;
-  case GSP_FP32:
-    g->lim.f32 = FLT_MAX;
-    break;
-  default:
-    g->lim.f64 = DBL_MAX;
-    break;
-  }
-  g->delta = 1.0;
-  g->nthreads = nt;
 #undef GSP_FREE_ALL
   return info;
 }

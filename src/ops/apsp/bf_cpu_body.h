@@ -18,16 +18,14 @@ static gsp_info SSSP_FN(bf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   SSSP_T *U = NULL;
-  int64_t *F = NULL, *T = NULL, *pred = NULL, *cand = NULL;
+  int64_t *ints = NULL; /* F, T, pred, cand */
   uint8_t *touched = NULL;
-#define GSP_FREE_ALL (gsp__free(U), gsp__free(F), gsp__free(T), gsp__free(pred), gsp__free(cand), gsp__free(touched))
+#define GSP_FREE_ALL (gsp__free(U), gsp__free(ints), gsp__free(touched))
   GSP_ALLOC(U, n, sizeof *U);
-  GSP_ALLOC(F, n, sizeof *F);
-  GSP_ALLOC(T, n, sizeof *T);
-  GSP_ALLOC(pred, n, sizeof *pred);
-  GSP_ALLOC(cand, n, sizeof *cand);
+  GSP_ALLOC(ints, 4 * (size_t)n, sizeof *ints);
   GSP_CALLOC(touched, n, 1);
-  const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
+  int64_t *F = ints, *T = ints + n, *pred = ints + 2 * n, *cand = ints + 3 * n;
+  const SSSP_T *w = (const SSSP_T *)g->w;
   const gsp_index *p = g->p, *jx = g->j;
   const int nt = g->nthreads;
 
@@ -47,20 +45,7 @@ static gsp_info SSSP_FN(bf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *
     {
       gsp__sssp_queue q;
       gsp__sssp_queue_init(&q, T, &cnt);
-#pragma omp for schedule(dynamic, 16)
-      for (int64_t k = 0; k < nf; k++) {
-        const int64_t u = F[k];
-        const SSSP_T du = d[u];
-        for (gsp_index e = p[u]; e < p[u + 1]; e++) {
-          const int64_t v = (int64_t)jx[e];
-          const SSSP_T nd = SSSP_ADD(du, w[e]);
-          if (nd <= lim && SSSP_FN(amin)(&U[v], nd) && gsp__sssp_claim(&touched[v])) {
-            cand[v] = INT64_MAX;
-            gsp__sssp_push(&q, v);
-          }
-        }
-      }
-      gsp__sssp_flush(&q);
+      SSSP_FN(offer)(g, d, U, touched, NULL, cand, F, nf, &q);
 #pragma omp barrier
       /* parents: the smallest tail whose offer is the new distance */
 #pragma omp for schedule(dynamic, 16)

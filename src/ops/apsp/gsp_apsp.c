@@ -35,77 +35,6 @@
 
 static const char *const fn = "gsp_apsp";
 
-/* ---- the weights ---- */
-
-typedef struct {
-  bool negative; /* some weight < 0 */
-  bool positive; /* every weight > 0 */
-  int64_t bad;   /* first NaN or -inf entry (storage order), or -1 */
-} weight_scan;
-
-static weight_scan scan_weights(const struct gsp_matrix_s *A, int nt) {
-  const int64_t m = A->nvals;
-  int64_t neg = 0, nonpos = 0, bad = INT64_MAX;
-#define APSP_SCAN_(ct, isbad)                                                                                                         \
-  {                                                                                                                                   \
-    const ct *x = (const ct *)A->x;                                                                                                   \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(+ : neg, nonpos) reduction(min : bad) if (m > 65536)") for ( \
-        int64_t e = 0; e < m; e++) {                                                                                                  \
-      if (isbad) {                                                                                                                    \
-        if (e < bad) bad = e;                                                                                                         \
-        continue;                                                                                                                     \
-      }                                                                                                                               \
-      neg += x[e] < 0;                                                                                                                \
-      nonpos += !(x[e] > 0);                                                                                                          \
-    }                                                                                                                                 \
-  }
-  switch (A->type) {
-  case GSP_INT32:
-    APSP_SCAN_(int32_t, false) break;
-  case GSP_INT64:
-    APSP_SCAN_(int64_t, false) break;
-  case GSP_FP32:
-    APSP_SCAN_(float, isnan(x[e]) || x[e] == -INFINITY) break;
-  case GSP_FP64:
-    APSP_SCAN_(double, isnan(x[e]) || x[e] == -INFINITY) break;
-  default:
-    break;
-  }
-#undef APSP_SCAN_
-  return (weight_scan){neg > 0, nonpos == 0, bad == INT64_MAX ? -1 : bad};
-}
-
-static int64_t row_of(const gsp_index *p, int64_t n, int64_t e) {
-  int64_t lo = 0, hi = n; /* p[lo] <= e < p[hi] */
-  while (hi - lo > 1) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (p[mid] <= (gsp_index)e) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* The largest finite value of t: distances above it mean "no path". */
-static gsp__sssp_value finite_max(gsp_type t) {
-  gsp__sssp_value v;
-  memset(&v, 0, sizeof v);
-  switch (t) {
-  case GSP_INT32:
-    v.i32 = INT32_MAX - 1;
-    break;
-  case GSP_INT64:
-    v.i64 = INT64_MAX - 1;
-    break;
-  case GSP_FP32:
-    v.f32 = FLT_MAX;
-    break;
-  default:
-    v.f64 = DBL_MAX;
-    break;
-  }
-  return v;
-}
-
 /* ---- one run ---- */
 
 typedef struct {
@@ -229,15 +158,23 @@ static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_ma
   return info;
 }
 
-/* The relaxation driver (MSSSP, and Johnson on the reweighted graph). */
-static gsp_info run_relax(apsp_run *r, const struct gsp_matrix_s *G, const gsp__sssp_graph *g,
-                          const gsp__apsp_finish *f) {
+/* Rows k0 .. k0 + nb - 1 of the result in the work type into w, their
+ * parents into p (NULL without paths). keep: the result's presence flags
+ * of these rows when the rows are final as computed, else NULL. */
+typedef gsp_info (*apsp_block_fn)(apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep,
+                                  const void *ctx);
+
+/* The block loop of every algorithm: rows computed by `rows` in the work
+ * type tw, straight into the result where its type allows, finished
+ * (potentials, cutoff, output type) and delivered a block at a time;
+ * progress: report each block to the caller's progress callback. */
+static gsp_info run_blocks(apsp_run *r, gsp_type tw, const gsp__apsp_finish *f, apsp_block_fn rows, const void *ctx,
+                           bool progress) {
   gsp_info info = GSP_SUCCESS;
   void *wbuf = NULL, *obuf = NULL;
   int64_t *pbuf = NULL;
 #define GSP_FREE_ALL (gsp__free(wbuf), gsp__free(obuf), gsp__free(pbuf))
   const int64_t n = r->n;
-  const gsp_type tw = G->type;
   const bool fin = gsp__apsp_finish_needed(f);
   const size_t ws = gsp_type_size(tw), os = gsp_type_size(r->out);
   const size_t bcells = (size_t)r->B * (size_t)n;
@@ -252,20 +189,36 @@ static gsp_info run_relax(apsp_run *r, const struct gsp_matrix_s *G, const gsp__
     const size_t at = (size_t)k0 * (size_t)n;
     void *w = direct ? (char *)r->dx + at * os : wbuf;
     int64_t *p = !r->paths ? NULL : pbuf ? pbuf : (int64_t *)r->px + at;
-    uint8_t *keep = direct && !fin && r->db ? r->db + at : NULL;
-    if (!keep) r->pres_ok = false;
-    GSP_TRY(relax_rows(r, w, p, G, g, r->src + k0, nb, keep));
+    GSP_TRY(rows(r, w, p, k0, nb, direct && !fin && r->db ? r->db + at : NULL, ctx));
     void *o = w;
     if (fin || tw != r->out) {
       o = r->rows ? (tw == r->out ? w : obuf) : (char *)r->dx + at * os;
       GSP_TRY(gsp__apsp_finish_rows(o, p, w, r->src + k0, nb, f, r->nthreads));
     }
     GSP_TRY(deliver(r, k0, nb, o, p));
-    if (r->progress) r->progress((double)(k0 + nb) / (double)r->ns, r->progress_ctx);
+    if (progress && r->progress) r->progress((double)(k0 + nb) / (double)r->ns, r->progress_ctx);
   }
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
+}
+
+typedef struct {
+  const struct gsp_matrix_s *G;
+  const gsp__sssp_graph *g;
+} relax_ctx;
+
+static gsp_info relax_block(apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep, const void *ctx) {
+  const relax_ctx *c = ctx;
+  if (!keep) r->pres_ok = false;
+  return relax_rows(r, w, p, c->G, c->g, r->src + k0, nb, keep);
+}
+
+/* The relaxation driver (MSSSP, and Johnson on the reweighted graph). */
+static gsp_info run_relax(apsp_run *r, const struct gsp_matrix_s *G, const gsp__sssp_graph *g,
+                          const gsp__apsp_finish *f) {
+  const relax_ctx c = {.G = G, .g = g};
+  return run_blocks(r, G->type, f, relax_block, &c, true);
 }
 
 /* Say which vertices form the negative cycle (Bellman-Ford finds one). */
@@ -363,8 +316,8 @@ static void gather(void *w, int64_t *p, const struct gsp_matrix_s *M, const stru
                    int64_t nb, bool transposed, int nt) {
   const int64_t n = M->nrows;
   const size_t ts = gsp_type_size(M->type);
-  char inf[16];
-  gsp__sssp_inf(inf, M->type);
+  gsp__value inf;
+  gsp__semiring_zero(&inf, GSP_MIN_PLUS, M->type);
   const int64_t T = 64, kt = (nb + T - 1) / T, vt = (n + T - 1) / T;
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1) collapse(2)
   for (int64_t a = 0; a < kt; a++)
@@ -376,10 +329,22 @@ static void gather(void *w, int64_t *p, const struct gsp_matrix_s *M, const stru
               transposed ? (size_t)v * (size_t)n + (size_t)src[k] : (size_t)src[k] * (size_t)n + (size_t)v;
           const size_t to = (size_t)k * (size_t)n + (size_t)v;
           const bool present = !M->b || M->b[from];
-          memcpy((char *)w + to * ts, present ? (const char *)M->x + from * ts : inf, ts);
+          memcpy((char *)w + to * ts, present ? (const char *)M->x + from * ts : (const char *)&inf, ts);
           if (p) p[to] = S && (!S->b || S->b[from]) ? ((const int64_t *)S->x)[from] : -1;
         }
     }
+}
+
+typedef struct {
+  const struct gsp_matrix_s *M, *S;
+  bool transposed;
+} gather_ctx;
+
+static gsp_info gather_block(apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep, const void *ctx) {
+  const gather_ctx *c = ctx;
+  (void)keep; /* always NULL: only the GPU relaxation writes presence flags (r->db) */
+  gather(w, p, c->M, c->S, r->src + k0, nb, c->transposed, r->nthreads);
+  return GSP_SUCCESS;
 }
 
 /* Floyd-Warshall: gsp_closure_ext on a copy of A, or with paths on A
@@ -389,12 +354,9 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
                        gsp_backend backend, struct gsp_matrix_s **whole) {
   gsp_info info = GSP_SUCCESS;
   gsp_matrix M = NULL, S = NULL;
-  void *wbuf = NULL, *obuf = NULL;
-  int64_t *pbuf = NULL, *cycle = NULL;
+  int64_t *cycle = NULL;
   void *h = NULL;
-#define GSP_FREE_ALL                                                                                              \
-  (gsp_matrix_free(&M), gsp_matrix_free(&S), gsp__free(wbuf), gsp__free(obuf), gsp__free(pbuf), gsp__free(cycle), \
-   gsp__free(h))
+#define GSP_FREE_ALL (gsp_matrix_free(&M), gsp_matrix_free(&S), gsp__free(cycle), gsp__free(h))
   const int64_t n = r->n;
   const bool transposed = r->paths;
   GSP_TRY(transposed ? gsp_matrix_transpose(&M, A) : gsp_matrix_dup(&M, A));
@@ -418,8 +380,12 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
   gsp_cuda_matrix_release(M); /* the result lives on the host, as other results do */
   if (S) gsp_cuda_matrix_release(S);
 #endif
-  const gsp__apsp_finish f = {
-      .n = n, .tw = A->type, .wlim = finite_max(A->type), .out = r->out, .has_cutoff = has_cutoff, .cutoff = cutoff};
+  const gsp__apsp_finish f = {.n = n,
+                              .tw = A->type,
+                              .wlim = gsp__sssp_limit(A->type, false, 0),
+                              .out = r->out,
+                              .has_cutoff = has_cutoff,
+                              .cutoff = cutoff};
   const bool fin = gsp__apsp_finish_needed(&f);
   if (!transposed && identity_sources && !fin && !r->rows) {
     /* the closure is the result as it is */
@@ -429,25 +395,8 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
     GSP_FREE_ALL;
     return info;
   }
-  const size_t ws = gsp_type_size(A->type), os = gsp_type_size(r->out);
-  const size_t bcells = (size_t)r->B * (size_t)n;
-  const bool direct = r->dx && A->type == r->out;
-  if (!direct) GSP_ALLOC(wbuf, bcells > 0 ? bcells : 1, ws);
-  if (r->rows && fin && A->type != r->out) GSP_ALLOC(obuf, bcells > 0 ? bcells : 1, os);
-  if ((r->rows || r->p32) && r->paths) GSP_ALLOC(pbuf, bcells > 0 ? bcells : 1, sizeof *pbuf);
-  for (int64_t k0 = 0; k0 < r->ns; k0 += r->B) {
-    const int64_t nb = r->ns - k0 < r->B ? r->ns - k0 : r->B;
-    const size_t at = (size_t)k0 * (size_t)n;
-    void *w = direct ? (char *)r->dx + at * os : wbuf;
-    int64_t *p = !r->paths ? NULL : pbuf ? pbuf : (int64_t *)r->px + at;
-    gather(w, p, M, S, r->src + k0, nb, transposed, r->nthreads);
-    void *o = w;
-    if (fin || A->type != r->out) {
-      o = r->rows ? (A->type == r->out ? w : obuf) : (char *)r->dx + at * os;
-      GSP_TRY(gsp__apsp_finish_rows(o, p, w, r->src + k0, nb, &f, r->nthreads));
-    }
-    GSP_TRY(deliver(r, k0, nb, o, p));
-  }
+  const gather_ctx c = {.M = M, .S = S, .transposed = transposed};
+  GSP_TRY(run_blocks(r, A->type, &f, gather_block, &c, false));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -528,12 +477,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   struct gsp_matrix_s *G = NULL;
   GSP_TRY(gsp__matrix_csr_view(&G, A));
   const int nt = gsp__threads();
-  const weight_scan ws = scan_weights(G, nt);
-  if (ws.bad >= 0) {
-    const double v = G->type == GSP_FP32 ? ((const float *)G->x)[ws.bad] : ((const double *)G->x)[ws.bad];
-    GSP_CHECK(false, GSP_INVALID_VALUE, "%s: A(%lld,%lld) is %s", fn, (long long)row_of(G->p, n, ws.bad),
-              (long long)G->j[ws.bad], isnan(v) ? "NaN" : "-inf");
-  }
+  const gsp__weights ws = gsp__weights_scan(G, nt);
+  GSP_TRY(gsp__weights_check(G, &ws, true, fn));
   GSP_TRY(gsp__sssp_sources(&src, o.sources, ns, n, fn));
 
   /* where things can run */
@@ -556,7 +501,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   const size_t per_row = (size_t)(n > 0 ? n : 1) * ((os > 8 ? os : 8) + (want_paths ? 8 : 0));
   const size_t result_bytes = (size_t)ns * per_row;
   gsp__apsp_shape shape = {
-      .n = n, .m = G->nvals, .ns = ns, .t = G->type, .negative = ws.negative, .paths = want_paths, .threads = nt};
+      .n = n, .m = G->nvals, .ns = ns, .t = G->type, .negative = ws.negative >= 0, .paths = want_paths, .threads = nt};
   shape.blocks = oa.rows != NULL || (oa.device_memory_cap && result_bytes > oa.device_memory_cap) ||
                  (gpu && result_bytes > dev_bytes);
   int64_t batch = 0;
@@ -565,7 +510,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
     shape.fw_gpu = gsp_cuda_closure_bytes(G->type, n, want_paths) <= dev_bytes && (!want_paths || ws.positive);
     /* the many-source kernel within the cap: a batch of at least 32 */
     struct gsp_matrix_s probe = *G; /* Johnson may widen INT32 to INT64 */
-    probe.type = ws.negative && G->type == GSP_INT32 ? GSP_INT64 : G->type;
+    probe.type = ws.negative >= 0 && G->type == GSP_INT32 ? GSP_INT64 : G->type;
     shape.relax_gpu = n < INT32_MAX && gsp_cuda_msssp_bytes(&probe, 32, want_paths) <= dev_bytes;
     if (shape.relax_gpu && oa.device_memory_cap) {
       batch = 32;
@@ -577,7 +522,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   memset(&rep, 0, sizeof rep);
   gsp__apsp_predict(rep.predicted_seconds, &shape);
   const gsp_apsp_algo algo = o.algo != GSP_APSP_AUTO ? o.algo : gsp__apsp_pick(rep.predicted_seconds, &shape);
-  GSP_CHECK(!(algo == GSP_APSP_MSSSP && ws.negative), GSP_INVALID_VALUE,
+  GSP_CHECK(!(algo == GSP_APSP_MSSSP && ws.negative >= 0), GSP_INVALID_VALUE,
             "%s: GSP_APSP_MSSSP needs non-negative weights and A has a negative one "
             "(use GSP_APSP_JOHNSON, FLOYD_WARSHALL or AUTO)",
             fn);
@@ -694,21 +639,16 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
       if (oa.report) *oa.report = rep;
       return info;
     }
-    char inf[16];
-    gsp__sssp_inf(inf, out);
+    gsp__value inf;
+    gsp__semiring_zero(&inf, GSP_MIN_PLUS, out);
     if (!r.pres_ok) GSP_FREE(db);
-    GSP_TRY(dense_result(&D, out, ns, n, &dx, inf, &db, r.nvals));
+    GSP_TRY(dense_result(&D, out, ns, n, &dx, &inf, &db, r.nvals));
     if (want_paths) {
       const int64_t none = -1;
       const int32_t none32 = -1;
       GSP_TRY(dense_result(&P, pt, ns, n, &px, p32 ? (const void *)&none32 : &none, NULL, 0));
     }
-    GSP_TRY(gsp__matrix_publish(D));
-    if (P && (info = gsp__matrix_publish(P)) < 0) {
-      gsp__unregister(D);
-      GSP_FREE_ALL;
-      return info;
-    }
+    GSP_TRY(gsp__sssp_publish_matrices(D, P));
     *dist = D;
     if (want_paths) *parent = P;
     D = P = NULL;

@@ -4,6 +4,14 @@
  */
 #include "gsp_ops.h"
 
+/* The operator as the caller named it: f, or op with y bound (bound). */
+typedef struct {
+  gsp_unop f;
+  gsp_binop op;
+  const void *y;
+  bool bound;
+} ap_call;
+
 /* T(entries) = f(x) or op(x, y): one of the two function pointers is set. */
 typedef struct {
   gsp__unop_fn f;
@@ -11,25 +19,42 @@ typedef struct {
   const void *y;
 } ap_fn;
 
+static gsp_info ap_resolve(ap_fn *af, const ap_call *c, gsp_type t, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  if (c->bound) {
+    GSP_TRY(gsp__ops_check_binop(c->op, fn));
+    GSP_CHECK(c->y != NULL, GSP_NULL_POINTER, "%s: y is NULL", fn);
+    *af = (ap_fn){.op = gsp__ops_binop(c->op, t), .y = c->y};
+  } else {
+    GSP_CHECK(c->f >= GSP_IDENTITY && c->f <= GSP_ONE, GSP_INVALID_VALUE, "%s: invalid unary operator code %d", fn,
+              (int)c->f);
+    *af = (ap_fn){.f = gsp__ops_unop(c->f, t)};
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
 static inline void ap_one(const ap_fn *a, void *z, const void *x) {
   if (a->f) a->f(z, x);
   else a->op(z, x, a->y);
 }
 
-static gsp_info matrix_apply(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum, const ap_fn *af,
+static gsp_info matrix_apply(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum, const ap_call *call,
                              struct gsp_matrix_s *A, const gsp_desc *desc, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *AT = NULL, *T = NULL;
   gsp_index *p = NULL, *jj = NULL;
   void *x = NULL;
 #define GSP_FREE_ALL (gsp__matrix_destroy(AT), gsp__matrix_destroy(T), gsp__free(p), gsp__free(jj), gsp__free(x))
+  GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
+  GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  ap_fn af;
+  GSP_TRY(ap_resolve(&af, call, C->type, fn));
   const gsp_desc d = gsp__ops_desc(desc);
-  GSP_TRY(gsp__ops_check_same_type(C->type, A->type, fn, "A"));
-  const int64_t m = gsp__ops_rows(A, d.transpose_a), n = gsp__ops_cols(A, d.transpose_a);
-  GSP_CHECK(C->nrows == m && C->ncols == n, GSP_DIMENSION_MISMATCH, "%s: A%s is %lld x %lld but C is %lld x %lld", fn,
-            d.transpose_a ? "'" : "", (long long)m, (long long)n, (long long)C->nrows, (long long)C->ncols);
   const struct gsp_matrix_s *a;
-  GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));
+  GSP_TRY(gsp__ops_operand(&a, &AT, C, A, d.transpose_a, "A", fn));
+  const int64_t m = C->nrows, n = C->ncols;
   const size_t ts = gsp_type_size(C->type);
   const int64_t nv = a->nvals;
   GSP_OPS_ALLOC(p, (size_t)m + 1, sizeof(gsp_index));
@@ -39,7 +64,7 @@ static gsp_info matrix_apply(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, 
   if (nv > 0) memcpy(jj, a->j, (size_t)nv * sizeof(gsp_index));
   const int nth = gsp__ops_nthreads((double)nv);
 #pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
-  for (int64_t q = 0; q < nv; q++) ap_one(af, (char *)x + (size_t)q * ts, (const char *)a->x + (size_t)q * ts);
+  for (int64_t q = 0; q < nv; q++) ap_one(&af, (char *)x + (size_t)q * ts, (const char *)a->x + (size_t)q * ts);
   GSP_TRY(gsp__ops_matrix_from_csr(&T, C->type, m, n, &p, &jj, &x, fn));
   GSP_TRY(gsp__ops_matrix_writeback(C, mask, accum, &T, &d, fn));
   GSP_FREE_ALL;
@@ -47,78 +72,45 @@ static gsp_info matrix_apply(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, 
   return info;
 }
 
-static gsp_info vector_apply(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, const ap_fn *af,
+static bool ap_entry(const void *ctx, int64_t i, void *z, const void *x) {
+  (void)i;
+  ap_one(ctx, z, x);
+  return true;
+}
+
+static gsp_info vector_apply(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, const ap_call *call,
                              struct gsp_vector_s *u, const gsp_desc *desc, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-  struct gsp_vector_s *T = NULL;
-#define GSP_FREE_ALL gsp__vector_destroy(T)
-  GSP_TRY(gsp__ops_check_same_type(w->type, u->type, fn, "u"));
-  GSP_CHECK(u->n == w->n, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but w has size %lld", fn, (long long)u->n,
-            (long long)w->n);
-  GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
-  const int64_t n = w->n;
-  const size_t ts = gsp_type_size(w->type);
-  GSP_TRY(gsp__ops_vector_new(&T, w->type, n, fn));
-  const int nth = gsp__ops_nthreads(2.0 * (double)n);
-  char *Tx = T->x;
-  uint8_t *Tb = T->b;
-#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
-  for (int64_t i = 0; i < n; i++) {
-    if (!gsp__ops_vpresent(u, i)) continue;
-    ap_one(af, Tx + (size_t)i * ts, (const char *)u->x + (size_t)i * ts);
-    Tb[i] = 1;
-  }
-  gsp__ops_vector_done(T);
-  GSP_TRY(gsp__ops_vector_writeback(w, mask, accum, &T, desc, fn));
-  GSP_FREE_ALL;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__ops_check_vector_out(w, mask, accum, fn));
+  GSP_TRY(gsp__check_vector(u, fn, "u"));
+  ap_fn af;
+  GSP_TRY(ap_resolve(&af, call, w->type, fn));
+  GSP_TRY(gsp__ops_vector_map(w, mask, accum, u, ap_entry, &af, desc, fn));
 #undef GSP_FREE_ALL
   return info;
 }
 
-#define GSP_FREE_ALL
 gsp_info gsp_matrix_apply(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_unop f, const gsp_matrix A,
                           const gsp_desc *desc) {
-  static const char fn[] = "gsp_matrix_apply";
-  gsp_info info = GSP_SUCCESS;
-  GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
-  GSP_TRY(gsp__check_matrix(A, fn, "A"));
-  GSP_CHECK(f >= GSP_IDENTITY && f <= GSP_ONE, GSP_INVALID_VALUE, "%s: invalid unary operator code %d", fn, (int)f);
-  ap_fn af = {.f = gsp__ops_unop(f, C->type)};
-  return matrix_apply(C, mask, accum, &af, A, desc, fn);
+  const ap_call call = {.f = f};
+  return matrix_apply(C, mask, accum, &call, A, desc, "gsp_matrix_apply");
 }
 
 gsp_info gsp_matrix_apply_scalar(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_binop op, const gsp_matrix A,
                                  const void *y, const gsp_desc *desc) {
-  static const char fn[] = "gsp_matrix_apply_scalar";
-  gsp_info info = GSP_SUCCESS;
-  GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
-  GSP_TRY(gsp__check_matrix(A, fn, "A"));
-  GSP_TRY(gsp__ops_check_binop(op, fn));
-  GSP_CHECK(y != NULL, GSP_NULL_POINTER, "%s: y is NULL", fn);
-  ap_fn af = {.op = gsp__ops_binop(op, C->type), .y = y};
-  return matrix_apply(C, mask, accum, &af, A, desc, fn);
+  const ap_call call = {.op = op, .y = y, .bound = true};
+  return matrix_apply(C, mask, accum, &call, A, desc, "gsp_matrix_apply_scalar");
 }
 
 gsp_info gsp_vector_apply(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_unop f, const gsp_vector u,
                           const gsp_desc *desc) {
-  static const char fn[] = "gsp_vector_apply";
-  gsp_info info = GSP_SUCCESS;
-  GSP_TRY(gsp__ops_check_vector_out(w, mask, accum, fn));
-  GSP_TRY(gsp__check_vector(u, fn, "u"));
-  GSP_CHECK(f >= GSP_IDENTITY && f <= GSP_ONE, GSP_INVALID_VALUE, "%s: invalid unary operator code %d", fn, (int)f);
-  ap_fn af = {.f = gsp__ops_unop(f, w->type)};
-  return vector_apply(w, mask, accum, &af, u, desc, fn);
+  const ap_call call = {.f = f};
+  return vector_apply(w, mask, accum, &call, u, desc, "gsp_vector_apply");
 }
 
 gsp_info gsp_vector_apply_scalar(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_binop op, const gsp_vector u,
                                  const void *y, const gsp_desc *desc) {
-  static const char fn[] = "gsp_vector_apply_scalar";
-  gsp_info info = GSP_SUCCESS;
-  GSP_TRY(gsp__ops_check_vector_out(w, mask, accum, fn));
-  GSP_TRY(gsp__check_vector(u, fn, "u"));
-  GSP_TRY(gsp__ops_check_binop(op, fn));
-  GSP_CHECK(y != NULL, GSP_NULL_POINTER, "%s: y is NULL", fn);
-  ap_fn af = {.op = gsp__ops_binop(op, w->type), .y = y};
-  return vector_apply(w, mask, accum, &af, u, desc, fn);
+  const ap_call call = {.op = op, .y = y, .bound = true};
+  return vector_apply(w, mask, accum, &call, u, desc, "gsp_vector_apply_scalar");
 }
-#undef GSP_FREE_ALL

@@ -15,7 +15,8 @@ typedef struct {
 } ew_args;
 
 /* Count (Tj == NULL) or write row i; returns its entry count. */
-static gsp_index ew_row(const ew_args *g, int64_t i, gsp_index *Tj, char *Tx) {
+static gsp_index ew_row(const void *ctx, int64_t i, gsp_index *Tj, char *Tx) {
+  const ew_args *g = ctx;
   const struct gsp_matrix_s *A = g->A, *B = g->B;
   const size_t ts = g->ts;
   gsp_index pa = A->p[i], ea = A->p[i + 1], pb = B->p[i], eb = B->p[i + 1], out = 0;
@@ -49,43 +50,18 @@ static gsp_info matrix_ewise(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, 
                              const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *AT = NULL, *BT = NULL, *T = NULL;
-  gsp_index *cnt = NULL, *p = NULL, *jj = NULL;
-  void *x = NULL;
-#define GSP_FREE_ALL                                                                                       \
-  (gsp__matrix_destroy(AT), gsp__matrix_destroy(BT), gsp__matrix_destroy(T), gsp__free(cnt), gsp__free(p), \
-   gsp__free(jj), gsp__free(x))
+#define GSP_FREE_ALL (gsp__matrix_destroy(AT), gsp__matrix_destroy(BT), gsp__matrix_destroy(T))
   GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_TRY(gsp__check_matrix(B, fn, "B"));
   GSP_TRY(gsp__ops_check_binop(op, fn));
   const gsp_desc d = gsp__ops_desc(desc);
-  GSP_TRY(gsp__ops_check_same_type(C->type, A->type, fn, "A"));
-  GSP_TRY(gsp__ops_check_same_type(C->type, B->type, fn, "B"));
-  const int64_t m = C->nrows, n = C->ncols;
-  GSP_CHECK(gsp__ops_rows(A, d.transpose_a) == m && gsp__ops_cols(A, d.transpose_a) == n, GSP_DIMENSION_MISMATCH,
-            "%s: A%s is %lld x %lld but C is %lld x %lld", fn, d.transpose_a ? "'" : "",
-            (long long)gsp__ops_rows(A, d.transpose_a), (long long)gsp__ops_cols(A, d.transpose_a), (long long)m,
-            (long long)n);
-  GSP_CHECK(gsp__ops_rows(B, d.transpose_b) == m && gsp__ops_cols(B, d.transpose_b) == n, GSP_DIMENSION_MISMATCH,
-            "%s: B%s is %lld x %lld but C is %lld x %lld", fn, d.transpose_b ? "'" : "",
-            (long long)gsp__ops_rows(B, d.transpose_b), (long long)gsp__ops_cols(B, d.transpose_b), (long long)m,
-            (long long)n);
   const struct gsp_matrix_s *a, *b;
-  GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));
-  GSP_TRY(gsp__ops_input(&b, &BT, B, d.transpose_b, fn));
-  ew_args g = {.A = a, .B = b, .op = gsp__ops_binop(op, C->type), .uni = uni, .ts = gsp_type_size(C->type)};
-  GSP_OPS_ALLOC(cnt, (size_t)m + 1, sizeof(gsp_index));
-  GSP_OPS_ALLOC(p, (size_t)m + 1, sizeof(gsp_index));
-  const int nth = gsp__ops_nthreads((double)m + (double)a->nvals + (double)b->nvals);
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
-  for (int64_t i = 0; i < m; i++) cnt[i] = ew_row(&g, i, NULL, NULL);
-  gsp__ops_cumsum(p, cnt, m);
-  GSP_FREE(cnt);
-  GSP_OPS_ALLOC(jj, (size_t)p[m], sizeof(gsp_index));
-  GSP_OPS_ALLOC(x, (size_t)p[m], g.ts);
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
-  for (int64_t i = 0; i < m; i++) ew_row(&g, i, jj + p[i], (char *)x + p[i] * g.ts);
-  GSP_TRY(gsp__ops_matrix_from_csr(&T, C->type, m, n, &p, &jj, &x, fn));
+  GSP_TRY(gsp__ops_operand(&a, &AT, C, A, d.transpose_a, "A", fn));
+  GSP_TRY(gsp__ops_operand(&b, &BT, C, B, d.transpose_b, "B", fn));
+  const ew_args g = {.A = a, .B = b, .op = gsp__ops_binop(op, C->type), .uni = uni, .ts = gsp_type_size(C->type)};
+  const int nth = gsp__ops_nthreads((double)C->nrows + (double)a->nvals + (double)b->nvals);
+  GSP_TRY(gsp__ops_matrix_by_rows(&T, C->type, C->nrows, C->ncols, ew_row, &g, nth, fn));
   GSP_TRY(gsp__ops_matrix_writeback(C, mask, accum, &T, &d, fn));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

@@ -48,6 +48,24 @@ gsp_info gsp_matrix_reduce_vector(gsp_vector w, const gsp_vector mask, gsp_binop
   return info;
 }
 
+/* z = the fold by op of the n values at x (type t) that are present (all
+ * when b is NULL). The fold starts from the first entry, not the identity:
+ * LOR/LAND on numbers are monoids only up to the 0/1 result, and one entry
+ * reduces to itself. No entry gives op's identity. */
+static void fold(void *z, gsp_binop op, gsp_type t, const void *x, const uint8_t *b, int64_t n) {
+  const gsp__binop_fn f = gsp__ops_binop(op, t);
+  const size_t ts = gsp_type_size(t);
+  bool any = false;
+  gsp__ops_monoid_identity(z, op, t);
+  for (int64_t i = 0; i < n; i++) {
+    if (b && !b[i]) continue;
+    const char *xi = (const char *)x + (size_t)i * ts;
+    if (any) f(z, z, xi);
+    else memcpy(z, xi, ts);
+    any = true;
+  }
+}
+
 gsp_info gsp_matrix_reduce_scalar(void *s, gsp_binop op, const gsp_matrix A) {
   static const char fn[] = "gsp_matrix_reduce_scalar";
   gsp_info info = GSP_SUCCESS;
@@ -57,15 +75,9 @@ gsp_info gsp_matrix_reduce_scalar(void *s, gsp_binop op, const gsp_matrix A) {
   GSP_TRY(gsp__ops_check_monoid(op, fn));
   struct gsp_matrix_s *V = NULL;
   GSP_TRY(gsp__ops_view(&V, A, fn));
-  const gsp__binop_fn f = gsp__ops_binop(op, V->type);
-  const size_t ts = gsp_type_size(V->type);
-  double z[1]; /* one value of any type, aligned */
-  /* start from the first entry, not the identity: LOR/LAND on numbers are
-   * monoids only up to the 0/1 result, and one entry reduces to itself */
-  if (V->nvals == 0) gsp__ops_monoid_identity(z, op, V->type);
-  else memcpy(z, V->x, ts);
-  for (int64_t q = 1; q < V->nvals; q++) f(z, z, (const char *)V->x + (size_t)q * ts);
-  memcpy(s, z, ts);
+  gsp__value z;
+  fold(&z, op, V->type, V->x, NULL, V->nvals);
+  memcpy(s, &z, gsp_type_size(V->type));
 #undef GSP_FREE_ALL
   return info;
 }
@@ -78,19 +90,9 @@ gsp_info gsp_vector_reduce_scalar(void *s, gsp_binop op, const gsp_vector v) {
   GSP_TRY(gsp__check_vector(v, fn, "v"));
   GSP_TRY(gsp__ops_check_monoid(op, fn));
   GSP_TRY(gsp__ops_vectors_host(fn, v, NULL, NULL, NULL));
-  const gsp__binop_fn f = gsp__ops_binop(op, v->type);
-  const size_t ts = gsp_type_size(v->type);
-  double z[1];
-  bool any = false; /* as above: the first entry starts the fold */
-  gsp__ops_monoid_identity(z, op, v->type);
-  for (int64_t i = 0; i < v->n; i++) {
-    if (!gsp__ops_vpresent(v, i)) continue;
-    const char *x = (const char *)v->x + (size_t)i * ts;
-    if (any) f(z, z, x);
-    else memcpy(z, x, ts);
-    any = true;
-  }
-  memcpy(s, z, ts);
+  gsp__value z;
+  fold(&z, op, v->type, v->x, v->b, v->nvals == 0 ? 0 : v->n); /* no b: all present, or none */
+  memcpy(s, &z, gsp_type_size(v->type));
 #undef GSP_FREE_ALL
   return info;
 }

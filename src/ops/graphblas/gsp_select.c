@@ -72,86 +72,69 @@ static gsp_info sel_setup(sel_args *s, gsp_selop op, gsp_type t, const void *thu
   return info;
 }
 
+/* What selects: the test, the value size and, for matrices, A (CSR) */
+typedef struct {
+  const sel_args *s;
+  const struct gsp_matrix_s *A;
+  size_t ts;
+} sel_rows;
+
+static gsp_index sel_row(const void *ctx, int64_t i, gsp_index *Tj, char *Tx) {
+  const sel_rows *r = ctx;
+  const struct gsp_matrix_s *A = r->A;
+  gsp_index out = 0;
+  for (gsp_index q = A->p[i]; q < A->p[i + 1]; q++) {
+    if (!sel_keep(r->s, i, (int64_t)A->j[q], A->x, (int64_t)q)) continue;
+    if (Tj) {
+      Tj[out] = A->j[q];
+      memcpy(Tx + out * r->ts, (const char *)A->x + q * r->ts, r->ts);
+    }
+    out++;
+  }
+  return out;
+}
+
 gsp_info gsp_matrix_select(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_selop op, const gsp_matrix A,
                            const void *thunk, const gsp_desc *desc) {
   static const char fn[] = "gsp_matrix_select";
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *AT = NULL, *T = NULL;
-  gsp_index *cnt = NULL, *p = NULL, *jj = NULL;
-  void *x = NULL;
-#define GSP_FREE_ALL \
-  (gsp__matrix_destroy(AT), gsp__matrix_destroy(T), gsp__free(cnt), gsp__free(p), gsp__free(jj), gsp__free(x))
+#define GSP_FREE_ALL (gsp__matrix_destroy(AT), gsp__matrix_destroy(T))
   GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   sel_args s;
   GSP_TRY(sel_setup(&s, op, C->type, thunk, fn));
   const gsp_desc d = gsp__ops_desc(desc);
-  GSP_TRY(gsp__ops_check_same_type(C->type, A->type, fn, "A"));
-  const int64_t m = gsp__ops_rows(A, d.transpose_a), n = gsp__ops_cols(A, d.transpose_a);
-  GSP_CHECK(C->nrows == m && C->ncols == n, GSP_DIMENSION_MISMATCH, "%s: A%s is %lld x %lld but C is %lld x %lld", fn,
-            d.transpose_a ? "'" : "", (long long)m, (long long)n, (long long)C->nrows, (long long)C->ncols);
   const struct gsp_matrix_s *a;
-  GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));
-  const size_t ts = gsp_type_size(C->type);
-  GSP_OPS_ALLOC(cnt, (size_t)m + 1, sizeof(gsp_index));
-  GSP_OPS_ALLOC(p, (size_t)m + 1, sizeof(gsp_index));
-  const int nth = gsp__ops_nthreads((double)m + (double)a->nvals);
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
-  for (int64_t i = 0; i < m; i++) {
-    gsp_index c = 0;
-    for (gsp_index q = a->p[i]; q < a->p[i + 1]; q++) c += sel_keep(&s, i, (int64_t)a->j[q], a->x, (int64_t)q);
-    cnt[i] = c;
-  }
-  gsp__ops_cumsum(p, cnt, m);
-  GSP_FREE(cnt);
-  GSP_OPS_ALLOC(jj, (size_t)p[m], sizeof(gsp_index));
-  GSP_OPS_ALLOC(x, (size_t)p[m], ts);
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
-  for (int64_t i = 0; i < m; i++) {
-    gsp_index o = p[i];
-    for (gsp_index q = a->p[i]; q < a->p[i + 1]; q++) {
-      if (!sel_keep(&s, i, (int64_t)a->j[q], a->x, (int64_t)q)) continue;
-      jj[o] = a->j[q];
-      memcpy((char *)x + o * ts, (const char *)a->x + q * ts, ts);
-      o++;
-    }
-  }
-  GSP_TRY(gsp__ops_matrix_from_csr(&T, C->type, m, n, &p, &jj, &x, fn));
+  GSP_TRY(gsp__ops_operand(&a, &AT, C, A, d.transpose_a, "A", fn));
+  const sel_rows r = {.s = &s, .A = a, .ts = gsp_type_size(C->type)};
+  const int nth = gsp__ops_nthreads((double)C->nrows + (double)a->nvals);
+  GSP_TRY(gsp__ops_matrix_by_rows(&T, C->type, C->nrows, C->ncols, sel_row, &r, nth, fn));
   GSP_TRY(gsp__ops_matrix_writeback(C, mask, accum, &T, &d, fn));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
 }
 
+/* A vector entry: index tests see i = 0 and j = the index. */
+static bool sel_entry(const void *ctx, int64_t i, void *z, const void *x) {
+  const sel_rows *r = ctx;
+  if (!sel_keep(r->s, 0, i, x, 0)) return false;
+  memcpy(z, x, r->ts);
+  return true;
+}
+
 gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_selop op, const gsp_vector u,
                            const void *thunk, const gsp_desc *desc) {
   static const char fn[] = "gsp_vector_select";
   gsp_info info = GSP_SUCCESS;
-  struct gsp_vector_s *T = NULL;
-#define GSP_FREE_ALL gsp__vector_destroy(T)
+#define GSP_FREE_ALL
   GSP_TRY(gsp__ops_check_vector_out(w, mask, accum, fn));
   GSP_TRY(gsp__check_vector(u, fn, "u"));
   sel_args s;
   GSP_TRY(sel_setup(&s, op, w->type, thunk, fn));
-  GSP_TRY(gsp__ops_check_same_type(w->type, u->type, fn, "u"));
-  GSP_CHECK(u->n == w->n, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but w has size %lld", fn, (long long)u->n,
-            (long long)w->n);
-  GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
-  const int64_t n = w->n;
-  const size_t ts = gsp_type_size(w->type);
-  GSP_TRY(gsp__ops_vector_new(&T, w->type, n, fn));
-  char *Tx = T->x;
-  uint8_t *Tb = T->b;
-  const int nth = gsp__ops_nthreads(2.0 * (double)n);
-#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
-  for (int64_t i = 0; i < n; i++) {
-    if (!gsp__ops_vpresent(u, i) || !sel_keep(&s, 0, i, u->x, i)) continue;
-    memcpy(Tx + (size_t)i * ts, (const char *)u->x + (size_t)i * ts, ts);
-    Tb[i] = 1;
-  }
-  gsp__ops_vector_done(T);
-  GSP_TRY(gsp__ops_vector_writeback(w, mask, accum, &T, desc, fn));
-  GSP_FREE_ALL;
+  const sel_rows r = {.s = &s, .ts = gsp_type_size(w->type)};
+  GSP_TRY(gsp__ops_vector_map(w, mask, accum, u, sel_entry, &r, desc, fn));
 #undef GSP_FREE_ALL
   return info;
 }

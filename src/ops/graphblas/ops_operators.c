@@ -50,52 +50,42 @@ gsp__binop_fn gsp__ops_binop(gsp_binop op, gsp_type t) {
   return NULL;
 }
 
-/* Unary operators. Integer negation and abs go through unsigned so that
- * INT_MIN wraps (as GraphBLAS does) instead of being undefined. */
-#define GSP_UOP_INT_(ct, uct, sfx)                         \
+/* Unary operators. Identity and one are the same code for every type;
+ * integer negation and abs go through unsigned so that INT_MIN wraps (as
+ * GraphBLAS does) instead of being undefined; for bool, -x and |x| are x
+ * (GraphBLAS semantics). */
+#define GSP_UOP_ANY_(T, ct, sfx)                           \
   static void uop_identity_##sfx(void *z, const void *x) { \
     *(ct *)z = *(const ct *)x;                             \
-  }                                                        \
-  static void uop_ainv_##sfx(void *z, const void *x) {     \
-    uct v = (uct)(*(const ct *)x);                         \
-    *(ct *)z = (ct)((uct)0 - v);                           \
-  }                                                        \
-  static void uop_abs_##sfx(void *z, const void *x) {      \
-    ct v = *(const ct *)x;                                 \
-    *(ct *)z = v < 0 ? (ct)((uct)0 - (uct)v) : v;          \
   }                                                        \
   static void uop_one_##sfx(void *z, const void *x) {      \
     (void)x;                                               \
     *(ct *)z = 1;                                          \
+  }
+GSP_TYPE_LIST(GSP_UOP_ANY_)
+#undef GSP_UOP_ANY_
+#define GSP_UOP_INT_(ct, uct, sfx)                     \
+  static void uop_ainv_##sfx(void *z, const void *x) { \
+    uct v = (uct)(*(const ct *)x);                     \
+    *(ct *)z = (ct)((uct)0 - v);                       \
+  }                                                    \
+  static void uop_abs_##sfx(void *z, const void *x) {  \
+    ct v = *(const ct *)x;                             \
+    *(ct *)z = v < 0 ? (ct)((uct)0 - (uct)v) : v;      \
   }
 GSP_UOP_INT_(int32_t, uint32_t, i32)
 GSP_UOP_INT_(int64_t, uint64_t, i64)
 #undef GSP_UOP_INT_
-#define GSP_UOP_FLT_(ct, sfx, absf)                        \
-  static void uop_identity_##sfx(void *z, const void *x) { \
-    *(ct *)z = *(const ct *)x;                             \
-  }                                                        \
-  static void uop_ainv_##sfx(void *z, const void *x) {     \
-    *(ct *)z = -*(const ct *)x;                            \
-  }                                                        \
-  static void uop_abs_##sfx(void *z, const void *x) {      \
-    *(ct *)z = absf(*(const ct *)x);                       \
-  }                                                        \
-  static void uop_one_##sfx(void *z, const void *x) {      \
-    (void)x;                                               \
-    *(ct *)z = 1;                                          \
+#define GSP_UOP_FLT_(ct, sfx, absf)                    \
+  static void uop_ainv_##sfx(void *z, const void *x) { \
+    *(ct *)z = -*(const ct *)x;                        \
+  }                                                    \
+  static void uop_abs_##sfx(void *z, const void *x) {  \
+    *(ct *)z = absf(*(const ct *)x);                   \
   }
 GSP_UOP_FLT_(float, f32, fabsf)
 GSP_UOP_FLT_(double, f64, fabs)
 #undef GSP_UOP_FLT_
-/* bool: -x and |x| are x (GraphBLAS semantics). */
-static void uop_identity_b(void *z, const void *x) {
-  *(bool *)z = *(const bool *)x;
-}
-static void uop_one_b(void *z, const void *x) {
-  (void)x;
-  *(bool *)z = true;
-}
 
 gsp__unop_fn gsp__ops_unop(gsp_unop f, gsp_type t) {
 #define GSP_UOP_PICK_(name) \
@@ -134,43 +124,12 @@ bool gsp__ops_monoid_identity(void *out, gsp_binop op, gsp_type t) {
   /* as bool: MIN and TIMES are "and" (identity true), MAX and PLUS "or" */
   switch (op) {
   case GSP_MIN:
-    switch (t) {
-    case GSP_BOOL:
-      *(bool *)out = true;
-      return true;
-    case GSP_INT32:
-      *(int32_t *)out = gsp_pinf_i32();
-      return true;
-    case GSP_INT64:
-      *(int64_t *)out = gsp_pinf_i64();
-      return true;
-    case GSP_FP32:
-      *(float *)out = gsp_pinf_f32();
-      return true;
-    case GSP_FP64:
-      *(double *)out = gsp_pinf_f64();
-      return true;
-    }
-    return false;
   case GSP_MAX:
-    switch (t) {
-    case GSP_BOOL:
-      *(bool *)out = false;
-      return true;
-    case GSP_INT32:
-      *(int32_t *)out = gsp_ninf_i32();
-      return true;
-    case GSP_INT64:
-      *(int64_t *)out = gsp_ninf_i64();
-      return true;
-    case GSP_FP32:
-      *(float *)out = gsp_ninf_f32();
-      return true;
-    case GSP_FP64:
-      *(double *)out = gsp_ninf_f64();
-      return true;
-    }
-    return false;
+    if (gsp_type_size(t) == 0) return false;
+    if (t == GSP_BOOL) *(bool *)out = op == GSP_MIN;
+    /* +inf for MIN, -inf for MAX (INT_MAX, INT_MIN for integers) */
+    else gsp__semiring_zero(out, op == GSP_MIN ? GSP_MIN_PLUS : GSP_MAX_PLUS, t);
+    return true;
   case GSP_PLUS:
   case GSP_LOR: {
     const bool zero = false;

@@ -21,7 +21,8 @@ typedef struct {
 } wb_args;
 
 /* Count (when Rj == NULL) or write row i of the result; returns its count. */
-GSP_FORCE_INLINE gsp_index wb_row(const wb_args *a, int64_t i, gsp_index *Rj, char *Rx) {
+static gsp_index wb_row(const void *ctx, int64_t i, gsp_index *Rj, char *Rx) {
+  const wb_args *a = ctx;
   const struct gsp_matrix_s *C = a->C, *T = a->T, *M = a->M;
   const size_t ts = a->ts;
   gsp_index pc = C->p[i], ec = C->p[i + 1];
@@ -67,10 +68,8 @@ GSP_FORCE_INLINE gsp_index wb_row(const wb_args *a, int64_t i, gsp_index *Rj, ch
 gsp_info gsp__ops_matrix_writeback(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum,
                                    struct gsp_matrix_s **T, const gsp_desc *desc, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-  gsp_index *p = NULL, *cnt = NULL, *jj = NULL;
-  void *x = NULL;
   struct gsp_matrix_s *R = NULL;
-#define GSP_FREE_ALL (gsp__free(p), gsp__free(cnt), gsp__free(jj), gsp__free(x))
+#define GSP_FREE_ALL
   const gsp_desc d = gsp__ops_desc(desc);
   if (!mask && !d.mask_complement && accum == GSP_NOOP) {
     /* C = T: commit T itself */
@@ -80,30 +79,17 @@ gsp_info gsp__ops_matrix_writeback(struct gsp_matrix_s *C, struct gsp_matrix_s *
   }
   GSP_TRY(gsp__ops_csr(C, fn));
   if (mask) GSP_TRY(gsp__ops_view(&mask, mask, fn)); /* an input: not converted */
-  wb_args a = {.C = C,
-               .T = *T,
-               .M = mask,
-               .acc = gsp__ops_binop(accum, C->type),
-               .comp = d.mask_complement,
-               .structural = d.mask_structure,
-               .replace = d.replace,
-               .ts = gsp_type_size(C->type)};
-  const int64_t m = C->nrows;
-  GSP_OPS_ALLOC(cnt, (size_t)m + 1, sizeof(gsp_index));
-  GSP_OPS_ALLOC(p, (size_t)m + 1, sizeof(gsp_index));
+  const wb_args a = {.C = C,
+                     .T = *T,
+                     .M = mask,
+                     .acc = gsp__ops_binop(accum, C->type),
+                     .comp = d.mask_complement,
+                     .structural = d.mask_structure,
+                     .replace = d.replace,
+                     .ts = gsp_type_size(C->type)};
   const int nth =
-      gsp__ops_nthreads((double)m + (double)C->nvals + (double)(*T)->nvals + (mask ? (double)mask->nvals : 0));
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
-  for (int64_t i = 0; i < m; i++) cnt[i] = wb_row(&a, i, NULL, NULL);
-  gsp__ops_cumsum(p, cnt, m);
-  GSP_FREE(cnt);
-  GSP_OPS_ALLOC(jj, (size_t)p[m], sizeof(gsp_index));
-  GSP_OPS_ALLOC(x, (size_t)p[m], a.ts);
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 256) if (nth > 1)
-  for (int64_t i = 0; i < m; i++) wb_row(&a, i, jj + p[i], (char *)x + p[i] * a.ts);
-#undef GSP_FREE_ALL
-#define GSP_FREE_ALL
-  GSP_TRY(gsp__ops_matrix_from_csr(&R, C->type, C->nrows, C->ncols, &p, &jj, &x, fn));
+      gsp__ops_nthreads((double)C->nrows + (double)C->nvals + (double)(*T)->nvals + (mask ? (double)mask->nvals : 0));
+  GSP_TRY(gsp__ops_matrix_by_rows(&R, C->type, C->nrows, C->ncols, wb_row, &a, nth, fn));
   gsp__matrix_swap_in(C, R);
 #undef GSP_FREE_ALL
   return info;
@@ -155,6 +141,29 @@ gsp_info gsp__ops_vector_writeback(struct gsp_vector_s *w, struct gsp_vector_s *
   }
   gsp__ops_vector_done(R);
   gsp__vector_swap_in(w, R);
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__ops_vector_map(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, struct gsp_vector_s *u,
+                             gsp__ops_entry_fn entry, const void *ctx, const gsp_desc *desc, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_vector_s *T = NULL;
+#define GSP_FREE_ALL gsp__vector_destroy(T)
+  GSP_TRY(gsp__ops_vector_operand(w, u, fn));
+  GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
+  const int64_t n = w->n;
+  const size_t ts = gsp_type_size(w->type);
+  GSP_TRY(gsp__ops_vector_new(&T, w->type, n, fn));
+  char *Tx = T->x;
+  uint8_t *Tb = T->b;
+  const int nth = gsp__ops_nthreads(2.0 * (double)n);
+#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
+  for (int64_t i = 0; i < n; i++)
+    if (gsp__ops_vpresent(u, i)) Tb[i] = entry(ctx, i, Tx + (size_t)i * ts, (const char *)u->x + (size_t)i * ts);
+  gsp__ops_vector_done(T);
+  GSP_TRY(gsp__ops_vector_writeback(w, mask, accum, &T, desc, fn));
+  GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
 }

@@ -124,12 +124,7 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, con
   }
   GSP_TRY(dense_result(&D, g.t, ns, n, &dx, &db, nvals));
   if (parent) GSP_TRY(dense_result(&P, pt, ns, n, &px, &pb, nvals));
-  GSP_TRY(gsp__matrix_publish(D));
-  if (P && (info = gsp__matrix_publish(P)) < 0) {
-    gsp__unregister(D);
-    GSP_FREE_ALL;
-    return info;
-  }
+  GSP_TRY(gsp__sssp_publish_matrices(D, P));
   *dist = D;
   if (parent) *parent = P;
   D = P = NULL;

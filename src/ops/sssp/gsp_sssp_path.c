@@ -77,13 +77,22 @@ static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void 
   return GSP_SUCCESS;
 }
 
-gsp_info gsp_path_from_parent(gsp_index *path, gsp_index *len, const gsp_vector parent, gsp_index dst) {
-  static const char *const fn = "gsp_path_from_parent";
+/* path (room for *len vertices) and len: given, and not overlapping. */
+static gsp_info path_outputs(gsp_index *path, gsp_index *len, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
   GSP_OUTPUTS(fn, {path, *len > SIZE_MAX / sizeof *path ? SIZE_MAX : *len * sizeof *path, "path"},
               {len, sizeof *len, "len"});
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp_path_from_parent(gsp_index *path, gsp_index *len, const gsp_vector parent, gsp_index dst) {
+  static const char *const fn = "gsp_path_from_parent";
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(path_outputs(path, len, fn));
   GSP_TRY(gsp__check_vector(parent, fn, "parent"));
   GSP_CHECK(parent->type == GSP_INT64 || parent->type == GSP_INT32, GSP_DOMAIN_MISMATCH,
             "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn, gsp__type_name(parent->type));
@@ -99,9 +108,7 @@ gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_mat
   static const char *const fn = "gsp_path_from_parent_row";
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
-  GSP_OUTPUTS(fn, {path, *len > SIZE_MAX / sizeof *path ? SIZE_MAX : *len * sizeof *path, "path"},
-              {len, sizeof *len, "len"});
+  GSP_TRY(path_outputs(path, len, fn));
   GSP_TRY(gsp__check_matrix(parent, fn, "parent"));
   GSP_CHECK(parent->type == GSP_INT64 || parent->type == GSP_INT32, GSP_DOMAIN_MISMATCH,
             "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn, gsp__type_name(parent->type));

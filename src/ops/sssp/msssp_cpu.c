@@ -17,16 +17,5 @@
 
 gsp_info gsp__msssp_cpu(void *dist, int64_t *parent, int32_t *parent32, const gsp__sssp_graph *g, const int64_t *src,
                         int64_t nsrc) {
-  switch (g->t) {
-  case GSP_INT32:
-    return msssp_i32(dist, parent, parent32, g, src, nsrc);
-  case GSP_INT64:
-    return msssp_i64(dist, parent, parent32, g, src, nsrc);
-  case GSP_FP32:
-    return msssp_f32(dist, parent, parent32, g, src, nsrc);
-  case GSP_FP64:
-    return msssp_f64(dist, parent, parent32, g, src, nsrc);
-  default:
-    return GSP_ERROR(GSP_PANIC, "gsp__msssp_cpu: type %d", (int)g->t);
-  }
+  SSSP_DISPATCH(msssp, g->t, dist, parent, parent32, g, src, nsrc)
 }

@@ -21,14 +21,6 @@
 #include "gsp_internal.h"
 #include "gsp_semiring.h"
 
-/* One value of any weight type. */
-typedef union {
-  int32_t i32;
-  int64_t i64;
-  float f32;
-  double f64;
-} gsp__sssp_value;
-
 /* A graph ready for the kernels: A's CSR arrays (host, sorted rows) and the
  * per-call settings. */
 typedef struct {
@@ -41,7 +33,7 @@ typedef struct {
   gsp_type t;
   /* A distance is kept only when d <= lim: the cutoff rounded down into the
    * type, or its largest finite value. +inf (unreached) never passes. */
-  gsp__sssp_value lim;
+  gsp__value lim;
   double delta; /* delta-stepping bucket width (> 0) */
   int nthreads;
 } gsp__sssp_graph;
@@ -152,5 +144,22 @@ static inline void gsp__sssp_unclaim(uint8_t *flag) {
 
 /* Parallel regions for rounds with little work run on one thread. */
 #define GSP__SSSP_PAR_MIN 256
+
+/* The body of a typed kernel's entry point: return f_i32 ... f_f64 (the
+ * instances sssp_cpu_stamp.h made) for weight type t, GSP_PANIC for any
+ * other type. */
+#define SSSP_DISPATCH(f, t, ...)                                    \
+  switch (t) {                                                      \
+  case GSP_INT32:                                                   \
+    return f##_i32(__VA_ARGS__);                                    \
+  case GSP_INT64:                                                   \
+    return f##_i64(__VA_ARGS__);                                    \
+  case GSP_FP32:                                                    \
+    return f##_f32(__VA_ARGS__);                                    \
+  case GSP_FP64:                                                    \
+    return f##_f64(__VA_ARGS__);                                    \
+  default:                                                          \
+    return GSP_ERROR(GSP_PANIC, "%s: type %d", __func__, (int)(t)); \
+  }
 
 #endif /* SSSP_CPU_H */

@@ -15,19 +15,17 @@
 static gsp_info SSSP_FN(da2cf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
-  SSSP_T *minout = NULL, *minin = NULL;
-  int64_t *F = NULL, *O = NULL, *O2 = NULL;
-  uint8_t *settled = NULL, *open = NULL;
-#define GSP_FREE_ALL \
-  (gsp__free(minout), gsp__free(minin), gsp__free(F), gsp__free(O), gsp__free(O2), gsp__free(settled), gsp__free(open))
-  GSP_ALLOC(minout, n, sizeof *minout);
-  GSP_ALLOC(minin, n, sizeof *minin);
-  GSP_ALLOC(F, n, sizeof *F);
-  GSP_ALLOC(O, n, sizeof *O);
-  GSP_ALLOC(O2, n, sizeof *O2);
-  GSP_CALLOC(settled, n, 1);
-  GSP_CALLOC(open, n, 1);
-  const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
+  SSSP_T *mins = NULL;   /* minout, minin */
+  int64_t *ints = NULL;  /* F, O, O2 */
+  uint8_t *flags = NULL; /* settled, open */
+#define GSP_FREE_ALL (gsp__free(mins), gsp__free(ints), gsp__free(flags))
+  GSP_ALLOC(mins, 2 * (size_t)n, sizeof *mins);
+  GSP_ALLOC(ints, 3 * (size_t)n, sizeof *ints);
+  GSP_CALLOC(flags, 2 * (size_t)n, 1);
+  SSSP_T *minout = mins, *minin = mins + n;
+  int64_t *F = ints, *O = ints + n, *O2 = ints + 2 * n;
+  uint8_t *settled = flags, *open = flags + n;
+  const SSSP_T *w = (const SSSP_T *)g->w;
   const gsp_index *p = g->p, *jx = g->j;
   const int nt = g->nthreads;
 
@@ -59,18 +57,7 @@ static gsp_info SSSP_FN(da2cf)(SSSP_T *d, const gsp__sssp_graph *g, const int64_
     {
       gsp__sssp_queue q;
       gsp__sssp_queue_init(&q, O, &no);
-#pragma omp for schedule(dynamic, 16) nowait
-      for (int64_t k = 0; k < nf; k++) {
-        const int64_t u = F[k];
-        const SSSP_T du = d[u];
-        for (gsp_index e = p[u]; e < p[u + 1]; e++) {
-          const int64_t v = (int64_t)jx[e];
-          if (settled[v]) continue;
-          const SSSP_T nd = SSSP_ADD(du, w[e]);
-          if (nd <= lim && SSSP_FN(amin)(&d[v], nd) && gsp__sssp_claim(&open[v])) gsp__sssp_push(&q, v);
-        }
-      }
-      gsp__sssp_flush(&q);
+      SSSP_FN(offer)(g, d, d, open, settled, NULL, F, nf, &q);
     }
     if (no == 0) break;
 

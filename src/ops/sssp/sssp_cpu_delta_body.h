@@ -43,6 +43,15 @@ static inline bool gsp__vpush(gsp__vlist *l, int64_t v) {
 }
 
 /* bucket of a distance, clamped so that huge ratios stay representable */
+/* *F holds at least need entries (grown to exactly that); false when out
+ * of memory (*F is then unchanged). */
+static inline bool gsp__delta_reserve(int64_t **F, int64_t *cap, int64_t need) {
+  if (need <= *cap) return true;
+  int64_t *p = gsp__realloc_array(*F, (size_t)need, sizeof **F);
+  if (!p) return false;
+  *F = p, *cap = need;
+  return true;
+}
 static inline int64_t gsp__delta_bin(double x, double delta) {
   const double b = floor(x / delta);
   return b < 4e18 ? (int64_t)b : (int64_t)4e18;
@@ -134,11 +143,7 @@ static gsp_info SSSP_FN(delta)(SSSP_T *d, const gsp__sssp_graph *g, const int64_
     if (b != curr - base)
       for (int t = 0; t < nt; t++) nr += ts[t].R.len;
     if (nr > 0) {
-      if (nr > fcap) {
-        int64_t *p = gsp__realloc_array(F, (size_t)nr, sizeof *F);
-        GSP_CHECK(p != NULL, GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
-        F = p, fcap = nr;
-      }
+      GSP_CHECK(gsp__delta_reserve(&F, &fcap, nr), GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
       int64_t at = 0;
       for (int t = 0; t < nt; t++) {
         for (int64_t k = 0; k < ts[t].R.len; k++) inR[ts[t].R.v[k]] = 0;
@@ -183,11 +188,7 @@ static gsp_info SSSP_FN(delta)(SSSP_T *d, const gsp__sssp_graph *g, const int64_
     curr = base + b;
     int64_t total = 0;
     for (int t = 0; t < nt; t++) total += ts[t].bins[b].len;
-    if (total > fcap) {
-      int64_t *p = gsp__realloc_array(F, (size_t)total, sizeof *F);
-      GSP_CHECK(p != NULL, GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
-      F = p, fcap = total;
-    }
+    GSP_CHECK(gsp__delta_reserve(&F, &fcap, total), GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
     int64_t nf = 0;
     for (int t = 0; t < nt; t++) {
       gsp__vlist *l = &ts[t].bins[b];

@@ -10,15 +10,13 @@ static gsp_info SSSP_FN(harish)(SSSP_T *d, const gsp__sssp_graph *g, const int64
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   SSSP_T *U = NULL;
-  int64_t *F = NULL, *T = NULL;
+  int64_t *ints = NULL; /* F, T */
   uint8_t *touched = NULL;
-#define GSP_FREE_ALL (gsp__free(U), gsp__free(F), gsp__free(T), gsp__free(touched))
+#define GSP_FREE_ALL (gsp__free(U), gsp__free(ints), gsp__free(touched))
   GSP_ALLOC(U, n, sizeof *U);
-  GSP_ALLOC(F, n, sizeof *F);
-  GSP_ALLOC(T, n, sizeof *T);
+  GSP_ALLOC(ints, 2 * (size_t)n, sizeof *ints);
   GSP_CALLOC(touched, n, 1);
-  const SSSP_T *w = (const SSSP_T *)g->w, lim = SSSP_LIM(g);
-  const gsp_index *p = g->p, *jx = g->j;
+  int64_t *F = ints, *T = ints + n;
   const int nt = g->nthreads;
 
 #pragma omp parallel for num_threads(nt) schedule(static) if (n > 65536)
@@ -35,17 +33,7 @@ static gsp_info SSSP_FN(harish)(SSSP_T *d, const gsp__sssp_graph *g, const int64
     {
       gsp__sssp_queue q;
       gsp__sssp_queue_init(&q, T, &nt_count);
-#pragma omp for schedule(dynamic, 16) nowait
-      for (int64_t k = 0; k < nf; k++) {
-        const int64_t u = F[k];
-        const SSSP_T du = d[u];
-        for (gsp_index e = p[u]; e < p[u + 1]; e++) {
-          const int64_t v = (int64_t)jx[e];
-          const SSSP_T nd = SSSP_ADD(du, w[e]);
-          if (nd <= lim && SSSP_FN(amin)(&U[v], nd) && gsp__sssp_claim(&touched[v])) gsp__sssp_push(&q, v);
-        }
-      }
-      gsp__sssp_flush(&q);
+      SSSP_FN(offer)(g, d, U, touched, NULL, NULL, F, nf, &q);
     }
     /* Every touched vertex got U[v] < d[v]: commit, and it is modified. */
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt_count > 4096)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bellman_ford.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
@@ -24,65 +25,61 @@ static int64_t row_of(const gsp_index *p, int64_t n, int64_t e) {
   return lo;
 }
 
-/* First entry (in storage order) that is negative or NaN, or -1. */
-static int64_t first_bad_weight(const struct gsp_matrix_s *A, int nt) {
+gsp__weights gsp__weights_scan(const struct gsp_matrix_s *A, int nt) {
   const int64_t m = A->nvals;
-  int64_t first = INT64_MAX;
-#define GSP_SSSP_SCAN_(ct, bad)                                                                              \
-  {                                                                                                          \
-    const ct *x = (const ct *)A->x;                                                                          \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(min : first) if (m > 65536)") for ( \
-        int64_t e = 0; e < m; e++) if ((bad) && e < first) first = e;                                        \
+  int64_t neg = INT64_MAX, bad = INT64_MAX, nonpos = 0;
+  double sum = 0;
+  /* one pass for every fact; integers have no NaN and no -inf */
+#define GSP_WEIGHTS_SCAN_(ct, sfx, isfloat)                                                                                                \
+  {                                                                                                                                        \
+    const ct *x = (const ct *)A->x, inf = gsp_pinf_##sfx(), ninf = gsp_ninf_##sfx();                                                       \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(min : neg, bad) reduction(+ : nonpos, sum) if (m > 65536)") for ( \
+        int64_t e = 0; e < m; e++) {                                                                                                       \
+      const ct v = x[e];                                                                                                                   \
+      if (!(v >= 0) && e < neg) neg = e;                                                                                                   \
+      if ((isfloat) && !(v > ninf) && e < bad) bad = e;                                                                                    \
+      nonpos += !(v > 0);                                                                                                                  \
+      if (v != inf) sum += (double)v;                                                                                                      \
+    }                                                                                                                                      \
   }
   switch (A->type) {
   case GSP_INT32:
-    GSP_SSSP_SCAN_(int32_t, x[e] < 0) break;
+    GSP_WEIGHTS_SCAN_(int32_t, i32, false) break;
   case GSP_INT64:
-    GSP_SSSP_SCAN_(int64_t, x[e] < 0) break;
+    GSP_WEIGHTS_SCAN_(int64_t, i64, false) break;
   case GSP_FP32:
-    GSP_SSSP_SCAN_(float, !(x[e] >= 0)) break;
+    GSP_WEIGHTS_SCAN_(float, f32, true) break;
   case GSP_FP64:
-    GSP_SSSP_SCAN_(double, !(x[e] >= 0)) break;
+    GSP_WEIGHTS_SCAN_(double, f64, true) break;
   default:
     break;
   }
-#undef GSP_SSSP_SCAN_
-  return first == INT64_MAX ? -1 : first;
+#undef GSP_WEIGHTS_SCAN_
+  return (gsp__weights){.negative = neg == INT64_MAX ? -1 : neg,
+                        .invalid = bad == INT64_MAX ? -1 : bad,
+                        .positive = nonpos == 0,
+                        .sum = sum};
+}
+
+gsp_info gsp__weights_check(const struct gsp_matrix_s *A, const gsp__weights *w, bool negative_ok, const char *fn) {
+  const int64_t e = negative_ok ? w->invalid : w->negative;
+  if (e < 0) return GSP_SUCCESS;
+  const long long u = (long long)row_of(A->p, A->nrows, e), j = (long long)A->j[e];
+  double v = 0;
+  gsp__cast_value(&v, GSP_FP64, gsp__cat(A->x, A->type, e), A->type);
+  if (isnan(v) || negative_ok)
+    return GSP_ERROR(GSP_INVALID_VALUE, "%s: A(%lld,%lld) is %s%s", fn, u, j, isnan(v) ? "NaN" : "-inf",
+                     negative_ok ? "; weights must be numbers above -inf" : "");
+  return GSP_ERROR(GSP_INVALID_VALUE,
+                   "%s: A(%lld,%lld) = %.17g is negative; these algorithms need non-negative weights "
+                   "(negative weights need Bellman-Ford or Johnson's reweighting)",
+                   fn, u, j, v);
 }
 
 /* Mean weight and the delta heuristic: buckets about as wide as a few
  * average arcs, wider for sparse graphs, so that a bucket holds enough
  * vertices to feed the threads but few are relaxed twice (Meyer and
  * Sanders suggest delta ~ max weight / degree). */
-static double weight_sum(const struct gsp_matrix_s *A, int nt) {
-  const int64_t m = A->nvals;
-  double sum = 0;
-#define GSP_SSSP_SUM_(ct, sfx)                                                                                       \
-  {                                                                                                                  \
-    const ct *x = (const ct *)A->x, inf = gsp_pinf_##sfx();                                                          \
-    _Pragma(                                                                                                         \
-        "omp parallel for num_threads(nt) schedule(static) reduction(+ : sum) if (m > 65536)") for (int64_t e = 0;   \
-                                                                                                    e < m;           \
-                                                                                                    e++) if (x[e] != \
-                                                                                                             inf)    \
-        sum += (double)x[e]; /* skip infinite arcs */                                                                \
-  }
-  switch (A->type) {
-  case GSP_INT32:
-    GSP_SSSP_SUM_(int32_t, i32) break;
-  case GSP_INT64:
-    GSP_SSSP_SUM_(int64_t, i64) break;
-  case GSP_FP32:
-    GSP_SSSP_SUM_(float, f32) break;
-  case GSP_FP64:
-    GSP_SSSP_SUM_(double, f64) break;
-  default:
-    break;
-  }
-#undef GSP_SSSP_SUM_
-  return sum;
-}
-
 static double default_delta(const struct gsp_matrix_s *A, double sum) {
   const int64_t m = A->nvals, n = A->nrows;
   const double mean = m > 0 ? sum / (double)m : 1.0;
@@ -93,8 +90,8 @@ static double default_delta(const struct gsp_matrix_s *A, double sum) {
   return delta;
 }
 
-static gsp__sssp_value limit_of(gsp_type t, bool has_cutoff, double c) {
-  gsp__sssp_value v;
+gsp__value gsp__sssp_limit(gsp_type t, bool has_cutoff, double c) {
+  gsp__value v;
   memset(&v, 0, sizeof v);
   switch (t) {
   case GSP_INT32:
@@ -119,8 +116,10 @@ static gsp__sssp_value limit_of(gsp_type t, bool has_cutoff, double c) {
   return v;
 }
 
-gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff, double cutoff, double delta,
-                           gsp_backend backend, const char *fn) {
+/* The checks and the graph of both fronts; negative_ok: Bellman-Ford's
+ * (negative weights allowed, no cutoff). */
+static gsp_info prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff, double cutoff, double delta,
+                        bool negative_ok, gsp_backend backend, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
@@ -139,38 +138,17 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
             (long long)A->ncols);
   GSP_TRY(gsp__matrix_csr_view(&A, A)); /* never converts A: others may read it */
   const int nt = gsp__threads();
-  /* A device copy kept by an earlier GPU call means the weights were
-   * checked then and A has not changed since: skip the two scans. */
+  /* A device copy kept by an earlier GPU call means the weights passed
+   * these checks then and A has not changed since: skip the scan. */
   bool checked = false;
   double wsum = 0;
 #ifdef GSP_HAVE_CUDA
-  checked = gsp_cuda_weights_checked(A, &wsum);
+  if (!negative_ok) checked = gsp_cuda_weights_checked(A, &wsum);
 #endif
-  const int64_t bad = checked ? -1 : first_bad_weight(A, nt);
-  if (bad >= 0) {
-    const int64_t u = row_of(A->p, A->nrows, bad);
-    char val[64];
-    double dv = 0;
-    switch (A->type) {
-    case GSP_INT32:
-      dv = ((const int32_t *)A->x)[bad];
-      break;
-    case GSP_INT64:
-      dv = (double)((const int64_t *)A->x)[bad];
-      break;
-    case GSP_FP32:
-      dv = ((const float *)A->x)[bad];
-      break;
-    default:
-      dv = ((const double *)A->x)[bad];
-      break;
-    }
-    snprintf(val, sizeof val, "%.17g", dv);
-    GSP_CHECK(!isnan(dv), GSP_INVALID_VALUE, "%s: A(%lld,%lld) is NaN", fn, (long long)u, (long long)A->j[bad]);
-    GSP_CHECK(false, GSP_INVALID_VALUE,
-              "%s: A(%lld,%lld) = %s is negative; these algorithms need non-negative weights "
-              "(negative weights need Bellman-Ford or Johnson's reweighting)",
-              fn, (long long)u, (long long)A->j[bad], val);
+  if (!checked) {
+    const gsp__weights w = gsp__weights_scan(A, nt);
+    GSP_TRY(gsp__weights_check(A, &w, negative_ok, fn));
+    wsum = w.sum;
   }
   memset(g, 0, sizeof *g);
   g->n = A->nrows;
@@ -179,11 +157,20 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
   g->j = A->j;
   g->w = A->x;
   g->t = A->type;
-  g->lim = limit_of(A->type, has_cutoff, cutoff);
-  g->delta = delta > 0 ? delta : default_delta(A, checked ? wsum : weight_sum(A, nt));
+  g->lim = gsp__sssp_limit(A->type, has_cutoff, cutoff);
+  g->delta = delta > 0 ? delta : default_delta(A, wsum);
   g->nthreads = nt;
 #undef GSP_FREE_ALL
   return info;
+}
+
+gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff, double cutoff, double delta,
+                           gsp_backend backend, const char *fn) {
+  return prepare(g, A, has_cutoff, cutoff, delta, false, backend, fn);
+}
+
+gsp_info gsp__bf_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, gsp_backend backend, const char *fn) {
+  return prepare(g, A, false, 0, 1.0, true, backend, fn);
 }
 
 gsp_info gsp__sssp_parent_type(gsp_type *pt, gsp_type asked, int64_t n, const char *fn) {
@@ -245,25 +232,6 @@ int64_t gsp__sssp_mark(uint8_t *b, const void *d, int64_t count, const gsp__sssp
   return cnt;
 }
 
-void gsp__sssp_inf(void *out, gsp_type t) {
-  switch (t) {
-  case GSP_INT32:
-    *(int32_t *)out = gsp_pinf_i32();
-    break;
-  case GSP_INT64:
-    *(int64_t *)out = gsp_pinf_i64();
-    break;
-  case GSP_FP32:
-    *(float *)out = gsp_pinf_f32();
-    break;
-  case GSP_FP64:
-    *(double *)out = gsp_pinf_f64();
-    break;
-  default:
-    break;
-  }
-}
-
 gsp_info gsp__sssp_publish_vectors(struct gsp_vector_s *a, struct gsp_vector_s *b, struct gsp_vector_s *c) {
   struct gsp_vector_s *v[3] = {a, b, c};
   for (int k = 0; k < 3; k++) {
@@ -277,4 +245,10 @@ gsp_info gsp__sssp_publish_vectors(struct gsp_vector_s *a, struct gsp_vector_s *
     }
   }
   return GSP_SUCCESS;
+}
+
+gsp_info gsp__sssp_publish_matrices(struct gsp_matrix_s *a, struct gsp_matrix_s *b) {
+  gsp_info info = gsp__matrix_publish(a);
+  if (info >= 0 && b && (info = gsp__matrix_publish(b)) < 0) gsp__unregister(a);
+  return info;
 }
