@@ -53,16 +53,9 @@ int64_t gsp__msssp_batch_rows(void *out, const gsp__sssp_graph *g, const int64_t
   /* tests force the AVX2 (3) or baseline (4) loop */
   const int forced = gsp__msssp_kernel(), best = isa_level();
   const int isa = forced == 4 ? 0 : forced == 3 && best > 1 ? 1 : best;
-  switch (g->t) {
-  case GSP_INT32:
-    return mb_rows_i32(out, g, src, nb, a, budget, isa);
-  case GSP_INT64:
-    return mb_rows_i64(out, g, src, nb, a, budget, isa);
-  case GSP_FP32:
-    return mb_rows_f32(out, g, src, nb, a, budget, isa);
-  default:
-    return mb_rows_f64(out, g, src, nb, a, budget, isa);
-  }
+  /* (a type outside the four, which cannot happen, returns an error code:
+   * negative, so the caller runs Dijkstra) */
+  SSSP_DISPATCH(mb_rows, g->t, out, g, src, nb, a, budget, isa)
 }
 
 /* The largest weight and the sum of all weights, or false when one is not
