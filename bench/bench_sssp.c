@@ -60,9 +60,11 @@
 #include <string.h>
 
 #include "gsp.h"
-#ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h" /* phase times of the last GPU call (gsp_cuda_sssp_last_stats) */
-#endif
+#include "sssp_branch.h" /* gsp__sssp_run, gsp__msssp_run: the calls with their report */
+
+/* The report of the last timed shortest-path call (phase times of a GPU
+ * run). */
+static gsp__diag last_diag;
 
 typedef struct {
   gsp_backend backend;
@@ -222,8 +224,8 @@ static void dump_graph(const config *c, const char *name, gsp_matrix A, const gs
   free(p), free(j), free(w), free(dist), free(j32), free(s), free(I), free(x);
 }
 
-/* Phase times of the timed GPU runs of one row (gsp_cuda_sssp_last_stats
- * after each call; only calls that ran on the device count). */
+/* Phase times of the timed GPU runs of one row (the report of each call;
+ * only calls that ran on the device count). */
 #define PH_MAX 64
 typedef struct {
   int k;
@@ -240,9 +242,8 @@ static double median_of(double *x, int k) {
 
 static void phase_add(phase_acc *a, double wall) {
 #ifdef GSP_HAVE_CUDA
-  gsp_cuda_sssp_stats s;
-  gsp_cuda_sssp_last_stats(&s);
-  if (s.kernel_s <= 0 || a->k >= PH_MAX) return; /* not the near-far driver */
+  const gsp_cuda_sssp_stats s = last_diag.sssp;
+  if (!last_diag.sssp_gpu || s.kernel_s <= 0 || a->k >= PH_MAX) return; /* not the near-far driver */
   a->wall[a->k] = wall, a->call[a->k] = s.call_s, a->setup[a->k] = s.setup_s, a->kernel[a->k] = s.kernel_s;
   a->out[a->k] = s.out_s;
   a->touch[a->k] = s.touch_s, a->before[a->k] = s.host_before_s, a->after[a->k] = s.host_after_s;
@@ -324,7 +325,7 @@ static void bench_sssp_graph(const config *c, const char *name, gsp_matrix A) {
       const gsp_index s = srcs[rng(&st) % (nsrc ? nsrc : 1)];
       gsp_vector d = NULL, p = NULL;
       const double t0 = omp_get_wtime();
-      TRY(gsp_sssp(&d, parents ? &p : NULL, A, s, &o));
+      TRY(gsp__sssp_run("gsp_sssp", &d, NULL, parents ? &p : NULL, A, &s, 1, &o, NULL, &last_diag));
       const double dt = omp_get_wtime() - t0;
       if (r >= 0) phase_add(&ph, dt);
       TRY(gsp_vector_nvals(&reached, d));
@@ -520,7 +521,7 @@ static gsp_info run_msssp(void *p, double *secs) {
                       .batch = a->batch,
                       .parent_type = a->parent_type};
   const double t0 = omp_get_wtime();
-  gsp_info info = gsp_msssp(&D, a->parents ? &P : NULL, a->A, a->sources, a->nsources, &o);
+  gsp_info info = gsp__msssp_run(&D, a->parents ? &P : NULL, a->A, a->sources, a->nsources, &o, &last_diag);
   *secs = omp_get_wtime() - t0;
   gsp_matrix_free(&D), gsp_matrix_free(&P);
   return info;
@@ -630,9 +631,8 @@ static void big_row(const config *c, const char *what, gsp_index n, gsp_index m,
 /* Phases of the last gsp_msssp call that ran on the device. */
 static void ms_phase_print(const char *what) {
 #ifdef GSP_HAVE_CUDA
-  gsp_cuda_sssp_stats s;
-  gsp_cuda_sssp_last_stats(&s);
-  if (s.batches == 0) return;
+  const gsp_cuda_sssp_stats s = last_diag.sssp;
+  if (!last_diag.sssp_gpu || s.batches == 0) return;
   printf("|   phases of the last run (%s): %d batches; device: rounds %.3f s, parent pass %.3f s, transpose %.3f s, "
          "copies %.3f s (own stream); host: row copies %.3f s, waiting %.3f s; gateway %.3f s\n",
          what, s.batches, s.relax_s, s.parent_s, s.transpose_s, s.d2h_s, s.host_copy_s, s.host_wait_s, s.call_s);

@@ -32,8 +32,8 @@
 #              |V| = 65536 without output, CLI_REPS times (default 2), and
 #              |V| = 30000 with -o FILE.npy,
 #              wall time and peak memory) and the disk's write rate: a GPU
-#              machine's one call for the user-facing numbers (GSP_STAGE_TRACE=1
-#              in the environment adds the staged-transfer trace)
+#              machine's one call for the user-facing numbers (GSP_BURBLE=1
+#              in the environment adds the staged transfers and the decisions)
 #   python     bench/bench_python.py (gsp.shortest_path beside scipy); needs
 #              `import gsp` to work in $PYTHON
 #   gpu-tests  the GPU test tiers (tests/CMakeLists.txt): ctest -L gpu-quick,

@@ -19,7 +19,8 @@
  *    is informational (GSP_NO_VALUE). gsp_strerror() names a code and
  *    gsp_last_error() gives the calling thread's last detail sentence.
  *  - On error nothing the caller owns is changed: outputs are untouched.
- *  - The library never aborts, exits or prints.
+ *  - The library never aborts or exits, and prints only when the burble is
+ *    switched on (gsp_set_burble, GSP_BURBLE=1).
  *  - An absent entry means "no edge". An explicit entry is an edge, also when
  *    its value is 0. Dense results mark "no path" as absent.
  *  - Scalars passed as `const void *` / `void *` point at one value of the
@@ -918,6 +919,12 @@ gsp_info gsp_generate_dag(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m, i
 /* Number of CUDA devices gsp can use (Hopper, sm_90; 0 without the CUDA
  * backend). gsp_closure_opts.gpus and GSP_GPUS may ask for up to this many. */
 gsp_info gsp_cuda_device_count(int *count);
+
+/* The burble (as GraphBLAS's): when on, operations print one line to stderr
+ * per decision they take (backend, the closure's path: CPU, one GPU
+ * resident or out of core with its page plan, several GPUs) and per phase
+ * they time. Initially on when the environment has GSP_BURBLE=1. */
+gsp_info gsp_set_burble(bool on);
 
 /* ---------------------------------------------------------------------- */
 /* All-pairs: row callbacks, report, memory and GPU options               */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "closure_branch.h" /* gsp__closure_run: knobs and the path record */
 #include "closure_scale.h"
 #include "gsp_test.h"
 
@@ -160,6 +161,19 @@ static void scale_assert_same(gsp_matrix A, gsp_matrix B) {
                first / (size_t)m, first % (size_t)m, va, vb);
 }
 
+/* Test settings of every closure below (zero: the library's choices). */
+static gsp__closure_knobs scale_knobs;
+
+/* gsp_closure_ext with scale_knobs, *rec the path it took. */
+static gsp_info close_recorded(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const gsp_closure_opts *o,
+                               gsp__scale_record *rec) {
+  gsp__diag d;
+  memset(&d, 0, sizeof d);
+  const gsp_info info = gsp__closure_run(M, succ, s, o, &scale_knobs, &d);
+  *rec = d.closure;
+  return info;
+}
+
 /* Closure of a copy of A with these options; returns the code, *out the
  * result (or NULL on error, after checking it equals A), *rec the path. */
 static gsp_info scale_close(gsp_matrix A, gsp_semiring s, bool nonrefl, size_t cap, int gpus, gsp_matrix *out,
@@ -172,9 +186,8 @@ static gsp_info scale_close(gsp_matrix A, gsp_semiring s, bool nonrefl, size_t c
   o.non_reflexive = nonrefl;
   o.device_memory_cap = cap;
   o.gpus = gpus;
-  gsp_info info = gsp_closure_ext(M, NULL, s, &o);
+  gsp_info info = close_recorded(M, NULL, s, &o, rec);
   if (err) snprintf(err, errlen, "%s", info == GSP_SUCCESS ? "" : gsp_last_error());
-  gsp__scale_last(rec);
   if (info != GSP_SUCCESS) {
     scale_assert_same(M, A); /* unchanged on error */
     gsp_matrix_free(&M);

@@ -246,7 +246,7 @@ Test(cuda_msssp, tie_bfs) {
     o.backend = GSP_BACKEND_CUDA;
     gsp_index ns;
     gsp_index *all = gsp_test_all_sources(A, &ns);
-    GSP_OK(gsp_msssp(&D, &P, A, all, ns, &o));
+    GSP_OK(msssp_reported(&D, &P, A, all, ns, &o));
     free(all);
     int levels = 0;
     const int64_t ties = last_ties(&levels);

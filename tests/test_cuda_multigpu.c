@@ -104,8 +104,8 @@ Test(cuda_multigpu, negative_cycle) {
       }
 }
 
-/* Automatic: every usable GPU from n = 32768 (here lowered through
- * GSP_MGPU_AUTO_N), one GPU below; GSP_GPUS picks a count; too many GPUs is
+/* Automatic: every usable GPU from n = 32768 (here lowered through the
+ * mgpu_auto_n knob), one GPU below; GSP_GPUS picks a count; too many GPUs is
  * GSP_NO_DEVICE; a user's NCCL_NVLS_ENABLE=1 is overridden. */
 Test(cuda_multigpu, automatic_env_and_limits) {
   const int count = gpus_or_skip(2);
@@ -116,9 +116,9 @@ Test(cuda_multigpu, automatic_env_and_limits) {
   GSP_OK(scale_close(A, GSP_MIN_PLUS, false, 0, 0, &M, &r, NULL, 0));
   cr_assert_eq(r.mode, GSP_SCALE_IN_CORE, "n = 1500 automatic ran %s", scale_mode_name(r.mode));
   gsp_matrix_free(&M);
-  setenv("GSP_MGPU_AUTO_N", "1024", 1);
+  scale_knobs.mgpu_auto_n = 1024;
   GSP_OK(scale_close(A, GSP_MIN_PLUS, false, 0, 0, &M, &r, NULL, 0));
-  unsetenv("GSP_MGPU_AUTO_N");
+  scale_knobs.mgpu_auto_n = 0;
   cr_assert_eq(r.mode, GSP_SCALE_MGPU, "automatic above the threshold ran %s", scale_mode_name(r.mode));
   cr_assert_eq(r.gpus, count);
   const char *nvls = getenv("NCCL_NVLS_ENABLE");
@@ -154,9 +154,8 @@ Test(cuda_multigpu, one_gpu_cases_and_cap) {
   memset(&o, 0, sizeof o);
   o.backend = GSP_BACKEND_CUDA;
   o.gpus = 2;
-  GSP_OK(gsp_closure_ext(M, &S, GSP_MIN_PLUS, &o));
   gsp__scale_record r;
-  gsp__scale_last(&r);
+  GSP_OK(close_recorded(M, &S, GSP_MIN_PLUS, &o, &r));
   cr_assert(r.mode != GSP_SCALE_MGPU, "successors ran on several GPUs");
   gsp_matrix_free(&M), gsp_matrix_free(&S);
 

@@ -9,7 +9,7 @@
  * Every test skips without a usable GPU. The schedule itself (ordering,
  * races, indices) is also checked on the CPU by test_sched_sim.
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <math.h>
 
 #include "cuda_scale_test.h"
@@ -104,8 +104,8 @@ Test(cuda_ooc, kinds) {
 }
 
 /* Three, four and five slots (next pivot kept, overlapped copies), pages of
- * several tiles, an uneven last page: forced through GSP_OOC_SLOTS and
- * GSP_OOC_PAGE_ROWS (each test runs in its own process). */
+ * several tiles, an uneven last page: forced through the closure's
+ * ooc_slots and ooc_page_rows knobs. */
 Test(cuda_ooc, slots_and_page_rows) {
   scale_gpu_or_skip();
   const struct {
@@ -115,17 +115,14 @@ Test(cuda_ooc, slots_and_page_rows) {
   /* S x B rows must stay below n, or the whole matrix fits the slots */
   uint64_t seed = 300;
   for (int k = 0; k < 6; k++) {
-    char sb[16], bb[16];
-    snprintf(sb, sizeof sb, "%d", c[k].S);
-    snprintf(bb, sizeof bb, "%lld", (long long)c[k].B);
-    setenv("GSP_OOC_SLOTS", sb, 1);
-    setenv("GSP_OOC_PAGE_ROWS", bb, 1);
+    scale_knobs.ooc_slots = c[k].S;
+    scale_knobs.ooc_page_rows = c[k].B;
     const int64_t np = (c[k].n + 127) / 128 * 128;
     page_case(GSP_FP32, GSP_MIN_PLUS, c[k].n, K_NEGATIVE, false, c[k].B, c[k].S, (np + c[k].B - 1) / c[k].B, seed++);
     page_case(GSP_INT32, GSP_MIN_PLUS, c[k].n, K_RANDOM, true, c[k].B, c[k].S, (np + c[k].B - 1) / c[k].B, seed++);
   }
-  unsetenv("GSP_OOC_SLOTS");
-  unsetenv("GSP_OOC_PAGE_ROWS");
+  scale_knobs.ooc_slots = 0;
+  scale_knobs.ooc_page_rows = 0;
 }
 
 /* Out of core against the CPU backend too (independent of the GPU kernels'
@@ -183,9 +180,8 @@ Test(cuda_ooc, successors_go_to_cpu) {
   cr_assert_null(SG);
   scale_assert_same(G, A);
   o.backend = GSP_BACKEND_AUTO;
-  GSP_OK(gsp_closure_ext(G, &SG, GSP_MIN_PLUS, &o));
   gsp__scale_record r;
-  gsp__scale_last(&r);
+  GSP_OK(close_recorded(G, &SG, GSP_MIN_PLUS, &o, &r));
   cr_assert_eq(r.mode, GSP_SCALE_CPU, "ran %s", scale_mode_name(r.mode));
   o.backend = GSP_BACKEND_CPU;
   o.device_memory_cap = 0;
@@ -232,9 +228,8 @@ Test(cuda_ooc, resident_input) {
   oc.backend = GSP_BACKEND_CPU;
   GSP_OK(gsp_closure_ext(M, NULL, GSP_MIN_PLUS, &o)); /* in core, stays on the device */
   o.device_memory_cap = cap_for(GSP_INT32, 1100, 128, 2);
-  GSP_OK(gsp_closure_ext(M, NULL, GSP_MIN_PLUS, &o));
   gsp__scale_record r;
-  gsp__scale_last(&r);
+  GSP_OK(close_recorded(M, NULL, GSP_MIN_PLUS, &o, &r));
   cr_assert_eq(r.mode, GSP_SCALE_OOC);
   GSP_OK(gsp_closure_ext(C, NULL, GSP_MIN_PLUS, &oc));
   scale_assert_same(M, C);
@@ -270,9 +265,8 @@ Test(cuda_ooc, or_and_goes_to_cpu) {
   cr_assert_eq(gsp_closure_ext(G, NULL, GSP_OR_AND, &o), GSP_DEVICE_OUT_OF_MEMORY, "%s", gsp_last_error());
   scale_assert_same(G, A);
   o.backend = GSP_BACKEND_AUTO;
-  GSP_OK(gsp_closure_ext(G, NULL, GSP_OR_AND, &o));
   gsp__scale_record r;
-  gsp__scale_last(&r);
+  GSP_OK(close_recorded(G, NULL, GSP_OR_AND, &o, &r));
   cr_assert_eq(r.mode, GSP_SCALE_CPU);
   o.backend = GSP_BACKEND_CPU;
   o.device_memory_cap = 0;

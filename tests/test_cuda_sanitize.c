@@ -50,9 +50,8 @@ static void closure_vs_cpu(gsp_matrix A, gsp_semiring s, bool nonrefl, gsp_info 
   GSP_OK(gsp_matrix_dup(&C, A));
   gsp_closure_opts og = {.backend = GSP_BACKEND_CUDA, .non_reflexive = nonrefl};
   gsp_closure_opts oc = {.backend = GSP_BACKEND_CPU, .non_reflexive = nonrefl};
-  const gsp_info ig = gsp_closure_ext(G, NULL, s, &og);
   gsp__scale_record rec;
-  gsp__scale_last(&rec);
+  const gsp_info ig = close_recorded(G, NULL, s, &og, &rec);
   const gsp_info ic = gsp_closure_ext(C, NULL, s, &oc);
   cr_assert_eq(ig, expect, "%sGPU: %s (%s)", gsp_test_ctx, gsp_strerror(ig), gsp_last_error());
   cr_assert_eq(ic, expect, "%sCPU: %s", gsp_test_ctx, gsp_strerror(ic));
@@ -111,9 +110,8 @@ static void successors_vs_cpu(gsp_matrix A, gsp_semiring s) {
   GSP_OK(gsp_matrix_dup(&G, A));
   GSP_OK(gsp_matrix_dup(&C, A));
   gsp_closure_opts og = {.backend = GSP_BACKEND_CUDA}, oc = {.backend = GSP_BACKEND_CPU};
-  GSP_OK(gsp_closure_ext(G, &S, s, &og));
   gsp__scale_record rec;
-  gsp__scale_last(&rec);
+  GSP_OK(close_recorded(G, &S, s, &og, &rec));
   cr_assert_eq(rec.mode, GSP_SCALE_IN_CORE, "%sthe GPU did not record the paths", gsp_test_ctx);
   GSP_OK(gsp_closure_ext(C, NULL, s, &oc));
   scale_assert_same(G, C);

@@ -16,7 +16,7 @@
  * exercised by zero-weight graphs, float absorption and a zero-weight ring
  * whose every vertex is a tie, its levels as deep as the ring is long.
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +37,9 @@ static gsp_sssp_opts sopts(gsp_sssp_algo a, gsp_backend b) {
   return o;
 }
 
+/* Test settings of the GPU calls of sssp_both (zero: the library's). */
+static gsp__sssp_knobs stage_knobs;
+
 /* GPU run (o.backend, CUDA when CPU is given) == CPU run with the same
  * options, and == the references. */
 static void sssp_both(gsp_matrix A, const tg *g, gsp_index src, gsp_sssp_opts o) {
@@ -45,14 +48,14 @@ static void sssp_both(gsp_matrix A, const tg *g, gsp_index src, gsp_sssp_opts o)
   o.backend = GSP_BACKEND_CPU;
   GSP_OK(gsp_sssp(&dc, &pc, A, src, &o));
   o.backend = gb;
-  GSP_OK(gsp_sssp(&dg, &pg, A, src, &o));
+  GSP_OK(sssp_reported(&dg, &pg, A, src, &o, &stage_knobs));
   gsp_test_assert_vector_same(dg, dc, 0);
   gsp_test_assert_vector_same(pg, pc, 0);
   const int64_t s = (int64_t)src;
   check_sssp_result(g, &s, 1, o.has_cutoff ? o.cutoff : INFINITY, dg, pg, NULL);
   /* distances alone */
   gsp_vector d2 = NULL;
-  GSP_OK(gsp_sssp(&d2, NULL, A, src, &o));
+  GSP_OK(sssp_reported(&d2, NULL, A, src, &o, &stage_knobs));
   gsp_test_assert_vector_same(d2, dc, 0);
   gsp_vector_free(&dc), gsp_vector_free(&pc), gsp_vector_free(&dg), gsp_vector_free(&pg), gsp_vector_free(&d2);
 }
@@ -435,8 +438,8 @@ static int64_t parents_case(gsp_matrix A, const tg *g, const gsp_index *srcs, gs
   if (ns == 1) GSP_OK(gsp_sssp(&dc, &pc, A, srcs[0], &o));
   else GSP_OK(gsp_nearest_source(&dc, &sc, &pc, A, srcs, ns, &o));
   o.backend = GSP_BACKEND_CUDA;
-  if (ns == 1) GSP_OK(gsp_sssp(&dg, &pg, A, srcs[0], &o));
-  else GSP_OK(gsp_nearest_source(&dg, &sg, &pg, A, srcs, ns, &o));
+  if (ns == 1) GSP_OK(sssp_reported(&dg, &pg, A, srcs[0], &o, &stage_knobs));
+  else GSP_OK(nearest_reported(&dg, &sg, &pg, A, srcs, ns, &o));
   const int64_t ties = last_ties(levels);
   gsp_test_assert_vector_same(dg, dc, 0);
   gsp_test_assert_vector_same(pg, pc, 0);
@@ -504,26 +507,19 @@ Test(cuda_sssp, tie_bfs_zero_weights_and_absorption) {
 
 /* ---- results staged back in chunks ---- */
 
-/* Chunks and staging kind of the last GPU call; -1 when the build cannot
- * tell. */
+/* Chunks of the last GPU call; -1 when the GPU did not run it. */
 static int last_chunks(void) {
-#ifdef GSP_HAVE_CUDA
-  gsp_cuda_sssp_stats s;
-  gsp_cuda_sssp_last_stats(&s);
-  return s.chunks;
-#else
-  return -1;
-#endif
+  return last_diag.sssp_gpu ? last_diag.sssp.chunks : -1;
 }
 
-/* Tiny staging slots (GSP_SSSP_STAGE_BYTES, read per call) so that the
+/* Tiny staging slots (the stage_bytes knob) so that the
  * results come back in many chunks, with the slots reused while copies of
  * later chunks are in flight: distances alone and with parents, full
  * vectors (a grid reaches everything), partial ones (R-MAT, a cutoff) and
  * nearest sources with roots. Every result must equal the CPU's. */
 Test(cuda_sssp, staged_chunks) {
   gpu_or_skip();
-  const char *slot_bytes[] = {"16", "1000", "40000"};
+  const size_t slot_bytes[] = {16, 1000, 40000};
   for (size_t ti = 0; ti < 4; ti++) {
     const gsp_type t = sssp_types[ti];
     gsp_matrix G = NULL, R = NULL, S = NULL;
@@ -536,14 +532,14 @@ Test(cuda_sssp, staged_chunks) {
       tg g = tg_from_matrix(mats[mi]);
       for (size_t bi = 0; bi < sizeof slot_bytes / sizeof *slot_bytes; bi++) {
         if (bi == 0 && mi > 0) continue; /* a chunk of 1..4 vertices: small graph only */
-        cr_assert_eq(setenv("GSP_SSSP_STAGE_BYTES", slot_bytes[bi], 1), 0);
+        stage_knobs.stage_bytes = slot_bytes[bi];
         {
-          gsp_test_context("gpu staged %s %s slot %s bytes", names[mi], type_name(t), slot_bytes[bi]);
+          gsp_test_context("gpu staged %s %s slot %zu bytes", names[mi], type_name(t), slot_bytes[bi]);
           gsp_index src = 3;
           while (g.p[src + 1] == g.p[src]) src = (src + 1) % (gsp_index)g.n;
           sssp_both(mats[mi], &g, src, sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA));
           /* the last call (distances alone): chunks of slot / type size */
-          const int64_t ts = t == GSP_INT32 || t == GSP_FP32 ? 4 : 8, per = atoll(slot_bytes[bi]) / ts;
+          const int64_t ts = t == GSP_INT32 || t == GSP_FP32 ? 4 : 8, per = (int64_t)slot_bytes[bi] / ts;
           const int64_t cv = per < 1 ? 1 : per > g.n ? g.n : per, ch = last_chunks();
           if (ch >= 0) cr_assert_eq(ch, (g.n + cv - 1) / cv, "%lld chunks of %lld", (long long)ch, (long long)cv);
           gsp_sssp_opts o = sopts(GSP_SSSP_AUTO, GSP_BACKEND_CUDA);
@@ -554,7 +550,7 @@ Test(cuda_sssp, staged_chunks) {
           parents_case(mats[mi], &g, many, 5, &levels);
         }
       }
-      unsetenv("GSP_SSSP_STAGE_BYTES");
+      stage_knobs.stage_bytes = 0;
       tg_free(&g);
     }
     gsp_matrix_free(&S), gsp_matrix_free(&G), gsp_matrix_free(&R);

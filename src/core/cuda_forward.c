@@ -86,17 +86,6 @@ static const gsp__cuda_api *need(const char *fn) {
   return a;
 }
 
-/* The device entries that run work: taken, and failed, without the plugin. */
-#define GSP_RUN_(fn, call)              \
-  do {                                  \
-    const gsp__cuda_api *a_ = need(fn); \
-    if (!a_) {                          \
-      *taken = true;                    \
-      return GSP_NO_DEVICE;             \
-    }                                   \
-    return a_->call;                    \
-  } while (0)
-
 /* ---- gsp_cuda.h ---- */
 
 bool gsp_cuda_usable(char *desc, size_t len) {
@@ -114,22 +103,27 @@ int gsp_cuda_usable_count(void) {
   return a ? a->usable_count() : 0;
 }
 
-gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool non_reflexive,
-                          size_t device_memory_cap, int gpus, bool *taken) {
-  GSP_RUN_("gsp_closure", closure(M, succ, s, non_reflexive, device_memory_cap, gpus, taken));
+gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive) {
+  const gsp__cuda_api *a = need("gsp_closure");
+  return a ? a->closure_resident(M, succ, s, reflexive) : GSP_NO_DEVICE;
+}
+
+size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M) {
+  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
+  return a ? a->dense_bytes(M) : 0;
 }
 
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
-                       bool *taken) {
-  GSP_RUN_LOCKED_("gsp_sssp", A, NULL, sssp(out, nvals, A, src, nsrc, algo, lim, delta, taken));
+                       const gsp__sssp_knobs *k, gsp_cuda_sssp_stats *stats, bool *taken) {
+  GSP_RUN_LOCKED_("gsp_sssp", A, NULL, sssp(out, nvals, A, src, nsrc, algo, lim, delta, k, stats, taken));
 }
 
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                         int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
-                        int64_t batch, bool *taken) {
+                        int64_t batch, gsp_cuda_sssp_stats *stats, bool *taken) {
   GSP_RUN_LOCKED_("gsp_msssp", A, NULL,
-                  msssp(dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, batch, taken));
+                  msssp(dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, batch, stats, taken));
 }
 
 gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
@@ -146,17 +140,6 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
 gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
                       bool tb, const char *fn, bool *taken) {
   GSP_RUN_LOCKED_(fn, A, B, mxm(T, s, A, B, ta, tb, fn, taken));
-}
-
-void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out) {
-  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
-  if (a) a->sssp_last_stats(out);
-  else memset(out, 0, sizeof *out);
-}
-
-void gsp_cuda_sssp_note_host(double before_s, double after_s) {
-  const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
-  if (a) a->sssp_note_host(before_s, after_s);
 }
 
 bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum) {

@@ -48,6 +48,9 @@ static void fill_host(void) {
   host.type_size = gsp_type_size;
   host.type_name = gsp__type_name;
   host.semiring_name = gsp__semiring_name;
+  host.burble_on = gsp__burble_on;
+  host.nccl_library = gsp__setting_nccl_library;
+  host.vburble = gsp__vburble;
   host.unregister = gsp__unregister;
   host.matrix_alloc = gsp__matrix_alloc;
   host.matrix_alloc_dense = gsp__matrix_alloc_dense;
@@ -68,7 +71,6 @@ static void fill_host(void) {
   host.sssp_roots = gsp__sssp_roots;
   host.ooc_bytes = gsp__ooc_bytes;
   host.ooc_plan_make = gsp__ooc_plan_make;
-  host.scale_note = gsp__scale_note;
 }
 
 static bool is_file(const char *path) {
@@ -92,8 +94,8 @@ static void dir_of(char *buf, size_t len, const char *path) {
 
 /* The plugin's path into path[len]; false when it is nowhere. */
 static bool find_plugin(char *path, size_t len) {
-  const char *env = getenv("GSP_CUDA_PLUGIN");
-  if (env && *env) {
+  const char *env = gsp__setting_cuda_plugin();
+  if (env) {
     snprintf(path, len, "%s", env);
     return is_file(path);
   }
@@ -121,8 +123,8 @@ static bool find_plugin(char *path, size_t len) {
 static void load(void) {
   char path[PATH_MAX];
   if (!find_plugin(path, sizeof path)) {
-    const char *env = getenv("GSP_CUDA_PLUGIN");
-    if (env && *env)
+    const char *env = gsp__setting_cuda_plugin();
+    if (env)
       snprintf(why_not, sizeof why_not,
                "the CUDA backend is not installed: GSP_CUDA_PLUGIN=%.300s is not a readable file", env);
     else snprintf(why_not, sizeof why_not, "the CUDA backend (%s) is not installed", GSP_CUDA_PLUGIN_FILE);

@@ -59,19 +59,6 @@ static void put_escaped(char *dst, size_t *o, size_t cap, const char *text, size
   dst[*o] = '\0';
 }
 
-/* GSP_DEBUG=1 (any value but empty or "0"), read once: messages end with
- * the source location of the failed check, " [io_stream.c:23]", for bug
- * reports; otherwise a user sees the message alone. */
-static bool debug_mode(void) {
-  static _Atomic int on = -1;
-  int v = on;
-  if (v < 0) {
-    const char *e = getenv("GSP_DEBUG");
-    on = v = e && *e && strcmp(e, "0") != 0;
-  }
-  return v;
-}
-
 gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap) {
   char raw[3 * ERRBUF];
   int len = vsnprintf(raw, sizeof raw, fmt, ap);
@@ -103,7 +90,7 @@ gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt,
     }
     put_escaped(gsp_errbuf, &o, room + 1, raw + from, n - from);
   }
-  if (debug_mode()) snprintf(gsp_errbuf + o, sizeof gsp_errbuf - o, "%s", where);
+  if (gsp__debug_mode()) snprintf(gsp_errbuf + o, sizeof gsp_errbuf - o, "%s", where);
   error_serial++;
   void (*hook)(gsp_info, const char *) = error_hook;
   if (hook) { /* the hook (the tests' error census) counts checks by location */

@@ -331,6 +331,23 @@ gsp_info gsp__device_declined(const char *fn);
 /* Backend selection for one call: returns the backend to try. */
 gsp_backend gsp__backend_for(gsp_backend requested);
 int gsp__threads(void);
+/* GSP_GPUS (src/core/settings.c, read at each call): 0 when unset, -1 when
+ * not a positive count (then gsp__setting_gpus_text() is its text). */
+long gsp__setting_gpus(void);
+const char *gsp__setting_gpus_text(void);
+/* GSP_CUDA_PLUGIN, GSP_NCCL_LIBRARY: the path, NULL when unset or empty. */
+const char *gsp__setting_cuda_plugin(void);
+const char *gsp__setting_nccl_library(void);
+/* The burble (gsp_set_burble, GSP_BURBLE=1): one line to stderr per
+ * decision an operation takes and per phase it times; a no-op when off. */
+bool gsp__burble_on(void);
+/* GSP_DEBUG: messages carry the source location of the failed check. */
+bool gsp__debug_mode(void);
+void gsp__burble(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 /* body(ctx, t, nt) on each thread t of a team of up to nthreads (the
  * caller's is t = 0): gsp's OpenMP threads, for host work that is not a
  * loop (the GPU's staging workers), so it never competes with a pool

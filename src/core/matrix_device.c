@@ -4,6 +4,7 @@
  * CUDA plugin (src/cuda/gsp_cuda_gateway.cu).
  */
 #include "gsp_internal.h"
+#include "gsp_semiring.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
 #endif
@@ -24,7 +25,7 @@ gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_mat
             "%s: A is bool, whose device copy is bit-packed (64 entries a word); cast it to a numeric type "
             "for a dense view",
             fn);
-  GSP_CHECK(absent_as != GSP_OR_AND && absent_as != GSP_PLUS_TIMES, GSP_DOMAIN_MISMATCH,
+  GSP_CHECK(gsp_semiring_path_encoding(absent_as), GSP_DOMAIN_MISMATCH,
             "%s: absent_as must be MIN_PLUS, MAX_PLUS, MAX_MIN or MIN_MAX, not %s", fn, gsp__semiring_name(absent_as));
   GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld; device copies are square", fn,
             (long long)A->nrows, (long long)A->ncols);

@@ -1,6 +1,7 @@
 /* Types, semiring facts, value helpers and process-wide settings. */
 #include <math.h>
 #include <omp.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "gsp_semiring.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h" /* gsp__vburble */
 #endif
 
 size_t gsp_type_size(gsp_type t) {
@@ -123,50 +125,26 @@ void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st) {
   }
 }
 
-/* The additive identity (zero) or the multiplicative one of s in type t. */
-static void semiring_identity(void *out, gsp_semiring s, gsp_type t, bool one) {
-  if (s == GSP_OR_AND) {
-    *(bool *)out = one ? gsp_or_and_one_b() : gsp_or_and_zero_b();
-    return;
-  }
-  switch (s) {
-#define GSP_IDENTITY_CASE_(SR, sr, a, m, z, o)                              \
-  case GSP_##SR:                                                            \
-    switch (t) {                                                            \
-    case GSP_INT32:                                                         \
-      *(int32_t *)out = one ? gsp_##sr##_one_i32() : gsp_##sr##_zero_i32(); \
-      return;                                                               \
-    case GSP_INT64:                                                         \
-      *(int64_t *)out = one ? gsp_##sr##_one_i64() : gsp_##sr##_zero_i64(); \
-      return;                                                               \
-    case GSP_FP32:                                                          \
-      *(float *)out = one ? gsp_##sr##_one_f32() : gsp_##sr##_zero_f32();   \
-      return;                                                               \
-    case GSP_FP64:                                                          \
-      *(double *)out = one ? gsp_##sr##_one_f64() : gsp_##sr##_zero_f64();  \
-      return;                                                               \
-    default:                                                                \
-      return;                                                               \
-    }
-    GSP_NUM_SEMIRING_LIST(GSP_IDENTITY_CASE_)
-#undef GSP_IDENTITY_CASE_
-  default:
-    return;
-  }
-}
-
+/* The values come from gsp_semiring.h, the one definition C and CUDA share. */
 void gsp__semiring_zero(void *out, gsp_semiring s, gsp_type t) {
-  semiring_identity(out, s, t, false);
+  gsp_semiring_zero_value(out, s, t);
 }
 
 void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t) {
-  semiring_identity(out, s, t, true);
+  gsp_semiring_one_value(out, s, t);
 }
 
-/* ---- process-wide settings ---- */
+/* ---- process-wide settings ----
+ *
+ * The environment settings the documentation promises are read here and
+ * nowhere else: GSP_BACKEND (the default backend), GSP_GPUS (the closure's
+ * GPU count), GSP_BURBLE (the burble), GSP_DEBUG (source locations in
+ * messages), GSP_CUDA_PLUGIN (where the loader
+ * finds the plugin), GSP_NCCL_LIBRARY (the multi-GPU path's NCCL). */
 
 static _Atomic int g_backend = -1; /* -1: not yet read from the environment */
 static _Atomic int g_threads = 0;
+static _Atomic int g_burble = -1; /* -1: not yet read from the environment */
 
 static gsp_backend backend_from_env(void) {
   const char *e = getenv("GSP_BACKEND");
@@ -242,4 +220,74 @@ gsp_info gsp_cuda_available(bool *available, char *desc, size_t len) {
 #endif
   if (desc && len > 0) snprintf(desc, len, "%s", buf);
   return GSP_SUCCESS;
+}
+
+/* A path setting: NULL when unset or empty. */
+static const char *path_setting(const char *name) {
+  const char *e = getenv(name);
+  return e && *e ? e : NULL;
+}
+
+const char *gsp__setting_cuda_plugin(void) {
+  return path_setting("GSP_CUDA_PLUGIN");
+}
+
+const char *gsp__setting_nccl_library(void) {
+  return path_setting("GSP_NCCL_LIBRARY");
+}
+
+long gsp__setting_gpus(void) {
+  const char *e = getenv("GSP_GPUS");
+  if (!e || !*e) return 0;
+  char *end = NULL;
+  const long v = strtol(e, &end, 10);
+  return (*end != '\0' || v < 1 || v > (1L << 30)) ? -1 : v;
+}
+
+const char *gsp__setting_gpus_text(void) {
+  const char *e = getenv("GSP_GPUS");
+  return e ? e : "";
+}
+
+/* GSP_DEBUG=1 (any value but empty or "0"), read once: messages end with
+ * the source location of the failed check, " [io_stream.c:23]", for bug
+ * reports; otherwise a user sees the message alone. */
+bool gsp__debug_mode(void) {
+  static _Atomic int on = -1;
+  int v = atomic_load(&on);
+  if (v < 0) {
+    const char *e = getenv("GSP_DEBUG");
+    v = e && *e && strcmp(e, "0") != 0;
+    atomic_store(&on, v);
+  }
+  return v;
+}
+
+gsp_info gsp_set_burble(bool on) {
+  atomic_store(&g_burble, on ? 1 : 0);
+  return GSP_SUCCESS;
+}
+
+bool gsp__burble_on(void) {
+  int b = atomic_load(&g_burble);
+  if (b < 0) {
+    const char *e = getenv("GSP_BURBLE");
+    b = e && strcmp(e, "1") == 0;
+    atomic_store(&g_burble, b);
+  }
+  return b > 0;
+}
+
+void gsp__vburble(const char *fmt, va_list ap) {
+  if (!gsp__burble_on()) return;
+  char line[512];
+  vsnprintf(line, sizeof line, fmt, ap);
+  fprintf(stderr, "[gsp] %s\n", line); /* one write per line: threads do not interleave within it */
+}
+
+void gsp__burble(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  gsp__vburble(fmt, ap);
+  va_end(ap);
 }

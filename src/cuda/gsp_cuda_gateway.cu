@@ -1,6 +1,7 @@
 /*
- * The C gateway (gsp_cuda.h): device discovery, the closure entry point, and
- * the device copy of a matrix (upload, lazy download, release).
+ * The C gateway (gsp_cuda.h): device discovery, the resident closure's
+ * launcher, and the device copy of a matrix (upload, lazy download,
+ * release). Where a closure runs is decided in src/ops/closure.
  *
  * A closure result stays on the device (M->dev, M->dev_only) with its entry
  * count already in M->nvals; the host copy is made only when core code asks
@@ -18,9 +19,7 @@
 #include <sys/mman.h>
 
 #include "bits_pack.h"
-#include "closure_scale.h"
 #include "gsp_cuda_internal.cuh"
-#include "gsp_cuda_scale.h"
 #include "gsp_cuda_stage.h"
 
 /* GSP_ALLOC for C++ (no implicit conversion from void *). */
@@ -101,89 +100,13 @@ void gsp_cuda_start(void) {
 
 /* ---- host-side values ---- */
 
-/* The semiring zero of (s, t) into out (t numeric). */
-static void zero_value(void *out, gsp_semiring s, gsp_type t) {
-#define GSP_CU_Z_(ct)                                         \
-  {                                                           \
-    ct v = s == GSP_MIN_PLUS   ? Sr<GSP_MIN_PLUS, ct>::zero() \
-           : s == GSP_MAX_PLUS ? Sr<GSP_MAX_PLUS, ct>::zero() \
-           : s == GSP_MAX_MIN  ? Sr<GSP_MAX_MIN, ct>::zero()  \
-                               : Sr<GSP_MIN_MAX, ct>::zero();  \
-    memcpy(out, &v, sizeof v);                                \
-  }
-  switch (t) {
-  case GSP_INT32:
-    GSP_CU_Z_(int32_t) break;
-  case GSP_INT64:
-    GSP_CU_Z_(int64_t) break;
-  case GSP_FP32:
-    GSP_CU_Z_(float) break;
-  case GSP_FP64:
-    GSP_CU_Z_(double) break;
-  default:
-    break;
-  }
-#undef GSP_CU_Z_
-}
-
 /* Whether s and e mark "absent" with the same value (so a device copy
  * encoded for e serves a closure under s). */
 static bool same_zero(gsp_semiring s, gsp_semiring e) {
-  const bool sp = s == GSP_MIN_PLUS || s == GSP_MIN_MAX, ep = e == GSP_MIN_PLUS || e == GSP_MIN_MAX;
-  return sp == ep;
-}
-
-/*
- * Whether every off-diagonal weight of M is > 0 (sign > 0) or < 0 (sign < 0).
- * Blocked FW computes exact distances under any ties, but its successors can
- * loop when an optimal walk ties a path through a zero-weight cycle (the
- * panel products use the diagonal tile already closed over the whole k-block,
- * so a lower k can win a tie that sequential FW gives to a higher one). With
- * every cycle strictly positive (MIN_PLUS) or negative (MAX_PLUS), d strictly
- * decreases along the successors and no loop is possible; other inputs with
- * paths go to the CPU. The diagonal is skipped: a self-loop never wins.
- */
-struct SignCtx {
-  const struct gsp_matrix_s *M;
-  int sign;
-  std::atomic<bool> bad{false};
-};
-
-template <class T> static void sign_rows(void *c, int64_t lo, int64_t hi) {
-  SignCtx &d = *(SignCtx *)c;
-  const struct gsp_matrix_s *M = d.M;
-  const int64_t n = M->nrows;
-  const T *x = (const T *)M->x;
-  const bool pos = d.sign > 0;
-  bool bad = false;
-  for (int64_t i = lo; i < hi && !bad; i++) {
-    if (M->fmt == GSP_FMT_CSR) {
-      for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++) bad |= (int64_t)M->j[k] != i && !(pos ? x[k] > 0 : x[k] < 0);
-    } else {
-      const T *xr = x + (size_t)i * n;
-      const uint8_t *br = M->b ? M->b + (size_t)i * n : NULL;
-      for (int64_t j = 0; j < n; j++) bad |= j != i && (!br || br[j]) && !(pos ? xr[j] > 0 : xr[j] < 0);
-    }
-    if ((i & 255) == 0 && d.bad.load(std::memory_order_relaxed)) return;
-  }
-  if (bad) d.bad.store(true);
-}
-
-static bool strictly_signed(const struct gsp_matrix_s *M, int sign) {
-  SignCtx d;
-  d.M = M;
-  d.sign = sign;
-  gsp__range_fn f = M->type == GSP_INT32   ? sign_rows<int32_t>
-                    : M->type == GSP_INT64 ? sign_rows<int64_t>
-                    : M->type == GSP_FP32  ? sign_rows<float>
-                    : M->type == GSP_FP64  ? sign_rows<double>
-                                           : NULL;
-  if (!f) return false;
-  const int64_t grain = M->fmt == GSP_FMT_CSR
-                            ? 1 + (int64_t)(((int64_t)1 << 18) / (M->nvals / (M->nrows ? M->nrows : 1) + 1))
-                            : 1 + (((int64_t)1 << 18) / (M->nrows ? M->nrows : 1));
-  gsp__host_parallel(M->nrows, grain, f, &d);
-  return !d.bad.load();
+  double zs = 0, ze = 0;
+  gsp_semiring_zero_value(&zs, s, GSP_FP64);
+  gsp_semiring_zero_value(&ze, e, GSP_FP64);
+  return zs == ze;
 }
 
 /* ---- device copy ---- */
@@ -395,7 +318,7 @@ static gsp_info upload(struct gsp_dev_matrix **out, const struct gsp_matrix_s *M
     dev->nonneg = true;
   } else {
     const size_t ts = gsp_type_size(t);
-    zero_value(u.zero, s, t);
+    gsp_semiring_zero_value(u.zero, s, t);
     gsp__stage_fn f = GSP_CU_BY_TYPE(t, up_fill);
     GSP_TRY(gsp__cuda_stage_upload(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &u));
     GSP_CHECK(!u.nan.load(), GSP_INVALID_VALUE, "gsp_closure: M holds a NaN weight");
@@ -481,7 +404,7 @@ gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
       GSP_CU_ALLOC(b, nn, 1);
       huge_pages(b, nn);
     }
-    zero_value(dc.zero, dev->enc, A->type);
+    gsp_semiring_zero_value(dc.zero, dev->enc, A->type);
     dc.x = reuse ? A->x : x;
     dc.b = !need_b ? NULL : b ? b : A->b;
     const gsp_type t = A->type;
@@ -549,7 +472,7 @@ gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_
   ec.x = out;
   ec.n = n;
   ec.fill = absent && (size_t)A->nvals != (size_t)n * (size_t)n;
-  zero_value(ec.zero, dev->enc, A->type);
+  gsp_semiring_zero_value(ec.zero, dev->enc, A->type);
   if (ec.fill) memcpy(ec.absent, absent, ts);
   const gsp_type t = A->type;
   gsp__stage_fn f = GSP_CU_BY_TYPE(t, export_drain);
@@ -667,120 +590,13 @@ static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, i
   return info;
 }
 
-/* ---- out of core and several GPUs: the result goes to the host ---- */
-
-struct NanCtx {
-  const void *x;
-  gsp_type t;
-  std::atomic<bool> nan{false};
-};
-
-static void nan_range(void *c, int64_t lo, int64_t hi) {
-  NanCtx &d = *(NanCtx *)c;
-  bool nan = false;
-  if (d.t == GSP_FP32)
-    for (int64_t k = lo; k < hi; k++) nan |= ((const float *)d.x)[k] != ((const float *)d.x)[k];
-  else
-    for (int64_t k = lo; k < hi; k++) nan |= ((const double *)d.x)[k] != ((const double *)d.x)[k];
-  if (nan) d.nan.store(true);
+size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M) {
+  if (!M->dev || !M->dev->d) return 0;
+  const size_t dnp = (size_t)M->dev->np;
+  return M->type == GSP_BOOL ? dnp * dnp / 8 : dnp * dnp * gsp_type_size(M->type);
 }
 
-/* n from which the automatic choice spreads a closure over every GPU: one
- * GPU then computes >= 3 s (n^3 / 12e12 tasks/s), more than the host-side
- * copies the multi-GPU path adds (its result comes back to the host, while
- * one GPU keeps it resident); the per-round broadcasts are then < 5% of a
- * round (docs/distributed.md). GSP_MGPU_AUTO_N overrides it (testing). */
-#define GSP_MGPU_AUTO_N 32768
-
-/* A positive integer from the environment, 0 when unset; -1 when malformed. */
-static long env_count(const char *name) {
-  const char *e = getenv(name);
-  if (!e || !*e) return 0;
-  char *end = NULL;
-  long v = strtol(e, &end, 10);
-  return (*end != '\0' || v < 1 || v > (1L << 30)) ? -1 : v;
-}
-
-/*
- * Closure of M through a host working copy: out of core on the current GPU
- * within `budget` bytes (gpus == 1) or over `gpus` GPUs (cap per GPU). M is
- * replaced only on success; its device copy is dropped first (the host copy
- * is made valid), so the device memory is free for the pages.
- */
-static gsp_info closure_host(struct gsp_matrix_s *M, gsp_semiring s, bool non_reflexive, size_t budget, int gpus,
-                             size_t cap) {
-  static const char *const fn = "gsp_closure (CUDA)";
-  gsp_info info = GSP_SUCCESS;
-  struct gsp_matrix_s *W = NULL;
-  gsp_cuda_mgpu mg = NULL;
-#define GSP_FREE_ALL (gsp__matrix_destroy(W), gsp_cuda_mgpu_destroy(mg))
-  const gsp_type t = M->type;
-  const int64_t n = M->nrows;
-  if (M->dev_only) GSP_TRY(gsp_cuda_matrix_download(M));
-  gsp_cuda_matrix_release(M);
-  {
-    gsp_matrix copy = NULL;
-    GSP_TRY(gsp_matrix_dup(&copy, M));
-    gsp__unregister(copy);
-    W = copy;
-  }
-  unsigned char zero[16];
-  zero_value(zero, s, t);
-  GSP_TRY(gsp__matrix_to_full(W, zero));
-  if (t == GSP_FP32 || t == GSP_FP64) {
-    /* gsp_closure leaves the NaN check to the GPU paths */
-    NanCtx nc;
-    nc.x = W->x;
-    nc.t = t;
-    gsp__host_parallel((int64_t)((size_t)n * n), (int64_t)1 << 18, nan_range, &nc);
-    GSP_CHECK(!nc.nan.load(), GSP_INVALID_VALUE, "gsp_closure: M holds a NaN weight");
-  }
-  bool cycle = false;
-  gsp__scale_record rec;
-  memset(&rec, 0, sizeof rec);
-  if (gpus > 1) {
-    bool nonneg = false;
-    if (t == GSP_INT32 && s == GSP_MIN_PLUS) {
-      const int32_t *x = (const int32_t *)W->x;
-      nonneg = true;
-      for (size_t k = 0; k < (size_t)n * n && nonneg; k++) nonneg = x[k] >= 0;
-    }
-    GSP_TRY(gsp_cuda_mgpu_create(&mg, t, n, gpus, cap));
-    GSP_TRY(gsp_cuda_mgpu_upload(mg, W->x, s));
-    GSP_TRY(gsp_cuda_mgpu_run(mg, s, !non_reflexive, nonneg, &cycle));
-    if (!cycle) GSP_TRY(gsp_cuda_mgpu_download(mg, W->x));
-    rec.mode = GSP_SCALE_MGPU;
-    rec.gpus = gpus;
-    gsp_cuda_mgpu_grid(mg, &rec.grid_rows, &rec.grid_cols);
-    gsp_cuda_mgpu_destroy(mg);
-    mg = NULL;
-  } else {
-    const long rows = env_count("GSP_OOC_PAGE_ROWS"), slots = env_count("GSP_OOC_SLOTS");
-    gsp_cuda_ooc_report rep;
-    GSP_TRY(gsp_cuda_fw_ooc(W->x, n, t, s, !non_reflexive, budget, rows > 0 ? rows : 0, slots > 1 ? (int)slots : 0,
-                            &cycle, &rep));
-    rec.mode = GSP_SCALE_OOC;
-    rec.page_rows = rep.page_rows;
-    rec.pages = rep.pages;
-    rec.slots = rep.slots;
-    rec.loads = rep.loads;
-    rec.stores = rep.stores;
-    rec.gpus = 1;
-  }
-  gsp__scale_note(&rec); /* the path taken, also when a cycle fails it */
-  GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
-            s == GSP_MAX_PLUS ? "positive" : "negative");
-  GSP_TRY(gsp__matrix_mark_absent(W, zero));
-  /* Commit: nothing fails past here. */
-  gsp__matrix_swap_in(M, W);
-  W = NULL;
-  gsp__matrix_host_changed(M);
-#undef GSP_FREE_ALL
-  return info;
-}
-
-gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool non_reflexive,
-                          size_t device_memory_cap, int gpus, bool *taken) {
+gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_matrix *fresh = NULL;
   int32_t *dsucc = NULL;
@@ -788,126 +604,10 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
 #define GSP_FREE_ALL \
   (dev_free(fresh), cudaFree(dsucc), (void)cudaGetLastError(), in_place ? gsp_cuda_matrix_release(M) : (void)0)
   static const char *const fn = "gsp_closure (CUDA)";
-  *taken = false;
   const gsp_type t = M->type;
   const int64_t n = M->nrows;
   const bool bits = t == GSP_BOOL;
-  /* Decline what has no kernel: the CPU runs it. */
-  if (s == GSP_OR_AND ? !bits : (bits || s > GSP_MIN_MAX)) {
-    gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU closure has no kernel for %s on %s", gsp__semiring_name(s),
-                        gsp__type_name(t));
-    return GSP_SUCCESS;
-  }
-  if (bits && succ) { /* no bit-packed path recording */
-    gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU closure of OR_AND records no successors");
-    return GSP_SUCCESS;
-  }
-  if (n == 0 || n != M->ncols) return GSP_SUCCESS;
-  if (!gsp_cuda_usable(NULL, 0)) return GSP_SUCCESS;
-  if (succ) {
-    /* successors only where they are provably loop-free (strictly_signed) */
-    if (s != GSP_MIN_PLUS && s != GSP_MAX_PLUS) {
-      gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU closure records successors for MIN_PLUS and MAX_PLUS only");
-      return GSP_SUCCESS;
-    }
-    if (M->dev_only) {
-      *taken = true; /* a download error is this call's result */
-      GSP_TRY(gsp_cuda_matrix_download(M));
-      *taken = false;
-    }
-    if (M->fmt == GSP_FMT_BITS || !strictly_signed(M, s == GSP_MIN_PLUS ? 1 : -1)) {
-      gsp__device_decline(GSP_DOMAIN_MISMATCH,
-                          "the GPU closure records successors only where they are provably "
-                          "loop-free (every weight %s 0)",
-                          s == GSP_MIN_PLUS ? ">" : "<");
-      return GSP_SUCCESS;
-    }
-  }
-  /* How many GPUs: the option, else GSP_GPUS, else automatic. */
-  long want = gpus;
-  if (want <= 0) {
-    want = env_count("GSP_GPUS");
-    if (want < 0) {
-      *taken = true;
-      return GSP_ERROR(GSP_INVALID_VALUE, "%s: GSP_GPUS='%s' is not a positive GPU count", fn, getenv("GSP_GPUS"));
-    }
-  }
-  const int usable = gsp_cuda_usable_count();
-  if (want > usable) {
-    *taken = true;
-    return GSP_ERROR(GSP_NO_DEVICE, "%s: %ld GPUs asked for, %d usable", fn, want, usable);
-  }
-  int G = want > 1 ? (int)want : 1;
-  const long auto_n = env_count("GSP_MGPU_AUTO_N");
-  if (want == 0 && usable > 1 && n >= (auto_n > 0 ? auto_n : GSP_MGPU_AUTO_N) && gsp_cuda_mgpu_built()) G = usable;
-  /* successors and bit-packed OR_AND are closed on one GPU; matrices with
-   * fewer 128-tiles than GPUs in a grid row as well */
-  if (G > 1 && (bits || succ || gsp_cuda_mgpu_bytes(t, n, G) == 0)) G = 1;
-
   const int64_t np = gsp_cuda_padded_n(t, n);
-  const size_t need = gsp_cuda_closure_bytes(t, n, succ != NULL);
-  size_t free_b = 0, total_b = 0;
-  const cudaError_t me = cudaMemGetInfo(&free_b, &total_b);
-  if (me != cudaSuccess) {
-    (void)cudaGetLastError();
-    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "the free device memory cannot be read: %s", cudaGetErrorString(me));
-    return GSP_SUCCESS;
-  }
-  /* A resident copy of M already counts toward what is free. */
-  size_t resident = 0;
-  if (M->dev) {
-    const size_t dnp = (size_t)M->dev->np;
-    resident = bits ? dnp * dnp / 8 : dnp * dnp * gsp_type_size(t);
-  }
-  if (G > 1 && want == 0) {
-    /* automatic: only when the blocks fit (free memory of this GPU as the
-     * estimate for all) */
-    const size_t per = gsp_cuda_mgpu_bytes(t, n, G);
-    if (per > free_b || (device_memory_cap && per > device_memory_cap)) G = 1;
-  }
-  if (G > 1) {
-    *taken = true;
-    return closure_host(M, s, non_reflexive, 0, G, device_memory_cap);
-  }
-  size_t limit = free_b + resident;
-  if (device_memory_cap != 0 && device_memory_cap < limit) limit = device_memory_cap;
-  if (need > limit) {
-    /* Out of core. Not for successors or bit-packed OR_AND: the CPU runs
-     * those. Without a cap some free memory is left to the runtime. */
-    if (bits || succ) {
-      gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY,
-                          "n = %lld: the closure%s needs %zu bytes of device memory and %zu are available "
-                          "(out of core covers neither successors nor bit-packed OR_AND)",
-                          (long long)n, succ ? " with successors" : "", need, limit);
-      return GSP_SUCCESS;
-    }
-    size_t budget = limit;
-    if (device_memory_cap == 0 || device_memory_cap >= free_b + resident) {
-      const size_t margin = (size_t)256 << 20;
-      budget = budget > margin ? budget - margin : 0;
-    }
-    gsp__ooc_plan pl;
-    const long rows = env_count("GSP_OOC_PAGE_ROWS"), slots = env_count("GSP_OOC_SLOTS");
-    if (!gsp__ooc_plan_make(&pl, np, gsp_type_size(t), budget, rows > 0 ? rows : 0, slots > 1 ? (int)slots : 0)) {
-      if (device_memory_cap == 0 || device_memory_cap >= free_b + resident) {
-        /* the device is nearly full (other processes hold it): the CPU runs it under AUTO */
-        gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY,
-                            "n = %lld: the device has %zu bytes free, below the %zu bytes that out-of-core "
-                            "closure needs",
-                            (long long)n, free_b + resident, gsp__ooc_bytes(np, gsp_type_size(t), 128, 2));
-        return GSP_SUCCESS;
-      }
-      *taken = true;
-      return GSP_ERROR(GSP_DEVICE_OUT_OF_MEMORY,
-                       "%s: n = %lld: the device memory cap of %zu bytes is below the %zu bytes that out-of-core "
-                       "closure needs (two pages of 128 rows)",
-                       fn, (long long)n, device_memory_cap, gsp__ooc_bytes(np, gsp_type_size(t), 128, 2));
-    }
-    *taken = true;
-    return closure_host(M, s, non_reflexive, budget, 1, device_memory_cap);
-  }
-  *taken = true;
-
   struct gsp_dev_matrix *dev = M->dev;
   if (dev && !(dev->np == np && (bits || same_zero(s, dev->enc)))) {
     /* encoded for another semiring's zero: start again from the host */
@@ -915,7 +615,7 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
     gsp_cuda_matrix_release(M);
     dev = NULL;
   }
-  if (dev && M->dev_only && (s == GSP_MIN_PLUS || s == GSP_MAX_PLUS) && !(dev->closed && dev->closed_sr == s)) {
+  if (dev && M->dev_only && gsp_semiring_cycle_sign(s) != 0 && !(dev->closed && dev->closed_sr == s)) {
     /* a cycle would destroy the only copy of M: keep a host copy */
     GSP_TRY(gsp_cuda_matrix_download(M));
   }
@@ -929,16 +629,9 @@ gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gs
   /* nonneg is kept exact: set at upload, cleared by any closure but MIN_PLUS */
   const bool dpx = t == GSP_INT32 && s == GSP_MIN_PLUS && dev->nonneg;
   bool cycle = false;
-  {
-    gsp__scale_record rec;
-    memset(&rec, 0, sizeof rec);
-    rec.mode = GSP_SCALE_IN_CORE;
-    rec.gpus = 1;
-    gsp__scale_note(&rec);
-  }
-  GSP_TRY(gsp_cuda_fw_device(dev->d, dsucc, n, np, t, s, !non_reflexive, dpx, &cycle));
+  GSP_TRY(gsp_cuda_fw_device(dev->d, dsucc, n, np, t, s, reflexive, dpx, &cycle));
   GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
-            s == GSP_MAX_PLUS ? "positive" : "negative");
+            gsp_semiring_cycle_sign(s) > 0 ? "positive" : "negative");
   int64_t nvals = 0;
   GSP_TRY(gsp_cuda_count_present(&nvals, dev->d, n, np, t, s));
   struct gsp_matrix_s *S = NULL;

@@ -64,6 +64,18 @@ const char *gsp__type_name(gsp_type t) {
 const char *gsp__semiring_name(gsp_semiring s) {
   return H->semiring_name(s);
 }
+const char *gsp__setting_nccl_library(void) {
+  return H->nccl_library();
+}
+bool gsp__burble_on(void) {
+  return H->burble_on();
+}
+void gsp__burble(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  H->vburble(fmt, ap);
+  va_end(ap);
+}
 
 void gsp__unregister(void *obj) {
   H->unregister(obj);
@@ -126,7 +138,4 @@ size_t gsp__ooc_bytes(int64_t np, size_t ts, int64_t B, int slots) {
 }
 bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows, int force_slots) {
   return H->ooc_plan_make(pl, np, ts, budget, force_rows, force_slots);
-}
-void gsp__scale_note(const gsp__scale_record *r) {
-  H->scale_note(r);
 }

@@ -173,24 +173,12 @@ template <gsp_semiring S, class T> struct PolNum {
  * is >= INT32_MAX (an infinity involved, or a saturating overflow) the
  * saturating gsp_plus_sat_inf_i32 gives INT32_MAX >= c, so min leaves c: the
  * same as unsigned min(c, a + b). One DPX VIADDMNMX.U32 per task. */
-struct PolMinPlusU32 {
-  typedef int32_t TC;
-  typedef int32_t TA;
-  static const gsp_semiring sr = GSP_MIN_PLUS;
+struct PolMinPlusU32 : PolNum<GSP_MIN_PLUS, int32_t> {
   static __device__ __forceinline__ int32_t fma(int32_t c, int32_t a, int32_t b) {
     return (int32_t)__viaddmin_u32((unsigned)a, (unsigned)b, (unsigned)c);
   }
   static __device__ __forceinline__ int32_t cand(int32_t a, int32_t b) {
     return (int32_t)((unsigned)a + (unsigned)b);
-  }
-  static __host__ __device__ __forceinline__ int32_t zero() {
-    return Sr<GSP_MIN_PLUS, int32_t>::zero();
-  }
-  static __host__ __device__ __forceinline__ int32_t one() {
-    return Sr<GSP_MIN_PLUS, int32_t>::one();
-  }
-  static __device__ __forceinline__ int32_t add(int32_t a, int32_t b) {
-    return Sr<GSP_MIN_PLUS, int32_t>::add(a, b);
   }
 };
 

@@ -192,12 +192,11 @@ gsp_info run(Job &j) {
   const auto t0 = std::chrono::steady_clock::now();
   Team tm{&j, p, dev};
   gsp__team(W, team_work, &tm);
-  static const bool trace = getenv("GSP_STAGE_TRACE") && *getenv("GSP_STAGE_TRACE") == '1';
-  if (trace) { /* for benchmarks: what each staged transfer cost */
+  if (gsp__burble_on()) { /* what each staged transfer cost */
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double gb = (double)j.rows * (double)j.row_bytes / 1e9;
-    fprintf(stderr, "[gsp stage] %s %.3f GB in %.2f ms (%.1f GB/s, %d workers)\n", j.up ? "upload" : "download", gb,
-            s * 1e3, s > 0 ? gb / s : 0.0, W);
+    gsp__burble("stage: %s %.3f GB in %.2f ms (%.1f GB/s, %d workers)", j.up ? "upload" : "download", gb, s * 1e3,
+                s > 0 ? gb / s : 0.0, W);
   }
   const cudaError_t e = (cudaError_t)j.err.load();
   if (e != cudaSuccess) GSP_CUDA_TRY(e);

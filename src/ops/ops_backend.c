@@ -12,9 +12,11 @@ gsp_info gsp__backend_pick(gsp__backend_choice *c, gsp_backend requested, bool a
   GSP_CHECK(requested == GSP_BACKEND_AUTO || requested == GSP_BACKEND_CPU || requested == GSP_BACKEND_CUDA,
             GSP_INVALID_VALUE, "%s: invalid backend %d", fn, (int)requested);
   const gsp_backend b = gsp__backend_for(requested);
-  if (b == GSP_BACKEND_CPU) return info;
   c->required = b == GSP_BACKEND_CUDA;
-  if (!c->required && !auto_gpu) return info;
+  if (b == GSP_BACKEND_CPU || (!c->required && !auto_gpu)) {
+    gsp__burble("%s: runs on the CPU (%s)", fn, b == GSP_BACKEND_CPU ? "CPU backend" : "AUTO: too small for the GPU");
+    return info;
+  }
 #ifdef GSP_HAVE_CUDA
   /* the loader answers from its cache after the first question */
   char desc[256] = "";
@@ -24,12 +26,15 @@ gsp_info gsp__backend_pick(gsp__backend_choice *c, gsp_backend requested, bool a
 #else
   GSP_CHECK(!c->required, GSP_NO_DEVICE, "%s: CUDA backend requested but this build of gsp has none", fn);
 #endif
+  if (c->gpu) gsp__burble("%s: offered to the GPU (%s)", fn, c->required ? "CUDA backend" : "AUTO");
+  else gsp__burble("%s: runs on the CPU (AUTO: no usable GPU)", fn);
 #undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp__backend_declined(const gsp__backend_choice *c, const char *fn) {
   if (!c->required) {
+    gsp__burble("%s: runs on the CPU (the GPU declined)", fn);
     gsp__device_decline_clear();
     return GSP_SUCCESS;
   }

@@ -2,8 +2,11 @@
  * The one definition of every semiring and binary operator, compiled by both
  * the C compiler and nvcc. Instances are generated from two X-macro tables:
  *
- *   GSP_NUM_TYPE_LIST(X)   X(TYPE, ctype, suffix, POS_INF, NEG_INF)
- *   GSP_SEMIRING_LIST(X)   X(SEMIRING, add, mul, zero, one)
+ *   GSP_NUM_TYPE_LIST(X)       X(TYPE, ctype, suffix, POS_INF, NEG_INF)
+ *   GSP_NUM_SEMIRING_LIST(X)   X(SEMIRING, name, add, mul, zero, one)
+ *
+ * and the facts every part of the library asks about a semiring (which have
+ * a closure, which cycles diverge, ...) from GSP_SEMIRING_FACTS below.
  *
  * For each (semiring, numeric type) the functions
  *   gsp_<sr>_add_<sfx>(a, b), gsp_<sr>_mul_<sfx>(a, b),
@@ -17,6 +20,8 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "gsp.h"
 
 #ifdef __CUDACC__
 #define GSP_HD static inline __host__ __device__
@@ -232,5 +237,90 @@ GSP_HD bool gsp_minus_b(bool a, bool b) {
   }
 GSP_TYPE_LIST(GSP_DEF_LOGIC_)
 #undef GSP_DEF_LOGIC_
+
+/* ---- facts of each semiring: the one place they are written ----
+ *
+ *   GSP_SEMIRING_FACTS(X)   X(SR, closure, cycle_sign, path_encoding)
+ *
+ * closure: the additive monoid is idempotent, so M* = I + M + M^2 + ... is
+ *   the Floyd-Warshall closure (gsp_closure, the CPU and the CUDA kernels,
+ *   dense numeric or bit-packed for OR_AND); PLUS_TIMES's would be
+ *   (I - M)^-1, a linear solve.
+ * cycle_sign: -1 when a negative cycle makes the closure diverge
+ *   (MIN_PLUS), +1 for a positive one (MAX_PLUS), 0 when no cycle can.
+ *   Successors are provably loop-free on the GPU when every off-diagonal
+ *   weight has the opposite sign.
+ * path_encoding: a path semiring over numeric types, whose zero marks an
+ *   absent entry of a dense copy (gsp_matrix_device_view). */
+#define GSP_SEMIRING_FACTS(X) \
+  X(MIN_PLUS, true, -1, true) \
+  X(MAX_PLUS, true, 1, true)  \
+  X(MAX_MIN, true, 0, true)   \
+  X(MIN_MAX, true, 0, true)   \
+  X(OR_AND, true, 0, false)   \
+  X(PLUS_TIMES, false, 0, false)
+
+#define GSP_SR_FACT_(name, col)                    \
+  GSP_HD int gsp_semiring_##name(gsp_semiring s) { \
+    switch (s) { GSP_SEMIRING_FACTS(col) }         \
+    return 0;                                      \
+  }
+#define GSP_SR_CLOSURE_(SR, closure, sign, enc) \
+  case GSP_##SR:                                \
+    return closure;
+#define GSP_SR_SIGN_(SR, closure, sign, enc) \
+  case GSP_##SR:                             \
+    return sign;
+#define GSP_SR_ENC_(SR, closure, sign, enc) \
+  case GSP_##SR:                            \
+    return enc;
+GSP_SR_FACT_(has_closure, GSP_SR_CLOSURE_)
+GSP_SR_FACT_(cycle_sign, GSP_SR_SIGN_)
+GSP_SR_FACT_(path_encoding, GSP_SR_ENC_)
+#undef GSP_SR_FACT_
+#undef GSP_SR_CLOSURE_
+#undef GSP_SR_SIGN_
+#undef GSP_SR_ENC_
+
+/* The zero (absent) and one (identity) of s in type t, as a value of t in
+ * out (host code: the C core, the gateway's conversions). Nothing is
+ * written for a pair that does not fit (gsp__semiring_fits). */
+#define GSP_SR_VALUE_(which)                                                               \
+  static inline void gsp_semiring_##which##_value(void *out, gsp_semiring s, gsp_type t) { \
+    if (s == GSP_OR_AND) {                                                                 \
+      if (t == GSP_BOOL) *(bool *)out = gsp_or_and_##which##_b();                          \
+      return;                                                                              \
+    }                                                                                      \
+    switch (s) { GSP_NUM_SEMIRING_LIST(GSP_SR_##which##_CASE_) default : return; }         \
+  }
+#define GSP_SR_TYPED_(sr, which)                  \
+  switch (t) {                                    \
+  case GSP_INT32:                                 \
+    *(int32_t *)out = gsp_##sr##_##which##_i32(); \
+    return;                                       \
+  case GSP_INT64:                                 \
+    *(int64_t *)out = gsp_##sr##_##which##_i64(); \
+    return;                                       \
+  case GSP_FP32:                                  \
+    *(float *)out = gsp_##sr##_##which##_f32();   \
+    return;                                       \
+  case GSP_FP64:                                  \
+    *(double *)out = gsp_##sr##_##which##_f64();  \
+    return;                                       \
+  default:                                        \
+    return;                                       \
+  }
+#define GSP_SR_zero_CASE_(SR, sr, a, m, z, o) \
+  case GSP_##SR:                              \
+    GSP_SR_TYPED_(sr, zero)
+#define GSP_SR_one_CASE_(SR, sr, a, m, z, o) \
+  case GSP_##SR:                             \
+    GSP_SR_TYPED_(sr, one)
+GSP_SR_VALUE_(zero)
+GSP_SR_VALUE_(one)
+#undef GSP_SR_VALUE_
+#undef GSP_SR_TYPED_
+#undef GSP_SR_zero_CASE_
+#undef GSP_SR_one_CASE_
 
 #endif /* GSP_SEMIRING_H */

@@ -99,8 +99,7 @@ std::mutex api_lock; /* loading, NCCL_NVLS_ENABLE, communicator cache */
 
 bool load_nccl() {
   if (api.lib) return true;
-  const char *env = getenv("GSP_NCCL_LIBRARY");
-  const char *cands[] = {env && *env ? env : nullptr, GSP_NCCL_LIBRARY_PATH, "libnccl.so.2", "libnccl.so"};
+  const char *cands[] = {gsp__setting_nccl_library(), GSP_NCCL_LIBRARY_PATH, "libnccl.so.2", "libnccl.so"};
   void *lib = nullptr;
   const char *err = "no candidate";
   for (const char *c : cands) {
@@ -444,7 +443,8 @@ gsp_info gsp_cuda_mgpu_download(gsp_cuda_mgpu m, void *H) {
 gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle) {
   DeviceGuard guard;
   *cycle = false;
-  if (s > GSP_MIN_MAX) return GSP_ERROR(GSP_PANIC, "gsp_cuda_mgpu_run: semiring %d has no numeric kernel", (int)s);
+  if (!gsp_semiring_path_encoding(s))
+    return GSP_ERROR(GSP_PANIC, "gsp_cuda_mgpu_run: semiring %d has no numeric kernel", (int)s);
   gsp_mgpu_view v;
   v.grid = &m->grid;
   v.devs = m->devs.data();

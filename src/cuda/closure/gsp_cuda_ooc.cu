@@ -62,7 +62,7 @@ gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool re
                          int64_t force_rows, int force_slots, bool *cycle, gsp_cuda_ooc_report *rep) {
   static const char *const fn = "gsp_closure (CUDA, out of core)";
   *cycle = false;
-  if (t == GSP_BOOL || s > GSP_MIN_MAX || n < 1)
+  if (t == GSP_BOOL || !gsp_semiring_path_encoding(s) || n < 1)
     return GSP_ERROR(GSP_PANIC, "%s: numeric types and semirings only", fn);
   const size_t ts = gsp_type_size(t);
   const int64_t np = gsp_cuda_padded_n(t, n);
@@ -132,7 +132,7 @@ gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool re
     (void)cudaGetLastError();
   }
   const auto t3 = std::chrono::steady_clock::now();
-  if (info == GSP_SUCCESS && (s == GSP_MIN_PLUS || s == GSP_MAX_PLUS)) {
+  if (info == GSP_SUCCESS && gsp_semiring_cycle_sign(s) != 0) {
     switch (t) {
     case GSP_INT32:
       *cycle = cycle_t<int32_t>(H, n, s);

@@ -1,8 +1,7 @@
 /*
- * Closures past one GPU's memory (out of core) and over several GPUs: the
- * page plan of the out-of-core schedule (pure arithmetic, shared by the CUDA
- * code, the tests and the benchmark) and a per-thread record of how the last
- * closure ran, for tests that must know which path was taken.
+ * Closures past one GPU's memory (out of core): the page plan of the
+ * out-of-core schedule (pure arithmetic, shared by the closure's branch in
+ * src/ops, the CUDA code, the tests and the benchmark).
  */
 #ifndef GSP_CLOSURE_SCALE_H
 #define GSP_CLOSURE_SCALE_H
@@ -41,29 +40,10 @@ size_t gsp__ooc_bytes(int64_t np, size_t ts, int64_t B, int slots);
  * computation, docs/distributed.md), then 4 (>= 512 rows), 3 (>= 256), 2
  * (>= 128), with the largest page that fits. force_rows (a multiple of 128)
  * and force_slots (>= 2), when nonzero, fix those values (testing: the
- * GSP_OOC_PAGE_ROWS and GSP_OOC_SLOTS variables). Returns false when no plan
- * fits (not even two pages of 128 rows).
+ * knobs of gsp__closure_run). Returns false when no plan fits (not even two
+ * pages of 128 rows).
  */
 bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows, int force_slots);
-
-/* How the last closure of this thread ran. */
-typedef enum {
-  GSP_SCALE_CPU = 0, /* CPU backend (or a GPU decline) */
-  GSP_SCALE_IN_CORE, /* one GPU, matrix resident */
-  GSP_SCALE_OOC,     /* one GPU, out of core */
-  GSP_SCALE_MGPU     /* several GPUs */
-} gsp__scale_mode;
-
-typedef struct {
-  gsp__scale_mode mode;
-  int64_t page_rows, pages;       /* OOC */
-  int slots;                      /* OOC */
-  int64_t loads, stores;          /* OOC page transfers */
-  int gpus, grid_rows, grid_cols; /* MGPU */
-} gsp__scale_record;
-
-void gsp__scale_note(const gsp__scale_record *r);
-void gsp__scale_last(gsp__scale_record *r);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gsp_diag.h"
 #include "gsp_internal.h"
 
 #ifdef __cplusplus
@@ -30,21 +31,18 @@ bool gsp_cuda_usable(char *desc, size_t len);
 void gsp_cuda_start(void);
 
 /*
- * Closure on the GPU. Sets *taken = false and returns GSP_SUCCESS when the
- * gateway declines the call (no device, a type without a kernel, matrix over
- * the memory cap...), leaving everything unchanged; the caller then runs the
- * CPU kernel. When *taken is true the return code is the result: on success
- * M holds M* (its valid copy may stay on the device, M->dev_only) and, when
- * succ != NULL, *succ is a new INT64 successor matrix; on error M and *succ
- * are unchanged.
+ * The closure of M on one GPU with M resident (src/ops/closure decides that
+ * it runs here: gsp__closure_branch). M's device copy is reused when it has
+ * the encoding s needs, else made from the host content (a NaN weight is
+ * GSP_INVALID_VALUE, checked in that pass). On success M holds M* (the
+ * valid copy stays on the device, M->dev_only, with M->nvals counted) and,
+ * when succ != NULL, *succ is a new INT64 successor matrix (MIN_PLUS /
+ * MAX_PLUS with provably loop-free successors only); on error M's content
+ * and *succ are unchanged.
  */
-gsp_info gsp_cuda_closure(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool non_reflexive,
-                          size_t device_memory_cap, int gpus, bool *taken);
-/* Out of core and several GPUs (gsp_cuda_closure picks them): when n x n does
- * not fit the device memory or device_memory_cap, the closure streams pages
- * of the host matrix through one GPU; gpus > 1 (or automatic, see
- * gsp_closure_opts) spreads it over several GPUs with NCCL. The result is
- * then on the host. */
+gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive);
+/* Bytes of M's dense device copy (0 when none): a closure reuses them. */
+size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M);
 
 /* Number of usable devices (Hopper); the multi-GPU closure uses the first
  * N of them. */
@@ -65,64 +63,25 @@ int gsp_cuda_usable_count(void);
  * (see src/ops/sssp/sssp_gather.h) are written too. The arrays may be new,
  * uninitialised memory: the gateway maps their pages in parallel while the
  * kernel runs and fills them in one parallel pass from pinned staging.
- * algo GSP_SSSP_AUTO picks for the GPU.
+ * algo is the caller's choice for the GPU (never GSP_SSSP_AUTO); k (may be
+ * NULL) the test knobs; stats (may be NULL) receives the call's phase times.
  *
  * gsp_cuda_msssp: Okuyama's batched kernel; dist[k*n + v] (A's type) is the
  * distance from src[k] (+inf where unreached), parent (may be NULL) the same
  * layout (-1 where unreached), or parent32 (may be NULL; instead of
  * parent) the same as int32, present[k*n + v] = 1 where reached (and the
  * same in ppresent, when not NULL: the parents' presence) and *nvals =
- * their count. batch: sources per pass (rounded up to 32, at most
- * 1024), 0 automatic.
+ * their count. batch: sources per pass, the caller's choice (a multiple
+ * of 32, at most 1024, that fits the device: gsp__msssp_batch). stats (may
+ * be NULL) receives the call's phase times.
  */
 struct gsp__sssp_sink;
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
-                       bool *taken);
+                       const gsp__sssp_knobs *k, gsp_cuda_sssp_stats *stats, bool *taken);
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                         int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
-                        int64_t batch, bool *taken);
-
-/* Phase times of the calling thread's last gsp_cuda_sssp or gsp_cuda_msssp
- * call that ran on the device, for benchmarks and tests (seconds; 0 where a
- * phase did not run). Device phases are CUDA events, host ones the host
- * clock. */
-typedef struct {
-  double call_s; /* the whole gateway call (host clock) */
-  /* gsp_cuda_sssp, near-far driver */
-  double setup_s;       /* device: workspace reset, seeding */
-  double kernel_s;      /* device: the persistent kernel alone */
-  double out_s;         /* host: from the kernel's end to the call's return
-                      (extraction, staged copies, the gather pass) */
-  double touch_s;       /* host: mapping the result pages, beside the kernel */
-  int chunks;           /* staged chunks copied back (last run) */
-  int pinned;           /* 1 when the staging was pinned, 0 pageable */
-  double host_before_s; /* host, outside the gateway: from gsp_sssp's entry
-                           to the gateway (checks, vectors), and */
-  double host_after_s;  /* from its return to the published result (set
-                           by gsp_cuda_sssp_note_host) */
-  double tree_s;        /* device: the parent pass after the kernel (near-far:
-                      the arc pass and count; a tie BFS is not in it) */
-  int64_t ties;         /* vertices (msssp: cells) the parent pass left to the
-                      tie BFS of the strict rule */
-  int tie_levels;       /* levels of that BFS (msssp: the most of any batch;
-                      Bellman-Ford: of its BFS from the sources) */
-  int steps;            /* kernel steps (grid barriers) */
-  /* gsp_cuda_msssp, summed over batches */
-  int batches;
-  double relax_s;     /* device: relaxation rounds */
-  double parent_s;    /* device: the recording pass (and any tie BFS) */
-  double transpose_s; /* device: source-major transpose */
-  double d2h_s;       /* device: result copies to pinned staging */
-  double host_copy_s; /* host: rows from staging into the result (a thread
-                         of their own, beside the driving one) */
-  double host_wait_s; /* host: the driving thread waiting (device flags,
-                         a staging slot) */
-} gsp_cuda_sssp_stats;
-void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out);
-/* The caller's host time around a gsp_cuda_sssp call that ran (seconds),
- * into the calling thread's record. */
-void gsp_cuda_sssp_note_host(double before_s, double after_s);
+                        int64_t batch, gsp_cuda_sssp_stats *stats, bool *taken);
 
 /* gsp_cuda_sssp keeps its view of A's device CSR cache (A->dev, shared
  * with the sparse products) for the next call. gsp_cuda_weights_checked:
@@ -155,7 +114,7 @@ size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool pa
 gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
                      const int64_t *src, int64_t nsrc, const void *lim, bool *taken);
 
-/* Contract: only gsp_cuda_closure leaves a matrix device-only, and its
+/* Contract: only gsp_cuda_closure_resident leaves a matrix device-only, and its
  * content is then free of NaN (its input was checked). gsp_closure relies on
  * that to skip the NaN scan of device-resident input; a new producer of
  * device-only results must keep it true or extend that check. */

@@ -41,7 +41,7 @@ extern "C" {
 #ifdef GSP_HAVE_CUDA
 
 /* Raise with any change of either table. */
-#define GSP_CUDA_PLUGIN_ABI    4
+#define GSP_CUDA_PLUGIN_ABI    5
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
 
 /* The core, as the plugin sees it. */
@@ -65,6 +65,9 @@ typedef struct {
   size_t (*type_size)(gsp_type t);
   const char *(*type_name)(gsp_type t);
   const char *(*semiring_name)(gsp_semiring s);
+  bool (*burble_on)(void);
+  void (*vburble)(const char *fmt, va_list ap); /* gsp__burble's body */
+  const char *(*nccl_library)(void);            /* GSP_NCCL_LIBRARY */
   /* matrices */
   void (*unregister)(void *obj);
   gsp_info (*matrix_alloc)(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols);
@@ -88,7 +91,6 @@ typedef struct {
   gsp_info (*sssp_roots)(int64_t *root, const int64_t *parent, int64_t n);
   size_t (*ooc_bytes)(int64_t np, size_t ts, int64_t B, int slots);
   bool (*ooc_plan_make)(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows, int force_slots);
-  void (*scale_note)(const gsp__scale_record *r);
 } gsp__cuda_host;
 
 /* The gateway, as the core sees it: one pointer per function of
@@ -100,15 +102,14 @@ typedef struct {
   bool (*usable)(char *desc, size_t len);
   void (*start)(void);
   int (*usable_count)(void);
-  gsp_info (*closure)(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool non_reflexive,
-                      size_t device_memory_cap, int gpus, bool *taken);
+  gsp_info (*closure_resident)(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive);
+  size_t (*dense_bytes)(const struct gsp_matrix_s *M);
   gsp_info (*sssp)(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src,
-                   int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta, bool *taken);
+                   int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta, const gsp__sssp_knobs *k,
+                   gsp_cuda_sssp_stats *stats, bool *taken);
   gsp_info (*msssp)(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
                     const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim, int64_t batch,
-                    bool *taken);
-  void (*sssp_last_stats)(gsp_cuda_sssp_stats *out);
-  void (*sssp_note_host)(double before_s, double after_s);
+                    gsp_cuda_sssp_stats *stats, bool *taken);
   bool (*weights_checked)(const struct gsp_matrix_s *A, double *wsum);
   bool (*memory)(size_t *free_bytes, size_t *total_bytes);
   size_t (*msssp_bytes)(const struct gsp_matrix_s *A, int64_t batch, bool parents);
@@ -167,6 +168,8 @@ const gsp__cuda_api *gsp__cuda_plugin_loaded(void);
 
 /* gsp__error's body for a va_list (src/core/error.c). */
 gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap);
+/* gsp__burble for a va_list (src/core/settings.c). */
+void gsp__vburble(const char *fmt, va_list ap);
 /* gsp__device_decline for a va_list (src/core/memory.c). */
 void gsp__device_vdecline(gsp_info code, const char *fmt, va_list ap);
 

@@ -150,7 +150,9 @@ static gsp_info bf_typed(T *dist, int64_t *parent, int64_t *cycle, int64_t *clen
     GSP_FREE_ALL;
     return info;
   }
-  GSP_TRY(finish<T>(dist, parent, NULL, d, g, S, ns, lim, false));
+  CallRecord rec; /* the tree pass's counts: not reported for Bellman-Ford */
+  memset(&rec, 0, sizeof rec);
+  GSP_TRY(finish<T>(dist, parent, NULL, d, g, S, ns, lim, false, rec));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

@@ -19,7 +19,7 @@
  *    copy runs on a second stream, beside the next batch's rounds (the
  *    next transpose waits for it).
  *
- * Phase times (events and host clock) go to last_stats() for the bench.
+ * Phase times (events and host clock) go to the caller's stats.
  *
  * Parents: the rounds are those of distances alone; then the recording
  * pass, and a BFS over tight arcs only for batches with ties (see the
@@ -264,13 +264,14 @@ template <class T> struct Run {
   cudaEvent_t tev[MS_SLOTS][EV_COUNT] = {}; /* timing, by slot */
   int *hflag = NULL;                        /* pinned */
   unsigned grid = 1;
-  int queued = 0;    /* rounds queued in this batch */
-  double wait_s = 0; /* host time spent waiting for the device */
+  int queued = 0;                    /* rounds queued in this batch */
+  double wait_s = 0;                 /* host time spent waiting for the device */
+  gsp_cuda_sssp_stats *stats = NULL; /* the call's phase times */
 };
 
 /* Add slot k's phase times to the stats (its events have all completed). */
 template <class T> static void add_phases(Run<T> &R, int k, bool parents) {
-  gsp_cuda_sssp_stats &s = last_stats();
+  gsp_cuda_sssp_stats &s = *R.stats;
   float ms[4] = {0, 0, 0, 0};
   cudaEvent_t *e = R.tev[k];
   if (cudaEventElapsedTime(&ms[0], e[EV_START], e[EV_RELAXED]) != cudaSuccess ||
@@ -361,7 +362,7 @@ template <class T> static gsp_info tie_bfs(Run<T> &R, int32_t *Lv, int64_t k0, i
     GSP_TRY(read_flag(R, MS_NOPATH, &open));
     GSP_CHECK(!open, GSP_PANIC, "gsp_msssp: sources %lld..%lld reach a vertex with no tight path", (long long)k0,
               (long long)(k0 + nb - 1));
-    if (k - 1 > last_stats().tie_levels) last_stats().tie_levels = k - 1;
+    if (k - 1 > R.stats->tie_levels) R.stats->tie_levels = k - 1;
     break;
   }
 #undef GSP_FREE_ALL
@@ -376,11 +377,12 @@ static void destroy_events(cudaEvent_t *e, int count) {
 template <class T>
 static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                             int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, T lim,
-                            int N) {
+                            int N, gsp_cuda_sssp_stats *stats) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
   typedef typename KT::K K;
   Run<T> R;
+  R.stats = stats;
   memset(&R.b, 0, sizeof R.b);
   memset(&R.g, 0, sizeof R.g);
   Pinned pin;
@@ -455,7 +457,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
       ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
       GSP_CUDA_LAUNCHED();
       GSP_TRY(read_flag(R, MS_TIES, &ties));
-      last_stats().ties += ties;
+      R.stats->ties += ties;
       if (ties) GSP_TRY(tie_bfs(R, Tpar, k0, nb));
       GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_PARENTS], R.st));
     }
@@ -491,8 +493,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
   for (int bi = nbatch - MS_SLOTS < 0 ? 0 : nbatch - MS_SLOTS; bi < nbatch; bi++) add_phases(R, bi % MS_SLOTS, par);
   GSP_CUDA_TRY(G.err);
   *nvals = G.total;
-  last_stats().host_wait_s += R.wait_s;
-  last_stats().host_copy_s += G.copy_s;
+  R.stats->host_wait_s += R.wait_s;
+  R.stats->host_copy_s += G.copy_s;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -524,67 +526,43 @@ void gsp__cuda_msssp_preload(void) {
   (void)cudaGetLastError();
 }
 
+namespace {
+struct MsRun {
+  void *dist;
+  int64_t *parent;
+  int32_t *parent32;
+  uint8_t *present, *ppresent;
+  int64_t *nvals;
+  const struct gsp_matrix_s *A;
+  const int64_t *src;
+  int64_t nsrc;
+  const void *lim;
+  int N;
+  gsp_cuda_sssp_stats *stats;
+  template <class T> gsp_info run() const {
+    return msssp_typed<T>((T *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, *(const T *)lim, N,
+                          stats);
+  }
+};
+} // namespace
+
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                         int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
-                        int64_t batch, bool *taken) {
+                        int64_t batch, gsp_cuda_sssp_stats *stats, bool *taken) {
   *taken = false;
-  const int64_t n = A->nrows;
   if (nsrc <= 0 || !graph_taken(A)) return GSP_SUCCESS;
-  /* Batch: a multiple of the warp size up to 1024 (one mask bit per 32
-   * sources), no wider than the sources need. Default 1024: wider batches
-   * share each arc load among more sources, and the sweep at |V| = 65536
-   * on an H200 gave 6.7 / 5.5 / 4.2 / 3.6 s for 128 / 256 / 512 / 1024
-   * (bench/results/msssp_gpu_nvidia-h200.*). Then narrowed until the batch
-   * state fits in 80% of free device memory. */
-  const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
-  const size_t per_cell = ks + ks + (parent || parent32 ? 8 : 0); /* D, transposed values, P + transposed parents */
-  int64_t N;
-  if (batch > 0) N = (batch + 31) / 32 * 32;
-  else N = 1024;
-  const int64_t need_n = (nsrc + 31) / 32 * 32;
-  if (N > need_n) N = need_n;
-  if (N > 1024) N = 1024;
-  size_t free_b = 0, total_b = 0;
-  const cudaError_t me = cudaMemGetInfo(&free_b, &total_b);
-  if (me != cudaSuccess) {
-    (void)cudaGetLastError();
-    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "the free device memory cannot be read: %s", cudaGetErrorString(me));
-    return GSP_SUCCESS;
-  }
-  const size_t graph = graph_bytes(A, true) + (size_t)n * 16 + (size_t)nsrc * 4;
-  const size_t avail = free_b / 10 * 8;
-  while (N > 32 && graph + (size_t)n * (size_t)N * per_cell > avail) N -= 32;
-  if (graph + (size_t)n * (size_t)N * per_cell > avail) { /* the CPU takes it under AUTO */
-    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY,
-                        "a batch of %lld sources needs %zu bytes of device memory and %zu are usable", (long long)N,
-                        graph + (size_t)n * (size_t)N * per_cell, avail);
-    return GSP_SUCCESS;
-  }
+  /* the batch is the caller's (gsp__msssp_batch): a multiple of the warp
+   * size, one mask bit per 32 sources, up to 1024 */
+  if (batch < 32 || batch > 1024 || batch % 32 != 0)
+    return GSP_ERROR(GSP_PANIC, "gsp_cuda_msssp: batch %lld is not a multiple of 32 in 32..1024", (long long)batch);
+  const int64_t N = batch;
   *taken = true;
   const double t_call = host_seconds();
-  memset(&last_stats(), 0, sizeof(gsp_cuda_sssp_stats));
-  gsp_info info;
-  switch (A->type) {
-  case GSP_INT32:
-    info = msssp_typed<int32_t>((int32_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                                *(const int32_t *)lim, (int)N);
-    break;
-  case GSP_INT64:
-    info = msssp_typed<int64_t>((int64_t *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                                *(const int64_t *)lim, (int)N);
-    break;
-  case GSP_FP32:
-    info = msssp_typed<float>((float *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                              *(const float *)lim, (int)N);
-    break;
-  case GSP_FP64:
-    info = msssp_typed<double>((double *)dist, parent, parent32, present, ppresent, nvals, A, src, nsrc,
-                               *(const double *)lim, (int)N);
-    break;
-  default:
-    info = GSP_ERROR(GSP_PANIC, "gsp_cuda_msssp: type %d", (int)A->type);
-    break;
-  }
-  last_stats().call_s = host_seconds() - t_call;
+  gsp_cuda_sssp_stats rec;
+  memset(&rec, 0, sizeof rec);
+  const gsp_info info =
+      by_type(A->type, MsRun{dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, (int)N, &rec});
+  rec.call_s = host_seconds() - t_call;
+  if (stats) *stats = rec;
   return info;
 }

@@ -468,7 +468,7 @@ template <class T> gsp_info Run<T>::delta(K *d, const int32_t *S, int32_t ns, do
  * near-far workspace and the staging stay with A for the next call. */
 template <class T>
 static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp_matrix_s *A, const int32_t *S,
-                           int32_t ns, gsp_sssp_algo algo, T lim, double delta) {
+                           int32_t ns, gsp_sssp_algo algo, T lim, double delta, CallRecord &rec) {
   gsp_info info = GSP_SUCCESS;
   typedef typename Key<T>::K K;
   K *d = NULL;
@@ -480,7 +480,7 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
   if (algo == GSP_SSSP_DELTA) {
     void *ws = NULL;
     GSP_TRY(graph_workspace(&ws, A, nf_workspace_bytes(n, g.m)));
-    info = nearfar<T>(out, nvals, g, A->dev->graph, ws, S, ns, lim, delta);
+    info = nearfar<T>(out, nvals, g, A->dev->graph, ws, S, ns, lim, delta, rec);
     if (info != GSP_NO_VALUE) return info; /* else: no cooperative launch, the multi-kernel driver */
     info = GSP_SUCCESS;
   }
@@ -497,7 +497,7 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
     GSP_TRY(run.delta(d, S, ns, delta));
     break;
   }
-  GSP_TRY(finish<T>((T *)out->dist, out->parent, out->root, d, g, S, ns, lim, true));
+  GSP_TRY(finish<T>((T *)out->dist, out->parent, out->root, d, g, S, ns, lim, true, rec));
   *nvals = gsp__sssp_gather(out, A->type, &lim, false, 0, n, NULL, NULL, 0, gsp__threads()); /* presence */
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -508,30 +508,8 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
 
 using namespace gsp_sssp_cu;
 
-gsp_cuda_sssp_stats &gsp_sssp_cu::last_stats() {
-  static thread_local gsp_cuda_sssp_stats s;
-  return s;
-}
-
 double gsp_sssp_cu::host_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-void gsp_cuda_sssp_last_stats(gsp_cuda_sssp_stats *out) {
-  *out = last_stats();
-}
-
-void gsp_cuda_sssp_note_host(double before_s, double after_s) {
-  last_stats().host_before_s = before_s;
-  last_stats().host_after_s = after_s;
-}
-
-/* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
- * O(open) reduction per round and Harish's repeated relaxations lose on
- * every graph measured (docs/performance.md). */
-static gsp_sssp_algo gpu_auto(const struct gsp_matrix_s *A) {
-  (void)A;
-  return GSP_SSSP_DELTA;
 }
 
 namespace {
@@ -544,22 +522,23 @@ struct SsspRun {
   gsp_sssp_algo algo;
   const void *lim;
   double delta;
+  CallRecord *rec;
   template <class T> gsp_info run() const {
-    return sssp_typed<T>(out, nvals, A, S, ns, algo, *(const T *)lim, delta);
+    return sssp_typed<T>(out, nvals, A, S, ns, algo, *(const T *)lim, delta, *rec);
   }
 };
 } // namespace
 
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
-                       bool *taken) {
+                       const gsp__sssp_knobs *k, gsp_cuda_sssp_stats *stats, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   int32_t *S = NULL;
 #define GSP_FREE_ALL gsp__free(S)
   *taken = false;
   if (!graph_taken(A)) return GSP_SUCCESS;
   const int64_t n = A->nrows;
-  if (algo == GSP_SSSP_AUTO) algo = gpu_auto(A);
+  if (algo == GSP_SSSP_AUTO) return GSP_ERROR(GSP_PANIC, "gsp_cuda_sssp: the caller picks the algorithm");
   const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
   /* what is not kept with A yet: graph, near-far workspace (or the per-call
    * arrays of the other drivers) */
@@ -570,11 +549,14 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const s
   if (!device_fits(need)) return GSP_SUCCESS; /* the CPU takes it */
   *taken = true;
   const double t_call = host_seconds();
-  memset(&last_stats(), 0, sizeof(gsp_cuda_sssp_stats));
+  CallRecord rec;
+  memset(&rec, 0, sizeof rec);
+  rec.stage_bytes = k ? k->stage_bytes : 0;
   int32_t ns = 0;
   GSP_TRY(distinct_sources(&S, &ns, src, nsrc, n));
-  info = by_type(A->type, SsspRun{out, nvals, M, S, ns, algo, lim, delta});
-  last_stats().call_s = host_seconds() - t_call;
+  info = by_type(A->type, SsspRun{out, nvals, M, S, ns, algo, lim, delta, &rec});
+  rec.stats.call_s = host_seconds() - t_call;
+  if (stats) *stats = rec.stats;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

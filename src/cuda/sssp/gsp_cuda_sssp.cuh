@@ -104,6 +104,14 @@ template <> constexpr gsp_type type_of<double>() {
   return GSP_FP64;
 }
 
+/* One gateway call's record, passed down its drivers: its test knobs, and
+ * its phase times as the drivers fill them (gsp_cuda_sssp and
+ * gsp_cuda_msssp hand them to the caller's stats). */
+struct CallRecord {
+  gsp_cuda_sssp_stats stats;
+  size_t stage_bytes; /* gsp__sssp_knobs.stage_bytes, 0: the default */
+};
+
 template <class T> struct Key;
 template <> struct Key<int32_t> {
   typedef int K;
@@ -296,14 +304,14 @@ gsp_info tree_start(int32_t *par, const typename Key<T>::K *d, const DevGraph &g
                     T lim, bool strict, TreeWs ws);
 template <class T>
 gsp_info tree_end(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, int32_t nsrc, T lim, bool strict,
-                  TreeWs ws);
+                  TreeWs ws, CallRecord &rec);
 
 /* The drivers' common end: dist[n] (host) from the final device keys d,
  * then, when parent != NULL, the tree of tree_start and tree_end (roots when root
  * != NULL). */
 template <class T>
 gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::K *d, const DevGraph &g,
-                const int32_t *src, int32_t nsrc, T lim, bool strict);
+                const int32_t *src, int32_t nsrc, T lim, bool strict, CallRecord &rec);
 
 /* Near-far delta-stepping in one persistent cooperative kernel
  * (gsp_cuda_sssp_nf.cu). out (host arrays, see gsp_cuda_sssp) gets the
@@ -316,11 +324,7 @@ gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::
 size_t nf_workspace_bytes(int64_t n, int64_t m);
 template <class T>
 gsp_info nearfar(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
-                 const int32_t *src, int32_t nsrc, T lim, double delta);
-
-/* The calling thread's record of its last call (gsp_cuda_sssp_last_stats),
- * filled by the drivers as they go. */
-gsp_cuda_sssp_stats &last_stats();
+                 const int32_t *src, int32_t nsrc, T lim, double delta, CallRecord &rec);
 
 /* Seconds on the host clock (steady). */
 double host_seconds();

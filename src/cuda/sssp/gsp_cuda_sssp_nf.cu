@@ -386,12 +386,10 @@ template <class T> int nf_blocks_per_sm() {
 constexpr size_t NF_STAGE_SLOT = (size_t)2 << 20; /* bytes */
 constexpr int NF_STAGE_SLOTS = 3;
 
-/* Slot bytes: NF_STAGE_SLOT, or GSP_SSSP_STAGE_BYTES when set (read per
- * call; tests force many tiny chunks with it). */
-size_t stage_slot_bytes() {
-  const char *e = getenv("GSP_SSSP_STAGE_BYTES");
-  const long long b = e ? atoll(e) : 0;
-  return b >= 16 ? (size_t)b : NF_STAGE_SLOT;
+/* Slot bytes: NF_STAGE_SLOT, or the call's stage_bytes knob (tests force
+ * many tiny chunks with it). */
+size_t stage_slot_bytes(const CallRecord &rec) {
+  return rec.stage_bytes >= 16 ? rec.stage_bytes : NF_STAGE_SLOT;
 }
 
 /* Queue on stream cs the copies of vertices [lo, lo + len) into one slot
@@ -414,7 +412,8 @@ gsp_info stage_chunk(cudaStream_t cs, char *slot, size_t poff, const char *dd, s
  * at dp, or none) into out, with the presence unless full; *count =
  * vertices present (n when full). */
 gsp_info fetch(cudaStream_t cs, const gsp__sssp_sink *out, gsp_type t, const void *lim, bool full, int64_t n,
-               const void *dd, size_t ts, const void *dp, size_t ps, struct gsp_dev_graph *dg, int64_t *count) {
+               const void *dd, size_t ts, const void *dp, size_t ps, struct gsp_dev_graph *dg, int64_t *count,
+               CallRecord &rec) {
   gsp_info info = GSP_SUCCESS;
   cudaEvent_t ev[NF_STAGE_SLOTS] = {};
   char *heap = NULL;
@@ -427,8 +426,8 @@ gsp_info fetch(cudaStream_t cs, const gsp__sssp_sink *out, gsp_type t, const voi
     gsp__free(heap);                    \
     (void)cudaGetLastError();           \
   } while (0)
-  gsp_cuda_sssp_stats &stats = last_stats();
-  int64_t C = (int64_t)(stage_slot_bytes() / (ts + ps)); /* vertices a chunk */
+  gsp_cuda_sssp_stats &stats = rec.stats;
+  int64_t C = (int64_t)(stage_slot_bytes(rec) / (ts + ps)); /* vertices a chunk */
   C = C < 1 ? 1 : C > n ? n : C;
   const size_t poff = ((size_t)C * ts + 15) & ~(size_t)15, slot = (poff + (size_t)C * ps + 255) & ~(size_t)255;
   const int64_t nch = (n + C - 1) / C;
@@ -466,7 +465,7 @@ gsp_info fetch(cudaStream_t cs, const gsp__sssp_sink *out, gsp_type t, const voi
 
 template <class T>
 gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
-                const int32_t *src, int32_t ns, T lim, double delta) {
+                const int32_t *src, int32_t ns, T lim, double delta, CallRecord &rec) {
   gsp_info info = GSP_SUCCESS;
   enum { E_START, E_SEEDED, E_KERNEL, E_COUNTED, E_ARCS, E_TREE, E_COUNT };
   cudaEvent_t ev[E_COUNT] = {};
@@ -484,7 +483,7 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   const int bps = nf_blocks_per_sm<T>();
   if (bps < 1) return GSP_NO_VALUE;
   const int64_t n = g.n;
-  gsp_cuda_sssp_stats &stats = last_stats();
+  gsp_cuda_sssp_stats &stats = rec.stats;
   GSP_TRY(graph_copy_stream(&cs, dg));
   for (int k = 0; k < E_COUNT; k++) GSP_CUDA_TRY(cudaEventCreate(&ev[k]));
   NfArgs<T> a;
@@ -538,16 +537,16 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   static_assert(sizeof(K) == sizeof(T), "key and value have one size");
   const gsp__sssp_sink dsink = {out->dist, NULL, NULL, {out->b[0], out->b[1], out->b[2]}};
   int64_t cnt = 0;
-  GSP_TRY(fetch(cs, &dsink, type_of<T>(), &lim, full, n, a.w.d, sizeof(T), NULL, 0, dg, &cnt));
+  GSP_TRY(fetch(cs, &dsink, type_of<T>(), &lim, full, n, a.w.d, sizeof(T), NULL, 0, dg, &cnt, rec));
   GSP_CHECK(cnt == (int64_t)ctl.reached, GSP_PANIC,
             "shortest paths: the device counted %llu vertices reached, the host %lld", ctl.reached, (long long)cnt);
   if (out->parent) { /* then the int32 parents, widened by the gather */
-    GSP_TRY(tree_end<T>(a.w.pout, (const K *)a.w.d, g, ns, lim, true, tw));
+    GSP_TRY(tree_end<T>(a.w.pout, (const K *)a.w.d, g, ns, lim, true, tw, rec));
     GSP_CUDA_TRY(cudaEventRecord(ev[E_TREE], 0));
     GSP_CUDA_TRY(cudaStreamWaitEvent(cs, ev[E_TREE], 0));
     const gsp__sssp_sink psink = {out->dist, out->parent, NULL, {NULL, NULL, NULL}};
     int64_t all = 0;
-    GSP_TRY(fetch(cs, &psink, type_of<T>(), &lim, true, n, NULL, 0, a.w.pout, 4, dg, &all));
+    GSP_TRY(fetch(cs, &psink, type_of<T>(), &lim, true, n, NULL, 0, a.w.pout, 4, dg, &all, rec));
     if (out->root) GSP_TRY(gsp__sssp_roots(out->root, out->parent, n));
   }
   {
@@ -575,13 +574,13 @@ size_t nf_workspace_bytes(int64_t n, int64_t m) {
 
 template <class T>
 gsp_info nearfar(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
-                 const int32_t *src, int32_t nsrc, T lim, double delta) {
-  return nf_run<T>(out, nvals, g, dg, ws, src, nsrc, lim, delta);
+                 const int32_t *src, int32_t nsrc, T lim, double delta, CallRecord &rec) {
+  return nf_run<T>(out, nvals, g, dg, ws, src, nsrc, lim, delta, rec);
 }
 
 #define GSP_CU_NF_(T)                                                                                               \
   template gsp_info nearfar<T>(const gsp__sssp_sink *, int64_t *, const DevGraph &, struct gsp_dev_graph *, void *, \
-                               const int32_t *, int32_t, T, double);
+                               const int32_t *, int32_t, T, double, CallRecord &);
 GSP_CU_NF_(int32_t)
 GSP_CU_NF_(int64_t)
 GSP_CU_NF_(float)

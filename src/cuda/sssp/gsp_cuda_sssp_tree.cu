@@ -219,11 +219,11 @@ gsp_info tree_start(int32_t *par, const typename Key<T>::K *d, const DevGraph &g
 
 template <class T>
 gsp_info tree_end(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, int32_t nsrc, T lim, bool strict,
-                  TreeWs ws) {
+                  TreeWs ws, CallRecord &rec) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
   const int32_t n = g.n;
-  gsp_cuda_sssp_stats &stats = last_stats();
+  gsp_cuda_sssp_stats &stats = rec.stats;
   int32_t open = 0, levels = 0, hi = nsrc;
   if (strict) {
     GSP_TRY(read_count(&open, ws.cnt));
@@ -245,7 +245,7 @@ gsp_info tree_end(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, 
 
 template <class T>
 gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::K *d, const DevGraph &g,
-                const int32_t *src, int32_t nsrc, T lim, bool strict) {
+                const int32_t *src, int32_t nsrc, T lim, bool strict, CallRecord &rec) {
   gsp_info info = GSP_SUCCESS;
   typename Key<T>::K *hd = NULL;
   int32_t *par = NULL, *hpar = NULL;
@@ -266,7 +266,7 @@ gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::
     hpar = (int32_t *)gsp__malloc_array((size_t)n + 1, sizeof *hpar);
     GSP_CHECK(hpar != NULL, GSP_OUT_OF_MEMORY, "cannot stage the parents of %d vertices", n);
     GSP_TRY(tree_start<T>(par, d, g, src, nsrc, lim, strict, ws));
-    GSP_TRY(tree_end<T>(par, d, g, nsrc, lim, strict, ws));
+    GSP_TRY(tree_end<T>(par, d, g, nsrc, lim, strict, ws, rec));
     GSP_CUDA_TRY(cudaMemcpy(hpar, par, (size_t)n * sizeof *hpar, cudaMemcpyDeviceToHost));
     for (int32_t v = 0; v < n; v++) parent[v] = hpar[v];
     if (root) GSP_TRY(gsp__sssp_roots(root, parent, n));
@@ -279,9 +279,10 @@ gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::
 #define GSP_CU_TREE_(T)                                                                                              \
   template gsp_info tree_start<T>(int32_t *, const Key<T>::K *, const DevGraph &, const int32_t *, int32_t, T, bool, \
                                   TreeWs);                                                                           \
-  template gsp_info tree_end<T>(int32_t *, const Key<T>::K *, const DevGraph &, int32_t, T, bool, TreeWs);           \
+  template gsp_info tree_end<T>(int32_t *, const Key<T>::K *, const DevGraph &, int32_t, T, bool, TreeWs,            \
+                                CallRecord &);                                                                       \
   template gsp_info finish<T>(T *, int64_t *, int64_t *, const Key<T>::K *, const DevGraph &, const int32_t *,       \
-                              int32_t, T, bool);
+                              int32_t, T, bool, CallRecord &);
 GSP_CU_TREE_(int32_t)
 GSP_CU_TREE_(int64_t)
 GSP_CU_TREE_(float)

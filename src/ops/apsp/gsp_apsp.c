@@ -27,6 +27,7 @@
 #include "dense_pass.h"
 #include "host_memory.h"
 #include "ops_backend.h"
+#include "sssp_branch.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
@@ -125,12 +126,14 @@ static gsp_info relax_rows(apsp_run *r, void *w, int64_t *p, const struct gsp_ma
     if (!keep) GSP_ALLOC(present, (size_t)nb * (size_t)r->n + 1, 1);
     const gsp__backend_choice be = {.gpu = true, .required = r->required};
     gsp__device_decline_clear();
-    GSP_TRY(gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, G, src, nb, &g->lim, r->batch, &taken));
+    int64_t batch = 0;
+    gsp__msssp_batch(&batch, G, nb, r->batch, p != NULL);
+    gsp_cuda_sssp_stats st;
+    if (batch > 0)
+      GSP_TRY(gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, G, src, nb, &g->lim, batch, &st, &taken));
     r->ran_gpu |= taken;
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
     if (taken) {
-      gsp_cuda_sssp_stats st;
-      gsp_cuda_sssp_last_stats(&st);
       r->device_s += st.relax_s + st.parent_s + st.transpose_s;
       r->copy_s += st.d2h_s;
     }
@@ -609,6 +612,12 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
                 .progress = oa.progress,
                 .progress_ctx = oa.progress_ctx};
   rep.prepare_s = omp_get_wtime() - t_start;
+  gsp__burble("%s: %s, %lld sources of %lld vertices, %s%s", fn,
+              algo == GSP_APSP_FLOYD_WARSHALL ? "Floyd-Warshall"
+              : algo == GSP_APSP_MSSSP        ? "many-source relaxation"
+                                              : "Johnson",
+              (long long)ns, (long long)n, r.gpu ? "offered to the GPU" : "on the CPU",
+              r.rows ? ", rows to the callback" : "");
   const double t_compute = omp_get_wtime();
   if (n > 0) {
     switch (algo) {
@@ -657,6 +666,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
     if (want_paths) *parent = NULL;
   }
   rep.finish_s = omp_get_wtime() - t_finish;
+  gsp__burble("%s: prepare %.3f s, compute %.3f s (device %.3f s, copies %.3f s), finish %.3f s", fn, rep.prepare_s,
+              rep.compute_s, rep.device_s, rep.copy_s, rep.finish_s);
   if (oa.report) *oa.report = rep;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

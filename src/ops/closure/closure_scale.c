@@ -1,5 +1,4 @@
-/* Out-of-core page plan, the record of the last closure's path, and the
- * public GPU count (closure_scale.h). */
+/* Out-of-core page plan (closure_scale.h) and the public GPU count. */
 #include "closure_scale.h"
 
 #include "gsp_internal.h"
@@ -48,15 +47,6 @@ bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget,
     if (force_slots >= 2) break;
   }
   return false;
-}
-
-static _Thread_local gsp__scale_record last_record;
-
-void gsp__scale_note(const gsp__scale_record *r) {
-  last_record = *r;
-}
-void gsp__scale_last(gsp__scale_record *r) {
-  *r = last_record;
 }
 
 gsp_info gsp_cuda_device_count(int *count) {

@@ -1,18 +1,21 @@
 /*
- * gsp_closure / gsp_closure_ext: argument checks, backend choice, and the
- * CPU path. The result is computed on a private copy of M and committed with
- * gsp__matrix_swap_in only when complete, so every error (a negative cycle
- * included) leaves M as it was.
+ * gsp_closure / gsp_closure_ext: argument checks, the backend decision and
+ * the branch (closure_branch.c), and the commit. Every path but the
+ * resident GPU one (whose result stays on the device) computes on a private
+ * host copy of M, committed with gsp__matrix_swap_in only when complete, so
+ * every error (a negative cycle included) leaves M as it was.
  */
 #include <math.h>
 #include <string.h>
 
+#include "closure_branch.h"
 #include "closure_cpu.h"
-#include "closure_scale.h"
 #include "gsp_internal.h"
+#include "gsp_semiring.h"
 #include "ops_backend.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
+#include "gsp_cuda_scale.h"
 #endif
 
 static const char *const fn = "gsp_closure";
@@ -49,15 +52,59 @@ static int64_t popcount_words(const uint64_t *w, size_t count) {
   return c;
 }
 
+#ifdef GSP_HAVE_CUDA
+/* The closure of the full host copy W (n x n values, the zero of s where
+ * absent) on the GPU(s) of the plan: out of core or over several GPUs.
+ * Fills the report. */
+static gsp_info closure_gpu_host(struct gsp_matrix_s *W, gsp_semiring s, bool reflexive, const gsp__closure_plan *pl,
+                                 bool *cycle, gsp__scale_record *rec) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_cuda_mgpu mg = NULL;
+#define GSP_FREE_ALL gsp_cuda_mgpu_destroy(mg)
+  const int64_t n = W->nrows;
+  rec->mode = pl->mode;
+  rec->gpus = pl->gpus;
+  if (pl->mode == GSP_SCALE_MGPU) {
+    GSP_TRY(gsp_cuda_mgpu_create(&mg, W->type, n, pl->gpus, pl->cap));
+    GSP_TRY(gsp_cuda_mgpu_upload(mg, W->x, s));
+    gsp_cuda_mgpu_grid(mg, &rec->grid_rows, &rec->grid_cols);
+    GSP_TRY(gsp_cuda_mgpu_run(mg, s, reflexive, pl->nonneg_i32, cycle));
+    if (!*cycle) GSP_TRY(gsp_cuda_mgpu_download(mg, W->x));
+  } else {
+    gsp_cuda_ooc_report rep;
+    GSP_TRY(
+        gsp_cuda_fw_ooc(W->x, n, W->type, s, reflexive, pl->budget, pl->page.page_rows, pl->page.slots, cycle, &rep));
+    rec->page_rows = rep.page_rows;
+    rec->pages = rep.pages;
+    rec->slots = rep.slots;
+    rec->loads = rep.loads;
+    rec->stores = rep.stores;
+    gsp__burble("%s: out of core: %lld pages of %lld rows, %d slots, %lld loads, %lld stores", fn, (long long)rep.pages,
+                (long long)rep.page_rows, rep.slots, (long long)rep.loads, (long long)rep.stores);
+  }
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+#endif
+
 gsp_info gsp_closure(gsp_matrix M, gsp_semiring s) {
-  return gsp_closure_ext(M, NULL, s, NULL);
+  return gsp__closure_run(M, NULL, s, NULL, NULL, NULL);
 }
 
 gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const gsp_closure_opts *opts) {
+  return gsp__closure_run(M, succ, s, opts, NULL, NULL);
+}
+
+gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const gsp_closure_opts *opts,
+                          const gsp__closure_knobs *k, gsp__diag *diag) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *W = NULL, *S = NULL;
   int64_t *sx = NULL;
-#define GSP_FREE_ALL (gsp__matrix_destroy(W), gsp__matrix_destroy(S), gsp__free(sx))
+  gsp__scale_record rec;
+  memset(&rec, 0, sizeof rec); /* GSP_SCALE_CPU until a GPU path runs */
+#define GSP_FREE_ALL \
+  (gsp__matrix_destroy(W), gsp__matrix_destroy(S), gsp__free(sx), diag ? (void)(diag->closure = rec) : (void)0)
 
   GSP_TRY(gsp__check_matrix(M, fn, "M"));
   /* succ pointing at the caller's handle of M: the commit would replace
@@ -66,44 +113,51 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const g
             "%s: outputs succ and M alias each other (succ points at M's handle)", fn);
   const gsp_closure_opts o = opts ? *opts : (gsp_closure_opts){0};
   GSP_CHECK(s >= GSP_MIN_PLUS && s <= GSP_PLUS_TIMES, GSP_INVALID_VALUE, "%s: invalid semiring code %d", fn, (int)s);
-  GSP_CHECK(s != GSP_PLUS_TIMES, GSP_DOMAIN_MISMATCH, "%s: PLUS_TIMES has no closure (I + A + A^2 + ... diverges)", fn);
+  GSP_CHECK(gsp_semiring_has_closure(s), GSP_DOMAIN_MISMATCH, "%s: %s has no closure (I + A + A^2 + ... diverges)", fn,
+            gsp__semiring_name(s));
   GSP_CHECK(gsp__semiring_fits(s, M->type), GSP_DOMAIN_MISMATCH, "%s: semiring %s does not apply to type %s", fn,
             gsp__semiring_name(s), gsp__type_name(M->type));
   GSP_CHECK(M->nrows == M->ncols, GSP_DIMENSION_MISMATCH, "%s: M is %lld x %lld, not square", fn, (long long)M->nrows,
             (long long)M->ncols);
   const int64_t n = M->nrows;
   const bool reflexive = !o.non_reflexive;
-
   GSP_CHECK(o.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, o.gpus);
-  {
-    const gsp__scale_record cpu = {GSP_SCALE_CPU, 0, 0, 0, 0, 0, 0, 0, 0};
-    gsp__scale_note(&cpu); /* the GPU paths overwrite it */
-  }
 
+  gsp__closure_plan plan;
+  memset(&plan, 0, sizeof plan); /* GSP_SCALE_CPU */
   gsp__backend_choice be;
   GSP_TRY(gsp__backend_pick(&be, o.backend, true, fn));
 #ifdef GSP_HAVE_CUDA
   if (be.gpu) {
-    bool taken = false;
-    struct gsp_matrix_s *dsucc = NULL;
-    info = gsp_cuda_closure(M, succ ? &dsucc : NULL, s, o.non_reflexive, o.device_memory_cap, o.gpus, &taken);
-    if (taken) {
-      if (info >= 0 && succ) *succ = dsucc;
-      return info;
-    }
+    GSP_TRY(gsp__closure_branch(&plan, M, succ != NULL, s, &o, k, fn));
     /* declined: the CPU kernel takes it under AUTO, an explicit CUDA
-     * request fails with the gateway's reason */
-    info = GSP_SUCCESS;
-    GSP_TRY(gsp__backend_declined(&be, fn));
+     * request fails with the reason */
+    if (plan.mode == GSP_SCALE_CPU) GSP_TRY(gsp__backend_declined(&be, fn));
+  }
+  if (plan.mode == GSP_SCALE_IN_CORE) {
+    /* the result stays on the device: the launcher keeps M's device copy */
+    struct gsp_matrix_s *dsucc = NULL;
+    rec.mode = GSP_SCALE_IN_CORE;
+    rec.gpus = 1;
+    GSP_TRY(gsp_cuda_closure_resident(M, succ ? &dsucc : NULL, s, reflexive));
+    if (succ) *succ = dsucc;
+    GSP_FREE_ALL;
+    return info;
+  }
+  if (plan.mode != GSP_SCALE_CPU) {
+    /* the host copy becomes the valid one and the device memory is freed
+     * for the pages (M's content does not change) */
+    if (M->dev_only) GSP_TRY(gsp_cuda_matrix_download(M));
+    gsp_cuda_matrix_release(M);
   }
 #endif
 
   /* NaN has no place in an ordered semiring: min/max would silently drop or
-   * keep it depending on operand order. The GPU paths check it in their own
-   * pass over M (the upload's conversion), so only the CPU path scans here.
-   * A device-resident M is the result of an earlier closure whose input
-   * passed this check, and closures make no NaN: scanning it would cost a
-   * full download and defeat residency. */
+   * keep it depending on operand order. The resident GPU path checks it in
+   * its own pass over M (the upload's conversion). A device-resident M is
+   * the result of an earlier closure whose input passed this check, and
+   * closures make no NaN: scanning it would cost a full download and defeat
+   * residency. */
   if (!M->dev_only) GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
 
   /* Private working copy: M stays untouched until the commit. */
@@ -127,9 +181,13 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const g
       GSP_ALLOC(sx, nn, sizeof(int64_t));
     }
     bool cycle = false;
-    GSP_TRY(gsp__closure_cpu_dense(W->x, sx, n, W->type, s, reflexive, &cycle));
+#ifdef GSP_HAVE_CUDA
+    if (plan.mode != GSP_SCALE_CPU) GSP_TRY(closure_gpu_host(W, s, reflexive, &plan, &cycle, &rec));
+    else
+#endif
+      GSP_TRY(gsp__closure_cpu_dense(W->x, sx, n, W->type, s, reflexive, &cycle));
     GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
-              s == GSP_MAX_PLUS ? "positive" : "negative");
+              gsp_semiring_cycle_sign(s) > 0 ? "positive" : "negative");
     /* "No path" is the semiring zero inside the kernel, absent outside. */
     GSP_TRY(gsp__matrix_mark_absent(W, zero));
     if (succ) {
@@ -149,6 +207,7 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const g
   gsp__matrix_host_changed(M);
   if (succ) *succ = S;
   S = NULL;
+  GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
 }

@@ -13,6 +13,7 @@
 #endif
 
 #include "gsp_ops.h"
+#include "sssp_branch.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
@@ -67,7 +68,13 @@ static void copy_parallel(uint8_t *dst, const uint8_t *src, size_t bytes) {
 
 gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_index *sources,
                    gsp_index nsources, const gsp_msssp_opts *opts) {
+  return gsp__msssp_run(dist, parent, A, sources, nsources, opts, NULL);
+}
+
+gsp_info gsp__msssp_run(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_index *sources,
+                        gsp_index nsources, const gsp_msssp_opts *opts, gsp__diag *diag) {
   gsp_info info = GSP_SUCCESS;
+  if (diag) memset(diag, 0, sizeof *diag);
   struct gsp_matrix_s *D = NULL, *P = NULL;
   int64_t *src = NULL;
   void *dx = NULL, *px = NULL;
@@ -111,9 +118,13 @@ gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, con
   if (be.gpu && ns > 0) {
     /* wider than 1024 is 1024 anyway; clamped here so no huge gsp_index
      * turns into a negative or overflowing int64 batch */
-    GSP_TRY(gsp_cuda_msssp(dx, p64, p32, db, pb, &nvals, g.csr, src, ns, &g.lim,
-                           o.batch > 1024 ? 1024 : (int64_t)o.batch, &taken));
+    int64_t batch = 0;
+    gsp__msssp_batch(&batch, g.csr, ns, o.batch > 1024 ? 1024 : (int64_t)o.batch, parent != NULL);
+    if (batch > 0)
+      GSP_TRY(gsp_cuda_msssp(dx, p64, p32, db, pb, &nvals, g.csr, src, ns, &g.lim, batch, diag ? &diag->sssp : NULL,
+                             &taken));
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
+    if (diag) diag->sssp_gpu = taken;
   }
 #endif
   if (!taken && ns > 0) {

@@ -5,11 +5,10 @@
  * Results are built in new vectors and handed out only when complete.
  */
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include <time.h>
 
 #include "gsp_ops.h"
+#include "sssp_branch.h"
 #include "sssp_gather.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
@@ -36,15 +35,25 @@ static gsp_info run_cpu(void *d, const gsp__sssp_graph *g, gsp_sssp_algo algo, c
   }
 }
 
-static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, gsp_vector *parent, gsp_matrix A,
-                         const gsp_index *sources, gsp_index nsources, const gsp_sssp_opts *opts) {
+/* Seconds on the monotonic clock; taken only for a report. */
+static double seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+gsp_info gsp__sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, gsp_vector *parent, gsp_matrix A,
+                       const gsp_index *sources, gsp_index nsources, const gsp_sssp_opts *opts,
+                       const gsp__sssp_knobs *k, gsp__diag *diag) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_vector_s *D = NULL, *P = NULL, *S = NULL;
   int64_t *src = NULL;
-#if defined(GSP_HAVE_CUDA) && defined(_OPENMP)
-  const double t_entry = omp_get_wtime(); /* host phases around the gateway */
+  /* host phases around the gateway, for the report */
+  const double t_entry = diag ? seconds() : 0;
   double t_gate = 0, t_back = 0;
-#endif
+  gsp_cuda_sssp_stats *stats = diag ? &diag->sssp : NULL;
+  if (diag) memset(diag, 0, sizeof *diag);
+  (void)k, (void)stats;
 #define GSP_FREE_ALL (gsp__vector_destroy(D), gsp__vector_destroy(P), gsp__vector_destroy(S), gsp__free(src))
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {source, sizeof *source, "source"}, {parent, sizeof *parent, "parent"});
@@ -76,14 +85,11 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, g
   GSP_TRY(gsp__backend_pick(&be, o.backend, true, fn));
 #ifdef GSP_HAVE_CUDA
   if (be.gpu) {
-#ifdef _OPENMP
-    t_gate = omp_get_wtime();
-#endif
-    GSP_TRY(gsp_cuda_sssp(&sink, &nvals, g.csr, src, (int64_t)nsources, o.algo, &g.lim, g.delta, &taken));
+    if (diag) t_gate = seconds();
+    GSP_TRY(gsp_cuda_sssp(&sink, &nvals, g.csr, src, (int64_t)nsources, gsp__sssp_gpu_algo(o.algo), &g.lim, g.delta, k,
+                          stats, &taken));
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
-#ifdef _OPENMP
-    t_back = omp_get_wtime();
-#endif
+    if (diag) t_back = seconds();
   }
 #endif
   if (!taken) {
@@ -107,9 +113,11 @@ static gsp_info sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, g
   if (parent) *parent = P;
   if (source) *source = S;
   gsp__free(src);
-#if defined(GSP_HAVE_CUDA) && defined(_OPENMP)
-  if (taken) gsp_cuda_sssp_note_host(t_gate - t_entry, omp_get_wtime() - t_back);
-#endif
+  if (diag && taken) {
+    diag->sssp_gpu = true;
+    diag->sssp.host_before_s = t_gate - t_entry;
+    diag->sssp.host_after_s = seconds() - t_back;
+  }
 #undef GSP_FREE_ALL
   return GSP_SUCCESS;
 }
@@ -121,7 +129,7 @@ gsp_info gsp_sssp(gsp_vector *dist, gsp_vector *parent, const gsp_matrix A, gsp_
   GSP_CHECK(src < (gsp_index)A->nrows || A->nrows != A->ncols, GSP_INVALID_INDEX,
             "gsp_sssp: source %llu out of range 0..%lld", (unsigned long long)src, (long long)A->nrows - 1);
 #undef GSP_FREE_ALL
-  return sssp_run("gsp_sssp", dist, NULL, parent, A, &src, 1, opts);
+  return gsp__sssp_run("gsp_sssp", dist, NULL, parent, A, &src, 1, opts, NULL, NULL);
 }
 
 gsp_info gsp_nearest_source(gsp_vector *dist, gsp_vector *source, gsp_vector *parent, const gsp_matrix A,
@@ -132,5 +140,5 @@ gsp_info gsp_nearest_source(gsp_vector *dist, gsp_vector *source, gsp_vector *pa
   GSP_CHECK(nsources >= 1 && nsources <= GSP_INDEX_MAX, GSP_INVALID_VALUE,
             "gsp_nearest_source: nsources is %llu; give at least one source", (unsigned long long)nsources);
 #undef GSP_FREE_ALL
-  return sssp_run("gsp_nearest_source", dist, source, parent, A, sources, nsources, opts);
+  return gsp__sssp_run("gsp_nearest_source", dist, source, parent, A, sources, nsources, opts, NULL, NULL);
 }

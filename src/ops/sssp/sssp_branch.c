@@ -1,0 +1,43 @@
+/* The GPU decisions of the shortest-path family (sssp_branch.h). */
+#include "sssp_branch.h"
+
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
+
+/* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
+ * O(open) reduction per round and Harish's repeated relaxations lose on
+ * every graph measured (docs/performance.md). */
+gsp_sssp_algo gsp__sssp_gpu_algo(gsp_sssp_algo requested) {
+  return requested == GSP_SSSP_AUTO ? GSP_SSSP_DELTA : requested;
+}
+
+#ifdef GSP_HAVE_CUDA
+void gsp__msssp_batch(int64_t *batch, const struct gsp_matrix_s *A, int64_t nsrc, int64_t requested, bool parents) {
+  /* 1024: the sweep at |V| = 65536 on an H200 gave 6.7 / 5.5 / 4.2 / 3.6 s
+   * for 128 / 256 / 512 / 1024 (bench/results/msssp_gpu_nvidia-h200.*) */
+  int64_t N = requested > 0 && requested < 1024 ? (requested + 31) / 32 * 32 : 1024;
+  const int64_t need_n = (nsrc + 31) / 32 * 32;
+  if (N > need_n) N = need_n;
+  *batch = 0;
+  size_t free_b = 0, total_b = 0;
+  if (!gsp_cuda_memory(&free_b, &total_b)) {
+    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "the free device memory cannot be read");
+    return;
+  }
+  const size_t avail = free_b / 10 * 8;
+  /* gsp_cuda_msssp_bytes counts the sources of one batch; every source is
+   * on the device */
+#define BYTES_(N) (gsp_cuda_msssp_bytes(A, (N), parents) - (size_t)(N)*4 + (size_t)nsrc * 4)
+  while (N > 32 && BYTES_(N) > avail) N -= 32;
+  if (BYTES_(N) > avail) { /* the CPU takes it under AUTO */
+    gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY,
+                        "a batch of %lld sources needs %zu bytes of device memory and %zu are usable", (long long)N,
+                        BYTES_(N), avail);
+    return;
+  }
+#undef BYTES_
+  *batch = N;
+  gsp__burble("gsp_msssp: %lld sources, batches of %lld", (long long)nsrc, (long long)N);
+}
+#endif
