@@ -14,6 +14,9 @@ table says:
   - sparse: scipy's Dijkstra on --scipy-sources sources (500), times
     n / sources (each source costs the same work on a uniform random graph).
 Distances of the rows both computed are compared (they must be equal).
+Beside each wall time the process CPU time (user + system, all threads) of
+the same call: on a shared machine that schedules each process a fair
+share, the CPU times' ratio is the one that does not move with the load.
 
     python bench/bench_python.py                    # CPU: backend='cpu'
     python bench/bench_python.py --backend cuda     # GPU
@@ -24,6 +27,7 @@ import argparse
 import csv
 import os
 import platform
+import resource
 import time
 
 import numpy as np
@@ -48,20 +52,28 @@ def sparse_graph(n, m, seed):
     return A.tocsr()
 
 
+def cpu_seconds():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def timed(f):
-    t = time.perf_counter()
+    """(wall seconds, process CPU seconds, result) of f()."""
+    c, t = cpu_seconds(), time.perf_counter()
     out = f()
-    return time.perf_counter() - t, out
+    return time.perf_counter() - t, cpu_seconds() - c, out
 
 
 def timed_median(f, reps):
-    """Median of reps runs (the last result kept): gsp's calls are short."""
-    times, out = [], None
+    """Median of reps runs by wall time (the last result kept): gsp's calls
+    are short."""
+    runs, out = [], None
     for _ in range(reps):
         del out
-        t, out = timed(f)
-        times.append(t)
-    return sorted(times)[len(times) // 2], out
+        t, c, out = timed(f)
+        runs.append((t, c))
+    t, c = sorted(runs)[len(runs) // 2]
+    return t, c, out
 
 
 def main():
@@ -87,38 +99,40 @@ def main():
     fw_ref = None  # (n, seconds) of the largest full scipy Floyd-Warshall
     for kind, n, m in cases:
         G = dense_graph(n, 1) if kind == "dense" else sparse_graph(n, m, 1)
-        t_gsp, D = timed_median(lambda: gsp.shortest_path(G, backend=a.backend), a.reps)
+        t_gsp, c_gsp, D = timed_median(lambda: gsp.shortest_path(G, backend=a.backend), a.reps)
         ran = dict(gsp.last_run)
         if "compute_s" in ran:  # where the last call's time went
             print("  gsp phases: prepare %.3f s, compute %.3f s (device %.3f s, copies %.3f s), finish %.3f s" % tuple(
                 ran[k] for k in ("prepare_s", "compute_s", "device_s", "copy_s", "finish_s")))
         if kind == "dense" and n <= a.scipy_full_n:
-            t_sc, R = timed(lambda: cg.shortest_path(G, method="FW"))
+            t_sc, c_sc, R = timed(lambda: cg.shortest_path(G, method="FW"))
             how, ok_rows = "FW, full", np.array_equal(D, R)
-            fw_ref = (n, t_sc)
+            fw_ref = (n, t_sc, c_sc)
             del R
         elif kind == "dense":
             if fw_ref is None:
-                t0, _ = timed(lambda: cg.shortest_path(G[:1024, :1024], method="FW"))
-                fw_ref = (1024, t0)
-            t_sc = fw_ref[1] * (n / fw_ref[0]) ** 3
+                t0, c0, _ = timed(lambda: cg.shortest_path(G[:1024, :1024], method="FW"))
+                fw_ref = (1024, t0, c0)
+            t_sc, c_sc = fw_ref[1] * (n / fw_ref[0]) ** 3, fw_ref[2] * (n / fw_ref[0]) ** 3
             how = "FW, extrapolated from n=%d" % fw_ref[0]
             idx = np.arange(8)
             ok_rows = np.array_equal(D[idx], cg.dijkstra(G, indices=idx))
         else:
             k = min(a.scipy_sources, n)
             idx = np.linspace(0, n - 1, k).astype(np.int64)
-            t_k, R = timed(lambda: cg.shortest_path(G, method="D", indices=idx))
-            t_sc = t_k * n / k
+            t_k, c_k, R = timed(lambda: cg.shortest_path(G, method="D", indices=idx))
+            t_sc, c_sc = t_k * n / k, c_k * n / k
             how = "D, %d sources x %d" % (k, n // k) if n % k == 0 else "D, %d sources x %.1f" % (k, n / k)
             ok_rows = np.array_equal(D[idx], R)
         del D
         row = dict(graph=kind, n=n, m=m if kind == "sparse" else n * (n - 1), gsp_backend=ran.get("backend"),
                    gsp_method=ran.get("method"), gsp_s=round(t_gsp, 3), scipy_s=round(t_sc, 3), scipy_how=how,
-                   speedup=round(t_sc / t_gsp, 1), equal=bool(ok_rows))
+                   speedup=round(t_sc / t_gsp, 1), gsp_cpu_s=round(c_gsp, 3), scipy_cpu_s=round(c_sc, 3),
+                   cpu_speedup=round(c_sc / max(c_gsp, 1e-9), 1), equal=bool(ok_rows))
         rows.append(row)
-        print("%-6s n=%-6d m=%-9d gsp %8.2f s (%s, %s)  scipy %9.2f s (%s)  speed-up %7.1fx  equal %s" % (
-            kind, n, row["m"], t_gsp, row["gsp_method"], row["gsp_backend"], t_sc, how, row["speedup"], ok_rows))
+        print("%-6s n=%-6d m=%-9d gsp %8.2f s (%s, %s)  scipy %9.2f s (%s)  speed-up %7.1fx  "
+              "CPU s %.2f / %.2f = %.1fx  equal %s" % (kind, n, row["m"], t_gsp, row["gsp_method"], row["gsp_backend"],
+                                                     t_sc, how, row["speedup"], c_gsp, c_sc, row["cpu_speedup"], ok_rows))
     out = a.out or os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                                 "python_%s_%s.csv" % (a.backend, platform.node() or "host"))
     os.makedirs(os.path.dirname(out), exist_ok=True)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gsp_internal.h" /* gsp__debug_fail_after */
+#include "sssp_cpu.h"     /* gsp__debug_msssp_kernel */
 #include "sssp_test_ref.h"
 
 static void cpu_setup(void) {
@@ -246,6 +247,165 @@ Test(msssp, cutoff_batch_threads) {
     gsp_matrix_free(&R);
     tg_free(&g);
     gsp_matrix_free(&A);
+  }
+}
+
+/* D, P of gsp_msssp with the CPU kernel forced (0 chosen, 1 Dijkstra,
+ * 2 batched, 3 batched on AVX2 at most, 4 batched on the baseline). */
+static void msssp_kernel(gsp_matrix *D, gsp_matrix *P, gsp_matrix A, const gsp_index *src, gsp_index ns,
+                         const gsp_msssp_opts *o, int kernel) {
+  gsp__debug_msssp_kernel(kernel);
+  const gsp_info info = gsp_msssp(D, P, A, src, ns, o);
+  gsp__debug_msssp_kernel(0);
+  GSP_OK(info);
+}
+
+/* A graph with self-loops (weights 0 and 3) on every fifth vertex, in
+ * type t: the batched kernel relaxes a vertex into itself. */
+static gsp_matrix with_self_loops(family f, gsp_type t, int64_t size, uint64_t seed) {
+  gsp_matrix A = family_fp64(f, size, seed), B = NULL;
+  gsp_index n;
+  GSP_OK(gsp_matrix_nrows(&n, A));
+  for (gsp_index v = 0; v < n; v += 5) {
+    const double w = v % 10 == 0 ? 0 : 3;
+    GSP_OK(gsp_matrix_set_element(A, v, v, &w));
+  }
+  GSP_OK(gsp_matrix_cast(&B, A, t));
+  gsp_matrix_free(&A);
+  return B;
+}
+
+/* The batched kernel against per-source Dijkstra, bit for bit, distances
+ * and both parent types: every family (zero weights, unreachable halves,
+ * absorbed float sums), self-loops, source counts that do not fill the
+ * last batch (lanes are 16 or 32), repeated sources, cutoffs, thread
+ * counts, and the loop of each instruction set in turn (AVX-512 where the
+ * CPU has it, AVX2, the baseline). Each result is also checked against the
+ * reference. */
+Test(msssp, batched_kernel_equals_dijkstra) {
+  for (int f = 0; f <= F_COUNT; f++) {
+    for (size_t ti = 0; ti < 4; ti++) {
+      const gsp_type t = sssp_types[ti];
+      gsp_matrix A =
+          f < F_COUNT ? family_matrix((family)f, t, 150, 5 + (uint64_t)f) : with_self_loops(F_ZERO, t, 150, 9);
+      tg g = tg_from_matrix(A);
+      gsp_index *all = malloc((size_t)g.n * sizeof *all);
+      cr_assert(all);
+      for (int64_t v = 0; v < g.n; v++) all[v] = (gsp_index)((v * 7) % g.n);
+      all[1] = all[0]; /* a repeat */
+      const gsp_index counts[] = {1, 17, 33, (gsp_index)g.n};
+      const double cuts[] = {INFINITY, 7.5};
+      for (size_t ci = 0; ci < 4; ci++) {
+        for (size_t cu = 0; cu < 2; cu++) {
+          const int isa = 2 + (f + (int)ti + (int)ci + (int)cu) % 3;
+          gsp_test_context("batched (kernel %d) %s %s, %llu sources, cutoff %g", isa,
+                           f < F_COUNT ? family_names[f] : "self-loops", type_name(t), (unsigned long long)counts[ci],
+                           cuts[cu]);
+          gsp_msssp_opts o = mopts();
+          o.has_cutoff = !isinf(cuts[cu]), o.cutoff = cuts[cu];
+          gsp_matrix D1 = NULL, P1 = NULL, D2 = NULL, P2 = NULL, Q1 = NULL, Q2 = NULL;
+          msssp_kernel(&D1, &P1, A, all, counts[ci], &o, 1);
+          GSP_OK(gsp_set_threads(1 + (int)ci % 3));
+          msssp_kernel(&D2, &P2, A, all, counts[ci], &o, isa);
+          GSP_OK(gsp_set_threads(2));
+          gsp_test_assert_matrix_same(D1, D2, 0);
+          gsp_test_assert_matrix_same(P1, P2, 0);
+          if (ci == 1) check_rows(&g, D2, P2, all, counts[ci], cuts[cu]);
+          gsp_matrix_free(&D1), gsp_matrix_free(&P1), gsp_matrix_free(&D2), gsp_matrix_free(&P2);
+          o.parent_type = GSP_INT32;
+          msssp_kernel(&D1, &Q1, A, all, counts[ci], &o, 1);
+          msssp_kernel(&D2, &Q2, A, all, counts[ci], &o, isa);
+          gsp_test_assert_matrix_same(D1, D2, 0);
+          gsp_test_assert_matrix_same(Q1, Q2, 0);
+          gsp_matrix_free(&D1), gsp_matrix_free(&D2), gsp_matrix_free(&Q1), gsp_matrix_free(&Q2);
+        }
+      }
+      free(all);
+      tg_free(&g);
+      gsp_matrix_free(&A);
+    }
+  }
+}
+
+/* Integer sums past the type's range saturate in the batched kernel as in
+ * Dijkstra: on a chain of arcs of a third of INT_MAX, vertices four arcs
+ * away are unreachable, in INT32 and INT64. */
+Test(msssp, batched_kernel_saturates) {
+  const int64_t n = 40;
+  for (int wide = 0; wide < 2; wide++) {
+    const gsp_type t = wide ? GSP_INT64 : GSP_INT32;
+    gsp_matrix A = NULL;
+    GSP_OK(gsp_matrix_new(&A, t, (gsp_index)n, (gsp_index)n));
+    for (int64_t v = 0; v + 1 < n; v++) {
+      const int32_t w32 = INT32_MAX / 3 + (int32_t)(v % 5);
+      const int64_t w64 = INT64_MAX / 3 + v % 5;
+      GSP_OK(gsp_matrix_set_element(A, (gsp_index)v, (gsp_index)(v + 1), wide ? (const void *)&w64 : &w32));
+      const int32_t s32 = 1;
+      const int64_t s64 = 1;
+      if (v % 3 == 0)
+        GSP_OK(gsp_matrix_set_element(A, (gsp_index)(v + 1), (gsp_index)v, wide ? (const void *)&s64 : &s32));
+    }
+    gsp_index src[n];
+    for (int64_t v = 0; v < n; v++) src[v] = (gsp_index)v;
+    gsp_test_context("saturation %s", type_name(t));
+    gsp_msssp_opts o = mopts();
+    gsp_matrix D1 = NULL, D2 = NULL, P1 = NULL, P2 = NULL;
+    msssp_kernel(&D1, &P1, A, src, (gsp_index)n, &o, 1);
+    for (int isa = 2; isa <= 4; isa++) {
+      msssp_kernel(&D2, &P2, A, src, (gsp_index)n, &o, isa);
+      gsp_test_assert_matrix_same(D1, D2, 0);
+      gsp_test_assert_matrix_same(P1, P2, 0);
+      if (isa < 4) gsp_matrix_free(&D2), gsp_matrix_free(&P2);
+    }
+    gsp_index nv;
+    GSP_OK(gsp_matrix_nvals(&nv, D2));
+    cr_assert(nv > (gsp_index)n && nv < (gsp_index)(n * n), "%s%llu distances", gsp_test_ctx, (unsigned long long)nv);
+    gsp_matrix_free(&D1), gsp_matrix_free(&D2), gsp_matrix_free(&P1), gsp_matrix_free(&P2);
+    gsp_matrix_free(&A);
+  }
+}
+
+/* Whole weights run as INT32 only where that is exact: fractions, sums
+ * past INT32 (FP32: past 2^24) and +inf keep their type; the limit is
+ * floored. Results are equal either way (batched_kernel_equals_dijkstra
+ * covers both routes: fractions, absorbed sums, cutoff 7.5). */
+Test(msssp, batched_kernel_narrows_whole_weights) {
+  const gsp_index p[] = {0, 1, 2, 2};
+  const gsp_index j[] = {1, 2};
+  struct {
+    gsp_type t;
+    double w0, w1, lim;
+    bool narrow;
+    int32_t lim32;
+  } cases[] = {
+      {GSP_FP64, 3, 4, 7.5, true, 7},
+      {GSP_FP64, 3, 0.5, 7.5, false, 0},
+      {GSP_FP64, 1e9, 1.2e9, 1e300, false, 0}, /* 2.2e9 > INT32_MAX */
+      {GSP_FP64, 1e9, 1.1e9, 1e300, true, INT32_MAX - 1},
+      {GSP_FP32, 8e6, 8e6, 1e30, true, INT32_MAX - 1},
+      {GSP_FP32, 9e6, 8e6, 1e30, false, 0}, /* 1.7e7 > 2^24 */
+      {GSP_FP64, INFINITY, 1, 1e300, false, 0},
+      {GSP_INT64, 5, 6, 10, true, 10},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    double wd[2] = {cases[c].w0, cases[c].w1};
+    float wf[2] = {(float)cases[c].w0, (float)cases[c].w1};
+    int64_t wi[2] = {(int64_t)cases[c].w0, (int64_t)cases[c].w1};
+    gsp__sssp_graph g = {.n = 3, .p = p, .j = j, .t = cases[c].t, .nthreads = 1};
+    g.w = cases[c].t == GSP_FP64 ? (const void *)wd : cases[c].t == GSP_FP32 ? (const void *)wf : (const void *)wi;
+    if (cases[c].t == GSP_FP64) g.lim.f64 = cases[c].lim;
+    else if (cases[c].t == GSP_FP32) g.lim.f32 = (float)cases[c].lim;
+    else g.lim.i64 = (int64_t)cases[c].lim;
+    gsp__sssp_graph g32;
+    int32_t *w32 = NULL;
+    GSP_OK(gsp__msssp_batch_narrow(&g32, &w32, &g));
+    cr_assert_eq(w32 != NULL, cases[c].narrow, "case %zu", c);
+    if (w32) {
+      cr_assert(g32.t == GSP_INT32 && g32.w == w32 && g32.p == p && g32.j == j, "case %zu", c);
+      cr_assert(w32[0] == (int32_t)cases[c].w0 && w32[1] == (int32_t)cases[c].w1, "case %zu", c);
+      cr_assert_eq(g32.lim.i32, cases[c].lim32, "case %zu", c);
+    }
+    gsp__free(w32);
   }
 }
 

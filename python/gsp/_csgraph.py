@@ -57,11 +57,27 @@ def _has_negative(spec):
     return bool(np.any((D < 0) & np.isfinite(D) & (D != (spec[4] if spec[4] is not None else np.nan))))
 
 
+def _rows(ns, n, dtype):
+    """np.empty((ns, n)) without numpy's transparent-huge-page advice: where
+    the kernel compacts memory for huge pages on a fault (THP "madvise"), the
+    first write of a 3.2 GB result took 15-20 s with the advice and 4-5 s
+    without (a loaded 2-core VM)."""
+    mod = getattr(np, "_core", None) or np.core
+    advise = getattr(mod.multiarray, "_set_madvise_hugepage", None)
+    if advise is None:
+        return np.empty((ns, n), dtype=dtype)
+    was = advise(False)
+    try:
+        return np.empty((ns, n), dtype=dtype)
+    finally:
+        advise(was)
+
+
 def _run_apsp(spec, directed, src, algo, backend, cutoff, dtype, return_predecessors, row_block=0):
     n = spec[1]
     ns = n if src is None else src.size
-    dist = np.empty((ns, n), dtype=dtype)
-    pred = np.empty((ns, n), dtype=np.int32) if return_predecessors else None
+    dist = _rows(ns, n, dtype)
+    pred = _rows(ns, n, np.int32) if return_predecessors else None
     a, b, _, _, secs = _core.apsp(spec, not directed, src, algo, _backend(backend), cutoff, dist, pred, row_block)
     last_run.clear()
     last_run.update(method=_ALGO_NAME.get(a, "auto"), backend=_BACKEND_NAME.get(b, "cpu"))

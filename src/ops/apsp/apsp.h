@@ -39,6 +39,11 @@ gsp_apsp_algo gsp__apsp_pick(const double sec[4], const gsp__apsp_shape *s);
  * block is one call of the many-source kernel (on the GPU: a graph upload
  * and fresh batch buffers), so blocks should not be small. */
 #define GSP_APSP_STAGING_BYTES ((size_t)2 << 30)
+/* The same for rows relaxed on the CPU, where a block costs only its
+ * sources' work: a staging buffer is memory touched fresh once, which
+ * costs about 1 s per GB on a VM (measured: 3.2 GB in 2.7-7 s), and
+ * small blocks keep that off the time of a large result. */
+#define GSP_APSP_CPU_STAGING_BYTES ((size_t)64 << 20)
 
 /* ---- Johnson ---- */
 

@@ -538,7 +538,9 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   } else if (shape.blocks || staging) {
     /* staging sized to the memory there is: a fixed size would fail where
      * the whole result does not fit, the case blocks are for */
-    size_t budget = oa.device_memory_cap ? oa.device_memory_cap : GSP_APSP_STAGING_BYTES;
+    size_t budget = oa.device_memory_cap                                  ? oa.device_memory_cap
+                    : algo != GSP_APSP_FLOYD_WARSHALL && !shape.relax_gpu ? GSP_APSP_CPU_STAGING_BYTES
+                                                                          : GSP_APSP_STAGING_BYTES;
     const size_t host = oa.host_memory_cap ? oa.host_memory_cap : gsp__host_memory_available() / 4;
     if (host < budget) budget = host;
     int64_t b = (int64_t)(budget / per_row);

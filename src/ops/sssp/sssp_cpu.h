@@ -80,6 +80,31 @@ gsp_info gsp__sssp_cpu_tree(int64_t *parent, int64_t *root, const void *d, const
 gsp_info gsp__msssp_cpu(void *dist, int64_t *parent, int32_t *parent32, const gsp__sssp_graph *g, const int64_t *src,
                         int64_t nsrc);
 
+/*
+ * The batched kernel behind gsp__msssp_cpu (msssp_cpu_batch.c): rows
+ * out[k*n + v] (type t, +inf where unreached, the same values as Dijkstra)
+ * of sources src[0..nb), nb <= gsp__msssp_batch_lanes(t), on a workspace
+ * of gsp__msssp_batch_ws_bytes(n) bytes. Returns the arcs it scanned, or
+ * -1 (out untouched) when it stopped after scanning more than budget.
+ */
+int64_t gsp__msssp_batch_lanes(gsp_type t);
+size_t gsp__msssp_batch_ws_bytes(int64_t n);
+int64_t gsp__msssp_batch_rows(void *out, const gsp__sssp_graph *g, const int64_t *src, int64_t nb, void *ws,
+                              int64_t budget);
+
+/* When every weight of g (INT64, FP32, FP64) is a whole number and no
+ * shortest path can sum past what INT32 holds (FP32: 2^24, where its sums
+ * stop being exact), the same graph with INT32 weights: *g32 (A's arrays,
+ * the new weights *w32, the limit floored) computes the same distances in
+ * twice the lanes. Else *w32 = NULL. Errors: GSP_OUT_OF_MEMORY. */
+gsp_info gsp__msssp_batch_narrow(gsp__sssp_graph *g32, int32_t **w32, const gsp__sssp_graph *g);
+
+/* Tests: force gsp__msssp_cpu's kernel (0: chosen by the work, 1: Dijkstra
+ * per source, 2: batched, 3: batched with AVX2 at most, 4: batched with the
+ * baseline instructions). gsp__msssp_kernel reads it. */
+void gsp__debug_msssp_kernel(int kernel);
+int gsp__msssp_kernel(void);
+
 /* ---- helpers for the typed bodies ---- */
 
 /* A per-thread staging buffer that appends vertices to a shared list with
