@@ -343,6 +343,8 @@ const char *gsp__setting_nccl_library(void);
 bool gsp__burble_on(void);
 /* GSP_DEBUG: messages carry the source location of the failed check. */
 bool gsp__debug_mode(void);
+/* GSP_CPU_ISA, the cap on the CPU kernels' instruction set; NULL unset. */
+const char *gsp__setting_cpu_isa(void);
 void gsp__burble(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

@@ -139,7 +139,8 @@ void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t) {
  * The environment settings the documentation promises are read here and
  * nowhere else: GSP_BACKEND (the default backend), GSP_GPUS (the closure's
  * GPU count), GSP_BURBLE (the burble), GSP_DEBUG (source locations in
- * messages), GSP_CUDA_PLUGIN (where the loader
+ * messages), GSP_CPU_ISA (caps the CPU kernels' instruction set),
+ * GSP_CUDA_PLUGIN (where the loader
  * finds the plugin), GSP_NCCL_LIBRARY (the multi-GPU path's NCCL). */
 
 static _Atomic int g_backend = -1; /* -1: not yet read from the environment */
@@ -247,6 +248,12 @@ long gsp__setting_gpus(void) {
 const char *gsp__setting_gpus_text(void) {
   const char *e = getenv("GSP_GPUS");
   return e ? e : "";
+}
+
+/* GSP_CPU_ISA: the highest instruction set the CPU kernels may use
+ * (cpu_isa.c decides; NULL when unset). */
+const char *gsp__setting_cpu_isa(void) {
+  return getenv("GSP_CPU_ISA");
 }
 
 /* GSP_DEBUG=1 (any value but empty or "0"), read once: messages end with

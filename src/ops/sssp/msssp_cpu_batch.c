@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu_isa.h"
 #include "sssp_cpu.h"
 
 /* The lanes of one vertex: two cache lines (two AVX-512 registers, four
@@ -20,15 +21,14 @@
 #define SSSP_BODY "msssp_cpu_batch_body.h"
 #include "sssp_cpu_stamp.h"
 
-/* 2: AVX-512, 1: AVX2, 0: the compiler's baseline (SSE2 on x86-64). */
+/* 2: AVX-512, 1: AVX2, 0: the compiler's baseline (SSE2 on x86-64): the
+ * one choice of cpu_isa.c, shared with the closure kernels. */
 static int isa_level(void) {
 #if MB_X86
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl"))
-    return 2;
-  if (__builtin_cpu_supports("avx2")) return 1;
-#endif
+  return (int)gsp__cpu_isa();
+#else
   return 0;
+#endif
 }
 
 static atomic_int forced_kernel = 0;

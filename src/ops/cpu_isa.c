@@ -1,12 +1,10 @@
 /*
- * The run-time choice of the CPU closure kernels' instruction set
- * (closure_cpu_isa.h): CPUID once, capped by GSP_CPU_ISA, overridable by
- * tests.
+ * The run-time choice of the CPU kernels' instruction set (cpu_isa.h):
+ * CPUID once, capped by GSP_CPU_ISA, overridable by tests.
  */
-#include <stdlib.h>
 #include <string.h>
 
-#include "closure_cpu_isa.h"
+#include "cpu_isa.h"
 
 static const char *const isa_names[GSP_CPU_ISA_COUNT] = {"portable", "avx2", "avx512"};
 
@@ -34,7 +32,7 @@ bool gsp__cpu_isa_supported(gsp__cpu_isa_t isa) {
 /* The best supported set, at most GSP_CPU_ISA's when that names one. */
 static gsp__cpu_isa_t isa_auto(void) {
   int cap = GSP_CPU_ISA_COUNT - 1;
-  const char *env = getenv("GSP_CPU_ISA");
+  const char *env = gsp__setting_cpu_isa();
   if (env)
     for (int i = 0; i < GSP_CPU_ISA_COUNT; i++)
       if (!strcmp(env, isa_names[i])) cap = i;
