@@ -241,6 +241,9 @@ gsp_info gsp__matrix_to_bits(struct gsp_matrix_s *A);
  * under a lock, and kept until A's storage changes). A itself is left as
  * it is. *V belongs to A: valid as long as A is not changed or freed. */
 gsp_info gsp__matrix_csr_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A);
+/* Where entry (i, j) of a dense or CSR matrix (columns sorted within a row)
+ * is stored: *at indexes its values; GSP_NO_VALUE when (i, j) has none. */
+gsp_info gsp__matrix_entry_at(size_t *at, const struct gsp_matrix_s *A, int64_t i, int64_t j);
 /* Release A's CSR copy (every change of A's storage calls it). */
 void gsp__matrix_drop_view(struct gsp_matrix_s *A);
 /* Call after changing the host data: drops any device copy. */
