@@ -194,6 +194,17 @@ struct gsp_vector_s {
  * GSP_INVALID_OBJECT. `what` names the argument in the message. */
 GSP_COMPANION gsp_info gsp__check_matrix(const struct gsp_matrix_s *A, const char *fn, const char *what);
 gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn, const char *what);
+
+/* gsp_<obj>_<name>(out, h): *out = expr of the handle h (named h), after
+ * the output and handle checks. */
+#define GSP_OBJECT_QUERY(obj, h, name, outtype, expr)                                       \
+  gsp_info gsp_##obj##_##name(outtype *out, const gsp_##obj h) {                            \
+    gsp_info info;                                                                          \
+    if (!out) return GSP_ERROR(GSP_NULL_POINTER, "gsp_" #obj "_" #name ": output is NULL"); \
+    if ((info = gsp__check_##obj(h, "gsp_" #obj "_" #name, #h)) < 0) return info;           \
+    *out = (outtype)(expr);                                                                 \
+    return GSP_SUCCESS;                                                                     \
+  }
 gsp_info gsp__check_type(gsp_type t, const char *fn);
 /* Whether semiring s applies to type t (OR_AND: bool; others: numeric). */
 GSP_COMPANION bool gsp__semiring_fits(gsp_semiring s, gsp_type t);
@@ -241,6 +252,9 @@ gsp_info gsp__matrix_to_bits(struct gsp_matrix_s *A);
  * under a lock, and kept until A's storage changes). A itself is left as
  * it is. *V belongs to A: valid as long as A is not changed or freed. */
 gsp_info gsp__matrix_csr_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A);
+/* Where entry (i, j) of a dense or CSR matrix (columns sorted within a row)
+ * is stored: *at indexes its values; GSP_NO_VALUE when (i, j) has none. */
+gsp_info gsp__matrix_entry_at(size_t *at, const struct gsp_matrix_s *A, int64_t i, int64_t j);
 /* Release A's CSR copy (every change of A's storage calls it). */
 void gsp__matrix_drop_view(struct gsp_matrix_s *A);
 /* Call after changing the host data: drops any device copy. */

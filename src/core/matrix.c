@@ -245,18 +245,9 @@ gsp_info gsp_matrix_transpose(gsp_matrix *C, const gsp_matrix A) {
   return info;
 }
 
-#define GSP_QUERY_(name, outtype, expr)                                                   \
-  gsp_info gsp_matrix_##name(outtype *out, const gsp_matrix A) {                          \
-    gsp_info info;                                                                        \
-    if (!out) return GSP_ERROR(GSP_NULL_POINTER, "gsp_matrix_" #name ": output is NULL"); \
-    if ((info = gsp__check_matrix(A, "gsp_matrix_" #name, "A")) < 0) return info;         \
-    *out = (outtype)(expr);                                                               \
-    return GSP_SUCCESS;                                                                   \
-  }
-GSP_QUERY_(nrows, gsp_index, A->nrows)
-GSP_QUERY_(ncols, gsp_index, A->ncols)
-GSP_QUERY_(type, gsp_type, A->type)
-#undef GSP_QUERY_
+GSP_OBJECT_QUERY(matrix, A, nrows, gsp_index, A->nrows)
+GSP_OBJECT_QUERY(matrix, A, ncols, gsp_index, A->ncols)
+GSP_OBJECT_QUERY(matrix, A, type, gsp_type, A->type)
 
 gsp_info gsp_matrix_nvals(gsp_index *nvals, const gsp_matrix A) {
   gsp_info info;

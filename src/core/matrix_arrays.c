@@ -249,44 +249,42 @@ static gsp_info dense_count(size_t *nn, gsp_type t, gsp_index nrows, gsp_index n
   return GSP_SUCCESS;
 }
 
-gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const void *values,
-                                 const void *absent) {
+/* gsp_matrix_import_dense (pack false: values copied) and _pack_dense
+ * (pack: *vp taken, NULL on success). */
+static gsp_info new_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const void *values, void **vp,
+                          bool pack, const void *absent, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-  const char *fn = "gsp_matrix_import_dense";
   struct gsp_matrix_s *M = NULL;
 #define GSP_FREE_ALL gsp__matrix_destroy(M)
   GSP_TRY(check_new_args(A, t, nrows, ncols, fn));
-  GSP_CHECK(values != NULL, GSP_NULL_POINTER, "%s: values is NULL", fn);
+  GSP_CHECK(pack ? vp && *vp : values != NULL, GSP_NULL_POINTER, "%s: values is NULL", fn);
   size_t nn;
   GSP_TRY(dense_count(&nn, t, nrows, ncols, fn));
   GSP_TRY(gsp__matrix_alloc_dense(&M, t, (int64_t)nrows, (int64_t)ncols));
-  GSP_ALLOC(M->x, nn, gsp_type_size(t));
-  gsp__pass_huge(M->x, nn * gsp_type_size(t));
-  GSP_TRY(dense_presence(&M->b, &M->nvals, t, values, nn, absent, M->x));
-  GSP_TRY(gsp__matrix_publish(M));
+  if (pack) {
+    GSP_TRY(dense_presence(&M->b, &M->nvals, t, *vp, nn, absent, NULL));
+    GSP_TRY(gsp__matrix_publish(M));
+    M->x = *vp;
+    *vp = NULL;
+  } else {
+    GSP_ALLOC(M->x, nn, gsp_type_size(t));
+    gsp__pass_huge(M->x, nn * gsp_type_size(t));
+    GSP_TRY(dense_presence(&M->b, &M->nvals, t, values, nn, absent, M->x));
+    GSP_TRY(gsp__matrix_publish(M));
+  }
   *A = M;
 #undef GSP_FREE_ALL
   return info;
 }
 
+gsp_info gsp_matrix_import_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const void *values,
+                                 const void *absent) {
+  return new_dense(A, t, nrows, ncols, values, NULL, false, absent, "gsp_matrix_import_dense");
+}
+
 gsp_info gsp_matrix_pack_dense(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, void **values,
                                const void *absent) {
-  gsp_info info = GSP_SUCCESS;
-  const char *fn = "gsp_matrix_pack_dense";
-  struct gsp_matrix_s *M = NULL;
-#define GSP_FREE_ALL gsp__matrix_destroy(M)
-  GSP_TRY(check_new_args(A, t, nrows, ncols, fn));
-  GSP_CHECK(values && *values, GSP_NULL_POINTER, "%s: values is NULL", fn);
-  size_t nn;
-  GSP_TRY(dense_count(&nn, t, nrows, ncols, fn));
-  GSP_TRY(gsp__matrix_alloc_dense(&M, t, (int64_t)nrows, (int64_t)ncols));
-  GSP_TRY(dense_presence(&M->b, &M->nvals, t, *values, nn, absent, NULL));
-  GSP_TRY(gsp__matrix_publish(M));
-  M->x = *values;
-  *values = NULL;
-  *A = M;
-#undef GSP_FREE_ALL
-  return info;
+  return new_dense(A, t, nrows, ncols, NULL, values, true, absent, "gsp_matrix_pack_dense");
 }
 
 /* Write A densely into out (absent entries = *absent): one parallel pass

@@ -301,3 +301,19 @@ gsp_info gsp__matrix_mark_absent(struct gsp_matrix_s *A, const void *absent) {
 #undef GSP_FREE_ALL
   return info;
 }
+
+gsp_info gsp__matrix_entry_at(size_t *at, const struct gsp_matrix_s *A, int64_t i, int64_t j) {
+  if (A->fmt == GSP_FMT_DENSE) {
+    *at = (size_t)i * (size_t)A->ncols + (size_t)j;
+    return A->b && !A->b[*at] ? GSP_NO_VALUE : GSP_SUCCESS;
+  }
+  gsp_index lo = A->p[i], hi = A->p[i + 1];
+  while (lo < hi) { /* binary search */
+    const gsp_index mid = lo + (hi - lo) / 2;
+    if (A->j[mid] < (gsp_index)j) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == A->p[i + 1] || A->j[lo] != (gsp_index)j) return GSP_NO_VALUE;
+  *at = (size_t)lo;
+  return GSP_SUCCESS;
+}

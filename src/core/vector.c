@@ -114,18 +114,9 @@ gsp_info gsp_vector_dup(gsp_vector *w, const gsp_vector v) {
   return info;
 }
 
-#define GSP_VQUERY_(name, outtype, expr)                                                  \
-  gsp_info gsp_vector_##name(outtype *out, const gsp_vector v) {                          \
-    gsp_info info;                                                                        \
-    if (!out) return GSP_ERROR(GSP_NULL_POINTER, "gsp_vector_" #name ": output is NULL"); \
-    if ((info = gsp__check_vector(v, "gsp_vector_" #name, "v")) < 0) return info;         \
-    *out = (outtype)(expr);                                                               \
-    return GSP_SUCCESS;                                                                   \
-  }
-GSP_VQUERY_(size, gsp_index, v->n)
-GSP_VQUERY_(nvals, gsp_index, v->nvals)
-GSP_VQUERY_(type, gsp_type, v->type)
-#undef GSP_VQUERY_
+GSP_OBJECT_QUERY(vector, v, size, gsp_index, v->n)
+GSP_OBJECT_QUERY(vector, v, nvals, gsp_index, v->nvals)
+GSP_OBJECT_QUERY(vector, v, type, gsp_type, v->type)
 
 gsp_info gsp_vector_clear(gsp_vector v) {
   gsp_info info = GSP_SUCCESS;

@@ -122,10 +122,7 @@ static void dev_free(struct gsp_dev_matrix *dev) {
 }
 
 void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
-  if (!A || !A->dev) return;
-  dev_free(A->dev);
-  A->dev = NULL;
-  A->dev_only = false;
+  gsp__cu_release(A, dev_free);
 }
 
 /* ---- staged conversions (gsp_cuda_stage.h): one pass over each row ---- */

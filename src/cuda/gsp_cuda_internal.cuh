@@ -193,4 +193,13 @@ struct PolBits {
   }
 };
 
+/* Drop the device copy of a handle (a matrix's or a vector's dev and
+ * dev_only): free_dev(*dev), and the host copy is the content again. */
+template <class H, class D> void gsp__cu_release(H *h, void (*free_dev)(D *)) {
+  if (!h || !h->dev) return;
+  free_dev(h->dev);
+  h->dev = NULL;
+  h->dev_only = false;
+}
+
 #endif /* GSP_CUDA_INTERNAL_CUH */

@@ -207,29 +207,26 @@ gsp_info run(Job &j) {
 
 } // namespace
 
-gsp_info gsp__cuda_stage_upload(void *d, size_t dpitch, int64_t rows, size_t row_bytes, gsp__stage_fn fill, void *ctx) {
+static gsp_info stage(bool up, const void *d, size_t dpitch, int64_t rows, size_t row_bytes, gsp__stage_fn fn,
+                      void *ctx) {
   Job j;
-  j.up = true;
+  j.up = up;
   j.d = (char *)d;
   j.dpitch = dpitch;
   j.row_bytes = row_bytes;
   j.rows = rows;
-  j.fn = fill;
+  j.fn = fn;
   j.ctx = ctx;
   return run(j);
 }
 
+gsp_info gsp__cuda_stage_upload(void *d, size_t dpitch, int64_t rows, size_t row_bytes, gsp__stage_fn fill, void *ctx) {
+  return stage(true, d, dpitch, rows, row_bytes, fill, ctx);
+}
+
 gsp_info gsp__cuda_stage_download(const void *d, size_t dpitch, int64_t rows, size_t row_bytes, gsp__stage_fn drain,
                                   void *ctx) {
-  Job j;
-  j.up = false;
-  j.d = (char *)d;
-  j.dpitch = dpitch;
-  j.row_bytes = row_bytes;
-  j.rows = rows;
-  j.fn = drain;
-  j.ctx = ctx;
-  return run(j);
+  return stage(false, d, dpitch, rows, row_bytes, drain, ctx);
 }
 
 struct RangeCtx {

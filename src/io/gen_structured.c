@@ -15,6 +15,9 @@ static inline uint64_t pair_key(uint64_t u, uint64_t v) {
  * to `arcs` arcs of an n x n matrix. */
 static gsp_info start(gsp__tuples *T, gsp_matrix *A, gsp_type t, int64_t wmin, int64_t wmax, uint64_t n, uint64_t arcs,
                       const char *fn) {
+  if (n > GSP_INDEX_MAX)
+    return GSP_ERROR(GSP_TOO_LARGE, "%s: %llu vertices exceed %llu", fn, (unsigned long long)n,
+                     (unsigned long long)GSP_INDEX_MAX);
   gsp_info info = gsp__gen_check(A, t, wmin, wmax, fn);
   if (info >= 0) info = gsp__tuples_init(T, t != GSP_BOOL, arcs);
   T->nrows = T->ncols = n;
@@ -54,8 +57,6 @@ gsp_info gsp_generate_ring(gsp_matrix *A, gsp_type t, gsp_index n, bool undirect
   gsp__tuples T = {0};
 #define GSP_FREE_ALL gsp__tuples_free(&T)
   const char *fn = "gsp_generate_ring";
-  GSP_CHECK(n <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: %llu vertices exceed %llu", fn, (unsigned long long)n,
-            (unsigned long long)GSP_INDEX_MAX);
   GSP_TRY(start(&T, A, t, wmin, wmax, n, 2 * n, fn));
   for (uint64_t v = 0; n >= 2 && v < n; v++) {
     uint64_t prev = (v + n - 1) % n, next = (v + 1) % n;

@@ -42,6 +42,10 @@ gsp_info gsp__ops_check_monoid(gsp_binop op, const char *fn);
 gsp_info gsp__ops_check_semiring(gsp_semiring s, gsp_type t, const char *fn);
 /* Value operand `what` has the output's type t. */
 gsp_info gsp__ops_check_same_type(gsp_type t, gsp_type got, const char *fn, const char *what);
+/* The value operands of a semiring product: A (named an) and B (bn) have
+ * the output's type t, and s applies to t. */
+gsp_info gsp__ops_check_product_types(gsp_semiring s, gsp_type t, gsp_type at, const char *an, gsp_type bt,
+                                      const char *bn, const char *fn);
 
 /* Dimensions of A after the optional transpose. */
 static inline int64_t gsp__ops_rows(const struct gsp_matrix_s *A, bool tr) {
@@ -86,29 +90,24 @@ bool gsp__ops_truthy(gsp_type t, const void *x, int64_t k);
 
 #define GSP_SR_GEN_(base, x) \
   _Generic((x), int32_t : base##_i32, int64_t : base##_i64, float : base##_f32, double : base##_f64)
-#define GSP_SR_ADD_CASE_(SR, sr, a, m, z, o) \
-  case GSP_##SR:                             \
-    return GSP_SR_GEN_(gsp_##sr##_add, x)(x, y);
-#define GSP_SR_MUL_CASE_(SR, sr, a, m, z, o) \
-  case GSP_##SR:                             \
-    return GSP_SR_GEN_(gsp_##sr##_mul, x)(x, y);
-#define GSP_DEF_SR_OPS_(T, ct, sfx, PINF, NINF)                       \
-  GSP_FORCE_INLINE ct gsp__sr_add_##sfx(gsp_semiring s, ct x, ct y) { \
-    switch (s) {                                                      \
-      GSP_NUM_SEMIRING_LIST(GSP_SR_ADD_CASE_)                         \
-    default:                                                          \
-      return x;                                                       \
-    }                                                                 \
-  }                                                                   \
-  GSP_FORCE_INLINE ct gsp__sr_mul_##sfx(gsp_semiring s, ct x, ct y) { \
-    switch (s) {                                                      \
-      GSP_NUM_SEMIRING_LIST(GSP_SR_MUL_CASE_)                         \
-    default:                                                          \
-      return x;                                                       \
-    }                                                                 \
+#define GSP_SR_CASE_(SR, sr, op) \
+  case GSP_##SR:                 \
+    return GSP_SR_GEN_(gsp_##sr##_##op, x)(x, y);
+#define GSP_SR_ADD_CASE_(SR, sr, a, m, z, o) GSP_SR_CASE_(SR, sr, add)
+#define GSP_SR_MUL_CASE_(SR, sr, a, m, z, o) GSP_SR_CASE_(SR, sr, mul)
+#define GSP_DEF_SR_OP_(ct, sfx, op, OP)                                  \
+  GSP_FORCE_INLINE ct gsp__sr_##op##_##sfx(gsp_semiring s, ct x, ct y) { \
+    switch (s) {                                                         \
+      GSP_NUM_SEMIRING_LIST(GSP_SR_##OP##_CASE_)                         \
+    default:                                                             \
+      return x;                                                          \
+    }                                                                    \
   }
+#define GSP_DEF_SR_OPS_(T, ct, sfx, PINF, NINF) GSP_DEF_SR_OP_(ct, sfx, add, ADD) GSP_DEF_SR_OP_(ct, sfx, mul, MUL)
 GSP_NUM_TYPE_LIST(GSP_DEF_SR_OPS_)
 #undef GSP_DEF_SR_OPS_
+#undef GSP_DEF_SR_OP_
+#undef GSP_SR_CASE_
 #undef GSP_SR_ADD_CASE_
 #undef GSP_SR_MUL_CASE_
 #undef GSP_SR_GEN_
@@ -244,5 +243,8 @@ gsp_info gsp__ops_desc_backend(gsp__backend_choice *be, const gsp_desc *d, bool 
 /* Common checks of an output/mask pair: handles, mask dimensions, accum. */
 gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum, const char *fn);
 gsp_info gsp__ops_check_vector_out(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, const char *fn);
+/* The handles of C<mask> = accum(C, A op B): the output checks, then A and B. */
+gsp_info gsp__ops_check_matrix_args(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum,
+                                    struct gsp_matrix_s *A, struct gsp_matrix_s *B, const char *fn);
 
 #endif /* GSP_OPS_H */

@@ -242,6 +242,17 @@ gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C, struct gsp_matrix_s *
   return info;
 }
 
+gsp_info gsp__ops_check_matrix_args(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum,
+                                    struct gsp_matrix_s *A, struct gsp_matrix_s *B, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
+  GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  GSP_TRY(gsp__check_matrix(B, fn, "B"));
+#undef GSP_FREE_ALL
+  return info;
+}
+
 gsp_info gsp__ops_check_vector_out(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL

@@ -61,6 +61,10 @@ typedef struct {
 extern const cli_opt cli_common_opts[];
 extern const cli_opt cli_read_opts[];
 extern const cli_opt cli_map_opts[];
+/* The --semiring option of a command: the path semirings, then those in
+ * `more` (a string literal such as ", or-and", or nothing). */
+#define CLI_OPT_SEMIRING(more) \
+  { "semiring", 's', OPT_VALUE, "S  min-plus (default), max-plus, max-min, min-max" more }
 
 /* A subcommand (cmd_*.c): its --help text, its own options, what its
  * positional arguments must be, and what it does once its command line is

@@ -708,7 +708,7 @@ done:
 }
 
 static const cli_opt opts[] = {
-    {"semiring", 's', OPT_VALUE, "S  min-plus (default), max-plus, max-min, min-max, or-and"},
+    CLI_OPT_SEMIRING(", or-and"),
     {"output", 'o', OPT_VALUE, "FILE  write the result matrix (format from the extension or --format)"},
     {"format", 'f', OPT_VALUE, "F  output format: mtx|dimacs|edgelist|dense|npy"},
     {"succ-output", 0, OPT_VALUE, "FILE  write the successor matrix (int64, 0-based vertices)"},

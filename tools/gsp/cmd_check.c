@@ -326,7 +326,7 @@ done:
 #endif
 
 static const cli_opt opts[] = {
-    {"semiring", 's', OPT_VALUE, "S  min-plus (default), max-plus, max-min, min-max, or-and"},
+    CLI_OPT_SEMIRING(", or-and"),
     {"sources", 'k', OPT_VALUE, "K  number of source rows compared (default 16; 0 = all)"},
     {"seed", 0, OPT_VALUE, "S  choice of the sources (default 1)"},
     {"apsp-limit", 0, OPT_VALUE,

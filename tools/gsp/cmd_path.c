@@ -110,7 +110,7 @@ done:
 }
 
 static const cli_opt opts[] = {
-    {"semiring", 's', OPT_VALUE, "S  min-plus (default), max-plus, max-min, min-max"},
+    CLI_OPT_SEMIRING(),
     {"method", 'm', OPT_VALUE,
      "M  sssp (default for min-plus: gsp_sssp, or gsp_bellman_ford for negative weights), library, vxm, bellman-ford, closure"},
     {NULL, 0, OPT_FLAG, NULL}};

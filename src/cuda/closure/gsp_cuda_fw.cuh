@@ -53,6 +53,18 @@ __device__ __forceinline__ void cp_async16(void *smem, const void *gmem) {
   unsigned s = (unsigned)__cvta_generic_to_shared(smem);
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
 }
+/* KS rows of W elements, G (row stride ld) into S (row stride W), in
+ * 16-byte cp.async copies spread over the GT threads of the block. */
+template <int KS, int W, class E> __device__ __forceinline__ void cp_slice(E *S, const E *G, int64_t ld, int tid) {
+  constexpr int EV = 16 / sizeof(E), R = W / EV;
+  static_assert((KS * R) % GT == 0, "whole slice per pass");
+#pragma unroll
+  for (int it = 0; it < KS * R / GT; it++) {
+    const int idx = tid + it * GT;
+    const int kk = idx / R, q = idx % R;
+    cp_async16(S + kk * W + q * EV, G + (size_t)kk * ld + q * EV);
+  }
+}
 __device__ __forceinline__ void cp_async_commit() {
   asm volatile("cp.async.commit_group;\n" ::);
 }
@@ -62,50 +74,37 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
 
 /* dst[OFF .. OFF+N) = src[0 .. N) with 16-byte (else 8-byte) vector
  * accesses; src aligned to the access width. */
+/* The vector of an access of VB bytes (16: uint4, 8: uint2). */
+template <int VB> struct VecOf;
+template <> struct VecOf<16> { typedef uint4 V; };
+template <> struct VecOf<8> { typedef uint2 V; };
+template <class X, int N> constexpr int vec_bytes() {
+  static_assert(N * sizeof(X) % 8 == 0, "8- or 16-byte chunks");
+  return N * sizeof(X) % 16 == 0 ? 16 : 8;
+}
 template <int N, int OFF, int M, class X> __device__ __forceinline__ void ldv(X (&dst)[M], const X *src) {
-  constexpr int BYTES = N * sizeof(X);
-  static_assert(BYTES % 8 == 0, "8- or 16-byte chunks");
-  if constexpr (BYTES % 16 == 0) {
-    constexpr int E = 16 / sizeof(X);
+  constexpr int VB = vec_bytes<X, N>(), E = VB / sizeof(X);
+  typedef typename VecOf<VB>::V V;
 #pragma unroll
-    for (int q = 0; q < N / E; q++) {
-      uint4 v = reinterpret_cast<const uint4 *>(src)[q];
-      uint32_t w[4] = {v.x, v.y, v.z, v.w};
+  for (int q = 0; q < N / E; q++) {
+    const V v = reinterpret_cast<const V *>(src)[q];
+    uint32_t w[VB / 4];
+    memcpy(w, &v, VB);
 #pragma unroll
-      for (int e = 0; e < E; e++) memcpy(&dst[OFF + q * E + e], &w[e * sizeof(X) / 4], sizeof(X));
-    }
-  } else {
-    constexpr int E = 8 / sizeof(X);
-#pragma unroll
-    for (int q = 0; q < N / E; q++) {
-      uint2 v = reinterpret_cast<const uint2 *>(src)[q];
-      uint32_t w[2] = {v.x, v.y};
-#pragma unroll
-      for (int e = 0; e < E; e++) memcpy(&dst[OFF + q * E + e], &w[e * sizeof(X) / 4], sizeof(X));
-    }
+    for (int e = 0; e < E; e++) memcpy(&dst[OFF + q * E + e], &w[e * sizeof(X) / 4], sizeof(X));
   }
 }
 template <int N, int OFF, int M, class X> __device__ __forceinline__ void stv(X *dst, const X (&src)[M]) {
-  constexpr int BYTES = N * sizeof(X);
-  static_assert(BYTES % 8 == 0, "8- or 16-byte chunks");
-  if constexpr (BYTES % 16 == 0) {
-    constexpr int E = 16 / sizeof(X);
+  constexpr int VB = vec_bytes<X, N>(), E = VB / sizeof(X);
+  typedef typename VecOf<VB>::V V;
 #pragma unroll
-    for (int q = 0; q < N / E; q++) {
-      uint32_t w[4];
+  for (int q = 0; q < N / E; q++) {
+    uint32_t w[VB / 4];
 #pragma unroll
-      for (int e = 0; e < E; e++) memcpy(&w[e * sizeof(X) / 4], &src[OFF + q * E + e], sizeof(X));
-      reinterpret_cast<uint4 *>(dst)[q] = make_uint4(w[0], w[1], w[2], w[3]);
-    }
-  } else {
-    constexpr int E = 8 / sizeof(X);
-#pragma unroll
-    for (int q = 0; q < N / E; q++) {
-      uint32_t w[2];
-#pragma unroll
-      for (int e = 0; e < E; e++) memcpy(&w[e * sizeof(X) / 4], &src[OFF + q * E + e], sizeof(X));
-      reinterpret_cast<uint2 *>(dst)[q] = make_uint2(w[0], w[1]);
-    }
+    for (int e = 0; e < E; e++) memcpy(&w[e * sizeof(X) / 4], &src[OFF + q * E + e], sizeof(X));
+    V v;
+    memcpy(&v, w, VB);
+    reinterpret_cast<V *>(dst)[q] = v;
   }
 }
 
@@ -149,22 +148,8 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
 
   auto load_slice = [&](int s, int buf) {
     const int ks = s * KS;
-    constexpr int EA = 16 / sizeof(TA), RA = BM / EA;
-    static_assert((KS * RA) % GT == 0, "whole A slice per pass");
-#pragma unroll
-    for (int it = 0; it < KS * RA / GT; it++) {
-      const int idx = tid + it * GT;
-      const int kk = idx / RA, q = idx % RA;
-      cp_async16(As + (buf * KS + kk) * BM + q * EA, At + (size_t)(ks + kk) * lda + r0 + q * EA);
-    }
-    constexpr int EB = 16 / sizeof(TC), RB = BN / EB;
-    static_assert((KS * RB) % GT == 0, "whole B slice per pass");
-#pragma unroll
-    for (int it = 0; it < KS * RB / GT; it++) {
-      const int idx = tid + it * GT;
-      const int kk = idx / RB, q = idx % RB;
-      cp_async16(Bs + (buf * KS + kk) * BN + q * EB, B + (size_t)(ks + kk) * ldb + c0 + q * EB);
-    }
+    cp_slice<KS, BM>(As + buf * KS * BM, At + (size_t)ks * lda + r0, lda, tid);
+    cp_slice<KS, BN>(Bs + buf * KS * BN, B + (size_t)ks * ldb + c0, ldb, tid);
     cp_async_commit();
   };
 
@@ -515,15 +500,16 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   return info;
 }
 
-template <class P> gsp_info count_present(int64_t *count, const typename P::TC *d, int64_t n, int64_t np) {
+/* *count = what launch(dc) adds into the zeroed device counter dc (no
+ * launch when n == 0). */
+template <class Launch> gsp_info count_on_device(int64_t *count, int64_t n, Launch launch) {
   gsp_info info = GSP_SUCCESS;
   unsigned long long *dc = NULL, h = 0;
 #define GSP_FREE_ALL cudaFree(dc)
   GSP_CUDA_TRY(cudaMalloc((void **)&dc, sizeof *dc));
   GSP_CUDA_TRY(cudaMemset(dc, 0, sizeof *dc));
   if (n > 0) {
-    k_count<P><<<dim3((unsigned)((n + 255) / 256 < 8 ? (n + 255) / 256 : 8), (unsigned)(n < 65535 ? n : 65535)), 256>>>(
-        d, np, n, dc);
+    launch(dc);
     GSP_CUDA_LAUNCHED();
   }
   GSP_CUDA_TRY(cudaMemcpy(&h, dc, sizeof h, cudaMemcpyDeviceToHost));
@@ -531,6 +517,13 @@ template <class P> gsp_info count_present(int64_t *count, const typename P::TC *
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
+}
+
+template <class P> gsp_info count_present(int64_t *count, const typename P::TC *d, int64_t n, int64_t np) {
+  return count_on_device(count, n, [&](unsigned long long *dc) {
+    k_count<P><<<dim3((unsigned)((n + 255) / 256 < 8 ? (n + 255) / 256 : 8), (unsigned)(n < 65535 ? n : 65535)), 256>>>(
+        d, np, n, dc);
+  });
 }
 
 template <class T> gsp_info fill(T *d, size_t count, T v) {
@@ -542,6 +535,24 @@ template <class T> gsp_info fill(T *d, size_t count, T v) {
   return info;
 }
 
+/* f(PolTag<PolNum<S, T>>()) for the numeric path semirings S (the
+ * path_encoding column of GSP_SEMIRING_FACTS); GSP_PANIC naming `what` for
+ * the rest. */
+template <class P> struct PolTag { typedef P type; };
+template <class T, class F> gsp_info by_numeric_semiring(gsp_semiring s, const char *what, const F &f) {
+#define GSP_NUM_POLICY_CASE_(SR, closure, sign, enc)            \
+  case GSP_##SR:                                                \
+    if constexpr (enc) return f(PolTag<PolNum<GSP_##SR, T>>()); \
+    break;
+  switch (s) {
+    GSP_SEMIRING_FACTS(GSP_NUM_POLICY_CASE_)
+  default:
+    break;
+  }
+#undef GSP_NUM_POLICY_CASE_
+  return GSP_ERROR(GSP_PANIC, "%s: semiring %d has no numeric kernel", what, (int)s);
+}
+
 /* One type: dispatch on the semiring; successors (MIN_PLUS and MAX_PLUS
  * only, see gsp_cuda_fw_succ.cuh) around the plain closure. */
 template <class T>
@@ -549,28 +560,14 @@ gsp_info run_numeric(T *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s,
                      PhaseClock *clock = nullptr) {
   if (succ && s != GSP_MIN_PLUS && s != GSP_MAX_PLUS)
     return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: no successors for semiring %d", (int)s);
-  switch (s) {
-#define GSP_CU_CASE_(SRE) \
-  case SRE:               \
-    return run_fw<PolNum<SRE, T>>(d, n, np, reflexive, cycle, clock);
-  case GSP_MIN_PLUS:
-    if (succ)
-      return closure_with_successors<GSP_MIN_PLUS, T>(d, succ, n, np, reflexive, cycle, [&] {
-        return run_fw<PolNum<GSP_MIN_PLUS, T>>(d, n, np, reflexive, cycle);
-      });
-    return run_fw<PolNum<GSP_MIN_PLUS, T>>(d, n, np, reflexive, cycle, clock);
-  case GSP_MAX_PLUS:
-    if (succ)
-      return closure_with_successors<GSP_MAX_PLUS, T>(d, succ, n, np, reflexive, cycle, [&] {
-        return run_fw<PolNum<GSP_MAX_PLUS, T>>(d, n, np, reflexive, cycle);
-      });
-    return run_fw<PolNum<GSP_MAX_PLUS, T>>(d, n, np, reflexive, cycle, clock);
-    GSP_CU_CASE_(GSP_MAX_MIN)
-    GSP_CU_CASE_(GSP_MIN_MAX)
-#undef GSP_CU_CASE_
-  default:
-    return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: semiring %d has no numeric kernel", (int)s);
-  }
+  return by_numeric_semiring<T>(s, "gsp_cuda_fw", [&](auto pol) {
+    typedef typename decltype(pol)::type P;
+    if constexpr (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS)
+      if (succ)
+        return closure_with_successors<P::sr, T>(d, succ, n, np, reflexive, cycle,
+                                                 [&] { return run_fw<P>(d, n, np, reflexive, cycle); });
+    return run_fw<P>(d, n, np, reflexive, cycle, clock);
+  });
 }
 
 /* Bench-only (gsp_cuda_fw_phases): the reflexive closure with its phase
@@ -587,18 +584,8 @@ template <class Run> gsp_info timed_closure(float ms[3], Run run) {
 }
 
 template <class T> gsp_info count_numeric(int64_t *count, const T *d, int64_t n, int64_t np, gsp_semiring s) {
-  switch (s) {
-  case GSP_MIN_PLUS:
-    return count_present<PolNum<GSP_MIN_PLUS, T>>(count, d, n, np);
-  case GSP_MAX_PLUS:
-    return count_present<PolNum<GSP_MAX_PLUS, T>>(count, d, n, np);
-  case GSP_MAX_MIN:
-    return count_present<PolNum<GSP_MAX_MIN, T>>(count, d, n, np);
-  case GSP_MIN_MAX:
-    return count_present<PolNum<GSP_MIN_MAX, T>>(count, d, n, np);
-  default:
-    return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: semiring %d has no numeric kernel", (int)s);
-  }
+  return by_numeric_semiring<T>(s, "gsp_cuda_fw",
+                                [&](auto pol) { return count_present<typename decltype(pol)::type>(count, d, n, np); });
 }
 
 template <class T> T zero_of(gsp_semiring s) {

@@ -368,18 +368,7 @@ gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive
 }
 
 gsp_info gsp__cuda_count_bits(int64_t *count, const uint64_t *d, int64_t n, int64_t np) {
-  gsp_info info = GSP_SUCCESS;
-  unsigned long long *dc = NULL, h = 0;
-#define GSP_FREE_ALL cudaFree(dc)
-  GSP_CUDA_TRY(cudaMalloc((void **)&dc, sizeof *dc));
-  GSP_CUDA_TRY(cudaMemset(dc, 0, sizeof *dc));
-  if (n > 0) {
+  return count_on_device(count, n, [&](unsigned long long *dc) {
     k_count_bits<<<dim3(1, (unsigned)(n < 65535 ? n : 65535)), 256>>>(d, np / 64, n, dc);
-    GSP_CUDA_LAUNCHED();
-  }
-  GSP_CUDA_TRY(cudaMemcpy(&h, dc, sizeof h, cudaMemcpyDeviceToHost));
-  *count = (int64_t)h;
-  GSP_FREE_ALL;
-#undef GSP_FREE_ALL
-  return info;
+  });
 }

@@ -290,18 +290,8 @@ template <class T>
 gsp_info ooc_numeric(void *H, gsp_semiring s, bool dpx, const gspsched::OocShape &sh, gspsched::OocStats *st) {
   if constexpr (std::is_same<T, int32_t>::value)
     if (dpx && s == GSP_MIN_PLUS) return ooc_policy<PolMinPlusU32>(H, sh, st);
-  switch (s) {
-  case GSP_MIN_PLUS:
-    return ooc_policy<PolNum<GSP_MIN_PLUS, T>>(H, sh, st);
-  case GSP_MAX_PLUS:
-    return ooc_policy<PolNum<GSP_MAX_PLUS, T>>(H, sh, st);
-  case GSP_MAX_MIN:
-    return ooc_policy<PolNum<GSP_MAX_MIN, T>>(H, sh, st);
-  case GSP_MIN_MAX:
-    return ooc_policy<PolNum<GSP_MIN_MAX, T>>(H, sh, st);
-  default:
-    return GSP_ERROR(GSP_PANIC, "out-of-core closure: semiring %d has no numeric kernel", (int)s);
-  }
+  return by_numeric_semiring<T>(s, "out-of-core closure",
+                                [&](auto pol) { return ooc_policy<typename decltype(pol)::type>(H, sh, st); });
 }
 
 template <class T>
@@ -309,18 +299,9 @@ gsp_info mgpu_numeric(const gsp_mgpu_view &v, gsp_semiring s, bool dpx, bool ref
   const bool cyc = s == GSP_MIN_PLUS || s == GSP_MAX_PLUS;
   if constexpr (std::is_same<T, int32_t>::value)
     if (dpx && s == GSP_MIN_PLUS) return mgpu_policy<PolMinPlusU32>(v, reflexive, cyc, cycle);
-  switch (s) {
-  case GSP_MIN_PLUS:
-    return mgpu_policy<PolNum<GSP_MIN_PLUS, T>>(v, reflexive, cyc, cycle);
-  case GSP_MAX_PLUS:
-    return mgpu_policy<PolNum<GSP_MAX_PLUS, T>>(v, reflexive, cyc, cycle);
-  case GSP_MAX_MIN:
-    return mgpu_policy<PolNum<GSP_MAX_MIN, T>>(v, reflexive, cyc, cycle);
-  case GSP_MIN_MAX:
-    return mgpu_policy<PolNum<GSP_MIN_MAX, T>>(v, reflexive, cyc, cycle);
-  default:
-    return GSP_ERROR(GSP_PANIC, "multi-GPU closure: semiring %d has no numeric kernel", (int)s);
-  }
+  return by_numeric_semiring<T>(s, "multi-GPU closure", [&](auto pol) {
+    return mgpu_policy<typename decltype(pol)::type>(v, reflexive, cyc, cycle);
+  });
 }
 
 template <class T>

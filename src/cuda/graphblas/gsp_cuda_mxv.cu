@@ -47,26 +47,14 @@ template <> struct KindOf<GSP_OR_AND> { static const int k = K_OR; };
 
 /* Store: what the accumulator array holds during a push; init/combine/fin
  * map the semiring add onto an atomic. */
-template <int K, class T> struct Atom;
-template <class T> struct Atom<K_MIN, T> {
+template <int K, class T> struct Atom { /* K_MIN and K_MAX: on the keys of T */
   typedef typename Key<T>::K Store;
   static __host__ __device__ Store init(T zero) {
     return Key<T>::enc(zero);
   }
   static __device__ __forceinline__ void combine(Store *p, T v) {
-    atomicMin(p, Key<T>::enc(v));
-  }
-  static __device__ __forceinline__ T fin(Store s) {
-    return Key<T>::dec(s);
-  }
-};
-template <class T> struct Atom<K_MAX, T> {
-  typedef typename Key<T>::K Store;
-  static __host__ __device__ Store init(T zero) {
-    return Key<T>::enc(zero);
-  }
-  static __device__ __forceinline__ void combine(Store *p, T v) {
-    atomicMax(p, Key<T>::enc(v));
+    if constexpr (K == K_MIN) atomicMin(p, Key<T>::enc(v));
+    else atomicMax(p, Key<T>::enc(v));
   }
   static __device__ __forceinline__ T fin(Store s) {
     return Key<T>::dec(s);

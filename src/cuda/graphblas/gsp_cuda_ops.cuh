@@ -64,24 +64,19 @@ gsp_info gsp__cublas_error(cublasStatus_t e, const char *file, int line, const c
     }                                                                     \
   } while (0)
 #define GSP_CU_LAUNCHED() GSP_CU_TRY(cudaGetLastError())
-#define GSP_CUSPARSE_TRY(call)                                              \
-  do {                                                                      \
-    cusparseStatus_t gsp_sp_e_ = (call);                                    \
-    if (gsp_sp_e_ != CUSPARSE_STATUS_SUCCESS) {                             \
-      info = gsp__cusparse_error(gsp_sp_e_, __FILE__, __LINE__, fn, #call); \
-      GSP_FREE_ALL;                                                         \
-      return info;                                                          \
-    }                                                                       \
+/* A library call returning its status type ST, ok on success; err(status,
+ * file, line, fn, call) records the failure. */
+#define GSP_CU_LIB_TRY_(ST, ok, err, call)                   \
+  do {                                                       \
+    ST gsp_lib_e_ = (call);                                  \
+    if (gsp_lib_e_ != (ok)) {                                \
+      info = err(gsp_lib_e_, __FILE__, __LINE__, fn, #call); \
+      GSP_FREE_ALL;                                          \
+      return info;                                           \
+    }                                                        \
   } while (0)
-#define GSP_CUBLAS_TRY(call)                                              \
-  do {                                                                    \
-    cublasStatus_t gsp_bl_e_ = (call);                                    \
-    if (gsp_bl_e_ != CUBLAS_STATUS_SUCCESS) {                             \
-      info = gsp__cublas_error(gsp_bl_e_, __FILE__, __LINE__, fn, #call); \
-      GSP_FREE_ALL;                                                       \
-      return info;                                                        \
-    }                                                                     \
-  } while (0)
+#define GSP_CUSPARSE_TRY(call)    GSP_CU_LIB_TRY_(cusparseStatus_t, CUSPARSE_STATUS_SUCCESS, gsp__cusparse_error, call)
+#define GSP_CUBLAS_TRY(call)      GSP_CU_LIB_TRY_(cublasStatus_t, CUBLAS_STATUS_SUCCESS, gsp__cublas_error, call)
 #define GSP_CU_DALLOC(ptr, bytes) GSP_TRY(gsp__cu_alloc((void **)&(ptr), (bytes), fn))
 
 /* GSP_ALLOC for C++ (no implicit conversion from void *), naming fn. */

@@ -70,24 +70,27 @@ void gsp__cu_free(void *p) {
 
 /* ---- handles ---- */
 
+/* *h = the calling thread's handle in *slot, made by create on first use;
+ * a failing status (not ok) is recorded by err, naming the call `what`. */
+template <class Hd, class St, class Create, class Err>
+static gsp_info thread_handle(Hd *h, Hd *slot, Create create, St ok, Err err, const char *what, const char *fn) {
+  if (!*slot) {
+    const St e = create(slot);
+    if (e != ok) return err(e, __FILE__, __LINE__, fn, what);
+  }
+  *h = *slot;
+  return GSP_SUCCESS;
+}
+
 gsp_info gsp__cusparse_handle(cusparseHandle_t *h, const char *fn) {
   static thread_local cusparseHandle_t handle = NULL;
-  gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL ((void)0)
-  if (!handle) GSP_CUSPARSE_TRY(cusparseCreate(&handle));
-  *h = handle;
-#undef GSP_FREE_ALL
-  return info;
+  return thread_handle(h, &handle, cusparseCreate, CUSPARSE_STATUS_SUCCESS, gsp__cusparse_error,
+                       "cusparseCreate(&handle)", fn);
 }
 
 gsp_info gsp__cublas_handle(cublasHandle_t *h, const char *fn) {
   static thread_local cublasHandle_t handle = NULL;
-  gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL ((void)0)
-  if (!handle) GSP_CUBLAS_TRY(cublasCreate(&handle));
-  *h = handle;
-#undef GSP_FREE_ALL
-  return info;
+  return thread_handle(h, &handle, cublasCreate, CUBLAS_STATUS_SUCCESS, gsp__cublas_error, "cublasCreate(&handle)", fn);
 }
 
 gsp_info gsp__cu_plus_begin(gsp_cu_plus *k, gsp_type t, const char *fn) {
@@ -114,13 +117,14 @@ gsp_info gsp__cu_csr_descr(cusparseSpMatDescr_t *mat, const gsp_dev_csr *P, cuda
 
 /* ---- matrices ---- */
 
+/* A descriptor freed: its device arrays, then itself. */
+template <class... P> static void free_descr(void *descr, P *...arrays) {
+  (gsp__cu_free(arrays), ...);
+  gsp__free(descr);
+}
+
 static void csr_free(struct gsp_dev_csr *c) {
-  if (!c) return;
-  gsp__cu_free(c->p);
-  gsp__cu_free(c->p64);
-  gsp__cu_free(c->j);
-  gsp__cu_free(c->x);
-  gsp__free(c);
+  if (c) free_descr(c, c->p, c->p64, c->j, c->x);
 }
 
 void gsp__cuda_csr_release(struct gsp_dev_matrix *dev) {
@@ -346,18 +350,11 @@ gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s 
 /* ---- vectors ---- */
 
 static void vec_free(struct gsp_dev_vector *d) {
-  if (!d) return;
-  gsp__cu_free(d->x);
-  gsp__cu_free(d->b);
-  gsp__cu_free(d->idx);
-  gsp__free(d);
+  if (d) free_descr(d, d->x, d->b, d->idx);
 }
 
 void gsp_cuda_vector_release(struct gsp_vector_s *v) {
-  if (!v || !v->dev) return;
-  vec_free(v->dev);
-  v->dev = NULL;
-  v->dev_only = false;
+  gsp__cu_release(v, vec_free);
 }
 
 gsp_info gsp__cu_vector_dev(struct gsp_dev_vector **out, struct gsp_vector_s *v, const char *fn) {

@@ -35,16 +35,11 @@ __global__ void bf_parents(const DevGraph g, const typename Key<T>::K *d, const 
                            int32_t nf, const uint8_t *touched, int32_t *cand) {
   typedef Key<T> KT;
   const T *w = (const T *)g.w;
-  const int lane = threadIdx.x % G;
-  for (int64_t k = group_id<G>(); k < nf; k += group_stride<G>()) {
-    const int32_t u = F[k];
-    const T du = KT::dec(d[u]);
-    for (int64_t e = g.off[u] + lane; e < g.off[u + 1]; e += G) {
-      const int32_t v = g.col[e];
-      if (!touched[v] || KT::add(du, w[e]) != KT::dec(U[v])) continue;
-      atomicMin(&cand[v], u);
-    }
-  }
+  frontier_arcs<T, G>(g, d, F, nf, [&](int32_t u, T du, int64_t e) {
+    const int32_t v = g.col[e];
+    if (!touched[v] || KT::add(du, w[e]) != KT::dec(U[v])) return;
+    atomicMin(&cand[v], u);
+  });
 }
 
 template <class K>

@@ -182,22 +182,31 @@ __device__ __forceinline__ int32_t ms_pull(const MsBatch<typename Key<T>::K> &b,
   return p;
 }
 
-/* Okuyama's recording pass with the strict rule: P = the smallest tight
- * tail with a smaller distance; the lane's source its own parent; -1
- * where unreached; GSP_MS_TIE where a reached cell has no such tail
- * (counted in alive[MS_TIES]). */
-template <class T>
-__global__ void __launch_bounds__(256) ms_parents(MsBatch<typename Key<T>::K> b, DevGraph g, int nb, T lim) {
+/* One warp per cell (v, c) of the n x C grid of vertices and 32-lane
+ * chunks: body(lane, v, c, col, at), col the lane's source column and at
+ * its index in the vertex-major n x N arrays. */
+template <class K, class Body> __device__ __forceinline__ void ms_for_cells(const MsBatch<K> &b, Body body) {
   const int lane = threadIdx.x & 31;
   const int64_t nw = ((int64_t)gridDim.x * blockDim.x) >> 5, n = b.n;
   const int C = b.C, N = b.N;
   for (int64_t it = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; it < n * C; it += nw) {
     const int32_t v = (int32_t)(it / C);
     const int c = (int)(it - (int64_t)v * C);
-    const int64_t col = (int64_t)c * 32 + lane, at = v * (int64_t)N + col;
+    const int64_t col = (int64_t)c * 32 + lane;
+    body(lane, v, c, col, v * (int64_t)N + col);
+  }
+}
+
+/* Okuyama's recording pass with the strict rule: P = the smallest tight
+ * tail with a smaller distance; the lane's source its own parent; -1
+ * where unreached; GSP_MS_TIE where a reached cell has no such tail
+ * (counted in alive[MS_TIES]). */
+template <class T>
+__global__ void __launch_bounds__(256) ms_parents(MsBatch<typename Key<T>::K> b, DevGraph g, int nb, T lim) {
+  ms_for_cells(b, [&](int lane, int32_t v, int c, int64_t col, int64_t at) {
     if (c * 32 >= nb) { /* lanes without a source: nothing reached */
       b.P[at] = -1;
-      continue;
+      return;
     }
     const T d = Key<T>::dec(b.D[at]);
     const bool reached = col < nb && d <= lim, source = reached && b.S[col] == v;
@@ -210,7 +219,7 @@ __global__ void __launch_bounds__(256) ms_parents(MsBatch<typename Key<T>::K> b,
     b.P[at] = p;
     const int ties = __popc(__ballot_sync(GSP_MS_FULL, p == GSP_MS_TIE));
     if (ties && lane == 0) atomicAdd(&b.alive[MS_TIES], ties);
-  }
+  });
 }
 
 /* Tie levels in Lv (n*N, vertex-major): 0 where the cell has its parent,
@@ -226,21 +235,16 @@ __global__ void ms_tie_seed(const int32_t *P, int32_t *Lv, int64_t cells) {
  * when any did, alive[MS_NOPATH] when a tie is left. */
 template <class T>
 __global__ void __launch_bounds__(256) ms_tie_round(MsBatch<typename Key<T>::K> b, DevGraph g, int32_t *Lv, int32_t k) {
-  const int lane = threadIdx.x & 31;
-  const int64_t nw = ((int64_t)gridDim.x * blockDim.x) >> 5, n = b.n;
-  const int C = b.C, N = b.N;
-  for (int64_t it = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; it < n * C; it += nw) {
-    const int32_t v = (int32_t)(it / C);
-    const int c = (int)(it - (int64_t)v * C);
-    const int64_t col = (int64_t)c * 32 + lane, at = v * (int64_t)N + col;
+  ms_for_cells(b, [&](int lane, int32_t v, int c, int64_t col, int64_t at) {
+    (void)c;
     const bool want = b.P[at] == GSP_MS_TIE;
-    if (!__any_sync(GSP_MS_FULL, want)) continue;
+    if (!__any_sync(GSP_MS_FULL, want)) return;
     const int32_t p = ms_pull<T, false>(b, g, v, col, want, Key<T>::dec(b.D[at]), Lv, k);
     const bool got = want && p != INT32_MAX;
     if (got) Lv[at] = k, b.P[at] = p;
     if (__any_sync(GSP_MS_FULL, got) && lane == 0) b.alive[MS_GREW] = 1;
     if (__any_sync(GSP_MS_FULL, want && !got) && lane == 0) b.alive[MS_NOPATH] = 1;
-  }
+  });
 }
 
 /* Source-major output of lanes [0, nb): dist[s*n + v] = value of D[v*N + s]

@@ -113,19 +113,16 @@ __global__ void da2cf_push(const DevGraph g, typename Key<T>::K *d, const uint8_
                            const int32_t *F, int32_t nf, int32_t *O, int32_t *ocnt, T lim) {
   typedef Key<T> KT;
   const T *w = (const T *)g.w;
-  const int lane = threadIdx.x % G;
-  for (int64_t k = group_id<G>(); k < nf; k += group_stride<G>()) {
-    const int32_t u = F[k];
-    const T du = KT::dec(d[u]); /* settled: final */
-    for (int64_t e = g.off[u] + lane; e < g.off[u + 1]; e += G) {
-      const int32_t v = g.col[e];
-      if (settled[v]) continue;
-      const T nd = KT::add(du, w[e]);
-      if (!(nd <= lim)) continue;
-      const typename KT::K key = KT::enc(nd);
-      if (key < atomicMin(&d[v], key) && claim(open, v)) qpush(O, ocnt, v);
-    }
-  }
+  frontier_arcs<T, G>(g, d, F, nf, [&](int32_t u, T du, int64_t e) { /* du: u is settled, final */
+                                                                     (void)u;
+                                                                     const int32_t v = g.col[e];
+                                                                     if (settled[v]) return;
+                                                                     const T nd = KT::add(du, w[e]);
+                                                                     if (!(nd <= lim)) return;
+                                                                     const typename KT::K key = KT::enc(nd);
+                                                                     if (key < atomicMin(&d[v], key) && claim(open, v))
+                                                                       qpush(O, ocnt, v);
+  });
 }
 
 /* red[0] = min d over the open vertices, red[1] = min (d + minout). */

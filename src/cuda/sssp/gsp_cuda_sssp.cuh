@@ -17,6 +17,8 @@
 #include <cooperative_groups.h>
 #include <string.h>
 
+#include <type_traits>
+
 #include "gsp_cuda_internal.cuh"
 #include "sssp_gather.h"
 
@@ -112,93 +114,37 @@ struct CallRecord {
   size_t stage_bytes; /* gsp__sssp_knobs.stage_bytes, 0: the default */
 };
 
+/* Key<T>: the weight T as an integer K ordered as the weights, for
+ * atomicMin. Integers are their own keys; a float's bits with the magnitude
+ * bits of a negative one flipped (sign-magnitude order made two's
+ * complement): flip is 0 for the integers. */
+template <class T> struct KeyBits {
+  typedef typename std::conditional<sizeof(T) == 4, int, long long>::type K;
+  static constexpr K flip = std::is_floating_point<T>::value ? (K)(~0ull >> (65 - 8 * sizeof(K))) : (K)0;
+  static __host__ __device__ __forceinline__ K enc(T x) {
+    K b;
+    memcpy(&b, &x, sizeof b);
+    return b >= 0 ? b : b ^ flip;
+  }
+  static __host__ __device__ __forceinline__ T dec(K k) {
+    const K b = k >= 0 ? k : k ^ flip;
+    T x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+  }
+};
 template <class T> struct Key;
-template <> struct Key<int32_t> {
-  typedef int K;
-  static __host__ __device__ __forceinline__ K enc(int32_t x) {
-    return x;
-  }
-  static __host__ __device__ __forceinline__ int32_t dec(K k) {
-    return k;
-  }
-  static __host__ __device__ __forceinline__ int32_t add(int32_t a, int32_t b) {
-    return gsp_min_plus_mul_i32(a, b);
-  }
-  static __host__ __device__ __forceinline__ int32_t inf() {
-    return gsp_pinf_i32();
-  }
-};
-template <> struct Key<int64_t> {
-  typedef long long K;
-  static __host__ __device__ __forceinline__ K enc(int64_t x) {
-    return (K)x;
-  }
-  static __host__ __device__ __forceinline__ int64_t dec(K k) {
-    return (int64_t)k;
-  }
-  static __host__ __device__ __forceinline__ int64_t add(int64_t a, int64_t b) {
-    return gsp_min_plus_mul_i64(a, b);
-  }
-  static __host__ __device__ __forceinline__ int64_t inf() {
-    return gsp_pinf_i64();
-  }
-};
-template <> struct Key<float> {
-  typedef int K;
-  static __host__ __device__ __forceinline__ K enc(float x) {
-    int b;
-#ifdef __CUDA_ARCH__
-    b = __float_as_int(x);
-#else
-    memcpy(&b, &x, sizeof b);
-#endif
-    return b >= 0 ? b : b ^ 0x7fffffff;
-  }
-  static __host__ __device__ __forceinline__ float dec(K k) {
-    const int b = k >= 0 ? k : k ^ 0x7fffffff;
-#ifdef __CUDA_ARCH__
-    return __int_as_float(b);
-#else
-    float x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-#endif
-  }
-  static __host__ __device__ __forceinline__ float add(float a, float b) {
-    return gsp_min_plus_mul_f32(a, b);
-  }
-  static __host__ __device__ __forceinline__ float inf() {
-    return gsp_pinf_f32();
-  }
-};
-template <> struct Key<double> {
-  typedef long long K;
-  static __host__ __device__ __forceinline__ K enc(double x) {
-    long long b;
-#ifdef __CUDA_ARCH__
-    b = __double_as_longlong(x);
-#else
-    memcpy(&b, &x, sizeof b);
-#endif
-    return b >= 0 ? b : b ^ 0x7fffffffffffffffll;
-  }
-  static __host__ __device__ __forceinline__ double dec(K k) {
-    const long long b = k >= 0 ? k : k ^ 0x7fffffffffffffffll;
-#ifdef __CUDA_ARCH__
-    return __longlong_as_double(b);
-#else
-    double x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-#endif
-  }
-  static __host__ __device__ __forceinline__ double add(double a, double b) {
-    return gsp_min_plus_mul_f64(a, b);
-  }
-  static __host__ __device__ __forceinline__ double inf() {
-    return gsp_pinf_f64();
-  }
-};
+#define GSP_KEY_(TY, ct, sfx, PINF, NINF)                           \
+  template <> struct Key<ct> : KeyBits<ct> {                        \
+    static __host__ __device__ __forceinline__ ct add(ct a, ct b) { \
+      return gsp_min_plus_mul_##sfx(a, b);                          \
+    }                                                               \
+    static __host__ __device__ __forceinline__ ct inf() {           \
+      return gsp_pinf_##sfx();                                      \
+    }                                                               \
+  };
+GSP_NUM_TYPE_LIST(GSP_KEY_)
+#undef GSP_KEY_
 
 /* ---- device helpers ---- */
 
@@ -226,7 +172,19 @@ __device__ __forceinline__ bool claim(uint8_t *flags, int32_t v) {
   return (atomicOr(word, bit) & bit) == 0;
 }
 
-/* Fill n elements with a value. */
+/* The out-arcs of the frontier F, a group of G threads per vertex:
+ * body(u, du, e) for each arc e of u = F[k], du its distance in d. */
+template <class T, int G, class Body>
+__device__ __forceinline__ void frontier_arcs(const DevGraph &g, const typename Key<T>::K *d, const int32_t *F,
+                                              int32_t nf, Body body) {
+  const int lane = threadIdx.x % G;
+  for (int64_t k = group_id<G>(); k < nf; k += group_stride<G>()) {
+    const int32_t u = F[k];
+    const T du = Key<T>::dec(d[u]);
+    for (int64_t e = g.off[u] + lane; e < g.off[u + 1]; e += G) body(u, du, e);
+  }
+}
+
 /* Push (Harish, Bellman-Ford): the frontier F (groups of G threads per
  * vertex) relaxes into U, d read-only this round; the first improver of v
  * queues it, and resets cand[v] when cand is given (Bellman-Ford's
@@ -236,21 +194,17 @@ __global__ void push_relax(const DevGraph g, const typename Key<T>::K *d, typena
                            int32_t nf, uint8_t *touched, int32_t *cand, int32_t *Tq, int32_t *tcnt, T lim) {
   typedef Key<T> KT;
   const T *w = (const T *)g.w;
-  const int lane = threadIdx.x % G;
-  for (int64_t k = group_id<G>(); k < nf; k += group_stride<G>()) {
-    const int32_t u = F[k];
-    const T du = KT::dec(d[u]);
-    for (int64_t e = g.off[u] + lane; e < g.off[u + 1]; e += G) {
-      const T nd = KT::add(du, w[e]);
-      if (!(nd <= lim)) continue;
-      const int32_t v = g.col[e];
-      const typename KT::K key = KT::enc(nd);
-      if (key < atomicMin(&U[v], key) && claim(touched, v)) {
-        if (cand) cand[v] = INT32_MAX;
-        qpush(Tq, tcnt, v);
-      }
+  frontier_arcs<T, G>(g, d, F, nf, [&](int32_t u, T du, int64_t e) {
+    (void)u;
+    const T nd = KT::add(du, w[e]);
+    if (!(nd <= lim)) return;
+    const int32_t v = g.col[e];
+    const typename KT::K key = KT::enc(nd);
+    if (key < atomicMin(&U[v], key) && claim(touched, v)) {
+      if (cand) cand[v] = INT32_MAX;
+      qpush(Tq, tcnt, v);
     }
-  }
+  });
 }
 
 template <class X> __global__ void fill_kernel(X *a, int64_t n, X v) {

@@ -143,15 +143,33 @@ gsp_info gsp_bellman_ford(gsp_vector *dist, gsp_vector *parent, const gsp_matrix
   return GSP_SUCCESS;
 }
 
-/* Potentials from the virtual source into d (n values); NEGATIVE_CYCLE
- * without a message as bf_solve. */
-static gsp_info potentials(const char *fn, void *d, int64_t *cycle, int64_t *clen, struct gsp_matrix_s *A,
-                           const gsp__sssp_graph *g, gsp_backend backend) {
+/* Bellman-Ford from a virtual source (every vertex at 0) on A: d (dbytes,
+ * n values of A's type) and the cycle (room for n) are allocated here and
+ * freed by pot_free, whatever the outcome; GSP_NEGATIVE_CYCLE with the
+ * cycle in cycle[0 .. clen). */
+typedef struct {
+  void *d;
+  int64_t *cycle, clen;
+  size_t dbytes;
+} bf_pot;
+
+static void pot_free(bf_pot *p) {
+  gsp__free(p->d);
+  gsp__free(p->cycle);
+}
+
+static gsp_info potentials(bf_pot *p, struct gsp_matrix_s *A, gsp_backend backend, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   int64_t *src = NULL;
 #define GSP_FREE_ALL gsp__free(src)
-  GSP_TRY(all_sources(&src, g->n));
-  info = bf_solve(fn, d, NULL, cycle, clen, g, A, src, g->n, backend);
+  gsp__sssp_graph g;
+  GSP_TRY(gsp__bf_prepare(&g, A, backend, fn));
+  const int64_t n = g.n;
+  p->dbytes = (size_t)n * gsp_type_size(g.t);
+  GSP_ALLOC(p->d, n > 0 ? n : 1, gsp_type_size(g.t));
+  GSP_ALLOC(p->cycle, n > 0 ? n : 1, sizeof *p->cycle);
+  GSP_TRY(all_sources(&src, n));
+  info = bf_solve(fn, p->d, NULL, p->cycle, &p->clen, &g, A, src, n, backend);
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -160,22 +178,15 @@ static gsp_info potentials(const char *fn, void *d, int64_t *cycle, int64_t *cle
 gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A, const gsp_bf_opts *opts) {
   static const char fn[] = "gsp_negative_cycle";
   gsp_info info = GSP_SUCCESS;
-  void *d = NULL;
-  int64_t *cyc = NULL;
-#define GSP_FREE_ALL (gsp__free(d), gsp__free(cyc))
+  bf_pot p = {0};
+#define GSP_FREE_ALL pot_free(&p)
   GSP_CHECK(len != NULL, GSP_NULL_POINTER, "%s: len is NULL", fn);
   GSP_CHECK(cycle != NULL || *len == 0, GSP_NULL_POINTER, "%s: cycle is NULL with capacity %llu", fn,
             (unsigned long long)*len);
   GSP_OUTPUTS(fn, {cycle, *len > SIZE_MAX / sizeof *cycle ? SIZE_MAX : *len * sizeof *cycle, "cycle"},
               {len, sizeof *len, "len"});
   const gsp_bf_opts o = opts ? *opts : (gsp_bf_opts){0};
-  gsp__sssp_graph g;
-  GSP_TRY(gsp__bf_prepare(&g, A, o.backend, fn));
-  const int64_t n = g.n;
-  GSP_ALLOC(d, n > 0 ? n : 1, gsp_type_size(g.t));
-  GSP_ALLOC(cyc, n > 0 ? n : 1, sizeof *cyc);
-  int64_t clen = 0;
-  info = potentials(fn, d, cyc, &clen, A, &g, o.backend);
+  info = potentials(&p, A, o.backend, fn);
   if (info == GSP_SUCCESS) {
     GSP_FREE_ALL;
     return GSP_NO_VALUE;
@@ -184,6 +195,7 @@ gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A
     GSP_FREE_ALL;
     return info;
   }
+  const int64_t clen = p.clen;
   if (*len < (gsp_index)clen) {
     const gsp_index have = *len;
     *len = (gsp_index)clen;
@@ -191,7 +203,7 @@ gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A
     return GSP_ERROR(GSP_INSUFFICIENT_SPACE, "%s: the cycle has %lld vertices, room for %llu", fn, (long long)clen,
                      (unsigned long long)have);
   }
-  for (int64_t k = 0; k < clen; k++) cycle[k] = (gsp_index)cyc[k];
+  for (int64_t k = 0; k < clen; k++) cycle[k] = (gsp_index)p.cycle[k];
   *len = (gsp_index)clen;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -201,29 +213,21 @@ gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A
 gsp_info gsp__bf_potentials(void *h, struct gsp_matrix_s *A, gsp_backend backend, int64_t *cycle, int64_t *cycle_len) {
   static const char fn[] = "Johnson's potentials (Bellman-Ford)";
   gsp_info info = GSP_SUCCESS;
-  void *d = NULL;
-  int64_t *cyc = NULL;
-#define GSP_FREE_ALL (gsp__free(d), gsp__free(cyc))
+  bf_pot p = {0};
+#define GSP_FREE_ALL pot_free(&p)
   GSP_CHECK(h != NULL, GSP_NULL_POINTER, "%s: h is NULL", fn);
-  gsp__sssp_graph g;
-  GSP_TRY(gsp__bf_prepare(&g, A, backend, fn));
-  const int64_t n = g.n;
-  const size_t ts = gsp_type_size(g.t);
-  GSP_ALLOC(d, n > 0 ? n : 1, ts);
-  GSP_ALLOC(cyc, n > 0 ? n : 1, sizeof *cyc);
-  int64_t clen = 0;
-  info = potentials(fn, d, cyc, &clen, A, &g, backend);
+  info = potentials(&p, A, backend, fn);
   if (info == GSP_NEGATIVE_CYCLE) {
     if (cycle && cycle_len) {
-      memcpy(cycle, cyc, (size_t)clen * sizeof *cyc);
-      *cycle_len = clen;
+      memcpy(cycle, p.cycle, (size_t)p.clen * sizeof *cycle);
+      *cycle_len = p.clen;
     }
     char text[256];
-    cycle_text(text, sizeof text, cyc, clen);
+    cycle_text(text, sizeof text, p.cycle, p.clen);
     GSP_CHECK(false, GSP_NEGATIVE_CYCLE, "%s: A has a negative cycle (%s)", fn, text);
   }
   GSP_TRY(info);
-  memcpy(h, d, (size_t)n * ts);
+  memcpy(h, p.d, p.dbytes);
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

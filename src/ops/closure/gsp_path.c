@@ -11,22 +11,10 @@ static const char *const fn = "gsp_path_from_succ";
 /* Next hop from v towards dst: GSP_SUCCESS with *next, GSP_NO_VALUE when
  * succ(v, dst) is absent. */
 static gsp_info next_hop(int64_t *next, const struct gsp_matrix_s *S, int64_t v, int64_t dst) {
-  if (S->fmt == GSP_FMT_DENSE) {
-    const size_t at = (size_t)v * (size_t)S->ncols + (size_t)dst;
-    if (S->b && !S->b[at]) return GSP_NO_VALUE;
-    *next = ((const int64_t *)S->x)[at];
-    return GSP_SUCCESS;
-  }
-  /* CSR, columns sorted within a row: binary search. */
-  gsp_index lo = S->p[v], hi = S->p[v + 1];
-  while (lo < hi) {
-    const gsp_index mid = lo + (hi - lo) / 2;
-    if (S->j[mid] < (gsp_index)dst) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo == S->p[v + 1] || S->j[lo] != (gsp_index)dst) return GSP_NO_VALUE;
-  *next = ((const int64_t *)S->x)[lo];
-  return GSP_SUCCESS;
+  size_t at;
+  const gsp_info info = gsp__matrix_entry_at(&at, S, v, dst);
+  if (info == GSP_SUCCESS) *next = ((const int64_t *)S->x)[at];
+  return info;
 }
 
 /* Number of vertices on the path (>= 1), or GSP_NO_VALUE / an error. When

@@ -91,26 +91,18 @@ static gsp_info vector_apply(struct gsp_vector_s *w, struct gsp_vector_s *mask, 
   return info;
 }
 
-gsp_info gsp_matrix_apply(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_unop f, const gsp_matrix A,
-                          const gsp_desc *desc) {
-  const ap_call call = {.f = f};
-  return matrix_apply(C, mask, accum, &call, A, desc, "gsp_matrix_apply");
-}
-
-gsp_info gsp_matrix_apply_scalar(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_binop op, const gsp_matrix A,
-                                 const void *y, const gsp_desc *desc) {
-  const ap_call call = {.op = op, .y = y, .bound = true};
-  return matrix_apply(C, mask, accum, &call, A, desc, "gsp_matrix_apply_scalar");
-}
-
-gsp_info gsp_vector_apply(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_unop f, const gsp_vector u,
-                          const gsp_desc *desc) {
-  const ap_call call = {.f = f};
-  return vector_apply(w, mask, accum, &call, u, desc, "gsp_vector_apply");
-}
-
-gsp_info gsp_vector_apply_scalar(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_binop op, const gsp_vector u,
-                                 const void *y, const gsp_desc *desc) {
-  const ap_call call = {.op = op, .y = y, .bound = true};
-  return vector_apply(w, mask, accum, &call, u, desc, "gsp_vector_apply_scalar");
-}
+/* gsp_{matrix,vector}_apply (f) and _apply_scalar (op with y bound). */
+#define GSP_APPLY_ENTRIES_(obj)                                                                                 \
+  gsp_info gsp_##obj##_apply(gsp_##obj C, const gsp_##obj mask, gsp_binop accum, gsp_unop f, const gsp_##obj A, \
+                             const gsp_desc *desc) {                                                            \
+    const ap_call call = {.f = f};                                                                              \
+    return obj##_apply(C, mask, accum, &call, A, desc, "gsp_" #obj "_apply");                                   \
+  }                                                                                                             \
+  gsp_info gsp_##obj##_apply_scalar(gsp_##obj C, const gsp_##obj mask, gsp_binop accum, gsp_binop op,           \
+                                    const gsp_##obj A, const void *y, const gsp_desc *desc) {                   \
+    const ap_call call = {.op = op, .y = y, .bound = true};                                                     \
+    return obj##_apply(C, mask, accum, &call, A, desc, "gsp_" #obj "_apply_scalar");                            \
+  }
+GSP_APPLY_ENTRIES_(matrix)
+GSP_APPLY_ENTRIES_(vector)
+#undef GSP_APPLY_ENTRIES_

@@ -51,9 +51,7 @@ static gsp_info matrix_ewise(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, 
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *AT = NULL, *BT = NULL, *T = NULL;
 #define GSP_FREE_ALL (gsp__matrix_destroy(AT), gsp__matrix_destroy(BT), gsp__matrix_destroy(T))
-  GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
-  GSP_TRY(gsp__check_matrix(A, fn, "A"));
-  GSP_TRY(gsp__check_matrix(B, fn, "B"));
+  GSP_TRY(gsp__ops_check_matrix_args(C, mask, accum, A, B, fn));
   GSP_TRY(gsp__ops_check_binop(op, fn));
   const gsp_desc d = gsp__ops_desc(desc);
   const struct gsp_matrix_s *a, *b;
@@ -109,22 +107,14 @@ static gsp_info vector_ewise(struct gsp_vector_s *w, struct gsp_vector_s *mask, 
   return info;
 }
 
-gsp_info gsp_matrix_ewise_add(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_binop op, const gsp_matrix A,
-                              const gsp_matrix B, const gsp_desc *desc) {
-  return matrix_ewise(C, mask, accum, op, A, B, desc, true, "gsp_matrix_ewise_add");
-}
-
-gsp_info gsp_matrix_ewise_mult(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_binop op, const gsp_matrix A,
-                               const gsp_matrix B, const gsp_desc *desc) {
-  return matrix_ewise(C, mask, accum, op, A, B, desc, false, "gsp_matrix_ewise_mult");
-}
-
-gsp_info gsp_vector_ewise_add(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_binop op, const gsp_vector u,
-                              const gsp_vector v, const gsp_desc *desc) {
-  return vector_ewise(w, mask, accum, op, u, v, desc, true, "gsp_vector_ewise_add");
-}
-
-gsp_info gsp_vector_ewise_mult(gsp_vector w, const gsp_vector mask, gsp_binop accum, gsp_binop op, const gsp_vector u,
-                               const gsp_vector v, const gsp_desc *desc) {
-  return vector_ewise(w, mask, accum, op, u, v, desc, false, "gsp_vector_ewise_mult");
-}
+/* The four entry points: {matrix, vector} x {add (union), mult (intersection)}. */
+#define GSP_EWISE_ENTRY_(obj, kind, uni)                                                              \
+  gsp_info gsp_##obj##_ewise_##kind(gsp_##obj C, const gsp_##obj mask, gsp_binop accum, gsp_binop op, \
+                                    const gsp_##obj A, const gsp_##obj B, const gsp_desc *desc) {     \
+    return obj##_ewise(C, mask, accum, op, A, B, desc, uni, "gsp_" #obj "_ewise_" #kind);             \
+  }
+GSP_EWISE_ENTRY_(matrix, add, true)
+GSP_EWISE_ENTRY_(matrix, mult, false)
+GSP_EWISE_ENTRY_(vector, add, true)
+GSP_EWISE_ENTRY_(vector, mult, false)
+#undef GSP_EWISE_ENTRY_

@@ -15,13 +15,9 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *AT = NULL, *BT = NULL, *T = NULL;
 #define GSP_FREE_ALL (gsp__matrix_destroy(AT), gsp__matrix_destroy(BT), gsp__matrix_destroy(T))
-  GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
-  GSP_TRY(gsp__check_matrix(A, fn, "A"));
-  GSP_TRY(gsp__check_matrix(B, fn, "B"));
+  GSP_TRY(gsp__ops_check_matrix_args(C, mask, accum, A, B, fn));
   const gsp_desc d = gsp__ops_desc(desc);
-  GSP_TRY(gsp__ops_check_same_type(C->type, A->type, fn, "A"));
-  GSP_TRY(gsp__ops_check_same_type(C->type, B->type, fn, "B"));
-  GSP_TRY(gsp__ops_check_semiring(s, C->type, fn));
+  GSP_TRY(gsp__ops_check_product_types(s, C->type, A->type, "A", B->type, "B", fn));
   const int64_t m = gsp__ops_rows(A, d.transpose_a), k = gsp__ops_cols(A, d.transpose_a);
   const int64_t kb = gsp__ops_rows(B, d.transpose_b), n = gsp__ops_cols(B, d.transpose_b);
   GSP_CHECK(k == kb, GSP_DIMENSION_MISMATCH, "%s: inner dimensions differ: A%s is %lld x %lld, B%s is %lld x %lld", fn,

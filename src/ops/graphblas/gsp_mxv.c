@@ -20,9 +20,7 @@ static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop 
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_TRY(gsp__check_vector(u, fn, "u"));
   const gsp_desc d = gsp__ops_desc(desc);
-  GSP_TRY(gsp__ops_check_same_type(w->type, A->type, fn, "A"));
-  GSP_TRY(gsp__ops_check_same_type(w->type, u->type, fn, "u"));
-  GSP_TRY(gsp__ops_check_semiring(s, w->type, fn));
+  GSP_TRY(gsp__ops_check_product_types(s, w->type, A->type, "A", u->type, "u", fn));
   /* mxv: A (m x k) * u; vxm: u * A (k x m), i.e. A' * u */
   const bool tr = vec_first ? !d.transpose_b : d.transpose_a;
   const int64_t m = gsp__ops_rows(A, tr), k = gsp__ops_cols(A, tr);

@@ -66,33 +66,36 @@ static void fold(void *z, gsp_binop op, gsp_type t, const void *x, const uint8_t
   }
 }
 
-gsp_info gsp_matrix_reduce_scalar(void *s, gsp_binop op, const gsp_matrix A) {
-  static const char fn[] = "gsp_matrix_reduce_scalar";
+/* The reduction of a matrix A (when matrix) or vector v to the scalar *s. */
+static gsp_info reduce_scalar(void *s, gsp_binop op, bool matrix, struct gsp_matrix_s *A, struct gsp_vector_s *v,
+                              const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(s != NULL, GSP_NULL_POINTER, "%s: s is NULL", fn);
-  GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  if (matrix) GSP_TRY(gsp__check_matrix(A, fn, "A"));
+  else GSP_TRY(gsp__check_vector(v, fn, "v"));
   GSP_TRY(gsp__ops_check_monoid(op, fn));
-  struct gsp_matrix_s *V = NULL;
-  GSP_TRY(gsp__ops_view(&V, A, fn));
   gsp__value z;
-  fold(&z, op, V->type, V->x, NULL, V->nvals);
-  memcpy(s, &z, gsp_type_size(V->type));
+  gsp_type t;
+  if (matrix) {
+    struct gsp_matrix_s *V = NULL;
+    GSP_TRY(gsp__ops_view(&V, A, fn));
+    t = V->type;
+    fold(&z, op, t, V->x, NULL, V->nvals);
+  } else {
+    GSP_TRY(gsp__ops_vectors_host(fn, v, NULL, NULL, NULL));
+    t = v->type;
+    fold(&z, op, t, v->x, v->b, v->nvals == 0 ? 0 : v->n); /* no b: all present, or none */
+  }
+  memcpy(s, &z, gsp_type_size(t));
 #undef GSP_FREE_ALL
   return info;
 }
 
+gsp_info gsp_matrix_reduce_scalar(void *s, gsp_binop op, const gsp_matrix A) {
+  return reduce_scalar(s, op, true, A, NULL, "gsp_matrix_reduce_scalar");
+}
+
 gsp_info gsp_vector_reduce_scalar(void *s, gsp_binop op, const gsp_vector v) {
-  static const char fn[] = "gsp_vector_reduce_scalar";
-  gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
-  GSP_CHECK(s != NULL, GSP_NULL_POINTER, "%s: s is NULL", fn);
-  GSP_TRY(gsp__check_vector(v, fn, "v"));
-  GSP_TRY(gsp__ops_check_monoid(op, fn));
-  GSP_TRY(gsp__ops_vectors_host(fn, v, NULL, NULL, NULL));
-  gsp__value z;
-  fold(&z, op, v->type, v->x, v->b, v->nvals == 0 ? 0 : v->n); /* no b: all present, or none */
-  memcpy(s, &z, gsp_type_size(v->type));
-#undef GSP_FREE_ALL
-  return info;
+  return reduce_scalar(s, op, false, NULL, v, "gsp_vector_reduce_scalar");
 }

@@ -203,3 +203,14 @@ gsp_info gsp__ops_check_same_type(gsp_type t, gsp_type got, const char *fn, cons
                      gsp__type_name(got), gsp__type_name(t));
   return GSP_SUCCESS;
 }
+
+gsp_info gsp__ops_check_product_types(gsp_semiring s, gsp_type t, gsp_type at, const char *an, gsp_type bt,
+                                      const char *bn, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__ops_check_same_type(t, at, fn, an));
+  GSP_TRY(gsp__ops_check_same_type(t, bt, fn, bn));
+  GSP_TRY(gsp__ops_check_semiring(s, t, fn));
+#undef GSP_FREE_ALL
+  return info;
+}

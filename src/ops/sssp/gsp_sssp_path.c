@@ -25,21 +25,10 @@ static gsp_info vector_parent(int64_t *pv, const void *obj, int64_t row, int64_t
 
 static gsp_info matrix_parent(int64_t *pv, const void *obj, int64_t row, int64_t v) {
   const struct gsp_matrix_s *P = obj;
-  if (P->fmt == GSP_FMT_DENSE) {
-    const size_t at = (size_t)row * (size_t)P->ncols + (size_t)v;
-    if (P->b && !P->b[at]) return GSP_NO_VALUE;
-    *pv = parent_at(P->x, P->type, at);
-    return GSP_SUCCESS;
-  }
-  gsp_index lo = P->p[row], hi = P->p[row + 1]; /* CSR, sorted columns */
-  while (lo < hi) {
-    const gsp_index mid = lo + (hi - lo) / 2;
-    if (P->j[mid] < (gsp_index)v) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo == P->p[row + 1] || P->j[lo] != (gsp_index)v) return GSP_NO_VALUE;
-  *pv = parent_at(P->x, P->type, (size_t)lo);
-  return GSP_SUCCESS;
+  size_t at;
+  const gsp_info info = gsp__matrix_entry_at(&at, P, row, v);
+  if (info == GSP_SUCCESS) *pv = parent_at(P->x, P->type, at);
+  return info;
 }
 
 static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void *obj, int64_t row, int64_t n,
@@ -77,49 +66,45 @@ static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void 
   return GSP_SUCCESS;
 }
 
-/* path (room for *len vertices) and len: given, and not overlapping. */
-static gsp_info path_outputs(gsp_index *path, gsp_index *len, const char *fn) {
+/* Both walkers: parent is a vector (matrix false, row 0: a 1 x n parent
+ * matrix) or a matrix; the checks in order: path and len given and not
+ * overlapping, the handle, its type, row, dst. */
+static gsp_info parent_path(gsp_index *path, gsp_index *len, void *parent, bool matrix, gsp_index row, gsp_index dst,
+                            const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
   GSP_OUTPUTS(fn, {path, *len > SIZE_MAX / sizeof *path ? SIZE_MAX : *len * sizeof *path, "path"},
               {len, sizeof *len, "len"});
+  struct gsp_vector_s *pv = matrix ? NULL : parent;
+  struct gsp_matrix_s *pm = matrix ? parent : NULL;
+  if (matrix) GSP_TRY(gsp__check_matrix(pm, fn, "parent"));
+  else GSP_TRY(gsp__check_vector(pv, fn, "parent"));
+  const gsp_type t = matrix ? pm->type : pv->type;
+  const int64_t nrows = matrix ? pm->nrows : 1, ncols = matrix ? pm->ncols : pv->n;
+  GSP_CHECK(t == GSP_INT64 || t == GSP_INT32, GSP_DOMAIN_MISMATCH, "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn,
+            gsp__type_name(t));
+  GSP_CHECK(row < (gsp_index)nrows, GSP_INVALID_INDEX, "%s: row %llu out of range 0..%lld", fn, (unsigned long long)row,
+            (long long)nrows - 1);
+  GSP_CHECK(dst < (gsp_index)ncols, GSP_INVALID_INDEX, "%s: dst %llu out of range 0..%lld", fn, (unsigned long long)dst,
+            (long long)ncols - 1);
+  if (!matrix) {
+    GSP_TRY(gsp__vector_host(pv));
+    return walk(path, len, vector_parent, pv, 0, pv->n, (int64_t)dst, fn);
+  }
+  /* CSR or dense are read directly; other formats convert (content kept) */
+  GSP_TRY(gsp__matrix_host(pm));
+  struct gsp_matrix_s *P = pm; /* parent is an input: never converted */
+  if (P->fmt != GSP_FMT_DENSE) GSP_TRY(gsp__matrix_csr_view(&P, pm));
 #undef GSP_FREE_ALL
-  return info;
+  return walk(path, len, matrix_parent, P, (int64_t)row, P->ncols, (int64_t)dst, fn);
 }
 
 gsp_info gsp_path_from_parent(gsp_index *path, gsp_index *len, const gsp_vector parent, gsp_index dst) {
-  static const char *const fn = "gsp_path_from_parent";
-  gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
-  GSP_TRY(path_outputs(path, len, fn));
-  GSP_TRY(gsp__check_vector(parent, fn, "parent"));
-  GSP_CHECK(parent->type == GSP_INT64 || parent->type == GSP_INT32, GSP_DOMAIN_MISMATCH,
-            "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn, gsp__type_name(parent->type));
-  GSP_CHECK(dst < (gsp_index)parent->n, GSP_INVALID_INDEX, "%s: dst %llu out of range 0..%lld", fn,
-            (unsigned long long)dst, (long long)parent->n - 1);
-  GSP_TRY(gsp__vector_host(parent));
-#undef GSP_FREE_ALL
-  return walk(path, len, vector_parent, parent, 0, parent->n, (int64_t)dst, fn);
+  return parent_path(path, len, parent, false, 0, dst, "gsp_path_from_parent");
 }
 
 gsp_info gsp_path_from_parent_row(gsp_index *path, gsp_index *len, const gsp_matrix parent, gsp_index row,
                                   gsp_index dst) {
-  static const char *const fn = "gsp_path_from_parent_row";
-  gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
-  GSP_TRY(path_outputs(path, len, fn));
-  GSP_TRY(gsp__check_matrix(parent, fn, "parent"));
-  GSP_CHECK(parent->type == GSP_INT64 || parent->type == GSP_INT32, GSP_DOMAIN_MISMATCH,
-            "%s: parent is %s, not GSP_INT64 or GSP_INT32", fn, gsp__type_name(parent->type));
-  GSP_CHECK(row < (gsp_index)parent->nrows, GSP_INVALID_INDEX, "%s: row %llu out of range 0..%lld", fn,
-            (unsigned long long)row, (long long)parent->nrows - 1);
-  GSP_CHECK(dst < (gsp_index)parent->ncols, GSP_INVALID_INDEX, "%s: dst %llu out of range 0..%lld", fn,
-            (unsigned long long)dst, (long long)parent->ncols - 1);
-  /* CSR or dense are read directly; other formats convert (content kept) */
-  GSP_TRY(gsp__matrix_host(parent));
-  struct gsp_matrix_s *P = parent; /* parent is an input: never converted */
-  if (P->fmt != GSP_FMT_DENSE) GSP_TRY(gsp__matrix_csr_view(&P, parent));
-#undef GSP_FREE_ALL
-  return walk(path, len, matrix_parent, P, (int64_t)row, P->ncols, (int64_t)dst, fn);
+  return parent_path(path, len, parent, true, row, dst, "gsp_path_from_parent_row");
 }
