@@ -4,6 +4,7 @@
  * single source, or every source at distance 0 (the nearest one wins).
  * Results are built in new vectors and handed out only when complete.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <string.h>
 #include <time.h>
 
