@@ -12,7 +12,9 @@
  *     sources, Okuyama et al.) on Okuyama's topologies with |V| = 4677:
  *     random and power-law (Chung-Lu) with |E| = 16384, ring and complete,
  *     weights in [1, 4096], with and without parents, against tiled
- *     Floyd-Warshall (gsp_closure on MIN_PLUS) on the same matrix.
+ *     Floyd-Warshall and gsp_apsp's AUTO pick (gsp_apsp, dense host
+ *     result, as msssp's) on the same matrix; --apsp-batches also sweeps
+ *     the batch size here.
  *  3. Large all-pairs: a random graph with |V| = 65536,
  *     |E| = 4|V|, weights in [1, 4096]: gsp_msssp time and GTEPS
  *     (relaxations counted as n x arcs), with parents (INT64 and INT32), an optional batch
@@ -527,19 +529,35 @@ static gsp_info run_msssp(void *p, double *secs) {
   return info;
 }
 
-static gsp_info run_fw(void *p, double *secs) {
+/* The user's all-pairs call, gsp_apsp (algo: FLOYD_WARSHALL, or AUTO with
+ * *picked set to its choice), dense host result. */
+static gsp_info run_apsp_algo(void *p, double *secs, gsp_apsp_algo algo, gsp_apsp_algo *picked) {
   apsp_arg *a = p;
-  gsp_matrix C = NULL;
+  gsp_matrix D = NULL;
+  gsp_apsp_report rep;
+  gsp_apsp_advanced adv = {.report = &rep};
+  gsp_apsp_opts o = {.backend = a->c->backend, .algo = algo, .advanced = &adv};
   const double t0 = omp_get_wtime();
-  gsp_info info = gsp_matrix_dup(&C, a->A);
-  if (info < 0) return info;
-  gsp_closure_opts o = {.backend = a->c->backend};
-  info = gsp_closure_ext(C, NULL, GSP_MIN_PLUS, &o);
-  gsp_index nv;
-  if (info >= 0) info = gsp_matrix_nvals(&nv, C); /* results left on the device come back */
+  gsp_info info = gsp_apsp(&D, NULL, a->A, &o);
   *secs = omp_get_wtime() - t0;
-  gsp_matrix_free(&C);
+  if (picked && info >= 0) *picked = rep.algo;
+  gsp_matrix_free(&D);
   return info;
+}
+static gsp_apsp_algo auto_pick;
+static gsp_info run_fw(void *p, double *secs) {
+  return run_apsp_algo(p, secs, GSP_APSP_FLOYD_WARSHALL, NULL);
+}
+static gsp_info run_auto(void *p, double *secs) {
+  return run_apsp_algo(p, secs, GSP_APSP_AUTO, &auto_pick);
+}
+
+/* 0, 1, ..., n - 1: every vertex a source (gsp_msssp takes a list). */
+static gsp_index *all_sources(gsp_index n) {
+  gsp_index *s = malloc((n > 0 ? n : 1) * sizeof *s);
+  if (!s) die("out of memory", GSP_OUT_OF_MEMORY);
+  for (gsp_index k = 0; k < n; k++) s[k] = k;
+  return s;
 }
 
 /* Median of reps timed runs after a warm-up (one run when slow). */
@@ -560,13 +578,30 @@ static double timed(const config *c, run_fn fn, void *arg, int *runs, double *lo
   return med;
 }
 
+/* Phases of the last gsp_msssp call that ran on the device. */
+static void ms_phase_print(const char *what) {
+#ifdef GSP_HAVE_CUDA
+  const gsp_cuda_sssp_stats s = last_diag.sssp;
+  if (!last_diag.sssp_gpu || s.batches == 0) return;
+  printf("|   phases of the last run (%s): %d batches; device: rounds %.3f s, parent pass %.3f s, transpose %.3f s, "
+         "copies %.3f s (own stream); host: row copies %.3f s, waiting %.3f s; gateway %.3f s\n",
+         what, s.batches, s.relax_s, s.parent_s, s.transpose_s, s.d2h_s, s.host_copy_s, s.host_wait_s, s.call_s);
+  fflush(stdout);
+#else
+  (void)what;
+#endif
+}
+
 static void bench_apsp(const config *c) {
   const gsp_index n = c->apsp_n;
-  printf("\nAll-pairs, |V| = %llu: gsp_msssp (all sources) vs Floyd-Warshall (gsp_closure)\n", (unsigned long long)n);
-  printf("(random and power-law |E| = 16384, weights in [1, 4096]; times include the host result)\n");
-  printf("| %-9s | %10s | %10s | %10s | %8s | %10s | %12s | %8s |\n", "topology", "arcs", "msssp ms", "+par ms",
-         "GTEPS", "FW ms", "FW tasks/s", "FW/msssp");
-  printf("|-----------|------------|------------|------------|----------|------------|--------------|----------|\n");
+  gsp_index *all = all_sources(n);
+  printf("\nAll-pairs, |V| = %llu: gsp_msssp (all sources) vs Floyd-Warshall (gsp_apsp) and gsp_apsp's AUTO pick\n",
+         (unsigned long long)n);
+  printf("(random and power-law |E| = 16384, weights in [1, 4096]; every time is the call, dense host result)\n");
+  printf("| %-9s | %10s | %10s | %10s | %8s | %10s | %12s | %8s | %10s | %-5s |\n", "topology", "arcs", "msssp ms",
+         "+par ms", "GTEPS", "FW ms", "FW tasks/s", "FW/msssp", "AUTO ms", "pick");
+  printf("|-----------|------------|------------|------------|----------|------------|--------------|----------|---"
+         "---------|-------|\n");
   const char *names[] = {"random", "power-law", "ring", "complete"};
   for (int k = 0; k < 4; k++) {
     gsp_matrix A = NULL;
@@ -591,21 +626,42 @@ static void bench_apsp(const config *c) {
       snprintf(path, sizeof path, "%s/apsp_%s_%llu.mtx", c->dump_dir, names[k], (unsigned long long)n);
       TRY(gsp_matrix_write(path, A, NULL));
     }
-    apsp_arg a = {.A = A, .c = c}, ap = {.A = A, .c = c, .parents = true};
-    int runs_m = 0, runs_p = 0, runs_f = 0;
-    double lo_m = 0, lo_p = 0, lo_f = 0, fw = NAN;
+    apsp_arg a = {.A = A, .c = c, .sources = all, .nsources = n}, ap = a;
+    ap.parents = true;
+    int runs_m = 0, runs_p = 0, runs_f = 0, runs_a = 0;
+    double lo_m = 0, lo_p = 0, lo_f = 0, lo_a = 0, fw = NAN;
     const double ms = timed(c, run_msssp, &a, &runs_m, &lo_m);
+    ms_phase_print(names[k]);
+    if (c->batches) { /* batch sweep */
+      char list[256];
+      snprintf(list, sizeof list, "%s", c->batches);
+      for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        apsp_arg ab = a;
+        ab.batch = (gsp_index)atoll(tok);
+        int runs_b = 0;
+        double lo_b = 0;
+        const double tb = timed(c, run_msssp, &ab, &runs_b, &lo_b);
+        printf("|   batch %4llu: %.2f ms (min %.2f)\n", (unsigned long long)ab.batch, tb * 1e3, lo_b * 1e3);
+        ms_phase_print(names[k]);
+      }
+    }
     const double mp = timed(c, run_msssp, &ap, &runs_p, &lo_p);
     if (!c->skip_fw) fw = timed(c, run_fw, &a, &runs_f, &lo_f);
+    const double au = timed(c, run_auto, &a, &runs_a, &lo_a);
+    const char *pick = auto_pick == GSP_APSP_FLOYD_WARSHALL ? "fw" : auto_pick == GSP_APSP_MSSSP ? "msssp" : "johnson";
     const double tasks = (double)n * (double)n * (double)n, rel = (double)n * (double)m;
-    printf("| %-9s | %10llu | %10.2f | %10.2f | %8.3f | %10.2f | %12.3g | %8.2f |\n", names[k], (unsigned long long)m,
-           ms * 1e3, mp * 1e3, rel / ms / 1e9, fw * 1e3, tasks / fw, fw / ms);
+    printf("| %-9s | %10llu | %10.2f | %10.2f | %8.3f | %10.2f | %12.3g | %8.2f | %10.2f | %-5s |\n", names[k],
+           (unsigned long long)m, ms * 1e3, mp * 1e3, rel / ms / 1e9, fw * 1e3, tasks / fw, fw / ms, au * 1e3, pick);
     fflush(stdout);
     csv_row(c, "apsp", names[k], n, m, "msssp", runs_m, ms, lo_m, rel / ms, "arc-relaxations/s");
     csv_row(c, "apsp", names[k], n, m, "msssp+parents", runs_p, mp, lo_p, rel / mp, "arc-relaxations/s");
     if (!c->skip_fw) csv_row(c, "apsp", names[k], n, m, "fw", runs_f, fw, lo_f, tasks / fw, "tasks/s");
+    char what[32];
+    snprintf(what, sizeof what, "auto (%s)", pick);
+    csv_row(c, "apsp", names[k], n, m, what, runs_a, au, lo_a, rel / au, "arc-relaxations/s");
     gsp_matrix_free(&A);
   }
+  free(all);
 }
 
 /* k timed runs, no warm-up (the caller warmed up): median, min. */
@@ -626,20 +682,6 @@ static void big_row(const config *c, const char *what, gsp_index n, gsp_index m,
          lo, allpairs, (double)n * (double)m / allpairs / 1e9, note);
   fflush(stdout);
   csv_row(c, "apsp-big", what, n, m, note, runs, med, lo, (double)n * (double)m / allpairs, "arc-relaxations/s");
-}
-
-/* Phases of the last gsp_msssp call that ran on the device. */
-static void ms_phase_print(const char *what) {
-#ifdef GSP_HAVE_CUDA
-  const gsp_cuda_sssp_stats s = last_diag.sssp;
-  if (!last_diag.sssp_gpu || s.batches == 0) return;
-  printf("|   phases of the last run (%s): %d batches; device: rounds %.3f s, parent pass %.3f s, transpose %.3f s, "
-         "copies %.3f s (own stream); host: row copies %.3f s, waiting %.3f s; gateway %.3f s\n",
-         what, s.batches, s.relax_s, s.parent_s, s.transpose_s, s.d2h_s, s.host_copy_s, s.host_wait_s, s.call_s);
-  fflush(stdout);
-#else
-  (void)what;
-#endif
 }
 
 /* All pairs of a random graph, |V| = big_n, |E| = 4|V|. */
@@ -676,7 +718,8 @@ static void bench_apsp_big(const config *c) {
   const int reps = c->reps < 3 ? c->reps : 3;
   int runs = 0;
   double lo = 0;
-  apsp_arg a = {.A = A, .c = c};
+  gsp_index *all = all_sources(n);
+  apsp_arg a = {.A = A, .c = c, .sources = all, .nsources = n};
   double t = timed_k(reps, run_msssp, &a, &runs, &lo);
   big_row(c, "gsp_msssp", n, m, n, runs, t, lo, t, backend_name(c->backend));
   ms_phase_print("distances");
@@ -715,6 +758,7 @@ static void bench_apsp_big(const config *c) {
     big_row(c, "gsp_msssp (CPU backend)", n, m, kc, runs, t, lo, t * (double)n / (double)kc, note);
   }
   free(sub);
+  free(all);
   gsp_matrix_free(&A);
   if (!c->skip_fw && c->big_fw_n > 0) { /* Floyd-Warshall on the same kind of graph */
     const gsp_index nf = c->big_fw_n < n ? c->big_fw_n : n;
@@ -727,7 +771,7 @@ static void bench_apsp_big(const config *c) {
     else
       snprintf(note, sizeof note, "%s, measured at n = %llu, EXTRAPOLATED x (n/%llu)^3", backend_name(c->backend),
                (unsigned long long)nf, (unsigned long long)nf);
-    big_row(c, "FW closure (gsp_closure)", n, m, nf, runs, t, lo, t * scale, note);
+    big_row(c, "FW (gsp_apsp)", n, m, nf, runs, t, lo, t * scale, note);
     printf("FW / msssp (all-pairs): %.2f (target >= 4)\n", t * scale / dist_only);
     gsp_matrix_free(&F);
   }

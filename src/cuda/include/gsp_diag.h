@@ -39,7 +39,8 @@ typedef struct {
 typedef struct {
   double call_s; /* the whole gateway call (host clock) */
   /* gsp_cuda_sssp, near-far driver */
-  double setup_s;       /* device: workspace reset, seeding */
+  double setup_s;       /* device: workspace reset, seeding (msssp: host,
+                           the call's start to its first batch) */
   double kernel_s;      /* device: the persistent kernel alone */
   double out_s;         /* host: from the kernel's end to the call's return
                       (extraction, staged copies, the gather pass) */
@@ -58,6 +59,7 @@ typedef struct {
   int steps;            /* kernel steps (grid barriers) */
   /* gsp_cuda_msssp, summed over batches */
   int batches;
+  int64_t rounds;     /* relaxation rounds run (queued), all batches */
   double relax_s;     /* device: relaxation rounds */
   double parent_s;    /* device: the recording pass (and any tie BFS) */
   double transpose_s; /* device: source-major transpose */

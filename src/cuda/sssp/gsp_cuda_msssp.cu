@@ -265,6 +265,8 @@ template <class T> struct Run {
   int *hflag = NULL;                        /* pinned */
   unsigned grid = 1;
   int queued = 0;                    /* rounds queued in this batch */
+  int rounds = 0;                    /* rounds run, all batches */
+  double t_call = 0;                 /* host clock at the call's start */
   double wait_s = 0;                 /* host time spent waiting for the device */
   gsp_cuda_sssp_stats *stats = NULL; /* the call's phase times */
 };
@@ -383,6 +385,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
   typedef typename KT::K K;
   Run<T> R;
   R.stats = stats;
+  R.t_call = host_seconds();
   memset(&R.b, 0, sizeof R.b);
   memset(&R.g, 0, sizeof R.g);
   Pinned pin;
@@ -429,7 +432,8 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
   R.b.n = n, R.b.N = N, R.b.C = N / 32;
   R.grid = blocks_for((int64_t)n * R.b.C * 32);
 
-  int est = 8; /* rounds to queue before the first look: the last batch's count */
+  R.stats->setup_s = host_seconds() - R.t_call; /* staging, upload, buffers: before the first batch */
+  int est = 8;                                  /* rounds to queue before the first look: the last batch's count */
   const int nbatch = (int)((nsrc + N - 1) / N);
   for (int bi = 0; bi < nbatch; bi++) {
     const int64_t k0 = (int64_t)bi * N;
@@ -448,6 +452,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
     GSP_TRY(queue_rounds<T>(R, 0, est, lim));
     GSP_TRY(converge<T>(R, lim));
     est = R.queued;
+    R.rounds += R.queued;
     GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_RELAXED], R.st));
     /* the transpose buffers are free once the last batch's copy is done
      * (long before: a batch's rounds take several times its copy) */
@@ -494,6 +499,7 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
   GSP_CUDA_TRY(G.err);
   *nvals = G.total;
   R.stats->host_wait_s += R.wait_s;
+  R.stats->rounds += R.rounds;
   R.stats->host_copy_s += G.copy_s;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -563,6 +569,14 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
   const gsp_info info =
       by_type(A->type, MsRun{dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, (int)N, &rec});
   rec.call_s = host_seconds() - t_call;
+  if (info >= 0)
+    gsp__burble("msssp: %lld sources in %d batches of %lld, %.2f rounds a batch: setup %.2f ms, device %.2f ms "
+                "(rounds %.2f, parents %.2f, transpose %.2f, copies %.2f), host gather %.2f ms, waits %.2f ms, "
+                "call %.2f ms",
+                (long long)nsrc, rec.batches, (long long)N, rec.batches ? (double)rec.rounds / rec.batches : 0.0,
+                rec.setup_s * 1e3, (rec.relax_s + rec.parent_s + rec.transpose_s) * 1e3, rec.relax_s * 1e3,
+                rec.parent_s * 1e3, rec.transpose_s * 1e3, rec.d2h_s * 1e3, rec.host_copy_s * 1e3,
+                rec.host_wait_s * 1e3, rec.call_s * 1e3);
   if (stats) *stats = rec;
   return info;
 }
