@@ -19,8 +19,10 @@
  *   apsp         gsp_generate_random (int32, 4 arcs a vertex) -> gsp_apsp
  *   msssp        the same graph -> gsp_msssp (all sources): gsp_apsp's bound
  *   apsp + .npy  8 arcs a vertex -> gsp_apsp -> gsp_matrix_write(.npy)
- * The kernel-only time of the same closures is bench_closure_gpu's (device-
- * resident inputs); bench/run.sh runs both in one call.
+ * The kernel-only time of the same closures: on the CPU backend measured
+ * here (the closure alone on the row's input as a packed dense matrix,
+ * column kernel_s); on the GPU bench_closure_gpu --user's (device-resident
+ * inputs), which bench/run.sh runs in the same call.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -98,7 +100,36 @@ static void *dense_input(gsp_type t, int64_t n) {
   return x;
 }
 
-static phases run_row(row_kind row, int64_t n, gsp_backend be) {
+/* The kernel alone for a closure row on the CPU: the row's input M as a
+ * packed dense matrix (built untimed), the closure on it timed. */
+static double kernel_alone(gsp_matrix M, gsp_type t, bool succ, const gsp_closure_opts *co) {
+  gsp_index n;
+  CK(gsp_matrix_nrows(&n, M));
+  const float finf = INFINITY;
+  const int32_t imax = INT32_MAX;
+  const bool bfalse = false;
+  const void *absent = t == GSP_FP32    ? (const void *)&finf
+                       : t == GSP_INT32 ? (const void *)&imax
+                                        : (const void *)&bfalse;
+  void *x = malloc((size_t)n * (size_t)n * (t == GSP_BOOL ? 1 : 4));
+  if (!x) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
+  CK(gsp_matrix_export_dense(x, absent, M));
+  gsp_matrix K = NULL, S = NULL;
+  CK(gsp_matrix_pack_dense(&K, t, n, n, &x, absent));
+  const double t0 = now();
+  CK(gsp_closure_ext(K, succ ? &S : NULL, t == GSP_BOOL ? GSP_OR_AND : GSP_MIN_PLUS, co));
+  const double s = now() - t0;
+  CK(gsp_matrix_free(&K));
+  CK(gsp_matrix_free(&S));
+  return s;
+}
+
+/* One row; *kernel (when not NULL, closure rows) the kernel alone on the
+ * same input. */
+static phases run_row(row_kind row, int64_t n, gsp_backend be, double *kernel) {
   phases p = {0, 0, 0};
   gsp_closure_opts co;
   memset(&co, 0, sizeof co);
@@ -121,6 +152,7 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be) {
     t0 = now();
     CK(gsp_matrix_pack_dense(&M, t, n, n, &x, absent));
     p.in = now() - t0;
+    if (kernel) *kernel = kernel_alone(M, t, row == ROW_F32_SUCC, &co);
     t0 = now();
     CK(gsp_closure_ext(M, row == ROW_F32_SUCC ? &S : NULL, t == GSP_BOOL ? GSP_OR_AND : GSP_MIN_PLUS, &co));
     p.call = now() - t0;
@@ -173,6 +205,7 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be) {
     free(rp);
     free(cj);
     free(w);
+    if (kernel) *kernel = kernel_alone(M, bits ? GSP_BOOL : GSP_FP32, false, &co);
     t0 = now();
     CK(gsp_closure_ext(M, NULL, bits ? GSP_OR_AND : GSP_MIN_PLUS, &co));
     p.call = now() - t0;
@@ -289,8 +322,9 @@ int main(int argc, char **argv) {
     perror(csv);
     return 1;
   }
-  if (out) fprintf(out, "row,n,backend,in_s,call_s,out_s,total_s,target_s\n");
-  printf("%-28s %6s %9s %9s %9s %9s %8s\n", "host in -> host out", "n", "in s", "call s", "out s", "total s", "target");
+  if (out) fprintf(out, "row,n,backend,in_s,call_s,out_s,total_s,target_s,kernel_s\n");
+  printf("%-28s %6s %9s %9s %9s %9s %8s %9s\n", "host in -> host out", "n", "in s", "call s", "out s", "total s",
+         "target", "kernel s");
   for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
     if (only) { /* is r in the list? */
       bool in = false;
@@ -299,27 +333,31 @@ int main(int argc, char **argv) {
       if (!in) continue;
     }
     const int64_t n = rows[r].n / shrink;
-    run_row(rows[r].row, n < 256 ? n : 256, be); /* warm-up: device start, thread pool */
-    double in[16], call[16], outt[16], tot[16];
+    run_row(rows[r].row, n < 256 ? n : 256, be, NULL); /* warm-up: device start, thread pool */
+    double in[16], call[16], outt[16], tot[16], kern[16];
     const int R = reps < 16 ? reps : 16;
+    /* the CPU kernel alone (on the GPU, bench_closure_gpu --user has it) */
+    const bool cpu_kernel = be == GSP_BACKEND_CPU && rows[r].row <= ROW_BOOL_CSR;
     for (int k = 0; k < R; k++) {
-      const phases p = run_row(rows[r].row, n, be);
+      kern[k] = NAN;
+      const phases p = run_row(rows[r].row, n, be, cpu_kernel ? &kern[k] : NULL);
       in[k] = p.in, call[k] = p.call, outt[k] = p.out, tot[k] = p.in + p.call + p.out;
     }
+    qsort(kern, (size_t)R, sizeof(double), cmp_double);
     qsort(in, (size_t)R, sizeof(double), cmp_double);
     qsort(call, (size_t)R, sizeof(double), cmp_double);
     qsort(outt, (size_t)R, sizeof(double), cmp_double);
     qsort(tot, (size_t)R, sizeof(double), cmp_double);
     const int m = R / 2;
-    printf("%-28s %6lld %9.4f %9.4f %9.4f %9.4f %8s\n", row_name[rows[r].row], (long long)n, in[m], call[m], outt[m],
-           tot[m], shrink == 1 ? "" : "-");
+    printf("%-28s %6lld %9.4f %9.4f %9.4f %9.4f %8s %9.4f\n", row_name[rows[r].row], (long long)n, in[m], call[m],
+           outt[m], tot[m], shrink == 1 ? "" : "-", kern[m]);
     if (shrink == 1) printf("%-28s %6s %9s %9s %9s %9s %8.3f\n", "", "", "", "", "", "", rows[r].target_s);
     if (out)
-      fprintf(out, "\"%s\",%lld,%s,%.6f,%.6f,%.6f,%.6f,%.3f\n", row_name[rows[r].row], (long long)n,
+      fprintf(out, "\"%s\",%lld,%s,%.6f,%.6f,%.6f,%.6f,%.3f,%.6f\n", row_name[rows[r].row], (long long)n,
               be == GSP_BACKEND_CPU    ? "cpu"
               : be == GSP_BACKEND_CUDA ? "cuda"
                                        : "auto",
-              in[m], call[m], outt[m], tot[m], shrink == 1 ? rows[r].target_s : NAN);
+              in[m], call[m], outt[m], tot[m], shrink == 1 ? rows[r].target_s : NAN, kern[m]);
     fflush(stdout);
   }
   if (out) fclose(out);

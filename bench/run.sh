@@ -273,7 +273,7 @@ run_user() {
     timeout 300 "$X/bench_closure_gpu" --user --csv "$k" > "$OUT/user_call_kernel.log" 2>&1 || return 1
     sed -n '/^device  /,$p' "$OUT/user_call_kernel.log"
   fi
-  timeout 300 "$X/bench_user_call" --backend cpu --reps 1 --rows 0,1,2,3,4,5,6,7,8,9 --csv "$t/cpu.csv" \
+  timeout 300 "$X/bench_user_call" --backend cpu --reps 3 --rows 0,1,2,3,4,5,6,7,8,9,10,11 --csv "$t/cpu.csv" \
     >> "$OUT/user_call.log" 2>&1 || return 1
   cat "$OUT/user_call.log"
   [ -f "$k" ] || k=/dev/null

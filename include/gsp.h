@@ -545,7 +545,11 @@ typedef struct {
  * distances from sources[k] (absent: unreachable). When parent != NULL,
  * *parent = a new nsources x n matrix of opts->parent_type (GSP_INT64 by
  * default) whose row k holds the parents in the tree of sources[k] (walk
- * with gsp_path_from_parent_row). Errors as for gsp_sssp; a source >= n
+ * with gsp_path_from_parent_row). With integer weights and no parents,
+ * the rows come from the dense closure instead where gsp_apsp's cost model
+ * predicts that faster (a small, dense or deep graph: a ring needs
+ * thousands of rounds); the distances are the same, and a nonzero
+ * opts->batch keeps the relaxation. Errors as for gsp_sssp; a source >= n
  * gives GSP_INVALID_INDEX; a parent_type other than INT32 or INT64, or
  * INT32 with n > INT32_MAX, gives GSP_INVALID_VALUE.
  */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gsp_internal.h" /* gsp__debug_fail_after */
+#include "sssp_branch.h"  /* gsp__msssp_run and its report */
 #include "sssp_cpu.h"     /* gsp__debug_msssp_kernel */
 #include "sssp_test_ref.h"
 
@@ -130,6 +131,37 @@ Test(msssp, apsp_equals_closure) {
       }
       gsp_matrix_free(&D), gsp_matrix_free(&P), gsp_matrix_free(&C), gsp_matrix_free(&A);
     }
+  }
+}
+
+/* Distances only, integer weights, a dense graph: the rows of the closure
+ * (the cost model's pick), cell for cell the relaxation's; parents, a
+ * floating-point type and an explicit batch keep the relaxation. */
+Test(msssp, dense_integer_rows_by_closure) {
+  enum { N = 300 };
+  gsp_index src[N];
+  for (int k = 0; k < N; k++) src[k] = (gsp_index)((k * 7) % N); /* permuted */
+  for (int fp = 0; fp < 2; fp++) {
+    const gsp_type t = fp ? GSP_FP32 : GSP_INT32;
+    gsp_test_context("%s: ", type_name(t));
+    gsp_matrix A = NULL, D = NULL, R = NULL, P = NULL;
+    GSP_OK(gsp_generate_complete(&A, t, N, 1, 100, 5));
+    gsp_msssp_opts o = mopts();
+    gsp__diag d;
+    GSP_OK(gsp__msssp_run(&D, NULL, A, src, N, &o, &d));
+    cr_assert_eq(d.msssp_closure, !fp, "%sby the closure: %d", gsp_test_ctx, (int)d.msssp_closure);
+    GSP_OK(gsp__msssp_run(&R, &P, A, src, N, &o, &d));
+    cr_assert(!d.msssp_closure, "%swith parents", gsp_test_ctx);
+    gsp_test_assert_matrix_same(D, R, 0);
+    gsp_matrix_free(&R), gsp_matrix_free(&P);
+    o.batch = 32;
+    GSP_OK(gsp__msssp_run(&R, NULL, A, src, N, &o, &d));
+    cr_assert(!d.msssp_closure, "%swith a batch", gsp_test_ctx);
+    gsp_test_assert_matrix_same(D, R, 0);
+    tg g = tg_from_matrix(A);
+    check_rows(&g, D, NULL, src, N, INFINITY);
+    tg_free(&g);
+    gsp_matrix_free(&D), gsp_matrix_free(&R), gsp_matrix_free(&A);
   }
 }
 

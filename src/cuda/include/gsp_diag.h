@@ -82,6 +82,7 @@ typedef struct {
   gsp__scale_record closure; /* gsp__closure_run: the path taken, also when a
                                 cycle fails the call */
   bool sssp_gpu;             /* gsp__sssp_run / gsp__msssp_run: the GPU ran it */
+  bool msssp_closure;        /* gsp__msssp_run: computed as rows of the closure */
   gsp_cuda_sssp_stats sssp;  /* ... and its phase times */
 } gsp__diag;
 

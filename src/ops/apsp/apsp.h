@@ -23,8 +23,17 @@ typedef struct {
   bool fw_gpu;      /* Floyd-Warshall would run on the GPU (usable, fits,
                         and successors possible there when paths) */
   bool relax_gpu;   /* the multi-source kernel would run on the GPU */
+  int64_t batch;    /* its sources a batch (0: the kernel's choice) */
+  double depth;     /* hops of the deepest shortest-path tree, estimated
+                        (gsp__apsp_depth; 0: not probed, a random graph's) */
   int threads;      /* CPU threads */
 } gsp__apsp_shape;
+
+/* The depth estimate of the cost model: twice the largest breadth-first
+ * eccentricity among a few of the sources src[0..ns) (a shortest-path tree
+ * is deeper than the breadth-first one; a ring's are n / 2 deep, a random
+ * graph's a few dozen). O(n + m) a probe; 0 where memory is short. */
+double gsp__apsp_depth(const struct gsp_matrix_s *G, const int64_t *src, int64_t ns);
 
 /* Predicted seconds of each algorithm, indexed by gsp_apsp_algo (sec[0]
  * unused; +inf where it cannot run). */

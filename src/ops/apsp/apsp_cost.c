@@ -9,61 +9,67 @@
 #include <math.h>
 
 #include "apsp.h"
+#include "cpu_isa.h"
 
-/* ---- Floyd-Warshall on the GPU (H200; docs/performance.md "GPU closure")
+/* ---- Floyd-Warshall on the GPU (H100, int32 / fp32; docs/performance.md
+ * "GPU closure" and "The call as a user makes it")
  * t = n^3 / rate + rounds * round_s + n^2 * host_cell_s, rounds = n / 128.
- * Rate and round cost: a fit of the fp32 rows n = 4096 / 8192 / 16384
- * (0.0120 / 0.0572 / 0.384 s): 1.2e13 tasks/s and 0.2 ms a round. 8-byte
- * types: fp64 8192 (2.60e12) and int64 8192 (1.29e12): 2.0e12.
- * host_cell_s: gsp_closure end to end (upload, NaN scan, download, marking
- * absent entries) took 14.1 s at n = 32768 and 0.36 s at 4677 (int32,
- * "Many-source SSSP" section, bench/results/msssp_gpu_nvidia-h200.txt)
- * against ~3 s and ~0.016 s of kernels: about 10 ns a cell. Successors:
- * fp32 16384 with successors 0.746 s against 0.384 s (x1.95).
- * bench_apsp rows "fw" calibrate all of these: on the H200 run of
- * bench/results/apsp_nvidia-h200.log (INT32, n = 6301 .. 26518, results
- * streamed through the row callback) the host side fits 1.2e-8 s a cell
- * (1.13e-8 .. 1.67e-8, the small graphs the dearest). */
-#define FW_GPU_RATE_4B 1.2e13
-#define FW_GPU_RATE_8B 2.0e12
+ * Rate and round cost: the kernel rows n = 2048 / 4096 / 16384 (about
+ * 2.0 ms / 6.7 ms / 0.353 s): 1.3e13 tasks/s and 80 us a round. 8-byte
+ * types at 16384 (closure_gpu_types_nvidia-h100.csv): fp64 2.85e12, int64
+ * 1.4e12.
+ * host_cell_s: gsp_apsp FLOYD_WARSHALL on Okuyama's sparse 4677-vertex
+ * graphs, host in and out, 16-19 ms against ~10 ms of kernel (bench_sssp
+ * all-pairs rows); the dense user-call rows at 16384 add 0.27-0.31 ns a
+ * cell. Successors: fp32 16384 with successors 0.532 s against 0.381 s of
+ * call (x1.4; bench_user_call). */
+#define FW_GPU_RATE_4B   1.3e13
+#define FW_GPU_RATE_FP64 2.8e12
+#define FW_GPU_RATE_I64  1.4e12
 /* INT32 with a negative weight leaves the DPX path for the saturating
- * operator: "int32 min-plus (saturating, inputs < 0)" 8192: 2.37e12. */
-#define FW_GPU_RATE_I32_NEG 2.4e12
-#define FW_GPU_ROUND_S      2.0e-4
-#define FW_GPU_HOST_CELL_S  1.2e-8
-#define FW_GPU_PATHS_FACTOR 1.95
+ * operator: 2.75e12 at 16384 (0.96 of its ceiling). */
+#define FW_GPU_RATE_I32_NEG 2.7e12
+#define FW_GPU_ROUND_S      8.0e-5
+#define FW_GPU_HOST_CELL_S  3.0e-10
+#define FW_GPU_PATHS_FACTOR 1.4
 
 /* ---- Floyd-Warshall on the CPU (docs/performance.md "CPU closure"):
- * per thread, 16-core H200 host: n = 4096 fp32 in 1.03 s = 6.7e10 tasks/s
- * = 4.2e9 a thread; 8-byte types about half (fp64 9.5e9 against fp32
- * 1.65e10 on the 2-core machine). Successors (textbook order): x3.5. */
-#define FW_CPU_RATE_4B_THREAD 4.2e9
-#define FW_CPU_RATE_8B_THREAD 2.0e9
+ * per thread with AVX-512, 2-core VM (bench/results/cpu_closure_*_vm.csv,
+ * n = 2048): fp32 2.9e10, int32 1.9e10 tasks/s; fp64 1.3e10, int64 0.8e10.
+ * AVX2 has half the lanes, the portable units a quarter (cpu_isa.h).
+ * Successors (textbook order): x3.5. */
+#define FW_CPU_RATE_4B_THREAD 2.0e10
+#define FW_CPU_RATE_8B_THREAD 1.0e10
 #define FW_CPU_PATHS_FACTOR   3.5
 #define FW_CPU_CELL_S         1.0e-9 /* the copy and the absent marks of n^2 cells */
 
-/* ---- Multi-source relaxation on the GPU (gsp_cuda_msssp, pull rounds,
- * batches of 1024; H200, docs/performance.md "Many-source SSSP",
- * bench/results/msssp_gpu_nvidia-h200.txt): t = fixed + k m / rate +
- * k n cell_s. Random graphs, int32, host result included: |V| = 65536,
- * 262144 arcs in 3.63 s (4.7e9 sources x arcs / s) and |V| = 4677, 16384
- * arcs in 46.7 ms: rate 6e9, 0.2 ns a cell (the host copy overlaps the
- * device), 20 ms a call. A deep ring is 10x slower (its rounds, not its
- * arcs, cost; the model ignores the diameter). Parents: +21% at 4677,
- * +162% at 65536 (int64 parents written to fresh host pages): x1.3 on the
- * device part and 2 ns a cell. bench_apsp rows "msssp" calibrate. */
-#define RELAX_GPU_RATE         6.0e9
-#define RELAX_GPU_CELL_S       2.0e-10
-#define RELAX_GPU_FIXED_S      0.02
-#define RELAX_GPU_PATHS_FACTOR 1.3
-#define RELAX_GPU_PATHS_CELL_S 2.0e-9
+/* ---- Multi-source relaxation on the GPU (gsp_cuda_msssp: batches of N <=
+ * 1024 sources, C = N / 32 chunks; H100, int32, bench_sssp all-pairs rows):
+ * t = fixed + batches * rounds * (round_s + (n + m) C chunk_s) + k n cell_s.
+ * A round sweeps every (vertex, chunk) and pulls over the changed tails'
+ * arcs: a ring's quiet rounds (4677 vertices, 9354 arcs) cost 35 us, a
+ * random graph's |V| = 65536, m = 4|V|, 0.54 ms a round (1.11 s for 64
+ * batches of 32): round_s 15 us, chunk_s 5e-11 s. Rounds: the deepest
+ * tree's hops (depth) and a third more (the host queues them in doubling
+ * steps); 32 where the depth was not probed. cell_s: the host side left
+ * after the overlap, 4677 random 17.6 ms against 11 ms of rounds.
+ * Parents (INT64 rows on fresh host pages): |V| = 65536 4.26 s against
+ * 1.21 s, 0.7 ns a cell; the recording pass is a few percent. */
+#define RELAX_GPU_ROUND_S      1.5e-5
+#define RELAX_GPU_CHUNK_S      5.0e-11
+#define RELAX_GPU_ROUNDS       32.0
+#define RELAX_GPU_CELL_S       3.0e-10
+#define RELAX_GPU_FIXED_S      1.0e-3
+#define RELAX_GPU_PATHS_FACTOR 1.1
+#define RELAX_GPU_PATHS_CELL_S 7.0e-10
 
-/* ---- Multi-source relaxation on the CPU (msssp_cpu.c: a binary-heap
- * Dijkstra per source, sources over threads): per thread, arcs plus
- * n log2 n heap steps per second. Estimate from the 2-core development
- * machine (bench_sssp --backend cpu); bench_apsp --backend cpu rows
- * "msssp" calibrate. */
-#define RELAX_CPU_RATE_THREAD  6.0e7
+/* ---- Multi-source relaxation on the CPU (msssp_cpu.c: 16 or 32 sources
+ * relaxed in vector lanes, msssp_cpu_batch.c, Dijkstra where that loses):
+ * per thread, arcs plus n log2 n steps a source per second. The 2-core VM,
+ * n = 20000, m = 100000, all pairs in 3.98 s (python_cpu_vm.csv): 9.7e8;
+ * the heap Dijkstra alone was 6e7. bench_apsp --backend cpu rows "msssp"
+ * calibrate. */
+#define RELAX_CPU_RATE_THREAD  6.0e8
 #define RELAX_CPU_PATHS_FACTOR 1.5
 
 /* ---- Johnson's extra work: Bellman-Ford (a handful of passes over the
@@ -86,13 +92,18 @@ static double fw_seconds(const gsp__apsp_shape *s) {
   const bool wide = s->t == GSP_INT64 || s->t == GSP_FP64;
   const double out = (double)s->ns * n * FW_CPU_CELL_S;
   if (s->fw_gpu) {
-    const double rate = wide ? FW_GPU_RATE_8B : s->t == GSP_INT32 && s->negative ? FW_GPU_RATE_I32_NEG : FW_GPU_RATE_4B;
+    const double rate = s->t == GSP_FP64                   ? FW_GPU_RATE_FP64
+                        : s->t == GSP_INT64                ? FW_GPU_RATE_I64
+                        : s->t == GSP_INT32 && s->negative ? FW_GPU_RATE_I32_NEG
+                                                           : FW_GPU_RATE_4B;
     double t = n3 / rate + ceil(n / 128) * FW_GPU_ROUND_S;
     if (s->paths) t *= FW_GPU_PATHS_FACTOR;
     return t + cells * FW_GPU_HOST_CELL_S * (s->paths ? 2 : 1) + out;
   }
   const double th = s->threads > 0 ? s->threads : 1;
-  double t = n3 / ((wide ? FW_CPU_RATE_8B_THREAD : FW_CPU_RATE_4B_THREAD) * th);
+  const gsp__cpu_isa_t isa = gsp__cpu_isa();
+  const double lanes = isa == GSP_CPU_AVX512 ? 1 : isa == GSP_CPU_AVX2 ? 0.5 : 0.25;
+  double t = n3 / ((wide ? FW_CPU_RATE_8B_THREAD : FW_CPU_RATE_4B_THREAD) * lanes * th);
   if (s->paths) t *= FW_CPU_PATHS_FACTOR;
   return t + cells * FW_CPU_CELL_S * (s->paths ? 3 : 1) + out;
 }
@@ -100,7 +111,11 @@ static double fw_seconds(const gsp__apsp_shape *s) {
 static double relax_seconds(const gsp__apsp_shape *s) {
   const double n = (double)s->n, m = (double)s->m, ns = (double)s->ns;
   if (s->relax_gpu) {
-    double t = ns * m / RELAX_GPU_RATE;
+    double N = s->batch > 0 ? (double)s->batch : ns < 1024 ? ceil(ns / 32) * 32 : 1024;
+    const double batches = ceil(ns / N);
+    N = ceil(ns / batches / 32) * 32; /* evened out (gsp__msssp_batch) */
+    const double rounds = s->depth > 0 ? ceil(s->depth * 4 / 3) + 1 : RELAX_GPU_ROUNDS;
+    double t = batches * rounds * (RELAX_GPU_ROUND_S + (n + m) * (N / 32) * RELAX_GPU_CHUNK_S);
     if (s->paths) t *= RELAX_GPU_PATHS_FACTOR;
     return RELAX_GPU_FIXED_S + t + ns * n * (RELAX_GPU_CELL_S + (s->paths ? RELAX_GPU_PATHS_CELL_S : 0));
   }
@@ -109,6 +124,33 @@ static double relax_seconds(const gsp__apsp_shape *s) {
   double t = ns * (m + n * lg) / (RELAX_CPU_RATE_THREAD * th);
   if (s->paths) t *= RELAX_CPU_PATHS_FACTOR;
   return t;
+}
+
+double gsp__apsp_depth(const struct gsp_matrix_s *G, const int64_t *src, int64_t ns) {
+  const int64_t n = G->nrows;
+  int64_t *level = n > 0 ? gsp__malloc_array((size_t)n, sizeof *level) : NULL;
+  int64_t *queue = n > 0 ? gsp__malloc_array((size_t)n, sizeof *queue) : NULL;
+  const bool ok = level && queue;
+  int64_t ecc = 0;
+  if (ok) {
+    /* three probes spread over the sources */
+    for (int q = 0; q < 3 && q < ns; q++) {
+      const int64_t s = src[ns * q / 3];
+      for (int64_t v = 0; v < n; v++) level[v] = -1;
+      int64_t head = 0, tail = 0;
+      level[s] = 0, queue[tail++] = s;
+      while (head < tail) {
+        const int64_t u = queue[head++];
+        for (gsp_index e = G->p[u]; e < G->p[u + 1]; e++) {
+          const int64_t v = (int64_t)G->j[e];
+          if (level[v] < 0) level[v] = level[u] + 1, queue[tail++] = v;
+        }
+      }
+      if (level[queue[tail - 1]] > ecc) ecc = level[queue[tail - 1]];
+    }
+  }
+  gsp__free(level), gsp__free(queue);
+  return ok ? 2.0 * (double)(ecc > 1 ? ecc : 1) : 0;
 }
 
 void gsp__apsp_predict(double sec[4], const gsp__apsp_shape *s) {

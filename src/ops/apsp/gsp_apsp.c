@@ -523,7 +523,15 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
 #endif
   gsp_apsp_report rep;
   memset(&rep, 0, sizeof rep);
+  shape.batch = batch;
   gsp__apsp_predict(rep.predicted_seconds, &shape);
+  if (o.algo == GSP_APSP_AUTO && shape.relax_gpu && !shape.blocks &&
+      gsp__apsp_pick(rep.predicted_seconds, &shape) != GSP_APSP_FLOYD_WARSHALL) {
+    /* the relaxation looks cheaper for a random graph's depth: probe this
+     * graph's (O(m), small beside the relaxation's k m) before trusting it */
+    shape.depth = gsp__apsp_depth(G, src, ns);
+    gsp__apsp_predict(rep.predicted_seconds, &shape);
+  }
   const gsp_apsp_algo algo = o.algo != GSP_APSP_AUTO ? o.algo : gsp__apsp_pick(rep.predicted_seconds, &shape);
   GSP_CHECK(!(algo == GSP_APSP_MSSSP && ws.negative >= 0), GSP_INVALID_VALUE,
             "%s: GSP_APSP_MSSSP needs non-negative weights and A has a negative one "

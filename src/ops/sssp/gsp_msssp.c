@@ -98,6 +98,31 @@ gsp_info gsp__msssp_run(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A
   GSP_CHECK(gsp__mul_size(&cells, (size_t)ns, (size_t)n), GSP_TOO_LARGE, "%s: %lld x %lld result is too large", fn,
             (long long)ns, (long long)n);
   GSP_TRY(gsp__sssp_sources(&src, sources, ns, n, fn));
+  if (!parent && o.batch == 0 && ns > 0 && (g.t == GSP_INT32 || g.t == GSP_INT64)) {
+    /* Many sources of a small, dense or deep graph (a ring: thousands of
+     * rounds) cost less as rows of the dense closure: gsp_apsp's cost model
+     * decides, as for its AUTO. Integer distances only, where both give the
+     * same bits (floating-point sums would associate differently); parents
+     * and an explicit batch keep the relaxation. */
+    gsp_apsp_report rep;
+    gsp_apsp_advanced adv = {.dry_run = true, .report = &rep};
+    gsp_apsp_opts ao = {.backend = o.backend,
+                        .sources = sources,
+                        .nsources = nsources,
+                        .has_cutoff = o.has_cutoff,
+                        .cutoff = o.cutoff,
+                        .advanced = &adv};
+    GSP_TRY(gsp_apsp(&D, NULL, A, &ao));
+    if (rep.algo == GSP_APSP_FLOYD_WARSHALL) {
+      gsp__burble("%s: %lld sources as rows of the closure (predicted %.3g s, relaxation %.3g s)", fn, (long long)ns,
+                  rep.predicted_seconds[GSP_APSP_FLOYD_WARSHALL], rep.predicted_seconds[GSP_APSP_MSSSP]);
+      if (diag) diag->msssp_closure = true;
+      adv.dry_run = false, ao.algo = GSP_APSP_FLOYD_WARSHALL;
+      GSP_TRY(gsp_apsp(dist, NULL, A, &ao));
+      GSP_FREE_ALL;
+      return info;
+    }
+  }
   GSP_ALLOC(dx, cells > 0 ? cells : 1, gsp_type_size(g.t));
   GSP_ALLOC(db, cells > 0 ? cells : 1, 1);
   if (parent) {
