@@ -124,12 +124,12 @@ template <int N, int OFF, int M, class X> __device__ __forceinline__ void stv(X 
 /* Shapes of the product kernel for a policy; NARROW halves the columns of
  * a block (the panels of a small matrix: twice the blocks, each half the
  * chain). */
-template <class P, int NARROW = 1, int ROWS = 8> struct Shape {
+template <class P, int NARROW = 1> struct Shape {
   typedef typename P::TC TC;
   typedef typename P::TA TA;
-  static constexpr int TM = ROWS;                               /* rows per thread */
+  static constexpr int TM = 8;                                  /* rows per thread */
   static constexpr int TN = (sizeof(TC) == 4 ? 8 : 4) / NARROW; /* columns per thread */
-  static constexpr int BM = 16 * TM;                            /* 128 = FWB, or 64 */
+  static constexpr int BM = 16 * TM;                            /* 128 = FWB */
   static constexpr int BN = 16 * TN;
   static constexpr int KS = sizeof(TA) == 4 ? 32 : 16; /* k-slice per stage */
   static constexpr size_t smem() {
@@ -253,24 +253,23 @@ __global__ void __launch_bounds__(GT, 2)
  * round's block: its stripe's update by round kb. The column tiles also go
  * transposed to Wt, the workspace of round ks (Wt[k][i] = D[i][ks + k]):
  * for ks = kb that is W, each block rewriting the rows of W it alone read;
- * k_diag fills the rows of block rows kb and ks. Blocks of BM < FWB rows
- * only for ks != kb: the row panel (ks = kb) is in place, so its blocks
- * must each hold all FWB rows they read. */
+ * k_diag fills the rows of block rows kb and ks. */
 template <class Sh> constexpr unsigned panel_blocks(int64_t np) {
-  return (unsigned)(FWB / Sh::BM * (np / Sh::BN) + FWB / Sh::BN * (np / Sh::BM));
+  return (unsigned)(np / Sh::BN + FWB / Sh::BN * (np / Sh::BM));
 }
 template <class P, class Sh>
 __global__ void __launch_bounds__(GT, 2) k_panels(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *W,
                                                   int64_t kb, int64_t ks, typename P::TA *Wt) {
-  constexpr int BM = Sh::BM, BN = Sh::BN, CB = FWB / BN, RB = FWB / BM;
-  const int64_t nrow = RB * (ld / BN), b = blockIdx.x;
+  constexpr int BM = Sh::BM, BN = Sh::BN, CB = FWB / BN;
+  static_assert(BM == FWB, "a row panel block holds all FWB rows it reads (in place)");
+  const int64_t nrow = ld / BN, b = blockIdx.x;
   if (b < nrow) {
-    const int64_t r0 = ks + b % RB * BM, c0 = b / RB * BN;
+    const int64_t r0 = ks, c0 = b * BN;
     if (c0 >= kb && c0 < kb + FWB) return;
     gemm_tile<P, Sh>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0);
   } else {
     const int64_t r0 = (b - nrow) / CB * BM, c0 = ks + (b - nrow) % CB * BN;
-    if ((r0 >= kb && r0 < kb + FWB) || (r0 >= ks && r0 < ks + FWB)) return;
+    if (r0 == kb || r0 == ks) return;
     gemm_tile<P, Sh, true>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0, Wt + (size_t)(c0 - ks) * ld + r0, ld);
   }
 }
@@ -484,32 +483,26 @@ struct SideStream {
   }
 };
 
-/* Up to this size the panels run on narrow blocks (PanelShape: half the
- * columns) and the stripe update on small ones (StripeShape: half the rows
- * too): there they are on the critical path (the side stream's chain:
- * stripe update, diagonal, panels) with fewer blocks than SMs, and more
- * blocks of less work shorten it (fp32 n = 2048 on an H100, narrow panels
- * for both: 1.6 ms against 1.9). At 4096 narrow panels measured no faster
- * (6.5 ms against 6.3: the other tiles set the pace there), and above they
- * hide behind the other tiles. */
+/* Up to this size the panels run on narrow blocks (Shape<P, 2>): there
+ * they are on the critical path (the side stream's chain: stripe update,
+ * diagonal, panels) with fewer blocks than SMs, and twice the blocks of
+ * half the columns shorten it (fp32 n = 2048 on an H100: 1.6 ms against
+ * 1.9). At 4096 they measured no faster (6.5 ms against 6.3: the other
+ * tiles set the pace there), and above they hide behind the other tiles. */
 constexpr int64_t NARROW_PANELS_NP = 2048;
 template <class P> using PanelShape = Shape<P, 2>;
-template <class P> using StripeShape = Shape<P, 2, 4>;
-static_assert(FWB == 128, "PanelShape holds FWB rows, StripeShape FWB / 2");
 
-template <class P, class Sh>
-void panels_as(typename P::TC *d, int64_t np, const typename P::TA *W, int64_t kb, int64_t ks, typename P::TA *Wt,
-               cudaStream_t q) {
-  k_panels<P, Sh><<<panel_blocks<Sh>(np), GT, Sh::smem(), q>>>(d, np, W, kb, ks, Wt);
-}
-/* k_panels on stream q with the shape for np and the launch (the panels of
- * round kb when ks == kb, else a stripe update). */
+/* k_panels on stream q with the shape for np. */
 template <class P>
 void launch_panels(typename P::TC *d, int64_t np, const typename P::TA *W, int64_t kb, int64_t ks, typename P::TA *Wt,
                    cudaStream_t q) {
-  if (np > NARROW_PANELS_NP) panels_as<P, Shape<P>>(d, np, W, kb, ks, Wt, q);
-  else if (ks == kb) panels_as<P, PanelShape<P>>(d, np, W, kb, ks, Wt, q);
-  else panels_as<P, StripeShape<P>>(d, np, W, kb, ks, Wt, q);
+  if (np <= NARROW_PANELS_NP) {
+    typedef PanelShape<P> Sh;
+    k_panels<P, Sh><<<panel_blocks<Sh>(np), GT, Sh::smem(), q>>>(d, np, W, kb, ks, Wt);
+  } else {
+    typedef Shape<P> Sh;
+    k_panels<P, Sh><<<panel_blocks<Sh>(np), GT, Sh::smem(), q>>>(d, np, W, kb, ks, Wt);
+  }
 }
 
 /* S(r) of the header on stream q: stripe r's update by round r - 1 (W[(r -
@@ -545,8 +538,6 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P, Sh>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P, PanelShape<P>>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)PanelShape<P>::smem()));
-  GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P, StripeShape<P>>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)StripeShape<P>::smem()));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
   if (reflexive && n > 0) {
     k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
