@@ -444,8 +444,8 @@ template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
            same ? "same output as tq4" : "DIFFERS from tq4");
     if (!same) exit(1);
   };
-  one(4, [&] { gspcu::k_diag<P, 4><<<1, gspcu::diag_threads<4>()>>>(d, F, 0, nullptr, -1); });
-  one(8, [&] { gspcu::k_diag<P, 8><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr, -1); });
+  one(4, [&] { gspcu::k_diag<P, 4><<<1, gspcu::diag_threads<4>()>>>(d, F, 0); });
+  one(8, [&] { gspcu::k_diag<P, 8><<<1, gspcu::diag_threads<8>()>>>(d, F, 0); });
   cudaEventDestroy(e0), cudaEventDestroy(e1);
   cudaFree(src), cudaFree(d);
 }

@@ -8,16 +8,14 @@
  * then every other tile: D[i, j] ⊕= D[i, K] ⊗ D[K, j]. Two streams, one
  * round of lookahead:
  *   S(r) (side stream, high priority; S(0) on the main stream first):
- *     k_panels    (as a stripe) stripe r's update by round r - 1, its
- *                 column tiles also transposed into the workspace W[r % 2]
+ *     k_panels    (as a stripe) stripe r's update by round r - 1,
+ *     k_diag      close D[K, K] (one block),
+ *     k_transpose D[:, K] transposed into the workspace W[r % 2]
  *                 (W[k][i] = D[i][k0+k]) so the A operand of the products
  *                 loads with 16-byte cp.async,
- *     k_diag      close D[K, K] (one block), and transpose it and the
- *                 tile above it (block row r - 1) into W[r % 2]; round 0:
- *                 k_transpose fills W[0],
  *     k_panels    row panel D[K, j] ⊕= Diag ⊗ D[K, j] (A' = W[:, K]) and
  *                 column panel D[i, K] ⊕= D[i, K] ⊗ Diag (A' = W[:, i]),
- *                 whose blocks refresh their rows of W[r % 2];
+ *     k_transpose refresh W[r % 2] with the updated column panel;
  *   R(r) (main stream): k_rest, every tile outside stripes r and r + 1.
  * S(r + 1) runs beside R(r): it needs S(r) and R(r - 1) (stripe r + 1's
  * tiles and W[(r + 1) % 2] were last touched there), R(r + 1) needs S(r + 1)
@@ -143,15 +141,12 @@ template <class P, int NARROW = 1> struct Shape {
  * keeps TM x TN accumulators in registers; A and B k-slices are staged in
  * shared memory by cp.async, two stages deep so the next slice loads while
  * this one is computed. Blocks whose row start is skip_r or whose column
- * start lies in [skip_c0, skip_c1) do nothing. TR: the result also goes
- * transposed to Ct (Ct[j*ldt + i] = C[r0 + i][c0 + j]), after every read of
- * At, so Ct may be the part of At that this block alone reads.
+ * start lies in [skip_c0, skip_c1) do nothing.
  */
-template <class P, class Sh = Shape<P>, bool TR = false>
+template <class P, class Sh = Shape<P>>
 __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_t ldc,
                                           const typename P::TA *__restrict__ At, int64_t lda,
-                                          const typename P::TC *__restrict__ B, int64_t ldb, int64_t r0, int64_t c0,
-                                          typename P::TA *Ct = nullptr, int64_t ldt = 0) {
+                                          const typename P::TC *__restrict__ B, int64_t ldb, int64_t r0, int64_t c0) {
   typedef typename P::TC TC;
   typedef typename P::TA TA;
   constexpr int TM = Sh::TM, TN = Sh::TN, BM = Sh::BM, BN = Sh::BN, KS = Sh::KS;
@@ -219,19 +214,6 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
     stv<TN / 2, 0>(dst + tx * (TN / 2), c[r]);
     stv<TN / 2, TN / 2>(dst + BN / 2 + tx * (TN / 2), c[r]);
   }
-  if constexpr (TR) {
-    static_assert(std::is_same<TC, typename P::TA>::value, "a transposed copy of C is an A operand");
-#pragma unroll
-    for (int j = 0; j < TN; j++) {
-      const int col = j < TN / 2 ? tx * (TN / 2) + j : BN / 2 + tx * (TN / 2) + j - TN / 2;
-      TC v[TM];
-#pragma unroll
-      for (int r = 0; r < TM; r++) v[r] = c[r][j];
-      TC *dst = Ct + (size_t)col * ldt;
-      stv<TM / 2, 0>(dst + ty * (TM / 2), v);
-      stv<TM / 2, TM / 2>(dst + BM / 2 + ty * (TM / 2), v);
-    }
-  }
 }
 
 template <class P>
@@ -250,28 +232,25 @@ __global__ void __launch_bounds__(GT, 2)
  * D[K, :]; the row tiles of block row ks but those of block column kb, the
  * column tiles of block column ks but those of block rows kb and ks.
  * ks = kb: the two panels of round kb (D[K, K] closed); ks = the next
- * round's block: its stripe's update by round kb. The column tiles also go
- * transposed to Wt, the workspace of round ks (Wt[k][i] = D[i][ks + k]):
- * for ks = kb that is W, each block rewriting the rows of W it alone read;
- * k_diag fills the rows of block rows kb and ks. */
+ * round's block: its stripe's update by round kb. */
 template <class Sh> constexpr unsigned panel_blocks(int64_t np) {
   return (unsigned)(np / Sh::BN + FWB / Sh::BN * (np / Sh::BM));
 }
 template <class P, class Sh>
-__global__ void __launch_bounds__(GT, 2) k_panels(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *W,
-                                                  int64_t kb, int64_t ks, typename P::TA *Wt) {
+__global__ void __launch_bounds__(GT, 2)
+    k_panels(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t kb, int64_t ks) {
   constexpr int BM = Sh::BM, BN = Sh::BN, CB = FWB / BN;
   static_assert(BM == FWB, "a row panel block holds all FWB rows it reads (in place)");
   const int64_t nrow = ld / BN, b = blockIdx.x;
+  int64_t r0, c0;
   if (b < nrow) {
-    const int64_t r0 = ks, c0 = b * BN;
+    r0 = ks, c0 = b * BN;
     if (c0 >= kb && c0 < kb + FWB) return;
-    gemm_tile<P, Sh>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0);
   } else {
-    const int64_t r0 = (b - nrow) / CB * BM, c0 = ks + (b - nrow) % CB * BN;
+    r0 = (b - nrow) / CB * BM, c0 = ks + (b - nrow) % CB * BN;
     if (r0 == kb || r0 == ks) return;
-    gemm_tile<P, Sh, true>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0, Wt + (size_t)(c0 - ks) * ld + r0, ld);
   }
+  gemm_tile<P, Sh>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0);
 }
 
 /* Round k0's other tiles (grid np / BN x np / BM): all but block rows and
@@ -332,25 +311,8 @@ __device__ __forceinline__ void diag_steps(typename P::TC (&c)[TQ][TQ], int kq, 
   if constexpr (Q + 1 < TQ) diag_steps<P, TQ, Q + 1>(c, kq, ty, tx, rowk, colk);
 }
 
-/* Thread (ty, tx)'s TQ x TQ entries c, of the tile at row r0, column k0,
- * to W[k][r0 + i] = D[r0 + i][k0 + k]. */
-template <class TC, int TQ>
-__device__ __forceinline__ void diag_store_t(TC *W, int64_t ld, int64_t r0, const TC (&c)[TQ][TQ], int ty, int tx) {
-#pragma unroll
-  for (int e = 0; e < TQ; e++) {
-    TC v[TQ];
-#pragma unroll
-    for (int r = 0; r < TQ; r++) v[r] = c[r][e];
-    stv<TQ, 0>(W + (size_t)(tx * TQ + e) * ld + r0 + ty * TQ, v);
-  }
-}
-
-/* W (not null): the closed tile also goes transposed to W (W[k][k0 + i] =
- * D[k0 + i][k0 + k]), and so does the tile of block row kp, column k0 (kp
- * >= 0): the rows of W that the stripe update (k_panels) leaves. */
 template <class P, int TQ = diag_tq<P>()>
-__global__ void __launch_bounds__(diag_threads<TQ>())
-    k_diag(typename P::TC *D, int64_t ld, int64_t k0, typename P::TA *W, int64_t kp) {
+__global__ void __launch_bounds__(diag_threads<TQ>()) k_diag(typename P::TC *D, int64_t ld, int64_t k0) {
   typedef typename P::TC TC;
   constexpr int S = FWB / TQ;
   __shared__ __align__(16) TC rowk[2][FWB], colk[2][FWB];
@@ -364,21 +326,11 @@ __global__ void __launch_bounds__(diag_threads<TQ>())
   for (int kq = 0; kq < S; kq++) diag_steps<P, TQ, 0>(c, kq, ty, tx, rowk, colk);
 #pragma unroll
   for (int r = 0; r < TQ; r++) stv<TQ, 0>(tile + (size_t)(ty * TQ + r) * ld + tx * TQ, c[r]);
-  if (!W) return;
-  static_assert(std::is_same<TC, typename P::TA>::value, "a transposed copy of D is an A operand");
-  diag_store_t(W, ld, k0, c, ty, tx);
-  if (kp < 0) return;
-  const TC *up = D + (size_t)kp * ld + k0;
-#pragma unroll
-  for (int r = 0; r < TQ; r++) ldv<TQ, 0>(c[r], up + (size_t)(ty * TQ + r) * ld + tx * TQ);
-  diag_store_t(W, ld, kp, c, ty, tx);
 }
 
-/* k_diag<P> on stream q (W, kp: as k_diag). */
-template <class P>
-void launch_diag(typename P::TC *D, int64_t ld, int64_t k0, cudaStream_t q, typename P::TA *W = nullptr,
-                 int64_t kp = -1) {
-  k_diag<P><<<1, diag_threads<diag_tq<P>()>(), 0, q>>>(D, ld, k0, W, kp);
+/* k_diag<P> on stream q. */
+template <class P> void launch_diag(typename P::TC *D, int64_t ld, int64_t k0, cudaStream_t q) {
+  k_diag<P><<<1, diag_threads<diag_tq<P>()>(), 0, q>>>(D, ld, k0);
 }
 
 /* W[k][i] = D[i][k0+k] for every row i < np: 32 x 32 tiles through shared
@@ -483,6 +435,8 @@ struct SideStream {
   }
 };
 
+/* S(r) of the header on stream q: stripe r's update by round r - 1 (W[(r -
+ * 1) % 2]; none for r = 0), the diagonal tile, the panels. */
 /* Up to this size the panels run on narrow blocks (Shape<P, 2>): there
  * they are on the critical path (the side stream's chain: stripe update,
  * diagonal, panels) with fewer blocks than SMs, and twice the blocks of
@@ -494,29 +448,28 @@ template <class P> using PanelShape = Shape<P, 2>;
 
 /* k_panels on stream q with the shape for np. */
 template <class P>
-void launch_panels(typename P::TC *d, int64_t np, const typename P::TA *W, int64_t kb, int64_t ks, typename P::TA *Wt,
-                   cudaStream_t q) {
+void launch_panels(typename P::TC *d, int64_t np, const typename P::TA *W, int64_t kb, int64_t ks, cudaStream_t q) {
   if (np <= NARROW_PANELS_NP) {
     typedef PanelShape<P> Sh;
-    k_panels<P, Sh><<<panel_blocks<Sh>(np), GT, Sh::smem(), q>>>(d, np, W, kb, ks, Wt);
+    k_panels<P, Sh><<<panel_blocks<Sh>(np), GT, Sh::smem(), q>>>(d, np, W, kb, ks);
   } else {
     typedef Shape<P> Sh;
-    k_panels<P, Sh><<<panel_blocks<Sh>(np), GT, Sh::smem(), q>>>(d, np, W, kb, ks, Wt);
+    k_panels<P, Sh><<<panel_blocks<Sh>(np), GT, Sh::smem(), q>>>(d, np, W, kb, ks);
   }
 }
 
-/* S(r) of the header on stream q: stripe r's update by round r - 1 (W[(r -
- * 1) % 2]; none for r = 0), the diagonal tile, the panels. */
 template <class P>
 cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, typename P::TA *ws, cudaStream_t q) {
   typedef typename P::TC TC;
   const int64_t k0 = r * FWB;
   typename P::TA *W = ws + (size_t)(r % 2) * FWB * np, *Wp = ws + (size_t)((r + 1) % 2) * FWB * np;
-  if (r > 0) launch_panels<P>(d, np, Wp, k0 - FWB, k0, W, q);
-  launch_diag<P>(d, np, k0, q, r > 0 ? W : nullptr, k0 - FWB);
+  const dim3 tgrid(FWB / 32, (unsigned)(np / 32)), tblock(32, 8);
+  if (r > 0) launch_panels<P>(d, np, Wp, k0 - FWB, k0, q);
+  launch_diag<P>(d, np, k0, q);
   if (np > FWB) {
-    if (r == 0) k_transpose<TC><<<dim3(FWB / 32, (unsigned)(np / 32)), dim3(32, 8), 0, q>>>(d, np, k0, W);
-    launch_panels<P>(d, np, W, k0, k0, W, q);
+    k_transpose<TC><<<tgrid, tblock, 0, q>>>(d, np, k0, W);
+    launch_panels<P>(d, np, W, k0, k0, q);
+    k_transpose<TC><<<tgrid, tblock, 0, q>>>(d, np, k0, W);
   }
   return cudaGetLastError();
 }
