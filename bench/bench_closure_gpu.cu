@@ -6,13 +6,16 @@
  * measured with CUDA events, tasks/s = n^3 / time, fraction of the
  * the micro-kernel ceiling) and writes the rows as CSV.
  *
- *   bench_closure_gpu [--quick | --focus | --user | --types] [--csv FILE]
+ *   bench_closure_gpu [--quick | --focus | --user | --types | --diag] [--csv FILE]
  *
  * The ceilings are measured first: per (semiring, type) the product
  * kernel's register tile updated by the kernel's own task (gspcu policies)
  * with the operands in registers (peak_all). --types: every numeric kernel
  * at n = 2048 .. 16384 with the main stream's time split into round 0,
  * the other tiles and the wait for the lookahead (gsp_cuda_fw_phases).
+ * --diag: the diagonal-tile kernel alone for each thread tile (bit for bit
+ * against the first, microseconds a launch), then fp32 min-plus at 2048,
+ * 4096 and 16384 with the phases.
  *
  * Each run closes a fresh random matrix (regenerated on the device between
  * runs, outside the timed region). Before timing, the tiled closure is
@@ -400,6 +403,53 @@ static void bench_naive(int64_t n, int reps) {
   cudaFree(d);
 }
 
+/* Fractional weights (sums round: the kernels must agree bit for bit). */
+template <class T> __global__ void k_gen_frac(T *d, int64_t n, uint64_t seed) {
+  const int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (e < n * n) d[e] = (T)(1 + mix(seed ^ (uint64_t)e * 0x9E3779B97F4A7C15ULL) % 100000) / (T)7;
+}
+
+/* k_diag on one FWB x FWB tile for thread tiles TQ = 4 and 8: the same
+ * output, and the time a launch (100 launches between two events). */
+template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
+  typedef typename P::TC TC;
+  constexpr int F = gspcu::FWB;
+  const size_t bytes = (size_t)F * F * sizeof(TC);
+  TC *src = NULL, *d = NULL;
+  CK(cudaMalloc((void **)&src, bytes));
+  CK(cudaMalloc((void **)&d, bytes));
+  k_gen_frac<TC><<<F * F / 256, 256>>>(src, F, 5);
+  CK(cudaGetLastError());
+  std::vector<unsigned char> first(bytes), got(bytes);
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  auto one = [&](int tq, auto launch) {
+    CK(cudaMemcpy(d, src, bytes, cudaMemcpyDeviceToDevice));
+    launch();
+    CK(cudaGetLastError());
+    CK(cudaMemcpy(tq == 4 ? first.data() : got.data(), d, bytes, cudaMemcpyDeviceToHost));
+    const bool same = tq == 4 || memcmp(first.data(), got.data(), bytes) == 0;
+    CK(cudaEventRecord(e0));
+    for (int r = 0; r < 100; r++) launch();
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    const double sec = ms / 1e3 / 100, tasks = (double)F * F * F;
+    char label[32];
+    snprintf(label, sizeof label, "diag-tq%d", tq);
+    rows.push_back({label, tname(t), sname(s), F, sec, tasks / sec, 0, 100, {-1, -1, -1}});
+    printf("  %-10s %-5s %-8s %7.2f us a launch  %s\n", label, tname(t), sname(s), sec * 1e6,
+           same ? "same output as tq4" : "DIFFERS from tq4");
+    if (!same) exit(1);
+  };
+  one(4, [&] { gspcu::k_diag<P, 4><<<1, gspcu::diag_threads<4>()>>>(d, F, 0); });
+  one(8, [&] { gspcu::k_diag<P, 8><<<1, gspcu::diag_threads<8>()>>>(d, F, 0); });
+  cudaEventDestroy(e0), cudaEventDestroy(e1);
+  cudaFree(src), cudaFree(d);
+}
+
 /* Tiled vs naive on the same input at a size that is not a tile multiple. */
 static void verify(int64_t n) {
   const int64_t np = gsp_cuda_padded_n(GSP_FP32, n);
@@ -514,7 +564,7 @@ static void bench_e2e(int64_t n, int reps) {
 }
 
 int main(int argc, char **argv) {
-  bool quick = false, focus = false, user = false, types = false;
+  bool quick = false, focus = false, user = false, types = false, diag = false;
   const char *csv = "bench_closure_gpu.csv", *one = NULL;
   int64_t one_n = 0;
   for (int a = 1; a < argc; a++) {
@@ -522,6 +572,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "--focus")) focus = true;
     else if (!strcmp(argv[a], "--user")) user = true;   /* the kernels behind bench_user_call's rows */
     else if (!strcmp(argv[a], "--types")) types = true; /* every numeric kernel, 2048 .. 16384, phases */
+    else if (!strcmp(argv[a], "--diag")) diag = true;   /* the diagonal kernel alone, fp32 2048 .. 16384, phases */
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
     else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */ one = argv[++a];
       one_n = atoll(argv[++a]);
@@ -541,11 +592,21 @@ int main(int argc, char **argv) {
     return 0;
   }
   verify(4099);
-  verify_bits(5000);
-  bmma_peak();
+  if (!diag) { /* bool: not touched by --diag */
+    verify_bits(5000);
+    bmma_peak();
+  }
   peak_all();
   const int R = 5;
-  if (types) {
+  if (diag) {
+    bench_diag<PolNum<GSP_MIN_PLUS, float>>(GSP_FP32, GSP_MIN_PLUS);
+    bench_diag<PolNum<GSP_MAX_MIN, float>>(GSP_FP32, GSP_MAX_MIN);
+    bench_diag<PolNum<GSP_MIN_PLUS, double>>(GSP_FP64, GSP_MIN_PLUS);
+    bench_diag<PolNum<GSP_MIN_PLUS, int64_t>>(GSP_INT64, GSP_MIN_PLUS);
+    bench_diag<PolMinPlusU32>(GSP_INT32, GSP_MIN_PLUS);
+    for (int64_t n : {2048, 4096, 16384})
+      bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, n >= 16384 ? 3 : R, "tiled", -1, true);
+  } else if (types) {
     struct {
       gsp_type t;
       gsp_semiring s;

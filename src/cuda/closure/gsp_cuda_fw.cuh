@@ -45,9 +45,20 @@ namespace gspcu {
 
 constexpr int FWB = GSP_CUDA_FW_BLOCK; /* FW tile = k-depth of a round */
 constexpr int GT = 256;                /* threads of a product block: 16 x 16 */
-constexpr int DT = 1024;               /* threads of the diagonal block: 32 x 32 */
-constexpr int DQ = 4;                  /* it holds DQ x DQ entries a thread */
-static_assert(FWB == 32 * DQ, "diagonal tile = 32 x 32 threads of DQ x DQ");
+/* k_diag: each thread holds TQ x TQ entries of the diagonal tile, so the
+ * block has (FWB / TQ)^2 threads. */
+template <int TQ> constexpr int diag_threads() {
+  static_assert(FWB % TQ == 0 && TQ % 2 == 0, "whole thread tiles; an even count for the double buffer");
+  return (FWB / TQ) * (FWB / TQ);
+}
+/* TQ for a policy, from bench_closure_gpu --diag on an H100: 8 (256
+ * threads) closes an fp32 tile in 34 us against 40 us with 4 (1024
+ * threads; fp64 122 / 129, DPX int32 30 / 37), the same tasks a step with a
+ * quarter of the warps at each barrier; int64 (a multi-instruction add and
+ * min) runs out of registers with 8 (282 us against 237). */
+template <class P> constexpr int diag_tq() {
+  return std::is_same<typename P::TC, int64_t>::value ? 4 : 8;
+}
 
 __device__ __forceinline__ void cp_async16(void *smem, const void *gmem) {
   unsigned s = (unsigned)__cvta_generic_to_shared(smem);
@@ -78,7 +89,7 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
 template <int VB> struct VecOf;
 template <> struct VecOf<16> { typedef uint4 V; };
 template <> struct VecOf<8> { typedef uint2 V; };
-template <class X, int N> constexpr int vec_bytes() {
+template <class X, int N> __host__ __device__ constexpr int vec_bytes() {
   static_assert(N * sizeof(X) % 8 == 0, "8- or 16-byte chunks");
   return N * sizeof(X) % 16 == 0 ? 16 : 8;
 }
@@ -108,13 +119,15 @@ template <int N, int OFF, int M, class X> __device__ __forceinline__ void stv(X 
   }
 }
 
-/* Shapes of the product kernel for a policy. */
-template <class P> struct Shape {
+/* Shapes of the product kernel for a policy; NARROW halves the columns of
+ * a block (the panels of a small matrix: twice the blocks, each half the
+ * chain). */
+template <class P, int NARROW = 1> struct Shape {
   typedef typename P::TC TC;
   typedef typename P::TA TA;
-  static constexpr int TM = 8;                       /* rows per thread */
-  static constexpr int TN = sizeof(TC) == 4 ? 8 : 4; /* columns per thread */
-  static constexpr int BM = 16 * TM;                 /* 128 = FWB */
+  static constexpr int TM = 8;                                  /* rows per thread */
+  static constexpr int TN = (sizeof(TC) == 4 ? 8 : 4) / NARROW; /* columns per thread */
+  static constexpr int BM = 16 * TM;                            /* 128 = FWB */
   static constexpr int BN = 16 * TN;
   static constexpr int KS = sizeof(TA) == 4 ? 32 : 16; /* k-slice per stage */
   static constexpr size_t smem() {
@@ -130,11 +143,10 @@ template <class P> struct Shape {
  * this one is computed. Blocks whose row start is skip_r or whose column
  * start lies in [skip_c0, skip_c1) do nothing.
  */
-template <class P>
+template <class P, class Sh = Shape<P>>
 __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_t ldc,
                                           const typename P::TA *__restrict__ At, int64_t lda,
                                           const typename P::TC *__restrict__ B, int64_t ldb, int64_t r0, int64_t c0) {
-  typedef Shape<P> Sh;
   typedef typename P::TC TC;
   typedef typename P::TA TA;
   constexpr int TM = Sh::TM, TN = Sh::TN, BM = Sh::BM, BN = Sh::BN, KS = Sh::KS;
@@ -221,13 +233,14 @@ __global__ void __launch_bounds__(GT, 2)
  * column tiles of block column ks but those of block rows kb and ks.
  * ks = kb: the two panels of round kb (D[K, K] closed); ks = the next
  * round's block: its stripe's update by round kb. */
-template <class P> constexpr unsigned panel_blocks(int64_t np) {
-  return (unsigned)(np / Shape<P>::BN + FWB / Shape<P>::BN * (np / Shape<P>::BM));
+template <class Sh> constexpr unsigned panel_blocks(int64_t np) {
+  return (unsigned)(np / Sh::BN + FWB / Sh::BN * (np / Sh::BM));
 }
-template <class P>
+template <class P, class Sh>
 __global__ void __launch_bounds__(GT, 2)
     k_panels(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t kb, int64_t ks) {
-  constexpr int BM = Shape<P>::BM, BN = Shape<P>::BN, CB = FWB / BN;
+  constexpr int BM = Sh::BM, BN = Sh::BN, CB = FWB / BN;
+  static_assert(BM == FWB, "a row panel block holds all FWB rows it reads (in place)");
   const int64_t nrow = ld / BN, b = blockIdx.x;
   int64_t r0, c0;
   if (b < nrow) {
@@ -237,7 +250,7 @@ __global__ void __launch_bounds__(GT, 2)
     r0 = (b - nrow) / CB * BM, c0 = ks + (b - nrow) % CB * BN;
     if (r0 == kb || r0 == ks) return;
   }
-  gemm_tile<P>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0);
+  gemm_tile<P, Sh>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0);
 }
 
 /* Round k0's other tiles (grid np / BN x np / BM): all but block rows and
@@ -252,69 +265,72 @@ __global__ void __launch_bounds__(GT, 2)
 
 /*
  * Phase 1: close the diagonal tile D[k0:k0+FWB, k0:k0+FWB]. Thread (ty, tx)
- * of 32 x 32 keeps rows ty*DQ.., columns tx*DQ.. in registers; before step
- * k the owners of row k and of column k publish them in shared memory
- * (double-buffered: one barrier a step). Entry (k, k) is published as the
- * semiring zero in both, which every policy's fma absorbs (fma(c, zero, b)
- * = c), so row and column k stay as they are at step k: they change only
- * when D[k][k] is below the semiring one (a negative cycle, MAX_PLUS:
- * positive), and then D[k][k] is already and stays negative, so the cycle
- * is still reported.
+ * of FWB/TQ x FWB/TQ keeps rows ty*TQ.., columns tx*TQ.. in registers;
+ * before step k the owners of row k and of column k publish them in shared
+ * memory (double-buffered: one barrier a step). Entry (k, k) is published
+ * as the semiring zero in both, which every policy's fma absorbs (fma(c,
+ * zero, b) = c), so row and column k stay as they are at step k: they
+ * change only when D[k][k] is below the semiring one (a negative cycle,
+ * MAX_PLUS: positive), and then D[k][k] is already and stays negative, so
+ * the cycle is still reported.
  */
-template <class P, int Q>
-__device__ __forceinline__ void diag_publish(const typename P::TC (&c)[DQ][DQ], int kq, int ty, int tx,
+template <class P, int TQ, int Q>
+__device__ __forceinline__ void diag_publish(const typename P::TC (&c)[TQ][TQ], int kq, int ty, int tx,
                                              typename P::TC *rowk, typename P::TC *colk) {
   typedef typename P::TC TC;
-  TC v[DQ];
+  TC v[TQ];
   if (ty == kq) {
 #pragma unroll
-    for (int e = 0; e < DQ; e++) v[e] = tx == kq && e == Q ? P::zero() : c[Q][e];
-    stv<DQ, 0>(rowk + tx * DQ, v);
+    for (int e = 0; e < TQ; e++) v[e] = tx == kq && e == Q ? P::zero() : c[Q][e];
+    stv<TQ, 0>(rowk + tx * TQ, v);
   }
   if (tx == kq) {
 #pragma unroll
-    for (int r = 0; r < DQ; r++) v[r] = ty == kq && r == Q ? P::zero() : c[r][Q];
-    stv<DQ, 0>(colk + ty * DQ, v);
+    for (int r = 0; r < TQ; r++) v[r] = ty == kq && r == Q ? P::zero() : c[r][Q];
+    stv<TQ, 0>(colk + ty * TQ, v);
   }
 }
 
-/* Step k = kq*DQ + Q, then publish row and column k + 1. */
-template <class P, int Q>
-__device__ __forceinline__ void diag_step(typename P::TC (&c)[DQ][DQ], int kq, int ty, int tx,
-                                          typename P::TC (*rowk)[FWB], typename P::TC (*colk)[FWB]) {
+/* Steps k = kq*TQ + Q .. kq*TQ + TQ - 1, each publishing row and column
+ * k + 1 for the next. */
+template <class P, int TQ, int Q>
+__device__ __forceinline__ void diag_steps(typename P::TC (&c)[TQ][TQ], int kq, int ty, int tx,
+                                           typename P::TC (*rowk)[FWB], typename P::TC (*colk)[FWB]) {
   typedef typename P::TC TC;
   __syncthreads();
-  TC a[DQ], b[DQ];
-  ldv<DQ, 0>(a, colk[Q & 1] + ty * DQ);
-  ldv<DQ, 0>(b, rowk[Q & 1] + tx * DQ);
+  TC a[TQ], b[TQ];
+  ldv<TQ, 0>(a, colk[Q & 1] + ty * TQ);
+  ldv<TQ, 0>(b, rowk[Q & 1] + tx * TQ);
 #pragma unroll
-  for (int r = 0; r < DQ; r++)
+  for (int r = 0; r < TQ; r++)
 #pragma unroll
-    for (int e = 0; e < DQ; e++) c[r][e] = P::fma(c[r][e], a[r], b[e]);
-  constexpr int QN = (Q + 1) % DQ;
-  const int kn = Q + 1 < DQ ? kq : kq + 1;
-  if (kn < FWB / DQ) diag_publish<P, QN>(c, kn, ty, tx, rowk[QN & 1], colk[QN & 1]);
+    for (int e = 0; e < TQ; e++) c[r][e] = P::fma(c[r][e], a[r], b[e]);
+  constexpr int QN = (Q + 1) % TQ;
+  const int kn = Q + 1 < TQ ? kq : kq + 1;
+  if (kn < FWB / TQ) diag_publish<P, TQ, QN>(c, kn, ty, tx, rowk[QN & 1], colk[QN & 1]);
+  if constexpr (Q + 1 < TQ) diag_steps<P, TQ, Q + 1>(c, kq, ty, tx, rowk, colk);
 }
 
-template <class P> __global__ void __launch_bounds__(DT) k_diag(typename P::TC *D, int64_t ld, int64_t k0) {
+template <class P, int TQ = diag_tq<P>()>
+__global__ void __launch_bounds__(diag_threads<TQ>()) k_diag(typename P::TC *D, int64_t ld, int64_t k0) {
   typedef typename P::TC TC;
-  static_assert(DQ == 4, "k_diag unrolls four steps");
+  constexpr int S = FWB / TQ;
   __shared__ __align__(16) TC rowk[2][FWB], colk[2][FWB];
-  const int ty = threadIdx.x / 32, tx = threadIdx.x % 32;
-  TC c[DQ][DQ];
+  const int ty = threadIdx.x / S, tx = threadIdx.x % S;
+  TC c[TQ][TQ];
   TC *tile = D + (size_t)k0 * ld + k0;
 #pragma unroll
-  for (int r = 0; r < DQ; r++) ldv<DQ, 0>(c[r], tile + (size_t)(ty * DQ + r) * ld + tx * DQ);
-  diag_publish<P, 0>(c, 0, ty, tx, rowk[0], colk[0]);
+  for (int r = 0; r < TQ; r++) ldv<TQ, 0>(c[r], tile + (size_t)(ty * TQ + r) * ld + tx * TQ);
+  diag_publish<P, TQ, 0>(c, 0, ty, tx, rowk[0], colk[0]);
 #pragma unroll 1
-  for (int kq = 0; kq < FWB / DQ; kq++) {
-    diag_step<P, 0>(c, kq, ty, tx, rowk, colk);
-    diag_step<P, 1>(c, kq, ty, tx, rowk, colk);
-    diag_step<P, 2>(c, kq, ty, tx, rowk, colk);
-    diag_step<P, 3>(c, kq, ty, tx, rowk, colk);
-  }
+  for (int kq = 0; kq < S; kq++) diag_steps<P, TQ, 0>(c, kq, ty, tx, rowk, colk);
 #pragma unroll
-  for (int r = 0; r < DQ; r++) stv<DQ, 0>(tile + (size_t)(ty * DQ + r) * ld + tx * DQ, c[r]);
+  for (int r = 0; r < TQ; r++) stv<TQ, 0>(tile + (size_t)(ty * TQ + r) * ld + tx * TQ, c[r]);
+}
+
+/* k_diag<P> on stream q. */
+template <class P> void launch_diag(typename P::TC *D, int64_t ld, int64_t k0, cudaStream_t q) {
+  k_diag<P><<<1, diag_threads<diag_tq<P>()>(), 0, q>>>(D, ld, k0);
 }
 
 /* W[k][i] = D[i][k0+k] for every row i < np: 32 x 32 tiles through shared
@@ -421,18 +437,38 @@ struct SideStream {
 
 /* S(r) of the header on stream q: stripe r's update by round r - 1 (W[(r -
  * 1) % 2]; none for r = 0), the diagonal tile, the panels. */
+/* Up to this size the panels run on narrow blocks (Shape<P, 2>): there
+ * they are on the critical path (the side stream's chain: stripe update,
+ * diagonal, panels) with fewer blocks than SMs, and twice the blocks of
+ * half the columns shorten it (fp32 n = 2048 on an H100: 1.6 ms against
+ * 1.9). At 4096 they measured no faster (6.5 ms against 6.3: the other
+ * tiles set the pace there), and above they hide behind the other tiles. */
+constexpr int64_t NARROW_PANELS_NP = 2048;
+template <class P> using PanelShape = Shape<P, 2>;
+
+/* k_panels on stream q with the shape for np. */
+template <class P>
+void launch_panels(typename P::TC *d, int64_t np, const typename P::TA *W, int64_t kb, int64_t ks, cudaStream_t q) {
+  if (np <= NARROW_PANELS_NP) {
+    typedef PanelShape<P> Sh;
+    k_panels<P, Sh><<<panel_blocks<Sh>(np), GT, Sh::smem(), q>>>(d, np, W, kb, ks);
+  } else {
+    typedef Shape<P> Sh;
+    k_panels<P, Sh><<<panel_blocks<Sh>(np), GT, Sh::smem(), q>>>(d, np, W, kb, ks);
+  }
+}
+
 template <class P>
 cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, typename P::TA *ws, cudaStream_t q) {
   typedef typename P::TC TC;
-  const size_t gsm = Shape<P>::smem();
   const int64_t k0 = r * FWB;
   typename P::TA *W = ws + (size_t)(r % 2) * FWB * np, *Wp = ws + (size_t)((r + 1) % 2) * FWB * np;
   const dim3 tgrid(FWB / 32, (unsigned)(np / 32)), tblock(32, 8);
-  if (r > 0) k_panels<P><<<panel_blocks<P>(np), GT, gsm, q>>>(d, np, Wp, k0 - FWB, k0);
-  k_diag<P><<<1, DT, 0, q>>>(d, np, k0);
+  if (r > 0) launch_panels<P>(d, np, Wp, k0 - FWB, k0, q);
+  launch_diag<P>(d, np, k0, q);
   if (np > FWB) {
     k_transpose<TC><<<tgrid, tblock, 0, q>>>(d, np, k0, W);
-    k_panels<P><<<panel_blocks<P>(np), GT, gsm, q>>>(d, np, W, k0, k0);
+    launch_panels<P>(d, np, W, k0, k0, q);
     k_transpose<TC><<<tgrid, tblock, 0, q>>>(d, np, k0, W);
   }
   return cudaGetLastError();
@@ -452,7 +488,9 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   GSP_CUDA_TRY(cudaMalloc((void **)&dflag, sizeof(int)));
   GSP_CUDA_TRY(side.create());
   const size_t gsm = Sh::smem();
-  GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
+  GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P, Sh>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
+  GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P, PanelShape<P>>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)PanelShape<P>::smem()));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
   if (reflexive && n > 0) {
     k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
