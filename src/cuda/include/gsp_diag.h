@@ -56,6 +56,10 @@ typedef struct {
                       tie BFS of the strict rule */
   int tie_levels;       /* levels of that BFS (msssp: the most of any batch) */
   int steps;            /* kernel steps (grid barriers) */
+  int chain;            /* near-far: chain rounds a step (the plan's) */
+  int blocks;           /* near-far: persistent blocks launched */
+  int64_t expanded;     /* near-far: vertices whose arcs were relaxed (a
+                           vertex once per time) */
   /* gsp_cuda_msssp, summed over batches */
   int batches;
   double relax_s;     /* device: relaxation rounds */
@@ -73,6 +77,9 @@ typedef struct {
 typedef struct {
   size_t stage_bytes; /* bytes of one staging slot of the near-far results
                          (>= 16; tests force many tiny chunks with it) */
+  int chain;          /* near-far chain rounds (gsp_cuda_sssp_plan); -1:
+                         none (tests and bench sweeps) */
+  int blocks_per_sm;  /* near-far persistent blocks per SM */
 } gsp__sssp_knobs;
 
 /* One call's report. */

@@ -2,17 +2,20 @@
 #include "sssp_branch.h"
 
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
-#endif
-
 /* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
  * O(open) reduction per round and Harish's repeated relaxations lose on
  * every graph measured (docs/performance.md). */
-gsp_sssp_algo gsp__sssp_gpu_algo(gsp_sssp_algo requested) {
+static gsp_sssp_algo gpu_algo(gsp_sssp_algo requested) {
   return requested == GSP_SSSP_AUTO ? GSP_SSSP_DELTA : requested;
 }
 
-#ifdef GSP_HAVE_CUDA
+gsp_cuda_sssp_plan gsp__sssp_gpu_plan(gsp_sssp_algo requested, const gsp__sssp_graph *g, const gsp__sssp_knobs *k) {
+  gsp_cuda_sssp_plan p = {.algo = gpu_algo(requested), .delta = g->delta};
+  if (k && k->chain) p.chain = k->chain > 0 ? k->chain : 0;
+  if (k && k->blocks_per_sm > 0) p.blocks_per_sm = k->blocks_per_sm;
+  return p;
+}
+
 void gsp__msssp_batch(int64_t *batch, const struct gsp_matrix_s *A, int64_t nsrc, int64_t requested, bool parents) {
   /* 1024: the sweep at |V| = 65536 on an H200 gave 6.7 / 5.5 / 4.2 / 3.6 s
    * for 128 / 256 / 512 / 1024 (bench/results/msssp_gpu_nvidia-h200.*) */
