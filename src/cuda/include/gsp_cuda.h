@@ -85,6 +85,8 @@ typedef struct {
                          improved, before the grid barrier (0: none) */
   int blocks_per_sm;  /* near-far: persistent blocks per SM (0: as many as
                          fit, at most 4) */
+  int64_t hub;        /* near-far: out-degree from which a vertex's arcs are
+                         spread over the whole grid (at least 32) */
 } gsp_cuda_sssp_plan;
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim,

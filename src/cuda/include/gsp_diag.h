@@ -44,6 +44,9 @@ typedef struct {
   double out_s;         /* host: from the kernel's end to the call's return
                       (extraction, staged copies, the gather pass) */
   double touch_s;       /* host: mapping the result pages, beside the kernel */
+  double launch_s;      /* host: from the gateway's entry to the kernel's launch */
+  double wait_s;        /* host: from the launch until the kernel's counts
+                           are read (the kernel, the count, the waits) */
   int chunks;           /* staged chunks copied back (last run) */
   int pinned;           /* 1 when the staging was pinned, 0 pageable */
   double host_before_s; /* host, outside the gateway: from gsp_sssp's entry
@@ -80,6 +83,7 @@ typedef struct {
   int chain;          /* near-far chain rounds (gsp_cuda_sssp_plan); -1:
                          none (tests and bench sweeps) */
   int blocks_per_sm;  /* near-far persistent blocks per SM */
+  int64_t hub;        /* near-far hub degree */
 } gsp__sssp_knobs;
 
 /* One call's report. */

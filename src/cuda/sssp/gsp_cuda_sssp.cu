@@ -550,6 +550,7 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const s
   CallRecord rec;
   memset(&rec, 0, sizeof rec);
   rec.stage_bytes = k ? k->stage_bytes : 0;
+  rec.t_entry = t_call;
   int32_t ns = 0;
   GSP_TRY(distinct_sources(&S, &ns, src, nsrc, n));
   info = by_type(A->type, SsspRun{out, nvals, M, S, ns, plan, lim, &rec});

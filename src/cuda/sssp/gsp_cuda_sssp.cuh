@@ -112,6 +112,7 @@ template <> constexpr gsp_type type_of<double>() {
 struct CallRecord {
   gsp_cuda_sssp_stats stats;
   size_t stage_bytes; /* gsp__sssp_knobs.stage_bytes, 0: the default */
+  double t_entry;     /* host clock at the gateway's entry */
 };
 
 /* Key<T>: the weight T as an integer K ordered as the weights, for

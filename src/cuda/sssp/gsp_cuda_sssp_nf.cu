@@ -16,8 +16,8 @@
  * the next bucket end and the pile is split (stale entries dropped, entries
  * before the new end queued, the rest kept).
  *
- * Work per step is balanced three ways: vertices of out-degree >= NF_HUB
- * ("hubs") go to a separate list whose arcs are spread evenly over all the
+ * Work per step is balanced three ways: vertices of out-degree >= the
+ * plan's hub degree ("hubs") go to a separate list whose arcs are spread evenly over all the
  * warps of the grid; a warp takes 32 queued vertices, walks the arcs of
  * each one of degree >= 32 with all its lanes, and the arcs of the small
  * ones as one list (prefix sum over the lanes, each lane finds its owner by
@@ -61,8 +61,8 @@ namespace {
 constexpr int NF_THREADS = 256;
 constexpr int NF_WARPS = NF_THREADS / 32;
 constexpr int NF_MAX_BLOCKS_PER_SM = 4;
-constexpr int NF_CHAIN = 64;     /* a warp's chain buffer, vertices */
-constexpr int64_t NF_HUB = 1024; /* out-degree from which arcs are spread over the grid */
+constexpr int NF_CHAIN = 64;       /* a warp's chain buffer, vertices */
+constexpr int64_t NF_HUB_MIN = 32; /* the least hub degree (the plan's, gsp_cuda_sssp_plan) */
 constexpr unsigned long long NF_ARC_MASK = (1ull << 40) - 1;
 constexpr unsigned FULL = 0xffffffffu;
 
@@ -100,7 +100,7 @@ NfLayout nf_layout(int64_t n, int64_t m) {
     at += (bytes + 255) & ~(size_t)255;
     return r;
   };
-  const size_t un = (size_t)(n > 0 ? n : 1), hcap = (size_t)(m / NF_HUB) + 1;
+  const size_t un = (size_t)(n > 0 ? n : 1), hcap = (size_t)(m / NF_HUB_MIN) + 1;
   L.ctl = take(sizeof(NfCtl));
   L.d = take(un * 8);
   L.stamp = take(un * 4);
@@ -155,7 +155,8 @@ template <class T> struct NfArgs {
   NfWs w;
   T lim;
   double delta;
-  int chain; /* chain rounds a step (gsp_cuda_sssp_plan) */
+  int chain;   /* chain rounds a step (gsp_cuda_sssp_plan) */
+  int64_t hub; /* out-degree from which arcs are spread over the grid */
 };
 
 /* A warp's chain buffer (shared memory): vertices it improved before the
@@ -182,10 +183,10 @@ __device__ __forceinline__ void push_next(const NfArgs<T> &a, int32_t v, double 
   const int64_t deg = a.g.off[v + 1] - a.g.off[v];
   if (deg == 0) return;
   if (nd < Tend) {
-    if (ch && deg < NF_HUB && ch->put(v)) return;
+    if (ch && deg < a.hub && ch->put(v)) return;
     if (atomicExch(&a.w.stamp[v], step + 1) == step + 1) return; /* queued already */
     const int nb = (step + 1) & 1;
-    if (deg >= NF_HUB) {
+    if (deg >= a.hub) {
       const unsigned long long old = atomicAdd(&a.w.ctl->hcnt[(step + 1) % 3], (1ull << 40) | (unsigned long long)deg);
       const unsigned slot = (unsigned)(old >> 40);
       a.w.H[nb][slot] = v;
@@ -278,10 +279,10 @@ template <class T> __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const
   __shared__ int32_t chain_v[NF_WARPS][2][NF_CHAIN];
   __shared__ int chain_n[NF_WARPS][2];
   const int wib = threadIdx.x >> 5;
-  Chain cb[2] = {{chain_v[wib][0], &chain_n[wib][0]}, {chain_v[wib][1], &chain_n[wib][1]}};
+  const Chain cb0 = {chain_v[wib][0], &chain_n[wib][0]};
   if (lane < 2) chain_n[wib][lane] = 0;
   __syncwarp();
-  const Chain *ch0 = a.chain > 0 ? &cb[0] : nullptr;
+  const Chain *ch0 = a.chain > 0 ? &cb0 : nullptr;
   unsigned long long expanded = 0; /* lane 0's count */
   int step = 1, fa = 0, bucket = 0;
   double Tend = a.delta;
@@ -386,25 +387,26 @@ template <class T> __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const
       int cur = 0;
       for (int r = 0; r < a.chain; r++) {
         __syncwarp();
-        const int c = min(*cb[cur].cnt, NF_CHAIN);
+        const int c = min(chain_n[wib][cur], NF_CHAIN);
         if (c == 0) break;
+        const Chain next = {chain_v[wib][cur ^ 1], &chain_n[wib][cur ^ 1]};
         for (int b = 0; b < c; b += 32) {
           const bool valid = b + lane < c;
-          expand(a, st, valid ? cb[cur].v[b + lane] : 0, valid, Tend, step, fa, &cb[cur ^ 1]);
+          expand(a, st, valid ? chain_v[wib][cur][b + lane] : 0, valid, Tend, step, fa, &next);
         }
         if (lane == 0) expanded += (unsigned)c;
         __syncwarp();
-        if (lane == 0) *cb[cur].cnt = 0;
+        if (lane == 0) chain_n[wib][cur] = 0;
         cur ^= 1;
       }
       __syncwarp();
-      const int c = min(*cb[cur].cnt, NF_CHAIN);
+      const int c = min(chain_n[wib][cur], NF_CHAIN);
       for (int k = lane; k < c; k += 32) {
-        const int32_t v = cb[cur].v[k];
+        const int32_t v = chain_v[wib][cur][k];
         push_next(a, v, (double)st.load(v), Tend, step, fa, nullptr);
       }
       __syncwarp();
-      if (lane == 0) *cb[cur].cnt = 0;
+      if (lane == 0) chain_n[wib][cur] = 0;
     }
     grid.sync();
     step++;
@@ -565,6 +567,7 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   a.lim = lim;
   a.delta = plan.delta > 0 ? plan.delta : 1.0;
   a.chain = plan.chain > 0 ? plan.chain : 0;
+  a.hub = plan.hub > NF_HUB_MIN ? plan.hub : NF_HUB_MIN;
   GSP_CUDA_TRY(cudaEventRecord(ev[E_START], 0));
   GSP_CUDA_TRY(cudaMemsetAsync(a.w.ctl, 0, sizeof(NfCtl), 0));
   const unsigned long long none[2] = {ULLONG_MAX, ULLONG_MAX};
@@ -580,6 +583,7 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   void *args[] = {(void *)&a};
   GSP_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)nf_kernel<T>, dim3((unsigned)(sm_count() * bps)),
                                            dim3(NF_THREADS), args, 0, 0));
+  const double t_launch = host_seconds();
   GSP_CUDA_TRY(cudaEventRecord(ev[E_KERNEL], 0));
   /* right behind the kernel: the count of reached vertices, so the host
    * knows before copying whether the vectors are full */
@@ -603,6 +607,7 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   GSP_CUDA_TRY(cudaMemcpyAsync(&ctl, a.w.ctl, offsetof(NfCtl, tcnt), cudaMemcpyDeviceToHost, cs));
   GSP_CUDA_TRY(cudaStreamSynchronize(cs));
   const double t_out = host_seconds();
+  stats.launch_s += t_launch - rec.t_entry, stats.wait_s += t_out - t_launch;
   stats.steps += ctl.steps;
   stats.expanded += (int64_t)ctl.expanded;
   stats.chain = a.chain, stats.blocks = sm_count() * bps;

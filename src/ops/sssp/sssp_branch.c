@@ -9,10 +9,25 @@ static gsp_sssp_algo gpu_algo(gsp_sssp_algo requested) {
   return requested == GSP_SSSP_AUTO ? GSP_SSSP_DELTA : requested;
 }
 
-gsp_cuda_sssp_plan gsp__sssp_gpu_plan(gsp_sssp_algo requested, const gsp__sssp_graph *g, const gsp__sssp_knobs *k) {
-  gsp_cuda_sssp_plan p = {.algo = gpu_algo(requested), .delta = g->delta};
+/* Low-degree graphs (roads, grids: average out-degree below 8) are deep:
+ * their time is the steps a shortest path needs times a step's dependent
+ * memory accesses, not the arcs. Chains advance a path several arcs a
+ * barrier, wide buckets make fewer buckets (each costs two barriers), one
+ * block per SM makes the barriers cheaper. The H100 sweep on a 4096 x 4096
+ * grid (bench_sssp --deltas --chains --bps): 181 ms at the CPU's delta
+ * without chains, 92 ms at 16 times it with chains of 4 rounds on one
+ * block per SM. Power-law graphs keep the CPU's delta and no chains (the
+ * chains' extra rounds fall on few warps: 7.4 ms to 10.4 ms on R-MAT 21). */
+gsp_cuda_sssp_plan gsp__sssp_gpu_plan(const gsp_sssp_opts *o, const gsp__sssp_graph *g, const gsp__sssp_knobs *k) {
+  gsp_cuda_sssp_plan p = {.algo = gpu_algo(o->algo), .delta = g->delta, .hub = 1024};
+  const int64_t m = g->csr->nvals;
+  if (m < 8 * g->n) {
+    if (!(o->delta > 0)) p.delta = g->delta * 16;
+    p.chain = 8, p.blocks_per_sm = 1;
+  }
   if (k && k->chain) p.chain = k->chain > 0 ? k->chain : 0;
   if (k && k->blocks_per_sm > 0) p.blocks_per_sm = k->blocks_per_sm;
+  if (k && k->hub > 0) p.hub = k->hub;
   return p;
 }
 

@@ -16,9 +16,9 @@
 #endif
 
 #ifdef GSP_HAVE_CUDA
-/* How gsp_cuda_sssp runs a request on the prepared graph g (test knobs k,
- * may be NULL, override the choice). */
-gsp_cuda_sssp_plan gsp__sssp_gpu_plan(gsp_sssp_algo requested, const gsp__sssp_graph *g, const gsp__sssp_knobs *k);
+/* How gsp_cuda_sssp runs a call with options o on the prepared graph g
+ * (test knobs k, may be NULL, override the choice). */
+gsp_cuda_sssp_plan gsp__sssp_gpu_plan(const gsp_sssp_opts *o, const gsp__sssp_graph *g, const gsp__sssp_knobs *k);
 
 /*
  * Sources per pass of gsp_cuda_msssp for A (host CSR) and nsrc sources:
