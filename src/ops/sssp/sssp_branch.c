@@ -1,6 +1,8 @@
 /* The GPU decisions of the shortest-path family (sssp_branch.h). */
 #include "sssp_branch.h"
 
+#include <math.h>
+
 #ifdef GSP_HAVE_CUDA
 /* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
  * O(open) reduction per round and Harish's repeated relaxations lose on
@@ -9,21 +11,38 @@ static gsp_sssp_algo gpu_algo(gsp_sssp_algo requested) {
   return requested == GSP_SSSP_AUTO ? GSP_SSSP_DELTA : requested;
 }
 
-/* Low-degree graphs (roads, grids: average out-degree below 8) are deep:
- * their time is the steps a shortest path needs times a step's dependent
- * memory accesses, not the arcs. Chains advance a path several arcs a
- * barrier, wide buckets make fewer buckets (each costs two barriers), one
- * block per SM makes the barriers cheaper. The H100 sweep on a 4096 x 4096
- * grid (bench_sssp --deltas --chains --bps): 181 ms at the CPU's delta
- * without chains, 92 ms at 16 times it with chains of 4 rounds on one
- * block per SM. Power-law graphs keep the CPU's delta and no chains (the
- * chains' extra rounds fall on few warps: 7.4 ms to 10.4 ms on R-MAT 21). */
+/* The near-far kernel's parameters, from the H100 sweeps of bench_sssp
+ * (--deltas --chains --bps --hubs; R-MAT scale 21 and a 4096 x 4096 grid,
+ * weights 1..255; kernel times).
+ *
+ * Hubs: a vertex's arcs are spread over the whole grid from out-degree 64;
+ * from 1024 on, the vertices of degree 64..1023 that one warp walked alone
+ * kept the others waiting at the barrier (R-MAT: 6.8 ms at 1024, 4.5 ms at
+ * 128, 4.0 ms at 64, delta 32).
+ *
+ * Power-law graphs (average out-degree 8 and more): buckets an eighth of
+ * the CPU's width (a quarter of the mean weight): 1.1 vertices expanded per
+ * vertex reached against 2.5 at the CPU's width, for 60 steps against 22,
+ * which are cheap once the hubs are spread (R-MAT: 4.0 ms against 6.0 ms
+ * at the CPU's width). Chains lose there (their rounds fall on few warps:
+ * 7.4 ms to 10.4 ms with 2 rounds).
+ *
+ * Low-degree graphs (roads, grids) are deep: their time is the steps a
+ * shortest path needs times the dependent memory accesses of a step, not
+ * the arcs. Chains of 8 rounds advance a path several arcs a barrier,
+ * buckets 16 times the CPU's width make fewer buckets (each costs two
+ * barriers) at 6 expansions per vertex, and one block per SM makes the
+ * barriers cheaper (grid: 181 ms at the CPU's width without chains on 4
+ * blocks per SM, 12600 steps; 84-87 ms so, about 850 steps). */
 gsp_cuda_sssp_plan gsp__sssp_gpu_plan(const gsp_sssp_opts *o, const gsp__sssp_graph *g, const gsp__sssp_knobs *k) {
-  gsp_cuda_sssp_plan p = {.algo = gpu_algo(o->algo), .delta = g->delta, .hub = 1024};
-  const int64_t m = g->csr->nvals;
-  if (m < 8 * g->n) {
-    if (!(o->delta > 0)) p.delta = g->delta * 16;
+  gsp_cuda_sssp_plan p = {.algo = gpu_algo(o->algo), .delta = g->delta, .hub = 64};
+  const bool asked = o->delta > 0, deep = g->csr->nvals < 8 * g->n;
+  if (deep) {
+    if (!asked) p.delta = g->delta * 16;
     p.chain = 8, p.blocks_per_sm = 1;
+  } else if (!asked) {
+    p.delta = g->delta / 8;
+    if (g->t == GSP_INT32 || g->t == GSP_INT64) p.delta = p.delta < 1 ? 1 : floor(p.delta);
   }
   if (k && k->chain) p.chain = k->chain > 0 ? k->chain : 0;
   if (k && k->blocks_per_sm > 0) p.blocks_per_sm = k->blocks_per_sm;
