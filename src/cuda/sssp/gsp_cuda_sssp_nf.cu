@@ -23,6 +23,14 @@
  * ones as one list (prefix sum over the lanes, each lane finds its owner by
  * a binary search over the shuffled offsets).
  *
+ * Chains (the plan's chain rounds, for deep graphs): a warp keeps the
+ * vertices it lowers below the bucket end in a shared-memory buffer and
+ * expands them itself, round after round, before the barrier; what the
+ * last round (or a full buffer) leaves is queued. A path then advances
+ * several arcs a step, and a step's cost on a deep graph is its chain of
+ * dependent memory accesses, not the barrier. Any order of relaxations
+ * reaches the same fixpoint, so the results stay bit for bit.
+ *
  * Dedup: stamp[v] = the step whose queue holds v (atomicExch), so a vertex
  * is queued at most once per step and nothing needs clearing between
  * steps; byte flags for the far pile. Queue counters rotate over three

@@ -23,8 +23,8 @@ static gsp_sssp_algo gpu_algo(gsp_sssp_algo requested) {
  * Power-law graphs (average out-degree 8 and more): buckets an eighth of
  * the CPU's width (a quarter of the mean weight): 1.1 vertices expanded per
  * vertex reached against 2.5 at the CPU's width, for 60 steps against 22,
- * which are cheap once the hubs are spread (R-MAT: 4.0 ms against 6.0 ms
- * at the CPU's width). Chains lose there (their rounds fall on few warps:
+ * which are cheap once the hubs are spread (R-MAT: 4.0-4.1 ms against
+ * 6.0 ms at the CPU's width). Chains lose there (their rounds fall on few warps:
  * 7.4 ms to 10.4 ms with 2 rounds).
  *
  * Low-degree graphs (roads, grids) are deep: their time is the steps a
@@ -33,7 +33,7 @@ static gsp_sssp_algo gpu_algo(gsp_sssp_algo requested) {
  * buckets 16 times the CPU's width make fewer buckets (each costs two
  * barriers) at 6 expansions per vertex, and one block per SM makes the
  * barriers cheaper (grid: 181 ms at the CPU's width without chains on 4
- * blocks per SM, 12600 steps; 84-87 ms so, about 850 steps). */
+ * blocks per SM, 12600 steps; 84-88 ms so, 800-900 steps). */
 gsp_cuda_sssp_plan gsp__sssp_gpu_plan(const gsp_sssp_opts *o, const gsp__sssp_graph *g, const gsp__sssp_knobs *k) {
   gsp_cuda_sssp_plan p = {.algo = gpu_algo(o->algo), .delta = g->delta, .hub = 64};
   const bool asked = o->delta > 0, deep = g->csr->nvals < 8 * g->n;
