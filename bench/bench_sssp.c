@@ -36,6 +36,7 @@
  *        [--apsp-cpu-sources K] [--apsp-parent-reps K] [--dump-dir DIR]
  *        [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--skip-bf] [--quick]
  *        [--csv FILE] [--graphs rmat,grid] [--dump DIR]
+ *        [--deltas D1,D2,..] [--chains C1,..] [--bps B1,..] [--hubs H1,..]
  * With the CUDA backend, the near-far rows are followed by a "phases" line:
  * medians of the persistent kernel alone (CUDA events), the device setup
  * before it, the host side after it (staged chunks, pinned or pageable),
@@ -45,6 +46,11 @@
  * records); msssp rows
  * of the large all-pairs table by their device phases (rounds, parent pass,
  * transpose, copy stream) and host phases (row copies, waits).
+ * --deltas, --chains, --bps, --hubs: instead of the single-source rows, the
+ * GPU near-far sweep over the lists (bucket width, 0: the library's; chain
+ * rounds, 0: the library's, -1: none; blocks per SM, 0: the library's; hub
+ * degree, 0: the library's), with steps, vertices expanded per vertex
+ * reached, and the host time before and after the kernel.
  * --dump writes each graph's CSR, the sources and our distances from the
  * first timed source as raw arrays for bench/bench_sssp_scipy.py.
  * --quick shrinks every size for a smoke test. A run whose warm-up takes
@@ -82,6 +88,10 @@ typedef struct {
   const char *algos;  /* NULL: the default set */
   const char *graphs; /* NULL: rmat and grid */
   const char *dump;   /* directory for bench_sssp_scipy.py, or NULL */
+  /* GPU near-far sweep (comma lists; NULL: no sweep): bucket widths (0:
+   * the library's), chain rounds (0: the library's, -1: none), blocks per
+   * SM (0: the library's), hub degrees (0: the library's) */
+  const char *deltas, *chains, *bps, *hubs;
   const char *csv;
   char device[256];
 } config;
@@ -361,6 +371,88 @@ static void bench_sssp_graph(const config *c, const char *name, gsp_matrix A) {
     free(t), free(rate);
   }
   free(srcs), free(rowp);
+}
+
+/* Parses the next number of comma list *p (NULL at the end). */
+static bool next_num(const char **p, double *x) {
+  if (!*p || !**p) return false;
+  char *end = NULL;
+  *x = strtod(*p, &end);
+  *p = *end == ',' ? end + 1 : NULL;
+  return true;
+}
+
+/* The GPU near-far sweep on graph `name`: every (delta, chain, blocks per
+ * SM, hub degree) of the lists, distances only, the same sources as the
+ * rows; median call and kernel time, steps (grid barriers), vertices
+ * expanded per vertex reached (work efficiency), and the host time before
+ * the kernel's launch (pre) and after the kernel (post: the count, the
+ * waits, the copies). */
+static void bench_sssp_sweep(const config *c, const char *name, gsp_matrix A) {
+#ifdef GSP_HAVE_CUDA
+  gsp_index n, m, nsrc;
+  TRY(gsp_matrix_nrows(&n, A));
+  TRY(gsp_matrix_nvals(&m, A));
+  gsp_index *rowp = NULL;
+  gsp_index *srcs = out_degree_vertices(A, &nsrc, &rowp);
+  printf("| %-10s | %8s | %5s | %4s | %4s | %9s | %9s | %7s | %9s | %8s | %6s | %6s |\n", "graph", "delta", "chain",
+         "hub", "blks", "median ms", "kernel ms", "steps", "exp/reach", "GTEPS", "pre ms", "post ms");
+  const char *pd = c->deltas ? c->deltas : "0";
+  double delta, chain, bps, hub;
+  while (next_num(&pd, &delta)) {
+    const char *pc = c->chains ? c->chains : "0";
+    while (next_num(&pc, &chain)) {
+      const char *pb = c->bps ? c->bps : "0";
+      while (next_num(&pb, &bps)) {
+        const char *ph = c->hubs ? c->hubs : "0";
+        while (next_num(&ph, &hub)) {
+          gsp_sssp_opts o = {.backend = GSP_BACKEND_CUDA, .delta = delta};
+          gsp__sssp_knobs k = {.chain = (int)chain, .blocks_per_sm = (int)bps, .hub = (int64_t)hub};
+          uint64_t st = 12345;
+          const int R = c->reps;
+          double *x = calloc((size_t)R * 6, sizeof *x);
+          if (!x) die("out of memory", GSP_OUT_OF_MEMORY);
+          double *t = x, *kt = x + R, *steps = x + 2 * R, *eff = x + 3 * R, *pre = x + 4 * R, *post = x + 5 * R;
+          int done = 0, ch = 0, blocks = 0;
+          for (int r = -1; r < R; r++) {
+            gsp_index s = srcs[rng(&st) % (nsrc ? nsrc : 1)];
+            gsp_vector d = NULL;
+            const double t0 = omp_get_wtime();
+            TRY(gsp__sssp_run("gsp_sssp", &d, NULL, NULL, A, &s, 1, &o, &k, &last_diag));
+            const double dt = omp_get_wtime() - t0;
+            gsp_index reached = 0;
+            TRY(gsp_vector_nvals(&reached, d));
+            gsp_vector_free(&d);
+            if (r < 0 || !last_diag.sssp_gpu) continue;
+            const gsp_cuda_sssp_stats *ss = &last_diag.sssp;
+            t[done] = dt, kt[done] = ss->kernel_s, steps[done] = ss->steps;
+            eff[done] = (double)ss->expanded / (double)(reached ? reached : 1);
+            pre[done] = ss->launch_s, post[done] = ss->wait_s - ss->kernel_s + ss->out_s;
+            ch = ss->chain, blocks = ss->blocks;
+            done++;
+          }
+          if (done > 0) {
+            const double med = median_of(t, done), kmed = median_of(kt, done);
+            printf("| %-10s | %8g | %5d | %4g | %4d | %9.2f | %9.2f | %7.0f | %9.2f | %8.3f | %6.3f | %6.3f |\n", name,
+                   delta, ch, hub, blocks, med * 1e3, kmed * 1e3, median_of(steps, done), median_of(eff, done),
+                   (double)m / med / 1e9, median_of(pre, done) * 1e3, median_of(post, done) * 1e3);
+            fflush(stdout);
+            char what[128];
+            snprintf(what, sizeof what, "sweep delta %g chain %d hub %g blocks %d kernel", delta, ch, hub, blocks);
+            csv_row(c, "sssp-sweep", name, n, m, what, done, kmed, kmed, (double)m / kmed / 1e9, "GTEPS");
+            snprintf(what, sizeof what, "sweep delta %g chain %d hub %g blocks %d call", delta, ch, hub, blocks);
+            csv_row(c, "sssp-sweep", name, n, m, what, done, med, med, (double)m / med / 1e9, "GTEPS");
+          }
+          free(x);
+        }
+      }
+    }
+  }
+  free(srcs), free(rowp);
+#else
+  (void)c, (void)name, (void)A;
+  printf("(the near-far sweep needs the CUDA backend)\n");
+#endif
 }
 
 /* Chung-Lu power-law digraph: expected out- and in-degree of vertex i
@@ -811,6 +903,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--algos")) c.algos = v, i++;
     else if (!strcmp(a, "--graphs")) c.graphs = v, i++;
     else if (!strcmp(a, "--dump")) c.dump = v, i++;
+    else if (!strcmp(a, "--deltas")) c.deltas = v, i++;
+    else if (!strcmp(a, "--chains")) c.chains = v, i++;
+    else if (!strcmp(a, "--bps")) c.bps = v, i++;
+    else if (!strcmp(a, "--hubs")) c.hubs = v, i++;
     else if (!strcmp(a, "--skip-sssp")) c.skip_sssp = true;
     else if (!strcmp(a, "--skip-apsp")) c.skip_apsp = true;
     else if (!strcmp(a, "--skip-fw")) c.skip_fw = true;
@@ -832,7 +928,8 @@ int main(int argc, char **argv) {
           "       [--apsp-big-n N] [--apsp-big-fw-n N] [--apsp-batches B1,B2] [--apsp-cpu-sources K]\n"
           "       [--apsp-parent-reps K]\n"
           "       [--dump-dir DIR] [--skip-sssp] [--skip-apsp] [--skip-apsp-big] [--skip-fw] [--skip-bf] [--quick]\n"
-          "       [--csv FILE] [--graphs rmat,grid] [--dump DIR]\n",
+          "       [--csv FILE] [--graphs rmat,grid] [--dump DIR] [--deltas D1,..] [--chains C1,..] [--bps B1,..]\n"
+          "       [--hubs H1,..]\n",
           argv[0]);
       return 2;
     }
@@ -861,13 +958,15 @@ int main(int argc, char **argv) {
     if (!c.graphs || strstr(c.graphs, "rmat")) {
       TRY(gsp_generate_rmat(&A, c.type, c.scale, (gsp_index)c.edgefactor, 0, 0, 0, 1, 255, 1));
       snprintf(name, sizeof name, "rmat-%d", c.scale);
-      bench_sssp_graph(&c, name, A);
+      if (c.deltas || c.chains || c.bps || c.hubs) bench_sssp_sweep(&c, name, A);
+      else bench_sssp_graph(&c, name, A);
       gsp_matrix_free(&A);
     }
     if (!c.graphs || strstr(c.graphs, "grid")) {
       TRY(gsp_generate_grid(&A, c.type, c.grid, c.grid, 1, 255, 1));
       snprintf(name, sizeof name, "grid-%llu", (unsigned long long)c.grid);
-      bench_sssp_graph(&c, name, A);
+      if (c.deltas || c.chains || c.bps || c.hubs) bench_sssp_sweep(&c, name, A);
+      else bench_sssp_graph(&c, name, A);
       gsp_matrix_free(&A);
     }
   }

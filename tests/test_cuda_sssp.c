@@ -556,3 +556,46 @@ Test(cuda_sssp, staged_chunks) {
     gsp_matrix_free(&S), gsp_matrix_free(&G), gsp_matrix_free(&R);
   }
 }
+
+/* The near-far kernel's chain rounds (a warp expands the vertices it just
+ * improved before the barrier), block counts and hub degrees, forced by
+ * the knobs: one
+ * round, a few, more than a bucket needs; one block per SM and the
+ * library's; buckets of the default width, of width 1 (many far splits)
+ * and one bucket for everything (the longest chains, buffers overflowing
+ * into the queue). Grids, R-MAT (hubs), zero weights and float absorption,
+ * every type; distances and parents equal the CPU's, and the report shows
+ * the forced settings. */
+Test(cuda_sssp, nearfar_chain_rounds_and_blocks) {
+  gpu_or_skip();
+  const family fams[] = {F_GRID, F_RMAT, F_ZERO, F_ABSORB, F_RING2};
+  const int chains[] = {1, 3, 40};
+  const int bps[] = {1, 0};
+  const double deltas[] = {0, 1, 1e9};
+  const int64_t hubs[] = {32, 1 << 20}; /* every degree from 32 spread; none */
+  for (size_t fi = 0; fi < sizeof fams / sizeof *fams; fi++) {
+    for (size_t ti = 0; ti < 4; ti++) {
+      const gsp_type t = sssp_types[ti];
+      gsp_matrix A = family_matrix(fams[fi], t, fams[fi] == F_RING2 ? 3000 : 1 << 14, 23);
+      tg g = tg_from_matrix(A);
+      for (size_t ci = 0; ci < sizeof chains / sizeof *chains; ci++)
+        for (size_t bi = 0; bi < sizeof bps / sizeof *bps; bi++)
+          for (size_t di = 0; di < sizeof deltas / sizeof *deltas; di++) {
+            gsp_test_context("gpu chain %d bps %d delta %g hub %lld %s %s", chains[ci], bps[bi], deltas[di],
+                             (long long)hubs[(ci + di) % 2], family_names[fams[fi]], type_name(t));
+            stage_knobs.chain = chains[ci], stage_knobs.blocks_per_sm = bps[bi];
+            stage_knobs.hub = hubs[(ci + di) % 2];
+            gsp_sssp_opts o = sopts(GSP_SSSP_DELTA, GSP_BACKEND_CUDA);
+            o.delta = deltas[di];
+            sssp_both(A, &g, 5, o);
+            if (last_diag.sssp_gpu && last_diag.sssp.kernel_s > 0) { /* the near-far kernel ran it */
+              cr_assert_eq(last_diag.sssp.chain, chains[ci]);
+              if (bps[bi] == 1) cr_assert_gt(last_diag.sssp.blocks, 0);
+            }
+          }
+      stage_knobs.chain = 0, stage_knobs.blocks_per_sm = 0, stage_knobs.hub = 0;
+      tg_free(&g);
+      gsp_matrix_free(&A);
+    }
+  }
+}

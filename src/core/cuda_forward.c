@@ -114,9 +114,9 @@ size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M) {
 }
 
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
-                       const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
+                       const int64_t *src, int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim,
                        const gsp__sssp_knobs *k, gsp_cuda_sssp_stats *stats, bool *taken) {
-  GSP_RUN_LOCKED_("gsp_sssp", A, NULL, sssp(out, nvals, A, src, nsrc, algo, lim, delta, k, stats, taken));
+  GSP_RUN_LOCKED_("gsp_sssp", A, NULL, sssp(out, nvals, A, src, nsrc, plan, lim, k, stats, taken));
 }
 
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,

@@ -63,7 +63,7 @@ int gsp_cuda_usable_count(void);
  * (see src/ops/sssp/sssp_gather.h) are written too. The arrays may be new,
  * uninitialised memory: the gateway maps their pages in parallel while the
  * kernel runs and fills them in one parallel pass from pinned staging.
- * algo is the caller's choice for the GPU (never GSP_SSSP_AUTO); k (may be
+ * plan is the caller's choice of algorithm and parameters; k (may be
  * NULL) the test knobs; stats (may be NULL) receives the call's phase times.
  *
  * gsp_cuda_msssp: Okuyama's batched kernel; dist[k*n + v] (A's type) is the
@@ -76,8 +76,20 @@ int gsp_cuda_usable_count(void);
  * be NULL) receives the call's phase times.
  */
 struct gsp__sssp_sink;
+/* How gsp_cuda_sssp runs a call: the operation's decision
+ * (gsp__sssp_gpu_plan). */
+typedef struct {
+  gsp_sssp_algo algo; /* never GSP_SSSP_AUTO */
+  double delta;       /* bucket width (> 0) */
+  int chain;          /* near-far: rounds a warp relaxes the vertices it just
+                         improved, before the grid barrier (0: none) */
+  int blocks_per_sm;  /* near-far: persistent blocks per SM (0: as many as
+                         fit, at most 4) */
+  int64_t hub;        /* near-far: out-degree from which a vertex's arcs are
+                         spread over the whole grid (at least 32) */
+} gsp_cuda_sssp_plan;
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
-                       const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
+                       const int64_t *src, int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim,
                        const gsp__sssp_knobs *k, gsp_cuda_sssp_stats *stats, bool *taken);
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                         int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,

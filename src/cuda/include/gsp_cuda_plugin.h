@@ -41,7 +41,7 @@ extern "C" {
 #ifdef GSP_HAVE_CUDA
 
 /* Raise with any change of either table. */
-#define GSP_CUDA_PLUGIN_ABI    5
+#define GSP_CUDA_PLUGIN_ABI    6
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
 
 /* The core, as the plugin sees it. */
@@ -105,7 +105,7 @@ typedef struct {
   gsp_info (*closure_resident)(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive);
   size_t (*dense_bytes)(const struct gsp_matrix_s *M);
   gsp_info (*sssp)(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src,
-                   int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta, const gsp__sssp_knobs *k,
+                   int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim, const gsp__sssp_knobs *k,
                    gsp_cuda_sssp_stats *stats, bool *taken);
   gsp_info (*msssp)(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
                     const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim, int64_t batch,

@@ -45,6 +45,9 @@ typedef struct {
   double out_s;         /* host: from the kernel's end to the call's return
                       (extraction, staged copies, the gather pass) */
   double touch_s;       /* host: mapping the result pages, beside the kernel */
+  double launch_s;      /* host: from the gateway's entry to the kernel's launch */
+  double wait_s;        /* host: from the launch until the kernel's counts
+                           are read (the kernel, the count, the waits) */
   int chunks;           /* staged chunks copied back (last run) */
   int pinned;           /* 1 when the staging was pinned, 0 pageable */
   double host_before_s; /* host, outside the gateway: from gsp_sssp's entry
@@ -57,6 +60,10 @@ typedef struct {
                       tie BFS of the strict rule */
   int tie_levels;       /* levels of that BFS (msssp: the most of any batch) */
   int steps;            /* kernel steps (grid barriers) */
+  int chain;            /* near-far: chain rounds a step (the plan's) */
+  int blocks;           /* near-far: persistent blocks launched */
+  int64_t expanded;     /* near-far: vertices whose arcs were relaxed (a
+                           vertex once per time) */
   /* gsp_cuda_msssp, summed over batches */
   int batches;
   int64_t rounds;     /* relaxation rounds run (queued), all batches */
@@ -75,6 +82,10 @@ typedef struct {
 typedef struct {
   size_t stage_bytes; /* bytes of one staging slot of the near-far results
                          (>= 16; tests force many tiny chunks with it) */
+  int chain;          /* near-far chain rounds (gsp_cuda_sssp_plan); -1:
+                         none (tests and bench sweeps) */
+  int blocks_per_sm;  /* near-far persistent blocks per SM */
+  int64_t hub;        /* near-far hub degree */
 } gsp__sssp_knobs;
 
 /* One call's report. */

@@ -465,19 +465,20 @@ template <class T> gsp_info Run<T>::delta(K *d, const int32_t *S, int32_t ns, do
  * near-far workspace and the staging stay with A for the next call. */
 template <class T>
 static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp_matrix_s *A, const int32_t *S,
-                           int32_t ns, gsp_sssp_algo algo, T lim, double delta, CallRecord &rec) {
+                           int32_t ns, const gsp_cuda_sssp_plan &plan, T lim, CallRecord &rec) {
   gsp_info info = GSP_SUCCESS;
   typedef typename Key<T>::K K;
   K *d = NULL;
 #define GSP_FREE_ALL (cudaFree(d), (void)cudaGetLastError())
   const int32_t n = (int32_t)A->nrows;
   const DevGraph *gp = NULL;
+  const gsp_sssp_algo algo = plan.algo;
   GSP_TRY(graph_get(&gp, A, algo != GSP_SSSP_DELTA));
   const DevGraph &g = *gp;
   if (algo == GSP_SSSP_DELTA) {
     void *ws = NULL;
     GSP_TRY(graph_workspace(&ws, A, nf_workspace_bytes(n, g.m)));
-    info = nearfar<T>(out, nvals, g, A->dev->graph, ws, S, ns, lim, delta, rec);
+    info = nearfar<T>(out, nvals, g, A->dev->graph, ws, S, ns, lim, plan, rec);
     if (info != GSP_NO_VALUE) return info; /* else: no cooperative launch, the multi-kernel driver */
     info = GSP_SUCCESS;
   }
@@ -491,7 +492,7 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
     GSP_TRY(run.da2cf(d, S, ns));
     break;
   default:
-    GSP_TRY(run.delta(d, S, ns, delta));
+    GSP_TRY(run.delta(d, S, ns, plan.delta));
     break;
   }
   GSP_TRY(finish<T>((T *)out->dist, out->parent, out->root, d, g, S, ns, lim, true, rec));
@@ -516,18 +517,17 @@ struct SsspRun {
   struct gsp_matrix_s *A;
   const int32_t *S;
   int32_t ns;
-  gsp_sssp_algo algo;
+  const gsp_cuda_sssp_plan *plan;
   const void *lim;
-  double delta;
   CallRecord *rec;
   template <class T> gsp_info run() const {
-    return sssp_typed<T>(out, nvals, A, S, ns, algo, *(const T *)lim, delta, *rec);
+    return sssp_typed<T>(out, nvals, A, S, ns, *plan, *(const T *)lim, *rec);
   }
 };
 } // namespace
 
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
-                       const int64_t *src, int64_t nsrc, gsp_sssp_algo algo, const void *lim, double delta,
+                       const int64_t *src, int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim,
                        const gsp__sssp_knobs *k, gsp_cuda_sssp_stats *stats, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   int32_t *S = NULL;
@@ -535,6 +535,7 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const s
   *taken = false;
   if (!graph_taken(A)) return GSP_SUCCESS;
   const int64_t n = A->nrows;
+  const gsp_sssp_algo algo = plan->algo;
   if (algo == GSP_SSSP_AUTO) return GSP_ERROR(GSP_PANIC, "gsp_cuda_sssp: the caller picks the algorithm");
   const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
   /* what is not kept with A yet: graph, near-far workspace (or the per-call
@@ -549,9 +550,10 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const s
   CallRecord rec;
   memset(&rec, 0, sizeof rec);
   rec.stage_bytes = k ? k->stage_bytes : 0;
+  rec.t_entry = t_call;
   int32_t ns = 0;
   GSP_TRY(distinct_sources(&S, &ns, src, nsrc, n));
-  info = by_type(A->type, SsspRun{out, nvals, M, S, ns, algo, lim, delta, &rec});
+  info = by_type(A->type, SsspRun{out, nvals, M, S, ns, plan, lim, &rec});
   rec.stats.call_s = host_seconds() - t_call;
   if (stats) *stats = rec.stats;
   GSP_FREE_ALL;

@@ -112,6 +112,7 @@ template <> constexpr gsp_type type_of<double>() {
 struct CallRecord {
   gsp_cuda_sssp_stats stats;
   size_t stage_bytes; /* gsp__sssp_knobs.stage_bytes, 0: the default */
+  double t_entry;     /* host clock at the gateway's entry */
 };
 
 /* Key<T>: the weight T as an integer K ordered as the weights, for
@@ -271,14 +272,14 @@ gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::
  * (gsp_cuda_sssp_nf.cu). out (host arrays, see gsp_cuda_sssp) gets the
  * distances, the presence and, when out->parent is set, the tree of
  * tree_start and tree_end (strict rule); *nvals the vertices
- * reached. ws holds nf_workspace_bytes(n, m); the results come back through
+ * reached; plan gives delta, the chain rounds and the blocks. ws holds nf_workspace_bytes(n, m); the results come back through
  * dg's pinned staging. Returns GSP_NO_VALUE, touching nothing, when the
  * device cannot launch cooperative kernels (the caller then uses the
  * multi-kernel driver). */
 size_t nf_workspace_bytes(int64_t n, int64_t m);
 template <class T>
 gsp_info nearfar(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
-                 const int32_t *src, int32_t nsrc, T lim, double delta, CallRecord &rec);
+                 const int32_t *src, int32_t nsrc, T lim, const gsp_cuda_sssp_plan &plan, CallRecord &rec);
 
 /* Seconds on the host clock (steady). */
 double host_seconds();

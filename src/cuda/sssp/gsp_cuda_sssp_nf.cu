@@ -16,12 +16,20 @@
  * the next bucket end and the pile is split (stale entries dropped, entries
  * before the new end queued, the rest kept).
  *
- * Work per step is balanced three ways: vertices of out-degree >= NF_HUB
- * ("hubs") go to a separate list whose arcs are spread evenly over all the
+ * Work per step is balanced three ways: vertices of out-degree >= the
+ * plan's hub degree ("hubs") go to a separate list whose arcs are spread evenly over all the
  * warps of the grid; a warp takes 32 queued vertices, walks the arcs of
  * each one of degree >= 32 with all its lanes, and the arcs of the small
  * ones as one list (prefix sum over the lanes, each lane finds its owner by
  * a binary search over the shuffled offsets).
+ *
+ * Chains (the plan's chain rounds, for deep graphs): a warp keeps the
+ * vertices it lowers below the bucket end in a shared-memory buffer and
+ * expands them itself, round after round, before the barrier; what the
+ * last round (or a full buffer) leaves is queued. A path then advances
+ * several arcs a step, and a step's cost on a deep graph is its chain of
+ * dependent memory accesses, not the barrier. Any order of relaxations
+ * reaches the same fixpoint, so the results stay bit for bit.
  *
  * Dedup: stamp[v] = the step whose queue holds v (atomicExch), so a vertex
  * is queued at most once per step and nothing needs clearing between
@@ -59,8 +67,10 @@ namespace gsp_sssp_cu {
 namespace {
 
 constexpr int NF_THREADS = 256;
+constexpr int NF_WARPS = NF_THREADS / 32;
 constexpr int NF_MAX_BLOCKS_PER_SM = 4;
-constexpr int64_t NF_HUB = 1024; /* out-degree from which arcs are spread over the grid */
+constexpr int NF_CHAIN = 64;       /* a warp's chain buffer, vertices */
+constexpr int64_t NF_HUB_MIN = 32; /* the least hub degree (the plan's, gsp_cuda_sssp_plan) */
 constexpr unsigned long long NF_ARC_MASK = (1ull << 40) - 1;
 constexpr unsigned FULL = 0xffffffffu;
 
@@ -71,8 +81,9 @@ struct NfCtl {
   unsigned long long hcnt[3]; /* hub list, (count << 40) | arcs, by step % 3 */
   unsigned long long gmin[2]; /* least live far key, by bucket parity */
   int32_t steps;
-  unsigned long long reached; /* vertices with distance <= lim, counted after the run */
-  int32_t tcnt;               /* the tree pass's counter (last: the host reads what is before it) */
+  unsigned long long expanded; /* vertices whose arcs were relaxed */
+  unsigned long long reached;  /* vertices with distance <= lim, counted after the run */
+  int32_t tcnt;                /* the tree pass's counter (last: the host reads what is before it) */
 };
 
 struct NfWs {
@@ -97,7 +108,7 @@ NfLayout nf_layout(int64_t n, int64_t m) {
     at += (bytes + 255) & ~(size_t)255;
     return r;
   };
-  const size_t un = (size_t)(n > 0 ? n : 1), hcap = (size_t)(m / NF_HUB) + 1;
+  const size_t un = (size_t)(n > 0 ? n : 1), hcap = (size_t)(m / NF_HUB_MIN) + 1;
   L.ctl = take(sizeof(NfCtl));
   L.d = take(un * 8);
   L.stamp = take(un * 4);
@@ -152,17 +163,38 @@ template <class T> struct NfArgs {
   NfWs w;
   T lim;
   double delta;
+  int chain;   /* chain rounds a step (gsp_cuda_sssp_plan) */
+  int64_t hub; /* out-degree from which arcs are spread over the grid */
+};
+
+/* A warp's chain buffer (shared memory): vertices it improved before the
+ * bucket end in this step, which it expands itself before the barrier
+ * instead of queueing them for the next step. */
+struct Chain {
+  int32_t *v; /* NF_CHAIN entries */
+  int *cnt;   /* appends tried (may pass NF_CHAIN: those were queued) */
+  __device__ __forceinline__ bool put(int32_t x) const {
+    const int k = atomicAdd(cnt, 1);
+    if (k >= NF_CHAIN) return false;
+    v[k] = x;
+    return true;
+  }
 };
 
 /* Queue v for step+1 (v's new distance nd before Tend), or put it on far
- * pile fa. */
+ * pile fa; ch (may be NULL): the warp's chain buffer, which takes it first
+ * when it is near and no hub. A vertex without out-arcs goes nowhere: it
+ * has nothing to relax. */
 template <class T>
-__device__ __forceinline__ void push_next(const NfArgs<T> &a, int32_t v, double nd, double Tend, int step, int fa) {
+__device__ __forceinline__ void push_next(const NfArgs<T> &a, int32_t v, double nd, double Tend, int step, int fa,
+                                          const Chain *ch) {
+  const int64_t deg = a.g.off[v + 1] - a.g.off[v];
+  if (deg == 0) return;
   if (nd < Tend) {
+    if (ch && deg < a.hub && ch->put(v)) return;
     if (atomicExch(&a.w.stamp[v], step + 1) == step + 1) return; /* queued already */
-    const int64_t deg = a.g.off[v + 1] - a.g.off[v];
     const int nb = (step + 1) & 1;
-    if (deg >= NF_HUB) {
+    if (deg >= a.hub) {
       const unsigned long long old = atomicAdd(&a.w.ctl->hcnt[(step + 1) % 3], (1ull << 40) | (unsigned long long)deg);
       const unsigned slot = (unsigned)(old >> 40);
       a.w.H[nb][slot] = v;
@@ -177,11 +209,59 @@ __device__ __forceinline__ void push_next(const NfArgs<T> &a, int32_t v, double 
 
 template <class T>
 __device__ __forceinline__ void relax(const NfArgs<T> &a, const St<T> &st, int32_t u, T du, int64_t e, double Tend,
-                                      int step, int fa) {
+                                      int step, int fa, const Chain *ch) {
   const T nd = Key<T>::add(du, ((const T *)a.g.w)[e]);
   if (!(nd <= a.lim)) return;
   const int32_t v = a.g.col[e];
-  if (st.offer(v, Key<T>::enc(nd))) push_next(a, v, (double)nd, Tend, step, fa);
+  if (st.offer(v, Key<T>::enc(nd))) push_next(a, v, (double)nd, Tend, step, fa, ch);
+}
+
+/* The out-arcs of up to 32 vertices, u on each lane where valid (the
+ * whole warp calls it): a list of degree >= 32 with all the lanes, the
+ * small ones as one list (prefix sum over the lanes, each lane finds its
+ * owner by a binary search over the shuffled offsets). */
+template <class T>
+__device__ __forceinline__ void expand(const NfArgs<T> &a, const St<T> &st, int32_t u, bool valid, double Tend,
+                                       int step, int fa, const Chain *ch) {
+  const int lane = threadIdx.x & 31;
+  int64_t s = 0, e = 0;
+  T du = (T)0;
+  if (valid) {
+    s = a.g.off[u], e = a.g.off[u + 1];
+    du = st.load(u);
+  }
+  const int64_t deg = e - s;
+  /* degree >= 32: the whole warp walks one list at a time */
+  unsigned big = __ballot_sync(FULL, valid && deg >= 32);
+  while (big) {
+    const int l = __ffs(big) - 1;
+    big &= big - 1;
+    const int32_t uu = __shfl_sync(FULL, u, l);
+    const int64_t ss = __shfl_sync(FULL, (long long)s, l), ee = __shfl_sync(FULL, (long long)e, l);
+    const T dd = __shfl_sync(FULL, du, l);
+    for (int64_t x = ss + lane; x < ee; x += 32) relax(a, st, uu, dd, x, Tend, step, fa, ch);
+  }
+  /* the small ones: one list of sum(deg) arcs over the lanes */
+  const int sd = valid && deg < 32 ? (int)deg : 0;
+  int incl = sd;
+  for (int o = 1; o < 32; o *= 2) {
+    const int t = __shfl_up_sync(FULL, incl, o);
+    if (lane >= o) incl += t;
+  }
+  const int total = __shfl_sync(FULL, incl, 31), excl = incl - sd;
+  for (int kb = 0; kb < total; kb += 32) {
+    const int k = kb + lane;
+    int j = 0; /* the last lane whose list starts at or before k */
+    for (int sp = 16; sp > 0; sp /= 2) {
+      const int c = j + sp;
+      if (__shfl_sync(FULL, excl, c) <= k) j = c;
+    }
+    const int64_t sj = __shfl_sync(FULL, (long long)s, j);
+    const int ej = __shfl_sync(FULL, excl, j);
+    const int32_t uj = __shfl_sync(FULL, u, j);
+    const T dj = __shfl_sync(FULL, du, j);
+    if (k < total) relax(a, st, uj, dj, sj + (k - ej), Tend, step, fa, ch);
+  }
 }
 
 __device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
@@ -203,6 +283,15 @@ template <class T> __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const
   const int64_t gtid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   const int64_t gsize = (int64_t)gridDim.x * blockDim.x;
   const int64_t warp = gtid >> 5, nwarps = gsize >> 5;
+  /* the warp's two chain buffers: the one being expanded, the one filled */
+  __shared__ int32_t chain_v[NF_WARPS][2][NF_CHAIN];
+  __shared__ int chain_n[NF_WARPS][2];
+  const int wib = threadIdx.x >> 5;
+  const Chain cb0 = {chain_v[wib][0], &chain_n[wib][0]};
+  if (lane < 2) chain_n[wib][lane] = 0;
+  __syncwarp();
+  const Chain *ch0 = a.chain > 0 ? &cb0 : nullptr;
+  unsigned long long expanded = 0; /* lane 0's count */
   int step = 1, fa = 0, bucket = 0;
   double Tend = a.delta;
   for (;;) {
@@ -240,7 +329,7 @@ template <class T> __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const
           a.w.inFar[v] = 0; /* stale: relaxed in an earlier bucket */
         } else if (dv < Tend) {
           a.w.inFar[v] = 0;
-          push_next(a, v, dv, Tend, step, fb);
+          push_next(a, v, dv, Tend, step, fb, nullptr);
         } else {
           qpush(a.w.Far[fb], &ctl->fcnt[fb], v);
         }
@@ -258,6 +347,7 @@ template <class T> __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const
     /* hubs: their arcs as one list, an equal contiguous share per warp */
     const unsigned nh = (unsigned)(hv >> 40);
     const int64_t harcs = (int64_t)(hv & NF_ARC_MASK);
+    if (gtid == 0) expanded += nh;
     if (harcs > 0) {
       const int64_t per = (((harcs + nwarps - 1) / nwarps) + 31) & ~(int64_t)31;
       const int64_t lo = warp * per, hi = lo + per < harcs ? lo + per : harcs;
@@ -284,7 +374,7 @@ template <class T> __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const
             du = st.load(u);
             ebase = a.g.off[u];
           }
-          relax(a, st, u, du, ebase + (idx - sstart), Tend, step, fa);
+          relax(a, st, u, du, ebase + (idx - sstart), Tend, step, fa, ch0);
         }
       }
     }
@@ -294,51 +384,43 @@ template <class T> __global__ void __launch_bounds__(NF_THREADS) nf_kernel(const
     for (int64_t base = warp * 32; base < nq; base += nwarps * 32) {
       const int64_t i = base + lane;
       const bool valid = i < nq;
-      int32_t u = 0;
-      int64_t s = 0, e = 0;
-      T du = (T)0;
-      if (valid) {
-        u = __ldcg(Q + i);
-        s = a.g.off[u], e = a.g.off[u + 1];
-        du = st.load(u);
-      }
-      const int64_t deg = e - s;
-      /* degree >= 32: the whole warp walks one list at a time */
-      unsigned big = __ballot_sync(FULL, valid && deg >= 32);
-      while (big) {
-        const int l = __ffs(big) - 1;
-        big &= big - 1;
-        const int32_t uu = __shfl_sync(FULL, u, l);
-        const int64_t ss = __shfl_sync(FULL, (long long)s, l), ee = __shfl_sync(FULL, (long long)e, l);
-        const T dd = __shfl_sync(FULL, du, l);
-        for (int64_t x = ss + lane; x < ee; x += 32) relax(a, st, uu, dd, x, Tend, step, fa);
-      }
-      /* the small ones: one list of sum(deg) arcs over the lanes */
-      const int sd = valid && deg < 32 ? (int)deg : 0;
-      int incl = sd;
-      for (int o = 1; o < 32; o *= 2) {
-        const int t = __shfl_up_sync(FULL, incl, o);
-        if (lane >= o) incl += t;
-      }
-      const int total = __shfl_sync(FULL, incl, 31), excl = incl - sd;
-      for (int kb = 0; kb < total; kb += 32) {
-        const int k = kb + lane;
-        int j = 0; /* the last lane whose list starts at or before k */
-        for (int sp = 16; sp > 0; sp /= 2) {
-          const int c = j + sp;
-          if (__shfl_sync(FULL, excl, c) <= k) j = c;
+      expand(a, st, valid ? __ldcg(Q + i) : 0, valid, Tend, step, fa, ch0);
+      const unsigned vm = __ballot_sync(FULL, valid);
+      if (lane == 0) expanded += (unsigned)__popc(vm);
+    }
+    /* chain: the vertices this warp improved, expanded by it again (up to
+     * a.chain rounds) so that a path advances several arcs a barrier; the
+     * last round's are queued for the next step */
+    if (ch0) {
+      int cur = 0;
+      for (int r = 0; r < a.chain; r++) {
+        __syncwarp();
+        const int c = min(chain_n[wib][cur], NF_CHAIN);
+        if (c == 0) break;
+        const Chain next = {chain_v[wib][cur ^ 1], &chain_n[wib][cur ^ 1]};
+        for (int b = 0; b < c; b += 32) {
+          const bool valid = b + lane < c;
+          expand(a, st, valid ? chain_v[wib][cur][b + lane] : 0, valid, Tend, step, fa, &next);
         }
-        const int64_t sj = __shfl_sync(FULL, (long long)s, j);
-        const int ej = __shfl_sync(FULL, excl, j);
-        const int32_t uj = __shfl_sync(FULL, u, j);
-        const T dj = __shfl_sync(FULL, du, j);
-        if (k < total) relax(a, st, uj, dj, sj + (k - ej), Tend, step, fa);
+        if (lane == 0) expanded += (unsigned)c;
+        __syncwarp();
+        if (lane == 0) chain_n[wib][cur] = 0;
+        cur ^= 1;
       }
+      __syncwarp();
+      const int c = min(chain_n[wib][cur], NF_CHAIN);
+      for (int k = lane; k < c; k += 32) {
+        const int32_t v = chain_v[wib][cur][k];
+        push_next(a, v, (double)st.load(v), Tend, step, fa, nullptr);
+      }
+      __syncwarp();
+      if (lane == 0) chain_n[wib][cur] = 0;
     }
     grid.sync();
     step++;
   }
   if (gtid == 0) ctl->steps = step;
+  if (lane == 0 && expanded) atomicAdd(&ctl->expanded, expanded);
 }
 
 /* Sources at distance 0, queued for step 1. */
@@ -346,7 +428,7 @@ template <class T> __global__ void nf_seed(const NfArgs<T> a, const int32_t *src
   for (int32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < ns; k += gridDim.x * blockDim.x) {
     const int32_t s = src[k];
     ((typename Key<T>::K *)a.w.d)[s] = Key<T>::enc((T)0);
-    push_next(a, s, 0.0, INFINITY, 0, 0);
+    push_next(a, s, 0.0, INFINITY, 0, 0, nullptr);
   }
 }
 
@@ -465,7 +547,7 @@ gsp_info fetch(cudaStream_t cs, const gsp__sssp_sink *out, gsp_type t, const voi
 
 template <class T>
 gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
-                const int32_t *src, int32_t ns, T lim, double delta, CallRecord &rec) {
+                const int32_t *src, int32_t ns, T lim, const gsp_cuda_sssp_plan &plan, CallRecord &rec) {
   gsp_info info = GSP_SUCCESS;
   enum { E_START, E_SEEDED, E_KERNEL, E_COUNTED, E_ARCS, E_TREE, E_COUNT };
   cudaEvent_t ev[E_COUNT] = {};
@@ -480,8 +562,9 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   } while (0)
   typedef Key<T> KT;
   typedef typename KT::K K;
-  const int bps = nf_blocks_per_sm<T>();
-  if (bps < 1) return GSP_NO_VALUE;
+  const int fit = nf_blocks_per_sm<T>();
+  if (fit < 1) return GSP_NO_VALUE;
+  const int bps = plan.blocks_per_sm > 0 && plan.blocks_per_sm < fit ? plan.blocks_per_sm : fit;
   const int64_t n = g.n;
   gsp_cuda_sssp_stats &stats = rec.stats;
   GSP_TRY(graph_copy_stream(&cs, dg));
@@ -490,7 +573,9 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   a.g = g;
   a.w = nf_ws(ws, n, g.m);
   a.lim = lim;
-  a.delta = delta > 0 ? delta : 1.0;
+  a.delta = plan.delta > 0 ? plan.delta : 1.0;
+  a.chain = plan.chain > 0 ? plan.chain : 0;
+  a.hub = plan.hub > NF_HUB_MIN ? plan.hub : NF_HUB_MIN;
   GSP_CUDA_TRY(cudaEventRecord(ev[E_START], 0));
   GSP_CUDA_TRY(cudaMemsetAsync(a.w.ctl, 0, sizeof(NfCtl), 0));
   const unsigned long long none[2] = {ULLONG_MAX, ULLONG_MAX};
@@ -506,6 +591,7 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   void *args[] = {(void *)&a};
   GSP_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)nf_kernel<T>, dim3((unsigned)(sm_count() * bps)),
                                            dim3(NF_THREADS), args, 0, 0));
+  const double t_launch = host_seconds();
   GSP_CUDA_TRY(cudaEventRecord(ev[E_KERNEL], 0));
   /* right behind the kernel: the count of reached vertices, so the host
    * knows before copying whether the vectors are full */
@@ -529,7 +615,10 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   GSP_CUDA_TRY(cudaMemcpyAsync(&ctl, a.w.ctl, offsetof(NfCtl, tcnt), cudaMemcpyDeviceToHost, cs));
   GSP_CUDA_TRY(cudaStreamSynchronize(cs));
   const double t_out = host_seconds();
+  stats.launch_s += t_launch - rec.t_entry, stats.wait_s += t_out - t_launch;
   stats.steps += ctl.steps;
+  stats.expanded += (int64_t)ctl.expanded;
+  stats.chain = a.chain, stats.blocks = sm_count() * bps;
   const bool full = ctl.reached == (unsigned long long)n;
   /* keys of non-negative values are their bit patterns: copied as they
    * are. The distances and every presence first (the presence of the
@@ -574,13 +663,13 @@ size_t nf_workspace_bytes(int64_t n, int64_t m) {
 
 template <class T>
 gsp_info nearfar(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
-                 const int32_t *src, int32_t nsrc, T lim, double delta, CallRecord &rec) {
-  return nf_run<T>(out, nvals, g, dg, ws, src, nsrc, lim, delta, rec);
+                 const int32_t *src, int32_t nsrc, T lim, const gsp_cuda_sssp_plan &plan, CallRecord &rec) {
+  return nf_run<T>(out, nvals, g, dg, ws, src, nsrc, lim, plan, rec);
 }
 
 #define GSP_CU_NF_(T)                                                                                               \
   template gsp_info nearfar<T>(const gsp__sssp_sink *, int64_t *, const DevGraph &, struct gsp_dev_graph *, void *, \
-                               const int32_t *, int32_t, T, double, CallRecord &);
+                               const int32_t *, int32_t, T, const gsp_cuda_sssp_plan &, CallRecord &);
 GSP_CU_NF_(int32_t)
 GSP_CU_NF_(int64_t)
 GSP_CU_NF_(float)

@@ -87,8 +87,8 @@ gsp_info gsp__sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, gsp
 #ifdef GSP_HAVE_CUDA
   if (be.gpu) {
     if (diag) t_gate = seconds();
-    GSP_TRY(gsp_cuda_sssp(&sink, &nvals, g.csr, src, (int64_t)nsources, gsp__sssp_gpu_algo(o.algo), &g.lim, g.delta, k,
-                          stats, &taken));
+    const gsp_cuda_sssp_plan plan = gsp__sssp_gpu_plan(&o, &g, k);
+    GSP_TRY(gsp_cuda_sssp(&sink, &nvals, g.csr, src, (int64_t)nsources, &plan, &g.lim, k, stats, &taken));
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
     if (diag) t_back = seconds();
   }

@@ -1,18 +1,55 @@
 /* The GPU decisions of the shortest-path family (sssp_branch.h). */
 #include "sssp_branch.h"
 
-#ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
-#endif
+#include <math.h>
 
+#ifdef GSP_HAVE_CUDA
 /* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
  * O(open) reduction per round and Harish's repeated relaxations lose on
  * every graph measured (docs/performance.md). */
-gsp_sssp_algo gsp__sssp_gpu_algo(gsp_sssp_algo requested) {
+static gsp_sssp_algo gpu_algo(gsp_sssp_algo requested) {
   return requested == GSP_SSSP_AUTO ? GSP_SSSP_DELTA : requested;
 }
 
-#ifdef GSP_HAVE_CUDA
+/* The near-far kernel's parameters, from the H100 sweeps of bench_sssp
+ * (--deltas --chains --bps --hubs; R-MAT scale 21 and a 4096 x 4096 grid,
+ * weights 1..255; kernel times).
+ *
+ * Hubs: a vertex's arcs are spread over the whole grid from out-degree 64;
+ * from 1024 on, the vertices of degree 64..1023 that one warp walked alone
+ * kept the others waiting at the barrier (R-MAT: 6.8 ms at 1024, 4.5 ms at
+ * 128, 4.0 ms at 64, delta 32).
+ *
+ * Power-law graphs (average out-degree 8 and more): buckets an eighth of
+ * the CPU's width (a quarter of the mean weight): 1.1 vertices expanded per
+ * vertex reached against 2.5 at the CPU's width, for 60 steps against 22,
+ * which are cheap once the hubs are spread (R-MAT: 4.0-4.1 ms against
+ * 6.0 ms at the CPU's width). Chains lose there (their rounds fall on few warps:
+ * 7.4 ms to 10.4 ms with 2 rounds).
+ *
+ * Low-degree graphs (roads, grids) are deep: their time is the steps a
+ * shortest path needs times the dependent memory accesses of a step, not
+ * the arcs. Chains of 8 rounds advance a path several arcs a barrier,
+ * buckets 16 times the CPU's width make fewer buckets (each costs two
+ * barriers) at 6 expansions per vertex, and one block per SM makes the
+ * barriers cheaper (grid: 181 ms at the CPU's width without chains on 4
+ * blocks per SM, 12600 steps; 84-88 ms so, 800-900 steps). */
+gsp_cuda_sssp_plan gsp__sssp_gpu_plan(const gsp_sssp_opts *o, const gsp__sssp_graph *g, const gsp__sssp_knobs *k) {
+  gsp_cuda_sssp_plan p = {.algo = gpu_algo(o->algo), .delta = g->delta, .hub = 64};
+  const bool asked = o->delta > 0, deep = g->csr->nvals < 8 * g->n;
+  if (deep) {
+    if (!asked) p.delta = g->delta * 16;
+    p.chain = 8, p.blocks_per_sm = 1;
+  } else if (!asked) {
+    p.delta = g->delta / 8;
+    if (g->t == GSP_INT32 || g->t == GSP_INT64) p.delta = p.delta < 1 ? 1 : floor(p.delta);
+  }
+  if (k && k->chain) p.chain = k->chain > 0 ? k->chain : 0;
+  if (k && k->blocks_per_sm > 0) p.blocks_per_sm = k->blocks_per_sm;
+  if (k && k->hub > 0) p.hub = k->hub;
+  return p;
+}
+
 void gsp__msssp_batch(int64_t *batch, const struct gsp_matrix_s *A, int64_t nsrc, int64_t requested, bool parents) {
   /* 1024: the sweep at |V| = 65536 on an H200 gave 6.7 / 5.5 / 4.2 / 3.6 s
    * for 128 / 256 / 512 / 1024 (bench/results/msssp_gpu_nvidia-h200.*) */

@@ -10,11 +10,16 @@
 
 #include "gsp_diag.h"
 #include "gsp_internal.h"
-
-/* The algorithm gsp_cuda_sssp runs for a request (AUTO resolved). */
-gsp_sssp_algo gsp__sssp_gpu_algo(gsp_sssp_algo requested);
+#include "sssp_cpu.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
 
 #ifdef GSP_HAVE_CUDA
+/* How gsp_cuda_sssp runs a call with options o on the prepared graph g
+ * (test knobs k, may be NULL, override the choice). */
+gsp_cuda_sssp_plan gsp__sssp_gpu_plan(const gsp_sssp_opts *o, const gsp__sssp_graph *g, const gsp__sssp_knobs *k);
+
 /*
  * Sources per pass of gsp_cuda_msssp for A (host CSR) and nsrc sources:
  * the request (rounded up to 32; 0: 1024, wider batches share each arc load
