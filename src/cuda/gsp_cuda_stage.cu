@@ -1,9 +1,9 @@
 /*
  * Pipelined host <-> device transfers through pinned staging buffers (see
  * gsp_cuda_stage.h). The pinned pool is made once per process (pinning
- * costs about a millisecond per few MiB, far more than it saves on one
- * call) and shared by calls in turn; a call that finds it busy, or rows
- * too long for its blocks, pins buffers of its own.
+ * costs more than it saves on one call) and shared by calls in turn; a
+ * call that finds it busy, or rows too long for its blocks, pins buffers
+ * of its own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,8 +34,7 @@ std::mutex shared_mu;
 
 void pool_free(Pool &p) {
   for (int w = 0; w < p.workers; w++) {
-    for (int q = 0; q < 2; q++)
-      if (p.buf[w][q]) cudaFreeHost(p.buf[w][q]);
+    for (int q = 0; q < 2; q++) gsp__pinned_free(p.buf[w][q]);
     if (p.stream[w]) cudaStreamDestroy(p.stream[w]);
   }
   (void)cudaGetLastError();
@@ -47,7 +46,8 @@ cudaError_t pool_make(Pool &p, int workers, size_t block) {
   p.block = block;
   for (int w = 0; w < workers; w++) {
     cudaError_t e = cudaStreamCreateWithFlags(&p.stream[w], cudaStreamNonBlocking);
-    for (int q = 0; q < 2 && e == cudaSuccess; q++) e = cudaHostAlloc(&p.buf[w][q], block, cudaHostAllocDefault);
+    for (int q = 0; q < 2 && e == cudaSuccess; q++)
+      if (!(p.buf[w][q] = gsp__pinned_alloc(block))) e = cudaErrorMemoryAllocation;
     if (e != cudaSuccess) {
       pool_free(p);
       return e;
@@ -263,4 +263,28 @@ void gsp__host_parallel(int64_t count, int64_t grain, gsp__range_fn body, void *
         for (int k = t; k < q.T; k += nt) range_part(q.r, k, q.T);
       },
       &parts);
+}
+
+void *gsp__pinned_alloc(size_t bytes) {
+  const size_t page = 4096, len = (bytes + page - 1) / page * page;
+  char *p = len ? (char *)aligned_alloc(page, len) : NULL;
+  if (!p) return NULL;
+  gsp__host_parallel((int64_t)(len / page), 256,
+                     [](void *c, int64_t lo, int64_t hi) {
+                       for (int64_t k = lo; k < hi; k++) ((volatile char *)c)[k * 4096] = 0;
+                     },
+                     p);
+  if (cudaHostRegister(p, len, cudaHostRegisterDefault) != cudaSuccess) {
+    (void)cudaGetLastError();
+    free(p);
+    return NULL;
+  }
+  return p;
+}
+
+void gsp__pinned_free(void *p) {
+  if (!p) return;
+  (void)cudaHostUnregister(p);
+  (void)cudaGetLastError();
+  free(p);
 }

@@ -155,9 +155,8 @@ enum { EV_START = 0, EV_RELAXED, EV_PARENTS, EV_TRANSPOSED, EV_COPIED, EV_COUNT 
 constexpr int MS_SLOTS = 2;
 
 /* Pinned host staging: the flag word and MS_SLOTS slots, each pinned on its
- * own and kept between calls (pinning costs about a millisecond per ten
- * megabytes, more than a small all-pairs run). One call at a time uses the
- * pool; a concurrent one pins its own. */
+ * own and kept between calls (pinning costs more than a small all-pairs
+ * run). One call at a time uses the pool; a concurrent one pins its own. */
 struct Staging {
   int *flag = NULL;
   unsigned char *slot[MS_SLOTS] = {};
@@ -169,16 +168,16 @@ static Staging pool;
 
 static void staging_free(Staging *s) {
   if (s->flag) cudaFreeHost(s->flag);
-  for (int k = 0; k < MS_SLOTS; k++)
-    if (s->slot[k]) cudaFreeHost(s->slot[k]);
+  for (int k = 0; k < MS_SLOTS; k++) gsp__pinned_free(s->slot[k]);
   *s = Staging();
 }
 
 /* A call's staging. The slots it lacks are pinned on a thread of its own,
  * slot 0 first, while the call uploads the graph and the device relaxes
  * the first batches: a batch waits only for its own slot, before its copy
- * out (at |V| = 65536 the two 256 MiB slots cost about 0.05 s to pin, at
- * a millisecond per ten megabytes, which the first launch used to wait for). */
+ * out (at |V| = 65536, two slots of 256 MiB: gsp__pinned_alloc, about
+ * 40 ms each; cudaHostAlloc took 160-200 ms each and held the driver's lock,
+ * so the first call of a process spent 358 ms before its first batch). */
 struct Pinned {
   Staging s;
   bool pooled = false;
@@ -192,12 +191,10 @@ struct Pinned {
   void pin_slots() {
     (void)cudaSetDevice(dev);
     for (int k = ready; k < MS_SLOTS; k++) {
-      void *p = NULL;
-      const cudaError_t e = cudaHostAlloc(&p, s.cap, cudaHostAllocDefault);
+      void *p = gsp__pinned_alloc(s.cap);
       std::lock_guard<std::mutex> g(mu);
-      if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        err = e;
+      if (!p) {
+        err = cudaErrorMemoryAllocation;
         cv.notify_all();
         return;
       }
@@ -226,8 +223,7 @@ static gsp_info pinned_get(Pinned *pin, size_t bytes) {
     if (!pool_busy) pool_busy = true, pin->pooled = true, pin->s = pool, pool = Staging();
   }
   if (pin->s.cap < bytes) { /* slots too small (or none): new ones */
-    for (int k = 0; k < MS_SLOTS; k++)
-      if (pin->s.slot[k]) cudaFreeHost(pin->s.slot[k]), pin->s.slot[k] = NULL;
+    for (int k = 0; k < MS_SLOTS; k++) gsp__pinned_free(pin->s.slot[k]), pin->s.slot[k] = NULL;
     pin->s.cap = bytes;
   }
   if (!pin->s.flag) GSP_CUDA_TRY(cudaHostAlloc((void **)&pin->s.flag, 64, cudaHostAllocDefault));

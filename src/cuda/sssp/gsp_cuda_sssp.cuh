@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "gsp_cuda_internal.cuh"
+#include "gsp_cuda_stage.h" /* gsp__pinned_alloc */
 #include "sssp_gather.h"
 
 namespace gsp_sssp_cu {

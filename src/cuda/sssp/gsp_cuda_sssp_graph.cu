@@ -232,14 +232,9 @@ gsp_info graph_workspace(void **ws, struct gsp_matrix_s *A, size_t bytes) {
 
 gsp_info graph_staging(void **p, struct gsp_dev_graph *dg, size_t bytes) {
   if (dg->pin_bytes < bytes) {
-    if (dg->pin) cudaFreeHost(dg->pin);
-    dg->pin = NULL, dg->pin_bytes = 0;
-    if (cudaHostAlloc(&dg->pin, bytes, cudaHostAllocDefault) != cudaSuccess) {
-      (void)cudaGetLastError();
-      dg->pin = NULL;
-    } else {
-      dg->pin_bytes = bytes;
-    }
+    gsp__pinned_free(dg->pin);
+    dg->pin = gsp__pinned_alloc(bytes);
+    dg->pin_bytes = dg->pin ? bytes : 0;
   }
   *p = dg->pin;
   return GSP_SUCCESS;
@@ -277,7 +272,7 @@ extern "C" bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *w
 void gsp__cuda_graph_free(struct gsp_dev_graph *dg) {
   if (!dg) return;
   cudaFree(dg->ws);
-  if (dg->pin) cudaFreeHost(dg->pin);
+  gsp__pinned_free(dg->pin);
   if (dg->copy) cudaStreamDestroy(dg->copy);
   (void)cudaGetLastError();
   gsp__free(dg);

@@ -483,6 +483,10 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   const gsp__weights ws = gsp__weights_scan(G, nt);
   GSP_TRY(gsp__weights_check(G, &ws, true, fn));
   GSP_TRY(gsp__sssp_sources(&src, o.sources, ns, n, fn));
+  /* 0, 1, ..., n - 1 listed is all pairs: Floyd-Warshall's closure is then
+   * the result as it is, with no gather of its rows */
+  bool identity = ns == n;
+  for (int64_t k = 0; identity && k < ns; k++) identity = src[k] == k;
 
   /* where things can run */
   gsp__backend_choice be;
@@ -630,7 +634,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   if (n > 0) {
     switch (algo) {
     case GSP_APSP_FLOYD_WARSHALL:
-      GSP_TRY(run_fw(&r, A, o.sources == NULL, o.has_cutoff, o.cutoff, backend, &whole));
+      GSP_TRY(run_fw(&r, A, identity, o.has_cutoff, o.cutoff, backend, &whole));
       break;
     case GSP_APSP_MSSSP:
       GSP_TRY(run_msssp(&r, A, o.has_cutoff, o.cutoff, backend));
