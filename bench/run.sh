@@ -148,7 +148,7 @@ run_sssp() {
   timeout 120 "$X/bench_sssp" $SSSP --backend cuda --graphs rmat --algos delta,auto --reps 9 \
     --dump "$dump" --csv "$f" > "$OUT/sssp_rmat.log" 2>&1 || return 1
   # shellcheck disable=SC2086
-  timeout 150 "$X/bench_sssp" $SSSP --backend cuda --graphs grid --algos auto --reps 5 \
+  timeout 150 "$X/bench_sssp" $SSSP --backend cuda --graphs grid --algos auto --reps 9 \
     --dump "$dump" --csv "$f" > "$OUT/sssp_grid.log" 2>&1 || return 1
   rm -f "$R/sssp_cpu_$DEVICE.csv"
   # shellcheck disable=SC2086
