@@ -77,9 +77,10 @@
  * settle in few rounds), the reweighting (one pass) and mapping every
  * result cell back (one subtraction and conversion a cell). bench_apsp
  * rows "johnson" against "msssp" on the same graph calibrate
- * JOHNSON_CELL_S: on the H200 run (bench/results/apsp_nvidia-h200.log)
- * Johnson - MSSSP is 2.0e-10 .. 3.8e-10 s a cell on the seven Gnutella
- * shapes (the first prediction, 1e-9, made Johnson 1.3x-2.6x too dear).
+ * JOHNSON_CELL_S: on an H200 Johnson - MSSSP was 2.0e-10 .. 3.8e-10 s a
+ * cell on the seven Gnutella shapes (the first prediction, 1e-9, made
+ * Johnson 1.3x-2.6x too dear); bench/results/apsp_nvidia-h100.log has the
+ * current rows.
  * The INT64 relaxation an INT32 graph needs when (n-1) max w' overflows
  * INT32 is left out: it did not occur on any benchmark graph. */
 #define BF_PASSES          20.0

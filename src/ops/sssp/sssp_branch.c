@@ -51,8 +51,9 @@ gsp_cuda_sssp_plan gsp__sssp_gpu_plan(const gsp_sssp_opts *o, const gsp__sssp_gr
 }
 
 void gsp__msssp_batch(int64_t *batch, const struct gsp_matrix_s *A, int64_t nsrc, int64_t requested, bool parents) {
-  /* 1024: the sweep at |V| = 65536 on an H200 gave 6.7 / 5.5 / 4.2 / 3.6 s
-   * for 128 / 256 / 512 / 1024 (bench/results/msssp_gpu_nvidia-h200.*) */
+  /* 1024: the sweep on an H100 gave 1.66 / 1.40 / 1.17 / 1.19 s at
+   * |V| = 65536 and 45 / 36 / 25 / 17 ms at 4677 for 128 / 256 / 512 / 1024
+   * (bench/results/msssp_gpu_nvidia-h100.*) */
   int64_t N = requested > 0 && requested < 1024 ? (requested + 31) / 32 * 32 : 1024;
   const int64_t need_n = (nsrc + 31) / 32 * 32;
   if (N > need_n) N = need_n;
