@@ -108,17 +108,20 @@ static void *dense_input(gsp_type t, int64_t n) {
   return x;
 }
 
+/* The absent value of the dense rows: +inf, INT32_MAX, false. */
+static const void *absent_of(gsp_type t) {
+  static const float finf = INFINITY;
+  static const int32_t imax = INT32_MAX;
+  static const bool bfalse = false;
+  return t == GSP_FP32 ? (const void *)&finf : t == GSP_INT32 ? (const void *)&imax : (const void *)&bfalse;
+}
+
 /* The kernel alone for a closure row on the CPU: the row's input M as a
  * packed dense matrix (built untimed), the closure on it timed. */
 static double kernel_alone(gsp_matrix M, gsp_type t, bool succ, const gsp_closure_opts *co) {
   gsp_index n;
   CK(gsp_matrix_nrows(&n, M));
-  const float finf = INFINITY;
-  const int32_t imax = INT32_MAX;
-  const bool bfalse = false;
-  const void *absent = t == GSP_FP32    ? (const void *)&finf
-                       : t == GSP_INT32 ? (const void *)&imax
-                                        : (const void *)&bfalse;
+  const void *absent = absent_of(t);
   void *x = malloc((size_t)n * (size_t)n * (t == GSP_BOOL ? 1 : 4));
   if (!x) {
     fprintf(stderr, "out of memory\n");
@@ -151,12 +154,7 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be, double *kernel) {
   case ROW_F32_SUCC: {
     const gsp_type t = row == ROW_I32_DENSE ? GSP_INT32 : row == ROW_BOOL_DENSE ? GSP_BOOL : GSP_FP32;
     void *x = dense_input(t, n);
-    const float finf = INFINITY;
-    const int32_t imax = INT32_MAX;
-    const bool bfalse = false;
-    const void *absent = t == GSP_FP32    ? (const void *)&finf
-                         : t == GSP_INT32 ? (const void *)&imax
-                                          : (const void *)&bfalse;
+    const void *absent = absent_of(t);
     t0 = now();
     CK(gsp_matrix_pack_dense(&M, t, n, n, &x, absent));
     p.in = now() - t0;
@@ -222,10 +220,8 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be, double *kernel) {
       fprintf(stderr, "out of memory\n");
       exit(1);
     }
-    const float finf = INFINITY;
-    const bool bfalse = false;
     t0 = now();
-    CK(gsp_matrix_export_dense(y, bits ? (const void *)&bfalse : (const void *)&finf, M));
+    CK(gsp_matrix_export_dense(y, absent_of(bits ? GSP_BOOL : GSP_FP32), M));
     p.out = now() - t0;
     free(y);
     CK(gsp_matrix_free(&M));
