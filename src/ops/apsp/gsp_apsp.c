@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <omp.h>
-#include <sys/mman.h>
 
 #include "apsp.h"
 #include "bellman_ford.h"
@@ -68,18 +67,6 @@ typedef struct {
   void *progress_ctx;
   double device_s, copy_s; /* summed GPU kernel and copy seconds */
 } apsp_run;
-
-/* Ask for transparent huge pages over the 2 MiB-aligned inside of a large
- * new result array (tens of GiB written once: with 4 KiB pages the page
- * faults cost as much as the writes). Advice only. */
-static void huge_pages(void *p, size_t bytes) {
-#if defined(__linux__)
-  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1), e = ((uintptr_t)p + bytes) & ~(h - 1);
-  if (bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
-#else
-  (void)p, (void)bytes;
-#endif
-}
 
 /* Hand rows k0 .. k0+nb-1 over: to the callback, or copied into the result
  * unless they were computed in place. */
@@ -582,11 +569,11 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   const bool relax_gpu = gpu && algo != GSP_APSP_FLOYD_WARSHALL && shape.relax_gpu;
   if (!oa.rows) {
     GSP_ALLOC(dx, cells > 0 ? cells : 1, os);
-    huge_pages(dx, cells * os);
+    gsp__pass_huge(dx, cells * os);
     if (want_paths) GSP_ALLOC(px, cells > 0 ? cells : 1, gsp_type_size(pt));
     if (relax_gpu) { /* the kernel writes the presence flags beside the rows */
       GSP_ALLOC(db, cells > 0 ? cells : 1, 1);
-      huge_pages(db, cells);
+      gsp__pass_huge(db, cells);
     }
   }
 #ifdef GSP_HAVE_CUDA

@@ -5,13 +5,11 @@
  * vertex-major kernel behind gsp_cuda_msssp.
  */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise */
+#define _DEFAULT_SOURCE /* madvise (dense_pass.h) */
 #endif
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
+#include "dense_pass.h"
 #include "gsp_ops.h"
 #include "sssp_branch.h"
 #include "sssp_prepare.h"
@@ -39,31 +37,6 @@ static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows
   *out = M;
 #undef GSP_FREE_ALL
   return info;
-}
-
-/* Ask for transparent huge pages over the 2 MiB-aligned inside of a large
- * new result array: all-pairs rows are tens of GiB written once, and with
- * 4 KiB pages the page faults cost as much as the writes. Advice only;
- * nothing changes where the kernel declines. */
-static void huge_pages(void *p, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const uintptr_t h = (uintptr_t)1 << 21, a = ((uintptr_t)p + h - 1) & ~(h - 1), e = ((uintptr_t)p + bytes) & ~(h - 1);
-  if (bytes >= ((size_t)64 << 20) && e > a) (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
-#else
-  (void)p, (void)bytes;
-#endif
-}
-
-/* dst = src over the library's threads (n^2 presence bytes). */
-static void copy_parallel(uint8_t *dst, const uint8_t *src, size_t bytes) {
-  const size_t chunk = (size_t)1 << 22;
-  const int64_t nchunks = (int64_t)((bytes + chunk - 1) / chunk);
-  const int nt = gsp__threads();
-#pragma omp parallel for num_threads(nt) schedule(static) if (nchunks > 1 && nt > 1)
-  for (int64_t k = 0; k < nchunks; k++) {
-    const size_t at = (size_t)k * chunk, len = bytes - at < chunk ? bytes - at : chunk;
-    memcpy(dst + at, src + at, len);
-  }
 }
 
 gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_index *sources,
@@ -129,9 +102,9 @@ gsp_info gsp__msssp_run(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A
     GSP_ALLOC(px, cells > 0 ? cells : 1, gsp_type_size(pt));
     GSP_ALLOC(pb, cells > 0 ? cells : 1, 1);
   }
-  huge_pages(dx, cells * gsp_type_size(g.t));
-  huge_pages(db, cells);
-  if (px) huge_pages(px, cells * gsp_type_size(pt)), huge_pages(pb, cells);
+  gsp__pass_huge(dx, cells * gsp_type_size(g.t));
+  gsp__pass_huge(db, cells);
+  if (px) gsp__pass_huge(px, cells * gsp_type_size(pt)), gsp__pass_huge(pb, cells);
   int64_t *p64 = pt == GSP_INT64 ? px : NULL;
   int32_t *p32 = pt == GSP_INT32 ? px : NULL;
   int64_t nvals = 0;
@@ -156,7 +129,7 @@ gsp_info gsp__msssp_run(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A
     GSP_TRY(gsp__msssp_cpu(dx, p64, p32, &g, src, ns));
     nvals = gsp__sssp_mark(db, dx, (int64_t)cells, &g); /* parallel */
     /* a parent exists exactly where a distance does (the GPU writes both) */
-    if (parent && nvals < (int64_t)cells) copy_parallel(pb, db, cells);
+    if (parent && nvals < (int64_t)cells) gsp__pass_memcpy(pb, db, cells);
   }
   GSP_TRY(dense_result(&D, g.t, ns, n, &dx, &db, nvals));
   if (parent) GSP_TRY(dense_result(&P, pt, ns, n, &px, &pb, nvals));
