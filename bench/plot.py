@@ -14,7 +14,7 @@ script and commit the CSV and the SVGs together.
                           naive GPU kernel, the CPU backend and scipy
                           (closure_gpu_<device>.csv)
   apsp_topologies.svg     all pairs at |V| = 4677 by graph shape: gsp_msssp,
-                          with parents, and Floyd-Warshall (gsp_closure)
+                          with parents, and Floyd-Warshall (gsp_apsp)
                           (msssp_gpu_<device>.csv)
 """
 
@@ -23,7 +23,8 @@ import csv
 import math
 import os
 
-DEVICE = "nvidia-h200"
+DEVICE = "nvidia-h200"       # closure_throughput: the run with scipy beside the kernel
+APSP_DEVICE = "nvidia-h100"  # apsp_topologies
 W, H = 820, 440
 LEFT, RIGHT, TOP, BOTTOM = 84, 240, 48, 64
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
@@ -141,13 +142,13 @@ def closure_throughput(results, out):
 
 
 def apsp_topologies(results, out):
-    rows = [r for r in csv.reader(open(os.path.join(results, "msssp_gpu_%s.csv" % DEVICE))) if r[0] == "apsp"]
+    rows = [r for r in csv.reader(open(os.path.join(results, "msssp_gpu_%s.csv" % APSP_DEVICE))) if r[0] == "apsp"]
     # kind,backend,device,type,graph,n,m,algo,reps,median_s,min_s,rate,unit
     shapes = ["random", "power-law", "ring", "complete"]
     algos = [("msssp", "gsp_msssp"), ("msssp+parents", "gsp_msssp + parents"), ("fw", "Floyd-Warshall")]
     t = {(r[4], r[7]): float(r[9]) for r in rows}
     arcs = {r[4]: int(r[6]) for r in rows}
-    svg = Svg("All pairs at |V| = 4677 on an NVIDIA H200, by graph shape")
+    svg = Svg("All pairs at |V| = 4677 on an NVIDIA H100, by graph shape")
     y = LogAxis(-2, 1, H - BOTTOM, TOP)  # seconds
     frame(svg, "graph shape (arcs)", "seconds (median of 5, result on the host), log scale", y)
     gw = (W - RIGHT - LEFT) / len(shapes)

@@ -10,7 +10,8 @@
 #              end-to-end and CPU-backend rows), its --focus rows (successors,
 #              bool tensor cores), its --types rows (the measured ceiling of
 #              every type and semiring, each kernel beside it with its phase
-#              times), scipy's floyd_warshall beside it
+#              times), its --diag rows (the diagonal tile alone; n = 2048,
+#              4096, 16384 with phases), scipy's floyd_warshall beside it
 #   sssp       bench_sssp single source on R-MAT-21 and grid-4096: CUDA
 #              (delta, auto, auto+parents with phase rows), the CPU backend,
 #              scipy's dijkstra on the same graphs
@@ -134,6 +135,9 @@ run_closure() {
   timeout 300 "$X/bench_closure_gpu" --types --csv "$R/closure_gpu_types_$DEVICE.csv" \
     > "$OUT/closure_types.log" 2>&1 || return 1
   grep -E "^ceiling|phases" "$OUT/closure_types.log"
+  # the diagonal tile's kernel alone, and the small-n rows with their phases
+  timeout 120 "$X/bench_closure_gpu" --diag --csv "$R/closure_gpu_diag_$DEVICE.csv" \
+    > "$OUT/closure_diag.log" 2>&1 || return 1
   # scipy's rows share the CSV (impl scipy-fw)
   PYTHONUNBUFFERED=1 timeout 200 "$PY" bench/bench_closure_gpu_scipy.py "${SCIPY_BUDGET:-40}" \
     2> "$OUT/closure_scipy.log" >> "$R/closure_gpu_$DEVICE.csv" || return 1
