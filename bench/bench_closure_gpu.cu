@@ -14,8 +14,9 @@
  * at n = 2048 .. 16384 with the main stream's time split into round 0,
  * the other tiles and the wait for the lookahead (gsp_cuda_fw_phases).
  * --diag: the diagonal-tile kernel alone for each thread tile (bit for bit
- * against the first, microseconds a launch), then fp32 min-plus at 2048,
- * 4096 and 16384 with the phases.
+ * against the first, microseconds a launch), then fp32 min-plus from 256
+ * (a call of a few rounds: its fixed cost, medians of 21) to 16384, with
+ * the phases.
  *
  * Each run closes a fresh random matrix (regenerated on the device between
  * runs, outside the timed region). Before timing, the tiled closure is
@@ -572,7 +573,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "--focus")) focus = true;
     else if (!strcmp(argv[a], "--user")) user = true;   /* the kernels behind bench_user_call's rows */
     else if (!strcmp(argv[a], "--types")) types = true; /* every numeric kernel, 2048 .. 16384, phases */
-    else if (!strcmp(argv[a], "--diag")) diag = true;   /* the diagonal kernel alone, fp32 2048 .. 16384, phases */
+    else if (!strcmp(argv[a], "--diag")) diag = true;   /* the diagonal kernel alone, fp32 256 .. 16384, phases */
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
     else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */ one = argv[++a];
       one_n = atoll(argv[++a]);
@@ -604,6 +605,8 @@ int main(int argc, char **argv) {
     bench_diag<PolNum<GSP_MIN_PLUS, double>>(GSP_FP64, GSP_MIN_PLUS);
     bench_diag<PolNum<GSP_MIN_PLUS, int64_t>>(GSP_INT64, GSP_MIN_PLUS);
     bench_diag<PolMinPlusU32>(GSP_INT32, GSP_MIN_PLUS);
+    for (int64_t n : {256, 512, 1024}) /* the call's fixed cost: a few rounds */
+      bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, 21, "tiled", -1, true);
     for (int64_t n : {2048, 4096, 16384})
       bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, n >= 16384 ? 3 : R, "tiled", -1, true);
   } else if (types) {

@@ -1,5 +1,57 @@
-/* Type dispatch of the device-level closure (gsp_cuda_fw.h). */
+/* Type dispatch of the device-level closure (gsp_cuda_fw.h) and run_fw's
+ * kept scratch. */
+#include <mutex>
+
 #include "gsp_cuda_fw.cuh"
+
+namespace gspcu {
+
+/* Kept scratch, one entry per device (up to FW_SCRATCH_DEVICES); busy while
+ * a call holds it. */
+constexpr int FW_SCRATCH_DEVICES = 16;
+static std::mutex scratch_mu;
+static FwScratch scratch_kept[FW_SCRATCH_DEVICES];
+static bool scratch_busy[FW_SCRATCH_DEVICES];
+
+static void scratch_free(FwScratch *s) {
+  if (s->ws) cudaFree(s->ws);
+  if (s->flag) cudaFree(s->flag);
+  s->side.release();
+  *s = FwScratch();
+}
+
+gsp_info fw_scratch_get(FwScratch *s, size_t ws_bytes) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  int dev = 0;
+  GSP_CUDA_TRY(cudaGetDevice(&dev));
+  if (ws_bytes <= FW_SCRATCH_KEEP && dev < FW_SCRATCH_DEVICES) {
+    std::lock_guard<std::mutex> g(scratch_mu);
+    if (!scratch_busy[dev]) scratch_busy[dev] = true, *s = scratch_kept[dev], s->slot = dev;
+  }
+  if (s->cap < ws_bytes) {
+    if (s->ws) GSP_CUDA_TRY(cudaFree(s->ws));
+    s->ws = nullptr, s->cap = 0;
+    GSP_CUDA_TRY(cudaMalloc(&s->ws, ws_bytes));
+    s->cap = ws_bytes;
+  }
+  if (!s->flag) GSP_CUDA_TRY(cudaMalloc((void **)&s->flag, sizeof(int)));
+  if (!s->side.q) GSP_CUDA_TRY(s->side.create());
+#undef GSP_FREE_ALL
+  return info;
+}
+
+void fw_scratch_put(FwScratch *s, bool ok) {
+  const int slot = s->slot;
+  s->slot = -1;
+  if (!ok || slot < 0) scratch_free(s); /* after an error its state is unknown */
+  if (slot < 0) return;
+  std::lock_guard<std::mutex> g(scratch_mu);
+  scratch_kept[slot] = *s, scratch_busy[slot] = false;
+  *s = FwScratch();
+}
+
+} /* namespace gspcu */
 
 int64_t gsp_cuda_padded_n(gsp_type t, int64_t n) {
   /* bool: one phase-3 tile is 64 words = 4096 columns wide */
