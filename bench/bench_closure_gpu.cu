@@ -13,10 +13,16 @@
  * with the operands in registers (peak_all). --types: every numeric kernel
  * at n = 2048 .. 16384 with the main stream's time split into round 0,
  * the other tiles and the wait for the lookahead (gsp_cuda_fw_phases).
- * --diag: the diagonal-tile kernel alone for each thread tile (bit for bit
- * against the first, microseconds a launch), then fp32 min-plus from 256
+ * --diag: the diagonal-tile kernel alone for each thread tile and on a
+ * cluster (against the first: bit for bit, the cluster within rounding on
+ * fractional weights; microseconds a launch), then fp32 min-plus from 256
  * (a call of a few rounds: its fixed cost, medians of 21) to 16384, with
- * the phases.
+ * the phases, and from 1024 to 8192 with the diagonal forced onto one block
+ * and onto a cluster in every round (tiled-diag1, tiled-diagc; the same
+ * result bit for bit as the library's choice, integer weights). The forced
+ * rows are timed through gsp_cuda_fw_phases, whose four events a round cost
+ * about 0.3 ms at 2048: compare them with each other, not with the tiled
+ * rows.
  *
  * Each run closes a fresh random matrix (regenerated on the device between
  * runs, outside the timed region). Before timing, the tiled closure is
@@ -30,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -322,9 +329,12 @@ static void check_successors(const void *d, const int32_t *succ, int64_t n, int6
   printf("verify: successors n=%lld, 2000 sampled paths: %d wrong -> %s\n", (long long)n, bad, bad ? "FAIL" : "ok");
 }
 
-/* Tiled GPU closure: median of reps after one warm-up, fresh input each run. */
+/* Tiled GPU closure: median of reps after one warm-up, fresh input each run.
+ * diag >= 0: every run through gsp_cuda_fw_phases with the diagonal kernel
+ * forced (0 one block, 1 a cluster, in every round); its output is then
+ * checked against the library's choice on the same input. */
 static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool dpx, int reps, const char *label,
-                        int bits_impl = -1, bool phases = false) {
+                        int bits_impl = -1, bool phases = false, int diag = -1) {
   const int64_t np = gsp_cuda_padded_n(t, n);
   const size_t bytes = t == GSP_BOOL ? (size_t)np * np / 8 : (size_t)np * np * tsize(t);
   void *d = NULL;
@@ -341,7 +351,9 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
     bool cycle = false;
     CK(cudaEventRecord(e0));
     /* bits_impl: -1 the default closure, 0 LOP3, 256 / 512 tensor-core depth */
+    float ph[3];
     if (bits_impl >= 0) GK(gsp_cuda_fw_bits_impl(d, n, np, true, bits_impl));
+    else if (diag >= 0) GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, diag, ph));
     else GK(gsp_cuda_fw_device(d, succ, n, np, t, s, true, dpx, &cycle));
     CK(cudaEventRecord(e1));
     CK(cudaEventSynchronize(e1));
@@ -358,7 +370,22 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
   Row row = {label, tname(t), sname(s), n, sec, tasks / sec, ceiling_for(t, s, dpx), reps, {-1, -1, -1}};
   if (phases) { /* one more run with events between the phases */
     gen(d, t, s, n, np, 999);
-    GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, row.phase_ms));
+    GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, diag, row.phase_ms));
+  }
+  if (diag >= 0) { /* the same closure as the library's choice */
+    std::vector<unsigned char> forced(bytes), chosen(bytes);
+    bool cycle = false;
+    float ph[3];
+    gen(d, t, s, n, np, 998);
+    GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, diag, ph));
+    CK(cudaMemcpy(forced.data(), d, bytes, cudaMemcpyDeviceToHost));
+    gen(d, t, s, n, np, 998);
+    GK(gsp_cuda_fw_device(d, NULL, n, np, t, s, true, dpx, &cycle));
+    CK(cudaMemcpy(chosen.data(), d, bytes, cudaMemcpyDeviceToHost));
+    if (memcmp(forced.data(), chosen.data(), bytes) != 0) {
+      fprintf(stderr, "%s n=%lld: differs from the library's choice of diagonal kernel\n", label, (long long)n);
+      exit(1);
+    }
   }
   rows.push_back(row);
   printf("  %-14s %-5s %-8s n=%6lld  %9.4f s  %7.3f Ttasks/s", label, tname(t), sname(s), (long long)n, sec,
@@ -425,12 +452,25 @@ template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
+  /* tq 0: the cluster, whose order of the k terms differs (floats: within
+   * rounding); the thread tiles agree bit for bit */
+  auto agree = [&](bool exact) {
+    if (memcmp(first.data(), got.data(), bytes) == 0) return true;
+    if (exact) return false;
+    std::vector<TC> a(F * F), b(F * F);
+    memcpy(a.data(), first.data(), bytes), memcpy(b.data(), got.data(), bytes);
+    for (int e = 0; e < F * F; e++) {
+      const double x = (double)a[e], y = (double)b[e];
+      if (!std::is_floating_point<TC>::value || std::fabs(x - y) > 1e-5 * std::fabs(x)) return false;
+    }
+    return true;
+  };
   auto one = [&](int tq, auto launch) {
     CK(cudaMemcpy(d, src, bytes, cudaMemcpyDeviceToDevice));
     launch();
     CK(cudaGetLastError());
     CK(cudaMemcpy(tq == 4 ? first.data() : got.data(), d, bytes, cudaMemcpyDeviceToHost));
-    const bool same = tq == 4 || memcmp(first.data(), got.data(), bytes) == 0;
+    const bool same = tq == 4 || agree(tq != 0);
     CK(cudaEventRecord(e0));
     for (int r = 0; r < 100; r++) launch();
     CK(cudaEventRecord(e1));
@@ -439,14 +479,19 @@ template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
     CK(cudaEventElapsedTime(&ms, e0, e1));
     const double sec = ms / 1e3 / 100, tasks = (double)F * F * F;
     char label[32];
-    snprintf(label, sizeof label, "diag-tq%d", tq);
+    if (tq) snprintf(label, sizeof label, "diag-tq%d", tq);
+    else snprintf(label, sizeof label, "diag-cluster%d", gspcu::DC);
     rows.push_back({label, tname(t), sname(s), F, sec, tasks / sec, 0, 100, {-1, -1, -1}});
-    printf("  %-10s %-5s %-8s %7.2f us a launch  %s\n", label, tname(t), sname(s), sec * 1e6,
-           same ? "same output as tq4" : "DIFFERS from tq4");
+    printf("  %-14s %-5s %-8s %7.2f us a launch  %s\n", label, tname(t), sname(s), sec * 1e6,
+           !same ? "DIFFERS from tq4"
+           : tq  ? "same output as tq4"
+                 : "agrees with tq4 (floats: within rounding)");
     if (!same) exit(1);
   };
   one(4, [&] { gspcu::k_diag<P, 4><<<1, gspcu::diag_threads<4>()>>>(d, F, 0); });
   one(8, [&] { gspcu::k_diag<P, 8><<<1, gspcu::diag_threads<8>()>>>(d, F, 0); });
+  CK(gspcu::diag_cluster_prepare<P>());
+  one(0, [&] { CK(gspcu::launch_diag<P>(d, F, 0, 0, true)); });
   cudaEventDestroy(e0), cudaEventDestroy(e1);
   cudaFree(src), cudaFree(d);
 }
@@ -564,6 +609,16 @@ static void bench_e2e(int64_t n, int reps) {
   fflush(stdout);
 }
 
+/* Every numeric kernel (--types, and the --diag comparisons). */
+static const struct {
+  gsp_type t;
+  gsp_semiring s;
+  bool dpx;
+  const char *label;
+} type_cfg[] = {{GSP_FP32, GSP_MIN_PLUS, false, "tiled"},         {GSP_FP32, GSP_MAX_MIN, false, "tiled"},
+                {GSP_FP64, GSP_MIN_PLUS, false, "tiled"},         {GSP_INT32, GSP_MIN_PLUS, true, "tiled-dpx"},
+                {GSP_INT32, GSP_MIN_PLUS, false, "tiled-satadd"}, {GSP_INT64, GSP_MIN_PLUS, false, "tiled"}};
+
 int main(int argc, char **argv) {
   bool quick = false, focus = false, user = false, types = false, diag = false;
   const char *csv = "bench_closure_gpu.csv", *one = NULL;
@@ -609,16 +664,19 @@ int main(int argc, char **argv) {
       bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, 21, "tiled", -1, true);
     for (int64_t n : {2048, 4096, 16384})
       bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, n >= 16384 ? 3 : R, "tiled", -1, true);
+    for (int64_t n : {1024, 2048, 4096, 8192}) {
+      bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, 2 * R, "tiled-diag1", -1, true, 0);
+      bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, 2 * R, "tiled-diagc", -1, true, 1);
+    }
+    for (const auto &c : type_cfg) /* the other kernels where the diagonal's chain sets the pace */
+      for (int64_t n : {1024, 2048}) {
+        if (c.t == GSP_FP32 && c.s == GSP_MIN_PLUS) continue;
+        std::string l1 = std::string(c.label) + "-diag1", lc = std::string(c.label) + "-diagc";
+        bench_tiled(c.t, c.s, n, false, c.dpx, 2 * R, l1.c_str(), -1, true, 0);
+        bench_tiled(c.t, c.s, n, false, c.dpx, 2 * R, lc.c_str(), -1, true, 1);
+      }
   } else if (types) {
-    struct {
-      gsp_type t;
-      gsp_semiring s;
-      bool dpx;
-      const char *label;
-    } const cfg[] = {{GSP_FP32, GSP_MIN_PLUS, false, "tiled"},         {GSP_FP32, GSP_MAX_MIN, false, "tiled"},
-                     {GSP_FP64, GSP_MIN_PLUS, false, "tiled"},         {GSP_INT32, GSP_MIN_PLUS, true, "tiled-dpx"},
-                     {GSP_INT32, GSP_MIN_PLUS, false, "tiled-satadd"}, {GSP_INT64, GSP_MIN_PLUS, false, "tiled"}};
-    for (const auto &c : cfg)
+    for (const auto &c : type_cfg)
       for (int64_t n : {2048, 4096, 8192, 16384})
         bench_tiled(c.t, c.s, n, false, c.dpx, n >= 16384 ? 3 : R, c.label, -1, true);
   } else if (user) { /* kernel alone for each bench_user_call row (device-resident input) */

@@ -98,17 +98,18 @@ gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, i
                   : gsp__cuda_fw_bits((uint64_t *)d, n, np, reflexive);
 }
 
-gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, float ms[3]) {
+gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int diag,
+                            float ms[3]) {
   switch (t) {
   case GSP_INT32:
-    if (s == GSP_MIN_PLUS && nonneg_i32) return gsp__cuda_fw_phases_i32_dpx((int32_t *)d, n, np, ms);
-    return gsp__cuda_fw_phases_i32((int32_t *)d, n, np, s, ms);
+    if (s == GSP_MIN_PLUS && nonneg_i32) return gsp__cuda_fw_phases_i32_dpx((int32_t *)d, n, np, diag, ms);
+    return gsp__cuda_fw_phases_i32((int32_t *)d, n, np, s, diag, ms);
   case GSP_INT64:
-    return gsp__cuda_fw_phases_i64((int64_t *)d, n, np, s, ms);
+    return gsp__cuda_fw_phases_i64((int64_t *)d, n, np, s, diag, ms);
   case GSP_FP32:
-    return gsp__cuda_fw_phases_f32((float *)d, n, np, s, ms);
+    return gsp__cuda_fw_phases_f32((float *)d, n, np, s, diag, ms);
   case GSP_FP64:
-    return gsp__cuda_fw_phases_f64((double *)d, n, np, s, ms);
+    return gsp__cuda_fw_phases_f64((double *)d, n, np, s, diag, ms);
   default:
     return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw_phases: numeric types only, not %d", (int)t);
   }

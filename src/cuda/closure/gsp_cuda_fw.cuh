@@ -9,7 +9,9 @@
  * round of lookahead:
  *   S(r) (side stream, high priority; S(0) on the main stream first):
  *     k_panels    (as a stripe) stripe r's update by round r - 1,
- *     k_diag      close D[K, K] (one block),
+ *     k_diag      close D[K, K] (one block; fp64, int64 and saturating
+ *                 int32 up to n = 2048 a cluster of four:
+ *                 gsp_cuda_fw_diag.cuh, diag_on_cluster below),
  *     k_transpose D[:, K] transposed into the workspace W[r % 2]
  *                 (W[k][i] = D[i][k0+k]) so the A operand of the products
  *                 loads with 16-byte cp.async,
@@ -19,9 +21,9 @@
  *   R(r) (main stream): k_rest, every tile outside stripes r and r + 1.
  * S(r + 1) runs beside R(r): it needs S(r) and R(r - 1) (stripe r + 1's
  * tiles and W[(r + 1) % 2] were last touched there), R(r + 1) needs S(r + 1)
- * and R(r). So the diagonal tile (one block on one SM) and the panels (a few
- * dozen blocks) leave the critical path once R(r) is the longer of the two
- * (on an H100 from n = 4096; docs/performance.md).
+ * and R(r). So the diagonal tile and the panels (a few dozen blocks) leave
+ * the critical path once R(r) is the longer of the two (on an H100 from
+ * n = 4096; docs/performance.md).
  * Because the diagonal tile is closed (Diag = Diag ⊕ Diag⊗Diag), the panel
  * updates are plain products, and since the algebra is idempotent the order
  * of the k terms does not matter: every phase is a register-tiled semiring
@@ -39,26 +41,13 @@
 #include <type_traits>
 
 #include "gsp_cuda_internal.cuh"
+#include "gsp_cuda_fw_diag.cuh"
 #include "gsp_cuda_fw_succ.cuh"
+#include "gsp_cuda_fw_vec.cuh"
 
 namespace gspcu {
 
-constexpr int FWB = GSP_CUDA_FW_BLOCK; /* FW tile = k-depth of a round */
-constexpr int GT = 256;                /* threads of a product block: 16 x 16 */
-/* k_diag: each thread holds TQ x TQ entries of the diagonal tile, so the
- * block has (FWB / TQ)^2 threads. */
-template <int TQ> constexpr int diag_threads() {
-  static_assert(FWB % TQ == 0 && TQ % 2 == 0, "whole thread tiles; an even count for the double buffer");
-  return (FWB / TQ) * (FWB / TQ);
-}
-/* TQ for a policy, from bench_closure_gpu --diag on an H100: 8 (256
- * threads) closes an fp32 tile in 34 us against 40 us with 4 (1024
- * threads; fp64 122 / 129, DPX int32 30 / 37), the same tasks a step with a
- * quarter of the warps at each barrier; int64 (a multi-instruction add and
- * min) runs out of registers with 8 (282 us against 237). */
-template <class P> constexpr int diag_tq() {
-  return std::is_same<typename P::TC, int64_t>::value ? 4 : 8;
-}
+constexpr int GT = 256; /* threads of a product block: 16 x 16 */
 
 __device__ __forceinline__ void cp_async16(void *smem, const void *gmem) {
   unsigned s = (unsigned)__cvta_generic_to_shared(smem);
@@ -81,42 +70,6 @@ __device__ __forceinline__ void cp_async_commit() {
 }
 template <int N> __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
-
-/* dst[OFF .. OFF+N) = src[0 .. N) with 16-byte (else 8-byte) vector
- * accesses; src aligned to the access width. */
-/* The vector of an access of VB bytes (16: uint4, 8: uint2). */
-template <int VB> struct VecOf;
-template <> struct VecOf<16> { typedef uint4 V; };
-template <> struct VecOf<8> { typedef uint2 V; };
-template <class X, int N> __host__ __device__ constexpr int vec_bytes() {
-  static_assert(N * sizeof(X) % 8 == 0, "8- or 16-byte chunks");
-  return N * sizeof(X) % 16 == 0 ? 16 : 8;
-}
-template <int N, int OFF, int M, class X> __device__ __forceinline__ void ldv(X (&dst)[M], const X *src) {
-  constexpr int VB = vec_bytes<X, N>(), E = VB / sizeof(X);
-  typedef typename VecOf<VB>::V V;
-#pragma unroll
-  for (int q = 0; q < N / E; q++) {
-    const V v = reinterpret_cast<const V *>(src)[q];
-    uint32_t w[VB / 4];
-    memcpy(w, &v, VB);
-#pragma unroll
-    for (int e = 0; e < E; e++) memcpy(&dst[OFF + q * E + e], &w[e * sizeof(X) / 4], sizeof(X));
-  }
-}
-template <int N, int OFF, int M, class X> __device__ __forceinline__ void stv(X *dst, const X (&src)[M]) {
-  constexpr int VB = vec_bytes<X, N>(), E = VB / sizeof(X);
-  typedef typename VecOf<VB>::V V;
-#pragma unroll
-  for (int q = 0; q < N / E; q++) {
-    uint32_t w[VB / 4];
-#pragma unroll
-    for (int e = 0; e < E; e++) memcpy(&w[e * sizeof(X) / 4], &src[OFF + q * E + e], sizeof(X));
-    V v;
-    memcpy(&v, w, VB);
-    reinterpret_cast<V *>(dst)[q] = v;
-  }
 }
 
 /* Shapes of the product kernel for a policy; NARROW halves the columns of
@@ -263,76 +216,6 @@ __global__ void __launch_bounds__(GT, 2)
   gemm_tile<P>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0);
 }
 
-/*
- * Phase 1: close the diagonal tile D[k0:k0+FWB, k0:k0+FWB]. Thread (ty, tx)
- * of FWB/TQ x FWB/TQ keeps rows ty*TQ.., columns tx*TQ.. in registers;
- * before step k the owners of row k and of column k publish them in shared
- * memory (double-buffered: one barrier a step). Entry (k, k) is published
- * as the semiring zero in both, which every policy's fma absorbs (fma(c,
- * zero, b) = c), so row and column k stay as they are at step k: they
- * change only when D[k][k] is below the semiring one (a negative cycle,
- * MAX_PLUS: positive), and then D[k][k] is already and stays negative, so
- * the cycle is still reported.
- */
-template <class P, int TQ, int Q>
-__device__ __forceinline__ void diag_publish(const typename P::TC (&c)[TQ][TQ], int kq, int ty, int tx,
-                                             typename P::TC *rowk, typename P::TC *colk) {
-  typedef typename P::TC TC;
-  TC v[TQ];
-  if (ty == kq) {
-#pragma unroll
-    for (int e = 0; e < TQ; e++) v[e] = tx == kq && e == Q ? P::zero() : c[Q][e];
-    stv<TQ, 0>(rowk + tx * TQ, v);
-  }
-  if (tx == kq) {
-#pragma unroll
-    for (int r = 0; r < TQ; r++) v[r] = ty == kq && r == Q ? P::zero() : c[r][Q];
-    stv<TQ, 0>(colk + ty * TQ, v);
-  }
-}
-
-/* Steps k = kq*TQ + Q .. kq*TQ + TQ - 1, each publishing row and column
- * k + 1 for the next. */
-template <class P, int TQ, int Q>
-__device__ __forceinline__ void diag_steps(typename P::TC (&c)[TQ][TQ], int kq, int ty, int tx,
-                                           typename P::TC (*rowk)[FWB], typename P::TC (*colk)[FWB]) {
-  typedef typename P::TC TC;
-  __syncthreads();
-  TC a[TQ], b[TQ];
-  ldv<TQ, 0>(a, colk[Q & 1] + ty * TQ);
-  ldv<TQ, 0>(b, rowk[Q & 1] + tx * TQ);
-#pragma unroll
-  for (int r = 0; r < TQ; r++)
-#pragma unroll
-    for (int e = 0; e < TQ; e++) c[r][e] = P::fma(c[r][e], a[r], b[e]);
-  constexpr int QN = (Q + 1) % TQ;
-  const int kn = Q + 1 < TQ ? kq : kq + 1;
-  if (kn < FWB / TQ) diag_publish<P, TQ, QN>(c, kn, ty, tx, rowk[QN & 1], colk[QN & 1]);
-  if constexpr (Q + 1 < TQ) diag_steps<P, TQ, Q + 1>(c, kq, ty, tx, rowk, colk);
-}
-
-template <class P, int TQ = diag_tq<P>()>
-__global__ void __launch_bounds__(diag_threads<TQ>()) k_diag(typename P::TC *D, int64_t ld, int64_t k0) {
-  typedef typename P::TC TC;
-  constexpr int S = FWB / TQ;
-  __shared__ __align__(16) TC rowk[2][FWB], colk[2][FWB];
-  const int ty = threadIdx.x / S, tx = threadIdx.x % S;
-  TC c[TQ][TQ];
-  TC *tile = D + (size_t)k0 * ld + k0;
-#pragma unroll
-  for (int r = 0; r < TQ; r++) ldv<TQ, 0>(c[r], tile + (size_t)(ty * TQ + r) * ld + tx * TQ);
-  diag_publish<P, TQ, 0>(c, 0, ty, tx, rowk[0], colk[0]);
-#pragma unroll 1
-  for (int kq = 0; kq < S; kq++) diag_steps<P, TQ, 0>(c, kq, ty, tx, rowk, colk);
-#pragma unroll
-  for (int r = 0; r < TQ; r++) stv<TQ, 0>(tile + (size_t)(ty * TQ + r) * ld + tx * TQ, c[r]);
-}
-
-/* k_diag<P> on stream q. */
-template <class P> void launch_diag(typename P::TC *D, int64_t ld, int64_t k0, cudaStream_t q) {
-  k_diag<P><<<1, diag_threads<diag_tq<P>()>(), 0, q>>>(D, ld, k0);
-}
-
 /* W[k][i] = D[i][k0+k] for every row i < np: 32 x 32 tiles through shared
  * memory so both sides are coalesced. */
 template <class T> __global__ void k_transpose(const T *__restrict__ D, int64_t ld, int64_t k0, T *__restrict__ W) {
@@ -379,10 +262,12 @@ template <class P> __global__ void k_count(const typename P::TC *D, int64_t np, 
 /* Bench-only: CUDA events on the main stream of run_fw, four a round (mark
  * q = 0..3); sum() adds up, in ms, the intervals 0-1 (round 0: its diagonal
  * tile and panels, S(0)), 1-2 (R(r), the other tiles) and 2-3 (the wait for
- * S(r + 1) that R(r) did not hide). */
+ * S(r + 1) that R(r) did not hide). diag overrides diag_on_cluster for a
+ * comparison: 0 one block in every round, 1 a cluster in every round. */
 struct PhaseClock {
   cudaEvent_t *ev = nullptr;
   int64_t nb = 0;
+  int diag = -1;
   cudaError_t start(int64_t rounds) {
     nb = rounds;
     ev = new cudaEvent_t[4 * rounds]();
@@ -477,14 +362,42 @@ void launch_panels(typename P::TC *d, int64_t np, const typename P::TA *W, int64
   }
 }
 
+/* Whether the diagonal on a cluster (k_diag_cluster) beats one block
+ * (k_diag) for a policy. bench_closure_gpu --diag on an H100, the diagonal
+ * forced onto either in every round, n = 1024 / 2048: yes where a task is
+ * several instructions or runs at the fp64 rate (fp64 +9 / +6 %, int64
+ * +12 / +10 %, saturating int32 min-plus +24 / +18 %), no where it is one or
+ * two fp32 / int32 instructions, whose steps wait on the barrier and the
+ * shared memory, and the cluster's chain has twice the steps (fp32 min-plus
+ * -4 / -3 %, DPX int32 -5 / -4 %, fp32 max-min +1 / 0 %). */
+template <class P> constexpr bool diag_cluster_pays() {
+  typedef typename P::TC TC;
+  return sizeof(TC) == 8 || (std::is_same<TC, int32_t>::value && !std::is_same<P, PolMinPlusU32>::value &&
+                             (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS));
+}
+/* The diagonal tile of round r on a cluster, where it pays: in round 0,
+ * which runs alone, and in every round up to DIAG_CLUSTER_NP, where the
+ * round's other tiles take one wave of blocks and the side chain, the
+ * diagonal its longest link, sets the pace. Above, the other tiles hide the
+ * chain, and a cluster, which needs DC SMs of one GPC free at once, waits
+ * behind their queued blocks where one block takes the first free slot
+ * (fp32 n = 4096 with the cluster in every round: 9 % slower). clusters:
+ * the device launches them; force (PhaseClock::diag) >= 0 overrides. */
+constexpr int64_t DIAG_CLUSTER_NP = 2048;
+inline bool diag_on_cluster(bool clusters, bool pays, int64_t np, int64_t r, int force) {
+  if (!clusters) return false;
+  return force >= 0 ? force != 0 : pays && (r == 0 || np <= DIAG_CLUSTER_NP);
+}
+
 template <class P>
-cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, typename P::TA *ws, cudaStream_t q) {
+cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, typename P::TA *ws, bool cluster, cudaStream_t q) {
   typedef typename P::TC TC;
   const int64_t k0 = r * FWB;
   typename P::TA *W = ws + (size_t)(r % 2) * FWB * np, *Wp = ws + (size_t)((r + 1) % 2) * FWB * np;
   const dim3 tgrid(FWB / 32, (unsigned)(np / 32)), tblock(32, 8);
   if (r > 0) launch_panels<P>(d, np, Wp, k0 - FWB, k0, q);
-  launch_diag<P>(d, np, k0, q);
+  const cudaError_t e = launch_diag<P>(d, np, k0, q, cluster);
+  if (e != cudaSuccess) return e;
   if (np > FWB) {
     k_transpose<TC><<<tgrid, tblock, 0, q>>>(d, np, k0, W);
     launch_panels<P>(d, np, W, k0, k0, q);
@@ -510,6 +423,12 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P, PanelShape<P>>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)PanelShape<P>::smem()));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
+  int dev = 0, clusters = 0;
+  GSP_CUDA_TRY(cudaGetDevice(&dev));
+  GSP_CUDA_TRY(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev));
+  if (clusters) GSP_CUDA_TRY(diag_cluster_prepare<P>());
+  const int force = clock ? clock->diag : -1;
+  constexpr bool pays = diag_cluster_pays<P>();
   if (reflexive && n > 0) {
     k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
     GSP_CUDA_LAUNCHED();
@@ -517,7 +436,7 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   const int64_t nb = np / FWB;
   if (clock) GSP_CUDA_TRY(clock->start(nb));
   if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
-  GSP_CUDA_TRY(prepare_round<P>(d, np, 0, ws, 0));
+  GSP_CUDA_TRY(prepare_round<P>(d, np, 0, ws, diag_on_cluster(clusters, pays, np, 0, force), 0));
   for (int64_t r = 0; r < nb; r++) {
     const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
     if (clock) {
@@ -527,7 +446,7 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
     if (kn >= 0) { /* S(r + 1) after S(r) and R(r - 1) */
       GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
       GSP_CUDA_TRY(cudaStreamWaitEvent(side.q, side.main, 0));
-      GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, ws, side.q));
+      GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, ws, diag_on_cluster(clusters, pays, np, r + 1, force), side.q));
       GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
     }
     if (nb > 1) {
@@ -628,9 +547,10 @@ gsp_info run_numeric(T *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s,
 
 /* Bench-only (gsp_cuda_fw_phases): the reflexive closure with its phase
  * times; run() is the closure given the clock. */
-template <class Run> gsp_info timed_closure(float ms[3], Run run) {
+template <class Run> gsp_info timed_closure(int diag, float ms[3], Run run) {
   gsp_info info = GSP_SUCCESS;
   PhaseClock clock;
+  clock.diag = diag;
 #define GSP_FREE_ALL ((void)0)
   bool cycle = false;
   if ((info = run(&clock, &cycle)) != GSP_SUCCESS) return info;
@@ -665,34 +585,34 @@ template <class T> T zero_of(gsp_semiring s) {
                               bool *cycle);                                                                \
   gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s);      \
   gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s);                                        \
-  gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, float ms[3]);
+  gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, int diag, float ms[3]);
 GSP_CU_DECL_(i32, int32_t)
 GSP_CU_DECL_(i64, int64_t)
 GSP_CU_DECL_(f32, float)
 GSP_CU_DECL_(f64, double)
 #undef GSP_CU_DECL_
 gsp_info gsp__cuda_fw_i32_dpx(int32_t *d, int32_t *succ, int64_t n, int64_t np, bool reflexive, bool *cycle);
-gsp_info gsp__cuda_fw_phases_i32_dpx(int32_t *d, int64_t n, int64_t np, float ms[3]);
+gsp_info gsp__cuda_fw_phases_i32_dpx(int32_t *d, int64_t n, int64_t np, int diag, float ms[3]);
 gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive);
 /* depth: bits of k per round, 256 or 512 */
 gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive, int depth);
 gsp_info gsp__cuda_count_bits(int64_t *count, const uint64_t *d, int64_t n, int64_t np);
 
-#define GSP_CU_DEFINE_TYPE_(sfx, ct)                                                                       \
-  gsp_info gsp__cuda_fw_##sfx(ct *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive, \
-                              bool *cycle) {                                                               \
-    return gspcu::run_numeric<ct>(d, succ, n, np, s, reflexive, cycle);                                    \
-  }                                                                                                        \
-  gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s) {     \
-    return gspcu::count_numeric<ct>(count, d, n, np, s);                                                   \
-  }                                                                                                        \
-  gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s) {                                       \
-    return gspcu::fill<ct>(d, (size_t)np * (size_t)np, gspcu::zero_of<ct>(s));                             \
-  }                                                                                                        \
-  gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, float ms[3]) {          \
-    return gspcu::timed_closure(ms, [&](gspcu::PhaseClock *c, bool *cycle) {                               \
-      return gspcu::run_numeric<ct>(d, NULL, n, np, s, true, cycle, c);                                    \
-    });                                                                                                    \
+#define GSP_CU_DEFINE_TYPE_(sfx, ct)                                                                        \
+  gsp_info gsp__cuda_fw_##sfx(ct *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive,  \
+                              bool *cycle) {                                                                \
+    return gspcu::run_numeric<ct>(d, succ, n, np, s, reflexive, cycle);                                     \
+  }                                                                                                         \
+  gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s) {      \
+    return gspcu::count_numeric<ct>(count, d, n, np, s);                                                    \
+  }                                                                                                         \
+  gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s) {                                        \
+    return gspcu::fill<ct>(d, (size_t)np * (size_t)np, gspcu::zero_of<ct>(s));                              \
+  }                                                                                                         \
+  gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, int diag, float ms[3]) { \
+    return gspcu::timed_closure(diag, ms, [&](gspcu::PhaseClock *c, bool *cycle) {                          \
+      return gspcu::run_numeric<ct>(d, NULL, n, np, s, true, cycle, c);                                     \
+    });                                                                                                     \
   }
 
 #endif /* GSP_CUDA_FW_CUH */
