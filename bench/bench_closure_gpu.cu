@@ -17,12 +17,15 @@
  * cluster (against the first: bit for bit, the cluster within rounding on
  * fractional weights; microseconds a launch), then fp32 min-plus from 256
  * (a call of a few rounds: its fixed cost, medians of 21) to 16384, with
- * the phases, and from 1024 to 8192 with the diagonal forced onto one block
- * and onto a cluster in every round (tiled-diag1, tiled-diagc; the same
- * result bit for bit as the library's choice, integer weights). The forced
- * rows are timed through gsp_cuda_fw_phases, whose four events a round cost
- * about 0.3 ms at 2048: compare them with each other, not with the tiled
- * rows.
+ * the phases, and from 1024 to 8192 with run_fw's choices forced in every
+ * round: the diagonal on one block or a cluster (-diag1, -diagc), the
+ * other tiles in pairs with either (-pairs, -pairsc), and without
+ * programmatic dependent launch (-nopdl, -pairs-nopdl), with the stripe
+ * update in one piece (-pairs-nosplit); the other kernels
+ * likewise at 1024 and 2048 (the first four). Each forced result is the
+ * library's choice's bit for bit (integer weights). The forced rows are
+ * timed through gsp_cuda_fw_phases, whose four events a round cost about
+ * 0.3 ms at 2048: compare them with each other, not with the tiled rows.
  *
  * Each run closes a fresh random matrix (regenerated on the device between
  * runs, outside the timed region). Before timing, the tiled closure is
@@ -330,11 +333,12 @@ static void check_successors(const void *d, const int32_t *succ, int64_t n, int6
 }
 
 /* Tiled GPU closure: median of reps after one warm-up, fresh input each run.
- * diag >= 0: every run through gsp_cuda_fw_phases with the diagonal kernel
- * forced (0 one block, 1 a cluster, in every round); its output is then
- * checked against the library's choice on the same input. */
+ * variant >= 0: every run through gsp_cuda_fw_phases with run_fw's choices
+ * forced (gsp_cuda_fw.h: the diagonal kernel, the other tiles in pairs,
+ * programmatic dependent launch); its output is then checked against the
+ * library's choice on the same input. */
 static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool dpx, int reps, const char *label,
-                        int bits_impl = -1, bool phases = false, int diag = -1) {
+                        int bits_impl = -1, bool phases = false, int variant = -1) {
   const int64_t np = gsp_cuda_padded_n(t, n);
   const size_t bytes = t == GSP_BOOL ? (size_t)np * np / 8 : (size_t)np * np * tsize(t);
   void *d = NULL;
@@ -353,7 +357,7 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
     /* bits_impl: -1 the default closure, 0 LOP3, 256 / 512 tensor-core depth */
     float ph[3];
     if (bits_impl >= 0) GK(gsp_cuda_fw_bits_impl(d, n, np, true, bits_impl));
-    else if (diag >= 0) GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, diag, ph));
+    else if (variant >= 0) GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, variant, ph));
     else GK(gsp_cuda_fw_device(d, succ, n, np, t, s, true, dpx, &cycle));
     CK(cudaEventRecord(e1));
     CK(cudaEventSynchronize(e1));
@@ -370,20 +374,20 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
   Row row = {label, tname(t), sname(s), n, sec, tasks / sec, ceiling_for(t, s, dpx), reps, {-1, -1, -1}};
   if (phases) { /* one more run with events between the phases */
     gen(d, t, s, n, np, 999);
-    GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, diag, row.phase_ms));
+    GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, variant, row.phase_ms));
   }
-  if (diag >= 0) { /* the same closure as the library's choice */
+  if (variant >= 0) { /* the same closure as the library's choice */
     std::vector<unsigned char> forced(bytes), chosen(bytes);
     bool cycle = false;
     float ph[3];
     gen(d, t, s, n, np, 998);
-    GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, diag, ph));
+    GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, variant, ph));
     CK(cudaMemcpy(forced.data(), d, bytes, cudaMemcpyDeviceToHost));
     gen(d, t, s, n, np, 998);
     GK(gsp_cuda_fw_device(d, NULL, n, np, t, s, true, dpx, &cycle));
     CK(cudaMemcpy(chosen.data(), d, bytes, cudaMemcpyDeviceToHost));
     if (memcmp(forced.data(), chosen.data(), bytes) != 0) {
-      fprintf(stderr, "%s n=%lld: differs from the library's choice of diagonal kernel\n", label, (long long)n);
+      fprintf(stderr, "%s n=%lld: differs from the library's choices\n", label, (long long)n);
       exit(1);
     }
   }
@@ -664,16 +668,24 @@ int main(int argc, char **argv) {
       bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, 21, "tiled", -1, true);
     for (int64_t n : {2048, 4096, 16384})
       bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, n >= 16384 ? 3 : R, "tiled", -1, true);
-    for (int64_t n : {1024, 2048, 4096, 8192}) {
-      bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, 2 * R, "tiled-diag1", -1, true, 0);
-      bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, 2 * R, "tiled-diagc", -1, true, 1);
-    }
+    /* gsp_cuda_fw_phases variants: bit 0 the diagonal on a cluster, bit 1
+     * the other tiles in pairs, bit 2 no programmatic dependent launch,
+     * bit 3 the stripe update in one piece */
+    const struct {
+      const char *sfx;
+      int v;
+    } var[] = {{"-diag1", 0}, {"-diagc", 1},       {"-pairs", 2},         {"-pairsc", 3},
+               {"-nopdl", 4}, {"-pairs-nopdl", 6}, {"-pairs-nosplit", 10}};
+    for (int64_t n : {1024, 2048, 4096, 8192})
+      for (const auto &v : var)
+        bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, 2 * R, (std::string("tiled") + v.sfx).c_str(), -1, true,
+                    v.v);
     for (const auto &c : type_cfg) /* the other kernels where the diagonal's chain sets the pace */
       for (int64_t n : {1024, 2048}) {
         if (c.t == GSP_FP32 && c.s == GSP_MIN_PLUS) continue;
-        std::string l1 = std::string(c.label) + "-diag1", lc = std::string(c.label) + "-diagc";
-        bench_tiled(c.t, c.s, n, false, c.dpx, 2 * R, l1.c_str(), -1, true, 0);
-        bench_tiled(c.t, c.s, n, false, c.dpx, 2 * R, lc.c_str(), -1, true, 1);
+        for (const auto &v : var)
+          if (v.v < 4)
+            bench_tiled(c.t, c.s, n, false, c.dpx, 2 * R, (std::string(c.label) + v.sfx).c_str(), -1, true, v.v);
       }
   } else if (types) {
     for (const auto &c : type_cfg)

@@ -225,10 +225,10 @@ gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, i
   return a ? a->fw_bits_impl(d, n, np, reflexive, tc_depth) : GSP_NO_DEVICE;
 }
 
-gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int diag,
+gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int variant,
                             float ms[3]) {
   const gsp__cuda_api *a = need("gsp_cuda_fw_phases");
-  return a ? a->fw_phases(d, n, np, t, s, nonneg_i32, diag, ms) : GSP_NO_DEVICE;
+  return a ? a->fw_phases(d, n, np, t, s, nonneg_i32, variant, ms) : GSP_NO_DEVICE;
 }
 
 gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s) {

@@ -98,18 +98,18 @@ gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, i
                   : gsp__cuda_fw_bits((uint64_t *)d, n, np, reflexive);
 }
 
-gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int diag,
+gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int variant,
                             float ms[3]) {
   switch (t) {
   case GSP_INT32:
-    if (s == GSP_MIN_PLUS && nonneg_i32) return gsp__cuda_fw_phases_i32_dpx((int32_t *)d, n, np, diag, ms);
-    return gsp__cuda_fw_phases_i32((int32_t *)d, n, np, s, diag, ms);
+    if (s == GSP_MIN_PLUS && nonneg_i32) return gsp__cuda_fw_phases_i32_dpx((int32_t *)d, n, np, variant, ms);
+    return gsp__cuda_fw_phases_i32((int32_t *)d, n, np, s, variant, ms);
   case GSP_INT64:
-    return gsp__cuda_fw_phases_i64((int64_t *)d, n, np, s, diag, ms);
+    return gsp__cuda_fw_phases_i64((int64_t *)d, n, np, s, variant, ms);
   case GSP_FP32:
-    return gsp__cuda_fw_phases_f32((float *)d, n, np, s, diag, ms);
+    return gsp__cuda_fw_phases_f32((float *)d, n, np, s, variant, ms);
   case GSP_FP64:
-    return gsp__cuda_fw_phases_f64((double *)d, n, np, s, diag, ms);
+    return gsp__cuda_fw_phases_f64((double *)d, n, np, s, variant, ms);
   default:
     return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw_phases: numeric types only, not %d", (int)t);
   }

@@ -23,7 +23,11 @@
  * tiles and W[(r + 1) % 2] were last touched there), R(r + 1) needs S(r + 1)
  * and R(r). So the diagonal tile and the panels (a few dozen blocks) leave
  * the critical path once R(r) is the longer of the two (on an H100 from
- * n = 4096; docs/performance.md).
+ * n = 4096; docs/performance.md). Below, where S sets the pace, R(r) goes
+ * two tiles to a block (k_rest_pairs, rest_in_pairs), which leaves SMs
+ * free for S, and S's stripe update is split: the diagonal tile's before
+ * its closure, the rest on a third stream beside the closure. S's kernels
+ * after the first launch as programmatic dependents (gsp_cuda_fw_pdl.cuh).
  * Because the diagonal tile is closed (Diag = Diag ⊕ Diag⊗Diag), the panel
  * updates are plain products, and since the algebra is idempotent the order
  * of the k terms does not matter: every phase is a register-tiled semiring
@@ -42,6 +46,7 @@
 
 #include "gsp_cuda_internal.cuh"
 #include "gsp_cuda_fw_diag.cuh"
+#include "gsp_cuda_fw_pdl.cuh"
 #include "gsp_cuda_fw_succ.cuh"
 #include "gsp_cuda_fw_vec.cuh"
 
@@ -96,7 +101,7 @@ template <class P, int NARROW = 1> struct Shape {
  * this one is computed. Blocks whose row start is skip_r or whose column
  * start lies in [skip_c0, skip_c1) do nothing.
  */
-template <class P, class Sh = Shape<P>>
+template <class P, class Sh = Shape<P>, int PART = -1, bool TRIGGER = false>
 __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_t ldc,
                                           const typename P::TA *__restrict__ At, int64_t lda,
                                           const typename P::TC *__restrict__ B, int64_t ldb, int64_t r0, int64_t c0) {
@@ -106,10 +111,16 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
   constexpr int NS = FWB / KS;
 
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  TA *As = reinterpret_cast<TA *>(smem_raw);         /* [2][KS][BM] */
-  TC *Bs = reinterpret_cast<TC *>(As + 2 * KS * BM); /* [2][KS][BN] */
+  TA *As = reinterpret_cast<TA *>(smem_raw + (PART < 0 ? 0 : PART * Sh::smem())); /* [2][KS][BM] */
+  TC *Bs = reinterpret_cast<TC *>(As + 2 * KS * BM);                              /* [2][KS][BN] */
+  /* the block's barrier, or named barrier 1 + PART of the GT threads of
+   * part PART of the block (k_rest_pairs: a block of two products) */
+  auto sync = [] {
+    if constexpr (PART < 0) __syncthreads();
+    else asm volatile("bar.sync %0, %1;" ::"n"(1 + PART), "n"(GT) : "memory");
+  };
 
-  const int tid = threadIdx.x, ty = tid / 16, tx = tid % 16;
+  const int tid = PART < 0 ? threadIdx.x : threadIdx.x - PART * GT, ty = tid / 16, tx = tid % 16;
 
   auto load_slice = [&](int s, int buf) {
     const int ks = s * KS;
@@ -141,7 +152,7 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
     } else {
       cp_async_wait<0>();
     }
-    __syncthreads();
+    sync();
     const TA *as = As + buf * KS * BM;
     const TC *bs = Bs + buf * KS * BN;
 #pragma unroll 4
@@ -157,9 +168,10 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
 #pragma unroll
         for (int j = 0; j < TN; j++) c[i][j] = P::fma(c[i][j], a[i], b[j]);
     }
-    __syncthreads(); /* the next iteration's loads overwrite this buffer */
+    sync(); /* the next iteration's loads overwrite this buffer */
   }
 
+  if constexpr (TRIGGER) pdl_trigger(); /* the side chain's next kernel may launch */
 #pragma unroll
   for (int r = 0; r < TM; r++) {
     const int64_t row = r0 + (r < TM / 2 ? ty * (TM / 2) + r : BM / 2 + ty * (TM / 2) + r - TM / 2);
@@ -186,24 +198,32 @@ __global__ void __launch_bounds__(GT, 2)
  * column tiles of block column ks but those of block rows kb and ks.
  * ks = kb: the two panels of round kb (D[K, K] closed); ks = the next
  * round's block: its stripe's update by round kb. */
-template <class Sh> constexpr unsigned panel_blocks(int64_t np) {
-  return (unsigned)(np / Sh::BN + FWB / Sh::BN * (np / Sh::BM));
+/* Which tiles of the stripe: all of them, only the diagonal tile D[ks, ks]
+ * (grid FWB / BN: the next round's diagonal tile, which its closure needs
+ * first), or all but that one. */
+enum PanelPart { PANELS_ALL, PANELS_DIAG, PANELS_OFF_DIAG };
+template <class Sh> constexpr unsigned panel_blocks(int64_t np, PanelPart part) {
+  return part == PANELS_DIAG ? FWB / Sh::BN : (unsigned)(np / Sh::BN + FWB / Sh::BN * (np / Sh::BM));
 }
 template <class P, class Sh>
 __global__ void __launch_bounds__(GT, 2)
-    k_panels(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t kb, int64_t ks) {
+    k_panels(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t kb, int64_t ks,
+             PanelPart part) {
   constexpr int BM = Sh::BM, BN = Sh::BN, CB = FWB / BN;
   static_assert(BM == FWB, "a row panel block holds all FWB rows it reads (in place)");
+  pdl_wait();
   const int64_t nrow = ld / BN, b = blockIdx.x;
   int64_t r0, c0;
-  if (b < nrow) {
+  if (part == PANELS_DIAG) {
+    r0 = ks, c0 = ks + b * BN;
+  } else if (b < nrow) {
     r0 = ks, c0 = b * BN;
-    if (c0 >= kb && c0 < kb + FWB) return;
+    if ((c0 >= kb && c0 < kb + FWB) || (part == PANELS_OFF_DIAG && c0 >= ks && c0 < ks + FWB)) return;
   } else {
     r0 = (b - nrow) / CB * BM, c0 = ks + (b - nrow) % CB * BN;
     if (r0 == kb || r0 == ks) return;
   }
-  gemm_tile<P, Sh>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0);
+  gemm_tile<P, Sh, -1, true>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0);
 }
 
 /* Round k0's other tiles (grid np / BN x np / BM): all but block rows and
@@ -216,14 +236,38 @@ __global__ void __launch_bounds__(GT, 2)
   gemm_tile<P>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0);
 }
 
+/* k_rest with two tiles to a block of 2 GT threads, for the sizes where
+ * the other tiles take one wave (rest_in_pairs): a block then fills an SM's
+ * registers, so the SMs it leaves free run the side chain alone, where
+ * k_rest's blocks would share theirs with it. Tile t of the m x mc other
+ * tiles (block rows and column tiles but those of k0 and kn) is part t % 2
+ * of block t / 2. */
+template <class P>
+__global__ void __launch_bounds__(2 * GT, 1)
+    k_rest_pairs(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t k0,
+                 int64_t kn) {
+  constexpr int BN = Shape<P>::BN, CB = FWB / BN;
+  const int64_t ne = kn >= 0 ? 2 : 1, b0 = k0 / FWB; /* excluded: block rows / columns b0 .. b0 + ne - 1 */
+  const int64_t m = ld / FWB - ne, mc = ld / BN - ne * CB;
+  const int part = (int)threadIdx.x / GT;
+  const int64_t t = (int64_t)blockIdx.x * 2 + part;
+  if (t >= m * mc) return;
+  const int64_t rb = t / mc, cb = t % mc;
+  const int64_t r0 = (rb < b0 ? rb : rb + ne) * FWB, c0 = (cb < b0 * CB ? cb : cb + ne * CB) * BN;
+  if (part == 0) gemm_tile<P, Shape<P>, 0>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0);
+  else gemm_tile<P, Shape<P>, 1>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0);
+}
+
 /* W[k][i] = D[i][k0+k] for every row i < np: 32 x 32 tiles through shared
  * memory so both sides are coalesced. */
 template <class T> __global__ void k_transpose(const T *__restrict__ D, int64_t ld, int64_t k0, T *__restrict__ W) {
   __shared__ T tile[32][33];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int64_t kt = (int64_t)blockIdx.x * 32, it = (int64_t)blockIdx.y * 32;
+  pdl_wait();
 #pragma unroll
   for (int y = 0; y < 32; y += 8) tile[ty + y][tx] = D[(size_t)(it + ty + y) * ld + k0 + kt + tx];
+  pdl_trigger();
   __syncthreads();
 #pragma unroll
   for (int y = 0; y < 32; y += 8) W[(size_t)(kt + ty + y) * ld + it + tx] = tile[tx][ty + y];
@@ -259,15 +303,30 @@ template <class P> __global__ void k_count(const typename P::TC *D, int64_t np, 
 
 /* ---- host drivers ---- */
 
+/* Bench-only overrides of run_fw's choices, for comparisons (-1: the
+ * library's): diag of diag_on_cluster (0 one block, 1 a cluster, in every
+ * round), pairs of rest_in_pairs, pdl 0: no programmatic dependent launch,
+ * split 0: the stripe update in one piece where the other tiles go in pairs
+ * (prepare_round). From gsp_cuda_fw_phases' variant: -1 none, else bit 0
+ * diag, bit 1 pairs, bit 2 no pdl, bit 3 no split. */
+struct FwForce {
+  int diag = -1, pairs = -1, pdl = 1, split = 1;
+  static FwForce of(int variant) {
+    FwForce f;
+    if (variant >= 0)
+      f.diag = variant & 1, f.pairs = variant >> 1 & 1, f.pdl = !(variant >> 2 & 1), f.split = !(variant >> 3 & 1);
+    return f;
+  }
+};
+
 /* Bench-only: CUDA events on the main stream of run_fw, four a round (mark
  * q = 0..3); sum() adds up, in ms, the intervals 0-1 (round 0: its diagonal
  * tile and panels, S(0)), 1-2 (R(r), the other tiles) and 2-3 (the wait for
- * S(r + 1) that R(r) did not hide). diag overrides diag_on_cluster for a
- * comparison: 0 one block in every round, 1 a cluster in every round. */
+ * S(r + 1) that R(r) did not hide). */
 struct PhaseClock {
   cudaEvent_t *ev = nullptr;
   int64_t nb = 0;
-  int diag = -1;
+  FwForce force;
   cudaError_t start(int64_t rounds) {
     nb = rounds;
     ev = new cudaEvent_t[4 * rounds]();
@@ -299,23 +358,28 @@ struct PhaseClock {
   }
 };
 
-/* The side stream of run_fw and its two events. */
+/* The side streams of run_fw (q; q2 for the split stripe update,
+ * prepare_round) and their events. */
 struct SideStream {
-  cudaStream_t q = nullptr;
-  cudaEvent_t main = nullptr, side = nullptr;
+  cudaStream_t q = nullptr, q2 = nullptr;
+  cudaEvent_t main = nullptr, side = nullptr, rest = nullptr;
   cudaError_t create() {
     int least = 0, greatest = 0;
     cudaError_t e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
     if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&q, cudaStreamNonBlocking, greatest);
+    if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&q2, cudaStreamNonBlocking, greatest);
     if (e == cudaSuccess) e = cudaEventCreateWithFlags(&main, cudaEventDisableTiming);
     if (e == cudaSuccess) e = cudaEventCreateWithFlags(&side, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&rest, cudaEventDisableTiming);
     return e;
   }
   int release() {
+    if (rest) cudaEventDestroy(rest);
     if (side) cudaEventDestroy(side);
     if (main) cudaEventDestroy(main);
+    if (q2) cudaStreamDestroy(q2);
     if (q) cudaStreamDestroy(q);
-    q = nullptr, main = side = nullptr;
+    q = q2 = nullptr, main = side = rest = nullptr;
     return 0;
   }
 };
@@ -350,16 +414,18 @@ void fw_scratch_put(FwScratch *s, bool ok);
 constexpr int64_t NARROW_PANELS_NP = 2048;
 template <class P> using PanelShape = Shape<P, 2>;
 
-/* k_panels on stream q with the shape for np. */
+/* k_panels on stream q with the shape for np; pdl as for launch_pdl. */
 template <class P>
-void launch_panels(typename P::TC *d, int64_t np, const typename P::TA *W, int64_t kb, int64_t ks, cudaStream_t q) {
+cudaError_t launch_panels(typename P::TC *d, int64_t np, const typename P::TA *W, int64_t kb, int64_t ks,
+                          PanelPart part, cudaStream_t q, bool pdl) {
   if (np <= NARROW_PANELS_NP) {
     typedef PanelShape<P> Sh;
-    k_panels<P, Sh><<<panel_blocks<Sh>(np), GT, Sh::smem(), q>>>(d, np, W, kb, ks);
-  } else {
-    typedef Shape<P> Sh;
-    k_panels<P, Sh><<<panel_blocks<Sh>(np), GT, Sh::smem(), q>>>(d, np, W, kb, ks);
+    return launch_pdl(k_panels<P, Sh>, dim3(panel_blocks<Sh>(np, part)), dim3(GT), Sh::smem(), q, pdl, d, np, W, kb, ks,
+                      part);
   }
+  typedef Shape<P> Sh;
+  return launch_pdl(k_panels<P, Sh>, dim3(panel_blocks<Sh>(np, part)), dim3(GT), Sh::smem(), q, pdl, d, np, W, kb, ks,
+                    part);
 }
 
 /* Whether the diagonal on a cluster (k_diag_cluster) beats one block
@@ -382,28 +448,54 @@ template <class P> constexpr bool diag_cluster_pays() {
  * chain, and a cluster, which needs DC SMs of one GPC free at once, waits
  * behind their queued blocks where one block takes the first free slot
  * (fp32 n = 4096 with the cluster in every round: 9 % slower). clusters:
- * the device launches them; force (PhaseClock::diag) >= 0 overrides. */
+ * the device launches them; force (FwForce::diag) >= 0 overrides. */
 constexpr int64_t DIAG_CLUSTER_NP = 2048;
 inline bool diag_on_cluster(bool clusters, bool pays, int64_t np, int64_t r, int force) {
   if (!clusters) return false;
   return force >= 0 ? force != 0 : pays && (r == 0 || np <= DIAG_CLUSTER_NP);
 }
 
+/* The other tiles of a round in pairs (k_rest_pairs) where one to a block
+ * would put two on some SMs (more tiles than SMs), and their pairs, one to
+ * an SM, leave at least a quarter of the SMs to the side chain. Where
+ * fewer, pairs would halve the SMs they use (fp32 n = 1024 on an H100: 3 %
+ * slower); where more, they leave none. force (FwForce::pairs) >= 0
+ * overrides. */
+template <class P> bool rest_in_pairs(int64_t np, int sms, int force) {
+  if (force >= 0) return force != 0;
+  const int64_t tiles = (np / FWB - 2) * (np / Shape<P>::BN - 2 * (FWB / Shape<P>::BN));
+  return tiles > sms && 4 * ((tiles + 1) / 2) <= 3 * (int64_t)sms;
+}
+
+/* S(r) of the header on stream q (pdl: the device has programmatic
+ * dependent launch). With q2 (where the other tiles go in pairs: the side
+ * chain sets the pace), stripe r's update is split: the diagonal tile's on
+ * q before its closure, the rest on q2 beside it (q2 already ordered after
+ * what q waits for), and the panels wait for it (event rest). */
 template <class P>
-cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, typename P::TA *ws, bool cluster, cudaStream_t q) {
+cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, typename P::TA *ws, bool cluster, bool pdl,
+                          cudaStream_t q, cudaStream_t q2, cudaEvent_t rest) {
   typedef typename P::TC TC;
   const int64_t k0 = r * FWB;
   typename P::TA *W = ws + (size_t)(r % 2) * FWB * np, *Wp = ws + (size_t)((r + 1) % 2) * FWB * np;
   const dim3 tgrid(FWB / 32, (unsigned)(np / 32)), tblock(32, 8);
-  if (r > 0) launch_panels<P>(d, np, Wp, k0 - FWB, k0, q);
-  const cudaError_t e = launch_diag<P>(d, np, k0, q, cluster);
-  if (e != cudaSuccess) return e;
-  if (np > FWB) {
-    k_transpose<TC><<<tgrid, tblock, 0, q>>>(d, np, k0, W);
-    launch_panels<P>(d, np, W, k0, k0, q);
-    k_transpose<TC><<<tgrid, tblock, 0, q>>>(d, np, k0, W);
+  const bool split = q2 && r > 0;
+  cudaError_t e = cudaSuccess;
+  if (split) {
+    e = launch_panels<P>(d, np, Wp, k0 - FWB, k0, PANELS_OFF_DIAG, q2, false);
+    if (e == cudaSuccess) e = cudaEventRecord(rest, q2);
+    if (e == cudaSuccess) e = launch_panels<P>(d, np, Wp, k0 - FWB, k0, PANELS_DIAG, q, false);
+  } else if (r > 0) {
+    e = launch_panels<P>(d, np, Wp, k0 - FWB, k0, PANELS_ALL, q, false);
   }
-  return cudaGetLastError();
+  if (e == cudaSuccess) e = launch_diag<P>(d, np, k0, q, cluster, pdl && r > 0);
+  if (np > FWB) {
+    if (e == cudaSuccess && split) e = cudaStreamWaitEvent(q, rest, 0);
+    if (e == cudaSuccess) e = launch_pdl(k_transpose<TC>, tgrid, tblock, 0, q, pdl && !split, (const TC *)d, np, k0, W);
+    if (e == cudaSuccess) e = launch_panels<P>(d, np, W, k0, k0, PANELS_ALL, q, pdl);
+    if (e == cudaSuccess) e = launch_pdl(k_transpose<TC>, tgrid, tblock, 0, q, pdl, (const TC *)d, np, k0, W);
+  }
+  return e;
 }
 
 template <class P>
@@ -423,12 +515,16 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P, PanelShape<P>>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)PanelShape<P>::smem()));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
-  int dev = 0, clusters = 0;
+  GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest_pairs<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * (int)gsm));
+  int dev = 0, clusters = 0, sms = 0;
   GSP_CUDA_TRY(cudaGetDevice(&dev));
   GSP_CUDA_TRY(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev));
+  GSP_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   if (clusters) GSP_CUDA_TRY(diag_cluster_prepare<P>());
-  const int force = clock ? clock->diag : -1;
+  const FwForce force = clock ? clock->force : FwForce();
   constexpr bool pays = diag_cluster_pays<P>();
+  const bool pdl = clusters && force.pdl != 0, pairs = rest_in_pairs<P>(np, sms, force.pairs);
+  const bool split = pairs && force.split != 0;
   if (reflexive && n > 0) {
     k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
     GSP_CUDA_LAUNCHED();
@@ -436,7 +532,8 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   const int64_t nb = np / FWB;
   if (clock) GSP_CUDA_TRY(clock->start(nb));
   if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
-  GSP_CUDA_TRY(prepare_round<P>(d, np, 0, ws, diag_on_cluster(clusters, pays, np, 0, force), 0));
+  GSP_CUDA_TRY(
+      prepare_round<P>(d, np, 0, ws, diag_on_cluster(clusters, pays, np, 0, force.diag), pdl, 0, nullptr, nullptr));
   for (int64_t r = 0; r < nb; r++) {
     const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
     if (clock) {
@@ -446,12 +543,19 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
     if (kn >= 0) { /* S(r + 1) after S(r) and R(r - 1) */
       GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
       GSP_CUDA_TRY(cudaStreamWaitEvent(side.q, side.main, 0));
-      GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, ws, diag_on_cluster(clusters, pays, np, r + 1, force), side.q));
+      if (split) GSP_CUDA_TRY(cudaStreamWaitEvent(side.q2, side.main, 0));
+      GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, ws, diag_on_cluster(clusters, pays, np, r + 1, force.diag), pdl,
+                                    side.q, split ? side.q2 : nullptr, side.rest));
       GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
     }
     if (nb > 1) {
-      k_rest<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(
-          d, np, ws + (size_t)(r % 2) * FWB * np, k0, kn);
+      TA *W = ws + (size_t)(r % 2) * FWB * np;
+      if (pairs) {
+        const int64_t tiles = (nb - (kn >= 0 ? 2 : 1)) * (np / Sh::BN - (kn >= 0 ? 2 : 1) * (FWB / Sh::BN));
+        k_rest_pairs<P><<<(unsigned)((tiles + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
+      } else {
+        k_rest<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, W, k0, kn);
+      }
       GSP_CUDA_LAUNCHED();
     }
     if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
@@ -547,10 +651,10 @@ gsp_info run_numeric(T *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s,
 
 /* Bench-only (gsp_cuda_fw_phases): the reflexive closure with its phase
  * times; run() is the closure given the clock. */
-template <class Run> gsp_info timed_closure(int diag, float ms[3], Run run) {
+template <class Run> gsp_info timed_closure(int variant, float ms[3], Run run) {
   gsp_info info = GSP_SUCCESS;
   PhaseClock clock;
-  clock.diag = diag;
+  clock.force = FwForce::of(variant);
 #define GSP_FREE_ALL ((void)0)
   bool cycle = false;
   if ((info = run(&clock, &cycle)) != GSP_SUCCESS) return info;
@@ -585,34 +689,34 @@ template <class T> T zero_of(gsp_semiring s) {
                               bool *cycle);                                                                \
   gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s);      \
   gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s);                                        \
-  gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, int diag, float ms[3]);
+  gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, int variant, float ms[3]);
 GSP_CU_DECL_(i32, int32_t)
 GSP_CU_DECL_(i64, int64_t)
 GSP_CU_DECL_(f32, float)
 GSP_CU_DECL_(f64, double)
 #undef GSP_CU_DECL_
 gsp_info gsp__cuda_fw_i32_dpx(int32_t *d, int32_t *succ, int64_t n, int64_t np, bool reflexive, bool *cycle);
-gsp_info gsp__cuda_fw_phases_i32_dpx(int32_t *d, int64_t n, int64_t np, int diag, float ms[3]);
+gsp_info gsp__cuda_fw_phases_i32_dpx(int32_t *d, int64_t n, int64_t np, int variant, float ms[3]);
 gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive);
 /* depth: bits of k per round, 256 or 512 */
 gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive, int depth);
 gsp_info gsp__cuda_count_bits(int64_t *count, const uint64_t *d, int64_t n, int64_t np);
 
-#define GSP_CU_DEFINE_TYPE_(sfx, ct)                                                                        \
-  gsp_info gsp__cuda_fw_##sfx(ct *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive,  \
-                              bool *cycle) {                                                                \
-    return gspcu::run_numeric<ct>(d, succ, n, np, s, reflexive, cycle);                                     \
-  }                                                                                                         \
-  gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s) {      \
-    return gspcu::count_numeric<ct>(count, d, n, np, s);                                                    \
-  }                                                                                                         \
-  gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s) {                                        \
-    return gspcu::fill<ct>(d, (size_t)np * (size_t)np, gspcu::zero_of<ct>(s));                              \
-  }                                                                                                         \
-  gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, int diag, float ms[3]) { \
-    return gspcu::timed_closure(diag, ms, [&](gspcu::PhaseClock *c, bool *cycle) {                          \
-      return gspcu::run_numeric<ct>(d, NULL, n, np, s, true, cycle, c);                                     \
-    });                                                                                                     \
+#define GSP_CU_DEFINE_TYPE_(sfx, ct)                                                                           \
+  gsp_info gsp__cuda_fw_##sfx(ct *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive,     \
+                              bool *cycle) {                                                                   \
+    return gspcu::run_numeric<ct>(d, succ, n, np, s, reflexive, cycle);                                        \
+  }                                                                                                            \
+  gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s) {         \
+    return gspcu::count_numeric<ct>(count, d, n, np, s);                                                       \
+  }                                                                                                            \
+  gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s) {                                           \
+    return gspcu::fill<ct>(d, (size_t)np * (size_t)np, gspcu::zero_of<ct>(s));                                 \
+  }                                                                                                            \
+  gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, int variant, float ms[3]) { \
+    return gspcu::timed_closure(variant, ms, [&](gspcu::PhaseClock *c, bool *cycle) {                          \
+      return gspcu::run_numeric<ct>(d, NULL, n, np, s, true, cycle, c);                                        \
+    });                                                                                                        \
   }
 
 #endif /* GSP_CUDA_FW_CUH */

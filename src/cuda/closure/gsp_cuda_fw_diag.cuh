@@ -39,6 +39,7 @@
 #include <type_traits>
 
 #include "gsp_cuda_internal.cuh"
+#include "gsp_cuda_fw_pdl.cuh"
 #include "gsp_cuda_fw_vec.cuh"
 
 namespace gspcu {
@@ -134,11 +135,13 @@ __global__ void __launch_bounds__(diag_threads<TQ>()) k_diag(typename P::TC *D, 
   const DiagBlock<P, TQ, FWB> b{0, (int)threadIdx.x / S, (int)threadIdx.x % S, rowk, colk, nullptr};
   TC c[TQ][TQ];
   TC *tile = D + (size_t)k0 * ld + k0;
+  pdl_wait();
 #pragma unroll
   for (int r = 0; r < TQ; r++) ldv<TQ, 0>(c[r], tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ);
   diag_publish<P, TQ, FWB, 0>(c, 0, b);
 #pragma unroll 1
   for (int kq = 0; kq < S; kq++) diag_steps<P, TQ, FWB, 0>(c, kq, b);
+  pdl_trigger();
 #pragma unroll
   for (int r = 0; r < TQ; r++) stv<TQ, 0>(tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ, c[r]);
 }
@@ -172,6 +175,7 @@ __global__ void __launch_bounds__(DC_THREADS) k_diag_cluster(typename P::TC *D, 
   DiagBlock<P, DT, DS> b{(int)cl.block_rank(), (int)threadIdx.x / DX, (int)threadIdx.x % DX, sm.rowk, sm.colk, nullptr};
   TC c[DT][DT];
   TC *strip = D + (size_t)(k0 + b.rank * DS) * ld + k0;
+  pdl_wait();
 #pragma unroll
   for (int r = 0; r < DT; r++) ldv<DT, 0>(c[r], strip + (size_t)(b.ty * DT + r) * ld + b.tx * DT);
   /* no block's shared memory is written before every block has started:
@@ -204,6 +208,7 @@ __global__ void __launch_bounds__(DC_THREADS) k_diag_cluster(typename P::TC *D, 
       for (int kq = p * QP; kq < (p + 1) * QP; kq++) diag_steps<P, DT, DS, 0>(c, kq, b);
     }
   }
+  pdl_trigger();
 #pragma unroll
   for (int r = 0; r < DT; r++) stv<DT, 0>(strip + (size_t)(b.ty * DT + r) * ld + b.tx * DT, c[r]);
 #endif
@@ -216,24 +221,24 @@ template <class P> cudaError_t diag_cluster_prepare() {
 }
 
 /* The diagonal tile of D at (k0, k0) on stream q: one block, or a cluster
- * (after diag_cluster_prepare). */
-template <class P> cudaError_t launch_diag(typename P::TC *D, int64_t ld, int64_t k0, cudaStream_t q, bool cluster) {
-  if (!cluster) {
-    k_diag<P><<<1, diag_threads<diag_tq<P>()>(), 0, q>>>(D, ld, k0);
-    return cudaGetLastError();
-  }
+ * (after diag_cluster_prepare); pdl as for launch_pdl. */
+template <class P>
+cudaError_t launch_diag(typename P::TC *D, int64_t ld, int64_t k0, cudaStream_t q, bool cluster, bool pdl = false) {
+  if (!cluster) return launch_pdl(k_diag<P>, dim3(1), dim3(diag_threads<diag_tq<P>()>()), 0, q, pdl, D, ld, k0);
   cudaLaunchConfig_t cfg = {};
-  cudaLaunchAttribute at[1];
+  cudaLaunchAttribute at[2];
   at[0].id = cudaLaunchAttributeClusterDimension;
   at[0].val.clusterDim.x = DC;
   at[0].val.clusterDim.y = 1;
   at[0].val.clusterDim.z = 1;
+  at[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  at[1].val.programmaticStreamSerializationAllowed = 1;
   cfg.gridDim = dim3(DC);
   cfg.blockDim = dim3(DC_THREADS);
   cfg.dynamicSmemBytes = diag_cluster_smem<typename P::TC>();
   cfg.stream = q;
   cfg.attrs = at;
-  cfg.numAttrs = 1;
+  cfg.numAttrs = pdl ? 2 : 1;
   return cudaLaunchKernelEx(&cfg, k_diag_cluster<P>, D, ld, k0);
 }
 

@@ -10,8 +10,8 @@ gsp_info gsp__cuda_fw_i32_dpx(int32_t *d, int32_t *succ, int64_t n, int64_t np, 
               : plain();
 }
 
-gsp_info gsp__cuda_fw_phases_i32_dpx(int32_t *d, int64_t n, int64_t np, int diag, float ms[3]) {
-  return gspcu::timed_closure(diag, ms, [&](gspcu::PhaseClock *c, bool *cycle) {
+gsp_info gsp__cuda_fw_phases_i32_dpx(int32_t *d, int64_t n, int64_t np, int variant, float ms[3]) {
+  return gspcu::timed_closure(variant, ms, [&](gspcu::PhaseClock *c, bool *cycle) {
     return gspcu::run_fw<PolMinPlusU32>(d, n, np, true, cycle, c);
   });
 }

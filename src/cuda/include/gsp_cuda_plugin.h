@@ -132,7 +132,7 @@ typedef struct {
   gsp_info (*fw_device)(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
                         bool nonneg_i32, bool *cycle);
   gsp_info (*fw_bits_impl)(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth);
-  gsp_info (*fw_phases)(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int diag,
+  gsp_info (*fw_phases)(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int variant,
                         float ms[3]);
   gsp_info (*count_present)(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s);
   gsp_info (*fill_zero)(void *d, int64_t np, gsp_type t, gsp_semiring s);

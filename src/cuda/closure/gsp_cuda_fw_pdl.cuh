@@ -1,0 +1,49 @@
+/*
+ * Programmatic dependent launch (sm_90) for the side chain of the closure's
+ * rounds (gsp_cuda_fw.cuh): a kernel launched by launch_pdl may start while
+ * the kernel before it in its stream ends, so its launch overlaps that
+ * kernel's last blocks. It waits in pdl_wait, before it reads anything,
+ * until that kernel has finished and its writes are visible; pdl_trigger
+ * (each block of the earlier kernel, before its last stores) lets the
+ * launch begin; without it, it begins as the blocks exit. Both are no-ops
+ * in a kernel launched without the attribute.
+ */
+#ifndef GSP_CUDA_FW_PDL_CUH
+#define GSP_CUDA_FW_PDL_CUH
+
+#include <cuda_runtime.h>
+
+namespace gspcu {
+
+__device__ __forceinline__ void pdl_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void pdl_trigger() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/* k<<<grid, block, smem, q>>>(args...), programmatically dependent on the
+ * kernel before it in q where pdl (sm_90 and up: run_fw passes the
+ * device's cluster support, which comes with it). */
+template <class... Kp, class... Args>
+cudaError_t launch_pdl(void (*k)(Kp...), dim3 grid, dim3 block, size_t smem, cudaStream_t q, bool pdl, Args... args) {
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  at[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = q;
+  cfg.attrs = at;
+  cfg.numAttrs = pdl ? 1 : 0;
+  return cudaLaunchKernelEx(&cfg, k, args...);
+}
+
+} /* namespace gspcu */
+
+#endif /* GSP_CUDA_FW_PDL_CUH */
