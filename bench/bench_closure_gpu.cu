@@ -492,10 +492,10 @@ template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
                  : "agrees with tq4 (floats: within rounding)");
     if (!same) exit(1);
   };
-  one(4, [&] { gspcu::k_diag<P, 4><<<1, gspcu::diag_threads<4>()>>>(d, F, 0); });
-  one(8, [&] { gspcu::k_diag<P, 8><<<1, gspcu::diag_threads<8>()>>>(d, F, 0); });
+  one(4, [&] { gspcu::k_diag<P, 4><<<1, gspcu::diag_threads<4>()>>>(d, F, 0, nullptr); });
+  one(8, [&] { gspcu::k_diag<P, 8><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr); });
   CK(gspcu::diag_cluster_prepare<P>());
-  one(0, [&] { CK(gspcu::launch_diag<P>(d, F, 0, 0, true)); });
+  one(0, [&] { CK(gspcu::launch_diag<P>(d, F, 0, nullptr, 0, true, false)); });
   cudaEventDestroy(e0), cudaEventDestroy(e1);
   cudaFree(src), cudaFree(d);
 }

@@ -12,15 +12,14 @@
  *     k_diag      close D[K, K] (one block; fp64, int64 and saturating
  *                 int32 up to n = 2048 a cluster of four:
  *                 gsp_cuda_fw_diag.cuh, diag_on_cluster below),
- *     k_transpose D[:, K] transposed into the workspace W[r % 2]
- *                 (W[k][i] = D[i][k0+k]) so the A operand of the products
- *                 loads with 16-byte cp.async,
- *     k_panels    row panel D[K, j] ⊕= Diag ⊗ D[K, j] (A' = W[:, K]) and
- *                 column panel D[i, K] ⊕= D[i, K] ⊗ Diag (A' = W[:, i]),
- *     k_transpose refresh W[r % 2] with the updated column panel;
+ *     k_panels    row panel D[K, j] ⊕= Diag ⊗ D[K, j] and column panel
+ *                 D[i, K] ⊕= D[i, K] ⊗ Diag;
  *   R(r) (main stream): k_rest, every tile outside stripes r and r + 1.
+ * The products take their A operand, the column panel, transposed from a
+ * workspace (FwWork: W[k][i] = D[i][k0 + k]) so that it loads with 16-byte
+ * cp.async; the kernels that write a column panel also store it there.
  * S(r + 1) runs beside R(r): it needs S(r) and R(r - 1) (stripe r + 1's
- * tiles and W[(r + 1) % 2] were last touched there), R(r + 1) needs S(r + 1)
+ * tiles and the workspaces were last touched there), R(r + 1) needs S(r + 1)
  * and R(r). So the diagonal tile and the panels (a few dozen blocks) leave
  * the critical path once R(r) is the longer of the two (on an H100 from
  * n = 4096; docs/performance.md). Below, where S sets the pace, R(r) goes
@@ -101,10 +100,11 @@ template <class P, int NARROW = 1> struct Shape {
  * this one is computed. Blocks whose row start is skip_r or whose column
  * start lies in [skip_c0, skip_c1) do nothing.
  */
-template <class P, class Sh = Shape<P>, int PART = -1, bool TRIGGER = false>
+template <class P, class Sh = Shape<P>, int PART = -1, bool SIDE = false>
 __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_t ldc,
                                           const typename P::TA *__restrict__ At, int64_t lda,
-                                          const typename P::TC *__restrict__ B, int64_t ldb, int64_t r0, int64_t c0) {
+                                          const typename P::TC *__restrict__ B, int64_t ldb, int64_t r0, int64_t c0,
+                                          typename P::TA *__restrict__ Xt = nullptr, int64_t xc0 = 0) {
   typedef typename P::TC TC;
   typedef typename P::TA TA;
   constexpr int TM = Sh::TM, TN = Sh::TN, BM = Sh::BM, BN = Sh::BN, KS = Sh::KS;
@@ -171,7 +171,7 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
     sync(); /* the next iteration's loads overwrite this buffer */
   }
 
-  if constexpr (TRIGGER) pdl_trigger(); /* the side chain's next kernel may launch */
+  if constexpr (SIDE) pdl_trigger(); /* the side chain's next kernel may launch */
 #pragma unroll
   for (int r = 0; r < TM; r++) {
     const int64_t row = r0 + (r < TM / 2 ? ty * (TM / 2) + r : BM / 2 + ty * (TM / 2) + r - TM / 2);
@@ -179,6 +179,19 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
     stv<TN / 2, 0>(dst + tx * (TN / 2), c[r]);
     stv<TN / 2, TN / 2>(dst + BN / 2 + tx * (TN / 2), c[r]);
   }
+  if constexpr (SIDE)
+    if (Xt) { /* Xt[c - xc0][row] = C[row][c]: columns of the column panel, transposed (k_panels) */
+#pragma unroll
+      for (int j = 0; j < TN; j++) {
+        const int64_t col = c0 + (j < TN / 2 ? tx * (TN / 2) + j : BN / 2 + tx * (TN / 2) + j - TN / 2);
+        TA *dst = Xt + (size_t)(col - xc0) * ldc + r0 + ty * (TM / 2);
+        TA v[TM];
+#pragma unroll
+        for (int r = 0; r < TM; r++) v[r] = c[r][j];
+        stv<TM / 2, 0>(dst, v);
+        stv<TM / 2, TM / 2>(dst + BM / 2, v);
+      }
+    }
 }
 
 template <class P>
@@ -192,38 +205,45 @@ __global__ void __launch_bounds__(GT, 2)
   gemm_tile<P>(C, ldc, At, lda, B, ldb, r0, c0);
 }
 
+/* Which tiles of the stripe: all of them, only the diagonal tile D[ks, ks]
+ * (grid FWB / BN: the next round's diagonal tile, which its closure needs
+ * first), or all but that one. */
+enum PanelPart { PANELS_ALL, PANELS_DIAG, PANELS_OFF_DIAG };
+
 /* One stripe in one grid (np / BN row tiles, then FWB / BN column tiles to a
  * row block): C = D, A' = W (the column panel of K = kb.. transposed), B =
  * D[K, :]; the row tiles of block row ks but those of block column kb, the
  * column tiles of block column ks but those of block rows kb and ks.
  * ks = kb: the two panels of round kb (D[K, K] closed); ks = the next
- * round's block: its stripe's update by round kb. */
-/* Which tiles of the stripe: all of them, only the diagonal tile D[ks, ks]
- * (grid FWB / BN: the next round's diagonal tile, which its closure needs
- * first), or all but that one. */
-enum PanelPart { PANELS_ALL, PANELS_DIAG, PANELS_OFF_DIAG };
+ * round's block: its stripe's update by round kb. The column tiles are also
+ * stored transposed into Xcol (Xcol[k][i] = D[i][ks + k]), and the row tile
+ * of block column kb + 1 into Xrow (Xrow[k][i] = D[i][kb + FWB + k]; none
+ * where null): the workspaces of the products that read this column panel
+ * next (run_fw). */
 template <class Sh> constexpr unsigned panel_blocks(int64_t np, PanelPart part) {
   return part == PANELS_DIAG ? FWB / Sh::BN : (unsigned)(np / Sh::BN + FWB / Sh::BN * (np / Sh::BM));
 }
 template <class P, class Sh>
 __global__ void __launch_bounds__(GT, 2)
     k_panels(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t kb, int64_t ks,
-             PanelPart part) {
+             PanelPart part, typename P::TA *Xcol, typename P::TA *Xrow) {
   constexpr int BM = Sh::BM, BN = Sh::BN, CB = FWB / BN;
   static_assert(BM == FWB, "a row panel block holds all FWB rows it reads (in place)");
   pdl_wait();
   const int64_t nrow = ld / BN, b = blockIdx.x;
-  int64_t r0, c0;
+  int64_t r0, c0, xc0 = ks;
+  typename P::TA *xt = Xcol;
   if (part == PANELS_DIAG) {
-    r0 = ks, c0 = ks + b * BN;
+    r0 = ks, c0 = ks + b * BN, xt = nullptr;
   } else if (b < nrow) {
     r0 = ks, c0 = b * BN;
     if ((c0 >= kb && c0 < kb + FWB) || (part == PANELS_OFF_DIAG && c0 >= ks && c0 < ks + FWB)) return;
+    xc0 = kb + FWB, xt = c0 >= xc0 && c0 < xc0 + FWB ? Xrow : nullptr;
   } else {
     r0 = (b - nrow) / CB * BM, c0 = ks + (b - nrow) % CB * BN;
     if (r0 == kb || r0 == ks) return;
   }
-  gemm_tile<P, Sh, -1, true>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0);
+  gemm_tile<P, Sh, -1, true>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0, xt, xc0);
 }
 
 /* Round k0's other tiles (grid np / BN x np / BM): all but block rows and
@@ -384,13 +404,14 @@ struct SideStream {
   }
 };
 
-/* run_fw's scratch: the two workspaces W, the cycle flag and the side
- * stream. Up to FW_SCRATCH_KEEP bytes of W they stay allocated between
+/* run_fw's scratch: the workspaces (FwWork), the cycle flag and the side
+ * streams. Up to FW_SCRATCH_KEEP bytes of workspace (np = 4096 in any
+ * type) they stay allocated between
  * calls (gsp_cuda_fw.cu; one call at a time, a concurrent call makes its
  * own): allocated and freed each call (cudaFree waits for the device),
  * an fp32 closure at n = 2048 took 1.55-1.62 ms on an H100, kept
  * 1.33-1.36 ms. */
-constexpr size_t FW_SCRATCH_KEEP = (size_t)8 << 20;
+constexpr size_t FW_SCRATCH_KEEP = (size_t)16 << 20;
 struct FwScratch {
   void *ws = nullptr;
   size_t cap = 0; /* bytes of ws */
@@ -398,13 +419,11 @@ struct FwScratch {
   SideStream side;
   int slot = -1; /* the cache entry it came from, -1: the call's own */
 };
-/* s with at least ws_bytes of W; fw_scratch_put(s, ok) after it, also on
+/* s with at least ws_bytes of workspace; fw_scratch_put(s, ok) after it, also on
  * failure (ok false: nothing is kept). */
 gsp_info fw_scratch_get(FwScratch *s, size_t ws_bytes);
 void fw_scratch_put(FwScratch *s, bool ok);
 
-/* S(r) of the header on stream q: stripe r's update by round r - 1 (W[(r -
- * 1) % 2]; none for r = 0), the diagonal tile, the panels. */
 /* Up to this size the panels run on narrow blocks (Shape<P, 2>): there
  * they are on the critical path (the side stream's chain: stripe update,
  * diagonal, panels) with fewer blocks than SMs, and twice the blocks of
@@ -417,15 +436,15 @@ template <class P> using PanelShape = Shape<P, 2>;
 /* k_panels on stream q with the shape for np; pdl as for launch_pdl. */
 template <class P>
 cudaError_t launch_panels(typename P::TC *d, int64_t np, const typename P::TA *W, int64_t kb, int64_t ks,
-                          PanelPart part, cudaStream_t q, bool pdl) {
+                          PanelPart part, typename P::TA *Xcol, typename P::TA *Xrow, cudaStream_t q, bool pdl) {
   if (np <= NARROW_PANELS_NP) {
     typedef PanelShape<P> Sh;
     return launch_pdl(k_panels<P, Sh>, dim3(panel_blocks<Sh>(np, part)), dim3(GT), Sh::smem(), q, pdl, d, np, W, kb, ks,
-                      part);
+                      part, Xcol, Xrow);
   }
   typedef Shape<P> Sh;
   return launch_pdl(k_panels<P, Sh>, dim3(panel_blocks<Sh>(np, part)), dim3(GT), Sh::smem(), q, pdl, d, np, W, kb, ks,
-                    part);
+                    part, Xcol, Xrow);
 }
 
 /* Whether the diagonal on a cluster (k_diag_cluster) beats one block
@@ -467,33 +486,56 @@ template <class P> bool rest_in_pairs(int64_t np, int sms, int force) {
   return tiles > sms && 4 * ((tiles + 1) / 2) <= 3 * (int64_t)sms;
 }
 
+/* run_fw's workspaces, FWB x np each, column panels transposed (W[k][i] =
+ * D[i][k0 + k]), so that the A operand of the products loads with 16-byte
+ * cp.async: T(r) round r's as its panels left it (A' of R(r) and of stripe
+ * r + 1's update), X(r) round r's before its panels (their A'), written by
+ * the kernels that produce its parts: round r - 1's row panel (block row
+ * r - 1), stripe r's update (the other rows), the diagonal tile; in round 0
+ * by k_transpose. Two of each: S(r + 1) writes T(r + 1) and X(r + 2) while
+ * R(r) reads T(r). */
+template <class TA> struct FwWork {
+  TA *ws;
+  int64_t np;
+  TA *T(int64_t r) const {
+    return ws + (size_t)(r % 2) * FWB * np;
+  }
+  TA *X(int64_t r) const {
+    return ws + (size_t)(2 + r % 2) * FWB * np;
+  }
+  static size_t bytes(int64_t np) {
+    return 4 * (size_t)FWB * np * sizeof(TA);
+  }
+};
+
 /* S(r) of the header on stream q (pdl: the device has programmatic
  * dependent launch). With q2 (where the other tiles go in pairs: the side
  * chain sets the pace), stripe r's update is split: the diagonal tile's on
  * q before its closure, the rest on q2 beside it (q2 already ordered after
  * what q waits for), and the panels wait for it (event rest). */
 template <class P>
-cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, typename P::TA *ws, bool cluster, bool pdl,
-                          cudaStream_t q, cudaStream_t q2, cudaEvent_t rest) {
+cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, const FwWork<typename P::TA> &w, bool cluster,
+                          bool pdl, cudaStream_t q, cudaStream_t q2, cudaEvent_t rest) {
   typedef typename P::TC TC;
   const int64_t k0 = r * FWB;
-  typename P::TA *W = ws + (size_t)(r % 2) * FWB * np, *Wp = ws + (size_t)((r + 1) % 2) * FWB * np;
-  const dim3 tgrid(FWB / 32, (unsigned)(np / 32)), tblock(32, 8);
   const bool split = q2 && r > 0;
   cudaError_t e = cudaSuccess;
   if (split) {
-    e = launch_panels<P>(d, np, Wp, k0 - FWB, k0, PANELS_OFF_DIAG, q2, false);
+    e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_OFF_DIAG, w.X(r), nullptr, q2, false);
     if (e == cudaSuccess) e = cudaEventRecord(rest, q2);
-    if (e == cudaSuccess) e = launch_panels<P>(d, np, Wp, k0 - FWB, k0, PANELS_DIAG, q, false);
+    if (e == cudaSuccess)
+      e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_DIAG, nullptr, nullptr, q, false);
   } else if (r > 0) {
-    e = launch_panels<P>(d, np, Wp, k0 - FWB, k0, PANELS_ALL, q, false);
+    e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_ALL, w.X(r), nullptr, q, false);
   }
-  if (e == cudaSuccess) e = launch_diag<P>(d, np, k0, q, cluster, pdl && r > 0);
+  if (e == cudaSuccess) e = launch_diag<P>(d, np, k0, w.X(r), q, cluster, pdl && r > 0);
   if (np > FWB) {
     if (e == cudaSuccess && split) e = cudaStreamWaitEvent(q, rest, 0);
-    if (e == cudaSuccess) e = launch_pdl(k_transpose<TC>, tgrid, tblock, 0, q, pdl && !split, (const TC *)d, np, k0, W);
-    if (e == cudaSuccess) e = launch_panels<P>(d, np, W, k0, k0, PANELS_ALL, q, pdl);
-    if (e == cudaSuccess) e = launch_pdl(k_transpose<TC>, tgrid, tblock, 0, q, pdl, (const TC *)d, np, k0, W);
+    if (e == cudaSuccess && r == 0)
+      e = launch_pdl(k_transpose<TC>, dim3(FWB / 32, (unsigned)(np / 32)), dim3(32, 8), 0, q, pdl, (const TC *)d, np,
+                     k0, w.X(0));
+    typename P::TA *xn = k0 + FWB < np ? w.X(r + 1) : nullptr; /* block row r's tile (r, r + 1) */
+    if (e == cudaSuccess) e = launch_panels<P>(d, np, w.X(r), k0, k0, PANELS_ALL, w.T(r), xn, q, pdl && !split);
   }
   return e;
 }
@@ -506,8 +548,8 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   FwScratch sc;
 #define GSP_FREE_ALL fw_scratch_put(&sc, false)
   *cycle = false;
-  GSP_TRY(fw_scratch_get(&sc, 2 * (size_t)FWB * np * sizeof(TA)));
-  TA *ws = (TA *)sc.ws;
+  GSP_TRY(fw_scratch_get(&sc, FwWork<TA>::bytes(np)));
+  const FwWork<TA> w{(TA *)sc.ws, np};
   int *dflag = sc.flag;
   SideStream &side = sc.side;
   const size_t gsm = Sh::smem();
@@ -533,7 +575,7 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   if (clock) GSP_CUDA_TRY(clock->start(nb));
   if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
   GSP_CUDA_TRY(
-      prepare_round<P>(d, np, 0, ws, diag_on_cluster(clusters, pays, np, 0, force.diag), pdl, 0, nullptr, nullptr));
+      prepare_round<P>(d, np, 0, w, diag_on_cluster(clusters, pays, np, 0, force.diag), pdl, 0, nullptr, nullptr));
   for (int64_t r = 0; r < nb; r++) {
     const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
     if (clock) {
@@ -544,12 +586,12 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
       GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
       GSP_CUDA_TRY(cudaStreamWaitEvent(side.q, side.main, 0));
       if (split) GSP_CUDA_TRY(cudaStreamWaitEvent(side.q2, side.main, 0));
-      GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, ws, diag_on_cluster(clusters, pays, np, r + 1, force.diag), pdl,
+      GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, w, diag_on_cluster(clusters, pays, np, r + 1, force.diag), pdl,
                                     side.q, split ? side.q2 : nullptr, side.rest));
       GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
     }
     if (nb > 1) {
-      TA *W = ws + (size_t)(r % 2) * FWB * np;
+      TA *W = w.T(r);
       if (pairs) {
         const int64_t tiles = (nb - (kn >= 0 ? 2 : 1)) * (np / Sh::BN - (kn >= 0 ? 2 : 1) * (FWB / Sh::BN));
         k_rest_pairs<P><<<(unsigned)((tiles + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);

@@ -127,8 +127,24 @@ __device__ __forceinline__ void diag_steps(typename P::TC (&c)[TQ][TQ], int kq, 
   if constexpr (Q + 1 < TQ) diag_steps<P, TQ, R, Q + 1>(c, kq, b);
 }
 
+/* Both kernels store the closed tile into D and, transposed, into Xt[k][k0 +
+ * i] = D[k0 + i][k0 + k] (row stride ld; none where null): its rows of the
+ * workspace X of the round's panels (FwWork, gsp_cuda_fw.cuh). c: a
+ * thread's entries, rows i0 .. of D, columns kc .. of the tile. */
+template <class TC, int R, int C>
+__device__ __forceinline__ void diag_store_transposed(TC *Xt, int64_t ld, int64_t i0, int kc, const TC (&c)[R][C]) {
+#pragma unroll
+  for (int e = 0; e < C; e++) {
+    TC v[R];
+#pragma unroll
+    for (int r = 0; r < R; r++) v[r] = c[r][e];
+    stv<R, 0>(Xt + (size_t)(kc + e) * ld + i0, v);
+  }
+}
+
 template <class P, int TQ = diag_tq<P>()>
-__global__ void __launch_bounds__(diag_threads<TQ>()) k_diag(typename P::TC *D, int64_t ld, int64_t k0) {
+__global__ void __launch_bounds__(diag_threads<TQ>())
+    k_diag(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt) {
   typedef typename P::TC TC;
   constexpr int S = FWB / TQ;
   __shared__ __align__(16) TC rowk[2][FWB], colk[2][FWB];
@@ -144,6 +160,7 @@ __global__ void __launch_bounds__(diag_threads<TQ>()) k_diag(typename P::TC *D, 
   pdl_trigger();
 #pragma unroll
   for (int r = 0; r < TQ; r++) stv<TQ, 0>(tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ, c[r]);
+  if (Xt) diag_store_transposed(Xt, ld, k0 + b.ty * TQ, b.tx * TQ, c);
 }
 
 /* k_diag_cluster's shared memory: the phase owner's strip as pushed,
@@ -162,7 +179,8 @@ template <class TC> constexpr size_t diag_cluster_smem() {
 }
 
 template <class P>
-__global__ void __launch_bounds__(DC_THREADS) k_diag_cluster(typename P::TC *D, int64_t ld, int64_t k0) {
+__global__ void __launch_bounds__(DC_THREADS)
+    k_diag_cluster(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap(); /* clusters need sm_90; diag_on_cluster never picks this there */
 #else
@@ -211,6 +229,7 @@ __global__ void __launch_bounds__(DC_THREADS) k_diag_cluster(typename P::TC *D, 
   pdl_trigger();
 #pragma unroll
   for (int r = 0; r < DT; r++) stv<DT, 0>(strip + (size_t)(b.ty * DT + r) * ld + b.tx * DT, c[r]);
+  if (Xt) diag_store_transposed(Xt, ld, k0 + b.rank * DS + b.ty * DT, b.tx * DT, c);
 #endif
 }
 
@@ -223,8 +242,9 @@ template <class P> cudaError_t diag_cluster_prepare() {
 /* The diagonal tile of D at (k0, k0) on stream q: one block, or a cluster
  * (after diag_cluster_prepare); pdl as for launch_pdl. */
 template <class P>
-cudaError_t launch_diag(typename P::TC *D, int64_t ld, int64_t k0, cudaStream_t q, bool cluster, bool pdl = false) {
-  if (!cluster) return launch_pdl(k_diag<P>, dim3(1), dim3(diag_threads<diag_tq<P>()>()), 0, q, pdl, D, ld, k0);
+cudaError_t launch_diag(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt, cudaStream_t q, bool cluster,
+                        bool pdl) {
+  if (!cluster) return launch_pdl(k_diag<P>, dim3(1), dim3(diag_threads<diag_tq<P>()>()), 0, q, pdl, D, ld, k0, Xt);
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute at[2];
   at[0].id = cudaLaunchAttributeClusterDimension;
@@ -239,7 +259,7 @@ cudaError_t launch_diag(typename P::TC *D, int64_t ld, int64_t k0, cudaStream_t 
   cfg.stream = q;
   cfg.attrs = at;
   cfg.numAttrs = pdl ? 2 : 1;
-  return cudaLaunchKernelEx(&cfg, k_diag_cluster<P>, D, ld, k0);
+  return cudaLaunchKernelEx(&cfg, k_diag_cluster<P>, D, ld, k0, Xt);
 }
 
 } /* namespace gspcu */

@@ -171,7 +171,7 @@ template <class P> struct CudaExec {
   gsp_info diag(int d, T *D, int64_t ld, Q q) {
     gsp_info info = use(d);
     if (info != GSP_SUCCESS) return info;
-    return cuda_ok(launch_diag<P>(D, ld, 0, q, false), "kernel launch");
+    return cuda_ok(launch_diag<P>(D, ld, 0, nullptr, q, false, false), "kernel launch");
   }
   gsp_info tr(int d, T *dst, int64_t ldd, const T *src, int64_t lds, int64_t rows, int64_t cols, Q q) {
     gsp_info info = use(d);
