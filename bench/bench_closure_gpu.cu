@@ -335,8 +335,8 @@ static void check_successors(const void *d, const int32_t *succ, int64_t n, int6
 /* Tiled GPU closure: median of reps after one warm-up, fresh input each run.
  * variant >= 0: every run through gsp_cuda_fw_phases with run_fw's choices
  * forced (gsp_cuda_fw.h: the diagonal kernel, the other tiles in pairs,
- * programmatic dependent launch); its output is then checked against the
- * library's choice on the same input. */
+ * programmatic dependent launch, the split stripe update); its output is
+ * then checked against the library's choice on the same input. */
 static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool dpx, int reps, const char *label,
                         int bits_impl = -1, bool phases = false, int variant = -1) {
   const int64_t np = gsp_cuda_padded_n(t, n);

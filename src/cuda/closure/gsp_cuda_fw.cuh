@@ -256,6 +256,12 @@ __global__ void __launch_bounds__(GT, 2)
   gemm_tile<P>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0);
 }
 
+/* The number of a round's other tiles, with ne block rows and columns
+ * left out (those of the round, and of the next one when there is one). */
+template <class P> __host__ __device__ constexpr int64_t rest_tiles(int64_t np, int64_t ne) {
+  return (np / FWB - ne) * (np / Shape<P>::BN - ne * (FWB / Shape<P>::BN));
+}
+
 /* k_rest with two tiles to a block of 2 GT threads, for the sizes where
  * the other tiles take one wave (rest_in_pairs): a block then fills an SM's
  * registers, so the SMs it leaves free run the side chain alone, where
@@ -268,10 +274,10 @@ __global__ void __launch_bounds__(2 * GT, 1)
                  int64_t kn) {
   constexpr int BN = Shape<P>::BN, CB = FWB / BN;
   const int64_t ne = kn >= 0 ? 2 : 1, b0 = k0 / FWB; /* excluded: block rows / columns b0 .. b0 + ne - 1 */
-  const int64_t m = ld / FWB - ne, mc = ld / BN - ne * CB;
+  const int64_t mc = ld / BN - ne * CB;
   const int part = (int)threadIdx.x / GT;
   const int64_t t = (int64_t)blockIdx.x * 2 + part;
-  if (t >= m * mc) return;
+  if (t >= rest_tiles<P>(ld, ne)) return;
   const int64_t rb = t / mc, cb = t % mc;
   const int64_t r0 = (rb < b0 ? rb : rb + ne) * FWB, c0 = (cb < b0 * CB ? cb : cb + ne * CB) * BN;
   if (part == 0) gemm_tile<P, Shape<P>, 0>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0);
@@ -482,7 +488,7 @@ inline bool diag_on_cluster(bool clusters, bool pays, int64_t np, int64_t r, int
  * overrides. */
 template <class P> bool rest_in_pairs(int64_t np, int sms, int force) {
   if (force >= 0) return force != 0;
-  const int64_t tiles = (np / FWB - 2) * (np / Shape<P>::BN - 2 * (FWB / Shape<P>::BN));
+  const int64_t tiles = rest_tiles<P>(np, 2);
   return tiles > sms && 4 * ((tiles + 1) / 2) <= 3 * (int64_t)sms;
 }
 
@@ -528,7 +534,8 @@ cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, const FwWork
   } else if (r > 0) {
     e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_ALL, w.X(r), nullptr, q, false);
   }
-  if (e == cudaSuccess) e = launch_diag<P>(d, np, k0, w.X(r), q, cluster, pdl && r > 0);
+  /* round 0: k_transpose below writes all of X(0) */
+  if (e == cudaSuccess) e = launch_diag<P>(d, np, k0, r > 0 ? w.X(r) : nullptr, q, cluster, pdl && r > 0);
   if (np > FWB) {
     if (e == cudaSuccess && split) e = cudaStreamWaitEvent(q, rest, 0);
     if (e == cudaSuccess && r == 0)
@@ -593,8 +600,8 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
     if (nb > 1) {
       TA *W = w.T(r);
       if (pairs) {
-        const int64_t tiles = (nb - (kn >= 0 ? 2 : 1)) * (np / Sh::BN - (kn >= 0 ? 2 : 1) * (FWB / Sh::BN));
-        k_rest_pairs<P><<<(unsigned)((tiles + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
+        k_rest_pairs<P>
+            <<<(unsigned)((rest_tiles<P>(np, kn >= 0 ? 2 : 1) + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
       } else {
         k_rest<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, W, k0, kn);
       }
