@@ -21,11 +21,13 @@
  * round: the diagonal on one block or a cluster (-diag1, -diagc), the
  * other tiles in pairs with either (-pairs, -pairsc), and without
  * programmatic dependent launch (-nopdl, -pairs-nopdl), with the stripe
- * update in one piece (-pairs-nosplit); the other kernels
- * likewise at 1024 and 2048 (the first four). Each forced result is the
- * library's choice's bit for bit (integer weights). The forced rows are
- * timed through gsp_cuda_fw_phases, whose four events a round cost about
- * 0.3 ms at 2048: compare them with each other, not with the tiled rows.
+ * update in one piece (-pairs-nosplit), its rest on a stream of its own
+ * or beside the diagonal tile's closure (-pairs-q2, -pairsc-q2,
+ * -pairs-beside, -pairsc-beside); the other kernels likewise at 1024 and
+ * 2048 (the first four and the last four). Each
+ * forced result is the library's choice's bit for bit (integer weights).
+ * The forced rows are timed without the phase events (four a round cost
+ * about 0.3 ms at 2048), which one more run then measures.
  *
  * Each run closes a fresh random matrix (regenerated on the device between
  * runs, outside the timed region). Before timing, the tiled closure is
@@ -335,7 +337,8 @@ static void check_successors(const void *d, const int32_t *succ, int64_t n, int6
 /* Tiled GPU closure: median of reps after one warm-up, fresh input each run.
  * variant >= 0: every run through gsp_cuda_fw_phases with run_fw's choices
  * forced (gsp_cuda_fw.h: the diagonal kernel, the other tiles in pairs,
- * programmatic dependent launch, the split stripe update); its output is
+ * programmatic dependent launch, the split stripe update, the panels
+ * after the other tiles); its output is
  * then checked against the library's choice on the same input. */
 static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool dpx, int reps, const char *label,
                         int bits_impl = -1, bool phases = false, int variant = -1) {
@@ -355,9 +358,8 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
     bool cycle = false;
     CK(cudaEventRecord(e0));
     /* bits_impl: -1 the default closure, 0 LOP3, 256 / 512 tensor-core depth */
-    float ph[3];
     if (bits_impl >= 0) GK(gsp_cuda_fw_bits_impl(d, n, np, true, bits_impl));
-    else if (variant >= 0) GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, variant, ph));
+    else if (variant >= 0) GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, variant, NULL));
     else GK(gsp_cuda_fw_device(d, succ, n, np, t, s, true, dpx, &cycle));
     CK(cudaEventRecord(e1));
     CK(cudaEventSynchronize(e1));
@@ -441,8 +443,9 @@ template <class T> __global__ void k_gen_frac(T *d, int64_t n, uint64_t seed) {
   if (e < n * n) d[e] = (T)(1 + mix(seed ^ (uint64_t)e * 0x9E3779B97F4A7C15ULL) % 100000) / (T)7;
 }
 
-/* k_diag on one FWB x FWB tile for thread tiles TQ = 4 and 8: the same
- * output, and the time a launch (100 launches between two events). */
+/* k_diag on one FWB x FWB tile for thread tiles TQ = 4 and 8, one step a
+ * barrier and two (-1, -2), and the cluster: the same output, and the time
+ * a launch (100 launches between two events). */
 template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
   typedef typename P::TC TC;
   constexpr int F = gspcu::FWB;
@@ -456,8 +459,8 @@ template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
-  /* tq 0: the cluster, whose order of the k terms differs (floats: within
-   * rounding); the thread tiles agree bit for bit */
+  /* the cluster's order of the k terms differs (floats: within rounding);
+   * the one-block kernels agree bit for bit */
   auto agree = [&](bool exact) {
     if (memcmp(first.data(), got.data(), bytes) == 0) return true;
     if (exact) return false;
@@ -469,12 +472,14 @@ template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
     }
     return true;
   };
-  auto one = [&](int tq, auto launch) {
+  bool have_first = false;
+  auto one = [&](const char *label, bool exact, auto launch) {
     CK(cudaMemcpy(d, src, bytes, cudaMemcpyDeviceToDevice));
     launch();
     CK(cudaGetLastError());
-    CK(cudaMemcpy(tq == 4 ? first.data() : got.data(), d, bytes, cudaMemcpyDeviceToHost));
-    const bool same = tq == 4 || agree(tq != 0);
+    CK(cudaMemcpy(have_first ? got.data() : first.data(), d, bytes, cudaMemcpyDeviceToHost));
+    const bool same = !have_first || agree(exact), ref = !have_first;
+    have_first = true;
     CK(cudaEventRecord(e0));
     for (int r = 0; r < 100; r++) launch();
     CK(cudaEventRecord(e1));
@@ -482,20 +487,20 @@ template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
     float ms = 0;
     CK(cudaEventElapsedTime(&ms, e0, e1));
     const double sec = ms / 1e3 / 100, tasks = (double)F * F * F;
-    char label[32];
-    if (tq) snprintf(label, sizeof label, "diag-tq%d", tq);
-    else snprintf(label, sizeof label, "diag-cluster%d", gspcu::DC);
     rows.push_back({label, tname(t), sname(s), F, sec, tasks / sec, 0, 100, {-1, -1, -1}});
     printf("  %-14s %-5s %-8s %7.2f us a launch  %s\n", label, tname(t), sname(s), sec * 1e6,
-           !same ? "DIFFERS from tq4"
-           : tq  ? "same output as tq4"
-                 : "agrees with tq4 (floats: within rounding)");
+           !same   ? "DIFFERS from diag-tq4-1"
+           : ref   ? ""
+           : exact ? "same output as diag-tq4-1"
+                   : "agrees with diag-tq4-1 (floats: within rounding)");
     if (!same) exit(1);
   };
-  one(4, [&] { gspcu::k_diag<P, 4><<<1, gspcu::diag_threads<4>()>>>(d, F, 0, nullptr); });
-  one(8, [&] { gspcu::k_diag<P, 8><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr); });
+  one("diag-tq4-1", true, [&] { gspcu::k_diag<P, 4, 1><<<1, gspcu::diag_threads<4>()>>>(d, F, 0, nullptr, false); });
+  one("diag-tq8-1", true, [&] { gspcu::k_diag<P, 8, 1><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr, false); });
+  one("diag-tq4-2", true, [&] { gspcu::k_diag<P, 4, 2><<<1, gspcu::diag_threads<4>()>>>(d, F, 0, nullptr, false); });
+  one("diag-tq8-2", true, [&] { gspcu::k_diag<P, 8, 2><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr, false); });
   CK(gspcu::diag_cluster_prepare<P>());
-  one(0, [&] { CK(gspcu::launch_diag<P>(d, F, 0, nullptr, 0, true, false)); });
+  one("diag-cluster4", false, [&] { CK(gspcu::launch_diag<P>(d, F, 0, nullptr, 0, true, false)); });
   cudaEventDestroy(e0), cudaEventDestroy(e1);
   cudaFree(src), cudaFree(d);
 }
@@ -664,18 +669,22 @@ int main(int argc, char **argv) {
     bench_diag<PolNum<GSP_MIN_PLUS, double>>(GSP_FP64, GSP_MIN_PLUS);
     bench_diag<PolNum<GSP_MIN_PLUS, int64_t>>(GSP_INT64, GSP_MIN_PLUS);
     bench_diag<PolMinPlusU32>(GSP_INT32, GSP_MIN_PLUS);
-    for (int64_t n : {256, 512, 1024}) /* the call's fixed cost: a few rounds */
+    bench_diag<PolNum<GSP_MIN_PLUS, int32_t>>(GSP_INT32, GSP_MIN_PLUS); /* saturating */
+    for (int64_t n : {256, 512, 1024, 2048})                            /* the call's fixed cost: a few rounds */
       bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, 21, "tiled", -1, true);
-    for (int64_t n : {2048, 4096, 16384})
+    for (int64_t n : {4096, 16384})
       bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, n >= 16384 ? 3 : R, "tiled", -1, true);
     /* gsp_cuda_fw_phases variants: bit 0 the diagonal on a cluster, bit 1
-     * the other tiles in pairs, bit 2 no programmatic dependent launch,
-     * bit 3 the stripe update in one piece */
-    const struct {
+     * the other tiles in pairs, bit 2 no programmatic dependent launch in
+     * the side chain, bit 3 the stripe update in one piece, bit 4 the
+     * panels not after the other tiles, bit 5 after them in any case */
+    struct Var {
       const char *sfx;
       int v;
-    } var[] = {{"-diag1", 0}, {"-diagc", 1},       {"-pairs", 2},         {"-pairsc", 3},
-               {"-nopdl", 4}, {"-pairs-nopdl", 6}, {"-pairs-nosplit", 10}};
+    };
+    const Var var[] = {{"-diag1", 0},      {"-diagc", 1},         {"-pairs", 2},          {"-pairsc", 3},
+                       {"-nopdl", 4},      {"-pairs-nopdl", 6},   {"-pairs-nosplit", 10}, {"-pairs-q2", 18},
+                       {"-pairsc-q2", 19}, {"-pairs-beside", 34}, {"-pairsc-beside", 35}};
     for (int64_t n : {1024, 2048, 4096, 8192})
       for (const auto &v : var)
         bench_tiled(GSP_FP32, GSP_MIN_PLUS, n, false, false, 2 * R, (std::string("tiled") + v.sfx).c_str(), -1, true,
@@ -684,7 +693,7 @@ int main(int argc, char **argv) {
       for (int64_t n : {1024, 2048}) {
         if (c.t == GSP_FP32 && c.s == GSP_MIN_PLUS) continue;
         for (const auto &v : var)
-          if (v.v < 4)
+          if (v.v < 4 || v.v >= 18)
             bench_tiled(c.t, c.s, n, false, c.dpx, 2 * R, (std::string(c.label) + v.sfx).c_str(), -1, true, v.v);
       }
   } else if (types) {

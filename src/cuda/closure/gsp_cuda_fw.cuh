@@ -25,7 +25,7 @@
  * n = 4096; docs/performance.md). Below, where S sets the pace, R(r) goes
  * two tiles to a block (k_rest_pairs, rest_in_pairs), which leaves SMs
  * free for S, and S's stripe update is split: the diagonal tile's before
- * its closure, the rest on a third stream beside the closure. S's kernels
+ * its closure, the rest beside the closure (split_beside). S's kernels
  * after the first launch as programmatic dependents (gsp_cuda_fw_pdl.cuh).
  * Because the diagonal tile is closed (Diag = Diag ⊕ Diag⊗Diag), the panel
  * updates are plain products, and since the algebra is idempotent the order
@@ -229,21 +229,26 @@ __global__ void __launch_bounds__(GT, 2)
              PanelPart part, typename P::TA *Xcol, typename P::TA *Xrow) {
   constexpr int BM = Sh::BM, BN = Sh::BN, CB = FWB / BN;
   static_assert(BM == FWB, "a row panel block holds all FWB rows it reads (in place)");
-  pdl_wait();
+  /* PANELS_OFF_DIAG runs beside the diagonal tile's closure, the kernel
+   * before it (prepare_round): it waits for it only at the end, so that the
+   * panels after it also wait for the closure */
+  if (part != PANELS_OFF_DIAG) pdl_wait();
   const int64_t nrow = ld / BN, b = blockIdx.x;
   int64_t r0, c0, xc0 = ks;
+  bool skip = false;
   typename P::TA *xt = Xcol;
   if (part == PANELS_DIAG) {
     r0 = ks, c0 = ks + b * BN, xt = nullptr;
   } else if (b < nrow) {
     r0 = ks, c0 = b * BN;
-    if ((c0 >= kb && c0 < kb + FWB) || (part == PANELS_OFF_DIAG && c0 >= ks && c0 < ks + FWB)) return;
+    skip = (c0 >= kb && c0 < kb + FWB) || (part == PANELS_OFF_DIAG && c0 >= ks && c0 < ks + FWB);
     xc0 = kb + FWB, xt = c0 >= xc0 && c0 < xc0 + FWB ? Xrow : nullptr;
   } else {
     r0 = (b - nrow) / CB * BM, c0 = ks + (b - nrow) % CB * BN;
-    if (r0 == kb || r0 == ks) return;
+    skip = r0 == kb || r0 == ks;
   }
-  gemm_tile<P, Sh, -1, true>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0, xt, xc0);
+  if (!skip) gemm_tile<P, Sh, -1, true>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0, xt, xc0);
+  if (part == PANELS_OFF_DIAG) pdl_wait();
 }
 
 /* Round k0's other tiles (grid np / BN x np / BM): all but block rows and
@@ -333,14 +338,17 @@ template <class P> __global__ void k_count(const typename P::TC *D, int64_t np, 
  * library's): diag of diag_on_cluster (0 one block, 1 a cluster, in every
  * round), pairs of rest_in_pairs, pdl 0: no programmatic dependent launch,
  * split 0: the stripe update in one piece where the other tiles go in pairs
- * (prepare_round). From gsp_cuda_fw_phases' variant: -1 none, else bit 0
- * diag, bit 1 pairs, bit 2 no pdl, bit 3 no split. */
+ * (prepare_round), beside of split_beside. From gsp_cuda_fw_phases'
+ * variant: -1 none, else bit 0 diag, bit 1 pairs, bit 2 no pdl, bit 3 no
+ * split, bit 4 beside 0, bit 5 beside 1. */
 struct FwForce {
-  int diag = -1, pairs = -1, pdl = 1, split = 1;
+  int diag = -1, pairs = -1, pdl = 1, split = 1, beside = -1;
   static FwForce of(int variant) {
     FwForce f;
-    if (variant >= 0)
+    if (variant >= 0) {
       f.diag = variant & 1, f.pairs = variant >> 1 & 1, f.pdl = !(variant >> 2 & 1), f.split = !(variant >> 3 & 1);
+      f.beside = variant >> 4 & 1 ? 0 : variant >> 5 & 1 ? 1 : -1;
+    }
     return f;
   }
 };
@@ -353,7 +361,9 @@ struct PhaseClock {
   cudaEvent_t *ev = nullptr;
   int64_t nb = 0;
   FwForce force;
+  bool record = true; /* false: no events, the forced choices only */
   cudaError_t start(int64_t rounds) {
+    if (!record) return cudaSuccess;
     nb = rounds;
     ev = new cudaEvent_t[4 * rounds]();
     for (int64_t e = 0; e < 4 * rounds; e++) {
@@ -363,7 +373,7 @@ struct PhaseClock {
     return cudaSuccess;
   }
   cudaError_t mark(int64_t kb, int q) {
-    return cudaEventRecord(ev[4 * kb + q]);
+    return ev ? cudaEventRecord(ev[4 * kb + q]) : cudaSuccess;
   }
   cudaError_t sum(float ms[3]) {
     ms[0] = ms[1] = ms[2] = 0;
@@ -462,9 +472,7 @@ cudaError_t launch_panels(typename P::TC *d, int64_t np, const typename P::TA *W
  * shared memory, and the cluster's chain has twice the steps (fp32 min-plus
  * -4 / -3 %, DPX int32 -5 / -4 %, fp32 max-min +1 / 0 %). */
 template <class P> constexpr bool diag_cluster_pays() {
-  typedef typename P::TC TC;
-  return sizeof(TC) == 8 || (std::is_same<TC, int32_t>::value && !std::is_same<P, PolMinPlusU32>::value &&
-                             (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS));
+  return sizeof(typename P::TC) == 8 || diag_multi_instruction<P>();
 }
 /* The diagonal tile of round r on a cluster, where it pays: in round 0,
  * which runs alone, and in every round up to DIAG_CLUSTER_NP, where the
@@ -492,6 +500,17 @@ template <class P> bool rest_in_pairs(int64_t np, int sms, int force) {
   return tiles > sms && 4 * ((tiles + 1) / 2) <= 3 * (int64_t)sms;
 }
 
+/* Where the split stripe update's rest goes (prepare_round): beside the
+ * diagonal tile's closure on its stream, or on a stream of its own. On an
+ * H100 at n = 2048 (bench_closure_gpu --diag), beside where the closure is
+ * short: fp32 min-plus +5 %, DPX int32 +4 %; not where it is long: fp32
+ * max-min (45 us a tile) -5 %, saturating int32 (a cluster, 85 us) -1 %.
+ * force (FwForce::beside) >= 0 overrides. */
+template <class P> bool split_beside(int force) {
+  if (force >= 0) return force != 0;
+  return !diag_multi_instruction<P>() && (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS);
+}
+
 /* run_fw's workspaces, FWB x np each, column panels transposed (W[k][i] =
  * D[i][k0 + k]), so that the A operand of the products loads with 16-byte
  * cp.async: T(r) round r's as its panels left it (A' of R(r) and of stripe
@@ -515,34 +534,42 @@ template <class TA> struct FwWork {
 };
 
 /* S(r) of the header on stream q (pdl: the device has programmatic
- * dependent launch). With q2 (where the other tiles go in pairs: the side
- * chain sets the pace), stripe r's update is split: the diagonal tile's on
- * q before its closure, the rest on q2 beside it (q2 already ordered after
- * what q waits for), and the panels wait for it (event rest). */
+ * dependent launch). split (where the other tiles go in pairs: the side
+ * chain sets the pace): stripe r's update in two, the diagonal tile's
+ * before its closure, the rest beside it, either on stream q2 (already
+ * ordered after what q waits for), recorded in event rest that the panels
+ * wait for, or (q2 null: split_beside) on q after the closure, as its
+ * programmatic dependent, which the closure lets start at once (launch_diag's
+ * early) and which waits for it only at its end (k_panels), so the panels
+ * after it, its programmatic dependent, wait for both. */
 template <class P>
 cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, const FwWork<typename P::TA> &w, bool cluster,
-                          bool pdl, cudaStream_t q, cudaStream_t q2, cudaEvent_t rest) {
+                          bool pdl, cudaStream_t q, bool split, cudaStream_t q2, cudaEvent_t rest) {
   typedef typename P::TC TC;
   const int64_t k0 = r * FWB;
-  const bool split = q2 && r > 0;
+  split = split && r > 0;
+  const bool beside = split && !q2; /* the rest of the stripe beside the closure, on q */
   cudaError_t e = cudaSuccess;
   if (split) {
-    e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_OFF_DIAG, w.X(r), nullptr, q2, false);
-    if (e == cudaSuccess) e = cudaEventRecord(rest, q2);
+    if (q2) e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_OFF_DIAG, w.X(r), nullptr, q2, false);
+    if (e == cudaSuccess && q2) e = cudaEventRecord(rest, q2);
     if (e == cudaSuccess)
       e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_DIAG, nullptr, nullptr, q, false);
   } else if (r > 0) {
     e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_ALL, w.X(r), nullptr, q, false);
   }
   /* round 0: k_transpose below writes all of X(0) */
-  if (e == cudaSuccess) e = launch_diag<P>(d, np, k0, r > 0 ? w.X(r) : nullptr, q, cluster, pdl && r > 0);
+  if (e == cudaSuccess)
+    e = launch_diag<P>(d, np, k0, r > 0 ? w.X(r) : nullptr, q, cluster, pdl && r > 0, beside && pdl);
+  if (e == cudaSuccess && beside)
+    e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_OFF_DIAG, w.X(r), nullptr, q, pdl);
   if (np > FWB) {
-    if (e == cudaSuccess && split) e = cudaStreamWaitEvent(q, rest, 0);
+    if (e == cudaSuccess && split && q2) e = cudaStreamWaitEvent(q, rest, 0);
     if (e == cudaSuccess && r == 0)
       e = launch_pdl(k_transpose<TC>, dim3(FWB / 32, (unsigned)(np / 32)), dim3(32, 8), 0, q, pdl, (const TC *)d, np,
                      k0, w.X(0));
     typename P::TA *xn = k0 + FWB < np ? w.X(r + 1) : nullptr; /* block row r's tile (r, r + 1) */
-    if (e == cudaSuccess) e = launch_panels<P>(d, np, w.X(r), k0, k0, PANELS_ALL, w.T(r), xn, q, pdl && !split);
+    if (e == cudaSuccess) e = launch_panels<P>(d, np, w.X(r), k0, k0, PANELS_ALL, w.T(r), xn, q, pdl && !(split && q2));
   }
   return e;
 }
@@ -573,7 +600,7 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   const FwForce force = clock ? clock->force : FwForce();
   constexpr bool pays = diag_cluster_pays<P>();
   const bool pdl = clusters && force.pdl != 0, pairs = rest_in_pairs<P>(np, sms, force.pairs);
-  const bool split = pairs && force.split != 0;
+  const bool split = pairs && force.split != 0, beside = split_beside<P>(force.beside);
   if (reflexive && n > 0) {
     k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
     GSP_CUDA_LAUNCHED();
@@ -581,8 +608,8 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   const int64_t nb = np / FWB;
   if (clock) GSP_CUDA_TRY(clock->start(nb));
   if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
-  GSP_CUDA_TRY(
-      prepare_round<P>(d, np, 0, w, diag_on_cluster(clusters, pays, np, 0, force.diag), pdl, 0, nullptr, nullptr));
+  GSP_CUDA_TRY(prepare_round<P>(d, np, 0, w, diag_on_cluster(clusters, pays, np, 0, force.diag), pdl, 0, false, nullptr,
+                                nullptr));
   for (int64_t r = 0; r < nb; r++) {
     const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
     if (clock) {
@@ -592,9 +619,9 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
     if (kn >= 0) { /* S(r + 1) after S(r) and R(r - 1) */
       GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
       GSP_CUDA_TRY(cudaStreamWaitEvent(side.q, side.main, 0));
-      if (split) GSP_CUDA_TRY(cudaStreamWaitEvent(side.q2, side.main, 0));
+      if (split && !beside) GSP_CUDA_TRY(cudaStreamWaitEvent(side.q2, side.main, 0));
       GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, w, diag_on_cluster(clusters, pays, np, r + 1, force.diag), pdl,
-                                    side.q, split ? side.q2 : nullptr, side.rest));
+                                    side.q, split, beside ? nullptr : side.q2, side.rest));
       GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
     }
     if (nb > 1) {
@@ -704,10 +731,11 @@ template <class Run> gsp_info timed_closure(int variant, float ms[3], Run run) {
   gsp_info info = GSP_SUCCESS;
   PhaseClock clock;
   clock.force = FwForce::of(variant);
+  clock.record = ms != nullptr;
 #define GSP_FREE_ALL ((void)0)
   bool cycle = false;
   if ((info = run(&clock, &cycle)) != GSP_SUCCESS) return info;
-  GSP_CUDA_TRY(clock.sum(ms));
+  if (ms) GSP_CUDA_TRY(clock.sum(ms));
 #undef GSP_FREE_ALL
   return info;
 }

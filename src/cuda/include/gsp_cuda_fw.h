@@ -57,11 +57,13 @@ gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, i
  * gsp_cuda_fw_device, no successors) with CUDA events on its main stream;
  * ms[0..2] = round 0's diagonal tile and panels, the other tiles of every
  * round, the waits for the next round's diagonal tile and panels (the
- * lookahead, gsp_cuda_fw.cuh) that the other tiles did not hide. variant:
- * -1 the library's choices, else in every round bit 0 the diagonal tile on
- * a cluster (else one block), bit 1 the other tiles in pairs (else one to a
+ * lookahead, gsp_cuda_fw.cuh) that the other tiles did not hide; ms NULL:
+ * no events (the time of the forced choices as a call's). variant: -1 the
+ * library's choices, else in every round bit 0 the diagonal tile on a
+ * cluster (else one block), bit 1 the other tiles in pairs (else one to a
  * block), bit 2 no programmatic dependent launch, bit 3 the stripe update
- * in one piece (FwForce, gsp_cuda_fw.cuh). */
+ * in one piece, bit 4 / bit 5 its split rest not / beside the diagonal
+ * tile's closure (FwForce, gsp_cuda_fw.cuh). */
 gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int variant,
                             float ms[3]);
 
