@@ -443,9 +443,10 @@ template <class T> __global__ void k_gen_frac(T *d, int64_t n, uint64_t seed) {
   if (e < n * n) d[e] = (T)(1 + mix(seed ^ (uint64_t)e * 0x9E3779B97F4A7C15ULL) % 100000) / (T)7;
 }
 
-/* k_diag on one FWB x FWB tile for thread tiles TQ = 4 and 8, one step a
- * barrier and two (-1, -2), and the cluster: the same output, and the time
- * a launch (100 launches between two events). */
+/* k_diag on one FWB x FWB tile for thread tiles TQ = 4 and 8 (and 8 with
+ * the registers not held to 128, -mb1: diag_min_blocks), and the cluster:
+ * the same output, and the time a launch (100 launches between two
+ * events). */
 template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
   typedef typename P::TC TC;
   constexpr int F = gspcu::FWB;
@@ -489,16 +490,15 @@ template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
     const double sec = ms / 1e3 / 100, tasks = (double)F * F * F;
     rows.push_back({label, tname(t), sname(s), F, sec, tasks / sec, 0, 100, {-1, -1, -1}});
     printf("  %-14s %-5s %-8s %7.2f us a launch  %s\n", label, tname(t), sname(s), sec * 1e6,
-           !same   ? "DIFFERS from diag-tq4-1"
+           !same   ? "DIFFERS from diag-tq4"
            : ref   ? ""
-           : exact ? "same output as diag-tq4-1"
-                   : "agrees with diag-tq4-1 (floats: within rounding)");
+           : exact ? "same output as diag-tq4"
+                   : "agrees with diag-tq4 (floats: within rounding)");
     if (!same) exit(1);
   };
-  one("diag-tq4-1", true, [&] { gspcu::k_diag<P, 4, 1><<<1, gspcu::diag_threads<4>()>>>(d, F, 0, nullptr, false); });
-  one("diag-tq8-1", true, [&] { gspcu::k_diag<P, 8, 1><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr, false); });
-  one("diag-tq4-2", true, [&] { gspcu::k_diag<P, 4, 2><<<1, gspcu::diag_threads<4>()>>>(d, F, 0, nullptr, false); });
-  one("diag-tq8-2", true, [&] { gspcu::k_diag<P, 8, 2><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr, false); });
+  one("diag-tq4", true, [&] { gspcu::k_diag<P, 4><<<1, gspcu::diag_threads<4>()>>>(d, F, 0, nullptr, false); });
+  one("diag-tq8", true, [&] { gspcu::k_diag<P, 8><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr, false); });
+  one("diag-tq8-mb1", true, [&] { gspcu::k_diag<P, 8, 1><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr, false); });
   CK(gspcu::diag_cluster_prepare<P>());
   one("diag-cluster4", false, [&] { CK(gspcu::launch_diag<P>(d, F, 0, nullptr, 0, true, false)); });
   cudaEventDestroy(e0), cudaEventDestroy(e1);

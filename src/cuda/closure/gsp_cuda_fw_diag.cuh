@@ -10,8 +10,7 @@
  *                  strip of rows c*DS .. c*DS + DS - 1 (DT x DT a thread).
  *
  * Step k needs row k and column k. Before step k the threads that hold them
- * publish them in shared memory (double-buffered: one barrier a step; in
- * k_diag, for some policies, one for two steps: diag_steps).
+ * publish them in shared memory (double-buffered: one barrier a step).
  * Entry (k, k) is published as the semiring zero in both, which every
  * policy's fma absorbs (fma(c, zero, b) = c), so row and column k stay as
  * they are at step k: they change only when D[k][k] is below the semiring
@@ -59,26 +58,29 @@ template <class P> constexpr bool diag_multi_instruction() {
          (std::is_same<TC, int32_t>::value && !std::is_same<P, PolMinPlusU32>::value &&
           (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS));
 }
-/* TQ and the steps a barrier (J, diag_steps) for a policy, from
- * bench_closure_gpu --diag on an H100 (us a tile, TQ x J):
+/* k_diag's thread tile TQ and its registers for a policy, from
+ * bench_closure_gpu --diag on an H100 (us a tile):
  *
- *               8x1   8x2   4x1   4x2
- *   fp32 min+    35    32    39    41
- *   fp32 max-min 45    45    48    53
- *   DPX int32    29    29    35    38
- *   fp64        119   124   128   158
- *   int64       276   444   229   346
- *   sat. int32  147   161   113   177
+ *                 TQ = 8     TQ = 8, <= 128 registers    TQ = 4
+ *   fp32 min+       35         31                          39
+ *   fp32 max-min    45         40                          48
+ *   DPX int32       29         25                          35
+ *   fp64           119        212                         128
+ *   int64          276        407                         229
+ *   sat. int32     147        151                         113
  *
  * TQ = 8 (256 threads) has a quarter of the warps at each barrier for the
  * same tasks a step; a multi-instruction task runs out of registers with
- * it. Two steps a barrier pay where a task is one or two 4-byte
- * instructions; elsewhere the second row and column cost registers. */
+ * it. A minimum of two blocks an SM (diag_min_blocks) holds it to 128
+ * registers a thread: nvcc then schedules the one-instruction steps faster
+ * than with the 110 it picks unbounded (first column), and the block fits
+ * beside a product block (128 x 256 registers) where the other tiles fill
+ * the SMs (fp32 n = 4096 was 2 % slower with one that did not). */
 template <class P> constexpr int diag_tq() {
   return diag_multi_instruction<P>() ? 4 : 8;
 }
-template <class P> constexpr int diag_steps_at_once() {
-  return sizeof(typename P::TC) == 4 && !diag_multi_instruction<P>() ? 2 : 1;
+template <class P, int TQ> constexpr int diag_min_blocks() {
+  return TQ == 8 && sizeof(typename P::TC) == 4 && !diag_multi_instruction<P>() ? 2 : 1;
 }
 
 /* The cluster's shape: DC blocks, a strip of DS rows each, DT x DT entries
@@ -93,70 +95,48 @@ static_assert(DX == 32 && DS % DT == 0, "a warp per row of threads");
 /* A block of either kernel: it holds rows R * rank .. R * rank + R - 1 of
  * the tile; its thread (ty, tx) holds TQ x TQ of them from row ty * TQ and
  * column tx * TQ. Steps go in phases of R / TQ quads (4-step groups for TQ
- * = 4), phase p owned by block p (k_diag: R = FWB, one phase, its own), and
- * J steps to a barrier (diag_steps). */
-template <class P, int TQ, int R, int J> struct DiagBlock {
+ * = 4), phase p owned by block p (k_diag: R = FWB, one phase, its own). */
+template <class P, int TQ, int R> struct DiagBlock {
   typedef typename P::TC TC;
-  static_assert(TQ % (2 * J) == 0, "an even count of barriers a quad, for the double buffer");
+  static constexpr int QP = R / TQ; /* step quads a phase */
   int rank, ty, tx;
-  TC *rowk;        /* [2][J][FWB]: rows k .., published by this block (own phases) */
-  TC *colk;        /* [2][J][R]: columns k .. of this block's rows */
+  TC (*rowk)[FWB]; /* [2]: row k, published by this block (own phases) */
+  TC (*colk)[R];   /* [2]: column k of this block's rows */
   const TC *strip; /* the phase owner's rows as pushed (other phases) */
   __device__ __forceinline__ bool own(int kq) const {
-    return R == FWB || kq / (R / TQ) == rank;
-  }
-  __device__ __forceinline__ TC *row(int buf, int j) const {
-    return rowk + (buf * J + j) * FWB;
-  }
-  __device__ __forceinline__ TC *col(int buf, int j) const {
-    return colk + (buf * J + j) * R;
+    return R == FWB || kq / QP == rank;
   }
 };
 
-/* Before steps k = kq * TQ + Q .. k + J - 1: the threads holding those rows
- * (in an own phase) and columns publish them, as they are before step k. */
-template <class P, int TQ, int R, int J, int Q>
-__device__ __forceinline__ void diag_publish(const typename P::TC (&c)[TQ][TQ], int kq,
-                                             const DiagBlock<P, TQ, R, J> &b) {
+/* Before step k = kq * TQ + Q: the threads holding row k (in an own phase)
+ * and column k publish them. */
+template <class P, int TQ, int R, int Q>
+__device__ __forceinline__ void diag_publish(const typename P::TC (&c)[TQ][TQ], int kq, const DiagBlock<P, TQ, R> &b) {
   typedef typename P::TC TC;
-  constexpr int buf = Q / J & 1;
   const int gty = b.rank * (R / TQ) + b.ty; /* the thread's row quad in the tile */
   TC v[TQ];
   if (b.own(kq) && gty == kq) {
 #pragma unroll
-    for (int j = 0; j < J; j++) {
-#pragma unroll
-      for (int e = 0; e < TQ; e++) v[e] = j == 0 && b.tx == kq && e == Q ? P::zero() : c[Q + j][e];
-      stv<TQ, 0>(b.row(buf, j) + b.tx * TQ, v);
-    }
+    for (int e = 0; e < TQ; e++) v[e] = b.tx == kq && e == Q ? P::zero() : c[Q][e];
+    stv<TQ, 0>(b.rowk[Q & 1] + b.tx * TQ, v);
   }
   if (b.tx == kq) {
 #pragma unroll
-    for (int j = 0; j < J; j++) {
-#pragma unroll
-      for (int r = 0; r < TQ; r++) v[r] = j == 0 && gty == kq && r == Q ? P::zero() : c[r][Q + j];
-      stv<TQ, 0>(b.col(buf, j) + b.ty * TQ, v);
-    }
+    for (int r = 0; r < TQ; r++) v[r] = gty == kq && r == Q ? P::zero() : c[r][Q];
+    stv<TQ, 0>(b.colk[Q & 1] + b.ty * TQ, v);
   }
 }
 
-/* Steps k = kq*TQ + Q .. kq*TQ + TQ - 1, J to a barrier, each group
- * publishing the next group's rows and columns. With J = 2, row and column
- * k + 1 are published as they are before step k and brought past it here:
- * D[i][k+1] ⊕= D[i][k] ⊗ D[k][k+1] and D[k+1][j] ⊕= D[k+1][k] ⊗ D[k][j],
- * the same fma on the same operands as step k's on those entries, so the
- * tile is the same bit for bit with half the barriers (k_diag only: R =
- * FWB, rows from this block's own registers). */
-template <class P, int TQ, int R, int J, int Q>
-__device__ __forceinline__ void diag_steps(typename P::TC (&c)[TQ][TQ], int kq, const DiagBlock<P, TQ, R, J> &b) {
+/* Steps k = kq*TQ + Q .. kq*TQ + TQ - 1, each publishing row and column
+ * k + 1 for the next. */
+template <class P, int TQ, int R, int Q>
+__device__ __forceinline__ void diag_steps(typename P::TC (&c)[TQ][TQ], int kq, const DiagBlock<P, TQ, R> &b) {
   typedef typename P::TC TC;
-  static_assert(J == 1 || R == FWB, "two steps a barrier only with every row published");
-  constexpr int buf = Q / J & 1;
   __syncthreads();
   TC x[TQ], y[TQ];
-  ldv<TQ, 0>(x, b.col(buf, 0) + b.ty * TQ);
+  ldv<TQ, 0>(x, b.colk[Q & 1] + b.ty * TQ);
   if (b.own(kq)) {
-    ldv<TQ, 0>(y, b.row(buf, 0) + b.tx * TQ);
+    ldv<TQ, 0>(y, b.rowk[Q & 1] + b.tx * TQ);
   } else {
     ldv<TQ, 0>(y, b.strip + (size_t)((kq % (R / TQ)) * TQ + Q) * FWB + b.tx * TQ);
     if (b.tx == kq) y[Q] = P::zero();
@@ -165,27 +145,10 @@ __device__ __forceinline__ void diag_steps(typename P::TC (&c)[TQ][TQ], int kq, 
   for (int r = 0; r < TQ; r++)
 #pragma unroll
     for (int e = 0; e < TQ; e++) c[r][e] = P::fma(c[r][e], x[r], y[e]);
-  if constexpr (J == 2) {
-    const int k1 = kq * TQ + Q + 1;
-    const TC a = b.row(buf, 0)[k1], bk = b.col(buf, 0)[k1]; /* D[k][k+1], D[k+1][k] */
-    TC x1[TQ], y1[TQ];
-    ldv<TQ, 0>(x1, b.col(buf, 1) + b.ty * TQ);
-    ldv<TQ, 0>(y1, b.row(buf, 1) + b.tx * TQ);
-#pragma unroll
-    for (int r = 0; r < TQ; r++) x1[r] = P::fma(x1[r], x[r], a);
-#pragma unroll
-    for (int e = 0; e < TQ; e++) y1[e] = P::fma(y1[e], bk, y[e]);
-    if (b.ty == kq) x1[Q + 1] = P::zero();
-    if (b.tx == kq) y1[Q + 1] = P::zero();
-#pragma unroll
-    for (int r = 0; r < TQ; r++)
-#pragma unroll
-      for (int e = 0; e < TQ; e++) c[r][e] = P::fma(c[r][e], x1[r], y1[e]);
-  }
-  constexpr int QN = (Q + J) % TQ;
-  const int kn = Q + J < TQ ? kq : kq + 1;
-  if (kn < FWB / TQ) diag_publish<P, TQ, R, J, QN>(c, kn, b);
-  if constexpr (Q + J < TQ) diag_steps<P, TQ, R, J, Q + J>(c, kq, b);
+  constexpr int QN = (Q + 1) % TQ;
+  const int kn = Q + 1 < TQ ? kq : kq + 1;
+  if (kn < FWB / TQ) diag_publish<P, TQ, R, QN>(c, kn, b);
+  if constexpr (Q + 1 < TQ) diag_steps<P, TQ, R, Q + 1>(c, kq, b);
 }
 
 /* Both kernels store the closed tile into D and, transposed, into Xt[k][k0 +
@@ -203,25 +166,22 @@ __device__ __forceinline__ void diag_store_transposed(TC *Xt, int64_t ld, int64_
   }
 }
 
-/* With J = 2 (256 threads) at most 128 registers a thread, as in a
- * product block (GT threads), so that beside the other tiles it can take
- * the half of an SM one of theirs leaves. */
-template <class P, int TQ = diag_tq<P>(), int J = diag_steps_at_once<P>()>
-__global__ void __launch_bounds__(diag_threads<TQ>(), J == 2 ? 2 : 1)
+template <class P, int TQ = diag_tq<P>(), int MB = diag_min_blocks<P, TQ>()>
+__global__ void __launch_bounds__(diag_threads<TQ>(), MB)
     k_diag(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt, bool early) {
   typedef typename P::TC TC;
   constexpr int S = FWB / TQ;
-  __shared__ __align__(16) TC rowk[2 * J * FWB], colk[2 * J * FWB];
-  const DiagBlock<P, TQ, FWB, J> b{0, (int)threadIdx.x / S, (int)threadIdx.x % S, rowk, colk, nullptr};
+  __shared__ __align__(16) TC rowk[2][FWB], colk[2][FWB];
+  const DiagBlock<P, TQ, FWB> b{0, (int)threadIdx.x / S, (int)threadIdx.x % S, rowk, colk, nullptr};
   TC c[TQ][TQ];
   TC *tile = D + (size_t)k0 * ld + k0;
   if (early) pdl_trigger();
   pdl_wait();
 #pragma unroll
   for (int r = 0; r < TQ; r++) ldv<TQ, 0>(c[r], tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ);
-  diag_publish<P, TQ, FWB, J, 0>(c, 0, b);
+  diag_publish<P, TQ, FWB, 0>(c, 0, b);
 #pragma unroll 1
-  for (int kq = 0; kq < S; kq++) diag_steps<P, TQ, FWB, J, 0>(c, kq, b);
+  for (int kq = 0; kq < S; kq++) diag_steps<P, TQ, FWB, 0>(c, kq, b);
   if (!early) pdl_trigger();
 #pragma unroll
   for (int r = 0; r < TQ; r++) stv<TQ, 0>(tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ, c[r]);
@@ -255,8 +215,7 @@ __global__ void __launch_bounds__(DC_THREADS)
   extern __shared__ __align__(16) unsigned char diag_smem_raw[];
   DiagClusterSmem<TC> &sm = *reinterpret_cast<DiagClusterSmem<TC> *>(diag_smem_raw);
   cg::cluster_group cl = cg::this_cluster();
-  DiagBlock<P, DT, DS, 1> b{(int)cl.block_rank(), (int)threadIdx.x / DX, (int)threadIdx.x % DX,
-                            &sm.rowk[0][0],       &sm.colk[0][0],        nullptr};
+  DiagBlock<P, DT, DS> b{(int)cl.block_rank(), (int)threadIdx.x / DX, (int)threadIdx.x % DX, sm.rowk, sm.colk, nullptr};
   TC c[DT][DT];
   TC *strip = D + (size_t)(k0 + b.rank * DS) * ld + k0;
   if (early) pdl_trigger();
@@ -266,13 +225,13 @@ __global__ void __launch_bounds__(DC_THREADS)
   /* no block's shared memory is written before every block has started:
    * this barrier's wait comes before the first push */
   (void)cl.barrier_arrive();
-  diag_publish<P, DT, DS, 1, 0>(c, 0, b);
+  diag_publish<P, DT, DS, 0>(c, 0, b);
 #pragma unroll 1
   for (int p = 0; p < DC; p++) {
     const bool own = p == b.rank;
     if (own) {
 #pragma unroll 1
-      for (int kq = p * QP; kq < (p + 1) * QP; kq++) diag_steps<P, DT, DS, 1, 0>(c, kq, b);
+      for (int kq = p * QP; kq < (p + 1) * QP; kq++) diag_steps<P, DT, DS, 0>(c, kq, b);
     }
     if (p == 0) cl.barrier_wait();
     if (own) {
@@ -290,7 +249,7 @@ __global__ void __launch_bounds__(DC_THREADS)
     if (!own) {
       b.strip = &sm.strip[p & 1][0][0];
 #pragma unroll 1
-      for (int kq = p * QP; kq < (p + 1) * QP; kq++) diag_steps<P, DT, DS, 1, 0>(c, kq, b);
+      for (int kq = p * QP; kq < (p + 1) * QP; kq++) diag_steps<P, DT, DS, 0>(c, kq, b);
     }
   }
   if (!early) pdl_trigger();
@@ -308,9 +267,9 @@ template <class P> cudaError_t diag_cluster_prepare() {
 
 /* The diagonal tile of D at (k0, k0) on stream q: one block, or a cluster
  * (after diag_cluster_prepare); pdl as for launch_pdl. early: the kernel
- * after it may launch as it starts (a programmatic dependent that does not
- * need the closed tile until it ends: prepare_round), else as it stores
- * the tile. */
+ * after it may launch as it starts (a programmatic dependent that needs the
+ * closed tile only at its end: prepare_round), else as it stores the
+ * tile. */
 template <class P>
 cudaError_t launch_diag(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt, cudaStream_t q, bool cluster,
                         bool pdl, bool early = false) {
