@@ -505,7 +505,8 @@ template <class P> bool rest_in_pairs(int64_t np, int sms, int force) {
  * H100 at n = 2048 (bench_closure_gpu --diag), beside where the closure is
  * short: fp32 min-plus +5 %, DPX int32 +4 %; not where it is long: fp32
  * max-min (45 us a tile) -5 %, saturating int32 (a cluster, 85 us) -1 %.
- * force (FwForce::beside) >= 0 overrides. */
+ * Only with programmatic dependent launch (run_fw): without, the rest
+ * would wait for the closure. force (FwForce::beside) >= 0 overrides. */
 template <class P> bool split_beside(int force) {
   if (force >= 0) return force != 0;
   return !diag_multi_instruction<P>() && (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS);
@@ -538,10 +539,10 @@ template <class TA> struct FwWork {
  * chain sets the pace): stripe r's update in two, the diagonal tile's
  * before its closure, the rest beside it, either on stream q2 (already
  * ordered after what q waits for), recorded in event rest that the panels
- * wait for, or (q2 null: split_beside) on q after the closure, as its
- * programmatic dependent, which the closure lets start at once (launch_diag's
- * early) and which waits for it only at its end (k_panels), so the panels
- * after it, its programmatic dependent, wait for both. */
+ * wait for, or (q2 null: split_beside, and pdl) on q after the closure,
+ * as its programmatic dependent, which the closure lets start at once
+ * (launch_diag's early) and which waits for it only at its end (k_panels),
+ * so the panels after it, its programmatic dependent, wait for both. */
 template <class P>
 cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, const FwWork<typename P::TA> &w, bool cluster,
                           bool pdl, cudaStream_t q, bool split, cudaStream_t q2, cudaEvent_t rest) {
@@ -559,8 +560,7 @@ cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, const FwWork
     e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_ALL, w.X(r), nullptr, q, false);
   }
   /* round 0: k_transpose below writes all of X(0) */
-  if (e == cudaSuccess)
-    e = launch_diag<P>(d, np, k0, r > 0 ? w.X(r) : nullptr, q, cluster, pdl && r > 0, beside && pdl);
+  if (e == cudaSuccess) e = launch_diag<P>(d, np, k0, r > 0 ? w.X(r) : nullptr, q, cluster, pdl && r > 0, beside);
   if (e == cudaSuccess && beside)
     e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_OFF_DIAG, w.X(r), nullptr, q, pdl);
   if (np > FWB) {
@@ -600,7 +600,7 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   const FwForce force = clock ? clock->force : FwForce();
   constexpr bool pays = diag_cluster_pays<P>();
   const bool pdl = clusters && force.pdl != 0, pairs = rest_in_pairs<P>(np, sms, force.pairs);
-  const bool split = pairs && force.split != 0, beside = split_beside<P>(force.beside);
+  const bool split = pairs && force.split != 0, beside = pdl && split_beside<P>(force.beside);
   if (reflexive && n > 0) {
     k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
     GSP_CUDA_LAUNCHED();
