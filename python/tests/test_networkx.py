@@ -126,15 +126,22 @@ def test_shortest_path_blocks(method):
 
 def test_keyboard_interrupt_surfaces():
     import _thread
+    import signal
     import threading
-    G = random_graph(3000, 30000, seed=12)
-    t = threading.Timer(0.05, _thread.interrupt_main)
-    t.start()
-    # on the CPU: a GPU returns this call in less than the timer's 50 ms,
-    # and the interrupt would then land after pytest.raises
-    with pytest.raises(KeyboardInterrupt):
-        gsp.shortest_path(G, method="D", backend="cpu")
-    t.join()
+    G = random_graph(4000, 40000, seed=12)
+    # Python's own SIGINT handler: a process started in the background by a
+    # shell inherits SIGINT ignored, and interrupt_main then does nothing
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    # on the CPU, about 0.15 s on two cores, so the interrupt 20 ms in lands
+    # inside the call; a GPU would return it before the timer
+    t = threading.Timer(0.02, _thread.interrupt_main)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            t.start()
+            gsp.shortest_path(G, method="D", backend="cpu")
+    finally:
+        t.join()
+        signal.signal(signal.SIGINT, old)
 
 
 @gpu
