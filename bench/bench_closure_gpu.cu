@@ -13,8 +13,9 @@
  * with the operands in registers (peak_all). --types: every numeric kernel
  * at n = 2048 .. 16384 with the main stream's time split into round 0,
  * the other tiles and the wait for the lookahead (gsp_cuda_fw_phases).
- * --diag: the diagonal-tile kernel alone for each thread tile and on a
- * cluster (against the first: bit for bit, the cluster within rounding on
+ * --diag: the diagonal-tile kernel alone for each thread tile (8 also
+ * without the register bound, -mb1) and on a cluster (against the first:
+ * bit for bit, the cluster within rounding on
  * fractional weights; microseconds a launch), then fp32 min-plus from 256
  * (a call of a few rounds: its fixed cost, medians of 21) to 16384, with
  * the phases, and from 1024 to 8192 with run_fw's choices forced in every
