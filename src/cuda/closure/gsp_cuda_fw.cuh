@@ -548,28 +548,26 @@ cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, const FwWork
                           bool pdl, cudaStream_t q, bool split, cudaStream_t q2, cudaEvent_t rest) {
   typedef typename P::TC TC;
   const int64_t k0 = r * FWB;
-  split = split && r > 0;
-  const bool beside = split && !q2; /* the rest of the stripe beside the closure, on q */
+  const bool own = split && r > 0 && q2, beside = split && r > 0 && !q2; /* where the stripe's rest goes */
   cudaError_t e = cudaSuccess;
-  if (split) {
-    if (q2) e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_OFF_DIAG, w.X(r), nullptr, q2, false);
-    if (e == cudaSuccess && q2) e = cudaEventRecord(rest, q2);
-    if (e == cudaSuccess)
-      e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_DIAG, nullptr, nullptr, q, false);
-  } else if (r > 0) {
-    e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_ALL, w.X(r), nullptr, q, false);
+  if (own) {
+    e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_OFF_DIAG, w.X(r), nullptr, q2, false);
+    if (e == cudaSuccess) e = cudaEventRecord(rest, q2);
   }
+  if (e == cudaSuccess && r > 0)
+    e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, own || beside ? PANELS_DIAG : PANELS_ALL,
+                         own || beside ? nullptr : w.X(r), nullptr, q, false);
   /* round 0: k_transpose below writes all of X(0) */
   if (e == cudaSuccess) e = launch_diag<P>(d, np, k0, r > 0 ? w.X(r) : nullptr, q, cluster, pdl && r > 0, beside);
   if (e == cudaSuccess && beside)
     e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_OFF_DIAG, w.X(r), nullptr, q, pdl);
   if (np > FWB) {
-    if (e == cudaSuccess && split && q2) e = cudaStreamWaitEvent(q, rest, 0);
+    if (e == cudaSuccess && own) e = cudaStreamWaitEvent(q, rest, 0);
     if (e == cudaSuccess && r == 0)
       e = launch_pdl(k_transpose<TC>, dim3(FWB / 32, (unsigned)(np / 32)), dim3(32, 8), 0, q, pdl, (const TC *)d, np,
                      k0, w.X(0));
     typename P::TA *xn = k0 + FWB < np ? w.X(r + 1) : nullptr; /* block row r's tile (r, r + 1) */
-    if (e == cudaSuccess) e = launch_panels<P>(d, np, w.X(r), k0, k0, PANELS_ALL, w.T(r), xn, q, pdl && !(split && q2));
+    if (e == cudaSuccess) e = launch_panels<P>(d, np, w.X(r), k0, k0, PANELS_ALL, w.T(r), xn, q, pdl && !own);
   }
   return e;
 }
