@@ -376,15 +376,17 @@ Test(io_write, full_disk_keeps_the_old_file) {
 enum { WRITERS = 8, ROUNDS = 6 };
 static gsp_matrix inputs[WRITERS];
 static gsp_info results[WRITERS];
+static char shared_path[512]; /* made once: tmp()'s buffers are not for threads */
 static void *writer(void *arg) {
   int k = (int)(intptr_t)arg;
-  results[k] = gsp_matrix_write(tmp("shared.npy"), inputs[k], NULL);
+  results[k] = gsp_matrix_write(shared_path, inputs[k], NULL);
   return NULL;
 }
 
 Test(io_write, threads_writing_one_path_never_collide) {
   for (int k = 0; k < WRITERS; k++)
     inputs[k] = gsp_test_random_matrix(GSP_INT64, 120, 120, 0.3, 1, 99, 100 + (uint64_t)k);
+  snprintf(shared_path, sizeof shared_path, "%s", tmp("shared.npy"));
   for (int round = 0; round < ROUNDS; round++) {
     pthread_t th[WRITERS];
     for (int k = 0; k < WRITERS; k++) pthread_create(&th[k], NULL, writer, (void *)(intptr_t)k);
