@@ -315,6 +315,23 @@ static inline void *gsp__at(void *x, gsp_type t, int64_t k) {
 static inline const void *gsp__cat(const void *x, gsp_type t, int64_t k) {
   return (const char *)x + (size_t)k * gsp_type_size(t);
 }
+/* A value of type t as a double (int64 beyond 2^53 rounded). A bool is
+ * read as its byte: one from a file may be neither 0 nor 1. */
+static inline double gsp__value_f64(const void *x, gsp_type t) {
+  switch (t) {
+  case GSP_BOOL:
+    return *(const uint8_t *)x;
+  case GSP_INT32:
+    return *(const int32_t *)x;
+  case GSP_INT64:
+    return (double)*(const int64_t *)x;
+  case GSP_FP32:
+    return *(const float *)x;
+  case GSP_FP64:
+    break;
+  }
+  return *(const double *)x;
+}
 /* Whether a value is NaN (false for non-float types). */
 bool gsp__is_nan(gsp_type t, const void *x);
 /* Convert one value between types (to bool: x != 0). */

@@ -69,23 +69,6 @@ bool gsp__is_nan(gsp_type t, const void *x) {
   return false;
 }
 
-/* Read any type as double / int64 for conversions. */
-static double as_f64(const void *x, gsp_type t) {
-  switch (t) {
-  case GSP_BOOL:
-    return *(const bool *)x;
-  case GSP_INT32:
-    return *(const int32_t *)x;
-  case GSP_INT64:
-    return (double)*(const int64_t *)x;
-  case GSP_FP32:
-    return *(const float *)x;
-  case GSP_FP64:
-    return *(const double *)x;
-  }
-  return 0;
-}
-
 /* Float to integer conversion with saturation (C leaves out-of-range
  * conversion undefined); NaN becomes 0 as in GraphBLAS. */
 static int64_t f64_to_i64(double v, int64_t lo, int64_t hi) {
@@ -101,8 +84,8 @@ void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st) {
     return;
   }
   bool int_src = st == GSP_BOOL || st == GSP_INT32 || st == GSP_INT64;
-  int64_t iv = st == GSP_INT64 ? *(const int64_t *)src : (int_src ? (int64_t)as_f64(src, st) : 0);
-  double dv = as_f64(src, st);
+  int64_t iv = st == GSP_INT64 ? *(const int64_t *)src : (int_src ? (int64_t)gsp__value_f64(src, st) : 0);
+  double dv = gsp__value_f64(src, st);
   switch (dt) {
   case GSP_BOOL:
     *(bool *)dst = int_src ? iv != 0 : dv != 0;

@@ -21,18 +21,7 @@ static uint64_t get_u64(const unsigned char *b) {
 
 /* Value k of a dense array of type t as a double / as an int64. */
 static double dval(const void *x, gsp_type t, size_t k) {
-  switch (t) {
-  case GSP_BOOL:
-    return ((const uint8_t *)x)[k];
-  case GSP_INT32:
-    return ((const int32_t *)x)[k];
-  case GSP_INT64:
-    return (double)((const int64_t *)x)[k];
-  case GSP_FP32:
-    return ((const float *)x)[k];
-  default:
-    return ((const double *)x)[k];
-  }
+  return gsp__value_f64(gsp__cat(x, t, (int64_t)k), t);
 }
 static int64_t ival(const void *x, gsp_type t, size_t k) {
   return t == GSP_INT32 ? ((const int32_t *)x)[k] : t == GSP_INT64 ? ((const int64_t *)x)[k] : ((const uint8_t *)x)[k];

@@ -36,7 +36,7 @@ static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void 
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   /* first pass: count the vertices, checking every step */
-  int64_t count = 1, v = dst, pv;
+  int64_t count = 1, v = dst, pv = 0; /* set by get() whenever it succeeds */
   for (;;) {
     info = get(&pv, obj, row, v);
     if (info == GSP_NO_VALUE) {
