@@ -128,13 +128,17 @@ def test_keyboard_interrupt_surfaces():
     import _thread
     import signal
     import threading
+    import time
     G = random_graph(4000, 40000, seed=12)
+    # the interrupt a sixth of the way into the call (about 0.15 s on two
+    # cores, less on more), so it lands inside it on any machine
+    start = time.perf_counter()
+    gsp.shortest_path(G, method="D", backend="cpu")
+    whole = time.perf_counter() - start
     # Python's own SIGINT handler: a process started in the background by a
     # shell inherits SIGINT ignored, and interrupt_main then does nothing
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
-    # on the CPU, about 0.15 s on two cores, so the interrupt 20 ms in lands
-    # inside the call; a GPU would return it before the timer
-    t = threading.Timer(0.02, _thread.interrupt_main)
+    t = threading.Timer(whole / 6, _thread.interrupt_main)
     try:
         with pytest.raises(KeyboardInterrupt):
             t.start()
