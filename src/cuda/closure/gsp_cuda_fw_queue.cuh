@@ -24,6 +24,9 @@ __device__ __forceinline__ int ld_acquire(const int *p) {
   asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
+__device__ __forceinline__ void add_release(int *p) {
+  asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(p) : "memory");
+}
 __device__ __forceinline__ uint64_t global_ns() {
   uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -50,43 +53,35 @@ __global__ void __launch_bounds__(GT, 2)
     __shared__ __align__(16) TC rowk[2][FWB], colk[2][FWB];
     __shared__ int taken;
     for (;;) {
-      if (threadIdx.x == 0) {
-        const int k = atomicAdd(ctr + fwq::counters(nb), 1);
-        if (k < count) {
-          fwq::Wait wt[fwq::MAX_WAITS];
-          const int nw = fwq::waits(fwq::decode(items[k]), nb, wt);
-          for (int e = 0; e < nw; e++) wait_for(ctr + wt[e].c, wt[e].target);
-        }
-        taken = k;
-      }
+      if (threadIdx.x == 0) taken = atomicAdd(ctr + fwq::counters(nb), 1);
       __syncthreads();
       const int k = taken;
       if (k >= count) break;
       const fwq::Item t = fwq::decode(items[k]);
-      const int64_t k0 = (int64_t)t.r * FWB, xs = fwq::writes_x(t);
-      TA *xt = xs >= 0 ? w.X(xs) : nullptr;
-      const TC *B = D + (size_t)k0 * ld;
-      switch (t.kind) {
-      case fwq::DIAG:
-        diag_block<P, diag_tq<P>()>(D, ld, k0, w.X(t.r), rowk, colk, [] {});
-        break;
-      case fwq::ROW:
-        gemm_tile<P, Shape<P>, -1, true>(D, ld, w.X(t.r), ld, B, ld, k0, (int64_t)t.j * FWB, xt, xs * FWB);
-        break;
-      case fwq::COL:
-        gemm_tile<P, Shape<P>, -1, true>(D, ld, w.X(t.r), ld, B, ld, (int64_t)t.i * FWB, k0, w.T(t.r), k0);
-        break;
-      default:
-        gemm_tile<P, Shape<P>, -1, true>(D, ld, w.T(t.r), ld, B, ld, (int64_t)t.i * FWB, (int64_t)t.j * FWB, xt,
-                                         xs * FWB);
+      if (threadIdx.x < fwq::MAX_WAITS) { /* the waits side by side, one a thread */
+        fwq::Wait wt[fwq::MAX_WAITS];
+        if ((int)threadIdx.x < fwq::waits(t, nb, wt)) wait_for(ctr + wt[threadIdx.x].c, wt[threadIdx.x].target);
       }
-      /* every thread's stores, then the signals (release) */
-      __threadfence();
       __syncthreads();
-      if (threadIdx.x == 0) {
+      const int64_t k0 = (int64_t)t.r * FWB, xs = fwq::writes_x(t);
+      if (t.kind == fwq::DIAG) {
+        diag_block<P, diag_tq<P>()>(D, ld, k0, w.X(t.r), rowk, colk, [] {});
+      } else {
+        /* block (i, j) ⊕= A' ⊗ D[r][j]: A' is X(r) for the panels (ROW: i
+         * = r, COL: j = r), T(r) for the rest; COL stores its block
+         * transposed into T(r), an item leaving block (i, r + 1) into X(r +
+         * 1): both from column j * FWB on */
+        const TA *at = t.kind == fwq::REST ? w.T(t.r) : w.X(t.r);
+        TA *xt = t.kind == fwq::COL ? w.T(t.r) : xs >= 0 ? w.X(xs) : nullptr;
+        gemm_tile<P, Shape<P>, -1, true>(D, ld, at, ld, D + (size_t)k0 * ld, ld, (int64_t)t.i * FWB, (int64_t)t.j * FWB,
+                                         xt, (int64_t)t.j * FWB);
+      }
+      /* the block's stores, then the signals: a release at GPU scope
+       * (cumulative: it covers what the barrier ordered before it) */
+      __syncthreads();
+      if (threadIdx.x < fwq::MAX_SIGNALS) {
         int s[fwq::MAX_SIGNALS];
-        const int ns = fwq::signals(t, nb, s);
-        for (int e = 0; e < ns; e++) atomicAdd(ctr + s[e], 1);
+        if ((int)threadIdx.x < fwq::signals(t, nb, s)) add_release(ctr + s[threadIdx.x]);
       }
     }
   }
