@@ -629,43 +629,42 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
     GSP_CUDA_LAUNCHED();
   }
   const int64_t nb = np / FWB;
-  const bool queue = force.queue && has_fw_queue<P>() && nb <= fwq::MAX_NB;
-  if (queue) {
+  if (force.queue && has_fw_queue<P>() && nb <= fwq::MAX_NB) {
     GSP_TRY(fw_scratch_queue(&sc, (int)nb));
     GSP_TRY(run_fw_queue<P>(d, np, w, &sc.queue, force.lag));
-  }
-  if (clock && !queue) GSP_CUDA_TRY(clock->start(nb));
-  if (clock && !queue) GSP_CUDA_TRY(clock->mark(0, 0));
-  if (!queue)
+  } else {
+    if (clock) GSP_CUDA_TRY(clock->start(nb));
+    if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
     GSP_CUDA_TRY(prepare_round<P>(d, np, 0, w, diag_on_cluster(clusters, pays, np, 0, force.diag), pdl, 0, false,
                                   nullptr, nullptr));
-  for (int64_t r = 0; r < nb && !queue; r++) {
-    const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
-    if (clock) {
-      if (r > 0) GSP_CUDA_TRY(clock->mark(r, 0));
-      GSP_CUDA_TRY(clock->mark(r, 1));
-    }
-    if (kn >= 0) { /* S(r + 1) after S(r) and R(r - 1) */
-      GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
-      GSP_CUDA_TRY(cudaStreamWaitEvent(side.q, side.main, 0));
-      if (split && !beside) GSP_CUDA_TRY(cudaStreamWaitEvent(side.q2, side.main, 0));
-      GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, w, diag_on_cluster(clusters, pays, np, r + 1, force.diag), pdl,
-                                    side.q, split, beside ? nullptr : side.q2, side.rest));
-      GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
-    }
-    if (nb > 1) {
-      TA *W = w.T(r);
-      if (pairs) {
-        k_rest_pairs<P>
-            <<<(unsigned)((rest_tiles<P>(np, kn >= 0 ? 2 : 1) + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
-      } else {
-        k_rest<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, W, k0, kn);
+    for (int64_t r = 0; r < nb; r++) {
+      const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
+      if (clock) {
+        if (r > 0) GSP_CUDA_TRY(clock->mark(r, 0));
+        GSP_CUDA_TRY(clock->mark(r, 1));
       }
-      GSP_CUDA_LAUNCHED();
+      if (kn >= 0) { /* S(r + 1) after S(r) and R(r - 1) */
+        GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
+        GSP_CUDA_TRY(cudaStreamWaitEvent(side.q, side.main, 0));
+        if (split && !beside) GSP_CUDA_TRY(cudaStreamWaitEvent(side.q2, side.main, 0));
+        GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, w, diag_on_cluster(clusters, pays, np, r + 1, force.diag), pdl,
+                                      side.q, split, beside ? nullptr : side.q2, side.rest));
+        GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
+      }
+      if (nb > 1) {
+        TA *W = w.T(r);
+        if (pairs) {
+          k_rest_pairs<P>
+              <<<(unsigned)((rest_tiles<P>(np, kn >= 0 ? 2 : 1) + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
+        } else {
+          k_rest<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, W, k0, kn);
+        }
+        GSP_CUDA_LAUNCHED();
+      }
+      if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
+      if (kn >= 0) GSP_CUDA_TRY(cudaStreamWaitEvent(0, side.side, 0));
+      if (clock) GSP_CUDA_TRY(clock->mark(r, 3));
     }
-    if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
-    if (kn >= 0) GSP_CUDA_TRY(cudaStreamWaitEvent(0, side.side, 0));
-    if (clock) GSP_CUDA_TRY(clock->mark(r, 3));
   }
   if (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS) {
     int h = 0;
