@@ -6,7 +6,7 @@
  * measured with CUDA events, tasks/s = n^3 / time, fraction of the
  * the micro-kernel ceiling) and writes the rows as CSV.
  *
- *   bench_closure_gpu [--quick | --focus | --user | --types | --diag | --queue] [--csv FILE]
+ *   bench_closure_gpu [--quick | --focus | --user | --types | --diag] [--csv FILE]
  *
  * The ceilings are measured first: per (semiring, type) the product
  * kernel's register tile updated by the kernel's own task (gspcu policies)
@@ -29,10 +29,6 @@
  * forced result is the library's choice's bit for bit (integer weights).
  * The forced rows are timed without the phase events (four a round cost
  * about 0.3 ms at 2048), which one more run then measures.
- * --queue: fp32 and DPX int32 min-plus from 1024 to 8192, the library's
- * rounds against the persistent kernel over the item queue
- * (gsp_cuda_fw_queue.h) with a lag of 0, a half, one and two times its
- * resident blocks (-queue0 .. -queue3), each bit for bit the library's.
  *
  * Each run closes a fresh random matrix (regenerated on the device between
  * runs, outside the timed region). Before timing, the tiled closure is
@@ -634,7 +630,7 @@ static const struct {
                 {GSP_INT32, GSP_MIN_PLUS, false, "tiled-satadd"}, {GSP_INT64, GSP_MIN_PLUS, false, "tiled"}};
 
 int main(int argc, char **argv) {
-  bool quick = false, focus = false, user = false, types = false, diag = false, queue = false;
+  bool quick = false, focus = false, user = false, types = false, diag = false;
   const char *csv = "bench_closure_gpu.csv", *one = NULL;
   int64_t one_n = 0;
   for (int a = 1; a < argc; a++) {
@@ -643,7 +639,6 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "--user")) user = true;   /* the kernels behind bench_user_call's rows */
     else if (!strcmp(argv[a], "--types")) types = true; /* every numeric kernel, 2048 .. 16384, phases */
     else if (!strcmp(argv[a], "--diag")) diag = true;   /* the diagonal kernel alone, fp32 256 .. 16384, phases */
-    else if (!strcmp(argv[a], "--queue")) queue = true; /* the persistent kernel's queue against the rounds */
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
     else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */ one = argv[++a];
       one_n = atoll(argv[++a]);
@@ -663,7 +658,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   verify(4099);
-  if (!diag && !queue) { /* bool: not touched by --diag or --queue */
+  if (!diag) { /* bool: not touched by --diag */
     verify_bits(5000);
     bmma_peak();
   }
@@ -701,16 +696,6 @@ int main(int argc, char **argv) {
         for (const auto &v : var)
           if (v.v < 4 || v.v >= 18)
             bench_tiled(c.t, c.s, n, false, c.dpx, 2 * R, (std::string(c.label) + v.sfx).c_str(), -1, true, v.v);
-      }
-  } else if (queue) {
-    for (int64_t n : {1024, 2048, 4096, 8192})
-      for (int dpx = 0; dpx < 2; dpx++) {
-        const gsp_type t = dpx ? GSP_INT32 : GSP_FP32;
-        const char *base = dpx ? "tiled-dpx" : "tiled";
-        bench_tiled(t, GSP_MIN_PLUS, n, false, dpx, 2 * R, base);
-        for (int lag = 0; lag < 4; lag++) /* variant bit 6: the queue; bits 7-8: its lag */
-          bench_tiled(t, GSP_MIN_PLUS, n, false, dpx, 2 * R,
-                      (std::string(base) + "-queue" + std::to_string(lag)).c_str(), -1, false, 64 + 128 * lag);
       }
   } else if (types) {
     for (const auto &c : type_cfg)

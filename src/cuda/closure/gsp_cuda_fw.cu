@@ -16,7 +16,6 @@ static bool scratch_busy[FW_SCRATCH_DEVICES];
 static void scratch_free(FwScratch *s) {
   if (s->ws) cudaFree(s->ws);
   if (s->flag) cudaFree(s->flag);
-  if (s->queue.items) cudaFree(s->queue.items);
   s->side.release();
   *s = FwScratch();
 }
@@ -38,20 +37,6 @@ gsp_info fw_scratch_get(FwScratch *s, size_t ws_bytes) {
   }
   if (!s->flag) GSP_CUDA_TRY(cudaMalloc((void **)&s->flag, sizeof(int)));
   if (!s->side.q) GSP_CUDA_TRY(s->side.create());
-#undef GSP_FREE_ALL
-  return info;
-}
-
-gsp_info fw_scratch_queue(FwScratch *s, int nb) {
-  gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL ((void)0)
-  const size_t need = FwQueue::need(nb);
-  if (s->queue.bytes < need) {
-    if (s->queue.items) GSP_CUDA_TRY(cudaFree(s->queue.items));
-    s->queue = FwQueue();
-    GSP_CUDA_TRY(cudaMalloc((void **)&s->queue.items, need));
-    s->queue.bytes = need;
-  }
 #undef GSP_FREE_ALL
   return info;
 }

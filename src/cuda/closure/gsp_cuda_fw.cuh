@@ -46,7 +46,6 @@
 #include "gsp_cuda_internal.cuh"
 #include "gsp_cuda_fw_diag.cuh"
 #include "gsp_cuda_fw_pdl.cuh"
-#include "gsp_cuda_fw_queue.h"
 #include "gsp_cuda_fw_succ.cuh"
 #include "gsp_cuda_fw_vec.cuh"
 
@@ -339,19 +338,16 @@ template <class P> __global__ void k_count(const typename P::TC *D, int64_t np, 
  * library's): diag of diag_on_cluster (0 one block, 1 a cluster, in every
  * round), pairs of rest_in_pairs, pdl 0: no programmatic dependent launch,
  * split 0: the stripe update in one piece where the other tiles go in pairs
- * (prepare_round), beside of split_beside, queue 1: the rounds as one
- * persistent kernel (run_fw_queue) with lag code lag. From
- * gsp_cuda_fw_phases' variant: -1 none, else bit 0 diag, bit 1 pairs, bit 2
- * no pdl, bit 3 no split, bit 4 beside 0, bit 5 beside 1, bit 6 queue, bits
- * 7-8 lag. */
+ * (prepare_round), beside of split_beside. From gsp_cuda_fw_phases'
+ * variant: -1 none, else bit 0 diag, bit 1 pairs, bit 2 no pdl, bit 3 no
+ * split, bit 4 beside 0, bit 5 beside 1. */
 struct FwForce {
-  int diag = -1, pairs = -1, pdl = 1, split = 1, beside = -1, queue = 0, lag = 0;
+  int diag = -1, pairs = -1, pdl = 1, split = 1, beside = -1;
   static FwForce of(int variant) {
     FwForce f;
     if (variant >= 0) {
       f.diag = variant & 1, f.pairs = variant >> 1 & 1, f.pdl = !(variant >> 2 & 1), f.split = !(variant >> 3 & 1);
       f.beside = variant >> 4 & 1 ? 0 : variant >> 5 & 1 ? 1 : -1;
-      f.queue = variant >> 6 & 1, f.lag = variant >> 7 & 3;
     }
     return f;
   }
@@ -432,31 +428,16 @@ struct SideStream {
  * an fp32 closure at n = 2048 took 1.55-1.62 ms on an H100, kept
  * 1.33-1.36 ms. */
 constexpr size_t FW_SCRATCH_KEEP = (size_t)16 << 20;
-/* The persistent kernel's queue (run_fw_queue). */
-struct FwQueue {
-  uint32_t *items = nullptr; /* device: nb^3 items, then the counters */
-  int nb = 0, lag = -1;      /* what items holds */
-  size_t bytes = 0;
-  static size_t need(int nb) {
-    return (size_t)nb * nb * nb * sizeof(uint32_t) + ((size_t)fwq::counters(nb) + 1) * sizeof(int);
-  }
-  int *ctr() const {
-    return (int *)(items + (size_t)nb * nb * nb);
-  }
-};
 struct FwScratch {
   void *ws = nullptr;
   size_t cap = 0; /* bytes of ws */
   int *flag = nullptr;
   SideStream side;
-  FwQueue queue;
   int slot = -1; /* the cache entry it came from, -1: the call's own */
 };
 /* s with at least ws_bytes of workspace; fw_scratch_put(s, ok) after it, also on
  * failure (ok false: nothing is kept). */
 gsp_info fw_scratch_get(FwScratch *s, size_t ws_bytes);
-/* s's queue with room for nb blocks. */
-gsp_info fw_scratch_queue(FwScratch *s, int nb);
 void fw_scratch_put(FwScratch *s, bool ok);
 
 /* Up to this size the panels run on narrow blocks (Shape<P, 2>): there
@@ -542,22 +523,16 @@ template <class P> bool split_beside(int force) {
 template <class TA> struct FwWork {
   TA *ws;
   int64_t np;
-  __host__ __device__ TA *T(int64_t r) const {
+  TA *T(int64_t r) const {
     return ws + (size_t)(r % 2) * FWB * np;
   }
-  __host__ __device__ TA *X(int64_t r) const {
+  TA *X(int64_t r) const {
     return ws + (size_t)(2 + r % 2) * FWB * np;
   }
   static size_t bytes(int64_t np) {
     return 4 * (size_t)FWB * np * sizeof(TA);
   }
 };
-
-} /* namespace gspcu */
-
-#include "gsp_cuda_fw_queue.cuh"
-
-namespace gspcu {
 
 /* S(r) of the header on stream q (pdl: the device has programmatic
  * dependent launch). split (where the other tiles go in pairs: the side
@@ -629,42 +604,37 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
     GSP_CUDA_LAUNCHED();
   }
   const int64_t nb = np / FWB;
-  if (force.queue && has_fw_queue<P>() && nb <= fwq::MAX_NB) {
-    GSP_TRY(fw_scratch_queue(&sc, (int)nb));
-    GSP_TRY(run_fw_queue<P>(d, np, w, &sc.queue, force.lag));
-  } else {
-    if (clock) GSP_CUDA_TRY(clock->start(nb));
-    if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
-    GSP_CUDA_TRY(prepare_round<P>(d, np, 0, w, diag_on_cluster(clusters, pays, np, 0, force.diag), pdl, 0, false,
-                                  nullptr, nullptr));
-    for (int64_t r = 0; r < nb; r++) {
-      const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
-      if (clock) {
-        if (r > 0) GSP_CUDA_TRY(clock->mark(r, 0));
-        GSP_CUDA_TRY(clock->mark(r, 1));
-      }
-      if (kn >= 0) { /* S(r + 1) after S(r) and R(r - 1) */
-        GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
-        GSP_CUDA_TRY(cudaStreamWaitEvent(side.q, side.main, 0));
-        if (split && !beside) GSP_CUDA_TRY(cudaStreamWaitEvent(side.q2, side.main, 0));
-        GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, w, diag_on_cluster(clusters, pays, np, r + 1, force.diag), pdl,
-                                      side.q, split, beside ? nullptr : side.q2, side.rest));
-        GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
-      }
-      if (nb > 1) {
-        TA *W = w.T(r);
-        if (pairs) {
-          k_rest_pairs<P>
-              <<<(unsigned)((rest_tiles<P>(np, kn >= 0 ? 2 : 1) + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
-        } else {
-          k_rest<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, W, k0, kn);
-        }
-        GSP_CUDA_LAUNCHED();
-      }
-      if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
-      if (kn >= 0) GSP_CUDA_TRY(cudaStreamWaitEvent(0, side.side, 0));
-      if (clock) GSP_CUDA_TRY(clock->mark(r, 3));
+  if (clock) GSP_CUDA_TRY(clock->start(nb));
+  if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
+  GSP_CUDA_TRY(prepare_round<P>(d, np, 0, w, diag_on_cluster(clusters, pays, np, 0, force.diag), pdl, 0, false, nullptr,
+                                nullptr));
+  for (int64_t r = 0; r < nb; r++) {
+    const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
+    if (clock) {
+      if (r > 0) GSP_CUDA_TRY(clock->mark(r, 0));
+      GSP_CUDA_TRY(clock->mark(r, 1));
     }
+    if (kn >= 0) { /* S(r + 1) after S(r) and R(r - 1) */
+      GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
+      GSP_CUDA_TRY(cudaStreamWaitEvent(side.q, side.main, 0));
+      if (split && !beside) GSP_CUDA_TRY(cudaStreamWaitEvent(side.q2, side.main, 0));
+      GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, w, diag_on_cluster(clusters, pays, np, r + 1, force.diag), pdl,
+                                    side.q, split, beside ? nullptr : side.q2, side.rest));
+      GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
+    }
+    if (nb > 1) {
+      TA *W = w.T(r);
+      if (pairs) {
+        k_rest_pairs<P>
+            <<<(unsigned)((rest_tiles<P>(np, kn >= 0 ? 2 : 1) + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
+      } else {
+        k_rest<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, W, k0, kn);
+      }
+      GSP_CUDA_LAUNCHED();
+    }
+    if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
+    if (kn >= 0) GSP_CUDA_TRY(cudaStreamWaitEvent(0, side.side, 0));
+    if (clock) GSP_CUDA_TRY(clock->mark(r, 3));
   }
   if (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS) {
     int h = 0;

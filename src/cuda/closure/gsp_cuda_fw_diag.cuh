@@ -166,37 +166,26 @@ __device__ __forceinline__ void diag_store_transposed(TC *Xt, int64_t ld, int64_
   }
 }
 
-/* One block's closure of the tile in registers (k_diag; k_fw_queue's
- * DIAG items): loads, steps, then between() (k_diag: the trigger), stores. */
-template <class P, int TQ, class Between>
-__device__ __forceinline__ void diag_block(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt,
-                                           typename P::TC (*rowk)[FWB], typename P::TC (*colk)[FWB], Between between) {
+template <class P, int TQ = diag_tq<P>(), int MB = diag_min_blocks<P, TQ>()>
+__global__ void __launch_bounds__(diag_threads<TQ>(), MB)
+    k_diag(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt, bool early) {
   typedef typename P::TC TC;
   constexpr int S = FWB / TQ;
+  __shared__ __align__(16) TC rowk[2][FWB], colk[2][FWB];
   const DiagBlock<P, TQ, FWB> b{0, (int)threadIdx.x / S, (int)threadIdx.x % S, rowk, colk, nullptr};
   TC c[TQ][TQ];
   TC *tile = D + (size_t)k0 * ld + k0;
+  if (early) pdl_trigger();
+  pdl_wait();
 #pragma unroll
   for (int r = 0; r < TQ; r++) ldv<TQ, 0>(c[r], tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ);
   diag_publish<P, TQ, FWB, 0>(c, 0, b);
 #pragma unroll 1
   for (int kq = 0; kq < S; kq++) diag_steps<P, TQ, FWB, 0>(c, kq, b);
-  between();
+  if (!early) pdl_trigger();
 #pragma unroll
   for (int r = 0; r < TQ; r++) stv<TQ, 0>(tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ, c[r]);
   if (Xt) diag_store_transposed(Xt, ld, k0 + b.ty * TQ, b.tx * TQ, c);
-}
-
-template <class P, int TQ = diag_tq<P>(), int MB = diag_min_blocks<P, TQ>()>
-__global__ void __launch_bounds__(diag_threads<TQ>(), MB)
-    k_diag(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt, bool early) {
-  typedef typename P::TC TC;
-  __shared__ __align__(16) TC rowk[2][FWB], colk[2][FWB];
-  if (early) pdl_trigger();
-  pdl_wait();
-  diag_block<P, TQ>(D, ld, k0, Xt, rowk, colk, [&] {
-    if (!early) pdl_trigger();
-  });
 }
 
 /* k_diag_cluster's shared memory: the phase owner's strip as pushed,
