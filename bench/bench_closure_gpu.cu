@@ -6,7 +6,7 @@
  * measured with CUDA events, tasks/s = n^3 / time, fraction of the
  * the micro-kernel ceiling) and writes the rows as CSV.
  *
- *   bench_closure_gpu [--quick | --focus | --user | --types | --diag] [--csv FILE]
+ *   bench_closure_gpu [--quick | --focus | --user | --types | --diag | --halves] [--csv FILE]
  *
  * The ceilings are measured first: per (semiring, type) the product
  * kernel's register tile updated by the kernel's own task (gspcu policies)
@@ -25,7 +25,11 @@
  * update in one piece (-pairs-nosplit), its rest on a stream of its own
  * or beside the diagonal tile's closure (-pairs-q2, -pairsc-q2,
  * -pairs-beside, -pairsc-beside); the other kernels likewise at 1024 and
- * 2048 (the first four and the last four). Each
+ * 2048 (the first four and the last four). --halves: every numeric kernel
+ * at 256, 512 and 1024 (medians of 21), the library's choices, then the
+ * diagonal on one block and the other tiles one to a block in every round,
+ * with and without half-width blocks (rest_halves: -diag1,
+ * -diag1-nohalves). Each
  * forced result is the library's choice's bit for bit (integer weights).
  * The forced rows are timed without the phase events (four a round cost
  * about 0.3 ms at 2048), which one more run then measures.
@@ -630,15 +634,16 @@ static const struct {
                 {GSP_INT32, GSP_MIN_PLUS, false, "tiled-satadd"}, {GSP_INT64, GSP_MIN_PLUS, false, "tiled"}};
 
 int main(int argc, char **argv) {
-  bool quick = false, focus = false, user = false, types = false, diag = false;
+  bool quick = false, focus = false, user = false, types = false, diag = false, halves = false;
   const char *csv = "bench_closure_gpu.csv", *one = NULL;
   int64_t one_n = 0;
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "--quick")) quick = true;
     else if (!strcmp(argv[a], "--focus")) focus = true;
-    else if (!strcmp(argv[a], "--user")) user = true;   /* the kernels behind bench_user_call's rows */
-    else if (!strcmp(argv[a], "--types")) types = true; /* every numeric kernel, 2048 .. 16384, phases */
-    else if (!strcmp(argv[a], "--diag")) diag = true;   /* the diagonal kernel alone, fp32 256 .. 16384, phases */
+    else if (!strcmp(argv[a], "--user")) user = true;     /* the kernels behind bench_user_call's rows */
+    else if (!strcmp(argv[a], "--types")) types = true;   /* every numeric kernel, 2048 .. 16384, phases */
+    else if (!strcmp(argv[a], "--diag")) diag = true;     /* the diagonal kernel alone, fp32 256 .. 16384, phases */
+    else if (!strcmp(argv[a], "--halves")) halves = true; /* the other tiles' half-width blocks, on and off */
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
     else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */ one = argv[++a];
       one_n = atoll(argv[++a]);
@@ -658,7 +663,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   verify(4099);
-  if (!diag) { /* bool: not touched by --diag */
+  if (!diag && !halves) { /* bool: not touched by --diag or --halves */
     verify_bits(5000);
     bmma_peak();
   }
@@ -696,6 +701,14 @@ int main(int argc, char **argv) {
         for (const auto &v : var)
           if (v.v < 4 || v.v >= 18)
             bench_tiled(c.t, c.s, n, false, c.dpx, 2 * R, (std::string(c.label) + v.sfx).c_str(), -1, true, v.v);
+      }
+  } else if (halves) {
+    for (const auto &c : type_cfg)
+      for (int64_t n : {256, 512, 1024}) { /* where the other tiles fit in half a wave */
+        bench_tiled(c.t, c.s, n, false, c.dpx, 21, c.label);
+        bench_tiled(c.t, c.s, n, false, c.dpx, 21, (std::string(c.label) + "-diag1").c_str(), -1, false, 0);
+        bench_tiled(c.t, c.s, n, false, c.dpx, 21, (std::string(c.label) + "-diag1-nohalves").c_str(), -1, false,
+                    64); /* variant bit 6: no halves */
       }
   } else if (types) {
     for (const auto &c : type_cfg)

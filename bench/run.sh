@@ -138,6 +138,9 @@ run_closure() {
   # the diagonal tile's kernel alone, and the small-n rows with their phases
   timeout 120 "$X/bench_closure_gpu" --diag --csv "$R/closure_gpu_diag_$DEVICE.csv" \
     > "$OUT/closure_diag.log" 2>&1 || return 1
+  # the other tiles in half-width blocks where they fit in half a wave, on and off
+  timeout 120 "$X/bench_closure_gpu" --halves --csv "$R/closure_gpu_halves_$DEVICE.csv" \
+    > "$OUT/closure_halves.log" 2>&1 || return 1
   # scipy's rows share the CSV (impl scipy-fw)
   PYTHONUNBUFFERED=1 timeout 200 "$PY" bench/bench_closure_gpu_scipy.py "${SCIPY_BUDGET:-40}" \
     2> "$OUT/closure_scipy.log" >> "$R/closure_gpu_$DEVICE.csv" || return 1

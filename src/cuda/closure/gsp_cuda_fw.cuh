@@ -251,40 +251,46 @@ __global__ void __launch_bounds__(GT, 2)
   if (part == PANELS_OFF_DIAG) pdl_wait();
 }
 
-/* Round k0's other tiles (grid np / BN x np / BM): all but block rows and
- * columns k0 and kn (kn < 0: none). */
-template <class P>
-__global__ void __launch_bounds__(GT, 2)
-    k_rest(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t k0, int64_t kn) {
-  const int64_t r0 = (int64_t)blockIdx.y * Shape<P>::BM, c0 = (int64_t)blockIdx.x * Shape<P>::BN;
-  if (r0 == k0 || (c0 >= k0 && c0 < k0 + FWB) || (kn >= 0 && (r0 == kn || (c0 >= kn && c0 < kn + FWB)))) return;
-  gemm_tile<P>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0);
-}
-
 /* The number of a round's other tiles, with ne block rows and columns
  * left out (those of the round, and of the next one when there is one). */
 template <class P> __host__ __device__ constexpr int64_t rest_tiles(int64_t np, int64_t ne) {
   return (np / FWB - ne) * (np / Shape<P>::BN - ne * (FWB / Shape<P>::BN));
 }
+/* Where tile t of round k0's m x mc other tiles (block rows and column
+ * tiles but those of k0 and kn; kn < 0: none) starts, row-major. */
+template <class P>
+__device__ __forceinline__ void rest_origin(int64_t ld, int64_t k0, int64_t kn, int64_t t, int64_t *r0, int64_t *c0) {
+  constexpr int BN = Shape<P>::BN, CB = FWB / BN;
+  const int64_t ne = kn >= 0 ? 2 : 1, b0 = k0 / FWB; /* excluded: block rows / columns b0 .. b0 + ne - 1 */
+  const int64_t mc = ld / BN - ne * CB, rb = t / mc, cb = t % mc;
+  *r0 = (rb < b0 ? rb : rb + ne) * FWB, *c0 = (cb < b0 * CB ? cb : cb + ne * CB) * BN;
+}
+
+/* Round k0's other tiles, NARROW blocks to a tile (Shape<P, NARROW>, a
+ * 1 / NARROW of its columns each; rest_halves). */
+template <class P, int NARROW = 1>
+__global__ void __launch_bounds__(GT, 2)
+    k_rest(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t k0, int64_t kn) {
+  typedef Shape<P, NARROW> Sh;
+  int64_t r0, c0;
+  rest_origin<P>(ld, k0, kn, blockIdx.x / NARROW, &r0, &c0);
+  gemm_tile<P, Sh>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0 + blockIdx.x % NARROW * Sh::BN);
+}
 
 /* k_rest with two tiles to a block of 2 GT threads, for the sizes where
  * the other tiles take one wave (rest_in_pairs): a block then fills an SM's
  * registers, so the SMs it leaves free run the side chain alone, where
- * k_rest's blocks would share theirs with it. Tile t of the m x mc other
- * tiles (block rows and column tiles but those of k0 and kn) is part t % 2
- * of block t / 2. */
+ * k_rest's blocks would share theirs with it. Tile t is part t % 2 of
+ * block t / 2. */
 template <class P>
 __global__ void __launch_bounds__(2 * GT, 1)
     k_rest_pairs(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t k0,
                  int64_t kn) {
-  constexpr int BN = Shape<P>::BN, CB = FWB / BN;
-  const int64_t ne = kn >= 0 ? 2 : 1, b0 = k0 / FWB; /* excluded: block rows / columns b0 .. b0 + ne - 1 */
-  const int64_t mc = ld / BN - ne * CB;
   const int part = (int)threadIdx.x / GT;
   const int64_t t = (int64_t)blockIdx.x * 2 + part;
-  if (t >= rest_tiles<P>(ld, ne)) return;
-  const int64_t rb = t / mc, cb = t % mc;
-  const int64_t r0 = (rb < b0 ? rb : rb + ne) * FWB, c0 = (cb < b0 * CB ? cb : cb + ne * CB) * BN;
+  if (t >= rest_tiles<P>(ld, kn >= 0 ? 2 : 1)) return;
+  int64_t r0, c0;
+  rest_origin<P>(ld, k0, kn, t, &r0, &c0);
   if (part == 0) gemm_tile<P, Shape<P>, 0>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0);
   else gemm_tile<P, Shape<P>, 1>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0);
 }
@@ -338,16 +344,18 @@ template <class P> __global__ void k_count(const typename P::TC *D, int64_t np, 
  * library's): diag of diag_on_cluster (0 one block, 1 a cluster, in every
  * round), pairs of rest_in_pairs, pdl 0: no programmatic dependent launch,
  * split 0: the stripe update in one piece where the other tiles go in pairs
- * (prepare_round), beside of split_beside. From gsp_cuda_fw_phases'
+ * (prepare_round), beside of split_beside, halves 0: the other tiles
+ * never in half-width blocks (rest_halves). From gsp_cuda_fw_phases'
  * variant: -1 none, else bit 0 diag, bit 1 pairs, bit 2 no pdl, bit 3 no
- * split, bit 4 beside 0, bit 5 beside 1. */
+ * split, bit 4 beside 0, bit 5 beside 1, bit 6 no halves. */
 struct FwForce {
-  int diag = -1, pairs = -1, pdl = 1, split = 1, beside = -1;
+  int diag = -1, pairs = -1, pdl = 1, split = 1, beside = -1, halves = -1;
   static FwForce of(int variant) {
     FwForce f;
     if (variant >= 0) {
       f.diag = variant & 1, f.pairs = variant >> 1 & 1, f.pdl = !(variant >> 2 & 1), f.split = !(variant >> 3 & 1);
       f.beside = variant >> 4 & 1 ? 0 : variant >> 5 & 1 ? 1 : -1;
+      f.halves = variant >> 6 & 1 ? 0 : -1;
     }
     return f;
   }
@@ -500,6 +508,18 @@ template <class P> bool rest_in_pairs(int64_t np, int sms, int force) {
   return tiles > sms && 4 * ((tiles + 1) / 2) <= 3 * (int64_t)sms;
 }
 
+/* Whether k_rest runs a round's `tiles` other tiles as two half-width
+ * blocks each: where the halves fit in one wave on `slots` resident
+ * blocks, they finish in about half the time. H100, bench_closure_gpu
+ * --halves, n = 256 / 512 / 1024: fp32 min-plus +7 / +4 / +5 %, the other
+ * kernels +5 to +15 / +1 to +6 / +2 to +3 %. Not where the tiles take more
+ * than a wave: halving only the last wave's tiles cost fp32 n = 4096 2 %
+ * and int64 n = 2048 8 % (the next round's diagonal tile and panels
+ * already fill that wave). force (FwForce::halves) 0: never. */
+inline bool rest_halves(int64_t tiles, int64_t slots, int force) {
+  return force != 0 && 2 * tiles <= slots;
+}
+
 /* Where the split stripe update's rest goes (prepare_round): beside the
  * diagonal tile's closure on its stream, or on a stream of its own. On an
  * H100 at n = 2048 (bench_closure_gpu --diag), beside where the closure is
@@ -589,11 +609,14 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P, PanelShape<P>>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)PanelShape<P>::smem()));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
+  GSP_CUDA_TRY(
+      cudaFuncSetAttribute(k_rest<P, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Shape<P, 2>::smem()));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest_pairs<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * (int)gsm));
-  int dev = 0, clusters = 0, sms = 0;
+  int dev = 0, clusters = 0, sms = 0, rest_per_sm = 0;
   GSP_CUDA_TRY(cudaGetDevice(&dev));
   GSP_CUDA_TRY(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev));
   GSP_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  GSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&rest_per_sm, k_rest<P>, GT, gsm));
   if (clusters) GSP_CUDA_TRY(diag_cluster_prepare<P>());
   const FwForce force = clock ? clock->force : FwForce();
   constexpr bool pays = diag_cluster_pays<P>();
@@ -622,14 +645,13 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
                                     side.q, split, beside ? nullptr : side.q2, side.rest));
       GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
     }
-    if (nb > 1) {
+    const int64_t tiles = rest_tiles<P>(np, kn >= 0 ? 2 : 1);
+    if (tiles > 0) {
       TA *W = w.T(r);
-      if (pairs) {
-        k_rest_pairs<P>
-            <<<(unsigned)((rest_tiles<P>(np, kn >= 0 ? 2 : 1) + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
-      } else {
-        k_rest<P><<<dim3((unsigned)(np / Sh::BN), (unsigned)(np / Sh::BM)), GT, gsm>>>(d, np, W, k0, kn);
-      }
+      if (pairs) k_rest_pairs<P><<<(unsigned)((tiles + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
+      else if (rest_halves(tiles, (int64_t)sms * rest_per_sm, force.halves))
+        k_rest<P, 2><<<(unsigned)(2 * tiles), GT, Shape<P, 2>::smem()>>>(d, np, W, k0, kn);
+      else k_rest<P><<<(unsigned)tiles, GT, gsm>>>(d, np, W, k0, kn);
       GSP_CUDA_LAUNCHED();
     }
     if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
