@@ -27,7 +27,8 @@
  * free for S, and S's stripe update is split: the diagonal tile's before
  * its closure, the rest beside the closure (split_beside). S's kernels
  * after the first launch as programmatic dependents (gsp_cuda_fw_pdl.cuh).
- * Because the diagonal tile is closed (Diag = Diag ⊕ Diag⊗Diag), the panel
+ * Where R(r) fits in half a wave, each tile goes as two half-width blocks
+ * (rest_halves). Because the diagonal tile is closed (Diag = Diag ⊕ Diag⊗Diag), the panel
  * updates are plain products, and since the algebra is idempotent the order
  * of the k terms does not matter: every phase is a register-tiled semiring
  * product. A block reads all of its B rows before writing C, and no other
