@@ -28,14 +28,14 @@
  * its closure, the rest beside the closure (split_beside). S's kernels
  * after the first launch as programmatic dependents (gsp_cuda_fw_pdl.cuh).
  * Where R(r) fits in half a wave, each tile goes as two half-width blocks
- * (rest_halves). Because the diagonal tile is closed (Diag = Diag ⊕ Diag⊗Diag), the panel
- * updates are plain products, and since the algebra is idempotent the order
- * of the k terms does not matter: every phase is a register-tiled semiring
- * product. A block reads all of its B rows before writing C, and no other
- * block of the same launch touches those columns, so the in-place row panel
- * product is race-free. Bool (bit-packed, gsp_cuda_fw_bits.cu) has its own
- * diagonal and column-panel kernels and k_masks for A' (0/~0 masks, one
- * 32-bit word per bit).
+ * (rest_halves). Because the diagonal tile is closed (Diag = Diag ⊕
+ * Diag⊗Diag), the panel updates are plain products, and since the algebra
+ * is idempotent the order of the k terms does not matter: every phase is a
+ * register-tiled semiring product. A block reads all of its B rows
+ * before writing C, and no other block of the same launch touches those
+ * columns, so the in-place row panel product is race-free. Bool
+ * (bit-packed, gsp_cuda_fw_bits.cu) has its own diagonal and column-panel
+ * kernels and k_masks for A' (0/~0 masks, one 32-bit word per bit).
  */
 #ifndef GSP_CUDA_FW_CUH
 #define GSP_CUDA_FW_CUH
