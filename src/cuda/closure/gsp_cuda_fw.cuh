@@ -88,8 +88,9 @@ template <class P, int NARROW = 1> struct Shape {
   static constexpr int BM = 16 * TM;                            /* 128 = FWB */
   static constexpr int BN = 16 * TN;
   static constexpr int KS = sizeof(TA) == 4 ? 32 : 16; /* k-slice per stage */
+  static constexpr int ST = 3;                          /* stages in flight */
   static constexpr size_t smem() {
-    return 2 * (size_t)KS * BM * sizeof(TA) + 2 * (size_t)KS * BN * sizeof(TC);
+    return ST * ((size_t)KS * BM * sizeof(TA) + (size_t)KS * BN * sizeof(TC));
   }
 };
 
@@ -97,9 +98,11 @@ template <class P, int NARROW = 1> struct Shape {
  * C[r0:r0+BM, c0:c0+BN] ⊕= A ⊗ B over the FWB-deep k range, A given
  * transposed (At[k*lda + i]), B[k*ldb + j] (B points at row k0). Each thread
  * keeps TM x TN accumulators in registers; A and B k-slices are staged in
- * shared memory by cp.async, two stages deep so the next slice loads while
- * this one is computed. Blocks whose row start is skip_r or whose column
- * start lies in [skip_c0, skip_c1) do nothing.
+ * shared memory by cp.async, ST stages deep: the next ST - 1 slices load
+ * while this one is computed, and one barrier a slice both publishes slice
+ * s and frees the buffer of slice s - 1 for slice s + ST - 1. Blocks whose
+ * row start is skip_r or whose column start lies in [skip_c0, skip_c1) do
+ * nothing.
  */
 template <class P, class Sh = Shape<P>, int PART = -1, bool SIDE = false>
 __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_t ldc,
@@ -108,12 +111,13 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
                                           typename P::TA *__restrict__ Xt = nullptr, int64_t xc0 = 0) {
   typedef typename P::TC TC;
   typedef typename P::TA TA;
-  constexpr int TM = Sh::TM, TN = Sh::TN, BM = Sh::BM, BN = Sh::BN, KS = Sh::KS;
+  constexpr int TM = Sh::TM, TN = Sh::TN, BM = Sh::BM, BN = Sh::BN, KS = Sh::KS, ST = Sh::ST;
   constexpr int NS = FWB / KS;
+  static_assert(NS >= ST - 1, "the prologue's slices exist");
 
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  TA *As = reinterpret_cast<TA *>(smem_raw + (PART < 0 ? 0 : PART * Sh::smem())); /* [2][KS][BM] */
-  TC *Bs = reinterpret_cast<TC *>(As + 2 * KS * BM);                              /* [2][KS][BN] */
+  TA *As = reinterpret_cast<TA *>(smem_raw + (PART < 0 ? 0 : PART * Sh::smem())); /* [ST][KS][BM] */
+  TC *Bs = reinterpret_cast<TC *>(As + ST * KS * BM);                             /* [ST][KS][BN] */
   /* the block's barrier, or named barrier 1 + PART of the GT threads of
    * part PART of the block (k_rest_pairs: a block of two products) */
   auto sync = [] {
@@ -123,14 +127,19 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
 
   const int tid = PART < 0 ? threadIdx.x : threadIdx.x - PART * GT, ty = tid / 16, tx = tid % 16;
 
-  auto load_slice = [&](int s, int buf) {
-    const int ks = s * KS;
-    cp_slice<KS, BM>(As + buf * KS * BM, At + (size_t)ks * lda + r0, lda, tid);
-    cp_slice<KS, BN>(Bs + buf * KS * BN, B + (size_t)ks * ldb + c0, ldb, tid);
+  /* one commit group a slice; past the last, an empty group keeps the
+   * count that cp_async_wait<ST - 2> relies on */
+  auto load_slice = [&](int s) {
+    if (s < NS) {
+      const int ks = s * KS, buf = s % ST;
+      cp_slice<KS, BM>(As + buf * KS * BM, At + (size_t)ks * lda + r0, lda, tid);
+      cp_slice<KS, BN>(Bs + buf * KS * BN, B + (size_t)ks * ldb + c0, ldb, tid);
+    }
     cp_async_commit();
   };
 
-  load_slice(0, 0);
+#pragma unroll
+  for (int s = 0; s < ST - 1; s++) load_slice(s);
 
   /* Accumulators: rows ty*TM/2 + r and BM/2 + ty*TM/2 + r, columns likewise
    * with tx, so the shared-memory reads are 16-byte vectors without bank
@@ -146,16 +155,11 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
 
 #pragma unroll 1
   for (int s = 0; s < NS; s++) {
-    const int buf = s & 1;
-    if (s + 1 < NS) {
-      load_slice(s + 1, buf ^ 1);
-      cp_async_wait<1>();
-    } else {
-      cp_async_wait<0>();
-    }
-    sync();
-    const TA *as = As + buf * KS * BM;
-    const TC *bs = Bs + buf * KS * BN;
+    cp_async_wait<ST - 2>(); /* this thread's part of slice s has landed */
+    sync();                  /* everyone's has, and slice s - 1 is read */
+    load_slice(s + ST - 1);
+    const TA *as = As + s % ST * KS * BM;
+    const TC *bs = Bs + s % ST * KS * BN;
 #pragma unroll 4
     for (int k = 0; k < KS; k++) {
       TA a[TM];
@@ -169,7 +173,6 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
 #pragma unroll
         for (int j = 0; j < TN; j++) c[i][j] = P::fma(c[i][j], a[i], b[j]);
     }
-    sync(); /* the next iteration's loads overwrite this buffer */
   }
 
   if constexpr (SIDE) pdl_trigger(); /* the side chain's next kernel may launch */

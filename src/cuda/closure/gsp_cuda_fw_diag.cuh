@@ -198,7 +198,7 @@ template <class TC> struct DiagClusterSmem {
 };
 /* Dynamic shared memory of a cluster block: more than half of an SM's, so
  * that no two blocks of the cluster share an SM (which would serialise them
- * again), yet a block fits beside one product block (k_rest: 48-64 KB). */
+ * again), yet a block fits beside one product block (k_rest: 72-96 KB). */
 template <class TC> constexpr size_t diag_cluster_smem() {
   return sizeof(DiagClusterSmem<TC>) > (size_t)116 << 10 ? sizeof(DiagClusterSmem<TC>) : (size_t)116 << 10;
 }
