@@ -6,7 +6,7 @@
  * measured with CUDA events, tasks/s = n^3 / time, fraction of the
  * the micro-kernel ceiling) and writes the rows as CSV.
  *
- *   bench_closure_gpu [--quick | --focus | --user | --types | --diag | --halves] [--csv FILE]
+ *   bench_closure_gpu [--quick | --focus | --user | --types | --diag | --halves | --fold] [--csv FILE]
  *
  * The ceilings are measured first: per (semiring, type) the product
  * kernel's register tile updated by the kernel's own task (gspcu policies)
@@ -29,7 +29,10 @@
  * at 256, 512 and 1024 (medians of 21), the library's choices, then the
  * diagonal on one block and the other tiles one to a block in every round,
  * with and without half-width blocks (rest_halves: -diag1,
- * -diag1-nohalves). Each
+ * -diag1-nohalves). --fold: every numeric kernel at 2560, 4096 and 8192
+ * (and fp32 min-plus at 16384), the library's choices, then the diagonal
+ * on one block in every round with and without the next stripe's update
+ * in the other tiles' grid (stripe_in_rest: -diag1, -diag1-nofold). Each
  * forced result is the library's choice's bit for bit (integer weights).
  * The forced rows are timed without the phase events (four a round cost
  * about 0.3 ms at 2048), which one more run then measures.
@@ -501,9 +504,12 @@ template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
                    : "agrees with diag-tq4 (floats: within rounding)");
     if (!same) exit(1);
   };
-  one("diag-tq4", true, [&] { gspcu::k_diag<P, 4><<<1, gspcu::diag_threads<4>()>>>(d, F, 0, nullptr, false); });
-  one("diag-tq8", true, [&] { gspcu::k_diag<P, 8><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr, false); });
-  one("diag-tq8-mb1", true, [&] { gspcu::k_diag<P, 8, 1><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr, false); });
+  one("diag-tq4", true,
+      [&] { gspcu::k_diag<P, 4><<<1, gspcu::diag_threads<4>()>>>(d, F, 0, nullptr, false, nullptr, 0); });
+  one("diag-tq8", true,
+      [&] { gspcu::k_diag<P, 8><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr, false, nullptr, 0); });
+  one("diag-tq8-mb1", true,
+      [&] { gspcu::k_diag<P, 8, 1><<<1, gspcu::diag_threads<8>()>>>(d, F, 0, nullptr, false, nullptr, 0); });
   CK(gspcu::diag_cluster_prepare<P>());
   one("diag-cluster4", false, [&] { CK(gspcu::launch_diag<P>(d, F, 0, nullptr, 0, true, false)); });
   cudaEventDestroy(e0), cudaEventDestroy(e1);
@@ -634,7 +640,7 @@ static const struct {
                 {GSP_INT32, GSP_MIN_PLUS, false, "tiled-satadd"}, {GSP_INT64, GSP_MIN_PLUS, false, "tiled"}};
 
 int main(int argc, char **argv) {
-  bool quick = false, focus = false, user = false, types = false, diag = false, halves = false;
+  bool quick = false, focus = false, user = false, types = false, diag = false, halves = false, fold = false;
   const char *csv = "bench_closure_gpu.csv", *one = NULL;
   int64_t one_n = 0;
   for (int a = 1; a < argc; a++) {
@@ -644,6 +650,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "--types")) types = true;   /* every numeric kernel, 2048 .. 16384, phases */
     else if (!strcmp(argv[a], "--diag")) diag = true;     /* the diagonal kernel alone, fp32 256 .. 16384, phases */
     else if (!strcmp(argv[a], "--halves")) halves = true; /* the other tiles' half-width blocks, on and off */
+    else if (!strcmp(argv[a], "--fold"))
+      fold = true; /* the next stripe's update in the other tiles' grid, on and off */
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
     else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */ one = argv[++a];
       one_n = atoll(argv[++a]);
@@ -663,7 +671,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   verify(4099);
-  if (!diag && !halves) { /* bool: not touched by --diag or --halves */
+  if (!diag && !halves && !fold) { /* bool: not touched by --diag, --halves or --fold */
     verify_bits(5000);
     bmma_peak();
   }
@@ -710,6 +718,17 @@ int main(int argc, char **argv) {
         bench_tiled(c.t, c.s, n, false, c.dpx, 21, (std::string(c.label) + "-diag1-nohalves").c_str(), -1, false,
                     64); /* variant bit 6: no halves */
       }
+  } else if (fold) {
+    for (const auto &c : type_cfg)
+      for (int64_t n : {2560, 4096, 8192}) { /* where the other tiles take more than a wave */
+        const int reps = n >= 8192 ? R : 2 * R;
+        bench_tiled(c.t, c.s, n, false, c.dpx, reps, c.label);
+        bench_tiled(c.t, c.s, n, false, c.dpx, reps, (std::string(c.label) + "-diag1").c_str(), -1, false, 0);
+        bench_tiled(c.t, c.s, n, false, c.dpx, reps, (std::string(c.label) + "-diag1-nofold").c_str(), -1, false,
+                    128); /* variant bit 7: the stripe update on the side stream */
+      }
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, false, false, 3, "tiled-diag1", -1, false, 0);
+    bench_tiled(GSP_FP32, GSP_MIN_PLUS, 16384, false, false, 3, "tiled-diag1-nofold", -1, false, 128);
   } else if (types) {
     for (const auto &c : type_cfg)
       for (int64_t n : {2048, 4096, 8192, 16384})

@@ -16,6 +16,7 @@ static bool scratch_busy[FW_SCRATCH_DEVICES];
 static void scratch_free(FwScratch *s) {
   if (s->ws) cudaFree(s->ws);
   if (s->flag) cudaFree(s->flag);
+  if (s->ready) cudaFree(s->ready);
   s->side.release();
   *s = FwScratch();
 }
@@ -36,6 +37,7 @@ gsp_info fw_scratch_get(FwScratch *s, size_t ws_bytes) {
     s->cap = ws_bytes;
   }
   if (!s->flag) GSP_CUDA_TRY(cudaMalloc((void **)&s->flag, sizeof(int)));
+  if (!s->ready) GSP_CUDA_TRY(cudaMalloc((void **)&s->ready, sizeof(int)));
   if (!s->side.q) GSP_CUDA_TRY(s->side.create());
 #undef GSP_FREE_ALL
   return info;

@@ -14,7 +14,10 @@
  *                 gsp_cuda_fw_diag.cuh, diag_on_cluster below),
  *     k_panels    row panel D[K, j] ⊕= Diag ⊗ D[K, j] and column panel
  *                 D[i, K] ⊕= D[i, K] ⊗ Diag;
- *   R(r) (main stream): k_rest, every tile outside stripes r and r + 1.
+ *   R(r) (main stream): k_rest, every tile outside stripes r and r + 1;
+ *     where those take more than a wave, first S(r + 1)'s stripe update
+ *     too, whose blocks k_diag then waits for on a counter
+ *     (stripe_in_rest).
  * The products take their A operand, the column panel, transposed from a
  * workspace (FwWork: W[k][i] = D[i][k0 + k]) so that it loads with 16-byte
  * cp.async; the kernels that write a column panel also store it there.
@@ -88,7 +91,7 @@ template <class P, int NARROW = 1> struct Shape {
   static constexpr int BM = 16 * TM;                            /* 128 = FWB */
   static constexpr int BN = 16 * TN;
   static constexpr int KS = sizeof(TA) == 4 ? 32 : 16; /* k-slice per stage */
-  static constexpr int ST = 3;                          /* stages in flight */
+  static constexpr int ST = 3;                         /* stages in flight */
   static constexpr size_t smem() {
     return ST * ((size_t)KS * BM * sizeof(TA) + (size_t)KS * BN * sizeof(TC));
   }
@@ -227,17 +230,14 @@ enum PanelPart { PANELS_ALL, PANELS_DIAG, PANELS_OFF_DIAG };
 template <class Sh> constexpr unsigned panel_blocks(int64_t np, PanelPart part) {
   return part == PANELS_DIAG ? FWB / Sh::BN : (unsigned)(np / Sh::BN + FWB / Sh::BN * (np / Sh::BM));
 }
+/* Block b of a stripe's grid (k_panels; k_rest's lead blocks). */
 template <class P, class Sh>
-__global__ void __launch_bounds__(GT, 2)
-    k_panels(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t kb, int64_t ks,
-             PanelPart part, typename P::TA *Xcol, typename P::TA *Xrow) {
+__device__ __forceinline__ void panel_block(typename P::TC *__restrict__ D, int64_t ld,
+                                            const typename P::TA *__restrict__ W, int64_t kb, int64_t ks,
+                                            PanelPart part, typename P::TA *Xcol, typename P::TA *Xrow, int64_t b) {
   constexpr int BM = Sh::BM, BN = Sh::BN, CB = FWB / BN;
   static_assert(BM == FWB, "a row panel block holds all FWB rows it reads (in place)");
-  /* PANELS_OFF_DIAG runs beside the diagonal tile's closure, the kernel
-   * before it (prepare_round): it waits for it only at the end, so that the
-   * panels after it also wait for the closure */
-  if (part != PANELS_OFF_DIAG) pdl_wait();
-  const int64_t nrow = ld / BN, b = blockIdx.x;
+  const int64_t nrow = ld / BN;
   int64_t r0, c0, xc0 = ks;
   bool skip = false;
   typename P::TA *xt = Xcol;
@@ -252,6 +252,16 @@ __global__ void __launch_bounds__(GT, 2)
     skip = r0 == kb || r0 == ks;
   }
   if (!skip) gemm_tile<P, Sh, -1, true>(D, ld, W, ld, D + (size_t)kb * ld, ld, r0, c0, xt, xc0);
+}
+template <class P, class Sh>
+__global__ void __launch_bounds__(GT, 2)
+    k_panels(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t kb, int64_t ks,
+             PanelPart part, typename P::TA *Xcol, typename P::TA *Xrow) {
+  /* PANELS_OFF_DIAG runs beside the diagonal tile's closure, the kernel
+   * before it (prepare_round): it waits for it only at the end, so that the
+   * panels after it also wait for the closure */
+  if (part != PANELS_OFF_DIAG) pdl_wait();
+  panel_block<P, Sh>(D, ld, W, kb, ks, part, Xcol, Xrow, blockIdx.x);
   if (part == PANELS_OFF_DIAG) pdl_wait();
 }
 
@@ -270,15 +280,32 @@ __device__ __forceinline__ void rest_origin(int64_t ld, int64_t k0, int64_t kn, 
   *r0 = (rb < b0 ? rb : rb + ne) * FWB, *c0 = (cb < b0 * CB ? cb : cb + ne * CB) * BN;
 }
 
+/* k_rest's lead blocks, not inlined: their register allocation (the
+ * transposed stores) stays out of the other tiles' loop. */
+template <class P>
+__device__ __noinline__ void rest_lead(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W,
+                                       int64_t k0, int64_t kn, typename P::TA *Xcol, int *ready) {
+  panel_block<P, Shape<P>>(D, ld, W, k0, kn, PANELS_ALL, Xcol, nullptr, blockIdx.x);
+  signal_done(ready);
+}
+
 /* Round k0's other tiles, NARROW blocks to a tile (Shape<P, NARROW>, a
- * 1 / NARROW of its columns each; rest_halves). */
+ * 1 / NARROW of its columns each; rest_halves). NARROW 1: the first
+ * `lead` blocks (stripe_in_rest) are instead stripe kn's update by this
+ * round, the grid of k_panels (PANELS_ALL, column panel into Xcol); each
+ * adds one to *ready when its stores are visible, which the next diagonal
+ * tile's closure waits for (k_diag). */
 template <class P, int NARROW = 1>
 __global__ void __launch_bounds__(GT, 2)
-    k_rest(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t k0, int64_t kn) {
+    k_rest(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t k0, int64_t kn,
+           unsigned lead, typename P::TA *Xcol, int *ready) {
   typedef Shape<P, NARROW> Sh;
+  if constexpr (NARROW == 1)
+    if (blockIdx.x < lead) return rest_lead<P>(D, ld, W, k0, kn, Xcol, ready);
+  const int64_t b = blockIdx.x - lead;
   int64_t r0, c0;
-  rest_origin<P>(ld, k0, kn, blockIdx.x / NARROW, &r0, &c0);
-  gemm_tile<P, Sh>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0 + blockIdx.x % NARROW * Sh::BN);
+  rest_origin<P>(ld, k0, kn, b / NARROW, &r0, &c0);
+  gemm_tile<P, Sh>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0 + b % NARROW * Sh::BN);
 }
 
 /* k_rest with two tiles to a block of 2 GT threads, for the sizes where
@@ -349,17 +376,20 @@ template <class P> __global__ void k_count(const typename P::TC *D, int64_t np, 
  * round), pairs of rest_in_pairs, pdl 0: no programmatic dependent launch,
  * split 0: the stripe update in one piece where the other tiles go in pairs
  * (prepare_round), beside of split_beside, halves 0: the other tiles
- * never in half-width blocks (rest_halves). From gsp_cuda_fw_phases'
- * variant: -1 none, else bit 0 diag, bit 1 pairs, bit 2 no pdl, bit 3 no
- * split, bit 4 beside 0, bit 5 beside 1, bit 6 no halves. */
+ * never in half-width blocks (rest_halves), fold 0: the next stripe's
+ * update never in the other tiles' grid (stripe_in_rest). From
+ * gsp_cuda_fw_phases' variant: -1 none, else bit 0 diag, bit 1 pairs,
+ * bit 2 no pdl, bit 3 no split, bit 4 beside 0, bit 5 beside 1, bit 6 no
+ * halves, bit 7 no fold. */
 struct FwForce {
-  int diag = -1, pairs = -1, pdl = 1, split = 1, beside = -1, halves = -1;
+  int diag = -1, pairs = -1, pdl = 1, split = 1, beside = -1, halves = -1, fold = -1;
   static FwForce of(int variant) {
     FwForce f;
     if (variant >= 0) {
       f.diag = variant & 1, f.pairs = variant >> 1 & 1, f.pdl = !(variant >> 2 & 1), f.split = !(variant >> 3 & 1);
       f.beside = variant >> 4 & 1 ? 0 : variant >> 5 & 1 ? 1 : -1;
       f.halves = variant >> 6 & 1 ? 0 : -1;
+      f.fold = variant >> 7 & 1 ? 0 : -1;
     }
     return f;
   }
@@ -444,6 +474,7 @@ struct FwScratch {
   void *ws = nullptr;
   size_t cap = 0; /* bytes of ws */
   int *flag = nullptr;
+  int *ready = nullptr; /* stripe blocks done (stripe_in_rest) */
   SideStream side;
   int slot = -1; /* the cache entry it came from, -1: the call's own */
 };
@@ -524,6 +555,18 @@ inline bool rest_halves(int64_t tiles, int64_t slots, int force) {
   return force != 0 && 2 * tiles <= slots;
 }
 
+/* Whether R(r) also updates stripe r + 1, as its first blocks (k_rest's
+ * lead), rather than S(r + 1) on the side stream: where the other tiles
+ * take more than a wave (`tiles` > `slots`) the side stream's first kernel
+ * became ready as R(r) took every slot, and waited a block's time for
+ * one; its chain then ended with R(r) and set the pace (fp32 n = 4096 on
+ * an H200, traced: the stripe update began 28 us into each 182 us round).
+ * Not with the next diagonal tile on a cluster (cluster_next), which would
+ * wait on the counter with DC blocks. force (FwForce::fold) 0: never. */
+inline bool stripe_in_rest(int64_t tiles, int64_t slots, bool cluster_next, int force) {
+  return force != 0 && tiles > slots && !cluster_next;
+}
+
 /* Where the split stripe update's rest goes (prepare_round): beside the
  * diagonal tile's closure on its stream, or on a stream of its own. On an
  * H100 at n = 2048 (bench_closure_gpu --diag), beside where the closure is
@@ -566,10 +609,13 @@ template <class TA> struct FwWork {
  * wait for, or (q2 null: split_beside, and pdl) on q after the closure,
  * as its programmatic dependent, which the closure lets start at once
  * (launch_diag's early) and which waits for it only at its end (k_panels),
- * so the panels after it, its programmatic dependent, wait for both. */
+ * so the panels after it, its programmatic dependent, wait for both.
+ * ready (stripe_in_rest): stripe r's update is R(r - 1)'s lead blocks
+ * instead, and the closure waits until `want` of them are done. */
 template <class P>
 cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, const FwWork<typename P::TA> &w, bool cluster,
-                          bool pdl, cudaStream_t q, bool split, cudaStream_t q2, cudaEvent_t rest) {
+                          bool pdl, cudaStream_t q, bool split, cudaStream_t q2, cudaEvent_t rest,
+                          const int *ready = nullptr, int want = 0) {
   typedef typename P::TC TC;
   const int64_t k0 = r * FWB;
   const bool own = split && r > 0 && q2, beside = split && r > 0 && !q2; /* where the stripe's rest goes */
@@ -578,11 +624,13 @@ cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, const FwWork
     e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_OFF_DIAG, w.X(r), nullptr, q2, false);
     if (e == cudaSuccess) e = cudaEventRecord(rest, q2);
   }
-  if (e == cudaSuccess && r > 0)
+  if (e == cudaSuccess && r > 0 && !ready)
     e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, own || beside ? PANELS_DIAG : PANELS_ALL,
                          own || beside ? nullptr : w.X(r), nullptr, q, false);
-  /* round 0: k_transpose below writes all of X(0) */
-  if (e == cudaSuccess) e = launch_diag<P>(d, np, k0, r > 0 ? w.X(r) : nullptr, q, cluster, pdl && r > 0, beside);
+  /* round 0: k_transpose below writes all of X(0); with ready the closure
+   * is q's first kernel since its wait for R(r - 1), launched plainly */
+  if (e == cudaSuccess)
+    e = launch_diag<P>(d, np, k0, r > 0 ? w.X(r) : nullptr, q, cluster, pdl && r > 0 && !ready, beside, ready, want);
   if (e == cudaSuccess && beside)
     e = launch_panels<P>(d, np, w.T(r - 1), k0 - FWB, k0, PANELS_OFF_DIAG, w.X(r), nullptr, q, pdl);
   if (np > FWB) {
@@ -616,7 +664,7 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   GSP_CUDA_TRY(
       cudaFuncSetAttribute(k_rest<P, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Shape<P, 2>::smem()));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest_pairs<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * (int)gsm));
-  int dev = 0, clusters = 0, sms = 0, rest_per_sm = 0;
+  int dev = 0, clusters = 0, sms = 0, rest_per_sm = 0, folded = 0;
   GSP_CUDA_TRY(cudaGetDevice(&dev));
   GSP_CUDA_TRY(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev));
   GSP_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -630,34 +678,49 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
     k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
     GSP_CUDA_LAUNCHED();
   }
-  const int64_t nb = np / FWB;
+  GSP_CUDA_TRY(cudaMemsetAsync(sc.ready, 0, sizeof(int), 0));
+  const int64_t nb = np / FWB, slots = (int64_t)sms * rest_per_sm;
   if (clock) GSP_CUDA_TRY(clock->start(nb));
   if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
   GSP_CUDA_TRY(prepare_round<P>(d, np, 0, w, diag_on_cluster(clusters, pays, np, 0, force.diag), pdl, 0, false, nullptr,
                                 nullptr));
   for (int64_t r = 0; r < nb; r++) {
     const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
+    const int64_t tiles = rest_tiles<P>(np, kn >= 0 ? 2 : 1);
+    const bool cluster_next = diag_on_cluster(clusters, pays, np, r + 1, force.diag);
+    const bool fold = kn >= 0 && !pairs && stripe_in_rest(tiles, slots, cluster_next, force.fold);
+    const unsigned lead = fold ? panel_blocks<Sh>(np, PANELS_ALL) : 0;
+    folded += (int)lead;
     if (clock) {
       if (r > 0) GSP_CUDA_TRY(clock->mark(r, 0));
       GSP_CUDA_TRY(clock->mark(r, 1));
     }
-    if (kn >= 0) { /* S(r + 1) after S(r) and R(r - 1) */
-      GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
-      GSP_CUDA_TRY(cudaStreamWaitEvent(side.q, side.main, 0));
-      if (split && !beside) GSP_CUDA_TRY(cudaStreamWaitEvent(side.q2, side.main, 0));
-      GSP_CUDA_TRY(prepare_round<P>(d, np, r + 1, w, diag_on_cluster(clusters, pays, np, r + 1, force.diag), pdl,
-                                    side.q, split, beside ? nullptr : side.q2, side.rest));
-      GSP_CUDA_TRY(cudaEventRecord(side.side, side.q));
-    }
-    const int64_t tiles = rest_tiles<P>(np, kn >= 0 ? 2 : 1);
-    if (tiles > 0) {
+    auto side_round = [&]() -> cudaError_t { /* S(r + 1) after S(r) and R(r - 1) (side.main) */
+                                             cudaError_t e = cudaStreamWaitEvent(side.q, side.main, 0);
+                                             if (e == cudaSuccess && split && !beside)
+                                               e = cudaStreamWaitEvent(side.q2, side.main, 0);
+                                             if (e == cudaSuccess)
+                                               e = prepare_round<P>(d, np, r + 1, w, cluster_next, pdl, side.q, split,
+                                                                    beside ? nullptr : side.q2, side.rest,
+                                                                    fold ? sc.ready : nullptr, folded);
+                                             return e == cudaSuccess ? cudaEventRecord(side.side, side.q) : e;
+    };
+    auto rest_round = [&]() -> cudaError_t {
       TA *W = w.T(r);
       if (pairs) k_rest_pairs<P><<<(unsigned)((tiles + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
-      else if (rest_halves(tiles, (int64_t)sms * rest_per_sm, force.halves))
-        k_rest<P, 2><<<(unsigned)(2 * tiles), GT, Shape<P, 2>::smem()>>>(d, np, W, k0, kn);
-      else k_rest<P><<<(unsigned)tiles, GT, gsm>>>(d, np, W, k0, kn);
-      GSP_CUDA_LAUNCHED();
-    }
+      else if (rest_halves(tiles, slots, force.halves))
+        k_rest<P, 2><<<(unsigned)(2 * tiles), GT, Shape<P, 2>::smem()>>>(d, np, W, k0, kn, 0, nullptr, nullptr);
+      else
+        k_rest<P><<<(unsigned)(lead + tiles), GT, gsm>>>(d, np, W, k0, kn, lead, fold ? w.X(r + 1) : nullptr, sc.ready);
+      return cudaGetLastError();
+    };
+    if (kn >= 0) GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
+    /* S(r + 1) is queued first, but with the fold R(r) is: S(r + 1)'s
+     * closure waits for R(r)'s lead blocks, for ever had R(r) failed to
+     * launch */
+    if (fold) GSP_CUDA_TRY(rest_round());
+    if (kn >= 0) GSP_CUDA_TRY(side_round());
+    if (!fold && tiles > 0) GSP_CUDA_TRY(rest_round());
     if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
     if (kn >= 0) GSP_CUDA_TRY(cudaStreamWaitEvent(0, side.side, 0));
     if (clock) GSP_CUDA_TRY(clock->mark(r, 3));

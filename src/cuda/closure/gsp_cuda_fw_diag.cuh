@@ -168,7 +168,7 @@ __device__ __forceinline__ void diag_store_transposed(TC *Xt, int64_t ld, int64_
 
 template <class P, int TQ = diag_tq<P>(), int MB = diag_min_blocks<P, TQ>()>
 __global__ void __launch_bounds__(diag_threads<TQ>(), MB)
-    k_diag(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt, bool early) {
+    k_diag(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt, bool early, const int *ready, int want) {
   typedef typename P::TC TC;
   constexpr int S = FWB / TQ;
   __shared__ __align__(16) TC rowk[2][FWB], colk[2][FWB];
@@ -177,6 +177,7 @@ __global__ void __launch_bounds__(diag_threads<TQ>(), MB)
   TC *tile = D + (size_t)k0 * ld + k0;
   if (early) pdl_trigger();
   pdl_wait();
+  if (ready) wait_count(ready, want); /* the tile's update by the round before, in its k_rest */
 #pragma unroll
   for (int r = 0; r < TQ; r++) ldv<TQ, 0>(c[r], tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ);
   diag_publish<P, TQ, FWB, 0>(c, 0, b);
@@ -269,12 +270,14 @@ template <class P> cudaError_t diag_cluster_prepare() {
  * (after diag_cluster_prepare); pdl as for launch_pdl. early: the kernel
  * after it may launch as it starts (a programmatic dependent that needs the
  * closed tile only at its end: prepare_round), else as it stores the
- * tile. */
+ * tile. ready (one block only): it first waits until *ready >= want
+ * (stripe_in_rest). */
 template <class P>
 cudaError_t launch_diag(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt, cudaStream_t q, bool cluster,
-                        bool pdl, bool early = false) {
+                        bool pdl, bool early = false, const int *ready = nullptr, int want = 0) {
   if (!cluster)
-    return launch_pdl(k_diag<P>, dim3(1), dim3(diag_threads<diag_tq<P>()>()), 0, q, pdl, D, ld, k0, Xt, early);
+    return launch_pdl(k_diag<P>, dim3(1), dim3(diag_threads<diag_tq<P>()>()), 0, q, pdl, D, ld, k0, Xt, early, ready,
+                      want);
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute at[2];
   at[0].id = cudaLaunchAttributeClusterDimension;

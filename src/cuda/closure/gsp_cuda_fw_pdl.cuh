@@ -26,6 +26,30 @@ __device__ __forceinline__ void pdl_trigger() {
 #endif
 }
 
+/* A dependency on some blocks of a grid still running on another stream
+ * (k_rest's stripe blocks, which the next diagonal tile's closure needs):
+ * each of those blocks calls signal_done after its last stores, and the
+ * waiting block's wait_count(ready, want) returns once `want` of them have
+ * (the fence and acquire, the barriers for the block's other threads: the
+ * pattern of a cooperative grid's barrier). */
+__device__ __forceinline__ void signal_done(int *ready) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicAdd(ready, 1);
+  }
+}
+__device__ __forceinline__ void wait_count(const int *ready, int want) {
+  if (threadIdx.x == 0)
+    for (;;) {
+      int v;
+      asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(ready) : "memory");
+      if (v >= want) break;
+      __nanosleep(128);
+    }
+  __syncthreads();
+}
+
 /* k<<<grid, block, smem, q>>>(args...), programmatically dependent on the
  * kernel before it in q where pdl (sm_90 and up: run_fw passes the
  * device's cluster support, which comes with it). */
