@@ -11,7 +11,9 @@
 #              bool tensor cores), its --types rows (the measured ceiling of
 #              every type and semiring, each kernel beside it with its phase
 #              times), its --diag rows (the diagonal tile alone; n = 2048,
-#              4096, 16384 with phases), scipy's floyd_warshall beside it
+#              4096, 16384 with phases), its --halves and --fold rows (the
+#              other tiles in half-width blocks, the next stripe's update in
+#              their grid: on and off), scipy's floyd_warshall beside it
 #   sssp       bench_sssp single source on R-MAT-21 and grid-4096: CUDA
 #              (delta, auto, auto+parents with phase rows), the CPU backend,
 #              scipy's dijkstra on the same graphs
@@ -141,6 +143,9 @@ run_closure() {
   # the other tiles in half-width blocks where they fit in half a wave, on and off
   timeout 120 "$X/bench_closure_gpu" --halves --csv "$R/closure_gpu_halves_$DEVICE.csv" \
     > "$OUT/closure_halves.log" 2>&1 || return 1
+  # the next stripe's update in the other tiles' grid where they take more than a wave, on and off
+  timeout 150 "$X/bench_closure_gpu" --fold --csv "$R/closure_gpu_fold_$DEVICE.csv" \
+    > "$OUT/closure_fold.log" 2>&1 || return 1
   # scipy's rows share the CSV (impl scipy-fw)
   PYTHONUNBUFFERED=1 timeout 200 "$PY" bench/bench_closure_gpu_scipy.py "${SCIPY_BUDGET:-40}" \
     2> "$OUT/closure_scipy.log" >> "$R/closure_gpu_$DEVICE.csv" || return 1
