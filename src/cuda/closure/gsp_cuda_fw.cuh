@@ -558,11 +558,13 @@ inline bool rest_halves(int64_t tiles, int64_t slots, int force) {
 /* Whether R(r) also updates stripe r + 1, as its first blocks (k_rest's
  * lead), rather than S(r + 1) on the side stream: where the other tiles
  * take more than a wave (`tiles` > `slots`) the side stream's first kernel
- * became ready as R(r) took every slot, and waited a block's time for
- * one; its chain then ended with R(r) and set the pace (fp32 n = 4096 on
- * an H200, traced: the stripe update began 28 us into each 182 us round).
- * Not with the next diagonal tile on a cluster (cluster_next), which would
- * wait on the counter with DC blocks. force (FwForce::fold) 0: never. */
+ * becomes ready as R(r) takes every slot and waits a block's time for one
+ * (fp32 n = 4096 on an H200, traced: 28 us into each 182 us round). H200,
+ * bench_closure_gpu --fold: n = 2560 fp32 min-plus 20 % faster, max-min
+ * 13 %, the other kernels 2-5 %; from 4096, where four tile-times a round
+ * hide the chain either way, a tie. Not with the next diagonal tile on a
+ * cluster (cluster_next), which would wait on the counter with DC blocks.
+ * force (FwForce::fold) 0: never. */
 inline bool stripe_in_rest(int64_t tiles, int64_t slots, bool cluster_next, int force) {
   return force != 0 && tiles > slots && !cluster_next;
 }
