@@ -697,15 +697,14 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
       if (r > 0) GSP_CUDA_TRY(clock->mark(r, 0));
       GSP_CUDA_TRY(clock->mark(r, 1));
     }
-    auto side_round = [&]() -> cudaError_t { /* S(r + 1) after S(r) and R(r - 1) (side.main) */
-                                             cudaError_t e = cudaStreamWaitEvent(side.q, side.main, 0);
-                                             if (e == cudaSuccess && split && !beside)
-                                               e = cudaStreamWaitEvent(side.q2, side.main, 0);
-                                             if (e == cudaSuccess)
-                                               e = prepare_round<P>(d, np, r + 1, w, cluster_next, pdl, side.q, split,
-                                                                    beside ? nullptr : side.q2, side.rest,
-                                                                    fold ? sc.ready : nullptr, folded);
-                                             return e == cudaSuccess ? cudaEventRecord(side.side, side.q) : e;
+    /* S(r + 1) after S(r) and R(r - 1) (side.main) */
+    auto side_round = [&]() -> cudaError_t {
+      cudaError_t e = cudaStreamWaitEvent(side.q, side.main, 0);
+      if (e == cudaSuccess && split && !beside) e = cudaStreamWaitEvent(side.q2, side.main, 0);
+      if (e == cudaSuccess)
+        e = prepare_round<P>(d, np, r + 1, w, cluster_next, pdl, side.q, split, beside ? nullptr : side.q2, side.rest,
+                             fold ? sc.ready : nullptr, folded);
+      return e == cudaSuccess ? cudaEventRecord(side.side, side.q) : e;
     };
     auto rest_round = [&]() -> cudaError_t {
       TA *W = w.T(r);
