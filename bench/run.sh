@@ -12,8 +12,9 @@
 #              every type and semiring, each kernel beside it with its phase
 #              times), its --diag rows (the diagonal tile alone; n = 2048,
 #              4096, 16384 with phases), its --halves and --fold rows (the
-#              other tiles in half-width blocks, the next stripe's update in
-#              their grid: on and off), scipy's floyd_warshall beside it
+#              other tiles in half-width blocks; the next stripe's update,
+#              or all of the next round's side chain, in their grid: on and
+#              off), scipy's floyd_warshall beside it
 #   sssp       bench_sssp single source on R-MAT-21 and grid-4096: CUDA
 #              (delta, auto, auto+parents with phase rows), the CPU backend,
 #              scipy's dijkstra on the same graphs

@@ -285,6 +285,7 @@ Test(cuda_closure, n4099) {
   run_case(GSP_FP64, GSP_MAX_MIN, 4099, SPARSE, true, false, 403);
   run_case(GSP_BOOL, GSP_OR_AND, 4099, SPARSE, false, false, 404);
   run_case(GSP_INT64, GSP_MIN_PLUS, 2600, NEGATIVE, false, false, 405); /* the next stripe in k_rest's grid */
+  run_case(GSP_FP32, GSP_MAX_MIN, 4099, SPARSE, true, false, 406);      /* and S(r + 1) too (side_in_rest) */
 }
 #endif
 

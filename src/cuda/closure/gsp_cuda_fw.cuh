@@ -17,7 +17,8 @@
  *   R(r) (main stream): k_rest, every tile outside stripes r and r + 1;
  *     where those take more than a wave, first S(r + 1)'s stripe update
  *     too, whose blocks k_diag then waits for on a counter
- *     (stripe_in_rest).
+ *     (stripe_in_rest); from two waves, for the kernels whose diagonal
+ *     closure fits a product block, all of S(r + 1) (side_in_rest).
  * The products take their A operand, the column panel, transposed from a
  * workspace (FwWork: W[k][i] = D[i][k0 + k]) so that it loads with 16-byte
  * cp.async; the kernels that write a column panel also store it there.
@@ -107,7 +108,7 @@ template <class P, int NARROW = 1> struct Shape {
  * row start is skip_r or whose column start lies in [skip_c0, skip_c1) do
  * nothing.
  */
-template <class P, class Sh = Shape<P>, int PART = -1, bool SIDE = false>
+template <class P, class Sh = Shape<P>, int PART = -1, bool SIDE = false, bool TRIGGER = SIDE>
 __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_t ldc,
                                           const typename P::TA *__restrict__ At, int64_t lda,
                                           const typename P::TC *__restrict__ B, int64_t ldb, int64_t r0, int64_t c0,
@@ -178,7 +179,8 @@ __device__ __forceinline__ void gemm_tile(typename P::TC *__restrict__ C, int64_
     }
   }
 
-  if constexpr (SIDE) pdl_trigger(); /* the side chain's next kernel may launch */
+  if constexpr (TRIGGER)
+    pdl_trigger(); /* a programmatic dependent may launch: the side chain's next kernel, R(r + 1) */
 #pragma unroll
   for (int r = 0; r < TM; r++) {
     const int64_t row = r0 + (r < TM / 2 ? ty * (TM / 2) + r : BM / 2 + ty * (TM / 2) + r - TM / 2);
@@ -280,8 +282,30 @@ __device__ __forceinline__ void rest_origin(int64_t ld, int64_t k0, int64_t kn, 
   *r0 = (rb < b0 ? rb : rb + ne) * FWB, *c0 = (cb < b0 * CB ? cb : cb + ne * CB) * BN;
 }
 
-/* k_rest's lead blocks, not inlined: their register allocation (the
- * transposed stores) stays out of the other tiles' loop. */
+/* Whether k_rest's blocks can close a diagonal tile (side_in_rest): one
+ * of k_diag's blocks is a product block's threads, in its registers. */
+template <class P> constexpr bool closure_in_rest() {
+  return diag_threads<diag_tq<P>()>() == GT && diag_min_blocks<P, diag_tq<P>()>() == 2;
+}
+
+/* What round k0's k_rest does besides its other tiles. stripe_in_rest:
+ * `lead` blocks first, stripe kn's update by this round (the k_panels
+ * grid, column panel into xcol), each adding one to count[0] once stored.
+ * side_in_rest, all of S(kn) too: after them one block closes the
+ * diagonal tile once count[0] >= want (transposed into xcol) and adds one
+ * to count[1]; `tail` blocks last, S(kn)'s panels (column panel into tn,
+ * block row kn's tile after the diagonal into xn), wait for count[1] >=
+ * closed. A block waits only for blocks of its own grid, which are fewer
+ * than the slots (side_in_rest): those run, whatever the launch order. */
+template <class TA> struct RestFold {
+  unsigned lead = 0, close = 0, tail = 0;
+  TA *xcol = nullptr, *tn = nullptr, *xn = nullptr;
+  int *count = nullptr;
+  int want = 0, closed = 0;
+};
+
+/* k_rest's lead blocks (stripe_in_rest), not inlined: their register
+ * allocation (the transposed stores) stays out of the other tiles' loop. */
 template <class P>
 __device__ __noinline__ void rest_lead(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W,
                                        int64_t k0, int64_t kn, typename P::TA *Xcol, int *ready) {
@@ -289,23 +313,57 @@ __device__ __noinline__ void rest_lead(typename P::TC *__restrict__ D, int64_t l
   signal_done(ready);
 }
 
+/* Block b of f's blocks with side_in_rest, not inlined either. */
+template <class P>
+__device__ __noinline__ void rest_side(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W,
+                                       int64_t k0, int64_t kn, const RestFold<typename P::TA> f, unsigned b) {
+  typedef typename P::TC TC;
+  static_assert(closure_in_rest<P>(), "a product block can close the tile");
+  if (b < f.lead) {
+    panel_block<P, Shape<P>>(D, ld, W, k0, kn, PANELS_ALL, f.xcol, nullptr, b);
+    signal_done(f.count);
+  } else if (b < f.lead + f.close) {
+    constexpr int TQ = diag_tq<P>(), S = FWB / TQ;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    TC(*rows)[FWB] = reinterpret_cast<TC(*)[FWB]>(smem_raw); /* rowk [2], colk [2] */
+    wait_count(f.count, f.want);
+    const DiagBlock<P, TQ, FWB> db{0, (int)threadIdx.x / S, (int)threadIdx.x % S, rows, rows + 2, nullptr};
+    diag_close<P, TQ>(db, D + (size_t)kn * ld + kn, ld, kn, f.xcol, true);
+    signal_done(f.count + 1);
+  } else {
+    wait_count(f.count + 1, f.closed);
+    panel_block<P, Shape<P>>(D, ld, f.xcol, kn, kn, PANELS_ALL, f.tn, f.xn, b - f.lead - f.close);
+  }
+}
+
 /* Round k0's other tiles, NARROW blocks to a tile (Shape<P, NARROW>, a
- * 1 / NARROW of its columns each; rest_halves). NARROW 1: the first
- * `lead` blocks (stripe_in_rest) are instead stripe kn's update by this
- * round, the grid of k_panels (PANELS_ALL, column panel into Xcol); each
- * adds one to *ready when its stores are visible, which the next diagonal
- * tile's closure waits for (k_diag). */
-template <class P, int NARROW = 1>
+ * 1 / NARROW of its columns each; rest_halves), and with NARROW 1 f's
+ * lead blocks first. CLOSE (side_in_rest): all of f's blocks around them;
+ * launched as a programmatic dependent of the round before, it waits for
+ * it before it reads and lets the next round launch once its products are
+ * done. An instance of its own: the closure's code beside the product
+ * loop changes ptxas's schedule of that loop (fp32 n = 16384 1.3 %
+ * slower). */
+template <class P, int NARROW = 1, bool CLOSE = false>
 __global__ void __launch_bounds__(GT, 2)
     k_rest(typename P::TC *__restrict__ D, int64_t ld, const typename P::TA *__restrict__ W, int64_t k0, int64_t kn,
-           unsigned lead, typename P::TA *Xcol, int *ready) {
+           const RestFold<typename P::TA> f) {
   typedef Shape<P, NARROW> Sh;
-  if constexpr (NARROW == 1)
-    if (blockIdx.x < lead) return rest_lead<P>(D, ld, W, k0, kn, Xcol, ready);
-  const int64_t b = blockIdx.x - lead;
+  static_assert(!CLOSE || NARROW == 1, "whole tiles beside f's blocks");
+  unsigned first = f.lead;
+  if constexpr (CLOSE) {
+    pdl_wait();
+    first += f.close;
+    const unsigned tiles = gridDim.x - first - f.tail;
+    if (blockIdx.x < first || blockIdx.x - first >= tiles)
+      return rest_side<P>(D, ld, W, k0, kn, f, blockIdx.x < first ? blockIdx.x : blockIdx.x - tiles);
+  } else if constexpr (NARROW == 1) {
+    if (blockIdx.x < first) return rest_lead<P>(D, ld, W, k0, kn, f.xcol, f.count);
+  }
+  const int64_t b = blockIdx.x - first;
   int64_t r0, c0;
   rest_origin<P>(ld, k0, kn, b / NARROW, &r0, &c0);
-  gemm_tile<P, Sh>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0 + b % NARROW * Sh::BN);
+  gemm_tile<P, Sh, -1, false, CLOSE>(D, ld, W, ld, D + (size_t)k0 * ld, ld, r0, c0 + b % NARROW * Sh::BN);
 }
 
 /* k_rest with two tiles to a block of 2 GT threads, for the sizes where
@@ -377,12 +435,13 @@ template <class P> __global__ void k_count(const typename P::TC *D, int64_t np, 
  * split 0: the stripe update in one piece where the other tiles go in pairs
  * (prepare_round), beside of split_beside, halves 0: the other tiles
  * never in half-width blocks (rest_halves), fold 0: the next stripe's
- * update never in the other tiles' grid (stripe_in_rest). From
+ * update never in the other tiles' grid (stripe_in_rest), side 0: the
+ * next diagonal tile and panels never there (side_in_rest). From
  * gsp_cuda_fw_phases' variant: -1 none, else bit 0 diag, bit 1 pairs,
  * bit 2 no pdl, bit 3 no split, bit 4 beside 0, bit 5 beside 1, bit 6 no
- * halves, bit 7 no fold. */
+ * halves, bit 7 no fold, bit 8 no side. */
 struct FwForce {
-  int diag = -1, pairs = -1, pdl = 1, split = 1, beside = -1, halves = -1, fold = -1;
+  int diag = -1, pairs = -1, pdl = 1, split = 1, beside = -1, halves = -1, fold = -1, side = -1;
   static FwForce of(int variant) {
     FwForce f;
     if (variant >= 0) {
@@ -390,6 +449,7 @@ struct FwForce {
       f.beside = variant >> 4 & 1 ? 0 : variant >> 5 & 1 ? 1 : -1;
       f.halves = variant >> 6 & 1 ? 0 : -1;
       f.fold = variant >> 7 & 1 ? 0 : -1;
+      f.side = variant >> 8 & 1 ? 0 : -1;
     }
     return f;
   }
@@ -474,7 +534,7 @@ struct FwScratch {
   void *ws = nullptr;
   size_t cap = 0; /* bytes of ws */
   int *flag = nullptr;
-  int *ready = nullptr; /* stripe blocks done (stripe_in_rest) */
+  int *ready = nullptr; /* [2]: stripe blocks done, diagonal tiles closed (RestFold) */
   SideStream side;
   int slot = -1; /* the cache entry it came from, -1: the call's own */
 };
@@ -567,6 +627,23 @@ inline bool rest_halves(int64_t tiles, int64_t slots, int force) {
  * force (FwForce::fold) 0: never. */
 inline bool stripe_in_rest(int64_t tiles, int64_t slots, bool cluster_next, int force) {
   return force != 0 && tiles > slots && !cluster_next;
+}
+/* Whether, with stripe_in_rest, R(r) holds all of S(r + 1): its closure
+ * as the block after the stripe's and its panels as the last `tail`
+ * blocks (RestFold). Nothing then runs on the side stream, and R(r + 1)
+ * launches as R(r)'s programmatic dependent, without the 3-5 us that the
+ * events between the streams cost a round. H200, bench_closure_gpu
+ * --fold, against the stripe alone: n = 4096 fp32 min-plus, max-min and
+ * DPX int32 +1.2 / +1.0 / +1.5 %, n = 8192 +0.3 to +0.5 %; at 2560 (1.2
+ * waves) max-min +7 % and DPX +10 % but fp32 min-plus -15 %, so only from
+ * two waves. Only where a product block can close the tile
+ * (closure_in_rest, run_fw), and where the blocks that wait take at most
+ * half the slots, so that those they wait for run even beside other work
+ * on the device. (A k_diag on the side stream cannot be waited for so:
+ * fp64 at 2560 with the panels in R(r), it never got an SM.) force
+ * (FwForce::side) 0: never. */
+inline bool side_in_rest(int64_t tiles, unsigned tail, int64_t slots, int force) {
+  return force != 0 && tiles >= 2 * slots && 1 + (int64_t)tail <= slots / 2;
 }
 
 /* Where the split stripe update's rest goes (prepare_round): beside the
@@ -663,10 +740,12 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P, PanelShape<P>>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)PanelShape<P>::smem()));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
+  if constexpr (closure_in_rest<P>())
+    GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest<P, 1, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
   GSP_CUDA_TRY(
       cudaFuncSetAttribute(k_rest<P, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Shape<P, 2>::smem()));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest_pairs<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * (int)gsm));
-  int dev = 0, clusters = 0, sms = 0, rest_per_sm = 0, folded = 0;
+  int dev = 0, clusters = 0, sms = 0, rest_per_sm = 0, folded = 0, closed = 0;
   GSP_CUDA_TRY(cudaGetDevice(&dev));
   GSP_CUDA_TRY(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev));
   GSP_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -680,7 +759,7 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
     k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
     GSP_CUDA_LAUNCHED();
   }
-  GSP_CUDA_TRY(cudaMemsetAsync(sc.ready, 0, sizeof(int), 0));
+  GSP_CUDA_TRY(cudaMemsetAsync(sc.ready, 0, 2 * sizeof(int), 0));
   const int64_t nb = np / FWB, slots = (int64_t)sms * rest_per_sm;
   if (clock) GSP_CUDA_TRY(clock->start(nb));
   if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
@@ -691,28 +770,38 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
     const int64_t tiles = rest_tiles<P>(np, kn >= 0 ? 2 : 1);
     const bool cluster_next = diag_on_cluster(clusters, pays, np, r + 1, force.diag);
     const bool fold = kn >= 0 && !pairs && stripe_in_rest(tiles, slots, cluster_next, force.fold);
-    const unsigned lead = fold ? panel_blocks<Sh>(np, PANELS_ALL) : 0;
-    folded += (int)lead;
+    RestFold<TA> f;
+    f.lead = fold ? panel_blocks<Sh>(np, PANELS_ALL) : 0;
+    f.xcol = w.X(r + 1), f.count = sc.ready, f.want = folded += (int)f.lead;
     if (clock) {
       if (r > 0) GSP_CUDA_TRY(clock->mark(r, 0));
       GSP_CUDA_TRY(clock->mark(r, 1));
     }
+    if constexpr (closure_in_rest<P>())
+      if (fold && side_in_rest(tiles, f.lead, slots, force.side)) {
+        f.close = 1, f.tail = f.lead, f.closed = ++closed;
+        f.tn = w.T(r + 1), f.xn = kn + FWB < np ? w.X(r + 2) : nullptr;
+        GSP_CUDA_TRY(launch_pdl(k_rest<P, 1, true>, dim3(f.lead + f.close + (unsigned)tiles + f.tail), dim3(GT), gsm, 0,
+                                pdl, d, np, (const TA *)w.T(r), k0, kn, f));
+        if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
+        if (clock) GSP_CUDA_TRY(clock->mark(r, 3));
+        continue;
+      }
     /* S(r + 1) after S(r) and R(r - 1) (side.main) */
     auto side_round = [&]() -> cudaError_t {
       cudaError_t e = cudaStreamWaitEvent(side.q, side.main, 0);
       if (e == cudaSuccess && split && !beside) e = cudaStreamWaitEvent(side.q2, side.main, 0);
       if (e == cudaSuccess)
         e = prepare_round<P>(d, np, r + 1, w, cluster_next, pdl, side.q, split, beside ? nullptr : side.q2, side.rest,
-                             fold ? sc.ready : nullptr, folded);
+                             fold ? sc.ready : nullptr, f.want);
       return e == cudaSuccess ? cudaEventRecord(side.side, side.q) : e;
     };
     auto rest_round = [&]() -> cudaError_t {
       TA *W = w.T(r);
       if (pairs) k_rest_pairs<P><<<(unsigned)((tiles + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
       else if (rest_halves(tiles, slots, force.halves))
-        k_rest<P, 2><<<(unsigned)(2 * tiles), GT, Shape<P, 2>::smem()>>>(d, np, W, k0, kn, 0, nullptr, nullptr);
-      else
-        k_rest<P><<<(unsigned)(lead + tiles), GT, gsm>>>(d, np, W, k0, kn, lead, fold ? w.X(r + 1) : nullptr, sc.ready);
+        k_rest<P, 2><<<(unsigned)(2 * tiles), GT, Shape<P, 2>::smem()>>>(d, np, W, k0, kn, RestFold<TA>());
+      else k_rest<P><<<(unsigned)(f.lead + tiles), GT, gsm>>>(d, np, W, k0, kn, f);
       return cudaGetLastError();
     };
     if (kn >= 0) GSP_CUDA_TRY(cudaEventRecord(side.main, 0));

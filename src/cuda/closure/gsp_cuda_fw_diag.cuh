@@ -166,6 +166,26 @@ __device__ __forceinline__ void diag_store_transposed(TC *Xt, int64_t ld, int64_
   }
 }
 
+/* Block b (k_diag's, or k_rest's closure block: side_in_rest) closes
+ * the diagonal tile at k0 (tile = D + k0 * ld + k0); trigger:
+ * pdl_trigger before the stores. */
+template <class P, int TQ>
+__device__ __forceinline__ void diag_close(const DiagBlock<P, TQ, FWB> &b, typename P::TC *tile, int64_t ld, int64_t k0,
+                                           typename P::TC *Xt, bool trigger) {
+  typedef typename P::TC TC;
+  constexpr int S = FWB / TQ;
+  TC c[TQ][TQ];
+#pragma unroll
+  for (int r = 0; r < TQ; r++) ldv<TQ, 0>(c[r], tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ);
+  diag_publish<P, TQ, FWB, 0>(c, 0, b);
+#pragma unroll 1
+  for (int kq = 0; kq < S; kq++) diag_steps<P, TQ, FWB, 0>(c, kq, b);
+  if (trigger) pdl_trigger();
+#pragma unroll
+  for (int r = 0; r < TQ; r++) stv<TQ, 0>(tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ, c[r]);
+  if (Xt) diag_store_transposed(Xt, ld, k0 + b.ty * TQ, b.tx * TQ, c);
+}
+
 template <class P, int TQ = diag_tq<P>(), int MB = diag_min_blocks<P, TQ>()>
 __global__ void __launch_bounds__(diag_threads<TQ>(), MB)
     k_diag(typename P::TC *D, int64_t ld, int64_t k0, typename P::TC *Xt, bool early, const int *ready, int want) {
@@ -173,20 +193,11 @@ __global__ void __launch_bounds__(diag_threads<TQ>(), MB)
   constexpr int S = FWB / TQ;
   __shared__ __align__(16) TC rowk[2][FWB], colk[2][FWB];
   const DiagBlock<P, TQ, FWB> b{0, (int)threadIdx.x / S, (int)threadIdx.x % S, rowk, colk, nullptr};
-  TC c[TQ][TQ];
   TC *tile = D + (size_t)k0 * ld + k0;
   if (early) pdl_trigger();
   pdl_wait();
   if (ready) wait_count(ready, want); /* the tile's update by the round before, in its k_rest */
-#pragma unroll
-  for (int r = 0; r < TQ; r++) ldv<TQ, 0>(c[r], tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ);
-  diag_publish<P, TQ, FWB, 0>(c, 0, b);
-#pragma unroll 1
-  for (int kq = 0; kq < S; kq++) diag_steps<P, TQ, FWB, 0>(c, kq, b);
-  if (!early) pdl_trigger();
-#pragma unroll
-  for (int r = 0; r < TQ; r++) stv<TQ, 0>(tile + (size_t)(b.ty * TQ + r) * ld + b.tx * TQ, c[r]);
-  if (Xt) diag_store_transposed(Xt, ld, k0 + b.ty * TQ, b.tx * TQ, c);
+  diag_close<P, TQ>(b, tile, ld, k0, Xt, !early);
 }
 
 /* k_diag_cluster's shared memory: the phase owner's strip as pushed,
