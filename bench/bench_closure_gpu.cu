@@ -653,7 +653,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "--diag")) diag = true;     /* the diagonal kernel alone, fp32 256 .. 16384, phases */
     else if (!strcmp(argv[a], "--halves")) halves = true; /* the other tiles' half-width blocks, on and off */
     else if (!strcmp(argv[a], "--fold"))
-      fold = true; /* the next stripe's update in the other tiles' grid, on and off */
+      fold = true; /* the next stripe's update, or all of S(r + 1), in the other tiles' grid, on and off */
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
     else if (!strcmp(argv[a], "--one") && a + 2 < argc) { /* one closure, for a profiler */ one = argv[++a];
       one_n = atoll(argv[++a]);

@@ -26,12 +26,13 @@ __device__ __forceinline__ void pdl_trigger() {
 #endif
 }
 
-/* A dependency on some blocks of a grid still running on another stream
- * (k_rest's stripe blocks, which the next diagonal tile's closure needs):
- * each of those blocks calls signal_done after its last stores, and the
- * waiting block's wait_count(ready, want) returns once `want` of them have
- * (the fence and acquire, the barriers for the block's other threads: the
- * pattern of a cooperative grid's barrier). */
+/* A dependency on some blocks of a grid still running (k_rest's stripe
+ * blocks, which the next diagonal tile's closure needs, on another stream
+ * or in the same grid; that closure, which the next panels need:
+ * RestFold): each of those blocks calls signal_done after its last
+ * stores, and the waiting block's wait_count(ready, want) returns once
+ * `want` of them have (the fence and acquire, the barriers for the block's
+ * other threads: the pattern of a cooperative grid's barrier). */
 __device__ __forceinline__ void signal_done(int *ready) {
   __syncthreads();
   if (threadIdx.x == 0) {
