@@ -32,9 +32,10 @@
  * -diag1-nohalves). --fold: every numeric kernel at 2560, 4096 and 8192
  * (and fp32 min-plus at 16384), the library's choices, then the diagonal
  * on one block in every round with all of the next round's diagonal tile
- * and panels in the other tiles' grid (side_in_rest: -diag1), only the
- * next stripe's update (stripe_in_rest: -diag1-noside), neither
- * (-diag1-nofold). Each
+ * and panels in the other tiles' grid (side_in_rest: -diag1), the same
+ * with each such round waiting for all of the round before
+ * (-diag1-noflow), only the next stripe's update (stripe_in_rest:
+ * -diag1-noside), neither (-diag1-nofold). Each
  * forced result is the library's choice's bit for bit (integer weights).
  * The forced rows are timed without the phase events (four a round cost
  * about 0.3 ms at 2048), which one more run then measures.
@@ -726,6 +727,8 @@ int main(int argc, char **argv) {
         const int reps = n >= 8192 ? R : 2 * R;
         bench_tiled(c.t, c.s, n, false, c.dpx, reps, c.label);
         bench_tiled(c.t, c.s, n, false, c.dpx, reps, (std::string(c.label) + "-diag1").c_str(), -1, false, 0);
+        bench_tiled(c.t, c.s, n, false, c.dpx, reps, (std::string(c.label) + "-diag1-noflow").c_str(), -1, false,
+                    512); /* variant bit 9: each side_in_rest round waits for all of the one before */
         bench_tiled(c.t, c.s, n, false, c.dpx, reps, (std::string(c.label) + "-diag1-noside").c_str(), -1, false,
                     256); /* variant bit 8: only the stripe update in R(r) */
         bench_tiled(c.t, c.s, n, false, c.dpx, reps, (std::string(c.label) + "-diag1-nofold").c_str(), -1, false,

@@ -37,7 +37,7 @@ gsp_info fw_scratch_get(FwScratch *s, size_t ws_bytes) {
     s->cap = ws_bytes;
   }
   if (!s->flag) GSP_CUDA_TRY(cudaMalloc((void **)&s->flag, sizeof(int)));
-  if (!s->ready) GSP_CUDA_TRY(cudaMalloc((void **)&s->ready, 2 * sizeof(int)));
+  if (!s->ready) GSP_CUDA_TRY(cudaMalloc((void **)&s->ready, 3 * sizeof(int)));
   if (!s->side.q) GSP_CUDA_TRY(s->side.create());
 #undef GSP_FREE_ALL
   return info;

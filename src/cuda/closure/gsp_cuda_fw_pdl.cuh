@@ -29,7 +29,8 @@ __device__ __forceinline__ void pdl_trigger() {
 /* A dependency on some blocks of a grid still running (k_rest's stripe
  * blocks, which the next diagonal tile's closure needs, on another stream
  * or in the same grid; that closure, which the next panels need:
- * RestFold): each of those blocks calls signal_done after its last
+ * RestFold), or of the grid before (a flowing round's tiles: RestFold):
+ * each of those blocks calls signal_done (or signal_round) after its last
  * stores, and the waiting block's wait_count(ready, want) returns once
  * `want` of them have (the fence and acquire, the barriers for the block's
  * other threads: the pattern of a cooperative grid's barrier). */
@@ -40,14 +41,25 @@ __device__ __forceinline__ void signal_done(int *ready) {
     atomicAdd(ready, 1);
   }
 }
+/* *flag = round, which only this block writes, once its stores are visible. */
+__device__ __forceinline__ void signal_round(int *flag, int round) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicExch(flag, round);
+  }
+}
+/* This thread's part of a wait: until *ready >= want (acquire). */
+__device__ __forceinline__ void spin_until(const int *ready, int want) {
+  for (;;) {
+    int v;
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(ready) : "memory");
+    if (v >= want) return;
+    __nanosleep(128);
+  }
+}
 __device__ __forceinline__ void wait_count(const int *ready, int want) {
-  if (threadIdx.x == 0)
-    for (;;) {
-      int v;
-      asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(ready) : "memory");
-      if (v >= want) break;
-      __nanosleep(128);
-    }
+  if (threadIdx.x == 0) spin_until(ready, want);
   __syncthreads();
 }
 

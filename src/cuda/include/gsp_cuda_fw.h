@@ -65,7 +65,8 @@ gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, i
  * in one piece, bit 4 / bit 5 its split rest not / beside the diagonal
  * tile's closure, bit 6 the other tiles never in half-width blocks, bit 7
  * the next stripe's update never in the other tiles' grid, bit 8 the next
- * diagonal tile and panels never there (FwForce, gsp_cuda_fw.cuh). */
+ * diagonal tile and panels never there, bit 9 a round with them there
+ * waits for all of the round before (FwForce, gsp_cuda_fw.cuh). */
 gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int variant,
                             float ms[3]);
 
