@@ -16,7 +16,6 @@ static bool scratch_busy[FW_SCRATCH_DEVICES];
 static void scratch_free(FwScratch *s) {
   if (s->ws) cudaFree(s->ws);
   if (s->flag) cudaFree(s->flag);
-  if (s->ready) cudaFree(s->ready);
   s->side.release();
   *s = FwScratch();
 }
@@ -37,7 +36,6 @@ gsp_info fw_scratch_get(FwScratch *s, size_t ws_bytes) {
     s->cap = ws_bytes;
   }
   if (!s->flag) GSP_CUDA_TRY(cudaMalloc((void **)&s->flag, sizeof(int)));
-  if (!s->ready) GSP_CUDA_TRY(cudaMalloc((void **)&s->ready, 3 * sizeof(int)));
   if (!s->side.q) GSP_CUDA_TRY(s->side.create());
 #undef GSP_FREE_ALL
   return info;

@@ -609,11 +609,15 @@ template <class TA> struct FwWork {
   TA *X(int64_t r) const {
     return ws + (size_t)(2 + r % 2) * FWB * np;
   }
-  int *flags() const { /* RestFold::flags, after the four */
+  /* after the four: RestFold::count (3 ints, padded to 4), then its flags */
+  int *count() const {
     return (int *)(ws + 4 * (size_t)FWB * np);
   }
+  int *flags() const {
+    return count() + 4;
+  }
   static constexpr size_t bytes(int64_t np) {
-    return 4 * (size_t)FWB * np * sizeof(TA) + (size_t)(np / FWB) * (np / FWB) * sizeof(int);
+    return 4 * (size_t)FWB * np * sizeof(TA) + (4 + (size_t)(np / FWB) * (np / FWB)) * sizeof(int);
   }
 };
 
@@ -629,7 +633,6 @@ struct FwScratch {
   void *ws = nullptr;
   size_t cap = 0; /* bytes of ws */
   int *flag = nullptr;
-  int *ready = nullptr; /* [3]: stripe blocks done, diagonal tiles closed, panel blocks done (RestFold) */
   SideStream side;
   int slot = -1; /* the cache entry it came from, -1: the call's own */
 };
@@ -724,18 +727,22 @@ inline bool stripe_in_rest(int64_t tiles, int64_t slots, bool cluster_next, int 
   return force != 0 && tiles > slots && !cluster_next;
 }
 /* Whether, with stripe_in_rest, R(r) holds all of S(r + 1): its closure
- * as the block after the stripe's and its panels as the last `tail`
- * blocks (RestFold). Nothing then runs on the side stream, and R(r + 1)
- * launches as R(r)'s programmatic dependent, without the 3-5 us that the
- * events between the streams cost a round. H200, bench_closure_gpu
- * --fold, against the stripe alone: n = 4096 fp32 min-plus, max-min and
- * DPX int32 +1.2 / +1.0 / +1.5 %, n = 8192 +0.3 to +0.5 %; at 2560 (1.2
- * waves) max-min +7 % and DPX +10 % but fp32 min-plus -15 %, so only from
- * two waves. Only where a product block can close the tile
- * (closure_in_rest, run_fw), and where the blocks that wait take at most
- * half the slots, so that those they wait for run even beside other work
- * on the device. (A k_diag on the side stream cannot be waited for so:
- * fp64 at 2560 with the panels in R(r), it never got an SM.) force
+ * as the block after the stripe's and its panels as `tail` blocks two
+ * waves in (RestFold). Nothing then runs on the side stream, R(r + 1)
+ * launches as R(r)'s programmatic dependent once all of R(r)'s blocks run,
+ * and its blocks wait only for what they need of R(r) (RestFold::flow),
+ * so they take the SMs as R(r)'s blocks finish (a round waiting for all
+ * of the one before kept 0.91 of the slots busy: fp32 n = 4096, traced).
+ * H200, bench_closure_gpu --fold, against the stripe alone: n = 4096 fp32
+ * min-plus, max-min and DPX int32 +7.1 / +4.6 / +8.4 % (each round
+ * waiting for all of the one before: -0.5 / 0 / +0.7 %), n = 8192 -0.4 /
+ * +1.5 / +1.4 %; at 2560 (1.2 waves), without the flow, max-min +7 % and
+ * DPX +10 % but fp32 min-plus -15 %, so only from two waves. Only where a
+ * product block can close the tile (closure_in_rest, run_fw), and where
+ * the blocks that wait for blocks of their own grid take at most half the
+ * slots, so that those they wait for run even beside other work on the
+ * device. (A k_diag on the side stream cannot be waited for so: fp64 at
+ * 2560 with the panels in R(r), it never got an SM.) force
  * (FwForce::side) 0: never. */
 inline bool side_in_rest(int64_t tiles, unsigned tail, int64_t slots, int force) {
   return force != 0 && tiles >= 2 * slots && 1 + (int64_t)tail <= slots / 2;
@@ -833,8 +840,7 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
     GSP_CUDA_LAUNCHED();
   }
   const int64_t nb = np / FWB, slots = (int64_t)sms * rest_per_sm;
-  GSP_CUDA_TRY(cudaMemsetAsync(sc.ready, 0, 3 * sizeof(int), 0));
-  GSP_CUDA_TRY(cudaMemsetAsync(w.flags(), 0, (size_t)nb * nb * sizeof(int), 0));
+  GSP_CUDA_TRY(cudaMemsetAsync(w.count(), 0, (4 + (size_t)nb * nb) * sizeof(int), 0)); /* RestFold's */
   int tails = 0;     /* panel blocks in the grids so far (RestFold::tails) */
   bool flow = false; /* whether the round before was a side_in_rest round */
   if (clock) GSP_CUDA_TRY(clock->start(nb));
@@ -848,7 +854,7 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
     const bool fold = kn >= 0 && !pairs && stripe_in_rest(tiles, slots, cluster_next, force.fold);
     RestFold<TA> f;
     f.lead = fold ? panel_blocks<Sh>(np, PANELS_ALL) : 0;
-    f.xcol = w.X(r + 1), f.count = sc.ready, f.want = folded += (int)f.lead;
+    f.xcol = w.X(r + 1), f.count = w.count(), f.want = folded += (int)f.lead;
     if (clock) {
       if (r > 0) GSP_CUDA_TRY(clock->mark(r, 0));
       GSP_CUDA_TRY(clock->mark(r, 1));
@@ -876,7 +882,7 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
       if (e == cudaSuccess && split && !beside) e = cudaStreamWaitEvent(side.q2, side.main, 0);
       if (e == cudaSuccess)
         e = prepare_round<P>(d, np, r + 1, w, cluster_next, pdl, side.q, split, beside ? nullptr : side.q2, side.rest,
-                             fold ? sc.ready : nullptr, f.want);
+                             fold ? w.count() : nullptr, f.want);
       return e == cudaSuccess ? cudaEventRecord(side.side, side.q) : e;
     };
     auto rest_round = [&]() -> cudaError_t {
