@@ -734,9 +734,9 @@ inline bool stripe_in_rest(int64_t tiles, int64_t slots, bool cluster_next, int 
  * so they take the SMs as R(r)'s blocks finish (a round waiting for all
  * of the one before kept 0.91 of the slots busy: fp32 n = 4096, traced).
  * H200, bench_closure_gpu --fold, against the stripe alone: n = 4096 fp32
- * min-plus, max-min and DPX int32 +7.1 / +4.6 / +8.4 % (each round
- * waiting for all of the one before: -0.5 / 0 / +0.7 %), n = 8192 -0.4 /
- * +1.5 / +1.4 %; at 2560 (1.2 waves), without the flow, max-min +7 % and
+ * min-plus, max-min and DPX int32 +6.8 / +4.8 / +8.3 % (each round
+ * waiting for all of the one before: -0.6 / 0 / 0 %), n = 8192 +0.6 /
+ * +0.7 / +1.0 %; at 2560 (1.2 waves), without the flow, max-min +7 % and
  * DPX +10 % but fp32 min-plus -15 %, so only from two waves. Only where a
  * product block can close the tile (closure_in_rest, run_fw), and where
  * the blocks that wait for blocks of their own grid take at most half the
