@@ -53,6 +53,7 @@
 
 #include "gsp_cuda_internal.cuh"
 #include "gsp_cuda_fw_diag.cuh"
+#include "gsp_cuda_fw_flow.h"
 #include "gsp_cuda_fw_pdl.cuh"
 #include "gsp_cuda_fw_succ.cuh"
 #include "gsp_cuda_fw_vec.cuh"
@@ -319,34 +320,16 @@ template <class TA> struct RestFold {
   bool flow = false;
 };
 
-/* Where tile t of round r's other tiles starts with side_in_rest: by their
- * distance from block r in rotated coordinates (u = (i - r) mod nb, v
- * likewise), shells d = 2, 3, ... of min(u, v) = d, each row part first.
- * Round r + 1 then takes the tiles in the order round r finished them
- * (its shell d is round r's d + 1), and round r + 1's lead, stripe r + 2,
- * is round r's first shell. */
-__device__ __forceinline__ void rest_shell(int64_t nb, int64_t r, int64_t t, int64_t *i, int64_t *j) {
-  int64_t d = 2, len = 2 * (nb - d) - 1;
-  for (; t >= len; d++, len -= 2) t -= len;
-  const int64_t u = t < nb - d ? d : t - (nb - d) + d + 1, v = t < nb - d ? d + t : d;
-  *i = (u + r) % nb, *j = (v + r) % nb;
-}
-
-/* What a block of a flowing round r needs of round p = r - 1 before it
- * updates tile (i, j) (block indices; all: any tile, for the tail, which
- * overwrites T(r + 1) = T(p) that p's tiles read): its panels (count[2]),
- * tile (i, j) as p left it, and where i = p, all p's tiles of column j,
- * which read that tile as their row panel. p's tiles are those outside
- * stripes p and r; the tiles inside were last stored by the panels of
- * round p - 1 or r, which p's closure, tail and lead blocks waited for
- * before the count[2] they raised. */
+/* A block of a flowing round r before it updates tile (i, j) (all: any
+ * tile): what it needs of round r - 1, its panel blocks (count[2]) and
+ * the tiles of gspflow::FlowWait. */
 template <class TA>
 __device__ __forceinline__ void flow_wait(const RestFold<TA> &f, int64_t nb, int64_t r, int64_t i, int64_t j,
                                           bool all) {
-  const int64_t p = r - 1, rows = all || i == p ? nb : 1, cols = all ? nb : 1;
-  for (int64_t e = threadIdx.x; e < rows * cols; e += blockDim.x) {
-    const int64_t a = rows == 1 ? i : e / cols, c = cols == 1 ? j : e % cols;
-    if (a != p && a != r && c != p && c != r) spin_until(f.flags + a * nb + c, (int)r);
+  const gspflow::FlowWait w(nb, r, i, j, all);
+  for (int64_t e = threadIdx.x; e < w.count(); e += blockDim.x) {
+    int64_t a, c;
+    if (w.flag(e, &a, &c)) spin_until(f.flags + a * nb + c, (int)r);
   }
   if (threadIdx.x == 0) spin_until(f.count + 2, f.tails);
   __syncthreads();
@@ -392,11 +375,11 @@ __device__ __noinline__ void rest_side(typename P::TC *__restrict__ D, int64_t l
 /* Round k0's other tiles, NARROW blocks to a tile (Shape<P, NARROW>, a
  * 1 / NARROW of its columns each; rest_halves), and with NARROW 1 f's
  * lead blocks first. CLOSE (side_in_rest): all of f's blocks around them,
- * the tiles in rest_shell's order; launched as a programmatic dependent of
- * the round before, it lets the next round launch as soon as all of its
- * blocks run, and waits for the round before, all of it or (f.flow) what
- * each block needs (flow_wait), so that the next round's blocks take the
- * SMs as this round's finish. An instance of its own: the closure's code
+ * the tiles in gspflow::rest_shell's order; launched as a programmatic
+ * dependent of the round before, it lets the next round launch as soon as
+ * all of its blocks run, and waits for the round before, all of it or
+ * (f.flow) what each block needs (flow_wait), so that the next round's
+ * blocks take the SMs as this round's finish. An instance of its own: the closure's code
  * beside the product loop changes ptxas's schedule of that loop (fp32 n =
  * 16384 1.3 % slower). */
 template <class P, int NARROW = 1, bool CLOSE = false>
@@ -414,7 +397,7 @@ __global__ void __launch_bounds__(GT, 2)
       return rest_side<P>(D, ld, W, k0, kn, f, b < tile0 ? b : b - f.mid);
     const int64_t nb = ld / FWB, r = k0 / FWB;
     int64_t i, j;
-    rest_shell(nb, r, b - tile0 - (b < tail0 ? 0 : f.tail), &i, &j);
+    gspflow::rest_shell(nb, r, b - tile0 - (b < tail0 ? 0 : f.tail), &i, &j);
     if (f.flow) flow_wait(f, nb, r, i, j, false);
     gemm_tile<P>(D, ld, W, ld, D + (size_t)k0 * ld, ld, i * FWB, j * FWB);
     /* the tile again, from a fresh read of the block index: with i and j
@@ -422,7 +405,7 @@ __global__ void __launch_bounds__(GT, 2)
      * with 937 cycles of stalls instead of 722 (8 % slower at n = 8192) */
     unsigned b2;
     asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(b2));
-    rest_shell(nb, r, b2 - tile0 - (b2 < tail0 ? 0 : f.tail), &i, &j);
+    gspflow::rest_shell(nb, r, b2 - tile0 - (b2 < tail0 ? 0 : f.tail), &i, &j);
     signal_round(f.flags + i * nb + j, (int)r + 1);
     return;
   }
