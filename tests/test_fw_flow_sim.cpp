@@ -140,8 +140,7 @@ std::vector<Block> build(int nb) {
         rest_shell(nb, r, t, &i, &j);
         cr_assert(i != r && i != s && j != r && j != s, "nb %d round %d: tile %lld is (%lld, %lld)", nb, r,
                   (long long)t, (long long)i, (long long)j);
-        cr_assert(tiles[i * nb + j] < 0, "nb %d round %d: tile (%lld, %lld) twice", nb, r, (long long)i,
-                  (long long)j);
+        cr_assert(tiles[i * nb + j] < 0, "nb %d round %d: tile (%lld, %lld) twice", nb, r, (long long)i, (long long)j);
         Block b{TILE, r, (int)i, (int)j, {}, {}};
         flow_waits(b, false);
         tiles[i * nb + j] = add(b);
@@ -200,8 +199,8 @@ Test(fw_flow, waits_order_every_conflict) {
           for (const Access &y : bl[v].acc) {
             if (x.buf != y.buf || x.a != y.a || x.b != y.b || !(x.write || y.write)) continue;
             const bool first_u = seq(bl[u]) < seq(bl[v]);
-            cr_assert(seq(bl[u]) != seq(bl[v]), "nb %d: blocks %zu and %zu of one phase touch buffer %d (%d, %d)",
-                      nb, u, v, x.buf, x.a, x.b);
+            cr_assert(seq(bl[u]) != seq(bl[v]), "nb %d: blocks %zu and %zu of one phase touch buffer %d (%d, %d)", nb,
+                      u, v, x.buf, x.a, x.b);
             cr_assert(first_u ? hb(u, v) : hb(v, u),
                       "nb %d: race on buffer %d (%d, %d) between block %zu (kind %d, round %d) and %zu (kind %d, "
                       "round %d)",
