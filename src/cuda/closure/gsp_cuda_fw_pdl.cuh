@@ -1,12 +1,15 @@
 /*
- * Programmatic dependent launch (sm_90) for the side chain of the closure's
- * rounds (gsp_cuda_fw.cuh): a kernel launched by launch_pdl may start while
- * the kernel before it in its stream ends, so its launch overlaps that
+ * Programmatic dependent launch (sm_90) for the closure's rounds
+ * (gsp_cuda_fw.cuh): a kernel launched by launch_pdl may start while the
+ * kernel before it in its stream ends, so its launch overlaps that
  * kernel's last blocks. It waits in pdl_wait, before it reads anything,
  * until that kernel has finished and its writes are visible; pdl_trigger
  * (each block of the earlier kernel, before its last stores) lets the
- * launch begin; without it, it begins as the blocks exit. Both are no-ops
- * in a kernel launched without the attribute.
+ * launch begin; without it, it begins as the blocks exit. A flowing round
+ * (RestFold::flow) triggers as each block starts and does not call
+ * pdl_wait: its blocks wait for the blocks they need (signal_round,
+ * spin_until). Both are no-ops in a kernel launched without the
+ * attribute.
  */
 #ifndef GSP_CUDA_FW_PDL_CUH
 #define GSP_CUDA_FW_PDL_CUH
