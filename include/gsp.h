@@ -633,8 +633,14 @@ typedef enum {
   GSP_APSP_AUTO = 0,       /* the cost model's pick (docs/apsp.md) */
   GSP_APSP_FLOYD_WARSHALL, /* blocked Floyd-Warshall closure */
   GSP_APSP_MSSSP,          /* batched multi-source relaxation (weights >= 0) */
-  GSP_APSP_JOHNSON         /* Bellman-Ford reweighting, then relaxation */
+  GSP_APSP_JOHNSON,        /* Bellman-Ford reweighting, then relaxation */
+  GSP_APSP_SPARSE_STAR     /* elimination in a fill-reducing order, then
+                              triangular solves (gsp_star_factor; road
+                              networks, meshes, grids) */
 } gsp_apsp_algo;
+
+/* Number of gsp_apsp_algo values (the size of per-algorithm arrays). */
+#define GSP_APSP_ALGOS 5
 
 /* Advanced options of gsp_apsp (row callbacks, memory caps, GPUs, the
  * cost model's report): defined in the advanced part below. */
@@ -697,6 +703,93 @@ typedef struct {
  * handed to a callback stay delivered).
  */
 gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_apsp_opts *opts);
+
+/* ---------------------------------------------------------------------- */
+/* The sparse star: A* of a sparse matrix by elimination                  */
+/*                                                                         */
+/* Gaussian elimination over the semiring (Carre's algorithm) with the     */
+/* vertices in a fill-reducing order of the symmetrized pattern (METIS     */
+/* nested dissection, or AMD) and CHOLMOD's supernodes: each supernode's   */
+/* diagonal block is closed, its panels scaled and its ancestors updated   */
+/* by dense products. Rows and columns of A* then come from triangular     */
+/* solves whose work is the size of the factor, not n^2 per row. On road   */
+/* networks, meshes and grids (small separators) the factor is small and   */
+/* this is by far the fastest way to all pairs; on random graphs of        */
+/* average degree 4 and more it fills in (docs/apsp.md). Directed graphs   */
+/* are handled as they are: only the order uses the symmetrized pattern.   */
+/* ---------------------------------------------------------------------- */
+
+/* A factorization, for repeated queries (as scipy's splu is for linear
+ * systems). */
+typedef struct gsp_star_s *gsp_star;
+
+/* Fill-reducing orderings of the symbolic analysis. */
+typedef enum {
+  GSP_ORDERING_AUTO = 0, /* METIS from 256 vertices, AMD below */
+  GSP_ORDERING_METIS,    /* METIS nested dissection */
+  GSP_ORDERING_AMD       /* approximate minimum degree (CHOLMOD's AMD) */
+} gsp_ordering;
+
+/* Options of gsp_star_factor. NULL means all defaults (zero). */
+typedef struct {
+  gsp_ordering ordering;
+} gsp_star_opts;
+
+/* What a factorization holds and cost (gsp_star_report_get). */
+typedef struct {
+  const char *ordering;    /* "METIS" or "AMD" */
+  gsp_index supernodes;    /* supernodes of the factor */
+  gsp_index factor_values; /* values stored (diagonal blocks and panels) */
+  gsp_index max_supernode; /* columns of the widest supernode */
+  double factor_ops;       /* semiring multiply-adds of the factorization */
+  double solve_ops;        /* of one row or column of A* */
+  double analyze_s;        /* seconds of the symbolic analysis */
+  double factor_s;         /* of the last numeric factorization */
+} gsp_star_report;
+
+/*
+ * *F = the factorization of the square matrix A over semiring s, for the
+ * star A* = I + A + A^2 + ... (reflexive: the diagonal is the semiring
+ * one unless a cycle makes it better). s is one of MIN_PLUS, MAX_PLUS,
+ * MAX_MIN, MIN_MAX with a numeric A, or OR_AND with a GSP_BOOL A. A is
+ * read, not kept: the factorization owns its copies.
+ * Errors: GSP_NULL_POINTER, GSP_INVALID_OBJECT, GSP_DIMENSION_MISMATCH
+ * (A not square), GSP_DOMAIN_MISMATCH (s and A's type do not fit, or
+ * PLUS_TIMES), GSP_INVALID_VALUE (a NaN weight, bad options),
+ * GSP_NEGATIVE_CYCLE (MIN_PLUS: a negative cycle, its vertices named in
+ * gsp_last_error(); MAX_PLUS: a positive one, a vertex on it named),
+ * GSP_TOO_LARGE (beyond METIS's 32-bit indices), GSP_OUT_OF_MEMORY. On
+ * error *F is untouched.
+ */
+gsp_info gsp_star_factor(gsp_star *F, const gsp_matrix A, gsp_semiring s, const gsp_star_opts *opts);
+
+/*
+ * The same factorization with the weights of A, which must have F's
+ * pattern (the same arcs; values may change, explicit entries stay
+ * entries): the symbolic analysis is reused, only the numeric part runs.
+ * GSP_INVALID_VALUE when the pattern or type differs. On error F is left
+ * as it was.
+ */
+gsp_info gsp_star_refactor(gsp_star F, const gsp_matrix A);
+
+/*
+ * *R = a new dense nv x n matrix of A's type: row k is row v[k] of A*
+ * (from v[k] to every vertex); absent where there is no path. Repeats
+ * allowed; v == NULL with nv == n gives every row (all pairs). Errors:
+ * GSP_NULL_POINTER, GSP_INVALID_OBJECT, GSP_INVALID_INDEX (v[k] >= n),
+ * GSP_TOO_LARGE, GSP_OUT_OF_MEMORY.
+ */
+gsp_info gsp_star_rows(gsp_matrix *R, const gsp_star F, const gsp_index *v, gsp_index nv);
+
+/* As gsp_star_rows for columns: row k of *C is column v[k] of A* (from
+ * every vertex to v[k]). */
+gsp_info gsp_star_cols(gsp_matrix *C, const gsp_star F, const gsp_index *v, gsp_index nv);
+
+/* *rep = what F holds and what it cost. */
+gsp_info gsp_star_report_get(gsp_star_report *rep, const gsp_star F);
+
+/* Free a factorization (NULL-safe; *F = NULL). */
+gsp_info gsp_star_free(gsp_star *F);
 
 /* ---------------------------------------------------------------------- */
 /* Paths                                                                  */
@@ -956,7 +1049,7 @@ typedef struct {
    * unused); +inf where the algorithm cannot run (MSSSP on negative
    * weights). AUTO never picks Floyd-Warshall for a result that goes out
    * in row blocks, whatever its prediction. */
-  double predicted_seconds[4];
+  double predicted_seconds[GSP_APSP_ALGOS];
   /* Where the time went (seconds, host clock): checks and preparation of
    * the graph; the computation with the result rows arriving on the host
    * (for the GPU the kernels, their uploads and the copies back, which

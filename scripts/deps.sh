@@ -2,7 +2,7 @@
 # Install the Debian packages gsp needs to build and test, if missing.
 # Sourced by build.sh and test.sh.
 gsp_install_deps() {
-  local pkgs="cmake gcc g++ make pkg-config zlib1g-dev libcriterion-dev libgraphblas-dev python3 python3-venv clang clang-format"
+  local pkgs="cmake gcc g++ make pkg-config zlib1g-dev libcriterion-dev libgraphblas-dev libsuitesparse-dev libmetis-dev python3 python3-venv clang clang-format"
   # libgsp_mpi and its tests (mpirun)
   pkgs="$pkgs libopenmpi-dev openmpi-bin"
   local missing=""

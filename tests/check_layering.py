@@ -15,7 +15,7 @@ import re
 import sys
 
 FLOOR = ["core", "semiring", "cuda/include"]
-OPS = ["ops", "ops/graphblas", "ops/closure", "ops/sssp", "ops/apsp"]
+OPS = ["ops", "ops/graphblas", "ops/closure", "ops/sssp", "ops/apsp", "ops/star"]
 CUDA = ["cuda", "cuda/graphblas", "cuda/closure", "cuda/sssp"]
 ALLOWED = {
     "semiring": ["semiring"],

@@ -37,10 +37,10 @@ double gsp__apsp_depth(const struct gsp_matrix_s *G, const int64_t *src, int64_t
 
 /* Predicted seconds of each algorithm, indexed by gsp_apsp_algo (sec[0]
  * unused; +inf where it cannot run). */
-void gsp__apsp_predict(double sec[4], const gsp__apsp_shape *s);
+void gsp__apsp_predict(double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s);
 
 /* AUTO's pick from the predictions: the cheapest that may run. */
-gsp_apsp_algo gsp__apsp_pick(const double sec[4], const gsp__apsp_shape *s);
+gsp_apsp_algo gsp__apsp_pick(const double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s);
 
 /* Host bytes a row block may take at most when gsp_apsp stages rows itself
  * (a callback, or a type conversion); less when less memory is available

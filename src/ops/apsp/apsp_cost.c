@@ -154,16 +154,17 @@ double gsp__apsp_depth(const struct gsp_matrix_s *G, const int64_t *src, int64_t
   return ok ? 2.0 * (double)(ecc > 1 ? ecc : 1) : 0;
 }
 
-void gsp__apsp_predict(double sec[4], const gsp__apsp_shape *s) {
+void gsp__apsp_predict(double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s) {
   sec[GSP_APSP_AUTO] = 0;
   sec[GSP_APSP_FLOYD_WARSHALL] = fw_seconds(s);
   sec[GSP_APSP_MSSSP] = s->negative ? INFINITY : relax_seconds(s);
   const double th = s->threads > 0 ? s->threads : 1;
   const double bf = (double)s->m * BF_PASSES / (s->relax_gpu ? BF_GPU_RATE : BF_CPU_RATE_THREAD * th);
   sec[GSP_APSP_JOHNSON] = bf + relax_seconds(s) + (double)s->ns * (double)s->n * JOHNSON_CELL_S;
+  sec[GSP_APSP_SPARSE_STAR] = INFINITY;
 }
 
-gsp_apsp_algo gsp__apsp_pick(const double sec[4], const gsp__apsp_shape *s) {
+gsp_apsp_algo gsp__apsp_pick(const double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s) {
   /* Johnson only pays off with negative weights: without them it is the
    * relaxation plus extra passes. Floyd-Warshall cannot stream row blocks. */
   const gsp_apsp_algo relax = s->negative ? GSP_APSP_JOHNSON : GSP_APSP_MSSSP;

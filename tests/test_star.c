@@ -1,0 +1,267 @@
+/*
+ * The sparse star (gsp_star_*): rows and columns of A* from the
+ * factorization against the dense Floyd-Warshall closure (gsp_closure,
+ * itself checked against SuiteSparse:GraphBLAS in test_closure), on every
+ * closure semiring and type: grids, random directed graphs, disconnected
+ * graphs, negative arcs, DAGs, repeats of a source; negative cycles; a
+ * refactorization with new weights; bad input. Integer-valued weights, so
+ * every comparison is exact.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsp.h"
+#include "gsp_test.h"
+
+/* The dense closure of A over s (the reference). */
+static gsp_matrix dense_star(gsp_matrix A, gsp_semiring s) {
+  gsp_matrix D = NULL;
+  GSP_OK(gsp_matrix_dup(&D, A));
+  GSP_OK(gsp_closure(D, s));
+  return D;
+}
+
+/* Every row and every column of A* from the factorization equal the dense
+ * closure's, with both orderings. */
+static void check_star(gsp_matrix A, gsp_semiring s, const char *what) {
+  gsp_index n = 0;
+  GSP_OK(gsp_matrix_nrows(&n, A));
+  gsp_matrix D = dense_star(A, s), DT = NULL;
+  GSP_OK(gsp_matrix_transpose(&DT, D));
+  for (int ord = GSP_ORDERING_METIS; ord <= GSP_ORDERING_AMD; ord++) {
+    gsp_test_context("%s, %s, %s order", what, gsp_test_semiring_name(s), ord == GSP_ORDERING_METIS ? "METIS" : "AMD");
+    gsp_star F = NULL;
+    gsp_matrix R = NULL, C = NULL;
+    const gsp_star_opts o = {.ordering = (gsp_ordering)ord};
+    GSP_OK(gsp_star_factor(&F, A, s, &o));
+    GSP_OK(gsp_star_rows(&R, F, NULL, n));
+    gsp_test_assert_matrix_same(R, D, 0);
+    GSP_OK(gsp_star_cols(&C, F, NULL, n));
+    gsp_test_assert_matrix_same(C, DT, 0);
+    GSP_OK(gsp_matrix_free(&R));
+    GSP_OK(gsp_matrix_free(&C));
+    GSP_OK(gsp_star_free(&F));
+    cr_assert_null(F);
+  }
+  GSP_OK(gsp_matrix_free(&D));
+  GSP_OK(gsp_matrix_free(&DT));
+}
+
+static gsp_matrix grid(gsp_type t, gsp_index r, gsp_index c, uint64_t seed) {
+  gsp_matrix G = NULL, A = NULL;
+  GSP_OK(gsp_generate_grid(&G, GSP_INT64, r, c, 1, 9, seed));
+  GSP_OK(gsp_matrix_cast(&A, G, t));
+  GSP_OK(gsp_matrix_free(&G));
+  return A;
+}
+
+static const gsp_type num_types[] = {GSP_INT32, GSP_INT64, GSP_FP32, GSP_FP64};
+
+Test(star, grids_min_plus_every_type) {
+  for (int k = 0; k < 4; k++) {
+    gsp_matrix A = grid(num_types[k], 17, 23, 7 + (uint64_t)k);
+    check_star(A, GSP_MIN_PLUS, gsp_test_type_name(num_types[k]));
+    GSP_OK(gsp_matrix_free(&A));
+  }
+}
+
+/* Above STAR_METIS_MIN_N, so AUTO's order is METIS's nested dissection. */
+Test(star, large_grid_auto_order) {
+  gsp_matrix A = grid(GSP_INT32, 40, 45, 3), D = dense_star(A, GSP_MIN_PLUS);
+  gsp_star F = NULL;
+  gsp_matrix R = NULL;
+  gsp_index n = 0;
+  GSP_OK(gsp_matrix_nrows(&n, A));
+  GSP_OK(gsp_star_factor(&F, A, GSP_MIN_PLUS, NULL));
+  gsp_star_report rep;
+  GSP_OK(gsp_star_report_get(&rep, F));
+  cr_assert_str_eq(rep.ordering, "METIS");
+  /* nested dissection of a 2-D grid: the widest supernode is about one
+   * separator (45 vertices, a few more with amalgamation), the factor far
+   * below n^2 */
+  cr_assert(rep.max_supernode >= 40 && rep.max_supernode < 200, "widest supernode %llu",
+            (unsigned long long)rep.max_supernode);
+  cr_assert((double)rep.factor_values < 0.2 * (double)n * (double)n, "factor %llu values",
+            (unsigned long long)rep.factor_values);
+  GSP_OK(gsp_star_rows(&R, F, NULL, n));
+  gsp_test_assert_matrix_same(R, D, 0);
+  GSP_OK(gsp_matrix_free(&R));
+  GSP_OK(gsp_star_free(&F));
+  GSP_OK(gsp_matrix_free(&A));
+  GSP_OK(gsp_matrix_free(&D));
+}
+
+/* Random directed graphs (one-way arcs, self-loops, unreachable pairs) on
+ * every closure semiring and type. */
+Test(star, random_directed_every_semiring) {
+  const gsp_semiring srs[] = {GSP_MIN_PLUS, GSP_MAX_MIN, GSP_MIN_MAX, GSP_OR_AND};
+  for (int i = 0; i < 4; i++)
+    for (int k = 0; k < 5; k++) {
+      const gsp_type t = k < 4 ? num_types[k] : GSP_BOOL;
+      if (!gsp_test_fits(srs[i], t)) continue;
+      int64_t lo, hi;
+      gsp_test_range(srs[i], &lo, &hi);
+      if (srs[i] == GSP_MIN_PLUS) lo = 0;
+      for (gsp_index n = 1; n <= 150; n += 37) {
+        gsp_matrix A = gsp_test_random_matrix(t, n, n, 2.5 / (double)n, lo, hi, 11 * n + (uint64_t)k);
+        char what[64];
+        snprintf(what, sizeof what, "random n=%llu %s", (unsigned long long)n, gsp_test_type_name(t));
+        check_star(A, srs[i], what);
+        GSP_OK(gsp_matrix_free(&A));
+      }
+    }
+}
+
+/* MAX_PLUS (longest paths) where the graph is acyclic. */
+Test(star, dag_max_plus) {
+  for (int k = 0; k < 4; k++) {
+    gsp_matrix A = NULL;
+    GSP_OK(gsp_generate_dag(&A, num_types[k], 120, 400, -20, 20, 5 + (uint64_t)k));
+    check_star(A, GSP_MAX_PLUS, "dag");
+    GSP_OK(gsp_matrix_free(&A));
+  }
+}
+
+/* Two components, and isolated vertices. */
+Test(star, disconnected) {
+  gsp_index I[] = {0, 1, 2, 5, 6, 6}, J[] = {1, 2, 0, 6, 5, 7};
+  int32_t X[] = {3, 4, 5, 1, 1, 2};
+  gsp_matrix A = NULL;
+  GSP_OK(gsp_matrix_new(&A, GSP_INT32, 9, 9));
+  GSP_OK(gsp_matrix_build(A, I, J, X, 6, GSP_DUP_ERROR));
+  check_star(A, GSP_MIN_PLUS, "disconnected");
+  GSP_OK(gsp_matrix_free(&A));
+}
+
+/* Negative arcs without a negative cycle: a grid reweighted by potentials
+ * h (w + h(u) - h(v) keeps every cycle's sum). */
+Test(star, negative_arcs) {
+  const gsp_index r = 12, c = 13, n = r * c;
+  gsp_matrix G = grid(GSP_INT64, r, c, 9), A = NULL;
+  gsp_index m = 0;
+  GSP_OK(gsp_matrix_nvals(&m, G));
+  gsp_index *I = malloc(m * sizeof *I), *J = malloc(m * sizeof *J);
+  int64_t *X = malloc(m * sizeof *X);
+  GSP_OK(gsp_matrix_extract_tuples(I, J, X, &m, G));
+  int negatives = 0;
+  for (gsp_index e = 0; e < m; e++) {
+    X[e] += (int64_t)((I[e] * 7919) % 23) - (int64_t)((J[e] * 7919) % 23);
+    negatives += X[e] < 0;
+  }
+  cr_assert(negatives > 0);
+  GSP_OK(gsp_matrix_new(&A, GSP_INT64, n, n));
+  GSP_OK(gsp_matrix_build(A, I, J, X, m, GSP_DUP_ERROR));
+  check_star(A, GSP_MIN_PLUS, "negative arcs");
+  free(I), free(J), free(X);
+  GSP_OK(gsp_matrix_free(&G));
+  GSP_OK(gsp_matrix_free(&A));
+}
+
+/* A negative cycle is GSP_NEGATIVE_CYCLE with its vertices named, as the
+ * dense closure reports it; a positive one of MAX_PLUS likewise. */
+Test(star, cycles_reported) {
+  gsp_matrix A = grid(GSP_INT32, 10, 10, 4);
+  GSP_OK(gsp_matrix_set_element(A, 55, 56, &(int32_t){-30}));
+  gsp_star F = NULL;
+  cr_assert_eq(gsp_star_factor(&F, A, GSP_MIN_PLUS, NULL), GSP_NEGATIVE_CYCLE);
+  cr_assert_null(F);
+  cr_assert(strstr(gsp_last_error(), "55") && strstr(gsp_last_error(), "56"), "%s", gsp_last_error());
+  gsp_matrix D = NULL;
+  GSP_OK(gsp_matrix_dup(&D, A));
+  cr_assert_eq(gsp_closure(D, GSP_MIN_PLUS), GSP_NEGATIVE_CYCLE);
+  /* a negative self-loop is a cycle too */
+  GSP_OK(gsp_matrix_set_element(A, 55, 56, &(int32_t){5}));
+  GSP_OK(gsp_matrix_set_element(A, 3, 3, &(int32_t){-1}));
+  cr_assert_eq(gsp_star_factor(&F, A, GSP_MIN_PLUS, NULL), GSP_NEGATIVE_CYCLE);
+  /* MAX_PLUS on a graph with a cycle of positive weight */
+  cr_assert_eq(gsp_star_factor(&F, A, GSP_MAX_PLUS, NULL), GSP_NEGATIVE_CYCLE);
+  cr_assert(strstr(gsp_last_error(), "positive"), "%s", gsp_last_error());
+  GSP_OK(gsp_matrix_free(&A));
+  GSP_OK(gsp_matrix_free(&D));
+}
+
+/* Rows v[0 .. nv) of R are rows v[k] of D (both nv x n / n x n FP64). */
+static void assert_rows_of(gsp_matrix R, gsp_matrix D, const gsp_index *v, gsp_index nv, gsp_index n) {
+  double *r = malloc(nv * n * sizeof *r), *d = malloc(n * n * sizeof *d);
+  const double absent = -12345;
+  GSP_OK(gsp_matrix_export_dense(r, &absent, R));
+  GSP_OK(gsp_matrix_export_dense(d, &absent, D));
+  for (gsp_index k = 0; k < nv; k++)
+    for (gsp_index j = 0; j < n; j++)
+      cr_assert_eq(r[k * n + j], d[v[k] * n + j], "row %llu (vertex %llu), column %llu: %g vs %g",
+                   (unsigned long long)k, (unsigned long long)v[k], (unsigned long long)j, r[k * n + j],
+                   d[v[k] * n + j]);
+  free(r), free(d);
+}
+
+/* Chosen rows and columns (repeats, any order) and a refactorization. */
+Test(star, rows_cols_refactor) {
+  gsp_matrix A = grid(GSP_FP64, 20, 21, 1), B = grid(GSP_FP64, 20, 21, 2);
+  gsp_matrix DA = dense_star(A, GSP_MIN_PLUS), DB = dense_star(B, GSP_MIN_PLUS), DBT = NULL;
+  GSP_OK(gsp_matrix_transpose(&DBT, DB));
+  const gsp_index v[] = {419, 0, 7, 7, 200, 3, 419};
+  const gsp_index nv = sizeof v / sizeof *v;
+  gsp_star F = NULL;
+  GSP_OK(gsp_star_factor(&F, A, GSP_MIN_PLUS, NULL));
+  gsp_matrix R = NULL, C = NULL;
+  GSP_OK(gsp_star_rows(&R, F, v, nv));
+  assert_rows_of(R, DA, v, nv, 420);
+  GSP_OK(gsp_matrix_free(&R));
+  GSP_OK(gsp_star_refactor(F, B));
+  GSP_OK(gsp_star_rows(&R, F, v, nv));
+  assert_rows_of(R, DB, v, nv, 420);
+  GSP_OK(gsp_star_cols(&C, F, v, nv));
+  assert_rows_of(C, DBT, v, nv, 420);
+  GSP_OK(gsp_matrix_free(&R));
+  GSP_OK(gsp_matrix_free(&C));
+  GSP_OK(gsp_star_free(&F));
+  GSP_OK(gsp_matrix_free(&A));
+  GSP_OK(gsp_matrix_free(&B));
+  GSP_OK(gsp_matrix_free(&DA));
+  GSP_OK(gsp_matrix_free(&DB));
+  GSP_OK(gsp_matrix_free(&DBT));
+}
+
+/* Bad input: clear errors, nothing the caller owns changed. */
+Test(star, bad_input) {
+  gsp_matrix A = grid(GSP_INT32, 5, 5, 1), N = NULL, B = NULL, Z = NULL;
+  gsp_star F = NULL, G = NULL;
+  cr_assert_eq(gsp_star_factor(NULL, A, GSP_MIN_PLUS, NULL), GSP_NULL_POINTER);
+  cr_assert_eq(gsp_star_factor(&F, NULL, GSP_MIN_PLUS, NULL), GSP_NULL_POINTER);
+  cr_assert_eq(gsp_star_factor(&F, A, GSP_PLUS_TIMES, NULL), GSP_DOMAIN_MISMATCH);
+  cr_assert_eq(gsp_star_factor(&F, A, GSP_OR_AND, NULL), GSP_DOMAIN_MISMATCH);
+  cr_assert_eq(gsp_star_factor(&F, A, GSP_MIN_PLUS, &(gsp_star_opts){.ordering = (gsp_ordering)9}), GSP_INVALID_VALUE);
+  GSP_OK(gsp_matrix_new(&N, GSP_INT32, 3, 4));
+  cr_assert_eq(gsp_star_factor(&F, N, GSP_MIN_PLUS, NULL), GSP_DIMENSION_MISMATCH);
+  GSP_OK(gsp_matrix_new(&Z, GSP_FP32, 2, 2));
+  GSP_OK(gsp_matrix_set_element(Z, 0, 1, &(float){NAN}));
+  cr_assert_eq(gsp_star_factor(&F, Z, GSP_MIN_PLUS, NULL), GSP_INVALID_VALUE);
+  cr_assert_null(F);
+  GSP_OK(gsp_star_factor(&F, A, GSP_MIN_PLUS, NULL));
+  gsp_matrix R = NULL;
+  cr_assert_eq(gsp_star_rows(&R, F, (const gsp_index[]){25}, 1), GSP_INVALID_INDEX);
+  cr_assert_eq(gsp_star_rows(&R, F, NULL, 3), GSP_NULL_POINTER);
+  cr_assert_null(R);
+  /* another pattern, or another type, is not a refactorization */
+  B = grid(GSP_INT32, 5, 5, 2);
+  GSP_OK(gsp_matrix_remove_element(B, 0, 1));
+  cr_assert_eq(gsp_star_refactor(F, B), GSP_INVALID_VALUE);
+  GSP_OK(gsp_matrix_free(&B));
+  B = grid(GSP_INT64, 5, 5, 2);
+  cr_assert_eq(gsp_star_refactor(F, B), GSP_INVALID_VALUE);
+  /* F still answers as before */
+  GSP_OK(gsp_star_rows(&R, F, NULL, 25));
+  gsp_matrix D = dense_star(A, GSP_MIN_PLUS);
+  gsp_test_assert_matrix_same(R, D, 0);
+  G = F;
+  GSP_OK(gsp_star_free(&F));
+  cr_assert_eq(gsp_star_rows(&R, G, NULL, 25), GSP_INVALID_OBJECT);
+  GSP_OK(gsp_star_free(&F)); /* NULL-safe */
+  GSP_OK(gsp_matrix_free(&R));
+  GSP_OK(gsp_matrix_free(&D));
+  GSP_OK(gsp_matrix_free(&A));
+  GSP_OK(gsp_matrix_free(&B));
+  GSP_OK(gsp_matrix_free(&N));
+  GSP_OK(gsp_matrix_free(&Z));
+}
