@@ -228,8 +228,13 @@ static gsp_apsp_opts aopts(gsp_apsp_algo a, gsp_backend b) {
   return o;
 }
 
-static const gsp_apsp_algo apsp_algos[] = {GSP_APSP_FLOYD_WARSHALL, GSP_APSP_MSSSP, GSP_APSP_JOHNSON};
-static const char *const apsp_algo_names[] = {"AUTO", "FLOYD_WARSHALL", "MSSSP", "JOHNSON"};
+/* The forced algorithms; the suites that run on the CPU loop over all
+ * APSP_NALGOS, the GPU suites over the first three (the sparse star runs
+ * on the CPU). */
+static const gsp_apsp_algo apsp_algos[] = {GSP_APSP_FLOYD_WARSHALL, GSP_APSP_MSSSP, GSP_APSP_JOHNSON,
+                                           GSP_APSP_SPARSE_STAR};
+#define APSP_NALGOS 4
+static const char *const apsp_algo_names[] = {"AUTO", "FLOYD_WARSHALL", "MSSSP", "JOHNSON", "SPARSE_STAR"};
 
 /* Row-block callback that copies every block into a dense picture (type
  * FP64, parents as double) and checks that blocks arrive in order. */

@@ -8,6 +8,7 @@
  * every comparison is exact.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,4 +265,48 @@ Test(star, bad_input) {
   GSP_OK(gsp_matrix_free(&B));
   GSP_OK(gsp_matrix_free(&N));
   GSP_OK(gsp_matrix_free(&Z));
+}
+
+/* gsp_apsp's AUTO analyzes and picks the sparse star on a grid (deep, small
+ * separators) and leaves a random graph of average degree 4 (shallow, the
+ * factor fills in) to the relaxation without analyzing it. */
+Test(star, apsp_auto_picks_the_star_where_it_wins) {
+  gsp_matrix G = grid(GSP_INT32, 60, 60, 5), R = NULL, D = NULL, DS = NULL, DF = NULL;
+  gsp_apsp_report rep;
+  gsp_apsp_advanced adv = {.report = &rep};
+  gsp_apsp_opts o = {.backend = GSP_BACKEND_CPU, .advanced = &adv};
+  GSP_OK(gsp_apsp(&D, NULL, G, &o));
+  cr_assert_eq(rep.algo, GSP_APSP_SPARSE_STAR);
+  cr_assert(rep.predicted_seconds[GSP_APSP_SPARSE_STAR] < rep.predicted_seconds[GSP_APSP_MSSSP]);
+  o.algo = GSP_APSP_FLOYD_WARSHALL;
+  GSP_OK(gsp_apsp(&DF, NULL, G, &o));
+  gsp_test_assert_matrix_same(D, DF, 0);
+  GSP_OK(gsp_generate_random(&R, GSP_INT32, 4000, 16000, 1, 9, 3));
+  o.algo = GSP_APSP_AUTO;
+  adv.dry_run = true;
+  GSP_OK(gsp_apsp(&DS, NULL, R, &o));
+  cr_assert_eq(rep.algo, GSP_APSP_MSSSP);
+  cr_assert(isinf(rep.predicted_seconds[GSP_APSP_SPARSE_STAR]), "the random graph was analyzed: %g s",
+            rep.predicted_seconds[GSP_APSP_SPARSE_STAR]);
+  GSP_OK(gsp_matrix_free(&G));
+  GSP_OK(gsp_matrix_free(&R));
+  GSP_OK(gsp_matrix_free(&D));
+  GSP_OK(gsp_matrix_free(&DF));
+}
+
+/* A negative cycle through gsp_apsp's star: named, outputs untouched; the
+ * CUDA backend required is refused (the star runs on the CPU). */
+Test(star, apsp_negative_cycle_and_backend) {
+  gsp_matrix A = grid(GSP_INT64, 8, 9, 2), D = NULL;
+  GSP_OK(gsp_matrix_set_element(A, 20, 21, &(int64_t){-40}));
+  gsp_apsp_opts o = {.algo = GSP_APSP_SPARSE_STAR, .backend = GSP_BACKEND_CPU};
+  cr_assert_eq(gsp_apsp(&D, NULL, A, &o), GSP_NEGATIVE_CYCLE);
+  cr_assert_null(D);
+  cr_assert(strstr(gsp_last_error(), "20 -> 21"), "%s", gsp_last_error());
+  GSP_OK(gsp_matrix_set_element(A, 20, 21, &(int64_t){4}));
+  o.backend = GSP_BACKEND_CUDA;
+  const gsp_info info = gsp_apsp(&D, NULL, A, &o);
+  cr_assert(info == GSP_INVALID_VALUE || info == GSP_NO_DEVICE, "%s", gsp_strerror(info));
+  cr_assert_null(D);
+  GSP_OK(gsp_matrix_free(&A));
 }

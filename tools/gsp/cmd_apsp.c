@@ -16,7 +16,8 @@
 static const char synopsis[] = "gsp apsp [options] GRAPH";
 static const char description[] = "All-pairs shortest paths (or another closure) of GRAPH: M* = I + M + M^2 "
                                   "+ ...\non the chosen semiring. Min-plus runs gsp_apsp: Floyd-Warshall, "
-                                  "multi-source\nrelaxation or Johnson (negative weights), picked by a cost "
+                                  "multi-source\nrelaxation, Johnson (negative weights) or the sparse star "
+                                  "(elimination in a\nfill-reducing order: road networks, meshes), picked by a cost "
                                   "model (--algo auto,\n-v names the pick) or forced; --sources limits the "
                                   "rows. The other semirings,\n--non-reflexive and --succ-output run the "
                                   "blocked Floyd-Warshall closure\n(gsp_closure_ext). On the GPU when one "
@@ -219,6 +220,7 @@ static const char *algo_name(gsp_apsp_algo a) {
   return a == GSP_APSP_FLOYD_WARSHALL ? "fw"
          : a == GSP_APSP_MSSSP        ? "msssp"
          : a == GSP_APSP_JOHNSON      ? "johnson"
+         : a == GSP_APSP_SPARSE_STAR  ? "star"
                                       : "auto";
 }
 
@@ -376,9 +378,13 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
   if (!device_options(c, cmd, &oa.device_memory_cap, &oa.gpus)) return CLI_USAGE;
   const char *mc = cli_get(c, "memory-cap");
   if (mc && !cli_bytes(cmd, "memory-cap", mc, &oa.host_memory_cap)) return CLI_USAGE;
-  static const cli_name algos[] = {
-      {"auto", GSP_APSP_AUTO},   {"fw", GSP_APSP_FLOYD_WARSHALL}, {"floyd-warshall", GSP_APSP_FLOYD_WARSHALL},
-      {"msssp", GSP_APSP_MSSSP}, {"johnson", GSP_APSP_JOHNSON},   {NULL, 0}};
+  static const cli_name algos[] = {{"auto", GSP_APSP_AUTO},
+                                   {"fw", GSP_APSP_FLOYD_WARSHALL},
+                                   {"floyd-warshall", GSP_APSP_FLOYD_WARSHALL},
+                                   {"msssp", GSP_APSP_MSSSP},
+                                   {"johnson", GSP_APSP_JOHNSON},
+                                   {"star", GSP_APSP_SPARSE_STAR},
+                                   {NULL, 0}};
   const char *a = cli_get(c, "algo");
   int algo = GSP_APSP_AUTO;
   if (a && !cli_choice(cmd, "algo", a, algos, &algo)) return CLI_USAGE;
@@ -498,19 +504,25 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
   }
   const char *where = rep.backend == GSP_BACKEND_CUDA ? "cuda" : "cpu";
   const double n = (double)g->n;
-  const bool fw = rep.algo == GSP_APSP_FLOYD_WARSHALL;
-  const double tasks = fw ? n * n * n : (double)ns * (double)g->nvals;
+  const bool fw = rep.algo == GSP_APSP_FLOYD_WARSHALL, star = rep.algo == GSP_APSP_SPARSE_STAR;
+  const double tasks = fw ? n * n * n : star ? (double)ns * n : (double)ns * (double)g->nvals;
   cli_say(c, "min-plus closure by %s (%s%s%s): %.3f s, %.2f G %s/s (%s = %.3g)\n", algo_name(rep.algo),
           o.algo == GSP_APSP_AUTO ? "auto: " : "", where, want_paths ? ", with paths" : "", secs,
-          secs > 0 ? tasks / secs * 1e-9 : 0.0, fw ? "relaxations" : "arc relaxations", fw ? "n^3" : "sources x arcs",
+          secs > 0 ? tasks / secs * 1e-9 : 0.0,
+          fw     ? "relaxations"
+          : star ? "pairs"
+                 : "arc relaxations",
+          fw     ? "n^3"
+          : star ? "sources x n"
+                 : "sources x arcs",
           tasks);
   cli_verbose(c,
               "algorithm: %s (%s); predicted fw %.3g s, msssp %.3g s, "
-              "johnson %.3g s; %llu row block(s) of %llu\n",
+              "johnson %.3g s, star %.3g s; %llu row block(s) of %llu\n",
               algo_name(rep.algo), o.algo == GSP_APSP_AUTO ? "chosen by the cost model" : "forced",
               rep.predicted_seconds[GSP_APSP_FLOYD_WARSHALL], rep.predicted_seconds[GSP_APSP_MSSSP],
-              rep.predicted_seconds[GSP_APSP_JOHNSON], (unsigned long long)rep.row_blocks,
-              (unsigned long long)rep.row_block);
+              rep.predicted_seconds[GSP_APSP_JOHNSON], rep.predicted_seconds[GSP_APSP_SPARSE_STAR],
+              (unsigned long long)rep.row_blocks, (unsigned long long)rep.row_block);
   if (rep.backend == GSP_BACKEND_CUDA)
     cli_say(c,
             "phases: read %.3f s, prepare %.3f s, compute %.3f s (device kernels %.3f s, copies to "

@@ -27,6 +27,10 @@ typedef struct {
   double depth;     /* hops of the deepest shortest-path tree, estimated
                         (gsp__apsp_depth; 0: not probed, a random graph's) */
   int threads;      /* CPU threads */
+  /* The sparse star's symbolic analysis, when it was made (star.h):
+   * multiply-adds of the factorization and of one row's solve */
+  bool star;
+  double star_factor_ops, star_solve_ops;
 } gsp__apsp_shape;
 
 /* The depth estimate of the cost model: twice the largest breadth-first
@@ -38,6 +42,12 @@ double gsp__apsp_depth(const struct gsp_matrix_s *G, const int64_t *src, int64_t
 /* Predicted seconds of each algorithm, indexed by gsp_apsp_algo (sec[0]
  * unused; +inf where it cannot run). */
 void gsp__apsp_predict(double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s);
+
+/* Whether the sparse star may win, so that AUTO pays for its symbolic
+ * analysis to price it: a sparse graph with deep shortest-path trees
+ * (s->depth probed), as road networks, meshes and grids have; random
+ * graphs (shallow, large separators) are left to the others unanalyzed. */
+bool gsp__apsp_star_worth(const gsp__apsp_shape *s);
 
 /* AUTO's pick from the predictions: the cheapest that may run. */
 gsp_apsp_algo gsp__apsp_pick(const double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s);

@@ -1,7 +1,7 @@
 /*
  * The cost model behind GSP_APSP_AUTO (docs/apsp.md): predicted seconds of
- * Floyd-Warshall, multi-source relaxation and Johnson from the graph's
- * shape and where each would run. Every constant is here, with where it
+ * Floyd-Warshall, multi-source relaxation, Johnson and the sparse star from
+ * the graph's shape and where each would run. Every constant is here, with where it
  * was measured. Calibrate them from the rows of bench/bench_apsp (see
  * docs/apsp.md, "Calibration"): the model only needs to rank the three
  * algorithms, so the ratios between the rates matter more than each rate.
@@ -88,6 +88,21 @@
 #define BF_CPU_RATE_THREAD 1.0e8
 #define JOHNSON_CELL_S     3.0e-10
 
+/* ---- The sparse star on the CPU (src/ops/star): the factorization's and
+ * the row solves' multiply-adds (from the symbolic analysis) a thread a
+ * second, AVX2 lanes; the 2-core VM: a 100 x 100 grid's 5.8e9 solve
+ * multiply-adds in 0.53 s (fp32), helsinki_walk's 5.8e8 in 0.16 s (int64,
+ * half the lanes). Parents: one pass over the arcs and vertices a row
+ * (gsp__sssp_cpu_tree). Analysis worth making (gsp__apsp_star_worth):
+ * average degree below STAR_MAX_DEGREE and a probed depth of at least
+ * STAR_MIN_DEPTH x log2 n hops (a random graph's is about 2 log n, a
+ * k x k grid's 2 k). */
+#define STAR_CPU_RATE_4B_THREAD 5.0e9
+#define STAR_CPU_RATE_8B_THREAD 2.5e9
+#define STAR_CPU_TREE_RATE      2.0e8 /* arcs and vertices a thread a second */
+#define STAR_MAX_DEGREE         8.0
+#define STAR_MIN_DEPTH          4.0
+
 static double fw_seconds(const gsp__apsp_shape *s) {
   const double n = (double)s->n, n3 = n * n * n, cells = n * n;
   const bool wide = s->t == GSP_INT64 || s->t == GSP_FP64;
@@ -154,6 +169,23 @@ double gsp__apsp_depth(const struct gsp_matrix_s *G, const int64_t *src, int64_t
   return ok ? 2.0 * (double)(ecc > 1 ? ecc : 1) : 0;
 }
 
+static double star_seconds(const gsp__apsp_shape *s) {
+  if (!s->star) return INFINITY;
+  const double th = s->threads > 0 ? s->threads : 1, n = (double)s->n, ns = (double)s->ns;
+  const bool wide = s->t == GSP_INT64 || s->t == GSP_FP64;
+  const gsp__cpu_isa_t isa = gsp__cpu_isa();
+  const double lanes = isa == GSP_CPU_AVX512 ? 2 : isa == GSP_CPU_AVX2 ? 1 : 0.5;
+  const double rate = (wide ? STAR_CPU_RATE_8B_THREAD : STAR_CPU_RATE_4B_THREAD) * lanes * th;
+  double t = (s->star_factor_ops + ns * s->star_solve_ops) / rate + ns * n * FW_CPU_CELL_S;
+  if (s->paths) t += ns * (n + (double)s->m) / (STAR_CPU_TREE_RATE * th) + ns * n * FW_CPU_CELL_S;
+  return t;
+}
+
+bool gsp__apsp_star_worth(const gsp__apsp_shape *s) {
+  const double n = (double)s->n;
+  return s->n >= 32 && (double)s->m <= STAR_MAX_DEGREE * n && s->depth >= STAR_MIN_DEPTH * log2(n);
+}
+
 void gsp__apsp_predict(double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s) {
   sec[GSP_APSP_AUTO] = 0;
   sec[GSP_APSP_FLOYD_WARSHALL] = fw_seconds(s);
@@ -161,13 +193,13 @@ void gsp__apsp_predict(double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s) {
   const double th = s->threads > 0 ? s->threads : 1;
   const double bf = (double)s->m * BF_PASSES / (s->relax_gpu ? BF_GPU_RATE : BF_CPU_RATE_THREAD * th);
   sec[GSP_APSP_JOHNSON] = bf + relax_seconds(s) + (double)s->ns * (double)s->n * JOHNSON_CELL_S;
-  sec[GSP_APSP_SPARSE_STAR] = INFINITY;
+  sec[GSP_APSP_SPARSE_STAR] = star_seconds(s);
 }
 
 gsp_apsp_algo gsp__apsp_pick(const double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s) {
   /* Johnson only pays off with negative weights: without them it is the
    * relaxation plus extra passes. Floyd-Warshall cannot stream row blocks. */
   const gsp_apsp_algo relax = s->negative ? GSP_APSP_JOHNSON : GSP_APSP_MSSSP;
-  if (s->blocks) return relax;
-  return sec[GSP_APSP_FLOYD_WARSHALL] < sec[relax] ? GSP_APSP_FLOYD_WARSHALL : relax;
+  const gsp_apsp_algo other = s->blocks || sec[relax] <= sec[GSP_APSP_FLOYD_WARSHALL] ? relax : GSP_APSP_FLOYD_WARSHALL;
+  return sec[GSP_APSP_SPARSE_STAR] < sec[other] ? GSP_APSP_SPARSE_STAR : other;
 }

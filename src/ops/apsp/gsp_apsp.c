@@ -1,6 +1,7 @@
 /*
  * gsp_apsp: all-pairs (or many-source) shortest paths by Floyd-Warshall,
- * multi-source relaxation or Johnson, chosen by the cost model of
+ * multi-source relaxation, Johnson or the sparse star, chosen by the cost
+ * model of
  * apsp_cost.c or by the caller, with the result built whole or handed out
  * in row blocks. Checks, planning and the row-block driver are here; the
  * kernels are gsp_closure_ext's, gsp_msssp's (msssp_cpu.c and
@@ -28,6 +29,7 @@
 #include "ops_backend.h"
 #include "sssp_branch.h"
 #include "sssp_prepare.h"
+#include "star.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
 #include "gsp_cuda_fw.h"
@@ -392,6 +394,91 @@ static gsp_info run_fw(apsp_run *r, gsp_matrix A, bool identity_sources, bool ha
   return info;
 }
 
+/* The sparse star's factor and what its rows need (star_block). */
+typedef struct {
+  gsp__star_kernels k;
+  const gsp__star_symbolic *S;
+  const void *x;            /* the factor's values */
+  const gsp__sssp_graph *g; /* for the parents */
+  bool strict;              /* the parent rule (no negative weight) */
+} star_ctx;
+
+/* Row d (distances from s, the star's) and its parents p by the rule of
+ * the other algorithms (gsp__sssp_cpu_tree), which needs every reached
+ * vertex at the end of a tight arc in A's arithmetic. Float sums taken in
+ * the elimination's order can miss that by a rounding (fractional
+ * weights): such a row is computed again by relaxation (Bellman-Ford with
+ * a negative weight), whose distances are the fixpoint by construction. */
+static gsp_info star_parents(void *d, int64_t *p, int64_t s, const gsp__sssp_graph *g, bool strict) {
+  gsp_info info = gsp__sssp_cpu_tree(p, NULL, d, g, &s, 1, strict);
+  if (info != GSP_PANIC || (g->t != GSP_FP32 && g->t != GSP_FP64)) return info;
+  if (strict) return gsp__msssp_cpu(d, p, NULL, g, &s, 1);
+  int64_t *cycle = gsp__malloc_array((size_t)g->n, sizeof *cycle), clen = 0, rounds = 0;
+  if (!cycle) return GSP_ERROR(GSP_OUT_OF_MEMORY, "%s: cannot allocate a Bellman-Ford row", fn);
+  info = gsp__bf_cpu(d, g, &s, 1, cycle, &clen, &rounds);
+  gsp__free(cycle);
+  return info < 0 ? info : gsp__sssp_cpu_tree(p, NULL, d, g, &s, 1, false);
+}
+
+static gsp_info star_block(apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep, const void *ctx) {
+  const star_ctx *c = ctx;
+  (void)keep;
+  gsp_info info = gsp__star_solve(w, &c->k, c->S, c->x, r->src + k0, nb, false, r->nthreads);
+  if (info < 0 || !p) return info;
+  const size_t ws = gsp_type_size(c->g->t), n = (size_t)r->n;
+#pragma omp parallel for num_threads(r->nthreads) schedule(dynamic, 1)
+  for (int64_t i = 0; i < nb; i++) {
+    const gsp_info e = star_parents((char *)w + (size_t)i * n * ws, p + (size_t)i * n, r->src[k0 + i], c->g, c->strict);
+    if (e < 0) {
+#pragma omp critical(gsp_star_parents)
+      info = e;
+    }
+  }
+  return info;
+}
+
+/* The sparse star: the numeric factorization on the analysis S (made by
+ * the caller for the cost model), then rows by triangular solves. */
+static gsp_info run_star(apsp_run *r, struct gsp_matrix_s *A, const struct gsp_matrix_s *G, const gsp__star_symbolic *S,
+                         bool negative, bool has_cutoff, double cutoff) {
+  gsp_info info = GSP_SUCCESS;
+  void *x = NULL, *h = NULL;
+  int64_t *cycle = NULL;
+#define GSP_FREE_ALL (gsp__free(x), gsp__free(h), gsp__free(cycle))
+  const int64_t n = r->n;
+  star_ctx c = {.S = S, .strict = !negative};
+  GSP_TRY(gsp__star_kernels_get(&c.k, G->type, GSP_MIN_PLUS, fn));
+  GSP_ALLOC(x, S->nvals > 0 ? (size_t)S->nvals : 1, c.k.esize);
+  int64_t bad = -1;
+  info = gsp__star_factor(x, &c.k, S, G, r->nthreads, &bad);
+  if (info == GSP_NEGATIVE_CYCLE) { /* name the cycle: Bellman-Ford finds one */
+    int64_t clen = 0;
+    GSP_ALLOC(h, n > 0 ? n : 1, gsp_type_size(G->type));
+    GSP_ALLOC(cycle, n > 0 ? n : 1, sizeof *cycle);
+    if (gsp__bf_potentials(h, A, GSP_BACKEND_CPU, cycle, &clen) != GSP_NEGATIVE_CYCLE) clen = 0;
+    info = cycle_error(cycle, clen, "the sparse star's elimination");
+    GSP_FREE_ALL;
+    return info;
+  }
+  GSP_TRY(info);
+  const gsp__sssp_graph g = {.n = n,
+                             .p = G->p,
+                             .j = G->j,
+                             .csr = (struct gsp_matrix_s *)G,
+                             .w = G->x,
+                             .t = G->type,
+                             .lim = gsp__sssp_limit(G->type, false, 0),
+                             .nthreads = 1};
+  c.x = x;
+  c.g = &g;
+  const gsp__apsp_finish f = {
+      .n = n, .tw = G->type, .wlim = g.lim, .out = r->out, .has_cutoff = has_cutoff, .cutoff = cutoff};
+  GSP_TRY(run_blocks(r, G->type, &f, star_block, &c, true));
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
 /* New unpublished dense rows x n matrix of type t owning *x; entries equal
  * to *absent are marked absent, unless b and *b give the presence flags
  * (nvals of them set). *x and *b are consumed. */
@@ -423,16 +510,17 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   int64_t *src = NULL;
   void *dx = NULL, *px = NULL;
   uint8_t *db = NULL;
+  gsp__star_symbolic sym = {0};
 #define GSP_FREE_ALL                                                                                            \
   (gsp__matrix_destroy(D), gsp__matrix_destroy(P), gsp__free(src), gsp__free(px), gsp__free(dx), gsp__free(db), \
-   gsp_matrix_free(&whole))
+   gsp_matrix_free(&whole), gsp__star_symbolic_free(&sym))
   const double t_start = omp_get_wtime();
   GSP_CHECK(dist != NULL, GSP_NULL_POINTER, "%s: dist is NULL", fn);
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_OUTPUTS(fn, {dist, sizeof *dist, "dist"}, {parent, sizeof *parent, "parent"});
   const gsp_apsp_opts o = opts ? *opts : (gsp_apsp_opts){0};
   const gsp_apsp_advanced oa = o.advanced ? *o.advanced : (gsp_apsp_advanced){0};
-  GSP_CHECK(o.algo >= GSP_APSP_AUTO && o.algo <= GSP_APSP_JOHNSON, GSP_INVALID_VALUE,
+  GSP_CHECK(o.algo >= GSP_APSP_AUTO && o.algo < GSP_APSP_ALGOS, GSP_INVALID_VALUE,
             "%s: invalid algorithm %d in options", fn, (int)o.algo);
   GSP_CHECK(!o.has_cutoff || o.cutoff >= 0, GSP_INVALID_VALUE, "%s: cutoff %g must be >= 0 (and not NaN)", fn,
             o.cutoff);
@@ -523,7 +611,25 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
     shape.depth = gsp__apsp_depth(G, src, ns);
     gsp__apsp_predict(rep.predicted_seconds, &shape);
   }
+  /* The sparse star where it may win (or where asked for): priced from
+   * its symbolic analysis, which the run then uses. It runs on the CPU. */
+  if (n > 0 && o.algo == GSP_APSP_AUTO && !be.required && shape.depth == 0) shape.depth = gsp__apsp_depth(G, src, ns);
+  if (n > 0 &&
+      (o.algo == GSP_APSP_SPARSE_STAR || (o.algo == GSP_APSP_AUTO && !be.required && gsp__apsp_star_worth(&shape)))) {
+    GSP_TRY(gsp__star_analyze(&sym, G, STAR_ORDER_AUTO, fn));
+    shape.star = true;
+    shape.star_factor_ops = sym.factor_ops;
+    shape.star_solve_ops = sym.solve_ops;
+    gsp__apsp_predict(rep.predicted_seconds, &shape);
+    gsp__burble("%s: sparse star analysis: %s order, %lld supernodes (widest %lld), %lld factor values; "
+                "predicted %.3g s (Floyd-Warshall %.3g s, relaxation %.3g s, Johnson %.3g s)",
+                fn, sym.ordering, (long long)sym.nsuper, (long long)sym.max_ns, (long long)sym.nvals,
+                rep.predicted_seconds[GSP_APSP_SPARSE_STAR], rep.predicted_seconds[GSP_APSP_FLOYD_WARSHALL],
+                rep.predicted_seconds[GSP_APSP_MSSSP], rep.predicted_seconds[GSP_APSP_JOHNSON]);
+  }
   const gsp_apsp_algo algo = o.algo != GSP_APSP_AUTO ? o.algo : gsp__apsp_pick(rep.predicted_seconds, &shape);
+  GSP_CHECK(!(algo == GSP_APSP_SPARSE_STAR && be.required), GSP_INVALID_VALUE,
+            "%s: GSP_APSP_SPARSE_STAR runs on the CPU, and the CUDA backend was required", fn);
   GSP_CHECK(!(algo == GSP_APSP_MSSSP && ws.negative >= 0), GSP_INVALID_VALUE,
             "%s: GSP_APSP_MSSSP needs non-negative weights and A has a negative one "
             "(use GSP_APSP_JOHNSON, FLOYD_WARSHALL or AUTO)",
@@ -537,9 +643,10 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   } else if (shape.blocks || staging) {
     /* staging sized to the memory there is: a fixed size would fail where
      * the whole result does not fit, the case blocks are for */
-    size_t budget = oa.device_memory_cap                                  ? oa.device_memory_cap
-                    : algo != GSP_APSP_FLOYD_WARSHALL && !shape.relax_gpu ? GSP_APSP_CPU_STAGING_BYTES
-                                                                          : GSP_APSP_STAGING_BYTES;
+    const bool cpu_rows = algo == GSP_APSP_SPARSE_STAR || (algo != GSP_APSP_FLOYD_WARSHALL && !shape.relax_gpu);
+    size_t budget = oa.device_memory_cap ? oa.device_memory_cap
+                    : cpu_rows           ? GSP_APSP_CPU_STAGING_BYTES
+                                         : GSP_APSP_STAGING_BYTES;
     const size_t host = oa.host_memory_cap ? oa.host_memory_cap : gsp__host_memory_available() / 4;
     if (host < budget) budget = host;
     int64_t b = (int64_t)(budget / per_row);
@@ -558,7 +665,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   rep.backend = GSP_BACKEND_CPU;
   rep.row_block = (gsp_index)B;
   rep.row_blocks = (gsp_index)((ns + B - 1) / B);
-  if (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu) rep.backend = GSP_BACKEND_CUDA;
+  if (algo != GSP_APSP_SPARSE_STAR && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu))
+    rep.backend = GSP_BACKEND_CUDA;
   if (oa.dry_run) {
     if (oa.report) *oa.report = rep;
     GSP_FREE_ALL;
@@ -566,7 +674,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   }
 
   /* the result */
-  const bool relax_gpu = gpu && algo != GSP_APSP_FLOYD_WARSHALL && shape.relax_gpu;
+  const bool relax_gpu = gpu && (algo == GSP_APSP_MSSSP || algo == GSP_APSP_JOHNSON) && shape.relax_gpu;
   if (!oa.rows) {
     GSP_ALLOC(dx, cells > 0 ? cells : 1, os);
     gsp__pass_huge(dx, cells * os);
@@ -581,7 +689,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
    * a batch of 32 sources on the device; Floyd-Warshall goes to the GPU
    * closure, which runs out of core when the matrix does not fit. */
   GSP_CHECK(backend != GSP_BACKEND_CUDA || n == 0 || algo == GSP_APSP_FLOYD_WARSHALL || shape.relax_gpu ||
-                n >= INT32_MAX,
+                algo == GSP_APSP_SPARSE_STAR || n >= INT32_MAX,
             GSP_DEVICE_OUT_OF_MEMORY,
             "%s: CUDA backend requested, but a batch of 32 sources needs more than the %zu bytes of device "
             "memory available",
@@ -601,7 +709,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
                 .px = px,
                 .p32 = p32,
                 .nthreads = nt,
-                .gpu = gpu && (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
+                .gpu = gpu && algo != GSP_APSP_SPARSE_STAR &&
+                       (algo == GSP_APSP_FLOYD_WARSHALL ? shape.fw_gpu : shape.relax_gpu),
                 .batch = batch,
                 .cap = oa.device_memory_cap,
                 .gpus = oa.gpus,
@@ -614,7 +723,8 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   gsp__burble("%s: %s, %lld sources of %lld vertices, %s%s", fn,
               algo == GSP_APSP_FLOYD_WARSHALL ? "Floyd-Warshall"
               : algo == GSP_APSP_MSSSP        ? "many-source relaxation"
-                                              : "Johnson",
+              : algo == GSP_APSP_JOHNSON      ? "Johnson"
+                                              : "the sparse star",
               (long long)ns, (long long)n, r.gpu ? "offered to the GPU" : "on the CPU",
               r.rows ? ", rows to the callback" : "");
   const double t_compute = omp_get_wtime();
@@ -626,8 +736,11 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
     case GSP_APSP_MSSSP:
       GSP_TRY(run_msssp(&r, A, o.has_cutoff, o.cutoff, backend));
       break;
-    default:
+    case GSP_APSP_JOHNSON:
       GSP_TRY(run_johnson(&r, A, o.has_cutoff, o.cutoff, backend));
+      break;
+    default:
+      GSP_TRY(run_star(&r, A, G, &sym, ws.negative >= 0, o.has_cutoff, o.cutoff));
       break;
     }
   }
