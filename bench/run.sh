@@ -40,6 +40,12 @@
 #              wall time and peak memory) and the disk's write rate: a GPU
 #              machine's one call for the user-facing numbers (GSP_BURBLE=1
 #              in the environment adds the staged transfers and the decisions)
+#   star       bench_star: the sparse star (gsp_apsp's GSP_APSP_SPARSE_STAR,
+#              and the factorization object's rows and refactorization)
+#              beside AUTO, msssp and Floyd-Warshall on the CPU backend, on
+#              k x k grids, Delaunay meshes and the Helsinki graphs, then
+#              scipy's shortest_path('D') on the same files
+#              (bench_star_scipy.py, one core, extrapolated); one CSV
 #   python     bench/bench_python.py (gsp.shortest_path beside scipy); needs
 #              `import gsp` to work in $PYTHON
 #   gpu-tests  the GPU test tiers (tests/CMakeLists.txt): ctest -L gpu-quick,
@@ -78,7 +84,7 @@ suites=()
 for s in "$@"; do
   case "$s" in
   all) suites+=(closure sssp msssp apsp ops scale user-device gpu-tests) ;;
-  closure|sssp|msssp|apsp|ops|scale|cpu|user|user-device|python|gpu-tests) suites+=("$s") ;;
+  closure|sssp|msssp|apsp|ops|scale|cpu|user|user-device|python|star|gpu-tests) suites+=("$s") ;;
   -h|--help) usage ;;
   *) echo "unknown suite '$s'"; usage ;;
   esac
@@ -106,6 +112,7 @@ for s in "${suites[@]}"; do
   closure) targets+=(bench_closure_gpu) ;;
   sssp|msssp) targets+=(bench_sssp) ;;
   apsp) targets+=(bench_apsp) ;;
+  star) targets+=(bench_star gsp_cli) ;;
   ops) targets+=(bench_ops_gpu) ;;
   scale) targets+=(bench_closure_scale) ;;
   cpu) targets+=(bench_closure_cpu bench_cpu_ceiling) ;;
@@ -202,6 +209,20 @@ run_apsp() {
   wait "$spid" || rc=1
   cat "$OUT/apsp.log" "$OUT/apsp_scipy.log"
   return $rc
+}
+
+run_star() {
+  local g=/tmp/star_graphs
+  rm -rf "$g" && mkdir -p "$g"
+  "$PY" bench/bench_star_scipy.py "$g" --gsp "$B/gsp" --grids "${STAR_GRIDS:-64,128,256}" \
+    --delaunay "${STAR_DELAUNAY:-20000,100000}" --write-only > "$OUT/star_graphs.log" 2>&1 || return 1
+  # gsp on every core first, then scipy alone on one (never side by side)
+  timeout 500 "$X/bench_star" --grids "" --max-seconds "${STAR_MAX_SECONDS:-20}" --csv "$OUT/star_gsp.csv" \
+    "$g"/*.mtx data/helsinki_walk.gr.gz data/helsinki_drive.gr.gz > "$OUT/star.log" 2>&1 || return 1
+  PYTHONUNBUFFERED=1 "$PY" bench/bench_star_scipy.py "$g" --gsp "$B/gsp" --grids "${STAR_GRIDS:-64,128,256}" \
+    --delaunay "${STAR_DELAUNAY:-20000,100000}" --csv "$OUT/star_scipy.csv" > "$OUT/star_scipy.log" 2>&1 || return 1
+  { cat "$OUT/star_gsp.csv"; tail -n +2 "$OUT/star_scipy.csv"; } > "$R/star_$DEVICE.csv"
+  cat "$OUT/star.log" "$OUT/star_scipy.log"
 }
 
 run_ops() {
