@@ -310,3 +310,49 @@ Test(star, apsp_negative_cycle_and_backend) {
   cr_assert_null(D);
   GSP_OK(gsp_matrix_free(&A));
 }
+
+/* Cross-check with SuiteSparse:GraphBLAS, as the other closures are: the
+ * star by repeated squaring, D = I + A, D = D + D (x) D to a fixpoint,
+ * against every row of the factorization (directed random graphs, MIN_PLUS
+ * and MAX_MIN, two types each). */
+Test(star, graphblas_oracle) {
+  gsp_test_grb_init();
+  const gsp_semiring srs[] = {GSP_MIN_PLUS, GSP_MAX_MIN};
+  const gsp_binop adds[] = {GSP_MIN, GSP_MAX};
+  const gsp_type types[] = {GSP_INT64, GSP_FP32};
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < 2; k++) {
+      const gsp_index n = 90;
+      int64_t lo, hi;
+      gsp_test_range(srs[i], &lo, &hi);
+      if (srs[i] == GSP_MIN_PLUS) lo = 0;
+      gsp_matrix A = gsp_test_random_matrix(types[k], n, n, 3.0 / (double)n, lo, hi, 77 + (uint64_t)(2 * i + k));
+      gsp_matrix I = NULL, R = NULL;
+      GSP_OK(gsp_matrix_new(&I, types[k], n, n));
+      char one[16];
+      gsp_test_value_set_f64(types[k], one, srs[i] == GSP_MIN_PLUS ? 0.0 : INFINITY);
+      if (types[k] == GSP_INT64 && srs[i] == GSP_MAX_MIN) *(int64_t *)one = INT64_MAX;
+      for (gsp_index v = 0; v < n; v++) GSP_OK(gsp_matrix_set_element(I, v, v, one));
+      GrB_Matrix GA = gsp_test_to_grb_matrix(A), GI = gsp_test_to_grb_matrix(I), D = NULL, D2 = NULL;
+      GrB_BinaryOp add = gsp_test_grb_binop(adds[i], types[k]);
+      GrB_Semiring sr = gsp_test_grb_semiring(srs[i], types[k]);
+      GRB_OK(GrB_Matrix_new(&D, gsp_test_grb_type(types[k]), n, n));
+      GRB_OK(GrB_Matrix_eWiseAdd_BinaryOp(D, NULL, NULL, add, GI, GA, NULL));
+      for (int it = 0; it < 10; it++) { /* 2^10 > n hops */
+        GRB_OK(GrB_Matrix_dup(&D2, D));
+        GRB_OK(GrB_mxm(D2, NULL, add, sr, D, D, NULL));
+        GrB_Matrix_free(&D);
+        D = D2;
+      }
+      gsp_test_context("GraphBLAS, %s %s: ", gsp_test_semiring_name(srs[i]), gsp_test_type_name(types[k]));
+      gsp_star F = NULL;
+      GSP_OK(gsp_star_factor(&F, A, srs[i], NULL));
+      GSP_OK(gsp_star_rows(&R, F, NULL, n));
+      gsp_test_assert_matrix_eq(R, D, 0);
+      GSP_OK(gsp_star_free(&F));
+      GrB_Matrix_free(&D), GrB_Matrix_free(&GA), GrB_Matrix_free(&GI);
+      GSP_OK(gsp_matrix_free(&A));
+      GSP_OK(gsp_matrix_free(&I));
+      GSP_OK(gsp_matrix_free(&R));
+    }
+}
