@@ -119,12 +119,12 @@ static void bench_graph(FILE *csv, const char *name, gsp_matrix A, int reps, dou
   t0 = now();
   gsp_star_refactor(F, A);
   const double t_refactor = now() - t0;
-  fprintf(csv, "%s,%llu,%llu,star-object,,%.6f,,,%s order; %llu supernodes (widest %llu); %llu factor values; "
-               "analysis %.4f s; factorization %.4f s; %llu rows %.4f s (%.3g Gop/s); refactor %.4f s\n",
-          name, (unsigned long long)n, (unsigned long long)m, t_factor, sr.ordering,
-          (unsigned long long)sr.supernodes, (unsigned long long)sr.max_supernode,
-          (unsigned long long)sr.factor_values, sr.analyze_s, sr.factor_s, (unsigned long long)nr, t_rows,
-          (double)nr * sr.solve_ops / t_rows * 1e-9, t_refactor);
+  fprintf(csv,
+          "%s,%llu,%llu,star-object,,%.6f,,,%s order; %llu supernodes (widest %llu); %llu factor values; "
+          "analysis %.4f s; factorization %.4f s; %llu rows %.4f s (%.3g Gop/s); refactor %.4f s\n",
+          name, (unsigned long long)n, (unsigned long long)m, t_factor, sr.ordering, (unsigned long long)sr.supernodes,
+          (unsigned long long)sr.max_supernode, (unsigned long long)sr.factor_values, sr.analyze_s, sr.factor_s,
+          (unsigned long long)nr, t_rows, (double)nr * sr.solve_ops / t_rows * 1e-9, t_refactor);
   printf("%-22s n=%-7llu %s: analysis %.4f s, factor %.4f s, %llu rows %.4f s, refactor %.4f s\n", name,
          (unsigned long long)n, sr.ordering, sr.analyze_s, sr.factor_s, (unsigned long long)nr, t_rows, t_refactor);
   gsp_star_free(&F);

@@ -454,7 +454,12 @@ typedef struct {
  * (GSP_BOOL); PLUS_TIMES gives GSP_DOMAIN_MISMATCH. Pairs with no path are
  * absent. With MIN_PLUS a negative cycle (with MAX_PLUS a positive one)
  * gives GSP_NEGATIVE_CYCLE and leaves M unchanged. Floating-point NaN
- * weights give GSP_INVALID_VALUE.
+ * weights give GSP_INVALID_VALUE. Blocked Floyd-Warshall computes it, or,
+ * for a matrix stored sparse whose graph is sparse and deep (road
+ * networks, meshes, grids; every semiring but OR_AND), the sparse star
+ * where gsp_apsp's cost model predicts it faster (docs/apsp.md): the same
+ * values (floats: sums in another order, so within rounding unless the
+ * weights are integer-valued).
  */
 gsp_info gsp_closure(gsp_matrix M, gsp_semiring s);
 

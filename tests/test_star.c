@@ -14,6 +14,7 @@
 
 #include "gsp.h"
 #include "gsp_test.h"
+#include "star.h"
 
 /* The dense closure of A over s (the reference). */
 static gsp_matrix dense_star(gsp_matrix A, gsp_semiring s) {
@@ -355,4 +356,59 @@ Test(star, graphblas_oracle) {
       GSP_OK(gsp_matrix_free(&I));
       GSP_OK(gsp_matrix_free(&R));
     }
+}
+
+/* gsp_closure of a matrix stored sparse: the sparse star's branch takes a
+ * grid (and gives what Floyd-Warshall gives on the same matrix stored
+ * dense), leaves a random graph and OR_AND alone, and reports a negative
+ * cycle with M unchanged. */
+Test(star, closure_branch) {
+  for (int k = 0; k < 4; k++) {
+    gsp_matrix A = grid(num_types[k], 30, 31, 8), C = NULL, Dn = NULL;
+    gsp_index n = 0;
+    GSP_OK(gsp_matrix_nrows(&n, A));
+    GSP_OK(gsp_matrix_dup(&C, A));
+    bool done = false;
+    GSP_OK(gsp__star_closure_try(C, GSP_MIN_PLUS, false, &done, "test"));
+    cr_assert(done, "the grid was not taken by the sparse star");
+    /* the same matrix stored dense goes to Floyd-Warshall */
+    const size_t es = gsp_type_size(num_types[k]);
+    void *x = malloc(n * n * es);
+    char absent[16];
+    gsp_test_value_set_f64(num_types[k], absent, INFINITY);
+    if (num_types[k] == GSP_INT32) *(int32_t *)absent = INT32_MAX;
+    if (num_types[k] == GSP_INT64) *(int64_t *)absent = INT64_MAX;
+    GSP_OK(gsp_matrix_export_dense(x, absent, A));
+    GSP_OK(gsp_matrix_import_dense(&Dn, num_types[k], n, n, x, absent));
+    GSP_OK(gsp_closure(Dn, GSP_MIN_PLUS));
+    gsp_test_assert_matrix_same(C, Dn, 0);
+    /* and gsp_closure itself on the sparse matrix */
+    GSP_OK(gsp_closure(A, GSP_MIN_PLUS));
+    gsp_test_assert_matrix_same(A, Dn, 0);
+    free(x);
+    GSP_OK(gsp_matrix_free(&A));
+    GSP_OK(gsp_matrix_free(&C));
+    GSP_OK(gsp_matrix_free(&Dn));
+  }
+  gsp_matrix R = NULL, B = NULL;
+  GSP_OK(gsp_generate_random(&R, GSP_INT32, 2000, 8000, 1, 9, 3));
+  bool done = true;
+  GSP_OK(gsp__star_closure_try(R, GSP_MIN_PLUS, false, &done, "test"));
+  cr_assert(!done, "a random graph of average degree 4 went to the sparse star");
+  B = grid(GSP_INT32, 30, 31, 8);
+  gsp_matrix Bb = NULL;
+  GSP_OK(gsp_matrix_cast(&Bb, B, GSP_BOOL));
+  done = true;
+  GSP_OK(gsp__star_closure_try(Bb, GSP_OR_AND, false, &done, "test"));
+  cr_assert(!done);
+  /* a negative cycle: reported, M as it was */
+  GSP_OK(gsp_matrix_set_element(B, 100, 101, &(int32_t){-50}));
+  gsp_matrix B0 = NULL;
+  GSP_OK(gsp_matrix_dup(&B0, B));
+  cr_assert_eq(gsp_closure(B, GSP_MIN_PLUS), GSP_NEGATIVE_CYCLE);
+  gsp_test_assert_matrix_same(B, B0, 0);
+  GSP_OK(gsp_matrix_free(&R));
+  GSP_OK(gsp_matrix_free(&B));
+  GSP_OK(gsp_matrix_free(&Bb));
+  GSP_OK(gsp_matrix_free(&B0));
 }

@@ -13,6 +13,7 @@
 #include "gsp_internal.h"
 #include "gsp_semiring.h"
 #include "ops_backend.h"
+#include "star.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
 #include "gsp_cuda_scale.h"
@@ -127,6 +128,19 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
   memset(&plan, 0, sizeof plan); /* GSP_SCALE_CPU */
   gsp__backend_choice be;
   GSP_TRY(gsp__backend_pick(&be, o.backend, true, fn));
+  /* A sparse graph whose star costs less by elimination in a fill-reducing
+   * order (road networks, meshes, grids): the sparse star, priced by the
+   * same model as gsp_apsp's AUTO (star_closure.c). It runs on the CPU. */
+  if (reflexive && !succ && !be.required && !M->dev_only) {
+    GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
+    bool done = false;
+    GSP_TRY(gsp__star_closure_try(M, s, be.gpu, &done, fn));
+    if (done) {
+      GSP_FREE_ALL;
+      return info;
+    }
+  }
+
 #ifdef GSP_HAVE_CUDA
   if (be.gpu) {
     GSP_TRY(gsp__closure_branch(&plan, M, succ != NULL, s, &o, k, fn));

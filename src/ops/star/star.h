@@ -121,4 +121,12 @@ gsp_info gsp__star_factor(void *x, const gsp__star_kernels *k, const gsp__star_s
 gsp_info gsp__star_solve(void *out, const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x,
                          const int64_t *v, int64_t nv, bool col, int nthreads);
 
+/* gsp_closure's sparse branch (star_closure.c): when M is stored sparse
+ * (CSR, on the host), s is not OR_AND, the graph passes gsp_apsp's
+ * analysis gate and the star is predicted faster than Floyd-Warshall
+ * (fw_gpu: where that would run), M := M* by the star and *done = true;
+ * else M is untouched and *done = false. GSP_NEGATIVE_CYCLE (M unchanged)
+ * as the closure reports it. */
+gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, gsp_semiring s, bool fw_gpu, bool *done, const char *fn);
+
 #endif /* GSP_STAR_H */
