@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gsp.h"
+#include "gsp_internal.h"
 #include "gsp_test.h"
 #include "star.h"
 
@@ -411,4 +412,59 @@ Test(star, closure_branch) {
   GSP_OK(gsp_matrix_free(&B));
   GSP_OK(gsp_matrix_free(&Bb));
   GSP_OK(gsp_matrix_free(&B0));
+}
+
+/* "Brutal" allocation failures (test_alloc_failures' walk): the k-th
+ * allocation of gsp_star_factor, gsp_star_rows, gsp_star_refactor and
+ * gsp_apsp's star fails for k = 0, 1, ... until the call succeeds; each
+ * failed call returns GSP_OUT_OF_MEMORY and leaves its outputs as they
+ * were (the sanitizer build catches leaks). */
+Test(star, allocation_failures) {
+  gsp_matrix A = grid(GSP_INT32, 9, 11, 6), S = (gsp_matrix)&A; /* a sentinel */
+  gsp_star F = NULL;
+  long long k = 0;
+  for (;; k++) {
+    gsp__debug_fail_after(k);
+    const gsp_info info = gsp_star_factor(&F, A, GSP_MIN_PLUS, NULL);
+    gsp__debug_fail_after(-1);
+    if (info == GSP_SUCCESS) break;
+    cr_assert_eq(info, GSP_OUT_OF_MEMORY, "factor, failure %lld: %s", k, gsp_strerror(info));
+    cr_assert_null(F);
+  }
+  cr_assert(k > 3, "only %lld allocations", k);
+  for (k = 0;; k++) {
+    gsp_matrix R = S;
+    gsp__debug_fail_after(k);
+    const gsp_info info = gsp_star_rows(&R, F, NULL, 99);
+    gsp__debug_fail_after(-1);
+    if (info == GSP_SUCCESS) {
+      GSP_OK(gsp_matrix_free(&R));
+      break;
+    }
+    cr_assert_eq(info, GSP_OUT_OF_MEMORY, "rows, failure %lld: %s", k, gsp_strerror(info));
+    cr_assert_eq(R, S);
+  }
+  for (k = 0;; k++) {
+    gsp__debug_fail_after(k);
+    const gsp_info info = gsp_star_refactor(F, A);
+    gsp__debug_fail_after(-1);
+    if (info == GSP_SUCCESS) break;
+    cr_assert_eq(info, GSP_OUT_OF_MEMORY, "refactor, failure %lld: %s", k, gsp_strerror(info));
+  }
+  for (k = 0;; k++) {
+    gsp_matrix D = S, P = S;
+    gsp_apsp_opts o = {.algo = GSP_APSP_SPARSE_STAR, .backend = GSP_BACKEND_CPU};
+    gsp__debug_fail_after(k);
+    const gsp_info info = gsp_apsp(&D, &P, A, &o);
+    gsp__debug_fail_after(-1);
+    if (info == GSP_SUCCESS) {
+      GSP_OK(gsp_matrix_free(&D));
+      GSP_OK(gsp_matrix_free(&P));
+      break;
+    }
+    cr_assert_eq(info, GSP_OUT_OF_MEMORY, "apsp, failure %lld: %s", k, gsp_strerror(info));
+    cr_assert(D == S && P == S);
+  }
+  GSP_OK(gsp_star_free(&F));
+  GSP_OK(gsp_matrix_free(&A));
 }
