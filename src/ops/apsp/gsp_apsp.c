@@ -494,7 +494,9 @@ static gsp_info run_star(apsp_run *r, struct gsp_matrix_s *A, const struct gsp_m
   GSP_TRY(gsp__star_kernels_get(&c.k, G->type, GSP_MIN_PLUS, fn));
   GSP_ALLOC(x, S->nvals > 0 ? (size_t)S->nvals : 1, c.k.esize);
   int64_t bad = -1;
+  const double t0 = omp_get_wtime();
   info = gsp__star_factor(x, &c.k, S, G, r->nthreads, &bad);
+  const double t_factor = omp_get_wtime() - t0;
   if (info == GSP_NEGATIVE_CYCLE) { /* name the cycle: Bellman-Ford finds one */
     int64_t clen = 0;
     GSP_ALLOC(h, n > 0 ? n : 1, gsp_type_size(G->type));
@@ -517,7 +519,13 @@ static gsp_info run_star(apsp_run *r, struct gsp_matrix_s *A, const struct gsp_m
   c.g = &g;
   const gsp__apsp_finish f = {
       .n = n, .tw = G->type, .wlim = g.lim, .out = r->out, .has_cutoff = has_cutoff, .cutoff = cutoff};
+  const double t1 = omp_get_wtime();
   GSP_TRY(run_blocks(r, G->type, &f, star_block, &c, true));
+  const double t_solve = omp_get_wtime() - t1, ops = (double)r->ns * S->solve_ops;
+  gsp__burble("%s: sparse star: factorization %.3f s (%.3g multiply-adds, %.3g /s), %lld rows %.3f s (%.3g "
+              "multiply-adds, %.3g /s)",
+              fn, t_factor, S->factor_ops, S->factor_ops / (t_factor > 0 ? t_factor : 1e-9), (long long)r->ns, t_solve,
+              ops, ops / (t_solve > 0 ? t_solve : 1e-9));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
