@@ -370,7 +370,7 @@ Test(star, closure_branch) {
     GSP_OK(gsp_matrix_nrows(&n, A));
     GSP_OK(gsp_matrix_dup(&C, A));
     bool done = false;
-    GSP_OK(gsp__star_closure_try(C, GSP_MIN_PLUS, false, &done, "test"));
+    GSP_OK(gsp__star_closure_try(C, NULL, GSP_MIN_PLUS, false, &done, "test"));
     cr_assert(done, "the grid was not taken by the sparse star");
     /* the same matrix stored dense goes to Floyd-Warshall */
     const size_t es = gsp_type_size(num_types[k]);
@@ -394,13 +394,13 @@ Test(star, closure_branch) {
   gsp_matrix R = NULL, B = NULL;
   GSP_OK(gsp_generate_random(&R, GSP_INT32, 2000, 8000, 1, 9, 3));
   bool done = true;
-  GSP_OK(gsp__star_closure_try(R, GSP_MIN_PLUS, false, &done, "test"));
+  GSP_OK(gsp__star_closure_try(R, NULL, GSP_MIN_PLUS, false, &done, "test"));
   cr_assert(!done, "a random graph of average degree 4 went to the sparse star");
   B = grid(GSP_INT32, 30, 31, 8);
   gsp_matrix Bb = NULL;
   GSP_OK(gsp_matrix_cast(&Bb, B, GSP_BOOL));
   done = true;
-  GSP_OK(gsp__star_closure_try(Bb, GSP_OR_AND, false, &done, "test"));
+  GSP_OK(gsp__star_closure_try(Bb, NULL, GSP_OR_AND, false, &done, "test"));
   cr_assert(!done);
   /* a negative cycle: reported, M as it was */
   GSP_OK(gsp_matrix_set_element(B, 100, 101, &(int32_t){-50}));
@@ -467,4 +467,80 @@ Test(star, allocation_failures) {
   }
   GSP_OK(gsp_star_free(&F));
   GSP_OK(gsp_matrix_free(&A));
+}
+
+/* Every successor walk i -> ... -> j of M's closure, with its arc weights
+ * summed along it (in A's type, as path sums are), against the distance. */
+static void assert_succ_walks(gsp_matrix A, gsp_matrix C, gsp_matrix S) {
+  gsp_index n = 0;
+  GSP_OK(gsp_matrix_nrows(&n, A));
+  double *w = malloc(n * n * sizeof *w), *d = malloc(n * n * sizeof *d);
+  const double absent = INFINITY;
+  gsp_matrix Af = NULL, Cf = NULL;
+  GSP_OK(gsp_matrix_cast(&Cf, C, GSP_FP64));
+  GSP_OK(gsp_matrix_export_dense(d, &absent, Cf));
+  GSP_OK(gsp_matrix_cast(&Af, A, GSP_FP64));
+  GSP_OK(gsp_matrix_export_dense(w, &absent, Af));
+  GSP_OK(gsp_matrix_free(&Cf));
+  gsp_index *path = malloc(n * sizeof *path);
+  for (gsp_index i = 0; i < n; i++)
+    for (gsp_index j = 0; j < n; j++) {
+      gsp_index len = n;
+      const gsp_info info = gsp_path_from_succ(path, &len, S, i, j);
+      if (isinf(d[i * n + j])) {
+        cr_assert_eq(info, GSP_NO_VALUE, "%llu -> %llu: no distance but a path", (unsigned long long)i,
+                     (unsigned long long)j);
+        continue;
+      }
+      cr_assert_eq(info, GSP_SUCCESS, "%llu -> %llu: %s", (unsigned long long)i, (unsigned long long)j,
+                   gsp_last_error());
+      double sum = 0;
+      for (gsp_index q = 1; q < len; q++) sum += w[path[q - 1] * n + path[q]];
+      cr_assert_eq(sum, d[i * n + j], "%llu -> %llu: the walk sums to %g, the distance is %g", (unsigned long long)i,
+                   (unsigned long long)j, sum, d[i * n + j]);
+    }
+  free(w), free(d), free(path);
+  GSP_OK(gsp_matrix_free(&Af));
+}
+
+/* gsp_closure_ext with successors on a sparse grid: the star computes both
+ * (the same distances as Floyd-Warshall on the dense copy, successors
+ * whose walks give them), with zero weights (ties) and negative arcs. */
+Test(star, closure_successors) {
+  for (int variant = 0; variant < 3; variant++) {
+    gsp_matrix G = NULL, A = NULL;
+    GSP_OK(gsp_generate_grid(&G, GSP_INT64, 21, 22, variant == 1 ? 0 : 1, variant == 1 ? 2 : 9, 5));
+    if (variant == 2) { /* potentials: negative arcs, no negative cycle */
+      gsp_index m = 0;
+      GSP_OK(gsp_matrix_nvals(&m, G));
+      gsp_index *I = malloc(m * sizeof *I), *J = malloc(m * sizeof *J);
+      int64_t *X = malloc(m * sizeof *X);
+      GSP_OK(gsp_matrix_extract_tuples(I, J, X, &m, G));
+      for (gsp_index e = 0; e < m; e++) X[e] += (int64_t)((I[e] * 31) % 7) - (int64_t)((J[e] * 31) % 7);
+      GSP_OK(gsp_matrix_clear(G));
+      GSP_OK(gsp_matrix_build(G, I, J, X, m, GSP_DUP_ERROR));
+      free(I), free(J), free(X);
+    }
+    GSP_OK(gsp_matrix_cast(&A, G, variant == 0 ? GSP_FP32 : GSP_INT64));
+    gsp_test_context("successors, variant %d: ", variant);
+    gsp_matrix C = NULL, S = NULL, D = dense_star(A, GSP_MIN_PLUS), C2 = NULL;
+    GSP_OK(gsp_matrix_dup(&C, A));
+    bool done = false;
+    GSP_OK(gsp__star_closure_try(C, &S, GSP_MIN_PLUS, false, &done, "test"));
+    cr_assert(done);
+    gsp_test_assert_matrix_same(C, D, 0);
+    assert_succ_walks(A, C, S);
+    /* and through gsp_closure_ext */
+    GSP_OK(gsp_matrix_free(&S));
+    GSP_OK(gsp_matrix_dup(&C2, A));
+    GSP_OK(gsp_closure_ext(C2, &S, GSP_MIN_PLUS, NULL));
+    gsp_test_assert_matrix_same(C2, D, 0);
+    assert_succ_walks(A, C2, S);
+    GSP_OK(gsp_matrix_free(&S));
+    GSP_OK(gsp_matrix_free(&C));
+    GSP_OK(gsp_matrix_free(&C2));
+    GSP_OK(gsp_matrix_free(&D));
+    GSP_OK(gsp_matrix_free(&G));
+    GSP_OK(gsp_matrix_free(&A));
+  }
 }

@@ -131,11 +131,13 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
   /* A sparse graph whose star costs less by elimination in a fill-reducing
    * order (road networks, meshes, grids): the sparse star, priced by the
    * same model as gsp_apsp's AUTO (star_closure.c). It runs on the CPU. */
-  if (reflexive && !succ && !be.required && !M->dev_only) {
+  if (reflexive && !be.required && !M->dev_only) {
     GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
     bool done = false;
-    GSP_TRY(gsp__star_closure_try(M, s, be.gpu, &done, fn));
+    struct gsp_matrix_s *ss = NULL;
+    GSP_TRY(gsp__star_closure_try(M, succ ? &ss : NULL, s, be.gpu, &done, fn));
     if (done) {
+      if (succ) *succ = ss;
       GSP_FREE_ALL;
       return info;
     }

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "gsp_internal.h"
+#include "sssp_cpu.h"
 
 /* Right-hand sides solved together: one row of the work array W holds
  * STAR_B values of one vertex, a whole number of cache lines of every
@@ -115,18 +116,41 @@ gsp_info gsp__star_kernels_get(gsp__star_kernels *k, gsp_type t, gsp_semiring s,
 gsp_info gsp__star_factor(void *x, const gsp__star_kernels *k, const gsp__star_symbolic *S,
                           const struct gsp_matrix_s *G, int nthreads, int64_t *bad);
 
+/* What a solve hands over, one block of right-hand sides at a time (from
+ * several threads at once; thread: 0 .. nthreads - 1): W as the kernels'
+ * solve leaves it, lane b holding right-hand side row[b] (an index into
+ * v), b < nb. A negative return stops the solve with that code. */
+typedef gsp_info (*gsp__star_block_fn)(void *ctx, const void *W, const int64_t *row, int64_t nb, int thread);
+
+/* Rows (col = false) or columns v[0 .. nv) of A*, a block of STAR_B at a
+ * time on nthreads threads, each solved block handed to fn. */
+gsp_info gsp__star_solve_each(const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x, const int64_t *v,
+                              int64_t nv, bool col, int nthreads, gsp__star_block_fn fn, void *ctx);
+
 /* Rows (col = false) or columns v[0 .. nv) of A* into out (nv x n values
  * of the type, row k = row or column v[k]; zero where no path), nthreads
  * blocks of STAR_B at once. */
 gsp_info gsp__star_solve(void *out, const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x,
                          const int64_t *v, int64_t nv, bool col, int nthreads);
 
+/* Row d (the star's distances from s in g, of g's type) and its parents p by the rule of the other algorithms: pass A
+ * alone where it places every vertex (no ties, no negative weight: road
+ * networks), else gsp__sssp_cpu_tree (strict: no negative weight), which
+ * needs every reached vertex at the end of a tight arc in A's arithmetic.
+ * Float sums taken in the elimination's order can miss that by a rounding
+ * (fractional weights): such a row is computed again by relaxation
+ * (Bellman-Ford with a negative weight), whose distances are the fixpoint
+ * by construction, and d is overwritten with them. */
+gsp_info gsp__star_tree_row(void *d, int64_t *p, int64_t s, const gsp__sssp_graph *g, bool strict, const char *fn);
+
 /* gsp_closure's sparse branch (star_closure.c): when M is stored sparse
- * (CSR, on the host), s is not OR_AND, the graph passes gsp_apsp's
- * analysis gate and the star is predicted faster than Floyd-Warshall
- * (fw_gpu: where that would run), M := M* by the star and *done = true;
- * else M is untouched and *done = false. GSP_NEGATIVE_CYCLE (M unchanged)
- * as the closure reports it. */
-gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, gsp_semiring s, bool fw_gpu, bool *done, const char *fn);
+ * (CSR, on the host), s is not OR_AND (with successors: s is MIN_PLUS),
+ * the graph passes gsp_apsp's analysis gate and the star is predicted
+ * faster than Floyd-Warshall (fw_gpu: where that would run), M := M* by
+ * the star, *succ (when succ != NULL) = a new published GSP_INT64 n x n
+ * successor matrix, and *done = true; else M is untouched and *done =
+ * false. GSP_NEGATIVE_CYCLE (M unchanged) as the closure reports it. */
+gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool fw_gpu,
+                               bool *done, const char *fn);
 
 #endif /* GSP_STAR_H */

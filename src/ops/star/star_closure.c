@@ -4,6 +4,11 @@
  * priced) predicts it faster than Floyd-Warshall. The same analysis gate
  * as gsp_apsp's AUTO: only a sparse, deep graph (road networks, meshes,
  * grids) pays for the symbolic analysis that prices the star.
+ *
+ * Successors (MIN_PLUS): succ(i, j) is the parent of i in the tree of j in
+ * the reverse graph, whose distances d(., j) are column j of M*; so the
+ * star solves columns, a block of targets at a time, and each column's
+ * tree follows the rule of every other algorithm (gsp__star_tree_row).
  */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise (huge pages for the n^2 result) */
@@ -12,19 +17,112 @@
 
 #include "apsp.h"
 #include "dense_pass.h"
+#include "gsp_ops.h"
+#include "sssp_prepare.h"
 #include "star.h"
 
-gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, gsp_semiring s, bool fw_gpu, bool *done, const char *fn) {
+/* A block of solved columns: distances and successors into the results. */
+typedef struct {
+  const gsp__star_kernels *k;
+  const gsp__star_symbolic *S;
+  const int64_t *v;          /* the targets (0 .. n - 1) */
+  const gsp__sssp_graph *gt; /* the reverse graph */
+  bool strict;
+  char *d;       /* nthreads x STAR_B x n scratch distances */
+  int64_t *p;    /* nthreads x STAR_B x n scratch parents */
+  char *out;     /* M*, n x n */
+  int64_t *succ; /* n x n */
+  const char *fn;
+} succ_ctx;
+
+static gsp_info succ_block(void *ctx, const void *W, const int64_t *row, int64_t nb, int t) {
+  const succ_ctx *c = ctx;
+  const int64_t n = c->S->n;
+  const size_t es = c->k->esize, cells = (size_t)STAR_B * (size_t)n;
+  char *d = c->d + (size_t)t * cells * es;
+  int64_t *p = c->p + (size_t)t * cells, lane[STAR_B];
+  for (int64_t b = 0; b < STAR_B; b++) lane[b] = b;
+  c->k->unpack(d, W, c->S->iperm, n, lane, nb); /* d row b: d(., v[row[b]]) */
+  for (int64_t b = 0; b < nb; b++) {
+    const int64_t j = c->v[row[b]];
+    const gsp_info info = gsp__star_tree_row(d + (size_t)b * (size_t)n * es, p + b * n, j, c->gt, c->strict, c->fn);
+    if (info < 0) return info;
+    for (int64_t i = 0; i < n; i++) {
+      memcpy(c->out + ((size_t)i * (size_t)n + (size_t)j) * es, d + ((size_t)b * (size_t)n + (size_t)i) * es, es);
+      c->succ[(size_t)i * (size_t)n + (size_t)j] = p[b * n + i];
+    }
+  }
+  return GSP_SUCCESS;
+}
+
+/* M* (and succ) of the factor x on S into the new dense matrices *W, *P. */
+static gsp_info star_result(struct gsp_matrix_s **W, struct gsp_matrix_s **P, struct gsp_matrix_s *M, gsp_semiring s,
+                            const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x, bool negative,
+                            const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  void *r = NULL, *sd = NULL;
+  int64_t *all = NULL, *sx = NULL, *sp = NULL;
+  struct gsp_matrix_s *MT = NULL;
+#define GSP_FREE_ALL \
+  (gsp__free(r), gsp__free(sd), gsp__free(all), gsp__free(sx), gsp__free(sp), gsp__matrix_destroy(MT))
+  const int64_t n = M->nrows;
+  const int nt = gsp__threads();
+  const size_t cells = (size_t)n * (size_t)n;
+  GSP_ALLOC(r, cells, k->esize);
+  gsp__pass_huge(r, cells * k->esize);
+  GSP_ALLOC(all, (size_t)n, sizeof *all);
+  for (int64_t v = 0; v < n; v++) all[v] = v;
+  if (!P) {
+    GSP_TRY(gsp__star_solve(r, k, S, x, all, n, false, nt));
+  } else {
+    GSP_ALLOC(sx, cells, sizeof *sx);
+    gsp__pass_huge(sx, cells * sizeof *sx);
+    GSP_ALLOC(sd, (size_t)nt * STAR_B * (size_t)n, k->esize);
+    GSP_ALLOC(sp, (size_t)nt * STAR_B * (size_t)n, sizeof *sp);
+    GSP_TRY(gsp__ops_transpose(&MT, M, fn));
+    const gsp__sssp_graph gt = {.n = n,
+                                .p = MT->p,
+                                .j = MT->j,
+                                .csr = MT,
+                                .w = MT->x,
+                                .t = MT->type,
+                                .lim = gsp__sssp_limit(MT->type, false, 0),
+                                .nthreads = 1};
+    succ_ctx c = {
+        .k = k, .S = S, .v = all, .gt = &gt, .strict = !negative, .d = sd, .p = sp, .out = r, .succ = sx, .fn = fn};
+    GSP_TRY(gsp__star_solve_each(k, S, x, all, n, true, nt, succ_block, &c));
+    const int64_t none = -1;
+    GSP_TRY(gsp__matrix_alloc_dense(P, GSP_INT64, n, n));
+    (*P)->x = sx;
+    sx = NULL;
+    (*P)->nvals = (int64_t)cells;
+    GSP_TRY(gsp__matrix_mark_absent(*P, &none));
+  }
+  GSP_TRY(gsp__matrix_alloc_dense(W, M->type, n, n));
+  (*W)->x = r;
+  r = NULL;
+  (*W)->nvals = (int64_t)cells;
+  gsp__value zero;
+  gsp__semiring_zero(&zero, s, M->type);
+  GSP_TRY(gsp__matrix_mark_absent(*W, &zero));
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool fw_gpu,
+                               bool *done, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   gsp__star_symbolic S = {0};
-  void *x = NULL, *r = NULL;
-  int64_t *all = NULL;
-  struct gsp_matrix_s *W = NULL;
-#define GSP_FREE_ALL (gsp__star_symbolic_free(&S), gsp__free(x), gsp__free(r), gsp__free(all), gsp__matrix_destroy(W))
+  void *x = NULL;
+  struct gsp_matrix_s *W = NULL, *P = NULL;
+#define GSP_FREE_ALL (gsp__star_symbolic_free(&S), gsp__free(x), gsp__matrix_destroy(W), gsp__matrix_destroy(P))
   *done = false;
   const int64_t n = M->nrows;
-  if (M->fmt != GSP_FMT_CSR || M->dev_only || s == GSP_OR_AND || n < 32) return GSP_SUCCESS;
-  gsp__apsp_shape shape = {.n = n, .m = M->nvals, .ns = n, .t = M->type, .fw_gpu = fw_gpu, .threads = gsp__threads()};
+  if (M->fmt != GSP_FMT_CSR || M->dev_only || s == GSP_OR_AND || n < 32 || (succ && s != GSP_MIN_PLUS))
+    return GSP_SUCCESS;
+  gsp__apsp_shape shape = {
+      .n = n, .m = M->nvals, .ns = n, .t = M->type, .paths = succ != NULL, .fw_gpu = fw_gpu, .threads = gsp__threads()};
   const int64_t probes[3] = {0, n / 3, 2 * n / 3};
   shape.depth = gsp__apsp_depth(M, probes, 3);
   if (!gsp__apsp_star_worth(&shape)) return GSP_SUCCESS;
@@ -50,23 +148,15 @@ gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, gsp_semiring s, bool fw_g
             "%s: the graph has a %s cycle through vertex %lld (M unchanged)", fn,
             gsp_semiring_cycle_sign(s) > 0 ? "positive" : "negative", (long long)bad);
   GSP_TRY(info);
-  const size_t cells = (size_t)n * (size_t)n;
-  GSP_ALLOC(r, cells, k.esize);
-  gsp__pass_huge(r, cells * k.esize);
-  GSP_ALLOC(all, (size_t)n, sizeof *all);
-  for (int64_t v = 0; v < n; v++) all[v] = v;
-  GSP_TRY(gsp__star_solve(r, &k, &S, x, all, n, false, gsp__threads()));
-  GSP_TRY(gsp__matrix_alloc_dense(&W, M->type, n, n));
-  W->x = r;
-  r = NULL;
-  W->nvals = (int64_t)cells;
-  gsp__value zero;
-  gsp__semiring_zero(&zero, s, M->type);
-  GSP_TRY(gsp__matrix_mark_absent(W, &zero));
+  const bool negative = succ && gsp__weights_scan(M, gsp__threads()).negative >= 0;
+  GSP_TRY(star_result(&W, succ ? &P : NULL, M, s, &k, &S, x, negative, fn));
+  if (P) GSP_TRY(gsp__matrix_publish(P));
   /* nothing can fail past this point */
   gsp__matrix_swap_in(M, W);
   W = NULL;
   gsp__matrix_host_changed(M);
+  if (succ) *succ = P;
+  P = NULL;
   *done = true;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

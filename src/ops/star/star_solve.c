@@ -21,8 +21,8 @@ static int by_pos(const void *a, const void *b) {
   return x->pos < y->pos ? -1 : x->pos > y->pos ? 1 : (x->row > y->row) - (x->row < y->row);
 }
 
-gsp_info gsp__star_solve(void *out, const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x,
-                         const int64_t *v, int64_t nv, bool col, int nthreads) {
+gsp_info gsp__star_solve_each(const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x, const int64_t *v,
+                              int64_t nv, bool col, int nthreads, gsp__star_block_fn fn, void *ctx) {
   gsp_info info = GSP_SUCCESS;
   star_rhs *rhs = NULL;
   char *W = NULL, *work = NULL;
@@ -56,9 +56,32 @@ gsp_info gsp__star_solve(void *out, const gsp__star_kernels *k, const gsp__star_
     }
     k->unit(Wt, n, pos, nb);
     k->solve(Wt, x, S, act, col, work + (size_t)t * kbytes);
-    k->unpack(out, Wt, S->iperm, n, row, nb);
+    const gsp_info e = fn(ctx, Wt, row, nb, t);
+    if (e < 0) {
+#pragma omp critical(gsp_star_solve)
+      if (info >= 0) info = e;
+    }
   }
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
+}
+
+typedef struct {
+  void *out;
+  const gsp__star_kernels *k;
+  const gsp__star_symbolic *S;
+} unpack_ctx;
+
+static gsp_info unpack_block(void *ctx, const void *W, const int64_t *row, int64_t nb, int thread) {
+  const unpack_ctx *c = ctx;
+  (void)thread;
+  c->k->unpack(c->out, W, c->S->iperm, c->S->n, row, nb);
+  return GSP_SUCCESS;
+}
+
+gsp_info gsp__star_solve(void *out, const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x,
+                         const int64_t *v, int64_t nv, bool col, int nthreads) {
+  unpack_ctx c = {.out = out, .k = k, .S = S};
+  return gsp__star_solve_each(k, S, x, v, nv, col, nthreads, unpack_block, &c);
 }
