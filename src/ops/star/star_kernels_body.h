@@ -73,7 +73,7 @@ static gsp_info SK_FN(factor)(void *xv, void *Cv, const gsp__star_symbolic *S, i
     CT *Ut = tmp;
     for (int64_t r = 0; r < nr; r++)
       for (int64_t k = 0; k < w; k++) Ut[k * nr + r] = U[r * w + k];
-#pragma omp parallel for schedule(dynamic, 8) if (nr * nr * w > ((int64_t)1 << 22))
+#pragma omp taskloop grainsize(8) if (nr * nr * w > ((int64_t)1 << 20))
     for (int64_t i = 0; i < nr; i++) {
       const CT *Li = L + i * w;
       for (int64_t k = 0; k < w; k++)

@@ -1,53 +1,124 @@
 /*
- * The numeric factorization of the sparse star (star.h): supernodes in
- * elimination order, each closing its diagonal block, scaling its lower
- * panel and handing its update block to its parent (multifrontal
- * extend-add by the relative indices of the symbolic analysis). The
- * arithmetic is in star_kernels_body.h.
+ * The numeric factorization of the sparse star (star.h): every supernode
+ * closes its diagonal block, scales its lower panel and leaves its update
+ * block for its parent, which adds its children's blocks into its front
+ * (multifrontal extend-add by the relative indices of the symbolic
+ * analysis) before its own turn. Independent subtrees run as OpenMP tasks;
+ * the arithmetic is in star_kernels_body.h.
  */
 #include <string.h>
+#include <omp.h>
 
 #include "star.h"
+
+typedef struct {
+  void *x;
+  const gsp__star_kernels *k;
+  const gsp__star_symbolic *S;
+  int64_t *child, *next; /* children lists: first child, next sibling */
+  int64_t *pending;      /* children not yet done */
+  void **upd;            /* each supernode's update block, until its parent takes it */
+  char *work;            /* a scratch per thread */
+  size_t wbytes;
+  gsp_info info; /* the first error */
+  int64_t bad;   /* its vertex, for a cycle */
+} factor_ctx;
+
+static void fail(factor_ctx *c, gsp_info e, int64_t bad) {
+#pragma omp critical(gsp_star_factor)
+  if (c->info >= 0) c->info = e, c->bad = bad;
+}
+
+/* Supernode s, once its children are done: their update blocks into its
+ * front, then its own factorization. */
+static bool one(factor_ctx *c, int64_t s) {
+  const gsp__star_symbolic *S = c->S;
+  const int64_t nr = S->rp[s + 1] - S->rp[s];
+  void *C = NULL;
+  if (nr > 0) {
+    C = gsp__malloc_array((size_t)(nr * nr), c->k->esize);
+    if (!C) {
+      fail(c,
+           GSP_ERROR(GSP_OUT_OF_MEMORY, "gsp_star: cannot allocate a %lld x %lld update block", (long long)nr,
+                     (long long)nr),
+           -1);
+      return false;
+    }
+    c->k->fill_zero(C, nr * nr);
+  }
+  for (int64_t ch = c->child[s]; ch >= 0; ch = c->next[ch]) {
+    c->k->extend_add(c->x, C, c->upd[ch], S, ch);
+    GSP_FREE(c->upd[ch]);
+  }
+  int64_t kb = 0;
+  const gsp_info info = c->k->factor(c->x, C, S, s, c->work + (size_t)omp_get_thread_num() * c->wbytes, &kb);
+  if (info < 0) {
+    gsp__free(C);
+    fail(c, info, info == GSP_NEGATIVE_CYCLE ? S->perm[S->super[s] + kb] : -1);
+    return false;
+  }
+  c->upd[s] = C;
+  return true;
+}
+
+/* From leaf s up the tree: the child that finishes last goes on with its
+ * parent, so no task waits and no recursion grows with the tree's depth. */
+static void climb(factor_ctx *c, int64_t s) {
+  for (;;) {
+    gsp_info failed;
+#pragma omp atomic read
+    failed = c->info;
+    if (failed < 0 || !one(c, s)) return;
+    const int64_t p = c->S->parent[s];
+    if (p < 0) return;
+    int64_t left;
+#pragma omp atomic capture seq_cst
+    left = --c->pending[p];
+    if (left > 0) return;
+    s = p;
+  }
+}
 
 gsp_info gsp__star_factor(void *x, const gsp__star_kernels *k, const gsp__star_symbolic *S,
                           const struct gsp_matrix_s *G, int nthreads, int64_t *bad) {
   gsp_info info = GSP_SUCCESS;
-  void **upd = NULL, *work = NULL;
   const int64_t ns = S->nsuper;
-#define GSP_FREE_ALL                                      \
-  do {                                                    \
-    if (upd)                                              \
-      for (int64_t q = 0; q < ns; q++) gsp__free(upd[q]); \
-    gsp__free(upd);                                       \
-    gsp__free(work);                                      \
+  const int nt = nthreads > 0 ? nthreads : 1;
+  factor_ctx c = {.x = x, .k = k, .S = S, .info = GSP_SUCCESS, .bad = -1};
+#define GSP_FREE_ALL                                         \
+  do {                                                       \
+    if (c.upd)                                               \
+      for (int64_t q = 0; q < ns; q++) gsp__free(c.upd[q]);  \
+    gsp__free(c.upd), gsp__free(c.work), gsp__free(c.child); \
+    gsp__free(c.next), gsp__free(c.pending);                 \
   } while (0)
-  (void)nthreads;
   k->fill_zero(x, S->nvals);
   k->assemble(x, S->arc_at, G->x, S->m);
-  GSP_ALLOC(upd, ns > 0 ? (size_t)ns : 1, sizeof *upd);
-  memset(upd, 0, (ns > 0 ? (size_t)ns : 1) * sizeof *upd);
-  const size_t wcells = (size_t)S->max_ns * (size_t)(S->max_ns + S->max_nr);
-  GSP_ALLOC(work, wcells > 0 ? wcells : 1, k->esize);
-  for (int64_t s = 0; s < ns; s++) {
-    const int64_t nr = S->rp[s + 1] - S->rp[s];
-    /* s's update block, made by its first child or here */
-    if (!upd[s] && nr > 0) {
-      GSP_ALLOC(upd[s], (size_t)(nr * nr), k->esize);
-      k->fill_zero(upd[s], nr * nr);
-    }
-    int64_t kb = 0;
-    info = k->factor(x, upd[s], S, s, work, &kb);
-    if (info == GSP_NEGATIVE_CYCLE) *bad = S->perm[S->super[s] + kb];
-    GSP_TRY(info);
-    if (nr == 0) continue;
-    const int64_t p = S->parent[s], pnr = S->rp[p + 1] - S->rp[p];
-    if (!upd[p] && pnr > 0) {
-      GSP_ALLOC(upd[p], (size_t)(pnr * pnr), k->esize);
-      k->fill_zero(upd[p], pnr * pnr);
-    }
-    k->extend_add(x, upd[p], upd[s], S, s);
-    GSP_FREE(upd[s]);
+  const size_t n1 = ns > 0 ? (size_t)ns : 1;
+  GSP_ALLOC(c.upd, n1, sizeof *c.upd);
+  memset(c.upd, 0, n1 * sizeof *c.upd);
+  GSP_ALLOC(c.child, n1, sizeof *c.child);
+  GSP_ALLOC(c.next, n1, sizeof *c.next);
+  GSP_ALLOC(c.pending, n1, sizeof *c.pending);
+  c.wbytes = (size_t)S->max_ns * (size_t)(S->max_ns + S->max_nr) * k->esize + 64;
+  GSP_ALLOC(c.work, (size_t)nt, c.wbytes);
+  /* children lists (ascending), and how many each supernode waits for */
+  for (int64_t s = 0; s < ns; s++) c.child[s] = -1, c.pending[s] = 0;
+  for (int64_t s = ns - 1; s >= 0; s--) {
+    const int64_t p = S->parent[s];
+    if (p >= 0) c.next[s] = c.child[p], c.child[p] = s, c.pending[p]++;
   }
+  /* a task from every leaf; small leaves would cost more to schedule than
+   * to factor, but the climb from a leaf does its ancestors' work too */
+#pragma omp parallel num_threads(nt)
+#pragma omp single
+  for (int64_t s = 0; s < ns; s++) {
+    if (c.child[s] >= 0) continue;
+#pragma omp task default(shared) firstprivate(s)
+    climb(&c, s);
+  }
+  if (c.info == GSP_NEGATIVE_CYCLE) *bad = c.bad;
+  info = c.info;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
