@@ -217,7 +217,7 @@ run_star() {
   "$PY" bench/bench_star_scipy.py "$g" --gsp "$B/gsp" --grids "${STAR_GRIDS:-64,128,256}" \
     --delaunay "${STAR_DELAUNAY:-20000,100000}" --write-only > "$OUT/star_graphs.log" 2>&1 || return 1
   # gsp on every core first, then scipy alone on one (never side by side)
-  timeout 500 "$X/bench_star" --grids "" --max-seconds "${STAR_MAX_SECONDS:-20}" --csv "$OUT/star_gsp.csv" \
+  timeout 500 "$X/bench_star" --grids "" --max-seconds "${STAR_MAX_SECONDS:-40}" --csv "$OUT/star_gsp.csv" \
     "$g"/*.mtx data/helsinki_walk.gr.gz data/helsinki_drive.gr.gz > "$OUT/star.log" 2>&1 || return 1
   PYTHONUNBUFFERED=1 "$PY" bench/bench_star_scipy.py "$g" --gsp "$B/gsp" --grids "${STAR_GRIDS:-64,128,256}" \
     --delaunay "${STAR_DELAUNAY:-20000,100000}" --csv "$OUT/star_scipy.csv" > "$OUT/star_scipy.log" 2>&1 || return 1

@@ -401,12 +401,13 @@ typedef struct {
   const void *x;            /* the factor's values */
   const gsp__sssp_graph *g; /* for the parents */
   bool strict;              /* the parent rule (no negative weight) */
+  gsp__star_ws ws;          /* the solves' scratch, made once for every block */
 } star_ctx;
 
 static gsp_info star_block(apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep, const void *ctx) {
   const star_ctx *c = ctx;
   (void)keep;
-  gsp_info info = gsp__star_solve(w, &c->k, c->S, c->x, r->src + k0, nb, false, r->nthreads);
+  gsp_info info = gsp__star_solve(w, &c->k, c->S, c->x, r->src + k0, nb, false, &c->ws);
   if (info < 0 || !p) return info;
   const size_t ws = gsp_type_size(c->g->t), n = (size_t)r->n;
 #pragma omp parallel for num_threads(r->nthreads) schedule(dynamic, 1)
@@ -428,9 +429,9 @@ static gsp_info run_star(apsp_run *r, struct gsp_matrix_s *A, const struct gsp_m
   gsp_info info = GSP_SUCCESS;
   void *x = NULL, *h = NULL;
   int64_t *cycle = NULL;
-#define GSP_FREE_ALL (gsp__free(x), gsp__free(h), gsp__free(cycle))
-  const int64_t n = r->n;
   star_ctx c = {.S = S, .strict = !negative};
+#define GSP_FREE_ALL (gsp__free(x), gsp__free(h), gsp__free(cycle), gsp__star_ws_free(&c.ws))
+  const int64_t n = r->n;
   GSP_TRY(gsp__star_kernels_get(&c.k, G->type, GSP_MIN_PLUS, fn));
   GSP_ALLOC(x, S->nvals > 0 ? (size_t)S->nvals : 1, c.k.esize);
   int64_t bad = -1;
@@ -460,6 +461,7 @@ static gsp_info run_star(apsp_run *r, struct gsp_matrix_s *A, const struct gsp_m
   const gsp__apsp_finish f = {
       .n = n, .tw = G->type, .wlim = g.lim, .out = r->out, .has_cutoff = has_cutoff, .cutoff = cutoff};
   const double t1 = omp_get_wtime();
+  GSP_TRY(gsp__star_ws_make(&c.ws, &c.k, S, r->nthreads));
   GSP_TRY(run_blocks(r, G->type, &f, star_block, &c, true));
   const double t_solve = omp_get_wtime() - t1, ops = (double)r->ns * S->solve_ops;
   gsp__burble("%s: sparse star: factorization %.3f s (%.3g multiply-adds, %.3g /s), %lld rows %.3f s (%.3g "

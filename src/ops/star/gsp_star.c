@@ -171,7 +171,8 @@ static gsp_info star_lines(gsp_matrix *out, const gsp_star F, const gsp_index *v
   int64_t *idx = NULL;
   void *x = NULL;
   struct gsp_matrix_s *M = NULL;
-#define GSP_FREE_ALL (gsp__free(idx), gsp__free(x), gsp__matrix_destroy(M))
+  gsp__star_ws ws = {0};
+#define GSP_FREE_ALL (gsp__free(idx), gsp__free(x), gsp__matrix_destroy(M), gsp__star_ws_free(&ws))
   GSP_CHECK(out != NULL, GSP_NULL_POINTER, "%s: output is NULL", fn);
   GSP_TRY(check_star(F, fn));
   const int64_t n = F->S.n;
@@ -183,7 +184,8 @@ static gsp_info star_lines(gsp_matrix *out, const gsp_star F, const gsp_index *v
   GSP_TRY(gsp__sssp_sources(&idx, v, (int64_t)nv, n, fn));
   GSP_ALLOC(x, cells > 0 ? cells : 1, F->k.esize);
   gsp__pass_huge(x, cells * F->k.esize);
-  GSP_TRY(gsp__star_solve(x, &F->k, &F->S, F->x, idx, (int64_t)nv, col, gsp__threads()));
+  GSP_TRY(gsp__star_ws_make(&ws, &F->k, &F->S, gsp__threads()));
+  GSP_TRY(gsp__star_solve(x, &F->k, &F->S, F->x, idx, (int64_t)nv, col, &ws));
   GSP_TRY(gsp__matrix_alloc_dense(&M, F->t, (int64_t)nv, n));
   M->x = x;
   x = NULL;

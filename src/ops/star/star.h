@@ -116,22 +116,33 @@ gsp_info gsp__star_kernels_get(gsp__star_kernels *k, gsp_type t, gsp_semiring s,
 gsp_info gsp__star_factor(void *x, const gsp__star_kernels *k, const gsp__star_symbolic *S,
                           const struct gsp_matrix_s *G, int nthreads, int64_t *bad);
 
+/* The solves' scratch, one set per thread (made once for many calls):
+ * the work array W (n x STAR_B), the kernels' work, the active marks. */
+typedef struct {
+  int nt;
+  size_t wbytes, kbytes, abytes;
+  char *W, *work;
+  uint8_t *active;
+} gsp__star_ws;
+
+gsp_info gsp__star_ws_make(gsp__star_ws *ws, const gsp__star_kernels *k, const gsp__star_symbolic *S, int nthreads);
+void gsp__star_ws_free(gsp__star_ws *ws);
+
 /* What a solve hands over, one block of right-hand sides at a time (from
- * several threads at once; thread: 0 .. nthreads - 1): W as the kernels'
+ * several threads at once; thread: 0 .. ws->nt - 1): W as the kernels'
  * solve leaves it, lane b holding right-hand side row[b] (an index into
  * v), b < nb. A negative return stops the solve with that code. */
 typedef gsp_info (*gsp__star_block_fn)(void *ctx, const void *W, const int64_t *row, int64_t nb, int thread);
 
 /* Rows (col = false) or columns v[0 .. nv) of A*, a block of STAR_B at a
- * time on nthreads threads, each solved block handed to fn. */
+ * time on ws->nt threads, each solved block handed to fn. */
 gsp_info gsp__star_solve_each(const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x, const int64_t *v,
-                              int64_t nv, bool col, int nthreads, gsp__star_block_fn fn, void *ctx);
+                              int64_t nv, bool col, const gsp__star_ws *ws, gsp__star_block_fn fn, void *ctx);
 
 /* Rows (col = false) or columns v[0 .. nv) of A* into out (nv x n values
- * of the type, row k = row or column v[k]; zero where no path), nthreads
- * blocks of STAR_B at once. */
+ * of the type, row k = row or column v[k]; zero where no path). */
 gsp_info gsp__star_solve(void *out, const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x,
-                         const int64_t *v, int64_t nv, bool col, int nthreads);
+                         const int64_t *v, int64_t nv, bool col, const gsp__star_ws *ws);
 
 /* Row d (the star's distances from s in g, of g's type) and its parents p by the rule of the other algorithms: pass A
  * alone where it places every vertex (no ties, no negative weight: road

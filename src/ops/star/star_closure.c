@@ -63,8 +63,10 @@ static gsp_info star_result(struct gsp_matrix_s **W, struct gsp_matrix_s **P, st
   void *r = NULL, *sd = NULL;
   int64_t *all = NULL, *sx = NULL, *sp = NULL;
   struct gsp_matrix_s *MT = NULL;
-#define GSP_FREE_ALL \
-  (gsp__free(r), gsp__free(sd), gsp__free(all), gsp__free(sx), gsp__free(sp), gsp__matrix_destroy(MT))
+  gsp__star_ws ws = {0};
+#define GSP_FREE_ALL                                                                                   \
+  (gsp__free(r), gsp__free(sd), gsp__free(all), gsp__free(sx), gsp__free(sp), gsp__matrix_destroy(MT), \
+   gsp__star_ws_free(&ws))
   const int64_t n = M->nrows;
   const int nt = gsp__threads();
   const size_t cells = (size_t)n * (size_t)n;
@@ -72,8 +74,9 @@ static gsp_info star_result(struct gsp_matrix_s **W, struct gsp_matrix_s **P, st
   gsp__pass_huge(r, cells * k->esize);
   GSP_ALLOC(all, (size_t)n, sizeof *all);
   for (int64_t v = 0; v < n; v++) all[v] = v;
+  GSP_TRY(gsp__star_ws_make(&ws, k, S, nt));
   if (!P) {
-    GSP_TRY(gsp__star_solve(r, k, S, x, all, n, false, nt));
+    GSP_TRY(gsp__star_solve(r, k, S, x, all, n, false, &ws));
   } else {
     GSP_ALLOC(sx, cells, sizeof *sx);
     gsp__pass_huge(sx, cells * sizeof *sx);
@@ -90,7 +93,7 @@ static gsp_info star_result(struct gsp_matrix_s **W, struct gsp_matrix_s **P, st
                                 .nthreads = 1};
     succ_ctx c = {
         .k = k, .S = S, .v = all, .gt = &gt, .strict = !negative, .d = sd, .p = sp, .out = r, .succ = sx, .fn = fn};
-    GSP_TRY(gsp__star_solve_each(k, S, x, all, n, true, nt, succ_block, &c));
+    GSP_TRY(gsp__star_solve_each(k, S, x, all, n, true, &ws, succ_block, &c));
     const int64_t none = -1;
     GSP_TRY(gsp__matrix_alloc_dense(P, GSP_INT64, n, n));
     (*P)->x = sx;

@@ -21,41 +21,55 @@ static int by_pos(const void *a, const void *b) {
   return x->pos < y->pos ? -1 : x->pos > y->pos ? 1 : (x->row > y->row) - (x->row < y->row);
 }
 
+void gsp__star_ws_free(gsp__star_ws *ws) {
+  if (!ws) return;
+  gsp__free(ws->W);
+  gsp__free(ws->work);
+  gsp__free(ws->active);
+  memset(ws, 0, sizeof *ws);
+}
+
+gsp_info gsp__star_ws_make(gsp__star_ws *ws, const gsp__star_kernels *k, const gsp__star_symbolic *S, int nthreads) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL gsp__star_ws_free(ws)
+  memset(ws, 0, sizeof *ws);
+  ws->nt = nthreads > 0 ? nthreads : 1;
+  ws->wbytes = (size_t)S->n * STAR_B * k->esize;
+  ws->kbytes = (size_t)(S->max_ns > 0 ? S->max_ns : 1) * STAR_B * k->esize;
+  ws->abytes = (size_t)(S->nsuper > 0 ? S->nsuper : 1);
+  GSP_ALLOC(ws->W, (size_t)ws->nt, ws->wbytes > 0 ? ws->wbytes : 1);
+  GSP_ALLOC(ws->work, (size_t)ws->nt, ws->kbytes);
+  GSP_ALLOC(ws->active, (size_t)ws->nt, ws->abytes);
+#undef GSP_FREE_ALL
+  return info;
+}
+
 gsp_info gsp__star_solve_each(const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x, const int64_t *v,
-                              int64_t nv, bool col, int nthreads, gsp__star_block_fn fn, void *ctx) {
+                              int64_t nv, bool col, const gsp__star_ws *ws, gsp__star_block_fn fn, void *ctx) {
   gsp_info info = GSP_SUCCESS;
   star_rhs *rhs = NULL;
-  char *W = NULL, *work = NULL;
-  uint8_t *active = NULL;
-#define GSP_FREE_ALL (gsp__free(rhs), gsp__free(W), gsp__free(work), gsp__free(active))
+#define GSP_FREE_ALL gsp__free(rhs)
   const int64_t n = S->n, nblocks = (nv + STAR_B - 1) / STAR_B;
   if (nv == 0) return GSP_SUCCESS;
-  int nt = nthreads > 0 ? nthreads : 1;
-  if (nt > nblocks) nt = (int)nblocks;
-  const size_t wbytes = (size_t)n * STAR_B * k->esize,
-               kbytes = (size_t)(S->max_ns > 0 ? S->max_ns : 1) * STAR_B * k->esize;
-  const size_t abytes = (size_t)(S->nsuper > 0 ? S->nsuper : 1);
+  const int nt = ws->nt < nblocks ? ws->nt : (int)nblocks;
   GSP_ALLOC(rhs, (size_t)nv, sizeof *rhs);
-  GSP_ALLOC(W, (size_t)nt, wbytes);
-  GSP_ALLOC(work, (size_t)nt, kbytes);
-  GSP_ALLOC(active, (size_t)nt, abytes);
   for (int64_t i = 0; i < nv; i++) rhs[i] = (star_rhs){.pos = S->iperm[v[i]], .row = i};
   qsort(rhs, (size_t)nv, sizeof *rhs, by_pos);
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
   for (int64_t b = 0; b < nblocks; b++) {
     const int t = omp_get_thread_num();
-    void *Wt = W + (size_t)t * wbytes;
-    uint8_t *act = active + (size_t)t * abytes;
+    char *Wt = ws->W + (size_t)t * ws->wbytes;
+    uint8_t *act = ws->active + (size_t)t * ws->abytes;
     const int64_t nb = nv - b * STAR_B < STAR_B ? nv - b * STAR_B : STAR_B;
     int64_t pos[STAR_B], row[STAR_B];
-    memset(act, 0, abytes);
+    memset(act, 0, ws->abytes);
     for (int64_t i = 0; i < nb; i++) {
       pos[i] = rhs[b * STAR_B + i].pos;
       row[i] = rhs[b * STAR_B + i].row;
       for (int64_t s = S->col_super[pos[i]]; s >= 0 && !act[s]; s = S->parent[s]) act[s] = 1;
     }
     k->unit(Wt, n, pos, nb);
-    k->solve(Wt, x, S, act, col, work + (size_t)t * kbytes);
+    k->solve(Wt, x, S, act, col, ws->work + (size_t)t * ws->kbytes);
     const gsp_info e = fn(ctx, Wt, row, nb, t);
     if (e < 0) {
 #pragma omp critical(gsp_star_solve)
@@ -81,7 +95,7 @@ static gsp_info unpack_block(void *ctx, const void *W, const int64_t *row, int64
 }
 
 gsp_info gsp__star_solve(void *out, const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x,
-                         const int64_t *v, int64_t nv, bool col, int nthreads) {
+                         const int64_t *v, int64_t nv, bool col, const gsp__star_ws *ws) {
   unpack_ctx c = {.out = out, .k = k, .S = S};
-  return gsp__star_solve_each(k, S, x, v, nv, col, nthreads, unpack_block, &c);
+  return gsp__star_solve_each(k, S, x, v, nv, col, ws, unpack_block, &c);
 }
