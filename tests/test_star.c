@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "gsp.h"
 #include "gsp_internal.h"
@@ -543,4 +544,38 @@ Test(star, closure_successors) {
     GSP_OK(gsp_matrix_free(&G));
     GSP_OK(gsp_matrix_free(&A));
   }
+}
+
+/* A graph whose factor cannot fit (a random graph of average degree 4: its
+ * separators are a constant fraction of n, so the factor is nearly dense)
+ * under a 1.5 GiB address space: a clear GSP_OUT_OF_MEMORY from
+ * gsp_star_factor and from gsp_apsp's star, nothing crashes, no output is
+ * written. (Criterion runs each test in its own process, so the limit
+ * stays here.) */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+Test(star, factor_too_large_for_memory) {
+#ifdef UNDER_ASAN
+  cr_skip_test("AddressSanitizer reserves terabytes of address space: RLIMIT_AS cannot be tested in this build "
+               "(the release build runs it)");
+#endif
+  gsp_matrix A = NULL, D = (gsp_matrix)&A;
+  GSP_OK(gsp_generate_random(&A, GSP_FP32, 40000, 160000, 1, 9, 2));
+  const struct rlimit lim = {.rlim_cur = (rlim_t)3 << 29, .rlim_max = RLIM_INFINITY};
+  cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
+  gsp_star F = NULL;
+  const gsp_info info = gsp_star_factor(&F, A, GSP_MIN_PLUS, NULL);
+  cr_assert_eq(info, GSP_OUT_OF_MEMORY, "%s: %s", gsp_strerror(info), gsp_last_error());
+  cr_assert_null(F);
+  cr_assert(strstr(gsp_last_error(), "allocate") || strstr(gsp_last_error(), "memory"), "%s", gsp_last_error());
+  gsp_apsp_opts o = {
+      .algo = GSP_APSP_SPARSE_STAR, .backend = GSP_BACKEND_CPU, .sources = (const gsp_index[]){0}, .nsources = 1};
+  cr_assert_eq(gsp_apsp(&D, NULL, A, &o), GSP_OUT_OF_MEMORY, "%s", gsp_last_error());
+  cr_assert_eq(D, (gsp_matrix)&A);
+  GSP_OK(gsp_matrix_free(&A));
 }
