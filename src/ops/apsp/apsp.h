@@ -45,9 +45,11 @@ void gsp__apsp_predict(double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s);
 
 /* Whether the sparse star may win, so that AUTO pays for its symbolic
  * analysis to price it: a sparse graph with deep shortest-path trees
- * (s->depth probed), as road networks, meshes and grids have; random
- * graphs (shallow, large separators) are left to the others unanalyzed. */
-bool gsp__apsp_star_worth(const gsp__apsp_shape *s);
+ * (s->depth probed), as road networks, meshes and grids have, where the
+ * best of the other predictions sec[] is well above the analysis's cost;
+ * random graphs (shallow, large separators) are left to the others
+ * unanalyzed. */
+bool gsp__apsp_star_worth(const gsp__apsp_shape *s, const double sec[GSP_APSP_ALGOS]);
 
 /* AUTO's pick from the predictions: the cheapest that may run. */
 gsp_apsp_algo gsp__apsp_pick(const double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s);

@@ -102,6 +102,13 @@
 #define STAR_CPU_TREE_RATE      2.0e8 /* arcs and vertices a thread a second */
 #define STAR_MAX_DEGREE         8.0
 #define STAR_MIN_DEPTH          4.0
+/* The analysis itself (METIS and CHOLMOD, one thread): about 1.2 us a
+ * vertex or arc (helsinki_walk 0.022 s, helsinki_drive 0.0034 s, a 256 x 256
+ * grid 0.37 s on the H200 host), paid before the star can be priced: it is
+ * only worth paying where the other algorithms' best would take several
+ * times as long (on 16 cores msssp does helsinki_drive in 3 ms). */
+#define STAR_ANALYSIS_S_PER_ITEM 1.2e-6
+#define STAR_ANALYSIS_MARGIN     2.0
 
 static double fw_seconds(const gsp__apsp_shape *s) {
   const double n = (double)s->n, n3 = n * n * n, cells = n * n;
@@ -181,9 +188,13 @@ static double star_seconds(const gsp__apsp_shape *s) {
   return t;
 }
 
-bool gsp__apsp_star_worth(const gsp__apsp_shape *s) {
-  const double n = (double)s->n;
-  return s->n >= 32 && (double)s->m <= STAR_MAX_DEGREE * n && s->depth >= STAR_MIN_DEPTH * log2(n);
+bool gsp__apsp_star_worth(const gsp__apsp_shape *s, const double sec[GSP_APSP_ALGOS]) {
+  const double n = (double)s->n, analysis = (n + (double)s->m) * STAR_ANALYSIS_S_PER_ITEM;
+  double best = sec[GSP_APSP_FLOYD_WARSHALL];
+  if (sec[GSP_APSP_MSSSP] < best) best = sec[GSP_APSP_MSSSP];
+  if (sec[GSP_APSP_JOHNSON] < best) best = sec[GSP_APSP_JOHNSON];
+  return s->n >= 32 && (double)s->m <= STAR_MAX_DEGREE * n && s->depth >= STAR_MIN_DEPTH * log2(n) &&
+         best > STAR_ANALYSIS_MARGIN * analysis;
 }
 
 void gsp__apsp_predict(double sec[GSP_APSP_ALGOS], const gsp__apsp_shape *s) {

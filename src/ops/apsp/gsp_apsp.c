@@ -607,9 +607,12 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
   }
   /* The sparse star where it may win (or where asked for): priced from
    * its symbolic analysis, which the run then uses. It runs on the CPU. */
-  if (n > 0 && o.algo == GSP_APSP_AUTO && !be.required && shape.depth == 0) shape.depth = gsp__apsp_depth(G, src, ns);
-  if (n > 0 &&
-      (o.algo == GSP_APSP_SPARSE_STAR || (o.algo == GSP_APSP_AUTO && !be.required && gsp__apsp_star_worth(&shape)))) {
+  if (n > 0 && o.algo == GSP_APSP_AUTO && !be.required && shape.depth == 0) {
+    shape.depth = gsp__apsp_depth(G, src, ns);
+    gsp__apsp_predict(rep.predicted_seconds, &shape);
+  }
+  if (n > 0 && (o.algo == GSP_APSP_SPARSE_STAR ||
+                (o.algo == GSP_APSP_AUTO && !be.required && gsp__apsp_star_worth(&shape, rep.predicted_seconds)))) {
     GSP_TRY(gsp__star_analyze(&sym, G, STAR_ORDER_AUTO, fn));
     shape.star = true;
     shape.star_factor_ops = sym.factor_ops;

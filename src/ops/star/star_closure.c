@@ -13,6 +13,7 @@
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise (huge pages for the n^2 result) */
 #endif
+#include <math.h>
 #include <string.h>
 
 #include "apsp.h"
@@ -128,12 +129,14 @@ gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, struct gsp_matrix_s **suc
       .n = n, .m = M->nvals, .ns = n, .t = M->type, .paths = succ != NULL, .fw_gpu = fw_gpu, .threads = gsp__threads()};
   const int64_t probes[3] = {0, n / 3, 2 * n / 3};
   shape.depth = gsp__apsp_depth(M, probes, 3);
-  if (!gsp__apsp_star_worth(&shape)) return GSP_SUCCESS;
+  double sec[GSP_APSP_ALGOS];
+  gsp__apsp_predict(sec, &shape);
+  sec[GSP_APSP_MSSSP] = sec[GSP_APSP_JOHNSON] = INFINITY; /* not the closure's */
+  if (!gsp__apsp_star_worth(&shape, sec)) return GSP_SUCCESS;
   GSP_TRY(gsp__star_analyze(&S, M, STAR_ORDER_AUTO, fn));
   shape.star = true;
   shape.star_factor_ops = S.factor_ops;
   shape.star_solve_ops = S.solve_ops;
-  double sec[GSP_APSP_ALGOS];
   gsp__apsp_predict(sec, &shape);
   gsp__burble("%s: sparse star predicted %.3g s, Floyd-Warshall %.3g s (%s order, %lld supernodes, widest %lld)", fn,
               sec[GSP_APSP_SPARSE_STAR], sec[GSP_APSP_FLOYD_WARSHALL], S.ordering, (long long)S.nsuper,
