@@ -742,6 +742,9 @@ typedef struct {
 
 /* What a factorization holds and cost (gsp_star_report_get). */
 typedef struct {
+  gsp_index n;   /* vertices */
+  gsp_type type; /* of the values (the factored matrix's) */
+  gsp_semiring semiring;
   const char *ordering;    /* "METIS" or "AMD" */
   gsp_index supernodes;    /* supernodes of the factor */
   gsp_index factor_values; /* values stored (diagonal blocks and panels) */

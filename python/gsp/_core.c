@@ -890,6 +890,105 @@ static PyObject *py_set_exceptions(PyObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* ---- the sparse star's factorization (gsp.StarFactor) -------------------- */
+
+static void star_capsule_dtor(PyObject *cap) {
+  gsp_star F = PyCapsule_GetPointer(cap, "gsp.star");
+  gsp_star_free(&F);
+}
+
+static gsp_star star_of(PyObject *cap) {
+  return PyCapsule_GetPointer(cap, "gsp.star"); /* NULL with an exception set */
+}
+
+/* star_factor(spec, undirected, semiring, ordering) -> the factorization. */
+static PyObject *py_star_factor(PyObject *self, PyObject *args) {
+  PyObject *spec;
+  int undirected, sr, ord;
+  if (!PyArg_ParseTuple(args, "Opii", &spec, &undirected, &sr, &ord)) return NULL;
+  gsp_matrix A = make_graph(spec, undirected ? (sr == GSP_MAX_PLUS || sr == GSP_MAX_MIN ? 2 : 1) : 0);
+  if (!A) return NULL;
+  gsp_star F = NULL;
+  const gsp_star_opts o = {.ordering = (gsp_ordering)ord};
+  gsp_info info;
+  Py_BEGIN_ALLOW_THREADS info = gsp_star_factor(&F, A, (gsp_semiring)sr, &o);
+  Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) raise_info(info, A);
+  gsp_matrix_free(&A);
+  if (info != GSP_SUCCESS) return NULL;
+  PyObject *cap = PyCapsule_New(F, "gsp.star", star_capsule_dtor);
+  if (!cap) gsp_star_free(&F);
+  return cap;
+}
+
+/* star_refactor(factorization, spec, undirected): new weights, same pattern. */
+static PyObject *py_star_refactor(PyObject *self, PyObject *args) {
+  PyObject *cap, *spec;
+  int undirected;
+  if (!PyArg_ParseTuple(args, "OOp", &cap, &spec, &undirected)) return NULL;
+  gsp_star F = star_of(cap);
+  if (!F) return NULL;
+  gsp_star_report rep;
+  gsp_star_report_get(&rep, F);
+  gsp_matrix A =
+      make_graph(spec, undirected ? (rep.semiring == GSP_MAX_PLUS || rep.semiring == GSP_MAX_MIN ? 2 : 1) : 0);
+  if (!A) return NULL;
+  gsp_info info;
+  Py_BEGIN_ALLOW_THREADS info = gsp_star_refactor(F, A);
+  Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) raise_info(info, A);
+  gsp_matrix_free(&A);
+  if (info != GSP_SUCCESS) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* star_lines(factorization, sources or None, col, out): rows (col false) or
+ * columns of A* into out (k x n items of the factorization's type), "no
+ * path" as the semiring's zero (zero: one item of that value). */
+static PyObject *py_star_lines(PyObject *self, PyObject *args) {
+  PyObject *cap, *osrc, *out, *zero;
+  int col;
+  if (!PyArg_ParseTuple(args, "OOpOO", &cap, &osrc, &col, &out, &zero)) return NULL;
+  gsp_star F = star_of(cap);
+  if (!F) return NULL;
+  gsp_star_report rep;
+  gsp_star_report_get(&rep, F);
+  const Py_ssize_t es = (Py_ssize_t)gsp_type_size(rep.type);
+  const gsp_index *src = NULL;
+  gsp_index ns = 0;
+  Py_buffer vs = {0}, vo = {0}, vz = {0};
+  PyObject *ret = NULL;
+  gsp_matrix R = NULL;
+  if (get_sources(osrc, &vs, &src, &ns, rep.n) < 0) goto done;
+  if (get_buffer(out, &vo, es, (Py_ssize_t)(ns * rep.n), true, "out") < 0) goto done;
+  if (get_buffer(zero, &vz, es, 1, false, "zero") < 0) goto done;
+  gsp_info info;
+  Py_BEGIN_ALLOW_THREADS info = col ? gsp_star_cols(&R, F, src, ns) : gsp_star_rows(&R, F, src, ns);
+  if (info == GSP_SUCCESS) info = gsp_matrix_export_dense(vo.buf, vz.buf, R);
+  Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) {
+    raise_info(info, NULL);
+    goto done;
+  }
+  ret = Py_None;
+  Py_INCREF(ret);
+done:
+  gsp_matrix_free(&R);
+  release(&vs), release(&vo), release(&vz);
+  return ret;
+}
+
+/* star_report(factorization) -> (n, ordering, supernodes, factor values,
+ * widest supernode, factor ops, solve ops, analyze_s, factor_s). */
+static PyObject *py_star_report(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  gsp_star F = star_of(cap);
+  if (!F) return NULL;
+  gsp_star_report r;
+  gsp_star_report_get(&r, F);
+  return Py_BuildValue("(KsKKKdddd)", (unsigned long long)r.n, r.ordering, (unsigned long long)r.supernodes,
+                       (unsigned long long)r.factor_values, (unsigned long long)r.max_supernode, r.factor_ops,
+                       r.solve_ops, r.analyze_s, r.factor_s);
+}
+
 static PyMethodDef methods[] = {
     {"apsp", py_apsp, METH_VARARGS, "gsp_apsp with a row callback into preallocated arrays"},
     {"bellman_ford", py_bellman_ford, METH_VARARGS, "gsp_bellman_ford once per source"},
@@ -900,6 +999,10 @@ static PyMethodDef methods[] = {
     {"set_threads", py_set_threads, METH_VARARGS, "gsp_set_threads"},
     {"get_threads", py_get_threads, METH_NOARGS, "gsp_get_threads"},
     {"_set_exceptions", py_set_exceptions, METH_VARARGS, "register gsp.GspError and gsp.NegativeCycleError"},
+    {"star_factor", py_star_factor, METH_VARARGS, "gsp_star_factor"},
+    {"star_refactor", py_star_refactor, METH_VARARGS, "gsp_star_refactor"},
+    {"star_lines", py_star_lines, METH_VARARGS, "gsp_star_rows / gsp_star_cols, exported densely"},
+    {"star_report", py_star_report, METH_VARARGS, "gsp_star_report_get"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

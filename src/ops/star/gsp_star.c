@@ -215,7 +215,10 @@ gsp_info gsp_star_report_get(gsp_star_report *rep, const gsp_star F) {
 #define GSP_FREE_ALL
   GSP_CHECK(rep != NULL, GSP_NULL_POINTER, "%s: rep is NULL", fn);
   GSP_TRY(check_star(F, fn));
-  *rep = (gsp_star_report){.ordering = F->S.ordering,
+  *rep = (gsp_star_report){.n = (gsp_index)F->S.n,
+                           .type = F->t,
+                           .semiring = F->sr,
+                           .ordering = F->S.ordering,
                            .supernodes = (gsp_index)F->S.nsuper,
                            .factor_values = (gsp_index)F->S.nvals,
                            .max_supernode = (gsp_index)F->S.max_ns,
