@@ -424,30 +424,18 @@ static gsp_info star_block(apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t
 
 /* The sparse star: the numeric factorization on the analysis S (made by
  * the caller for the cost model), then rows by triangular solves. */
-static gsp_info run_star(apsp_run *r, struct gsp_matrix_s *A, const struct gsp_matrix_s *G, const gsp__star_symbolic *S,
-                         bool negative, bool has_cutoff, double cutoff) {
+static gsp_info run_star(apsp_run *r, const struct gsp_matrix_s *G, const gsp__star_symbolic *S, bool negative,
+                         bool has_cutoff, double cutoff) {
   gsp_info info = GSP_SUCCESS;
-  void *x = NULL, *h = NULL;
-  int64_t *cycle = NULL;
+  void *x = NULL;
   star_ctx c = {.S = S, .strict = !negative};
-#define GSP_FREE_ALL (gsp__free(x), gsp__free(h), gsp__free(cycle), gsp__star_ws_free(&c.ws))
+#define GSP_FREE_ALL (gsp__free(x), gsp__star_ws_free(&c.ws))
   const int64_t n = r->n;
   GSP_TRY(gsp__star_kernels_get(&c.k, G->type, GSP_MIN_PLUS, fn));
   GSP_ALLOC(x, S->nvals > 0 ? (size_t)S->nvals : 1, c.k.esize);
-  int64_t bad = -1;
   const double t0 = omp_get_wtime();
-  info = gsp__star_factor(x, &c.k, S, G, r->nthreads, &bad);
+  GSP_TRY(gsp__star_factor(x, &c.k, S, G, r->nthreads, fn));
   const double t_factor = omp_get_wtime() - t0;
-  if (info == GSP_NEGATIVE_CYCLE) { /* name the cycle: Bellman-Ford finds one */
-    int64_t clen = 0;
-    GSP_ALLOC(h, n > 0 ? n : 1, gsp_type_size(G->type));
-    GSP_ALLOC(cycle, n > 0 ? n : 1, sizeof *cycle);
-    if (gsp__bf_potentials(h, A, GSP_BACKEND_CPU, cycle, &clen) != GSP_NEGATIVE_CYCLE) clen = 0;
-    info = cycle_error(cycle, clen, "the sparse star's elimination");
-    GSP_FREE_ALL;
-    return info;
-  }
-  GSP_TRY(info);
   const gsp__sssp_graph g = {.n = n,
                              .p = G->p,
                              .j = G->j,
@@ -744,7 +732,7 @@ gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, cons
       GSP_TRY(run_johnson(&r, A, o.has_cutoff, o.cutoff, backend));
       break;
     default:
-      GSP_TRY(run_star(&r, A, G, &sym, ws.negative >= 0, o.has_cutoff, o.cutoff));
+      GSP_TRY(run_star(&r, G, &sym, ws.negative >= 0, o.has_cutoff, o.cutoff));
       break;
     }
   }

@@ -7,7 +7,6 @@
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise (huge pages for the n^2 result) */
 #endif
-#include <stdio.h>
 #include <string.h>
 #include <omp.h>
 
@@ -45,38 +44,16 @@ static void star_destroy(struct gsp_star_s *F) {
   gsp__free(F);
 }
 
-/* The numeric factorization of G into a new value array *x; a cycle named
- * in the message (MIN_PLUS: its vertices, by Bellman-Ford on A). */
-static gsp_info factor_values(void **x, const struct gsp_star_s *F, const struct gsp_matrix_s *G, gsp_matrix A,
-                              const char *fn) {
+/* The numeric factorization of G into a new value array *x. */
+static gsp_info factor_values(void **x, const struct gsp_star_s *F, const struct gsp_matrix_s *G, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   void *v = NULL;
-  gsp_index *cyc = NULL;
-#define GSP_FREE_ALL (gsp__free(v), gsp__free(cyc))
+#define GSP_FREE_ALL gsp__free(v)
   GSP_ALLOC(v, F->S.nvals > 0 ? (size_t)F->S.nvals : 1, F->k.esize);
-  int64_t bad = -1;
-  info = gsp__star_factor(v, &F->k, &F->S, G, gsp__threads(), &bad);
-  if (info == GSP_NEGATIVE_CYCLE && F->sr == GSP_MIN_PLUS) {
-    gsp_index len = (gsp_index)F->S.n;
-    GSP_ALLOC(cyc, len > 0 ? (size_t)len : 1, sizeof *cyc);
-    if (gsp_negative_cycle(cyc, &len, A, NULL) == GSP_SUCCESS) {
-      char buf[256];
-      int at = 0;
-      for (gsp_index i = 0; i < len && i < 12 && at < 200; i++)
-        at += snprintf(buf + at, sizeof buf - (size_t)at, "%llu -> ", (unsigned long long)cyc[i]);
-      snprintf(buf + at, sizeof buf - (size_t)at, "%s%llu", len > 12 ? "... -> " : "", (unsigned long long)cyc[0]);
-      GSP_CHECK(false, GSP_NEGATIVE_CYCLE, "%s: the graph has a negative cycle, %s (%llu arcs)", fn, buf,
-                (unsigned long long)len);
-    }
-  }
-  GSP_CHECK(info != GSP_NEGATIVE_CYCLE, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle through vertex %lld", fn,
-            gsp_semiring_cycle_sign(F->sr) > 0 ? "positive" : "negative", (long long)bad);
-  GSP_TRY(info);
+  GSP_TRY(gsp__star_factor(v, &F->k, &F->S, G, gsp__threads(), fn));
   *x = v;
-  v = NULL;
-  GSP_FREE_ALL;
-#undef GSP_FREE_ALL
   return info;
+#undef GSP_FREE_ALL
 }
 
 /* G = A's CSR form, after the checks every entry point shares. */
@@ -128,7 +105,7 @@ gsp_info gsp_star_factor(gsp_star *Fp, const gsp_matrix A, gsp_semiring s, const
   GSP_TRY(gsp__star_analyze(&F->S, G, ord, fn));
   F->analyze_s = omp_get_wtime() - t0;
   t0 = omp_get_wtime();
-  GSP_TRY(factor_values(&F->x, F, G, A, fn));
+  GSP_TRY(factor_values(&F->x, F, G, fn));
   F->factor_s = omp_get_wtime() - t0;
   gsp__burble("%s: %s order, %lld supernodes (widest %lld), %lld factor values, %.3g ops; analysis %.3f s, "
               "factorization %.3f s",
@@ -156,7 +133,7 @@ gsp_info gsp_star_refactor(gsp_star F, const gsp_matrix A) {
                 (G->nvals == 0 || !memcmp(G->j, F->aj, (size_t)G->nvals * sizeof *F->aj)),
             GSP_INVALID_VALUE, "%s: A's pattern differs from the factored one (use gsp_star_factor)", fn);
   const double t0 = omp_get_wtime();
-  GSP_TRY(factor_values(&x, F, G, A, fn));
+  GSP_TRY(factor_values(&x, F, G, fn));
   gsp__free(F->x);
   F->x = x;
   F->factor_s = omp_get_wtime() - t0;

@@ -80,6 +80,7 @@ void gsp__star_symbolic_free(gsp__star_symbolic *S);
 
 /* The kernels of one (semiring, type), from star_kernels_body.h. */
 typedef struct {
+  gsp_semiring sr;
   size_t esize;
   /* x[0 .. cnt) = the semiring zero */
   void (*fill_zero)(void *x, int64_t cnt);
@@ -111,10 +112,11 @@ typedef struct {
 gsp_info gsp__star_kernels_get(gsp__star_kernels *k, gsp_type t, gsp_semiring s, const char *fn);
 
 /* The numeric factorization of G (same pattern as S was made from) into
- * x (S->nvals values). On GSP_NEGATIVE_CYCLE *bad is a vertex (A's
- * numbering) whose elimination closed the cycle. */
+ * x (S->nvals values). GSP_NEGATIVE_CYCLE names the cycle in the message
+ * (fn's): for MIN_PLUS its vertices, found by Bellman-Ford on G, for
+ * MAX_PLUS a vertex whose elimination closed it. */
 gsp_info gsp__star_factor(void *x, const gsp__star_kernels *k, const gsp__star_symbolic *S,
-                          const struct gsp_matrix_s *G, int nthreads, int64_t *bad);
+                          const struct gsp_matrix_s *G, int nthreads, const char *fn);
 
 /* The solves' scratch, one set per thread (made once for many calls):
  * the work array W (n x STAR_B), the kernels' work, the active marks. */

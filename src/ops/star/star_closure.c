@@ -148,12 +148,7 @@ gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, struct gsp_matrix_s **suc
   gsp__star_kernels k;
   GSP_TRY(gsp__star_kernels_get(&k, M->type, s, fn));
   GSP_ALLOC(x, S.nvals > 0 ? (size_t)S.nvals : 1, k.esize);
-  int64_t bad = -1;
-  info = gsp__star_factor(x, &k, &S, M, gsp__threads(), &bad);
-  GSP_CHECK(info != GSP_NEGATIVE_CYCLE, GSP_NEGATIVE_CYCLE,
-            "%s: the graph has a %s cycle through vertex %lld (M unchanged)", fn,
-            gsp_semiring_cycle_sign(s) > 0 ? "positive" : "negative", (long long)bad);
-  GSP_TRY(info);
+  GSP_TRY(gsp__star_factor(x, &k, &S, M, gsp__threads(), fn));
   const bool negative = succ && gsp__weights_scan(M, gsp__threads()).negative >= 0;
   GSP_TRY(star_result(&W, succ ? &P : NULL, M, s, &k, &S, x, negative, fn));
   if (P) GSP_TRY(gsp__matrix_publish(P));

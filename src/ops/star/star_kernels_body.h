@@ -1,7 +1,7 @@
 /*
  * The sparse star's kernels for one (semiring, type): star_kernels.c
  * includes this file once per pair with STAR_CT (the C type), STAR_SR (the
- * semiring's lower-case name) and STAR_SFX (the type suffix of
+ * semiring's lower-case name), STAR_SRE (its gsp_semiring) and STAR_SFX (the type suffix of
  * gsp_semiring.h) defined. The operators are gsp_semiring.h's, so these
  * loops compute what the dense closure and the GPU kernels compute; the
  * inner loops run over STAR_B lanes or a contiguous row and vectorise as
@@ -173,6 +173,7 @@ static void SK_FN(unit)(void *Wv, int64_t n, const int64_t *pos, int64_t nb) {
 }
 
 static const gsp__star_kernels SK_FN(kernels) = {
+    .sr = STAR_SRE,
     .esize = sizeof(CT),
     .fill_zero = SK_FN(fill_zero),
     .assemble = SK_FN(assemble),

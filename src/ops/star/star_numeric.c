@@ -6,9 +6,11 @@
  * analysis) before its own turn. Independent subtrees run as OpenMP tasks;
  * the arithmetic is in star_kernels_body.h.
  */
+#include <stdio.h>
 #include <string.h>
 #include <omp.h>
 
+#include "bellman_ford.h"
 #include "star.h"
 
 typedef struct {
@@ -79,8 +81,32 @@ static void climb(factor_ctx *c, int64_t s) {
   }
 }
 
+/* The message of a cycle the elimination found at vertex bad: a negative
+ * one is listed by Bellman-Ford (as gsp_apsp's other algorithms name it),
+ * a positive one (MAX_PLUS) by that vertex. */
+static gsp_info cycle_error(const gsp__star_kernels *k, const struct gsp_matrix_s *G, int64_t bad, const char *fn) {
+  const int64_t n = G->nrows;
+  void *h = k->sr == GSP_MIN_PLUS ? gsp__malloc_array((size_t)n, k->esize) : NULL;
+  int64_t *cyc = h ? gsp__malloc_array((size_t)n, sizeof *cyc) : NULL, len = 0;
+  if (!cyc || gsp__bf_potentials(h, (struct gsp_matrix_s *)G, GSP_BACKEND_CPU, cyc, &len) != GSP_NEGATIVE_CYCLE)
+    len = 0;
+  char buf[256];
+  int at = 0;
+  for (int64_t i = 0; i < len && i < 12; i++)
+    at += snprintf(buf + at, sizeof buf - (size_t)at, "%lld -> ", (long long)cyc[i]);
+  if (len > 0) snprintf(buf + at, sizeof buf - (size_t)at, "%s%lld", len > 12 ? "... -> " : "", (long long)cyc[0]);
+  gsp__free(h), gsp__free(cyc);
+  if (len > 0)
+    return GSP_ERROR(GSP_NEGATIVE_CYCLE,
+                     "%s: the graph has a negative cycle, %s (%lld arcs; found by the sparse star's "
+                     "elimination)",
+                     fn, buf, (long long)len);
+  return GSP_ERROR(GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle through vertex %lld", fn,
+                   k->sr == GSP_MAX_PLUS ? "positive" : "negative", (long long)bad);
+}
+
 gsp_info gsp__star_factor(void *x, const gsp__star_kernels *k, const gsp__star_symbolic *S,
-                          const struct gsp_matrix_s *G, int nthreads, int64_t *bad) {
+                          const struct gsp_matrix_s *G, int nthreads, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   const int64_t ns = S->nsuper;
   const int nt = nthreads > 0 ? nthreads : 1;
@@ -117,8 +143,7 @@ gsp_info gsp__star_factor(void *x, const gsp__star_kernels *k, const gsp__star_s
 #pragma omp task default(shared) firstprivate(s)
     climb(&c, s);
   }
-  if (c.info == GSP_NEGATIVE_CYCLE) *bad = c.bad;
-  info = c.info;
+  info = c.info == GSP_NEGATIVE_CYCLE ? cycle_error(k, G, c.bad, fn) : c.info;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
