@@ -579,3 +579,34 @@ Test(star, factor_too_large_for_memory) {
   cr_assert_eq(D, (gsp_matrix)&A);
   GSP_OK(gsp_matrix_free(&A));
 }
+
+/* The bundled road graphs (one-way streets in the drive graph, int64
+ * decimetres): gsp_apsp's star equals msssp exactly, distances and
+ * parents (the same rule), every source of helsinki_drive and a spread of
+ * 320 sources of helsinki_walk. */
+Test(star, helsinki_graphs_equal_msssp) {
+  const char *files[] = {GSP_SOURCE_DIR "/data/helsinki_drive.gr.gz", GSP_SOURCE_DIR "/data/helsinki_walk.gr.gz"};
+  for (int f = 0; f < 2; f++) {
+    gsp_matrix A = NULL, D[2] = {NULL, NULL}, P[2] = {NULL, NULL};
+    GSP_OK(gsp_matrix_read(&A, files[f], NULL));
+    gsp_index n = 0;
+    GSP_OK(gsp_matrix_nrows(&n, A));
+    const gsp_index ns = f == 0 ? n : 320;
+    gsp_index *src = malloc(ns * sizeof *src);
+    for (gsp_index k = 0; k < ns; k++) src[k] = k * (n / ns);
+    const gsp_apsp_algo algos[] = {GSP_APSP_SPARSE_STAR, GSP_APSP_MSSSP};
+    for (int a = 0; a < 2; a++) {
+      gsp_apsp_opts o = {.algo = algos[a], .backend = GSP_BACKEND_CPU, .sources = src, .nsources = ns};
+      GSP_OK(gsp_apsp(&D[a], &P[a], A, &o));
+    }
+    gsp_test_context("%s: ", files[f]);
+    gsp_test_assert_matrix_same(D[0], D[1], 0);
+    gsp_test_assert_matrix_same(P[0], P[1], 0);
+    free(src);
+    for (int a = 0; a < 2; a++) {
+      GSP_OK(gsp_matrix_free(&D[a]));
+      GSP_OK(gsp_matrix_free(&P[a]));
+    }
+    GSP_OK(gsp_matrix_free(&A));
+  }
+}

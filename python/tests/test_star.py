@@ -102,3 +102,24 @@ def test_bad_arguments():
         F.rows(25)
     with pytest.raises(ValueError):
         F.refactor(grid(6, 1))
+
+
+def delaunay(n, seed):
+    """A Delaunay triangulation of n random points, arcs both ways weighing their length."""
+    from scipy.spatial import Delaunay
+    pts = np.random.default_rng(seed).random((n, 2))
+    t = Delaunay(pts).simplices
+    e = np.unique(np.sort(np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]]), axis=1), axis=0)
+    w = np.linalg.norm(pts[e[:, 0]] - pts[e[:, 1]], axis=1)
+    r = np.concatenate([e[:, 0], e[:, 1]])
+    c = np.concatenate([e[:, 1], e[:, 0]])
+    return sp.csr_array((np.concatenate([w, w]), (r, c)), shape=(n, n))
+
+
+def test_delaunay_mesh_equals_scipy_and_shortest_path_picks_it():
+    A = delaunay(3000, 4)  # fractional float64 lengths: sums in another order
+    F = gsp.StarFactor(A)
+    D = shortest_path(A, method="D")
+    np.testing.assert_allclose(F.rows(), D, rtol=1e-12)
+    np.testing.assert_allclose(F.cols([0, 2999]), D[:, [0, 2999]].T, rtol=1e-12)
+    np.testing.assert_allclose(gsp.shortest_path(A), D, rtol=1e-12)
