@@ -12,105 +12,20 @@
 #include "gsp_semiring.h"
 #include "star.h"
 
+/* The four numeric semirings of each numeric type (star_kernels_num.h),
+ * then OR_AND on bool. */
 #define STAR_CT  int32_t
 #define STAR_SFX i32
-#define STAR_SR  min_plus
-#define STAR_SRE GSP_MIN_PLUS
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  max_plus
-#define STAR_SRE GSP_MAX_PLUS
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  max_min
-#define STAR_SRE GSP_MAX_MIN
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  min_max
-#define STAR_SRE GSP_MIN_MAX
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#undef STAR_CT
-#undef STAR_SFX
-
+#include "star_kernels_num.h"
 #define STAR_CT  int64_t
 #define STAR_SFX i64
-#define STAR_SR  min_plus
-#define STAR_SRE GSP_MIN_PLUS
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  max_plus
-#define STAR_SRE GSP_MAX_PLUS
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  max_min
-#define STAR_SRE GSP_MAX_MIN
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  min_max
-#define STAR_SRE GSP_MIN_MAX
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#undef STAR_CT
-#undef STAR_SFX
-
+#include "star_kernels_num.h"
 #define STAR_CT  float
 #define STAR_SFX f32
-#define STAR_SR  min_plus
-#define STAR_SRE GSP_MIN_PLUS
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  max_plus
-#define STAR_SRE GSP_MAX_PLUS
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  max_min
-#define STAR_SRE GSP_MAX_MIN
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  min_max
-#define STAR_SRE GSP_MIN_MAX
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#undef STAR_CT
-#undef STAR_SFX
-
+#include "star_kernels_num.h"
 #define STAR_CT  double
 #define STAR_SFX f64
-#define STAR_SR  min_plus
-#define STAR_SRE GSP_MIN_PLUS
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  max_plus
-#define STAR_SRE GSP_MAX_PLUS
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  max_min
-#define STAR_SRE GSP_MAX_MIN
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#define STAR_SR  min_max
-#define STAR_SRE GSP_MIN_MAX
-#include "star_kernels_body.h"
-#undef STAR_SR
-#undef STAR_SRE
-#undef STAR_CT
-#undef STAR_SFX
+#include "star_kernels_num.h"
 
 #define STAR_CT  bool
 #define STAR_SFX b
