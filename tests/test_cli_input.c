@@ -154,6 +154,21 @@ Test(cli_input, control_bytes_from_a_file_are_escaped) {
 #define DATA_LIMIT "ulimit -d 1048576 && "
 #endif
 
+/* A .npy with the header dict text as given and len bytes of data. */
+static void npy_raw(const char *path, const char *dict, const void *data, size_t len) {
+  const int n = (int)strlen(dict), total = 10 + n + 1, pad = (64 - total % 64) % 64;
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f);
+  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+  fputc((n + pad + 1) & 255, f);
+  fputc((n + pad + 1) >> 8, f);
+  fwrite(dict, 1, (size_t)n, f);
+  for (int k = 0; k < pad; k++) fputc(' ', f);
+  fputc('\n', f);
+  if (len) fwrite(data, 1, len, f);
+  fclose(f);
+}
+
 Test(cli_input, declared_sizes_do_not_allocate_before_the_data) {
   put(tmp("p.gr"), "p sp 200000000 0\n");
   put(tmp("id.txt"), "0 200000000\n");
@@ -171,6 +186,27 @@ Test(cli_input, declared_sizes_do_not_allocate_before_the_data) {
   cr_assert(strstr(err, "file ends after 1 of 4294967296") != NULL, "%s", err);
   /* remapped sparse ids are fine */
   cr_assert_eq(sh("GSP info --remap id.txt"), 0, "%s", err);
+  /* dense headers: an empty array justifies no dimension (2e9 x 0 once
+   * became 16 GB of row pointers before "not square") */
+  npy_raw(tmp("e1.npy"), "{'descr': '<f8', 'fortran_order': False, 'shape': (2000000000, 0), }", NULL, 0);
+  npy_raw(tmp("e2.npy"), "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 2000000000), }", NULL, 0);
+  unsigned char h[64] = "GSPDENSE";
+  h[8] = 1, h[12] = 4, h[40] = 64;                        /* version 1, fp64, header 64 */
+  h[16] = 0x00, h[17] = 0x94, h[18] = 0x35, h[19] = 0x77; /* 2e9 rows, 0 columns */
+  FILE *f = fopen(tmp("e.gspd"), "wb");
+  cr_assert_not_null(f);
+  fwrite(h, 1, sizeof h, f);
+  fclose(f);
+  const char *const dense[] = {"e1.npy", "e2.npy", "e.gspd"};
+  const char *const cmds[] = {"info", "convert %s o.mtx", "apsp -q %s -o d.npy", "sssp -q %s -s 0 -o s.txt"};
+  for (int k = 0; k < 3; k++)
+    for (int m = 0; m < 4; m++) {
+      char line[200], cmd[100];
+      snprintf(cmd, sizeof cmd, cmds[m], dense[k]);
+      snprintf(line, sizeof line, DATA_LIMIT "GSP %s%s%s", cmd, m ? "" : " ", m ? "" : dense[k]);
+      cr_expect_eq(sh("%s", line), 3, "%s: %s", line, err);
+      cr_expect(strstr(err, "2000000000") != NULL && strstr(err, "are refused") != NULL, "%s", err);
+    }
 }
 
 /* ---- 15. messages ---- */
@@ -377,6 +413,15 @@ Test(cli_input, npy_dtype_and_npz_messages) {
   fclose(f);
   cr_assert_eq(sh("GSP info h.npy"), 3);
   cr_assert(strstr(err, "dtype '<f2' is not supported") != NULL && strstr(err, "'<f8'") != NULL, "%s", err);
+  /* a repeated key: numpy reads the last value; a key inside a value is
+   * not a key */
+  const double v4[4] = {0, 1.5, 2.5, 0};
+  npy_raw(tmp("dup.npy"), "{'descr': '<i4', 'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", v4, 32);
+  cr_assert_eq(sh("GSP info --absent 0 dup.npy"), 0, "%s", err);
+  cr_assert(strstr(out, "type:        fp64") != NULL && strstr(out, "1.5 .. 2.5") != NULL, "%s", out);
+  npy_raw(tmp("dup2.npy"), "{'fortran_order': False, 'shape': (2, 2), 'descr': '<f8', 'descr': '<f2', }", v4, 32);
+  cr_assert_eq(sh("GSP info --absent 0 dup2.npy"), 3, "%s", out);
+  cr_assert(strstr(err, "dtype '<f2' is not supported") != NULL, "%s", err);
   /* an .npz is a zip archive */
   put(tmp("z.npz"), "PK\003\004\024\0\0\0\0\0rest of a zip");
   cr_assert_eq(sh("GSP info z.npz"), 3);
