@@ -112,6 +112,46 @@ Test(cli_input, gzip_with_trailing_garbage_is_refused) {
   cr_assert(strstr(out, "arcs:        2") != NULL, "%s", out);
 }
 
+/* The first real problem of the input itself (encoding, NUL, line length,
+ * gzip integrity) is the message, for a file and a pipe alike; it was once
+ * replaced by "empty input" when no content line came before it. */
+Test(cli_input, the_inputs_own_error_wins_over_empty) {
+  static const struct {
+    const char *make, *name, *says;
+  } cases[] = {
+      {"printf '0 1 5\\0\\n'", "nul.txt", "NUL byte"},
+      {"printf '# only\\n\\0\\0\\n'", "nul2.txt", "NUL byte"},
+      {"printf '\\377\\3760\\000 \\0001\\000\\n\\000'", "bom16.txt", "UTF-16"},
+      {"printf '0\\000 \\0001\\000\\n\\000'", "u16.txt", "UTF-16"},
+      {"printf 'c x\\rp sp 2 1\\ra 1 2 1\\r'", "cr.gr", "carriage return"},
+      {"printf '# x\\r0 1 5\\r'", "cr.txt", "carriage return"},
+      {"printf '\\357\\273\\277c hi\\np sp 2 1\\na 1 2 1\\n'", "bom.gr", "UTF-8 byte order mark"},
+      {"printf '\\357\\273\\2770 1 5\\n'", "bom.txt", "UTF-8 byte order mark"},
+      {"head -c 70000000 /dev/zero | tr '\\0' '#'", "long.txt", "line longer than"},
+      {"printf '0 1 5\\n' | gzip -c | head -c 10", "hdr.gz", "truncated gzip"},
+      {"printf '\\037\\213\\010\\000\\000\\000\\000\\000\\000\\003garbage!'", "bad.gz", "corrupt gzip"},
+      {"printf '0 1 5\\n' | gzip -c > crc.tmp && head -c -8 crc.tmp && printf '\\0\\0\\0\\0' && tail -c 4 crc.tmp",
+       "crc.gz", "incorrect data check"},
+      {"printf '0 1 5\\n' | gzip -c > len.tmp && head -c -4 len.tmp && printf '\\7\\0\\0\\0'", "len.gz",
+       "incorrect length check"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    cr_assert_eq(sh("(%s) > %s", cases[k].make, cases[k].name), 0, "%s", cases[k].make);
+    for (int pipe = 0; pipe < 2; pipe++) {
+      int rc = pipe ? sh("cat %s | GSP info -", cases[k].name) : sh("GSP info %s", cases[k].name);
+      cr_expect_eq(rc, 3, "%s (%s): %s", cases[k].name, pipe ? "pipe" : "file", err);
+      cr_expect(strstr(err, cases[k].says) != NULL && strstr(err, "empty input") == NULL, "%s (%s): %s", cases[k].name,
+                pipe ? "pipe" : "file", err);
+    }
+  }
+  /* CRLF stays a line end; a truly empty input is still "empty input" */
+  put(tmp("crlf.txt"), "# c\r\n0 1 5\r\n");
+  cr_expect_eq(sh("GSP info crlf.txt"), 0, "%s", err);
+  put(tmp("none.txt"), "# nothing\n\n");
+  cr_expect_eq(sh("GSP info none.txt"), 3);
+  cr_expect(strstr(err, "empty input") != NULL, "%s", err);
+}
+
 /* ---- 3. strict parsing ---- */
 
 Test(cli_input, empty_fields_in_edge_lists_are_refused) {
