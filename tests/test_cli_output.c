@@ -208,11 +208,54 @@ Test(cli_output, full_disk_keeps_old_files_and_stops) {
   cr_expect_eq(gsp_lim(lim, "sssp r.gr -s 1 -q -o old.npy"), 4, "%s", err);
   cr_expect_eq(gsp_lim(lim, "convert r.gr old.npy"), 4, "%s", err);
   cr_expect_eq(gsp_lim(lim, "generate random -n 3000 -m 30000 -o old.npy -f mtx"), 4, "%s", err);
+  /* SIGXFSZ (default action in the child) is a full disk: exit 4 with the
+   * reason, not a kill (exit 153) that leaves the temporary */
+  cr_expect(strstr(err, "File too large") != NULL, "%s", err);
   slurp(tmp("old.npy"), got, sizeof got);
   cr_expect_str_eq(got, "old\n");
   slurp(tmp("oldp.npy"), got, sizeof got);
   cr_expect_str_eq(got, "old\n");
   cr_expect_eq(gsp_test_temporaries(dir), 0);
+}
+
+/* Several outputs are replaced together or not at all: the distances fit
+ * in 1 KiB, the dense parents do not, so the second output fails after
+ * the first was complete; the first must keep its old content. */
+Test(cli_output, two_outputs_commit_together) {
+  put(tmp("g.gr"), "p sp 40 1\na 1 2 3\n");
+  put(tmp("d.mtx"), "old\n");
+  put(tmp("p.npy"), "old\n");
+  cli_limits lim = {0, 1024};
+  cr_expect_eq(gsp_lim(lim, "apsp g.gr -q -o d.mtx --parent-output p.npy"), 4, "%s", err);
+  cr_expect(strstr(err, "p.npy") != NULL && strstr(err, "File too large") != NULL, "%s", err);
+  char got[64];
+  slurp(tmp("d.mtx"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n", "the first output was replaced alone");
+  slurp(tmp("p.npy"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
+  /* the same with the closure's result and successor outputs */
+  cr_expect_eq(gsp_lim(lim, "closure g.gr -q -o d.mtx --succ-output p.npy"), 4, "%s", err);
+  slurp(tmp("d.mtx"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n", "the first output was replaced alone");
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
+  /* streamed (int32 distances: 1.44 MB fit in 2 MB; int64 parents, 2.88
+   * MB, do not): the message names the parents' file, and both stay old */
+  cr_assert_eq(gsp("generate random -n 600 -m 6000 -o r.gr -q"), 0, "%s", err);
+  put(tmp("d.npy"), "old\n");
+  cli_limits two = {0, 2 << 20};
+  cr_expect_eq(gsp_lim(two, "apsp r.gr -v -t int32 -o d.npy --parent-output p.npy --memory-cap 1M"), 4, "%s", err);
+  cr_expect(strstr(err, "streamed to d.npy") != NULL, "not streamed: %s", err);
+  cr_expect(strstr(err, "cannot write p.npy: File too large") != NULL, "%s", err);
+  slurp(tmp("d.npy"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  slurp(tmp("p.npy"), got, sizeof got);
+  cr_expect_str_eq(got, "old\n");
+  cr_expect_eq(gsp_test_temporaries(dir), 0);
+  /* without the limit both are written */
+  cr_expect_eq(gsp("apsp g.gr -q -o d.mtx --parent-output p.npy"), 0, "%s", err);
+  slurp(tmp("d.mtx"), got, sizeof got);
+  cr_expect(strncmp(got, "%%MatrixMarket", 14) == 0, "%s", got);
 }
 
 Test(cli_output, signal_removes_the_temporary) {
@@ -330,6 +373,12 @@ Test(cli_output, tmpfs_full_and_read_only, .init = mount_setup, .fini = mount_te
   cr_expect(strstr(err, "No space left on device"), "%s", err);
   cr_expect_eq(gsp("apsp r.gr -q -o full/old.npy --memory-cap 64k"), 4, "%s", err);
   cr_expect_eq(gsp("convert r.gr full/old.txt -f mtx"), 4, "%s", err);
+  /* a text stream (sssp -o) names the reason too, not "Input/output error":
+   * the disk filled first, the 300 distance lines then do not fit */
+  sh("head -c 100000 /dev/zero > %s/fill", mnt_full);
+  cr_expect_eq(gsp("sssp r.gr -s 1 -q -o full/old.txt"), 4, "%s", err);
+  cr_expect(strstr(err, "No space left on device"), "%s", err);
+  sh("rm -f %s/fill", mnt_full);
   char got[64];
   slurp(tmp("full/old.npy"), got, sizeof got);
   cr_expect_str_eq(got, "old\n");

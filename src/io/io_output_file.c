@@ -231,10 +231,20 @@ static void release(gsp__ofile *f) {
   GSP_FREE(f->shown);
 }
 
-gsp_info gsp__ofile_commit(gsp__ofile *f) {
+/* The reason a buffered write failed: stdio keeps the error flag, not
+ * errno, so one byte is written past the end of the temporary (which is
+ * removed anyway) to learn it: ENOSPC, EFBIG (RLIMIT_FSIZE), EDQUOT... */
+static int write_errno(const gsp__ofile *f) {
+  if (!f->tmp || f->fd < 0) return EIO;
+  const off_t end = lseek(f->fd, 0, SEEK_END);
+  errno = 0;
+  if (end >= 0 && pwrite(f->fd, "", 1, end) < 0 && errno) return errno;
+  return EIO;
+}
+
+gsp_info gsp__ofile_finish(gsp__ofile *f) {
   gsp_info info = GSP_SUCCESS;
-  char *dir = NULL;
-#define GSP_FREE_ALL (gsp__free(dir), gsp__ofile_abort(f))
+#define GSP_FREE_ALL gsp__ofile_abort(f)
   const char *shown = f->shown ? f->shown : "output";
   if (f->tmp && f->keep_mode && f->fd >= 0) {
     /* the replaced file's permissions (and owner, where allowed) */
@@ -242,9 +252,21 @@ gsp_info gsp__ofile_commit(gsp__ofile *f) {
     if (fchown(f->fd, (uid_t)f->uid, (gid_t)f->gid) != 0) { /* only root may */
     }
   }
+  int why = f->stream && ferror(f->stream) ? write_errno(f) : 0;
   errno = 0;
   bool ok = close_fd(f, true);
-  GSP_CHECK(ok, GSP_IO_ERROR, "%s: write failed: %s", shown, strerror(errno ? errno : EIO));
+  if (!why) why = errno ? errno : EIO;
+  GSP_CHECK(ok, GSP_IO_ERROR, "%s: write failed: %s", shown, strerror(why));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__ofile_commit(gsp__ofile *f) {
+  gsp_info info = GSP_SUCCESS;
+  char *dir = NULL;
+#define GSP_FREE_ALL (gsp__free(dir), gsp__ofile_abort(f))
+  const char *shown = f->shown ? f->shown : "output";
+  GSP_TRY(gsp__ofile_finish(f));
   if (f->tmp) {
     errno = 0;
     GSP_CHECK(rename(f->tmp, f->target) == 0, GSP_IO_ERROR, "%s: cannot replace %s: %s", shown, f->target,

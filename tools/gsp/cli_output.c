@@ -19,7 +19,17 @@ static void at_exit(void) {
   gsp__remove_temporaries();
 }
 
+/* Outputs whose data is complete, waiting for the command to end: renamed
+ * together by cli_out_settle, so a command with several outputs replaces
+ * all of them or none (a full disk on the second leaves the first old). */
+#define PENDING_MAX 8
+static gsp__ofile pending[PENDING_MAX];
+static int npending;
+
 void cli_output_cleanup_install(void) {
+  /* a write over RLIMIT_FSIZE fails with EFBIG like a full disk instead of
+   * killing the process with its temporaries left behind */
+  signal(SIGXFSZ, SIG_IGN);
   static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
   for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
     struct sigaction sa;
@@ -64,9 +74,33 @@ FILE *cli_out_stream(cli_out *o, const char *cmd) {
 
 int cli_out_commit(cli_out *o, const char *cmd) {
   if (!o->open) return CLI_OK;
+  gsp_info info = npending < PENDING_MAX ? gsp__ofile_finish(&o->f) : gsp__ofile_commit(&o->f);
+  if (info < 0) return out_error(o, cmd, info);
+  if (npending < PENDING_MAX) pending[npending++] = o->f; /* renamed by cli_out_settle */
   o->open = false;
-  gsp_info info = gsp__ofile_commit(&o->f);
-  return info < 0 ? out_error(o, cmd, info) : CLI_OK;
+  return CLI_OK;
+}
+
+int cli_out_settle(int rc, const char *cmd) {
+  /* a result (0) or an answer (6, no path) keeps its outputs */
+  bool keep = rc == CLI_OK || rc == CLI_NO_PATH;
+  sigset_t all, old;
+  sigemptyset(&all);
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+  for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) sigaddset(&all, sigs[k]);
+  /* the renames run back to back; a signal waits until they are done */
+  sigprocmask(SIG_BLOCK, &all, &old);
+  for (int k = 0; k < npending; k++) {
+    gsp_info info = keep ? gsp__ofile_commit(&pending[k]) : (gsp__ofile_abort(&pending[k]), GSP_SUCCESS);
+    if (info < 0) {
+      fprintf(stderr, "gsp %s: cannot write the output: %s\n  %s\n", cmd, gsp_strerror(info), gsp_last_error());
+      rc = CLI_OUTPUT;
+      keep = false;
+    }
+  }
+  npending = 0;
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  return rc;
 }
 
 void cli_out_abort(cli_out *o) {
@@ -79,6 +113,8 @@ int cli_out_matrix(cli_out *o, const char *cmd, gsp_matrix M, gsp_file_format f,
   if (!o->open) return CLI_OK;
   gsp_write_opts w = {.format = f, .absent = absent, .comment = comment};
   o->open = false;
-  gsp_info info = gsp__matrix_write_to(&o->f, M, &w); /* commits or aborts */
-  return info < 0 ? out_error(o, cmd, info) : CLI_OK;
+  gsp_info info = gsp__matrix_write_to(&o->f, M, &w); /* finishes or aborts */
+  if (info < 0) return out_error(o, cmd, info);
+  o->open = true;
+  return cli_out_commit(o, cmd);
 }
