@@ -536,3 +536,30 @@ Test(cli_input, source_locations_only_in_debug_mode) {
   cr_expect(strstr(err, "out of range") != NULL && strstr(err, " [") != NULL && strstr(err, ".c:") != NULL,
             "no location in the debug mode: %s", err);
 }
+
+/* Arguments out of their documented range are usage errors, a shape the
+ * output format cannot hold is the input's problem, and `queries` names
+ * vertices as the file does. */
+Test(cli_input, ranges_shapes_and_query_vertices) {
+  cr_expect_eq(sh("GSP generate ring --n 1 -o r1.txt"), 2, "%s", err);
+  cr_expect(strstr(err, "n >= 2") != NULL, "%s", err);
+  cr_expect_eq(sh("GSP generate ring --n 0 -o r0.txt"), 2, "%s", err);
+  cr_expect_eq(sh("GSP generate ring --n 2 -o r2.txt"), 0, "%s", err);
+  put(tmp("ok.gr"), "p sp 3 2\na 1 2 5\na 2 3 1\n");
+  cr_expect_eq(sh("GSP sssp ok.gr -s 1 --tree-cutoff -1 --svg t.svg"), 2, "%s", err);
+  cr_expect(strstr(err, "--tree-cutoff") != NULL, "%s", err);
+  cr_expect_eq(sh("GSP sssp ok.gr -s 1 --tree-cutoff nan --svg t.svg"), 2, "%s", err);
+  put(tmp("r.mtx"), "%%MatrixMarket matrix coordinate integer general\n2 3 1\n1 2 5\n");
+  cr_expect_eq(sh("GSP convert -f dimacs r.mtx o.txt"), 3, "%s", err);
+  cr_expect(strstr(err, "2 x 3") != NULL && strstr(err, "must be square") != NULL, "%s", err);
+  cr_expect_eq(sh("GSP convert r.mtx o.gr.gz"), 3, "%s", err);
+  cr_expect_eq(sh("GSP convert r.mtx o.mtx"), 0, "%s", err);
+  /* a negative cycle 1 -> 2 -> 1 in the file's 1-based numbering */
+  put(tmp("n.gr"), "p sp 3 3\na 1 2 -5\na 2 1 1\na 2 3 1\n");
+  put(tmp("s.ss"), "p aux sp ss 1\ns 1\n");
+  cr_expect_eq(sh("GSP queries n.gr s.ss"), 5, "%s", err);
+  cr_expect(strstr(err, "source 1 ") != NULL && strstr(err, "1 -> 2 -> 1") != NULL, "%s", err);
+  put(tmp("p.p2p"), "p aux sp p2p 1\nq 2 3\n");
+  cr_expect_eq(sh("GSP queries n.gr p.p2p"), 5, "%s", err);
+  cr_expect(strstr(err, "source 2 ") != NULL, "%s", err);
+}
