@@ -258,11 +258,9 @@ Test(cli_output, two_outputs_commit_together) {
   cr_expect(strncmp(got, "%%MatrixMarket", 14) == 0, "%s", got);
 }
 
-Test(cli_output, signal_removes_the_temporary) {
-  cr_assert_eq(gsp("generate random -n 3000 -m 60000 -o r.gr -q"), 0, "%s", err);
-  put(tmp("old.npy"), "old\n");
-  char cmd[1024];
-  snprintf(cmd, sizeof cmd, "%s/stdout", dir);
+/* Start `gsp apsp r.gr -q --algo fw -o old.npy [--parent-output oldp.npy]`
+ * in dir, wait for its temporaries, send sig; the wait status. */
+static int apsp_killed(bool parents, int sig) {
   pid_t pid = fork();
   cr_assert(pid >= 0);
   if (pid == 0) {
@@ -271,20 +269,38 @@ Test(cli_output, signal_removes_the_temporary) {
     int devnull = open("/dev/null", O_WRONLY);
     dup2(devnull, STDOUT_FILENO);
     dup2(devnull, STDERR_FILENO);
-    execl(GSP_CLI_PATH, "gsp", "apsp", "r.gr", "-q", "--algo", "fw", "-o", "old.npy", (char *)NULL);
+    if (parents)
+      execl(GSP_CLI_PATH, "gsp", "apsp", "r.gr", "-q", "--algo", "fw", "-o", "old.npy", "--parent-output", "oldp.npy",
+            (char *)NULL);
+    else execl(GSP_CLI_PATH, "gsp", "apsp", "r.gr", "-q", "--algo", "fw", "-o", "old.npy", (char *)NULL);
     _exit(122);
   }
-  /* the temporary exists from the start (the output is opened first) */
-  for (int k = 0; k < 500 && gsp_test_temporaries(dir) == 0; k++) usleep(10000);
-  cr_assert_eq(gsp_test_temporaries(dir), 1, "no temporary appeared");
-  cr_assert_eq(kill(pid, SIGTERM), 0);
+  /* the temporaries exist from the start (the outputs are opened first) */
+  const int want = parents ? 2 : 1;
+  for (int k = 0; k < 500 && gsp_test_temporaries(dir) < want; k++) usleep(10000);
+  cr_assert_eq(gsp_test_temporaries(dir), want, "no temporary appeared");
+  cr_assert_eq(kill(pid, sig), 0);
   int st = 0;
   cr_assert_eq(waitpid(pid, &st, 0), pid);
-  cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "status %d", st);
-  cr_expect_eq(gsp_test_temporaries(dir), 0, "SIGTERM left the temporary");
-  char got[64];
-  slurp(tmp("old.npy"), got, sizeof got);
-  cr_expect_str_eq(got, "old\n");
+  return st;
+}
+
+Test(cli_output, signal_removes_the_temporary) {
+  cr_assert_eq(gsp("generate random -n 3000 -m 60000 -o r.gr -q"), 0, "%s", err);
+  put(tmp("old.npy"), "old\n");
+  put(tmp("oldp.npy"), "old\n");
+  static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+  for (int k = 0; k < 4; k++) {
+    const int sig = sigs[k % 3];
+    int st = apsp_killed(k > 0, sig);
+    cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == sig, "status %d", st);
+    cr_expect_eq(gsp_test_temporaries(dir), 0, "signal %d left a temporary", sig);
+    char got[64];
+    slurp(tmp("old.npy"), got, sizeof got);
+    cr_expect_str_eq(got, "old\n");
+    slurp(tmp("oldp.npy"), got, sizeof got);
+    cr_expect_str_eq(got, "old\n");
+  }
 }
 
 /* ---- item: a result larger than memory streams to its file ---- */
