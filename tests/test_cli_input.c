@@ -237,6 +237,15 @@ Test(cli_input, declared_sizes_do_not_allocate_before_the_data) {
   cr_assert_not_null(f);
   fwrite(h, 1, sizeof h, f);
   fclose(f);
+  /* the same headers compressed: the decoded bytes are what justify */
+  cr_assert_eq(sh("gzip -c e1.npy > e1.npy.gz && gzip -c e.gspd > e.gspd.gz && gzip -c h.mtx > h.mtx.gz && "
+                  "gzip -c p.gr > p.gr.gz"),
+               0);
+  const char *const gz[] = {"e1.npy.gz", "e.gspd.gz", "h.mtx.gz", "p.gr.gz"};
+  for (int k = 0; k < 4; k++) {
+    cr_expect_eq(sh(DATA_LIMIT "GSP info %s", gz[k]), 3, "%s: %s", gz[k], err);
+    cr_expect(strstr(err, "are refused") != NULL, "%s: %s", gz[k], err);
+  }
   const char *const dense[] = {"e1.npy", "e2.npy", "e.gspd"};
   const char *const cmds[] = {"info", "convert %s o.mtx", "apsp -q %s -o d.npy", "sssp -q %s -s 0 -o s.txt"};
   for (int k = 0; k < 3; k++)
