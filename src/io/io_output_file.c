@@ -185,12 +185,18 @@ gsp_info gsp__ofile_open(gsp__ofile *f, const char *path) {
     /* O_EXCL: a name that exists (a planted link too) is never opened;
      * a new file gets 0666 less the umask, a replaced one its own mode
      * at commit and nothing wider meanwhile */
+    /* registered before it exists: a signal between the open and the
+     * registration would leave the file behind (seen 1 in 40 runs); a
+     * name registered but not created costs the handler an unlink */
+    f->slot = slot_take(f->tmp);
     errno = 0;
     f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? 0600 : 0666);
     if (f->fd >= 0) break;
-    GSP_CHECK(errno == EEXIST && tries < 100, GSP_IO_ERROR, "%s: cannot write in %s: %s", path, dir, strerror(errno));
+    const int e = errno;
+    slot_give(f->slot);
+    f->slot = -1;
+    GSP_CHECK(e == EEXIST && tries < 100, GSP_IO_ERROR, "%s: cannot write in %s: %s", path, dir, strerror(e));
   }
-  f->slot = slot_take(f->tmp);
   gsp__free(dir);
 #undef GSP_FREE_ALL
   return info;

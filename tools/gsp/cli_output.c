@@ -3,15 +3,35 @@
  * temporaries are removed when the process is interrupted or exits early. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
-static void on_signal(int sig) {
+/* Who owns the temporaries: IDLE, SETTLING (cli_out_settle renames them)
+ * or DYING (a signal handler removes them). A signal may run its handler
+ * on any thread (OpenMP workers do not block it), so blocking it in the
+ * settling thread is not enough: the handler defers to a settle under way,
+ * and a settle waits for a handler that came first. Lock-free atomics are
+ * async-signal-safe. */
+enum { IDLE, SETTLING, DYING };
+static atomic_int owner = IDLE;
+static volatile sig_atomic_t deferred; /* the signal that came while settling */
+
+static void die_of(int sig) {
   gsp__remove_temporaries(); /* unlink only: async-signal-safe */
   signal(sig, SIG_DFL);
   raise(sig);
+}
+
+static void on_signal(int sig) {
+  int idle = IDLE;
+  if (atomic_compare_exchange_strong(&owner, &idle, DYING)) die_of(sig);
+  else if (idle == SETTLING) deferred = sig; /* cli_out_settle raises it */
+  else
+    for (;;) pause(); /* another handler is ending the process */
 }
 
 /* Whatever was not committed when the process ends is not a result. */
@@ -90,6 +110,9 @@ int cli_out_settle(int rc, const char *cmd) {
   for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) sigaddset(&all, sigs[k]);
   /* the renames run back to back; a signal waits until they are done */
   sigprocmask(SIG_BLOCK, &all, &old);
+  int idle = IDLE;
+  if (!atomic_compare_exchange_strong(&owner, &idle, SETTLING))
+    for (;;) pause(); /* a signal handler is removing the temporaries */
   for (int k = 0; k < npending; k++) {
     gsp_info info = keep ? gsp__ofile_commit(&pending[k]) : (gsp__ofile_abort(&pending[k]), GSP_SUCCESS);
     if (info < 0) {
@@ -99,7 +122,10 @@ int cli_out_settle(int rc, const char *cmd) {
     }
   }
   npending = 0;
+  atomic_store(&owner, IDLE);
   sigprocmask(SIG_SETMASK, &old, NULL);
+  /* a signal that came during the renames ends the process now */
+  if (deferred && atomic_exchange(&owner, DYING) == IDLE) die_of(deferred);
   return rc;
 }
 
