@@ -308,8 +308,10 @@ gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
                                const gsp_index *colidx, const void *values);
 
 /* Zero-copy variant: A takes ownership of malloc()ed arrays (checked as for
- * import; values must be non-NULL). On success the three pointers are set to
- * NULL; on error the caller still owns them. */
+ * import; values must be non-NULL). Rows whose columns are not strictly
+ * increasing are sorted into new arrays (a transient copy) and the caller's
+ * are freed. On success the three pointers are set to NULL; on error the
+ * caller still owns them, unchanged. */
 gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, gsp_index **rowptr,
                              gsp_index **colidx, void **values);
 

@@ -78,7 +78,9 @@ static int run(const char *cwd, cli_limits lim, const char *line) {
   if (pid == 0) {
     setenv("OMP_NUM_THREADS", "2", 1);
     setenv("MALLOC_ARENA_MAX", "2", 1);
-    signal(SIGXFSZ, SIG_IGN); /* a write past the size limit fails with EFBIG */
+    /* the default action (a write past the size limit kills), as a shell
+     * gives it: gsp itself must turn it into an error */
+    signal(SIGXFSZ, SIG_DFL);
     if (lim.fsize) {
       struct rlimit rl = {lim.fsize, lim.fsize};
       if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(120);

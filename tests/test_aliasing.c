@@ -120,8 +120,14 @@ Test(aliasing, extract_tuples) {
   ALIAS(gsp_matrix_extract_tuples(I, I, X, &n, A));
   ALIAS(gsp_matrix_extract_tuples(I, J, I, &n, A));
   ALIAS(gsp_matrix_extract_tuples(I, J + 1, J, &n, A)); /* X overlaps J */
-  ALIAS(gsp_matrix_extract_tuples(I, J, X, &I[2], A));  /* n inside I */
+  I[2] = 8;
+  ALIAS(gsp_matrix_extract_tuples(I, J, X, &I[2], A)); /* n inside I */
   cr_expect_eq(n, 8, "n written on error");
+  /* small adjacent buffers are too small, not aliased: the caller learns
+   * the size it needs (the extents are capacities, not entry counts) */
+  gsp_index buf[4], small = 2;
+  cr_expect_eq(gsp_matrix_extract_tuples(buf, NULL, buf + 2, &small, A), GSP_INSUFFICIENT_SPACE);
+  cr_expect_eq(small, 4, "the size needed is reported");
   cr_expect_eq(gsp_matrix_extract_tuples(I, J, X, &n, A), GSP_SUCCESS);
   cr_expect_eq(n, 4);
   gsp_vector v = NULL;
@@ -131,7 +137,11 @@ Test(aliasing, extract_tuples) {
   gsp_vector_set_element(v, 2, &one);
   n = 8;
   ALIAS(gsp_vector_extract_tuples(I, I, &n, v));
+  I[1] = 8;
   ALIAS(gsp_vector_extract_tuples(I, X, &I[1], v));
+  small = 1;
+  cr_expect_eq(gsp_vector_extract_tuples(buf, buf + 1, &small, v), GSP_INSUFFICIENT_SPACE);
+  cr_expect_eq(small, 2, "the size needed is reported");
   cr_expect_eq(gsp_vector_extract_tuples(I, X, &n, v), GSP_SUCCESS);
   gsp_vector_free(&v);
 }

@@ -611,3 +611,55 @@ Test(apsp, staging_follows_host_memory_cap) {
   free(s.d), free(s.p), free(wd);
   gsp_matrix_free(&D), gsp_matrix_free(&A);
 }
+
+/* A handle in use by a running call cannot be freed: gsp_matrix_free of A
+ * from A's own row or progress callback is refused (it once returned 0 and
+ * the call went on reading freed memory). */
+typedef struct {
+  gsp_matrix *A;
+  gsp_info got;
+  int calls;
+} free_from_cb;
+
+static int rows_free_a(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *parent) {
+  (void)first, (void)nrows, (void)dist, (void)parent;
+  free_from_cb *f = ctx;
+  f->got = gsp_matrix_free(f->A);
+  f->calls++;
+  return 0;
+}
+
+static void progress_free_a(double fraction, void *ctx) {
+  (void)fraction;
+  free_from_cb *f = ctx;
+  f->got = gsp_matrix_free(f->A);
+  f->calls++;
+}
+
+Test(apsp, handle_in_use_cannot_be_freed_from_a_callback) {
+  gsp_matrix A = family_matrix(F_RANDOM, GSP_INT64, 60, 3);
+  int progress_calls = 0;
+  for (int algo = GSP_APSP_FLOYD_WARSHALL; algo <= GSP_APSP_JOHNSON; algo++) {
+    free_from_cb f = {.A = &A, .got = GSP_SUCCESS};
+    gsp_apsp_opts o = aopts((gsp_apsp_algo)algo, GSP_BACKEND_CPU);
+    gsp_apsp_advanced oa = {0};
+    o.advanced = &oa;
+    oa.rows = rows_free_a, oa.rows_ctx = &f;
+    oa.host_memory_cap = 60 * 8 * 5;
+    gsp_matrix D = NULL, P = NULL;
+    GSP_OK(gsp_apsp(&D, &P, A, &o));
+    cr_assert(f.calls > 0 && A != NULL, "algo %d: A freed inside its own call", algo);
+    cr_assert_eq(f.got, GSP_INVALID_VALUE, "algo %d: free returned %d", algo, f.got);
+    cr_assert(strstr(gsp_last_error(), "in use") != NULL, "%s", gsp_last_error());
+    f.calls = 0;
+    oa.rows = NULL, oa.progress = progress_free_a, oa.progress_ctx = &f;
+    GSP_OK(gsp_apsp(&D, &P, A, &o));
+    cr_assert(A != NULL && (f.calls == 0 || f.got == GSP_INVALID_VALUE), "algo %d: progress", algo);
+    progress_calls += f.calls;
+    gsp_matrix_free(&D), gsp_matrix_free(&P);
+  }
+  cr_assert(progress_calls > 0, "no progress callback ran");
+  /* once the call is over, A is free to go */
+  GSP_OK(gsp_matrix_free(&A));
+  cr_assert_null(A);
+}

@@ -112,6 +112,46 @@ Test(cli_input, gzip_with_trailing_garbage_is_refused) {
   cr_assert(strstr(out, "arcs:        2") != NULL, "%s", out);
 }
 
+/* The first real problem of the input itself (encoding, NUL, line length,
+ * gzip integrity) is the message, for a file and a pipe alike; it was once
+ * replaced by "empty input" when no content line came before it. */
+Test(cli_input, the_inputs_own_error_wins_over_empty) {
+  static const struct {
+    const char *make, *name, *says;
+  } cases[] = {
+      {"printf '0 1 5\\0\\n'", "nul.txt", "NUL byte"},
+      {"printf '# only\\n\\0\\0\\n'", "nul2.txt", "NUL byte"},
+      {"printf '\\377\\3760\\000 \\0001\\000\\n\\000'", "bom16.txt", "UTF-16"},
+      {"printf '0\\000 \\0001\\000\\n\\000'", "u16.txt", "UTF-16"},
+      {"printf 'c x\\rp sp 2 1\\ra 1 2 1\\r'", "cr.gr", "carriage return"},
+      {"printf '# x\\r0 1 5\\r'", "cr.txt", "carriage return"},
+      {"printf '\\357\\273\\277c hi\\np sp 2 1\\na 1 2 1\\n'", "bom.gr", "UTF-8 byte order mark"},
+      {"printf '\\357\\273\\2770 1 5\\n'", "bom.txt", "UTF-8 byte order mark"},
+      {"head -c 70000000 /dev/zero | tr '\\0' '#'", "long.txt", "line longer than"},
+      {"printf '0 1 5\\n' | gzip -c | head -c 10", "hdr.gz", "truncated gzip"},
+      {"printf '\\037\\213\\010\\000\\000\\000\\000\\000\\000\\003garbage!'", "bad.gz", "corrupt gzip"},
+      {"printf '0 1 5\\n' | gzip -c > crc.tmp && head -c -8 crc.tmp && printf '\\0\\0\\0\\0' && tail -c 4 crc.tmp",
+       "crc.gz", "incorrect data check"},
+      {"printf '0 1 5\\n' | gzip -c > len.tmp && head -c -4 len.tmp && printf '\\7\\0\\0\\0'", "len.gz",
+       "incorrect length check"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    cr_assert_eq(sh("(%s) > %s", cases[k].make, cases[k].name), 0, "%s", cases[k].make);
+    for (int pipe = 0; pipe < 2; pipe++) {
+      int rc = pipe ? sh("cat %s | GSP info -", cases[k].name) : sh("GSP info %s", cases[k].name);
+      cr_expect_eq(rc, 3, "%s (%s): %s", cases[k].name, pipe ? "pipe" : "file", err);
+      cr_expect(strstr(err, cases[k].says) != NULL && strstr(err, "empty input") == NULL, "%s (%s): %s", cases[k].name,
+                pipe ? "pipe" : "file", err);
+    }
+  }
+  /* CRLF stays a line end; a truly empty input is still "empty input" */
+  put(tmp("crlf.txt"), "# c\r\n0 1 5\r\n");
+  cr_expect_eq(sh("GSP info crlf.txt"), 0, "%s", err);
+  put(tmp("none.txt"), "# nothing\n\n");
+  cr_expect_eq(sh("GSP info none.txt"), 3);
+  cr_expect(strstr(err, "empty input") != NULL, "%s", err);
+}
+
 /* ---- 3. strict parsing ---- */
 
 Test(cli_input, empty_fields_in_edge_lists_are_refused) {
@@ -154,6 +194,21 @@ Test(cli_input, control_bytes_from_a_file_are_escaped) {
 #define DATA_LIMIT "ulimit -d 1048576 && "
 #endif
 
+/* A .npy with the header dict text as given and len bytes of data. */
+static void npy_raw(const char *path, const char *dict, const void *data, size_t len) {
+  const int n = (int)strlen(dict), total = 10 + n + 1, pad = (64 - total % 64) % 64;
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f);
+  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+  fputc((n + pad + 1) & 255, f);
+  fputc((n + pad + 1) >> 8, f);
+  fwrite(dict, 1, (size_t)n, f);
+  for (int k = 0; k < pad; k++) fputc(' ', f);
+  fputc('\n', f);
+  if (len) fwrite(data, 1, len, f);
+  fclose(f);
+}
+
 Test(cli_input, declared_sizes_do_not_allocate_before_the_data) {
   put(tmp("p.gr"), "p sp 200000000 0\n");
   put(tmp("id.txt"), "0 200000000\n");
@@ -171,6 +226,36 @@ Test(cli_input, declared_sizes_do_not_allocate_before_the_data) {
   cr_assert(strstr(err, "file ends after 1 of 4294967296") != NULL, "%s", err);
   /* remapped sparse ids are fine */
   cr_assert_eq(sh("GSP info --remap id.txt"), 0, "%s", err);
+  /* dense headers: an empty array justifies no dimension (2e9 x 0 once
+   * became 16 GB of row pointers before "not square") */
+  npy_raw(tmp("e1.npy"), "{'descr': '<f8', 'fortran_order': False, 'shape': (2000000000, 0), }", NULL, 0);
+  npy_raw(tmp("e2.npy"), "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 2000000000), }", NULL, 0);
+  unsigned char h[64] = "GSPDENSE";
+  h[8] = 1, h[12] = 4, h[40] = 64;                        /* version 1, fp64, header 64 */
+  h[16] = 0x00, h[17] = 0x94, h[18] = 0x35, h[19] = 0x77; /* 2e9 rows, 0 columns */
+  FILE *f = fopen(tmp("e.gspd"), "wb");
+  cr_assert_not_null(f);
+  fwrite(h, 1, sizeof h, f);
+  fclose(f);
+  /* the same headers compressed: the decoded bytes are what justify */
+  cr_assert_eq(sh("gzip -c e1.npy > e1.npy.gz && gzip -c e.gspd > e.gspd.gz && gzip -c h.mtx > h.mtx.gz && "
+                  "gzip -c p.gr > p.gr.gz"),
+               0);
+  const char *const gz[] = {"e1.npy.gz", "e.gspd.gz", "h.mtx.gz", "p.gr.gz"};
+  for (int k = 0; k < 4; k++) {
+    cr_expect_eq(sh(DATA_LIMIT "GSP info %s", gz[k]), 3, "%s: %s", gz[k], err);
+    cr_expect(strstr(err, "are refused") != NULL, "%s: %s", gz[k], err);
+  }
+  const char *const dense[] = {"e1.npy", "e2.npy", "e.gspd"};
+  const char *const cmds[] = {"info", "convert %s o.mtx", "apsp -q %s -o d.npy", "sssp -q %s -s 0 -o s.txt"};
+  for (int k = 0; k < 3; k++)
+    for (int m = 0; m < 4; m++) {
+      char line[200], cmd[100];
+      snprintf(cmd, sizeof cmd, cmds[m], dense[k]);
+      snprintf(line, sizeof line, DATA_LIMIT "GSP %s%s%s", cmd, m ? "" : " ", m ? "" : dense[k]);
+      cr_expect_eq(sh("%s", line), 3, "%s: %s", line, err);
+      cr_expect(strstr(err, "2000000000") != NULL && strstr(err, "are refused") != NULL, "%s", err);
+    }
 }
 
 /* ---- 15. messages ---- */
@@ -377,6 +462,15 @@ Test(cli_input, npy_dtype_and_npz_messages) {
   fclose(f);
   cr_assert_eq(sh("GSP info h.npy"), 3);
   cr_assert(strstr(err, "dtype '<f2' is not supported") != NULL && strstr(err, "'<f8'") != NULL, "%s", err);
+  /* a repeated key: numpy reads the last value; a key inside a value is
+   * not a key */
+  const double v4[4] = {0, 1.5, 2.5, 0};
+  npy_raw(tmp("dup.npy"), "{'descr': '<i4', 'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", v4, 32);
+  cr_assert_eq(sh("GSP info --absent 0 dup.npy"), 0, "%s", err);
+  cr_assert(strstr(out, "type:        fp64") != NULL && strstr(out, "1.5 .. 2.5") != NULL, "%s", out);
+  npy_raw(tmp("dup2.npy"), "{'fortran_order': False, 'shape': (2, 2), 'descr': '<f8', 'descr': '<f2', }", v4, 32);
+  cr_assert_eq(sh("GSP info --absent 0 dup2.npy"), 3, "%s", out);
+  cr_assert(strstr(err, "dtype '<f2' is not supported") != NULL, "%s", err);
   /* an .npz is a zip archive */
   put(tmp("z.npz"), "PK\003\004\024\0\0\0\0\0rest of a zip");
   cr_assert_eq(sh("GSP info z.npz"), 3);
@@ -450,4 +544,31 @@ Test(cli_input, source_locations_only_in_debug_mode) {
   cr_assert_eq(sh("GSP_DEBUG=1 GSP info bad.gr"), 3);
   cr_expect(strstr(err, "out of range") != NULL && strstr(err, " [") != NULL && strstr(err, ".c:") != NULL,
             "no location in the debug mode: %s", err);
+}
+
+/* Arguments out of their documented range are usage errors, a shape the
+ * output format cannot hold is the input's problem, and `queries` names
+ * vertices as the file does. */
+Test(cli_input, ranges_shapes_and_query_vertices) {
+  cr_expect_eq(sh("GSP generate ring --n 1 -o r1.txt"), 2, "%s", err);
+  cr_expect(strstr(err, "n >= 2") != NULL, "%s", err);
+  cr_expect_eq(sh("GSP generate ring --n 0 -o r0.txt"), 2, "%s", err);
+  cr_expect_eq(sh("GSP generate ring --n 2 -o r2.txt"), 0, "%s", err);
+  put(tmp("ok.gr"), "p sp 3 2\na 1 2 5\na 2 3 1\n");
+  cr_expect_eq(sh("GSP sssp ok.gr -s 1 --tree-cutoff -1 --svg t.svg"), 2, "%s", err);
+  cr_expect(strstr(err, "--tree-cutoff") != NULL, "%s", err);
+  cr_expect_eq(sh("GSP sssp ok.gr -s 1 --tree-cutoff nan --svg t.svg"), 2, "%s", err);
+  put(tmp("r.mtx"), "%%MatrixMarket matrix coordinate integer general\n2 3 1\n1 2 5\n");
+  cr_expect_eq(sh("GSP convert -f dimacs r.mtx o.txt"), 3, "%s", err);
+  cr_expect(strstr(err, "2 x 3") != NULL && strstr(err, "must be square") != NULL, "%s", err);
+  cr_expect_eq(sh("GSP convert r.mtx o.gr.gz"), 3, "%s", err);
+  cr_expect_eq(sh("GSP convert r.mtx o.mtx"), 0, "%s", err);
+  /* a negative cycle 1 -> 2 -> 1 in the file's 1-based numbering */
+  put(tmp("n.gr"), "p sp 3 3\na 1 2 -5\na 2 1 1\na 2 3 1\n");
+  put(tmp("s.ss"), "p aux sp ss 1\ns 1\n");
+  cr_expect_eq(sh("GSP queries n.gr s.ss"), 5, "%s", err);
+  cr_expect(strstr(err, "source 1 ") != NULL && strstr(err, "1 -> 2 -> 1") != NULL, "%s", err);
+  put(tmp("p.p2p"), "p aux sp p2p 1\nq 2 3\n");
+  cr_expect_eq(sh("GSP queries n.gr p.p2p"), 5, "%s", err);
+  cr_expect(strstr(err, "source 2 ") != NULL, "%s", err);
 }

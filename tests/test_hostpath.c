@@ -157,15 +157,27 @@ Test(hostpath, csr_import_sorted_copy_equals_sorting_path) {
   cj[5 * deg + 1] = (gsp_index)n;
   cr_assert_eq(gsp_matrix_import_csr(&C, GSP_FP32, n, n, rp, cj, w), GSP_INVALID_INDEX);
   cr_assert_null(C);
-  /* pack_csr refuses unsorted rows and keeps the caller's arrays */
-  cj[5 * deg + 1] = keep;
+  /* pack_csr is checked as for import (the header's contract): unsorted
+   * rows are accepted, a duplicate is refused with the caller's arrays kept
+   * unchanged */
   gsp_index *prp = malloc((n + 1) * sizeof *prp), *pcj = malloc(n * deg * sizeof *pcj);
   void *pw = malloc(n * deg * 4);
   memcpy(prp, rp, (n + 1) * sizeof *prp);
+  memcpy(pcj, cj, n * deg * sizeof *pcj); /* cj[5 * deg + 1] is out of range */
+  memcpy(pw, w, n * deg * 4);
+  cr_assert_eq(gsp_matrix_pack_csr(&C, GSP_FP32, n, n, &prp, &pcj, &pw), GSP_INVALID_INDEX);
+  cr_assert(prp && pcj && pw && !C);
+  cr_assert(memcmp(pcj, cj, n * deg * sizeof *pcj) == 0, "the caller's columns reordered behind an error");
+  cj[5 * deg + 1] = keep;
   memcpy(pcj, rj, n * deg * sizeof *pcj);
   memcpy(pw, rw, n * deg * 4);
-  cr_assert_eq(gsp_matrix_pack_csr(&C, GSP_FP32, n, n, &prp, &pcj, &pw), GSP_INVALID_VALUE);
-  cr_assert(prp && pcj && pw && !C);
+  GSP_OK(gsp_matrix_pack_csr(&C, GSP_FP32, n, n, &prp, &pcj, &pw));
+  cr_assert(!prp && !pcj && !pw, "the arrays were taken");
+  GSP_OK(gsp_matrix_export_dense(yb, &inf, C));
+  cr_assert(memcmp(ya, yb, (size_t)n * n * 4) == 0);
+  GSP_OK(gsp_matrix_free(&C));
+  prp = malloc((n + 1) * sizeof *prp), pcj = malloc(n * deg * sizeof *pcj), pw = malloc(n * deg * 4);
+  memcpy(prp, rp, (n + 1) * sizeof *prp);
   memcpy(pcj, cj, n * deg * sizeof *pcj);
   memcpy(pw, w, n * deg * 4);
   GSP_OK(gsp_matrix_pack_csr(&C, GSP_FP32, n, n, &prp, &pcj, &pw));

@@ -157,3 +157,15 @@ Test(io_generate, argument_checks) {
   GSP_OK(gsp_generate_random(&A, GSP_INT32, 0, 0, 1, 2, 1)); /* empty graph */
   gsp_matrix_free(&A);
 }
+
+/* The header's contract: a ring has n >= 2 vertices. */
+Test(io_generate, ring_needs_two_vertices) {
+  gsp_matrix A = NULL;
+  for (gsp_index n = 0; n < 2; n++) {
+    cr_expect_eq(gsp_generate_ring(&A, GSP_INT32, n, false, 1, 9, 1), GSP_INVALID_VALUE, "n = %llu",
+                 (unsigned long long)n);
+    cr_expect_null(A);
+  }
+  cr_assert_eq(gsp_generate_ring(&A, GSP_INT32, 2, true, 1, 9, 1), GSP_SUCCESS);
+  gsp_matrix_free(&A);
+}

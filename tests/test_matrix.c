@@ -252,10 +252,20 @@ Test(matrix, csr_import_export_pack_unpack) {
   gsp_index *p = malloc(4 * sizeof *p), *j = malloc(4 * sizeof *j);
   void *x = malloc(4 * sizeof(float));
   memcpy(p, erp, sizeof erp);
-  memcpy(j, ci, sizeof ci); /* unsorted row 0: refused, arrays still ours */
+  memcpy(j, dupc, sizeof dupc); /* a duplicate: refused, arrays still ours */
   memcpy(x, ev, sizeof ev);
-  cr_assert_eq(gsp_matrix_pack_csr(&B, GSP_FP32, 3, 4, &p, &j, &x), GSP_INVALID_VALUE);
-  cr_assert_not_null(p);
+  cr_assert_eq(gsp_matrix_pack_csr(&B, GSP_FP32, 3, 4, &p, &j, &x), GSP_DUPLICATE_ENTRY);
+  cr_assert(p && j && x && !B);
+  /* unsorted row 0: checked as for import, so accepted (sorted copies) */
+  memcpy(j, ci, sizeof ci);
+  memcpy(x, vals, sizeof ev);
+  OK(gsp_matrix_pack_csr(&B, GSP_FP32, 3, 4, &p, &j, &x));
+  cr_assert(!p && !j && !x);
+  assert_same(A, B);
+  gsp_matrix_free(&B);
+  p = malloc(4 * sizeof *p), j = malloc(4 * sizeof *j), x = malloc(4 * sizeof(float));
+  memcpy(p, erp, sizeof erp);
+  memcpy(x, ev, sizeof ev);
   memcpy(j, eci, sizeof eci);
   gsp_index *keep = j;
   OK(gsp_matrix_pack_csr(&B, GSP_FP32, 3, 4, &p, &j, &x));

@@ -131,6 +131,13 @@ bool gsp__mul_size(size_t *out, size_t a, size_t b);
 gsp_info gsp__register(void *obj);
 GSP_COMPANION void gsp__unregister(void *obj);
 bool gsp__is_live(const void *obj);
+/* A handle in use by a running call that calls back into the caller's code
+ * (gsp_apsp's row and progress callbacks) cannot be freed: the call adds
+ * delta (+1, then -1) to *busy, under the registry's lock, when obj is
+ * live (false when it is not). gsp__unregister_idle unregisters obj only
+ * when *busy is 0 and says whether it did. */
+bool gsp__hold(void *obj, int *busy, int delta);
+bool gsp__unregister_idle(void *obj, const int *busy);
 /* Tests: the number of live handles (matrices and vectors not yet freed),
  * and up to cap of their addresses in out (out may be NULL). The registry
  * keeps every handle reachable, so LeakSanitizer never reports a lost
@@ -173,6 +180,7 @@ struct gsp_matrix_s {
    * of the storage. Read calls never convert a matrix in place: several
    * threads may read one matrix at once. */
   struct gsp_matrix_s *csr_view;
+  int busy; /* running calls holding it (gsp__hold): not freed meanwhile */
 };
 
 struct gsp_dev_vector; /* owned by src/cuda */

@@ -117,7 +117,8 @@ gsp_info gsp_matrix_free(gsp_matrix *A) {
   if (!A || !*A) return GSP_SUCCESS;
   gsp_info info = gsp__check_matrix(*A, "gsp_matrix_free", "*A");
   if (info < 0) return info;
-  gsp__unregister(*A);
+  if (!gsp__unregister_idle(*A, &(*A)->busy))
+    return GSP_ERROR(GSP_INVALID_VALUE, "gsp_matrix_free: *A is in use by a running call (freed from its callback?)");
   gsp__matrix_destroy(*A);
   *A = NULL;
   return GSP_SUCCESS;

@@ -63,10 +63,10 @@ static bool sorted_rows(const gsp_index *p, const gsp_index *j, gsp_index nrows,
   return !bad;
 }
 
-gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const gsp_index *rowptr,
-                               const gsp_index *colidx, const void *values) {
+/* gsp_matrix_import_csr under the name fn (pack uses it for unsorted rows). */
+static gsp_info import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const gsp_index *rowptr,
+                           const gsp_index *colidx, const void *values, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-  const char *fn = "gsp_matrix_import_csr";
   gsp_index *I = NULL;
   struct gsp_matrix_s *M = NULL;
 #define GSP_FREE_ALL (gsp__free(I), gsp__matrix_destroy(M))
@@ -111,6 +111,11 @@ gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_i
   return info;
 }
 
+gsp_info gsp_matrix_import_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const gsp_index *rowptr,
+                               const gsp_index *colidx, const void *values) {
+  return import_csr(A, t, nrows, ncols, rowptr, colidx, values, "gsp_matrix_import_csr");
+}
+
 gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, gsp_index **rowptr,
                              gsp_index **colidx, void **values) {
   gsp_info info = GSP_SUCCESS;
@@ -122,18 +127,16 @@ gsp_info gsp_matrix_pack_csr(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_ind
             "%s: rowptr, colidx or values is NULL", fn);
   const gsp_index *p = *rowptr, *j = *colidx;
   GSP_TRY(check_rowptr(p, nrows, ncols, fn));
-  /* zero-copy cannot reorder the caller's arrays behind an error, so the
-   * columns must already be strictly increasing within each row (checked in
-   * parallel; the serial loop only finds the first offender for the message) */
-  const bool canonical = sorted_rows(p, j, nrows, ncols, NULL);
-  for (gsp_index i = 0; i < nrows && !canonical; i++)
-    for (gsp_index k = p[i]; k < p[i + 1]; k++) {
-      GSP_CHECK(j[k] < ncols, GSP_INVALID_INDEX, "%s: row %llu: column %llu out of range 0..%llu", fn,
-                (unsigned long long)i, (unsigned long long)j[k], (unsigned long long)ncols - 1);
-      GSP_CHECK(k == p[i] || j[k] > j[k - 1], GSP_INVALID_VALUE,
-                "%s: row %llu: columns not strictly increasing at position %llu", fn, (unsigned long long)i,
-                (unsigned long long)k);
-    }
+  /* checked as for import: columns in any order within a row. Zero-copy
+   * cannot reorder the caller's arrays behind an error, so unsorted rows are
+   * imported (sorted into new arrays, duplicates refused) and the caller's
+   * arrays freed only on success */
+  if (!sorted_rows(p, j, nrows, ncols, NULL)) {
+    GSP_TRY(import_csr(A, t, nrows, ncols, p, j, *values, fn));
+    free(*rowptr), free(*colidx), free(*values);
+    *rowptr = NULL, *colidx = NULL, *values = NULL;
+    return info;
+  }
   GSP_TRY(gsp__matrix_alloc(&M, t, (int64_t)nrows, (int64_t)ncols));
   GSP_TRY(gsp__matrix_publish(M));
   gsp__free(M->p);

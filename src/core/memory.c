@@ -203,18 +203,39 @@ gsp_info gsp__register(void *obj) {
   return info;
 }
 
+/* Remove obj (reg_lock held). */
+static void reg_remove(void *obj) {
+  if (!reg_cap) return;
+  bool found;
+  size_t i = reg_find((uintptr_t)obj, &found);
+  if (found) {
+    reg_slots[i] = REG_TOMB;
+    reg_count--;
+    reg_dead++;
+  }
+}
+
 void gsp__unregister(void *obj) {
   pthread_mutex_lock(&reg_lock);
-  if (reg_cap) {
-    bool found;
-    size_t i = reg_find((uintptr_t)obj, &found);
-    if (found) {
-      reg_slots[i] = REG_TOMB;
-      reg_count--;
-      reg_dead++;
-    }
-  }
+  reg_remove(obj);
   pthread_mutex_unlock(&reg_lock);
+}
+
+bool gsp__hold(void *obj, int *busy, int delta) {
+  pthread_mutex_lock(&reg_lock);
+  bool found = false;
+  if (reg_cap) reg_find((uintptr_t)obj, &found);
+  if (found) *busy += delta;
+  pthread_mutex_unlock(&reg_lock);
+  return found;
+}
+
+bool gsp__unregister_idle(void *obj, const int *busy) {
+  pthread_mutex_lock(&reg_lock);
+  const bool idle = *busy == 0;
+  if (idle) reg_remove(obj);
+  pthread_mutex_unlock(&reg_lock);
+  return idle;
 }
 
 size_t gsp__live_handles(const void **out, size_t cap) {

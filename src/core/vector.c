@@ -221,8 +221,10 @@ gsp_info gsp_vector_extract_tuples(gsp_index *I, void *X, gsp_index *n, const gs
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_vector(v, "gsp_vector_extract_tuples", "v"));
   GSP_CHECK(n != NULL, GSP_NULL_POINTER, "gsp_vector_extract_tuples: n is NULL");
-  GSP_OUTPUTS("gsp_vector_extract_tuples", {I, (size_t)v->nvals * sizeof *I, "I"},
-              {X, (size_t)v->nvals * gsp_type_size(v->type), "X"}, {n, sizeof *n, "n"});
+  /* measure by what is written: a short capacity writes only *n */
+  const size_t nv = *n < (gsp_index)v->nvals ? 0 : (size_t)v->nvals;
+  GSP_OUTPUTS("gsp_vector_extract_tuples", {I, nv * sizeof *I, "I"}, {X, nv * gsp_type_size(v->type), "X"},
+              {n, sizeof *n, "n"});
   if (*n < (gsp_index)v->nvals) {
     info = GSP_ERROR(GSP_INSUFFICIENT_SPACE, "gsp_vector_extract_tuples: capacity %llu < %lld entries",
                      (unsigned long long)*n, (long long)v->nvals);

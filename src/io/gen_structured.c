@@ -57,6 +57,7 @@ gsp_info gsp_generate_ring(gsp_matrix *A, gsp_type t, gsp_index n, bool undirect
   gsp__tuples T = {0};
 #define GSP_FREE_ALL gsp__tuples_free(&T)
   const char *fn = "gsp_generate_ring";
+  GSP_CHECK(n >= 2, GSP_INVALID_VALUE, "%s: a ring needs n >= 2 vertices, not %llu", fn, (unsigned long long)n);
   GSP_TRY(start(&T, A, t, wmin, wmax, n, 2 * n, fn));
   for (uint64_t v = 0; n >= 2 && v < n; v++) {
     uint64_t prev = (v + n - 1) % n, next = (v + 1) % n;

@@ -38,9 +38,15 @@ typedef struct {
 gsp_info gsp__ofile_open(gsp__ofile *f, const char *path);
 /* The open descriptor's stream (fdopen'ed once; closed by commit/abort). */
 gsp_info gsp__ofile_stream(gsp__ofile *f, FILE **out);
-/* Finish: flush the stream, fsync, rename the temporary over the target,
- * fsync the directory. GSP_IO_ERROR (and the temporary removed, the
- * target untouched) when any of it fails. f is closed either way. */
+/* Complete the data: flush the stream, fsync and close, naming the write
+ * error's reason (ENOSPC, EFBIG). The temporary stays registered (a signal
+ * still removes it) until commit renames it; on error it is removed, the
+ * target untouched. Several outputs are finished first and committed
+ * only when all are complete. */
+gsp_info gsp__ofile_finish(gsp__ofile *f);
+/* Finish (when not done yet), rename the temporary over the target, fsync
+ * the directory. GSP_IO_ERROR (and the temporary removed, the target
+ * untouched) when any of it fails. f is closed either way. */
 gsp_info gsp__ofile_commit(gsp__ofile *f);
 /* Give up: close and remove the temporary; the target is untouched. */
 void gsp__ofile_abort(gsp__ofile *f);
@@ -52,7 +58,7 @@ void gsp__remove_temporaries(void);
 
 /* gsp_matrix_write into an output file opened earlier (its path as given
  * picks the format and compression, as gsp_matrix_write's does); out is
- * committed on success and aborted on error. */
+ * finished (not yet committed) on success and aborted on error. */
 gsp_info gsp__matrix_write_to(gsp__ofile *out, const gsp_matrix A, const gsp_write_opts *opts);
 
 /* The .npy header (version 1.0, 64-byte aligned) of a C-order nrows x ncols

@@ -36,6 +36,9 @@ typedef struct {
    * whatever its format. */
   const char *comments;
   bool content;
+  /* The input itself failed (read error, corrupt gzip, NUL byte, a line too
+   * long, a byte order mark): that error, not "empty input", is reported. */
+  bool failed;
   /* raw (on-disk) bytes, and the gzip decoder when the input is gzip */
   unsigned char *raw;
   size_t raw_len, raw_pos;

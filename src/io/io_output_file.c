@@ -185,12 +185,18 @@ gsp_info gsp__ofile_open(gsp__ofile *f, const char *path) {
     /* O_EXCL: a name that exists (a planted link too) is never opened;
      * a new file gets 0666 less the umask, a replaced one its own mode
      * at commit and nothing wider meanwhile */
+    /* registered before it exists: a signal between the open and the
+     * registration would leave the file behind (seen 1 in 40 runs); a
+     * name registered but not created costs the handler an unlink */
+    f->slot = slot_take(f->tmp);
     errno = 0;
     f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? 0600 : 0666);
     if (f->fd >= 0) break;
-    GSP_CHECK(errno == EEXIST && tries < 100, GSP_IO_ERROR, "%s: cannot write in %s: %s", path, dir, strerror(errno));
+    const int e = errno;
+    slot_give(f->slot);
+    f->slot = -1;
+    GSP_CHECK(e == EEXIST && tries < 100, GSP_IO_ERROR, "%s: cannot write in %s: %s", path, dir, strerror(e));
   }
-  f->slot = slot_take(f->tmp);
   gsp__free(dir);
 #undef GSP_FREE_ALL
   return info;
@@ -231,10 +237,20 @@ static void release(gsp__ofile *f) {
   GSP_FREE(f->shown);
 }
 
-gsp_info gsp__ofile_commit(gsp__ofile *f) {
+/* The reason a buffered write failed: stdio keeps the error flag, not
+ * errno, so one byte is written past the end of the temporary (which is
+ * removed anyway) to learn it: ENOSPC, EFBIG (RLIMIT_FSIZE), EDQUOT... */
+static int write_errno(const gsp__ofile *f) {
+  if (!f->tmp || f->fd < 0) return EIO;
+  const off_t end = lseek(f->fd, 0, SEEK_END);
+  errno = 0;
+  if (end >= 0 && pwrite(f->fd, "", 1, end) < 0 && errno) return errno;
+  return EIO;
+}
+
+gsp_info gsp__ofile_finish(gsp__ofile *f) {
   gsp_info info = GSP_SUCCESS;
-  char *dir = NULL;
-#define GSP_FREE_ALL (gsp__free(dir), gsp__ofile_abort(f))
+#define GSP_FREE_ALL gsp__ofile_abort(f)
   const char *shown = f->shown ? f->shown : "output";
   if (f->tmp && f->keep_mode && f->fd >= 0) {
     /* the replaced file's permissions (and owner, where allowed) */
@@ -242,9 +258,21 @@ gsp_info gsp__ofile_commit(gsp__ofile *f) {
     if (fchown(f->fd, (uid_t)f->uid, (gid_t)f->gid) != 0) { /* only root may */
     }
   }
+  int why = f->stream && ferror(f->stream) ? write_errno(f) : 0;
   errno = 0;
   bool ok = close_fd(f, true);
-  GSP_CHECK(ok, GSP_IO_ERROR, "%s: write failed: %s", shown, strerror(errno ? errno : EIO));
+  if (!why) why = errno ? errno : EIO;
+  GSP_CHECK(ok, GSP_IO_ERROR, "%s: write failed: %s", shown, strerror(why));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__ofile_commit(gsp__ofile *f) {
+  gsp_info info = GSP_SUCCESS;
+  char *dir = NULL;
+#define GSP_FREE_ALL (gsp__free(dir), gsp__ofile_abort(f))
+  const char *shown = f->shown ? f->shown : "output";
+  GSP_TRY(gsp__ofile_finish(f));
   if (f->tmp) {
     errno = 0;
     GSP_CHECK(rename(f->tmp, f->target) == 0, GSP_IO_ERROR, "%s: cannot replace %s: %s", shown, f->target,

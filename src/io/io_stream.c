@@ -195,12 +195,41 @@ static gsp_info fill(gsp__reader *r) {
   return info;
 }
 
+/* An error of the input itself: recorded so that it wins over "empty". */
+static gsp_info input_failed(gsp__reader *r, gsp_info info) {
+  if (info < 0) r->failed = true;
+  return info;
+}
+
 gsp_info gsp__reader_peek(gsp__reader *r, size_t n) {
   while (r->len - r->pos < n && !r->eof) {
     gsp_info info = fill(r);
-    if (info < 0) return info;
+    if (info < 0) return input_failed(r, info);
   }
   return GSP_SUCCESS;
+}
+
+/* What the first line's bytes say about an encoding the readers do not
+ * take; NULL when nothing. A BOM is invisible in a message, so it is named. */
+static const char *encoding_problem(const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  if (n >= 3 && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf)
+    return "the file starts with a UTF-8 byte order mark (bytes EF BB BF); save it without one";
+  if (n >= 2 && ((u[0] == 0xff && u[1] == 0xfe) || (u[0] == 0xfe && u[1] == 0xff)))
+    return "the file is UTF-16 text (byte order mark FF FE or FE FF); convert it to UTF-8 or ASCII";
+  if (n >= 2 && (u[0] == 0 || u[1] == 0) && u[0] != u[1])
+    return "NUL bytes between characters: UTF-16 text without a byte order mark? convert it to UTF-8 or ASCII";
+  return NULL;
+}
+
+/* The checks of one line's bytes [start, e): encoding (first line), NUL,
+ * a carriage return that is not part of a CRLF ending. */
+static gsp_info check_line(gsp__reader *r, const char *start, const char *e) {
+  const char *why = r->lineno == 1 ? encoding_problem(start, (size_t)(e - start)) : NULL;
+  if (!why && memchr(start, '\0', (size_t)(e - start))) why = "NUL byte in the line (a binary file?)";
+  if (!why && memchr(start, '\r', (size_t)(e - start)))
+    why = "carriage return inside the line: CR-only line ends (classic Mac)? use LF or CRLF";
+  return why ? input_failed(r, gsp__parse_error(r, "%s", why)) : GSP_SUCCESS;
 }
 
 gsp_info gsp__reader_line(gsp__reader *r, char **line, char **end) {
@@ -213,7 +242,8 @@ gsp_info gsp__reader_line(gsp__reader *r, char **line, char **end) {
       if (e > start && e[-1] == '\r') e--; /* CRLF */
       r->lineno++;
       /* a NUL would end the parsers' view of the line early */
-      if (memchr(start, '\0', (size_t)(e - start))) return gsp__parse_error(r, "NUL byte in the line (a binary file?)");
+      gsp_info bad = check_line(r, start, e);
+      if (bad < 0) return bad;
       *e = '\0';
       if (!r->content) {
         const char *p = gsp__skip_space(start);
@@ -229,7 +259,7 @@ gsp_info gsp__reader_line(gsp__reader *r, char **line, char **end) {
       return GSP_SUCCESS;
     }
     gsp_info info = fill(r);
-    if (info < 0) return info;
+    if (info < 0) return input_failed(r, info);
   }
 }
 
@@ -242,7 +272,7 @@ gsp_info gsp__reader_bytes(gsp__reader *r, void *dst, size_t n, size_t *got) {
   while (*got < n && !r->eof) {
     size_t g;
     gsp_info info = decode(r, out + *got, n - *got, &g);
-    if (info < 0) return info;
+    if (info < 0) return input_failed(r, info);
     if (g == 0) r->eof = true;
     *got += g;
   }

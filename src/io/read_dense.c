@@ -152,6 +152,9 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *
   GSP_TRY(gsp__reader_bytes(r, &extra, 1, &got));
   GSP_CHECK(got == 0, GSP_PARSE_ERROR, "%s: data continues after the %llu x %llu values", r->path,
             (unsigned long long)nrows, (unsigned long long)ncols);
+  /* an empty array (one dimension 0) justifies no size: 2e9 x 0 would
+   * otherwise become 16 GB of row pointers later */
+  GSP_TRY(gsp__check_dims(r, nrows, ncols, "the header declares", ""));
   gsp__value mine;
   bool nan_absent = false;
   if (c->o.use_absent) {
@@ -248,12 +251,50 @@ gsp_info gsp__read_dense(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) 
   return info;
 }
 
-/* Value of key 'name' in the header dict, as the text after the colon. */
+/* Past one value of the header dict: a quoted string, a bracketed tuple or
+ * list (nested, with quoted strings inside), or a bare word. NULL when it
+ * does not end. */
+static const char *skip_value(const char *p) {
+  int depth = 0;
+  do {
+    if (*p == '\'' || *p == '"') {
+      const char *q = strchr(p + 1, *p);
+      if (!q) return NULL;
+      p = q + 1;
+      continue;
+    }
+    if (*p == '\0') return NULL;
+    if (*p == '(' || *p == '[') depth++;
+    else if (*p == ')' || *p == ']') depth--;
+    else if (depth == 0 && (*p == ',' || *p == '}')) return p;
+    p++;
+  } while (depth > 0 || (*p != ',' && *p != '}'));
+  return p;
+}
+
+/* Value of key 'name' in the header dict, as the text after the colon.
+ * The dict is walked key by key, so a key inside a value is not a key, and
+ * a repeated key gives its last value, as numpy reads it. NULL when the key
+ * is missing or the dict malformed. */
 static const char *dict_value(const char *hdr, const char *name) {
-  const char *p = strstr(hdr, name);
-  if (!p) return NULL;
-  p = strchr(p + strlen(name), ':');
-  return p ? gsp__skip_space(p + 1) : NULL;
+  const char *p = gsp__skip_space(hdr), *found = NULL;
+  if (*p++ != '{') return NULL;
+  const size_t len = strlen(name);
+  for (;;) {
+    p = gsp__skip_space(p);
+    if (*p == '}') return found;
+    if (*p != '\'' && *p != '"') return NULL;
+    const char *end = strchr(p + 1, *p);
+    if (!end) return NULL;
+    const bool match = (size_t)(end - p - 1) == len && strncmp(p + 1, name, len) == 0;
+    p = gsp__skip_space(end + 1);
+    if (*p++ != ':') return NULL;
+    p = gsp__skip_space(p);
+    if (match) found = p;
+    if (!(p = skip_value(p))) return NULL;
+    p = gsp__skip_space(p);
+    if (*p == ',') p++;
+  }
 }
 
 gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
@@ -284,9 +325,9 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
   GSP_CHECK(got == hlen, GSP_PARSE_ERROR, "%s: truncated header", r->path);
   hdr[hlen] = '\0';
   GSP_CHECK(strlen(hdr) == hlen, GSP_PARSE_ERROR, "%s: NUL in the header", r->path);
-  const char *d = dict_value(hdr, "'descr'");
-  const char *f = dict_value(hdr, "'fortran_order'");
-  const char *s = dict_value(hdr, "'shape'");
+  const char *d = dict_value(hdr, "descr");
+  const char *f = dict_value(hdr, "fortran_order");
+  const char *s = dict_value(hdr, "shape");
   GSP_CHECK(d && f && s, GSP_PARSE_ERROR, "%s: header lacks descr, fortran_order or shape", r->path);
   static const struct {
     const char *descr;

@@ -302,14 +302,16 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
   }
   /* One rule for every format: an input with nothing but blank and comment
    * lines (or no byte at all) is an error, not a graph of 0 vertices. A
-   * reader may stop early (at a missing header), so look at the rest. */
-  while (!r.content) {
+   * reader may stop early (at a missing header), so look at the rest. An
+   * error of the input itself (r.failed) is the first real problem: it
+   * wins, for a file and a pipe alike. */
+  while (!r.content && !r.failed) {
     char *line, *end;
     gsp_info more = gsp__reader_line(&r, &line, &end);
     if (more < 0) info = more; /* unreadable further on: that is the error */
     if (more < 0 || !line) break;
   }
-  if (!r.content && info != GSP_IO_ERROR) {
+  if (!r.content && !r.failed && info != GSP_IO_ERROR) {
     gsp_matrix_free(&M);
     info = GSP_ERROR(GSP_PARSE_ERROR, "%s: empty input (nothing but blank or comment lines)", r.path);
   }

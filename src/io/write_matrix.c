@@ -128,7 +128,7 @@ gsp_info gsp__matrix_write_to(gsp__ofile *out, const gsp_matrix A, const gsp_wri
     gsp__ofile_abort(out);
     return info;
   }
-  return gsp__ofile_commit(out);
+  return gsp__ofile_finish(out);
 }
 
 gsp_info gsp_matrix_write(const char *path, const gsp_matrix A, const gsp_write_opts *opts) {
@@ -139,6 +139,7 @@ gsp_info gsp_matrix_write(const char *path, const gsp_matrix A, const gsp_write_
   gsp__ofile out;
   GSP_TRY(gsp__ofile_open(&out, path));
   info = gsp__matrix_write_to(&out, A, opts);
+  if (info >= 0) info = gsp__ofile_commit(&out);
 #undef GSP_FREE_ALL
   return info;
 }

@@ -203,9 +203,15 @@ void cli_output_cleanup_install(void);
 int cli_out_open(cli_out *o, const char *cmd, const char *path);
 /* The stream to write to; NULL (printed, o aborted) on failure. */
 FILE *cli_out_stream(cli_out *o, const char *cmd);
-/* Put the output in place; prints and returns CLI_OUTPUT when any write
- * failed (the old file is then untouched). CLI_OK when o is not open. */
+/* Complete the output (flush, fsync); prints and returns CLI_OUTPUT when
+ * any write failed (the old file is then untouched). CLI_OK when o is not
+ * open. The rename waits for cli_out_settle, with every other output. */
 int cli_out_commit(cli_out *o, const char *cmd);
+/* At the end of a command: rename every completed output over its target
+ * (signals held back meanwhile) when rc is CLI_OK or CLI_NO_PATH, else
+ * remove them all, the old files untouched. Returns rc, or CLI_OUTPUT
+ * when a rename failed. */
+int cli_out_settle(int rc, const char *cmd);
 void cli_out_abort(cli_out *o);
 /* Write M (as gsp_matrix_write, format f or from the path) and commit. */
 int cli_out_matrix(cli_out *o, const char *cmd, gsp_matrix M, gsp_file_format f, const void *absent,

@@ -278,7 +278,7 @@ int cli_run(const cli_command *cmd, int argc, char **argv) {
     fprintf(stderr, "gsp %s: expected %s (see gsp %s --help)\n", c.cmd, cmd->what, c.cmd);
     return CLI_USAGE;
   }
-  return cmd->run(&c, c.cmd);
+  return cli_out_settle(cmd->run(&c, c.cmd), c.cmd);
 }
 
 double cli_value_at(gsp_type t, const void *x, size_t k) {

@@ -290,13 +290,15 @@ typedef struct {
   char path_dist[16]; /* its distance to the --path target */
   gsp_index pd;
   bool path_seen;
-  void *conv; /* one parent row in the file's type */
+  void *conv;      /* one parent row in the file's type */
+  bool parent_bad; /* the write that failed was the parents' (messages) */
+  int err;         /* its errno */
 } stream_ctx;
 
 static int stream_rows(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *par) {
   stream_ctx *s = ctx;
   const size_t os = gsp_type_size(s->dt), cells = (size_t)nrows * (size_t)s->n;
-  if (fwrite(dist, os, cells, s->d) != cells) return 1;
+  if (fwrite(dist, os, cells, s->d) != cells) return s->err = errno, 1;
   char inf[16];
   gsp__semiring_zero(inf, GSP_MIN_PLUS, s->dt);
   for (size_t k = 0; k < cells; k++) s->reach += memcmp((const char *)dist + k * os, inf, os) != 0;
@@ -316,8 +318,11 @@ static int stream_rows(void *ctx, gsp_index first, gsp_index nrows, const void *
       int64_t *o = s->conv;
       for (int64_t v = 0; v < s->n; v++) o[v] = row[v] < 0 ? INT64_MAX : row[v];
     }
-    if (fwrite(s->conv, gsp_type_size(s->pt), (size_t)s->n, s->p) != (size_t)s->n) return 1;
+    if (fwrite(s->conv, gsp_type_size(s->pt), (size_t)s->n, s->p) != (size_t)s->n)
+      return s->parent_bad = true, s->err = errno, 1;
   }
+  s->parent_bad = !ferror(s->d) && s->p && ferror(s->p);
+  s->err = errno;
   return ferror(s->d) || (s->p && ferror(s->p));
 }
 
@@ -478,7 +483,8 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
   double secs = cli_now() - t0;
   cli_progress_end(&prog);
   if (info == GSP_ABORTED && stream) {
-    fprintf(stderr, "gsp %s: cannot write %s: %s\n", cmd, c->output, strerror(errno ? errno : EIO));
+    fprintf(stderr, "gsp %s: cannot write %s: %s\n", cmd, st.parent_bad ? po : c->output,
+            strerror(st.err ? st.err : EIO));
     rc = CLI_OUTPUT;
     goto done;
   }

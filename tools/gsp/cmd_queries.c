@@ -71,7 +71,10 @@ static int run(cli_ctx *c, const char *cmd) {
       double secs = cli_now() - t0;
       total += secs;
       if (info < 0) {
-        rc = cli_fail(cmd, "sssp failed", info);
+        /* the library numbers vertices from 0; the file from 1 */
+        rc = cli_fail_graph(
+            cmd, info == GSP_NEGATIVE_CYCLE ? "a negative cycle is reachable from the source" : "sssp failed", info,
+            &g);
         goto done;
       }
       last_src = a[q];

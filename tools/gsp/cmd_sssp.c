@@ -45,6 +45,11 @@ static int run(cli_ctx *c, const char *cmd) {
     rc = CLI_USAGE;
     goto done;
   }
+  if (tc && !(tree_cut >= 0)) { /* a distance: NaN and negatives draw nothing */
+    fprintf(stderr, "gsp %s: --tree-cutoff %s: expected a distance >= 0\n", cmd, tc);
+    rc = CLI_USAGE;
+    goto done;
+  }
   if ((rc = cli_map_open(c, cmd, &g, &map))) goto done;
   cli_sssp_method method = CLI_SSSP_AUTO;
   if (!cli_sssp_method_parse(cmd, cli_get(c, "method"), &method)) {

@@ -486,7 +486,17 @@ static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows
   return info;
 }
 
+static gsp_info apsp_call(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_apsp_opts *opts);
+
+/* A is held while the callbacks may run: freeing it from one is refused. */
 gsp_info gsp_apsp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_apsp_opts *opts) {
+  const bool held = A && gsp__hold(A, &A->busy, 1);
+  gsp_info info = apsp_call(dist, parent, A, opts);
+  if (held) gsp__hold(A, &A->busy, -1);
+  return info;
+}
+
+static gsp_info apsp_call(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_apsp_opts *opts) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *D = NULL, *P = NULL, *whole = NULL;
   int64_t *src = NULL;
