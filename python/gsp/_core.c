@@ -477,6 +477,45 @@ done:
   return ret;
 }
 
+/* negative_cycle(spec) -> the vertices of a negative cycle (gsp_negative_cycle), or None. */
+static PyObject *py_negative_cycle(PyObject *self, PyObject *args) {
+  PyObject *spec;
+  if (!PyArg_ParseTuple(args, "O", &spec)) return NULL;
+  gsp_matrix A = make_graph(spec, 0);
+  if (!A) return NULL;
+  gsp_index n = 0, len = 0;
+  gsp_matrix_nrows(&n, A);
+  gsp_index *buf = malloc((size_t)(n ? n : 1) * sizeof *buf);
+  PyObject *ret = NULL;
+  if (!buf) {
+    gsp_matrix_free(&A);
+    return PyErr_NoMemory();
+  }
+  len = n;
+  gsp_info info = GSP_NO_VALUE;
+  if (n) {
+    Py_BEGIN_ALLOW_THREADS info = gsp_negative_cycle(buf, &len, A, NULL);
+    Py_END_ALLOW_THREADS
+  }
+  if (info == GSP_NO_VALUE) {
+    ret = Py_NewRef(Py_None);
+  } else if (info != GSP_SUCCESS) {
+    raise_info(info, NULL);
+  } else if ((ret = PyList_New((Py_ssize_t)len))) {
+    for (gsp_index k = 0; k < len; k++) {
+      PyObject *v = PyLong_FromUnsignedLongLong(buf[k]);
+      if (!v) {
+        Py_CLEAR(ret);
+        break;
+      }
+      PyList_SET_ITEM(ret, (Py_ssize_t)k, v);
+    }
+  }
+  free(buf);
+  gsp_matrix_free(&A);
+  return ret;
+}
+
 /* ---- calls ----------------------------------------------------------------- */
 
 static PyObject *report_tuple(const gsp_apsp_report *rep) {
@@ -1054,6 +1093,7 @@ static PyMethodDef methods[] = {
     {"apsp", py_apsp, METH_VARARGS, "gsp_apsp with a row callback into preallocated arrays"},
     {"bellman_ford", py_bellman_ford, METH_VARARGS, "gsp_bellman_ford once per source"},
     {"nearest", py_nearest, METH_VARARGS, "gsp_nearest_source"},
+    {"negative_cycle", py_negative_cycle, METH_VARARGS, "gsp_negative_cycle: a list of vertices or None"},
     {"tree_csr", py_tree_csr, METH_VARARGS, "reconstruct_path's tree as CSR arrays"},
     {"dijkstra_limited", py_dijkstra_limited, METH_VARARGS, "scipy's dijkstra on negative weights"},
     {"closure", py_closure, METH_VARARGS, "gsp_closure_ext, exported densely"},
