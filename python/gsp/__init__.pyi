@@ -1,4 +1,4 @@
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -7,7 +7,8 @@ import numpy.typing as npt
 _Graph = Any  # ndarray, masked array, scipy.sparse array/matrix or networkx graph
 _Method = Literal["auto", "FW", "D", "J", "BF"]
 _Backend = Literal["auto", "cpu", "cuda"]
-_Indices = int | npt.ArrayLike | None
+_Indices = Any  # int, array_like, or NetworkX node labels
+_Weight = str | Callable[[Any, Any, dict], float | None] | None  # NetworkX input: attribute or weight(u, v, d)
 _F = npt.NDArray[np.floating[Any]]
 _I32 = npt.NDArray[np.int32]
 
@@ -47,40 +48,40 @@ class DeviceArray:
 def shortest_path(csgraph: _Graph, method: _Method = ..., directed: bool = ...,
                   return_predecessors: Literal[False] = ..., unweighted: bool = ..., overwrite: bool = ...,
                   indices: _Indices = ..., *, backend: _Backend = ..., dtype: npt.DTypeLike = ...,
-                  null_value: float | None = ..., weight: str | None = ...,
-                  device: Literal[False] = ...) -> _F: ...
+                  null_value: float | None = ..., weight: _Weight = ...,
+                  device: Literal[False] = ..., round: bool = ...) -> _F: ...
 @overload
 def shortest_path(csgraph: _Graph, method: _Method = ..., directed: bool = ..., *,
                   return_predecessors: Literal[True], unweighted: bool = ..., overwrite: bool = ...,
                   indices: _Indices = ..., backend: _Backend = ..., dtype: npt.DTypeLike = ...,
-                  null_value: float | None = ..., weight: str | None = ...,
-                  device: Literal[False] = ...) -> tuple[_F, _I32]: ...
+                  null_value: float | None = ..., weight: _Weight = ...,
+                  device: Literal[False] = ..., round: bool = ...) -> tuple[_F, _I32]: ...
 @overload
 def shortest_path(csgraph: _Graph, method: Literal["auto", "FW"] = ..., directed: bool = ...,
                   return_predecessors: Literal[False] = ..., unweighted: bool = ..., overwrite: bool = ...,
                   indices: None = ..., *, backend: Literal["auto", "cuda"] = ..., dtype: npt.DTypeLike = ...,
-                  null_value: float | None = ..., weight: str | None = ...,
-                  device: Literal[True]) -> DeviceArray: ...
+                  null_value: float | None = ..., weight: _Weight = ...,
+                  device: Literal[True], round: bool = ...) -> DeviceArray: ...
 def floyd_warshall(csgraph: _Graph, directed: bool = ..., return_predecessors: bool = ...,
                    unweighted: bool = ..., overwrite: bool = ..., *, backend: _Backend = ...,
                    dtype: npt.DTypeLike = ..., null_value: float | None = ...,
-                   weight: str | None = ..., device: bool = ...) -> _F | tuple[_F, _I32] | DeviceArray: ...
+                   weight: _Weight = ..., device: bool = ..., round: bool = ...) -> _F | tuple[_F, _I32] | DeviceArray: ...
 def dijkstra(csgraph: _Graph, directed: bool = ..., indices: _Indices = ..., return_predecessors: bool = ...,
              unweighted: bool = ..., limit: float = ..., min_only: bool = ..., *, backend: _Backend = ...,
              dtype: npt.DTypeLike = ..., null_value: float | None = ...,
-             weight: str | None = ...) -> _F | tuple[_F, _I32] | tuple[_F, _I32, _I32]: ...
+             weight: _Weight = ..., round: bool = ...) -> _F | tuple[_F, _I32] | tuple[_F, _I32, _I32]: ...
 def bellman_ford(csgraph: _Graph, directed: bool = ..., indices: _Indices = ..., return_predecessors: bool = ...,
                  unweighted: bool = ..., *, backend: _Backend = ..., dtype: npt.DTypeLike = ...,
-                 null_value: float | None = ..., weight: str | None = ...) -> _F | tuple[_F, _I32]: ...
+                 null_value: float | None = ..., weight: _Weight = ..., round: bool = ...) -> _F | tuple[_F, _I32]: ...
 def johnson(csgraph: _Graph, directed: bool = ..., indices: _Indices = ..., return_predecessors: bool = ...,
             unweighted: bool = ..., *, backend: _Backend = ..., dtype: npt.DTypeLike = ...,
-            null_value: float | None = ..., weight: str | None = ...) -> _F | tuple[_F, _I32]: ...
+            null_value: float | None = ..., weight: _Weight = ..., round: bool = ...) -> _F | tuple[_F, _I32]: ...
 def reconstruct_path(csgraph: _Graph, predecessors: npt.ArrayLike, directed: bool = ..., *,
-                     null_value: float | None = ..., weight: str | None = ...) -> Any: ...
+                     null_value: float | None = ..., weight: _Weight = ...) -> Any: ...
 def closure(csgraph: _Graph, semiring: Literal["min_plus", "max_plus", "max_min", "min_max", "or_and"] = ..., *,
             directed: bool = ..., reflexive: bool = ..., dtype: npt.DTypeLike | None = ...,
-            backend: _Backend = ..., null_value: float | None = ..., weight: str | None = ...,
-            device: bool = ...) -> npt.NDArray[Any] | DeviceArray: ...
+            backend: _Backend = ..., null_value: float | None = ..., weight: _Weight = ...,
+            device: bool = ..., round: bool = ...) -> npt.NDArray[Any] | DeviceArray: ...
 def transitive_closure(G: _Graph, reflexive: bool | None = ..., *,
                        format: Literal["auto", "dense", "sparse", "networkx"] = ...,
                        backend: _Backend = ...) -> Any: ...
@@ -88,7 +89,7 @@ def shortest_path_blocks(csgraph: _Graph, block: int = ..., method: Literal["aut
                          directed: bool = ..., return_predecessors: bool = ..., unweighted: bool = ...,
                          indices: _Indices = ..., *, backend: _Backend = ..., dtype: npt.DTypeLike = ...,
                          null_value: float | None = ...,
-                         weight: str | None = ...) -> Iterator[tuple[npt.NDArray[np.int64], _F] |
+                         weight: _Weight = ..., round: bool = ...) -> Iterator[tuple[npt.NDArray[np.int64], _F] |
                                                               tuple[npt.NDArray[np.int64], _F, _I32]]: ...
 def cuda_available() -> bool: ...
 def cuda_info() -> str: ...
