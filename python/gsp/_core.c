@@ -13,6 +13,7 @@
 #include <Python.h>
 
 #include <gsp.h>
+#include <float.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -191,47 +192,71 @@ static gsp_matrix make_graph(PyObject *spec, int undirected) {
     }
     const gsp_type t = type_of(tc);
     const size_t ts = gsp_type_size(t), cells = (size_t)n * (size_t)n;
+    /* the values: float64 or float32, converted to the type here, in the
+     * same pass that reads the non-edges (no numpy pass over n^2 values) */
     Py_buffer v;
-    if (get_buffer(PyTuple_GET_ITEM(spec, 2), &v, (Py_ssize_t)ts, (Py_ssize_t)cells, false, "dense graph") < 0)
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    if ((v.itemsize != 4 && v.itemsize != 8) || v.len != (Py_ssize_t)(cells * (size_t)v.itemsize)) {
+      PyErr_SetString(PyExc_ValueError, "gsp._core: dense graph: n x n float32 or float64 values expected");
+      PyBuffer_Release(&v);
       return NULL;
+    }
     void *x = malloc((cells > 0 ? cells : 1) * ts);
     if (!x) {
       PyBuffer_Release(&v);
       PyErr_NoMemory();
       return NULL;
     }
-    /* one pass: non-edges to +inf (the absent value), then the lighter of
+    size_t bad = (size_t)-1; /* first arc the type cannot hold (float64 to float32: overflow, underflow) */
+                             /* one pass: non-edges to +inf (the absent value), then the lighter of
      * both directions when undirected */
-#define GSP_PY_DENSE(T)                                                                             \
-  do {                                                                                              \
-    const T *s = v.buf;                                                                             \
-    T *d = x;                                                                                       \
-    const T inf = (T)INFINITY;                                                                      \
-    for (size_t k = 0; k < cells; k++) {                                                            \
-      const T a = s[k];                                                                             \
-      d[k] = (isnan(a) || isinf(a) || (has_null && (double)a == null_value)) ? inf : a;             \
-    }                                                                                               \
-    if (undirected)                                                                                 \
-      for (Py_ssize_t i = 0; i < n; i++)                                                            \
-        for (Py_ssize_t j = i + 1; j < n; j++) {                                                    \
-          T *a = d + (size_t)i * (size_t)n + (size_t)j, *b = d + (size_t)j * (size_t)n + (size_t)i; \
-          const T m = *a == inf ? *b : *b == inf ? *a : (undirected == 2) == (*b > *a) ? *b : *a;   \
-          *a = *b = m;                                                                              \
-        }                                                                                           \
+#define GSP_PY_DENSE(S, T)                                                                                            \
+  do {                                                                                                                \
+    const S *s = v.buf;                                                                                               \
+    T *d = x;                                                                                                         \
+    const T inf = (T)INFINITY;                                                                                        \
+    for (size_t k = 0; k < cells; k++) {                                                                              \
+      const S a = s[k];                                                                                               \
+      if (isnan(a) || isinf(a) || (has_null && (double)a == null_value)) {                                            \
+        d[k] = inf;                                                                                                   \
+        continue;                                                                                                     \
+      }                                                                                                               \
+      const T c = (T)a;                                                                                               \
+      if (sizeof(T) < sizeof(S) && (isinf(c) || (a != 0 && fabs((double)c) < FLT_MIN)) && bad == (size_t)-1) bad = k; \
+      d[k] = c;                                                                                                       \
+    }                                                                                                                 \
+    if (undirected)                                                                                                   \
+      for (Py_ssize_t i = 0; i < n; i++)                                                                              \
+        for (Py_ssize_t j = i + 1; j < n; j++) {                                                                      \
+          T *a = d + (size_t)i * (size_t)n + (size_t)j, *b = d + (size_t)j * (size_t)n + (size_t)i;                   \
+          const T m = *a == inf ? *b : *b == inf ? *a : (undirected == 2) == (*b > *a) ? *b : *a;                     \
+          *a = *b = m;                                                                                                \
+        }                                                                                                             \
   } while (0)
     Py_BEGIN_ALLOW_THREADS if (t == GSP_FP32) {
       const float inf = INFINITY;
-      GSP_PY_DENSE(float);
-      info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
+      if (v.itemsize == 8) GSP_PY_DENSE(double, float);
+      else GSP_PY_DENSE(float, float);
+      if (bad == (size_t)-1) info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
     }
     else {
       const double inf = INFINITY;
-      GSP_PY_DENSE(double);
+      if (v.itemsize == 8) GSP_PY_DENSE(double, double);
+      else GSP_PY_DENSE(float, double);
       info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
     }
     Py_END_ALLOW_THREADS
 #undef GSP_PY_DENSE
         free(x);
+    if (bad != (size_t)-1) {
+      const double a = ((const double *)v.buf)[bad];
+      char msg[160];
+      snprintf(msg, sizeof msg, "weight %.17g at (%zu, %zu) %s float32", a, bad / (size_t)n, bad % (size_t)n,
+               fabs(a) > 1 ? "overflows" : "underflows");
+      PyErr_SetString(PyExc_ValueError, msg);
+      PyBuffer_Release(&v);
+      return NULL;
+    }
     PyBuffer_Release(&v);
     if (info != GSP_SUCCESS) {
       raise_info(info, NULL);

@@ -218,16 +218,17 @@ def graph_spec(csgraph, dtype=np.float64, unweighted=False, null_value=0.0, weig
         vals = np.ones(r.size, dtype) if unweighted else D[edge]
         indptr, indices, data = _min_duplicates(n, r, c, vals, dtype, round)
         return ("csr", n, indptr, indices, data, _TYPECODE[dtype]), n
-    if D.dtype != dtype:
-        edge = ~(np.isnan(D) | np.isinf(D)) if D.dtype.kind == "f" else np.ones(D.shape, bool)
+    if D.dtype.kind == "f" and D.dtype.itemsize in (4, 8):
+        # float32/float64 values go to C as they are: it reads the non-edges
+        # and converts (refusing overflow and underflow) in one pass
+        D = np.ascontiguousarray(D)
+    else:
+        edge = np.ones(D.shape, bool)
         if null_value is not None:
             edge &= D != null_value
         # only the arcs must be representable; non-edges become +inf here, so
         # that a null_value the cast would move still marks them
         cast_exact(D[edge], dtype, round)
-        with np.errstate(over="ignore"):
-            D = np.array(D, dtype=dtype, order="C")
+        D = np.array(D, dtype=dtype, order="C")
         D[~edge] = np.inf
-    else:
-        D = np.ascontiguousarray(D)
     return ("dense", n, D, _TYPECODE[dtype], None if null_value is None else float(null_value)), n

@@ -236,3 +236,16 @@ def test_masked_complex_array_reads_the_real_part_like_scipy():
             got = gsp.shortest_path(M)
         assert ref[0, 1] == 0
         np.testing.assert_array_equal(got, ref)
+
+
+def test_dense_float64_to_float32_refuses_underflow_and_overflow_in_c():
+    W = np.array([[0, 1e-50], [2, 0]])
+    with pytest.raises(ValueError, match="underflows float32"):
+        gsp.floyd_warshall(W, dtype=np.float32)
+    with pytest.raises(ValueError, match="overflows float32"):
+        gsp.floyd_warshall(np.array([[0, -1e39], [2, 0]]), dtype=np.float32)
+    # a non-edge never is: null_value, NaN, inf are read in float64 before the cast
+    W = np.array([[0, 0.1, np.nan], [np.inf, 0, 3], [1e-50, 0.5, 0]])
+    got = gsp.floyd_warshall(W, dtype=np.float32, null_value=1e-50)
+    ref = cg.floyd_warshall(cg.csgraph_from_dense(W, null_value=1e-50)).astype(np.float32)
+    np.testing.assert_allclose(got, ref, rtol=1e-6)
