@@ -160,11 +160,25 @@ def transitive_closure(G, reflexive=False, *, format="auto", backend="auto"):
     if format == "dense":
         return R
     if format == "sparse":
-        import scipy.sparse as sp
-        return sp.csr_array(R)
+        return _bool_csr(R)
     if format == "networkx":
         return _closure_graph(G, R)
     raise ValueError("format must be 'auto', 'dense', 'sparse' or 'networkx'")
+
+
+def _bool_csr(R):
+    """R as a scipy csr_array of bool, its arrays built in C (no dense-to-COO pass)."""
+    import scipy.sparse as sp
+    n = R.shape[0]
+    indptr = np.empty(n + 1, dtype=np.int64)
+    nnz = _core.bool_csr(R, indptr, None)
+    # scipy's own choice of index type: int32 where every index fits
+    itype = np.int32 if max(nnz, n) < 2**31 else np.int64
+    indices = np.empty(nnz, dtype=itype)
+    _core.bool_csr(R, indptr, indices)
+    out = sp.csr_array((np.ones(nnz, dtype=bool), indices, indptr.astype(itype, copy=False)), shape=(n, n))
+    out.has_sorted_indices = True
+    return out
 
 
 def _closure_graph(G, R):

@@ -541,6 +541,59 @@ static PyObject *py_negative_cycle(PyObject *self, PyObject *args) {
   return ret;
 }
 
+/* bool_csr(R, indptr, indices): the CSR structure of an n x n bool matrix R.
+ * indices None: count only (indptr, n + 1 int64, filled; returns nnz). Else
+ * indices (nnz items of 4 or 8 bytes) is filled with the columns, row by
+ * row in order: arrays scipy.sparse.csr_array adopts as they are. */
+static PyObject *py_bool_csr(PyObject *self, PyObject *args) {
+  PyObject *oR, *op, *oi;
+  if (!PyArg_ParseTuple(args, "OOO", &oR, &op, &oi)) return NULL;
+  Py_buffer vr = {0}, vp = {0}, vi = {0};
+  PyObject *ret = NULL;
+  if (get_buffer(op, &vp, 8, -1, true, "indptr") < 0) goto done;
+  const size_t n = (size_t)(vp.len / 8) - 1;
+  if (get_buffer(oR, &vr, 1, (Py_ssize_t)(n * n), false, "matrix") < 0) goto done;
+  if (oi != Py_None && PyObject_GetBuffer(oi, &vi, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) goto done;
+  const unsigned char *R = vr.buf;
+  int64_t *rp = vp.buf;
+  int ok = 1;
+  Py_BEGIN_ALLOW_THREADS if (oi == Py_None) {
+    rp[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+      const unsigned char *row = R + i * n;
+      int64_t c = 0;
+      for (size_t j = 0; j < n; j++) c += row[j] != 0;
+      rp[i + 1] = rp[i] + c;
+    }
+  }
+  else if ((size_t)vi.len != (size_t)rp[n] * (size_t)vi.itemsize || (vi.itemsize != 4 && vi.itemsize != 8)) {
+    ok = 0;
+  }
+  else {
+    for (size_t i = 0; i < n; i++) {
+      const unsigned char *row = R + i * n;
+      int64_t at = rp[i];
+      if (vi.itemsize == 4) {
+        int32_t *ci = vi.buf;
+        for (size_t j = 0; j < n; j++)
+          if (row[j]) ci[at++] = (int32_t)j;
+      } else {
+        int64_t *ci = vi.buf;
+        for (size_t j = 0; j < n; j++)
+          if (row[j]) ci[at++] = (int64_t)j;
+      }
+    }
+  }
+  Py_END_ALLOW_THREADS if (!ok) {
+    PyErr_SetString(PyExc_ValueError, "gsp._core: bool_csr: indices of the counted size expected");
+    goto done;
+  }
+  ret = PyLong_FromLongLong(n ? rp[n] : 0);
+done:
+  release(&vr), release(&vp), release(&vi);
+  return ret;
+}
+
 /* ---- calls ----------------------------------------------------------------- */
 
 static PyObject *report_tuple(const gsp_apsp_report *rep) {
@@ -1118,6 +1171,7 @@ static PyMethodDef methods[] = {
     {"apsp", py_apsp, METH_VARARGS, "gsp_apsp with a row callback into preallocated arrays"},
     {"bellman_ford", py_bellman_ford, METH_VARARGS, "gsp_bellman_ford once per source"},
     {"nearest", py_nearest, METH_VARARGS, "gsp_nearest_source"},
+    {"bool_csr", py_bool_csr, METH_VARARGS, "CSR arrays of a dense bool matrix"},
     {"negative_cycle", py_negative_cycle, METH_VARARGS, "gsp_negative_cycle: a list of vertices or None"},
     {"tree_csr", py_tree_csr, METH_VARARGS, "reconstruct_path's tree as CSR arrays"},
     {"dijkstra_limited", py_dijkstra_limited, METH_VARARGS, "scipy's dijkstra on negative weights"},

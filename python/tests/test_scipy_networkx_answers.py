@@ -249,3 +249,13 @@ def test_dense_float64_to_float32_refuses_underflow_and_overflow_in_c():
     got = gsp.floyd_warshall(W, dtype=np.float32, null_value=1e-50)
     ref = cg.floyd_warshall(cg.csgraph_from_dense(W, null_value=1e-50)).astype(np.float32)
     np.testing.assert_allclose(got, ref, rtol=1e-6)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 300])
+def test_sparse_transitive_closure_is_scipys_csr_of_the_dense_one(n):
+    A = sp.random_array((n, n), density=min(1.0, 1.5 / max(n, 1)), rng=np.random.default_rng(n), format="csr")
+    S = gsp.transitive_closure(A)
+    R = sp.csr_array(gsp.transitive_closure(A, format="dense"))
+    assert S.dtype == bool and S.has_canonical_format and S.indices.dtype == R.indices.dtype
+    assert S.shape == (n, n) and (S != R).nnz == 0
+    np.testing.assert_array_equal(S.indptr, R.indptr)
