@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from . import _core
 from ._device import check_backend, closure_device
-from ._csgraph import _ALGO, _backend, _dtype, _has_negative, _indices, _resolved_backend, _run_apsp, last_run, node_positions
+from ._csgraph import _ALGO, _backend, _dijkstra_negative, _dtype, _has_negative, _indices, _resolved_backend, _run_apsp, last_run, node_positions
 from ._graph import graph_spec, _is_networkx, _is_sparse
 
 _SEMIRING = {"min_plus": 0, "max_plus": 1, "max_min": 2, "min_max": 3, "or_and": 4}
@@ -213,9 +215,10 @@ def shortest_path_blocks(csgraph, block=4096, method="auto", directed=True, retu
     block : int, optional
         Sources per block (4096 by default).
     method : {'auto', 'D', 'J', 'BF'}, optional
-        'auto' relaxation for non-negative weights, Johnson's algorithm
-        otherwise (Floyd-Warshall computes every row at once and is not
-        offered here).
+        'auto' the library's pick (relaxation for non-negative weights,
+        Johnson's algorithm otherwise; Floyd-Warshall computes every row at
+        once and is not offered here); 'D' as `dijkstra` (scipy's search on
+        negative weights), 'J' Johnson, 'BF' Bellman-Ford.
     directed, return_predecessors, unweighted, indices, backend, dtype, null_value, weight
         As for `shortest_path`.
 
@@ -242,11 +245,19 @@ def shortest_path_blocks(csgraph, block=4096, method="auto", directed=True, retu
     src, _ = _indices(node_positions(csgraph, indices), n)
     if src is None:
         src = np.arange(n, dtype=np.int64)
-    negative = _has_negative(spec)
-    algo = _ALGO["J"] if negative or method == "J" else _ALGO["D"]
+    # 'auto' is the library's pick; 'D' on negative weights is dijkstra's
+    # (scipy's search), never a silent switch to Johnson
+    negative_d = method == "D" and _has_negative(spec)
+    if negative_d:
+        warnings.warn("Graph has negative weights: dijkstra will give inaccurate results if the graph "
+                      "contains negative cycles. Consider johnson or bellman_ford.", UserWarning, stacklevel=2)
+    algo = _ALGO[method] if method != "BF" else None
     for k0 in range(0, src.size, int(block)):
         rows = np.ascontiguousarray(src[k0:k0 + int(block)])
-        if method == "BF":
+        if negative_d:
+            out = _dijkstra_negative(spec, directed, rows, (rows.size,), np.inf, False, return_predecessors, dt)
+            D, P = out if return_predecessors else (out, None)
+        elif method == "BF":
             D = np.empty((rows.size, n), dtype=dt)
             P = np.empty((rows.size, n), dtype=np.int32) if return_predecessors else None
             _core.bellman_ford(spec, not directed, rows, _backend(backend), D, P)

@@ -259,3 +259,15 @@ def test_sparse_transitive_closure_is_scipys_csr_of_the_dense_one(n):
     assert S.dtype == bool and S.has_canonical_format and S.indices.dtype == R.indices.dtype
     assert S.shape == (n, n) and (S != R).nnz == 0
     np.testing.assert_array_equal(S.indptr, R.indptr)
+
+
+def test_shortest_path_blocks_method_d_on_negative_weights_is_dijkstras():
+    A = _neg_graph()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = cg.dijkstra(A, indices=[0, 1, 2])
+    with pytest.warns(UserWarning, match="negative weights"):
+        blocks = list(gsp.shortest_path_blocks(A, block=2, method="D", indices=[0, 1, 2]))
+    np.testing.assert_array_equal(np.vstack([D for _, D in blocks]), ref)
+    with pytest.raises(gsp.NegativeCycleError):  # Johnson sees the cycle the sources cannot reach
+        list(gsp.shortest_path_blocks(A, method="J", indices=[0]))
