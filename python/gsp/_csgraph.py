@@ -30,12 +30,12 @@ def _backend(backend):
 
 
 def _resolved_backend(backend):
-    """Where a call other than gsp_apsp ran: the backend asked for, or under
-    'auto' the CPU when this build has no usable GPU (the library reports
-    its own pick only for all-pairs calls)."""
+    """Where a call other than gsp_apsp ran: the backend asked for; under
+    'auto' the CPU when this build has no usable GPU, else 'auto' (those
+    library calls do not report their pick, and a guess could be wrong)."""
     if backend != "auto":
         return backend
-    return "cuda" if _core.cuda_available()[0] else "cpu"
+    return "auto" if _core.cuda_available()[0] else "cpu"
 
 
 def _dtype(dtype):
