@@ -594,6 +594,32 @@ done:
   return ret;
 }
 
+/* has_negative(values, null_value): whether a dense float32/float64 graph
+ * has an arc below zero (NaN, +-inf and null_value are non-edges): one C
+ * pass instead of numpy's several. */
+static PyObject *py_has_negative(PyObject *self, PyObject *args) {
+  PyObject *ov, *onull;
+  if (!PyArg_ParseTuple(args, "OO", &ov, &onull)) return NULL;
+  const int has_null = onull != Py_None;
+  const double null_value = has_null ? PyFloat_AsDouble(onull) : 0.0;
+  if (PyErr_Occurred()) return NULL;
+  Py_buffer v;
+  if (PyObject_GetBuffer(ov, &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+  if (v.itemsize != 4 && v.itemsize != 8) {
+    PyBuffer_Release(&v);
+    PyErr_SetString(PyExc_ValueError, "gsp._core: has_negative: float32 or float64 values expected");
+    return NULL;
+  }
+  const size_t k = (size_t)(v.len / v.itemsize);
+  int neg = 0;
+  Py_BEGIN_ALLOW_THREADS for (size_t i = 0; i < k && !neg; i++) {
+    const double a = v.itemsize == 8 ? ((const double *)v.buf)[i] : (double)((const float *)v.buf)[i];
+    neg = a < 0 && !isinf(a) && !(has_null && a == null_value);
+  }
+  Py_END_ALLOW_THREADS PyBuffer_Release(&v);
+  return PyBool_FromLong(neg);
+}
+
 /* ---- calls ----------------------------------------------------------------- */
 
 static PyObject *report_tuple(const gsp_apsp_report *rep) {
@@ -1171,6 +1197,7 @@ static PyMethodDef methods[] = {
     {"apsp", py_apsp, METH_VARARGS, "gsp_apsp with a row callback into preallocated arrays"},
     {"bellman_ford", py_bellman_ford, METH_VARARGS, "gsp_bellman_ford once per source"},
     {"nearest", py_nearest, METH_VARARGS, "gsp_nearest_source"},
+    {"has_negative", py_has_negative, METH_VARARGS, "whether a dense graph has a negative arc"},
     {"bool_csr", py_bool_csr, METH_VARARGS, "CSR arrays of a dense bool matrix"},
     {"negative_cycle", py_negative_cycle, METH_VARARGS, "gsp_negative_cycle: a list of vertices or None"},
     {"tree_csr", py_tree_csr, METH_VARARGS, "reconstruct_path's tree as CSR arrays"},

@@ -85,8 +85,7 @@ def _has_negative(spec):
     if spec[0] == "csr":
         d = spec[4]
         return d.size > 0 and d.dtype.kind in "fi" and d.min() < 0
-    D = spec[2]
-    return bool(np.any((D < 0) & np.isfinite(D) & (D != (spec[4] if spec[4] is not None else np.nan))))
+    return _core.has_negative(spec[2], spec[4])
 
 
 def _rows(ns, n, dtype):

@@ -275,3 +275,13 @@ def test_shortest_path_blocks_method_d_on_negative_weights_is_dijkstras():
     np.testing.assert_array_equal(np.vstack([D for _, D in blocks]), ref)
     with pytest.raises(gsp.NegativeCycleError):  # Johnson sees the cycle the sources cannot reach
         list(gsp.shortest_path_blocks(A, method="J", indices=[0]))
+
+
+def test_negative_arcs_of_a_dense_graph_are_read_as_scipy_reads_them():
+    W = np.array([[0, -1, 2], [-np.inf, 0, 1], [np.nan, -1, 0]], dtype=np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # null_value -1: no negative arc, no warning
+        np.testing.assert_array_equal(gsp.dijkstra(W, null_value=-1),
+                                      cg.dijkstra(cg.csgraph_from_dense(W, null_value=-1)))
+    with pytest.warns(UserWarning, match="negative weights"):
+        gsp.dijkstra(W, indices=0)
