@@ -53,23 +53,10 @@ echo "== Python package"
 
 echo "== NetworkX's own tests with gsp as the backend"
 # Every call of a function gsp implements (python/gsp/nx_backend.py) goes to
-# gsp; the others fall back to NetworkX. The selection: the test files of
-# those functions and of the NetworkX functions that call them (the whole
-# suite, run so, had done 15% of its tests after 5 minutes on 2 cores, its
-# time spent in functions gsp does not implement; test_distance_measures.py
-# passes too but takes 3 minutes of parametrized cases, so it is left out
-# here). 414 tests, 17 s on 2 cores. Deselected: two tests that pin the rotation of the
+# gsp; the others fall back to NetworkX. The whole suite: about 6700 tests,
+# 6 minutes on 2 cores. Deselected: two tests that pin the rotation of the
 # cycle NetworkX's Bellman-Ford happens to find; gsp returns the same cycle
 # starting at its smallest vertex (checked in python/tests/test_nx_backend.py).
-nx_dir=$("$GSP_PYTHON" -c 'import networkx, os; print(os.path.dirname(networkx.__file__))')
-nx_tests=()
-for t in algorithms/shortest_paths algorithms/tests/test_dag.py algorithms/tests/test_simple_paths.py \
-  algorithms/tests/test_chordal.py algorithms/tests/test_swap.py \
-  algorithms/tests/test_vitality.py algorithms/tests/test_perfect_graph.py \
-  algorithms/bipartite/tests/test_matching.py algorithms/flow/tests/test_mincost.py \
-  algorithms/flow/tests/test_networksimplex.py algorithms/centrality/tests/test_closeness_centrality.py; do
-  nx_tests+=("$nx_dir/$t")
-done
 (cd python/tests && NETWORKX_TEST_BACKEND=gsp NETWORKX_FALLBACK_TO_NX=True "$GSP_PYTHON" -m pytest -q -rs \
-  -p no:cacheprovider "${nx_tests[@]}" \
+  -p no:cacheprovider --pyargs networkx \
   -k "not (test_find_negative_cycle_longer_cycle or test_find_negative_cycle_single_edge)")
