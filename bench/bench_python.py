@@ -89,7 +89,7 @@ def main():
 
     cases = [("dense", int(n), int(n) * (int(n) - 1)) for n in a.dense.split(",") if n]
     cases += [("sparse", int(p.split(":")[0]), int(p.split(":")[1])) for p in a.sparse.split(",") if p]
-    ok, desc = gsp.cuda_available()
+    ok, desc = gsp.cuda_available(), gsp.cuda_info()
     print("gsp %s, scipy %s, threads %s, GPU: %s" % (gsp.__version__, __import__("scipy").__version__,
                                                      os.cpu_count(), desc if ok else "none (%s)" % desc))
     # warm-up: the GPU's context, the CUDA plugin and the thread pool start

@@ -35,16 +35,16 @@ __version__ = "%d.%d.%d" % (_core.VERSION_MAJOR, _core.VERSION_MINOR, _core.VERS
 
 
 def cuda_available():
-    """Whether this build has the CUDA backend and a usable GPU.
+    """Whether this build has the CUDA backend and a usable GPU (a bool).
 
-    Returns
-    -------
-    available : bool
-    description : str
-        The device, or why there is none.
+    `cuda_info` says which device, or why there is none.
     """
-    ok, desc, _ = _core.cuda_available()
-    return ok, desc
+    return bool(_core.cuda_available()[0])
+
+
+def cuda_info():
+    """A sentence naming the GPU gsp would use, or why there is none."""
+    return _core.cuda_available()[1]
 
 
 def set_threads(n):
@@ -58,7 +58,7 @@ def get_threads():
 
 
 __all__ = [
-    "DeviceArray", "GspError", "NegativeCycleError", "NULL_PRED", "bellman_ford", "closure", "cuda_available", "dijkstra",
+    "DeviceArray", "GspError", "NegativeCycleError", "NULL_PRED", "bellman_ford", "closure", "cuda_available", "cuda_info", "dijkstra",
     "floyd_warshall", "get_threads", "johnson", "last_run", "reconstruct_path", "set_threads", "shortest_path",
     "shortest_path_blocks", "StarFactor", "transitive_closure",
 ]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from . import _core
 from ._device import check_backend, closure_device
-from ._csgraph import _ALGO, _backend, _dtype, _has_negative, _indices, _run_apsp
+from ._csgraph import _ALGO, _backend, _dijkstra_negative, _dtype, _has_negative, _indices, _resolved_backend, _run_apsp, last_run, node_positions
 from ._graph import graph_spec, _is_networkx, _is_sparse
 
 _SEMIRING = {"min_plus": 0, "max_plus": 1, "max_min": 2, "min_max": 3, "or_and": 4}
@@ -24,7 +26,7 @@ def _zero(semiring, dt):
 
 
 def closure(csgraph, semiring="min_plus", *, directed=True, reflexive=True, dtype=None, backend="auto",
-            null_value=0.0, weight="weight", device=False):
+            null_value=0.0, weight="weight", device=False, round=False):
     """
     Kleene closure of a graph on a path semiring, as a dense matrix.
 
@@ -93,13 +95,18 @@ def closure(csgraph, semiring="min_plus", *, directed=True, reflexive=True, dtyp
         raise ValueError("semiring 'or_and' works on bool, the others on int32/int64/float32/float64")
     if dt not in (np.dtype(t) for t in (np.bool_, np.int32, np.int64, np.float32, np.float64)):
         raise ValueError("unsupported dtype %s" % dt)
-    spec, n = graph_spec(csgraph, dt, False, null_value, weight)
+    spec, n = graph_spec(csgraph, dt, False, null_value, weight, round)
     zero = _zero(semiring, dt)
     mode = 0 if directed else 2 if semiring in ("max_plus", "max_min") else 1
     if device:
-        return closure_device(spec, mode, _SEMIRING[semiring], reflexive, zero)
-    out = np.empty((n, n), dtype=dt)
-    _core.closure(spec, mode, _SEMIRING[semiring], reflexive, _backend(backend), out, zero)
+        out = closure_device(spec, mode, _SEMIRING[semiring], reflexive, zero)
+        ran = "cuda"
+    else:
+        out = np.empty((n, n), dtype=dt)
+        _core.closure(spec, mode, _SEMIRING[semiring], reflexive, _backend(backend), out, zero)
+        ran = _resolved_backend(backend)
+    last_run.clear()
+    last_run.update(method="closure", semiring=semiring, backend=ran)
     return out
 
 
@@ -120,7 +127,9 @@ def transitive_closure(G, reflexive=False, *, format="auto", backend="auto"):
         the self-loops of G itself.
     format : {'auto', 'dense', 'sparse', 'networkx'}, optional
         'dense' a bool ndarray, 'sparse' a scipy.sparse.csr_array of bool,
-        'networkx' a graph of G's class (or a DiGraph). 'auto': like the
+        'networkx' as ``networkx.transitive_closure`` gives it: a copy of
+        G (its class and attributes) with the closure's edges added (a
+        DiGraph for a matrix input). 'auto': like the
         input (networkx in, networkx out; sparse in, sparse out; else dense).
     backend : {'auto', 'cpu', 'cuda'}, optional
         Where to compute.
@@ -135,7 +144,11 @@ def transitive_closure(G, reflexive=False, *, format="auto", backend="auto"):
         raise ValueError("reflexive must be True, False or None")
     R = closure(G, "or_and", reflexive=bool(reflexive), backend=backend, dtype=np.bool_, null_value=0.0,
                 weight=None)
-    if reflexive is None:  # NetworkX keeps the graph's own self-loops and adds none
+    last_run["method"] = "transitive_closure"
+    # NetworkX keeps the graph's own self-loops and adds none with reflexive
+    # None, and with False on an undirected graph (its edge search never
+    # walks an edge back to where it started)
+    if reflexive is None or (reflexive is False and _is_networkx(G) and not G.is_directed()):
         spec, n = graph_spec(G, np.bool_, False, 0.0, None)
         loops = np.zeros(n, dtype=bool)
         if spec[0] == "csr":
@@ -149,22 +162,46 @@ def transitive_closure(G, reflexive=False, *, format="auto", backend="auto"):
     if format == "dense":
         return R
     if format == "sparse":
-        import scipy.sparse as sp
-        return sp.csr_array(R)
+        return _bool_csr(R)
     if format == "networkx":
-        import networkx as nx
-        nodes = list(G) if _is_networkx(G) else list(range(R.shape[0]))
-        H = G.__class__() if _is_networkx(G) and G.is_directed() else nx.DiGraph()
-        H.add_nodes_from(nodes)
-        r, c = np.nonzero(R)
-        H.add_edges_from((nodes[i], nodes[j]) for i, j in zip(r.tolist(), c.tolist()))
-        return H
+        return _closure_graph(G, R)
     raise ValueError("format must be 'auto', 'dense', 'sparse' or 'networkx'")
+
+
+def _bool_csr(R):
+    """R as a scipy csr_array of bool, its arrays built in C (no dense-to-COO pass)."""
+    import scipy.sparse as sp
+    n = R.shape[0]
+    indptr = np.empty(n + 1, dtype=np.int64)
+    nnz = _core.bool_csr(R, indptr, None)
+    # scipy's own choice of index type: int32 where every index fits
+    itype = np.int32 if max(nnz, n) < 2**31 else np.int64
+    indices = np.empty(nnz, dtype=itype)
+    _core.bool_csr(R, indptr, indices)
+    out = sp.csr_array((np.ones(nnz, dtype=bool), indices, indptr.astype(itype, copy=False)), shape=(n, n))
+    out.has_sorted_indices = True
+    return out
+
+
+def _closure_graph(G, R):
+    """networkx.transitive_closure's graph: a copy of G (its class, graph,
+    node and edge attributes) with an edge (u, v) added wherever R has one
+    and G has none; a DiGraph over 0..n-1 for a matrix input."""
+    import networkx as nx
+    if _is_networkx(G):
+        H, nodes = G.copy(), list(G)
+    else:
+        nodes = list(range(R.shape[0]))
+        H = nx.DiGraph()
+        H.add_nodes_from(nodes)
+    r, c = np.nonzero(R)
+    H.add_edges_from((nodes[i], nodes[j]) for i, j in zip(r.tolist(), c.tolist()) if not H.has_edge(nodes[i], nodes[j]))
+    return H
 
 
 def shortest_path_blocks(csgraph, block=4096, method="auto", directed=True, return_predecessors=False,
                          unweighted=False, indices=None, *, backend="auto", dtype=np.float64, null_value=0.0,
-                         weight="weight"):
+                         weight="weight", round=False):
     """
     All-pairs (or many-source) shortest paths, a block of result rows at a time.
 
@@ -178,9 +215,10 @@ def shortest_path_blocks(csgraph, block=4096, method="auto", directed=True, retu
     block : int, optional
         Sources per block (4096 by default).
     method : {'auto', 'D', 'J', 'BF'}, optional
-        'auto' relaxation for non-negative weights, Johnson's algorithm
-        otherwise (Floyd-Warshall computes every row at once and is not
-        offered here).
+        'auto' the library's pick (relaxation for non-negative weights,
+        Johnson's algorithm otherwise; Floyd-Warshall computes every row at
+        once and is not offered here); 'D' as `dijkstra` (scipy's search on
+        negative weights), 'J' Johnson, 'BF' Bellman-Ford.
     directed, return_predecessors, unweighted, indices, backend, dtype, null_value, weight
         As for `shortest_path`.
 
@@ -203,15 +241,23 @@ def shortest_path_blocks(csgraph, block=4096, method="auto", directed=True, retu
     if int(block) < 1:
         raise ValueError("block must be at least 1")
     dt = _dtype(dtype)
-    spec, n = graph_spec(csgraph, dt, unweighted, null_value, weight)
-    src, _ = _indices(indices, n)
+    spec, n = graph_spec(csgraph, dt, unweighted, null_value, weight, round)
+    src, _ = _indices(node_positions(csgraph, indices), n)
     if src is None:
         src = np.arange(n, dtype=np.int64)
-    negative = _has_negative(spec)
-    algo = _ALGO["J"] if negative or method == "J" else _ALGO["D"]
+    # 'auto' is the library's pick; 'D' on negative weights is dijkstra's
+    # (scipy's search), never a silent switch to Johnson
+    negative_d = method == "D" and _has_negative(spec)
+    if negative_d:
+        warnings.warn("Graph has negative weights: dijkstra will give inaccurate results if the graph "
+                      "contains negative cycles. Consider johnson or bellman_ford.", UserWarning, stacklevel=2)
+    algo = _ALGO[method] if method != "BF" else None
     for k0 in range(0, src.size, int(block)):
         rows = np.ascontiguousarray(src[k0:k0 + int(block)])
-        if method == "BF":
+        if negative_d:
+            out = _dijkstra_negative(spec, directed, rows, (rows.size,), np.inf, False, return_predecessors, dt)
+            D, P = out if return_predecessors else (out, None)
+        elif method == "BF":
             D = np.empty((rows.size, n), dtype=dt)
             P = np.empty((rows.size, n), dtype=np.int32) if return_predecessors else None
             _core.bellman_ford(spec, not directed, rows, _backend(backend), D, P)

@@ -13,6 +13,7 @@
 #include <Python.h>
 
 #include <gsp.h>
+#include <float.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -191,47 +192,71 @@ static gsp_matrix make_graph(PyObject *spec, int undirected) {
     }
     const gsp_type t = type_of(tc);
     const size_t ts = gsp_type_size(t), cells = (size_t)n * (size_t)n;
+    /* the values: float64 or float32, converted to the type here, in the
+     * same pass that reads the non-edges (no numpy pass over n^2 values) */
     Py_buffer v;
-    if (get_buffer(PyTuple_GET_ITEM(spec, 2), &v, (Py_ssize_t)ts, (Py_ssize_t)cells, false, "dense graph") < 0)
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    if ((v.itemsize != 4 && v.itemsize != 8) || v.len != (Py_ssize_t)(cells * (size_t)v.itemsize)) {
+      PyErr_SetString(PyExc_ValueError, "gsp._core: dense graph: n x n float32 or float64 values expected");
+      PyBuffer_Release(&v);
       return NULL;
+    }
     void *x = malloc((cells > 0 ? cells : 1) * ts);
     if (!x) {
       PyBuffer_Release(&v);
       PyErr_NoMemory();
       return NULL;
     }
-    /* one pass: non-edges to +inf (the absent value), then the lighter of
+    size_t bad = (size_t)-1; /* first arc the type cannot hold (float64 to float32: overflow, underflow) */
+                             /* one pass: non-edges to +inf (the absent value), then the lighter of
      * both directions when undirected */
-#define GSP_PY_DENSE(T)                                                                             \
-  do {                                                                                              \
-    const T *s = v.buf;                                                                             \
-    T *d = x;                                                                                       \
-    const T inf = (T)INFINITY;                                                                      \
-    for (size_t k = 0; k < cells; k++) {                                                            \
-      const T a = s[k];                                                                             \
-      d[k] = (isnan(a) || isinf(a) || (has_null && (double)a == null_value)) ? inf : a;             \
-    }                                                                                               \
-    if (undirected)                                                                                 \
-      for (Py_ssize_t i = 0; i < n; i++)                                                            \
-        for (Py_ssize_t j = i + 1; j < n; j++) {                                                    \
-          T *a = d + (size_t)i * (size_t)n + (size_t)j, *b = d + (size_t)j * (size_t)n + (size_t)i; \
-          const T m = *a == inf ? *b : *b == inf ? *a : (undirected == 2) == (*b > *a) ? *b : *a;   \
-          *a = *b = m;                                                                              \
-        }                                                                                           \
+#define GSP_PY_DENSE(S, T)                                                                                            \
+  do {                                                                                                                \
+    const S *s = v.buf;                                                                                               \
+    T *d = x;                                                                                                         \
+    const T inf = (T)INFINITY;                                                                                        \
+    for (size_t k = 0; k < cells; k++) {                                                                              \
+      const S a = s[k];                                                                                               \
+      if (isnan(a) || isinf(a) || (has_null && (double)a == null_value)) {                                            \
+        d[k] = inf;                                                                                                   \
+        continue;                                                                                                     \
+      }                                                                                                               \
+      const T c = (T)a;                                                                                               \
+      if (sizeof(T) < sizeof(S) && (isinf(c) || (a != 0 && fabs((double)c) < FLT_MIN)) && bad == (size_t)-1) bad = k; \
+      d[k] = c;                                                                                                       \
+    }                                                                                                                 \
+    if (undirected)                                                                                                   \
+      for (Py_ssize_t i = 0; i < n; i++)                                                                              \
+        for (Py_ssize_t j = i + 1; j < n; j++) {                                                                      \
+          T *a = d + (size_t)i * (size_t)n + (size_t)j, *b = d + (size_t)j * (size_t)n + (size_t)i;                   \
+          const T m = *a == inf ? *b : *b == inf ? *a : (undirected == 2) == (*b > *a) ? *b : *a;                     \
+          *a = *b = m;                                                                                                \
+        }                                                                                                             \
   } while (0)
     Py_BEGIN_ALLOW_THREADS if (t == GSP_FP32) {
       const float inf = INFINITY;
-      GSP_PY_DENSE(float);
-      info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
+      if (v.itemsize == 8) GSP_PY_DENSE(double, float);
+      else GSP_PY_DENSE(float, float);
+      if (bad == (size_t)-1) info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
     }
     else {
       const double inf = INFINITY;
-      GSP_PY_DENSE(double);
+      if (v.itemsize == 8) GSP_PY_DENSE(double, double);
+      else GSP_PY_DENSE(float, double);
       info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
     }
     Py_END_ALLOW_THREADS
 #undef GSP_PY_DENSE
         free(x);
+    if (bad != (size_t)-1) {
+      const double a = ((const double *)v.buf)[bad];
+      char msg[160];
+      snprintf(msg, sizeof msg, "weight %.17g at (%zu, %zu) %s float32", a, bad / (size_t)n, bad % (size_t)n,
+               fabs(a) > 1 ? "overflows" : "underflows");
+      PyErr_SetString(PyExc_ValueError, msg);
+      PyBuffer_Release(&v);
+      return NULL;
+    }
     PyBuffer_Release(&v);
     if (info != GSP_SUCCESS) {
       raise_info(info, NULL);
@@ -315,6 +340,284 @@ static int on_rows(void *vctx, gsp_index first, gsp_index nrows, const void *dis
   const int stop = PyErr_CheckSignals();
   c->ts = PyEval_SaveThread();
   return stop ? 1 : 0;
+}
+
+/* ---- dijkstra with negative weights ----------------------------------------- */
+
+/* One label-correcting search (a FIFO of vertices whose distance dropped)
+ * from the ns sources at distance 0, relaxing an arc only when the new
+ * distance is at most limit: the answer scipy's dijkstra gives with
+ * negative weights, where a vertex is searched again whenever its distance
+ * drops and `limit` prunes every tentative distance. A vertex queued n + 1
+ * times lies behind a negative cycle (scipy's loop never ends there): -1.
+ * d, p, o: n items each (p, o may be NULL). */
+static int relax_limited(gsp_index n, const int64_t *rp, const int64_t *ci, const double *w, const int64_t *src,
+                         gsp_index ns, double limit, double *d, int32_t *p, int32_t *o, gsp_index *queue,
+                         gsp_index *count, char *queued) {
+  for (gsp_index v = 0; v < n; v++) d[v] = INFINITY, count[v] = 0, queued[v] = 0;
+  if (p)
+    for (gsp_index v = 0; v < n; v++) p[v] = -9999;
+  if (o)
+    for (gsp_index v = 0; v < n; v++) o[v] = -9999;
+  gsp_index head = 0, len = 0; /* ring buffer of n slots: a vertex is queued at most once at a time */
+  for (gsp_index k = 0; k < ns; k++) {
+    const gsp_index s = (gsp_index)src[k];
+    if (queued[s]) continue;
+    d[s] = 0.0, queued[s] = 1;
+    if (o) o[s] = (int32_t)s;
+    queue[(head + len++) % n] = s;
+  }
+  while (len) {
+    const gsp_index u = queue[head];
+    head = (head + 1) % n, len--;
+    queued[u] = 0;
+    if (++count[u] > n) return -1;
+    for (int64_t e = rp[u]; e < rp[u + 1]; e++) {
+      const gsp_index v = (gsp_index)ci[e];
+      const double nd = d[u] + w[e];
+      if (nd < d[v] && nd <= limit) {
+        d[v] = nd;
+        if (p) p[v] = (int32_t)u;
+        if (o) o[v] = o[u];
+        if (!queued[v]) queued[v] = 1, queue[(head + len++) % n] = v;
+      }
+    }
+  }
+  return 0;
+}
+
+/* dijkstra_limited(indptr, indices, data, sources, limit, min_only, dist, pred, origin): CSR of int64, int64,
+ * float64; sources int64; dist float64 (ns x n, or n with min_only), pred / origin int32 of the same shape
+ * or None. Raises NegativeCycleError where a negative cycle is reachable within limit. */
+static PyObject *py_dijkstra_limited(PyObject *self, PyObject *args) {
+  PyObject *orp, *oci, *ow, *osrc, *od, *op, *oo;
+  double limit;
+  int min_only;
+  if (!PyArg_ParseTuple(args, "OOOOdpOOO", &orp, &oci, &ow, &osrc, &limit, &min_only, &od, &op, &oo)) return NULL;
+  Py_buffer vrp = {0}, vci = {0}, vw = {0}, vs = {0}, vd = {0}, vp = {0}, vo = {0};
+  PyObject *ret = NULL;
+  if (get_buffer(orp, &vrp, 8, -1, false, "indptr") < 0) goto done;
+  const gsp_index n = (gsp_index)(vrp.len / 8) - 1;
+  if (get_buffer(oci, &vci, 8, -1, false, "indices") < 0 || get_buffer(ow, &vw, 8, vci.len / 8, false, "data") < 0 ||
+      get_buffer(osrc, &vs, 8, -1, false, "sources") < 0)
+    goto done;
+  const gsp_index ns = (gsp_index)(vs.len / 8), rows = min_only ? 1 : ns;
+  if (get_buffer(od, &vd, 8, (Py_ssize_t)(rows * n), true, "dist") < 0) goto done;
+  if (op != Py_None && get_buffer(op, &vp, 4, (Py_ssize_t)(rows * n), true, "predecessors") < 0) goto done;
+  if (oo != Py_None && get_buffer(oo, &vo, 4, (Py_ssize_t)n, true, "sources") < 0) goto done;
+  gsp_index *queue = malloc((size_t)(n ? n : 1) * sizeof *queue), *count = malloc((size_t)(n ? n : 1) * sizeof *count);
+  char *queued = malloc((size_t)(n ? n : 1));
+  int bad = 0;
+  if (!queue || !count || !queued) {
+    free(queue), free(count), free(queued);
+    PyErr_NoMemory();
+    goto done;
+  }
+  Py_BEGIN_ALLOW_THREADS for (gsp_index k = 0; k < rows && !bad; k++) {
+    const int64_t *s = (const int64_t *)vs.buf + (min_only ? 0 : k);
+    bad = relax_limited(n, vrp.buf, vci.buf, vw.buf, s, min_only ? ns : 1, limit, (double *)vd.buf + k * n,
+                        vp.obj ? (int32_t *)vp.buf + k * n : NULL, vo.obj ? vo.buf : NULL, queue, count, queued);
+  }
+  Py_END_ALLOW_THREADS free(queue), free(count), free(queued);
+  if (bad) {
+    PyObject *exc = PyObject_CallFunction(NegativeCycleError ? NegativeCycleError : PyExc_RuntimeError, "s",
+                                          "a negative cycle is reachable from the sources within the limit");
+    if (exc) {
+      PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+      Py_DECREF(exc);
+    }
+    goto done;
+  }
+  ret = Py_NewRef(Py_None);
+done:
+  release(&vrp), release(&vci), release(&vw), release(&vs), release(&vd), release(&vp), release(&vo);
+  return ret;
+}
+
+/* ---- reconstruct_path ---------------------------------------------------------- */
+
+/* Weight of arc u -> v in a canonical CSR (sorted columns), or NAN. */
+static double arc_weight(const int64_t *rp, const int64_t *ci, const double *w, int64_t u, int64_t v) {
+  int64_t lo = rp[u], hi = rp[u + 1];
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (ci[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < rp[u + 1] && ci[lo] == v ? w[lo] : NAN;
+}
+
+/* tree_csr(indptr, indices, data, pred, directed, out_indptr, out_indices, out_data) -> -1, or the first vertex
+ * whose predecessor is not an arc. The graph: canonical CSR (int64, int64, float64); pred: n int32 (-9999:
+ * none); the tree's CSR (row = predecessor) is written to out_* (n + 1, and one entry per vertex with a
+ * predecessor). Undirected: the lighter of both directions. */
+static PyObject *py_tree_csr(PyObject *self, PyObject *args) {
+  PyObject *orp, *oci, *ow, *op, *oorp, *ooci, *oow;
+  int directed;
+  if (!PyArg_ParseTuple(args, "OOOOpOOO", &orp, &oci, &ow, &op, &directed, &oorp, &ooci, &oow)) return NULL;
+  Py_buffer vrp = {0}, vci = {0}, vw = {0}, vp = {0}, vorp = {0}, voci = {0}, vow = {0};
+  PyObject *ret = NULL;
+  if (get_buffer(orp, &vrp, 8, -1, false, "indptr") < 0) goto done;
+  const int64_t n = (int64_t)(vrp.len / 8) - 1;
+  if (get_buffer(oci, &vci, 8, -1, false, "indices") < 0 || get_buffer(ow, &vw, 8, vci.len / 8, false, "data") < 0 ||
+      get_buffer(op, &vp, 4, (Py_ssize_t)n, false, "predecessors") < 0 ||
+      get_buffer(oorp, &vorp, 8, (Py_ssize_t)n + 1, true, "tree indptr") < 0 ||
+      get_buffer(ooci, &voci, 8, -1, true, "tree indices") < 0 ||
+      get_buffer(oow, &vow, 8, voci.len / 8, true, "tree data") < 0)
+    goto done;
+  const int64_t *rp = vrp.buf, *ci = vci.buf;
+  const double *w = vw.buf;
+  const int32_t *pred = vp.buf;
+  int64_t *trp = vorp.buf, *tci = voci.buf;
+  double *tw = vow.buf;
+  const int64_t cap = (int64_t)(voci.len / 8);
+  int64_t bad = -1;
+  Py_BEGIN_ALLOW_THREADS memset(trp, 0, (size_t)(n + 1) * sizeof *trp);
+  for (int64_t v = 0; v < n && bad < 0; v++)
+    if (pred[v] != -9999) {
+      if (pred[v] < 0 || pred[v] >= n) bad = v;
+      else trp[pred[v] + 1]++;
+    }
+  for (int64_t u = 0; u < n; u++) trp[u + 1] += trp[u];
+  if (bad < 0 && trp[n] != cap) bad = n; /* cannot happen: the caller counted */
+  /* heads in increasing order within each row: a canonical CSR */
+  for (int64_t v = 0; v < n && bad < 0; v++) {
+    if (pred[v] == -9999) continue;
+    const int64_t u = pred[v];
+    double x = arc_weight(rp, ci, w, u, v);
+    if (!directed) {
+      const double y = arc_weight(rp, ci, w, v, u);
+      x = isnan(x) ? y : isnan(y) ? x : fmin(x, y);
+    }
+    if (isnan(x)) bad = v;
+    const int64_t at = trp[u]++;
+    tci[at] = v, tw[at] = x;
+  }
+  /* the fill advanced every row start to the next one's: shift back */
+  for (int64_t u = n; u > 0; u--) trp[u] = trp[u - 1];
+  trp[0] = 0;
+  Py_END_ALLOW_THREADS ret = PyLong_FromLongLong(bad);
+done:
+  release(&vrp), release(&vci), release(&vw), release(&vp), release(&vorp), release(&voci), release(&vow);
+  return ret;
+}
+
+/* negative_cycle(spec) -> the vertices of a negative cycle (gsp_negative_cycle), or None. */
+static PyObject *py_negative_cycle(PyObject *self, PyObject *args) {
+  PyObject *spec;
+  if (!PyArg_ParseTuple(args, "O", &spec)) return NULL;
+  gsp_matrix A = make_graph(spec, 0);
+  if (!A) return NULL;
+  gsp_index n = 0, len = 0;
+  gsp_matrix_nrows(&n, A);
+  gsp_index *buf = malloc((size_t)(n ? n : 1) * sizeof *buf);
+  PyObject *ret = NULL;
+  if (!buf) {
+    gsp_matrix_free(&A);
+    return PyErr_NoMemory();
+  }
+  len = n;
+  gsp_info info = GSP_NO_VALUE;
+  if (n) {
+    Py_BEGIN_ALLOW_THREADS info = gsp_negative_cycle(buf, &len, A, NULL);
+    Py_END_ALLOW_THREADS
+  }
+  if (info == GSP_NO_VALUE) {
+    ret = Py_NewRef(Py_None);
+  } else if (info != GSP_SUCCESS) {
+    raise_info(info, NULL);
+  } else if ((ret = PyList_New((Py_ssize_t)len))) {
+    for (gsp_index k = 0; k < len; k++) {
+      PyObject *v = PyLong_FromUnsignedLongLong(buf[k]);
+      if (!v) {
+        Py_CLEAR(ret);
+        break;
+      }
+      PyList_SET_ITEM(ret, (Py_ssize_t)k, v);
+    }
+  }
+  free(buf);
+  gsp_matrix_free(&A);
+  return ret;
+}
+
+/* bool_csr(R, indptr, indices): the CSR structure of an n x n bool matrix R.
+ * indices None: count only (indptr, n + 1 int64, filled; returns nnz). Else
+ * indices (nnz items of 4 or 8 bytes) is filled with the columns, row by
+ * row in order: arrays scipy.sparse.csr_array adopts as they are. */
+static PyObject *py_bool_csr(PyObject *self, PyObject *args) {
+  PyObject *oR, *op, *oi;
+  if (!PyArg_ParseTuple(args, "OOO", &oR, &op, &oi)) return NULL;
+  Py_buffer vr = {0}, vp = {0}, vi = {0};
+  PyObject *ret = NULL;
+  if (get_buffer(op, &vp, 8, -1, true, "indptr") < 0) goto done;
+  const size_t n = (size_t)(vp.len / 8) - 1;
+  if (get_buffer(oR, &vr, 1, (Py_ssize_t)(n * n), false, "matrix") < 0) goto done;
+  if (oi != Py_None && PyObject_GetBuffer(oi, &vi, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) goto done;
+  const unsigned char *R = vr.buf;
+  int64_t *rp = vp.buf;
+  int ok = 1;
+  Py_BEGIN_ALLOW_THREADS if (oi == Py_None) {
+    rp[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+      const unsigned char *row = R + i * n;
+      int64_t c = 0;
+      for (size_t j = 0; j < n; j++) c += row[j] != 0;
+      rp[i + 1] = rp[i] + c;
+    }
+  }
+  else if ((size_t)vi.len != (size_t)rp[n] * (size_t)vi.itemsize || (vi.itemsize != 4 && vi.itemsize != 8)) {
+    ok = 0;
+  }
+  else {
+    for (size_t i = 0; i < n; i++) {
+      const unsigned char *row = R + i * n;
+      int64_t at = rp[i];
+      if (vi.itemsize == 4) {
+        int32_t *ci = vi.buf;
+        for (size_t j = 0; j < n; j++)
+          if (row[j]) ci[at++] = (int32_t)j;
+      } else {
+        int64_t *ci = vi.buf;
+        for (size_t j = 0; j < n; j++)
+          if (row[j]) ci[at++] = (int64_t)j;
+      }
+    }
+  }
+  Py_END_ALLOW_THREADS if (!ok) {
+    PyErr_SetString(PyExc_ValueError, "gsp._core: bool_csr: indices of the counted size expected");
+    goto done;
+  }
+  ret = PyLong_FromLongLong(n ? rp[n] : 0);
+done:
+  release(&vr), release(&vp), release(&vi);
+  return ret;
+}
+
+/* has_negative(values, null_value): whether a dense float32/float64 graph
+ * has an arc below zero (NaN, +-inf and null_value are non-edges): one C
+ * pass instead of numpy's several. */
+static PyObject *py_has_negative(PyObject *self, PyObject *args) {
+  PyObject *ov, *onull;
+  if (!PyArg_ParseTuple(args, "OO", &ov, &onull)) return NULL;
+  const int has_null = onull != Py_None;
+  const double null_value = has_null ? PyFloat_AsDouble(onull) : 0.0;
+  if (PyErr_Occurred()) return NULL;
+  Py_buffer v;
+  if (PyObject_GetBuffer(ov, &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+  if (v.itemsize != 4 && v.itemsize != 8) {
+    PyBuffer_Release(&v);
+    PyErr_SetString(PyExc_ValueError, "gsp._core: has_negative: float32 or float64 values expected");
+    return NULL;
+  }
+  const size_t k = (size_t)(v.len / v.itemsize);
+  int neg = 0;
+  Py_BEGIN_ALLOW_THREADS for (size_t i = 0; i < k && !neg; i++) {
+    const double a = v.itemsize == 8 ? ((const double *)v.buf)[i] : (double)((const float *)v.buf)[i];
+    neg = a < 0 && !isinf(a) && !(has_null && a == null_value);
+  }
+  Py_END_ALLOW_THREADS PyBuffer_Release(&v);
+  return PyBool_FromLong(neg);
 }
 
 /* ---- calls ----------------------------------------------------------------- */
@@ -993,6 +1296,11 @@ static PyMethodDef methods[] = {
     {"apsp", py_apsp, METH_VARARGS, "gsp_apsp with a row callback into preallocated arrays"},
     {"bellman_ford", py_bellman_ford, METH_VARARGS, "gsp_bellman_ford once per source"},
     {"nearest", py_nearest, METH_VARARGS, "gsp_nearest_source"},
+    {"has_negative", py_has_negative, METH_VARARGS, "whether a dense graph has a negative arc"},
+    {"bool_csr", py_bool_csr, METH_VARARGS, "CSR arrays of a dense bool matrix"},
+    {"negative_cycle", py_negative_cycle, METH_VARARGS, "gsp_negative_cycle: a list of vertices or None"},
+    {"tree_csr", py_tree_csr, METH_VARARGS, "reconstruct_path's tree as CSR arrays"},
+    {"dijkstra_limited", py_dijkstra_limited, METH_VARARGS, "scipy's dijkstra on negative weights"},
     {"closure", py_closure, METH_VARARGS, "gsp_closure_ext, exported densely"},
     {"closure_device", py_closure_device, METH_VARARGS, "gsp_closure_ext on the GPU, left on the device"},
     {"cuda_available", py_cuda_available, METH_NOARGS, "(available, description, device count)"},

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _core
 from ._device import check_backend, closure_device
-from ._graph import graph_spec, _is_sparse
+from ._graph import graph_spec, _is_networkx, _is_sparse, _min_duplicates
 
 NULL_PRED = -9999
 _ALGO = {"auto": 0, "FW": 1, "D": 2, "J": 3}
@@ -29,11 +29,43 @@ def _backend(backend):
         raise ValueError("backend must be 'auto', 'cpu' or 'cuda', not %r" % (backend,)) from None
 
 
+def _resolved_backend(backend):
+    """Where a call other than gsp_apsp ran: the backend asked for; under
+    'auto' the CPU when this build has no usable GPU, else 'auto' (those
+    library calls do not report their pick, and a guess could be wrong)."""
+    if backend != "auto":
+        return backend
+    return "auto" if _core.cuda_available()[0] else "cpu"
+
+
 def _dtype(dtype):
     dt = np.dtype(dtype)
     if dt not in (np.dtype(np.float64), np.dtype(np.float32)):
         raise ValueError("dtype must be float64 or float32, not %s" % dt)
     return dt
+
+
+def node_positions(G, indices):
+    """NetworkX input: `indices` as node labels (a node, or a list of them)
+    turned into positions in ``list(G)``; a value that is not a node of G is
+    kept as a position."""
+    if indices is None or not _is_networkx(G):
+        return indices
+    pos = {v: k for k, v in enumerate(G)}
+
+    def one(x):
+        try:
+            return pos[x] if x in pos else x
+        except TypeError:  # an unhashable value: not a label
+            return x
+    try:
+        if indices in pos:
+            return pos[indices]
+    except TypeError:
+        pass
+    if isinstance(indices, (list, tuple)):
+        return [one(x) for x in indices]
+    return indices
 
 
 def _indices(indices, n):
@@ -53,8 +85,7 @@ def _has_negative(spec):
     if spec[0] == "csr":
         d = spec[4]
         return d.size > 0 and d.dtype.kind in "fi" and d.min() < 0
-    D = spec[2]
-    return bool(np.any((D < 0) & np.isfinite(D) & (D != (spec[4] if spec[4] is not None else np.nan))))
+    return _core.has_negative(spec[2], spec[4])
 
 
 def _rows(ns, n, dtype):
@@ -95,7 +126,7 @@ def _shape(dist, pred, shape, return_predecessors):
 
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False, unweighted=False,
                   overwrite=False, indices=None, *, backend="auto", dtype=np.float64, null_value=0.0,
-                  weight="weight", device=False):
+                  weight="weight", device=False, round=False):
     """
     Perform a shortest-path graph search on a directed or undirected graph.
 
@@ -116,8 +147,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         'auto' (default) lets gsp's cost model choose among Floyd-Warshall,
         multi-source relaxation and Johnson. 'FW' Floyd-Warshall (blocked
         closure, ``O[N^3]``); 'D' Dijkstra-like multi-source relaxation
-        (non-negative weights; with negative weights a warning is given, as
-        scipy does, and Johnson's algorithm runs); 'J' Johnson's algorithm;
+        (with negative weights a warning is given and the search is
+        scipy's, as `dijkstra` describes); 'J' Johnson's algorithm;
         'BF' Bellman-Ford, once per source.
     directed : bool, optional
         If True (default), find the shortest path on a directed graph: only
@@ -133,7 +164,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         Accepted for scipy compatibility; the input is never modified.
     indices : array_like or int, optional
         If specified, only compute the paths from the points at the given
-        indices. Incompatible with method == 'FW'.
+        indices (node labels for a NetworkX graph). Incompatible with
+        method == 'FW'.
     backend : {'auto', 'cpu', 'cuda'}, optional
         Where to compute. 'cuda' raises ``GspError`` without a usable GPU.
     dtype : {numpy.float64, numpy.float32}, optional
@@ -198,7 +230,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     dt = _dtype(dtype)
     if device:
         _check_device(method, indices, return_predecessors, backend)
-    spec, n = graph_spec(csgraph, dt, unweighted, null_value, weight)
+    spec, n = graph_spec(csgraph, dt, unweighted, null_value, weight, round)
     if device:
         # the reflexive min_plus closure is Floyd-Warshall's distance matrix
         D = closure_device(spec, 0 if directed else 1, 0, True, np.inf)
@@ -207,14 +239,14 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         return D
     if method == "FW" and indices is not None:
         raise ValueError("Cannot specify indices with method == 'FW'.")
-    src, shape = _indices(indices, n)
+    src, shape = _indices(node_positions(csgraph, indices), n)
     if method == "BF":
         return _bellman_ford(spec, directed, src, shape, return_predecessors, backend, dt)
     algo = _ALGO[method]
     if method == "D" and _has_negative(spec):
         warnings.warn("Graph has negative weights: dijkstra will give inaccurate results if the graph "
                       "contains negative cycles. Consider johnson or bellman_ford.", UserWarning, stacklevel=2)
-        algo = _ALGO["J"]
+        return _dijkstra_negative(spec, directed, src, shape, np.inf, False, return_predecessors, dt)
     dist, pred = _run_apsp(spec, directed, src, algo, backend, None, dt, return_predecessors)
     return _shape(dist, pred, shape, return_predecessors)
 
@@ -233,7 +265,7 @@ def _check_device(method, indices, return_predecessors, backend):
 
 
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False, overwrite=False, *,
-                   backend="auto", dtype=np.float64, null_value=0.0, weight="weight", device=False):
+                   backend="auto", dtype=np.float64, null_value=0.0, weight="weight", device=False, round=False):
     """
     Compute the shortest path lengths using the Floyd-Warshall algorithm.
 
@@ -271,11 +303,11 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
         If there are negative cycles in the graph.
     """
     return shortest_path(csgraph, "FW", directed, return_predecessors, unweighted, overwrite, backend=backend,
-                         dtype=dtype, null_value=null_value, weight=weight, device=device)
+                         dtype=dtype, null_value=null_value, weight=weight, device=device, round=round)
 
 
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, limit=np.inf,
-             min_only=False, *, backend="auto", dtype=np.float64, null_value=0.0, weight="weight"):
+             min_only=False, *, backend="auto", dtype=np.float64, null_value=0.0, weight="weight", round=False):
     """
     Dijkstra algorithm: shortest paths from sources on a graph with non-negative weights.
 
@@ -328,38 +360,81 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     Notes
     -----
     With negative weights a warning is given, as scipy gives it, and the
-    distances are then computed exactly by Johnson's algorithm.
+    search is scipy's: a vertex is searched again whenever its distance
+    drops, and `limit` prunes every tentative distance (a vertex reached
+    only through one farther than `limit` stays at ``np.inf``), on the
+    CPU. Where scipy's search would never end (a negative cycle reachable
+    from the sources within `limit`), gsp raises NegativeCycleError.
     """
     dt = _dtype(dtype)
     if limit < 0:
         raise ValueError("limit must be >= 0")
-    spec, n = graph_spec(csgraph, dt, unweighted, null_value, weight)
-    src, shape = _indices(indices, n)
+    spec, n = graph_spec(csgraph, dt, unweighted, null_value, weight, round)
+    src, shape = _indices(node_positions(csgraph, indices), n)
     cutoff = None if np.isinf(limit) else float(limit)
     negative = _has_negative(spec)
     if negative:
         warnings.warn("Graph has negative weights: dijkstra will give inaccurate results if the graph "
                       "contains negative cycles. Consider johnson or bellman_ford.", UserWarning, stacklevel=2)
+        return _dijkstra_negative(spec, directed, src, shape, limit, min_only, return_predecessors, dt)
     if min_only:
         if src is None:
             src = np.arange(n, dtype=np.int64)
         dist = np.empty(n, dtype=dt)
         pred = np.empty(n, dtype=np.int32) if return_predecessors else None
         origin = np.empty(n, dtype=np.int32) if return_predecessors else None
-        if n and src.size and not negative:
+        if n and src.size:
             _core.nearest(spec, not directed, src, _backend(backend), cutoff, dist, pred, origin)
-        elif n:
-            rows, P = _run_apsp(spec, directed, src, _ALGO["J"], backend, cutoff, dt, True)
-            best = np.argmin(rows, axis=0) if src.size else np.zeros(n, np.int64)
-            cols = np.arange(n)
-            dist[:] = rows[best, cols] if src.size else np.inf
+        else:
+            dist[:] = np.inf
             if return_predecessors:
-                reach = np.isfinite(dist)
-                pred[:] = np.where(reach, P[best, cols], NULL_PRED)
-                origin[:] = np.where(reach, src[best], NULL_PRED)
+                pred[:] = NULL_PRED
+                origin[:] = NULL_PRED
+        last_run.clear()
+        last_run.update(method="D", backend=_resolved_backend(backend))
         return (dist, pred, origin) if return_predecessors else dist
-    algo = _ALGO["J"] if negative else _ALGO["D"]
-    dist, pred = _run_apsp(spec, directed, src, algo, backend, cutoff, dt, return_predecessors)
+    dist, pred = _run_apsp(spec, directed, src, _ALGO["D"], backend, cutoff, dt, return_predecessors)
+    return _shape(dist, pred, shape, return_predecessors)
+
+
+def _csr64(spec, directed):
+    """int64/int64/float64 CSR arrays of the graph (both directions, the lighter, when undirected)."""
+    n = spec[1]
+    if spec[0] == "csr" and directed:  # graph_spec's CSR is canonical already
+        return (np.asarray(spec[2], np.int64), np.asarray(spec[3], np.int64),
+                np.asarray(spec[4], np.float64))
+    if spec[0] == "csr":
+        r = np.repeat(np.arange(n, dtype=np.int64), np.diff(spec[2]))
+        c, w = np.asarray(spec[3], np.int64), np.asarray(spec[4], np.float64)
+    else:
+        D = spec[2]
+        edge = np.isfinite(D) & ((D != spec[4]) if spec[4] is not None else True)
+        r, c = np.nonzero(edge)
+        w = D[edge].astype(np.float64)
+    if not directed:
+        r, c, w = np.concatenate([r, c]), np.concatenate([c, r]), np.concatenate([w, w])
+    return _min_duplicates(n, r, c, w, np.float64)
+
+
+def _dijkstra_negative(spec, directed, src, shape, limit, min_only, return_predecessors, dt):
+    """scipy's dijkstra on negative weights: a vertex is searched again when its
+    distance drops, `limit` prunes tentative distances; where scipy's search
+    never ends (a negative cycle reachable within the limit), NegativeCycleError."""
+    n = spec[1]
+    indptr, indices, data = _csr64(spec, directed)
+    if src is None:
+        src = np.arange(n, dtype=np.int64)
+    rows = 1 if min_only else src.size
+    dist = np.empty((rows, n), dtype=np.float64)
+    pred = np.empty((rows, n), dtype=np.int32) if return_predecessors else None
+    origin = np.empty(n, dtype=np.int32) if return_predecessors and min_only else None
+    if n:
+        _core.dijkstra_limited(indptr, indices, data, src, float(limit), bool(min_only), dist, pred, origin)
+    last_run.clear()
+    last_run.update(method="D", backend="cpu")
+    dist = dist.astype(dt, copy=False)
+    if min_only:
+        return (dist[0], pred[0], origin) if return_predecessors else dist[0]
     return _shape(dist, pred, shape, return_predecessors)
 
 
@@ -370,12 +445,12 @@ def _bellman_ford(spec, directed, src, shape, return_predecessors, backend, dt):
     pred = np.empty((ns, n), dtype=np.int32) if return_predecessors else None
     _core.bellman_ford(spec, not directed, src, _backend(backend), dist, pred)
     last_run.clear()
-    last_run.update(method="BF", backend=backend if backend != "auto" else "auto")
+    last_run.update(method="BF", backend=_resolved_backend(backend))
     return _shape(dist, pred, shape, return_predecessors)
 
 
 def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, *,
-                 backend="auto", dtype=np.float64, null_value=0.0, weight="weight"):
+                 backend="auto", dtype=np.float64, null_value=0.0, weight="weight", round=False):
     """
     Compute the shortest path lengths using the Bellman-Ford algorithm.
 
@@ -415,13 +490,13 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
         If a source reaches a negative cycle.
     """
     dt = _dtype(dtype)
-    spec, n = graph_spec(csgraph, dt, unweighted, null_value, weight)
-    src, shape = _indices(indices, n)
+    spec, n = graph_spec(csgraph, dt, unweighted, null_value, weight, round)
+    src, shape = _indices(node_positions(csgraph, indices), n)
     return _bellman_ford(spec, directed, src, shape, return_predecessors, backend, dt)
 
 
 def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, *,
-            backend="auto", dtype=np.float64, null_value=0.0, weight="weight"):
+            backend="auto", dtype=np.float64, null_value=0.0, weight="weight", round=False):
     """
     Compute the shortest path lengths using Johnson's algorithm.
 
@@ -460,7 +535,7 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
         If there is a negative cycle anywhere in the graph.
     """
     return shortest_path(csgraph, "J", directed, return_predecessors, unweighted, indices=indices,
-                         backend=backend, dtype=dtype, null_value=null_value, weight=weight)
+                         backend=backend, dtype=dtype, null_value=null_value, weight=weight, round=round)
 
 
 def reconstruct_path(csgraph, predecessors, directed=True, *, null_value=0.0, weight="weight"):
@@ -483,6 +558,13 @@ def reconstruct_path(csgraph, predecessors, directed=True, *, null_value=0.0, we
         point i to point j along paths csgraph[i, j]. If False, the lighter
         of csgraph[i, j] and csgraph[j, i].
 
+    Raises
+    ------
+    ValueError
+        Where a predecessor is not an arc of the graph (scipy stores a
+        weight of 0 or +inf there; gsp refuses rather than make up an
+        arc).
+
     Returns
     -------
     cstree : csr matrix or csr array
@@ -495,28 +577,17 @@ def reconstruct_path(csgraph, predecessors, directed=True, *, null_value=0.0, we
     pred = np.asarray(predecessors)
     if pred.shape != (n,):
         raise ValueError("predecessors must be a length-N array")
-    heads = np.nonzero(pred != NULL_PRED)[0]
-    tails = pred[heads].astype(np.int64)
-    if spec[0] == "dense":
-        D = spec[2].astype(np.float64, copy=True)
-        D[np.isnan(D) | np.isinf(D) | ((D == spec[4]) if spec[4] is not None else False)] = np.inf
-        W = D if directed else np.minimum(D, D.T)
-        w = W[tails, heads]
-    else:
-        A = sp.csr_array((spec[4], spec[3], spec[2]), shape=(n, n))
-        w = _lookup(A, tails, heads)
-        if not directed:
-            w = np.fmin(w, _lookup(A, heads, tails))
-    out = sp.csr_array((w, (tails, heads)), shape=(n, n))
+    if pred.dtype.kind not in "iu" or (pred.size and (pred.min() < NULL_PRED or pred.max() >= n)):
+        raise ValueError("predecessors must be integers: vertices 0..N-1, or -9999 for none")
+    pred = np.ascontiguousarray(pred, dtype=np.int32)
+    indptr, indices, data = _csr64(spec, True)
+    m = n - int(np.count_nonzero(pred == NULL_PRED))
+    t_indptr, t_indices, t_data = np.empty(n + 1, np.int64), np.empty(m, np.int64), np.empty(m, np.float64)
+    bad = _core.tree_csr(indptr, indices, data, pred, directed, t_indptr, t_indices, t_data)
+    if bad >= 0:
+        p = int(pred[bad])
+        if not 0 <= p < n:
+            raise ValueError("predecessors hold %d, not a vertex (0..N-1) nor -9999" % p)
+        raise ValueError("predecessors[%d] = %d, but %d -> %d is not an arc of the graph" % (bad, p, p, bad))
+    out = sp.csr_array((t_data, t_indices, t_indptr), shape=(n, n))
     return sp.csr_matrix(out) if _is_sparse(csgraph) and type(csgraph).__name__.endswith("_matrix") else out
-
-
-def _lookup(A, rows, cols):
-    """A[rows[k], cols[k]] for stored entries, NaN where none (explicit zeros kept)."""
-    out = np.full(rows.size, np.nan)
-    for k, (i, j) in enumerate(zip(rows, cols)):
-        lo, hi = A.indptr[i], A.indptr[i + 1]
-        hit = np.nonzero(A.indices[lo:hi] == j)[0]
-        if hit.size:
-            out[k] = A.data[lo + hit].min()
-    return out

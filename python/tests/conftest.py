@@ -3,7 +3,7 @@ import pytest
 
 import gsp
 
-_GPU, _GPU_WHY = gsp.cuda_available()
+_GPU, _GPU_WHY = gsp.cuda_available(), gsp.cuda_info()
 
 gpu = pytest.mark.skipif(not _GPU, reason="no usable GPU: %s" % _GPU_WHY)
 
