@@ -1080,8 +1080,10 @@ struct gsp_apsp_advanced {
                                the output type, row-major, that the rows are
                                computed straight into where the algorithm
                                allows (copied into otherwise); each
-                               callback's dist then points into it. NULL:
-                               gsp's own staging */
+                               callback's dist then points into it (the
+                               whole result: AUTO may pick Floyd-Warshall
+                               as for a result matrix). NULL: gsp's own
+                               staging */
   gsp_index row_block;      /* rows per block; 0: chosen from the memory */
   size_t device_memory_cap; /* bytes gsp may take on the GPU; 0: what is
                                free. Results larger than this are computed

@@ -5,7 +5,7 @@ import numpy as np
 import numpy.typing as npt
 
 _Graph = Any  # ndarray, masked array, scipy.sparse array/matrix or networkx graph
-_Method = Literal["auto", "FW", "D", "J", "BF"]
+_Method = Literal["auto", "FW", "D", "J", "S", "BF"]
 _Backend = Literal["auto", "cpu", "cuda"]
 _Indices = Any  # int, array_like, or NetworkX node labels
 _Weight = str | Callable[[Any, Any, dict], float | None] | None  # NetworkX input: attribute or weight(u, v, d)

@@ -673,18 +673,6 @@ static PyObject *py_apsp(PyObject *self, PyObject *args) {
   gsp_info info = GSP_SUCCESS;
   rows_ctx c = {.dist = vd.buf, .ds = gsp_type_size(t), .pred = opred != Py_None ? vp.buf : NULL, .src = src, .n = n};
   c.ts = PyEval_SaveThread();
-  if (o.algo == GSP_APSP_AUTO) {
-    /* The cost model's pick for a result built whole: with a row callback
-     * AUTO would never take Floyd-Warshall, though here the rows land in
-     * one preallocated array all the same. */
-    gsp_apsp_opts d = o;
-    gsp_apsp_advanced da = oa;
-    gsp_matrix dd = NULL, pp = NULL;
-    da.dry_run = true;
-    d.advanced = &da;
-    info = gsp_apsp(&dd, opred != Py_None ? &pp : NULL, A, &d);
-    if (info == GSP_SUCCESS) o.algo = rep.algo;
-  }
   if (info == GSP_SUCCESS && n > 0 && ns > 0) {
     gsp_matrix dd = NULL, pp = NULL;
     oa.rows = on_rows;

@@ -11,9 +11,9 @@ from ._device import check_backend, closure_device
 from ._graph import graph_spec, _is_networkx, _is_sparse, _min_duplicates
 
 NULL_PRED = -9999
-_ALGO = {"auto": 0, "FW": 1, "D": 2, "J": 3}
+_ALGO = {"auto": 0, "FW": 1, "D": 2, "J": 3, "S": 4}
 _BACKEND = {"auto": 0, "cpu": 1, "cuda": 2}
-_ALGO_NAME = {1: "FW", 2: "D", 3: "J"}
+_ALGO_NAME = {1: "FW", 2: "D", 3: "J", 4: "S"}
 _BACKEND_NAME = {1: "cpu", 2: "cuda"}
 
 #: What the last call ran: {"method": "FW"|"D"|"J"|"BF", "backend": "cpu"|"cuda"}, and for
@@ -143,13 +143,15 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         as dense input.
         NetworkX graphs: edge attribute `weight`, vertices in ``list(G)``
         order.
-    method : {'auto', 'FW', 'D', 'J', 'BF'}, optional
+    method : {'auto', 'FW', 'D', 'J', 'S', 'BF'}, optional
         'auto' (default) lets gsp's cost model choose among Floyd-Warshall,
-        multi-source relaxation and Johnson. 'FW' Floyd-Warshall (blocked
-        closure, ``O[N^3]``); 'D' Dijkstra-like multi-source relaxation
-        (with negative weights a warning is given and the search is
-        scipy's, as `dijkstra` describes); 'J' Johnson's algorithm;
-        'BF' Bellman-Ford, once per source.
+        multi-source relaxation, Johnson and the sparse star. 'FW'
+        Floyd-Warshall (blocked closure, ``O[N^3]``); 'D' Dijkstra-like
+        multi-source relaxation (with negative weights a warning is given
+        and the search is scipy's, as `dijkstra` describes); 'J' Johnson's
+        algorithm; 'S' the sparse star (elimination in a nested-dissection
+        order, then triangular solves: road networks, meshes, grids; see
+        `StarFactor`); 'BF' Bellman-Ford, once per source.
     directed : bool, optional
         If True (default), find the shortest path on a directed graph: only
         move from point i to point j along paths csgraph[i, j]. If False,
@@ -225,7 +227,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     >>> gsp.shortest_path(G, directed=False, indices=0)
     array([0., 1., 2., 2.])
     """
-    if method not in ("auto", "FW", "D", "J", "BF"):
+    if method not in ("auto", "FW", "D", "J", "S", "BF"):
         raise ValueError("unrecognized method '%s'" % (method,))
     dt = _dtype(dtype)
     if device:

@@ -123,3 +123,20 @@ def test_delaunay_mesh_equals_scipy_and_shortest_path_picks_it():
     np.testing.assert_allclose(F.rows(), D, rtol=1e-12)
     np.testing.assert_allclose(F.cols([0, 2999]), D[:, [0, 2999]].T, rtol=1e-12)
     np.testing.assert_allclose(gsp.shortest_path(A), D, rtol=1e-12)
+
+
+def test_shortest_path_method_s_and_auto_pick_the_star():
+    A = grid(40, 6)
+    D = shortest_path(A, method="D")
+    np.testing.assert_array_equal(gsp.shortest_path(A, method="S", indices=[3, 1000]), D[[3, 1000]])
+    assert gsp.last_run["method"] == "S"
+    gsp.set_threads(2)  # the pick is priced for the threads there are
+    try:
+        np.testing.assert_array_equal(gsp.shortest_path(A, backend="cpu"), D)
+        assert gsp.last_run["method"] == "S", gsp.last_run
+    finally:
+        gsp.set_threads(0)
+    # a random graph of average degree 4 stays with the relaxation
+    R = random_graph(3000, 12000, 9)
+    gsp.shortest_path(R, backend="cpu", indices=[0, 1])
+    assert gsp.last_run["method"] == "D", gsp.last_run

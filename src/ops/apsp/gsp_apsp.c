@@ -576,8 +576,11 @@ static gsp_info apsp_call(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix
   const size_t result_bytes = (size_t)ns * per_row;
   gsp__apsp_shape shape = {
       .n = n, .m = G->nvals, .ns = ns, .t = G->type, .negative = ws.negative >= 0, .paths = want_paths, .threads = nt};
-  shape.blocks = oa.rows != NULL || (oa.device_memory_cap && result_bytes > oa.device_memory_cap) ||
-                 (gpu && result_bytes > dev_bytes);
+  /* rows to a callback go out in blocks, unless they land in the caller's
+   * whole-result array (rows_out): that is the whole result, and AUTO may
+   * take Floyd-Warshall for it */
+  shape.blocks = (oa.rows != NULL && oa.rows_out == NULL) ||
+                 (oa.device_memory_cap && result_bytes > oa.device_memory_cap) || (gpu && result_bytes > dev_bytes);
   int64_t batch = 0;
 #ifdef GSP_HAVE_CUDA
   if (gpu) {
