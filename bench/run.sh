@@ -48,6 +48,10 @@
 #              (bench_star_scipy.py, one core, extrapolated); one CSV
 #   python     bench/bench_python.py (gsp.shortest_path beside scipy); needs
 #              `import gsp` to work in $PYTHON
+#   headline   the three numbers a GPU change must not move (docs/performance.md):
+#              fp32 min-plus closure kernel at n = 16384 (3 runs), single-source
+#              SSSP on R-MAT-21 (auto, 9 sources), all pairs of the random
+#              |V| = 65536 graph (msssp); one table in headline_<device>.txt
 #   gpu-tests  the GPU test tiers (tests/CMakeLists.txt): ctest -L gpu-quick,
 #              then ctest -L gpu-long, both on the one GPU at once (TEST_JOBS,
 #              default 4; GPU_TIERS=gpu-quick runs the first alone), then a
@@ -84,7 +88,7 @@ suites=()
 for s in "$@"; do
   case "$s" in
   all) suites+=(closure sssp msssp apsp ops scale user-device gpu-tests) ;;
-  closure|sssp|msssp|apsp|ops|scale|cpu|user|user-device|python|star|gpu-tests) suites+=("$s") ;;
+  closure|sssp|msssp|apsp|ops|scale|cpu|user|user-device|python|star|headline|gpu-tests) suites+=("$s") ;;
   -h|--help) usage ;;
   *) echo "unknown suite '$s'"; usage ;;
   esac
@@ -113,6 +117,7 @@ for s in "${suites[@]}"; do
   sssp|msssp) targets+=(bench_sssp) ;;
   apsp) targets+=(bench_apsp) ;;
   star) targets+=(bench_star gsp_cli) ;;
+  headline) targets+=(bench_closure_gpu bench_sssp) ;;
   ops) targets+=(bench_ops_gpu) ;;
   scale) targets+=(bench_closure_scale) ;;
   cpu) targets+=(bench_closure_cpu bench_cpu_ceiling) ;;
@@ -340,6 +345,20 @@ run_user-device() {
   dd if=/dev/zero of="$g/dd.bin" bs=64M count=32 oflag=direct 2>&1 | tail -1
   rm -rf "$g"
   return $rc
+}
+
+run_headline() {
+  {
+    echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u +%F)"
+    for _ in 1 2 3; do
+      timeout 120 "$X/bench_closure_gpu" --one fp32 16384 | grep -E '^  fp32 '
+    done
+    # shellcheck disable=SC2086
+    timeout 200 "$X/bench_sssp" $SSSP --backend cuda --graphs rmat --algos auto --reps 9 | grep -E '^\| (graph|rmat)'
+    timeout 300 "$X/bench_sssp" --backend cuda --skip-sssp --skip-apsp --skip-bf --skip-fw --reps 3 \
+      --apsp-cpu-sources 0 | grep -E '^\| '
+  } 2>&1 | tee "$OUT/headline.log"
+  cp "$OUT/headline.log" "$R/headline_$DEVICE.txt"
 }
 
 run_gpu-tests() {
