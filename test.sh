@@ -48,7 +48,7 @@ echo "== Python package"
 # CPU-only build of the package (fast); `pip install .` alone builds the CUDA
 # backend as well whenever nvcc is found. pytest's exit 5 (no tests) fails.
 "$GSP_PYTHON" -m pip install -q --disable-pip-version-check --no-build-isolation . \
-  -Ccmake.define.GSP_CUDA="${GSP_PYTHON_CUDA:-OFF}"
+  -Cbuild-dir=build-python/{wheel_tag} -Ccmake.define.GSP_CUDA="${GSP_PYTHON_CUDA:-OFF}"
 (cd python/tests && "$GSP_PYTHON" -m pytest -q -rs .)
 
 echo "== NetworkX's own tests with gsp as the backend"

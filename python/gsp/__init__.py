@@ -30,6 +30,7 @@ from ._csgraph import (  # noqa: E402
 from ._closure import closure, shortest_path_blocks, transitive_closure  # noqa: E402
 from ._device import DeviceArray  # noqa: E402
 from ._star import StarFactor  # noqa: E402
+from ._files_api import read_graph, write_graph  # noqa: E402
 
 __version__ = "%d.%d.%d" % (_core.VERSION_MAJOR, _core.VERSION_MINOR, _core.VERSION_PATCH)
 
@@ -59,6 +60,6 @@ def get_threads():
 
 __all__ = [
     "DeviceArray", "GspError", "NegativeCycleError", "NULL_PRED", "bellman_ford", "closure", "cuda_available", "cuda_info", "dijkstra",
-    "floyd_warshall", "get_threads", "johnson", "last_run", "reconstruct_path", "set_threads", "shortest_path",
-    "shortest_path_blocks", "StarFactor", "transitive_closure",
+    "floyd_warshall", "get_threads", "johnson", "last_run", "read_graph", "reconstruct_path", "set_threads", "shortest_path",
+    "shortest_path_blocks", "StarFactor", "transitive_closure", "write_graph",
 ]
