@@ -106,6 +106,9 @@ gsp_fault gsp__device_fault_due(void);
  * it (the CUDA backend). */
 void gsp__debug_spgemm_alg(int alg);
 int gsp__spgemm_alg(void);
+/* Tests: bytes of one staging slot of the GPU shortest-path results (0:
+ * the default; >= 16 forces many tiny chunks). */
+void gsp__debug_sssp_stage_bytes(size_t bytes);
 
 /* Output arguments of one call: where each is written and how many bytes.
  * gsp__check_outputs fails with GSP_INVALID_VALUE ("fn: outputs a and b

@@ -57,14 +57,15 @@ int gsp_cuda_usable_count(void);
  *
  * gsp_cuda_sssp: out->dist[n] (A's type) gets the distances from the
  * nearest of src[0..nsrc) (+inf where unreached); out->parent[n] (may be
- * NULL) and out->root[n] (may be NULL, only with parent) follow the strict
- * rule of gsp__sssp_cpu_tree, -1 where unreached; *nvals = the vertices reached
+ * NULL) follows the strict rule of gsp__sssp_cpu_tree, -1 where unreached
+ * (out->root must be NULL: the caller derives the roots from the parents,
+ * GSP_PANIC otherwise); *nvals = the vertices reached
  * (distance <= lim), and unless that is all n the presence arrays out->b[]
  * (see src/ops/sssp/sssp_gather.h) are written too. The arrays may be new,
  * uninitialised memory: the gateway maps their pages in parallel while the
  * kernel runs and fills them in one parallel pass from pinned staging.
- * plan is the caller's choice of algorithm and parameters; k (may be
- * NULL) the test knobs; stats (may be NULL) receives the call's phase times.
+ * plan is the caller's choice of algorithm and parameters; stats (may be
+ * NULL) receives the call's phase times.
  *
  * gsp_cuda_msssp: Okuyama's batched kernel; dist[k*n + v] (A's type) is the
  * distance from src[k] (+inf where unreached), parent (may be NULL) the same
@@ -90,7 +91,7 @@ typedef struct {
 } gsp_cuda_sssp_plan;
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim,
-                       const gsp__sssp_knobs *k, gsp_cuda_sssp_stats *stats, bool *taken);
+                       gsp_cuda_sssp_stats *stats, bool *taken);
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                         int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
                         int64_t batch, gsp_cuda_sssp_stats *stats, bool *taken);
@@ -113,18 +114,18 @@ bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes);
 size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool parents);
 
 /*
- * Bellman-Ford on the GPU (src/cuda/sssp/gsp_cuda_bf.cu), the rounds of
+ * Bellman-Ford on the GPU (src/cuda/bf/gsp_cuda_bf.cu), the rounds of
  * gsp__bf_cpu: A is host CSR checked by gsp__bf_prepare (negative weights
  * allowed), lim one value of A's type (the largest finite distance). dist[n]
  * gets the distances from src[0..nsrc) (+inf where unreached) and parent[n]
  * (may be NULL) the tree of gsp__sssp_cpu_tree with strict false (the BFS
- * rule). GSP_NEGATIVE_CYCLE (no
- * message recorded, dist and parent unspecified) when the parent graph
- * shows a cycle: cycle (room for n) and *clen as gsp__bf_find_cycle gives
- * them. Declines as gsp_cuda_sssp does.
+ * rule). GSP_NEGATIVE_CYCLE (no message recorded, dist and parent
+ * unspecified) when the parent graph of a round of gsp__bf_check_round
+ * shows a cycle: pred[n] is then that parent graph (bf_shared.h's form),
+ * for the caller to pick the cycle out. Declines as gsp_cuda_sssp does.
  */
-gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
-                     const int64_t *src, int64_t nsrc, const void *lim, bool *taken);
+gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const struct gsp_matrix_s *A, const int64_t *src,
+                     int64_t nsrc, const void *lim, bool *taken);
 
 /* Contract: only gsp_cuda_closure_resident leaves a matrix device-only, and its
  * content is then free of NaN (its input was checked). gsp_closure relies on

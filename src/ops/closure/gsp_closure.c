@@ -73,8 +73,7 @@ static gsp_info closure_gpu_host(struct gsp_matrix_s *W, gsp_semiring s, bool re
     if (!*cycle) GSP_TRY(gsp_cuda_mgpu_download(mg, W->x));
   } else {
     gsp_cuda_ooc_report rep;
-    GSP_TRY(
-        gsp_cuda_fw_ooc(W->x, n, W->type, s, reflexive, pl->budget, pl->page.page_rows, pl->page.slots, cycle, &rep));
+    GSP_TRY(gsp_cuda_fw_ooc(W->x, n, W->type, s, reflexive, &pl->page, cycle, &rep));
     rec->page_rows = rep.page_rows;
     rec->pages = rep.pages;
     rec->slots = rep.slots;
