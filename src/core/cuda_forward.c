@@ -103,7 +103,7 @@ int gsp_cuda_usable_count(void) {
   return a ? a->usable_count() : 0;
 }
 
-gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive) {
+gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive) {
   const gsp__cuda_api *a = need("gsp_closure");
   return a ? a->closure_resident(M, succ, s, reflexive) : GSP_NO_DEVICE;
 }
@@ -137,7 +137,7 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
   GSP_RUN_LOCKED_(fn, A, u, mxv(w, mask, accum, s, A, u, desc, tr, fn, taken));
 }
 
-gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
                       bool tb, const char *fn, bool *taken) {
   GSP_RUN_LOCKED_(fn, A, B, mxm(T, s, A, B, ta, tb, fn, taken));
 }

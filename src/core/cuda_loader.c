@@ -46,10 +46,6 @@ static void fill_host(void) {
   host.burble_on = gsp__burble_on;
   host.nccl_library = gsp__setting_nccl_library;
   host.vburble = gsp__vburble;
-  host.matrix_alloc = gsp__matrix_alloc;
-  host.matrix_alloc_dense = gsp__matrix_alloc_dense;
-  host.matrix_destroy = gsp__matrix_destroy;
-  host.matrix_publish = gsp__matrix_publish;
   host.matrix_host = gsp__matrix_host;
   host.matrix_to_csr = gsp__matrix_to_csr;
   host.matrix_to_dense = gsp__matrix_to_dense;

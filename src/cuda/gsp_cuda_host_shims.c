@@ -76,18 +76,6 @@ void gsp__burble(const char *fmt, ...) {
   va_end(ap);
 }
 
-gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols) {
-  return H->matrix_alloc(A, t, nrows, ncols);
-}
-gsp_info gsp__matrix_alloc_dense(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols) {
-  return H->matrix_alloc_dense(A, t, nrows, ncols);
-}
-void gsp__matrix_destroy(struct gsp_matrix_s *A) {
-  H->matrix_destroy(A);
-}
-gsp_info gsp__matrix_publish(struct gsp_matrix_s *A) {
-  return H->matrix_publish(A);
-}
 gsp_info gsp__matrix_host(struct gsp_matrix_s *A) {
   return H->matrix_host(A);
 }

@@ -19,6 +19,18 @@ extern "C" {
 
 #ifdef GSP_HAVE_CUDA
 
+/* A result the gateway hands back as host arrays, made by the counted
+ * allocator, which the caller takes over (into a matrix it allocated:
+ * gsp__matrix_set_storage): CSR (p[nrows + 1], j[nvals], x[nvals], columns
+ * sorted in each row) when p != NULL, else dense row-major
+ * x[nrows * ncols] with presence b (NULL: every entry present). */
+typedef struct gsp_cuda_host_result {
+  gsp_index *p, *j;
+  void *x;
+  uint8_t *b;
+  int64_t nvals;
+} gsp_cuda_host_result;
+
 /* Whether a device is usable; fills desc (device name, or why not). Never
  * creates a context in a way that breaks a later fork: callers only ask when
  * they are about to use the GPU. */
@@ -36,11 +48,11 @@ void gsp_cuda_start(void);
  * the encoding s needs, else made from the host content (a NaN weight is
  * GSP_INVALID_VALUE, checked in that pass). On success M holds M* (the
  * valid copy stays on the device, M->dev_only, with M->nvals counted) and,
- * when succ != NULL, *succ is a new INT64 successor matrix (MIN_PLUS /
- * MAX_PLUS with provably loop-free successors only); on error M's content
- * and *succ are unchanged.
+ * when succ != NULL, *succ the n x n INT64 successor matrix as dense arrays
+ * (MIN_PLUS / MAX_PLUS with provably loop-free successors only); on error
+ * M's content is unchanged and *succ holds no arrays.
  */
-gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive);
+gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive);
 /* Bytes of M's dense device copy (0 when none): a closure reuses them. */
 size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M);
 
@@ -172,12 +184,13 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
                       struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
                       bool *taken);
 
-/* *T = op(A) (+.*) op(B) as a new unpublished host DENSE matrix (presence
- * array where some entries are absent) for the caller's write-back. Taken
+/* *T = op(A) (+.*) op(B) as host arrays (m x n) for the caller's
+ * write-back: dense with a presence array where some entries are absent
  * when B is dense (sparse x dense: cuSPARSE SpMM for PLUS_TIMES on full
  * FP32/FP64 B, else our kernel) or both are full dense FP32/FP64 under
- * PLUS_TIMES (cuBLAS gemm). */
-gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+ * PLUS_TIMES (cuBLAS gemm); CSR for sparse x sparse (cuSPARSE SpGEMM).
+ * *T holds no arrays when not taken or on error. */
+gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
                       bool tb, const char *fn, bool *taken);
 
 /* Make v's host copy valid (download when v->dev_only). */

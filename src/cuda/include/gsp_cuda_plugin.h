@@ -71,10 +71,6 @@ typedef struct {
   void (*vburble)(const char *fmt, va_list ap); /* gsp__burble's body */
   const char *(*nccl_library)(void);            /* GSP_NCCL_LIBRARY */
   /* matrices */
-  gsp_info (*matrix_alloc)(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols);
-  gsp_info (*matrix_alloc_dense)(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols);
-  void (*matrix_destroy)(struct gsp_matrix_s *A);
-  gsp_info (*matrix_publish)(struct gsp_matrix_s *A);
   gsp_info (*matrix_host)(struct gsp_matrix_s *A);
   gsp_info (*matrix_to_csr)(struct gsp_matrix_s *A);
   gsp_info (*matrix_to_dense)(struct gsp_matrix_s *A);
@@ -94,7 +90,7 @@ typedef struct {
   bool (*usable)(char *desc, size_t len);
   void (*start)(void);
   int (*usable_count)(void);
-  gsp_info (*closure_resident)(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive);
+  gsp_info (*closure_resident)(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive);
   size_t (*dense_bytes)(const struct gsp_matrix_s *M);
   gsp_info (*sssp)(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src,
                    int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim, gsp_cuda_sssp_stats *stats,
@@ -114,7 +110,7 @@ typedef struct {
   gsp_info (*mxv)(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
                   struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
                   bool *taken);
-  gsp_info (*mxm)(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+  gsp_info (*mxm)(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
                   bool tb, const char *fn, bool *taken);
   gsp_info (*vector_download)(struct gsp_vector_s *v);
   void (*vector_release)(struct gsp_vector_s *v);
