@@ -25,7 +25,7 @@ static long long device_fault_disarm(void) {
   return atomic_exchange(&device_countdown, -1);
 }
 
-/* gsp_internal.h's name, called by gsp__cuda_injected (gsp_cuda_internal.cuh). */
+/* The core's name for it, called by gsp__cuda_injected (gsp_cuda_internal.cuh). */
 gsp_fault gsp__device_fault_due(void) {
   long long c = atomic_load_explicit(&device_countdown, memory_order_relaxed);
   while (c >= 0)
@@ -50,7 +50,7 @@ static void spgemm_alg(int alg) {
   atomic_store(&spgemm, alg);
 }
 
-/* gsp_internal.h's name, read by gsp_cuda_mxm.cu. */
+/* The core's name for it, read by gsp_cuda_mxm.cu. */
 int gsp__spgemm_alg(void) {
   return atomic_load_explicit(&spgemm, memory_order_relaxed);
 }
