@@ -29,6 +29,7 @@
 
 #include <cuda_runtime.h>
 
+#include "closure_scale.h"
 #include "gsp.h"
 #include "gsp_cuda_fw.h"
 #include "gsp_cuda_scale.h"
@@ -249,11 +250,16 @@ static void out_of_core(const char *part, int64_t n, size_t cap, int reps, uint6
   std::vector<double> t;
   gsp_cuda_ooc_report rep;
   memset(&rep, 0, sizeof rep);
+  gsp__ooc_plan plan; /* the plan gsp_closure's branch would make for this budget */
+  if (!gsp__ooc_plan_make(&plan, gsp_cuda_padded_n(GSP_FP32, n), sizeof(float), cap, 0, 0)) {
+    fprintf(stderr, "n = %lld: no out-of-core page plan fits %zu bytes\n", (long long)n, cap);
+    exit(1);
+  }
   for (int r = 0; r < reps; r++) {
     host_gen(H, n, seed);
     bool cycle = false;
     const double s0 = now();
-    GK(gsp_cuda_fw_ooc(H, n, GSP_FP32, GSP_MIN_PLUS, true, cap, 0, 0, &cycle, &rep));
+    GK(gsp_cuda_fw_ooc(H, n, GSP_FP32, GSP_MIN_PLUS, true, &plan, &cycle, &rep));
     t.push_back(now() - s0);
     if (cycle) {
       fprintf(stderr, "unexpected cycle\n");

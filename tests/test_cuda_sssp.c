@@ -532,7 +532,7 @@ Test(cuda_sssp, staged_chunks) {
       tg g = tg_from_matrix(mats[mi]);
       for (size_t bi = 0; bi < sizeof slot_bytes / sizeof *slot_bytes; bi++) {
         if (bi == 0 && mi > 0) continue; /* a chunk of 1..4 vertices: small graph only */
-        stage_knobs.stage_bytes = slot_bytes[bi];
+        gsp__debug_sssp_stage_bytes(slot_bytes[bi]);
         {
           gsp_test_context("gpu staged %s %s slot %zu bytes", names[mi], type_name(t), slot_bytes[bi]);
           gsp_index src = 3;
@@ -550,7 +550,7 @@ Test(cuda_sssp, staged_chunks) {
           parents_case(mats[mi], &g, many, 5, &levels);
         }
       }
-      stage_knobs.stage_bytes = 0;
+      gsp__debug_sssp_stage_bytes(0);
       tg_free(&g);
     }
     gsp_matrix_free(&S), gsp_matrix_free(&G), gsp_matrix_free(&R);

@@ -103,7 +103,7 @@ int gsp_cuda_usable_count(void) {
   return a ? a->usable_count() : 0;
 }
 
-gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive) {
+gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive) {
   const gsp__cuda_api *a = need("gsp_closure");
   return a ? a->closure_resident(M, succ, s, reflexive) : GSP_NO_DEVICE;
 }
@@ -115,8 +115,8 @@ size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M) {
 
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim,
-                       const gsp__sssp_knobs *k, gsp_cuda_sssp_stats *stats, bool *taken) {
-  GSP_RUN_LOCKED_("gsp_sssp", A, NULL, sssp(out, nvals, A, src, nsrc, plan, lim, k, stats, taken));
+                       gsp_cuda_sssp_stats *stats, bool *taken) {
+  GSP_RUN_LOCKED_("gsp_sssp", A, NULL, sssp(out, nvals, A, src, nsrc, plan, lim, stats, taken));
 }
 
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
@@ -126,9 +126,9 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
                   msssp(dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, batch, stats, taken));
 }
 
-gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
-                     const int64_t *src, int64_t nsrc, const void *lim, bool *taken) {
-  GSP_RUN_LOCKED_("gsp_bellman_ford", A, NULL, bf(dist, parent, cycle, clen, A, src, nsrc, lim, taken));
+gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const struct gsp_matrix_s *A, const int64_t *src,
+                     int64_t nsrc, const void *lim, bool *taken) {
+  GSP_RUN_LOCKED_("gsp_bellman_ford", A, NULL, bf(dist, parent, pred, A, src, nsrc, lim, taken));
 }
 
 gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
@@ -137,7 +137,7 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
   GSP_RUN_LOCKED_(fn, A, u, mxv(w, mask, accum, s, A, u, desc, tr, fn, taken));
 }
 
-gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
                       bool tb, const char *fn, bool *taken) {
   GSP_RUN_LOCKED_(fn, A, B, mxm(T, s, A, B, ta, tb, fn, taken));
 }
@@ -227,8 +227,11 @@ gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, i
 
 gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int variant,
                             float ms[3]) {
-  const gsp__cuda_api *a = need("gsp_cuda_fw_phases");
-  return a ? a->fw_phases(d, n, np, t, s, nonneg_i32, variant, ms) : GSP_NO_DEVICE;
+  /* bench-only: through the plugin's test entry, not the gateway table */
+  if (!need("gsp_cuda_fw_phases")) return GSP_NO_DEVICE;
+  const gsp__cuda_testing *k = gsp__cuda_plugin_testing();
+  if (!k) return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw_phases: the CUDA backend has no test entry");
+  return k->fw_phases(d, n, np, t, s, nonneg_i32, variant, ms);
 }
 
 gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s) {
@@ -243,10 +246,10 @@ gsp_info gsp_cuda_fill_zero(void *d, int64_t np, gsp_type t, gsp_semiring s) {
 
 /* ---- gsp_cuda_scale.h: out of core and several GPUs ---- */
 
-gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, size_t budget,
-                         int64_t force_rows, int force_slots, bool *cycle, gsp_cuda_ooc_report *rep) {
+gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, const gsp_cuda_ooc_plan *plan,
+                         bool *cycle, gsp_cuda_ooc_report *rep) {
   const gsp__cuda_api *a = need("gsp_cuda_fw_ooc");
-  return a ? a->fw_ooc(H, n, t, s, reflexive, budget, force_rows, force_slots, cycle, rep) : GSP_NO_DEVICE;
+  return a ? a->fw_ooc(H, n, t, s, reflexive, plan, cycle, rep) : GSP_NO_DEVICE;
 }
 
 bool gsp_cuda_mgpu_built(void) {

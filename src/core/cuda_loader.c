@@ -28,6 +28,7 @@
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static _Atomic(const gsp__cuda_api *) loaded_api; /* set once, by load() */
 static gsp__cuda_api api;
+static const gsp__cuda_testing *testing; /* the test entry's table, or NULL */
 static gsp__cuda_host host;
 static char why_not[512];
 
@@ -40,37 +41,17 @@ static void fill_host(void) {
   host.malloc_array = gsp__malloc_array;
   host.calloc = gsp__calloc;
   host.free = gsp__free;
-  host.mul_size = gsp__mul_size;
-  host.device_fault_due = gsp__device_fault_due;
-  host.spgemm_alg = gsp__spgemm_alg;
   host.threads = gsp__threads;
   host.team = gsp__team;
-  host.type_size = gsp_type_size;
-  host.type_name = gsp__type_name;
-  host.semiring_name = gsp__semiring_name;
   host.burble_on = gsp__burble_on;
   host.nccl_library = gsp__setting_nccl_library;
   host.vburble = gsp__vburble;
-  host.unregister = gsp__unregister;
-  host.matrix_alloc = gsp__matrix_alloc;
-  host.matrix_alloc_dense = gsp__matrix_alloc_dense;
-  host.matrix_destroy = gsp__matrix_destroy;
-  host.matrix_publish = gsp__matrix_publish;
-  host.matrix_swap_in = gsp__matrix_swap_in;
   host.matrix_host = gsp__matrix_host;
-  host.matrix_host_changed = gsp__matrix_host_changed;
   host.matrix_to_csr = gsp__matrix_to_csr;
   host.matrix_to_dense = gsp__matrix_to_dense;
-  host.matrix_to_full = gsp__matrix_to_full;
-  host.matrix_mark_absent = gsp__matrix_mark_absent;
-  host.matrix_dup = gsp_matrix_dup;
-  host.bf_find_cycle = gsp__bf_find_cycle;
   host.sssp_gather = gsp__sssp_gather;
   host.sssp_touch = gsp__sssp_touch;
   host.sssp_present_all = gsp__sssp_present_all;
-  host.sssp_roots = gsp__sssp_roots;
-  host.ooc_bytes = gsp__ooc_bytes;
-  host.ooc_plan_make = gsp__ooc_plan_make;
 }
 
 static bool is_file(const char *path) {
@@ -155,6 +136,10 @@ static void load(void) {
   } else if (api.abi != GSP_CUDA_PLUGIN_ABI || api.size != sizeof api) {
     snprintf(why_not, sizeof why_not, "the CUDA backend %.300s is from another build of gsp", path);
   } else {
+    gsp__cuda_plugin_testing_fn testing_fn;
+    *(void **)&testing_fn = dlsym(lib, GSP_CUDA_PLUGIN_TESTING_SYMBOL);
+    const gsp__cuda_testing *t = testing_fn ? testing_fn() : NULL;
+    if (t && t->abi == GSP_CUDA_PLUGIN_ABI && t->size == sizeof *t) testing = t;
     atomic_store_explicit(&loaded_api, &api, memory_order_release);
     return;
   }
@@ -170,6 +155,10 @@ const gsp__cuda_api *gsp__cuda_plugin(char *why, size_t len) {
 
 const gsp__cuda_api *gsp__cuda_plugin_loaded(void) {
   return atomic_load_explicit(&loaded_api, memory_order_acquire);
+}
+
+const gsp__cuda_testing *gsp__cuda_plugin_testing(void) {
+  return gsp__cuda_plugin(NULL, 0) ? testing : NULL;
 }
 
 #endif /* GSP_HAVE_CUDA */

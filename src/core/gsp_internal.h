@@ -106,6 +106,18 @@ gsp_fault gsp__device_fault_due(void);
  * it (the CUDA backend). */
 void gsp__debug_spgemm_alg(int alg);
 int gsp__spgemm_alg(void);
+/* The CUDA gateway's results as host arrays (gsp_cuda_host_result of
+ * gsp_cuda.h, src/core/matrix_device.c): gsp__matrix_take_result puts
+ * them into A as its storage (CSR or dense, as the result says; A's old
+ * storage released) and cannot fail, so callers allocate A before the
+ * device call; gsp__cuda_result_free frees them. *r holds no arrays after
+ * either. */
+struct gsp_cuda_host_result;
+void gsp__matrix_take_result(struct gsp_matrix_s *A, struct gsp_cuda_host_result *r);
+void gsp__cuda_result_free(struct gsp_cuda_host_result *r);
+/* Tests: bytes of one staging slot of the GPU shortest-path results (0:
+ * the default; >= 16 forces many tiny chunks). */
+void gsp__debug_sssp_stage_bytes(size_t bytes);
 
 /* Output arguments of one call: where each is written and how many bytes.
  * gsp__check_outputs fails with GSP_INVALID_VALUE ("fn: outputs a and b

@@ -1,7 +1,8 @@
 /*
  * gsp_matrix_device_view: the argument checks and the build decision; the
  * device side (reuse, re-encoding, upload) is gsp_cuda_matrix_view in the
- * CUDA plugin (src/cuda/gsp_cuda_gateway.cu).
+ * CUDA plugin (src/cuda/gsp_cuda_gateway.cu). And the other way: results
+ * the gateway returns as host arrays become a matrix's storage here.
  */
 #include "gsp_internal.h"
 #include "gsp_semiring.h"
@@ -43,3 +44,18 @@ gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_mat
 #undef GSP_FREE_ALL
   return info;
 }
+
+#ifdef GSP_HAVE_CUDA
+void gsp__matrix_take_result(struct gsp_matrix_s *A, gsp_cuda_host_result *r) {
+  gsp__matrix_set_storage(A, r->p ? GSP_FMT_CSR : GSP_FMT_DENSE, r->p, r->j, r->x, r->b, NULL, 0, r->nvals);
+  memset(r, 0, sizeof *r);
+}
+
+void gsp__cuda_result_free(gsp_cuda_host_result *r) {
+  gsp__free(r->p);
+  gsp__free(r->j);
+  gsp__free(r->x);
+  gsp__free(r->b);
+  memset(r, 0, sizeof *r);
+}
+#endif

@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "gsp_internal.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda_plugin.h" /* the test entry */
+#endif
 
 bool gsp__mul_size(size_t *out, size_t a, size_t b) {
   if (a != 0 && b > SIZE_MAX / a) return false;
@@ -30,34 +33,48 @@ static bool injected_failure(void) {
   return c == 0;
 }
 
-/* Device-fault injection (the CUDA backend asks before each CUDA call):
- * one fault of the armed kind at the k-th call. */
-static _Atomic long long device_countdown = -1;
-static _Atomic int device_kind = GSP_FAULT_NONE;
+/* Device-fault injection and the forced SpGEMM algorithm live in the CUDA
+ * plugin, beside the code that reads them, set through its test entry
+ * (gsp__cuda_plugin_testing): no production call asks the core for them.
+ * Without a plugin no CUDA call is made, so an armed fault stays armed. */
+static _Atomic long long device_unfired = -1;
 
 void gsp__debug_device_fault_after(long long k, gsp_fault kind) {
-  atomic_store(&device_kind, (int)kind);
-  atomic_store(&device_countdown, k);
+#ifdef GSP_HAVE_CUDA
+  const gsp__cuda_testing *t = gsp__cuda_plugin_testing();
+  if (t) {
+    t->device_fault_after(k, kind);
+    return;
+  }
+#endif
+  (void)kind;
+  atomic_store(&device_unfired, k);
 }
 
 long long gsp__debug_device_fault_disarm(void) {
-  return atomic_exchange(&device_countdown, -1);
+#ifdef GSP_HAVE_CUDA
+  const gsp__cuda_testing *t = gsp__cuda_plugin_testing();
+  if (t) return t->device_fault_disarm();
+#endif
+  return atomic_exchange(&device_unfired, -1);
 }
 
-gsp_fault gsp__device_fault_due(void) {
-  long long c = atomic_load_explicit(&device_countdown, memory_order_relaxed);
-  while (c >= 0)
-    if (atomic_compare_exchange_weak(&device_countdown, &c, c - 1))
-      return c == 0 ? (gsp_fault)atomic_load(&device_kind) : GSP_FAULT_NONE;
-  return GSP_FAULT_NONE;
+void gsp__debug_sssp_stage_bytes(size_t bytes) {
+#ifdef GSP_HAVE_CUDA
+  const gsp__cuda_testing *t = gsp__cuda_plugin_testing();
+  if (t) t->sssp_stage_bytes(bytes);
+#else
+  (void)bytes; /* no GPU call to stage */
+#endif
 }
 
-static _Atomic int spgemm_alg = 0;
 void gsp__debug_spgemm_alg(int alg) {
-  atomic_store(&spgemm_alg, alg);
-}
-int gsp__spgemm_alg(void) {
-  return atomic_load_explicit(&spgemm_alg, memory_order_relaxed);
+#ifdef GSP_HAVE_CUDA
+  const gsp__cuda_testing *t = gsp__cuda_plugin_testing();
+  if (t) t->spgemm_alg(alg);
+#else
+  (void)alg;   /* no GPU product to force */
+#endif
 }
 
 void *gsp__malloc(size_t size) {

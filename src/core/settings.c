@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "gsp_internal.h"
+#include "gsp_names.h"
 #include "gsp_semiring.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
 #include "gsp_cuda_plugin.h" /* gsp__vburble */
 #endif
 
@@ -19,27 +19,11 @@ size_t gsp_type_size(gsp_type t) {
 }
 
 const char *gsp__type_name(gsp_type t) {
-  switch (t) {
-#define GSP_TYPE_NAME_(T, ct, sfx) \
-  case GSP_##T:                    \
-    return #T;
-    GSP_TYPE_LIST(GSP_TYPE_NAME_)
-#undef GSP_TYPE_NAME_
-  }
-  return "invalid type";
+  return gsp_names_type(t);
 }
 
 const char *gsp__semiring_name(gsp_semiring s) {
-  switch (s) {
-#define GSP_SR_NAME_(SR, sr, a, m, z, o) \
-  case GSP_##SR:                         \
-    return #SR;
-    GSP_NUM_SEMIRING_LIST(GSP_SR_NAME_)
-#undef GSP_SR_NAME_
-  case GSP_OR_AND:
-    return "OR_AND";
-  }
-  return "invalid semiring";
+  return gsp_names_semiring(s);
 }
 
 gsp_info gsp__check_type(gsp_type t, const char *fn) {
@@ -181,29 +165,6 @@ int gsp__threads(void) {
 void gsp__team(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx) {
 #pragma omp parallel num_threads(nthreads > 0 ? nthreads : 1)
   body(ctx, omp_get_thread_num(), omp_get_num_threads());
-}
-
-gsp_info gsp_cuda_warm_up(void) {
-#ifdef GSP_HAVE_CUDA
-  gsp_cuda_start();
-#endif
-  return GSP_SUCCESS;
-}
-
-gsp_info gsp_cuda_available(bool *available, char *desc, size_t len) {
-  if (!available) return GSP_ERROR(GSP_NULL_POINTER, "gsp_cuda_available: available is NULL");
-  const gsp__output out[] = {{available, sizeof *available, "available"}, {desc, len, "desc"}};
-  gsp_info info = gsp__check_outputs("gsp_cuda_available", out, 2);
-  if (info < 0) return info;
-#ifdef GSP_HAVE_CUDA
-  char buf[256] = "";
-  *available = gsp_cuda_usable(buf, sizeof buf);
-#else
-  const char *buf = "this build of gsp has no CUDA backend";
-  *available = false;
-#endif
-  if (desc && len > 0) snprintf(desc, len, "%s", buf);
-  return GSP_SUCCESS;
 }
 
 /* A path setting: NULL when unset or empty. */

@@ -551,14 +551,13 @@ static void succ_flags(void *c, int64_t lo, int64_t hi) {
   for (int64_t e = lo; e < hi; e++) d.b[e] = d.x[e] >= 0;
 }
 
-/* New host INT64 successor matrix from the np x np int32 device matrix
- * (widened in the staged pass). */
-static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, int64_t n, int64_t np) {
+/* The n x n INT64 successor matrix as new dense host arrays, from the
+ * np x np int32 device matrix (widened in the staged pass). */
+static gsp_info download_succ(gsp_cuda_host_result *out, const int32_t *dsucc, int64_t n, int64_t np) {
   gsp_info info = GSP_SUCCESS;
-  struct gsp_matrix_s *S = NULL;
   int64_t *x = NULL;
   uint8_t *b = NULL;
-#define GSP_FREE_ALL (gsp__matrix_destroy(S), gsp__free(x), gsp__free(b))
+#define GSP_FREE_ALL (gsp__free(x), gsp__free(b))
   const size_t nn = (size_t)n * n;
   GSP_CU_ALLOC(x, nn, sizeof(int64_t));
   huge_pages(x, nn * 8);
@@ -574,15 +573,8 @@ static gsp_info download_succ(struct gsp_matrix_s **out, const int32_t *dsucc, i
     sc.b = b;
     gsp__host_parallel((int64_t)nn, (int64_t)1 << 18, succ_flags, &sc);
   }
-  GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
-  S->x = x;
-  x = NULL;
-  S->b = b;
-  b = NULL;
-  S->nvals = nvals;
-  GSP_TRY(gsp__matrix_publish(S));
-  *out = S;
-  S = NULL;
+  out->p = NULL, out->j = NULL, out->x = x, out->b = b;
+  out->nvals = nvals;
 #undef GSP_FREE_ALL
   return info;
 }
@@ -593,7 +585,7 @@ size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M) {
   return M->type == GSP_BOOL ? dnp * dnp / 8 : dnp * dnp * gsp_type_size(M->type);
 }
 
-gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive) {
+gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_matrix *fresh = NULL;
   int32_t *dsucc = NULL;
@@ -601,6 +593,7 @@ gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, struct gsp_matrix_s *
 #define GSP_FREE_ALL \
   (dev_free(fresh), cudaFree(dsucc), (void)cudaGetLastError(), in_place ? gsp_cuda_matrix_release(M) : (void)0)
   static const char *const fn = "gsp_closure (CUDA)";
+  if (succ) memset(succ, 0, sizeof *succ);
   const gsp_type t = M->type;
   const int64_t n = M->nrows;
   const bool bits = t == GSP_BOOL;
@@ -631,7 +624,8 @@ gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, struct gsp_matrix_s *
             gsp_semiring_cycle_sign(s) > 0 ? "positive" : "negative");
   int64_t nvals = 0;
   GSP_TRY(gsp_cuda_count_present(&nvals, dev->d, n, np, t, s));
-  struct gsp_matrix_s *S = NULL;
+  gsp_cuda_host_result S;
+  memset(&S, 0, sizeof S);
   if (succ) {
     GSP_TRY(download_succ(&S, dsucc, n, np));
     cudaFree(dsucc);

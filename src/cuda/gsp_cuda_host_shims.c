@@ -3,12 +3,14 @@
  * own names: each forwards to the core that opened the plugin (the table
  * gsp_cuda_plugin_open keeps), so errors land in the caller's thread-local
  * message and every allocation goes through the core's counted allocator
- * (its failure injection included). Local to the plugin
- * (gsp_cuda_plugin.map).
+ * (its failure injection included). What needs no core (type sizes and
+ * names, size arithmetic) is answered here from src/semiring. Local to the
+ * plugin (gsp_cuda_plugin.map).
  */
 #include <stdarg.h>
 
 #include "gsp_cuda_plugin.h"
+#include "gsp_names.h"
 
 extern const gsp__cuda_host *gsp__cuda_host_table;
 #define H gsp__cuda_host_table
@@ -30,6 +32,21 @@ void gsp__device_decline(gsp_info code, const char *fmt, ...) {
   va_end(ap);
 }
 
+bool gsp__mul_size(size_t *out, size_t a, size_t b) {
+  if (a != 0 && b > SIZE_MAX / a) return false;
+  *out = a * b;
+  return true;
+}
+size_t gsp_type_size(gsp_type t) {
+  return gsp__tsize(t);
+}
+const char *gsp__type_name(gsp_type t) {
+  return gsp_names_type(t);
+}
+const char *gsp__semiring_name(gsp_semiring s) {
+  return gsp_names_semiring(s);
+}
+
 void *gsp__malloc_array(size_t count, size_t size) {
   return H->malloc_array(count, size);
 }
@@ -39,30 +56,12 @@ void *gsp__calloc(size_t count, size_t size) {
 void gsp__free(void *p) {
   H->free(p);
 }
-bool gsp__mul_size(size_t *out, size_t a, size_t b) {
-  return H->mul_size(out, a, b);
-}
 
-gsp_fault gsp__device_fault_due(void) {
-  return H->device_fault_due();
-}
-int gsp__spgemm_alg(void) {
-  return H->spgemm_alg();
-}
 int gsp__threads(void) {
   return H->threads();
 }
 void gsp__team(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx) {
   H->team(nthreads, body, ctx);
-}
-size_t gsp_type_size(gsp_type t) {
-  return H->type_size(t);
-}
-const char *gsp__type_name(gsp_type t) {
-  return H->type_name(t);
-}
-const char *gsp__semiring_name(gsp_semiring s) {
-  return H->semiring_name(s);
 }
 const char *gsp__setting_nccl_library(void) {
   return H->nccl_library();
@@ -77,29 +76,8 @@ void gsp__burble(const char *fmt, ...) {
   va_end(ap);
 }
 
-void gsp__unregister(void *obj) {
-  H->unregister(obj);
-}
-gsp_info gsp__matrix_alloc(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols) {
-  return H->matrix_alloc(A, t, nrows, ncols);
-}
-gsp_info gsp__matrix_alloc_dense(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols) {
-  return H->matrix_alloc_dense(A, t, nrows, ncols);
-}
-void gsp__matrix_destroy(struct gsp_matrix_s *A) {
-  H->matrix_destroy(A);
-}
-gsp_info gsp__matrix_publish(struct gsp_matrix_s *A) {
-  return H->matrix_publish(A);
-}
-void gsp__matrix_swap_in(struct gsp_matrix_s *dst, struct gsp_matrix_s *src) {
-  H->matrix_swap_in(dst, src);
-}
 gsp_info gsp__matrix_host(struct gsp_matrix_s *A) {
   return H->matrix_host(A);
-}
-void gsp__matrix_host_changed(struct gsp_matrix_s *A) {
-  H->matrix_host_changed(A);
 }
 gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
   return H->matrix_to_csr(A);
@@ -107,19 +85,7 @@ gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
 gsp_info gsp__matrix_to_dense(struct gsp_matrix_s *A) {
   return H->matrix_to_dense(A);
 }
-gsp_info gsp__matrix_to_full(struct gsp_matrix_s *A, const void *fill) {
-  return H->matrix_to_full(A, fill);
-}
-gsp_info gsp__matrix_mark_absent(struct gsp_matrix_s *A, const void *absent) {
-  return H->matrix_mark_absent(A, absent);
-}
-gsp_info gsp_matrix_dup(gsp_matrix *C, const gsp_matrix A) {
-  return H->matrix_dup(C, A);
-}
 
-int64_t gsp__bf_find_cycle(int64_t *cycle, const int64_t *pred, int64_t n, int64_t *scratch) {
-  return H->bf_find_cycle(cycle, pred, n, scratch);
-}
 int64_t gsp__sssp_gather(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo, int64_t len,
                          const void *sd, const void *sp, int psize, int nthreads) {
   return H->sssp_gather(s, t, lim, full, lo, len, sd, sp, psize, nthreads);
@@ -129,13 +95,4 @@ void gsp__sssp_touch(const gsp__sssp_sink *s, gsp_type t, int64_t n, int nthread
 }
 void gsp__sssp_present_all(uint8_t *b, int64_t n, int nthreads) {
   H->sssp_present_all(b, n, nthreads);
-}
-gsp_info gsp__sssp_roots(int64_t *root, const int64_t *parent, int64_t n) {
-  return H->sssp_roots(root, parent, n);
-}
-size_t gsp__ooc_bytes(int64_t np, size_t ts, int64_t B, int slots) {
-  return H->ooc_bytes(np, ts, B, slots);
-}
-bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows, int force_slots) {
-  return H->ooc_plan_make(pl, np, ts, budget, force_rows, force_slots);
 }

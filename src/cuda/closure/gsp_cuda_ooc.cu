@@ -1,5 +1,5 @@
 /*
- * Out-of-core closure entry (gsp_cuda_scale.h): page plan, host-side
+ * Out-of-core closure entry (gsp_cuda_scale.h): the caller's page plan, host-side
  * preparation (M*'s diagonal, the DPX check, the cycle check afterwards),
  * page-locking of the host matrix, and the per-type schedule
  * (gsp_cuda_sched.hpp through gsp_cuda_scale_<type>.cu).
@@ -13,7 +13,6 @@
  */
 #include <chrono>
 
-#include "closure_scale.h"
 #include "gsp_cuda_scale.cuh"
 
 namespace {
@@ -58,20 +57,19 @@ template <class T> bool cycle_t(const void *H, int64_t n, gsp_semiring s) {
 
 } // namespace
 
-gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, size_t budget,
-                         int64_t force_rows, int force_slots, bool *cycle, gsp_cuda_ooc_report *rep) {
+gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, const gsp_cuda_ooc_plan *plan,
+                         bool *cycle, gsp_cuda_ooc_report *rep) {
   static const char *const fn = "gsp_closure (CUDA, out of core)";
   *cycle = false;
   if (t == GSP_BOOL || !gsp_semiring_path_encoding(s) || n < 1)
     return GSP_ERROR(GSP_PANIC, "%s: numeric types and semirings only", fn);
   const size_t ts = gsp_type_size(t);
   const int64_t np = gsp_cuda_padded_n(t, n);
-  gsp__ooc_plan pl;
-  if (!gsp__ooc_plan_make(&pl, np, ts, budget, force_rows, force_slots))
-    return GSP_ERROR(GSP_DEVICE_OUT_OF_MEMORY,
-                     "%s: n = %lld needs at least %zu bytes of device memory out of core (two pages of 128 "
-                     "rows), %zu available",
-                     fn, (long long)n, gsp__ooc_bytes(np, ts, 128, 2), budget);
+  const gsp_cuda_ooc_plan pl = *plan;
+  if (pl.page_rows < 128 || pl.page_rows % 128 != 0 || pl.page_rows > np || pl.slots < 2 ||
+      pl.pages != (np + pl.page_rows - 1) / pl.page_rows)
+    return GSP_ERROR(GSP_INVALID_VALUE, "%s: the page plan (%lld rows, %lld pages, %d slots) does not cover n = %lld",
+                     fn, (long long)pl.page_rows, (long long)pl.pages, pl.slots, (long long)n);
   const gspsched::OocShape sh = {n, np, pl.page_rows, pl.pages, pl.slots};
 
   /* M* and the DPX test on the host copy (cheap next to n^3) */

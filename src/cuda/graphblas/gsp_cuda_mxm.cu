@@ -249,22 +249,20 @@ void sort_rows(const gsp_index *p, gsp_index *j, void *xv, int64_t m, size_t ts)
   }
 }
 
-/* *T = op(A) op(B) under PLUS_TIMES on FP32/FP64, both sparse, as a new
- * unpublished host CSR matrix (m x n). cuSPARSE's default algorithm first;
+/* *T = op(A) op(B) under PLUS_TIMES on FP32/FP64, both sparse, as host CSR
+ * arrays (m x n). cuSPARSE's default algorithm first;
  * when the device runs out of memory, ALG3 (bounded memory); when that
  * fails too, or C has more than GSP_CU_OPS_MAX entries, *declined (the CPU
  * takes the product; nothing changed). */
-gsp_info spgemm(struct gsp_matrix_s **T, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta, bool tb, int64_t m,
+gsp_info spgemm(gsp_cuda_host_result *T, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta, bool tb, int64_t m,
                 int64_t n, const char *fn, bool *declined) {
   gsp_info info = GSP_SUCCESS;
   int32_t *cp = NULL, *cj = NULL, *h32 = NULL;
   void *cx = NULL;
   gsp_index *p = NULL, *j = NULL;
   void *x = NULL;
-  struct gsp_matrix_s *R = NULL;
-#define GSP_FREE_ALL                                                                                               \
-  (gsp__cu_free(cp), gsp__cu_free(cj), gsp__cu_free(cx), gsp__free(h32), gsp__free(p), gsp__free(j), gsp__free(x), \
-   gsp__matrix_destroy(R))
+#define GSP_FREE_ALL \
+  (gsp__cu_free(cp), gsp__cu_free(cj), gsp__cu_free(cx), gsp__free(h32), gsp__free(p), gsp__free(j), gsp__free(x))
   const gsp_type t = A->type;
   const size_t ts = gsp_type_size(t);
   const gsp_dev_csr *P = NULL, *Q = NULL;
@@ -302,14 +300,9 @@ gsp_info spgemm(struct gsp_matrix_s **T, struct gsp_matrix_s *A, struct gsp_matr
   } else {
     memset(p, 0, ((size_t)m + 1) * sizeof *p);
   }
-  GSP_TRY(gsp__matrix_alloc(&R, t, m, n));
-  gsp__free(R->p);
-  R->p = p, R->j = j, R->x = x;
-  R->nvals = nnz;
-  R->fmt = GSP_FMT_CSR;
+  T->p = p, T->j = j, T->x = x, T->b = NULL;
+  T->nvals = nnz;
   p = NULL, j = NULL, x = NULL;
-  *T = R;
-  R = NULL;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -317,18 +310,18 @@ gsp_info spgemm(struct gsp_matrix_s **T, struct gsp_matrix_s *A, struct gsp_matr
 
 } // namespace
 
-gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
                       bool tb, const char *fn, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   void *da = NULL, *dbx = NULL, *tx = NULL;
   uint8_t *dbb = NULL, *tbm = NULL;
   void *hx = NULL;
   uint8_t *hb = NULL;
-  struct gsp_matrix_s *R = NULL;
 #define GSP_FREE_ALL                                                                                           \
   (gsp__cu_free(da), gsp__cu_free(dbx), gsp__cu_free(tx), gsp__cu_free(dbb), gsp__cu_free(tbm), gsp__free(hx), \
-   gsp__free(hb), gsp__matrix_destroy(R))
+   gsp__free(hb))
   *taken = false;
+  memset(T, 0, sizeof *T);
   const gsp_type t = A->type;
   const size_t ts = gsp_type_size(t);
   const int64_t m = ta ? A->ncols : A->nrows, k = ta ? A->nrows : A->ncols, n = tb ? B->nrows : B->ncols;
@@ -432,14 +425,10 @@ gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix
   } else if (k == 0) {
     nvals = 0; /* no term anywhere (not reached: gemm needs k > 0) */
   }
-  GSP_TRY(gsp__matrix_alloc_dense(&R, t, m, n));
-  R->x = hx;
-  R->b = hb;
-  R->nvals = nvals;
+  T->p = NULL, T->j = NULL, T->x = hx, T->b = hb;
+  T->nvals = nvals;
   hx = NULL;
   hb = NULL;
-  *T = R;
-  R = NULL;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

@@ -1,7 +1,9 @@
 /*
- * Bellman-Ford pieces both backends use (src/ops/apsp/bf_cpu.c and
- * src/cuda/sssp/gsp_cuda_bf.cu), so they search the same parent graph at
- * the same rounds and find the same cycle.
+ * The parent graph of Bellman-Ford and the rounds at which it is searched
+ * for a cycle: the contract of gsp_cuda_bf (src/cuda/bf/gsp_cuda_bf.cu),
+ * which the CPU rounds (src/ops/apsp/bf_cpu*.c) follow too, so that both
+ * search the same parent graph at the same rounds; the search itself is
+ * the operation's (gsp__bf_find_cycle), so both find the same cycle.
  */
 #ifndef GSP_BF_SHARED_H
 #define GSP_BF_SHARED_H
@@ -24,13 +26,6 @@ extern "C" {
 static inline bool gsp__bf_check_round(int64_t r, int64_t n) {
   return r >= n || (r >= 8 && (r & (r - 1)) == 0);
 }
-
-/* A cycle of the parent graph pred[n] (entries: a vertex, or a marker
- * above): the first one met walking from vertices 0, 1, ... in turn,
- * written to cycle in arc order (pred[cycle[i+1]] == cycle[i]) starting at
- * its smallest vertex. Returns its length, 0 when there is none. scratch:
- * n values. */
-int64_t gsp__bf_find_cycle(int64_t *cycle, const int64_t *pred, int64_t n, int64_t *scratch);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,18 @@ extern "C" {
 
 #ifdef GSP_HAVE_CUDA
 
+/* A result the gateway hands back as host arrays, made by the counted
+ * allocator, which the caller takes over (into a matrix it allocated:
+ * gsp__matrix_set_storage): CSR (p[nrows + 1], j[nvals], x[nvals], columns
+ * sorted in each row) when p != NULL, else dense row-major
+ * x[nrows * ncols] with presence b (NULL: every entry present). */
+typedef struct gsp_cuda_host_result {
+  gsp_index *p, *j;
+  void *x;
+  uint8_t *b;
+  int64_t nvals;
+} gsp_cuda_host_result;
+
 /* Whether a device is usable; fills desc (device name, or why not). Never
  * creates a context in a way that breaks a later fork: callers only ask when
  * they are about to use the GPU. */
@@ -36,11 +48,11 @@ void gsp_cuda_start(void);
  * the encoding s needs, else made from the host content (a NaN weight is
  * GSP_INVALID_VALUE, checked in that pass). On success M holds M* (the
  * valid copy stays on the device, M->dev_only, with M->nvals counted) and,
- * when succ != NULL, *succ is a new INT64 successor matrix (MIN_PLUS /
- * MAX_PLUS with provably loop-free successors only); on error M's content
- * and *succ are unchanged.
+ * when succ != NULL, *succ the n x n INT64 successor matrix as dense arrays
+ * (MIN_PLUS / MAX_PLUS with provably loop-free successors only); on error
+ * M's content is unchanged and *succ holds no arrays.
  */
-gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive);
+gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive);
 /* Bytes of M's dense device copy (0 when none): a closure reuses them. */
 size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M);
 
@@ -57,14 +69,15 @@ int gsp_cuda_usable_count(void);
  *
  * gsp_cuda_sssp: out->dist[n] (A's type) gets the distances from the
  * nearest of src[0..nsrc) (+inf where unreached); out->parent[n] (may be
- * NULL) and out->root[n] (may be NULL, only with parent) follow the strict
- * rule of gsp__sssp_cpu_tree, -1 where unreached; *nvals = the vertices reached
+ * NULL) follows the strict rule of gsp__sssp_cpu_tree, -1 where unreached
+ * (out->root must be NULL: the caller derives the roots from the parents,
+ * GSP_PANIC otherwise); *nvals = the vertices reached
  * (distance <= lim), and unless that is all n the presence arrays out->b[]
  * (see src/ops/sssp/sssp_gather.h) are written too. The arrays may be new,
  * uninitialised memory: the gateway maps their pages in parallel while the
  * kernel runs and fills them in one parallel pass from pinned staging.
- * plan is the caller's choice of algorithm and parameters; k (may be
- * NULL) the test knobs; stats (may be NULL) receives the call's phase times.
+ * plan is the caller's choice of algorithm and parameters; stats (may be
+ * NULL) receives the call's phase times.
  *
  * gsp_cuda_msssp: Okuyama's batched kernel; dist[k*n + v] (A's type) is the
  * distance from src[k] (+inf where unreached), parent (may be NULL) the same
@@ -90,7 +103,7 @@ typedef struct {
 } gsp_cuda_sssp_plan;
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim,
-                       const gsp__sssp_knobs *k, gsp_cuda_sssp_stats *stats, bool *taken);
+                       gsp_cuda_sssp_stats *stats, bool *taken);
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
                         int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
                         int64_t batch, gsp_cuda_sssp_stats *stats, bool *taken);
@@ -113,18 +126,18 @@ bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes);
 size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool parents);
 
 /*
- * Bellman-Ford on the GPU (src/cuda/sssp/gsp_cuda_bf.cu), the rounds of
+ * Bellman-Ford on the GPU (src/cuda/bf/gsp_cuda_bf.cu), the rounds of
  * gsp__bf_cpu: A is host CSR checked by gsp__bf_prepare (negative weights
  * allowed), lim one value of A's type (the largest finite distance). dist[n]
  * gets the distances from src[0..nsrc) (+inf where unreached) and parent[n]
  * (may be NULL) the tree of gsp__sssp_cpu_tree with strict false (the BFS
- * rule). GSP_NEGATIVE_CYCLE (no
- * message recorded, dist and parent unspecified) when the parent graph
- * shows a cycle: cycle (room for n) and *clen as gsp__bf_find_cycle gives
- * them. Declines as gsp_cuda_sssp does.
+ * rule). GSP_NEGATIVE_CYCLE (no message recorded, dist and parent
+ * unspecified) when the parent graph of a round of gsp__bf_check_round
+ * shows a cycle: pred[n] is then that parent graph (bf_shared.h's form),
+ * for the caller to pick the cycle out. Declines as gsp_cuda_sssp does.
  */
-gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
-                     const int64_t *src, int64_t nsrc, const void *lim, bool *taken);
+gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const struct gsp_matrix_s *A, const int64_t *src,
+                     int64_t nsrc, const void *lim, bool *taken);
 
 /* Contract: only gsp_cuda_closure_resident leaves a matrix device-only, and its
  * content is then free of NaN (its input was checked). gsp_closure relies on
@@ -171,12 +184,13 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
                       struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
                       bool *taken);
 
-/* *T = op(A) (+.*) op(B) as a new unpublished host DENSE matrix (presence
- * array where some entries are absent) for the caller's write-back. Taken
+/* *T = op(A) (+.*) op(B) as host arrays (m x n) for the caller's
+ * write-back: dense with a presence array where some entries are absent
  * when B is dense (sparse x dense: cuSPARSE SpMM for PLUS_TIMES on full
  * FP32/FP64 B, else our kernel) or both are full dense FP32/FP64 under
- * PLUS_TIMES (cuBLAS gemm). */
-gsp_info gsp_cuda_mxm(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+ * PLUS_TIMES (cuBLAS gemm); CSR for sparse x sparse (cuSPARSE SpGEMM).
+ * *T holds no arrays when not taken or on error. */
+gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
                       bool tb, const char *fn, bool *taken);
 
 /* Make v's host copy valid (download when v->dev_only). */

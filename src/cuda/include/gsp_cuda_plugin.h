@@ -14,9 +14,11 @@
  *    (src/core/cuda_forward.c) and forwards through it, so the callers in
  *    src/ops and src/core are unchanged.
  *
- * The plugin exports one symbol, gsp_cuda_plugin_open (type
- * gsp__cuda_plugin_open_fn). Both sides come from one build: the ABI number
- * and the table sizes are checked at open. No CUDA types here.
+ * The plugin exports gsp_cuda_plugin_open (type gsp__cuda_plugin_open_fn)
+ * and, for tests and benchmarks only, gsp_cuda_plugin_testing (the fault
+ * injection, forced algorithms, the bench's phase timings: settings that
+ * stay out of the production tables). Both sides come from one build: the
+ * ABI number and the table sizes are checked at open. No CUDA types here.
  */
 #ifndef GSP_CUDA_PLUGIN_H
 #define GSP_CUDA_PLUGIN_H
@@ -26,8 +28,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bf_shared.h"
-#include "closure_scale.h"
 #include "gsp_cuda.h"
 #include "gsp_cuda_fw.h"
 #include "gsp_cuda_scale.h"
@@ -40,11 +40,19 @@ extern "C" {
 
 #ifdef GSP_HAVE_CUDA
 
-/* Raise with any change of either table. */
-#define GSP_CUDA_PLUGIN_ABI    7
+/* Raise with any change of a table. */
+#define GSP_CUDA_PLUGIN_ABI    8
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
+/* The entry of the settings only tests and benchmarks use (a separate
+ * symbol: none of it travels through the production tables). */
+#define GSP_CUDA_PLUGIN_TESTING_SYMBOL "gsp_cuda_plugin_testing"
 
-/* The core, as the plugin sees it. */
+/* The core, as the plugin sees it: what must be the process's one copy
+ * (the error message of the calling thread, the counted allocator, the
+ * thread count and team, the burble, settings read from the environment)
+ * and the matrix and shortest-path passes the launchers still call back.
+ * Facts the plugin can compute itself (type sizes and names, semiring
+ * names, size arithmetic) are not here. */
 typedef struct {
   int abi;
   size_t size; /* sizeof(gsp__cuda_host) */
@@ -56,41 +64,21 @@ typedef struct {
   void *(*malloc_array)(size_t count, size_t size);
   void *(*calloc)(size_t count, size_t size);
   void (*free)(void *p);
-  bool (*mul_size)(size_t *out, size_t a, size_t b);
-  /* settings and test hooks */
-  gsp_fault (*device_fault_due)(void);
-  int (*spgemm_alg)(void);
+  /* settings */
   int (*threads)(void);
   void (*team)(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx);
-  size_t (*type_size)(gsp_type t);
-  const char *(*type_name)(gsp_type t);
-  const char *(*semiring_name)(gsp_semiring s);
   bool (*burble_on)(void);
   void (*vburble)(const char *fmt, va_list ap); /* gsp__burble's body */
   const char *(*nccl_library)(void);            /* GSP_NCCL_LIBRARY */
   /* matrices */
-  void (*unregister)(void *obj);
-  gsp_info (*matrix_alloc)(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols);
-  gsp_info (*matrix_alloc_dense)(struct gsp_matrix_s **A, gsp_type t, int64_t nrows, int64_t ncols);
-  void (*matrix_destroy)(struct gsp_matrix_s *A);
-  gsp_info (*matrix_publish)(struct gsp_matrix_s *A);
-  void (*matrix_swap_in)(struct gsp_matrix_s *dst, struct gsp_matrix_s *src);
   gsp_info (*matrix_host)(struct gsp_matrix_s *A);
-  void (*matrix_host_changed)(struct gsp_matrix_s *A);
   gsp_info (*matrix_to_csr)(struct gsp_matrix_s *A);
   gsp_info (*matrix_to_dense)(struct gsp_matrix_s *A);
-  gsp_info (*matrix_to_full)(struct gsp_matrix_s *A, const void *fill);
-  gsp_info (*matrix_mark_absent)(struct gsp_matrix_s *A, const void *absent);
-  gsp_info (*matrix_dup)(gsp_matrix *C, const gsp_matrix A);
   /* shortest paths and closures: the host passes shared with the CPU code */
-  int64_t (*bf_find_cycle)(int64_t *cycle, const int64_t *pred, int64_t n, int64_t *scratch);
   int64_t (*sssp_gather)(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo, int64_t len,
                          const void *sd, const void *sp, int psize, int nthreads);
   void (*sssp_touch)(const gsp__sssp_sink *s, gsp_type t, int64_t n, int nthreads);
   void (*sssp_present_all)(uint8_t *b, int64_t n, int nthreads);
-  gsp_info (*sssp_roots)(int64_t *root, const int64_t *parent, int64_t n);
-  size_t (*ooc_bytes)(int64_t np, size_t ts, int64_t B, int slots);
-  bool (*ooc_plan_make)(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget, int64_t force_rows, int force_slots);
 } gsp__cuda_host;
 
 /* The gateway, as the core sees it: one pointer per function of
@@ -102,19 +90,19 @@ typedef struct {
   bool (*usable)(char *desc, size_t len);
   void (*start)(void);
   int (*usable_count)(void);
-  gsp_info (*closure_resident)(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool reflexive);
+  gsp_info (*closure_resident)(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive);
   size_t (*dense_bytes)(const struct gsp_matrix_s *M);
   gsp_info (*sssp)(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src,
-                   int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim, const gsp__sssp_knobs *k,
-                   gsp_cuda_sssp_stats *stats, bool *taken);
+                   int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim, gsp_cuda_sssp_stats *stats,
+                   bool *taken);
   gsp_info (*msssp)(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
                     const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim, int64_t batch,
                     gsp_cuda_sssp_stats *stats, bool *taken);
   bool (*weights_checked)(const struct gsp_matrix_s *A, double *wsum);
   bool (*memory)(size_t *free_bytes, size_t *total_bytes);
   size_t (*msssp_bytes)(const struct gsp_matrix_s *A, int64_t batch, bool parents);
-  gsp_info (*bf)(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
-                 const int64_t *src, int64_t nsrc, const void *lim, bool *taken);
+  gsp_info (*bf)(void *dist, int64_t *parent, int64_t *pred, const struct gsp_matrix_s *A, const int64_t *src,
+                 int64_t nsrc, const void *lim, bool *taken);
   gsp_info (*matrix_download)(struct gsp_matrix_s *A);
   gsp_info (*matrix_export)(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done);
   void (*matrix_release)(struct gsp_matrix_s *A);
@@ -122,7 +110,7 @@ typedef struct {
   gsp_info (*mxv)(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
                   struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
                   bool *taken);
-  gsp_info (*mxm)(struct gsp_matrix_s **T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+  gsp_info (*mxm)(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
                   bool tb, const char *fn, bool *taken);
   gsp_info (*vector_download)(struct gsp_vector_s *v);
   void (*vector_release)(struct gsp_vector_s *v);
@@ -132,13 +120,11 @@ typedef struct {
   gsp_info (*fw_device)(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
                         bool nonneg_i32, bool *cycle);
   gsp_info (*fw_bits_impl)(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth);
-  gsp_info (*fw_phases)(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int variant,
-                        float ms[3]);
   gsp_info (*count_present)(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s);
   gsp_info (*fill_zero)(void *d, int64_t np, gsp_type t, gsp_semiring s);
   /* gsp_cuda_scale.h */
-  gsp_info (*fw_ooc)(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, size_t budget, int64_t force_rows,
-                     int force_slots, bool *cycle, gsp_cuda_ooc_report *rep);
+  gsp_info (*fw_ooc)(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, const gsp_cuda_ooc_plan *plan,
+                     bool *cycle, gsp_cuda_ooc_report *rep);
   bool (*mgpu_built)(void);
   size_t (*mgpu_bytes)(gsp_type t, int64_t n, int gpus);
   gsp_info (*mgpu_create)(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu);
@@ -156,6 +142,27 @@ typedef struct {
  * and fills *api. Returns false with a reason in why[len] on a mismatch. */
 typedef bool (*gsp__cuda_plugin_open_fn)(const gsp__cuda_host *host, gsp__cuda_api *api, char *why, size_t len);
 
+/* Test and benchmark settings, behind GSP_CUDA_PLUGIN_TESTING_SYMBOL
+ * (type gsp__cuda_plugin_testing_fn: the table, with the plugin's ABI
+ * number and the table's size to check). The core's gsp__debug_* calls
+ * and gsp_cuda_fw_phases reach the plugin through it alone. */
+typedef struct {
+  int abi;
+  size_t size; /* sizeof(gsp__cuda_testing) */
+  /* device-fault injection: one fault of `kind` at the k-th CUDA call */
+  void (*device_fault_after)(long long k, gsp_fault kind);
+  long long (*device_fault_disarm)(void);
+  /* cuSPARSE SpGEMM algorithm of gsp_mxm (0: automatic; 1, 2, 3) */
+  void (*spgemm_alg)(int alg);
+  /* bytes of one staging slot of gsp_cuda_sssp's near-far results (0: the
+   * default; >= 16: tests force many tiny chunks with it) */
+  void (*sssp_stage_bytes)(size_t bytes);
+  /* gsp_cuda_fw_phases (gsp_cuda_fw.h): the bench's phase timings */
+  gsp_info (*fw_phases)(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int variant,
+                        float ms[3]);
+} gsp__cuda_testing;
+typedef const gsp__cuda_testing *(*gsp__cuda_plugin_testing_fn)(void);
+
 /* ---- the core's side (src/core/cuda_loader.c) ---- */
 
 /* The gateway table when the plugin is loaded and a device usable, else
@@ -166,6 +173,9 @@ const gsp__cuda_api *gsp__cuda_plugin(char *why, size_t len);
 /* The table if the plugin was already loaded, else NULL; never loads (for
  * releases and downloads: without the plugin no object has device data). */
 const gsp__cuda_api *gsp__cuda_plugin_loaded(void);
+/* The plugin's test table, loading the plugin if needed; NULL when it
+ * does not load (then no device call can happen either). */
+const gsp__cuda_testing *gsp__cuda_plugin_testing(void);
 
 /* gsp__error's body for a va_list (src/core/error.c). */
 gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap);

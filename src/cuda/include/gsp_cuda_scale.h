@@ -16,6 +16,17 @@
 extern "C" {
 #endif
 
+/* The page plan of an out-of-core closure, computed by the operation
+ * (gsp__ooc_plan_make, src/ops/closure/closure_scale.h) and run by
+ * gsp_cuda_fw_ooc: pages of page_rows rows (a multiple of 128; the last
+ * page may be shorter) of the np x np matrix, `slots` page buffers on the
+ * device. */
+typedef struct {
+  int64_t page_rows, pages;
+  int slots;
+  size_t bytes; /* device memory of the plan */
+} gsp_cuda_ooc_plan;
+
 #ifdef GSP_HAVE_CUDA
 
 /* What an out-of-core run did. */
@@ -31,16 +42,15 @@ typedef struct {
 /*
  * Out-of-core closure in place of the host matrix H (n x n row-major,
  * leading dimension n, every entry a value: the semiring zero of s where
- * there is no edge) with at most `budget` bytes of device memory on the
- * current device. force_rows / force_slots: 0, or overrides of the page plan
- * (gsp__ooc_plan_make). reflexive: M*, else M+. H is page-locked with
+ * there is no edge) on the current device, by the caller's page plan for
+ * np = gsp_cuda_padded_n(t, n) (GSP_INVALID_VALUE when the plan does not
+ * cover np). reflexive: M*, else M+. H is page-locked with
  * cudaHostRegister for the run (transfers are direct DMA; when the host
  * refuses, pageable copies are used: correct, slower). *cycle as
  * gsp_cuda_fw_device (H is then garbage). Numeric types only.
- * GSP_DEVICE_OUT_OF_MEMORY when no page plan fits the budget.
  */
-gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, size_t budget,
-                         int64_t force_rows, int force_slots, bool *cycle, gsp_cuda_ooc_report *rep);
+gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, const gsp_cuda_ooc_plan *plan,
+                         bool *cycle, gsp_cuda_ooc_report *rep);
 
 /* ---- several GPUs of one host (NCCL) ---- */
 

@@ -78,14 +78,14 @@ typedef struct {
 } gsp_cuda_sssp_stats;
 
 /* Settings of one GPU shortest-path call that only tests set: 0 keeps the
- * library's choice. */
+ * library's choice. They go into the operation's plan
+ * (gsp__sssp_gpu_plan); the staging slot size, which is the plugin's own,
+ * is set through its test entry (gsp__debug_sssp_stage_bytes). */
 typedef struct {
-  size_t stage_bytes; /* bytes of one staging slot of the near-far results
-                         (>= 16; tests force many tiny chunks with it) */
-  int chain;          /* near-far chain rounds (gsp_cuda_sssp_plan); -1:
-                         none (tests and bench sweeps) */
-  int blocks_per_sm;  /* near-far persistent blocks per SM */
-  int64_t hub;        /* near-far hub degree */
+  int chain;         /* near-far chain rounds (gsp_cuda_sssp_plan); -1:
+                        none (tests and bench sweeps) */
+  int blocks_per_sm; /* near-far persistent blocks per SM */
+  int64_t hub;       /* near-far hub degree */
 } gsp__sssp_knobs;
 
 /* One call's report. */

@@ -495,7 +495,7 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
     GSP_TRY(run.delta(d, S, ns, plan.delta));
     break;
   }
-  GSP_TRY(finish<T>((T *)out->dist, out->parent, out->root, d, g, S, ns, lim, true, rec));
+  GSP_TRY(finish<T>((T *)out->dist, out->parent, d, g, S, ns, lim, true, rec));
   *nvals = gsp__sssp_gather(out, A->type, &lim, false, 0, n, NULL, NULL, 0, gsp__threads()); /* presence */
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
@@ -528,7 +528,7 @@ struct SsspRun {
 
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
                        const int64_t *src, int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim,
-                       const gsp__sssp_knobs *k, gsp_cuda_sssp_stats *stats, bool *taken) {
+                       gsp_cuda_sssp_stats *stats, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   int32_t *S = NULL;
 #define GSP_FREE_ALL gsp__free(S)
@@ -537,6 +537,7 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const s
   const int64_t n = A->nrows;
   const gsp_sssp_algo algo = plan->algo;
   if (algo == GSP_SSSP_AUTO) return GSP_ERROR(GSP_PANIC, "gsp_cuda_sssp: the caller picks the algorithm");
+  if (out->root) return GSP_ERROR(GSP_PANIC, "gsp_cuda_sssp: the caller derives the roots from the parents");
   const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
   /* what is not kept with A yet: graph, near-far workspace (or the per-call
    * arrays of the other drivers) */
@@ -549,7 +550,7 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const s
   const double t_call = host_seconds();
   CallRecord rec;
   memset(&rec, 0, sizeof rec);
-  rec.stage_bytes = k ? k->stage_bytes : 0;
+  rec.stage_bytes = gsp__cuda_sssp_stage_bytes();
   rec.t_entry = t_call;
   int32_t ns = 0;
   GSP_TRY(distinct_sources(&S, &ns, src, nsrc, n));

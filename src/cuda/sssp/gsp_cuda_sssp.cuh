@@ -23,6 +23,9 @@
 #include "gsp_cuda_stage.h" /* gsp__pinned_alloc */
 #include "sssp_gather.h"
 
+/* The staging slot the tests force (gsp_cuda_testing.c), 0: the default. */
+extern "C" size_t gsp__cuda_sssp_stage_bytes(void);
+
 namespace gsp_sssp_cu {
 
 namespace cg = cooperative_groups;
@@ -107,12 +110,12 @@ template <> constexpr gsp_type type_of<double>() {
   return GSP_FP64;
 }
 
-/* One gateway call's record, passed down its drivers: its test knobs, and
- * its phase times as the drivers fill them (gsp_cuda_sssp and
+/* One gateway call's record, passed down its drivers: the staging slot the
+ * tests force, and its phase times as the drivers fill them (gsp_cuda_sssp and
  * gsp_cuda_msssp hand them to the caller's stats). */
 struct CallRecord {
   gsp_cuda_sssp_stats stats;
-  size_t stage_bytes; /* gsp__sssp_knobs.stage_bytes, 0: the default */
+  size_t stage_bytes; /* gsp__cuda_sssp_stage_bytes(), 0: the default */
   double t_entry;     /* host clock at the gateway's entry */
 };
 
@@ -263,11 +266,10 @@ gsp_info tree_end(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, 
                   TreeWs ws, CallRecord &rec);
 
 /* The drivers' common end: dist[n] (host) from the final device keys d,
- * then, when parent != NULL, the tree of tree_start and tree_end (roots when root
- * != NULL). */
+ * then, when parent != NULL, the tree of tree_start and tree_end. */
 template <class T>
-gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::K *d, const DevGraph &g,
-                const int32_t *src, int32_t nsrc, T lim, bool strict, CallRecord &rec);
+gsp_info finish(T *dist, int64_t *parent, const typename Key<T>::K *d, const DevGraph &g, const int32_t *src,
+                int32_t nsrc, T lim, bool strict, CallRecord &rec);
 
 /* Near-far delta-stepping in one persistent cooperative kernel
  * (gsp_cuda_sssp_nf.cu). out (host arrays, see gsp_cuda_sssp) gets the

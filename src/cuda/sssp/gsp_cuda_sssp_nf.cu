@@ -636,7 +636,6 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
     const gsp__sssp_sink psink = {out->dist, out->parent, NULL, {NULL, NULL, NULL}};
     int64_t all = 0;
     GSP_TRY(fetch(cs, &psink, type_of<T>(), &lim, true, n, NULL, 0, a.w.pout, 4, dg, &all, rec));
-    if (out->root) GSP_TRY(gsp__sssp_roots(out->root, out->parent, n));
   }
   {
     float ms_setup = 0, ms_kernel = 0, ms_tree = 0;

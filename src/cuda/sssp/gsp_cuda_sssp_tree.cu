@@ -244,8 +244,8 @@ gsp_info tree_end(int32_t *par, const typename Key<T>::K *d, const DevGraph &g, 
 }
 
 template <class T>
-gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::K *d, const DevGraph &g,
-                const int32_t *src, int32_t nsrc, T lim, bool strict, CallRecord &rec) {
+gsp_info finish(T *dist, int64_t *parent, const typename Key<T>::K *d, const DevGraph &g, const int32_t *src,
+                int32_t nsrc, T lim, bool strict, CallRecord &rec) {
   gsp_info info = GSP_SUCCESS;
   typename Key<T>::K *hd = NULL;
   int32_t *par = NULL, *hpar = NULL;
@@ -269,20 +269,19 @@ gsp_info finish(T *dist, int64_t *parent, int64_t *root, const typename Key<T>::
     GSP_TRY(tree_end<T>(par, d, g, nsrc, lim, strict, ws, rec));
     GSP_CUDA_TRY(cudaMemcpy(hpar, par, (size_t)n * sizeof *hpar, cudaMemcpyDeviceToHost));
     for (int32_t v = 0; v < n; v++) parent[v] = hpar[v];
-    if (root) GSP_TRY(gsp__sssp_roots(root, parent, n));
   }
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
 }
 
-#define GSP_CU_TREE_(T)                                                                                              \
-  template gsp_info tree_start<T>(int32_t *, const Key<T>::K *, const DevGraph &, const int32_t *, int32_t, T, bool, \
-                                  TreeWs);                                                                           \
-  template gsp_info tree_end<T>(int32_t *, const Key<T>::K *, const DevGraph &, int32_t, T, bool, TreeWs,            \
-                                CallRecord &);                                                                       \
-  template gsp_info finish<T>(T *, int64_t *, int64_t *, const Key<T>::K *, const DevGraph &, const int32_t *,       \
-                              int32_t, T, bool, CallRecord &);
+#define GSP_CU_TREE_(T)                                                                                               \
+  template gsp_info tree_start<T>(int32_t *, const Key<T>::K *, const DevGraph &, const int32_t *, int32_t, T, bool,  \
+                                  TreeWs);                                                                            \
+  template gsp_info tree_end<T>(int32_t *, const Key<T>::K *, const DevGraph &, int32_t, T, bool, TreeWs,             \
+                                CallRecord &);                                                                        \
+  template gsp_info finish<T>(T *, int64_t *, const Key<T>::K *, const DevGraph &, const int32_t *, int32_t, T, bool, \
+                              CallRecord &);
 GSP_CU_TREE_(int32_t)
 GSP_CU_TREE_(int64_t)
 GSP_CU_TREE_(float)

@@ -18,7 +18,15 @@ extern "C" {
 /* Johnson potentials: h(v) = the distance to v from a virtual source joined to every vertex by a 0-weight arc (so h <= 0), in A's type and arithmetic (integers saturate as MIN_PLUS). h: n values of A's type, written only on success. backend: CPU or CUDA (AUTO: process default, a GPU decline runs on the CPU under AUTO and fails under CUDA, as elsewhere). GSP_NEGATIVE_CYCLE when A has a negative cycle anywhere; with cycle/cycle_len non-NULL (cycle has room for n vertices) one such cycle's vertices are returned in order (cycle[0] -> cycle[1] -> ... -> cycle[len-1] -> cycle[0] are arcs whose weights sum < 0). */
 gsp_info gsp__bf_potentials(void *h, struct gsp_matrix_s *A, gsp_backend backend, int64_t *cycle, int64_t *cycle_len);
 
-/* ---- the CPU side (the pieces the CUDA kernel shares: bf_shared.h) ---- */
+/* ---- the CPU side (the rounds the CUDA kernel shares: bf_shared.h) ---- */
+
+/* A cycle of the parent graph pred[n] (entries: a vertex, or a marker of
+ * bf_shared.h): the first one met walking from vertices 0, 1, ... in turn,
+ * written to cycle in arc order (pred[cycle[i+1]] == cycle[i]) starting at
+ * its smallest vertex. Returns its length, 0 when there is none. scratch:
+ * n values. The CPU rounds and gsp_bellman_ford's GPU path both pick their
+ * cycle with it. */
+int64_t gsp__bf_find_cycle(int64_t *cycle, const int64_t *pred, int64_t n, int64_t *scratch);
 
 /* Check A (handle, square, numeric type, no NaN or -inf weight; negative
  * weights allowed), make it host CSR and fill *g (no cutoff). */

@@ -40,16 +40,29 @@ static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycl
                          const gsp__sssp_graph *g, struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
                          gsp_backend requested) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
+  int64_t *pred = NULL, *scratch = NULL;
+#define GSP_FREE_ALL (gsp__free(pred), gsp__free(scratch))
   bool taken = false;
   gsp__backend_choice be;
   *clen = 0;
   GSP_TRY(gsp__backend_pick(&be, requested, true, fn));
 #ifdef GSP_HAVE_CUDA
   if (be.gpu) {
-    info = gsp_cuda_bf(d, parent, cycle, clen, g->csr, src, nsrc, &g->lim, &taken);
-    if (info == GSP_NEGATIVE_CYCLE) return info;
+    /* the GPU returns the parent graph that shows a cycle; the cycle is
+     * picked out here, by the CPU's routine */
+    const size_t n1 = (size_t)g->n + 1;
+    GSP_ALLOC(pred, n1, sizeof *pred);
+    info = gsp_cuda_bf(d, parent, pred, g->csr, src, nsrc, &g->lim, &taken);
+    if (info == GSP_NEGATIVE_CYCLE) {
+      GSP_ALLOC(scratch, n1, sizeof *scratch);
+      *clen = gsp__bf_find_cycle(cycle, pred, g->n, scratch);
+      GSP_CHECK(*clen > 0, GSP_PANIC, "%s: the GPU reported a cycle its parent graph does not hold", fn);
+      GSP_FREE_ALL;
+      return GSP_NEGATIVE_CYCLE;
+    }
     GSP_TRY(info);
+    gsp__free(pred);
+    pred = NULL;
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
   }
 #else

@@ -1,10 +1,7 @@
-/* Out-of-core page plan (closure_scale.h) and the public GPU count. */
+/* Out-of-core page plan (closure_scale.h). */
 #include "closure_scale.h"
 
 #include "gsp_internal.h"
-#ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
-#endif
 
 size_t gsp__ooc_bytes(int64_t np, size_t ts, int64_t B, int slots) {
   return (size_t)slots * (size_t)B * (size_t)np * ts + (size_t)B * (size_t)B * ts + GSP_OOC_SLACK;
@@ -47,14 +44,4 @@ bool gsp__ooc_plan_make(gsp__ooc_plan *pl, int64_t np, size_t ts, size_t budget,
     if (force_slots >= 2) break;
   }
   return false;
-}
-
-gsp_info gsp_cuda_device_count(int *count) {
-  if (!count) return GSP_ERROR(GSP_NULL_POINTER, "gsp_cuda_device_count: count is NULL");
-#ifdef GSP_HAVE_CUDA
-  *count = gsp_cuda_usable_count();
-#else
-  *count = 0;
-#endif
-  return GSP_SUCCESS;
 }

@@ -73,8 +73,7 @@ static gsp_info closure_gpu_host(struct gsp_matrix_s *W, gsp_semiring s, bool re
     if (!*cycle) GSP_TRY(gsp_cuda_mgpu_download(mg, W->x));
   } else {
     gsp_cuda_ooc_report rep;
-    GSP_TRY(
-        gsp_cuda_fw_ooc(W->x, n, W->type, s, reflexive, pl->budget, pl->page.page_rows, pl->page.slots, cycle, &rep));
+    GSP_TRY(gsp_cuda_fw_ooc(W->x, n, W->type, s, reflexive, &pl->page, cycle, &rep));
     rec->page_rows = rep.page_rows;
     rec->pages = rep.pages;
     rec->slots = rep.slots;
@@ -151,12 +150,27 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
     if (plan.mode == GSP_SCALE_CPU) GSP_TRY(gsp__backend_declined(&be, fn));
   }
   if (plan.mode == GSP_SCALE_IN_CORE) {
-    /* the result stays on the device: the launcher keeps M's device copy */
-    struct gsp_matrix_s *dsucc = NULL;
+    /* the result stays on the device: the launcher keeps M's device copy.
+     * The successor matrix is made and published first and takes the
+     * launcher's arrays after, so nothing fails once M holds M*. */
+    gsp_cuda_host_result sres = {0};
     rec.mode = GSP_SCALE_IN_CORE;
     rec.gpus = 1;
-    GSP_TRY(gsp_cuda_closure_resident(M, succ ? &dsucc : NULL, s, reflexive));
-    if (succ) *succ = dsucc;
+    if (succ) {
+      GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
+      GSP_TRY(gsp__matrix_publish(S));
+    }
+    info = gsp_cuda_closure_resident(M, succ ? &sres : NULL, s, reflexive);
+    if (info < 0) {
+      if (S) gsp__unregister(S); /* published above; GSP_FREE_ALL destroys it */
+      GSP_FREE_ALL;
+      return info;
+    }
+    if (succ) {
+      gsp__matrix_take_result(S, &sres);
+      *succ = S;
+      S = NULL;
+    }
     GSP_FREE_ALL;
     return info;
   }

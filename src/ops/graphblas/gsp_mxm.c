@@ -43,9 +43,13 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
 #ifdef GSP_HAVE_CUDA
   if (be.gpu) {
     bool taken = false;
-    info = gsp_cuda_mxm(&T, s, A, B, d.transpose_a, d.transpose_b, fn, &taken);
+    gsp_cuda_host_result r = {0};
+    info = gsp_cuda_mxm(&r, s, A, B, d.transpose_a, d.transpose_b, fn, &taken);
     if (taken) {
+      if (info >= 0) info = gsp__matrix_alloc_dense(&T, A->type, m, n);
+      if (info < 0) gsp__cuda_result_free(&r);
       GSP_TRY(info);
+      gsp__matrix_take_result(T, &r); /* CSR or dense, as the product came back */
       if (mask || accum != GSP_NOOP || d.mask_complement) GSP_TRY(gsp__ops_csr(T, fn));
       GSP_TRY(gsp__ops_matrix_writeback(C, mask, accum, &T, &d, fn));
       GSP_FREE_ALL;

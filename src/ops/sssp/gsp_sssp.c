@@ -88,7 +88,10 @@ gsp_info gsp__sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, gsp
   if (be.gpu) {
     if (diag) t_gate = seconds();
     const gsp_cuda_sssp_plan plan = gsp__sssp_gpu_plan(&o, &g, k);
-    GSP_TRY(gsp_cuda_sssp(&sink, &nvals, g.csr, src, (int64_t)nsources, &plan, &g.lim, k, stats, &taken));
+    gsp__sssp_sink dev_sink = sink; /* the roots are derived here, from the parents */
+    dev_sink.root = NULL;
+    GSP_TRY(gsp_cuda_sssp(&dev_sink, &nvals, g.csr, src, (int64_t)nsources, &plan, &g.lim, stats, &taken));
+    if (taken && sx) GSP_TRY(gsp__sssp_roots(sx, px, n));
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
     if (diag) t_back = seconds();
   }

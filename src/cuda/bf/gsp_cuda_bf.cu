@@ -8,9 +8,11 @@
  * gives every improved vertex the smallest tail whose offer equals its new
  * distance (atomicMin on the tail); commit U, the parents, and the next
  * frontier. The host reads one counter per round. At the checkpoints of
- * gsp__bf_check_round the parent array comes back and the host searches it
- * for a cycle with the CPU's own routine, so both backends report the same
- * cycle. Parents of the final tree come from the SSSP tree pass.
+ * gsp__bf_check_round the parent array comes back and the host walks it
+ * for a cycle; when there is one, the call returns that parent graph and
+ * the operation picks the cycle out of it with the CPU's own routine
+ * (gsp__bf_find_cycle), so both backends report the same cycle. Parents of
+ * the final tree come from the SSSP tree pass.
  */
 #include <stdlib.h>
 
@@ -53,21 +55,40 @@ __global__ void bf_commit(K *d, const K *U, int32_t *pred, const int32_t *cand, 
   }
 }
 
-/* The rounds; GSP_NEGATIVE_CYCLE (no message) with the cycle on the host. */
+/* Whether the parent graph pred[n] (a vertex, or a marker < 0) has a
+ * cycle: each walk from an unvisited vertex stamps the vertices it passes
+ * and stops at a marker, at a vertex stamped by an earlier walk, or at one
+ * of its own (a cycle). O(n); stamp: n zeroed values. */
+static bool parent_cycle(const int32_t *pred, int32_t n, uint32_t *stamp) {
+  for (int32_t s = 0; s < n; s++) {
+    if (stamp[s]) continue;
+    const uint32_t walk = (uint32_t)s + 1;
+    int32_t v = s;
+    while (v >= 0 && !stamp[v]) {
+      stamp[v] = walk;
+      v = pred[v];
+    }
+    if (v >= 0 && stamp[v] == walk) return true;
+  }
+  return false;
+}
+
+/* The rounds; GSP_NEGATIVE_CYCLE (no message) with the parent graph that
+ * shows the cycle in hpred[n] on the host. */
 template <class T>
-static gsp_info bf_rounds(typename Key<T>::K *d, const DevGraph &g, const int32_t *S, int32_t ns, T lim, int64_t *cycle,
-                          int64_t *clen) {
+static gsp_info bf_rounds(typename Key<T>::K *d, const DevGraph &g, const int32_t *S, int32_t ns, T lim,
+                          int64_t *hpred) {
   gsp_info info = GSP_SUCCESS;
   typedef Key<T> KT;
   typedef typename KT::K K;
   const int32_t n = g.n;
   K *U = NULL;
   int32_t *F = NULL, *Tq = NULL, *cnt = NULL, *pred = NULL, *cand = NULL, *hpred32 = NULL;
-  int64_t *hpred = NULL, *scratch = NULL;
+  uint32_t *stamp = NULL;
   uint8_t *touched = NULL;
 #define GSP_FREE_ALL                                                                                         \
   (cudaFree(U), cudaFree(F), cudaFree(Tq), cudaFree(cnt), cudaFree(pred), cudaFree(cand), cudaFree(touched), \
-   (void)cudaGetLastError(), gsp__free(hpred32), gsp__free(hpred), gsp__free(scratch))
+   (void)cudaGetLastError(), gsp__free(hpred32), gsp__free(stamp))
   GSP_CU_MALLOC(U, n, sizeof *U);
   GSP_CU_MALLOC(F, n, sizeof *F);
   GSP_CU_MALLOC(Tq, n, sizeof *Tq);
@@ -105,17 +126,15 @@ static gsp_info bf_rounds(typename Key<T>::K *d, const DevGraph &g, const int32_
     int32_t *tmp = F;
     F = Tq, Tq = tmp, nf = nt;
     if (nf > 0 && gsp__bf_check_round(r, n)) {
-      if (!hpred) {
+      if (!hpred32) {
         hpred32 = (int32_t *)gsp__malloc_array((size_t)n + 1, sizeof *hpred32);
-        hpred = (int64_t *)gsp__malloc_array((size_t)n + 1, sizeof *hpred);
-        scratch = (int64_t *)gsp__malloc_array((size_t)n + 1, sizeof *scratch);
-        GSP_CHECK(hpred32 && hpred && scratch, GSP_OUT_OF_MEMORY, "cannot stage the parents of %d vertices", n);
+        stamp = (uint32_t *)gsp__malloc_array((size_t)n + 1, sizeof *stamp);
+        GSP_CHECK(hpred32 && stamp, GSP_OUT_OF_MEMORY, "cannot stage the parents of %d vertices", n);
       }
       GSP_CUDA_TRY(cudaMemcpy(hpred32, pred, (size_t)n * sizeof *hpred32, cudaMemcpyDeviceToHost));
-      for (int32_t v = 0; v < n; v++) hpred[v] = hpred32[v];
-      const int64_t len = gsp__bf_find_cycle(cycle, hpred, n, scratch);
-      if (len > 0) {
-        *clen = len;
+      memset(stamp, 0, (size_t)n * sizeof *stamp);
+      if (parent_cycle(hpred32, n, stamp)) {
+        for (int32_t v = 0; v < n; v++) hpred[v] = hpred32[v];
         GSP_FREE_ALL;
         return GSP_NEGATIVE_CYCLE;
       }
@@ -129,8 +148,8 @@ static gsp_info bf_rounds(typename Key<T>::K *d, const DevGraph &g, const int32_
 }
 
 template <class T>
-static gsp_info bf_typed(T *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
-                         const int32_t *S, int32_t ns, T lim) {
+static gsp_info bf_typed(T *dist, int64_t *parent, int64_t *pred, const struct gsp_matrix_s *A, const int32_t *S,
+                         int32_t ns, T lim) {
   gsp_info info = GSP_SUCCESS;
   typedef typename Key<T>::K K;
   DevGraph g;
@@ -140,14 +159,14 @@ static gsp_info bf_typed(T *dist, int64_t *parent, int64_t *cycle, int64_t *clen
   const int32_t n = (int32_t)A->nrows;
   GSP_TRY(graph_upload(&g, A, false));
   GSP_CU_MALLOC(d, n, sizeof *d);
-  info = bf_rounds<T>(d, g, S, ns, lim, cycle, clen);
+  info = bf_rounds<T>(d, g, S, ns, lim, pred);
   if (info != GSP_SUCCESS) {
     GSP_FREE_ALL;
     return info;
   }
   CallRecord rec; /* the tree pass's counts: not reported for Bellman-Ford */
   memset(&rec, 0, sizeof rec);
-  GSP_TRY(finish<T>(dist, parent, NULL, d, g, S, ns, lim, false, rec));
+  GSP_TRY(finish<T>(dist, parent, d, g, S, ns, lim, false, rec));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -160,19 +179,19 @@ using namespace gsp_sssp_cu;
 namespace {
 struct BfRun {
   void *dist;
-  int64_t *parent, *cycle, *clen;
+  int64_t *parent, *pred;
   const struct gsp_matrix_s *A;
   const int32_t *S;
   int32_t ns;
   const void *lim;
   template <class T> gsp_info run() const {
-    return bf_typed<T>((T *)dist, parent, cycle, clen, A, S, ns, *(const T *)lim);
+    return bf_typed<T>((T *)dist, parent, pred, A, S, ns, *(const T *)lim);
   }
 };
 } // namespace
 
-gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen, const struct gsp_matrix_s *A,
-                     const int64_t *src, int64_t nsrc, const void *lim, bool *taken) {
+gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const struct gsp_matrix_s *A, const int64_t *src,
+                     int64_t nsrc, const void *lim, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   int32_t *S = NULL;
 #define GSP_FREE_ALL gsp__free(S)
@@ -186,7 +205,7 @@ gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *cycle, int64_t *clen,
   *taken = true;
   int32_t ns = 0;
   GSP_TRY(distinct_sources(&S, &ns, src, nsrc, n));
-  info = by_type(A->type, BfRun{dist, parent, cycle, clen, A, S, ns, lim});
+  info = by_type(A->type, BfRun{dist, parent, pred, A, S, ns, lim});
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

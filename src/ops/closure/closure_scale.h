@@ -1,7 +1,7 @@
 /*
  * Closures past one GPU's memory (out of core): the page plan of the
- * out-of-core schedule (pure arithmetic, shared by the closure's branch in
- * src/ops, the CUDA code, the tests and the benchmark).
+ * out-of-core schedule (pure arithmetic: the closure's branch computes it,
+ * gsp_cuda_fw_ooc runs it; the tests and the benchmark ask it too).
  */
 #ifndef GSP_CLOSURE_SCALE_H
 #define GSP_CLOSURE_SCALE_H
@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "gsp.h"
+#include "gsp_cuda_scale.h" /* gsp_cuda_ooc_plan */
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,13 +21,8 @@ extern "C" {
  * flags and rounding. */
 #define GSP_OOC_SLACK ((size_t)4096)
 
-/* Page layout: pages of page_rows rows (a multiple of 128; the last page may
- * be shorter) of the np x np matrix, `slots` page buffers on the device. */
-typedef struct {
-  int64_t page_rows, pages;
-  int slots;
-  size_t bytes; /* device memory of the plan */
-} gsp__ooc_plan;
+/* Page layout (gsp_cuda_scale.h, the plugin's call takes it as it is). */
+typedef gsp_cuda_ooc_plan gsp__ooc_plan;
 
 /* Device bytes of `slots` pages of B rows of np elements of ts bytes, the
  * B x B transposed panel, and the slack. */

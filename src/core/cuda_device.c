@@ -1,0 +1,46 @@
+/*
+ * The public questions about the GPU (gsp.h): whether one is usable, how
+ * many, and starting its context early. One file, so that what a program
+ * can learn about the device is answered in one place, through the
+ * plugin's loader (cuda_loader.c); without the CUDA backend the answers say
+ * so.
+ */
+#include <stdio.h>
+
+#include "gsp_internal.h"
+#ifdef GSP_HAVE_CUDA
+#include "gsp_cuda.h"
+#endif
+
+gsp_info gsp_cuda_warm_up(void) {
+#ifdef GSP_HAVE_CUDA
+  gsp_cuda_start();
+#endif
+  return GSP_SUCCESS;
+}
+
+gsp_info gsp_cuda_available(bool *available, char *desc, size_t len) {
+  if (!available) return GSP_ERROR(GSP_NULL_POINTER, "gsp_cuda_available: available is NULL");
+  const gsp__output out[] = {{available, sizeof *available, "available"}, {desc, len, "desc"}};
+  gsp_info info = gsp__check_outputs("gsp_cuda_available", out, 2);
+  if (info < 0) return info;
+#ifdef GSP_HAVE_CUDA
+  char buf[256] = "";
+  *available = gsp_cuda_usable(buf, sizeof buf);
+#else
+  const char *buf = "this build of gsp has no CUDA backend";
+  *available = false;
+#endif
+  if (desc && len > 0) snprintf(desc, len, "%s", buf);
+  return GSP_SUCCESS;
+}
+
+gsp_info gsp_cuda_device_count(int *count) {
+  if (!count) return GSP_ERROR(GSP_NULL_POINTER, "gsp_cuda_device_count: count is NULL");
+#ifdef GSP_HAVE_CUDA
+  *count = gsp_cuda_usable_count();
+#else
+  *count = 0;
+#endif
+  return GSP_SUCCESS;
+}
