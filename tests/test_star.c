@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "closure_branch.h"
 #include "gsp.h"
 #include "gsp_internal.h"
 #include "gsp_test.h"

@@ -13,7 +13,6 @@
 #include "gsp_internal.h"
 #include "gsp_semiring.h"
 #include "ops_backend.h"
-#include "star.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
 #include "gsp_cuda_scale.h"
@@ -130,7 +129,7 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
   GSP_TRY(gsp__backend_pick(&be, o.backend, true, fn));
   /* A sparse graph whose star costs less by elimination in a fill-reducing
    * order (road networks, meshes, grids): the sparse star, priced by the
-   * same model as gsp_apsp's AUTO (star_closure.c). It runs on the CPU. */
+   * same model as gsp_apsp's AUTO (closure_star.c). It runs on the CPU. */
   if (reflexive && !be.required && !M->dev_only) {
     GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
     bool done = false;
