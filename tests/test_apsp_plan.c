@@ -6,6 +6,7 @@
  * parts for a progress callback), the refusals, and when the planner asks
  * for the graph's depth or the star's analysis.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part (apsp.h names the row callback) */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>

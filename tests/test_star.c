@@ -7,6 +7,7 @@
  * refactorization with new weights; bad input. Integer-valued weights, so
  * every comparison is exact.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

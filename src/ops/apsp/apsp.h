@@ -130,7 +130,7 @@ typedef struct {
   const int64_t *src;           /* the ns sources */
   gsp_type out;                 /* output type */
   bool paths;
-  bool p32; /* parents into int32 (computed as int64 rows) */
+  bool p32;      /* parents into int32 (computed as int64 rows) */
   bool identity; /* the sources are 0 .. n-1: a closure is the result as it is */
   bool negative; /* some weight < 0 */
   bool has_cutoff;

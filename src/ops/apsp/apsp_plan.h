@@ -23,47 +23,47 @@
 /* What the planner is told. */
 typedef struct {
   /* the call */
-  gsp_apsp_algo asked;   /* the option (AUTO: the cost model's pick) */
-  gsp_index row_block;   /* advanced option; 0: sized from the memory */
-  size_t device_cap;     /* advanced device_memory_cap; 0: none */
-  size_t host_cap;       /* advanced host_memory_cap; 0: none */
-  bool callback;         /* rows go to a callback */
-  bool rows_out;         /* ... into the caller's whole-result array */
-  bool progress;         /* a progress callback wants parts */
-  gsp_type out;          /* output type */
-  bool p32;              /* int32 parents into a result matrix */
+  gsp_apsp_algo asked; /* the option (AUTO: the cost model's pick) */
+  gsp_index row_block; /* advanced option; 0: sized from the memory */
+  size_t device_cap;   /* advanced device_memory_cap; 0: none */
+  size_t host_cap;     /* advanced host_memory_cap; 0: none */
+  bool callback;       /* rows go to a callback */
+  bool rows_out;       /* ... into the caller's whole-result array */
+  bool progress;       /* a progress callback wants parts */
+  gsp_type out;        /* output type */
+  bool p32;            /* int32 parents into a result matrix */
   /* the graph (n, m, ns, t, negative, paths, threads; depth and the
    * star's operation counts once measured, see below) */
   gsp__apsp_shape shape;
-  bool positive;         /* every weight > 0 */
+  bool positive; /* every weight > 0 */
   /* the machine */
-  bool gpu;              /* the backend decision offers the call to the GPU
+  bool gpu;             /* the backend decision offers the call to the GPU
                             and its free memory could be read */
-  bool required;         /* the CUDA backend was asked for */
-  size_t dev_bytes;      /* device bytes to plan with: free, or the cap */
-  size_t closure_bytes;  /* a resident GPU closure of A (gsp_cuda_closure_bytes) */
+  bool required;        /* the CUDA backend was asked for */
+  size_t dev_bytes;     /* device bytes to plan with: free, or the cap */
+  size_t closure_bytes; /* a resident GPU closure of A (gsp_cuda_closure_bytes) */
   /* the many-source kernel's bytes for a batch of 32 (k + 1) sources on A
    * (INT32 A with a negative weight: as INT64, Johnson's widening) */
   size_t msssp_bytes[GSP_APSP_BATCHES];
-  size_t host_bytes;     /* host memory the process may still take
+  size_t host_bytes; /* host memory the process may still take
                             (gsp__host_memory_available) */
 } gsp__apsp_facts;
 
 /* The plan. */
 typedef struct {
-  gsp_apsp_algo algo;   /* never AUTO */
-  bool gpu;             /* offer the computation to the GPU */
-  gsp_backend backend;  /* where it is expected to run (the report's, before
+  gsp_apsp_algo algo;  /* never AUTO */
+  bool gpu;            /* offer the computation to the GPU */
+  gsp_backend backend; /* where it is expected to run (the report's, before
                            the run says where it did) */
-  int64_t batch;        /* GPU sources per pass; 0: the kernel's choice */
-  int64_t row_block;    /* rows per block (>= 1) */
-  int64_t row_blocks;   /* blocks */
+  int64_t batch;       /* GPU sources per pass; 0: the kernel's choice */
+  int64_t row_block;   /* rows per block (>= 1) */
+  int64_t row_blocks;  /* blocks */
   /* CUDA required, rows by relaxation, and not even a batch of 32 sources
    * fits the device: GSP_DEVICE_OUT_OF_MEMORY when the call runs (a dry
    * run still reports the plan) */
   bool device_short;
-  gsp__apsp_shape shape;                /* as priced */
-  double predicted[GSP_APSP_ALGOS];     /* seconds, by gsp_apsp_algo */
+  gsp__apsp_shape shape;            /* as priced */
+  double predicted[GSP_APSP_ALGOS]; /* seconds, by gsp_apsp_algo */
 } gsp__apsp_plan;
 
 /* Whether the plan needs the graph's depth (gsp__apsp_depth) before it can

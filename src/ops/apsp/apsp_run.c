@@ -28,7 +28,6 @@
 
 static const char *const fn = "gsp_apsp";
 
-
 /* Hand rows k0 .. k0+nb-1 over: to the callback, or copied into the result
  * unless they were computed in place. */
 static gsp_info deliver(gsp__apsp_run *r, int64_t k0, int64_t nb, const void *o, const int64_t *p) {
@@ -59,8 +58,8 @@ static gsp_info deliver(gsp__apsp_run *r, int64_t k0, int64_t nb, const void *o,
 
 /* Distances (and parents) of sources src[0..nb) on graph G, rows of G's
  * type: the GPU kernel when it takes the call, else the CPU one. */
-static gsp_info relax_rows(gsp__apsp_run *r, void *w, int64_t *p, const struct gsp_matrix_s *G, const gsp__sssp_graph *g,
-                           const int64_t *src, int64_t nb, uint8_t *keep) {
+static gsp_info relax_rows(gsp__apsp_run *r, void *w, int64_t *p, const struct gsp_matrix_s *G,
+                           const gsp__sssp_graph *g, const int64_t *src, int64_t nb, uint8_t *keep) {
   gsp_info info = GSP_SUCCESS;
   uint8_t *present = NULL;
 #define GSP_FREE_ALL gsp__free(present)
@@ -119,8 +118,8 @@ typedef gsp_info (*apsp_block_fn)(gsp__apsp_run *r, void *w, int64_t *p, int64_t
  * type tw, straight into the result where its type allows, finished
  * (potentials, cutoff, output type) and delivered a block at a time;
  * progress: report each block to the caller's progress callback. */
-static gsp_info run_blocks(gsp__apsp_run *r, gsp_type tw, const gsp__apsp_finish *f, apsp_block_fn rows, const void *ctx,
-                           bool progress) {
+static gsp_info run_blocks(gsp__apsp_run *r, gsp_type tw, const gsp__apsp_finish *f, apsp_block_fn rows,
+                           const void *ctx, bool progress) {
   gsp_info info = GSP_SUCCESS;
   void *wbuf = NULL, *obuf = NULL;
   int64_t *pbuf = NULL;
@@ -159,7 +158,8 @@ typedef struct {
   const gsp__sssp_graph *g;
 } relax_ctx;
 
-static gsp_info relax_block(gsp__apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep, const void *ctx) {
+static gsp_info relax_block(gsp__apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep,
+                            const void *ctx) {
   const relax_ctx *c = ctx;
   if (!keep) r->got.pres_ok = false;
   return relax_rows(r, w, p, c->G, c->g, r->cfg.src + k0, nb, keep);
@@ -186,7 +186,8 @@ static gsp_info cycle_error(const int64_t *cycle, int64_t len, const char *how) 
 }
 
 /* H is the caller's handle; the kernels read its CSR form A. */
-static gsp_info run_msssp(gsp__apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff, gsp_backend backend) {
+static gsp_info run_msssp(gsp__apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff,
+                          gsp_backend backend) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *A = NULL;
 #define GSP_FREE_ALL
@@ -200,7 +201,8 @@ static gsp_info run_msssp(gsp__apsp_run *r, struct gsp_matrix_s *H, bool has_cut
   return info;
 }
 
-static gsp_info run_johnson(gsp__apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff, gsp_backend backend) {
+static gsp_info run_johnson(gsp__apsp_run *r, struct gsp_matrix_s *H, bool has_cutoff, double cutoff,
+                            gsp_backend backend) {
   gsp_info info = GSP_SUCCESS;
   void *h = NULL, *rx = NULL;
   int64_t *cycle = NULL, *h_int = NULL;
@@ -291,7 +293,8 @@ typedef struct {
   bool transposed;
 } gather_ctx;
 
-static gsp_info gather_block(gsp__apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep, const void *ctx) {
+static gsp_info gather_block(gsp__apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep,
+                             const void *ctx) {
   const gather_ctx *c = ctx;
   (void)keep; /* always NULL: only the GPU relaxation writes presence flags (r->to.db) */
   gather(w, p, c->M, c->S, r->cfg.src + k0, nb, c->transposed, r->cfg.nthreads);
@@ -311,7 +314,8 @@ static gsp_info run_fw(gsp__apsp_run *r, gsp_matrix A, bool identity_sources, bo
   const int64_t n = r->cfg.n;
   const bool transposed = r->cfg.paths;
   GSP_TRY(transposed ? gsp_matrix_transpose(&M, A) : gsp_matrix_dup(&M, A));
-  gsp_closure_opts co = {.backend = r->cfg.gpu ? backend : GSP_BACKEND_CPU, .device_memory_cap = r->cfg.cap, .gpus = r->cfg.gpus};
+  gsp_closure_opts co = {
+      .backend = r->cfg.gpu ? backend : GSP_BACKEND_CPU, .device_memory_cap = r->cfg.cap, .gpus = r->cfg.gpus};
   info = gsp_closure_ext(M, r->cfg.paths ? &S : NULL, GSP_MIN_PLUS, &co);
   if (info == GSP_NEGATIVE_CYCLE) {
     /* name the cycle: Bellman-Ford finds one */
@@ -363,7 +367,8 @@ typedef struct {
   gsp__star_ws ws;          /* the solves' scratch, made once for every block */
 } star_ctx;
 
-static gsp_info star_block(gsp__apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep, const void *ctx) {
+static gsp_info star_block(gsp__apsp_run *r, void *w, int64_t *p, int64_t k0, int64_t nb, uint8_t *keep,
+                           const void *ctx) {
   const star_ctx *c = ctx;
   (void)keep;
   gsp_info info = gsp__star_solve(w, &c->k, c->S, c->x, r->cfg.src + k0, nb, false, &c->ws);
@@ -413,8 +418,8 @@ static gsp_info run_star(gsp__apsp_run *r, const struct gsp_matrix_s *G, const g
   const double t_solve = omp_get_wtime() - t1, ops = (double)r->cfg.ns * S->solve_ops;
   gsp__burble("%s: sparse star: factorization %.3f s (%.3g multiply-adds, %.3g /s), %lld rows %.3f s (%.3g "
               "multiply-adds, %.3g /s)",
-              fn, t_factor, S->factor_ops, S->factor_ops / (t_factor > 0 ? t_factor : 1e-9), (long long)r->cfg.ns, t_solve,
-              ops, ops / (t_solve > 0 ? t_solve : 1e-9));
+              fn, t_factor, S->factor_ops, S->factor_ops / (t_factor > 0 ? t_factor : 1e-9), (long long)r->cfg.ns,
+              t_solve, ops, ops / (t_solve > 0 ? t_solve : 1e-9));
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

@@ -96,7 +96,8 @@ static gsp_info device_facts(gsp__apsp_facts *f, const struct gsp_matrix_s *G, c
   const bool want_paths = c->paths;
   size_t dev_bytes = 0;
   size_t fb = 0, tb = 0;
-  if (gsp_cuda_memory(&fb, &tb)) dev_bytes = oa.device_memory_cap && oa.device_memory_cap < fb ? oa.device_memory_cap : fb;
+  if (gsp_cuda_memory(&fb, &tb))
+    dev_bytes = oa.device_memory_cap && oa.device_memory_cap < fb ? oa.device_memory_cap : fb;
   else f->gpu = false;
   GSP_CHECK(f->gpu || !f->required, GSP_DEVICE_OUT_OF_MEMORY,
             "%s: CUDA backend requested, but the free device memory cannot be read", fn);
@@ -147,8 +148,8 @@ static gsp_info call_facts(gsp__apsp_facts *f, gsp__backend_choice *be, const st
 
 /* The plan, with the graph's depth and the star's analysis (into *sym,
  * which the star's run uses) made where the planner asks for them. */
-static gsp_info make_plan(gsp__apsp_plan *p, gsp__star_symbolic *sym, gsp__apsp_facts *f,
-                          const struct gsp_matrix_s *G, const int64_t *src) {
+static gsp_info make_plan(gsp__apsp_plan *p, gsp__star_symbolic *sym, gsp__apsp_facts *f, const struct gsp_matrix_s *G,
+                          const int64_t *src) {
   gsp_info info = GSP_SUCCESS;
   if (gsp__apsp_plan_wants_depth(f)) f->shape.depth = gsp__apsp_depth(G, src, f->shape.ns);
   if (gsp__apsp_plan_wants_star(f)) {
@@ -162,8 +163,8 @@ static gsp_info make_plan(gsp__apsp_plan *p, gsp__star_symbolic *sym, gsp__apsp_
     gsp__burble("%s: sparse star analysis: %s order, %lld supernodes (widest %lld), %lld factor values; "
                 "predicted %.3g s (Floyd-Warshall %.3g s, relaxation %.3g s, Johnson %.3g s)",
                 fn, sym->ordering, (long long)sym->nsuper, (long long)sym->max_ns, (long long)sym->nvals,
-                p->predicted[GSP_APSP_SPARSE_STAR], p->predicted[GSP_APSP_FLOYD_WARSHALL],
-                p->predicted[GSP_APSP_MSSSP], p->predicted[GSP_APSP_JOHNSON]);
+                p->predicted[GSP_APSP_SPARSE_STAR], p->predicted[GSP_APSP_FLOYD_WARSHALL], p->predicted[GSP_APSP_MSSSP],
+                p->predicted[GSP_APSP_JOHNSON]);
   return info;
 }
 
@@ -237,34 +238,33 @@ static gsp_info alloc_result(apsp_owned *w, const apsp_args *c, const gsp__apsp_
 static gsp__apsp_run run_of(const apsp_args *c, const gsp__apsp_plan *p, const apsp_owned *w,
                             const struct gsp_matrix_s *G, bool identity, gsp_backend backend) {
   const gsp_apsp_advanced *oa = &c->oa;
-  return (gsp__apsp_run){
-      .cfg = {.A = G,
-              .n = c->n,
-              .ns = c->ns,
-              .B = p->row_block,
-              .src = w->src,
-              .out = c->out,
-              .paths = c->paths,
-              .p32 = c->p32,
-              .identity = identity,
-              .negative = p->shape.negative,
-              .has_cutoff = c->o.has_cutoff,
-              .cutoff = c->o.cutoff,
-              .backend = backend,
-              .nthreads = p->shape.threads,
-              .gpu = p->gpu,
-              .required = backend == GSP_BACKEND_CUDA,
-              .batch = p->batch,
-              .cap = oa->device_memory_cap,
-              .gpus = oa->gpus},
-      .to = {.rows = oa->rows,
-             .rows_ctx = oa->rows_ctx,
-             .dx = oa->rows ? oa->rows_out : w->dx,
-             .px = w->px,
-             .db = w->db,
-             .progress = oa->progress,
-             .progress_ctx = oa->progress_ctx},
-      .got = {.pres_ok = w->db != NULL}};
+  return (gsp__apsp_run){.cfg = {.A = G,
+                                 .n = c->n,
+                                 .ns = c->ns,
+                                 .B = p->row_block,
+                                 .src = w->src,
+                                 .out = c->out,
+                                 .paths = c->paths,
+                                 .p32 = c->p32,
+                                 .identity = identity,
+                                 .negative = p->shape.negative,
+                                 .has_cutoff = c->o.has_cutoff,
+                                 .cutoff = c->o.cutoff,
+                                 .backend = backend,
+                                 .nthreads = p->shape.threads,
+                                 .gpu = p->gpu,
+                                 .required = backend == GSP_BACKEND_CUDA,
+                                 .batch = p->batch,
+                                 .cap = oa->device_memory_cap,
+                                 .gpus = oa->gpus},
+                         .to = {.rows = oa->rows,
+                                .rows_ctx = oa->rows_ctx,
+                                .dx = oa->rows ? oa->rows_out : w->dx,
+                                .px = w->px,
+                                .db = w->db,
+                                .progress = oa->progress,
+                                .progress_ctx = oa->progress_ctx},
+                         .got = {.pres_ok = w->db != NULL}};
 }
 
 /* Hand the result over: the closure matrix itself, or the result matrices
@@ -319,10 +319,8 @@ static gsp_info apsp_call(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix
   GSP_TRY(call_facts(&f, &be, G, &ws, &c));
   gsp__apsp_plan p = {0};
   GSP_TRY(make_plan(&p, &w->sym, &f, G, w->src));
-  gsp_apsp_report rep = {.algo = p.algo,
-                         .backend = p.backend,
-                         .row_block = (gsp_index)p.row_block,
-                         .row_blocks = (gsp_index)p.row_blocks};
+  gsp_apsp_report rep = {
+      .algo = p.algo, .backend = p.backend, .row_block = (gsp_index)p.row_block, .row_blocks = (gsp_index)p.row_blocks};
   memcpy(rep.predicted_seconds, p.predicted, sizeof rep.predicted_seconds);
   if (c.oa.dry_run) {
     if (c.oa.report) *c.oa.report = rep;
@@ -338,7 +336,8 @@ static gsp_info apsp_call(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix
   gsp__apsp_run r = run_of(&c, &p, w, G, identity, backend);
   rep.prepare_s = omp_get_wtime() - t_start;
   gsp__burble("%s: %s, %lld sources of %lld vertices, %s%s", fn, gsp__apsp_algo_name(p.algo), (long long)c.ns,
-              (long long)c.n, r.cfg.gpu ? "offered to the GPU" : "on the CPU", r.to.rows ? ", rows to the callback" : "");
+              (long long)c.n, r.cfg.gpu ? "offered to the GPU" : "on the CPU",
+              r.to.rows ? ", rows to the callback" : "");
   const double t_compute = omp_get_wtime();
   GSP_TRY(gsp__apsp_compute(&r, p.algo, A, &w->sym, &w->whole));
   rep.backend = r.got.ran_gpu ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU;

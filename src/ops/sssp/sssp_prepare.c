@@ -115,8 +115,8 @@ gsp__value gsp__sssp_limit(gsp_type t, bool has_cutoff, double c) {
   return v;
 }
 
-gsp_info gsp__sssp_prepare_graph(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff, double cutoff, double delta,
-                        bool negative_ok, gsp_backend backend, const char *fn) {
+gsp_info gsp__sssp_prepare_graph(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff, double cutoff,
+                                 double delta, bool negative_ok, gsp_backend backend, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
