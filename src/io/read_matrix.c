@@ -141,7 +141,8 @@ static gsp_info float_value(const gsp__reader *r, gsp_type t, bool round, gsp__n
     out->d = (double)iv;
     return GSP_SUCCESS;
   }
-  if (f32 && isfinite(dv) && fabs(dv) > FLT_MAX) return gsp__parse_error(r, "weight '%.*s' out of range of fp32", tl, tok);
+  if (f32 && isfinite(dv) && fabs(dv) > FLT_MAX)
+    return gsp__parse_error(r, "weight '%.*s' out of range of fp32", tl, tok);
   if (f32 && !round && dv != 0 && fabs(dv) < FLT_MIN)
     return gsp__parse_error(r,
                             "weight '%.*s' underflows: it is below the "
@@ -271,8 +272,8 @@ static gsp_info read_context(gsp__read_ctx *c, const char *fn, const gsp_read_op
   c->type = c->o.type;
   c->dup = c->o.use_dup ? c->o.dup : GSP_DUP_MIN;
   if (c->o.use_type) GSP_TRY(gsp__check_type(c->type, fn));
-  GSP_CHECK(c->dup >= GSP_DUP_ERROR && c->dup <= GSP_DUP_PLUS, GSP_INVALID_VALUE, "%s: invalid duplicate policy %d",
-            fn, (int)c->dup);
+  GSP_CHECK(c->dup >= GSP_DUP_ERROR && c->dup <= GSP_DUP_PLUS, GSP_INVALID_VALUE, "%s: invalid duplicate policy %d", fn,
+            (int)c->dup);
   GSP_CHECK(c->o.ids >= GSP_IDS_ZERO_BASED && c->o.ids <= GSP_IDS_REMAP, GSP_INVALID_VALUE, "%s: invalid id mode %d",
             fn, (int)c->o.ids);
   GSP_CHECK(c->o.nvertices <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: nvertices %llu exceeds %llu", fn,

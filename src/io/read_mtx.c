@@ -57,7 +57,7 @@ static gsp_info negate(const gsp__reader *r, const gsp__tuples *T, gsp__val *v) 
 typedef struct {
   bool array, pattern, integer;
   mm_symmetry sym;
-  char symname[32]; /* as written, for messages */
+  char symname[32];   /* as written, for messages */
   uint64_t m, n, nnz; /* nnz: entries announced, or values an array holds */
 } mm_header;
 
@@ -148,8 +148,8 @@ typedef struct {
 } mm_cursor;
 
 /* One line of an array file: one or more values, column by column. */
-static gsp_info array_line(gsp__reader *r, const gsp__read_ctx *c, const mm_header *h, gsp__tuples *T,
-                           const char *p, mm_cursor *at) {
+static gsp_info array_line(gsp__reader *r, const gsp__read_ctx *c, const mm_header *h, gsp__tuples *T, const char *p,
+                           mm_cursor *at) {
   gsp_info info = GSP_SUCCESS;
   while (*(p = gsp__skip_space(p)) != '\0' && *p != '%') {
     if (at->count == h->nnz)
