@@ -306,13 +306,11 @@ gsp_info gsp_matrix_extract_element(void *xv, const gsp_matrix A, gsp_index i, g
     if (pos < 0) return GSP_NO_VALUE;
     gsp__memcpy(xv, gsp__cat(A->x, A->type, pos), ts);
   }
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X, gsp_index *n, const gsp_matrix A) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_extract_tuples", "A"));
   GSP_CHECK(n != NULL, GSP_NULL_POINTER, "gsp_matrix_extract_tuples: n is NULL");
   {

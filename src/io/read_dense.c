@@ -269,7 +269,6 @@ gsp_info gsp__read_dense(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) 
     GSP_CHECK(!isnan(a), GSP_PARSE_ERROR, "%s: absent value is NaN", r->path);
   }
   GSP_TRY(read_values(A, r, c, (gsp_type)type, get_u64(h + 16), get_u64(h + 24), has_absent ? h + 32 : NULL, false));
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -319,7 +318,6 @@ static const char *dict_value(const char *hdr, const char *name) {
   }
 }
 
-#define GSP_FREE_ALL
 
 /* The type of the header's descr (a dtype numpy writes for a plain array). */
 static gsp_info npy_dtype(gsp_type *t, const gsp__reader *r, const char *d) {

@@ -90,7 +90,6 @@ static gsp_info map_get(id_map *m, uint64_t id, uint64_t *ix) {
   m->ids[m->count] = (int64_t)id;
   *ix = m->count++;
   if (m->count * 2 > m->mask + 1) GSP_TRY(map_rehash(m));
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -109,7 +108,6 @@ static inline int next_field(const char **pp) {
   return 0;
 }
 
-#define GSP_FREE_ALL
 
 /* The source and target of an edge line, as row and column indices (ids
  * remapped, made 0-based, checked against the limit). */

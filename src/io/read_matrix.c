@@ -59,7 +59,6 @@ static gsp_info sniff(gsp_file_format *f, gsp__reader *r) {
         (p + 1 == e || p[1] == ' ' || p[1] == '\t' || p[1] == '\r' || p[1] == '\n'))
       *f = GSP_FILE_DIMACS;
   }
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -240,12 +239,10 @@ gsp_info gsp__check_dims(const gsp__reader *r, uint64_t nrows, uint64_t ncols, c
 
 gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   int64_t *a;
   GSP_ALLOC(a, n ? n : 1, sizeof *a);
   for (gsp_index k = 0; k < n; k++) a[k] = (int64_t)k + base;
   *ids = a;
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -266,7 +263,6 @@ static gsp_info check_id_mode(const char *fn, const gsp__reader *r, gsp_file_for
 /* The reading context of the options (checked). */
 static gsp_info read_context(gsp__read_ctx *c, const char *fn, const gsp_read_opts *opts) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   memset(c, 0, sizeof *c);
   if (opts) c->o = *opts;
   c->type = c->o.type;

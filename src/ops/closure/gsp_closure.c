@@ -114,7 +114,6 @@ static gsp_info check_call(gsp_matrix M, const gsp_matrix *succ, gsp_semiring s,
   GSP_CHECK(M->nrows == M->ncols, GSP_DIMENSION_MISMATCH, "%s: M is %lld x %lld, not square", fn, (long long)M->nrows,
             (long long)M->ncols);
   GSP_CHECK(o.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, o.gpus);
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -122,12 +121,10 @@ static gsp_info check_call(gsp_matrix M, const gsp_matrix *succ, gsp_semiring s,
  * *done when the star computed M* (and *succ). */
 static gsp_info try_star(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, bool fw_gpu, bool *done) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
   struct gsp_matrix_s *ss = NULL;
   GSP_TRY(gsp__star_closure_try(M, succ ? &ss : NULL, s, fw_gpu, done, fn));
   if (*done && succ) *succ = ss;
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -135,7 +132,6 @@ static gsp_info try_star(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, bool fw
  * the commit. */
 static gsp_info working_copy(struct gsp_matrix_s **W, gsp_matrix M) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   /* NaN has no place in an ordered semiring: min/max would silently drop or
    * keep it depending on operand order. The resident GPU path checks it in
    * its own pass over M (the upload's conversion). A device-resident M is

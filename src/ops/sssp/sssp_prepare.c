@@ -157,7 +157,6 @@ gsp_info gsp__sssp_prepare_graph(gsp__sssp_graph *g, struct gsp_matrix_s *A, boo
   g->lim = gsp__sssp_limit(A->type, has_cutoff, cutoff);
   g->delta = delta > 0 ? delta : default_delta(A, wsum);
   g->nthreads = nt;
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -168,7 +167,6 @@ gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_
 
 gsp_info gsp__sssp_parent_type(gsp_type *pt, gsp_type asked, int64_t n, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   const gsp_type t = asked == GSP_BOOL ? GSP_INT64 : asked;
   GSP_CHECK(t == GSP_INT64 || t == GSP_INT32, GSP_INVALID_VALUE,
             "%s: parent_type %s in options is not GSP_INT64 or GSP_INT32", fn, gsp__type_name(t));
