@@ -318,7 +318,6 @@ static const char *dict_value(const char *hdr, const char *name) {
   }
 }
 
-
 /* The type of the header's descr (a dtype numpy writes for a plain array). */
 static gsp_info npy_dtype(gsp_type *t, const gsp__reader *r, const char *d) {
   const gsp_info info = GSP_SUCCESS;

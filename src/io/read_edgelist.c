@@ -108,7 +108,6 @@ static inline int next_field(const char **pp) {
   return 0;
 }
 
-
 /* The source and target of an edge line, as row and column indices (ids
  * remapped, made 0-based, checked against the limit). */
 static gsp_info endpoints(uint64_t ix[2], gsp__reader *r, const char **pp, const gsp__read_ctx *c, id_map *map) {
