@@ -181,4 +181,37 @@ typedef struct {
 gsp_info gsp__apsp_compute(gsp__apsp_run *r, gsp_apsp_algo algo, gsp_matrix A, const gsp__star_symbolic *sym,
                            struct gsp_matrix_s **whole);
 
+/* ---- the call (gsp_apsp.c; its result: apsp_result.c) ---- */
+
+/* The call, checked (gsp_apsp.c). */
+typedef struct {
+  gsp_apsp_opts o;
+  gsp_apsp_advanced oa;
+  gsp_type out, pt; /* output and parent types */
+  int64_t n, ns;    /* vertices, result rows */
+  size_t cells;     /* ns x n */
+  bool paths, p32;  /* parents asked for; as int32 into a result matrix */
+} gsp__apsp_args;
+
+/* What the call allocates and owns until it commits. */
+typedef struct {
+  struct gsp_matrix_s *D, *P, *whole;
+  int64_t *src;
+  void *dx, *px;
+  uint8_t *db;
+  gsp__star_symbolic sym;
+} gsp__apsp_owned;
+
+/* Releases everything and leaves w empty (so a second call does nothing). */
+void gsp__apsp_owned_free(gsp__apsp_owned *w);
+
+/* The result's arrays (none with a callback): values, parents, and with
+ * presence the flags the GPU relaxation writes beside the rows. */
+gsp_info gsp__apsp_alloc_result(gsp__apsp_owned *w, const gsp__apsp_args *c, bool presence);
+
+/* Hand the result over: the closure matrix itself, or the result matrices
+ * made from the arrays (none with a callback); got: the run's tally. */
+gsp_info gsp__apsp_commit(gsp_matrix *dist, gsp_matrix *parent, gsp__apsp_owned *w, const gsp__apsp_args *c,
+                          const gsp__apsp_tally *got);
+
 #endif /* GSP_APSP_H */

@@ -15,6 +15,8 @@
 #include <stdint.h>
 
 #include "apsp.h"
+#include "ops_backend.h"
+#include "sssp_prepare.h"
 
 /* Batches of the many-source kernel the planner prices: 32, 64, ... 1024
  * sources (whole warps). */
@@ -83,5 +85,23 @@ gsp_info gsp__apsp_plan_make(gsp__apsp_plan *p, const gsp__apsp_facts *f, const 
 
 /* The algorithm's name, for messages and the burble. */
 const char *gsp__apsp_algo_name(gsp_apsp_algo a);
+
+/* ---- a call's facts and plan (apsp_facts.c), its run (apsp_run.c) ---- */
+
+/* The facts of the checked call c on A's CSR form G with weights ws, and
+ * where it may run (*be: the backend decision). GSP_DEVICE_OUT_OF_MEMORY
+ * when CUDA is required and the free device memory cannot be read. */
+gsp_info gsp__apsp_call_facts(gsp__apsp_facts *f, gsp__backend_choice *be, const struct gsp_matrix_s *G,
+                              const gsp__weights *ws, const gsp__apsp_args *c);
+
+/* The plan, with the graph's depth (from the sources src) and the star's
+ * analysis (into *sym, which the star's run uses) made where the planner
+ * asks for them. */
+gsp_info gsp__apsp_plan_call(gsp__apsp_plan *p, gsp__star_symbolic *sym, gsp__apsp_facts *f,
+                             const struct gsp_matrix_s *G, const int64_t *src);
+
+/* The run's configuration from the checks, the plan and the arrays. */
+gsp__apsp_run gsp__apsp_run_of(const gsp__apsp_args *c, const gsp__apsp_plan *p, const gsp__apsp_owned *w,
+                               const struct gsp_matrix_s *G, bool identity, gsp_backend backend);
 
 #endif /* GSP_APSP_PLAN_H */

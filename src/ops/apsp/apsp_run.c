@@ -16,7 +16,7 @@
 #include <string.h>
 #include <omp.h>
 
-#include "apsp.h"
+#include "apsp_plan.h"
 #include "bellman_ford.h"
 #include "dense_pass.h"
 #include "ops_backend.h"
@@ -439,4 +439,36 @@ gsp_info gsp__apsp_compute(gsp__apsp_run *r, gsp_apsp_algo algo, gsp_matrix A, c
   default:
     return run_star(r, c->A, sym, c->negative, c->has_cutoff, c->cutoff);
   }
+}
+
+gsp__apsp_run gsp__apsp_run_of(const gsp__apsp_args *c, const gsp__apsp_plan *p, const gsp__apsp_owned *w,
+                               const struct gsp_matrix_s *G, bool identity, gsp_backend backend) {
+  const gsp_apsp_advanced *oa = &c->oa;
+  return (gsp__apsp_run){.cfg = {.A = G,
+                                 .n = c->n,
+                                 .ns = c->ns,
+                                 .B = p->row_block,
+                                 .src = w->src,
+                                 .out = c->out,
+                                 .paths = c->paths,
+                                 .p32 = c->p32,
+                                 .identity = identity,
+                                 .negative = p->shape.negative,
+                                 .has_cutoff = c->o.has_cutoff,
+                                 .cutoff = c->o.cutoff,
+                                 .backend = backend,
+                                 .nthreads = p->shape.threads,
+                                 .gpu = p->gpu,
+                                 .required = backend == GSP_BACKEND_CUDA,
+                                 .batch = p->batch,
+                                 .cap = oa->device_memory_cap,
+                                 .gpus = oa->gpus},
+                         .to = {.rows = oa->rows,
+                                .rows_ctx = oa->rows_ctx,
+                                .dx = oa->rows ? oa->rows_out : w->dx,
+                                .px = w->px,
+                                .db = w->db,
+                                .progress = oa->progress,
+                                .progress_ctx = oa->progress_ctx},
+                         .got = {.pres_ok = w->db != NULL}};
 }
