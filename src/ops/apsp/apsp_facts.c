@@ -51,7 +51,7 @@ static gsp_info device_facts(gsp__apsp_facts *f, const struct gsp_matrix_s *G, c
 /* The facts of the call on A's CSR form G with sources src, and where it
  * may run (*be). */
 gsp_info gsp__apsp_call_facts(gsp__apsp_facts *f, gsp__backend_choice *be, const struct gsp_matrix_s *G,
-                           const gsp__weights *ws, const gsp__apsp_args *c) {
+                              const gsp__weights *ws, const gsp__apsp_args *c) {
   gsp_info info = GSP_SUCCESS;
   GSP_TRY(gsp__backend_pick(be, c->o.backend, c->n > 0, fn));
   *f = (gsp__apsp_facts){.asked = c->o.algo,
@@ -80,8 +80,8 @@ gsp_info gsp__apsp_call_facts(gsp__apsp_facts *f, gsp__backend_choice *be, const
 
 /* The plan, with the graph's depth and the star's analysis (into *sym,
  * which the star's run uses) made where the planner asks for them. */
-gsp_info gsp__apsp_plan_call(gsp__apsp_plan *p, gsp__star_symbolic *sym, gsp__apsp_facts *f, const struct gsp_matrix_s *G,
-                          const int64_t *src) {
+gsp_info gsp__apsp_plan_call(gsp__apsp_plan *p, gsp__star_symbolic *sym, gsp__apsp_facts *f,
+                             const struct gsp_matrix_s *G, const int64_t *src) {
   gsp_info info = GSP_SUCCESS;
   if (gsp__apsp_plan_wants_depth(f)) f->shape.depth = gsp__apsp_depth(G, src, f->shape.ns);
   if (gsp__apsp_plan_wants_star(f)) {

@@ -66,7 +66,7 @@ gsp_info gsp__apsp_alloc_result(gsp__apsp_owned *w, const gsp__apsp_args *c, boo
 }
 
 gsp_info gsp__apsp_commit(gsp_matrix *dist, gsp_matrix *parent, gsp__apsp_owned *w, const gsp__apsp_args *c,
-                       const gsp__apsp_tally *got) {
+                          const gsp__apsp_tally *got) {
   gsp_info info = GSP_SUCCESS;
   if (c->oa.rows) {
     *dist = NULL;
