@@ -171,6 +171,7 @@ Test(apsp_plan, row_blocks) {
   gsp__apsp_plan p = plan_ok(&f);
   cr_assert_eq(p.row_block, 300);
   cr_assert_eq(p.row_blocks, 4);
+  cr_assert(!p.staged, "asked for: the host memory is not read");
   f.row_block = 5000;
   cr_assert_eq(plan_ok(&f).row_block, 1000, "at most the rows there are");
   /* a type conversion is staged within the host cap: 1000 rows of 8 bytes a
@@ -182,7 +183,9 @@ Test(apsp_plan, row_blocks) {
   /* without a cap, a quarter of the host memory */
   f.host_cap = 0;
   f.host_bytes = (size_t)4 * 50 * 1000 * 8;
-  cr_assert_eq(plan_ok(&f).row_block, 50);
+  p = plan_ok(&f);
+  cr_assert_eq(p.row_block, 50);
+  cr_assert(p.staged, "sized from the host memory");
   /* progress: at least 8 parts */
   f = cpu_facts(1000, 100000);
   f.asked = GSP_APSP_MSSSP;

@@ -72,8 +72,7 @@ gsp_info gsp__apsp_call_facts(gsp__apsp_facts *f, gsp__backend_choice *be, const
                                    .threads = gsp__threads()},
                          .positive = ws->positive,
                          .gpu = be->gpu && c->n > 0,
-                         .required = be->required,
-                         .host_bytes = gsp__host_memory_available()};
+                         .required = be->required};
   GSP_TRY(device_facts(f, G, c));
   return info;
 }
@@ -91,6 +90,10 @@ gsp_info gsp__apsp_plan_call(gsp__apsp_plan *p, gsp__star_symbolic *sym, gsp__ap
     f->shape.star_solve_ops = sym->solve_ops;
   }
   GSP_TRY(gsp__apsp_plan_make(p, f, fn));
+  if (p->staged && !f->host_cap) { /* blocks sized from the host memory */
+    f->host_bytes = gsp__host_memory_available();
+    GSP_TRY(gsp__apsp_plan_make(p, f, fn));
+  }
   if (f->shape.star)
     gsp__burble("%s: sparse star analysis: %s order, %lld supernodes (widest %lld), %lld factor values; "
                 "predicted %.3g s (Floyd-Warshall %.3g s, relaxation %.3g s, Johnson %.3g s)",

@@ -99,13 +99,13 @@ static int64_t staged_rows(const gsp__apsp_facts *f, const gsp__apsp_shape *s, g
   return b < 1 ? 1 : b < s->ns ? b : s->ns;
 }
 
-static int64_t block_rows(const gsp__apsp_facts *f, const gsp__apsp_shape *s, gsp_apsp_algo algo) {
+static int64_t block_rows(const gsp__apsp_facts *f, const gsp__apsp_shape *s, gsp_apsp_algo algo, bool *staged) {
   const int64_t ns = s->ns;
   int64_t B = ns;
   /* int32 parents are computed as int64 rows a block at a time */
   const bool staging = f->out != s->t || (algo == GSP_APSP_JOHNSON && s->t == GSP_INT32) || f->p32;
   if (f->row_block > 0) B = f->row_block < (gsp_index)ns ? (int64_t)f->row_block : ns;
-  else if (s->blocks || staging) B = staged_rows(f, s, algo);
+  else if (s->blocks || staging) B = staged_rows(f, s, algo), *staged = true;
   if (f->progress && algo != GSP_APSP_FLOYD_WARSHALL && f->row_block == 0) {
     /* parts for the progress callback: 8 at least (whole batches of 1024
      * sources on the GPU); each part drains the GPU's copy pipeline once */
@@ -132,7 +132,7 @@ gsp_info gsp__apsp_plan_make(gsp__apsp_plan *p, const gsp__apsp_facts *f, const 
             fn);
   p->algo = algo;
   p->batch = s->batch;
-  p->row_block = block_rows(f, s, algo);
+  p->row_block = block_rows(f, s, algo, &p->staged);
   p->row_blocks = (s->ns + p->row_block - 1) / p->row_block;
   const bool fits = algo == GSP_APSP_FLOYD_WARSHALL ? s->fw_gpu : s->relax_gpu;
   p->backend = algo != GSP_APSP_SPARSE_STAR && fits ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU;

@@ -64,6 +64,9 @@ typedef struct {
    * fits the device: GSP_DEVICE_OUT_OF_MEMORY when the call runs (a dry
    * run still reports the plan) */
   bool device_short;
+  /* the row blocks were sized from the host memory (f->host_bytes; the
+   * caller reads it only then, and plans again) */
+  bool staged;
   gsp__apsp_shape shape;            /* as priced */
   double predicted[GSP_APSP_ALGOS]; /* seconds, by gsp_apsp_algo */
 } gsp__apsp_plan;
