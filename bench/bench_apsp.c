@@ -34,6 +34,7 @@
  * --write-graphs DIR writes each negative variant as DIR/<name>.mtx for the
  * scipy companion (bench/bench_apsp_scipy.py), with the sample sources.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>

@@ -17,7 +17,8 @@
  *   bench_closure_scale [--parts abc] [--csv FILE] [--ooc-n N] [--mg-n N]
  *                       [--big-n N] [--big-cap BYTES] [--big-gpus G] [--reps R]
  */
-#define GSP_HAVE_CUDA 1
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
+#define GSP_HAVE_CUDA    1
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

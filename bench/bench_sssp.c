@@ -61,6 +61,7 @@
  * All-pairs times are of the call until its result is complete; freeing
  * the result afterwards (tens of GiB) is not in them.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>

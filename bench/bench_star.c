@@ -23,7 +23,8 @@
  * Usage: bench_star [--grids K,K,...] [--reps R] [--max-seconds T]
  *        [--type int32|int64|fp32|fp64] [--csv FILE] [--quick] [FILE...]
  */
-#define _POSIX_C_SOURCE 200809L
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
+#define _POSIX_C_SOURCE  200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

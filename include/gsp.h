@@ -10,7 +10,15 @@
  *  2. The advanced API (after the line "ADVANCED"): device views, row
  *     callbacks and cost-model reports of gsp_apsp, memory caps and
  *     multi-GPU options. It exposes how the library works today and may
- *     change in any release.
+ *     change in any release, so it is opt-in, as zstd's
+ *     ZSTD_STATIC_LINKING_ONLY part is: a program sees it only when it
+ *     defines GSP_ADVANCED_API before including gsp.h.
+ *       #define GSP_ADVANCED_API
+ *       #include "gsp.h"
+ *     An options struct of the stable part reaches its advanced options
+ *     through one member, `advanced`, a pointer to a struct of the
+ *     advanced part (NULL: the defaults), so a program without the macro
+ *     still passes the stable struct.
  *
  * Conventions
  *  - Opaque handles (gsp_matrix, gsp_vector). Names are gsp_<object>_<verb>;
@@ -1017,7 +1025,9 @@ gsp_info gsp_generate_dag(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m, i
 
 /* ====================================================================== */
 /* ADVANCED API: may change in any release                                */
+/* (define GSP_ADVANCED_API before including gsp.h to see it)             */
 /* ====================================================================== */
+#if defined(GSP_ADVANCED_API) || defined(GSP_BUILDING_LIBRARY)
 
 /* ---------------------------------------------------------------------- */
 /* Devices                                                                */
@@ -1152,6 +1162,8 @@ struct gsp_apsp_advanced {
  * the outputs are untouched and A's content is unchanged.
  */
 gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_matrix A, gsp_semiring absent_as);
+
+#endif /* GSP_ADVANCED_API */
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

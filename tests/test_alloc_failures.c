@@ -5,6 +5,7 @@
  * and leak nothing (leaks are caught by the sanitizer build of the suite);
  * the walk ends at the first k where the call succeeds.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

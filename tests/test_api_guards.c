@@ -4,6 +4,7 @@
  * message and leaves its outputs untouched; so do bad options of the
  * shortest-path and closure entry points.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>

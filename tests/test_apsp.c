@@ -6,6 +6,7 @@
  * choice on representative graphs (and its report), dry runs, empty
  * inputs, and every error code with outputs untouched.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  * done in parts (fractions rising to 1), the result is the same bits as
  * without one, and the report's phase times are filled.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

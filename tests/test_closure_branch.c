@@ -7,7 +7,8 @@
  * (src/semiring/gsp_semiring.h); and the burble, which prints one line per
  * decision to stderr when switched on.
  */
-#define _POSIX_C_SOURCE 200809L /* fileno, dup */
+#define GSP_ADVANCED_API         /* gsp.h's advanced part */
+#define _POSIX_C_SOURCE  200809L /* fileno, dup */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>

@@ -9,6 +9,7 @@
  * Every test skips when gsp_cuda_available finds no device. CUDA is first
  * touched inside a test (Criterion forks each), never in the parent.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

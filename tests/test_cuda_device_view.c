@@ -12,6 +12,7 @@
  *
  * CUDA is first touched inside a test (Criterion forks for each).
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

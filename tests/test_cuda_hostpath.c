@@ -7,6 +7,7 @@
  * span several staging blocks (8 MiB) so the workers' blocks interleave.
  * Every test skips when gsp_cuda_available finds no device.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,8 @@
  * multiples, negative weights and cycles; the automatic choice; NCCL's
  * NVLink multicast forced off. Skipped with fewer than two GPUs.
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define GSP_ADVANCED_API         /* gsp.h's advanced part */
+#define _POSIX_C_SOURCE  200809L /* setenv */
 #include <math.h>
 
 #include "cuda_scale_test.h"

@@ -25,7 +25,8 @@
  * Every test skips when gsp_cuda_available finds no device; CUDA is first
  * touched inside a test (Criterion forks each).
  */
-#define _POSIX_C_SOURCE 200809L /* sysconf */
+#define GSP_ADVANCED_API         /* gsp.h's advanced part */
+#define _POSIX_C_SOURCE  200809L /* sysconf */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
  * generator. Sizes exceed the threshold where these passes go parallel, and
  * every result is compared with a plain loop in this file.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

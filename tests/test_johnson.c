@@ -9,6 +9,7 @@
  * GSP_NEGATIVE_CYCLE with the cycle named and outputs untouched; INT32
  * graphs whose reweighted sums need INT64; potentials that saturate.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

@@ -7,12 +7,14 @@
  * refactorization with new weights; bad input. Integer-valued weights, so
  * every comparison is exact.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
+#include "closure_branch.h"
 #include "gsp.h"
 #include "gsp_internal.h"
 #include "gsp_test.h"

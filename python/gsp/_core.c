@@ -9,6 +9,7 @@
  * GIL back for a moment to let Ctrl-C stop the computation (GSP_ABORTED).
  * Results asked for on the device are handed out through DLPack instead.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 

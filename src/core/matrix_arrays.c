@@ -165,13 +165,11 @@ gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx, void *value
   gsp__memcpy(rowptr, V->p, ((size_t)V->nrows + 1) * sizeof(gsp_index));
   gsp__memcpy(colidx, V->j, (size_t)V->nvals * sizeof(gsp_index));
   if (values) gsp__memcpy(values, V->x, (size_t)V->nvals * gsp_type_size(V->type));
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx, void **values, gsp_index *nvals, gsp_matrix *A) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_CHECK(rowptr && colidx && values && nvals && A, GSP_NULL_POINTER,
             "gsp_matrix_unpack_csr: an output pointer is NULL");
   GSP_OUTPUTS("gsp_matrix_unpack_csr", {rowptr, sizeof *rowptr, "rowptr"}, {colidx, sizeof *colidx, "colidx"},
@@ -367,13 +365,11 @@ static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *
         for (int64_t q = 0; q < len; q++) row[j0 + q] = ((v >> q) & 1) ? 1 : a;
     }
   }
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp_matrix_export_dense(void *values, const void *absent, const gsp_matrix A) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_export_dense", "A"));
   GSP_CHECK(values != NULL, GSP_NULL_POINTER, "gsp_matrix_export_dense: values is NULL");
   /* the caller's array is often fresh (malloc'ed for this call): its page

@@ -126,14 +126,12 @@ gsp_info gsp__matrix_to_csr(struct gsp_matrix_s *A) {
   if (A->fmt == GSP_FMT_CSR) return GSP_SUCCESS;
   GSP_TRY(csr_arrays(&p, &jj, &x, A));
   gsp__matrix_set_storage(A, GSP_FMT_CSR, p, jj, x, NULL, NULL, 0, A->nvals);
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp__matrix_csr_view(struct gsp_matrix_s **V, struct gsp_matrix_s *A) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *C = NULL;
-#define GSP_FREE_ALL
   GSP_TRY(gsp__matrix_host(A));
   if (A->fmt == GSP_FMT_CSR) {
     *V = A;

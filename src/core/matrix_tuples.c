@@ -41,21 +41,11 @@ static int cmp_col_pos(const void *a, const void *b) {
   return x->k < y->k ? -1 : x->k > y->k;
 }
 
-/*
- * Sort n tuples into CSR (rows 0..nrows-1), combining duplicates. Shared by
- * matrix and vector building (a vector is one row). Fills out CSR arrays
- * allocated here; on error returns the code with everything freed.
- */
-gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out, int64_t *nvals_out, gsp_type t,
-                            int64_t nrows, int64_t ncols, const gsp_index *I, const gsp_index *J, const void *X,
-                            gsp_index n, gsp_dup dup, const char *fn) {
+/* Every tuple's row (I == NULL: row 0) and column within the matrix. */
+static gsp_info check_indices(int64_t nrows, int64_t ncols, const gsp_index *I, const gsp_index *J, gsp_index n,
+                              const char *fn) {
   gsp_info info = GSP_SUCCESS;
-  gsp_index *p = NULL, *jj = NULL, *fill = NULL;
-  col_pos *cp = NULL;
-  void *x = NULL;
-  int64_t bad_dup = -1;
-  size_t ts = gsp_type_size(t);
-#define GSP_FREE_ALL (gsp__free(p), gsp__free(jj), gsp__free(fill), gsp__free(cp), gsp__free(x))
+#define GSP_FREE_ALL
   for (gsp_index k = 0; k < n; k++) {
     gsp_index i = I ? I[k] : 0;
     GSP_CHECK(i < (gsp_index)nrows, GSP_INVALID_INDEX, "%s: tuple %llu: row index %llu out of range 0..%lld", fn,
@@ -63,18 +53,15 @@ gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out, 
     GSP_CHECK(J[k] < (gsp_index)ncols, GSP_INVALID_INDEX, "%s: tuple %llu: index %llu out of range 0..%lld", fn,
               (unsigned long long)k, (unsigned long long)J[k], (long long)ncols - 1);
   }
-  GSP_CALLOC(p, (size_t)nrows + 1, sizeof(gsp_index));
-  GSP_ALLOC(fill, (size_t)nrows + 1, sizeof(gsp_index));
-  GSP_ALLOC(cp, (size_t)n, sizeof(col_pos));
-  for (gsp_index k = 0; k < n; k++) p[(I ? I[k] : 0) + 1]++;
-  for (int64_t i = 0; i < nrows; i++) p[i + 1] += p[i];
-  gsp__memcpy(fill, p, ((size_t)nrows + 1) * sizeof(gsp_index));
-  for (gsp_index k = 0; k < n; k++) {
-    gsp_index d = fill[I ? I[k] : 0]++;
-    cp[d].j = J[k];
-    cp[d].k = k;
-  }
-  /* sort each row by (column, input position); count distinct columns */
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Sort each row of cp (rows by p) by (column, input position) and count
+ * its distinct columns into count[i]. Returns the largest input position of
+ * a duplicate under GSP_DUP_ERROR, else -1. */
+static int64_t sort_rows(col_pos *cp, gsp_index *count, const gsp_index *p, int64_t nrows, gsp_dup dup) {
+  int64_t bad_dup = -1;
 #pragma omp parallel for schedule(dynamic, 256) num_threads(gsp__threads()) reduction(max : bad_dup)
   for (int64_t i = 0; i < nrows; i++) {
     gsp_index lo = p[i], hi = p[i + 1];
@@ -87,8 +74,60 @@ gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out, 
         distinct++;
       }
     }
-    fill[i] = distinct;
+    count[i] = distinct;
   }
+  return bad_dup;
+}
+
+/* The output rows (starting at rp[i]): one entry per distinct column,
+ * duplicates combined by dup in input order; X == NULL: every value 1. */
+static void combine_rows(gsp_index *jj, void *x, const gsp_index *rp, const gsp_index *p, const col_pos *cp,
+                         int64_t nrows, const void *X, gsp_type t, gsp_dup dup) {
+  const size_t ts = gsp_type_size(t);
+  const bool one = true;
+#pragma omp parallel for schedule(dynamic, 256) num_threads(gsp__threads())
+  for (int64_t i = 0; i < nrows; i++) {
+    gsp_index out = rp[i];
+    for (gsp_index q = p[i]; q < p[i + 1]; q++) {
+      const void *v = X ? gsp__cat(X, t, (int64_t)cp[q].k) : (const void *)&one;
+      if (q > p[i] && cp[q].j == cp[q - 1].j) {
+        dup_combine(gsp__at(x, t, (int64_t)out - 1), v, t, dup);
+      } else {
+        jj[out] = cp[q].j;
+        gsp__memcpy(gsp__at(x, t, (int64_t)out), v, ts);
+        out++;
+      }
+    }
+  }
+}
+
+/*
+ * Sort n tuples into CSR (rows 0..nrows-1), combining duplicates. Shared by
+ * matrix and vector building (a vector is one row). Fills out CSR arrays
+ * allocated here; on error returns the code with everything freed.
+ */
+gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out, int64_t *nvals_out, gsp_type t,
+                            int64_t nrows, int64_t ncols, const gsp_index *I, const gsp_index *J, const void *X,
+                            gsp_index n, gsp_dup dup, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_index *p = NULL, *jj = NULL, *fill = NULL;
+  col_pos *cp = NULL;
+  void *x = NULL;
+  size_t ts = gsp_type_size(t);
+#define GSP_FREE_ALL (gsp__free(p), gsp__free(jj), gsp__free(fill), gsp__free(cp), gsp__free(x))
+  GSP_TRY(check_indices(nrows, ncols, I, J, n, fn));
+  GSP_CALLOC(p, (size_t)nrows + 1, sizeof(gsp_index));
+  GSP_ALLOC(fill, (size_t)nrows + 1, sizeof(gsp_index));
+  GSP_ALLOC(cp, (size_t)n, sizeof(col_pos));
+  for (gsp_index k = 0; k < n; k++) p[(I ? I[k] : 0) + 1]++;
+  for (int64_t i = 0; i < nrows; i++) p[i + 1] += p[i];
+  gsp__memcpy(fill, p, ((size_t)nrows + 1) * sizeof(gsp_index));
+  for (gsp_index k = 0; k < n; k++) {
+    gsp_index d = fill[I ? I[k] : 0]++;
+    cp[d].j = J[k];
+    cp[d].k = k;
+  }
+  const int64_t bad_dup = sort_rows(cp, fill, p, nrows, dup);
   if (bad_dup >= 0) {
     gsp_index k = (gsp_index)bad_dup;
     GSP_CHECK(false, GSP_DUPLICATE_ENTRY, "%s: tuple %llu duplicates entry (%llu, %llu)", fn, (unsigned long long)k,
@@ -106,21 +145,7 @@ gsp_info gsp__tuples_to_csr(gsp_index **p_out, gsp_index **j_out, void **x_out, 
     run += c;
   }
   fill[nrows] = run;
-  const bool one = true;
-#pragma omp parallel for schedule(dynamic, 256) num_threads(gsp__threads())
-  for (int64_t i = 0; i < nrows; i++) {
-    gsp_index out = fill[i];
-    for (gsp_index q = p[i]; q < p[i + 1]; q++) {
-      const void *v = X ? gsp__cat(X, t, (int64_t)cp[q].k) : (const void *)&one;
-      if (q > p[i] && cp[q].j == cp[q - 1].j) {
-        dup_combine(gsp__at(x, t, (int64_t)out - 1), v, t, dup);
-      } else {
-        jj[out] = cp[q].j;
-        gsp__memcpy(gsp__at(x, t, (int64_t)out), v, ts);
-        out++;
-      }
-    }
-  }
+  combine_rows(jj, x, fill, p, cp, nrows, X, t, dup);
   gsp__free(p);
   gsp__free(cp);
   *p_out = fill;
@@ -281,13 +306,11 @@ gsp_info gsp_matrix_extract_element(void *xv, const gsp_matrix A, gsp_index i, g
     if (pos < 0) return GSP_NO_VALUE;
     gsp__memcpy(xv, gsp__cat(A->x, A->type, pos), ts);
   }
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp_matrix_extract_tuples(gsp_index *I, gsp_index *J, void *X, gsp_index *n, const gsp_matrix A) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, "gsp_matrix_extract_tuples", "A"));
   GSP_CHECK(n != NULL, GSP_NULL_POINTER, "gsp_matrix_extract_tuples: n is NULL");
   {

@@ -171,13 +171,11 @@ static gsp_info element_at(struct gsp_vector_s *v, gsp_index i, bool has_x, cons
   GSP_CHECK(i < (gsp_index)v->n, GSP_INVALID_INDEX, "%s: index %llu out of range 0..%lld", fn, (unsigned long long)i,
             (long long)v->n - 1);
   GSP_TRY(gsp__vector_host(v));
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp_vector_set_element(gsp_vector v, gsp_index i, const void *x) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_TRY(element_at(v, i, true, x, "gsp_vector_set_element"));
   gsp__vector_host_changed(v);
   if (v->b && !v->b[i]) {
@@ -185,13 +183,11 @@ gsp_info gsp_vector_set_element(gsp_vector v, gsp_index i, const void *x) {
     v->nvals++;
   }
   gsp__memcpy(gsp__at(v->x, v->type, (int64_t)i), x, gsp_type_size(v->type));
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp_vector_remove_element(gsp_vector v, gsp_index i) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_TRY(element_at(v, i, false, NULL, "gsp_vector_remove_element"));
   if (!v->b) {
     GSP_ALLOC(v->b, (size_t)v->n, 1);
@@ -202,23 +198,19 @@ gsp_info gsp_vector_remove_element(gsp_vector v, gsp_index i) {
     v->nvals--;
     gsp__vector_host_changed(v);
   }
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp_vector_extract_element(void *x, const gsp_vector v, gsp_index i) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_TRY(element_at(v, i, true, x, "gsp_vector_extract_element"));
   if (v->b && !v->b[i]) return GSP_NO_VALUE;
   gsp__memcpy(x, gsp__cat(v->x, v->type, (int64_t)i), gsp_type_size(v->type));
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp_vector_extract_tuples(gsp_index *I, void *X, gsp_index *n, const gsp_vector v) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_TRY(gsp__check_vector(v, "gsp_vector_extract_tuples", "v"));
   GSP_CHECK(n != NULL, GSP_NULL_POINTER, "gsp_vector_extract_tuples: n is NULL");
   /* measure by what is written: a short capacity writes only *n */

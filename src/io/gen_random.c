@@ -21,7 +21,6 @@ gsp_info gsp__gen_check(gsp_matrix *A, gsp_type t, int64_t wmin, int64_t wmax, c
   if (t == GSP_FP64) lo = -((int64_t)1 << 53), hi = (int64_t)1 << 53;
   GSP_CHECK(wmin >= lo && wmax <= hi, GSP_INVALID_VALUE, "%s: weights [%lld, %lld] are not all exact in type %s", fn,
             (long long)wmin, (long long)wmax, gsp__type_name(t));
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -33,7 +32,6 @@ typedef struct {
 
 static gsp_info set_init(key_set *s, size_t count) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   size_t cap = 1024;
   while (cap < 2 * count + 2) cap *= 2;
   GSP_CALLOC(s->slot, cap, sizeof *s->slot);

@@ -34,23 +34,51 @@ static bool word(const char *p, const char *w, const char **after) {
   return true;
 }
 
+/* A token that does not start as a number (after its sign): nan, inf,
+ * infinity, or none. */
+static gsp__num_kind special(const char **pp, const char *p, bool neg, double *dv) {
+  const char *after;
+  if (word(p, "nan", &after)) {
+    *pp = after;
+    return GSP_NUM_NAN;
+  }
+  if (word(p, "inf", &after) || word(p, "infinity", &after)) {
+    *pp = after;
+    *dv = neg ? -INFINITY : INFINITY;
+    return GSP_NUM_REAL;
+  }
+  *pp = skip_token(p);
+  return GSP_NUM_NONE;
+}
+
+/* The real number s[0..len) that the fast path cannot round exactly, by
+ * strtod (which sees the sign). */
+static gsp__num_kind strtod_real(const char *s, size_t len, double *dv) {
+  char tmp[128];
+  double d;
+  if (len >= sizeof tmp) {
+    char *heap = gsp__malloc(len + 1);
+    if (!heap) return GSP_NUM_RANGE;
+    memcpy(heap, s, len);
+    heap[len] = '\0';
+    d = strtod(heap, NULL);
+    gsp__free(heap);
+  } else {
+    memcpy(tmp, s, len);
+    tmp[len] = '\0';
+    d = strtod(tmp, NULL);
+  }
+  if (isinf(d)) return GSP_NUM_RANGE; /* 1e999 */
+  *dv = d;
+  /* a nonzero number that became 0 or lost digits below DBL_MIN */
+  return fabs(d) < DBL_MIN ? GSP_NUM_UNDERFLOW : GSP_NUM_REAL;
+}
+
 gsp__num_kind gsp__parse_number(const char **pp, int64_t *iv, double *dv) {
-  const char *p = *pp, *start = p, *after;
+  const char *p = *pp, *start = p;
   bool neg = false;
   if (*p == '+' || *p == '-') neg = (*p++ == '-');
-  if (!is_digit(*p) && *p != '.') {
-    if (word(p, "nan", &after)) {
-      *pp = after;
-      return GSP_NUM_NAN;
-    }
-    if (word(p, "inf", &after) || word(p, "infinity", &after)) {
-      *pp = after;
-      *dv = neg ? -INFINITY : INFINITY;
-      return GSP_NUM_REAL;
-    }
-    *pp = skip_token(p);
-    return GSP_NUM_NONE;
-  }
+  if (!is_digit(*p) && *p != '.') return special(pp, p, neg, dv);
   /* mantissa digits, at most 19 significant ones kept exactly */
   uint64_t m = 0;
   int ndig = 0, dropped = 0, frac = 0;
@@ -114,24 +142,7 @@ gsp__num_kind gsp__parse_number(const char **pp, int64_t *iv, double *dv) {
     d = (double)m; /* exact, and one correctly rounded operation */
     d = e10 < 0 ? d / pow10_exact[-e10] : d * pow10_exact[e10];
   } else {
-    char tmp[128];
-    size_t len = (size_t)(p - start);
-    if (len >= sizeof tmp) {
-      char *heap = gsp__malloc(len + 1);
-      if (!heap) return GSP_NUM_RANGE;
-      memcpy(heap, start, len);
-      heap[len] = '\0';
-      d = strtod(heap, NULL);
-      gsp__free(heap);
-    } else {
-      memcpy(tmp, start, len);
-      tmp[len] = '\0';
-      d = strtod(tmp, NULL);
-    }
-    if (isinf(d)) return GSP_NUM_RANGE; /* 1e999 */
-    *dv = d;                            /* strtod saw the sign */
-    /* a nonzero number that became 0 or lost digits below DBL_MIN */
-    return fabs(d) < DBL_MIN ? GSP_NUM_UNDERFLOW : GSP_NUM_REAL;
+    return strtod_real(start, (size_t)(p - start), dv);
   }
   *dv = neg ? -d : d;
   return GSP_NUM_REAL;

@@ -289,62 +289,55 @@ static gsp_info convert_values(void *x, const gsp__tuples *T, size_t n, gsp_type
   return GSP_SUCCESS;
 }
 
-gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t, gsp_dup dup, bool drop_loops, const char *what) {
+/* Entries on the diagonal left out, in order. */
+static void drop_self_loops(gsp__tuples *T) {
+  size_t o = 0;
+  for (size_t k = 0; k < T->n; k++) {
+    if (ROW(T->key[k]) == COL(T->key[k])) continue;
+    T->key[o] = T->key[k];
+    if (T->val) T->val[o] = T->val[k];
+    o++;
+  }
+  T->n = o; /* removing entries keeps sorted input sorted */
+}
+
+/* FIRST / LAST need the input order of equal keys: stable counting sort by
+ * row (rowptr: the rows' starts) into new arrays, then a stable sort within
+ * each row. */
+static gsp_info sort_stable(gsp__tuples *T, const gsp_index *rowptr, gsp_index nrows, const char *what) {
   gsp_info info = GSP_SUCCESS;
-  gsp_index *rowptr = NULL, *next = NULL, *colidx = NULL;
-  void *values = NULL;
-#define GSP_FREE_ALL (gsp__tuples_free(T), gsp__free(rowptr), gsp__free(next), gsp__free(colidx), gsp__free(values))
-  gsp_index nrows = T->nrows, ncols = T->ncols;
-  GSP_CHECK(nrows <= GSP_INDEX_MAX && ncols <= GSP_INDEX_MAX, GSP_TOO_LARGE,
-            "%s: %llu x %llu exceeds the largest matrix (%llu)", what, (unsigned long long)nrows,
-            (unsigned long long)ncols, (unsigned long long)GSP_INDEX_MAX);
-  if (drop_loops) {
-    size_t o = 0;
-    for (size_t k = 0; k < T->n; k++) {
-      if (ROW(T->key[k]) == COL(T->key[k])) continue;
-      T->key[o] = T->key[k];
-      if (T->val) T->val[o] = T->val[k];
-      o++;
-    }
-    T->n = o; /* removing entries keeps sorted input sorted */
+  gsp_index *next = NULL;
+  uint64_t *tk = NULL;
+  gsp__val *tv = NULL;
+#define GSP_FREE_ALL (gsp__free(next), gsp__free(tk), gsp__free(tv))
+  GSP_ALLOC(next, (size_t)nrows + 1, sizeof *next);
+  GSP_TRY(bucket_stable(T, rowptr, next, nrows));
+  GSP_FREE(next);
+  size_t maxrow = 0;
+  for (gsp_index r = 0; r < nrows; r++)
+    if (rowptr[r + 1] - rowptr[r] > maxrow) maxrow = rowptr[r + 1] - rowptr[r];
+  if (maxrow > 24) {
+    tk = gsp__malloc_array(maxrow, sizeof *tk);
+    tv = T->val ? gsp__malloc_array(maxrow, sizeof *tv) : NULL;
+    GSP_CHECK(tk && (!T->val || tv), GSP_OUT_OF_MEMORY, "%s: cannot allocate sort buffers", what);
   }
-  size_t n = T->n;
-  GSP_CALLOC(rowptr, (size_t)nrows + 1, sizeof *rowptr);
-  for (size_t k = 0; k < n; k++) rowptr[ROW(T->key[k]) + 1]++;
-  for (gsp_index r = 0; r < nrows; r++) rowptr[r + 1] += rowptr[r];
-
-  if (!T->sorted && dup != GSP_DUP_FIRST && dup != GSP_DUP_LAST) {
-    sort_keys(T, ncols);
-  } else if (!T->sorted) {
-    /* FIRST / LAST need the input order of equal keys: stable counting
-     * sort by row into new arrays, then a stable sort within each row */
-    GSP_ALLOC(next, (size_t)nrows + 1, sizeof *next);
-    GSP_TRY(bucket_stable(T, rowptr, next, nrows));
-    GSP_FREE(next);
-    size_t maxrow = 0;
-    for (gsp_index r = 0; r < nrows; r++)
-      if (rowptr[r + 1] - rowptr[r] > maxrow) maxrow = rowptr[r + 1] - rowptr[r];
-    uint64_t *tk = NULL;
-    gsp__val *tv = NULL;
-    if (maxrow > 24) {
-      tk = gsp__malloc_array(maxrow, sizeof *tk);
-      tv = T->val ? gsp__malloc_array(maxrow, sizeof *tv) : NULL;
-      if (!tk || (T->val && !tv)) {
-        gsp__free(tk);
-        gsp__free(tv);
-        GSP_CHECK(false, GSP_OUT_OF_MEMORY, "%s: cannot allocate sort buffers", what);
-      }
-    }
-    for (gsp_index r = 0; r < nrows; r++) {
-      size_t lo = rowptr[r], len = rowptr[r + 1] - lo;
-      if (len < 2) continue;
-      msort_kv(T->key + lo, T->val ? T->val + lo : NULL, len, tk, tv);
-    }
-    gsp__free(tk);
-    gsp__free(tv);
+  for (gsp_index r = 0; r < nrows; r++) {
+    size_t lo = rowptr[r], len = rowptr[r + 1] - lo;
+    if (len < 2) continue;
+    msort_kv(T->key + lo, T->val ? T->val + lo : NULL, len, tk, tv);
   }
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
 
-  /* combine duplicates, compacting in place, and rebuild rowptr */
+/* Combine duplicates of the sorted keys, compacting in place (keys become
+ * column indices), and rebuild rowptr; *count = the entries left. */
+static gsp_info combine_duplicates(gsp__tuples *T, gsp_index *rowptr, gsp_index nrows, gsp_dup dup, const char *what,
+                                   size_t *count) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  const size_t n = T->n;
   uint64_t *K = T->key;
   gsp__val *V = T->val;
   size_t o = 0;
@@ -369,9 +362,31 @@ gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t, gsp_dup du
     k = e;
   }
   while (r < nrows) rowptr[++r] = o;
-  n = o;
+  *count = o;
+#undef GSP_FREE_ALL
+  return info;
+}
 
+gsp_info gsp__tuples_build(gsp_matrix *A, gsp__tuples *T, gsp_type t, gsp_dup dup, bool drop_loops, const char *what) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_index *rowptr = NULL, *colidx = NULL;
+  void *values = NULL;
+#define GSP_FREE_ALL (gsp__tuples_free(T), gsp__free(rowptr), gsp__free(colidx), gsp__free(values))
+  gsp_index nrows = T->nrows, ncols = T->ncols;
+  GSP_CHECK(nrows <= GSP_INDEX_MAX && ncols <= GSP_INDEX_MAX, GSP_TOO_LARGE,
+            "%s: %llu x %llu exceeds the largest matrix (%llu)", what, (unsigned long long)nrows,
+            (unsigned long long)ncols, (unsigned long long)GSP_INDEX_MAX);
+  if (drop_loops) drop_self_loops(T);
+  size_t n = T->n;
+  GSP_CALLOC(rowptr, (size_t)nrows + 1, sizeof *rowptr);
+  for (size_t k = 0; k < n; k++) rowptr[ROW(T->key[k]) + 1]++;
+  for (gsp_index r = 0; r < nrows; r++) rowptr[r + 1] += rowptr[r];
+  if (!T->sorted && dup != GSP_DUP_FIRST && dup != GSP_DUP_LAST) sort_keys(T, ncols);
+  else if (!T->sorted) GSP_TRY(sort_stable(T, rowptr, nrows, what));
+  GSP_TRY(combine_duplicates(T, rowptr, nrows, dup, what, &n));
   /* hand the arrays over, narrowing values to the result type */
+  uint64_t *K = T->key;
+  gsp__val *V = T->val;
   colidx = gsp__realloc_array(K, n ? n : 1, sizeof *colidx);
   if (!colidx) colidx = K; /* shrinking cannot really fail; keep the block */
   T->key = NULL;

@@ -111,6 +111,89 @@ static gsp_info check_cast(const gsp__reader *r, const void *x, gsp_type t, gsp_
   return GSP_SUCCESS;
 }
 
+/* *x = the bytes (exactly `bytes` of them, then the end of the data) of
+ * nrows x ncols values. The header is not trusted with the allocation:
+ * the buffer grows as data arrives, so a small file claiming huge
+ * dimensions fails as truncated instead of first asking for gigabytes. */
+static gsp_info read_bytes(void **x, gsp__reader *r, size_t bytes, uint64_t nrows, uint64_t ncols) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL GSP_FREE(*x)
+  size_t cap = bytes < ((size_t)64 << 20) ? bytes : ((size_t)64 << 20), have = 0, got;
+  GSP_ALLOC(*x, cap ? cap : 1, 1);
+  while (have < bytes) {
+    if (have == cap) {
+      size_t ncap = cap > bytes / 2 ? bytes : 2 * cap;
+      void *nx = gsp__realloc_array(*x, ncap, 1);
+      GSP_CHECK(nx != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes of values", r->path, ncap);
+      *x = nx;
+      cap = ncap;
+    }
+    GSP_TRY(gsp__reader_bytes(r, (char *)*x + have, cap - have, &got));
+    if (got == 0) break;
+    have += got;
+  }
+  GSP_CHECK(have == bytes, GSP_PARSE_ERROR, "%s: truncated: %zu of the %zu bytes of %llu x %llu values", r->path, have,
+            bytes, (unsigned long long)nrows, (unsigned long long)ncols);
+  char extra;
+  GSP_TRY(gsp__reader_bytes(r, &extra, 1, &got));
+  GSP_CHECK(got == 0, GSP_PARSE_ERROR, "%s: data continues after the %llu x %llu values", r->path,
+            (unsigned long long)nrows, (unsigned long long)ncols);
+#undef GSP_FREE_ALL
+  return info;
+}
+
+#define GSP_FREE_ALL
+
+/* NaN marks absence: NaN never compares equal, so the absent entries get a
+ * value the data does not hold, which becomes *mine. */
+static gsp_info mark_nan_absent(const gsp__reader *r, void *x, gsp_type t, size_t nn, gsp__value *mine) {
+  gsp_info info = GSP_SUCCESS;
+  static const double marks[] = {INFINITY, -INFINITY, DBL_MAX, -DBL_MAX};
+  int pick = -1;
+  for (int m = 0; m < 4 && pick < 0; m++) {
+    double mk = t == GSP_FP32 ? (double)(float)marks[m] : marks[m];
+    bool used = false;
+    for (size_t k = 0; k < nn && !used; k++) used = dval(x, t, k) == mk;
+    if (!used) pick = m;
+  }
+  GSP_CHECK(pick >= 0, GSP_PARSE_ERROR,
+            "%s: with NaN as the absent value the data must leave one of "
+            "inf, -inf or the largest finite value unused",
+            r->path);
+  for (size_t k = 0; k < nn; k++) {
+    if (!isnan(dval(x, t, k))) continue;
+    if (t == GSP_FP32) ((float *)x)[k] = (float)marks[pick];
+    else ((double *)x)[k] = marks[pick];
+  }
+  if (t == GSP_FP32) mine->f32 = (float)marks[pick];
+  else mine->f64 = marks[pick];
+  return info;
+}
+
+/* numpy / networkx adjacency matrices write 0 for "no edge"; gsp writes
+ * inf / INT_MAX. A matrix holding no inf / INT_MAX at all but a 0 off the
+ * diagonal is most likely the former, so the caller must say (a matrix
+ * that holds both is read the gsp way: 0 is a weight). */
+static gsp_info refuse_ambiguous_zero(const gsp__reader *r, const void *x, gsp_type t, size_t nn, uint64_t ncols,
+                                      const void *absent) {
+  gsp_info info = GSP_SUCCESS;
+  const size_t ts = gsp_type_size(t);
+  bool gsp_style = false;
+  for (size_t k = 0; k < nn && !gsp_style; k++) gsp_style = memcmp((const char *)x + k * ts, absent, ts) == 0;
+  for (size_t k = 0; k < nn && !gsp_style; k++) {
+    if (k / ncols == k % ncols || dval(x, t, k) != 0) continue;
+    GSP_CHECK(false, GSP_PARSE_ERROR,
+              "%s: value 0 at (%llu, %llu), off the diagonal, and no "
+              "absent value was given: pass --absent 0 (read option "
+              "use_absent/absent) if 0 means no arc, as in numpy and "
+              "networkx adjacency matrices, or --absent inf if 0 is an arc "
+              "weight",
+              r->path, (unsigned long long)(k / ncols), (unsigned long long)(k % ncols));
+  }
+  return info;
+}
+#undef GSP_FREE_ALL
+
 /* Read nrows*ncols values of type t, check size and NaN, and build *A.
  * `absent` is the file's own absent value (or NULL); the caller's
  * gsp_read_opts.absent overrides it. `ask_absent`: the format cannot say
@@ -129,29 +212,7 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *
   GSP_CHECK(gsp__mul_size(&nn, nrows, ncols) && gsp__mul_size(&bytes, nn, ts), GSP_TOO_LARGE,
             "%s: %llu x %llu values overflow memory sizes", r->path, (unsigned long long)nrows,
             (unsigned long long)ncols);
-  /* the header is not trusted with the allocation: the buffer grows as data
-   * arrives, so a small file claiming huge dimensions fails as truncated
-   * instead of first asking for gigabytes */
-  size_t cap = bytes < ((size_t)64 << 20) ? bytes : ((size_t)64 << 20), have = 0, got;
-  GSP_ALLOC(x, cap ? cap : 1, 1);
-  while (have < bytes) {
-    if (have == cap) {
-      size_t ncap = cap > bytes / 2 ? bytes : 2 * cap;
-      void *nx = gsp__realloc_array(x, ncap, 1);
-      GSP_CHECK(nx != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes of values", r->path, ncap);
-      x = nx;
-      cap = ncap;
-    }
-    GSP_TRY(gsp__reader_bytes(r, (char *)x + have, cap - have, &got));
-    if (got == 0) break;
-    have += got;
-  }
-  GSP_CHECK(have == bytes, GSP_PARSE_ERROR, "%s: truncated: %zu of the %zu bytes of %llu x %llu values", r->path, have,
-            bytes, (unsigned long long)nrows, (unsigned long long)ncols);
-  char extra;
-  GSP_TRY(gsp__reader_bytes(r, &extra, 1, &got));
-  GSP_CHECK(got == 0, GSP_PARSE_ERROR, "%s: data continues after the %llu x %llu values", r->path,
-            (unsigned long long)nrows, (unsigned long long)ncols);
+  GSP_TRY(read_bytes(&x, r, bytes, nrows, ncols));
   /* an empty array (one dimension 0) justifies no size: 2e9 x 0 would
    * otherwise become 16 GB of row pointers later */
   GSP_TRY(gsp__check_dims(r, nrows, ncols, "the header declares", ""));
@@ -162,29 +223,7 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *
     absent = &mine;
   }
   bool fp = t == GSP_FP32 || t == GSP_FP64;
-  if (fp && nan_absent) {
-    /* NaN marks absence: NaN never compares equal, so mark the absent
-     * entries with a value the data does not hold */
-    static const double marks[] = {INFINITY, -INFINITY, DBL_MAX, -DBL_MAX};
-    int pick = -1;
-    for (int m = 0; m < 4 && pick < 0; m++) {
-      double mk = t == GSP_FP32 ? (double)(float)marks[m] : marks[m];
-      bool used = false;
-      for (size_t k = 0; k < nn && !used; k++) used = dval(x, t, k) == mk;
-      if (!used) pick = m;
-    }
-    GSP_CHECK(pick >= 0, GSP_PARSE_ERROR,
-              "%s: with NaN as the absent value the data must leave one of "
-              "inf, -inf or the largest finite value unused",
-              r->path);
-    for (size_t k = 0; k < nn; k++) {
-      if (!isnan(dval(x, t, k))) continue;
-      if (t == GSP_FP32) ((float *)x)[k] = (float)marks[pick];
-      else ((double *)x)[k] = marks[pick];
-    }
-    if (t == GSP_FP32) mine.f32 = (float)marks[pick];
-    else mine.f64 = marks[pick];
-  }
+  if (fp && nan_absent) GSP_TRY(mark_nan_absent(r, x, t, nn, &mine));
   for (size_t k = 0; k < nn && fp; k++) {
     double v = dval(x, t, k);
     GSP_CHECK(!isnan(v), GSP_PARSE_ERROR,
@@ -194,24 +233,7 @@ static gsp_info read_values(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *
   }
   if (t == GSP_BOOL) /* any nonzero byte is true; normalise */
     for (size_t k = 0; k < nn; k++) ((uint8_t *)x)[k] = ((uint8_t *)x)[k] != 0;
-  if (ask_absent && !c->o.use_absent && t != GSP_BOOL) {
-    /* numpy / networkx adjacency matrices write 0 for "no edge"; gsp writes
-     * inf / INT_MAX. A matrix holding no inf / INT_MAX at all but a 0 off
-     * the diagonal is most likely the former, so the caller must say (a
-     * matrix that holds both is read the gsp way: 0 is a weight) */
-    bool gsp_style = false;
-    for (size_t k = 0; k < nn && !gsp_style; k++) gsp_style = memcmp((const char *)x + k * ts, absent, ts) == 0;
-    for (size_t k = 0; k < nn && !gsp_style; k++) {
-      if (k / ncols == k % ncols || dval(x, t, k) != 0) continue;
-      GSP_CHECK(false, GSP_PARSE_ERROR,
-                "%s: value 0 at (%llu, %llu), off the diagonal, and no "
-                "absent value was given: pass --absent 0 (read option "
-                "use_absent/absent) if 0 means no arc, as in numpy and "
-                "networkx adjacency matrices, or --absent inf if 0 is an arc "
-                "weight",
-                r->path, (unsigned long long)(k / ncols), (unsigned long long)(k % ncols));
-    }
-  }
+  if (ask_absent && !c->o.use_absent && t != GSP_BOOL) GSP_TRY(refuse_ambiguous_zero(r, x, t, nn, ncols, absent));
   if (c->o.use_type && c->type != t && !c->o.round) GSP_TRY(check_cast(r, x, t, c->type, nn, ncols, absent));
   GSP_TRY(gsp_matrix_pack_dense(&M, t, nrows, ncols, &x, absent));
   if (c->o.use_type && c->type != t) {
@@ -247,7 +269,6 @@ gsp_info gsp__read_dense(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) 
     GSP_CHECK(!isnan(a), GSP_PARSE_ERROR, "%s: absent value is NaN", r->path);
   }
   GSP_TRY(read_values(A, r, c, (gsp_type)type, get_u64(h + 16), get_u64(h + 24), has_absent ? h + 32 : NULL, false));
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -297,67 +318,41 @@ static const char *dict_value(const char *hdr, const char *name) {
   }
 }
 
-gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
-  gsp_info info = GSP_SUCCESS;
-  char *hdr = NULL;
-#define GSP_FREE_ALL gsp__free(hdr)
-  GSP_CHECK(little_endian(), GSP_IO_ERROR, "%s: binary formats need a little-endian host", r->path);
-  unsigned char pre[10];
-  size_t got;
-  GSP_TRY(gsp__reader_bytes(r, pre, 8, &got));
-  GSP_CHECK(got == 8 && memcmp(pre, "\x93NUMPY", 6) == 0, GSP_PARSE_ERROR, "%s: not a .npy file (magic missing)",
-            r->path);
-  GSP_CHECK(pre[6] >= 1 && pre[6] <= 3, GSP_PARSE_ERROR, "%s: unsupported .npy version %u.%u", r->path, pre[6], pre[7]);
-  size_t hlen;
-  if (pre[6] == 1) {
-    GSP_TRY(gsp__reader_bytes(r, pre + 8, 2, &got));
-    GSP_CHECK(got == 2, GSP_PARSE_ERROR, "%s: truncated header", r->path);
-    hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
-  } else {
-    unsigned char b[4];
-    GSP_TRY(gsp__reader_bytes(r, b, 4, &got));
-    GSP_CHECK(got == 4, GSP_PARSE_ERROR, "%s: truncated header", r->path);
-    hlen = get_u32(b);
-  }
-  GSP_CHECK(hlen < ((size_t)1 << 20), GSP_PARSE_ERROR, "%s: header of %zu bytes is too long", r->path, hlen);
-  GSP_ALLOC(hdr, hlen + 1, 1);
-  GSP_TRY(gsp__reader_bytes(r, hdr, hlen, &got));
-  GSP_CHECK(got == hlen, GSP_PARSE_ERROR, "%s: truncated header", r->path);
-  hdr[hlen] = '\0';
-  GSP_CHECK(strlen(hdr) == hlen, GSP_PARSE_ERROR, "%s: NUL in the header", r->path);
-  const char *d = dict_value(hdr, "descr");
-  const char *f = dict_value(hdr, "fortran_order");
-  const char *s = dict_value(hdr, "shape");
-  GSP_CHECK(d && f && s, GSP_PARSE_ERROR, "%s: header lacks descr, fortran_order or shape", r->path);
+/* The type of the header's descr (a dtype numpy writes for a plain array). */
+static gsp_info npy_dtype(gsp_type *t, const gsp__reader *r, const char *d) {
+  const gsp_info info = GSP_SUCCESS;
   static const struct {
     const char *descr;
     gsp_type t;
   } dtypes[] = {
       {"'|b1'", GSP_BOOL}, {"'<i4'", GSP_INT32}, {"'<i8'", GSP_INT64}, {"'<f4'", GSP_FP32}, {"'<f8'", GSP_FP64}};
-  int dt = -1;
   for (int k = 0; k < 5; k++)
-    if (strncmp(d, dtypes[k].descr, strlen(dtypes[k].descr)) == 0) dt = k;
-  if (dt < 0) {
-    /* name the whole dtype: a quoted string, or up to the next ',' */
-    int n = 0;
-    if (*d == '\'' || *d == '"') {
-      const char *q = strchr(d + 1, *d);
-      n = q ? (int)(q - d) + 1 : (int)strlen(d);
-    } else if (*d == '[') {
-      const char *q = strchr(d, ']');
-      n = q ? (int)(q - d) + 1 : (int)strlen(d);
-    } else {
-      while (d[n] && d[n] != ',' && d[n] != '}') n++;
+    if (strncmp(d, dtypes[k].descr, strlen(dtypes[k].descr)) == 0) {
+      *t = dtypes[k].t;
+      return info;
     }
-    if (n > 80) n = 80;
-    GSP_CHECK(false, GSP_PARSE_ERROR,
-              "%s: dtype %.*s is not supported; supported dtypes: bool "
-              "'|b1', int32 '<i4', int64 '<i8', float32 '<f4', float64 "
-              "'<f8' (convert with numpy's astype)",
-              r->path, n, d);
+  /* name the whole dtype: a quoted string, or up to the next ',' */
+  int n = 0;
+  if (*d == '\'' || *d == '"') {
+    const char *q = strchr(d + 1, *d);
+    n = q ? (int)(q - d) + 1 : (int)strlen(d);
+  } else if (*d == '[') {
+    const char *q = strchr(d, ']');
+    n = q ? (int)(q - d) + 1 : (int)strlen(d);
+  } else {
+    while (d[n] && d[n] != ',' && d[n] != '}') n++;
   }
-  GSP_CHECK(strncmp(f, "False", 5) == 0, GSP_PARSE_ERROR, "%s: Fortran-order arrays are not supported", r->path);
-  unsigned long long dims[3];
+  if (n > 80) n = 80;
+  return GSP_ERROR(GSP_PARSE_ERROR,
+                   "%s: dtype %.*s is not supported; supported dtypes: bool "
+                   "'|b1', int32 '<i4', int64 '<i8', float32 '<f4', float64 "
+                   "'<f8' (convert with numpy's astype)",
+                   r->path, n, d);
+}
+
+/* The two dimensions of the header's shape "(rows, cols)". */
+static gsp_info npy_shape(unsigned long long dims[3], const gsp__reader *r, const char *s) {
+  gsp_info info = GSP_SUCCESS;
   int nd = 0;
   const char *p = s;
   GSP_CHECK(*p == '(', GSP_PARSE_ERROR, "%s: malformed shape", r->path);
@@ -376,7 +371,57 @@ gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
     if (*p == ',') p++;
   }
   GSP_CHECK(nd == 2, GSP_PARSE_ERROR, "%s: a %d-dimensional array is not a matrix", r->path, nd);
-  gsp_type t = dtypes[dt].t;
+  return info;
+}
+#undef GSP_FREE_ALL
+
+/* *hdr = the header dictionary (a new string) after the magic, version and
+ * length. */
+static gsp_info npy_header(char **hdr, gsp__reader *r) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL GSP_FREE(*hdr)
+  unsigned char pre[10];
+  size_t got;
+  GSP_TRY(gsp__reader_bytes(r, pre, 8, &got));
+  GSP_CHECK(got == 8 && memcmp(pre, "\x93NUMPY", 6) == 0, GSP_PARSE_ERROR, "%s: not a .npy file (magic missing)",
+            r->path);
+  GSP_CHECK(pre[6] >= 1 && pre[6] <= 3, GSP_PARSE_ERROR, "%s: unsupported .npy version %u.%u", r->path, pre[6], pre[7]);
+  size_t hlen;
+  if (pre[6] == 1) {
+    GSP_TRY(gsp__reader_bytes(r, pre + 8, 2, &got));
+    GSP_CHECK(got == 2, GSP_PARSE_ERROR, "%s: truncated header", r->path);
+    hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
+  } else {
+    unsigned char b[4];
+    GSP_TRY(gsp__reader_bytes(r, b, 4, &got));
+    GSP_CHECK(got == 4, GSP_PARSE_ERROR, "%s: truncated header", r->path);
+    hlen = get_u32(b);
+  }
+  GSP_CHECK(hlen < ((size_t)1 << 20), GSP_PARSE_ERROR, "%s: header of %zu bytes is too long", r->path, hlen);
+  GSP_ALLOC(*hdr, hlen + 1, 1);
+  GSP_TRY(gsp__reader_bytes(r, *hdr, hlen, &got));
+  GSP_CHECK(got == hlen, GSP_PARSE_ERROR, "%s: truncated header", r->path);
+  (*hdr)[hlen] = '\0';
+  GSP_CHECK(strlen(*hdr) == hlen, GSP_PARSE_ERROR, "%s: NUL in the header", r->path);
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__read_npy(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
+  gsp_info info = GSP_SUCCESS;
+  char *hdr = NULL;
+#define GSP_FREE_ALL gsp__free(hdr)
+  GSP_CHECK(little_endian(), GSP_IO_ERROR, "%s: binary formats need a little-endian host", r->path);
+  GSP_TRY(npy_header(&hdr, r));
+  const char *d = dict_value(hdr, "descr");
+  const char *f = dict_value(hdr, "fortran_order");
+  const char *s = dict_value(hdr, "shape");
+  GSP_CHECK(d && f && s, GSP_PARSE_ERROR, "%s: header lacks descr, fortran_order or shape", r->path);
+  gsp_type t = GSP_BOOL;
+  GSP_TRY(npy_dtype(&t, r, d));
+  GSP_CHECK(strncmp(f, "False", 5) == 0, GSP_PARSE_ERROR, "%s: Fortran-order arrays are not supported", r->path);
+  unsigned long long dims[3];
+  GSP_TRY(npy_shape(dims, r, s));
   gsp__value absent;
   gsp__default_absent(&absent, t);
   GSP_TRY(read_values(A, r, c, t, dims[0], dims[1], &absent, true));

@@ -119,6 +119,25 @@ gsp_info gsp__read_dimacs(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c)
   return info;
 }
 
+/* Room for twice the lines (at most k) in *a and, when b != NULL, *b; on
+ * failure the arrays stay the caller's. */
+static gsp_info grow_aux(gsp_index **a, gsp_index **b, size_t *cap, uint64_t k, const char *path) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  const size_t ncap = *cap * 2 < k ? *cap * 2 : k;
+  gsp_index *na = gsp__realloc_array(*a, ncap, sizeof *na);
+  GSP_CHECK(na != NULL, GSP_OUT_OF_MEMORY, "%s: cannot hold %zu lines", path, ncap);
+  *a = na;
+  if (b) {
+    gsp_index *nb = gsp__realloc_array(*b, ncap, sizeof *nb);
+    GSP_CHECK(nb != NULL, GSP_OUT_OF_MEMORY, "%s: cannot hold %zu lines", path, ncap);
+    *b = nb;
+  }
+  *cap = ncap;
+#undef GSP_FREE_ALL
+  return info;
+}
+
 /* ---- auxiliary files ---- */
 
 static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out, gsp_index n, const char *path,
@@ -171,18 +190,7 @@ static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out,
       GSP_TRY(vertex(&r, &p, n, pairs ? "source vertex" : "vertex", &u));
       if (pairs) GSP_TRY(vertex(&r, &p, n, "target vertex", &v));
       GSP_TRY(end_of_line(&r, p));
-      if (count == cap) {
-        size_t ncap = cap * 2 < k ? cap * 2 : k;
-        gsp_index *na = gsp__realloc_array(a, ncap, sizeof *a);
-        GSP_CHECK(na != NULL, GSP_OUT_OF_MEMORY, "%s: cannot hold %zu lines", path, ncap);
-        a = na;
-        if (pairs) {
-          gsp_index *nb = gsp__realloc_array(b, ncap, sizeof *b);
-          GSP_CHECK(nb != NULL, GSP_OUT_OF_MEMORY, "%s: cannot hold %zu lines", path, ncap);
-          b = nb;
-        }
-        cap = ncap;
-      }
+      if (count == cap) GSP_TRY(grow_aux(&a, pairs ? &b : NULL, &cap, k, path));
       a[count] = u - 1;
       if (pairs) b[count] = v - 1;
       count++;

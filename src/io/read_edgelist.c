@@ -90,7 +90,6 @@ static gsp_info map_get(id_map *m, uint64_t id, uint64_t *ix) {
   m->ids[m->count] = (int64_t)id;
   *ix = m->count++;
   if (m->count * 2 > m->mask + 1) GSP_TRY(map_rehash(m));
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -109,6 +108,63 @@ static inline int next_field(const char **pp) {
   return 0;
 }
 
+/* The source and target of an edge line, as row and column indices (ids
+ * remapped, made 0-based, checked against the limit). */
+static gsp_info endpoints(uint64_t ix[2], gsp__reader *r, const char **pp, const gsp__read_ctx *c, id_map *map) {
+  gsp_info info = GSP_SUCCESS;
+  const gsp_id_mode mode = c->o.ids;
+  const uint64_t limit = c->o.nvertices; /* 0: none */
+  const char *p = *pp;
+  uint64_t id[2];
+  for (int k = 0; k < 2; k++) {
+    const char *what = k ? "target vertex id" : "source vertex id";
+    if (k) {
+      int nf = next_field(&p);
+      if (nf < 0) GSP_TRY(gsp__parse_error(r, "empty field (a stray ',')"));
+      if (nf > 0)
+        GSP_TRY(gsp__parse_error(r,
+                                 "missing %s (need \"u v\" or \"u v "
+                                 "w\")",
+                                 what));
+    }
+    GSP_TRY(gsp__read_index_fast(r, &p, &id[k], what));
+    if (mode == GSP_IDS_REMAP) {
+      if (id[k] > (uint64_t)INT64_MAX)
+        GSP_TRY(gsp__parse_error(r, "%s %llu is too large", what, (unsigned long long)id[k]));
+      GSP_TRY(map_get(map, id[k], &ix[k]));
+      continue;
+    }
+    if (mode == GSP_IDS_ONE_BASED && id[k] == 0) GSP_TRY(gsp__parse_error(r, "%s 0 in a file read as 1-based", what));
+    ix[k] = id[k] - (mode == GSP_IDS_ONE_BASED);
+    if (limit ? ix[k] >= limit : ix[k] >= GSP_INDEX_MAX) {
+      uint64_t lo = mode == GSP_IDS_ONE_BASED;
+      uint64_t hi = (limit ? limit : GSP_INDEX_MAX) - 1 + lo;
+      GSP_TRY(gsp__parse_error(r, "%s %llu out of range %llu..%llu%s", what, (unsigned long long)id[k],
+                               (unsigned long long)lo, (unsigned long long)hi,
+                               limit ? ""
+                                     : " (use id remapping for sparse "
+                                       "ids)"));
+    }
+  }
+  *pp = p;
+  return info;
+}
+
+/* The weight column, the last of the line. */
+static gsp_info weight(gsp__val *w, gsp__reader *r, const char **p, const gsp__read_ctx *c, gsp__tuples *T) {
+  gsp_info info = GSP_SUCCESS;
+  GSP_TRY(gsp__read_value_fast(r, c, p, T, w));
+  const int nf = next_field(p);
+  if (nf < 0) GSP_TRY(gsp__parse_error(r, "empty field (a stray ',')"));
+  if (nf == 0)
+    GSP_TRY(gsp__parse_error(r,
+                             "unexpected '%.*s' after the weight "
+                             "(at most 3 columns: u v w)",
+                             gsp__token_len(*p, 40), *p));
+  return info;
+}
+#undef GSP_FREE_ALL
+
 gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *c) {
   gsp_info info = GSP_SUCCESS;
   gsp__tuples T = {0};
@@ -126,37 +182,8 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *
     const char *p = gsp__skip_space(line);
     if (*p == '\0' || *p == '#' || *p == '%') continue;
     if (*p == ',') GSP_TRY(gsp__parse_error(r, "empty field before the first ','"));
-    uint64_t id[2], ix[2];
-    for (int k = 0; k < 2; k++) {
-      const char *what = k ? "target vertex id" : "source vertex id";
-      if (k) {
-        int nf = next_field(&p);
-        if (nf < 0) GSP_TRY(gsp__parse_error(r, "empty field (a stray ',')"));
-        if (nf > 0)
-          GSP_TRY(gsp__parse_error(r,
-                                   "missing %s (need \"u v\" or \"u v "
-                                   "w\")",
-                                   what));
-      }
-      GSP_TRY(gsp__read_index_fast(r, &p, &id[k], what));
-      if (remap) {
-        if (id[k] > (uint64_t)INT64_MAX)
-          GSP_TRY(gsp__parse_error(r, "%s %llu is too large", what, (unsigned long long)id[k]));
-        GSP_TRY(map_get(&map, id[k], &ix[k]));
-        continue;
-      }
-      if (mode == GSP_IDS_ONE_BASED && id[k] == 0) GSP_TRY(gsp__parse_error(r, "%s 0 in a file read as 1-based", what));
-      ix[k] = id[k] - (mode == GSP_IDS_ONE_BASED);
-      if (limit ? ix[k] >= limit : ix[k] >= GSP_INDEX_MAX) {
-        uint64_t lo = mode == GSP_IDS_ONE_BASED;
-        uint64_t hi = (limit ? limit : GSP_INDEX_MAX) - 1 + lo;
-        GSP_TRY(gsp__parse_error(r, "%s %llu out of range %llu..%llu%s", what, (unsigned long long)id[k],
-                                 (unsigned long long)lo, (unsigned long long)hi,
-                                 limit ? ""
-                                       : " (use id remapping for sparse "
-                                         "ids)"));
-      }
-    }
+    uint64_t ix[2];
+    GSP_TRY(endpoints(ix, r, &p, c, &map));
     int nf = next_field(&p);
     if (nf < 0) GSP_TRY(gsp__parse_error(r, "empty field (a stray ',')"));
     bool has_w = nf == 0;
@@ -167,16 +194,7 @@ gsp_info gsp__read_edgelist(gsp_matrix *A, gsp__reader *r, const gsp__read_ctx *
       GSP_TRY(gsp__parse_error(r, "%d columns, but the first edge line had %d", has_w ? 3 : 2, columns));
     }
     gsp__val w = {0};
-    if (has_w) {
-      GSP_TRY(gsp__read_value_fast(r, c, &p, &T, &w));
-      nf = next_field(&p);
-      if (nf < 0) GSP_TRY(gsp__parse_error(r, "empty field (a stray ',')"));
-      if (nf == 0)
-        GSP_TRY(gsp__parse_error(r,
-                                 "unexpected '%.*s' after the weight "
-                                 "(at most 3 columns: u v w)",
-                                 gsp__token_len(p, 40), p));
-    }
+    if (has_w) GSP_TRY(weight(&w, r, &p, c, &T));
     GSP_TRY(gsp__tuples_push(&T, ix[0], ix[1], w));
     if (c->o.symmetrize && ix[0] != ix[1]) GSP_TRY(gsp__tuples_push(&T, ix[1], ix[0], w));
   }

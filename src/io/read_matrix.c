@@ -59,8 +59,97 @@ static gsp_info sniff(gsp_file_format *f, gsp__reader *r) {
         (p + 1 == e || p[1] == ' ' || p[1] == '\t' || p[1] == '\r' || p[1] == '\n'))
       *f = GSP_FILE_DIMACS;
   }
-#undef GSP_FREE_ALL
   return info;
+}
+
+/* the token's length, only ever needed for a message */
+#define tl gsp__token_len(tok, 40)
+
+/* No type asked for: integers stay integers until a real weight makes
+ * every weight fp64 (then each must be exact there, or --round). */
+static gsp_info natural_value(const gsp__reader *r, bool round, gsp__num_kind kind, int64_t iv, double dv,
+                              const char *tok, gsp__tuples *T, gsp__val *out) {
+  if (kind == GSP_NUM_INT) {
+    if (T->real) {
+      if (!round && !gsp__int_exact_fp64(iv))
+        return gsp__parse_error(r,
+                                "integer weight %lld cannot be stored "
+                                "exactly as fp64 (the file has real "
+                                "weights; --round accepts the "
+                                "nearest value)",
+                                (long long)iv);
+      out->d = (double)iv;
+    } else {
+      out->i = iv;
+    }
+    return GSP_SUCCESS;
+  }
+  if (!T->real) {
+    if (!round)
+      for (size_t k = 0; k < T->n; k++)
+        if (!gsp__int_exact_fp64(T->val[k].i))
+          return gsp__parse_error(r,
+                                  "real weight '%.*s' makes the weights fp64, but an "
+                                  "earlier integer weight %lld cannot be stored exactly "
+                                  "as fp64 (--round accepts the nearest value)",
+                                  tl, tok, (long long)T->val[k].i);
+    gsp__tuples_make_real(T);
+  }
+  out->d = dv;
+  return GSP_SUCCESS;
+}
+
+/* INT32 or INT64 asked for: a real weight must be a whole number in range. */
+static gsp_info int_value(const gsp__reader *r, gsp_type t, bool round, gsp__num_kind kind, int64_t iv, double dv,
+                          const char *tok, gsp__val *out) {
+  const char *tn = t == GSP_INT32 ? "int32" : "int64";
+  if (kind == GSP_NUM_REAL) {
+    if (!isfinite(dv)) return gsp__parse_error(r, "weight %g cannot be stored as %s", dv, tn);
+    if (dv != floor(dv)) {
+      if (!round)
+        return gsp__parse_error(r,
+                                "weight %.*s is not an integer (type "
+                                "%s); --round accepts the nearest "
+                                "integer",
+                                tl, tok, tn);
+      dv = nearbyint(dv);
+    }
+    if (dv < -9223372036854775808.0 || dv >= 9223372036854775808.0)
+      return gsp__parse_error(r, "weight '%.*s' out of range of %s", tl, tok, tn);
+    iv = (int64_t)dv;
+  }
+  if (t == GSP_INT32 && (iv < INT32_MIN || iv > INT32_MAX))
+    return gsp__parse_error(r, "weight %lld out of range of int32", (long long)iv);
+  out->i = iv;
+  return GSP_SUCCESS;
+}
+
+/* FP32 or FP64 asked for: integers exact (or --round), no overflow or
+ * underflow of fp32. */
+static gsp_info float_value(const gsp__reader *r, gsp_type t, bool round, gsp__num_kind kind, int64_t iv, double dv,
+                            const char *tok, gsp__val *out) {
+  const bool f32 = t == GSP_FP32;
+  const char *tn = f32 ? "fp32" : "fp64";
+  if (kind == GSP_NUM_INT) {
+    if (!round && !(f32 ? gsp__int_exact_fp32(iv) : gsp__int_exact_fp64(iv)))
+      return gsp__parse_error(r,
+                              "integer weight %lld cannot be stored "
+                              "exactly as %s (nearest: %.17g; --round "
+                              "accepts the nearest value)",
+                              (long long)iv, tn, f32 ? (double)(float)iv : (double)iv);
+    out->d = (double)iv;
+    return GSP_SUCCESS;
+  }
+  if (f32 && isfinite(dv) && fabs(dv) > FLT_MAX)
+    return gsp__parse_error(r, "weight '%.*s' out of range of fp32", tl, tok);
+  if (f32 && !round && dv != 0 && fabs(dv) < FLT_MIN)
+    return gsp__parse_error(r,
+                            "weight '%.*s' underflows: it is below the "
+                            "smallest normal fp32 number (1.2e-38) and "
+                            "would lose digits or become 0 ",
+                            tl, tok);
+  out->d = dv;
+  return GSP_SUCCESS;
 }
 
 /* The value rule (docs/formats.md, "Exact values"): integers are stored
@@ -71,8 +160,6 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c, gsp__nu
                            const char *tok, gsp__tuples *T, gsp__val *out) {
   /* callers report NONE / JUNK themselves (they know the token) */
   if (!tok) tok = "";
-    /* the token's length, only ever needed for a message */
-#define tl gsp__token_len(tok, 40)
   const bool round = c->o.round;
   if (kind == GSP_NUM_NAN) return gsp__parse_error(r, "weight is NaN");
   if (kind == GSP_NUM_RANGE) return gsp__parse_error(r, "weight out of range of 64-bit numbers");
@@ -86,93 +173,21 @@ gsp_info gsp__value_accept(const gsp__reader *r, const gsp__read_ctx *c, gsp__nu
                               tl, tok);
     kind = GSP_NUM_REAL;
   }
-  if (!c->o.use_type) {
-    if (kind == GSP_NUM_INT) {
-      if (T->real) {
-        if (!round && !gsp__int_exact_fp64(iv))
-          return gsp__parse_error(r,
-                                  "integer weight %lld cannot be stored "
-                                  "exactly as fp64 (the file has real "
-                                  "weights; --round accepts the "
-                                  "nearest value)",
-                                  (long long)iv);
-        out->d = (double)iv;
-      } else {
-        out->i = iv;
-      }
-    } else {
-      if (!T->real) {
-        if (!round)
-          for (size_t k = 0; k < T->n; k++)
-            if (!gsp__int_exact_fp64(T->val[k].i))
-              return gsp__parse_error(r,
-                                      "real weight '%.*s' makes the weights fp64, but an "
-                                      "earlier integer weight %lld cannot be stored exactly "
-                                      "as fp64 (--round accepts the nearest value)",
-                                      tl, tok, (long long)T->val[k].i);
-        gsp__tuples_make_real(T);
-      }
-      out->d = dv;
-    }
-    return GSP_SUCCESS;
-  }
+  if (!c->o.use_type) return natural_value(r, round, kind, iv, dv, tok, T, out);
   switch (c->type) {
   case GSP_BOOL:
     out->i = kind == GSP_NUM_INT ? iv != 0 : dv != 0;
     return GSP_SUCCESS;
   case GSP_INT32:
-  case GSP_INT64: {
-    const char *tn = c->type == GSP_INT32 ? "int32" : "int64";
-    if (kind == GSP_NUM_REAL) {
-      if (!isfinite(dv)) return gsp__parse_error(r, "weight %g cannot be stored as %s", dv, tn);
-      if (dv != floor(dv)) {
-        if (!round)
-          return gsp__parse_error(r,
-                                  "weight %.*s is not an integer (type "
-                                  "%s); --round accepts the nearest "
-                                  "integer",
-                                  tl, tok, tn);
-        dv = nearbyint(dv);
-      }
-      if (dv < -9223372036854775808.0 || dv >= 9223372036854775808.0)
-        return gsp__parse_error(r, "weight '%.*s' out of range of %s", tl, tok, tn);
-      iv = (int64_t)dv;
-    }
-    if (c->type == GSP_INT32 && (iv < INT32_MIN || iv > INT32_MAX))
-      return gsp__parse_error(r, "weight %lld out of range of int32", (long long)iv);
-    out->i = iv;
-    return GSP_SUCCESS;
-  }
+  case GSP_INT64:
+    return int_value(r, c->type, round, kind, iv, dv, tok, out);
   case GSP_FP32:
-  case GSP_FP64: {
-    const bool f32 = c->type == GSP_FP32;
-    const char *tn = f32 ? "fp32" : "fp64";
-    if (kind == GSP_NUM_INT) {
-      if (!round && !(f32 ? gsp__int_exact_fp32(iv) : gsp__int_exact_fp64(iv)))
-        return gsp__parse_error(r,
-                                "integer weight %lld cannot be stored "
-                                "exactly as %s (nearest: %.17g; --round "
-                                "accepts the nearest value)",
-                                (long long)iv, tn, f32 ? (double)(float)iv : (double)iv);
-      out->d = (double)iv;
-      return GSP_SUCCESS;
-    }
-    double d = dv;
-    if (f32 && isfinite(d) && fabs(d) > FLT_MAX)
-      return gsp__parse_error(r, "weight '%.*s' out of range of fp32", tl, tok);
-    if (f32 && !round && d != 0 && fabs(d) < FLT_MIN)
-      return gsp__parse_error(r,
-                              "weight '%.*s' underflows: it is below the "
-                              "smallest normal fp32 number (1.2e-38) and "
-                              "would lose digits or become 0 ",
-                              tl, tok);
-    out->d = d;
-    return GSP_SUCCESS;
-  }
+  case GSP_FP64:
+    return float_value(r, c->type, round, kind, iv, dv, tok, out);
   }
   return gsp__parse_error(r, "invalid result type");
-#undef tl
 }
+#undef tl
 
 gsp_info gsp__read_value(const gsp__reader *r, const gsp__read_ctx *c, const char **p, gsp__tuples *T, gsp__val *out) {
   *p = gsp__skip_space(*p);
@@ -224,12 +239,10 @@ gsp_info gsp__check_dims(const gsp__reader *r, uint64_t nrows, uint64_t ncols, c
 
 gsp_info gsp__ids_identity(int64_t **ids, gsp_index n, int64_t base) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   int64_t *a;
   GSP_ALLOC(a, n ? n : 1, sizeof *a);
   for (gsp_index k = 0; k < n; k++) a[k] = (int64_t)k + base;
   *ids = a;
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -247,6 +260,64 @@ static gsp_info check_id_mode(const char *fn, const gsp__reader *r, gsp_file_for
 }
 
 /* Both public readers; fn names the one called in messages. */
+/* The reading context of the options (checked). */
+static gsp_info read_context(gsp__read_ctx *c, const char *fn, const gsp_read_opts *opts) {
+  gsp_info info = GSP_SUCCESS;
+  memset(c, 0, sizeof *c);
+  if (opts) c->o = *opts;
+  c->type = c->o.type;
+  c->dup = c->o.use_dup ? c->o.dup : GSP_DUP_MIN;
+  if (c->o.use_type) GSP_TRY(gsp__check_type(c->type, fn));
+  GSP_CHECK(c->dup >= GSP_DUP_ERROR && c->dup <= GSP_DUP_PLUS, GSP_INVALID_VALUE, "%s: invalid duplicate policy %d", fn,
+            (int)c->dup);
+  GSP_CHECK(c->o.ids >= GSP_IDS_ZERO_BASED && c->o.ids <= GSP_IDS_REMAP, GSP_INVALID_VALUE, "%s: invalid id mode %d",
+            fn, (int)c->o.ids);
+  GSP_CHECK(c->o.nvertices <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: nvertices %llu exceeds %llu", fn,
+            (unsigned long long)c->o.nvertices, (unsigned long long)GSP_INDEX_MAX);
+  GSP_CHECK(c->o.format >= GSP_FILE_AUTO && c->o.format <= GSP_FILE_NPY, GSP_INVALID_VALUE, "%s: invalid format %d", fn,
+            (int)c->o.format);
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The reader of format f. */
+static gsp_info read_format(gsp_matrix *M, gsp__reader *r, const gsp__read_ctx *c, gsp_file_format f) {
+  switch (f) {
+  case GSP_FILE_MTX:
+    r->comments = "%";
+    return gsp__read_mtx(M, r, c);
+  case GSP_FILE_DIMACS:
+    r->comments = "c";
+    return gsp__read_dimacs(M, r, c);
+  case GSP_FILE_DENSE:
+    return gsp__read_dense(M, r, c);
+  case GSP_FILE_NPY:
+    return gsp__read_npy(M, r, c);
+  default:
+    r->comments = "#%";
+    return gsp__read_edgelist(M, r, c);
+  }
+}
+
+/* One rule for every format: an input with nothing but blank and comment
+ * lines (or no byte at all) is an error, not a graph of 0 vertices. A
+ * reader may stop early (at a missing header), so look at the rest. An
+ * error of the input itself (r->failed) is the first real problem: it
+ * wins, for a file and a pipe alike. info: the reader's answer. */
+static gsp_info empty_input(gsp__reader *r, gsp_matrix *M, gsp_info info) {
+  while (!r->content && !r->failed) {
+    char *line, *end;
+    gsp_info more = gsp__reader_line(r, &line, &end);
+    if (more < 0) info = more; /* unreadable further on: that is the error */
+    if (more < 0 || !line) break;
+  }
+  if (!r->content && !r->failed && info != GSP_IO_ERROR) {
+    gsp_matrix_free(M);
+    info = GSP_ERROR(GSP_PARSE_ERROR, "%s: empty input (nothing but blank or comment lines)", r->path);
+  }
+  return info;
+}
+
 static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index *nids, const char *path,
                         const gsp_read_opts *opts) {
   gsp_info info = GSP_SUCCESS;
@@ -258,19 +329,8 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
   GSP_CHECK(A != NULL && path != NULL, GSP_NULL_POINTER, "%s: A or path is NULL", fn);
   GSP_CHECK(ids == NULL || nids != NULL, GSP_NULL_POINTER, "%s: nids is NULL", fn);
   gsp__read_ctx c;
-  memset(&c, 0, sizeof c);
-  if (opts) c.o = *opts;
-  c.type = c.o.type;
-  c.dup = c.o.use_dup ? c.o.dup : GSP_DUP_MIN;
-  if (c.o.use_type) GSP_TRY(gsp__check_type(c.type, fn));
-  GSP_CHECK(c.dup >= GSP_DUP_ERROR && c.dup <= GSP_DUP_PLUS, GSP_INVALID_VALUE, "%s: invalid duplicate policy %d", fn,
-            (int)c.dup);
-  GSP_CHECK(c.o.ids >= GSP_IDS_ZERO_BASED && c.o.ids <= GSP_IDS_REMAP, GSP_INVALID_VALUE, "%s: invalid id mode %d", fn,
-            (int)c.o.ids);
-  GSP_CHECK(c.o.nvertices <= GSP_INDEX_MAX, GSP_TOO_LARGE, "%s: nvertices %llu exceeds %llu", fn,
-            (unsigned long long)c.o.nvertices, (unsigned long long)GSP_INDEX_MAX);
+  GSP_TRY(read_context(&c, fn, opts));
   gsp_file_format f = c.o.format;
-  GSP_CHECK(f >= GSP_FILE_AUTO && f <= GSP_FILE_NPY, GSP_INVALID_VALUE, "%s: invalid format %d", fn, (int)f);
   if (f == GSP_FILE_AUTO) f = gsp__format_from_path(path);
   if (ids) {
     c.ids_out = &idv;
@@ -280,42 +340,7 @@ static gsp_info read_as(const char *fn, gsp_matrix *A, int64_t **ids, gsp_index 
   GSP_TRY(gsp__reader_open(&r, path, c.o.progress, c.o.progress_ctx));
   if (f == GSP_FILE_AUTO) GSP_TRY(sniff(&f, &r));
   GSP_TRY(check_id_mode(fn, &r, f, c.o.ids));
-  switch (f) {
-  case GSP_FILE_MTX:
-    r.comments = "%";
-    info = gsp__read_mtx(&M, &r, &c);
-    break;
-  case GSP_FILE_DIMACS:
-    r.comments = "c";
-    info = gsp__read_dimacs(&M, &r, &c);
-    break;
-  case GSP_FILE_DENSE:
-    info = gsp__read_dense(&M, &r, &c);
-    break;
-  case GSP_FILE_NPY:
-    info = gsp__read_npy(&M, &r, &c);
-    break;
-  default:
-    r.comments = "#%";
-    info = gsp__read_edgelist(&M, &r, &c);
-    break;
-  }
-  /* One rule for every format: an input with nothing but blank and comment
-   * lines (or no byte at all) is an error, not a graph of 0 vertices. A
-   * reader may stop early (at a missing header), so look at the rest. An
-   * error of the input itself (r.failed) is the first real problem: it
-   * wins, for a file and a pipe alike. */
-  while (!r.content && !r.failed) {
-    char *line, *end;
-    gsp_info more = gsp__reader_line(&r, &line, &end);
-    if (more < 0) info = more; /* unreadable further on: that is the error */
-    if (more < 0 || !line) break;
-  }
-  if (!r.content && !r.failed && info != GSP_IO_ERROR) {
-    gsp_matrix_free(&M);
-    info = GSP_ERROR(GSP_PARSE_ERROR, "%s: empty input (nothing but blank or comment lines)", r.path);
-  }
-  GSP_TRY(info);
+  GSP_TRY(empty_input(&r, &M, read_format(&M, &r, &c, f)));
   gsp__reader_close(&r);
   if (ids && !idv) { /* formats without remapping: identity */
     gsp_index n;

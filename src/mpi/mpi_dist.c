@@ -27,21 +27,18 @@ gsp_info gsp_mpi_layout_get(gsp_mpi_layout *L, gsp_index n, MPI_Comm comm, const
                         .mycol = myc,
                         .local_nrows = (gsp_index)(lr * TB - (lastr ? pad : 0)),
                         .local_ncols = (gsp_index)(lc * TB - (lastc ? pad : 0))};
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp_mpi_local_to_global(gsp_index *i, gsp_index *j, const gsp_mpi_layout *L, gsp_index li, gsp_index lj) {
   gsp_info info = GSP_SUCCESS;
   const char *fn = "gsp_mpi_local_to_global";
-#define GSP_FREE_ALL
   GSP_CHECK(L != NULL, GSP_NULL_POINTER, "%s: L is NULL", fn);
   GSP_CHECK(li < L->local_nrows && lj < L->local_ncols, GSP_INVALID_INDEX,
             "%s: local (%llu, %llu) outside the %llu x %llu local matrix", fn, (unsigned long long)li,
             (unsigned long long)lj, (unsigned long long)L->local_nrows, (unsigned long long)L->local_ncols);
   if (i) *i = (li / TB * (gsp_index)L->nprow + (gsp_index)L->myrow) * TB + li % TB;
   if (j) *j = (lj / TB * (gsp_index)L->npcol + (gsp_index)L->mycol) * TB + lj % TB;
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -49,7 +46,6 @@ gsp_info gsp_mpi_global_to_local(int *rank, gsp_index *li, gsp_index *lj, const 
                                  gsp_index j) {
   gsp_info info = GSP_SUCCESS;
   const char *fn = "gsp_mpi_global_to_local";
-#define GSP_FREE_ALL
   GSP_CHECK(L != NULL, GSP_NULL_POINTER, "%s: L is NULL", fn);
   GSP_CHECK(i < L->n && j < L->n, GSP_INVALID_INDEX, "%s: (%llu, %llu) outside %llu x %llu", fn, (unsigned long long)i,
             (unsigned long long)j, (unsigned long long)L->n, (unsigned long long)L->n);

@@ -24,6 +24,41 @@
 
 #define TILE(g, li, lj) ((g)->loc + (size_t)((li) * (g)->lc + (lj)) * (g)->tbytes)
 
+/* Step 2 of round K: the tiles of row K (on grid row K mod pr) and of
+ * column K (on grid column K mod pc) updated in place with the closed
+ * diagonal tile D. */
+static void update_panels(mpi_grid *g, const unsigned char *D, int64_t K, int nth) {
+  const gsp__fw_tiles k = g->k;
+  const int64_t lr = g->lr, lc = g->lc, pr = g->pr, pc = g->pc;
+  const bool prow = g->myr == (int)(K % pr), pcol = g->myc == (int)(K % pc);
+  const int64_t lk = K / pr, lkc = K / pc;
+  const int64_t np2 = (prow ? lc : 0) + (pcol ? lr : 0);
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 1) if (np2 > 1)
+  for (int64_t p = 0; p < np2; p++) {
+    if (prow && p < lc) {
+      if (p * pc + g->myc == K) continue;
+      unsigned char *T = TILE(g, lk, p);
+      k.update(T, D, T, TB);
+    } else {
+      const int64_t li = p - (prow ? lc : 0);
+      if (li * pr + g->myr == K) continue;
+      unsigned char *T = TILE(g, li, lkc);
+      k.update(T, T, D, TB);
+    }
+  }
+}
+
+/* M* = I + M+: the diagonal tiles get the semiring one on the diagonal. */
+static void add_identity(mpi_grid *g) {
+  const gsp__fw_tiles k = g->k;
+  for (int64_t li = 0; li < g->lr; li++) {
+    for (int64_t lj = 0; lj < g->lc; lj++) {
+      const int64_t I = li * g->pr + g->myr;
+      if (I == lj * g->pc + g->myc) k.reflexive(TILE(g, li, lj), TB, g->n - I * TB);
+    }
+  }
+}
+
 gsp_info mpi_fw_run(mpi_grid *g, bool reflexive, bool *cycle, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   unsigned char *D = NULL, *R = NULL, *C = NULL;
@@ -65,20 +100,7 @@ gsp_info mpi_fw_run(mpi_grid *g, bool reflexive, bool *cycle, const char *fn) {
       break;
     }
     /* 2. the pivot row and column panels, in place */
-    const int64_t np2 = (prow ? lc : 0) + (pcol ? lr : 0);
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 1) if (np2 > 1)
-    for (int64_t p = 0; p < np2; p++) {
-      if (prow && p < lc) {
-        if (p * pc + g->myc == K) continue;
-        unsigned char *T = TILE(g, lk, p);
-        k.update(T, D, T, TB);
-      } else {
-        const int64_t li = p - (prow ? lc : 0);
-        if (li * pr + g->myr == K) continue;
-        unsigned char *T = TILE(g, li, lkc);
-        k.update(T, T, D, TB);
-      }
-    }
+    update_panels(g, D, K, nth);
     /* 3. the panels to the ranks that need them. Row K of this grid column
      * is contiguous on its owner and goes out from the tiles themselves
      * (phase 4 never writes row K); column K is packed first. */
@@ -98,14 +120,7 @@ gsp_info mpi_fw_run(mpi_grid *g, bool reflexive, bool *cycle, const char *fn) {
       }
     }
   }
-  if (!*cycle && reflexive) {
-    for (int64_t li = 0; li < lr; li++) {
-      for (int64_t lj = 0; lj < lc; lj++) {
-        const int64_t I = li * pr + g->myr;
-        if (I == lj * pc + g->myc) k.reflexive(TILE(g, li, lj), TB, g->n - I * TB);
-      }
-    }
-  }
+  if (!*cycle && reflexive) add_identity(g);
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;

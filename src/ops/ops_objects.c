@@ -54,14 +54,12 @@ gsp_info gsp__ops_transpose(struct gsp_matrix_s **AT, const struct gsp_matrix_s 
 #undef GSP_FREE_ALL
 #define GSP_FREE_ALL
   GSP_TRY(gsp__ops_matrix_from_csr(AT, A->type, n, m, &p, &jj, &x, fn));
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp__ops_input(const struct gsp_matrix_s **use, struct gsp_matrix_s **tmp, struct gsp_matrix_s *A, bool tr,
                         const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   *tmp = NULL;
   GSP_TRY(gsp__ops_view(&A, A, fn));
   if (tr) {
@@ -162,17 +160,14 @@ gsp_info gsp__ops_operand(const struct gsp_matrix_s **a, struct gsp_matrix_s **A
   GSP_CHECK(C->nrows == m && C->ncols == n, GSP_DIMENSION_MISMATCH, "%s: %s%s is %lld x %lld but C is %lld x %lld", fn,
             name, transpose ? "'" : "", (long long)m, (long long)n, (long long)C->nrows, (long long)C->ncols);
   GSP_TRY(gsp__ops_input(a, AT, A, transpose, fn));
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp__ops_vector_operand(const struct gsp_vector_s *w, const struct gsp_vector_s *u, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_TRY(gsp__ops_check_same_type(w->type, u->type, fn, "u"));
   GSP_CHECK(u->n == w->n, GSP_DIMENSION_MISMATCH, "%s: u has size %lld but w has size %lld", fn, (long long)u->n,
             (long long)w->n);
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -218,18 +213,15 @@ gsp_info gsp__ops_vectors_host(const char *fn, struct gsp_vector_s *a, struct gs
 
 gsp_info gsp__ops_desc_backend(gsp__backend_choice *be, const gsp_desc *d, bool auto_gpu, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_CHECK(d->direction == GSP_DIRECTION_AUTO || d->direction == GSP_DIRECTION_PUSH ||
                 d->direction == GSP_DIRECTION_PULL,
             GSP_INVALID_VALUE, "%s: invalid direction %d in the descriptor", fn, (int)d->direction);
   GSP_TRY(gsp__backend_pick(be, d->backend, auto_gpu, fn));
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(C, fn, "C"));
   if (mask) {
     GSP_TRY(gsp__check_matrix(mask, fn, "mask"));
@@ -238,24 +230,20 @@ gsp_info gsp__ops_check_matrix_out(struct gsp_matrix_s *C, struct gsp_matrix_s *
               (long long)C->nrows, (long long)C->ncols);
   }
   GSP_TRY(gsp__ops_check_accum(accum, fn));
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp__ops_check_matrix_args(struct gsp_matrix_s *C, struct gsp_matrix_s *mask, gsp_binop accum,
                                     struct gsp_matrix_s *A, struct gsp_matrix_s *B, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_TRY(gsp__ops_check_matrix_out(C, mask, accum, fn));
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
   GSP_TRY(gsp__check_matrix(B, fn, "B"));
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp__ops_check_vector_out(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_TRY(gsp__check_vector(w, fn, "w"));
   if (mask) {
     GSP_TRY(gsp__check_vector(mask, fn, "mask"));

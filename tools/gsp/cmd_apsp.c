@@ -2,6 +2,7 @@
  * Floyd-Warshall, multi-source relaxation or Johnson, chosen or forced), or
  * the closure of a graph on another semiring by gsp_closure_ext; with
  * timing, reachability statistics and a sample path. */
+#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /*
  * Bellman-Ford on the GPU (gateway gsp_cuda_bf): the rounds of
- * gsp__bf_cpu (src/ops/apsp/bf_cpu_body.h) with device queues.
+ * gsp__bf_cpu (src/ops/bf/bf_cpu_body.h) with device queues.
  *
  * Each round: relax the out-arcs of the frontier (the vertices changed in
  * the previous round) into U with atomicMin on distance keys, appending

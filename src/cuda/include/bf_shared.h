@@ -1,7 +1,7 @@
 /*
  * The parent graph of Bellman-Ford and the rounds at which it is searched
  * for a cycle: the contract of gsp_cuda_bf (src/cuda/bf/gsp_cuda_bf.cu),
- * which the CPU rounds (src/ops/apsp/bf_cpu*.c) follow too, so that both
+ * which the CPU rounds (src/ops/bf/bf_cpu*.c) follow too, so that both
  * search the same parent graph at the same rounds; the search itself is
  * the operation's (gsp__bf_find_cycle), so both find the same cycle.
  */

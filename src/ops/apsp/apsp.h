@@ -1,7 +1,8 @@
 /*
  * Internal interface of gsp_apsp (src/ops/apsp/gsp_apsp.c): the cost model that
  * AUTO uses (apsp_cost.c, constants in one place), Johnson's reweighting
- * and the typed finishing of result rows (apsp_johnson.c, apsp_rows.c).
+ * and the typed finishing of result rows (apsp_johnson.c, apsp_rows.c), and
+ * the run that follows the plan (apsp_run.c; the plan: apsp_plan.h).
  */
 #ifndef GSP_APSP_H
 #define GSP_APSP_H
@@ -11,6 +12,7 @@
 
 #include "gsp_internal.h"
 #include "sssp_cpu.h"
+#include "star.h"
 
 /* What the cost model needs to know about one call. */
 typedef struct {
@@ -118,5 +120,98 @@ bool gsp__apsp_finish_needed(const gsp__apsp_finish *f);
  * itself when tw == out. Errors: GSP_OUT_OF_MEMORY. */
 gsp_info gsp__apsp_finish_rows(void *out, int64_t *par, const void *w, const int64_t *src, int64_t nb,
                                const gsp__apsp_finish *f, int nthreads);
+
+/* ---- the run (apsp_run.c) ---- */
+
+/* What a run does, fixed by the entry from the checks and the plan. */
+typedef struct {
+  const struct gsp_matrix_s *A; /* the caller's A in CSR form */
+  int64_t n, ns, B;             /* vertices, result rows, rows per block */
+  const int64_t *src;           /* the ns sources */
+  gsp_type out;                 /* output type */
+  bool paths;
+  bool p32;      /* parents into int32 (computed as int64 rows) */
+  bool identity; /* the sources are 0 .. n-1: a closure is the result as it is */
+  bool negative; /* some weight < 0 */
+  bool has_cutoff;
+  double cutoff;
+  gsp_backend backend; /* the CUDA backend when required, else the resolved one */
+  int nthreads;
+  bool gpu;      /* offer the computation to the GPU (the plan's) */
+  bool required; /* GSP_BACKEND_CUDA asked for: no CPU fallback for lack of memory */
+  int64_t batch; /* GPU sources per pass (0: the kernel's choice) */
+  size_t cap;    /* device memory cap for the closure */
+  int gpus;      /* GPUs for the closure */
+} gsp__apsp_config;
+
+/* Where the rows go: the callback (with the caller's rows_out or NULL in
+ * dx), or the result arrays. */
+typedef struct {
+  gsp_apsp_rows_fn rows;
+  void *rows_ctx;
+  void *dx;    /* result values (ns x n, out) */
+  void *px;    /* result parents, NULL without paths or with a callback */
+  uint8_t *db; /* the result's presence flags (ns x n), written by the GPU
+                  kernel where it computes rows straight into the result */
+  void (*progress)(double fraction, void *ctx);
+  void *progress_ctx;
+} gsp__apsp_sink;
+
+/* What the run reports back. */
+typedef struct {
+  bool ran_gpu;   /* a kernel ran on the GPU */
+  int64_t blocks; /* blocks delivered */
+  /* stays true while every block's presence came from the GPU kernel into
+   * db; then nvals counts the entries */
+  bool pres_ok;
+  int64_t nvals;
+  double device_s, copy_s; /* summed GPU kernel and copy seconds */
+} gsp__apsp_tally;
+
+typedef struct {
+  gsp__apsp_config cfg;
+  gsp__apsp_sink to;
+  gsp__apsp_tally got;
+} gsp__apsp_run;
+
+/* Run algo (never AUTO) as r->cfg says, into r->to; A is the caller's
+ * handle, sym the star's analysis (GSP_APSP_SPARSE_STAR). *whole: with
+ * Floyd-Warshall on all sources in order and nothing to finish, the
+ * closure matrix itself (published), else left NULL. */
+gsp_info gsp__apsp_compute(gsp__apsp_run *r, gsp_apsp_algo algo, gsp_matrix A, const gsp__star_symbolic *sym,
+                           struct gsp_matrix_s **whole);
+
+/* ---- the call (gsp_apsp.c; its result: apsp_result.c) ---- */
+
+/* The call, checked (gsp_apsp.c). */
+typedef struct {
+  gsp_apsp_opts o;
+  gsp_apsp_advanced oa;
+  gsp_type out, pt; /* output and parent types */
+  int64_t n, ns;    /* vertices, result rows */
+  size_t cells;     /* ns x n */
+  bool paths, p32;  /* parents asked for; as int32 into a result matrix */
+} gsp__apsp_args;
+
+/* What the call allocates and owns until it commits. */
+typedef struct {
+  struct gsp_matrix_s *D, *P, *whole;
+  int64_t *src;
+  void *dx, *px;
+  uint8_t *db;
+  gsp__star_symbolic sym;
+} gsp__apsp_owned;
+
+/* Releases everything and leaves w empty (so a second call does nothing). */
+void gsp__apsp_owned_free(gsp__apsp_owned *w);
+
+/* The result's arrays (none with a callback): values, parents, and with
+ * presence the flags the GPU relaxation writes beside the rows. */
+gsp_info gsp__apsp_alloc_result(gsp__apsp_owned *w, const gsp__apsp_args *c, bool presence);
+
+/* Hand the result over: the closure matrix itself, or the result matrices
+ * made from the arrays (none with a callback); got: the run's tally. */
+gsp_info gsp__apsp_commit(gsp_matrix *dist, gsp_matrix *parent, gsp__apsp_owned *w, const gsp__apsp_args *c,
+                          const gsp__apsp_tally *got);
 
 #endif /* GSP_APSP_H */

@@ -89,4 +89,14 @@ gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool 
 gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const gsp_closure_opts *opts,
                           const gsp__closure_knobs *k, gsp__diag *diag);
 
+/* gsp_closure's sparse branch (closure_star.c): when M is stored sparse
+ * (CSR, on the host), s is not OR_AND (with successors: s is MIN_PLUS),
+ * the graph passes gsp_apsp's analysis gate and the star is predicted
+ * faster than Floyd-Warshall (fw_gpu: where that would run), M := M* by
+ * the star, *succ (when succ != NULL) = a new published GSP_INT64 n x n
+ * successor matrix, and *done = true; else M is untouched and *done =
+ * false. GSP_NEGATIVE_CYCLE (M unchanged) as the closure reports it. */
+gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool fw_gpu,
+                               bool *done, const char *fn);
+
 #endif /* GSP_CLOSURE_BRANCH_H */

@@ -13,7 +13,6 @@
 #include "gsp_internal.h"
 #include "gsp_semiring.h"
 #include "ops_backend.h"
-#include "star.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
 #include "gsp_cuda_scale.h"
@@ -96,16 +95,10 @@ gsp_info gsp_closure_ext(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const g
   return gsp__closure_run(M, succ, s, opts, NULL, NULL);
 }
 
-gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const gsp_closure_opts *opts,
-                          const gsp__closure_knobs *k, gsp__diag *diag) {
+/* The arguments of a closure call. */
+static gsp_info check_call(gsp_matrix M, const gsp_matrix *succ, gsp_semiring s, const gsp_closure_opts *opts) {
   gsp_info info = GSP_SUCCESS;
-  struct gsp_matrix_s *W = NULL, *S = NULL;
-  int64_t *sx = NULL;
-  gsp__scale_record rec;
-  memset(&rec, 0, sizeof rec); /* GSP_SCALE_CPU until a GPU path runs */
-#define GSP_FREE_ALL \
-  (gsp__matrix_destroy(W), gsp__matrix_destroy(S), gsp__free(sx), diag ? (void)(diag->closure = rec) : (void)0)
-
+#define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(M, fn, "M"));
   /* succ pointing at the caller's handle of M: the commit would replace
    * that handle with the successor matrix and lose the closure */
@@ -119,9 +112,90 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
             gsp__semiring_name(s), gsp__type_name(M->type));
   GSP_CHECK(M->nrows == M->ncols, GSP_DIMENSION_MISMATCH, "%s: M is %lld x %lld, not square", fn, (long long)M->nrows,
             (long long)M->ncols);
+  GSP_CHECK(o.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, o.gpus);
+  return info;
+}
+
+/* gsp_closure's sparse branch (closure_star.c) for a host M with no NaN:
+ * *done when the star computed M* (and *succ). */
+static gsp_info try_star(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, bool fw_gpu, bool *done) {
+  gsp_info info = GSP_SUCCESS;
+  GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
+  struct gsp_matrix_s *ss = NULL;
+  GSP_TRY(gsp__star_closure_try(M, succ ? &ss : NULL, s, fw_gpu, done, fn));
+  if (*done && succ) *succ = ss;
+  return info;
+}
+
+/* *W = a private working copy of M (unregistered): M stays untouched until
+ * the commit. */
+static gsp_info working_copy(struct gsp_matrix_s **W, gsp_matrix M) {
+  gsp_info info = GSP_SUCCESS;
+  /* NaN has no place in an ordered semiring: min/max would silently drop or
+   * keep it depending on operand order. The resident GPU path checks it in
+   * its own pass over M (the upload's conversion). A device-resident M is
+   * the result of an earlier closure whose input passed this check, and
+   * closures make no NaN: scanning it would cost a full download and defeat
+   * residency. */
+  if (!M->dev_only) GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
+  gsp_matrix copy = NULL;
+  GSP_TRY(gsp_matrix_dup(&copy, M));
+  gsp__unregister(copy);
+  *W = copy;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The dense closure of the working copy W on the host (the CPU kernel, or
+ * the GPU out of core or on several GPUs as the plan says), with *S = the
+ * successor matrix (unpublished) when S != NULL. */
+static gsp_info dense_closure(struct gsp_matrix_s *W, struct gsp_matrix_s **S, gsp_semiring s, bool reflexive,
+                              const gsp__closure_plan *plan, gsp__scale_record *rec) {
+  gsp_info info = GSP_SUCCESS;
+  int64_t *sx = NULL;
+#define GSP_FREE_ALL gsp__free(sx)
+  const int64_t n = W->nrows;
+  char zero[16]; /* one value of any type */
+  gsp__semiring_zero(zero, s, W->type);
+  GSP_TRY(gsp__matrix_to_full(W, zero));
+  if (S) {
+    const size_t nn = (size_t)n * (size_t)n;
+    GSP_ALLOC(sx, nn, sizeof(int64_t));
+  }
+  bool cycle = false;
+#ifdef GSP_HAVE_CUDA
+  if (plan->mode != GSP_SCALE_CPU) GSP_TRY(closure_gpu_host(W, s, reflexive, plan, &cycle, rec));
+  else
+#endif
+    GSP_TRY(gsp__closure_cpu_dense(W->x, sx, n, W->type, s, reflexive, &cycle));
+  GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
+            gsp_semiring_cycle_sign(s) > 0 ? "positive" : "negative");
+  /* "No path" is the semiring zero inside the kernel, absent outside. */
+  GSP_TRY(gsp__matrix_mark_absent(W, zero));
+  if (S) {
+    const int64_t none = -1;
+    GSP_TRY(gsp__matrix_alloc_dense(S, GSP_INT64, n, n));
+    (*S)->x = sx;
+    sx = NULL;
+    (*S)->nvals = n * n;
+    GSP_TRY(gsp__matrix_mark_absent(*S, &none));
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const gsp_closure_opts *opts,
+                          const gsp__closure_knobs *k, gsp__diag *diag) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *W = NULL, *S = NULL;
+  gsp__scale_record rec;
+  memset(&rec, 0, sizeof rec); /* GSP_SCALE_CPU until a GPU path runs */
+#define GSP_FREE_ALL (gsp__matrix_destroy(W), gsp__matrix_destroy(S), diag ? (void)(diag->closure = rec) : (void)0)
+
+  GSP_TRY(check_call(M, succ, s, opts));
+  const gsp_closure_opts o = opts ? *opts : (gsp_closure_opts){0};
   const int64_t n = M->nrows;
   const bool reflexive = !o.non_reflexive;
-  GSP_CHECK(o.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, o.gpus);
 
   gsp__closure_plan plan;
   memset(&plan, 0, sizeof plan); /* GSP_SCALE_CPU */
@@ -129,14 +203,11 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
   GSP_TRY(gsp__backend_pick(&be, o.backend, true, fn));
   /* A sparse graph whose star costs less by elimination in a fill-reducing
    * order (road networks, meshes, grids): the sparse star, priced by the
-   * same model as gsp_apsp's AUTO (star_closure.c). It runs on the CPU. */
+   * same model as gsp_apsp's AUTO (closure_star.c). It runs on the CPU. */
   if (reflexive && !be.required && !M->dev_only) {
-    GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
     bool done = false;
-    struct gsp_matrix_s *ss = NULL;
-    GSP_TRY(gsp__star_closure_try(M, succ ? &ss : NULL, s, be.gpu, &done, fn));
+    GSP_TRY(try_star(M, succ, s, be.gpu, &done));
     if (done) {
-      if (succ) *succ = ss;
       GSP_FREE_ALL;
       return info;
     }
@@ -182,52 +253,14 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
   }
 #endif
 
-  /* NaN has no place in an ordered semiring: min/max would silently drop or
-   * keep it depending on operand order. The resident GPU path checks it in
-   * its own pass over M (the upload's conversion). A device-resident M is
-   * the result of an earlier closure whose input passed this check, and
-   * closures make no NaN: scanning it would cost a full download and defeat
-   * residency. */
-  if (!M->dev_only) GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
-
-  /* Private working copy: M stays untouched until the commit. */
-  {
-    gsp_matrix copy = NULL;
-    GSP_TRY(gsp_matrix_dup(&copy, M));
-    gsp__unregister(copy);
-    W = copy;
-  }
+  GSP_TRY(working_copy(&W, M));
 
   if (s == GSP_OR_AND && succ == NULL) {
     GSP_TRY(gsp__matrix_to_bits(W));
     gsp__closure_cpu_bits(W->bits, n, W->wpr, reflexive);
     W->nvals = popcount_words(W->bits, (size_t)n * (size_t)W->wpr);
   } else {
-    char zero[16]; /* one value of any type */
-    gsp__semiring_zero(zero, s, W->type);
-    GSP_TRY(gsp__matrix_to_full(W, zero));
-    if (succ) {
-      const size_t nn = (size_t)n * (size_t)n;
-      GSP_ALLOC(sx, nn, sizeof(int64_t));
-    }
-    bool cycle = false;
-#ifdef GSP_HAVE_CUDA
-    if (plan.mode != GSP_SCALE_CPU) GSP_TRY(closure_gpu_host(W, s, reflexive, &plan, &cycle, &rec));
-    else
-#endif
-      GSP_TRY(gsp__closure_cpu_dense(W->x, sx, n, W->type, s, reflexive, &cycle));
-    GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
-              gsp_semiring_cycle_sign(s) > 0 ? "positive" : "negative");
-    /* "No path" is the semiring zero inside the kernel, absent outside. */
-    GSP_TRY(gsp__matrix_mark_absent(W, zero));
-    if (succ) {
-      const int64_t none = -1;
-      GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
-      S->x = sx;
-      sx = NULL;
-      S->nvals = n * n;
-      GSP_TRY(gsp__matrix_mark_absent(S, &none));
-    }
+    GSP_TRY(dense_closure(W, succ ? &S : NULL, s, reflexive, &plan, &rec));
   }
   gsp__matrix_host_changed(W);
   if (S) GSP_TRY(gsp__matrix_publish(S));

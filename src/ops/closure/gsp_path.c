@@ -44,13 +44,11 @@ static gsp_info walk(int64_t *count, gsp_index *path, const struct gsp_matrix_s 
     v = next;
   }
   *count = len;
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp_path_from_succ(gsp_index *path, gsp_index *len, const gsp_matrix succ, gsp_index src, gsp_index dst) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_CHECK(len != NULL, GSP_NULL_POINTER, "%s: len is NULL", fn);
   GSP_CHECK(path != NULL || *len == 0, GSP_NULL_POINTER, "%s: path is NULL with capacity %llu", fn,
             (unsigned long long)*len);

@@ -39,6 +39,36 @@ static gsp_info dense_result(struct gsp_matrix_s **out, gsp_type t, int64_t rows
   return info;
 }
 
+/* Many sources of a small, dense or deep graph (a ring: thousands of
+ * rounds) cost less as rows of the dense closure: gsp_apsp's plan decides,
+ * as for its AUTO, and *done says it took the call. Integer distances only,
+ * where both give the same bits (floating-point sums would associate
+ * differently); parents and an explicit batch keep the relaxation. */
+static gsp_info closure_rows(gsp_matrix *dist, bool *done, const gsp_matrix A, const gsp_index *sources,
+                             gsp_index nsources, const gsp_msssp_opts *o, gsp__diag *diag) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  gsp_apsp_report rep;
+  gsp_apsp_advanced adv = {.dry_run = true, .report = &rep};
+  gsp_apsp_opts ao = {.backend = o->backend,
+                      .sources = sources,
+                      .nsources = nsources,
+                      .has_cutoff = o->has_cutoff,
+                      .cutoff = o->cutoff,
+                      .advanced = &adv};
+  gsp_matrix none = NULL; /* a dry run makes no result */
+  GSP_TRY(gsp_apsp(&none, NULL, A, &ao));
+  if (rep.algo != GSP_APSP_FLOYD_WARSHALL) return info;
+  gsp__burble("%s: %lld sources as rows of the closure (predicted %.3g s, relaxation %.3g s)", fn, (long long)nsources,
+              rep.predicted_seconds[GSP_APSP_FLOYD_WARSHALL], rep.predicted_seconds[GSP_APSP_MSSSP]);
+  if (diag) diag->msssp_closure = true;
+  adv.dry_run = false, ao.algo = GSP_APSP_FLOYD_WARSHALL;
+  GSP_TRY(gsp_apsp(dist, NULL, A, &ao));
+  *done = true;
+#undef GSP_FREE_ALL
+  return info;
+}
+
 gsp_info gsp_msssp(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A, const gsp_index *sources,
                    gsp_index nsources, const gsp_msssp_opts *opts) {
   return gsp__msssp_run(dist, parent, A, sources, nsources, opts, NULL);
@@ -72,26 +102,9 @@ gsp_info gsp__msssp_run(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A
             (long long)ns, (long long)n);
   GSP_TRY(gsp__sssp_sources(&src, sources, ns, n, fn));
   if (!parent && o.batch == 0 && ns > 0 && (g.t == GSP_INT32 || g.t == GSP_INT64)) {
-    /* Many sources of a small, dense or deep graph (a ring: thousands of
-     * rounds) cost less as rows of the dense closure: gsp_apsp's cost model
-     * decides, as for its AUTO. Integer distances only, where both give the
-     * same bits (floating-point sums would associate differently); parents
-     * and an explicit batch keep the relaxation. */
-    gsp_apsp_report rep;
-    gsp_apsp_advanced adv = {.dry_run = true, .report = &rep};
-    gsp_apsp_opts ao = {.backend = o.backend,
-                        .sources = sources,
-                        .nsources = nsources,
-                        .has_cutoff = o.has_cutoff,
-                        .cutoff = o.cutoff,
-                        .advanced = &adv};
-    GSP_TRY(gsp_apsp(&D, NULL, A, &ao));
-    if (rep.algo == GSP_APSP_FLOYD_WARSHALL) {
-      gsp__burble("%s: %lld sources as rows of the closure (predicted %.3g s, relaxation %.3g s)", fn, (long long)ns,
-                  rep.predicted_seconds[GSP_APSP_FLOYD_WARSHALL], rep.predicted_seconds[GSP_APSP_MSSSP]);
-      if (diag) diag->msssp_closure = true;
-      adv.dry_run = false, ao.algo = GSP_APSP_FLOYD_WARSHALL;
-      GSP_TRY(gsp_apsp(dist, NULL, A, &ao));
+    bool done = false;
+    GSP_TRY(closure_rows(dist, &done, A, sources, nsources, &o, diag));
+    if (done) {
       GSP_FREE_ALL;
       return info;
     }

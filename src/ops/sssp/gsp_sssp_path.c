@@ -62,7 +62,6 @@ static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void 
     v = pv;
   }
   *len = (gsp_index)count;
-#undef GSP_FREE_ALL
   return GSP_SUCCESS;
 }
 
@@ -72,7 +71,6 @@ static gsp_info walk(gsp_index *path, gsp_index *len, parent_fn get, const void 
 static gsp_info parent_path(gsp_index *path, gsp_index *len, void *parent, bool matrix, gsp_index row, gsp_index dst,
                             const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   GSP_CHECK(path && len, GSP_NULL_POINTER, "%s: path or len is NULL", fn);
   GSP_OUTPUTS(fn, {path, *len > SIZE_MAX / sizeof *path ? SIZE_MAX : *len * sizeof *path, "path"},
               {len, sizeof *len, "len"});

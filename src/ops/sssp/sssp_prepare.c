@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bellman_ford.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
@@ -116,10 +115,8 @@ gsp__value gsp__sssp_limit(gsp_type t, bool has_cutoff, double c) {
   return v;
 }
 
-/* The checks and the graph of both fronts; negative_ok: Bellman-Ford's
- * (negative weights allowed, no cutoff). */
-static gsp_info prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff, double cutoff, double delta,
-                        bool negative_ok, gsp_backend backend, const char *fn) {
+gsp_info gsp__sssp_prepare_graph(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff, double cutoff,
+                                 double delta, bool negative_ok, gsp_backend backend, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   GSP_TRY(gsp__check_matrix(A, fn, "A"));
@@ -160,22 +157,16 @@ static gsp_info prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cut
   g->lim = gsp__sssp_limit(A->type, has_cutoff, cutoff);
   g->delta = delta > 0 ? delta : default_delta(A, wsum);
   g->nthreads = nt;
-#undef GSP_FREE_ALL
   return info;
 }
 
 gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff, double cutoff, double delta,
                            gsp_backend backend, const char *fn) {
-  return prepare(g, A, has_cutoff, cutoff, delta, false, backend, fn);
-}
-
-gsp_info gsp__bf_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, gsp_backend backend, const char *fn) {
-  return prepare(g, A, false, 0, 1.0, true, backend, fn);
+  return gsp__sssp_prepare_graph(g, A, has_cutoff, cutoff, delta, false, backend, fn);
 }
 
 gsp_info gsp__sssp_parent_type(gsp_type *pt, gsp_type asked, int64_t n, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   const gsp_type t = asked == GSP_BOOL ? GSP_INT64 : asked;
   GSP_CHECK(t == GSP_INT64 || t == GSP_INT32, GSP_INVALID_VALUE,
             "%s: parent_type %s in options is not GSP_INT64 or GSP_INT32", fn, gsp__type_name(t));

@@ -1,6 +1,6 @@
 /*
  * Shared front end of the shortest-path calls (gsp_sssp, gsp_nearest_source,
- * gsp_msssp, gsp_apsp, Bellman-Ford): argument checks, the one scan of the
+ * gsp_msssp, gsp_apsp, Bellman-Ford in src/ops/bf): argument checks, the one scan of the
  * weights, the prepared graph, and building the result objects.
  */
 #ifndef SSSP_PREPARE_H
@@ -13,6 +13,11 @@
  * >= 0 (+inf allowed); delta >= 0 and finite (0: a heuristic). */
 gsp_info gsp__sssp_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff, double cutoff, double delta,
                            gsp_backend backend, const char *fn);
+
+/* The same with negative_ok: negative weights pass the checks (Bellman-Ford's
+ * front, gsp__bf_prepare); NaN and -inf never do. */
+gsp_info gsp__sssp_prepare_graph(gsp__sssp_graph *g, struct gsp_matrix_s *A, bool has_cutoff, double cutoff,
+                                 double delta, bool negative_ok, gsp_backend backend, const char *fn);
 
 /* What the shortest-path calls need to know of A's weights (entries in
  * CSR storage order). */

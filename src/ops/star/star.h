@@ -156,14 +156,4 @@ gsp_info gsp__star_solve(void *out, const gsp__star_kernels *k, const gsp__star_
  * by construction, and d is overwritten with them. */
 gsp_info gsp__star_tree_row(void *d, int64_t *p, int64_t s, const gsp__sssp_graph *g, bool strict, const char *fn);
 
-/* gsp_closure's sparse branch (star_closure.c): when M is stored sparse
- * (CSR, on the host), s is not OR_AND (with successors: s is MIN_PLUS),
- * the graph passes gsp_apsp's analysis gate and the star is predicted
- * faster than Floyd-Warshall (fw_gpu: where that would run), M := M* by
- * the star, *succ (when succ != NULL) = a new published GSP_INT64 n x n
- * successor matrix, and *done = true; else M is untouched and *done =
- * false. GSP_NEGATIVE_CYCLE (M unchanged) as the closure reports it. */
-gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool fw_gpu,
-                               bool *done, const char *fn);
-
 #endif /* GSP_STAR_H */

@@ -170,7 +170,6 @@ static gsp_info take_supernodes(gsp__star_symbolic *S, const cholmod_factor *L, 
       S->rel[r] = qw + at;
     }
   }
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -191,7 +190,6 @@ static int64_t front_index(const gsp__star_symbolic *S, int64_t s, int64_t pos) 
 /* arc_at: each arc's value in the factor (star.h's layout). */
 static gsp_info place_arcs(gsp__star_symbolic *S, const struct gsp_matrix_s *G, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   const int64_t n = S->n;
   GSP_ALLOC(S->arc_at, S->m > 0 ? (size_t)S->m : 1, sizeof *S->arc_at);
   for (int64_t u = 0; u < n; u++)

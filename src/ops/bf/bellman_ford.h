@@ -1,7 +1,7 @@
 /*
  * Bellman-Ford inside the library: the potentials Johnson's algorithm needs
  * (gsp__bf_potentials), and the shared machinery behind gsp_bellman_ford
- * and gsp_negative_cycle (src/ops/apsp/gsp_bellman_ford.c, src/ops/apsp/bf_cpu*.c).
+ * and gsp_negative_cycle (src/ops/bf/gsp_bellman_ford.c, src/ops/bf/bf_cpu*.c).
  */
 #ifndef GSP_BELLMAN_FORD_H
 #define GSP_BELLMAN_FORD_H

@@ -13,6 +13,10 @@
 #include "gsp_cuda.h"
 #endif
 
+gsp_info gsp__bf_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, gsp_backend backend, const char *fn) {
+  return gsp__sssp_prepare_graph(g, A, false, 0, 1.0, true, backend, fn);
+}
+
 /* Whether an integer distance reached the type's minimum (sums clamp
  * there, which can hide a negative cycle). */
 static bool saturated(const void *d, const gsp__sssp_graph *g) {

@@ -1,7 +1,7 @@
 /*
  * Bellman-Ford on the CPU: the typed rounds (bf_cpu_body.h), the search for
  * a cycle in the parent graph, the exact re-check for integer distances
- * that saturated (the graph comes from gsp__bf_prepare, sssp_prepare.c).
+ * that saturated (the graph comes from gsp__bf_prepare, gsp_bellman_ford.c).
  */
 #include <float.h>
 #include <math.h>

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "apsp.h"
+#include "closure_branch.h"
 #include "dense_pass.h"
 #include "gsp_ops.h"
 #include "sssp_prepare.h"
