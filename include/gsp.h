@@ -198,7 +198,9 @@ typedef enum { GSP_BACKEND_AUTO = 0, GSP_BACKEND_CPU, GSP_BACKEND_CUDA } gsp_bac
 gsp_info gsp_set_backend(gsp_backend b);
 gsp_info gsp_get_backend(gsp_backend *b);
 
-/* Number of CPU threads for OpenMP kernels; 0 = OpenMP's default. */
+/* Number of CPU threads for OpenMP kernels; 0 = the default: OpenMP's
+ * (OMP_NUM_THREADS, else the CPUs), capped at each call by the CPUs the
+ * process's affinity mask allows then (taskset, sched_setaffinity). */
 gsp_info gsp_set_threads(int nthreads);
 gsp_info gsp_get_threads(int *nthreads);
 
@@ -322,6 +324,14 @@ gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx, void *value
 /* Zero-copy variant: hand A's CSR arrays to the caller (to be released with
  * free()) and free A (*A = NULL). */
 gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx, void **values, gsp_index *nvals, gsp_matrix *A);
+
+/* As gsp_matrix_export_csr, with colidx of index_size bytes (4: int32,
+ * when ncols fits; 8: int64), in two calls: colidx == NULL counts
+ * (rowptr[nrows+1] filled, rowptr[nrows] = nvals), then arrays of that size
+ * are filled. Built in parallel from A's own storage (bit-packed rows of a
+ * bool closure included) without converting A. values may be NULL. */
+gsp_info gsp_matrix_export_csr_indexed(gsp_index *rowptr, void *colidx, size_t index_size, void *values,
+                                       const gsp_matrix A);
 
 /* New matrix from a dense row-major array of nrows*ncols values of type t.
  * Entries equal to *absent are left out (absent == NULL: all present). */

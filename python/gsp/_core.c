@@ -541,59 +541,6 @@ static PyObject *py_negative_cycle(PyObject *self, PyObject *args) {
   return ret;
 }
 
-/* bool_csr(R, indptr, indices): the CSR structure of an n x n bool matrix R.
- * indices None: count only (indptr, n + 1 int64, filled; returns nnz). Else
- * indices (nnz items of 4 or 8 bytes) is filled with the columns, row by
- * row in order: arrays scipy.sparse.csr_array adopts as they are. */
-static PyObject *py_bool_csr(PyObject *self, PyObject *args) {
-  PyObject *oR, *op, *oi;
-  if (!PyArg_ParseTuple(args, "OOO", &oR, &op, &oi)) return NULL;
-  Py_buffer vr = {0}, vp = {0}, vi = {0};
-  PyObject *ret = NULL;
-  if (get_buffer(op, &vp, 8, -1, true, "indptr") < 0) goto done;
-  const size_t n = (size_t)(vp.len / 8) - 1;
-  if (get_buffer(oR, &vr, 1, (Py_ssize_t)(n * n), false, "matrix") < 0) goto done;
-  if (oi != Py_None && PyObject_GetBuffer(oi, &vi, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) goto done;
-  const unsigned char *R = vr.buf;
-  int64_t *rp = vp.buf;
-  int ok = 1;
-  Py_BEGIN_ALLOW_THREADS if (oi == Py_None) {
-    rp[0] = 0;
-    for (size_t i = 0; i < n; i++) {
-      const unsigned char *row = R + i * n;
-      int64_t c = 0;
-      for (size_t j = 0; j < n; j++) c += row[j] != 0;
-      rp[i + 1] = rp[i] + c;
-    }
-  }
-  else if ((size_t)vi.len != (size_t)rp[n] * (size_t)vi.itemsize || (vi.itemsize != 4 && vi.itemsize != 8)) {
-    ok = 0;
-  }
-  else {
-    for (size_t i = 0; i < n; i++) {
-      const unsigned char *row = R + i * n;
-      int64_t at = rp[i];
-      if (vi.itemsize == 4) {
-        int32_t *ci = vi.buf;
-        for (size_t j = 0; j < n; j++)
-          if (row[j]) ci[at++] = (int32_t)j;
-      } else {
-        int64_t *ci = vi.buf;
-        for (size_t j = 0; j < n; j++)
-          if (row[j]) ci[at++] = (int64_t)j;
-      }
-    }
-  }
-  Py_END_ALLOW_THREADS if (!ok) {
-    PyErr_SetString(PyExc_ValueError, "gsp._core: bool_csr: indices of the counted size expected");
-    goto done;
-  }
-  ret = PyLong_FromLongLong(n ? rp[n] : 0);
-done:
-  release(&vr), release(&vp), release(&vi);
-  return ret;
-}
-
 /* has_negative(values, null_value): whether a dense float32/float64 graph
  * has an arc below zero (NaN, +-inf and null_value are non-edges): one C
  * pass instead of numpy's several. */
@@ -829,16 +776,70 @@ done:
   return ret;
 }
 
-/* closure(spec, undirected, semiring, reflexive, backend, out, absent)
- * (undirected: 0, 1 or 2 as for make_graph):
- * the Kleene closure written densely to out (n x n items of the graph's
- * type; absent: the value for "no path", a float or a bool). */
-static PyObject *py_closure(PyObject *self, PyObject *args) {
-  PyObject *spec, *oout, *oabs;
-  int undirected, semiring, reflexive, backend;
-  if (!PyArg_ParseTuple(args, "OiipiOO", &spec, &undirected, &semiring, &reflexive, &backend, &oout, &oabs))
-    return NULL;
+/* The closure of the graph of spec (undirected: 0, 1 or 2 as for
+ * make_graph) on the backend; loops (n bytes, or None): the diagonal keeps
+ * (i, i) only where loops[i] (a bool closure's bits: O(1) a vertex).
+ * NULL with an exception set on error. */
+static gsp_matrix closure_of(PyObject *spec, int undirected, int semiring, int reflexive, int backend,
+                             PyObject *oloops) {
   gsp_matrix A = make_graph(spec, undirected);
+  if (!A) return NULL;
+  gsp_index n = 0;
+  gsp_matrix_nrows(&n, A);
+  Py_buffer vl = {0};
+  if (oloops != Py_None && get_buffer(oloops, &vl, 1, (Py_ssize_t)n, false, "loops") < 0) {
+    gsp_matrix_free(&A);
+    return NULL;
+  }
+  gsp_closure_opts co;
+  memset(&co, 0, sizeof co);
+  co.non_reflexive = !reflexive;
+  co.backend = (gsp_backend)backend;
+  gsp_info info;
+  Py_BEGIN_ALLOW_THREADS info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
+  for (gsp_index i = 0; info == GSP_SUCCESS && vl.obj && i < n; i++)
+    if (!((const char *)vl.buf)[i]) info = gsp_matrix_remove_element(A, i, i);
+  Py_END_ALLOW_THREADS release(&vl);
+  if (info != GSP_SUCCESS) {
+    raise_info(info, A);
+    gsp_matrix_free(&A);
+    return NULL;
+  }
+  return A;
+}
+
+/* One value of type t from a Python number (a bool for GSP_BOOL). */
+static int scalar_of(void *out, gsp_type t, PyObject *o) {
+  switch (t) {
+  case GSP_BOOL:
+    *(bool *)out = PyObject_IsTrue(o) == 1;
+    break;
+  case GSP_INT32:
+    *(int32_t *)out = (int32_t)PyLong_AsLong(o);
+    break;
+  case GSP_INT64:
+    *(int64_t *)out = (int64_t)PyLong_AsLongLong(o);
+    break;
+  case GSP_FP32:
+    *(float *)out = (float)PyFloat_AsDouble(o);
+    break;
+  default:
+    *(double *)out = PyFloat_AsDouble(o);
+    break;
+  }
+  return PyErr_Occurred() ? -1 : 0;
+}
+
+/* closure(spec, undirected, semiring, reflexive, backend, out, absent, loops):
+ * the Kleene closure written densely to out (n x n items of the graph's
+ * type; absent: the value for "no path", a float or a bool); loops as for
+ * closure_of. */
+static PyObject *py_closure(PyObject *self, PyObject *args) {
+  PyObject *spec, *oout, *oabs, *oloops = Py_None;
+  int undirected, semiring, reflexive, backend;
+  if (!PyArg_ParseTuple(args, "OiipiOO|O", &spec, &undirected, &semiring, &reflexive, &backend, &oout, &oabs, &oloops))
+    return NULL;
+  gsp_matrix A = closure_of(spec, undirected, semiring, reflexive, backend, oloops);
   if (!A) return NULL;
   PyObject *ret = NULL;
   gsp_index n = 0;
@@ -846,39 +847,11 @@ static PyObject *py_closure(PyObject *self, PyObject *args) {
   gsp_matrix_nrows(&n, A);
   gsp_matrix_type(&t, A);
   Py_buffer vo = {0};
-  union {
-    bool b;
-    int32_t i;
-    int64_t l;
-    float f;
-    double d;
-  } absent;
-  switch (t) {
-  case GSP_BOOL:
-    absent.b = PyObject_IsTrue(oabs) == 1;
-    break;
-  case GSP_INT32:
-    absent.i = (int32_t)PyLong_AsLong(oabs);
-    break;
-  case GSP_INT64:
-    absent.l = (int64_t)PyLong_AsLongLong(oabs);
-    break;
-  case GSP_FP32:
-    absent.f = (float)PyFloat_AsDouble(oabs);
-    break;
-  default:
-    absent.d = PyFloat_AsDouble(oabs);
-    break;
-  }
-  if (PyErr_Occurred()) goto done;
+  int64_t absent[1];
+  if (scalar_of(absent, t, oabs) < 0) goto done;
   if (get_buffer(oout, &vo, (Py_ssize_t)gsp_type_size(t), (Py_ssize_t)(n * n), true, "closure") < 0) goto done;
-  gsp_closure_opts co;
-  memset(&co, 0, sizeof co);
-  co.non_reflexive = !reflexive;
-  co.backend = (gsp_backend)backend;
   gsp_info info;
-  Py_BEGIN_ALLOW_THREADS info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
-  if (info == GSP_SUCCESS) info = gsp_matrix_export_dense(vo.buf, &absent, A);
+  Py_BEGIN_ALLOW_THREADS info = gsp_matrix_export_dense(vo.buf, absent, A);
   Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) {
     raise_info(info, A);
     goto done;
@@ -887,6 +860,62 @@ static PyObject *py_closure(PyObject *self, PyObject *args) {
   ret = Py_NewRef(Py_None);
 done:
   release(&vo);
+  gsp_matrix_free(&A);
+  return ret;
+}
+
+/* A new array from alloc(count, dtype name), and its writable buffer. */
+static PyObject *alloc_array(PyObject *alloc, Py_ssize_t count, const char *dtype, Py_ssize_t itemsize, Py_buffer *v) {
+  PyObject *a = PyObject_CallFunction(alloc, "ns", count, dtype);
+  if (a && get_buffer(a, v, itemsize, count, true, dtype) < 0) Py_CLEAR(a);
+  return a;
+}
+
+/* closure_csr(spec, undirected, semiring, reflexive, backend, loops, alloc)
+ * -> (indptr, indices, data): the closure's CSR arrays, built by the library
+ * from the closure's own storage (bits for or_and) into arrays from
+ * alloc(count, dtype) (numpy.empty): indices int32 where every index and
+ * the entry count fit (scipy keeps them as they are), else int64; indptr
+ * int64; data of the graph's type. */
+static PyObject *py_closure_csr(PyObject *self, PyObject *args) {
+  PyObject *spec, *oloops, *alloc;
+  int undirected, semiring, reflexive, backend;
+  if (!PyArg_ParseTuple(args, "OiipiOO", &spec, &undirected, &semiring, &reflexive, &backend, &oloops, &alloc))
+    return NULL;
+  gsp_matrix A = closure_of(spec, undirected, semiring, reflexive, backend, oloops);
+  if (!A) return NULL;
+  static const char *const dtype_name[] = {[GSP_BOOL] = "bool",
+                                           [GSP_INT32] = "int32",
+                                           [GSP_INT64] = "int64",
+                                           [GSP_FP32] = "float32",
+                                           [GSP_FP64] = "float64"};
+  PyObject *ret = NULL, *ap = NULL, *ai = NULL, *ax = NULL;
+  Py_buffer vp = {0}, vi = {0}, vx = {0};
+  gsp_index n = 0, nnz = 0;
+  gsp_type t;
+  gsp_matrix_nrows(&n, A);
+  gsp_matrix_type(&t, A);
+  gsp_info info;
+  if (!(ap = alloc_array(alloc, (Py_ssize_t)n + 1, "int64", 8, &vp))) goto done;
+  Py_BEGIN_ALLOW_THREADS info = gsp_matrix_export_csr_indexed(vp.buf, NULL, 8, NULL, A);
+  Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) {
+    raise_info(info, A);
+    goto done;
+  }
+  nnz = ((gsp_index *)vp.buf)[n];
+  const size_t is = (nnz < ((gsp_index)1 << 31) && n < ((gsp_index)1 << 31)) ? 4 : 8;
+  if (!(ai = alloc_array(alloc, (Py_ssize_t)nnz, is == 4 ? "int32" : "int64", (Py_ssize_t)is, &vi)) ||
+      !(ax = alloc_array(alloc, (Py_ssize_t)nnz, dtype_name[t], (Py_ssize_t)gsp_type_size(t), &vx)))
+    goto done;
+  Py_BEGIN_ALLOW_THREADS info = gsp_matrix_export_csr_indexed(vp.buf, vi.buf, is, vx.buf, A);
+  Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) {
+    raise_info(info, A);
+    goto done;
+  }
+  ret = PyTuple_Pack(3, ap, ai, ax);
+done:
+  release(&vp), release(&vi), release(&vx);
+  Py_XDECREF(ap), Py_XDECREF(ai), Py_XDECREF(ax);
   gsp_matrix_free(&A);
   return ret;
 }
@@ -1285,11 +1314,11 @@ static PyMethodDef methods[] = {
     {"bellman_ford", py_bellman_ford, METH_VARARGS, "gsp_bellman_ford once per source"},
     {"nearest", py_nearest, METH_VARARGS, "gsp_nearest_source"},
     {"has_negative", py_has_negative, METH_VARARGS, "whether a dense graph has a negative arc"},
-    {"bool_csr", py_bool_csr, METH_VARARGS, "CSR arrays of a dense bool matrix"},
     {"negative_cycle", py_negative_cycle, METH_VARARGS, "gsp_negative_cycle: a list of vertices or None"},
     {"tree_csr", py_tree_csr, METH_VARARGS, "reconstruct_path's tree as CSR arrays"},
     {"dijkstra_limited", py_dijkstra_limited, METH_VARARGS, "scipy's dijkstra on negative weights"},
     {"closure", py_closure, METH_VARARGS, "gsp_closure_ext, exported densely"},
+    {"closure_csr", py_closure_csr, METH_VARARGS, "gsp_closure_ext, exported as CSR arrays"},
     {"closure_device", py_closure_device, METH_VARARGS, "gsp_closure_ext on the GPU, left on the device"},
     {"cuda_available", py_cuda_available, METH_NOARGS, "(available, description, device count)"},
     {"set_threads", py_set_threads, METH_VARARGS, "gsp_set_threads"},
