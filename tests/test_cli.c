@@ -474,3 +474,16 @@ Test(cli, apsp_algorithms_and_sources) {
   gsp_matrix_free(&C), gsp_matrix_free(&P), gsp_matrix_free(&P32), gsp_matrix_free(&P64);
   free_graph(&g);
 }
+
+/* The thread count follows the CPU affinity (taskset), and the program's
+ * OpenMP threads wait passively unless the user chose a policy. */
+Test(cli, threads_follow_affinity_and_wait_passively) {
+  if (sh("command -v taskset > /dev/null") != 0) cr_skip_test("taskset is not installed");
+  put(tmp("t.gr"), "p sp 3 2\na 1 2 1\na 2 3 1\n");
+  cr_assert_eq(sh("taskset -c 0 GSP apsp -v --no-sample %s", tmp("t.gr")), 0, "%s", err);
+  cr_expect(strstr(out, "; 1 CPU thread (") || strstr(err, "; 1 CPU thread ("), "%s%s", out, err);
+  cr_assert_eq(sh("env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT GSP apsp -v --no-sample %s", tmp("t.gr")), 0, "%s", err);
+  cr_expect(strstr(out, "(OMP_WAIT_POLICY=PASSIVE)") || strstr(err, "(OMP_WAIT_POLICY=PASSIVE)"), "%s%s", out, err);
+  cr_assert_eq(sh("OMP_WAIT_POLICY=active GSP apsp -v --no-sample %s", tmp("t.gr")), 0, "%s", err);
+  cr_expect(strstr(out, "(OMP_WAIT_POLICY=active)") || strstr(err, "(OMP_WAIT_POLICY=active)"), "%s%s", out, err);
+}
