@@ -69,6 +69,33 @@ static int print_parent_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D,
   return show_path(c, g, info, p, len, D, row, src, dst, label, map, "distance");
 }
 
+/* The sample path src -> dst (row `row` of D) from one single-source
+ * search with parents, not from the parents of every source: it costs one
+ * search more than the all-pairs run, not a parent matrix as large as D.
+ * Negative weights (GSP_INVALID_VALUE from gsp_sssp) search by
+ * Bellman-Ford. The parents follow the same rule as gsp_apsp's. */
+static int print_search_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D, gsp_index row, gsp_index src,
+                             gsp_index dst, const gsp_apsp_opts *o, const char *label, const cli_map *map) {
+  gsp_vector d = NULL, par = NULL;
+  gsp_sssp_opts so = {.backend = o->backend, .has_cutoff = o->has_cutoff, .cutoff = o->cutoff};
+  gsp_info info = gsp_sssp(&d, &par, g->A, src, &so);
+  if (info == GSP_INVALID_VALUE) {
+    gsp_bf_opts bo = {.backend = o->backend};
+    info = gsp_bellman_ford(&d, &par, g->A, src, &bo);
+  }
+  gsp_vector_free(&d);
+  gsp_index len = g->n ? g->n : 1;
+  gsp_index *p = info < 0 ? NULL : malloc(len * sizeof *p);
+  if (p) info = gsp_path_from_parent(p, &len, par, dst);
+  gsp_vector_free(&par);
+  if (info < 0) {
+    free(p);
+    return cli_fail("apsp", "cannot search the sample path", info);
+  }
+  if (!p) return CLI_FAILURE;
+  return show_path(c, g, info, p, len, D, row, src, dst, label, map, "distance");
+}
+
 /* Row i of M as dense values and presence: e_i (+.*) M on PLUS_TIMES is
  * exactly row i (one term, times 1), with no n^2 copy of M. */
 static bool get_row(gsp_matrix M, gsp_type t, gsp_index nrows, gsp_index n, gsp_index i, gsp_index *I, void *X,
@@ -430,7 +457,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
     }
   }
   bool sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map->on);
-  bool want_paths = pathq || sample || cli_get(c, "parent-output");
+  bool want_paths = pathq || cli_get(c, "parent-output"); /* the sample path: one search afterwards */
   gsp_apsp_report rep;
   oa.report = &rep;
   bool gpu = false;
@@ -440,7 +467,11 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
           "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
           "in %.3f s)\n",
           c->pos[0], g->n, g->nvals, cli_type_name(g->type), g->seconds);
-  cli_verbose(c, "device: %s\n", dev);
+  int threads = 0;
+  gsp_get_threads(&threads);
+  const char *wait = getenv("OMP_WAIT_POLICY");
+  cli_verbose(c, "device: %s; %d CPU thread%s (OMP_WAIT_POLICY=%s)\n", dev, threads, threads == 1 ? "" : "s",
+              wait ? wait : "default");
   /* A result larger than the memory there is goes to its .npy outputs in
    * row blocks as gsp_apsp computes them (no sample path then). */
   const char *po = cli_get(c, "parent-output");
@@ -550,8 +581,10 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
     if (rc) goto done;
   }
   gsp_index si, sj;
+  const char *sample_label = "sample path (the pair farthest apart)";
   if (sample && !pathq && sample_pair(D, g, GSP_MIN_PLUS, ns, src, &si, &sj) &&
-      (rc = print_parent_path(c, g, D, P, si, src ? src[si] : si, sj, "sample path (the pair farthest apart)", map)))
+      (rc = P ? print_parent_path(c, g, D, P, si, src ? src[si] : si, sj, sample_label, map)
+              : print_search_path(c, g, D, si, src ? src[si] : si, sj, &o, sample_label, map)))
     goto done;
   if (c->output) {
     int64_t zero[1];
@@ -682,7 +715,11 @@ static int run(cli_ctx *c, const char *cmd) {
           "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
           "in %.3f s)\n",
           c->pos[0], g.n, g.nvals, cli_type_name(g.type), g.seconds);
-  cli_verbose(c, "device: %s\n", dev);
+  int threads = 0;
+  gsp_get_threads(&threads);
+  const char *wait = getenv("OMP_WAIT_POLICY");
+  cli_verbose(c, "device: %s; %d CPU thread%s (OMP_WAIT_POLICY=%s)\n", dev, threads, threads == 1 ? "" : "s",
+              wait ? wait : "default");
   double t0 = cli_now();
   gsp_info info = gsp_closure_ext(g.A, want_succ ? &succ : NULL, s, &co);
   double secs = cli_now() - t0;
