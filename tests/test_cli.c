@@ -409,7 +409,11 @@ Test(cli, apsp_algorithms_and_sources) {
   char reached[61];
   const char *algos[] = {"auto", "fw", "johnson"};
   for (int a = 0; a < 3; a++) {
-    cr_assert_eq(gsp("apsp -v --algo %s --sources 1,7,60 -o %s %s", algos[a], tmp("nd.mtx"), gp), 0, "%s", err);
+    /* with parents recorded, as the sample path once made every run do:
+     * the cost model's pick for auto is then Johnson's */
+    cr_assert_eq(gsp("apsp -v --algo %s --sources 1,7,60 -o %s --parent-output %s %s", algos[a], tmp("nd.mtx"),
+                     tmp("np.mtx"), gp),
+                 0, "%s", err);
     char want[64];
     snprintf(want, sizeof want, "algorithm: %s", a == 0 ? "johnson" : algos[a]);
     cr_expect(strstr(err, want) != NULL, "expected '%s' in %s", want, err);
@@ -486,4 +490,24 @@ Test(cli, threads_follow_affinity_and_wait_passively) {
   cr_expect(strstr(out, "(OMP_WAIT_POLICY=PASSIVE)") || strstr(err, "(OMP_WAIT_POLICY=PASSIVE)"), "%s%s", out, err);
   cr_assert_eq(sh("OMP_WAIT_POLICY=active GSP apsp -v --no-sample %s", tmp("t.gr")), 0, "%s", err);
   cr_expect(strstr(out, "(OMP_WAIT_POLICY=active)") || strstr(err, "(OMP_WAIT_POLICY=active)"), "%s%s", out, err);
+}
+
+/* The sample path comes from one single-source search after the run, not
+ * from the parents of every source: it is the path --path (the parents
+ * gsp_apsp records) prints for the same pair, and the run records no
+ * parents for it. */
+Test(cli, sample_path_is_the_path_from_parents) {
+  const char *g = "data/../../data/helsinki_drive.gr.gz";
+  cr_assert_eq(gsp("apsp -v %s", g), 0, "%s", err);
+  const char *line = strstr(out, "sample path (the pair farthest apart): ");
+  cr_assert(line, "%s", out);
+  long long s, d;
+  cr_assert_eq(sscanf(line, "sample path (the pair farthest apart): %lld -> %lld", &s, &d), 2, "%s", line);
+  char sample[1 << 14];
+  snprintf(sample, sizeof sample, "%s", strchr(line, ','));
+  cr_expect(strstr(out, ", with paths") == NULL, "the run recorded parents: %s", out);
+  cr_assert_eq(gsp("apsp -v --no-sample --path %lld:%lld %s", s, d, g), 0, "%s", err);
+  const char *p = strstr(out, "path: ");
+  cr_assert(p, "%s", out);
+  cr_expect_str_eq(strchr(p, ','), sample);
 }
