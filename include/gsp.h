@@ -138,6 +138,14 @@ size_t gsp_type_size(gsp_type t);
  */
 typedef enum { GSP_MIN_PLUS = 0, GSP_MAX_PLUS, GSP_MAX_MIN, GSP_MIN_MAX, GSP_OR_AND, GSP_PLUS_TIMES } gsp_semiring;
 
+/* *zero = the zero of semiring s in type t (its add's identity: "no path",
+ * as the table above gives it) and *one = its one (the multiply's identity,
+ * the empty path), each gsp_type_size(t) bytes; either may be NULL.
+ * Errors: GSP_INVALID_VALUE (an unknown semiring or type),
+ * GSP_DOMAIN_MISMATCH (OR_AND with a type other than GSP_BOOL, or another
+ * semiring with GSP_BOOL). */
+gsp_info gsp_semiring_identities(void *zero, void *one, gsp_semiring s, gsp_type t);
+
 /* Binary operators for element-wise operations, accumulators and reduction
  * monoids. On GSP_BOOL, MIN/TIMES/LAND are "and", MAX/PLUS/LOR are "or"
  * (GraphBLAS semantics). Integer PLUS and TIMES wrap (two's complement). */

@@ -438,3 +438,25 @@ Test(matrix, export_csr_indexed_matches_export_csr_in_every_format) {
     free(I), free(J), free(X), free(XB), free(rp), free(ci), free(xv);
   }
 }
+
+/* gsp_semiring_identities: the table of gsp.h, and the domain checks. */
+Test(matrix, semiring_identities_are_the_tables) {
+  float fz, fo;
+  OK(gsp_semiring_identities(&fz, &fo, GSP_MIN_PLUS, GSP_FP32));
+  cr_assert(isinf(fz) && fz > 0 && fo == 0.0f);
+  int32_t iz, io;
+  OK(gsp_semiring_identities(&iz, &io, GSP_MAX_MIN, GSP_INT32));
+  cr_assert(iz == INT32_MIN && io == INT32_MAX);
+  int64_t lz;
+  OK(gsp_semiring_identities(&lz, NULL, GSP_MAX_PLUS, GSP_INT64));
+  cr_assert_eq(lz, INT64_MIN);
+  double dz, dO;
+  OK(gsp_semiring_identities(&dz, &dO, GSP_PLUS_TIMES, GSP_FP64));
+  cr_assert(dz == 0.0 && dO == 1.0);
+  bool bz = true, bo = false;
+  OK(gsp_semiring_identities(&bz, &bo, GSP_OR_AND, GSP_BOOL));
+  cr_assert(!bz && bo);
+  cr_assert_eq(gsp_semiring_identities(&fz, NULL, GSP_OR_AND, GSP_FP32), GSP_DOMAIN_MISMATCH);
+  cr_assert_eq(gsp_semiring_identities(&bz, NULL, GSP_MIN_PLUS, GSP_BOOL), GSP_DOMAIN_MISMATCH);
+  cr_assert_eq(gsp_semiring_identities(&fz, NULL, (gsp_semiring)99, GSP_FP32), GSP_INVALID_VALUE);
+}

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gsp_internal.h" /* gsp__semiring_zero, gsp__semiring_one */
+#include "gsp_internal.h" /* gsp__npy_header (the streamed .npy files) */
 #include "host_memory.h"
 
 static const char synopsis[] = "gsp apsp [options] GRAPH";
@@ -103,7 +103,7 @@ static bool get_row(gsp_matrix M, gsp_type t, gsp_index nrows, gsp_index n, gsp_
   gsp_vector e = NULL, r = NULL;
   int64_t one_buf[1];
   if (t == GSP_BOOL) return false;
-  gsp__semiring_one(one_buf, GSP_PLUS_TIMES, t);
+  (void)gsp_semiring_identities(NULL, one_buf, GSP_PLUS_TIMES, t);
   bool ok = gsp_vector_new(&e, t, nrows) == GSP_SUCCESS && gsp_vector_new(&r, t, n) == GSP_SUCCESS &&
             gsp_vector_set_element(e, i, one_buf) == GSP_SUCCESS &&
             gsp_vxm(r, NULL, GSP_NOOP, GSP_PLUS_TIMES, e, M, NULL) == GSP_SUCCESS;
@@ -216,7 +216,7 @@ static int apsp_mpi(cli_ctx *c, const char *cmd, gsp_semiring s, int rank, int s
             all > 0 ? 100.0 * (double)reach / all : 0.0);
     if (c->output) {
       int64_t zero[1];
-      gsp__semiring_zero(zero, s, g.type);
+      (void)gsp_semiring_identities(zero, NULL, s, g.type);
       char note[128];
       snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s), c->pos[0]);
       rc = cli_out_matrix(&mout, cmd, g.A, c->out_format, zero, note);
@@ -327,7 +327,7 @@ static int stream_rows(void *ctx, gsp_index first, gsp_index nrows, const void *
   const size_t os = gsp_type_size(s->dt), cells = (size_t)nrows * (size_t)s->n;
   if (fwrite(dist, os, cells, s->d) != cells) return s->err = errno, 1;
   char inf[16];
-  gsp__semiring_zero(inf, GSP_MIN_PLUS, s->dt);
+  (void)gsp_semiring_identities(inf, NULL, GSP_MIN_PLUS, s->dt);
   for (size_t k = 0; k < cells; k++) s->reach += memcmp((const char *)dist + k * os, inf, os) != 0;
   for (gsp_index r = 0; par && r < nrows; r++) {
     const int64_t *row = par + (size_t)r * (size_t)s->n;
@@ -371,7 +371,7 @@ static FILE *npy_begin(cli_out *o, const char *cmd, gsp_type t, gsp_index rows, 
 static int print_par_row(const cli_ctx *c, const cli_graph *g, const int64_t *par, const void *dist, gsp_index src,
                          gsp_index dst) {
   char inf[16], val[64];
-  gsp__semiring_zero(inf, GSP_MIN_PLUS, g->type);
+  (void)gsp_semiring_identities(inf, NULL, GSP_MIN_PLUS, g->type);
   if (!memcmp(dist, inf, gsp_type_size(g->type)) || par[dst] < 0) {
     printf("path: no path from %lld to %lld\n", cli_id(g, src), cli_id(g, dst));
     return CLI_NO_PATH;
@@ -588,7 +588,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
     goto done;
   if (c->output) {
     int64_t zero[1];
-    gsp__semiring_zero(zero, GSP_MIN_PLUS, g->type);
+    (void)gsp_semiring_identities(zero, NULL, GSP_MIN_PLUS, g->type);
     char note[160];
     snprintf(note, sizeof note, "min-plus shortest distances of %s (%s)", c->pos[0], algo_name(rep.algo));
     const double tw = cli_now();
@@ -746,7 +746,7 @@ static int run(cli_ctx *c, const char *cmd) {
     goto done;
   if (c->output) {
     int64_t zero[1];
-    gsp__semiring_zero(zero, s, g.type);
+    (void)gsp_semiring_identities(zero, NULL, s, g.type);
     char note[128];
     snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s), c->pos[0]);
     if ((rc = cli_out_matrix(&outs[0], cmd, g.A, c->out_format, zero, note))) goto done;
