@@ -48,6 +48,12 @@
 #              (bench_star_scipy.py, one core, extrapolated); one CSV
 #   python     bench/bench_python.py (gsp.shortest_path beside scipy); needs
 #              `import gsp` to work in $PYTHON
+#   python-vs-c  bench/bench_python_vs_c.py: each Python call beside the C
+#              user's call on the same input (bench_python_peer), the
+#              transitive closure with sparse output, the first call of a
+#              process, gsp.shortest_path beside `gsp apsp`; CPU, and the
+#              GPU where there is one (python_s / c_s / ratio; needs
+#              `import gsp` in $PYTHON, built from this tree)
 #   gpu-tests  the GPU test tiers (tests/CMakeLists.txt): ctest -L gpu-quick,
 #              then ctest -L gpu-long, both on the one GPU at once (TEST_JOBS,
 #              default 4; GPU_TIERS=gpu-quick runs the first alone), then a
@@ -84,7 +90,7 @@ suites=()
 for s in "$@"; do
   case "$s" in
   all) suites+=(closure sssp msssp apsp ops scale user-device gpu-tests) ;;
-  closure|sssp|msssp|apsp|ops|scale|cpu|user|user-device|python|star|gpu-tests) suites+=("$s") ;;
+  closure|sssp|msssp|apsp|ops|scale|cpu|user|user-device|python|python-vs-c|star|gpu-tests) suites+=("$s") ;;
   -h|--help) usage ;;
   *) echo "unknown suite '$s'"; usage ;;
   esac
@@ -118,6 +124,7 @@ for s in "${suites[@]}"; do
   cpu) targets+=(bench_closure_cpu bench_cpu_ceiling) ;;
   user) targets+=(bench_user_call bench_closure_gpu) ;;
   user-device) targets+=(bench_user_call bench_closure_gpu gsp_cli) ;;
+  python-vs-c) targets+=(bench_python_peer gsp_cli) ;;
   gpu-tests) targets+=(all) ;;
   esac
 done
@@ -321,6 +328,16 @@ run_python() {
   nvidia-smi -L > /dev/null 2>&1 && backend=cuda
   "$PY" bench/bench_python.py --backend "$backend" --out "$R/python_${backend}_$DEVICE.csv" 2>&1 \
     | tee "$OUT/python.log"
+}
+
+run_python-vs-c() {
+  "$PY" -c 'import gsp' || { echo "gsp is not importable by $PY (pip install . first)"; return 1; }
+  "$PY" bench/bench_python_vs_c.py --peer "$X/bench_python_peer" --cli "$B/gsp" --backend cpu \
+    ${PVC_CPU_ARGS:-} --out "$R/python_vs_c_cpu_$DEVICE.csv" 2>&1 | tee "$OUT/python_vs_c.log" || return 1
+  nvidia-smi -L > /dev/null 2>&1 || return 0
+  "$PY" bench/bench_python_vs_c.py --peer "$X/bench_python_peer" --cli "$B/gsp" --backend cuda \
+    --dense 4096,8192,16384 --sparse 16384 --tc 16384,30000 --first-n 4096 ${PVC_GPU_ARGS:-} \
+    --out "$R/python_vs_c_cuda_$DEVICE.csv" 2>&1 | tee -a "$OUT/python_vs_c.log"
 }
 
 run_user-device() {
