@@ -26,9 +26,10 @@ static const char description[] = "All-pairs shortest paths (or another closure)
                                   "are named as in the file (1-based for Matrix Market\nand DIMACS).";
 
 /* Print path p[0..len) from src to dst (its extraction gave info) with
- * its value V(vrow, dst); frees p. CLI_NO_PATH when there is none. */
-static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_index *p, gsp_index len, gsp_matrix V,
-                     gsp_index vrow, gsp_index src, gsp_index dst, const char *label, const cli_map *map,
+ * its value (one value of the graph's type; NULL: unknown); frees p.
+ * CLI_NO_PATH when there is none. */
+static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_index *p, gsp_index len,
+                     const void *value, gsp_index src, gsp_index dst, const char *label, const cli_map *map,
                      const char *what) {
   int rc = CLI_OK;
   if (info == GSP_NO_VALUE) {
@@ -37,9 +38,8 @@ static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_in
   } else if (info < 0) {
     rc = cli_fail("apsp", "cannot extract the path", info);
   } else {
-    int64_t vbuf[2];
     char val[64] = "?";
-    if (gsp_matrix_extract_element(vbuf, V, vrow, dst) == GSP_SUCCESS) cli_value_str(val, sizeof val, g->type, vbuf);
+    if (value) cli_value_str(val, sizeof val, g->type, value);
     printf("%s: %lld -> %lld, value %s, %llu vertices\n", label, cli_id(g, src), cli_id(g, dst), val,
            (unsigned long long)len);
     cli_print_path(c, g, p, len);
@@ -49,6 +49,11 @@ static int show_path(const cli_ctx *c, const cli_graph *g, gsp_info info, gsp_in
   return rc;
 }
 
+/* V(row, dst) into buf (8 bytes); buf, or NULL when absent. */
+static const void *value_at(int64_t *buf, gsp_matrix V, gsp_index row, gsp_index dst) {
+  return gsp_matrix_extract_element(buf, V, row, dst) == GSP_SUCCESS ? buf : NULL;
+}
+
 /* The optimal path src -> dst from a successor matrix, with its value. */
 static int print_path(const cli_ctx *c, const cli_graph *g, gsp_matrix M, gsp_matrix succ, gsp_index src, gsp_index dst,
                       const char *label, const cli_map *map, const char *what) {
@@ -56,7 +61,8 @@ static int print_path(const cli_ctx *c, const cli_graph *g, gsp_matrix M, gsp_ma
   gsp_index *p = malloc(len * sizeof *p);
   if (!p) return CLI_FAILURE;
   gsp_info info = gsp_path_from_succ(p, &len, succ, src, dst);
-  return show_path(c, g, info, p, len, M, src, src, dst, label, map, what);
+  int64_t v[1];
+  return show_path(c, g, info, p, len, value_at(v, M, src, dst), src, dst, label, map, what);
 }
 
 /* As print_path, from row `row` (source src) of a parent matrix. */
@@ -66,7 +72,8 @@ static int print_parent_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D,
   gsp_index *p = malloc(len * sizeof *p);
   if (!p) return CLI_FAILURE;
   gsp_info info = gsp_path_from_parent_row(p, &len, P, row, dst);
-  return show_path(c, g, info, p, len, D, row, src, dst, label, map, "distance");
+  int64_t v[1];
+  return show_path(c, g, info, p, len, value_at(v, D, row, dst), src, dst, label, map, "distance");
 }
 
 /* The sample path src -> dst (row `row` of D) from one single-source
@@ -74,8 +81,8 @@ static int print_parent_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D,
  * search more than the all-pairs run, not a parent matrix as large as D.
  * Negative weights (GSP_INVALID_VALUE from gsp_sssp) search by
  * Bellman-Ford. The parents follow the same rule as gsp_apsp's. */
-static int print_search_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D, gsp_index row, gsp_index src,
-                             gsp_index dst, const gsp_apsp_opts *o, const char *label, const cli_map *map) {
+static int print_search_path(const cli_ctx *c, const cli_graph *g, gsp_index src, gsp_index dst, const gsp_apsp_opts *o,
+                             const char *label, const cli_map *map) {
   gsp_vector d = NULL, par = NULL;
   gsp_sssp_opts so = {.backend = o->backend, .has_cutoff = o->has_cutoff, .cutoff = o->cutoff};
   gsp_info info = gsp_sssp(&d, &par, g->A, src, &so);
@@ -83,6 +90,8 @@ static int print_search_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D,
     gsp_bf_opts bo = {.backend = o->backend};
     info = gsp_bellman_ford(&d, &par, g->A, src, &bo);
   }
+  int64_t v[1];
+  const bool has_value = info >= 0 && gsp_vector_extract_element(v, d, dst) == GSP_SUCCESS;
   gsp_vector_free(&d);
   gsp_index len = g->n ? g->n : 1;
   gsp_index *p = info < 0 ? NULL : malloc(len * sizeof *p);
@@ -93,7 +102,7 @@ static int print_search_path(const cli_ctx *c, const cli_graph *g, gsp_matrix D,
     return cli_fail("apsp", "cannot search the sample path", info);
   }
   if (!p) return CLI_FAILURE;
-  return show_path(c, g, info, p, len, D, row, src, dst, label, map, "distance");
+  return show_path(c, g, info, p, len, has_value ? v : NULL, src, dst, label, map, "distance");
 }
 
 /* Row i of M as dense values and presence: e_i (+.*) M on PLUS_TIMES is
@@ -209,6 +218,56 @@ static int farthest_pair(gsp_matrix *D, gsp_type t, gsp_index ns, gsp_index n, c
     return cli_fail("apsp", "cannot keep the result", info);
   }
   return CLI_OK;
+}
+
+/* A min-plus result that is summarized (and written, with -o), not kept
+ * as a matrix: gsp_apsp computes the rows straight into one array of the
+ * caller's (rows_out: the whole result, so AUTO decides as it does for a
+ * matrix, and as for the Python call), and each block is counted (pairs
+ * with a path) and searched for the farthest pair as it arrives, while it
+ * is in cache: no result matrix is built, converted or scanned again. */
+typedef struct {
+  gsp_type t;
+  gsp_index n;
+  const gsp_index *src;
+  int64_t zero[1]; /* "no path" */
+  double reach;
+  bool found;       /* a pair (si, sj) with a path, sj not row si's source */
+  gsp_index si, sj; /* the farthest such pair, the first in row-major order */
+  int64_t ibest;    /* its distance (integer types) */
+  double fbest;     /* its distance (float types) */
+} summary_ctx;
+
+static int summary_rows(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *par) {
+  summary_ctx *s = ctx;
+  (void)par;
+  double reach = 0;
+  switch (s->t) {
+#define GSP_SUM(code, T, B)                                                                                \
+  case code: {                                                                                             \
+    const T *v = dist, z = *(const T *)s->zero;                                                            \
+    T best = (T)s->B;                                                                                      \
+    for (gsp_index r = 0; r < nrows; r++) {                                                                \
+      const gsp_index i = first + r, si = s->src ? s->src[i] : i;                                          \
+      const T *row = v + (size_t)r * (size_t)s->n;                                                         \
+      for (gsp_index j = 0; j < s->n; j++) {                                                               \
+        if (row[j] == z) continue;                                                                         \
+        reach++;                                                                                           \
+        if (j != si && (!s->found || row[j] > best)) best = row[j], s->si = i, s->sj = j, s->found = true; \
+      }                                                                                                    \
+    }                                                                                                      \
+    s->B = best;                                                                                           \
+  } break;
+    GSP_SUM(GSP_INT32, int32_t, ibest)
+    GSP_SUM(GSP_INT64, int64_t, ibest)
+    GSP_SUM(GSP_FP32, float, fbest)
+    GSP_SUM(GSP_FP64, double, fbest)
+#undef GSP_SUM
+  default:
+    break;
+  }
+  s->reach += reach;
+  return 0;
 }
 
 /* MPI mode (cli_mpi.c): rank 0 reads, prints and writes as the plain
@@ -444,6 +503,9 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
   int rc = CLI_OK;
   stream_ctx st;
   memset(&st, 0, sizeof st);
+  summary_ctx sum;
+  memset(&sum, 0, sizeof sum);
+  void *rows = NULL; /* the summarized result's rows */
   gsp_index *src = NULL, ns = g->n;
   gsp_matrix D = NULL, P = NULL;
   gsp_apsp_opts o;
@@ -548,6 +610,20 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
     cli_verbose(c, "the result (%.3g bytes) does not fit in %.3g bytes: streamed to %s in row blocks\n", need, have,
                 c->output);
   }
+  /* summarized (and written, with -o) without a result matrix */
+  sum.t = g->type, sum.n = g->n, sum.src = src;
+  const bool summarize = !stream && !want_paths;
+  if (summarize) {
+    (void)gsp_semiring_identities(sum.zero, NULL, GSP_MIN_PLUS, g->type);
+    if (!(rows = malloc(ts * (size_t)ns * (size_t)g->n + 1))) {
+      fprintf(stderr, "gsp %s: no memory for the result (%.3g bytes)\n", cmd, need);
+      rc = CLI_FAILURE;
+      goto done;
+    }
+    oa.rows = summary_rows;
+    oa.rows_ctx = &sum;
+    oa.rows_out = rows;
+  }
   cli_progress prog;
   cli_progress_start(&prog, c, "computing");
   if (prog.on) { /* on a terminal: the run in parts, a bar */
@@ -610,8 +686,8 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
             "phases: read %.3f s, prepare %.3f s, compute %.3f s (device kernels %.3f s, copies to "
             "the host %.3f s, overlapped), result %.3f s\n",
             g->seconds, rep.prepare_s, rep.compute_s, rep.device_s, rep.copy_s, rep.finish_s);
-  gsp_index reach = (gsp_index)st.reach;
-  if (!stream) gsp_matrix_nvals(&reach, D);
+  gsp_index reach = (gsp_index)(summarize ? sum.reach : st.reach);
+  if (!stream && !summarize) gsp_matrix_nvals(&reach, D);
   double all = (double)ns * n;
   cli_say(c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
           all > 0 ? 100.0 * (double)reach / all : 0.0);
@@ -625,18 +701,23 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
     rc = print_parent_path(c, g, D, P, prow, ps, pd, "path", map);
     if (rc) goto done;
   }
-  gsp_index si = 0, sj = 0;
-  bool found = false;
+  gsp_index si = sum.si, sj = sum.sj;
+  bool found = sample && sum.found;
   const char *sample_label = "sample path (the pair farthest apart)";
-  if (sample && !pathq && (rc = farthest_pair(&D, g->type, ns, g->n, src, &si, &sj, &found))) goto done;
+  if (sample && !pathq && !summarize && (rc = farthest_pair(&D, g->type, ns, g->n, src, &si, &sj, &found))) goto done;
   if (found && (rc = P ? print_parent_path(c, g, D, P, si, src ? src[si] : si, sj, sample_label, map)
-                       : print_search_path(c, g, D, si, src ? src[si] : si, sj, &o, sample_label, map)))
+                       : print_search_path(c, g, src ? src[si] : si, sj, &o, sample_label, map)))
     goto done;
   if (c->output) {
     int64_t zero[1];
     (void)gsp_semiring_identities(zero, NULL, GSP_MIN_PLUS, g->type);
     char note[160];
     snprintf(note, sizeof note, "min-plus shortest distances of %s (%s)", c->pos[0], algo_name(rep.algo));
+    gsp_info pi = summarize ? gsp_matrix_pack_dense(&D, g->type, ns, g->n, &rows, zero) : GSP_SUCCESS;
+    if (pi < 0) {
+      rc = cli_fail(cmd, "cannot keep the result", pi);
+      goto done;
+    }
     const double tw = cli_now();
     if ((rc = cli_out_matrix(&outs[0], cmd, D, c->out_format, zero, note))) goto done;
     cli_verbose(c, "wrote %s\n", c->output);
@@ -645,6 +726,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
   if (po && (rc = cli_out_matrix(&outs[1], cmd, P, c->out_format, NULL, "parent matrix (0-based; -1 or absent: none)")))
     goto done;
 done:
+  free(rows);
   free(st.path_par);
   free(st.conv);
   gsp_matrix_free(&D);
