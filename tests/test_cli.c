@@ -511,3 +511,16 @@ Test(cli, sample_path_is_the_path_from_parents) {
   cr_assert(p, "%s", out);
   cr_expect_str_eq(strchr(p, ','), sample);
 }
+
+/* --progress: progress lines on stderr also when it is a pipe (a line per
+ * tenth); without it a pipe gets nothing. */
+Test(cli, progress_lines_when_stderr_is_a_pipe) {
+  cr_assert_eq(gsp("generate random --n 2000 --m 8000 --wmin 1 --wmax 100 --type int32 -o %s", tmp("p.gr")), 0, "%s",
+               err);
+  cr_assert_eq(gsp("apsp --algo msssp %s", tmp("p.gr")), 0, "%s", err);
+  cr_expect_eq(err[0], '\0', "stderr not empty without --progress: %s", err);
+  cr_assert_eq(gsp("apsp --algo msssp --progress %s", tmp("p.gr")), 0, "%s", err);
+  cr_expect(strstr(err, "reading: 100% ("), "%s", err);
+  cr_expect(strstr(err, "computing: 10% (") && strstr(err, "computing: 100% ("), "%s", err);
+  cr_expect(strchr(err, '\r') == NULL, "a bar (carriage returns) on a pipe: %s", err);
+}
