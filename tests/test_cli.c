@@ -524,3 +524,19 @@ Test(cli, progress_lines_when_stderr_is_a_pipe) {
   cr_expect(strstr(err, "computing: 10% (") && strstr(err, "computing: 100% ("), "%s", err);
   cr_expect(strchr(err, '\r') == NULL, "a bar (carriage returns) on a pipe: %s", err);
 }
+
+/* Integer distances in a .npy say "no path" with the type's maximum: the
+ * run says so, and the file holds exactly that value where there is none. */
+Test(cli, npy_integer_no_path_is_the_types_maximum_and_said) {
+  put(tmp("np.gr"), "p sp 3 1\na 1 2 5\n");
+  cr_assert_eq(gsp("apsp -t int32 -o %s %s", tmp("d.npy"), tmp("np.gr")), 0, "%s", err);
+  cr_expect(strstr(err, "no path is 2147483647 in ") && strstr(err, "(the type's maximum, not a weight)"), "%s", err);
+  gsp_matrix D = NULL;
+  GSP_OK(gsp_matrix_read(&D, tmp("d.npy"), NULL));
+  int32_t x[9], big = INT32_MAX;
+  GSP_OK(gsp_matrix_export_dense(x, &big, D));
+  cr_expect(x[1] == 5 && x[2] == INT32_MAX && x[3] == INT32_MAX, "%d %d %d", x[1], x[2], x[3]);
+  GSP_OK(gsp_matrix_free(&D));
+  cr_assert_eq(gsp("apsp -t fp64 -o %s %s", tmp("f.npy"), tmp("np.gr")), 0, "%s", err);
+  cr_expect(strstr(err, "no path is") == NULL, "float distances hold inf: %s", err);
+}

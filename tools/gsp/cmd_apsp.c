@@ -471,6 +471,17 @@ static FILE *npy_begin(cli_out *o, const char *cmd, gsp_type t, gsp_index rows, 
   return f;
 }
 
+/* A dense integer result says "no path" with the type's maximum, which a
+ * numpy user could read as a weight: a line on stderr (not with -q) says
+ * so, and how to turn it into numpy's inf (docs/cli.md). */
+static void say_npy_no_path(const cli_ctx *c, const char *path, gsp_file_format f, gsp_type t) {
+  if (c->verbosity < 1 || !is_npy(path, f) || (t != GSP_INT32 && t != GSP_INT64)) return;
+  fprintf(stderr,
+          "gsp apsp: no path is %s in %s (the type's maximum, not a weight); numpy: D = np.where(D == "
+          "np.iinfo(D.dtype).max, np.inf, D)\n",
+          t == GSP_INT32 ? "2147483647" : "9223372036854775807", path);
+}
+
 /* Print the path src -> dst from one row of parents (dist its value). */
 static int print_par_row(const cli_ctx *c, const cli_graph *g, const int64_t *par, const void *dist, gsp_index src,
                          gsp_index dst) {
@@ -695,6 +706,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
     if ((rc = cli_out_commit(&outs[0], cmd)) || (rc = cli_out_commit(&outs[1], cmd))) goto done;
     cli_verbose(c, "wrote %s\n", c->output);
     if (pathq && st.path_seen) rc = print_par_row(c, g, st.path_par, st.path_dist, ps, pd);
+    say_npy_no_path(c, c->output, c->out_format, g->type); /* after the path, as for a whole write */
     goto done;
   }
   if (pathq) {
@@ -721,6 +733,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
     const double tw = cli_now();
     if ((rc = cli_out_matrix(&outs[0], cmd, D, c->out_format, zero, note))) goto done;
     cli_verbose(c, "wrote %s\n", c->output);
+    say_npy_no_path(c, c->output, c->out_format, g->type);
     if (rep.backend == GSP_BACKEND_CUDA) cli_say(c, "phases: write %.3f s\n", cli_now() - tw);
   }
   if (po && (rc = cli_out_matrix(&outs[1], cmd, P, c->out_format, NULL, "parent matrix (0-based; -1 or absent: none)")))
