@@ -508,26 +508,24 @@ static int print_par_row(const cli_ctx *c, const cli_graph *g, const int64_t *pa
   return CLI_OK;
 }
 
-/* Min-plus through gsp_apsp. */
-static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pathq, gsp_index ps, gsp_index pd,
-                      const cli_map *map, cli_out *outs) {
-  int rc = CLI_OK;
-  stream_ctx st;
-  memset(&st, 0, sizeof st);
-  summary_ctx sum;
-  memset(&sum, 0, sizeof sum);
-  void *rows = NULL; /* the summarized result's rows */
-  gsp_index *src = NULL, ns = g->n;
-  gsp_matrix D = NULL, P = NULL;
+/* One min-plus run: its options, where its rows go, its result. */
+typedef struct {
   gsp_apsp_opts o;
   gsp_apsp_advanced oa;
-  memset(&o, 0, sizeof o);
-  memset(&oa, 0, sizeof oa);
-  o.advanced = &oa;
-  o.backend = c->backend;
-  if (!device_options(c, cmd, &oa.device_memory_cap, &oa.gpus)) return CLI_USAGE;
-  const char *mc = cli_get(c, "memory-cap");
-  if (mc && !cli_bytes(cmd, "memory-cap", mc, &oa.host_memory_cap)) return CLI_USAGE;
+  gsp_apsp_report rep;
+  gsp_index *src, ns, prow; /* --sources (NULL: every vertex), their count, the row of --path's source */
+  bool sample, want_paths, stream, summarize;
+  double need, have; /* bytes of the result, bytes there are for it */
+  const char *po;    /* --parent-output */
+  stream_ctx st;     /* stream: the rows to the .npy files */
+  summary_ctx sum;   /* summarize: the rows counted into one array */
+  void *rows;        /* that array */
+  gsp_matrix D, P;   /* otherwise the result matrices */
+} apsp_job;
+
+/* The run's options from the command line; CLI_USAGE (message printed)
+ * when one is malformed. */
+static int job_options(cli_ctx *c, const char *cmd, const cli_graph *g, const char *pathq, gsp_index ps, apsp_job *j) {
   static const cli_name algos[] = {{"auto", GSP_APSP_AUTO},
                                    {"fw", GSP_APSP_FLOYD_WARSHALL},
                                    {"floyd-warshall", GSP_APSP_FLOYD_WARSHALL},
@@ -535,149 +533,127 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
                                    {"johnson", GSP_APSP_JOHNSON},
                                    {"star", GSP_APSP_SPARSE_STAR},
                                    {NULL, 0}};
-  const char *a = cli_get(c, "algo");
-  int algo = GSP_APSP_AUTO;
-  if (a && !cli_choice(cmd, "algo", a, algos, &algo)) return CLI_USAGE;
-  o.algo = (gsp_apsp_algo)algo;
-  const char *cut = cli_get(c, "cutoff");
-  if (cut) {
-    if (!cli_double(cmd, "cutoff", cut, &o.cutoff)) return CLI_USAGE;
-    if (o.cutoff < 0) {
-      fprintf(stderr,
-              "gsp %s: --cutoff: '%s' is negative (distances above "
-              "X are left out; X must be >= 0)\n",
-              cmd, cut);
-      return CLI_USAGE;
-    }
-    o.has_cutoff = true;
-  }
   static const cli_name parent_types[] = {{"int64", GSP_INT64}, {"int32", GSP_INT32}, {NULL, 0}};
-  const char *pt = cli_get(c, "parent-type");
-  int ptype = GSP_INT64;
-  if (pt && !cli_choice(cmd, "parent-type", pt, parent_types, &ptype)) return CLI_USAGE;
-  if (pt) o.parent_type = (gsp_type)ptype;
-  const char *ss = cli_get(c, "sources");
-  if (ss) {
-    if (!parse_sources(cmd, g, ss, &src, &ns)) return CLI_USAGE;
-    o.sources = src;
-    o.nsources = ns;
+  j->o.advanced = &j->oa;
+  j->o.backend = c->backend;
+  j->oa.report = &j->rep;
+  if (!device_options(c, cmd, &j->oa.device_memory_cap, &j->oa.gpus)) return CLI_USAGE;
+  const char *mc = cli_get(c, "memory-cap"), *a = cli_get(c, "algo"), *cut = cli_get(c, "cutoff");
+  if (mc && !cli_bytes(cmd, "memory-cap", mc, &j->oa.host_memory_cap)) return CLI_USAGE;
+  int algo = GSP_APSP_AUTO, ptype = GSP_INT64;
+  if (a && !cli_choice(cmd, "algo", a, algos, &algo)) return CLI_USAGE;
+  j->o.algo = (gsp_apsp_algo)algo;
+  if (cut) {
+    if (!cli_double(cmd, "cutoff", cut, &j->o.cutoff)) return CLI_USAGE;
+    if (j->o.cutoff < 0) {
+      fprintf(stderr, "gsp %s: --cutoff: '%s' is negative (distances above X are left out; X must be >= 0)\n", cmd,
+              cut);
+      return CLI_USAGE;
+    }
+    j->o.has_cutoff = true;
   }
-  /* the row of the --path source */
-  gsp_index prow = ps;
-  if (pathq && src) {
-    prow = ns;
-    for (gsp_index k = 0; k < ns && prow == ns; k++)
-      if (src[k] == ps) prow = k;
-    if (prow == ns) {
+  const char *pt = cli_get(c, "parent-type"), *ss = cli_get(c, "sources");
+  if (pt && !cli_choice(cmd, "parent-type", pt, parent_types, &ptype)) return CLI_USAGE;
+  if (pt) j->o.parent_type = (gsp_type)ptype;
+  if (ss) {
+    if (!parse_sources(cmd, g, ss, &j->src, &j->ns)) return CLI_USAGE;
+    j->o.sources = j->src;
+    j->o.nsources = j->ns;
+  }
+  j->prow = ps; /* the row of the --path source */
+  if (pathq && j->src) {
+    j->prow = j->ns;
+    for (gsp_index k = 0; k < j->ns && j->prow == j->ns; k++)
+      if (j->src[k] == ps) j->prow = k;
+    if (j->prow == j->ns) {
       fprintf(stderr, "gsp %s: --path: source %lld is not among --sources\n", cmd, cli_id(g, ps));
-      free(src);
       return CLI_USAGE;
     }
   }
-  bool sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map->on);
-  bool want_paths = pathq || cli_get(c, "parent-output"); /* the sample path: one search afterwards */
-  gsp_apsp_report rep;
-  oa.report = &rep;
-  bool gpu = false;
-  char dev[200] = "";
-  gsp_cuda_available(&gpu, dev, sizeof dev);
-  cli_say(c,
-          "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
-          "in %.3f s)\n",
-          c->pos[0], g->n, g->nvals, cli_type_name(g->type), g->seconds);
-  int threads = 0;
-  gsp_get_threads(&threads);
-  const char *wait = getenv("OMP_WAIT_POLICY");
-  cli_verbose(c, "device: %s; %d CPU thread%s (OMP_WAIT_POLICY=%s)\n", dev, threads, threads == 1 ? "" : "s",
-              wait ? wait : "default");
-  /* A result larger than the memory there is goes to its .npy outputs in
-   * row blocks as gsp_apsp computes them (no sample path then). */
-  const char *po = cli_get(c, "parent-output");
-  const size_t ts = gsp_type_size(g->type), pts = o.parent_type == GSP_INT32 ? 4 : 8;
-  const double need = (double)ns * (double)g->n * (double)(ts + (want_paths ? pts : 0));
-  const double have = oa.host_memory_cap ? (double)oa.host_memory_cap : (double)gsp__host_memory_available() / 2;
-  const bool stream =
-      need > have && c->output && is_npy(c->output, c->out_format) && (!po || is_npy(po, c->out_format));
-  if (stream) {
-    want_paths = pathq || po;
-    st.dt = g->type;
-    st.pt = o.parent_type == GSP_INT32 ? GSP_INT32 : GSP_INT64;
-    st.n = (int64_t)g->n;
-    st.prow = pathq ? prow : (gsp_index)-1;
-    st.pd = pd;
-    st.path_par = malloc((g->n ? g->n : 1) * sizeof *st.path_par);
-    st.conv = malloc((g->n ? g->n : 1) * 8);
-    if (!st.path_par || !st.conv) {
-      rc = CLI_FAILURE;
-      goto done;
+  j->po = cli_get(c, "parent-output");
+  j->want_paths = pathq || j->po; /* the sample path: one search afterwards */
+  return CLI_OK;
+}
+
+/* Where the rows go: a result larger than the memory there is to its .npy
+ * outputs in row blocks as gsp_apsp computes them (no sample path then);
+ * one without parents counted as it arrives into one array (summary_ctx);
+ * else the result matrices. */
+static int job_outputs(cli_ctx *c, const char *cmd, const cli_graph *g, const char *pathq, gsp_index pd, cli_out *outs,
+                       apsp_job *j) {
+  const size_t ts = gsp_type_size(g->type), pts = j->o.parent_type == GSP_INT32 ? 4 : 8;
+  j->need = (double)j->ns * (double)g->n * (double)(ts + (j->want_paths ? pts : 0));
+  j->have = j->oa.host_memory_cap ? (double)j->oa.host_memory_cap : (double)gsp__host_memory_available() / 2;
+  j->stream =
+      j->need > j->have && c->output && is_npy(c->output, c->out_format) && (!j->po || is_npy(j->po, c->out_format));
+  j->summarize = !j->stream && !j->want_paths;
+  stream_ctx *st = &j->st;
+  if (j->stream) {
+    st->dt = g->type;
+    st->pt = j->o.parent_type == GSP_INT32 ? GSP_INT32 : GSP_INT64;
+    st->n = (int64_t)g->n;
+    st->prow = pathq ? j->prow : (gsp_index)-1;
+    st->pd = pd;
+    st->path_par = malloc((g->n ? g->n : 1) * sizeof *st->path_par);
+    st->conv = malloc((g->n ? g->n : 1) * 8);
+    if (!st->path_par || !st->conv) return CLI_FAILURE;
+    if (!(st->d = npy_begin(&outs[0], cmd, g->type, j->ns, g->n)) ||
+        (j->po && !(st->p = npy_begin(&outs[1], cmd, st->pt, j->ns, g->n))))
+      return CLI_OUTPUT;
+    j->oa.rows = stream_rows;
+    j->oa.rows_ctx = st;
+    cli_verbose(c, "the result (%.3g bytes) does not fit in %.3g bytes: streamed to %s in row blocks\n", j->need,
+                j->have, c->output);
+  } else if (j->summarize) {
+    j->sum.t = g->type, j->sum.n = g->n, j->sum.src = j->src;
+    (void)gsp_semiring_identities(j->sum.zero, NULL, GSP_MIN_PLUS, g->type);
+    if (!(j->rows = malloc(ts * (size_t)j->ns * (size_t)g->n + 1))) {
+      fprintf(stderr, "gsp %s: no memory for the result (%.3g bytes)\n", cmd, j->need);
+      return CLI_FAILURE;
     }
-    if (!(st.d = npy_begin(&outs[0], cmd, g->type, ns, g->n)) ||
-        (po && !(st.p = npy_begin(&outs[1], cmd, st.pt, ns, g->n)))) {
-      rc = CLI_OUTPUT;
-      goto done;
-    }
-    oa.rows = stream_rows;
-    oa.rows_ctx = &st;
-    cli_verbose(c, "the result (%.3g bytes) does not fit in %.3g bytes: streamed to %s in row blocks\n", need, have,
-                c->output);
+    j->oa.rows = summary_rows;
+    j->oa.rows_ctx = &j->sum;
+    j->oa.rows_out = j->rows;
   }
-  /* summarized (and written, with -o) without a result matrix */
-  sum.t = g->type, sum.n = g->n, sum.src = src;
-  const bool summarize = !stream && !want_paths;
-  if (summarize) {
-    (void)gsp_semiring_identities(sum.zero, NULL, GSP_MIN_PLUS, g->type);
-    if (!(rows = malloc(ts * (size_t)ns * (size_t)g->n + 1))) {
-      fprintf(stderr, "gsp %s: no memory for the result (%.3g bytes)\n", cmd, need);
-      rc = CLI_FAILURE;
-      goto done;
-    }
-    oa.rows = summary_rows;
-    oa.rows_ctx = &sum;
-    oa.rows_out = rows;
+  return CLI_OK;
+}
+
+/* The message of a failed run, in the command line's words. */
+static int job_failed(const char *cmd, const cli_ctx *c, const cli_graph *g, gsp_info info, const apsp_job *j) {
+  if (info == GSP_ABORTED && j->stream) {
+    fprintf(stderr, "gsp %s: cannot write %s: %s\n", cmd, j->st.parent_bad ? j->po : c->output,
+            strerror(j->st.err ? j->st.err : EIO));
+    return CLI_OUTPUT;
   }
-  cli_progress prog;
-  cli_progress_start(&prog, c, "computing");
-  if (prog.on) { /* on a terminal: the run in parts, a bar */
-    oa.progress = cli_progress_update;
-    oa.progress_ctx = &prog;
-  }
-  double t0 = cli_now();
-  gsp_info info = gsp_apsp(&D, want_paths ? &P : NULL, g->A, &o);
-  double secs = cli_now() - t0;
-  cli_progress_end(&prog);
-  if (info == GSP_ABORTED && stream) {
-    fprintf(stderr, "gsp %s: cannot write %s: %s\n", cmd, st.parent_bad ? po : c->output,
-            strerror(st.err ? st.err : EIO));
-    rc = CLI_OUTPUT;
-    goto done;
-  }
-  if (info == GSP_INVALID_VALUE && o.algo == GSP_APSP_MSSSP && strstr(gsp_last_error(), "non-negative") != NULL) {
-    /* say it with the command line's words, not the API's constants */
+  int64_t lightest[1] = {0};
+  if (info == GSP_INVALID_VALUE && j->o.algo == GSP_APSP_MSSSP &&
+      gsp_matrix_reduce_scalar(lightest, GSP_MIN, g->A) == GSP_SUCCESS && cli_value_at(g->type, lightest, 0) < 0) {
     fprintf(stderr,
-            "gsp %s: --algo msssp needs non-negative weights and the "
-            "graph has a negative one (use --algo johnson, --algo fw "
-            "or --algo auto)\n",
+            "gsp %s: --algo msssp needs non-negative weights and the graph has a negative one (use --algo johnson, "
+            "--algo fw or --algo auto)\n",
             cmd);
-    rc = CLI_USAGE;
-    goto done;
+    return CLI_USAGE;
   }
-  if (info < 0) {
-    rc =
-        cli_fail_graph(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle" : "all-pairs shortest paths failed", info, g);
-    if (info == GSP_OUT_OF_MEMORY && !stream && need > have)
-      fprintf(stderr,
-              "  the result takes %.3g bytes, more than the %.3g there are: with -o FILE.npy "
-              "(and --parent-output FILE.npy) it is streamed to the file in row blocks\n",
-              need, have);
-    goto done;
-  }
-  const char *where = rep.backend == GSP_BACKEND_CUDA ? "cuda" : "cpu";
+  int rc =
+      cli_fail_graph(cmd, info == GSP_NEGATIVE_CYCLE ? "negative cycle" : "all-pairs shortest paths failed", info, g);
+  if (info == GSP_OUT_OF_MEMORY && !j->stream && j->need > j->have)
+    fprintf(stderr,
+            "  the result takes %.3g bytes, more than the %.3g there are: with -o FILE.npy "
+            "(and --parent-output FILE.npy) it is streamed to the file in row blocks\n",
+            j->need, j->have);
+  return rc;
+}
+
+/* The lines of a finished run: algorithm, time and rate, the cost model,
+ * the GPU's phases, the connected pairs. */
+static void job_report(const cli_ctx *c, const cli_graph *g, double secs, const apsp_job *j) {
+  const gsp_apsp_report *rep = &j->rep;
   const double n = (double)g->n;
-  const bool fw = rep.algo == GSP_APSP_FLOYD_WARSHALL, star = rep.algo == GSP_APSP_SPARSE_STAR;
-  const double tasks = fw ? n * n * n : star ? (double)ns * n : (double)ns * (double)g->nvals;
-  cli_say(c, "min-plus closure by %s (%s%s%s): %.3f s, %.2f G %s/s (%s = %.3g)\n", algo_name(rep.algo),
-          o.algo == GSP_APSP_AUTO ? "auto: " : "", where, want_paths ? ", with paths" : "", secs,
-          secs > 0 ? tasks / secs * 1e-9 : 0.0,
+  const bool fw = rep->algo == GSP_APSP_FLOYD_WARSHALL, star = rep->algo == GSP_APSP_SPARSE_STAR;
+  const double tasks = fw ? n * n * n : star ? (double)j->ns * n : (double)j->ns * (double)g->nvals;
+  cli_say(c, "min-plus closure by %s (%s%s%s): %.3f s, %.2f G %s/s (%s = %.3g)\n", algo_name(rep->algo),
+          j->o.algo == GSP_APSP_AUTO ? "auto: " : "", rep->backend == GSP_BACKEND_CUDA ? "cuda" : "cpu",
+          j->want_paths ? ", with paths" : "", secs, secs > 0 ? tasks / secs * 1e-9 : 0.0,
           fw     ? "relaxations"
           : star ? "pairs"
                  : "arc relaxations",
@@ -686,65 +662,107 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
                  : "sources x arcs",
           tasks);
   cli_verbose(c,
-              "algorithm: %s (%s); predicted fw %.3g s, msssp %.3g s, "
-              "johnson %.3g s, star %.3g s; %llu row block(s) of %llu\n",
-              algo_name(rep.algo), o.algo == GSP_APSP_AUTO ? "chosen by the cost model" : "forced",
-              rep.predicted_seconds[GSP_APSP_FLOYD_WARSHALL], rep.predicted_seconds[GSP_APSP_MSSSP],
-              rep.predicted_seconds[GSP_APSP_JOHNSON], rep.predicted_seconds[GSP_APSP_SPARSE_STAR],
-              (unsigned long long)rep.row_blocks, (unsigned long long)rep.row_block);
-  if (rep.backend == GSP_BACKEND_CUDA)
+              "algorithm: %s (%s); predicted fw %.3g s, msssp %.3g s, johnson %.3g s, star %.3g s; %llu row "
+              "block(s) of %llu\n",
+              algo_name(rep->algo), j->o.algo == GSP_APSP_AUTO ? "chosen by the cost model" : "forced",
+              rep->predicted_seconds[GSP_APSP_FLOYD_WARSHALL], rep->predicted_seconds[GSP_APSP_MSSSP],
+              rep->predicted_seconds[GSP_APSP_JOHNSON], rep->predicted_seconds[GSP_APSP_SPARSE_STAR],
+              (unsigned long long)rep->row_blocks, (unsigned long long)rep->row_block);
+  if (rep->backend == GSP_BACKEND_CUDA)
     cli_say(c,
             "phases: read %.3f s, prepare %.3f s, compute %.3f s (device kernels %.3f s, copies to "
             "the host %.3f s, overlapped), result %.3f s\n",
-            g->seconds, rep.prepare_s, rep.compute_s, rep.device_s, rep.copy_s, rep.finish_s);
-  gsp_index reach = (gsp_index)(summarize ? sum.reach : st.reach);
-  if (!stream && !summarize) gsp_matrix_nvals(&reach, D);
-  double all = (double)ns * n;
+            g->seconds, rep->prepare_s, rep->compute_s, rep->device_s, rep->copy_s, rep->finish_s);
+  gsp_index reach = (gsp_index)(j->summarize ? j->sum.reach : j->st.reach);
+  if (!j->stream && !j->summarize) gsp_matrix_nvals(&reach, j->D);
+  const double all = (double)j->ns * n;
   cli_say(c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
           all > 0 ? 100.0 * (double)reach / all : 0.0);
-  if (stream) {
-    if ((rc = cli_out_commit(&outs[0], cmd)) || (rc = cli_out_commit(&outs[1], cmd))) goto done;
+}
+
+/* The outputs of a finished run: the streamed files committed, --path,
+ * the sample path, -o and --parent-output. */
+static int job_results(cli_ctx *c, const char *cmd, const cli_graph *g, const char *pathq, gsp_index ps, gsp_index pd,
+                       const cli_map *map, cli_out *outs, apsp_job *j) {
+  int rc = CLI_OK;
+  const gsp_index *src = j->src;
+  if (j->stream) {
+    if ((rc = cli_out_commit(&outs[0], cmd)) || (rc = cli_out_commit(&outs[1], cmd))) return rc;
     cli_verbose(c, "wrote %s\n", c->output);
-    if (pathq && st.path_seen) rc = print_par_row(c, g, st.path_par, st.path_dist, ps, pd);
+    if (pathq && j->st.path_seen) rc = print_par_row(c, g, j->st.path_par, j->st.path_dist, ps, pd);
     say_npy_no_path(c, c->output, c->out_format, g->type); /* after the path, as for a whole write */
-    goto done;
+    return rc;
   }
-  if (pathq) {
-    rc = print_parent_path(c, g, D, P, prow, ps, pd, "path", map);
-    if (rc) goto done;
-  }
-  gsp_index si = sum.si, sj = sum.sj;
-  bool found = sample && sum.found;
-  const char *sample_label = "sample path (the pair farthest apart)";
-  if (sample && !pathq && !summarize && (rc = farthest_pair(&D, g->type, ns, g->n, src, &si, &sj, &found))) goto done;
-  if (found && (rc = P ? print_parent_path(c, g, D, P, si, src ? src[si] : si, sj, sample_label, map)
-                       : print_search_path(c, g, src ? src[si] : si, sj, &o, sample_label, map)))
-    goto done;
+  if (pathq && (rc = print_parent_path(c, g, j->D, j->P, j->prow, ps, pd, "path", map))) return rc;
+  gsp_index si = j->sum.si, sj = j->sum.sj;
+  bool found = j->sample && j->sum.found;
+  const char *label = "sample path (the pair farthest apart)";
+  if (j->sample && !pathq && !j->summarize && (rc = farthest_pair(&j->D, g->type, j->ns, g->n, src, &si, &sj, &found)))
+    return rc;
+  if (found && (rc = j->P ? print_parent_path(c, g, j->D, j->P, si, src ? src[si] : si, sj, label, map)
+                          : print_search_path(c, g, src ? src[si] : si, sj, &j->o, label, map)))
+    return rc;
   if (c->output) {
     int64_t zero[1];
     (void)gsp_semiring_identities(zero, NULL, GSP_MIN_PLUS, g->type);
     char note[160];
-    snprintf(note, sizeof note, "min-plus shortest distances of %s (%s)", c->pos[0], algo_name(rep.algo));
-    gsp_info pi = summarize ? gsp_matrix_pack_dense(&D, g->type, ns, g->n, &rows, zero) : GSP_SUCCESS;
-    if (pi < 0) {
-      rc = cli_fail(cmd, "cannot keep the result", pi);
-      goto done;
-    }
+    snprintf(note, sizeof note, "min-plus shortest distances of %s (%s)", c->pos[0], algo_name(j->rep.algo));
+    gsp_info pi = j->summarize ? gsp_matrix_pack_dense(&j->D, g->type, j->ns, g->n, &j->rows, zero) : GSP_SUCCESS;
+    if (pi < 0) return cli_fail(cmd, "cannot keep the result", pi);
     const double tw = cli_now();
-    if ((rc = cli_out_matrix(&outs[0], cmd, D, c->out_format, zero, note))) goto done;
+    if ((rc = cli_out_matrix(&outs[0], cmd, j->D, c->out_format, zero, note))) return rc;
     cli_verbose(c, "wrote %s\n", c->output);
     say_npy_no_path(c, c->output, c->out_format, g->type);
-    if (rep.backend == GSP_BACKEND_CUDA) cli_say(c, "phases: write %.3f s\n", cli_now() - tw);
+    if (j->rep.backend == GSP_BACKEND_CUDA) cli_say(c, "phases: write %.3f s\n", cli_now() - tw);
   }
-  if (po && (rc = cli_out_matrix(&outs[1], cmd, P, c->out_format, NULL, "parent matrix (0-based; -1 or absent: none)")))
+  if (j->po)
+    rc = cli_out_matrix(&outs[1], cmd, j->P, c->out_format, NULL, "parent matrix (0-based; -1 or absent: none)");
+  return rc;
+}
+
+/* Min-plus through gsp_apsp. */
+static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pathq, gsp_index ps, gsp_index pd,
+                      const cli_map *map, cli_out *outs) {
+  apsp_job j;
+  memset(&j, 0, sizeof j);
+  j.ns = g->n;
+  int rc = job_options(c, cmd, g, pathq, ps, &j);
+  if (rc) goto done;
+  j.sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map->on);
+  bool gpu = false;
+  char dev[200] = "";
+  gsp_cuda_available(&gpu, dev, sizeof dev);
+  cli_say(c, "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read in %.3f s)\n", c->pos[0], g->n, g->nvals,
+          cli_type_name(g->type), g->seconds);
+  int threads = 0;
+  gsp_get_threads(&threads);
+  const char *wait = getenv("OMP_WAIT_POLICY");
+  cli_verbose(c, "device: %s; %d CPU thread%s (OMP_WAIT_POLICY=%s)\n", dev, threads, threads == 1 ? "" : "s",
+              wait ? wait : "default");
+  if ((rc = job_outputs(c, cmd, g, pathq, pd, outs, &j))) goto done;
+  cli_progress prog;
+  cli_progress_start(&prog, c, "computing");
+  if (prog.on) { /* the run in parts, a bar or lines */
+    j.oa.progress = cli_progress_update;
+    j.oa.progress_ctx = &prog;
+  }
+  const double t0 = cli_now();
+  gsp_info info = gsp_apsp(&j.D, j.want_paths ? &j.P : NULL, g->A, &j.o);
+  const double secs = cli_now() - t0;
+  cli_progress_end(&prog);
+  if (info < 0) {
+    rc = job_failed(cmd, c, g, info, &j);
     goto done;
+  }
+  job_report(c, g, secs, &j);
+  rc = job_results(c, cmd, g, pathq, ps, pd, map, outs, &j);
 done:
-  free(rows);
-  free(st.path_par);
-  free(st.conv);
-  gsp_matrix_free(&D);
-  gsp_matrix_free(&P);
-  free(src);
+  free(j.rows);
+  free(j.st.path_par);
+  free(j.st.conv);
+  gsp_matrix_free(&j.D);
+  gsp_matrix_free(&j.P);
+  free(j.src);
   return rc;
 }
 
