@@ -508,6 +508,22 @@ static int print_par_row(const cli_ctx *c, const cli_graph *g, const int64_t *pa
   return CLI_OK;
 }
 
+/* The graph line, and with -v the device, the CPU threads and their wait
+ * policy; whether a GPU is usable. */
+static bool say_graph(const cli_ctx *c, const cli_graph *g) {
+  bool gpu = false;
+  char dev[200] = "";
+  gsp_cuda_available(&gpu, dev, sizeof dev);
+  cli_say(c, "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read in %.3f s)\n", c->pos[0], g->n, g->nvals,
+          cli_type_name(g->type), g->seconds);
+  int threads = 0;
+  gsp_get_threads(&threads);
+  const char *wait = getenv("OMP_WAIT_POLICY");
+  cli_verbose(c, "device: %s; %d CPU thread%s (OMP_WAIT_POLICY=%s)\n", dev, threads, threads == 1 ? "" : "s",
+              wait ? wait : "default");
+  return gpu;
+}
+
 /* One min-plus run: its options, where its rows go, its result. */
 typedef struct {
   gsp_apsp_opts o;
@@ -729,16 +745,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
   int rc = job_options(c, cmd, g, pathq, ps, &j);
   if (rc) goto done;
   j.sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map->on);
-  bool gpu = false;
-  char dev[200] = "";
-  gsp_cuda_available(&gpu, dev, sizeof dev);
-  cli_say(c, "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read in %.3f s)\n", c->pos[0], g->n, g->nvals,
-          cli_type_name(g->type), g->seconds);
-  int threads = 0;
-  gsp_get_threads(&threads);
-  const char *wait = getenv("OMP_WAIT_POLICY");
-  cli_verbose(c, "device: %s; %d CPU thread%s (OMP_WAIT_POLICY=%s)\n", dev, threads, threads == 1 ? "" : "s",
-              wait ? wait : "default");
+  say_graph(c, g);
   if ((rc = job_outputs(c, cmd, g, pathq, pd, outs, &j))) goto done;
   cli_progress prog;
   cli_progress_start(&prog, c, "computing");
@@ -773,6 +780,85 @@ static void *warm_up(void *unused) {
   return NULL;
 }
 
+/* The closure on another semiring, with successors or M+: gsp_closure_ext
+ * on the graph in place, then its lines, paths and outputs. */
+static int closure_route(cli_ctx *c, const char *cmd, cli_graph *g, gsp_semiring s, const char *pathq, gsp_index ps,
+                         gsp_index pd, const cli_map *map, cli_out *outs) {
+  int rc = CLI_OK;
+  gsp_matrix succ = NULL;
+  const char *what = s == GSP_MIN_PLUS ? "distance" : "value";
+  if (cli_get(c, "algo") || cli_get(c, "sources") || cli_get(c, "cutoff") || cli_get(c, "parent-output") ||
+      cli_get(c, "parent-type")) {
+    fprintf(stderr,
+            "gsp %s: --algo, --sources, --cutoff, --parent-output and "
+            "--parent-type are for min-plus shortest paths (not with "
+            "--succ-output or --non-reflexive)\n",
+            cmd);
+    return CLI_USAGE;
+  }
+  bool sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map->on);
+  bool want_succ = pathq || sample || cli_get(c, "succ-output");
+  gsp_closure_opts co = {.non_reflexive = cli_get(c, "non-reflexive") != NULL, .backend = c->backend};
+  if (!device_options(c, cmd, &co.device_memory_cap, &co.gpus)) {
+    return CLI_USAGE;
+  }
+  const bool gpu = say_graph(c, g);
+  const char *where = c->backend == GSP_BACKEND_CPU    ? "cpu"
+                      : c->backend == GSP_BACKEND_CUDA ? "cuda"
+                      : gpu                            ? "auto: cuda"
+                                                       : "auto: cpu";
+  double t0 = cli_now();
+  gsp_info info = gsp_closure_ext(g->A, want_succ ? &succ : NULL, s, &co);
+  double secs = cli_now() - t0;
+  if (info < 0) {
+    return cli_fail_graph(cmd, "closure failed", info, g);
+  }
+  gsp_index reach = 0;
+  gsp_matrix_nvals(&reach, g->A);
+  double n3 = (double)g->n * (double)g->n * (double)g->n;
+  cli_say(c, "%s closure (%s%s): %.3f s, %.2f G relaxations/s (n^3 = %.3g)\n", cli_semiring_name(s), where,
+          want_succ ? ", with paths" : "", secs, secs > 0 ? n3 / secs * 1e-9 : 0.0, n3);
+  double all = (double)g->n * (double)g->n;
+  cli_say(c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
+          all > 0 ? 100.0 * (double)reach / all : 0.0);
+  if (pathq) {
+    rc = print_path(c, g, g->A, succ, ps, pd, "path", map, what);
+    if (rc) goto done;
+  }
+  gsp_index si, sj;
+  if (sample && !pathq && sample_pair(g->A, g, s, g->n, NULL, &si, &sj) &&
+      (rc = print_path(c, g, g->A, succ, si, sj,
+                       s == GSP_MIN_PLUS ? "sample path (the pair farthest apart)" : "sample path", map, what)))
+    goto done;
+  if (c->output) {
+    int64_t zero[1];
+    (void)gsp_semiring_identities(zero, NULL, s, g->type);
+    char note[128];
+    snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s), c->pos[0]);
+    if ((rc = cli_out_matrix(&outs[0], cmd, g->A, c->out_format, zero, note))) goto done;
+    cli_verbose(c, "wrote %s\n", c->output);
+  }
+  if ((rc = cli_out_matrix(&outs[2], cmd, succ, c->out_format, NULL, "successor matrix (0-based)"))) goto done;
+done:
+  gsp_matrix_free(&succ);
+  return rc;
+}
+
+/* --path SRC:DST into the vertices *ps and *pd; false (message printed)
+ * when malformed. */
+static bool parse_path(const char *cmd, const cli_graph *g, const char *pathq, gsp_index *ps, gsp_index *pd) {
+  char a[64], b[64];
+  const char *colon = strchr(pathq, ':');
+  if (!colon || (size_t)(colon - pathq) >= sizeof a || strlen(colon) >= sizeof b) {
+    fprintf(stderr, "gsp %s: --path: expected SRC:DST, got '%s'\n", cmd, pathq);
+    return false;
+  }
+  memcpy(a, pathq, (size_t)(colon - pathq));
+  a[colon - pathq] = '\0';
+  strcpy(b, colon + 1);
+  return cli_vertex(cmd, g, a, ps) && cli_vertex(cmd, g, b, pd);
+}
+
 static int run(cli_ctx *c, const char *cmd) {
   int rc;
   gsp_semiring s = GSP_MIN_PLUS;
@@ -796,7 +882,6 @@ static int run(cli_ctx *c, const char *cmd) {
   memset(outs, 0, sizeof outs);
   cli_graph g;
   memset(&g, 0, sizeof g);
-  gsp_matrix succ = NULL;
   cli_map map = {0};
   pthread_t warm;
   bool warming = c->backend != GSP_BACKEND_CPU && pthread_create(&warm, NULL, warm_up, NULL) == 0;
@@ -806,21 +891,9 @@ static int run(cli_ctx *c, const char *cmd) {
     goto done;
   gsp_index ps = 0, pd = 0;
   const char *pathq = cli_get(c, "path");
-  if (pathq) {
-    char a[64], b[64];
-    const char *colon = strchr(pathq, ':');
-    if (!colon || (size_t)(colon - pathq) >= sizeof a || strlen(colon) >= sizeof b) {
-      fprintf(stderr, "gsp %s: --path: expected SRC:DST, got '%s'\n", cmd, pathq);
-      rc = CLI_USAGE;
-      goto done;
-    }
-    memcpy(a, pathq, (size_t)(colon - pathq));
-    a[colon - pathq] = '\0';
-    strcpy(b, colon + 1);
-    if (!cli_vertex(cmd, &g, a, &ps) || !cli_vertex(cmd, &g, b, &pd)) {
-      rc = CLI_USAGE;
-      goto done;
-    }
+  if (pathq && !parse_path(cmd, &g, pathq, &ps, &pd)) {
+    rc = CLI_USAGE;
+    goto done;
   }
   if ((rc = cli_prepare(c, cmd, &g, s))) goto done;
   if (warming) { /* the computation's times leave the context's start out: it is a phase of its own */
@@ -838,7 +911,6 @@ static int run(cli_ctx *c, const char *cmd) {
     goto done;
   }
   if ((rc = cli_map_open(c, cmd, &g, &map))) goto done;
-  const char *what = s == GSP_MIN_PLUS ? "distance" : "value";
   /* min-plus shortest paths go through gsp_apsp; successors, M+ and the
    * other semirings through the closure */
   bool closure_only = s != GSP_MIN_PLUS || cli_get(c, "succ-output") || cli_get(c, "non-reflexive");
@@ -846,77 +918,11 @@ static int run(cli_ctx *c, const char *cmd) {
     rc = apsp_route(c, cmd, &g, pathq, ps, pd, &map, outs);
     goto done;
   }
-  if (cli_get(c, "algo") || cli_get(c, "sources") || cli_get(c, "cutoff") || cli_get(c, "parent-output") ||
-      cli_get(c, "parent-type")) {
-    fprintf(stderr,
-            "gsp %s: --algo, --sources, --cutoff, --parent-output and "
-            "--parent-type are for min-plus shortest paths (not with "
-            "--succ-output or --non-reflexive)\n",
-            cmd);
-    rc = CLI_USAGE;
-    goto done;
-  }
-  bool sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map.on);
-  bool want_succ = pathq || sample || cli_get(c, "succ-output");
-  gsp_closure_opts co = {.non_reflexive = cli_get(c, "non-reflexive") != NULL, .backend = c->backend};
-  if (!device_options(c, cmd, &co.device_memory_cap, &co.gpus)) {
-    rc = CLI_USAGE;
-    goto done;
-  }
-  bool gpu = false;
-  char dev[200] = "";
-  gsp_cuda_available(&gpu, dev, sizeof dev);
-  const char *where = c->backend == GSP_BACKEND_CPU    ? "cpu"
-                      : c->backend == GSP_BACKEND_CUDA ? "cuda"
-                      : gpu                            ? "auto: cuda"
-                                                       : "auto: cpu";
-  cli_say(c,
-          "graph: %s: %" PRIu64 " vertices, %" PRIu64 " arcs, %s (read "
-          "in %.3f s)\n",
-          c->pos[0], g.n, g.nvals, cli_type_name(g.type), g.seconds);
-  int threads = 0;
-  gsp_get_threads(&threads);
-  const char *wait = getenv("OMP_WAIT_POLICY");
-  cli_verbose(c, "device: %s; %d CPU thread%s (OMP_WAIT_POLICY=%s)\n", dev, threads, threads == 1 ? "" : "s",
-              wait ? wait : "default");
-  double t0 = cli_now();
-  gsp_info info = gsp_closure_ext(g.A, want_succ ? &succ : NULL, s, &co);
-  double secs = cli_now() - t0;
-  if (info < 0) {
-    rc = cli_fail_graph(cmd, "closure failed", info, &g);
-    goto done;
-  }
-  gsp_index reach = 0;
-  gsp_matrix_nvals(&reach, g.A);
-  double n3 = (double)g.n * (double)g.n * (double)g.n;
-  cli_say(c, "%s closure (%s%s): %.3f s, %.2f G relaxations/s (n^3 = %.3g)\n", cli_semiring_name(s), where,
-          want_succ ? ", with paths" : "", secs, secs > 0 ? n3 / secs * 1e-9 : 0.0, n3);
-  double all = (double)g.n * (double)g.n;
-  cli_say(c, "connected pairs: %" PRIu64 " of %.0f (%.1f%%)\n", reach, all,
-          all > 0 ? 100.0 * (double)reach / all : 0.0);
-  if (pathq) {
-    rc = print_path(c, &g, g.A, succ, ps, pd, "path", &map, what);
-    if (rc) goto done;
-  }
-  gsp_index si, sj;
-  if (sample && !pathq && sample_pair(g.A, &g, s, g.n, NULL, &si, &sj) &&
-      (rc = print_path(c, &g, g.A, succ, si, sj,
-                       s == GSP_MIN_PLUS ? "sample path (the pair farthest apart)" : "sample path", &map, what)))
-    goto done;
-  if (c->output) {
-    int64_t zero[1];
-    (void)gsp_semiring_identities(zero, NULL, s, g.type);
-    char note[128];
-    snprintf(note, sizeof note, "%s closure of %s", cli_semiring_name(s), c->pos[0]);
-    if ((rc = cli_out_matrix(&outs[0], cmd, g.A, c->out_format, zero, note))) goto done;
-    cli_verbose(c, "wrote %s\n", c->output);
-  }
-  if ((rc = cli_out_matrix(&outs[2], cmd, succ, c->out_format, NULL, "successor matrix (0-based)"))) goto done;
+  rc = closure_route(c, cmd, &g, s, pathq, ps, pd, &map, outs);
 done:
   if (warming) pthread_join(warm, NULL);
   for (int k = 0; k < 3; k++) cli_out_abort(&outs[k]); /* uncommitted: an error came first */
   cli_map_free(&map);
-  gsp_matrix_free(&succ);
   cli_graph_free(&g);
   return rc;
 }
