@@ -52,6 +52,12 @@
 #              fp32 min-plus closure kernel at n = 16384 (3 runs), single-source
 #              SSSP on R-MAT-21 (auto, 9 sources), all pairs of the random
 #              |V| = 65536 graph (msssp); one table in headline_<device>.txt
+#   python-vs-c  bench/bench_python_vs_c.py: each Python call beside the C
+#              user's call on the same input (bench_python_peer), the
+#              transitive closure with sparse output, the first call of a
+#              process, gsp.shortest_path beside `gsp apsp`; CPU, and the
+#              GPU where there is one (python_s / c_s / ratio; needs
+#              `import gsp` in $PYTHON, built from this tree)
 #   gpu-tests  the GPU test tiers (tests/CMakeLists.txt): ctest -L gpu-quick,
 #              then ctest -L gpu-long, both on the one GPU at once (TEST_JOBS,
 #              default 4; GPU_TIERS=gpu-quick runs the first alone), then a
@@ -88,7 +94,7 @@ suites=()
 for s in "$@"; do
   case "$s" in
   all) suites+=(closure sssp msssp apsp ops scale user-device gpu-tests) ;;
-  closure|sssp|msssp|apsp|ops|scale|cpu|user|user-device|python|star|headline|gpu-tests) suites+=("$s") ;;
+  closure|sssp|msssp|apsp|ops|scale|cpu|user|user-device|python|python-vs-c|star|headline|gpu-tests) suites+=("$s") ;;
   -h|--help) usage ;;
   *) echo "unknown suite '$s'"; usage ;;
   esac
@@ -123,6 +129,7 @@ for s in "${suites[@]}"; do
   cpu) targets+=(bench_closure_cpu bench_cpu_ceiling) ;;
   user) targets+=(bench_user_call bench_closure_gpu) ;;
   user-device) targets+=(bench_user_call bench_closure_gpu gsp_cli) ;;
+  python-vs-c) targets+=(bench_python_peer gsp_cli) ;;
   gpu-tests) targets+=(all) ;;
   esac
 done
@@ -328,6 +335,16 @@ run_python() {
     | tee "$OUT/python.log"
 }
 
+run_python-vs-c() {
+  "$PY" -c 'import gsp' || { echo "gsp is not importable by $PY (pip install . first)"; return 1; }
+  "$PY" bench/bench_python_vs_c.py --peer "$X/bench_python_peer" --cli "$B/gsp" --backend cpu \
+    ${PVC_CPU_ARGS:-} --out "$R/python_vs_c_cpu_$DEVICE.csv" 2>&1 | tee "$OUT/python_vs_c.log" || return 1
+  nvidia-smi -L > /dev/null 2>&1 || return 0
+  "$PY" bench/bench_python_vs_c.py --peer "$X/bench_python_peer" --cli "$B/gsp" --backend cuda \
+    --dense 4096,8192,16384 --sparse 16384 --tc 16384,30000 --first-n 4096 ${PVC_GPU_ARGS:-} \
+    --out "$R/python_vs_c_cuda_$DEVICE.csv" 2>&1 | tee -a "$OUT/python_vs_c.log"
+}
+
 run_user-device() {
   run_user || return 1
   local g rc=0
@@ -349,7 +366,7 @@ run_user-device() {
 
 run_headline() {
   {
-    echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u +%F)"
+    echo "commit ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo ?)}, $(date -u +%F)"
     for _ in 1 2 3; do
       timeout 120 "$X/bench_closure_gpu" --one fp32 16384 | grep -E '^  fp32 '
     done

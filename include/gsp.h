@@ -146,6 +146,14 @@ size_t gsp_type_size(gsp_type t);
  */
 typedef enum { GSP_MIN_PLUS = 0, GSP_MAX_PLUS, GSP_MAX_MIN, GSP_MIN_MAX, GSP_OR_AND, GSP_PLUS_TIMES } gsp_semiring;
 
+/* *zero = the zero of semiring s in type t (its add's identity: "no path",
+ * as the table above gives it) and *one = its one (the multiply's identity,
+ * the empty path), each gsp_type_size(t) bytes; either may be NULL.
+ * Errors: GSP_INVALID_VALUE (an unknown semiring or type),
+ * GSP_DOMAIN_MISMATCH (OR_AND with a type other than GSP_BOOL, or another
+ * semiring with GSP_BOOL). */
+gsp_info gsp_semiring_identities(void *zero, void *one, gsp_semiring s, gsp_type t);
+
 /* Binary operators for element-wise operations, accumulators and reduction
  * monoids. On GSP_BOOL, MIN/TIMES/LAND are "and", MAX/PLUS/LOR are "or"
  * (GraphBLAS semantics). Integer PLUS and TIMES wrap (two's complement). */
@@ -206,7 +214,9 @@ typedef enum { GSP_BACKEND_AUTO = 0, GSP_BACKEND_CPU, GSP_BACKEND_CUDA } gsp_bac
 gsp_info gsp_set_backend(gsp_backend b);
 gsp_info gsp_get_backend(gsp_backend *b);
 
-/* Number of CPU threads for OpenMP kernels; 0 = OpenMP's default. */
+/* Number of CPU threads for OpenMP kernels; 0 = the default: OpenMP's
+ * (OMP_NUM_THREADS, else the CPUs), capped at each call by the CPUs the
+ * process's affinity mask allows then (taskset, sched_setaffinity). */
 gsp_info gsp_set_threads(int nthreads);
 gsp_info gsp_get_threads(int *nthreads);
 
@@ -330,6 +340,14 @@ gsp_info gsp_matrix_export_csr(gsp_index *rowptr, gsp_index *colidx, void *value
 /* Zero-copy variant: hand A's CSR arrays to the caller (to be released with
  * free()) and free A (*A = NULL). */
 gsp_info gsp_matrix_unpack_csr(gsp_index **rowptr, gsp_index **colidx, void **values, gsp_index *nvals, gsp_matrix *A);
+
+/* As gsp_matrix_export_csr, with colidx of index_size bytes (4: int32,
+ * when ncols fits; 8: int64), in two calls: colidx == NULL counts
+ * (rowptr[nrows+1] filled, rowptr[nrows] = nvals), then arrays of that size
+ * are filled. Built in parallel from A's own storage (bit-packed rows of a
+ * bool closure included) without converting A. values may be NULL. */
+gsp_info gsp_matrix_export_csr_indexed(gsp_index *rowptr, void *colidx, size_t index_size, void *values,
+                                       const gsp_matrix A);
 
 /* New matrix from a dense row-major array of nrows*ncols values of type t.
  * Entries equal to *absent are left out (absent == NULL: all present). */

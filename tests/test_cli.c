@@ -409,7 +409,11 @@ Test(cli, apsp_algorithms_and_sources) {
   char reached[61];
   const char *algos[] = {"auto", "fw", "johnson"};
   for (int a = 0; a < 3; a++) {
-    cr_assert_eq(gsp("apsp -v --algo %s --sources 1,7,60 -o %s %s", algos[a], tmp("nd.mtx"), gp), 0, "%s", err);
+    /* with parents recorded, as the sample path once made every run do:
+     * the cost model's pick for auto is then Johnson's */
+    cr_assert_eq(gsp("apsp -v --algo %s --sources 1,7,60 -o %s --parent-output %s %s", algos[a], tmp("nd.mtx"),
+                     tmp("np.mtx"), gp),
+                 0, "%s", err);
     char want[64];
     snprintf(want, sizeof want, "algorithm: %s", a == 0 ? "johnson" : algos[a]);
     cr_expect(strstr(err, want) != NULL, "expected '%s' in %s", want, err);
@@ -473,4 +477,66 @@ Test(cli, apsp_algorithms_and_sources) {
   cr_expect_eq(gsp("apsp --semiring max-min --parent-type int32 %s", gp), 2);
   gsp_matrix_free(&C), gsp_matrix_free(&P), gsp_matrix_free(&P32), gsp_matrix_free(&P64);
   free_graph(&g);
+}
+
+/* The thread count follows the CPU affinity (taskset), and the program's
+ * OpenMP threads wait passively unless the user chose a policy. */
+Test(cli, threads_follow_affinity_and_wait_passively) {
+  if (sh("command -v taskset > /dev/null") != 0) cr_skip_test("taskset is not installed");
+  put(tmp("t.gr"), "p sp 3 2\na 1 2 1\na 2 3 1\n");
+  cr_assert_eq(sh("taskset -c 0 GSP apsp -v --no-sample %s", tmp("t.gr")), 0, "%s", err);
+  cr_expect(strstr(out, "; 1 CPU thread (") || strstr(err, "; 1 CPU thread ("), "%s%s", out, err);
+  cr_assert_eq(sh("env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT GSP apsp -v --no-sample %s", tmp("t.gr")), 0, "%s", err);
+  cr_expect(strstr(out, "(OMP_WAIT_POLICY=PASSIVE)") || strstr(err, "(OMP_WAIT_POLICY=PASSIVE)"), "%s%s", out, err);
+  cr_assert_eq(sh("OMP_WAIT_POLICY=active GSP apsp -v --no-sample %s", tmp("t.gr")), 0, "%s", err);
+  cr_expect(strstr(out, "(OMP_WAIT_POLICY=active)") || strstr(err, "(OMP_WAIT_POLICY=active)"), "%s%s", out, err);
+}
+
+/* The sample path comes from one single-source search after the run, not
+ * from the parents of every source: it is the path --path (the parents
+ * gsp_apsp records) prints for the same pair, and the run records no
+ * parents for it. */
+Test(cli, sample_path_is_the_path_from_parents) {
+  const char *g = "data/../../data/helsinki_drive.gr.gz";
+  cr_assert_eq(gsp("apsp -v %s", g), 0, "%s", err);
+  const char *line = strstr(out, "sample path (the pair farthest apart): ");
+  cr_assert(line, "%s", out);
+  long long s, d;
+  cr_assert_eq(sscanf(line, "sample path (the pair farthest apart): %lld -> %lld", &s, &d), 2, "%s", line);
+  char sample[1 << 14];
+  snprintf(sample, sizeof sample, "%s", strchr(line, ','));
+  cr_expect(strstr(out, ", with paths") == NULL, "the run recorded parents: %s", out);
+  cr_assert_eq(gsp("apsp -v --no-sample --path %lld:%lld %s", s, d, g), 0, "%s", err);
+  const char *p = strstr(out, "path: ");
+  cr_assert(p, "%s", out);
+  cr_expect_str_eq(strchr(p, ','), sample);
+}
+
+/* --progress: progress lines on stderr also when it is a pipe (a line per
+ * tenth); without it a pipe gets nothing. */
+Test(cli, progress_lines_when_stderr_is_a_pipe) {
+  cr_assert_eq(gsp("generate random --n 2000 --m 8000 --wmin 1 --wmax 100 --type int32 -o %s", tmp("p.gr")), 0, "%s",
+               err);
+  cr_assert_eq(gsp("apsp --algo msssp %s", tmp("p.gr")), 0, "%s", err);
+  cr_expect_eq(err[0], '\0', "stderr not empty without --progress: %s", err);
+  cr_assert_eq(gsp("apsp --algo msssp --progress %s", tmp("p.gr")), 0, "%s", err);
+  cr_expect(strstr(err, "reading: 100% ("), "%s", err);
+  cr_expect(strstr(err, "computing: 10% (") && strstr(err, "computing: 100% ("), "%s", err);
+  cr_expect(strchr(err, '\r') == NULL, "a bar (carriage returns) on a pipe: %s", err);
+}
+
+/* Integer distances in a .npy say "no path" with the type's maximum: the
+ * run says so, and the file holds exactly that value where there is none. */
+Test(cli, npy_integer_no_path_is_the_types_maximum_and_said) {
+  put(tmp("np.gr"), "p sp 3 1\na 1 2 5\n");
+  cr_assert_eq(gsp("apsp -t int32 -o %s %s", tmp("d.npy"), tmp("np.gr")), 0, "%s", err);
+  cr_expect(strstr(err, "no path is 2147483647 in ") && strstr(err, "(the type's maximum, not a weight)"), "%s", err);
+  gsp_matrix D = NULL;
+  GSP_OK(gsp_matrix_read(&D, tmp("d.npy"), NULL));
+  int32_t x[9], big = INT32_MAX;
+  GSP_OK(gsp_matrix_export_dense(x, &big, D));
+  cr_expect(x[1] == 5 && x[2] == INT32_MAX && x[3] == INT32_MAX, "%d %d %d", x[1], x[2], x[3]);
+  GSP_OK(gsp_matrix_free(&D));
+  cr_assert_eq(gsp("apsp -t fp64 -o %s %s", tmp("f.npy"), tmp("np.gr")), 0, "%s", err);
+  cr_expect(strstr(err, "no path is") == NULL, "float distances hold inf: %s", err);
 }

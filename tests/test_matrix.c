@@ -392,3 +392,71 @@ Test(errors, messages_are_per_thread_and_name_the_call) {
   cr_assert_eq(gsp_matrix_set_element(A, 0, 0, NULL), GSP_NULL_POINTER);
   gsp_matrix_free(&A);
 }
+
+/* gsp_matrix_export_csr_indexed gives gsp_matrix_export_csr's arrays from
+ * every storage (CSR, dense with absent entries, bits), in 4- and 8-byte
+ * indices, without changing the matrix's storage. */
+Test(matrix, export_csr_indexed_matches_export_csr_in_every_format) {
+  uint64_t s = 11;
+  for (int trial = 0; trial < 12; trial++) {
+    const gsp_index n = 1 + rng(&s) % 150, m = 1 + rng(&s) % 150, nt = rng(&s) % (n * m / 3 + 2);
+    const gsp_type t = trial % 2 ? GSP_BOOL : GSP_FP64;
+    gsp_index *I = malloc((nt + 1) * sizeof *I), *J = malloc((nt + 1) * sizeof *J);
+    double *X = malloc((nt + 1) * sizeof *X);
+    bool *XB = malloc(nt + 1);
+    for (gsp_index k = 0; k < nt; k++) I[k] = rng(&s) % n, J[k] = rng(&s) % m, X[k] = (double)k, XB[k] = true;
+    gsp_matrix A;
+    OK(gsp_matrix_new(&A, t, n, m));
+    OK(gsp_matrix_build(A, I, J, t == GSP_BOOL ? (void *)XB : (void *)X, nt, GSP_DUP_FIRST));
+    gsp_index nv;
+    OK(gsp_matrix_nvals(&nv, A));
+    const size_t ts = gsp_type_size(t);
+    gsp_index *rp = malloc((n + 1) * sizeof *rp), *ci = malloc((nv + 1) * sizeof *ci);
+    char *xv = malloc((nv + 1) * ts);
+    OK(gsp_matrix_export_csr(rp, ci, xv, A));
+    for (int f = 0; f < 3; f++) {
+      if (f == 1) OK(gsp__matrix_to_dense(A));
+      if (f == 2 && t == GSP_BOOL) OK(gsp__matrix_to_bits(A));
+      const int fmt = A->fmt;
+      for (size_t is = 4; is <= 8; is += 4) {
+        gsp_index *rp2 = malloc((n + 1) * sizeof *rp2);
+        char *ci2 = malloc((nv + 1) * is), *xv2 = malloc((nv + 1) * ts);
+        OK(gsp_matrix_export_csr_indexed(rp2, NULL, is, NULL, A));
+        cr_assert_eq(rp2[n], nv);
+        OK(gsp_matrix_export_csr_indexed(rp2, ci2, is, xv2, A));
+        cr_assert_eq(memcmp(rp, rp2, (n + 1) * sizeof *rp), 0);
+        for (gsp_index k = 0; k < nv; k++)
+          cr_assert_eq(is == 4 ? (gsp_index)((int32_t *)ci2)[k] : (gsp_index)((int64_t *)ci2)[k], ci[k]);
+        cr_assert_eq(memcmp(xv, xv2, nv * ts), 0);
+        cr_assert_eq(A->fmt, fmt); /* the matrix keeps its storage */
+        free(rp2), free(ci2), free(xv2);
+      }
+    }
+    cr_assert_eq(gsp_matrix_export_csr_indexed(rp, ci, 2, NULL, A), GSP_INVALID_VALUE);
+    cr_assert_eq(gsp_matrix_export_csr_indexed(NULL, ci, 8, NULL, A), GSP_NULL_POINTER);
+    gsp_matrix_free(&A);
+    free(I), free(J), free(X), free(XB), free(rp), free(ci), free(xv);
+  }
+}
+
+/* gsp_semiring_identities: the table of gsp.h, and the domain checks. */
+Test(matrix, semiring_identities_are_the_tables) {
+  float fz, fo;
+  OK(gsp_semiring_identities(&fz, &fo, GSP_MIN_PLUS, GSP_FP32));
+  cr_assert(isinf(fz) && fz > 0 && fo == 0.0f);
+  int32_t iz, io;
+  OK(gsp_semiring_identities(&iz, &io, GSP_MAX_MIN, GSP_INT32));
+  cr_assert(iz == INT32_MIN && io == INT32_MAX);
+  int64_t lz;
+  OK(gsp_semiring_identities(&lz, NULL, GSP_MAX_PLUS, GSP_INT64));
+  cr_assert_eq(lz, INT64_MIN);
+  double dz, dO;
+  OK(gsp_semiring_identities(&dz, &dO, GSP_PLUS_TIMES, GSP_FP64));
+  cr_assert(dz == 0.0 && dO == 1.0);
+  bool bz = true, bo = false;
+  OK(gsp_semiring_identities(&bz, &bo, GSP_OR_AND, GSP_BOOL));
+  cr_assert(!bz && bo);
+  cr_assert_eq(gsp_semiring_identities(&fz, NULL, GSP_OR_AND, GSP_FP32), GSP_DOMAIN_MISMATCH);
+  cr_assert_eq(gsp_semiring_identities(&bz, NULL, GSP_MIN_PLUS, GSP_BOOL), GSP_DOMAIN_MISMATCH);
+  cr_assert_eq(gsp_semiring_identities(&fz, NULL, (gsp_semiring)99, GSP_FP32), GSP_INVALID_VALUE);
+}

@@ -12,8 +12,30 @@ a GPU result stays on the GPU as a ``DeviceArray`` for CuPy or PyTorch
     >>> D, P = gsp.shortest_path(A, return_predecessors=True)
 """
 
-from . import _core
-from ._errors import GspError, NegativeCycleError
+import os as _os
+
+
+def _load_core():
+    """Import the extension with OpenMP's threads waiting passively at
+    barriers unless the user chose (OMP_WAIT_POLICY or GOMP_SPINCOUNT set):
+    a spinning thread takes a core from the thread a barrier waits for when
+    other processes (joblib workers, another job) share the cores. libgomp
+    reads the policy when it loads, which is here unless another module
+    loaded it first; the process environment is left as it was."""
+    if "OMP_WAIT_POLICY" in _os.environ or "GOMP_SPINCOUNT" in _os.environ:
+        from . import _core
+        return _core
+    _os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    try:
+        from . import _core
+    finally:
+        del _os.environ["OMP_WAIT_POLICY"]
+    return _core
+
+
+_core = _load_core()
+
+from ._errors import GspError, NegativeCycleError  # noqa: E402
 
 _core._set_exceptions(GspError, NegativeCycleError)
 

@@ -142,60 +142,55 @@ def transitive_closure(G, reflexive=False, *, format="auto", backend="auto"):
     """
     if reflexive not in (True, False, None):
         raise ValueError("reflexive must be True, False or None")
-    R = closure(G, "or_and", reflexive=bool(reflexive), backend=backend, dtype=np.bool_, null_value=0.0,
-                weight=None)
-    last_run["method"] = "transitive_closure"
-    # NetworkX keeps the graph's own self-loops and adds none with reflexive
-    # None, and with False on an undirected graph (its edge search never
-    # walks an edge back to where it started)
-    if reflexive is None or (reflexive is False and _is_networkx(G) and not G.is_directed()):
-        spec, n = graph_spec(G, np.bool_, False, 0.0, None)
-        loops = np.zeros(n, dtype=bool)
-        if spec[0] == "csr":
-            rows = np.repeat(np.arange(n), np.diff(spec[2]))
-            loops[rows[np.asarray(spec[3]) == rows]] = True
-        else:
-            loops = np.isfinite(np.diag(spec[2])) & (np.diag(spec[2]) != 0)
-        np.fill_diagonal(R, loops)
     if format == "auto":
         format = "networkx" if _is_networkx(G) else "sparse" if _is_sparse(G) else "dense"
+    if format not in ("dense", "sparse", "networkx"):
+        raise ValueError("format must be 'auto', 'dense', 'sparse' or 'networkx'")
+    spec, n = graph_spec(G, np.bool_, False, 0.0, None)
+    # NetworkX keeps the graph's own self-loops and adds none with reflexive
+    # None, and with False on an undirected graph (its edge search never
+    # walks an edge back to where it started): M+ holds every self-loop
+    # (a loop is a cycle), so the library removes the other (u, u)
+    loops = None
+    if reflexive is None or (reflexive is False and _is_networkx(G) and not G.is_directed()):
+        loops = np.zeros(n, dtype=bool)
+        rows = np.repeat(np.arange(n), np.diff(spec[2]))
+        loops[rows[np.asarray(spec[3]) == rows]] = True
+    args = (spec, 0, _SEMIRING["or_and"], bool(reflexive), _backend(backend), loops)
     if format == "dense":
-        return R
-    if format == "sparse":
-        return _bool_csr(R)
-    if format == "networkx":
-        return _closure_graph(G, R)
-    raise ValueError("format must be 'auto', 'dense', 'sparse' or 'networkx'")
+        R = np.empty((n, n), dtype=np.bool_)
+        _core.closure(*args[:5], R, False, loops)
+    else:
+        R = _csr_array(n, *_core.closure_csr(*args, np.empty))
+    last_run.clear()
+    last_run.update(method="transitive_closure", semiring="or_and", backend=_resolved_backend(backend))
+    return _closure_graph(G, R) if format == "networkx" else R
 
 
-def _bool_csr(R):
-    """R as a scipy csr_array of bool, its arrays built in C (no dense-to-COO pass)."""
+def _csr_array(n, indptr, indices, data):
+    """A scipy csr_array adopting the library's arrays (indices already in
+    scipy's index type; only indptr, n + 1 items, is narrowed to it)."""
     import scipy.sparse as sp
-    n = R.shape[0]
-    indptr = np.empty(n + 1, dtype=np.int64)
-    nnz = _core.bool_csr(R, indptr, None)
-    # scipy's own choice of index type: int32 where every index fits
-    itype = np.int32 if max(nnz, n) < 2**31 else np.int64
-    indices = np.empty(nnz, dtype=itype)
-    _core.bool_csr(R, indptr, indices)
-    out = sp.csr_array((np.ones(nnz, dtype=bool), indices, indptr.astype(itype, copy=False)), shape=(n, n))
+    out = sp.csr_array((data, indices, indptr.astype(indices.dtype, copy=False)), shape=(n, n), copy=False)
     out.has_sorted_indices = True
     return out
 
 
 def _closure_graph(G, R):
     """networkx.transitive_closure's graph: a copy of G (its class, graph,
-    node and edge attributes) with an edge (u, v) added wherever R has one
-    and G has none; a DiGraph over 0..n-1 for a matrix input."""
+    node and edge attributes) with an edge (u, v) added wherever the CSR
+    closure R has one and G has none; a DiGraph over 0..n-1 for a matrix
+    input."""
     import networkx as nx
+    n = R.shape[0]
     if _is_networkx(G):
         H, nodes = G.copy(), list(G)
     else:
-        nodes = list(range(R.shape[0]))
+        nodes = list(range(n))
         H = nx.DiGraph()
         H.add_nodes_from(nodes)
-    r, c = np.nonzero(R)
-    H.add_edges_from((nodes[i], nodes[j]) for i, j in zip(r.tolist(), c.tolist()) if not H.has_edge(nodes[i], nodes[j]))
+    r = np.repeat(np.arange(n), np.diff(R.indptr)).tolist()
+    H.add_edges_from((nodes[i], nodes[j]) for i, j in zip(r, R.indices.tolist()) if not H.has_edge(nodes[i], nodes[j]))
     return H
 
 

@@ -104,6 +104,10 @@ static gsp_type type_of(int code) {
 
 /* ---- graphs ------------------------------------------------------------- */
 
+static void release(Py_buffer *v) {
+  if (v->obj) PyBuffer_Release(v);
+}
+
 /* Index array (int32 or int64 items) copied into a new malloc()ed gsp_index
  * array: the one copy the library's 64-bit indices need. */
 static gsp_index *index_copy(const Py_buffer *v) {
@@ -119,6 +123,170 @@ static gsp_index *index_copy(const Py_buffer *v) {
   return out;
 }
 
+/* The CSR graph ("csr", n, indptr, indices, data, typecode): the index
+ * arrays copied to 64 bits, the values copied; the matrix owns the copies. */
+static gsp_matrix csr_graph(PyObject *spec, Py_ssize_t n) {
+  gsp_matrix A = NULL;
+  const gsp_type t = type_of((int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 5)));
+  const Py_ssize_t ts = (Py_ssize_t)gsp_type_size(t);
+  Py_buffer vp = {0}, vi = {0}, vx = {0};
+  if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), &vp, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0 ||
+      PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 3), &vi, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0 ||
+      PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 4), &vx, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+    goto done;
+  const Py_ssize_t nnz = vi.itemsize ? vi.len / vi.itemsize : 0;
+  if ((vp.itemsize != 4 && vp.itemsize != 8) || (vi.itemsize != 4 && vi.itemsize != 8) ||
+      vp.len != (n + 1) * vp.itemsize || vx.itemsize != ts || vx.len != nnz * ts) {
+    PyErr_SetString(PyExc_ValueError, "gsp._core: CSR arrays of inconsistent sizes or types");
+    goto done;
+  }
+  gsp_index *rp = index_copy(&vp), *ci = index_copy(&vi);
+  void *x = malloc((size_t)(nnz > 0 ? nnz : 1) * (size_t)ts);
+  if (!rp || !ci || !x) {
+    free(rp), free(ci), free(x);
+    PyErr_NoMemory();
+    goto done;
+  }
+  memcpy(x, vx.buf, (size_t)nnz * (size_t)ts);
+  gsp_info info;
+  Py_BEGIN_ALLOW_THREADS info = gsp_matrix_pack_csr(&A, t, (gsp_index)n, (gsp_index)n, &rp, &ci, &x);
+  Py_END_ALLOW_THREADS free(rp), free(ci), free(x); /* NULL on success: the matrix owns them */
+  if (info != GSP_SUCCESS) raise_info(info, NULL);
+done:
+  release(&vp), release(&vi), release(&vx);
+  return A;
+}
+
+/* How scipy reads one dense value: null_value (when has_null), NaN and
+ * +-inf are non-edges. */
+typedef struct {
+  int has_null, undirected; /* undirected as for make_graph */
+  double null_value;
+  int nt; /* threads */
+} dense_read;
+
+/* One pass over the n^2 source values s (type S) into d (type T): non-edges
+ * to +inf (the absent value), float64 to float32 refusing overflow and
+ * underflow (the first such cell, row-major, into *bad), and when
+ * undirected the chosen one of both directions, read in tiles of both
+ * triangles at once. Parallel over rows (tile rows when undirected). */
+#define GSP_PY_DENSE(NAME, S, T)                                                                                  \
+  static inline T NAME##_one(S a, const dense_read *r, size_t k, size_t *bad) {                                   \
+    if (isnan(a) || isinf(a) || (r->has_null && (double)a == r->null_value)) return (T)INFINITY;                  \
+    const T c = (T)a;                                                                                             \
+    if (sizeof(T) < sizeof(S) && (isinf(c) || (a != 0 && fabs((double)c) < FLT_MIN)) && k < *bad) *bad = k;       \
+    return c;                                                                                                     \
+  }                                                                                                               \
+  static size_t NAME(const S *s, T *d, size_t n, const dense_read *r) {                                           \
+    size_t bad = (size_t)-1;                                                                                      \
+    const T inf = (T)INFINITY;                                                                                    \
+    if (!r->undirected) {                                                                                         \
+      _Pragma("omp parallel for num_threads(r->nt) schedule(static) reduction(min : bad) if (r->nt > 1)") for (   \
+          size_t i = 0; i < n; i++) for (size_t j = 0; j < n; j++) d[i * n + j] =                                 \
+          NAME##_one(s[i * n + j], r, i * n + j, &bad);                                                           \
+      return bad;                                                                                                 \
+    }                                                                                                             \
+    const size_t B = 64, nb = (n + B - 1) / B;                                                                    \
+    _Pragma("omp parallel for num_threads(r->nt) schedule(dynamic, 1) reduction(min : bad) if (r->nt > 1)") for ( \
+        size_t ti = 0; ti < nb; ti++) for (size_t tj = ti; tj < nb;                                               \
+                                           tj++) for (size_t i = ti * B; i < (ti + 1) * B && i < n;               \
+                                                      i++) for (size_t j = ti == tj ? i : tj * B;                 \
+                                                                j < (tj + 1) * B && j < n; j++) {                 \
+      const T a = NAME##_one(s[i * n + j], r, i * n + j, &bad), b = NAME##_one(s[j * n + i], r, j * n + i, &bad); \
+      d[i * n + j] = d[j * n + i] = a == inf ? b : b == inf ? a : (r->undirected == 2) == (b > a) ? b : a;        \
+    }                                                                                                             \
+    return bad;                                                                                                   \
+  }
+GSP_PY_DENSE(dense_dd, double, double)
+GSP_PY_DENSE(dense_fd, float, double)
+GSP_PY_DENSE(dense_df, double, float)
+GSP_PY_DENSE(dense_ff, float, float)
+#undef GSP_PY_DENSE
+
+/* The dense graph ("dense", n, values, typecode, null_value): float32 or
+ * float64 values read as scipy reads them, converted to the type and made
+ * undirected in the one parallel pass above, then packed (the library takes
+ * the converted array without another copy). */
+static gsp_matrix dense_graph(PyObject *spec, Py_ssize_t n, int undirected) {
+  gsp_matrix A = NULL;
+  const int tc = (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 3));
+  PyObject *nv = PyTuple_GET_ITEM(spec, 4);
+  int threads = 1;
+  gsp_get_threads(&threads);
+  const size_t cells = (size_t)n * (size_t)n;
+  dense_read r = {.has_null = nv != Py_None, .undirected = undirected, .nt = cells < ((size_t)1 << 18) ? 1 : threads};
+  r.null_value = r.has_null ? PyFloat_AsDouble(nv) : 0.0;
+  if (PyErr_Occurred()) return NULL;
+  if (tc != 'f' && tc != 'd') {
+    PyErr_SetString(PyExc_ValueError, "gsp._core: dense graphs are float32 or float64");
+    return NULL;
+  }
+  const gsp_type t = type_of(tc);
+  Py_buffer v;
+  if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+  if ((v.itemsize != 4 && v.itemsize != 8) || v.len != (Py_ssize_t)(cells * (size_t)v.itemsize)) {
+    PyErr_SetString(PyExc_ValueError, "gsp._core: dense graph: n x n float32 or float64 values expected");
+    PyBuffer_Release(&v);
+    return NULL;
+  }
+  void *x = malloc((cells > 0 ? cells : 1) * gsp_type_size(t));
+  if (!x) {
+    PyBuffer_Release(&v);
+    PyErr_NoMemory();
+    return NULL;
+  }
+  size_t bad;
+  gsp_info info = GSP_SUCCESS;
+  Py_BEGIN_ALLOW_THREADS if (t == GSP_FP32) {
+    const float inf = INFINITY;
+    bad = v.itemsize == 8 ? dense_df(v.buf, x, (size_t)n, &r) : dense_ff(v.buf, x, (size_t)n, &r);
+    if (bad == (size_t)-1) info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
+  }
+  else {
+    const double inf = INFINITY;
+    bad = v.itemsize == 8 ? dense_dd(v.buf, x, (size_t)n, &r) : dense_fd(v.buf, x, (size_t)n, &r);
+    info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
+  }
+  Py_END_ALLOW_THREADS free(x); /* NULL once packed */
+  if (bad != (size_t)-1) {
+    const double a = ((const double *)v.buf)[bad];
+    char msg[160];
+    snprintf(msg, sizeof msg, "weight %.17g at (%zu, %zu) %s float32", a, bad / (size_t)n, bad % (size_t)n,
+             fabs(a) > 1 ? "overflows" : "underflows");
+    PyErr_SetString(PyExc_ValueError, msg);
+  } else if (info != GSP_SUCCESS) {
+    raise_info(info, NULL);
+  }
+  PyBuffer_Release(&v);
+  return A;
+}
+
+/* A with both directions of every arc: where both exist, the lighter
+ * (undirected == 1) or the heavier (2); OR for bool. Frees A. */
+static gsp_matrix symmetrized(gsp_matrix A, int undirected) {
+  gsp_matrix T = NULL, U = NULL;
+  gsp_type t;
+  gsp_index n = 0;
+  gsp_matrix_type(&t, A);
+  gsp_matrix_nrows(&n, A);
+  gsp_info info;
+  Py_BEGIN_ALLOW_THREADS info = gsp_matrix_transpose(&T, A);
+  if (info == GSP_SUCCESS) info = gsp_matrix_new(&U, t, n, n);
+  if (info == GSP_SUCCESS)
+    info = gsp_matrix_ewise_add(U, NULL, GSP_NOOP,
+                                t == GSP_BOOL     ? GSP_LOR
+                                : undirected == 2 ? GSP_MAX
+                                                  : GSP_MIN,
+                                A, T, NULL);
+  Py_END_ALLOW_THREADS gsp_matrix_free(&T);
+  gsp_matrix_free(&A);
+  if (info != GSP_SUCCESS) {
+    gsp_matrix_free(&U);
+    raise_info(info, NULL);
+  }
+  return U;
+}
+
 /* The graph as a gsp matrix. spec is one of
  *   ("csr", n, indptr, indices, data, typecode)   data: items of the type
  *   ("dense", n, values, typecode, null_value)     float32/float64 only
@@ -129,167 +297,24 @@ static gsp_index *index_copy(const Py_buffer *v) {
  * (undirected == 2: the add of the max semirings). Returns NULL with an
  * exception set on error. */
 static gsp_matrix make_graph(PyObject *spec, int undirected) {
-  const char *kind = NULL;
-  Py_ssize_t n = 0;
-  gsp_matrix A = NULL;
-  gsp_info info = GSP_SUCCESS;
   if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) < 4) {
     PyErr_SetString(PyExc_TypeError, "gsp._core: bad graph spec");
     return NULL;
   }
-  kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 0));
+  const char *kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 0));
   if (!kind) return NULL;
-  n = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 1));
+  const Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 1));
   if (n < 0) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "gsp._core: negative vertex count");
     return NULL;
   }
-  if (strcmp(kind, "csr") == 0 && PyTuple_GET_SIZE(spec) == 6) {
-    const int tc = (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 5));
-    const gsp_type t = type_of(tc);
-    const Py_ssize_t ts = (Py_ssize_t)gsp_type_size(t);
-    Py_buffer vp, vi, vx;
-    if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), &vp, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
-    if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 3), &vi, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-      PyBuffer_Release(&vp);
-      return NULL;
-    }
-    if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 4), &vx, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-      PyBuffer_Release(&vp);
-      PyBuffer_Release(&vi);
-      return NULL;
-    }
-    const Py_ssize_t nnz = vi.itemsize ? vi.len / vi.itemsize : 0;
-    if ((vp.itemsize != 4 && vp.itemsize != 8) || (vi.itemsize != 4 && vi.itemsize != 8) ||
-        vp.len != (n + 1) * vp.itemsize || vx.itemsize != ts || vx.len != nnz * ts) {
-      PyErr_SetString(PyExc_ValueError, "gsp._core: CSR arrays of inconsistent sizes or types");
-      goto csr_done;
-    }
-    gsp_index *rp = index_copy(&vp), *ci = index_copy(&vi);
-    void *x = malloc((size_t)(nnz > 0 ? nnz : 1) * (size_t)ts);
-    if (!rp || !ci || !x) {
-      free(rp), free(ci), free(x);
-      PyErr_NoMemory();
-      goto csr_done;
-    }
-    memcpy(x, vx.buf, (size_t)nnz * (size_t)ts);
-    Py_BEGIN_ALLOW_THREADS info = gsp_matrix_pack_csr(&A, t, (gsp_index)n, (gsp_index)n, &rp, &ci, &x);
-    Py_END_ALLOW_THREADS free(rp), free(ci), free(x); /* NULL on success: the matrix owns them */
-    if (info != GSP_SUCCESS) raise_info(info, NULL);
-  csr_done:
-    PyBuffer_Release(&vp);
-    PyBuffer_Release(&vi);
-    PyBuffer_Release(&vx);
-    if (!A) return NULL;
-  } else if (strcmp(kind, "dense") == 0 && PyTuple_GET_SIZE(spec) == 5) {
-    const int tc = (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 3));
-    PyObject *nv = PyTuple_GET_ITEM(spec, 4);
-    const int has_null = nv != Py_None;
-    const double null_value = has_null ? PyFloat_AsDouble(nv) : 0.0;
-    if (PyErr_Occurred()) return NULL;
-    if (tc != 'f' && tc != 'd') {
-      PyErr_SetString(PyExc_ValueError, "gsp._core: dense graphs are float32 or float64");
-      return NULL;
-    }
-    const gsp_type t = type_of(tc);
-    const size_t ts = gsp_type_size(t), cells = (size_t)n * (size_t)n;
-    /* the values: float64 or float32, converted to the type here, in the
-     * same pass that reads the non-edges (no numpy pass over n^2 values) */
-    Py_buffer v;
-    if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
-    if ((v.itemsize != 4 && v.itemsize != 8) || v.len != (Py_ssize_t)(cells * (size_t)v.itemsize)) {
-      PyErr_SetString(PyExc_ValueError, "gsp._core: dense graph: n x n float32 or float64 values expected");
-      PyBuffer_Release(&v);
-      return NULL;
-    }
-    void *x = malloc((cells > 0 ? cells : 1) * ts);
-    if (!x) {
-      PyBuffer_Release(&v);
-      PyErr_NoMemory();
-      return NULL;
-    }
-    size_t bad = (size_t)-1; /* first arc the type cannot hold (float64 to float32: overflow, underflow) */
-                             /* one pass: non-edges to +inf (the absent value), then the lighter of
-     * both directions when undirected */
-#define GSP_PY_DENSE(S, T)                                                                                            \
-  do {                                                                                                                \
-    const S *s = v.buf;                                                                                               \
-    T *d = x;                                                                                                         \
-    const T inf = (T)INFINITY;                                                                                        \
-    for (size_t k = 0; k < cells; k++) {                                                                              \
-      const S a = s[k];                                                                                               \
-      if (isnan(a) || isinf(a) || (has_null && (double)a == null_value)) {                                            \
-        d[k] = inf;                                                                                                   \
-        continue;                                                                                                     \
-      }                                                                                                               \
-      const T c = (T)a;                                                                                               \
-      if (sizeof(T) < sizeof(S) && (isinf(c) || (a != 0 && fabs((double)c) < FLT_MIN)) && bad == (size_t)-1) bad = k; \
-      d[k] = c;                                                                                                       \
-    }                                                                                                                 \
-    if (undirected)                                                                                                   \
-      for (Py_ssize_t i = 0; i < n; i++)                                                                              \
-        for (Py_ssize_t j = i + 1; j < n; j++) {                                                                      \
-          T *a = d + (size_t)i * (size_t)n + (size_t)j, *b = d + (size_t)j * (size_t)n + (size_t)i;                   \
-          const T m = *a == inf ? *b : *b == inf ? *a : (undirected == 2) == (*b > *a) ? *b : *a;                     \
-          *a = *b = m;                                                                                                \
-        }                                                                                                             \
-  } while (0)
-    Py_BEGIN_ALLOW_THREADS if (t == GSP_FP32) {
-      const float inf = INFINITY;
-      if (v.itemsize == 8) GSP_PY_DENSE(double, float);
-      else GSP_PY_DENSE(float, float);
-      if (bad == (size_t)-1) info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
-    }
-    else {
-      const double inf = INFINITY;
-      if (v.itemsize == 8) GSP_PY_DENSE(double, double);
-      else GSP_PY_DENSE(float, double);
-      info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
-    }
-    Py_END_ALLOW_THREADS
-#undef GSP_PY_DENSE
-        free(x);
-    if (bad != (size_t)-1) {
-      const double a = ((const double *)v.buf)[bad];
-      char msg[160];
-      snprintf(msg, sizeof msg, "weight %.17g at (%zu, %zu) %s float32", a, bad / (size_t)n, bad % (size_t)n,
-               fabs(a) > 1 ? "overflows" : "underflows");
-      PyErr_SetString(PyExc_ValueError, msg);
-      PyBuffer_Release(&v);
-      return NULL;
-    }
-    PyBuffer_Release(&v);
-    if (info != GSP_SUCCESS) {
-      raise_info(info, NULL);
-      return NULL;
-    }
-    return A; /* undirected already applied */
-  } else {
+  if (strcmp(kind, "dense") == 0 && PyTuple_GET_SIZE(spec) == 5) return dense_graph(spec, n, undirected);
+  if (strcmp(kind, "csr") != 0 || PyTuple_GET_SIZE(spec) != 6) {
     PyErr_SetString(PyExc_TypeError, "gsp._core: bad graph spec");
     return NULL;
   }
-  if (undirected) {
-    gsp_matrix T = NULL, U = NULL;
-    gsp_type t;
-    gsp_matrix_type(&t, A);
-    Py_BEGIN_ALLOW_THREADS info = gsp_matrix_transpose(&T, A);
-    if (info == GSP_SUCCESS) info = gsp_matrix_new(&U, t, (gsp_index)n, (gsp_index)n);
-    if (info == GSP_SUCCESS)
-      info = gsp_matrix_ewise_add(U, NULL, GSP_NOOP,
-                                  t == GSP_BOOL     ? GSP_LOR
-                                  : undirected == 2 ? GSP_MAX
-                                                    : GSP_MIN,
-                                  A, T, NULL);
-    Py_END_ALLOW_THREADS gsp_matrix_free(&T);
-    gsp_matrix_free(&A);
-    if (info != GSP_SUCCESS) {
-      gsp_matrix_free(&U);
-      raise_info(info, NULL);
-      return NULL;
-    }
-    A = U;
-  }
-  return A;
+  gsp_matrix A = csr_graph(spec, n);
+  return A && undirected ? symmetrized(A, undirected) : A;
 }
 
 /* Sources: None or a buffer of int64. */
@@ -306,10 +331,6 @@ static int get_sources(PyObject *o, Py_buffer *v, const gsp_index **src, gsp_ind
   return 0;
 }
 
-static void release(Py_buffer *v) {
-  if (v->obj) PyBuffer_Release(v);
-}
-
 /* ---- row callback --------------------------------------------------------- */
 
 typedef struct {
@@ -319,6 +340,7 @@ typedef struct {
   int32_t *pred;        /* ns x n scipy predecessors, or NULL */
   const gsp_index *src; /* sources (NULL: 0..n-1) */
   gsp_index n;
+  int threads; /* for the predecessor pass */
 } rows_ctx;
 
 /* Distances are computed straight into the result (gsp_apsp_advanced's
@@ -329,13 +351,16 @@ static int on_rows(void *vctx, gsp_index first, gsp_index nrows, const void *dis
   const gsp_index n = c->n;
   char *at = c->dist + (size_t)first * n * c->ds;
   if ((const void *)at != dist) memcpy(at, dist, (size_t)nrows * n * c->ds);
-  if (c->pred && parent)
+  if (c->pred && parent) {
+    const int nt = (size_t)nrows * n < ((size_t)1 << 18) ? 1 : c->threads;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (gsp_index r = 0; r < nrows; r++) {
       const gsp_index s = c->src ? c->src[first + r] : first + r;
       int32_t *pd = c->pred + (size_t)(first + r) * n;
       const int64_t *ps = parent + (size_t)r * n;
       for (gsp_index v = 0; v < n; v++) pd[v] = (ps[v] < 0 || v == s) ? -9999 : (int32_t)ps[v];
     }
+  }
   /* a KeyboardInterrupt stops the computation between blocks */
   PyEval_RestoreThread(c->ts);
   const int stop = PyErr_CheckSignals();
@@ -542,59 +567,6 @@ static PyObject *py_negative_cycle(PyObject *self, PyObject *args) {
   return ret;
 }
 
-/* bool_csr(R, indptr, indices): the CSR structure of an n x n bool matrix R.
- * indices None: count only (indptr, n + 1 int64, filled; returns nnz). Else
- * indices (nnz items of 4 or 8 bytes) is filled with the columns, row by
- * row in order: arrays scipy.sparse.csr_array adopts as they are. */
-static PyObject *py_bool_csr(PyObject *self, PyObject *args) {
-  PyObject *oR, *op, *oi;
-  if (!PyArg_ParseTuple(args, "OOO", &oR, &op, &oi)) return NULL;
-  Py_buffer vr = {0}, vp = {0}, vi = {0};
-  PyObject *ret = NULL;
-  if (get_buffer(op, &vp, 8, -1, true, "indptr") < 0) goto done;
-  const size_t n = (size_t)(vp.len / 8) - 1;
-  if (get_buffer(oR, &vr, 1, (Py_ssize_t)(n * n), false, "matrix") < 0) goto done;
-  if (oi != Py_None && PyObject_GetBuffer(oi, &vi, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) goto done;
-  const unsigned char *R = vr.buf;
-  int64_t *rp = vp.buf;
-  int ok = 1;
-  Py_BEGIN_ALLOW_THREADS if (oi == Py_None) {
-    rp[0] = 0;
-    for (size_t i = 0; i < n; i++) {
-      const unsigned char *row = R + i * n;
-      int64_t c = 0;
-      for (size_t j = 0; j < n; j++) c += row[j] != 0;
-      rp[i + 1] = rp[i] + c;
-    }
-  }
-  else if ((size_t)vi.len != (size_t)rp[n] * (size_t)vi.itemsize || (vi.itemsize != 4 && vi.itemsize != 8)) {
-    ok = 0;
-  }
-  else {
-    for (size_t i = 0; i < n; i++) {
-      const unsigned char *row = R + i * n;
-      int64_t at = rp[i];
-      if (vi.itemsize == 4) {
-        int32_t *ci = vi.buf;
-        for (size_t j = 0; j < n; j++)
-          if (row[j]) ci[at++] = (int32_t)j;
-      } else {
-        int64_t *ci = vi.buf;
-        for (size_t j = 0; j < n; j++)
-          if (row[j]) ci[at++] = (int64_t)j;
-      }
-    }
-  }
-  Py_END_ALLOW_THREADS if (!ok) {
-    PyErr_SetString(PyExc_ValueError, "gsp._core: bool_csr: indices of the counted size expected");
-    goto done;
-  }
-  ret = PyLong_FromLongLong(n ? rp[n] : 0);
-done:
-  release(&vr), release(&vp), release(&vi);
-  return ret;
-}
-
 /* has_negative(values, null_value): whether a dense float32/float64 graph
  * has an arc below zero (NaN, +-inf and null_value are non-edges): one C
  * pass instead of numpy's several. */
@@ -673,6 +645,7 @@ static PyObject *py_apsp(PyObject *self, PyObject *args) {
   oa.rows_out = vd.buf;
   gsp_info info = GSP_SUCCESS;
   rows_ctx c = {.dist = vd.buf, .ds = gsp_type_size(t), .pred = opred != Py_None ? vp.buf : NULL, .src = src, .n = n};
+  gsp_get_threads(&c.threads);
   c.ts = PyEval_SaveThread();
   if (info == GSP_SUCCESS && n > 0 && ns > 0) {
     gsp_matrix dd = NULL, pp = NULL;
@@ -830,16 +803,70 @@ done:
   return ret;
 }
 
-/* closure(spec, undirected, semiring, reflexive, backend, out, absent)
- * (undirected: 0, 1 or 2 as for make_graph):
- * the Kleene closure written densely to out (n x n items of the graph's
- * type; absent: the value for "no path", a float or a bool). */
-static PyObject *py_closure(PyObject *self, PyObject *args) {
-  PyObject *spec, *oout, *oabs;
-  int undirected, semiring, reflexive, backend;
-  if (!PyArg_ParseTuple(args, "OiipiOO", &spec, &undirected, &semiring, &reflexive, &backend, &oout, &oabs))
-    return NULL;
+/* The closure of the graph of spec (undirected: 0, 1 or 2 as for
+ * make_graph) on the backend; loops (n bytes, or None): the diagonal keeps
+ * (i, i) only where loops[i] (a bool closure's bits: O(1) a vertex).
+ * NULL with an exception set on error. */
+static gsp_matrix closure_of(PyObject *spec, int undirected, int semiring, int reflexive, int backend,
+                             PyObject *oloops) {
   gsp_matrix A = make_graph(spec, undirected);
+  if (!A) return NULL;
+  gsp_index n = 0;
+  gsp_matrix_nrows(&n, A);
+  Py_buffer vl = {0};
+  if (oloops != Py_None && get_buffer(oloops, &vl, 1, (Py_ssize_t)n, false, "loops") < 0) {
+    gsp_matrix_free(&A);
+    return NULL;
+  }
+  gsp_closure_opts co;
+  memset(&co, 0, sizeof co);
+  co.non_reflexive = !reflexive;
+  co.backend = (gsp_backend)backend;
+  gsp_info info;
+  Py_BEGIN_ALLOW_THREADS info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
+  for (gsp_index i = 0; info == GSP_SUCCESS && vl.obj && i < n; i++)
+    if (!((const char *)vl.buf)[i]) info = gsp_matrix_remove_element(A, i, i);
+  Py_END_ALLOW_THREADS release(&vl);
+  if (info != GSP_SUCCESS) {
+    raise_info(info, A);
+    gsp_matrix_free(&A);
+    return NULL;
+  }
+  return A;
+}
+
+/* One value of type t from a Python number (a bool for GSP_BOOL). */
+static int scalar_of(void *out, gsp_type t, PyObject *o) {
+  switch (t) {
+  case GSP_BOOL:
+    *(bool *)out = PyObject_IsTrue(o) == 1;
+    break;
+  case GSP_INT32:
+    *(int32_t *)out = (int32_t)PyLong_AsLong(o);
+    break;
+  case GSP_INT64:
+    *(int64_t *)out = (int64_t)PyLong_AsLongLong(o);
+    break;
+  case GSP_FP32:
+    *(float *)out = (float)PyFloat_AsDouble(o);
+    break;
+  default:
+    *(double *)out = PyFloat_AsDouble(o);
+    break;
+  }
+  return PyErr_Occurred() ? -1 : 0;
+}
+
+/* closure(spec, undirected, semiring, reflexive, backend, out, absent, loops):
+ * the Kleene closure written densely to out (n x n items of the graph's
+ * type; absent: the value for "no path", a float or a bool); loops as for
+ * closure_of. */
+static PyObject *py_closure(PyObject *self, PyObject *args) {
+  PyObject *spec, *oout, *oabs, *oloops = Py_None;
+  int undirected, semiring, reflexive, backend;
+  if (!PyArg_ParseTuple(args, "OiipiOO|O", &spec, &undirected, &semiring, &reflexive, &backend, &oout, &oabs, &oloops))
+    return NULL;
+  gsp_matrix A = closure_of(spec, undirected, semiring, reflexive, backend, oloops);
   if (!A) return NULL;
   PyObject *ret = NULL;
   gsp_index n = 0;
@@ -847,39 +874,11 @@ static PyObject *py_closure(PyObject *self, PyObject *args) {
   gsp_matrix_nrows(&n, A);
   gsp_matrix_type(&t, A);
   Py_buffer vo = {0};
-  union {
-    bool b;
-    int32_t i;
-    int64_t l;
-    float f;
-    double d;
-  } absent;
-  switch (t) {
-  case GSP_BOOL:
-    absent.b = PyObject_IsTrue(oabs) == 1;
-    break;
-  case GSP_INT32:
-    absent.i = (int32_t)PyLong_AsLong(oabs);
-    break;
-  case GSP_INT64:
-    absent.l = (int64_t)PyLong_AsLongLong(oabs);
-    break;
-  case GSP_FP32:
-    absent.f = (float)PyFloat_AsDouble(oabs);
-    break;
-  default:
-    absent.d = PyFloat_AsDouble(oabs);
-    break;
-  }
-  if (PyErr_Occurred()) goto done;
+  int64_t absent[1];
+  if (scalar_of(absent, t, oabs) < 0) goto done;
   if (get_buffer(oout, &vo, (Py_ssize_t)gsp_type_size(t), (Py_ssize_t)(n * n), true, "closure") < 0) goto done;
-  gsp_closure_opts co;
-  memset(&co, 0, sizeof co);
-  co.non_reflexive = !reflexive;
-  co.backend = (gsp_backend)backend;
   gsp_info info;
-  Py_BEGIN_ALLOW_THREADS info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
-  if (info == GSP_SUCCESS) info = gsp_matrix_export_dense(vo.buf, &absent, A);
+  Py_BEGIN_ALLOW_THREADS info = gsp_matrix_export_dense(vo.buf, absent, A);
   Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) {
     raise_info(info, A);
     goto done;
@@ -888,6 +887,62 @@ static PyObject *py_closure(PyObject *self, PyObject *args) {
   ret = Py_NewRef(Py_None);
 done:
   release(&vo);
+  gsp_matrix_free(&A);
+  return ret;
+}
+
+/* A new array from alloc(count, dtype name), and its writable buffer. */
+static PyObject *alloc_array(PyObject *alloc, Py_ssize_t count, const char *dtype, Py_ssize_t itemsize, Py_buffer *v) {
+  PyObject *a = PyObject_CallFunction(alloc, "ns", count, dtype);
+  if (a && get_buffer(a, v, itemsize, count, true, dtype) < 0) Py_CLEAR(a);
+  return a;
+}
+
+/* closure_csr(spec, undirected, semiring, reflexive, backend, loops, alloc)
+ * -> (indptr, indices, data): the closure's CSR arrays, built by the library
+ * from the closure's own storage (bits for or_and) into arrays from
+ * alloc(count, dtype) (numpy.empty): indices int32 where every index and
+ * the entry count fit (scipy keeps them as they are), else int64; indptr
+ * int64; data of the graph's type. */
+static PyObject *py_closure_csr(PyObject *self, PyObject *args) {
+  PyObject *spec, *oloops, *alloc;
+  int undirected, semiring, reflexive, backend;
+  if (!PyArg_ParseTuple(args, "OiipiOO", &spec, &undirected, &semiring, &reflexive, &backend, &oloops, &alloc))
+    return NULL;
+  gsp_matrix A = closure_of(spec, undirected, semiring, reflexive, backend, oloops);
+  if (!A) return NULL;
+  static const char *const dtype_name[] = {[GSP_BOOL] = "bool",
+                                           [GSP_INT32] = "int32",
+                                           [GSP_INT64] = "int64",
+                                           [GSP_FP32] = "float32",
+                                           [GSP_FP64] = "float64"};
+  PyObject *ret = NULL, *ap = NULL, *ai = NULL, *ax = NULL;
+  Py_buffer vp = {0}, vi = {0}, vx = {0};
+  gsp_index n = 0, nnz = 0;
+  gsp_type t;
+  gsp_matrix_nrows(&n, A);
+  gsp_matrix_type(&t, A);
+  gsp_info info;
+  if (!(ap = alloc_array(alloc, (Py_ssize_t)n + 1, "int64", 8, &vp))) goto done;
+  Py_BEGIN_ALLOW_THREADS info = gsp_matrix_export_csr_indexed(vp.buf, NULL, 8, NULL, A);
+  Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) {
+    raise_info(info, A);
+    goto done;
+  }
+  nnz = ((gsp_index *)vp.buf)[n];
+  const size_t is = (nnz < ((gsp_index)1 << 31) && n < ((gsp_index)1 << 31)) ? 4 : 8;
+  if (!(ai = alloc_array(alloc, (Py_ssize_t)nnz, is == 4 ? "int32" : "int64", (Py_ssize_t)is, &vi)) ||
+      !(ax = alloc_array(alloc, (Py_ssize_t)nnz, dtype_name[t], (Py_ssize_t)gsp_type_size(t), &vx)))
+    goto done;
+  Py_BEGIN_ALLOW_THREADS info = gsp_matrix_export_csr_indexed(vp.buf, vi.buf, is, vx.buf, A);
+  Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) {
+    raise_info(info, A);
+    goto done;
+  }
+  ret = PyTuple_Pack(3, ap, ai, ax);
+done:
+  release(&vp), release(&vi), release(&vx);
+  Py_XDECREF(ap), Py_XDECREF(ai), Py_XDECREF(ax);
   gsp_matrix_free(&A);
   return ret;
 }
@@ -1286,11 +1341,11 @@ static PyMethodDef methods[] = {
     {"bellman_ford", py_bellman_ford, METH_VARARGS, "gsp_bellman_ford once per source"},
     {"nearest", py_nearest, METH_VARARGS, "gsp_nearest_source"},
     {"has_negative", py_has_negative, METH_VARARGS, "whether a dense graph has a negative arc"},
-    {"bool_csr", py_bool_csr, METH_VARARGS, "CSR arrays of a dense bool matrix"},
     {"negative_cycle", py_negative_cycle, METH_VARARGS, "gsp_negative_cycle: a list of vertices or None"},
     {"tree_csr", py_tree_csr, METH_VARARGS, "reconstruct_path's tree as CSR arrays"},
     {"dijkstra_limited", py_dijkstra_limited, METH_VARARGS, "scipy's dijkstra on negative weights"},
     {"closure", py_closure, METH_VARARGS, "gsp_closure_ext, exported densely"},
+    {"closure_csr", py_closure_csr, METH_VARARGS, "gsp_closure_ext, exported as CSR arrays"},
     {"closure_device", py_closure_device, METH_VARARGS, "gsp_closure_ext on the GPU, left on the device"},
     {"cuda_available", py_cuda_available, METH_NOARGS, "(available, description, device count)"},
     {"set_threads", py_set_threads, METH_VARARGS, "gsp_set_threads"},

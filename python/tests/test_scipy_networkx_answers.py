@@ -265,6 +265,25 @@ def test_sparse_transitive_closure_is_scipys_csr_of_the_dense_one(n):
     np.testing.assert_array_equal(S.indptr, R.indptr)
 
 
+@pytest.mark.parametrize("reflexive", [True, False, None])
+def test_sparse_transitive_closure_from_the_bits_has_the_dense_ones_diagonal(reflexive):
+    # self-loops on some vertices, cycles through others: the diagonal of
+    # each reflexive mode, built by the library from the closure's bits
+    A = sp.random_array((200, 200), density=0.006, rng=np.random.default_rng(5), format="lil")
+    for v in (3, 50, 199):
+        A[v, v] = 1.0
+    A = A.tocsr()
+    S = gsp.transitive_closure(A, reflexive=reflexive, format="sparse")
+    R = gsp.transitive_closure(A, reflexive=reflexive, format="dense")
+    assert S.indices.dtype == np.int32 and S.has_canonical_format
+    np.testing.assert_array_equal(S.toarray(), R)
+    if reflexive is None:
+        assert set(np.flatnonzero(R.diagonal())) == {3, 50, 199}
+    G = nx.from_scipy_sparse_array(A, create_using=nx.DiGraph)
+    ref = nx.transitive_closure(G, reflexive=reflexive)
+    assert set(gsp.transitive_closure(G, reflexive=reflexive).edges) == set(ref.edges)
+
+
 def test_shortest_path_blocks_method_d_on_negative_weights_is_dijkstras():
     A = _neg_graph()
     with warnings.catch_warnings():

@@ -382,6 +382,9 @@ gsp_info gsp__device_declined(const char *fn);
 /* Backend selection for one call: returns the backend to try. */
 gsp_backend gsp__backend_for(gsp_backend requested);
 int gsp__threads(void);
+/* OpenMP's default thread count capped by the process's CPU affinity now
+ * (src/core/threads.c): gsp__threads() where gsp_set_threads gave none. */
+int gsp__default_threads(void);
 /* GSP_GPUS (src/core/settings.c, read at each call): 0 when unset, -1 when
  * not a positive count (then gsp__setting_gpus_text() is its text). */
 long gsp__setting_gpus(void);

@@ -159,7 +159,7 @@ gsp_info gsp_get_threads(int *nthreads) {
 
 int gsp__threads(void) {
   int t = atomic_load(&g_threads);
-  return t > 0 ? t : omp_get_max_threads();
+  return t > 0 ? t : gsp__default_threads();
 }
 
 void gsp__team(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx) {

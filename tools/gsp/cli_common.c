@@ -107,7 +107,9 @@ int cli_setup(const cli_ctx *c, const char *cmd) {
 }
 
 void cli_progress_start(cli_progress *p, const cli_ctx *c, const char *label) {
-  p->on = c->verbosity >= 1 && isatty(STDERR_FILENO);
+  const bool tty = isatty(STDERR_FILENO);
+  p->on = c->verbosity >= 1 && (tty || c->progress);
+  p->lines = !tty;
   p->label = label;
   p->last = -1;
   p->start = cli_now();
@@ -119,6 +121,13 @@ void cli_progress_update(double fraction, void *ctx) {
   if (fraction < 0) fraction = 0;
   if (fraction > 1) fraction = 1;
   int pct = (int)(fraction * 100);
+  if (p->lines) { /* a pipe or a file: a line at each tenth */
+    if (pct / 10 == p->last / 10 && p->last >= 0) return;
+    p->last = pct;
+    fprintf(stderr, "%s: %d%% (%.1f s)\n", p->label, pct / 10 * 10, cli_now() - p->start);
+    fflush(stderr);
+    return;
+  }
   if (pct == p->last) return;
   p->last = pct;
   char bar[31];
@@ -130,7 +139,7 @@ void cli_progress_update(double fraction, void *ctx) {
 }
 
 void cli_progress_end(cli_progress *p) {
-  if (p->on && p->last >= 0) fprintf(stderr, "\r\033[K");
+  if (p->on && !p->lines && p->last >= 0) fprintf(stderr, "\r\033[K");
   p->on = false;
 }
 

@@ -14,6 +14,7 @@ const cli_opt cli_common_opts[] = {
     {"threads", 0, OPT_VALUE, "N  CPU threads (default: OpenMP's choice)"},
     {"quiet", 'q', OPT_FLAG, "   print only results and errors"},
     {"verbose", 'v', OPT_FLAG, "   print details (timings, sizes, choices)"},
+    {"progress", 0, OPT_FLAG, "   report progress on stderr also when it is not a terminal (a line per 10%)"},
     {"help", 'h', OPT_FLAG, "   show this help"},
     {NULL, 0, OPT_FLAG, NULL}};
 
@@ -74,6 +75,8 @@ static int apply_common(cli_ctx *c, const char *cmd, const char *name, const cha
     c->verbosity = 0;
   } else if (!strcmp(name, "verbose")) {
     c->verbosity = 2;
+  } else if (!strcmp(name, "progress")) {
+    c->progress = true;
   } else if (!strcmp(name, "help")) {
     c->help = true;
   } else if (!strcmp(name, "input-format")) {

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gsp_internal.h" /* gsp__semiring_zero, gsp__semiring_one */
 
 static const char synopsis[] = "gsp check [options] GRAPH";
 static const char description[] = "Cross-check gsp against SuiteSparse:GraphBLAS on GRAPH: gsp computes the "
@@ -99,7 +98,7 @@ static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add, g
   GrB_Index nv = 0, prev = (GrB_Index)-1;
   size_t ts = gsp_type_size(t);
   char one[8];
-  gsp__semiring_one(one, s, t); /* the empty path */
+  (void)gsp_semiring_identities(NULL, one, s, t); /* the empty path */
   if ((info = GrB_Vector_new(&d, grb_type(t), n)) != GrB_SUCCESS) return info;
   /* the source's entry, the semiring's one, set through a type that holds
    * it exactly (GraphBLAS casts it to d's type) */
@@ -141,188 +140,214 @@ static GrB_Info reference_row(GrB_Matrix G, GrB_Semiring sr, GrB_BinaryOp add, g
   return info;
 }
 
-static int run(cli_ctx *c, const char *cmd) {
-  int rc;
-  gsp_semiring s = GSP_MIN_PLUS;
-  if (c->semiring_name && !cli_semiring(cmd, c->semiring_name, &s)) return CLI_USAGE;
-  int64_t k_src = 16, seed = 1, limit = 4096;
-  double tol = -1;
-  const char *v;
-  if ((v = cli_get(c, "sources")) && !cli_int(cmd, "sources", v, 0, INT32_MAX, &k_src)) return CLI_USAGE;
-  if ((v = cli_get(c, "seed")) && !cli_int(cmd, "seed", v, 0, INT64_MAX, &seed)) return CLI_USAGE;
-  if ((v = cli_get(c, "apsp-limit")) && !cli_int(cmd, "apsp-limit", v, 0, 1 << 20, &limit)) return CLI_USAGE;
-  if ((v = cli_get(c, "tolerance")) && !cli_double(cmd, "tolerance", v, &tol)) return CLI_USAGE;
+/* One check: the graph, gsp's rows and the reference's, and the tally. */
+typedef struct {
   cli_graph g;
-  if ((rc = cli_start(c, cmd, NULL, NULL, &g))) return rc;
-  if ((rc = cli_prepare(c, cmd, &g, s))) {
-    cli_graph_free(&g);
-    return rc;
-  }
-  gsp_index n = g.n, m = g.nvals;
-  gsp_type t = g.type;
-  size_t ts = gsp_type_size(t);
-  if (tol < 0) tol = t == GSP_FP32 ? 1e-5 : t == GSP_FP64 ? 1e-9 : 0;
-  GrB_Semiring sr;
-  GrB_BinaryOp add;
-  if (!grb_semiring(s, t, &sr, &add)) {
-    fprintf(stderr, "gsp %s: no GraphBLAS semiring for %s on %s\n", cmd, cli_semiring_name(s), cli_type_name(t));
-    cli_graph_free(&g);
-    return CLI_USAGE;
-  }
-  bool full = (int64_t)n <= limit;
-  if (!full && s != GSP_MIN_PLUS) {
-    fprintf(stderr,
-            "gsp %s: %" PRIu64 " vertices exceed --apsp-limit %lld; "
-            "only min-plus can be checked row by row\n",
-            cmd, n, (long long)limit);
-    cli_graph_free(&g);
-    return CLI_USAGE;
-  }
-  GrB_init(GrB_NONBLOCKING);
-  GrB_Matrix G = NULL;
-  gsp_matrix M = NULL;
-  gsp_vector dv = NULL;
+  gsp_semiring s;
+  gsp_type t;
+  size_t ts;
+  gsp_index n;
+  double tol;
+  char zero[8];       /* the semiring's zero: "no path" */
+  GrB_Matrix G;       /* the graph for GraphBLAS */
+  void *dense;        /* gsp's closure, n x n (full check) */
+  gsp_index *sources; /* the source rows, shuffled */
+  gsp_index bad, compared;
+  double maxrel;
+} check_run;
+
+/* The graph as a GraphBLAS matrix (parallel arcs: the lighter; bool: or). */
+static int grb_graph(const char *cmd, check_run *r) {
+  const gsp_index n = r->n, m = r->g.nvals;
   gsp_index *rp = malloc((n + 1) * sizeof *rp), *ci = malloc((m + 1) * sizeof *ci);
   GrB_Index *gi = malloc((m + 1) * sizeof *gi), *gj = malloc((m + 1) * sizeof *gj);
-  GrB_Index *I = malloc((n + 1) * sizeof *I);
-  void *x = malloc((m + 1) * ts), *X = malloc((n + 1) * ts);
-  void *ref = malloc((n + 1) * ts), *mine = malloc((n + 1) * ts);
-  bool *rpres = malloc(n + 1), *mpres = malloc(n + 1);
-  void *dense = NULL;
-  gsp_index *sources = malloc(((size_t)n + 1) * sizeof *sources);
+  void *x = malloc((m + 1) * r->ts);
+  int rc = CLI_OK;
   gsp_info info;
-  if (!rp || !ci || !gi || !gj || !I || !x || !X || !ref || !mine || !rpres || !mpres || !sources) {
+  if (!rp || !ci || !gi || !gj || !x) {
     rc = CLI_FAILURE;
-    goto done;
-  }
-  if ((info = gsp_matrix_export_csr(rp, ci, x, g.A)) < 0) {
+  } else if ((info = gsp_matrix_export_csr(rp, ci, x, r->g.A)) < 0) {
     rc = cli_fail(cmd, "export", info);
-    goto done;
+  } else {
+    for (gsp_index i = 0; i < n; i++)
+      for (gsp_index k = rp[i]; k < rp[i + 1]; k++) gi[k] = i, gj[k] = ci[k];
+    const gsp_type t = r->t;
+    GrB_Info gr = GrB_Matrix_new(&r->G, grb_type(t), n, n);
+    if (gr == GrB_SUCCESS)
+      gr = t == GSP_BOOL    ? GrB_Matrix_build_BOOL(r->G, gi, gj, x, m, GrB_LOR)
+           : t == GSP_INT32 ? GrB_Matrix_build_INT32(r->G, gi, gj, x, m, GrB_MIN_INT32)
+           : t == GSP_INT64 ? GrB_Matrix_build_INT64(r->G, gi, gj, x, m, GrB_MIN_INT64)
+           : t == GSP_FP32  ? GrB_Matrix_build_FP32(r->G, gi, gj, x, m, GrB_MIN_FP32)
+                            : GrB_Matrix_build_FP64(r->G, gi, gj, x, m, GrB_MIN_FP64);
+    if (gr != GrB_SUCCESS) {
+      fprintf(stderr, "gsp %s: GraphBLAS error %d building the matrix\n", cmd, (int)gr);
+      rc = CLI_FAILURE;
+    }
   }
-  for (gsp_index i = 0; i < n; i++)
-    for (gsp_index k = rp[i]; k < rp[i + 1]; k++) gi[k] = i, gj[k] = ci[k];
-  GrB_Info gr = GrB_Matrix_new(&G, grb_type(t), n, n);
-  if (gr == GrB_SUCCESS)
-    gr = t == GSP_BOOL    ? GrB_Matrix_build_BOOL(G, gi, gj, x, m, GrB_LOR)
-         : t == GSP_INT32 ? GrB_Matrix_build_INT32(G, gi, gj, x, m, GrB_MIN_INT32)
-         : t == GSP_INT64 ? GrB_Matrix_build_INT64(G, gi, gj, x, m, GrB_MIN_INT64)
-         : t == GSP_FP32  ? GrB_Matrix_build_FP32(G, gi, gj, x, m, GrB_MIN_FP32)
-                          : GrB_Matrix_build_FP64(G, gi, gj, x, m, GrB_MIN_FP64);
-  if (gr != GrB_SUCCESS) {
-    fprintf(stderr, "gsp %s: GraphBLAS error %d building the matrix\n", cmd, (int)gr);
-    rc = CLI_FAILURE;
-    goto done;
-  }
-  /* sources: all, or k distinct ones from a seeded shuffle */
-  for (gsp_index i = 0; i < n; i++) sources[i] = i;
+  free(rp), free(ci), free(gi), free(gj), free(x);
+  return rc;
+}
+
+/* The vertices in a seeded shuffle (the first k are the rows checked). */
+static gsp_index *shuffled(gsp_index n, int64_t seed) {
+  gsp_index *v = malloc(((size_t)n + 1) * sizeof *v);
+  if (!v) return NULL;
+  for (gsp_index i = 0; i < n; i++) v[i] = i;
   uint64_t st = (uint64_t)seed * 0x9e3779b97f4a7c15ULL + 1;
   for (gsp_index i = n; i > 1; i--) {
     st ^= st << 13, st ^= st >> 7, st ^= st << 17;
-    gsp_index j = st % i, tmp = sources[i - 1];
-    sources[i - 1] = sources[j];
-    sources[j] = tmp;
+    gsp_index j = st % i, tmp = v[i - 1];
+    v[i - 1] = v[j];
+    v[j] = tmp;
   }
-  gsp_index ks = k_src == 0 || (gsp_index)k_src > n ? n : (gsp_index)k_src;
-  char zero[8];
-  gsp__semiring_zero(zero, s, t);
-  double t0 = cli_now();
-  if (full) {
-    gsp_closure_opts co = {.backend = c->backend};
-    if ((info = gsp_matrix_dup(&M, g.A)) < 0 || (info = gsp_closure_ext(M, NULL, s, &co)) < 0) {
-      rc = cli_fail(cmd, "gsp closure failed", info);
-      goto done;
+  return v;
+}
+
+/* gsp's whole closure, densely into r->dense. */
+static int gsp_full(const cli_ctx *c, const char *cmd, check_run *r) {
+  gsp_matrix M = NULL;
+  gsp_closure_opts co = {.backend = c->backend};
+  gsp_info info;
+  int rc = CLI_OK;
+  if ((info = gsp_matrix_dup(&M, r->g.A)) < 0 || (info = gsp_closure_ext(M, NULL, r->s, &co)) < 0)
+    rc = cli_fail(cmd, "gsp closure failed", info);
+  else if (!(r->dense = malloc((size_t)r->n * r->n * r->ts + 1))) rc = CLI_FAILURE;
+  else if ((info = gsp_matrix_export_dense(r->dense, r->zero, M)) < 0) rc = cli_fail(cmd, "export", info);
+  gsp_matrix_free(&M);
+  return rc;
+}
+
+/* Row src: gsp's (mine) against GraphBLAS's (ref, present where rpres),
+ * mismatches counted and the first ten printed. */
+static void compare_row(check_run *r, gsp_index src, const void *mine, const void *ref, const bool *rpres,
+                        cli_progress *prog) {
+  const size_t ts = r->ts;
+  for (gsp_index j = 0; j < r->n; j++) {
+    bool mp = memcmp((const char *)mine + j * ts, r->zero, ts) != 0;
+    bool rpz = rpres[j] && memcmp((const char *)ref + j * ts, r->zero, ts) != 0;
+    double a = mp ? cli_value_at(r->t, mine, j) : 0, b = rpz ? cli_value_at(r->t, ref, j) : 0;
+    bool ok = mp == rpz;
+    if (ok && mp && a != b) {
+      const double rel = fabs(a - b) / fmax(fabs(a), fabs(b));
+      ok = rel <= r->tol;
+      if (rel > r->maxrel) r->maxrel = rel;
     }
-    dense = malloc((size_t)n * n * ts + 1);
-    if (!dense) {
-      rc = CLI_FAILURE;
-      goto done;
-    }
-    if ((info = gsp_matrix_export_dense(dense, zero, M)) < 0) {
-      rc = cli_fail(cmd, "export", info);
-      goto done;
+    r->compared++;
+    if (!ok && r->bad++ < 10) {
+      if (r->bad == 1) cli_progress_end(prog);
+      fprintf(stderr, "mismatch at (%lld, %lld): gsp %s%.17g, GraphBLAS %s%.17g\n", cli_id(&r->g, src),
+              cli_id(&r->g, j), mp ? "" : "no path ", mp ? a : 0.0, rpz ? "" : "no path ", rpz ? b : 0.0);
     }
   }
-  double tgsp = cli_now() - t0, tref = 0;
-  gsp_index bad = 0, compared = 0;
-  double maxrel = 0;
+}
+
+/* The options; CLI_USAGE (message printed) when one is malformed. */
+static int check_options(cli_ctx *c, const char *cmd, check_run *r, int64_t *k_src, int64_t *seed, int64_t *limit) {
+  const char *v;
+  if (c->semiring_name && !cli_semiring(cmd, c->semiring_name, &r->s)) return CLI_USAGE;
+  if ((v = cli_get(c, "sources")) && !cli_int(cmd, "sources", v, 0, INT32_MAX, k_src)) return CLI_USAGE;
+  if ((v = cli_get(c, "seed")) && !cli_int(cmd, "seed", v, 0, INT64_MAX, seed)) return CLI_USAGE;
+  if ((v = cli_get(c, "apsp-limit")) && !cli_int(cmd, "apsp-limit", v, 0, 1 << 20, limit)) return CLI_USAGE;
+  if ((v = cli_get(c, "tolerance")) && !cli_double(cmd, "tolerance", v, &r->tol)) return CLI_USAGE;
+  return CLI_OK;
+}
+
+/* Every checked row: gsp's (from the closure, or one search), GraphBLAS's,
+ * compared. */
+static int check_rows(cli_ctx *c, const char *cmd, check_run *r, GrB_Semiring sr, GrB_BinaryOp add, bool full,
+                      gsp_index ks, double *tgsp, double *tref) {
+  const gsp_index n = r->n;
+  GrB_Index *I = malloc((n + 1) * sizeof *I);
+  void *X = malloc((n + 1) * r->ts), *ref = malloc((n + 1) * r->ts), *mine = malloc((n + 1) * r->ts);
+  bool *rpres = malloc(n + 1);
+  gsp_vector dv = NULL;
+  int rc = I && X && ref && mine && rpres ? CLI_OK : CLI_FAILURE;
   cli_progress prog;
   cli_progress_start(&prog, c, "checking");
-  for (gsp_index q = 0; q < ks; q++) {
-    gsp_index src = sources[q];
-    if (full) {
-      memcpy(mine, (char *)dense + (size_t)src * n * ts, n * ts);
-    } else {
-      double t1 = cli_now();
-      if ((info = cli_sssp(&dv, g.A, src, NULL, NULL)) < 0 || (info = gsp_vector_export_dense(mine, zero, dv)) < 0) {
-        cli_progress_end(&prog);
-        rc = cli_fail(cmd, "gsp sssp failed", info);
-        goto done;
-      }
-      gsp_vector_free(&dv);
-      tgsp += cli_now() - t1;
-    }
+  for (gsp_index q = 0; q < ks && rc == CLI_OK; q++) {
+    const gsp_index src = r->sources[q];
     double t1 = cli_now();
-    gr = reference_row(G, sr, add, t, s, n, src, rpres, ref, I, X);
-    tref += cli_now() - t1;
+    gsp_info info = GSP_SUCCESS;
+    if (full) memcpy(mine, (char *)r->dense + (size_t)src * n * r->ts, n * r->ts);
+    else if ((info = cli_sssp(&dv, r->g.A, src, NULL, NULL)) >= 0) info = gsp_vector_export_dense(mine, r->zero, dv);
+    gsp_vector_free(&dv);
+    if (!full) *tgsp += cli_now() - t1;
+    if (info < 0) {
+      cli_progress_end(&prog);
+      rc = cli_fail(cmd, "gsp sssp failed", info);
+      break;
+    }
+    t1 = cli_now();
+    GrB_Info gr = reference_row(r->G, sr, add, r->t, r->s, n, src, rpres, ref, I, X);
+    *tref += cli_now() - t1;
     if (gr != GrB_SUCCESS) {
       cli_progress_end(&prog);
       fprintf(stderr, "gsp %s: GraphBLAS error %d\n", cmd, (int)gr);
       rc = CLI_FAILURE;
-      goto done;
+      break;
     }
-    for (gsp_index j = 0; j < n; j++) {
-      bool mp = memcmp((char *)mine + j * ts, zero, ts) != 0;
-      bool rpz = rpres[j] && memcmp((char *)ref + j * ts, zero, ts) != 0;
-      double a = mp ? cli_value_at(t, mine, j) : 0, b = rpz ? cli_value_at(t, ref, j) : 0;
-      double rel = 0;
-      bool ok = mp == rpz;
-      if (ok && mp && a != b) {
-        rel = fabs(a - b) / fmax(fabs(a), fabs(b));
-        ok = rel <= tol;
-        if (rel > maxrel) maxrel = rel;
-      }
-      compared++;
-      if (!ok && bad++ < 10) {
-        if (bad == 1) cli_progress_end(&prog);
-        fprintf(stderr,
-                "mismatch at (%lld, %lld): gsp %s%.17g, GraphBLAS "
-                "%s%.17g\n",
-                cli_id(&g, src), cli_id(&g, j), mp ? "" : "no path ", mp ? a : 0.0, rpz ? "" : "no path ",
-                rpz ? b : 0.0);
-      }
-    }
+    compare_row(r, src, mine, ref, rpres, &prog);
     cli_progress_update((double)(q + 1) / (double)ks, &prog);
   }
   cli_progress_end(&prog);
-  printf("check %s (%s, %s): %" PRIu64 " source rows, %" PRIu64 " pairs compared, %" PRIu64 " disagree%s\n", c->pos[0],
-         cli_semiring_name(s), cli_type_name(t), ks, compared, bad, bad ? "" : ": gsp agrees with GraphBLAS");
-  cli_say(c,
-          "gsp %s: %.3f s; GraphBLAS relaxation: %.3f s; max relative "
-          "difference %.3g (tolerance %.3g)\n",
-          full ? "closure" : "sssp rows", tgsp, tref, maxrel, tol);
-  rc = bad ? CLI_MISMATCH : CLI_OK;
-done:
-  GrB_Matrix_free(&G);
-  gsp_matrix_free(&M);
-  gsp_vector_free(&dv);
-  free(rp);
-  free(ci);
-  free(gi);
-  free(gj);
-  free(I);
-  free(x);
-  free(X);
-  free(ref);
-  free(mine);
-  free(rpres);
-  free(mpres);
-  free(dense);
-  free(sources);
-  cli_graph_free(&g);
-  GrB_finalize();
+  free(I), free(X), free(ref), free(mine), free(rpres);
   return rc;
 }
 
+static int run(cli_ctx *c, const char *cmd) {
+  check_run r;
+  memset(&r, 0, sizeof r);
+  r.s = GSP_MIN_PLUS;
+  r.tol = -1;
+  int64_t k_src = 16, seed = 1, limit = 4096;
+  int rc = check_options(c, cmd, &r, &k_src, &seed, &limit);
+  if (rc) return rc;
+  if ((rc = cli_start(c, cmd, NULL, NULL, &r.g))) return rc;
+  if ((rc = cli_prepare(c, cmd, &r.g, r.s))) {
+    cli_graph_free(&r.g);
+    return rc;
+  }
+  r.n = r.g.n, r.t = r.g.type, r.ts = gsp_type_size(r.t);
+  if (r.tol < 0) r.tol = r.t == GSP_FP32 ? 1e-5 : r.t == GSP_FP64 ? 1e-9 : 0;
+  (void)gsp_semiring_identities(r.zero, NULL, r.s, r.t);
+  GrB_Semiring sr;
+  GrB_BinaryOp add;
+  const bool full = (int64_t)r.n <= limit;
+  if (!grb_semiring(r.s, r.t, &sr, &add)) {
+    fprintf(stderr, "gsp %s: no GraphBLAS semiring for %s on %s\n", cmd, cli_semiring_name(r.s), cli_type_name(r.t));
+    cli_graph_free(&r.g);
+    return CLI_USAGE;
+  }
+  if (!full && r.s != GSP_MIN_PLUS) {
+    fprintf(stderr, "gsp %s: %" PRIu64 " vertices exceed --apsp-limit %lld; only min-plus can be checked row by row\n",
+            cmd, r.n, (long long)limit);
+    cli_graph_free(&r.g);
+    return CLI_USAGE;
+  }
+  GrB_init(GrB_NONBLOCKING);
+  const gsp_index ks = k_src == 0 || (gsp_index)k_src > r.n ? r.n : (gsp_index)k_src;
+  double t0 = cli_now(), tgsp = 0, tref = 0;
+  if (!(r.sources = shuffled(r.n, seed))) rc = CLI_FAILURE;
+  if (!rc) rc = grb_graph(cmd, &r);
+  t0 = cli_now();
+  if (!rc && full) rc = gsp_full(c, cmd, &r);
+  tgsp = cli_now() - t0;
+  if (!rc) rc = check_rows(c, cmd, &r, sr, add, full, ks, &tgsp, &tref);
+  if (!rc) {
+    printf("check %s (%s, %s): %" PRIu64 " source rows, %" PRIu64 " pairs compared, %" PRIu64 " disagree%s\n",
+           c->pos[0], cli_semiring_name(r.s), cli_type_name(r.t), ks, r.compared, r.bad,
+           r.bad ? "" : ": gsp agrees with GraphBLAS");
+    cli_say(c, "gsp %s: %.3f s; GraphBLAS relaxation: %.3f s; max relative difference %.3g (tolerance %.3g)\n",
+            full ? "closure" : "sssp rows", tgsp, tref, r.maxrel, r.tol);
+    rc = r.bad ? CLI_MISMATCH : CLI_OK;
+  }
+  GrB_Matrix_free(&r.G);
+  free(r.dense);
+  free(r.sources);
+  cli_graph_free(&r.g);
+  GrB_finalize();
+  return rc;
+}
 #endif
 
 static const cli_opt opts[] = {

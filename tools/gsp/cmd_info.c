@@ -11,6 +11,21 @@ static const char description[] = "Describe GRAPH: vertices, arcs, self-loops, o
                                   "isolated\nvertices, weight range, negative and zero-weight arcs, and "
                                   "whether it is\nsymmetric (undirected).";
 
+/* Whether A' has the same CSR arrays as A (rp, ci, x): an undirected graph. */
+static bool symmetric(const cli_graph *g, const gsp_index *rp, const gsp_index *ci, const void *x) {
+  const gsp_index n = g->n, m = g->nvals;
+  const size_t ts = gsp_type_size(g->type);
+  gsp_matrix T = NULL;
+  gsp_index *trp = malloc((n + 1) * sizeof *trp), *tci = malloc((m + 1) * sizeof *tci);
+  void *tx = malloc((m + 1) * ts);
+  const bool sym = trp && tci && tx && gsp_matrix_transpose(&T, g->A) == GSP_SUCCESS &&
+                   gsp_matrix_export_csr(trp, tci, tx, T) == GSP_SUCCESS && !memcmp(rp, trp, (n + 1) * sizeof *rp) &&
+                   !memcmp(ci, tci, m * sizeof *ci) && !memcmp(x, tx, m * ts);
+  free(trp), free(tci), free(tx);
+  gsp_matrix_free(&T);
+  return sym;
+}
+
 static int run(cli_ctx *c, const char *cmd) {
   cli_graph g;
   int rc = cli_start(c, cmd, NULL, NULL, &g);
@@ -20,9 +35,6 @@ static int run(cli_ctx *c, const char *cmd) {
   gsp_index *rp = malloc((n + 1) * sizeof *rp), *ci = malloc((m + 1) * sizeof *ci);
   gsp_index *indeg = calloc(n + 1, sizeof *indeg);
   void *x = malloc((m + 1) * ts);
-  gsp_matrix T = NULL;
-  gsp_index *trp = NULL, *tci = NULL;
-  void *tx = NULL;
   gsp_info info;
   if (!rp || !ci || !indeg || !x) {
     rc = CLI_FAILURE;
@@ -55,15 +67,7 @@ static int run(cli_ctx *c, const char *cmd) {
     sinks += d == 0 && indeg[i] > 0;
     sources += d > 0 && indeg[i] == 0;
   }
-  /* symmetric: A' has the same CSR arrays */
-  bool sym = false;
-  if ((info = gsp_matrix_transpose(&T, g.A)) == GSP_SUCCESS) {
-    trp = malloc((n + 1) * sizeof *trp);
-    tci = malloc((m + 1) * sizeof *tci);
-    tx = malloc((m + 1) * ts);
-    if (trp && tci && tx && gsp_matrix_export_csr(trp, tci, tx, T) == GSP_SUCCESS)
-      sym = !memcmp(rp, trp, (n + 1) * sizeof *rp) && !memcmp(ci, tci, m * sizeof *ci) && !memcmp(x, tx, m * ts);
-  }
+  const bool sym = symmetric(&g, rp, ci, x);
   printf("file:        %s (read in %.3f s)\n", c->pos[0], g.seconds);
   printf("type:        %s\n", cli_type_name(g.type));
   printf("vertices:    %" PRIu64 "\n", n);
@@ -85,10 +89,6 @@ done:
   free(ci);
   free(indeg);
   free(x);
-  free(trp);
-  free(tci);
-  free(tx);
-  gsp_matrix_free(&T);
   cli_graph_free(&g);
   return rc;
 }

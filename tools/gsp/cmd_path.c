@@ -14,6 +14,30 @@ static const char description[] =
     "--method closure) use the closure\nwith successor recording, which "
     "costs n^3. Exit code 6 when DST is not\nreachable.";
 
+/* --method: a single-source search (*sm) or the closure with successors
+ * (*closure, also for the semirings other than min-plus); false (message
+ * printed) when it does not fit. */
+static bool path_method(const cli_ctx *c, const char *cmd, gsp_semiring s, bool *closure, cli_sssp_method *sm) {
+  const char *method = cli_get(c, "method");
+  /* "sssp" is auto; "closure" (-1) the closure with successors */
+  static const cli_name methods[] = {{"sssp", CLI_SSSP_AUTO},
+                                     {"library", CLI_SSSP_LIBRARY},
+                                     {"vxm", CLI_SSSP_VXM},
+                                     {"bellman-ford", CLI_SSSP_BELLMAN_FORD},
+                                     {"bf", CLI_SSSP_BELLMAN_FORD},
+                                     {"closure", -1},
+                                     {NULL, 0}};
+  int m = CLI_SSSP_AUTO;
+  if (method && !cli_choice(cmd, "method", method, methods, &m)) return false;
+  if (m < 0) *closure = true;
+  *sm = m < 0 ? CLI_SSSP_AUTO : (cli_sssp_method)m;
+  if (method && strcmp(method, "closure") != 0 && s != GSP_MIN_PLUS) {
+    fprintf(stderr, "gsp %s: --method %s works on min-plus only\n", cmd, method);
+    return false;
+  }
+  return true;
+}
+
 static int run(cli_ctx *c, const char *cmd) {
   int rc;
   gsp_semiring s = GSP_MIN_PLUS;
@@ -25,24 +49,9 @@ static int run(cli_ctx *c, const char *cmd) {
             cmd);
     return CLI_USAGE;
   }
-  const char *method = cli_get(c, "method");
   bool closure = s != GSP_MIN_PLUS;
-  /* "sssp" is auto; "closure" (-1) the closure with successors */
-  static const cli_name methods[] = {{"sssp", CLI_SSSP_AUTO},
-                                     {"library", CLI_SSSP_LIBRARY},
-                                     {"vxm", CLI_SSSP_VXM},
-                                     {"bellman-ford", CLI_SSSP_BELLMAN_FORD},
-                                     {"bf", CLI_SSSP_BELLMAN_FORD},
-                                     {"closure", -1},
-                                     {NULL, 0}};
-  int m = CLI_SSSP_AUTO;
-  if (method && !cli_choice(cmd, "method", method, methods, &m)) return CLI_USAGE;
-  if (m < 0) closure = true;
-  cli_sssp_method sm = m < 0 ? CLI_SSSP_AUTO : (cli_sssp_method)m;
-  if (method && strcmp(method, "closure") != 0 && s != GSP_MIN_PLUS) {
-    fprintf(stderr, "gsp %s: --method %s works on min-plus only\n", cmd, method);
-    return CLI_USAGE;
-  }
+  cli_sssp_method sm = CLI_SSSP_AUTO;
+  if (!path_method(c, cmd, s, &closure, &sm)) return CLI_USAGE;
   cli_graph g;
   if ((rc = cli_start(c, cmd, NULL, NULL, &g))) return rc;
   gsp_index src, dst, len = 0, *path = NULL;

@@ -17,6 +17,45 @@ static const char description[] = "Answer DIMACS shortest-path challenge queries
                                   "(\"none\" when unreachable). Vertices are numbered as in\nthe query "
                                   "file (1-based). The kind is taken from the problem line.";
 
+/* The query file: sources (.ss) or pairs (.p2p), told by its problem
+ * line: read as sources first, as pairs where that line says so. */
+static gsp_info read_queries(gsp_index n, const char *path, gsp_index **a, gsp_index **b, gsp_index *k, bool *pairs) {
+  gsp_info info = gsp_dimacs_read_sources(a, k, n, path);
+  *pairs = false;
+  if (info == GSP_PARSE_ERROR && strstr(gsp_last_error(), "p aux sp ss")) {
+    info = gsp_dimacs_read_pairs(a, b, k, n, path);
+    *pairs = true;
+  }
+  return info;
+}
+
+/* The "s SOURCE REACHED SUM MAX SECONDS" line of one source's search d
+ * (I, X: room for n tuples). */
+static int source_line(const char *cmd, FILE *out, const cli_graph *g, gsp_vector d, gsp_index s, gsp_index *I, void *X,
+                       double secs) {
+  gsp_index cnt = g->n;
+  gsp_info info = gsp_vector_extract_tuples(I, X, &cnt, d);
+  if (info < 0) return cli_fail(cmd, "cannot read the distances", info);
+  double sum = 0, max = 0;
+  for (gsp_index j = 0; j < cnt; j++) {
+    const double v = cli_value_at(g->type, X, j);
+    sum += v;
+    if (v > max) max = v;
+  }
+  fprintf(out, "s %llu %" PRIu64 " %.17g %.17g %.6f\n", (unsigned long long)s + 1, cnt, sum, max, secs);
+  return CLI_OK;
+}
+
+/* Whether a write failed (a full disk), said once: that ends the run,
+ * with nothing more to compute for an output that will not be kept (the
+ * output flushed after every source, every 64 pairs). */
+static bool write_failed(const char *cmd, const char *path, FILE *out, bool pairs, gsp_index q, gsp_index k) {
+  if (!ferror(out) && !((!pairs || q % 64 == 63) && q > 0 && fflush(out) != 0)) return false;
+  fprintf(stderr, "gsp %s: cannot write %s: %s (stopped after %llu of %llu queries)\n", cmd,
+          path ? path : "standard output", strerror(errno ? errno : EIO), (unsigned long long)q, (unsigned long long)k);
+  return true;
+}
+
 static int run(cli_ctx *c, const char *cmd) {
   int rc;
   cli_sssp_method method = CLI_SSSP_AUTO;
@@ -29,13 +68,8 @@ static int run(cli_ctx *c, const char *cmd) {
   gsp_vector d = NULL;
   FILE *out = stdout;
   if ((rc = cli_prepare(c, cmd, &g, GSP_MIN_PLUS))) goto done;
-  /* the problem line tells the kind: try sources, then pairs */
-  gsp_info info = gsp_dimacs_read_sources(&a, &k, g.n, c->pos[1]);
   bool pairs = false;
-  if (info == GSP_PARSE_ERROR && strstr(gsp_last_error(), "p aux sp ss")) {
-    info = gsp_dimacs_read_pairs(&a, &b, &k, g.n, c->pos[1]);
-    pairs = true;
-  }
+  gsp_info info = read_queries(g.n, c->pos[1], &a, &b, &k, &pairs);
   if (info < 0) {
     rc = cli_fail(cmd, "cannot read the queries", info);
     goto done;
@@ -55,12 +89,7 @@ static int run(cli_ctx *c, const char *cmd) {
   double total = 0;
   gsp_index last_src = g.n; /* consecutive pairs from one source share a run */
   for (gsp_index q = 0; q < k; q++) {
-    /* a write that failed (a full disk) ends the run: nothing more to
-     * compute for an output that will not be kept */
-    if (ferror(out) || ((!pairs || q % 64 == 63) && q > 0 && fflush(out) != 0)) {
-      fprintf(stderr, "gsp %s: cannot write %s: %s (stopped after %llu of %llu queries)\n", cmd,
-              c->output ? c->output : "standard output", strerror(errno ? errno : EIO), (unsigned long long)q,
-              (unsigned long long)k);
+    if (write_failed(cmd, c->output, out, pairs, q, k)) {
       rc = CLI_OUTPUT;
       goto done;
     }
@@ -79,18 +108,7 @@ static int run(cli_ctx *c, const char *cmd) {
       }
       last_src = a[q];
       if (!pairs) {
-        gsp_index cnt = g.n;
-        if ((info = gsp_vector_extract_tuples(I, X, &cnt, d)) < 0) {
-          rc = cli_fail(cmd, "cannot read the distances", info);
-          goto done;
-        }
-        double sum = 0, max = 0;
-        for (gsp_index j = 0; j < cnt; j++) {
-          double v = cli_value_at(g.type, X, j);
-          sum += v;
-          if (v > max) max = v;
-        }
-        fprintf(out, "s %llu %" PRIu64 " %.17g %.17g %.6f\n", (unsigned long long)a[q] + 1, cnt, sum, max, secs);
+        if ((rc = source_line(cmd, out, &g, d, a[q], I, X, secs))) goto done;
         continue;
       }
     }
@@ -99,9 +117,8 @@ static int run(cli_ctx *c, const char *cmd) {
     if (gsp_vector_extract_element(vb, d, b[q]) == GSP_SUCCESS) cli_value_str(val, sizeof val, g.type, vb);
     fprintf(out, "q %llu %llu %s\n", (unsigned long long)a[q] + 1, (unsigned long long)b[q] + 1, val);
   }
-  if (c->output) {
-    rc = cli_out_commit(&qout, cmd);
-  } else if (fflush(stdout) != 0 || ferror(stdout)) {
+  if (c->output) rc = cli_out_commit(&qout, cmd);
+  else if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "gsp %s: cannot write standard output\n", cmd);
     rc = CLI_OUTPUT;
   }

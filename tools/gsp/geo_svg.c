@@ -178,23 +178,12 @@ static void ramp(double t, char out[8]) {
 
 enum { BINS = 16 }; /* tree arcs drawn in this many colours */
 
-bool geo_svg_tree(FILE *f, const void *ctx) {
-  const geo_doc *d = ctx;
+/* The tree's arcs, one path element per colour bin of their head's
+ * distance. */
+static void tree_arcs(FILE *f, const proj *pp, const geo_doc *d, double span) {
   const cli_map *m = d->map;
-  proj p = projection(m);
-  size_t ts = gsp_type_size(d->type);
-  double h = p.height + 78, span = d->dmax - d->dmin;
-  char title[512], col[8], val[64];
-  snprintf(title, sizeof title, "shortest distances from %lld in %s", cli_id(d->g, d->src), base(m->graph));
-  header(f, p.width, h, title);
-  fputs("<defs><linearGradient id=\"ramp\">", f);
-  for (int k = 0; k <= 8; k++) {
-    ramp(k / 8.0, col);
-    fprintf(f, "<stop offset=\"%.3f\" stop-color=\"%s\"/>", k / 8.0, col);
-  }
-  fputs("</linearGradient></defs>\n", f);
-  network(f, &p, m);
-  /* tree arcs, by colour bin of their head's distance */
+  const proj p = *pp;
+  char col[8];
   for (int b = 0; b < BINS; b++) {
     ramp((b + 0.5) / BINS, col);
     int col_n = 0;
@@ -217,6 +206,55 @@ bool geo_svg_tree(FILE *f, const void *ctx) {
     }
     if (open) fputs("\"/>\n", f);
   }
+}
+
+/* The legend (the ramp from the nearest to the farthest distance), the
+ * caption and the scale bar. */
+static void tree_legend(FILE *f, const proj *pp, const geo_doc *d) {
+  const cli_map *m = d->map;
+  const proj p = *pp;
+  double lx = MARGIN, ly = p.height + 32, lw = 240;
+  fprintf(f,
+          "<g class=\"legend\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" "
+          "height=\"12\" fill=\"url(#ramp)\" stroke=\"#555\" "
+          "stroke-width=\"0.5\"/>",
+          lx, ly, lw);
+  char lo[64], hi[64];
+  snprintf(lo, sizeof lo, "%.15g", d->dmin);
+  snprintf(hi, sizeof hi, "%.15g", d->dmax);
+  fprintf(f,
+          "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#222\">%s"
+          "</text><text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" "
+          "text-anchor=\"end\" fill=\"#222\">%s</text></g>\n",
+          lx, ly + 26, lo, lx + lw, ly + 26, hi);
+  fprintf(f,
+          "<text class=\"caption\" x=\"%.1f\" y=\"%.1f\" font-size=\"15\" "
+          "fill=\"#222\">distance from %lld: %llu vertices reached",
+          lx, p.height + 20, cli_id(d->g, d->src), (unsigned long long)d->in_tree);
+  if (d->cutoff) fprintf(f, " within %.15g", *d->cutoff);
+  fputs(" (", f);
+  xml_text(f, base(m->graph));
+  fputs(")</text>\n", f);
+  scale_bar(f, &p, lx + lw + 40, ly + 10);
+}
+
+bool geo_svg_tree(FILE *f, const void *ctx) {
+  const geo_doc *d = ctx;
+  const cli_map *m = d->map;
+  proj p = projection(m);
+  size_t ts = gsp_type_size(d->type);
+  double h = p.height + 78, span = d->dmax - d->dmin;
+  char title[512], col[8], val[64];
+  snprintf(title, sizeof title, "shortest distances from %lld in %s", cli_id(d->g, d->src), base(m->graph));
+  header(f, p.width, h, title);
+  fputs("<defs><linearGradient id=\"ramp\">", f);
+  for (int k = 0; k <= 8; k++) {
+    ramp(k / 8.0, col);
+    fprintf(f, "<stop offset=\"%.3f\" stop-color=\"%s\"/>", k / 8.0, col);
+  }
+  fputs("</linearGradient></defs>\n", f);
+  network(f, &p, m);
+  tree_arcs(f, &p, d, span);
   /* the vertices of the tree, each in its own colour */
   fputs("<g class=\"reached\">\n", f);
   for (gsp_index k = 0; k < d->cnt; k++) {
@@ -243,30 +281,7 @@ bool geo_svg_tree(FILE *f, const void *ctx) {
     marker(f, &p, d, d->path[d->len - 1], "target", "#d62728", "to");
   }
   marker(f, &p, d, d->src, "source", "#000000", "source");
-  /* legend: the ramp from the nearest to the farthest distance */
-  double lx = MARGIN, ly = p.height + 32, lw = 240;
-  fprintf(f,
-          "<g class=\"legend\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" "
-          "height=\"12\" fill=\"url(#ramp)\" stroke=\"#555\" "
-          "stroke-width=\"0.5\"/>",
-          lx, ly, lw);
-  char lo[64], hi[64];
-  snprintf(lo, sizeof lo, "%.15g", d->dmin);
-  snprintf(hi, sizeof hi, "%.15g", d->dmax);
-  fprintf(f,
-          "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#222\">%s"
-          "</text><text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" "
-          "text-anchor=\"end\" fill=\"#222\">%s</text></g>\n",
-          lx, ly + 26, lo, lx + lw, ly + 26, hi);
-  fprintf(f,
-          "<text class=\"caption\" x=\"%.1f\" y=\"%.1f\" font-size=\"15\" "
-          "fill=\"#222\">distance from %lld: %llu vertices reached",
-          lx, p.height + 20, cli_id(d->g, d->src), (unsigned long long)d->in_tree);
-  if (d->cutoff) fprintf(f, " within %.15g", *d->cutoff);
-  fputs(" (", f);
-  xml_text(f, base(m->graph));
-  fputs(")</text>\n", f);
-  scale_bar(f, &p, lx + lw + 40, ly + 10);
+  tree_legend(f, &p, d);
   fputs("</svg>\n", f);
   return true;
 }
