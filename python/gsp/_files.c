@@ -46,8 +46,8 @@ static PyObject *py_read(PyObject *self, PyObject *args) {
   int format, type, dup, ids_mode, symmetrize, no_loops, round, want_ids;
   long long nvertices;
   PyObject *absent;
-  if (!PyArg_ParseTuple(args, "siiiippLpOp", &path, &format, &type, &dup, &ids_mode, &symmetrize, &no_loops,
-                        &nvertices, &round, &absent, &want_ids))
+  if (!PyArg_ParseTuple(args, "siiiippLpOp", &path, &format, &type, &dup, &ids_mode, &symmetrize, &no_loops, &nvertices,
+                        &round, &absent, &want_ids))
     return NULL;
   gsp_read_opts o = {0};
   o.format = (gsp_file_format)format;
@@ -69,7 +69,8 @@ static PyObject *py_read(PyObject *self, PyObject *args) {
   int64_t *ids = NULL;
   gsp_index nids = 0;
   gsp_info info;
-  Py_BEGIN_ALLOW_THREADS info = want_ids ? gsp_matrix_read_ids(&A, &ids, &nids, path, &o) : gsp_matrix_read(&A, path, &o);
+  Py_BEGIN_ALLOW_THREADS info =
+      want_ids ? gsp_matrix_read_ids(&A, &ids, &nids, path, &o) : gsp_matrix_read(&A, path, &o);
   Py_END_ALLOW_THREADS if (info < 0) return raise_info(info);
 
   gsp_index nrows = 0, ncols = 0, nvals = 0;
@@ -169,13 +170,20 @@ static PyObject *py_write(PyObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
-static PyMethodDef methods[] = {
-    {"read", py_read, METH_VARARGS, "gsp_matrix_read_ids into CSR arrays"},
-    {"write", py_write, METH_VARARGS, "gsp_matrix_write from CSR or dense arrays"},
-    {NULL, NULL, 0, NULL}};
+static PyMethodDef methods[] = {{"read", py_read, METH_VARARGS, "gsp_matrix_read_ids into CSR arrays"},
+                                {"write", py_write, METH_VARARGS, "gsp_matrix_write from CSR or dense arrays"},
+                                {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "gsp._files", "The library's graph readers and writers.", -1, methods, NULL, NULL, NULL,
-    NULL};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT,
+                                    "gsp._files",
+                                    "The library's graph readers and writers.",
+                                    -1,
+                                    methods,
+                                    NULL,
+                                    NULL,
+                                    NULL,
+                                    NULL};
 
-PyMODINIT_FUNC PyInit__files(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__files(void) {
+  return PyModule_Create(&module);
+}
