@@ -61,7 +61,7 @@ PATH="$user_path" "$fresh/bin/python" -m pip install -q --disable-pip-version-ch
 (cd python/tests && PATH="$user_path" "$fresh/bin/python" -m pytest -q -rs .)
 
 echo "== NetworkX's own tests with gsp as the backend"
-# Every call of a function gsp implements (python/gsp/nx_backend.py) goes to
+# Every call of a function gsp implements (python/gspgraph/nx_backend.py) goes to
 # gsp; the others fall back to NetworkX. The whole suite: about 6700 tests,
 # 6 minutes on 2 cores. Deselected: two tests that pin the rotation of the
 # cycle NetworkX's Bellman-Ford happens to find; gsp returns the same cycle

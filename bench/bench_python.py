@@ -34,7 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph as cg
 
-import gsp
+import gspgraph as gsp
 
 
 def dense_graph(n, seed):

@@ -36,7 +36,7 @@ import numpy as np
 import scipy.io
 import scipy.sparse as sp
 
-import gsp
+import gspgraph as gsp
 
 
 def median_time(f, reps):
@@ -151,7 +151,7 @@ def main():
         W[W == 0] = np.inf
         f = os.path.join(tmp, "first.npy")
         np.save(f, W)
-        code = ("import time, numpy as np; W = np.load(%r); t = time.perf_counter(); import gsp; "
+        code = ("import time, numpy as np; W = np.load(%r); t = time.perf_counter(); import gspgraph as gsp; "
                 "gsp.closure(W, dtype=np.float32, backend=%r); print(time.perf_counter() - t)" % (f, be))
         py_first = float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                                         text=True).stdout.split()[-1])

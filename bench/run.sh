@@ -47,7 +47,7 @@
 #              scipy's shortest_path('D') on the same files
 #              (bench_star_scipy.py, one core, extrapolated); one CSV
 #   python     bench/bench_python.py (gsp.shortest_path beside scipy); needs
-#              `import gsp` to work in $PYTHON
+#              `import gspgraph as gsp` to work in $PYTHON
 #   headline   the three numbers a GPU change must not move (docs/performance.md):
 #              fp32 min-plus closure kernel at n = 16384 (3 runs), single-source
 #              SSSP on R-MAT-21 (auto, 9 sources), all pairs of the random
@@ -57,7 +57,7 @@
 #              transitive closure with sparse output, the first call of a
 #              process, gsp.shortest_path beside `gsp apsp`; CPU, and the
 #              GPU where there is one (python_s / c_s / ratio; needs
-#              `import gsp` in $PYTHON, built from this tree)
+#              `import gspgraph as gsp` in $PYTHON, built from this tree)
 #   gpu-tests  the GPU test tiers (tests/CMakeLists.txt): ctest -L gpu-quick,
 #              then ctest -L gpu-long, both on the one GPU at once (TEST_JOBS,
 #              default 4; GPU_TIERS=gpu-quick runs the first alone), then a
@@ -328,7 +328,7 @@ run_user() {
 }
 
 run_python() {
-  "$PY" -c 'import gsp' || { echo "gsp is not importable by $PY (pip install . first)"; return 1; }
+  "$PY" -c 'import gspgraph' || { echo "gsp is not importable by $PY (pip install . first)"; return 1; }
   local backend=cpu
   nvidia-smi -L > /dev/null 2>&1 && backend=cuda
   "$PY" bench/bench_python.py --backend "$backend" --out "$R/python_${backend}_$DEVICE.csv" 2>&1 \
@@ -336,7 +336,7 @@ run_python() {
 }
 
 run_python-vs-c() {
-  "$PY" -c 'import gsp' || { echo "gsp is not importable by $PY (pip install . first)"; return 1; }
+  "$PY" -c 'import gspgraph' || { echo "gsp is not importable by $PY (pip install . first)"; return 1; }
   "$PY" bench/bench_python_vs_c.py --peer "$X/bench_python_peer" --cli "$B/gsp" --backend cpu \
     ${PVC_CPU_ARGS:-} --out "$R/python_vs_c_cpu_$DEVICE.csv" 2>&1 | tee "$OUT/python_vs_c.log" || return 1
   nvidia-smi -L > /dev/null 2>&1 || return 0

@@ -17,11 +17,11 @@ py=${GSP_PYTHON:-python3}
 bin=$(dirname "$py")
 rm -rf "$out/raw"
 mkdir -p "$out"
-rm -f "$out"/gsp-*.whl "$out"/gsp-*.tar.gz
+rm -f "$out"/gspgraph-*.whl "$out"/gspgraph-*.tar.gz
 "$py" -m build --sdist --no-isolation --outdir "$out" . > /dev/null
 "$py" -m pip wheel -q --disable-pip-version-check --no-deps --no-build-isolation -w "$out/raw" \
   -Cbuild-dir=build-python/{wheel_tag} -Ccmake.define.GSP_CUDA="${GSP_CUDA:-OFF}" .
-PATH="$bin:$PATH" "$py" -m auditwheel repair -w "$out" "$out"/raw/gsp-*.whl > "$out/auditwheel.log" 2>&1 ||
+PATH="$bin:$PATH" "$py" -m auditwheel repair -w "$out" "$out"/raw/gspgraph-*.whl > "$out/auditwheel.log" 2>&1 ||
   { cat "$out/auditwheel.log"; exit 1; }
 rm -rf "$out/raw"
-ls "$out"/gsp-*manylinux*.whl
+ls "$out"/gspgraph-*manylinux*.whl

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-import gsp
+import gspgraph as gsp
 
 _GPU, _GPU_WHY = gsp.cuda_available(), gsp.cuda_info()
 

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse import csgraph as cg
 
-import gsp
+import gspgraph as gsp
 from conftest import random_graph
 
 METHODS = ["auto", "FW", "D", "J", "BF"]

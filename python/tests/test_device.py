@@ -10,7 +10,7 @@ import gc
 import numpy as np
 import pytest
 
-import gsp
+import gspgraph as gsp
 from conftest import _GPU, gpu
 
 GSP_NO_DEVICE = -13  # gsp_info's code for "no usable GPU"

@@ -18,7 +18,7 @@ import pytest
 import scipy.io
 import scipy.sparse as sp
 
-import gsp
+import gspgraph as gsp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "..", "..", "tests", "data")
@@ -109,7 +109,7 @@ def test_bundled_graphs_gzip_and_pipe(name, tmp_path):
     # the same bytes through a pipe (stdin) give the same matrix
     with gzip.open(path, "rb") as f:
         raw = f.read()
-    code = ("import sys, gsp, numpy as np; A = gsp.read_graph('-', format='dimacs'); "
+    code = ("import sys, numpy as np, gspgraph as gsp; A = gsp.read_graph('-', format='dimacs'); "
             "sys.stdout.write('%d %d %d' % (A.shape[0], A.nnz, int(A.data.sum())))")
     r = subprocess.run([sys.executable, "-c", code], input=raw, capture_output=True, check=True)
     assert r.stdout.decode() == "%d %d %d" % (A.shape[0], A.nnz, int(A.data.sum()))

@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse import csgraph as cg
 
-import gsp
+import gspgraph as gsp
 from conftest import gpu, random_graph
 
 GRAPHS = {

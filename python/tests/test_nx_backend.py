@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-import gsp
+import gspgraph as gsp
 
 
 def _graphs():
@@ -132,7 +132,7 @@ def test_transitive_closures_and_has_path(reflexive):
 
 
 def test_backend_priority_from_the_environment():
-    code = ("import networkx as nx, gsp\n"
+    code = ("import networkx as nx, gspgraph as gsp\n"
             "G = nx.path_graph(4)\n"
             "gsp.last_run.clear()\n"
             "D = nx.floyd_warshall_numpy(G)\n"

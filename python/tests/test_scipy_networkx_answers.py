@@ -9,7 +9,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse import csgraph as cg
 
-import gsp
+import gspgraph as gsp
 
 
 def test_explicit_zero_arcs_count_in_transitive_closure_and_or_and():

@@ -5,7 +5,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path
 
-import gsp
+import gspgraph as gsp
 from conftest import random_graph
 
 

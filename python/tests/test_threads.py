@@ -7,13 +7,13 @@ import sys
 
 import pytest
 
-import gsp
+import gspgraph as gsp
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
                     reason="needs sched_setaffinity and at least 2 CPUs to narrow the mask to one")
 def test_thread_count_follows_an_affinity_narrowed_after_import():
-    code = ("import os, gsp\n"
+    code = ("import os, gspgraph as gsp\n"
             "before = gsp.get_threads()\n"
             "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
             "print(before, gsp.get_threads())\n")
@@ -23,7 +23,7 @@ def test_thread_count_follows_an_affinity_narrowed_after_import():
 
 
 def test_import_leaves_the_wait_policy_environment_as_it_was():
-    code = "import os, gsp; print(os.environ.get('OMP_WAIT_POLICY', '-'))"
+    code = "import os, gspgraph as gsp; print(os.environ.get('OMP_WAIT_POLICY', '-'))"
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
     assert subprocess.check_output([sys.executable, "-c", code], env=env, text=True).strip() == "-"
     env["OMP_WAIT_POLICY"] = "active"

@@ -222,7 +222,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
 
     Examples
     --------
-    >>> import numpy as np, gsp
+    >>> import numpy as np, gspgraph as gsp
     >>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
     >>> gsp.shortest_path(G, directed=False, indices=0)
     array([0., 1., 2., 2.])

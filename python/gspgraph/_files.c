@@ -1,5 +1,5 @@
 /*
- * gsp._files: the library's graph readers and writers for Python
+ * gspgraph._files: the library's graph readers and writers for Python
  * (gsp.read_graph, gsp.write_graph in gsp/_files_api.py).
  *
  * A file is read by gsp_matrix_read_ids, with the options the command
@@ -110,7 +110,7 @@ static PyObject *py_read(PyObject *self, PyObject *args) {
 static int get_buffer(PyObject *o, Py_buffer *v, Py_ssize_t size, Py_ssize_t n, const char *what) {
   if (PyObject_GetBuffer(o, v, PyBUF_C_CONTIGUOUS) < 0) return -1;
   if (v->len % size || (n >= 0 && v->len != n * size)) {
-    PyErr_Format(PyExc_ValueError, "gsp._files: %s: %zd bytes do not hold %zd items of %zd bytes", what, v->len, n,
+    PyErr_Format(PyExc_ValueError, "gspgraph._files: %s: %zd bytes do not hold %zd items of %zd bytes", what, v->len, n,
                  size);
     PyBuffer_Release(v);
     return -1;
@@ -131,7 +131,7 @@ static PyObject *py_write(PyObject *self, PyObject *args) {
   const gsp_type t = (gsp_type)type;
   const Py_ssize_t ts = (Py_ssize_t)gsp_type_size(t);
   if (ts == 0 || nrows < 0 || ncols < 0) {
-    PyErr_SetString(PyExc_ValueError, "gsp._files: bad type or shape");
+    PyErr_SetString(PyExc_ValueError, "gspgraph._files: bad type or shape");
     return NULL;
   }
   Py_buffer vp = {0}, vj = {0}, vx = {0};
@@ -175,7 +175,7 @@ static PyMethodDef methods[] = {{"read", py_read, METH_VARARGS, "gsp_matrix_read
                                 {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT,
-                                    "gsp._files",
+                                    "gspgraph._files",
                                     "The library's graph readers and writers.",
                                     -1,
                                     methods,

@@ -8,7 +8,7 @@ results (``shortest_path``, ``floyd_warshall``, ``dijkstra``,
 a GPU result stays on the GPU as a ``DeviceArray`` for CuPy or PyTorch
 (DLPack).
 
-    >>> import gsp                                  # instead of scipy.sparse.csgraph
+    >>> import gspgraph as gsp                                  # instead of scipy.sparse.csgraph
     >>> D, P = gsp.shortest_path(A, return_predecessors=True)
 """
 

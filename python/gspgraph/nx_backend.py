@@ -40,8 +40,8 @@ def get_info():
     """The `networkx.backend_info` entry point."""
     return {
         "backend_name": "gsp",
-        "project": "gsp",
-        "package": "gsp",
+        "project": "gspgraph",
+        "package": "gspgraph",
         "url": "https://github.com/",
         "short_summary": "Semiring all-pairs shortest paths and closures on CPU and GPU.",
         "functions": {name: {"additional_docs": doc} for name, doc in FUNCTIONS.items()},

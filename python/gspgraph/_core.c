@@ -1,5 +1,5 @@
 /*
- * gsp._core: the compiled bridge between numpy buffers and the gsp C API.
+ * gspgraph._core: the compiled bridge between numpy buffers and the gsp C API.
  *
  * Only the CPython C API and the buffer protocol are used, so the module
  * needs no numpy headers at build time. Inputs arrive as objects exporting
@@ -79,7 +79,7 @@ static int get_buffer(PyObject *o, Py_buffer *v, Py_ssize_t itemsize, Py_ssize_t
                       const char *what) {
   if (PyObject_GetBuffer(o, v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
   if (v->itemsize != itemsize || (count >= 0 && v->len != count * itemsize)) {
-    PyErr_Format(PyExc_ValueError, "gsp._core: %s: %zd items of %zd bytes expected, got %zd bytes of %zd-byte items",
+    PyErr_Format(PyExc_ValueError, "gspgraph._core: %s: %zd items of %zd bytes expected, got %zd bytes of %zd-byte items",
                  what, count, itemsize, v->len, v->itemsize);
     PyBuffer_Release(v);
     return -1;
@@ -137,7 +137,7 @@ static gsp_matrix csr_graph(PyObject *spec, Py_ssize_t n) {
   const Py_ssize_t nnz = vi.itemsize ? vi.len / vi.itemsize : 0;
   if ((vp.itemsize != 4 && vp.itemsize != 8) || (vi.itemsize != 4 && vi.itemsize != 8) ||
       vp.len != (n + 1) * vp.itemsize || vx.itemsize != ts || vx.len != nnz * ts) {
-    PyErr_SetString(PyExc_ValueError, "gsp._core: CSR arrays of inconsistent sizes or types");
+    PyErr_SetString(PyExc_ValueError, "gspgraph._core: CSR arrays of inconsistent sizes or types");
     goto done;
   }
   gsp_index *rp = index_copy(&vp), *ci = index_copy(&vi);
@@ -218,14 +218,14 @@ static gsp_matrix dense_graph(PyObject *spec, Py_ssize_t n, int undirected) {
   r.null_value = r.has_null ? PyFloat_AsDouble(nv) : 0.0;
   if (PyErr_Occurred()) return NULL;
   if (tc != 'f' && tc != 'd') {
-    PyErr_SetString(PyExc_ValueError, "gsp._core: dense graphs are float32 or float64");
+    PyErr_SetString(PyExc_ValueError, "gspgraph._core: dense graphs are float32 or float64");
     return NULL;
   }
   const gsp_type t = type_of(tc);
   Py_buffer v;
   if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
   if ((v.itemsize != 4 && v.itemsize != 8) || v.len != (Py_ssize_t)(cells * (size_t)v.itemsize)) {
-    PyErr_SetString(PyExc_ValueError, "gsp._core: dense graph: n x n float32 or float64 values expected");
+    PyErr_SetString(PyExc_ValueError, "gspgraph._core: dense graph: n x n float32 or float64 values expected");
     PyBuffer_Release(&v);
     return NULL;
   }
@@ -298,19 +298,19 @@ static gsp_matrix symmetrized(gsp_matrix A, int undirected) {
  * exception set on error. */
 static gsp_matrix make_graph(PyObject *spec, int undirected) {
   if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) < 4) {
-    PyErr_SetString(PyExc_TypeError, "gsp._core: bad graph spec");
+    PyErr_SetString(PyExc_TypeError, "gspgraph._core: bad graph spec");
     return NULL;
   }
   const char *kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 0));
   if (!kind) return NULL;
   const Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 1));
   if (n < 0) {
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "gsp._core: negative vertex count");
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "gspgraph._core: negative vertex count");
     return NULL;
   }
   if (strcmp(kind, "dense") == 0 && PyTuple_GET_SIZE(spec) == 5) return dense_graph(spec, n, undirected);
   if (strcmp(kind, "csr") != 0 || PyTuple_GET_SIZE(spec) != 6) {
-    PyErr_SetString(PyExc_TypeError, "gsp._core: bad graph spec");
+    PyErr_SetString(PyExc_TypeError, "gspgraph._core: bad graph spec");
     return NULL;
   }
   gsp_matrix A = csr_graph(spec, n);
@@ -580,7 +580,7 @@ static PyObject *py_has_negative(PyObject *self, PyObject *args) {
   if (PyObject_GetBuffer(ov, &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
   if (v.itemsize != 4 && v.itemsize != 8) {
     PyBuffer_Release(&v);
-    PyErr_SetString(PyExc_ValueError, "gsp._core: has_negative: float32 or float64 values expected");
+    PyErr_SetString(PyExc_ValueError, "gspgraph._core: has_negative: float32 or float64 values expected");
     return NULL;
   }
   const size_t k = (size_t)(v.len / v.itemsize);
@@ -952,7 +952,7 @@ done:
  * A closure computed on the GPU stays there: gsp_matrix_device_view gives
  * its dense device copy (n x n, row stride ld, absent entries holding the
  * semiring's zero), and a DeviceMatrix object owns the gsp matrix behind
- * it. __dlpack__ (python/gsp/_device.py) hands it out as a DLPack capsule
+ * it. __dlpack__ (python/gspgraph/_device.py) hands it out as a DLPack capsule
  * whose tensor keeps the matrix alive: the matrix is freed when the last
  * of the DeviceMatrix and the tensors made from it goes. The structs are
  * those of dlpack.h (v1.0; the unversioned DLManagedTensor of earlier
@@ -1139,10 +1139,10 @@ static PyMethodDef dm_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject DeviceMatrixType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gsp._core.DeviceMatrix",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gspgraph._core.DeviceMatrix",
     .tp_basicsize = sizeof(DeviceMatrix),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A gsp matrix whose dense copy lives on a GPU (made by gsp._core.closure_device).",
+    .tp_doc = "A gsp matrix whose dense copy lives on a GPU (made by gspgraph._core.closure_device).",
     .tp_dealloc = dm_dealloc,
     .tp_methods = dm_methods,
 };
@@ -1358,7 +1358,7 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "gsp._core", "The compiled part of gsp.", -1, methods, NULL, NULL, NULL, NULL};
+    PyModuleDef_HEAD_INIT, "gspgraph._core", "The compiled part of gsp.", -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
   if (PyType_Ready(&DeviceMatrixType) < 0) return NULL;
