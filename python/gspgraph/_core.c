@@ -79,8 +79,9 @@ static int get_buffer(PyObject *o, Py_buffer *v, Py_ssize_t itemsize, Py_ssize_t
                       const char *what) {
   if (PyObject_GetBuffer(o, v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
   if (v->itemsize != itemsize || (count >= 0 && v->len != count * itemsize)) {
-    PyErr_Format(PyExc_ValueError, "gspgraph._core: %s: %zd items of %zd bytes expected, got %zd bytes of %zd-byte items",
-                 what, count, itemsize, v->len, v->itemsize);
+    PyErr_Format(PyExc_ValueError,
+                 "gspgraph._core: %s: %zd items of %zd bytes expected, got %zd bytes of %zd-byte items", what, count,
+                 itemsize, v->len, v->itemsize);
     PyBuffer_Release(v);
     return -1;
   }
