@@ -35,9 +35,9 @@ def _load_core():
 
 _core = _load_core()
 
-from ._errors import GspError, NegativeCycleError  # noqa: E402
+from ._errors import GspError, negative_cycle as _negative_cycle  # noqa: E402
 
-_core._set_exceptions(GspError, NegativeCycleError)
+_core._set_exceptions(GspError, _negative_cycle)
 
 from ._csgraph import (  # noqa: E402
     NULL_PRED,
@@ -55,6 +55,15 @@ from ._star import StarFactor  # noqa: E402
 from ._files_api import read_graph, write_graph  # noqa: E402
 
 __version__ = "%d.%d.%d" % (_core.VERSION_MAJOR, _core.VERSION_MINOR, _core.VERSION_PATCH)
+
+
+def __getattr__(name):
+    # NegativeCycleError is made on first use: it subclasses scipy's, and
+    # importing scipy.sparse would triple the cost of importing gsp
+    if name == "NegativeCycleError":
+        from . import _errors
+        return _errors.NegativeCycleError
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
 def cuda_available():

@@ -8,7 +8,8 @@ import numpy as np
 
 from . import _core
 from ._device import check_backend, closure_device
-from ._csgraph import _ALGO, _backend, _dijkstra_negative, _dtype, _has_negative, _indices, _resolved_backend, _run_apsp, last_run, node_positions
+from ._csgraph import (_ALGO, _backend, _dijkstra_negative, _dtype, _has_negative, _indices, _resolved_backend, _run_apsp,
+                       dense_result, last_run, node_positions)
 from ._graph import graph_spec, _is_networkx, _is_sparse
 
 _SEMIRING = {"min_plus": 0, "max_plus": 1, "max_min": 2, "min_max": 3, "or_and": 4}
@@ -95,15 +96,14 @@ def closure(csgraph, semiring="min_plus", *, directed=True, reflexive=True, dtyp
         raise ValueError("semiring 'or_and' works on bool, the others on int32/int64/float32/float64")
     if dt not in (np.dtype(t) for t in (np.bool_, np.int32, np.int64, np.float32, np.float64)):
         raise ValueError("unsupported dtype %s" % dt)
-    spec, n = graph_spec(csgraph, dt, False, null_value, weight, round)
     zero = _zero(semiring, dt)
+    spec, n = graph_spec(csgraph, dt, False, null_value, weight, round, zero)
     mode = 0 if directed else 2 if semiring in ("max_plus", "max_min") else 1
     if device:
         out = closure_device(spec, mode, _SEMIRING[semiring], reflexive, zero)
         ran = "cuda"
     else:
-        out = np.empty((n, n), dtype=dt)
-        _core.closure(spec, mode, _SEMIRING[semiring], reflexive, _backend(backend), out, zero)
+        out = dense_result(_core.closure(spec, mode, _SEMIRING[semiring], reflexive, _backend(backend), zero), dt, n)
         ran = _resolved_backend(backend)
     last_run.clear()
     last_run.update(method="closure", semiring=semiring, backend=ran)
@@ -153,18 +153,28 @@ def transitive_closure(G, reflexive=False, *, format="auto", backend="auto"):
     # (a loop is a cycle), so the library removes the other (u, u)
     loops = None
     if reflexive is None or (reflexive is False and _is_networkx(G) and not G.is_directed()):
-        loops = np.zeros(n, dtype=bool)
-        rows = np.repeat(np.arange(n), np.diff(spec[2]))
-        loops[rows[np.asarray(spec[3]) == rows]] = True
+        loops = _self_loops(spec)
     args = (spec, 0, _SEMIRING["or_and"], bool(reflexive), _backend(backend), loops)
     if format == "dense":
-        R = np.empty((n, n), dtype=np.bool_)
-        _core.closure(*args[:5], R, False, loops)
+        R = dense_result(_core.closure(*args[:5], False, loops), np.bool_, n)
     else:
         R = _csr_array(n, *_core.closure_csr(*args, np.empty))
     last_run.clear()
     last_run.update(method="transitive_closure", semiring="or_and", backend=_resolved_backend(backend))
     return _closure_graph(G, R) if format == "networkx" else R
+
+
+def _self_loops(spec):
+    """Which vertices of a bool graph spec have an arc to themselves."""
+    if spec[0] == "dense":
+        d = np.diagonal(spec[2])  # a non-edge: NaN, +-inf or null_value
+        edge = np.isfinite(d) if d.dtype.kind == "f" else np.ones(d.shape, bool)
+        return edge & (d != spec[4]) if spec[4] is not None else edge
+    n = spec[1]
+    loops = np.zeros(n, dtype=bool)
+    rows = np.repeat(np.arange(n), np.diff(spec[2]))
+    loops[rows[np.asarray(spec[3]) == rows]] = True
+    return loops
 
 
 def _csr_array(n, indptr, indices, data):

@@ -20,8 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_dense.h"
+
 static PyObject *GspError;           /* gsp.GspError, set by gsp/__init__.py */
-static PyObject *NegativeCycleError; /* gsp.NegativeCycleError */
+static PyObject *NegativeCycleError; /* gspgraph._errors.negative_cycle: (message, cycle) -> the exception */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -51,7 +53,7 @@ static PyObject *raise_info(gsp_info info, gsp_matrix A) {
     PyObject *exc = PyObject_CallFunction(NegativeCycleError, "sO", msg, cyc);
     Py_DECREF(cyc);
     if (exc) {
-      PyErr_SetObject(NegativeCycleError, exc);
+      PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
       Py_DECREF(exc);
     }
     return NULL;
@@ -158,102 +160,55 @@ done:
   return A;
 }
 
-/* How scipy reads one dense value: null_value (when has_null), NaN and
- * +-inf are non-edges. */
-typedef struct {
-  int has_null, undirected; /* undirected as for make_graph */
-  double null_value;
-  int nt; /* threads */
-} dense_read;
+static int scalar_of(void *out, gsp_type t, PyObject *o);
 
-/* One pass over the n^2 source values s (type S) into d (type T): non-edges
- * to +inf (the absent value), float64 to float32 refusing overflow and
- * underflow (the first such cell, row-major, into *bad), and when
- * undirected the chosen one of both directions, read in tiles of both
- * triangles at once. Parallel over rows (tile rows when undirected). */
-#define GSP_PY_DENSE(NAME, S, T)                                                                                  \
-  static inline T NAME##_one(S a, const dense_read *r, size_t k, size_t *bad) {                                   \
-    if (isnan(a) || isinf(a) || (r->has_null && (double)a == r->null_value)) return (T)INFINITY;                  \
-    const T c = (T)a;                                                                                             \
-    if (sizeof(T) < sizeof(S) && (isinf(c) || (a != 0 && fabs((double)c) < FLT_MIN)) && k < *bad) *bad = k;       \
-    return c;                                                                                                     \
-  }                                                                                                               \
-  static size_t NAME(const S *s, T *d, size_t n, const dense_read *r) {                                           \
-    size_t bad = (size_t)-1;                                                                                      \
-    const T inf = (T)INFINITY;                                                                                    \
-    if (!r->undirected) {                                                                                         \
-      _Pragma("omp parallel for num_threads(r->nt) schedule(static) reduction(min : bad) if (r->nt > 1)") for (   \
-          size_t i = 0; i < n; i++) for (size_t j = 0; j < n; j++) d[i * n + j] =                                 \
-          NAME##_one(s[i * n + j], r, i * n + j, &bad);                                                           \
-      return bad;                                                                                                 \
-    }                                                                                                             \
-    const size_t B = 64, nb = (n + B - 1) / B;                                                                    \
-    _Pragma("omp parallel for num_threads(r->nt) schedule(dynamic, 1) reduction(min : bad) if (r->nt > 1)") for ( \
-        size_t ti = 0; ti < nb; ti++) for (size_t tj = ti; tj < nb;                                               \
-                                           tj++) for (size_t i = ti * B; i < (ti + 1) * B && i < n;               \
-                                                      i++) for (size_t j = ti == tj ? i : tj * B;                 \
-                                                                j < (tj + 1) * B && j < n; j++) {                 \
-      const T a = NAME##_one(s[i * n + j], r, i * n + j, &bad), b = NAME##_one(s[j * n + i], r, j * n + i, &bad); \
-      d[i * n + j] = d[j * n + i] = a == inf ? b : b == inf ? a : (r->undirected == 2) == (b > a) ? b : a;        \
-    }                                                                                                             \
-    return bad;                                                                                                   \
-  }
-GSP_PY_DENSE(dense_dd, double, double)
-GSP_PY_DENSE(dense_fd, float, double)
-GSP_PY_DENSE(dense_df, double, float)
-GSP_PY_DENSE(dense_ff, float, float)
-#undef GSP_PY_DENSE
-
-/* The dense graph ("dense", n, values, typecode, null_value): float32 or
- * float64 values read as scipy reads them, converted to the type and made
- * undirected in the one parallel pass above, then packed (the library takes
- * the converted array without another copy). */
-static gsp_matrix dense_graph(PyObject *spec, Py_ssize_t n, int undirected) {
-  gsp_matrix A = NULL;
-  const int tc = (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 3));
+/* The reading of a dense spec ("dense", n, values, typecode, null_value,
+ * absent, unweighted, round); NULL with an exception set when malformed. */
+static int dense_spec(PyObject *spec, Py_ssize_t n, Py_buffer *v, dense_read *r, int64_t *absent) {
   PyObject *nv = PyTuple_GET_ITEM(spec, 4);
+  r->t = type_of((int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 3)));
+  r->has_null = nv != Py_None;
+  r->null_value = r->has_null ? PyFloat_AsDouble(nv) : 0.0;
+  r->unweighted = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 6)) == 1;
+  r->round = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 7)) == 1;
+  r->absent = absent;
+  if (PyErr_Occurred() || scalar_of(absent, r->t, PyTuple_GET_ITEM(spec, 5)) < 0) return -1;
+  if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+  r->src = dense_kind_of(v->format, (size_t)v->itemsize);
+  if (r->src == DENSE_UNREAD || v->len != n * n * v->itemsize) {
+    PyErr_Format(PyExc_ValueError, "gspgraph._core: dense graph: n x n values of a type read in C expected (%s)",
+                 v->format);
+    PyBuffer_Release(v);
+    return -1;
+  }
   int threads = 1;
   gsp_get_threads(&threads);
-  const size_t cells = (size_t)n * (size_t)n;
-  dense_read r = {.has_null = nv != Py_None, .undirected = undirected, .nt = cells < ((size_t)1 << 18) ? 1 : threads};
-  r.null_value = r.has_null ? PyFloat_AsDouble(nv) : 0.0;
-  if (PyErr_Occurred()) return NULL;
-  if (tc != 'f' && tc != 'd') {
-    PyErr_SetString(PyExc_ValueError, "gspgraph._core: dense graphs are float32 or float64");
-    return NULL;
-  }
-  const gsp_type t = type_of(tc);
+  r->threads = (size_t)n * (size_t)n < ((size_t)1 << 18) ? 1 : threads;
+  return 0;
+}
+
+/* The dense graph: the caller's values read as scipy reads them, converted
+ * to the type and made undirected in one parallel pass (_dense.c), then
+ * packed (the library takes the converted array without another copy;
+ * entries equal to the absent marker are no arcs). */
+static gsp_matrix dense_graph(PyObject *spec, Py_ssize_t n, int undirected) {
+  gsp_matrix A = NULL;
   Py_buffer v;
-  if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
-  if ((v.itemsize != 4 && v.itemsize != 8) || v.len != (Py_ssize_t)(cells * (size_t)v.itemsize)) {
-    PyErr_SetString(PyExc_ValueError, "gspgraph._core: dense graph: n x n float32 or float64 values expected");
-    PyBuffer_Release(&v);
-    return NULL;
-  }
-  void *x = malloc((cells > 0 ? cells : 1) * gsp_type_size(t));
-  if (!x) {
-    PyBuffer_Release(&v);
-    PyErr_NoMemory();
-    return NULL;
-  }
-  size_t bad;
+  dense_read r = {.undirected = undirected};
+  int64_t absent[1];
+  if (dense_spec(spec, n, &v, &r, absent) < 0) return NULL;
+  const size_t cells = (size_t)n * (size_t)n;
+  void *x = malloc((cells > 0 ? cells : 1) * gsp_type_size(r.t));
+  size_t bad = (size_t)-2;
   gsp_info info = GSP_SUCCESS;
-  Py_BEGIN_ALLOW_THREADS if (t == GSP_FP32) {
-    const float inf = INFINITY;
-    bad = v.itemsize == 8 ? dense_df(v.buf, x, (size_t)n, &r) : dense_ff(v.buf, x, (size_t)n, &r);
-    if (bad == (size_t)-1) info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
-  }
-  else {
-    const double inf = INFINITY;
-    bad = v.itemsize == 8 ? dense_dd(v.buf, x, (size_t)n, &r) : dense_fd(v.buf, x, (size_t)n, &r);
-    info = gsp_matrix_pack_dense(&A, t, (gsp_index)n, (gsp_index)n, &x, &inf);
-  }
+  Py_BEGIN_ALLOW_THREADS if (x) bad = dense_convert(x, v.buf, (size_t)n, &r);
+  if (bad == (size_t)-1) info = gsp_matrix_pack_dense(&A, r.t, (gsp_index)n, (gsp_index)n, &x, absent);
   Py_END_ALLOW_THREADS free(x); /* NULL once packed */
-  if (bad != (size_t)-1) {
-    const double a = ((const double *)v.buf)[bad];
-    char msg[160];
-    snprintf(msg, sizeof msg, "weight %.17g at (%zu, %zu) %s float32", a, bad / (size_t)n, bad % (size_t)n,
-             fabs(a) > 1 ? "overflows" : "underflows");
+  if (bad == (size_t)-2) {
+    PyErr_NoMemory();
+  } else if (bad != (size_t)-1) {
+    char msg[200];
+    dense_bad(msg, sizeof msg, v.buf, bad, (size_t)n, &r);
     PyErr_SetString(PyExc_ValueError, msg);
   } else if (info != GSP_SUCCESS) {
     raise_info(info, NULL);
@@ -290,9 +245,10 @@ static gsp_matrix symmetrized(gsp_matrix A, int undirected) {
 
 /* The graph as a gsp matrix. spec is one of
  *   ("csr", n, indptr, indices, data, typecode)   data: items of the type
- *   ("dense", n, values, typecode, null_value)     float32/float64 only
- * Dense values equal to null_value (when not None), NaN and +-inf are
- * non-edges, as scipy.sparse.csgraph reads a dense graph. undirected: the
+ *   ("dense", n, values, typecode, null_value, absent, unweighted, round)
+ * Dense values (any numpy real, integer or bool type _dense.c reads) equal
+ * to null_value (when not None), NaN and +-inf are non-edges, as
+ * scipy.sparse.csgraph reads a dense graph; absent marks them in the type. undirected: the
  * graph with both directions of every arc; where both exist, the lighter
  * one (undirected == 1: scipy's directed=False) or the heavier one
  * (undirected == 2: the add of the max semirings). Returns NULL with an
@@ -309,7 +265,7 @@ static gsp_matrix make_graph(PyObject *spec, int undirected) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "gspgraph._core: negative vertex count");
     return NULL;
   }
-  if (strcmp(kind, "dense") == 0 && PyTuple_GET_SIZE(spec) == 5) return dense_graph(spec, n, undirected);
+  if (strcmp(kind, "dense") == 0 && PyTuple_GET_SIZE(spec) == 8) return dense_graph(spec, n, undirected);
   if (strcmp(kind, "csr") != 0 || PyTuple_GET_SIZE(spec) != 6) {
     PyErr_SetString(PyExc_TypeError, "gspgraph._core: bad graph spec");
     return NULL;
@@ -568,28 +524,22 @@ static PyObject *py_negative_cycle(PyObject *self, PyObject *args) {
   return ret;
 }
 
-/* has_negative(values, null_value): whether a dense float32/float64 graph
- * has an arc below zero (NaN, +-inf and null_value are non-edges): one C
- * pass instead of numpy's several. */
+/* has_negative(spec): whether a dense graph spec has an arc below zero:
+ * one C pass instead of numpy's several. */
 static PyObject *py_has_negative(PyObject *self, PyObject *args) {
-  PyObject *ov, *onull;
-  if (!PyArg_ParseTuple(args, "OO", &ov, &onull)) return NULL;
-  const int has_null = onull != Py_None;
-  const double null_value = has_null ? PyFloat_AsDouble(onull) : 0.0;
-  if (PyErr_Occurred()) return NULL;
-  Py_buffer v;
-  if (PyObject_GetBuffer(ov, &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
-  if (v.itemsize != 4 && v.itemsize != 8) {
-    PyBuffer_Release(&v);
-    PyErr_SetString(PyExc_ValueError, "gspgraph._core: has_negative: float32 or float64 values expected");
+  PyObject *spec;
+  if (!PyArg_ParseTuple(args, "O!", &PyTuple_Type, &spec)) return NULL;
+  if (PyTuple_GET_SIZE(spec) != 8) {
+    PyErr_SetString(PyExc_TypeError, "gspgraph._core: has_negative: a dense graph spec expected");
     return NULL;
   }
-  const size_t k = (size_t)(v.len / v.itemsize);
-  int neg = 0;
-  Py_BEGIN_ALLOW_THREADS for (size_t i = 0; i < k && !neg; i++) {
-    const double a = v.itemsize == 8 ? ((const double *)v.buf)[i] : (double)((const float *)v.buf)[i];
-    neg = a < 0 && !isinf(a) && !(has_null && a == null_value);
-  }
+  Py_buffer v;
+  dense_read r = {0};
+  int64_t absent[1];
+  const Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 1));
+  if ((n < 0 && PyErr_Occurred()) || dense_spec(spec, n, &v, &r, absent) < 0) return NULL;
+  bool neg;
+  Py_BEGIN_ALLOW_THREADS neg = dense_has_negative(v.buf, (size_t)n * (size_t)n, &r);
   Py_END_ALLOW_THREADS PyBuffer_Release(&v);
   return PyBool_FromLong(neg);
 }
@@ -858,36 +808,72 @@ static int scalar_of(void *out, gsp_type t, PyObject *o) {
   return PyErr_Occurred() ? -1 : 0;
 }
 
-/* closure(spec, undirected, semiring, reflexive, backend, out, absent, loops):
- * the Kleene closure written densely to out (n x n items of the graph's
- * type; absent: the value for "no path", a float or a bool); loops as for
- * closure_of. */
+/* ---- results the library allocated, handed to numpy without a copy ---- */
+
+/* An array gsp handed out (gsp_matrix_unpack_dense: malloc()ed, the pages
+ * already touched by the call), as a writable buffer that numpy.frombuffer
+ * adopts; freed with the last array that uses it. */
+typedef struct {
+  PyObject_HEAD void *data;
+  Py_ssize_t len;
+} HostBuffer;
+
+static int hb_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+  HostBuffer *h = (HostBuffer *)self;
+  return PyBuffer_FillInfo(view, self, h->data, h->len, 0, flags);
+}
+
+static void hb_dealloc(PyObject *self) {
+  free(((HostBuffer *)self)->data);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static PyBufferProcs hb_buffer = {.bf_getbuffer = hb_getbuffer};
+
+static PyTypeObject HostBufferType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gspgraph._core.HostBuffer",
+    .tp_basicsize = sizeof(HostBuffer),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "An array the gsp library allocated, for numpy.frombuffer.",
+    .tp_dealloc = hb_dealloc,
+    .tp_as_buffer = &hb_buffer,
+};
+
+/* A's dense values (absent entries = absent) as a HostBuffer; frees A. */
+static PyObject *host_buffer_of(gsp_matrix *A, const void *absent) {
+  gsp_index n = 0;
+  gsp_type t;
+  gsp_matrix_nrows(&n, *A);
+  gsp_matrix_type(&t, *A);
+  HostBuffer *h = PyObject_New(HostBuffer, &HostBufferType);
+  if (!h) return NULL;
+  h->data = NULL;
+  h->len = (Py_ssize_t)((size_t)n * (size_t)n * gsp_type_size(t));
+  gsp_info info;
+  Py_BEGIN_ALLOW_THREADS info = gsp_matrix_unpack_dense(&h->data, absent, A);
+  Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) {
+    Py_DECREF(h);
+    return raise_info(info, *A);
+  }
+  return (PyObject *)h;
+}
+
+/* closure(spec, undirected, semiring, reflexive, backend, absent, loops)
+ * -> HostBuffer: the Kleene closure, n x n items of the graph's type
+ * (absent: the value for "no path", a number or a bool), in the array the
+ * library computed it in; loops as for closure_of. */
 static PyObject *py_closure(PyObject *self, PyObject *args) {
-  PyObject *spec, *oout, *oabs, *oloops = Py_None;
+  PyObject *spec, *oabs, *oloops = Py_None;
   int undirected, semiring, reflexive, backend;
-  if (!PyArg_ParseTuple(args, "OiipiOO|O", &spec, &undirected, &semiring, &reflexive, &backend, &oout, &oabs, &oloops))
+  if (!PyArg_ParseTuple(args, "OiipiO|O", &spec, &undirected, &semiring, &reflexive, &backend, &oabs, &oloops))
     return NULL;
   gsp_matrix A = closure_of(spec, undirected, semiring, reflexive, backend, oloops);
   if (!A) return NULL;
-  PyObject *ret = NULL;
-  gsp_index n = 0;
   gsp_type t;
-  gsp_matrix_nrows(&n, A);
   gsp_matrix_type(&t, A);
-  Py_buffer vo = {0};
   int64_t absent[1];
-  if (scalar_of(absent, t, oabs) < 0) goto done;
-  if (get_buffer(oout, &vo, (Py_ssize_t)gsp_type_size(t), (Py_ssize_t)(n * n), true, "closure") < 0) goto done;
-  gsp_info info;
-  Py_BEGIN_ALLOW_THREADS info = gsp_matrix_export_dense(vo.buf, absent, A);
-  Py_END_ALLOW_THREADS if (info != GSP_SUCCESS) {
-    raise_info(info, A);
-    goto done;
-  }
-  if (PyErr_CheckSignals() < 0) goto done;
-  ret = Py_NewRef(Py_None);
-done:
-  release(&vo);
+  PyObject *ret = scalar_of(absent, t, oabs) < 0 ? NULL : host_buffer_of(&A, absent);
+  if (ret && PyErr_CheckSignals() < 0) Py_CLEAR(ret);
   gsp_matrix_free(&A);
   return ret;
 }
@@ -1345,13 +1331,14 @@ static PyMethodDef methods[] = {
     {"negative_cycle", py_negative_cycle, METH_VARARGS, "gsp_negative_cycle: a list of vertices or None"},
     {"tree_csr", py_tree_csr, METH_VARARGS, "reconstruct_path's tree as CSR arrays"},
     {"dijkstra_limited", py_dijkstra_limited, METH_VARARGS, "scipy's dijkstra on negative weights"},
-    {"closure", py_closure, METH_VARARGS, "gsp_closure_ext, exported densely"},
+    {"closure", py_closure, METH_VARARGS, "gsp_closure_ext, unpacked densely into a HostBuffer"},
     {"closure_csr", py_closure_csr, METH_VARARGS, "gsp_closure_ext, exported as CSR arrays"},
     {"closure_device", py_closure_device, METH_VARARGS, "gsp_closure_ext on the GPU, left on the device"},
     {"cuda_available", py_cuda_available, METH_NOARGS, "(available, description, device count)"},
     {"set_threads", py_set_threads, METH_VARARGS, "gsp_set_threads"},
     {"get_threads", py_get_threads, METH_NOARGS, "gsp_get_threads"},
-    {"_set_exceptions", py_set_exceptions, METH_VARARGS, "register gsp.GspError and gsp.NegativeCycleError"},
+    {"_set_exceptions", py_set_exceptions, METH_VARARGS,
+     "register gsp.GspError and the maker of gsp.NegativeCycleError"},
     {"star_factor", py_star_factor, METH_VARARGS, "gsp_star_factor"},
     {"star_refactor", py_star_refactor, METH_VARARGS, "gsp_star_refactor"},
     {"star_lines", py_star_lines, METH_VARARGS, "gsp_star_rows / gsp_star_cols, exported densely"},
@@ -1362,7 +1349,7 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "gspgraph._core", "The compiled part of gsp.", -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
-  if (PyType_Ready(&DeviceMatrixType) < 0) return NULL;
+  if (PyType_Ready(&DeviceMatrixType) < 0 || PyType_Ready(&HostBufferType) < 0) return NULL;
   PyObject *m = PyModule_Create(&module);
   if (!m) return NULL;
   if (PyModule_AddObjectRef(m, "DeviceMatrix", (PyObject *)&DeviceMatrixType) < 0) {

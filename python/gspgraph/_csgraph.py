@@ -85,7 +85,14 @@ def _has_negative(spec):
     if spec[0] == "csr":
         d = spec[4]
         return d.size > 0 and d.dtype.kind in "fi" and d.min() < 0
-    return _core.has_negative(spec[2], spec[4])
+    return _core.has_negative(spec)
+
+
+def dense_result(buf, dt, n):
+    """The n x n array over the library's result buffer (no copy: numpy
+    adopts the array the library computed in, as a C caller's
+    gsp_matrix_unpack_dense hands it over)."""
+    return np.frombuffer(buf, dtype=dt).reshape(n, n)
 
 
 def _rows(ns, n, dtype):
@@ -241,6 +248,14 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         return D
     if method == "FW" and indices is not None:
         raise ValueError("Cannot specify indices with method == 'FW'.")
+    if method == "FW" and not return_predecessors:
+        # Floyd-Warshall's distances are the reflexive min_plus closure (what
+        # gsp_apsp's FW route computes), handed over in the array the library
+        # computed them in, as gsp_matrix_unpack_dense hands a C caller
+        D = dense_result(_core.closure(spec, 0 if directed else 1, 0, True, _backend(backend), np.inf), dt, n)
+        last_run.clear()
+        last_run.update(method="FW", backend=_resolved_backend(backend))
+        return D
     src, shape = _indices(node_positions(csgraph, indices), n)
     if method == "BF":
         return _bellman_ford(spec, directed, src, shape, return_predecessors, backend, dt)

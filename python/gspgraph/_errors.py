@@ -1,11 +1,12 @@
-"""The exceptions gsp raises."""
+"""The exceptions gsp raises.
+
+NegativeCycleError subclasses scipy's (so that ``except
+scipy.sparse.csgraph.NegativeCycleError`` catches gsp's too), but importing
+scipy.sparse costs a third of a second: the class is made on first use (an
+attribute access or a raise), not when gsp is imported.
+"""
 
 from __future__ import annotations
-
-try:  # so that ``except scipy.sparse.csgraph.NegativeCycleError`` catches gsp's too
-    from scipy.sparse.csgraph import NegativeCycleError as _Base
-except ImportError:  # pragma: no cover - scipy is optional
-    _Base = Exception
 
 
 class GspError(RuntimeError):
@@ -20,21 +21,43 @@ class GspError(RuntimeError):
     code = -99
 
 
-class NegativeCycleError(_Base):
-    """The graph has a negative cycle.
+def _make_negative_cycle_error():
+    try:
+        from scipy.sparse.csgraph import NegativeCycleError as base
+    except ImportError:  # pragma: no cover - scipy is optional
+        base = Exception
 
-    A subclass of ``scipy.sparse.csgraph.NegativeCycleError`` when scipy is
-    installed.
+    class NegativeCycleError(base):
+        """The graph has a negative cycle.
 
-    Attributes
-    ----------
-    cycle : list of int
-        Vertices of one negative cycle, in order (empty when none could be
-        named, e.g. a positive cycle of ``max_plus``).
-    """
+        A subclass of ``scipy.sparse.csgraph.NegativeCycleError`` when scipy
+        is installed.
 
-    def __init__(self, message="", cycle=()):
-        self.cycle = [int(v) for v in cycle]
-        if self.cycle:
-            message = "Negative cycle in nodes [%s]: %s" % (" ".join(map(str, self.cycle)), message)
-        super().__init__(message)
+        Attributes
+        ----------
+        cycle : list of int
+            Vertices of one negative cycle, in order (empty when none could
+            be named, e.g. a positive cycle of ``max_plus``).
+        """
+
+        def __init__(self, message="", cycle=()):
+            self.cycle = [int(v) for v in cycle]
+            if self.cycle:
+                message = "Negative cycle in nodes [%s]: %s" % (" ".join(map(str, self.cycle)), message)
+            super().__init__(message)
+
+    NegativeCycleError.__module__ = "gspgraph"
+    return NegativeCycleError
+
+
+def __getattr__(name):
+    if name == "NegativeCycleError":
+        cls = globals()["NegativeCycleError"] = _make_negative_cycle_error()
+        return cls
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+def negative_cycle(message="", cycle=()):
+    """A NegativeCycleError instance (the extension raises what this returns)."""
+    cls = globals().get("NegativeCycleError") or __getattr__("NegativeCycleError")
+    return cls(message, cycle)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 _TYPECODE = {np.dtype(np.float64): ord("d"), np.dtype(np.float32): ord("f"),
@@ -14,11 +16,10 @@ def _is_networkx(g) -> bool:
 
 
 def _is_sparse(g) -> bool:
-    try:
-        import scipy.sparse as sp
-    except ImportError:  # pragma: no cover - scipy is optional
-        return False
-    return sp.issparse(g)
+    # a scipy.sparse object exists only once scipy.sparse is imported: no
+    # import here (a third of a second) for the dense and NetworkX inputs
+    sp = sys.modules.get("scipy.sparse")
+    return sp is not None and sp.issparse(g)
 
 
 def _numeric(a):
@@ -151,7 +152,17 @@ def _from_networkx(G, weight, dtype, round=False):
     return ("csr", n, indptr, indices, data, _TYPECODE[np.dtype(dtype)]), nodes
 
 
-def graph_spec(csgraph, dtype=np.float64, unweighted=False, null_value=0.0, weight="weight", round=False):
+def _absent(dtype):
+    """The non-edge marker of a dense graph in dtype: +inf, False, or the
+    integer type's largest value (min_plus's "no path": an arc of that
+    weight is no arc)."""
+    if dtype == np.bool_:
+        return False
+    return np.inf if dtype.kind == "f" else int(np.iinfo(dtype).max)
+
+
+def graph_spec(csgraph, dtype=np.float64, unweighted=False, null_value=0.0, weight="weight", round=False,
+               absent=None):
     """(spec, n) for the extension: scipy.sparse.csgraph's reading of csgraph.
 
     Sparse input: every stored entry is an arc, explicit zeros included;
@@ -162,7 +173,9 @@ def graph_spec(csgraph, dtype=np.float64, unweighted=False, null_value=0.0, weig
     edge (zeros included), as scipy reads them. NetworkX graphs: `weight` as
     in `nx_arcs`. Object and string arrays raise TypeError; values that the
     dtype cannot hold exactly raise ValueError unless round (`cast_exact`).
-    A bool dtype reads the structure: every arc is True.
+    A bool dtype reads the structure: every arc is True. absent: the
+    marker of a dense graph's non-edges in dtype (the semiring's zero;
+    default `_absent`).
     """
     dtype = np.dtype(dtype)
     if _is_networkx(csgraph):
@@ -209,26 +222,16 @@ def graph_spec(csgraph, dtype=np.float64, unweighted=False, null_value=0.0, weig
     D = _numeric(csgraph)
     if D.ndim != 2 or D.shape[0] != D.shape[1]:
         raise ValueError("graph should have two dimensions of equal size")
-    n = D.shape[0]
-    if dtype.kind != "f" or unweighted:
-        edge = ~(np.isnan(D) | np.isinf(D)) if D.dtype.kind == "f" else np.ones(D.shape, bool)
-        if null_value is not None:
-            edge &= D != null_value
-        r, c = np.nonzero(edge)
-        vals = np.ones(r.size, dtype) if unweighted else D[edge]
-        indptr, indices, data = _min_duplicates(n, r, c, vals, dtype, round)
-        return ("csr", n, indptr, indices, data, _TYPECODE[dtype]), n
-    if D.dtype.kind == "f" and D.dtype.itemsize in (4, 8):
-        # float32/float64 values go to C as they are: it reads the non-edges
-        # and converts (refusing overflow and underflow) in one pass
-        D = np.ascontiguousarray(D)
-    else:
-        edge = np.ones(D.shape, bool)
-        if null_value is not None:
-            edge &= D != null_value
-        # only the arcs must be representable; non-edges become +inf here, so
-        # that a null_value the cast would move still marks them
-        cast_exact(D[edge], dtype, round)
-        D = np.array(D, dtype=dtype, order="C")
-        D[~edge] = np.inf
-    return ("dense", n, D, _TYPECODE[dtype], None if null_value is None else float(null_value)), n
+    # the extension reads every real, integer and bool type itself, in one
+    # parallel pass (python/gspgraph/_dense.c); the few others are cast here
+    if D.dtype.kind == "u" and D.dtype.itemsize == 8:
+        if D.size and D.max() > np.iinfo(np.int64).max:
+            raise ValueError("weight %d is out of the range of %s" % (D.max(), dtype))
+        D = D.astype(np.int64)
+    elif D.dtype.kind == "f" and D.dtype.itemsize not in (4, 8):
+        D = D.astype(np.float64 if D.dtype.itemsize > 8 else np.float32)
+    D = np.ascontiguousarray(D, dtype=D.dtype.newbyteorder("="))
+    if absent is None:
+        absent = _absent(dtype)
+    return ("dense", D.shape[0], D, _TYPECODE[dtype], None if null_value is None else float(null_value), absent,
+            bool(unweighted), bool(round)), D.shape[0]

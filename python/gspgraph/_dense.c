@@ -1,0 +1,318 @@
+/* Dense numpy graphs read as scipy reads them, in one parallel pass
+ * (_dense.h). Each row goes through a row of doubles in cache (NaN: a
+ * non-edge), which every source type but int64 holds exactly, so the
+ * per-type code is one reader per source and one writer per target; int64
+ * sources, which a double would round, have writers of their own. The
+ * values' rules are the Python readers' (gspgraph._graph.cast_exact). */
+#include "_dense.h"
+
+#include <float.h>
+#include <math.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE  ((size_t)-1)
+#define TWO63 9223372036854775808.0 /* 2^63: the first double beyond int64 */
+
+dense_kind dense_kind_of(const char *format, size_t itemsize) {
+  char c = format ? format[0] : 'B';
+  if (c == '<' || c == '=' || c == '@' || c == '!' || c == '>') c = format[1];
+  if (c == '?') return DENSE_BOOL;
+  if (c == 'd' || c == 'f') return itemsize == 8 ? DENSE_F64 : itemsize == 4 ? DENSE_F32 : DENSE_UNREAD;
+  const bool is_signed = c == 'b' || c == 'h' || c == 'i' || c == 'l' || c == 'q' || c == 'n';
+  const bool is_unsigned = c == 'B' || c == 'H' || c == 'I' || c == 'L' || c == 'Q' || c == 'N';
+  if (is_signed) return itemsize == 8 ? DENSE_I64 : itemsize == 4 ? DENSE_I32 : itemsize == 2 ? DENSE_I16 : DENSE_I8;
+  if (is_unsigned && itemsize < 8) return itemsize == 4 ? DENSE_U32 : itemsize == 2 ? DENSE_U16 : DENSE_U8;
+  return DENSE_UNREAD; /* uint64 (beyond int64), float16, long double: numpy casts them first */
+}
+
+static bool is_real(dense_kind k) {
+  return k == DENSE_F64 || k == DENSE_F32;
+}
+
+/* ---- one row of the source as doubles (NaN: a non-edge) ---- */
+
+#define READER(NAME, S)                                                                                     \
+  static void NAME(double *row, const void *src, size_t n, const dense_read *r) {                           \
+    const S *s = src;                                                                                       \
+    for (size_t j = 0; j < n; j++) {                                                                        \
+      const double a = (double)s[j];                                                                        \
+      row[j] = isnan(a) || isinf(a) || (r->has_null && a == r->null_value) ? NAN : r->unweighted ? 1.0 : a; \
+    }                                                                                                       \
+  }
+READER(read_f64, double)
+READER(read_f32, float)
+READER(read_i32, int32_t)
+READER(read_i16, int16_t)
+READER(read_i8, int8_t)
+READER(read_u32, uint32_t)
+READER(read_u16, uint16_t)
+READER(read_u8, uint8_t)
+READER(read_bool, _Bool)
+#undef READER
+
+typedef void (*reader)(double *, const void *, size_t, const dense_read *);
+
+static reader reader_of(dense_kind k) {
+  static const reader table[] = {[DENSE_F64] = read_f64, [DENSE_F32] = read_f32, [DENSE_I32] = read_i32,
+                                 [DENSE_I16] = read_i16, [DENSE_I8] = read_i8,   [DENSE_U32] = read_u32,
+                                 [DENSE_U16] = read_u16, [DENSE_U8] = read_u8,   [DENSE_BOOL] = read_bool};
+  return k < DENSE_UNREAD ? table[k] : NULL;
+}
+
+/* ---- the rules, one value at a time ---- */
+
+/* A weight a (an edge) as an integer in [lo, hi]: whether it is one. */
+static bool int_ok(double a, bool round, double lo, double hi, double *out) {
+  const double v = round ? nearbyint(a) : a;
+  *out = v;
+  return v == trunc(v) && v >= lo && v <= hi;
+}
+
+/* A real weight as float32: not when it overflows or underflows to a
+ * nonzero below the smallest normal number. An integer weight: only when
+ * stored exactly, unless round. */
+static bool f32_ok(double a, float c, bool integer, bool round) {
+  if (integer) return round || (double)c == a;
+  return !isinf(c) && !(a != 0 && fabs((double)c) < FLT_MIN);
+}
+
+/* ---- one row of doubles into the target ---- */
+
+static size_t write_f64(void *dst, const double *row, size_t n, const dense_read *r) {
+  double *d = dst;
+  const double z = *(const double *)r->absent;
+  for (size_t j = 0; j < n; j++) d[j] = isnan(row[j]) ? z : row[j];
+  return NONE;
+}
+
+static size_t write_f32(void *dst, const double *row, size_t n, const dense_read *r) {
+  float *d = dst;
+  const float z = *(const float *)r->absent;
+  size_t bad = NONE;
+  const bool integer = !is_real(r->src) && !r->unweighted;
+  for (size_t j = 0; j < n; j++) {
+    const double a = row[j];
+    const float c = isnan(a) ? z : (float)a;
+    if (!isnan(a) && bad == NONE && !f32_ok(a, c, integer, r->round)) bad = j;
+    d[j] = c;
+  }
+  return bad;
+}
+
+#define INT_WRITER(NAME, T, LO, HI)                                                 \
+  static size_t NAME(void *dst, const double *row, size_t n, const dense_read *r) { \
+    T *d = dst;                                                                     \
+    const T z = *(const T *)r->absent;                                              \
+    size_t bad = NONE;                                                              \
+    for (size_t j = 0; j < n; j++) {                                                \
+      double v = 0;                                                                 \
+      if (isnan(row[j])) d[j] = z;                                                  \
+      else if (int_ok(row[j], r->round, LO, HI, &v)) d[j] = (T)v;                   \
+      else if (bad == NONE) bad = j;                                                \
+    }                                                                               \
+    return bad;                                                                     \
+  }
+INT_WRITER(write_i32, int32_t, (double)INT32_MIN, (double)INT32_MAX)
+INT_WRITER(write_i64, int64_t, -TWO63, 0x1.fffffffffffffp+62) /* the largest double below 2^63 */
+#undef INT_WRITER
+
+static size_t write_bool(void *dst, const double *row, size_t n, const dense_read *r) {
+  _Bool *d = dst;
+  for (size_t j = 0; j < n; j++) d[j] = !isnan(row[j]);
+  (void)r;
+  return NONE;
+}
+
+typedef size_t (*writer)(void *, const double *, size_t, const dense_read *);
+
+static writer writer_of(gsp_type t) {
+  switch (t) {
+  case GSP_FP64:
+    return write_f64;
+  case GSP_FP32:
+    return write_f32;
+  case GSP_INT32:
+    return write_i32;
+  case GSP_INT64:
+    return write_i64;
+  default:
+    return write_bool;
+  }
+}
+
+/* ---- int64 sources, which doubles would round ---- */
+
+static bool i64_edge(int64_t a, const dense_read *r) {
+  return !(r->has_null && (double)a == r->null_value);
+}
+
+/* One int64 weight into the target at d; false when t cannot hold it. */
+static bool i64_one(void *d, int64_t a, const dense_read *r) {
+  const int64_t w = r->unweighted ? 1 : a;
+  switch (r->t) {
+  case GSP_FP64: {
+    const double c = (double)w;
+    *(double *)d = c;
+    return r->round || (c < TWO63 && (int64_t)c == w);
+  }
+  case GSP_FP32: {
+    const float c = (float)w;
+    *(float *)d = c;
+    return r->round || ((double)c < TWO63 && (int64_t)c == w);
+  }
+  case GSP_INT64:
+    *(int64_t *)d = w;
+    return true;
+  case GSP_INT32:
+    *(int32_t *)d = (int32_t)w;
+    return w >= INT32_MIN && w <= INT32_MAX;
+  default:
+    *(_Bool *)d = 1;
+    return true;
+  }
+}
+
+static size_t write_i64_row(void *dst, const int64_t *s, size_t n, const dense_read *r) {
+  const size_t ts = gsp_type_size(r->t);
+  size_t bad = NONE;
+  for (size_t j = 0; j < n; j++) {
+    char *d = (char *)dst + j * ts;
+    if (!i64_edge(s[j], r)) memcpy(d, r->absent, ts);
+    else if (!i64_one(d, s[j], r) && bad == NONE) bad = j;
+  }
+  return bad;
+}
+
+/* ---- undirected: both triangles, in tiles ---- */
+
+#define COMBINE(NAME, T, HEAVIER)                                                                                     \
+  static void NAME(T *d, size_t n, T z, int how, int nt) {                                                            \
+    const size_t B = 64, nb = (n + B - 1) / B;                                                                        \
+    _Pragma("omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1)") for (size_t ti = 0; ti < nb; ti++) { \
+      for (size_t tj = ti; tj < nb; tj++)                                                                             \
+        for (size_t i = ti * B; i < (ti + 1) * B && i < n; i++)                                                       \
+          for (size_t j = ti == tj ? i + 1 : tj * B; j < (tj + 1) * B && j < n; j++) {                                \
+            const T a = d[i * n + j], b = d[j * n + i];                                                               \
+            d[i * n + j] = d[j * n + i] = a == z ? b : b == z ? a : HEAVIER;                                          \
+          }                                                                                                           \
+    }                                                                                                                 \
+  }
+COMBINE(combine_f64, double, (how == 2) == (b > a) ? b : a)
+COMBINE(combine_f32, float, (how == 2) == (b > a) ? b : a)
+COMBINE(combine_i64, int64_t, (how == 2) == (b > a) ? b : a)
+COMBINE(combine_i32, int32_t, (how == 2) == (b > a) ? b : a)
+COMBINE(combine_bool, _Bool, 1)
+#undef COMBINE
+
+static void undirected(void *dst, size_t n, const dense_read *r) {
+  const int how = r->undirected, nt = r->threads;
+  switch (r->t) {
+  case GSP_FP64:
+    combine_f64(dst, n, *(const double *)r->absent, how, nt);
+    break;
+  case GSP_FP32:
+    combine_f32(dst, n, *(const float *)r->absent, how, nt);
+    break;
+  case GSP_INT64:
+    combine_i64(dst, n, *(const int64_t *)r->absent, how, nt);
+    break;
+  case GSP_INT32:
+    combine_i32(dst, n, *(const int32_t *)r->absent, how, nt);
+    break;
+  default:
+    combine_bool(dst, n, 0, how, nt);
+    break;
+  }
+}
+
+static size_t src_size(dense_kind k) {
+  static const size_t size[] = {8, 4, 8, 4, 2, 1, 4, 2, 1, sizeof(_Bool)};
+  return k < DENSE_UNREAD ? size[k] : 0;
+}
+
+size_t dense_convert(void *dst, const void *src, size_t n, const dense_read *r) {
+  const size_t ss = src_size(r->src), ts = gsp_type_size(r->t);
+  const reader rd = reader_of(r->src);
+  const writer wr = writer_of(r->t);
+  const int nt = r->threads > 1 ? r->threads : 1;
+  size_t bad = NONE;
+  bool oom = false;
+#pragma omp parallel num_threads(nt) if (nt > 1) reduction(min : bad) reduction(|| : oom)
+  {
+    double *row = r->src == DENSE_I64 ? NULL : malloc((n ? n : 1) * sizeof *row);
+    oom = r->src != DENSE_I64 && !row;
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+      if (oom) continue;
+      const void *s = (const char *)src + i * n * ss;
+      void *d = (char *)dst + i * n * ts;
+      size_t b;
+      if (r->src == DENSE_I64) b = write_i64_row(d, s, n, r);
+      else rd(row, s, n, r), b = wr(d, row, n, r);
+      if (b != NONE && i * n + b < bad) bad = i * n + b;
+    }
+    free(row);
+  }
+  if (oom) return (size_t)-2;
+  if (bad == NONE && r->undirected) undirected(dst, n, r);
+  return bad;
+}
+
+static const char *type_name(gsp_type t) {
+  switch (t) {
+  case GSP_FP64:
+    return "float64";
+  case GSP_FP32:
+    return "float32";
+  case GSP_INT64:
+    return "int64";
+  case GSP_INT32:
+    return "int32";
+  default:
+    return "bool";
+  }
+}
+
+void dense_bad(char *msg, size_t size, const void *src, size_t k, size_t n, const dense_read *r) {
+  const size_t i = k / n, j = k % n, ss = src_size(r->src);
+  const char *t = type_name(r->t);
+  if (r->src == DENSE_I64) {
+    const int64_t a = ((const int64_t *)src)[k];
+    snprintf(msg, size, "weight %lld at (%zu, %zu) cannot be stored as %s exactly%s", (long long)a, i, j, t,
+             r->t == GSP_INT32 ? " (out of the type's range)" : "; round=True stores the nearest");
+    return;
+  }
+  double a;
+  reader_of(r->src)(&a, (const char *)src + k * ss, 1, r);
+  if (r->t == GSP_FP32 && is_real(r->src)) {
+    snprintf(msg, size, "weight %.17g at (%zu, %zu) %s float32", a, i, j, fabs(a) > 1 ? "overflows" : "underflows");
+  } else if (r->t == GSP_FP32) {
+    snprintf(msg, size, "weight %.17g at (%zu, %zu) cannot be stored as float32 exactly; round=True stores the nearest",
+             a, i, j);
+  } else {
+    const double v = r->round ? nearbyint(a) : a;
+    snprintf(msg, size, "weight %.17g at (%zu, %zu) cannot be stored as %s exactly (%s)", a, i, j, t,
+             v == trunc(v) ? "out of the type's range" : "not an integer; round=True stores the nearest");
+  }
+}
+
+bool dense_has_negative(const void *src, size_t cells, const dense_read *r) {
+  bool neg = false;
+  const size_t ss = src_size(r->src), step = 4096;
+  if (r->src == DENSE_I64) {
+    const int64_t *s = src;
+    for (size_t k = 0; k < cells && !neg; k++) neg = s[k] < 0 && i64_edge(s[k], r);
+    return neg;
+  }
+  double row[4096];
+  for (size_t k0 = 0; k0 < cells && !neg; k0 += step) {
+    const size_t m = cells - k0 < step ? cells - k0 : step;
+    reader_of(r->src)(row, (const char *)src + k0 * ss, m, r);
+    for (size_t k = 0; k < m && !neg; k++) neg = row[k] < 0; /* NaN (a non-edge) compares false */
+  }
+  return neg;
+}
