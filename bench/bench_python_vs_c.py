@@ -16,6 +16,9 @@ ratio (target: <= 1.10):
   transitive_closure sparse out (m = 2n)                         vs the C closure with dense bytes out
   first call         a fresh process: import + the fp32 closure  vs a fresh C process's first call
   shortest_path vs CLI  gsp.shortest_path(A) against `gsp apsp A --no-sample` (same algorithm, time)
+  fp32 closure device=True  gsp.closure(W, device=True) (result left on the GPU) vs pack -> closure ->
+                     gsp_matrix_device_view (upload + kernel; target: C + 30 ms)
+  reconstruct_path   gsp.reconstruct_path(A, P[0]) vs scipy's on the same arrays (peer: scipy, target <= 1)
 
     python bench/bench_python_vs_c.py --peer build/bench/bench_python_peer --cli build/gsp
     python bench/bench_python_vs_c.py ... --backend cuda --dense 8192,16384 --tc 16384,30000
@@ -35,6 +38,7 @@ import time
 import numpy as np
 import scipy.io
 import scipy.sparse as sp
+import scipy.sparse.csgraph
 
 import gspgraph as gsp
 
@@ -115,6 +119,11 @@ def main():
             np.save(f, Ci)
             c = peer(a, "closure", f, "int32", "min_plus", be)
             row("int32 closure", n, median_time(lambda: gsp.closure(Wi, dtype=np.int32, backend=be), a.reps), c)
+            if be != "cpu" and gsp.cuda_available() and n == max(int(x) for x in a.dense.split(",") if x):
+                np.save(f, W)
+                row("fp32 closure device=True", n, median_time(
+                    lambda: gsp.closure(W, dtype=np.float32, device=True), a.reps), peer(a, "device", f),
+                    "C: upload + kernel (device_view); target C + 0.030 s")
             B = np.random.default_rng(n).random((n, n)) < 1.0 / 64
             np.save(f, B)
             c = peer(a, "closure", f, "bool", "or_and", be)
@@ -126,7 +135,14 @@ def main():
             scipy.io.mmwrite(f, A)
             c = peer(a, "apsp", f, be)
             t = median_time(lambda: gsp.shortest_path(A, backend=be), a.reps)
-            row("apsp sparse fp64", n, t, c, gsp.last_run.get("method", ""))
+            lr = gsp.last_run
+            row("apsp sparse fp64", n, t, c, "%s; prepare %.3f compute %.3f device %.3f copy %.3f finish %.3f s" % (
+                lr.get("method", ""), *(lr.get(k, 0.0) for k in ("prepare_s", "compute_s", "device_s", "copy_s",
+                                                                  "finish_s"))))
+            _, P = gsp.shortest_path(A, indices=0, return_predecessors=True, backend=be)
+            t_gsp = median_time(lambda: gsp.reconstruct_path(A, P), 5)
+            t_sp = median_time(lambda: scipy.sparse.csgraph.reconstruct_path(A, P), 5)
+            row("reconstruct_path vs scipy", n, t_gsp, t_sp, "peer: scipy.sparse.csgraph.reconstruct_path")
             if a.cli:
                 env = dict(os.environ, GSP_BACKEND=be if be != "auto" else "")
                 tc = []

@@ -24,6 +24,7 @@
  * column kernel_s); on the GPU bench_closure_gpu --user's (device-resident
  * inputs), which bench/run.sh runs in the same call.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,22 +33,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "gsp.h"
-
-#define CK(x)                                                                       \
-  do {                                                                              \
-    gsp_info i_ = (x);                                                              \
-    if (i_ != GSP_SUCCESS) {                                                        \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, gsp_last_error()); \
-      exit(1);                                                                      \
-    }                                                                               \
-  } while (0)
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rnd(void) {
@@ -120,21 +107,21 @@ static const void *absent_of(gsp_type t) {
  * packed dense matrix (built untimed), the closure on it timed. */
 static double kernel_alone(gsp_matrix M, gsp_type t, bool succ, const gsp_closure_opts *co) {
   gsp_index n;
-  CK(gsp_matrix_nrows(&n, M));
+  BENCH_CK(gsp_matrix_nrows(&n, M));
   const void *absent = absent_of(t);
   void *x = malloc((size_t)n * (size_t)n * (t == GSP_BOOL ? 1 : 4));
   if (!x) {
     fprintf(stderr, "out of memory\n");
     exit(1);
   }
-  CK(gsp_matrix_export_dense(x, absent, M));
+  BENCH_CK(gsp_matrix_export_dense(x, absent, M));
   gsp_matrix K = NULL, S = NULL;
-  CK(gsp_matrix_pack_dense(&K, t, n, n, &x, absent));
-  const double t0 = now();
-  CK(gsp_closure_ext(K, succ ? &S : NULL, t == GSP_BOOL ? GSP_OR_AND : GSP_MIN_PLUS, co));
-  const double s = now() - t0;
-  CK(gsp_matrix_free(&K));
-  CK(gsp_matrix_free(&S));
+  BENCH_CK(gsp_matrix_pack_dense(&K, t, n, n, &x, absent));
+  const double t0 = bench_seconds(CLOCK_MONOTONIC);
+  BENCH_CK(gsp_closure_ext(K, succ ? &S : NULL, t == GSP_BOOL ? GSP_OR_AND : GSP_MIN_PLUS, co));
+  const double s = bench_seconds(CLOCK_MONOTONIC) - t0;
+  BENCH_CK(gsp_matrix_free(&K));
+  BENCH_CK(gsp_matrix_free(&S));
   return s;
 }
 
@@ -155,21 +142,21 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be, double *kernel) {
     const gsp_type t = row == ROW_I32_DENSE ? GSP_INT32 : row == ROW_BOOL_DENSE ? GSP_BOOL : GSP_FP32;
     void *x = dense_input(t, n);
     const void *absent = absent_of(t);
-    t0 = now();
-    CK(gsp_matrix_pack_dense(&M, t, n, n, &x, absent));
-    p.in = now() - t0;
+    t0 = bench_seconds(CLOCK_MONOTONIC);
+    BENCH_CK(gsp_matrix_pack_dense(&M, t, n, n, &x, absent));
+    p.in = bench_seconds(CLOCK_MONOTONIC) - t0;
     if (kernel) *kernel = kernel_alone(M, t, row == ROW_F32_SUCC, &co);
-    t0 = now();
-    CK(gsp_closure_ext(M, row == ROW_F32_SUCC ? &S : NULL, t == GSP_BOOL ? GSP_OR_AND : GSP_MIN_PLUS, &co));
-    p.call = now() - t0;
-    t0 = now();
+    t0 = bench_seconds(CLOCK_MONOTONIC);
+    BENCH_CK(gsp_closure_ext(M, row == ROW_F32_SUCC ? &S : NULL, t == GSP_BOOL ? GSP_OR_AND : GSP_MIN_PLUS, &co));
+    p.call = bench_seconds(CLOCK_MONOTONIC) - t0;
+    t0 = bench_seconds(CLOCK_MONOTONIC);
     void *y = NULL, *s = NULL;
-    CK(gsp_matrix_unpack_dense(&y, absent, &M));
+    BENCH_CK(gsp_matrix_unpack_dense(&y, absent, &M));
     if (S) {
       const int64_t none = -1;
-      CK(gsp_matrix_unpack_dense(&s, &none, &S));
+      BENCH_CK(gsp_matrix_unpack_dense(&s, &none, &S));
     }
-    p.out = now() - t0;
+    p.out = bench_seconds(CLOCK_MONOTONIC) - t0;
     free(y);
     free(s);
     break;
@@ -204,27 +191,27 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be, double *kernel) {
     /* fp32: the user's arrays handed over (import_csr would copy 3.2 GB at
      * n = 16384, about 0.19 s on 16 cores); bool: imported (pack_csr takes
      * no all-true NULL values; 8 arcs a row cost nothing to copy) */
-    t0 = now();
-    if (bits) CK(gsp_matrix_import_csr(&M, GSP_BOOL, n, n, rp, cj, NULL));
-    else CK(gsp_matrix_pack_csr(&M, GSP_FP32, n, n, &rp, &cj, (void **)&w));
-    p.in = now() - t0;
+    t0 = bench_seconds(CLOCK_MONOTONIC);
+    if (bits) BENCH_CK(gsp_matrix_import_csr(&M, GSP_BOOL, n, n, rp, cj, NULL));
+    else BENCH_CK(gsp_matrix_pack_csr(&M, GSP_FP32, n, n, &rp, &cj, (void **)&w));
+    p.in = bench_seconds(CLOCK_MONOTONIC) - t0;
     free(rp);
     free(cj);
     free(w);
     if (kernel) *kernel = kernel_alone(M, bits ? GSP_BOOL : GSP_FP32, false, &co);
-    t0 = now();
-    CK(gsp_closure_ext(M, NULL, bits ? GSP_OR_AND : GSP_MIN_PLUS, &co));
-    p.call = now() - t0;
+    t0 = bench_seconds(CLOCK_MONOTONIC);
+    BENCH_CK(gsp_closure_ext(M, NULL, bits ? GSP_OR_AND : GSP_MIN_PLUS, &co));
+    p.call = bench_seconds(CLOCK_MONOTONIC) - t0;
     void *y = malloc((size_t)n * (size_t)n * (bits ? 1 : 4));
     if (!y) {
       fprintf(stderr, "out of memory\n");
       exit(1);
     }
-    t0 = now();
-    CK(gsp_matrix_export_dense(y, absent_of(bits ? GSP_BOOL : GSP_FP32), M));
-    p.out = now() - t0;
+    t0 = bench_seconds(CLOCK_MONOTONIC);
+    BENCH_CK(gsp_matrix_export_dense(y, absent_of(bits ? GSP_BOOL : GSP_FP32), M));
+    p.out = bench_seconds(CLOCK_MONOTONIC) - t0;
     free(y);
-    CK(gsp_matrix_free(&M));
+    BENCH_CK(gsp_matrix_free(&M));
     break;
   }
   case ROW_APSP:
@@ -234,10 +221,10 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be, double *kernel) {
      * weights 1..4096, int32: gsp apsp's rows, as a library call */
     const int64_t m = row == ROW_APSP_NPY ? 8 * n : 4 * n;
     gsp_matrix A = NULL;
-    t0 = now();
-    CK(gsp_generate_random(&A, GSP_INT32, n, m, 1, 4096, 1));
-    p.in = now() - t0;
-    t0 = now();
+    t0 = bench_seconds(CLOCK_MONOTONIC);
+    BENCH_CK(gsp_generate_random(&A, GSP_INT32, n, m, 1, 4096, 1));
+    p.in = bench_seconds(CLOCK_MONOTONIC) - t0;
+    t0 = bench_seconds(CLOCK_MONOTONIC);
     if (row == ROW_MSSSP) {
       /* every vertex a source, listed (gsp_msssp takes no implicit all) */
       gsp_index *src = malloc(sizeof *src * (size_t)(n > 0 ? n : 1));
@@ -249,42 +236,37 @@ static phases run_row(row_kind row, int64_t n, gsp_backend be, double *kernel) {
       gsp_msssp_opts mo;
       memset(&mo, 0, sizeof mo);
       mo.backend = be;
-      CK(gsp_msssp(&M, NULL, A, src, (gsp_index)n, &mo));
+      BENCH_CK(gsp_msssp(&M, NULL, A, src, (gsp_index)n, &mo));
       free(src);
     } else {
       gsp_apsp_opts ao;
       memset(&ao, 0, sizeof ao);
       ao.backend = be;
-      CK(gsp_apsp(&M, NULL, A, &ao));
+      BENCH_CK(gsp_apsp(&M, NULL, A, &ao));
     }
-    p.call = now() - t0;
+    p.call = bench_seconds(CLOCK_MONOTONIC) - t0;
     if (row == ROW_APSP_NPY) {
       char path[4096];
       snprintf(path, sizeof path, "%s/bench_user_call.npy", npy_dir);
-      t0 = now();
-      CK(gsp_matrix_write(path, M, NULL));
-      p.out = now() - t0;
+      t0 = bench_seconds(CLOCK_MONOTONIC);
+      BENCH_CK(gsp_matrix_write(path, M, NULL));
+      p.out = bench_seconds(CLOCK_MONOTONIC) - t0;
       remove(path);
     }
-    t0 = now();
-    CK(gsp_matrix_free(&M));
-    CK(gsp_matrix_free(&A));
-    if (row != ROW_APSP_NPY) p.out = now() - t0;
+    t0 = bench_seconds(CLOCK_MONOTONIC);
+    BENCH_CK(gsp_matrix_free(&M));
+    BENCH_CK(gsp_matrix_free(&A));
+    if (row != ROW_APSP_NPY) p.out = bench_seconds(CLOCK_MONOTONIC) - t0;
     break;
   }
   case ROW_GENERATE:
-    t0 = now();
-    CK(gsp_generate_complete(&M, GSP_FP32, n, 1, 1000, rnd()));
-    p.call = now() - t0;
-    CK(gsp_matrix_free(&M));
+    t0 = bench_seconds(CLOCK_MONOTONIC);
+    BENCH_CK(gsp_generate_complete(&M, GSP_FP32, n, 1, 1000, rnd()));
+    p.call = bench_seconds(CLOCK_MONOTONIC) - t0;
+    BENCH_CK(gsp_matrix_free(&M));
     break;
   }
   return p;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv) {
@@ -347,11 +329,11 @@ int main(int argc, char **argv) {
       const phases p = run_row(rows[r].row, n, be, cpu_kernel ? &kern[k] : NULL);
       in[k] = p.in, call[k] = p.call, outt[k] = p.out, tot[k] = p.in + p.call + p.out;
     }
-    qsort(kern, (size_t)R, sizeof(double), cmp_double);
-    qsort(in, (size_t)R, sizeof(double), cmp_double);
-    qsort(call, (size_t)R, sizeof(double), cmp_double);
-    qsort(outt, (size_t)R, sizeof(double), cmp_double);
-    qsort(tot, (size_t)R, sizeof(double), cmp_double);
+    qsort(kern, (size_t)R, sizeof(double), bench_cmp_double);
+    qsort(in, (size_t)R, sizeof(double), bench_cmp_double);
+    qsort(call, (size_t)R, sizeof(double), bench_cmp_double);
+    qsort(outt, (size_t)R, sizeof(double), bench_cmp_double);
+    qsort(tot, (size_t)R, sizeof(double), bench_cmp_double);
     const int m = R / 2;
     printf("%-28s %6lld %9.4f %9.4f %9.4f %9.4f %8s %9.4f\n", row_name[rows[r].row], (long long)n, in[m], call[m],
            outt[m], tot[m], shrink == 1 ? "" : "-", kern[m]);

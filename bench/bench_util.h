@@ -1,13 +1,27 @@
 /*
- * Helpers of the CPU benchmarks (bench_closure_cpu.c, bench_cpu_ceiling.c):
- * clocks, the median sort, the CSV file. Needs _POSIX_C_SOURCE >= 199309L
+ * Helpers of the C benchmarks: the check of a gsp call, clocks, the median
+ * sort, the CSV file. Needs _POSIX_C_SOURCE >= 199309L
  * before the first system header.
  */
 #ifndef GSP_BENCH_UTIL_H
 #define GSP_BENCH_UTIL_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+
+#include "gsp.h"
+
+/* A gsp call that must succeed: else its error and exit (a benchmark is a
+ * tool, not the library). */
+#define BENCH_CK(x)                                                                 \
+  do {                                                                              \
+    gsp_info i_ = (x);                                                              \
+    if (i_ != GSP_SUCCESS) {                                                        \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, gsp_last_error()); \
+      exit(1);                                                                      \
+    }                                                                               \
+  } while (0)
 
 /* Seconds on clock id: CLOCK_MONOTONIC (wall), CLOCK_PROCESS_CPUTIME_ID
  * (every thread of the process), CLOCK_THREAD_CPUTIME_ID (this thread). */

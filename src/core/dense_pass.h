@@ -52,4 +52,19 @@ static inline void gsp__pass_memcpy(void *dst, const void *src, size_t bytes) {
   }
 }
 
+/* Write zeros over a fresh array on gsp__pass_threads threads: its pages
+ * faulted in by every thread at once, before a copy from the device fills
+ * it (a device-to-host copy into pageable memory faults them in one at a
+ * time, in the copying thread). */
+static inline void gsp__pass_touch(void *p, size_t bytes) {
+  const size_t chunk = (size_t)1 << 22;
+  const int64_t parts = (int64_t)((bytes + chunk - 1) / chunk);
+  const int nt = gsp__pass_threads(bytes / 4);
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (int64_t q = 0; q < parts; q++) {
+    const size_t at = (size_t)q * chunk;
+    memset((char *)p + at, 0, bytes - at < chunk ? bytes - at : chunk);
+  }
+}
+
 #endif

@@ -139,6 +139,9 @@ static gsp_info run_blocks(gsp__apsp_run *r, gsp_type tw, const gsp__apsp_finish
     const size_t at = (size_t)k0 * (size_t)n;
     void *w = direct ? (char *)r->to.dx + at * os : wbuf;
     int64_t *p = !r->cfg.paths ? NULL : pbuf ? pbuf : (int64_t *)r->to.px + at;
+    /* the caller's rows_out, fresh from its allocator, is filled by copies
+     * from the GPU: its pages are faulted in on every thread first */
+    if (direct && r->to.rows && r->cfg.gpu) gsp__pass_touch(w, (size_t)nb * (size_t)n * os);
     GSP_TRY(rows(r, w, p, k0, nb, direct && !fin && r->to.db ? r->to.db + at : NULL, ctx));
     void *o = w;
     if (fin || tw != r->cfg.out) {
