@@ -253,7 +253,7 @@ static gsp_matrix symmetrized(gsp_matrix A, int undirected) {
  * one (undirected == 1: scipy's directed=False) or the heavier one
  * (undirected == 2: the add of the max semirings). Returns NULL with an
  * exception set on error. */
-static gsp_matrix make_graph(PyObject *spec, int undirected) {
+static gsp_matrix make_graph_of(PyObject *spec, int undirected) {
   if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) < 4) {
     PyErr_SetString(PyExc_TypeError, "gspgraph._core: bad graph spec");
     return NULL;
@@ -274,6 +274,20 @@ static gsp_matrix make_graph(PyObject *spec, int undirected) {
   return A && undirected ? symmetrized(A, undirected) : A;
 }
 
+/* make_graph's undirected for semiring s: where both directions of an arc
+ * exist, the one the semiring's add picks (the heavier for the max ones). */
+static int undirected_mode(int undirected, gsp_semiring s) {
+  return !undirected ? 0 : s == GSP_MAX_PLUS || s == GSP_MAX_MIN ? 2 : 1;
+}
+
+/* make_graph_of, with the graph's order and type (either may be NULL). */
+static gsp_matrix make_graph(PyObject *spec, int undirected, gsp_index *n, gsp_type *t) {
+  gsp_matrix A = make_graph_of(spec, undirected);
+  if (A && n) gsp_matrix_nrows(n, A);
+  if (A && t) gsp_matrix_type(t, A);
+  return A;
+}
+
 /* Sources: None or a buffer of int64. */
 static int get_sources(PyObject *o, Py_buffer *v, const gsp_index **src, gsp_index *ns, gsp_index n) {
   if (o == Py_None) {
@@ -286,6 +300,44 @@ static int get_sources(PyObject *o, Py_buffer *v, const gsp_index **src, gsp_ind
   *src = v->buf;
   *ns = (gsp_index)(v->len / 8);
   return 0;
+}
+
+/* What the search calls (apsp, bellman_ford, nearest) share: the graph,
+ * its sources, the distance and predecessor buffers (rows x n items) and a
+ * scratch row. */
+typedef struct {
+  gsp_matrix A;
+  gsp_index n, ns;
+  gsp_type t;
+  const gsp_index *src;
+  Py_buffer vs, vd, vp;
+  int64_t *tmp;
+} search_args;
+
+static void search_close(search_args *a) {
+  free(a->tmp);
+  release(&a->vs), release(&a->vd), release(&a->vp);
+  gsp_matrix_free(&a->A);
+}
+
+/* Opens a (zeroed by the caller) for rows result rows: one per source
+ * (rows < 0) or the given count. -1 with an exception set, a closed. */
+static int search_open(search_args *a, PyObject *spec, int undirected, PyObject *osrc, PyObject *odist, PyObject *opred,
+                       Py_ssize_t rows) {
+  a->t = GSP_BOOL;
+  if (!(a->A = make_graph(spec, undirected, &a->n, &a->t))) return -1;
+  if (get_sources(osrc, &a->vs, &a->src, &a->ns, a->n) < 0) goto fail;
+  const Py_ssize_t cells = (rows < 0 ? (Py_ssize_t)a->ns : rows) * (Py_ssize_t)a->n;
+  if (get_buffer(odist, &a->vd, (Py_ssize_t)gsp_type_size(a->t), cells, true, "dist") < 0) goto fail;
+  if (opred != Py_None && get_buffer(opred, &a->vp, 4, cells, true, "predecessors") < 0) goto fail;
+  if (!(a->tmp = malloc((a->n > 0 ? (size_t)a->n : 1) * sizeof *a->tmp))) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  return 0;
+fail:
+  search_close(a);
+  return -1;
 }
 
 /* ---- row callback --------------------------------------------------------- */
@@ -489,10 +541,9 @@ done:
 static PyObject *py_negative_cycle(PyObject *self, PyObject *args) {
   PyObject *spec;
   if (!PyArg_ParseTuple(args, "O", &spec)) return NULL;
-  gsp_matrix A = make_graph(spec, 0);
-  if (!A) return NULL;
   gsp_index n = 0, len = 0;
-  gsp_matrix_nrows(&n, A);
+  gsp_matrix A = make_graph(spec, 0, &n, NULL);
+  if (!A) return NULL;
   gsp_index *buf = malloc((size_t)(n ? n : 1) * sizeof *buf);
   PyObject *ret = NULL;
   if (!buf) {
@@ -563,18 +614,9 @@ static PyObject *py_apsp(PyObject *self, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OpOiiOOOK", &spec, &undirected, &osrc, &algo, &backend, &ocut, &odist, &opred,
                         &row_block))
     return NULL;
-  gsp_matrix A = make_graph(spec, undirected);
-  if (!A) return NULL;
+  search_args a = {0};
+  if (search_open(&a, spec, undirected, osrc, odist, opred, -1) < 0) return NULL;
   PyObject *ret = NULL;
-  gsp_index n = 0, ns = 0;
-  gsp_type t;
-  gsp_matrix_nrows(&n, A);
-  gsp_matrix_type(&t, A);
-  const gsp_index *src = NULL;
-  Py_buffer vs = {0}, vd = {0}, vp = {0};
-  if (get_sources(osrc, &vs, &src, &ns, n) < 0) goto done;
-  if (get_buffer(odist, &vd, (Py_ssize_t)gsp_type_size(t), (Py_ssize_t)(ns * n), true, "dist") < 0) goto done;
-  if (opred != Py_None && get_buffer(opred, &vp, 4, (Py_ssize_t)(ns * n), true, "predecessors") < 0) goto done;
   gsp_apsp_report rep;
   memset(&rep, 0, sizeof rep);
   gsp_apsp_opts o;
@@ -584,8 +626,8 @@ static PyObject *py_apsp(PyObject *self, PyObject *args) {
   o.advanced = &oa;
   o.algo = (gsp_apsp_algo)algo;
   o.backend = (gsp_backend)backend;
-  o.sources = src;
-  o.nsources = ns;
+  o.sources = a.src;
+  o.nsources = a.ns;
   if (ocut != Py_None) {
     o.has_cutoff = true;
     o.cutoff = PyFloat_AsDouble(ocut);
@@ -593,26 +635,26 @@ static PyObject *py_apsp(PyObject *self, PyObject *args) {
   }
   oa.row_block = (gsp_index)row_block;
   oa.report = &rep;
-  oa.rows_out = vd.buf;
+  oa.rows_out = a.vd.buf;
   gsp_info info = GSP_SUCCESS;
-  rows_ctx c = {.dist = vd.buf, .ds = gsp_type_size(t), .pred = opred != Py_None ? vp.buf : NULL, .src = src, .n = n};
+  rows_ctx c = {
+      .dist = a.vd.buf, .ds = gsp_type_size(a.t), .pred = opred != Py_None ? a.vp.buf : NULL, .src = a.src, .n = a.n};
   gsp_get_threads(&c.threads);
   c.ts = PyEval_SaveThread();
-  if (info == GSP_SUCCESS && n > 0 && ns > 0) {
+  if (info == GSP_SUCCESS && a.n > 0 && a.ns > 0) {
     gsp_matrix dd = NULL, pp = NULL;
     oa.rows = on_rows;
     oa.rows_ctx = &c;
-    info = gsp_apsp(&dd, opred != Py_None ? &pp : NULL, A, &o);
+    info = gsp_apsp(&dd, opred != Py_None ? &pp : NULL, a.A, &o);
   }
   PyEval_RestoreThread(c.ts);
   if (info != GSP_SUCCESS) {
-    raise_info(info, A);
+    raise_info(info, a.A);
     goto done;
   }
   ret = report_tuple(&rep);
 done:
-  release(&vs), release(&vd), release(&vp);
-  gsp_matrix_free(&A);
+  search_close(&a);
   return ret;
 }
 
@@ -642,46 +684,31 @@ static PyObject *py_bellman_ford(PyObject *self, PyObject *args) {
   PyObject *spec, *osrc, *odist, *opred;
   int undirected, backend;
   if (!PyArg_ParseTuple(args, "OpOiOO", &spec, &undirected, &osrc, &backend, &odist, &opred)) return NULL;
-  gsp_matrix A = make_graph(spec, undirected);
-  if (!A) return NULL;
+  search_args a = {0};
+  if (search_open(&a, spec, undirected, osrc, odist, opred, -1) < 0) return NULL;
   PyObject *ret = NULL;
-  gsp_index n = 0, ns = 0;
-  gsp_type t;
-  gsp_matrix_nrows(&n, A);
-  gsp_matrix_type(&t, A);
-  const gsp_index *src = NULL;
-  int64_t *tmp = NULL;
-  Py_buffer vs = {0}, vd = {0}, vp = {0};
-  if (get_sources(osrc, &vs, &src, &ns, n) < 0) goto done;
-  const size_t ds = gsp_type_size(t);
-  if (get_buffer(odist, &vd, (Py_ssize_t)ds, (Py_ssize_t)(ns * n), true, "dist") < 0) goto done;
-  if (opred != Py_None && get_buffer(opred, &vp, 4, (Py_ssize_t)(ns * n), true, "predecessors") < 0) goto done;
-  if (!(tmp = malloc((n > 0 ? n : 1) * sizeof *tmp))) {
-    PyErr_NoMemory();
-    goto done;
-  }
+  const gsp_index n = a.n;
+  const size_t ds = gsp_type_size(a.t);
   gsp_bf_opts bo = {.backend = (gsp_backend)backend};
-  for (gsp_index k = 0; k < ns; k++) {
-    const gsp_index s = src ? src[k] : k;
+  for (gsp_index k = 0; k < a.ns; k++) {
+    const gsp_index s = a.src ? a.src[k] : k;
     gsp_vector d = NULL, p = NULL;
     gsp_info info;
-    Py_BEGIN_ALLOW_THREADS info = gsp_bellman_ford(&d, opred != Py_None ? &p : NULL, A, s, &bo);
+    Py_BEGIN_ALLOW_THREADS info = gsp_bellman_ford(&d, opred != Py_None ? &p : NULL, a.A, s, &bo);
     if (info == GSP_SUCCESS)
-      info = vectors_to_row((char *)vd.buf + (size_t)k * n * ds, opred != Py_None ? (int32_t *)vp.buf + k * n : NULL, d,
-                            p, s, n, t, tmp);
+      info = vectors_to_row((char *)a.vd.buf + (size_t)k * n * ds,
+                            opred != Py_None ? (int32_t *)a.vp.buf + k * n : NULL, d, p, s, n, a.t, a.tmp);
     Py_END_ALLOW_THREADS gsp_vector_free(&d);
     gsp_vector_free(&p);
     if (info != GSP_SUCCESS) {
-      raise_info(info, A);
+      raise_info(info, a.A);
       goto done;
     }
     if (PyErr_CheckSignals() < 0) goto done;
   }
   ret = Py_NewRef(Py_None);
 done:
-  free(tmp);
-  release(&vs), release(&vd), release(&vp);
-  gsp_matrix_free(&A);
+  search_close(&a);
   return ret;
 }
 
@@ -692,27 +719,12 @@ static PyObject *py_nearest(PyObject *self, PyObject *args) {
   int undirected, backend;
   if (!PyArg_ParseTuple(args, "OpOiOOOO", &spec, &undirected, &osrc, &backend, &ocut, &odist, &opred, &oorig))
     return NULL;
-  gsp_matrix A = make_graph(spec, undirected);
-  if (!A) return NULL;
+  search_args a = {0};
+  if (search_open(&a, spec, undirected, osrc, odist, opred, 1) < 0) return NULL;
   PyObject *ret = NULL;
-  gsp_index n = 0, ns = 0;
-  gsp_type t;
-  gsp_matrix_nrows(&n, A);
-  gsp_matrix_type(&t, A);
-  const gsp_index *src = NULL;
-  int64_t *tmp = NULL;
-  Py_buffer vs = {0}, vd = {0}, vp = {0}, vo = {0};
-  if (get_buffer(osrc, &vs, 8, -1, false, "sources") < 0) goto done;
-  src = vs.buf;
-  ns = (gsp_index)(vs.len / 8);
-  const size_t ds = gsp_type_size(t);
-  if (get_buffer(odist, &vd, (Py_ssize_t)ds, (Py_ssize_t)n, true, "dist") < 0) goto done;
-  if (opred != Py_None && get_buffer(opred, &vp, 4, (Py_ssize_t)n, true, "predecessors") < 0) goto done;
+  const gsp_index n = a.n;
+  Py_buffer vo = {0};
   if (oorig != Py_None && get_buffer(oorig, &vo, 4, (Py_ssize_t)n, true, "sources out") < 0) goto done;
-  if (!(tmp = malloc((n > 0 ? n : 1) * sizeof *tmp))) {
-    PyErr_NoMemory();
-    goto done;
-  }
   gsp_sssp_opts so;
   memset(&so, 0, sizeof so);
   so.backend = (gsp_backend)backend;
@@ -724,33 +736,32 @@ static PyObject *py_nearest(PyObject *self, PyObject *args) {
   gsp_vector d = NULL, o = NULL, p = NULL;
   gsp_info info;
   const bool paths = opred != Py_None;
-  Py_BEGIN_ALLOW_THREADS info = gsp_nearest_source(&d, paths ? &o : NULL, paths ? &p : NULL, A, src, ns, &so);
+  Py_BEGIN_ALLOW_THREADS info = gsp_nearest_source(&d, paths ? &o : NULL, paths ? &p : NULL, a.A, a.src, a.ns, &so);
   if (info == GSP_SUCCESS) {
     /* a source is its own parent: its predecessor is -9999, as scipy has it */
-    info = vectors_to_row(vd.buf, paths ? (int32_t *)vp.buf : NULL, d, p, (gsp_index)-1, n, t, tmp);
+    info = vectors_to_row(a.vd.buf, paths ? (int32_t *)a.vp.buf : NULL, d, p, (gsp_index)-1, n, a.t, a.tmp);
     if (info == GSP_SUCCESS && paths) {
-      int32_t *pr = vp.buf;
+      int32_t *pr = a.vp.buf;
       for (gsp_index v = 0; v < n; v++)
         if (pr[v] == (int32_t)v) pr[v] = -9999;
     }
     if (info == GSP_SUCCESS && paths && oorig != Py_None) {
       const int64_t none = -1;
-      info = gsp_vector_export_dense(tmp, &none, o);
+      info = gsp_vector_export_dense(a.tmp, &none, o);
       int32_t *po = vo.buf;
-      for (gsp_index v = 0; info == GSP_SUCCESS && v < n; v++) po[v] = tmp[v] < 0 ? -9999 : (int32_t)tmp[v];
+      for (gsp_index v = 0; info == GSP_SUCCESS && v < n; v++) po[v] = a.tmp[v] < 0 ? -9999 : (int32_t)a.tmp[v];
     }
   }
   Py_END_ALLOW_THREADS gsp_vector_free(&d), gsp_vector_free(&o), gsp_vector_free(&p);
   if (info != GSP_SUCCESS) {
-    raise_info(info, A);
+    raise_info(info, a.A);
     goto done;
   }
   if (PyErr_CheckSignals() < 0) goto done;
   ret = Py_NewRef(Py_None);
 done:
-  free(tmp);
-  release(&vs), release(&vd), release(&vp), release(&vo);
-  gsp_matrix_free(&A);
+  release(&vo);
+  search_close(&a);
   return ret;
 }
 
@@ -760,10 +771,9 @@ done:
  * NULL with an exception set on error. */
 static gsp_matrix closure_of(PyObject *spec, int undirected, int semiring, int reflexive, int backend,
                              PyObject *oloops) {
-  gsp_matrix A = make_graph(spec, undirected);
-  if (!A) return NULL;
   gsp_index n = 0;
-  gsp_matrix_nrows(&n, A);
+  gsp_matrix A = make_graph(spec, undirected, &n, NULL);
+  if (!A) return NULL;
   Py_buffer vl = {0};
   if (oloops != Py_None && get_buffer(oloops, &vl, 1, (Py_ssize_t)n, false, "loops") < 0) {
     gsp_matrix_free(&A);
@@ -1154,12 +1164,10 @@ static PyObject *py_closure_device(PyObject *self, PyObject *args) {
   PyObject *spec;
   int undirected, semiring, reflexive;
   if (!PyArg_ParseTuple(args, "Oiip", &spec, &undirected, &semiring, &reflexive)) return NULL;
-  gsp_matrix A = make_graph(spec, undirected);
-  if (!A) return NULL;
   gsp_index n = 0;
-  gsp_type t;
-  gsp_matrix_nrows(&n, A);
-  gsp_matrix_type(&t, A);
+  gsp_type t = GSP_BOOL;
+  gsp_matrix A = make_graph(spec, undirected, &n, &t);
+  if (!A) return NULL;
   gsp_closure_opts co;
   memset(&co, 0, sizeof co);
   co.non_reflexive = !reflexive;
@@ -1240,7 +1248,7 @@ static PyObject *py_star_factor(PyObject *self, PyObject *args) {
   PyObject *spec;
   int undirected, sr, ord;
   if (!PyArg_ParseTuple(args, "Opii", &spec, &undirected, &sr, &ord)) return NULL;
-  gsp_matrix A = make_graph(spec, undirected ? (sr == GSP_MAX_PLUS || sr == GSP_MAX_MIN ? 2 : 1) : 0);
+  gsp_matrix A = make_graph(spec, undirected_mode(undirected, sr), NULL, NULL);
   if (!A) return NULL;
   gsp_star F = NULL;
   const gsp_star_opts o = {.ordering = (gsp_ordering)ord};
@@ -1263,8 +1271,7 @@ static PyObject *py_star_refactor(PyObject *self, PyObject *args) {
   if (!F) return NULL;
   gsp_star_report rep;
   gsp_star_report_get(&rep, F);
-  gsp_matrix A =
-      make_graph(spec, undirected ? (rep.semiring == GSP_MAX_PLUS || rep.semiring == GSP_MAX_MIN ? 2 : 1) : 0);
+  gsp_matrix A = make_graph(spec, undirected_mode(undirected, rep.semiring), NULL, NULL);
   if (!A) return NULL;
   gsp_info info;
   Py_BEGIN_ALLOW_THREADS info = gsp_star_refactor(F, A);

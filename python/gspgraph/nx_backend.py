@@ -180,15 +180,7 @@ class _Backend:
 
     @staticmethod
     def johnson(G, weight="weight"):
-        import networkx as nx
-        G = _nx(G)
-        from . import _csgraph
-        nodes, spec, integral = _arcs(G, weight)
-        try:
-            D, P = _csgraph._run_apsp(spec, True, None, _csgraph._ALGO["J"], "auto", None, np.dtype(np.float64),
-                                      True)
-        except NegativeCycleError:
-            raise nx.NetworkXUnbounded("Negative cycle detected.") from None
+        nodes, _, D, P = _johnson_rows(G, weight, True)
         out = {}
         for i, u in enumerate(nodes):
             paths = {u: [u]}
@@ -217,15 +209,7 @@ class _Backend:
 
     @staticmethod
     def all_pairs_bellman_ford_path_length(G, weight="weight"):
-        import networkx as nx
-        G = _nx(G)
-        nodes, spec, integral = _arcs(G, weight)
-        from . import _csgraph
-        try:
-            D, _ = _csgraph._run_apsp(spec, True, None, _csgraph._ALGO["J"], "auto", None, np.dtype(np.float64),
-                                      False)
-        except NegativeCycleError:
-            raise nx.NetworkXUnbounded("Negative cycle detected.") from None
+        nodes, integral, D, _ = _johnson_rows(G, weight, False)
         return ((u, _row_dict(nodes, D[i], integral)) for i, u in enumerate(nodes))
 
     @staticmethod
@@ -363,6 +347,20 @@ def _subgraph(spec, keep):
     m = (new[r] >= 0) & (new[spec[3]] >= 0)
     indptr, indices, data = _min_duplicates(keep.size, new[r[m]], new[spec[3][m]], spec[4][m], np.float64)
     return ("csr", int(keep.size), indptr, indices, data) + spec[5:]
+
+
+def _johnson_rows(G, weight, paths):
+    """(nodes, integral, D, P) of every source by Johnson's algorithm, as
+    NetworkX's negative-weight calls need them (P None without paths); a
+    negative cycle is NetworkX's NetworkXUnbounded."""
+    import networkx as nx
+    from . import _csgraph
+    nodes, spec, integral = _arcs(_nx(G), weight)
+    try:
+        D, P = _csgraph._run_apsp(spec, True, None, _csgraph._ALGO["J"], "auto", None, np.dtype(np.float64), paths)
+    except NegativeCycleError:
+        raise nx.NetworkXUnbounded("Negative cycle detected.") from None
+    return nodes, integral, D, P
 
 
 def _row_dict(nodes, row, integral):
