@@ -198,7 +198,7 @@ static gsp_matrix dense_graph(PyObject *spec, Py_ssize_t n, int undirected) {
   int64_t absent[1];
   if (dense_spec(spec, n, &v, &r, absent) < 0) return NULL;
   const size_t cells = (size_t)n * (size_t)n;
-  void *x = malloc((cells > 0 ? cells : 1) * gsp_type_size(r.t));
+  void *x = dense_alloc(cells * gsp_type_size(r.t));
   size_t bad = (size_t)-2;
   gsp_info info = GSP_SUCCESS;
   Py_BEGIN_ALLOW_THREADS if (x) bad = dense_convert(x, v.buf, (size_t)n, &r);

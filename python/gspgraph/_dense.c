@@ -4,6 +4,7 @@
  * per-type code is one reader per source and one writer per target; int64
  * sources, which a double would round, have writers of their own. The
  * values' rules are the Python readers' (gspgraph._graph.cast_exact). */
+#define _GNU_SOURCE /* madvise's MADV_HUGEPAGE, posix_memalign */
 #include "_dense.h"
 
 #include <float.h>
@@ -13,9 +14,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define NONE  ((size_t)-1)
 #define TWO63 9223372036854775808.0 /* 2^63: the first double beyond int64 */
+
+void *dense_alloc(size_t bytes) {
+  const size_t huge = (size_t)1 << 21;
+  void *p = NULL;
+  if (bytes < ((size_t)64 << 20)) return malloc(bytes ? bytes : 1);
+  if (posix_memalign(&p, huge, bytes) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+  (void)madvise(p, bytes & ~(huge - 1), MADV_HUGEPAGE); /* advice only */
+#endif
+  return p;
+}
 
 dense_kind dense_kind_of(const char *format, size_t itemsize) {
   char c = format ? format[0] : 'B';

@@ -10,6 +10,12 @@
 
 #include "gsp.h"
 
+/* Room for a converted graph (released with free()): a large one 2 MiB
+ * aligned and advised into transparent huge pages, as the library's own
+ * large arrays are, so that the conversion's first writes fault it in
+ * 2 MiB at a time rather than 4 KiB. */
+void *dense_alloc(size_t bytes);
+
 /* The numpy types read directly (others are cast by numpy first). */
 typedef enum {
   DENSE_F64,
