@@ -533,13 +533,18 @@ typedef enum {
                         delta, light edges within a bucket, heavy after */
 } gsp_sssp_algo;
 
+/* Advanced options of gsp_sssp and gsp_nearest_source (the report of
+ * where they ran): defined in the advanced part below. */
+typedef struct gsp_sssp_advanced gsp_sssp_advanced;
+
 /* Options of gsp_sssp and gsp_nearest_source. NULL means all defaults. */
 typedef struct {
-  gsp_sssp_algo algo;  /* AUTO: chosen per backend and graph */
-  gsp_backend backend; /* AUTO: process default */
-  bool has_cutoff;     /* leave out vertices farther than cutoff */
-  double cutoff;       /* >= 0, compared with distances as double */
-  double delta;        /* GSP_SSSP_DELTA bucket width (> 0); 0: heuristic */
+  gsp_sssp_algo algo;                /* AUTO: chosen per backend and graph */
+  gsp_backend backend;               /* AUTO: process default */
+  bool has_cutoff;                   /* leave out vertices farther than cutoff */
+  double cutoff;                     /* >= 0, compared with distances as double */
+  double delta;                      /* GSP_SSSP_DELTA bucket width (> 0); 0: heuristic */
+  const gsp_sssp_advanced *advanced; /* NULL: defaults */
 } gsp_sssp_opts;
 
 /*
@@ -618,10 +623,15 @@ gsp_info gsp_nearest_source(gsp_vector *dist, gsp_vector *source, gsp_vector *pa
 /* of A (and src) alone: the same on every backend and thread count.       */
 /* ---------------------------------------------------------------------- */
 
+/* Advanced options of gsp_bellman_ford and gsp_negative_cycle (the report
+ * of where they ran): defined in the advanced part below. */
+typedef struct gsp_bf_advanced gsp_bf_advanced;
+
 /* Options of gsp_bellman_ford and gsp_negative_cycle. NULL means all
  * defaults (zero). */
 typedef struct {
-  gsp_backend backend; /* AUTO: process default */
+  gsp_backend backend;             /* AUTO: process default */
+  const gsp_bf_advanced *advanced; /* NULL: defaults */
 } gsp_bf_opts;
 
 /*
@@ -1180,6 +1190,29 @@ struct gsp_apsp_advanced {
  * the outputs are untouched and A's content is unchanged.
  */
 gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_matrix A, gsp_semiring absent_as);
+
+/* ---------------------------------------------------------------------- */
+/* Reports: where a call ran                                              */
+/* ---------------------------------------------------------------------- */
+
+/* Where a call computed its result, filled on success when its advanced
+ * options ask for it (gsp_apsp reports this and more in gsp_apsp_report). */
+typedef struct {
+  gsp_backend backend; /* GSP_BACKEND_CPU or GSP_BACKEND_CUDA, never AUTO */
+} gsp_run_report;
+
+/* Advanced options of gsp_sssp and gsp_nearest_source
+ * (gsp_sssp_opts.advanced). All-zero means the defaults. */
+struct gsp_sssp_advanced {
+  gsp_run_report *report; /* when not NULL, filled on success */
+};
+
+/* Advanced options of gsp_bellman_ford and gsp_negative_cycle
+ * (gsp_bf_opts.advanced). All-zero means the defaults. */
+struct gsp_bf_advanced {
+  gsp_run_report *report; /* when not NULL, filled when the call answers: on success (and by
+                             gsp_negative_cycle also with GSP_NO_VALUE) */
+};
 
 #endif /* GSP_ADVANCED_API */
 

@@ -10,6 +10,7 @@
  * A. Then tiny graphs, self loops, saturation, thread counts, argument
  * errors and allocation failures.
  */
+#define GSP_ADVANCED_API /* gsp_run_report */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
@@ -520,4 +521,32 @@ Test(bellman_ford, allocation_failures) {
   }
   tg_free(&g), tg_free(&gc);
   gsp_matrix_free(&A), gsp_matrix_free(&B), gsp_matrix_free(&R), gsp_matrix_free(&C);
+}
+
+/* The report says where the answer was computed: the CPU here (backend CPU
+ * by the options and AUTO under the CPU default), for an answer with a
+ * result, a negative-cycle answer and "no cycle". */
+Test(bellman_ford, report_says_where_it_ran) {
+  gsp_matrix A = NULL, C = NULL;
+  GSP_OK(gsp_generate_grid(&A, GSP_FP64, 8, 8, 1, 9, 3));
+  C = with_cycle(12, 3, 1, 5);
+  const gsp_backend asked[] = {GSP_BACKEND_CPU, GSP_BACKEND_AUTO};
+  for (int k = 0; k < 2; k++) {
+    gsp_run_report rep = {.backend = GSP_BACKEND_AUTO};
+    const gsp_bf_advanced adv = {.report = &rep};
+    const gsp_bf_opts o = {.backend = asked[k], .advanced = &adv};
+    gsp_vector d = NULL;
+    GSP_OK(gsp_bellman_ford(&d, NULL, A, 0, &o));
+    cr_assert_eq(rep.backend, GSP_BACKEND_CPU);
+    gsp_vector_free(&d);
+    gsp_index cyc[64], len = 64;
+    rep.backend = GSP_BACKEND_AUTO;
+    cr_assert_eq(gsp_negative_cycle(cyc, &len, A, &o), GSP_NO_VALUE);
+    cr_assert_eq(rep.backend, GSP_BACKEND_CPU);
+    rep.backend = GSP_BACKEND_AUTO;
+    len = 64;
+    GSP_OK(gsp_negative_cycle(cyc, &len, C, &o));
+    cr_assert_eq(rep.backend, GSP_BACKEND_CPU);
+  }
+  gsp_matrix_free(&A), gsp_matrix_free(&C);
 }

@@ -11,6 +11,7 @@
  * Every test skips when gsp_cuda_available finds no device. CUDA is first
  * touched inside a test (Criterion runs each in a forked child).
  */
+#define GSP_ADVANCED_API /* gsp_run_report */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,4 +204,22 @@ Test(cuda_bellman_ford, auto_backend) {
   tg_free(&g);
   gsp_vector_free(&d), gsp_vector_free(&p);
   gsp_matrix_free(&B), gsp_matrix_free(&R);
+}
+
+/* Asked for the GPU (and under AUTO, which takes it), the report says so. */
+Test(cuda_bellman_ford, report_says_the_gpu_ran) {
+  gpu_or_skip();
+  gsp_matrix A = NULL;
+  GSP_OK(gsp_generate_grid(&A, GSP_FP32, 64, 64, 1, 9, 3));
+  const gsp_backend asked[] = {GSP_BACKEND_CUDA, GSP_BACKEND_AUTO};
+  for (int k = 0; k < 2; k++) {
+    gsp_run_report rep = {.backend = GSP_BACKEND_AUTO};
+    const gsp_bf_advanced adv = {.report = &rep};
+    const gsp_bf_opts o = {.backend = asked[k], .advanced = &adv};
+    gsp_vector d = NULL;
+    GSP_OK(gsp_bellman_ford(&d, NULL, A, 0, &o));
+    cr_assert_eq(rep.backend, GSP_BACKEND_CUDA, "asked %d", (int)asked[k]);
+    gsp_vector_free(&d);
+  }
+  gsp_matrix_free(&A);
 }

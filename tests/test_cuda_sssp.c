@@ -16,7 +16,8 @@
  * exercised by zero-weight graphs, float absorption and a zero-weight ring
  * whose every vertex is a tie, its levels as deep as the ring is long.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE  200809L
+#define GSP_ADVANCED_API /* gsp_run_report */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -598,4 +599,25 @@ Test(cuda_sssp, nearfar_chain_rounds_and_blocks) {
       gsp_matrix_free(&A);
     }
   }
+}
+
+/* Asked for the GPU, the report says so, for gsp_sssp and
+ * gsp_nearest_source. */
+Test(cuda_sssp, report_says_the_gpu_ran) {
+  gpu_or_skip();
+  gsp_matrix A = NULL;
+  GSP_OK(gsp_generate_grid(&A, GSP_FP32, 64, 64, 1, 9, 3));
+  const gsp_index src[] = {0, 99};
+  gsp_run_report rep = {.backend = GSP_BACKEND_AUTO};
+  const gsp_sssp_advanced adv = {.report = &rep};
+  const gsp_sssp_opts o = {.backend = GSP_BACKEND_CUDA, .advanced = &adv};
+  gsp_vector d = NULL;
+  GSP_OK(gsp_sssp(&d, NULL, A, 0, &o));
+  cr_assert_eq(rep.backend, GSP_BACKEND_CUDA);
+  gsp_vector_free(&d);
+  rep.backend = GSP_BACKEND_AUTO;
+  GSP_OK(gsp_nearest_source(&d, NULL, NULL, A, src, 2, &o));
+  cr_assert_eq(rep.backend, GSP_BACKEND_CUDA);
+  gsp_vector_free(&d);
+  gsp_matrix_free(&A);
 }

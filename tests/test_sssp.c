@@ -9,6 +9,7 @@
  * choices, thread counts, saturation, argument errors and allocation
  * failures.
  */
+#define GSP_ADVANCED_API /* gsp_run_report */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
@@ -513,5 +514,28 @@ Test(sssp, allocation_failures) {
     cr_assert(done, "never succeeded");
   }
   tg_free(&g);
+  gsp_matrix_free(&A);
+}
+
+/* The report says where the search ran: the CPU here, for gsp_sssp and
+ * gsp_nearest_source, asked for the CPU or AUTO (the CPU default). */
+Test(sssp, report_says_where_it_ran) {
+  gsp_matrix A = NULL;
+  GSP_OK(gsp_generate_grid(&A, GSP_INT32, 8, 8, 1, 9, 3));
+  const gsp_backend asked[] = {GSP_BACKEND_CPU, GSP_BACKEND_AUTO};
+  const gsp_index src[] = {0, 9};
+  for (int k = 0; k < 2; k++) {
+    gsp_run_report rep = {.backend = GSP_BACKEND_AUTO};
+    const gsp_sssp_advanced adv = {.report = &rep};
+    const gsp_sssp_opts o = {.backend = asked[k], .advanced = &adv};
+    gsp_vector d = NULL;
+    GSP_OK(gsp_sssp(&d, NULL, A, 0, &o));
+    cr_assert_eq(rep.backend, GSP_BACKEND_CPU);
+    gsp_vector_free(&d);
+    rep.backend = GSP_BACKEND_AUTO;
+    GSP_OK(gsp_nearest_source(&d, NULL, NULL, A, src, 2, &o));
+    cr_assert_eq(rep.backend, GSP_BACKEND_CPU);
+    gsp_vector_free(&d);
+  }
   gsp_matrix_free(&A);
 }

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _core
 from ._device import check_backend, closure_device
-from ._csgraph import (_ALGO, _backend, _dijkstra_negative, _dtype, _has_negative, _indices, _resolved_backend, _run_apsp,
+from ._csgraph import (_ALGO, _BACKEND_NAME, _backend, _dijkstra_negative, _dtype, _has_negative, _indices, _resolved_backend, _run_apsp,
                        dense_result, last_run, node_positions)
 from ._graph import graph_spec, _is_networkx, _is_sparse
 
@@ -265,7 +265,9 @@ def shortest_path_blocks(csgraph, block=4096, method="auto", directed=True, retu
         elif method == "BF":
             D = np.empty((rows.size, n), dtype=dt)
             P = np.empty((rows.size, n), dtype=np.int32) if return_predecessors else None
-            _core.bellman_ford(spec, not directed, rows, _backend(backend), D, P)
+            ran = _core.bellman_ford(spec, not directed, rows, _backend(backend), D, P)
+            last_run.clear()
+            last_run.update(method="BF", backend=_BACKEND_NAME[ran])
         else:
             D, P = _run_apsp(spec, directed, rows, algo, backend, None, dt, return_predecessors)
         yield (rows, D, P) if return_predecessors else (rows, D)

@@ -677,7 +677,8 @@ static gsp_info vectors_to_row(void *drow, int32_t *prow, gsp_vector d, gsp_vect
   return GSP_SUCCESS;
 }
 
-/* bellman_ford(spec, undirected, sources, backend, dist, pred): one
+/* bellman_ford(spec, undirected, sources, backend, dist, pred) -> the
+ * backend that ran (gsp_backend code): one
  * Bellman-Ford run per source, as scipy's bellman_ford does (a negative
  * cycle no source reaches does not matter). */
 static PyObject *py_bellman_ford(PyObject *self, PyObject *args) {
@@ -689,7 +690,9 @@ static PyObject *py_bellman_ford(PyObject *self, PyObject *args) {
   PyObject *ret = NULL;
   const gsp_index n = a.n;
   const size_t ds = gsp_type_size(a.t);
-  gsp_bf_opts bo = {.backend = (gsp_backend)backend};
+  gsp_run_report rep = {.backend = GSP_BACKEND_CPU}; /* no source: nothing ran but the host */
+  const gsp_bf_advanced adv = {.report = &rep};
+  const gsp_bf_opts bo = {.backend = (gsp_backend)backend, .advanced = &adv};
   for (gsp_index k = 0; k < a.ns; k++) {
     const gsp_index s = a.src ? a.src[k] : k;
     gsp_vector d = NULL, p = NULL;
@@ -706,14 +709,14 @@ static PyObject *py_bellman_ford(PyObject *self, PyObject *args) {
     }
     if (PyErr_CheckSignals() < 0) goto done;
   }
-  ret = Py_NewRef(Py_None);
+  ret = PyLong_FromLong((long)rep.backend);
 done:
   search_close(&a);
   return ret;
 }
 
-/* nearest(spec, undirected, sources, backend, cutoff, dist, pred, origin):
- * dijkstra(min_only=True). dist: n items; pred, origin: n int32 or None. */
+/* nearest(spec, undirected, sources, backend, cutoff, dist, pred, origin)
+ * -> the backend that ran: dijkstra(min_only=True). dist: n items; pred, origin: n int32 or None. */
 static PyObject *py_nearest(PyObject *self, PyObject *args) {
   PyObject *spec, *osrc, *ocut, *odist, *opred, *oorig;
   int undirected, backend;
@@ -725,9 +728,9 @@ static PyObject *py_nearest(PyObject *self, PyObject *args) {
   const gsp_index n = a.n;
   Py_buffer vo = {0};
   if (oorig != Py_None && get_buffer(oorig, &vo, 4, (Py_ssize_t)n, true, "sources out") < 0) goto done;
-  gsp_sssp_opts so;
-  memset(&so, 0, sizeof so);
-  so.backend = (gsp_backend)backend;
+  gsp_run_report rep = {0};
+  const gsp_sssp_advanced adv = {.report = &rep};
+  gsp_sssp_opts so = {.backend = (gsp_backend)backend, .advanced = &adv};
   if (ocut != Py_None) {
     so.has_cutoff = true;
     so.cutoff = PyFloat_AsDouble(ocut);
@@ -758,7 +761,7 @@ static PyObject *py_nearest(PyObject *self, PyObject *args) {
     goto done;
   }
   if (PyErr_CheckSignals() < 0) goto done;
-  ret = Py_NewRef(Py_None);
+  ret = PyLong_FromLong((long)rep.backend);
 done:
   release(&vo);
   search_close(&a);

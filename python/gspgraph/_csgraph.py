@@ -400,15 +400,16 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
         dist = np.empty(n, dtype=dt)
         pred = np.empty(n, dtype=np.int32) if return_predecessors else None
         origin = np.empty(n, dtype=np.int32) if return_predecessors else None
+        ran = 1  # nothing to search: the host's answer
         if n and src.size:
-            _core.nearest(spec, not directed, src, _backend(backend), cutoff, dist, pred, origin)
+            ran = _core.nearest(spec, not directed, src, _backend(backend), cutoff, dist, pred, origin)
         else:
             dist[:] = np.inf
             if return_predecessors:
                 pred[:] = NULL_PRED
                 origin[:] = NULL_PRED
         last_run.clear()
-        last_run.update(method="D", backend=_resolved_backend(backend))
+        last_run.update(method="D", backend=_BACKEND_NAME[ran])
         return (dist, pred, origin) if return_predecessors else dist
     dist, pred = _run_apsp(spec, directed, src, _ALGO["D"], backend, cutoff, dt, return_predecessors)
     return _shape(dist, pred, shape, return_predecessors)
@@ -460,9 +461,9 @@ def _bellman_ford(spec, directed, src, shape, return_predecessors, backend, dt):
     ns = n if src is None else src.size
     dist = np.empty((ns, n), dtype=dt)
     pred = np.empty((ns, n), dtype=np.int32) if return_predecessors else None
-    _core.bellman_ford(spec, not directed, src, _backend(backend), dist, pred)
+    ran = _core.bellman_ford(spec, not directed, src, _backend(backend), dist, pred)
     last_run.clear()
-    last_run.update(method="BF", backend=_resolved_backend(backend))
+    last_run.update(method="BF", backend=_BACKEND_NAME[ran])
     return _shape(dist, pred, shape, return_predecessors)
 
 

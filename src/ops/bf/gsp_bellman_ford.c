@@ -38,11 +38,12 @@ static bool saturated(const void *d, const gsp__sssp_graph *g) {
 /*
  * One Bellman-Ford run from src[0..nsrc): d (n values of A's type), parent
  * (may be NULL) by the tree rule. GSP_NEGATIVE_CYCLE without a message, with
- * the cycle in cycle[0..*clen) (room for n), when one is reachable.
+ * the cycle in cycle[0..*clen) (room for n), when one is reachable. *ran:
+ * the backend that ran it.
  */
 static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycle, int64_t *clen,
                          const gsp__sssp_graph *g, struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc,
-                         gsp_backend requested) {
+                         gsp_backend requested, gsp_backend *ran) {
   gsp_info info = GSP_SUCCESS;
   int64_t *pred = NULL, *scratch = NULL;
 #define GSP_FREE_ALL (gsp__free(pred), gsp__free(scratch))
@@ -72,6 +73,7 @@ static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycl
 #else
   (void)A;
 #endif
+  *ran = taken ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU;
   if (!taken) {
     int64_t rounds = 0;
     info = gsp__bf_cpu(d, g, src, nsrc, cycle, clen, &rounds);
@@ -131,7 +133,8 @@ gsp_info gsp_bellman_ford(gsp_vector *dist, gsp_vector *parent, const gsp_matrix
   if (parent) GSP_TRY(gsp__ops_vector_new(&P, GSP_INT64, n, fn));
   GSP_ALLOC(cycle, n, sizeof *cycle);
   int64_t clen = 0;
-  info = bf_solve(fn, D->x, P ? (int64_t *)P->x : NULL, cycle, &clen, &g, A, &s, 1, o.backend);
+  gsp_backend ran = GSP_BACKEND_CPU;
+  info = bf_solve(fn, D->x, P ? (int64_t *)P->x : NULL, cycle, &clen, &g, A, &s, 1, o.backend, &ran);
   if (info == GSP_NEGATIVE_CYCLE) {
     char text[256];
     cycle_text(text, sizeof text, cycle, clen);
@@ -155,6 +158,7 @@ gsp_info gsp_bellman_ford(gsp_vector *dist, gsp_vector *parent, const gsp_matrix
   }
   *dist = D;
   if (parent) *parent = P;
+  if (o.advanced && o.advanced->report) o.advanced->report->backend = ran;
   gsp__free(cycle);
 #undef GSP_FREE_ALL
   return GSP_SUCCESS;
@@ -168,6 +172,7 @@ typedef struct {
   void *d;
   int64_t *cycle, clen;
   size_t dbytes;
+  gsp_backend ran;
 } bf_pot;
 
 static void pot_free(bf_pot *p) {
@@ -186,7 +191,7 @@ static gsp_info potentials(bf_pot *p, struct gsp_matrix_s *A, gsp_backend backen
   GSP_ALLOC(p->d, n > 0 ? n : 1, gsp_type_size(g.t));
   GSP_ALLOC(p->cycle, n > 0 ? n : 1, sizeof *p->cycle);
   GSP_TRY(all_sources(&src, n));
-  info = bf_solve(fn, p->d, NULL, p->cycle, &p->clen, &g, A, src, n, backend);
+  info = bf_solve(fn, p->d, NULL, p->cycle, &p->clen, &g, A, src, n, backend, &p->ran);
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
@@ -204,6 +209,8 @@ gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A
               {len, sizeof *len, "len"});
   const gsp_bf_opts o = opts ? *opts : (gsp_bf_opts){0};
   info = potentials(&p, A, o.backend, fn);
+  if ((info == GSP_SUCCESS || info == GSP_NEGATIVE_CYCLE) && o.advanced && o.advanced->report)
+    o.advanced->report->backend = p.ran; /* a negative cycle is this call's answer */
   if (info == GSP_SUCCESS) {
     GSP_FREE_ALL;
     return GSP_NO_VALUE;
