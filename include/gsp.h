@@ -454,24 +454,15 @@ gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask, gsp_binop accum,
 /* Closure                                                                */
 /* ---------------------------------------------------------------------- */
 
+/* Advanced options of gsp_closure_ext (memory cap, GPUs, progress):
+ * defined in the advanced part below. */
+typedef struct gsp_closure_advanced gsp_closure_advanced;
+
 /* Options of gsp_closure_ext. NULL means all defaults (zero). */
 typedef struct {
-  bool non_reflexive;  /* compute M+ = M M* instead of M* = I + M+ */
-  gsp_backend backend; /* AUTO: process default */
-  /* Advanced (may change): bytes of device memory the closure may use on
-   * each GPU; 0: the free memory. A matrix over the cap is closed out of
-   * core: it stays in host memory and streams through the GPU in pages of
-   * rows (docs/distributed.md); a cap too small even for that gives
-   * GSP_DEVICE_OUT_OF_MEMORY. Successor recording and OR_AND are not done
-   * out of core: over the cap they run on the CPU. */
-  size_t device_memory_cap;
-  /* Advanced (may change): GPUs to use. 0: automatic (GSP_GPUS from the
-   * environment, else every usable GPU for a numeric closure large enough
-   * to gain from them when the multi-GPU path is built, else 1); N > 1: a
-   * 2D block distribution over N GPUs with NCCL; more than
-   * gsp_cuda_device_count gives GSP_NO_DEVICE. Successors and OR_AND
-   * always run on one GPU. */
-  int gpus;
+  bool non_reflexive;                   /* compute M+ = M M* instead of M* = I + M+ */
+  gsp_backend backend;                  /* AUTO: process default */
+  const gsp_closure_advanced *advanced; /* NULL: defaults */
 } gsp_closure_opts;
 
 /*
@@ -1052,7 +1043,7 @@ gsp_info gsp_generate_dag(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m, i
 /* ---------------------------------------------------------------------- */
 
 /* Number of CUDA devices gsp can use (Hopper, sm_90; 0 without the CUDA
- * backend). gsp_closure_opts.gpus and GSP_GPUS may ask for up to this many. */
+ * backend). gsp_closure_advanced.gpus and GSP_GPUS may ask for up to this many. */
 gsp_info gsp_cuda_device_count(int *count);
 
 /* The burble (as GraphBLAS's): when on, operations print one line to stderr
@@ -1060,6 +1051,35 @@ gsp_info gsp_cuda_device_count(int *count);
  * resident or out of core with its page plan, several GPUs) and per phase
  * they time. Initially on when the environment has GSP_BURBLE=1. */
 gsp_info gsp_set_burble(bool on);
+
+/* ---------------------------------------------------------------------- */
+/* Closure: memory, GPU and progress options                              */
+/* ---------------------------------------------------------------------- */
+
+/* Advanced options of gsp_closure_ext (gsp_closure_opts.advanced).
+ * All-zero means the defaults. */
+struct gsp_closure_advanced {
+  /* Bytes of device memory the closure may use on each GPU; 0: the free
+   * memory. A matrix over the cap is closed out of core: it stays in host
+   * memory and streams through the GPU in pages of rows
+   * (docs/distributed.md); a cap too small even for that gives
+   * GSP_DEVICE_OUT_OF_MEMORY. Successor recording and OR_AND are not done
+   * out of core: over the cap they run on the CPU. */
+  size_t device_memory_cap;
+  /* GPUs to use. 0: automatic (GSP_GPUS from the environment, else every
+   * usable GPU for a numeric closure large enough to gain from them when
+   * the multi-GPU path is built, else 1); N > 1: a 2D block distribution
+   * over N GPUs with NCCL; more than gsp_cuda_device_count gives
+   * GSP_NO_DEVICE. Successors and OR_AND always run on one GPU. */
+  int gpus;
+  /* Called with the fraction done (0..1, non-decreasing, 1 last on
+   * success), e.g. for a progress bar: by Floyd-Warshall after rounds of
+   * its k-blocks (on the GPU every few rounds, at most about 16 times), by
+   * the sparse star after each batch of its elimination. From the calling
+   * thread. NULL: none. */
+  void (*progress)(double fraction, void *ctx);
+  void *progress_ctx;
+};
 
 /* ---------------------------------------------------------------------- */
 /* All-pairs: row callbacks, report, memory and GPU options               */
@@ -1122,7 +1142,7 @@ struct gsp_apsp_advanced {
                                process can still allocate (available
                                memory, RLIMIT_AS, RLIMIT_DATA) */
   int gpus;                 /* Floyd-Warshall on this many GPUs, as
-                               gsp_closure_opts.gpus; 0: automatic */
+                               gsp_closure_advanced.gpus; 0: automatic */
   bool dry_run;             /* only choose and fill *report; no result */
   gsp_apsp_report *report;  /* when not NULL, filled on success */
   /* Called after each part of the computation with the fraction done

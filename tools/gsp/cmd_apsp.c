@@ -799,18 +799,24 @@ static int closure_route(cli_ctx *c, const char *cmd, cli_graph *g, gsp_semiring
   }
   bool sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map->on);
   bool want_succ = pathq || sample || cli_get(c, "succ-output");
-  gsp_closure_opts co = {.non_reflexive = cli_get(c, "non-reflexive") != NULL, .backend = c->backend};
-  if (!device_options(c, cmd, &co.device_memory_cap, &co.gpus)) {
-    return CLI_USAGE;
-  }
+  gsp_closure_advanced ca = {0};
+  gsp_closure_opts co = {.non_reflexive = cli_get(c, "non-reflexive") != NULL, .backend = c->backend, .advanced = &ca};
+  if (!device_options(c, cmd, &ca.device_memory_cap, &ca.gpus)) return CLI_USAGE;
   const bool gpu = say_graph(c, g);
   const char *where = c->backend == GSP_BACKEND_CPU    ? "cpu"
                       : c->backend == GSP_BACKEND_CUDA ? "cuda"
                       : gpu                            ? "auto: cuda"
                                                        : "auto: cpu";
+  cli_progress prog;
+  cli_progress_start(&prog, c, "computing");
+  if (prog.on) { /* after rounds of Floyd-Warshall, batches of the star */
+    ca.progress = cli_progress_update;
+    ca.progress_ctx = &prog;
+  }
   double t0 = cli_now();
   gsp_info info = gsp_closure_ext(g->A, want_succ ? &succ : NULL, s, &co);
   double secs = cli_now() - t0;
+  cli_progress_end(&prog);
   if (info < 0) {
     return cli_fail_graph(cmd, "closure failed", info, g);
   }
