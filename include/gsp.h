@@ -956,7 +956,10 @@ gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids, cons
  * (.ss: "p aux sp ss k", then k lines "s v") gives *sources = k 0-based
  * vertices; a pair file (.p2p: "p aux sp p2p k", then "q u v") gives *src
  * and *dst. Arrays are released with free(). Vertices are checked against
- * n (pass 0 to skip the check). Errors as for gsp_matrix_read.
+ * n (pass 0 to skip the check). Errors as for gsp_matrix_read, and
+ * GSP_INVALID_VALUE for an auxiliary file of the other kind (a pair file
+ * given to gsp_dimacs_read_sources, a source file to _pairs), so a caller
+ * that takes either tries the other reader on that code.
  */
 gsp_info gsp_dimacs_read_sources(gsp_index **sources, gsp_index *k, gsp_index n, const char *path);
 gsp_info gsp_dimacs_read_pairs(gsp_index **src, gsp_index **dst, gsp_index *k, gsp_index n, const char *path);
