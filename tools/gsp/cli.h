@@ -184,6 +184,26 @@ double cli_value_at(gsp_type t, const void *x, size_t k);
 /* Format one value of type t (for messages). */
 void cli_value_str(char *buf, size_t len, gsp_type t, const void *x);
 
+/* ---- the summary of a min-plus result (apsp_summary.c) ---- */
+
+/* Pairs with a path and the farthest pair of the rows gsp_apsp hands to
+ * cli_summary_rows (its row callback), on the library's thread count with
+ * the results of one pass in row-major order. */
+typedef struct {
+  gsp_type t;
+  gsp_index n;
+  const gsp_index *src; /* the rows' sources (NULL: row k is vertex k) */
+  int64_t zero[1];      /* "no path", one value of t */
+  uint64_t reach;       /* cells with a path */
+  bool found;           /* a pair (si, sj) with a path, sj not row si's source */
+  gsp_index si, sj;     /* the farthest such pair, the first in row-major order */
+  int64_t ibest;        /* its distance (integer types) */
+  double fbest;         /* its distance (float types) */
+} cli_summary;
+int cli_summary_rows(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *par);
+/* The cells of dist (min-plus distances of type t) with a path. */
+uint64_t cli_reached(gsp_type t, const void *dist, size_t cells);
+
 /* ---- output files (cli_output.c) ---- */
 
 /* Every file a command writes: opened before the computation starts (so a
