@@ -51,6 +51,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#if defined(GSP_ADVANCED_API) || defined(GSP_BUILDING_LIBRARY)
+#include <stdio.h> /* FILE: the advanced part's output streams */
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -1154,6 +1157,59 @@ struct gsp_apsp_advanced {
   void (*progress)(double fraction, void *ctx);
   void *progress_ctx;
 };
+
+/* ---------------------------------------------------------------------- */
+/* Files: all-or-nothing outputs written as they are computed, memory     */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * An output file written all or nothing, as gsp_matrix_write writes its
+ * files, for a program that opens its outputs before it computes (a path
+ * that cannot be written is refused before any work) or streams a result
+ * as it arrives (a gsp_apsp row callback): a regular file is written to a
+ * temporary beside it (O_EXCL), synced and renamed over it only by
+ * gsp_output_commit; "-" (standard output), character devices, FIFOs and
+ * sockets are written through. Symbolic links and permission bits as for
+ * gsp_matrix_write.
+ */
+typedef struct gsp_output_s *gsp_output;
+
+/* *out = the output `path`. GSP_IO_ERROR (naming the path and the reason:
+ * missing or read-only directory, a directory, no permission) creates
+ * nothing. */
+gsp_info gsp_output_open(gsp_output *out, const char *path);
+/* *stream = the output's stream to write to (the same one every call;
+ * closed by finish, commit and abort). */
+gsp_info gsp_output_stream(FILE **stream, gsp_output out);
+/* Write the header of a NumPy .npy array (version 1.0, C order, dtype of
+ * t, shape nrows x ncols) to the output's stream; the caller then writes
+ * the nrows x ncols values, row-major, as gsp_matrix_write would. */
+gsp_info gsp_output_npy_header(gsp_output out, gsp_type t, gsp_index nrows, gsp_index ncols);
+/* Complete the data (flush, fsync, close), naming a write error's reason
+ * (ENOSPC, EFBIG) with GSP_IO_ERROR, the temporary then removed. The
+ * target is replaced only by gsp_output_commit: a program with several
+ * outputs finishes each, then commits them all. */
+gsp_info gsp_output_finish(gsp_output out);
+/* Finish (when not yet done) and rename the temporary over the target;
+ * *out is released and set to NULL either way. */
+gsp_info gsp_output_commit(gsp_output *out);
+/* Give up: the temporary removed, the target untouched; *out released and
+ * set to NULL (NULL or an already released output: nothing). */
+void gsp_output_abort(gsp_output *out);
+/* Remove every temporary of this process not yet committed: only unlink,
+ * so async-signal-safe, for a program's SIGINT / SIGTERM handler (the
+ * library installs none). */
+void gsp_output_remove_temporaries(void);
+/* gsp_matrix_write into an output opened earlier (its path as given picks
+ * the format and compression); the output is finished on success and its
+ * temporary removed on error (commit or abort it either way). */
+gsp_info gsp_matrix_write_output(gsp_output out, const gsp_matrix A, const gsp_write_opts *opts);
+
+/* *bytes = the host memory this process can still allocate: the least of
+ * what the system reports available and the room under the address-space
+ * and data limits (RLIMIT_AS, RLIMIT_DATA), as gsp_apsp's
+ * host_memory_cap default reads it; SIZE_MAX when nothing bounds it. */
+gsp_info gsp_host_memory_available(size_t *bytes);
 
 /* ---------------------------------------------------------------------- */
 /* Device views                                                           */

@@ -7,8 +7,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The command line is a user of the public header only, its advanced part
+ * included (output files, row callbacks, device options). */
+#ifndef GSP_ADVANCED_API
+#define GSP_ADVANCED_API
+#endif
 #include "gsp.h"
-#include "gsp_output.h"
 
 /* Exit codes (documented in docs/cli.md and `gsp --help`). */
 enum {
@@ -213,7 +217,7 @@ uint64_t cli_reached(gsp_type t, const void *dist, size_t cells);
  * all: cli_out_abort, an error, a signal or an early exit leaves the old
  * file untouched and no temporary behind. */
 typedef struct {
-  gsp__ofile f;
+  gsp_output f;     /* NULL once committed, aborted or handed on */
   const char *path; /* as given; NULL: no output asked for */
   bool open;
 } cli_out;

@@ -2,7 +2,6 @@
  * Floyd-Warshall, multi-source relaxation or Johnson, chosen or forced), or
  * the closure of a graph on another semiring by gsp_closure_ext; with
  * timing, reachability statistics and a sample path. */
-#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -11,8 +10,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gsp_internal.h" /* gsp__npy_header (the streamed .npy files) */
-#include "host_memory.h"
 
 static const char synopsis[] = "gsp apsp [options] GRAPH";
 static const char description[] = "All-pairs shortest paths (or another closure) of GRAPH: M* = I + M + M^2 "
@@ -415,9 +412,7 @@ static bool is_npy(const char *path, gsp_file_format f) {
 /* Open the stream of an output and write its .npy header. */
 static FILE *npy_begin(cli_out *o, const char *cmd, gsp_type t, gsp_index rows, gsp_index n) {
   FILE *f = cli_out_stream(o, cmd);
-  unsigned char h[128];
-  if (f && fwrite(h, 1, gsp__npy_header(h, t, rows, n), f) == 0) return NULL;
-  return f;
+  return f && gsp_output_npy_header(o->f, t, rows, n) == GSP_SUCCESS ? f : NULL;
 }
 
 /* A dense integer result says "no path" with the type's maximum, which a
@@ -549,7 +544,9 @@ static int job_outputs(cli_ctx *c, const char *cmd, const cli_graph *g, const ch
                        apsp_job *j) {
   const size_t ts = gsp_type_size(g->type), pts = j->o.parent_type == GSP_INT32 ? 4 : 8;
   j->need = (double)j->ns * (double)g->n * (double)(ts + (j->want_paths ? pts : 0));
-  j->have = j->oa.host_memory_cap ? (double)j->oa.host_memory_cap : (double)gsp__host_memory_available() / 2;
+  size_t avail = SIZE_MAX;
+  (void)gsp_host_memory_available(&avail);
+  j->have = j->oa.host_memory_cap ? (double)j->oa.host_memory_cap : (double)avail / 2;
   j->stream =
       j->need > j->have && c->output && is_npy(c->output, c->out_format) && (!j->po || is_npy(j->po, c->out_format));
   j->summarize = !j->stream && !j->want_paths;
