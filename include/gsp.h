@@ -8,9 +8,10 @@
  *     names, arguments and documented behaviour keep their meaning across
  *     minor versions.
  *  2. The advanced API (after the line "ADVANCED"): device views, row
- *     callbacks and cost-model reports of gsp_apsp, memory caps and
- *     multi-GPU options. It exposes how the library works today and may
- *     change in any release, so it is opt-in, as zstd's
+ *     callbacks and cost-model reports of gsp_apsp, memory caps,
+ *     multi-GPU options and progress callbacks, output files written all
+ *     or nothing as a result streams. It exposes how the library works
+ *     today and may change in any release, so it is opt-in, as zstd's
  *     ZSTD_STATIC_LINKING_ONLY part is: a program sees it only when it
  *     defines GSP_ADVANCED_API before including gsp.h.
  *       #define GSP_ADVANCED_API
