@@ -371,7 +371,7 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
     /* bits_impl: -1 the default closure, 0 LOP3, 256 / 512 tensor-core depth */
     if (bits_impl >= 0) GK(gsp_cuda_fw_bits_impl(d, n, np, true, bits_impl));
     else if (variant >= 0) GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, variant, NULL));
-    else GK(gsp_cuda_fw_device(d, succ, n, np, t, s, true, dpx, &cycle));
+    else GK(gsp_cuda_fw_device(d, succ, n, np, t, s, true, dpx, NULL, &cycle));
     CK(cudaEventRecord(e1));
     CK(cudaEventSynchronize(e1));
     float ms = 0;
@@ -397,7 +397,7 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
     GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, variant, ph));
     CK(cudaMemcpy(forced.data(), d, bytes, cudaMemcpyDeviceToHost));
     gen(d, t, s, n, np, 998);
-    GK(gsp_cuda_fw_device(d, NULL, n, np, t, s, true, dpx, &cycle));
+    GK(gsp_cuda_fw_device(d, NULL, n, np, t, s, true, dpx, NULL, &cycle));
     CK(cudaMemcpy(chosen.data(), d, bytes, cudaMemcpyDeviceToHost));
     if (memcmp(forced.data(), chosen.data(), bytes) != 0) {
       fprintf(stderr, "%s n=%lld: differs from the library's choices\n", label, (long long)n);
@@ -528,7 +528,7 @@ static void verify(int64_t n) {
   gen(a, GSP_FP32, GSP_MIN_PLUS, n, np, 77);
   CK(cudaMemcpy2D(b, n * 4, a, np * 4, n * 4, n, cudaMemcpyDeviceToDevice));
   bool cycle = false;
-  GK(gsp_cuda_fw_device(a, NULL, n, np, GSP_FP32, GSP_MIN_PLUS, false, false, &cycle));
+  GK(gsp_cuda_fw_device(a, NULL, n, np, GSP_FP32, GSP_MIN_PLUS, false, false, NULL, &cycle));
   naive_run(b, n);
   std::vector<float> ha((size_t)n * n), hb((size_t)n * n);
   CK(cudaMemcpy2D(ha.data(), n * 4, a, np * 4, n * 4, n, cudaMemcpyDeviceToHost));

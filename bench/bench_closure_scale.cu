@@ -219,7 +219,7 @@ static double in_core(int64_t n, int reps, uint64_t seed, unsigned long long *su
     CK(cudaDeviceSynchronize());
     bool cycle = false;
     const double t0 = now();
-    GK(gsp_cuda_fw_device(d, NULL, n, np, GSP_FP32, GSP_MIN_PLUS, true, false, &cycle));
+    GK(gsp_cuda_fw_device(d, NULL, n, np, GSP_FP32, GSP_MIN_PLUS, true, false, NULL, &cycle));
     CK(cudaDeviceSynchronize());
     t.push_back(now() - t0);
   }
@@ -260,7 +260,7 @@ static void out_of_core(const char *part, int64_t n, size_t cap, int reps, uint6
     host_gen(H, n, seed);
     bool cycle = false;
     const double s0 = now();
-    GK(gsp_cuda_fw_ooc(H, n, GSP_FP32, GSP_MIN_PLUS, true, &plan, &cycle, &rep));
+    GK(gsp_cuda_fw_ooc(H, n, GSP_FP32, GSP_MIN_PLUS, true, &plan, NULL, &cycle, &rep));
     t.push_back(now() - s0);
     if (cycle) {
       fprintf(stderr, "unexpected cycle\n");
@@ -314,7 +314,7 @@ static double multi_gpu(const char *part, int64_t n, int G, int reps, uint64_t s
     CK(cudaSetDevice(0));
     bool cycle = false;
     const double t0 = now();
-    GK(gsp_cuda_mgpu_run(m, GSP_MIN_PLUS, true, false, &cycle));
+    GK(gsp_cuda_mgpu_run(m, GSP_MIN_PLUS, true, false, NULL, &cycle));
     t.push_back(now() - t0);
   }
   for (int g = 0; g < G; g++) {

@@ -57,7 +57,10 @@
 #              transitive closure with sparse output, the first call of a
 #              process, gsp.shortest_path beside `gsp apsp`; CPU, and the
 #              GPU where there is one (python_s / c_s / ratio; needs
-#              `import gspgraph as gsp` in $PYTHON, built from this tree)
+#              `import gspgraph as gsp` in $PYTHON, built from this tree);
+#              first bench/bench_cli_sample.sh: `gsp apsp` with and without
+#              its sample path, beside the C user's call (RESULTS/
+#              cli_sample_DEVICE.txt; CLI_SAMPLE_N vertices, default 8192)
 #   gpu-tests  the GPU test tiers (tests/CMakeLists.txt): ctest -L gpu-quick,
 #              then ctest -L gpu-long, both on the one GPU at once (TEST_JOBS,
 #              default 4; GPU_TIERS=gpu-quick runs the first alone), then a
@@ -336,6 +339,13 @@ run_python() {
 }
 
 run_python-vs-c() {
+  # `gsp apsp` with its sample path against --no-sample and the C user's call
+  bench/bench_cli_sample.sh "$B/gsp" "${CLI_SAMPLE_N:-8192}" 3 "$X/bench_python_peer" cpu 2>&1 \
+    | tee "$R/cli_sample_$DEVICE.txt" "$OUT/cli_sample.log" || return 1
+  if nvidia-smi -L > /dev/null 2>&1; then
+    bench/bench_cli_sample.sh "$B/gsp" 16384 3 "$X/bench_python_peer" cuda 2>&1 \
+      | tee -a "$R/cli_sample_$DEVICE.txt" "$OUT/cli_sample.log" || return 1
+  fi
   "$PY" -c 'import gspgraph' || { echo "gsp is not importable by $PY (pip install . first)"; return 1; }
   "$PY" bench/bench_python_vs_c.py --peer "$X/bench_python_peer" --cli "$B/gsp" --backend cpu \
     ${PVC_CPU_ARGS:-} --out "$R/python_vs_c_cpu_$DEVICE.csv" 2>&1 | tee "$OUT/python_vs_c.log" || return 1

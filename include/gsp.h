@@ -8,9 +8,10 @@
  *     names, arguments and documented behaviour keep their meaning across
  *     minor versions.
  *  2. The advanced API (after the line "ADVANCED"): device views, row
- *     callbacks and cost-model reports of gsp_apsp, memory caps and
- *     multi-GPU options. It exposes how the library works today and may
- *     change in any release, so it is opt-in, as zstd's
+ *     callbacks and cost-model reports of gsp_apsp, memory caps,
+ *     multi-GPU options and progress callbacks, output files written all
+ *     or nothing as a result streams. It exposes how the library works
+ *     today and may change in any release, so it is opt-in, as zstd's
  *     ZSTD_STATIC_LINKING_ONLY part is: a program sees it only when it
  *     defines GSP_ADVANCED_API before including gsp.h.
  *       #define GSP_ADVANCED_API
@@ -51,6 +52,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#if defined(GSP_ADVANCED_API) || defined(GSP_BUILDING_LIBRARY)
+#include <stdio.h> /* FILE: the advanced part's output streams */
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -454,24 +458,15 @@ gsp_info gsp_vector_select(gsp_vector w, const gsp_vector mask, gsp_binop accum,
 /* Closure                                                                */
 /* ---------------------------------------------------------------------- */
 
+/* Advanced options of gsp_closure_ext (memory cap, GPUs, progress):
+ * defined in the advanced part below. */
+typedef struct gsp_closure_advanced gsp_closure_advanced;
+
 /* Options of gsp_closure_ext. NULL means all defaults (zero). */
 typedef struct {
-  bool non_reflexive;  /* compute M+ = M M* instead of M* = I + M+ */
-  gsp_backend backend; /* AUTO: process default */
-  /* Advanced (may change): bytes of device memory the closure may use on
-   * each GPU; 0: the free memory. A matrix over the cap is closed out of
-   * core: it stays in host memory and streams through the GPU in pages of
-   * rows (docs/distributed.md); a cap too small even for that gives
-   * GSP_DEVICE_OUT_OF_MEMORY. Successor recording and OR_AND are not done
-   * out of core: over the cap they run on the CPU. */
-  size_t device_memory_cap;
-  /* Advanced (may change): GPUs to use. 0: automatic (GSP_GPUS from the
-   * environment, else every usable GPU for a numeric closure large enough
-   * to gain from them when the multi-GPU path is built, else 1); N > 1: a
-   * 2D block distribution over N GPUs with NCCL; more than
-   * gsp_cuda_device_count gives GSP_NO_DEVICE. Successors and OR_AND
-   * always run on one GPU. */
-  int gpus;
+  bool non_reflexive;                   /* compute M+ = M M* instead of M* = I + M+ */
+  gsp_backend backend;                  /* AUTO: process default */
+  const gsp_closure_advanced *advanced; /* NULL: defaults */
 } gsp_closure_opts;
 
 /*
@@ -975,7 +970,10 @@ gsp_info gsp_matrix_read_ids(gsp_matrix *A, int64_t **ids, gsp_index *nids, cons
  * (.ss: "p aux sp ss k", then k lines "s v") gives *sources = k 0-based
  * vertices; a pair file (.p2p: "p aux sp p2p k", then "q u v") gives *src
  * and *dst. Arrays are released with free(). Vertices are checked against
- * n (pass 0 to skip the check). Errors as for gsp_matrix_read.
+ * n (pass 0 to skip the check). Errors as for gsp_matrix_read, and
+ * GSP_INVALID_VALUE for an auxiliary file of the other kind (a pair file
+ * given to gsp_dimacs_read_sources, a source file to _pairs), so a caller
+ * that takes either tries the other reader on that code.
  */
 gsp_info gsp_dimacs_read_sources(gsp_index **sources, gsp_index *k, gsp_index n, const char *path);
 gsp_info gsp_dimacs_read_pairs(gsp_index **src, gsp_index **dst, gsp_index *k, gsp_index n, const char *path);
@@ -1062,7 +1060,7 @@ gsp_info gsp_generate_dag(gsp_matrix *A, gsp_type t, gsp_index n, gsp_index m, i
 /* ---------------------------------------------------------------------- */
 
 /* Number of CUDA devices gsp can use (Hopper, sm_90; 0 without the CUDA
- * backend). gsp_closure_opts.gpus and GSP_GPUS may ask for up to this many. */
+ * backend). gsp_closure_advanced.gpus and GSP_GPUS may ask for up to this many. */
 gsp_info gsp_cuda_device_count(int *count);
 
 /* The burble (as GraphBLAS's): when on, operations print one line to stderr
@@ -1070,6 +1068,35 @@ gsp_info gsp_cuda_device_count(int *count);
  * resident or out of core with its page plan, several GPUs) and per phase
  * they time. Initially on when the environment has GSP_BURBLE=1. */
 gsp_info gsp_set_burble(bool on);
+
+/* ---------------------------------------------------------------------- */
+/* Closure: memory, GPU and progress options                              */
+/* ---------------------------------------------------------------------- */
+
+/* Advanced options of gsp_closure_ext (gsp_closure_opts.advanced).
+ * All-zero means the defaults. */
+struct gsp_closure_advanced {
+  /* Bytes of device memory the closure may use on each GPU; 0: the free
+   * memory. A matrix over the cap is closed out of core: it stays in host
+   * memory and streams through the GPU in pages of rows
+   * (docs/distributed.md); a cap too small even for that gives
+   * GSP_DEVICE_OUT_OF_MEMORY. Successor recording and OR_AND are not done
+   * out of core: over the cap they run on the CPU. */
+  size_t device_memory_cap;
+  /* GPUs to use. 0: automatic (GSP_GPUS from the environment, else every
+   * usable GPU for a numeric closure large enough to gain from them when
+   * the multi-GPU path is built, else 1); N > 1: a 2D block distribution
+   * over N GPUs with NCCL; more than gsp_cuda_device_count gives
+   * GSP_NO_DEVICE. Successors and OR_AND always run on one GPU. */
+  int gpus;
+  /* Called with the fraction done (0..1, non-decreasing, 1 last on
+   * success), e.g. for a progress bar: by Floyd-Warshall after rounds of
+   * its k-blocks (on the GPU every few rounds, at most about 16 times), by
+   * the sparse star after each batch of its elimination. From the calling
+   * thread. NULL: none. */
+  void (*progress)(double fraction, void *ctx);
+  void *progress_ctx;
+};
 
 /* ---------------------------------------------------------------------- */
 /* All-pairs: row callbacks, report, memory and GPU options               */
@@ -1132,7 +1159,7 @@ struct gsp_apsp_advanced {
                                process can still allocate (available
                                memory, RLIMIT_AS, RLIMIT_DATA) */
   int gpus;                 /* Floyd-Warshall on this many GPUs, as
-                               gsp_closure_opts.gpus; 0: automatic */
+                               gsp_closure_advanced.gpus; 0: automatic */
   bool dry_run;             /* only choose and fill *report; no result */
   gsp_apsp_report *report;  /* when not NULL, filled on success */
   /* Called after each part of the computation with the fraction done
@@ -1141,6 +1168,59 @@ struct gsp_apsp_advanced {
   void (*progress)(double fraction, void *ctx);
   void *progress_ctx;
 };
+
+/* ---------------------------------------------------------------------- */
+/* Files: all-or-nothing outputs written as they are computed, memory     */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * An output file written all or nothing, as gsp_matrix_write writes its
+ * files, for a program that opens its outputs before it computes (a path
+ * that cannot be written is refused before any work) or streams a result
+ * as it arrives (a gsp_apsp row callback): a regular file is written to a
+ * temporary beside it (O_EXCL), synced and renamed over it only by
+ * gsp_output_commit; "-" (standard output), character devices, FIFOs and
+ * sockets are written through. Symbolic links and permission bits as for
+ * gsp_matrix_write.
+ */
+typedef struct gsp_output_s *gsp_output;
+
+/* *out = the output `path`. GSP_IO_ERROR (naming the path and the reason:
+ * missing or read-only directory, a directory, no permission) creates
+ * nothing. */
+gsp_info gsp_output_open(gsp_output *out, const char *path);
+/* *stream = the output's stream to write to (the same one every call;
+ * closed by finish, commit and abort). */
+gsp_info gsp_output_stream(FILE **stream, gsp_output out);
+/* Write the header of a NumPy .npy array (version 1.0, C order, dtype of
+ * t, shape nrows x ncols) to the output's stream; the caller then writes
+ * the nrows x ncols values, row-major, as gsp_matrix_write would. */
+gsp_info gsp_output_npy_header(gsp_output out, gsp_type t, gsp_index nrows, gsp_index ncols);
+/* Complete the data (flush, fsync, close), naming a write error's reason
+ * (ENOSPC, EFBIG) with GSP_IO_ERROR, the temporary then removed. The
+ * target is replaced only by gsp_output_commit: a program with several
+ * outputs finishes each, then commits them all. */
+gsp_info gsp_output_finish(gsp_output out);
+/* Finish (when not yet done) and rename the temporary over the target;
+ * *out is released and set to NULL either way. */
+gsp_info gsp_output_commit(gsp_output *out);
+/* Give up: the temporary removed, the target untouched; *out released and
+ * set to NULL (NULL or an already released output: nothing). */
+void gsp_output_abort(gsp_output *out);
+/* Remove every temporary of this process not yet committed: only unlink,
+ * so async-signal-safe, for a program's SIGINT / SIGTERM handler (the
+ * library installs none). */
+void gsp_output_remove_temporaries(void);
+/* gsp_matrix_write into an output opened earlier (its path as given picks
+ * the format and compression); the output is finished on success and its
+ * temporary removed on error (commit or abort it either way). */
+gsp_info gsp_matrix_write_output(gsp_output out, const gsp_matrix A, const gsp_write_opts *opts);
+
+/* *bytes = the host memory this process can still allocate: the least of
+ * what the system reports available and the room under the address-space
+ * and data limits (RLIMIT_AS, RLIMIT_DATA), as gsp_apsp's
+ * host_memory_cap default reads it; SIZE_MAX when nothing bounds it. */
+gsp_info gsp_host_memory_available(size_t *bytes);
 
 /* ---------------------------------------------------------------------- */
 /* Device views                                                           */

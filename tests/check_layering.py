@@ -11,6 +11,9 @@ among folders: a folder whose files include a header of another folder
 that, directly or through others, includes one of its own (ops/apsp ->
 ops/sssp -> ops/apsp), which makes two features one.
 
+The command line (tools/**) is a user of the library like any other: its
+files include the public headers (include/) and their own, nothing of src/.
+
 The CUDA plugin (src/cuda/**) is to speak arrays to the core, not its
 objects: a file there that includes gsp_internal.h or names the core's
 matrix or vector struct fails, except the files listed in CROSSING, which
@@ -98,6 +101,23 @@ def folder_circles(edges):
     return found
 
 
+def tools_problems(root, public):
+    """Quoted includes of tools/** that are neither public headers nor
+    headers of the tool's own folder."""
+    errors = []
+    for dirpath, _, names in os.walk(os.path.join(root, "tools")):
+        own = {n for n in names if n.endswith((".h", ".hpp"))}
+        for name in sorted(n for n in names if n.endswith(SOURCE)):
+            full = os.path.join(dirpath, name)
+            with open(full, encoding="utf-8") as f:
+                text = f.read()
+            for inc in INCLUDE.findall(text):
+                if inc not in public and inc not in own:
+                    errors.append("%s includes \"%s\": the command line uses the public headers (include/) only"
+                                  % (os.path.relpath(full, root), inc))
+    return errors
+
+
 def main(root):
     src = os.path.join(root, "src")
     where = {}  # header name -> folder(s) holding it
@@ -161,6 +181,7 @@ def main(root):
     for node in sorted(edges):
         if node not in state:
             visit(node, [])
+    errors += tools_problems(root, public)
     gone = sorted(p for p in CROSSING if not os.path.isfile(os.path.join(src, p)))
     errors += ["CROSSING lists src/%s, which does not exist" % p for p in gone]
     circles = folder_circles(edges)

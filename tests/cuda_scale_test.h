@@ -6,6 +6,9 @@
 #ifndef CUDA_SCALE_TEST_H
 #define CUDA_SCALE_TEST_H
 
+#ifndef GSP_ADVANCED_API
+#define GSP_ADVANCED_API /* gsp.h's advanced part: caps and GPUs */
+#endif
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -180,12 +183,12 @@ static gsp_info scale_close(gsp_matrix A, gsp_semiring s, bool nonrefl, size_t c
                             gsp__scale_record *rec, char *err, size_t errlen) {
   gsp_matrix M = NULL;
   GSP_OK(gsp_matrix_dup(&M, A));
+  gsp_closure_advanced oadv = {.device_memory_cap = cap, .gpus = gpus};
   gsp_closure_opts o;
   memset(&o, 0, sizeof o);
   o.backend = GSP_BACKEND_CUDA;
   o.non_reflexive = nonrefl;
-  o.device_memory_cap = cap;
-  o.gpus = gpus;
+  o.advanced = &oadv;
   gsp_info info = close_recorded(M, NULL, s, &o, rec);
   if (err) snprintf(err, errlen, "%s", info == GSP_SUCCESS ? "" : gsp_last_error());
   if (info != GSP_SUCCESS) {

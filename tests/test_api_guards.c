@@ -234,7 +234,8 @@ Test(api_guards, options) {
   gsp_vector d = (gsp_vector)&d, p = (gsp_vector)&p, r = (gsp_vector)&r;
   gsp_index src[2] = {0, 3}, cyc[3] = {7, 7, 7}, len = 3;
   cr_assert_eq(gsp_matrix_dup(&M, A), GSP_SUCCESS);
-  const gsp_closure_opts neg_gpus = {.gpus = -1}, bad_cb = {.backend = (gsp_backend)7};
+  const gsp_closure_advanced many = {.gpus = -1};
+  const gsp_closure_opts neg_gpus = {.advanced = &many}, bad_cb = {.backend = (gsp_backend)7};
   EXPECT(GSP_INVALID_VALUE, gsp_closure_ext(M, &S, GSP_MIN_PLUS, &neg_gpus));
   EXPECT(GSP_INVALID_VALUE, gsp_closure_ext(M, NULL, GSP_MIN_PLUS, &bad_cb));
   EXPECT(GSP_INVALID_VALUE, gsp_closure_ext(M, NULL, (gsp_semiring)99, NULL));

@@ -525,6 +525,29 @@ Test(cli, progress_lines_when_stderr_is_a_pipe) {
   cr_expect(strchr(err, '\r') == NULL, "a bar (carriage returns) on a pipe: %s", err);
 }
 
+/* Count the lines of err that start with `label`. */
+static int lines_of(const char *label) {
+  int k = 0;
+  for (const char *q = err; (q = strstr(q, label)) != NULL; q += strlen(label)) k += q == err || q[-1] == '\n';
+  return k;
+}
+
+/* --progress also for the closures: gsp_apsp's Floyd-Warshall and the
+ * closure on another semiring report rounds (a few hundred vertices: 5
+ * blocks of 64, each a tenth line of its own). */
+Test(cli, progress_lines_of_closures) {
+  cr_assert_eq(gsp("generate random --n 300 --m 1800 --wmin 1 --wmax 100 --type int32 -o %s", tmp("c.gr")), 0, "%s",
+               err);
+  cr_assert_eq(gsp("apsp --algo fw --progress --no-sample %s", tmp("c.gr")), 0, "%s", err);
+  cr_expect_geq(lines_of("computing: "), 3, "%s", err);
+  cr_expect(strstr(err, "computing: 100% ("), "%s", err);
+  cr_assert_eq(gsp("apsp --semiring max-min --progress --no-sample %s", tmp("c.gr")), 0, "%s", err);
+  cr_expect_geq(lines_of("computing: "), 3, "%s", err);
+  cr_expect(strstr(err, "computing: 100% ("), "%s", err);
+  cr_assert_eq(gsp("apsp --algo fw %s", tmp("c.gr")), 0, "%s", err);
+  cr_expect_eq(err[0], '\0', "stderr not empty without --progress: %s", err);
+}
+
 /* Integer distances in a .npy say "no path" with the type's maximum: the
  * run says so, and the file holds exactly that value where there is none. */
 Test(cli, npy_integer_no_path_is_the_types_maximum_and_said) {

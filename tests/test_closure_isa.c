@@ -130,9 +130,9 @@ static void check_closure(gsp__cpu_isa_t isa, gsp_type t, gsp_semiring s, int64_
   const bool refl = (rnd() & 1) != 0;
   bool c0 = false, c1 = false;
   force(GSP_CPU_PORTABLE);
-  cr_assert_eq(gsp__closure_cpu_dense(d0, s0, n, t, s, refl, &c0), GSP_SUCCESS);
+  cr_assert_eq(gsp__closure_cpu_dense(d0, s0, n, t, s, refl, &c0, NULL), GSP_SUCCESS);
   force(isa);
-  cr_assert_eq(gsp__closure_cpu_dense(d1, s1, n, t, s, refl, &c1), GSP_SUCCESS);
+  cr_assert_eq(gsp__closure_cpu_dense(d1, s1, n, t, s, refl, &c1, NULL), GSP_SUCCESS);
   cr_assert_eq(c0, c1, "%s %s type %d sr %d n %lld: cycle %d against portable %d", gsp__cpu_isa_name(isa),
                paths ? "paths" : "dist", (int)t, (int)s, (long long)n, c1, c0);
   *cycles += c0;

@@ -9,6 +9,7 @@
  * touched inside a test (Criterion runs each in a forked child), never in the
  * parent process.
  */
+#define GSP_ADVANCED_API /* gsp.h's advanced part: the memory cap */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <math.h>
@@ -438,12 +439,13 @@ Test(cuda_closure, memory_cap) {
   gsp_test_context("memory cap");
   gsp_matrix A = make_graph(GSP_FP32, GSP_MIN_PLUS, 500, RANDOM, 0.05, 700), M = NULL;
   GSP_OK(gsp_matrix_dup(&M, A));
+  gsp_closure_advanced oadv = {.device_memory_cap = 128 * 512 * 4}; /* not even one 128-row page */
   gsp_closure_opts o = opts_for(GSP_BACKEND_CUDA, false);
-  o.device_memory_cap = 128 * 512 * 4; /* not even one 128-row page */
+  o.advanced = &oadv;
   cr_assert_eq(gsp_closure_ext(M, NULL, GSP_MIN_PLUS, &o), GSP_DEVICE_OUT_OF_MEMORY);
   cr_assert(strstr(gsp_last_error(), "cap") != NULL, "message: %s", gsp_last_error());
   gsp_test_assert_matrix_same(M, A, 0);
-  o.device_memory_cap = (size_t)64 << 20;
+  oadv.device_memory_cap = (size_t)64 << 20;
   GSP_OK(gsp_closure_ext(M, NULL, GSP_MIN_PLUS, &o));
   gsp_matrix C = NULL;
   GSP_OK(gsp_matrix_dup(&C, A));

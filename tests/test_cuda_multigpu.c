@@ -151,10 +151,11 @@ Test(cuda_multigpu, one_gpu_cases_and_cap) {
   gsp_matrix A = scale_graph(GSP_FP32, GSP_MIN_PLUS, 500, K_RANDOM, 0.02, 6), M = NULL, S = NULL;
   /* the GPU (strictly signed weights) or the CPU records them, one device */
   GSP_OK(gsp_matrix_dup(&M, A));
+  gsp_closure_advanced oadv = {.gpus = 2};
   gsp_closure_opts o;
   memset(&o, 0, sizeof o);
   o.backend = GSP_BACKEND_CUDA;
-  o.gpus = 2;
+  o.advanced = &oadv;
   gsp__scale_record r;
   GSP_OK(close_recorded(M, &S, GSP_MIN_PLUS, &o, &r));
   cr_assert(r.mode != GSP_SCALE_MGPU, "successors ran on several GPUs");

@@ -174,8 +174,10 @@ Test(cuda_ooc, successors_go_to_cpu) {
   GSP_OK(gsp_matrix_dup(&C, A));
   gsp_closure_opts o;
   memset(&o, 0, sizeof o);
+  gsp_closure_advanced oadv = {0};
+  o.advanced = &oadv;
   o.backend = GSP_BACKEND_CUDA;
-  o.device_memory_cap = cap_for(GSP_FP32, 600, 128, 2);
+  oadv.device_memory_cap = cap_for(GSP_FP32, 600, 128, 2);
   cr_assert_lt(gsp_closure_ext(G, &SG, GSP_MIN_PLUS, &o), 0, "explicit CUDA ran: %s", gsp_last_error());
   cr_assert_null(SG);
   scale_assert_same(G, A);
@@ -184,7 +186,7 @@ Test(cuda_ooc, successors_go_to_cpu) {
   GSP_OK(close_recorded(G, &SG, GSP_MIN_PLUS, &o, &r));
   cr_assert_eq(r.mode, GSP_SCALE_CPU, "ran %s", scale_mode_name(r.mode));
   o.backend = GSP_BACKEND_CPU;
-  o.device_memory_cap = 0;
+  oadv.device_memory_cap = 0;
   GSP_OK(gsp_closure_ext(C, &SC, GSP_MIN_PLUS, &o));
   scale_assert_same(G, C);
   gsp_test_assert_matrix_same(SG, SC, 0);
@@ -223,11 +225,13 @@ Test(cuda_ooc, resident_input) {
   GSP_OK(gsp_matrix_dup(&C, A));
   gsp_closure_opts o, oc;
   memset(&o, 0, sizeof o);
+  gsp_closure_advanced oadv = {0};
+  o.advanced = &oadv;
   memset(&oc, 0, sizeof oc);
   o.backend = GSP_BACKEND_CUDA;
   oc.backend = GSP_BACKEND_CPU;
   GSP_OK(gsp_closure_ext(M, NULL, GSP_MIN_PLUS, &o)); /* in core, stays on the device */
-  o.device_memory_cap = cap_for(GSP_INT32, 1100, 128, 2);
+  oadv.device_memory_cap = cap_for(GSP_INT32, 1100, 128, 2);
   gsp__scale_record r;
   GSP_OK(close_recorded(M, NULL, GSP_MIN_PLUS, &o, &r));
   cr_assert_eq(r.mode, GSP_SCALE_OOC);
@@ -259,8 +263,10 @@ Test(cuda_ooc, or_and_goes_to_cpu) {
   GSP_OK(gsp_matrix_dup(&C, A));
   gsp_closure_opts o;
   memset(&o, 0, sizeof o);
+  gsp_closure_advanced oadv = {0};
+  o.advanced = &oadv;
   o.backend = GSP_BACKEND_CUDA;
-  o.device_memory_cap = (size_t)1 << 20; /* below 8192^2 / 8 bits */
+  oadv.device_memory_cap = (size_t)1 << 20; /* below 8192^2 / 8 bits */
   /* explicit CUDA: refused (out of core has no OR_AND), G untouched */
   cr_assert_eq(gsp_closure_ext(G, NULL, GSP_OR_AND, &o), GSP_DEVICE_OUT_OF_MEMORY, "%s", gsp_last_error());
   scale_assert_same(G, A);
@@ -269,7 +275,7 @@ Test(cuda_ooc, or_and_goes_to_cpu) {
   GSP_OK(close_recorded(G, NULL, GSP_OR_AND, &o, &r));
   cr_assert_eq(r.mode, GSP_SCALE_CPU);
   o.backend = GSP_BACKEND_CPU;
-  o.device_memory_cap = 0;
+  oadv.device_memory_cap = 0;
   GSP_OK(gsp_closure_ext(C, NULL, GSP_OR_AND, &o));
   scale_assert_same(G, C);
   gsp_matrix_free(&A), gsp_matrix_free(&G), gsp_matrix_free(&C);

@@ -249,8 +249,17 @@ Test(io_read, dimacs_sources_and_pairs) {
   cr_expect_eq(info, GSP_PARSE_ERROR);
   cr_expect_null(s);
   cr_expect(strstr(gsp_last_error(), "gr_bad.ss line 3: vertex 9 out of range 1..5"), "%s", gsp_last_error());
+  /* a well-formed file of the other kind: its own code, the file named */
+  a = b = NULL;
   info = gsp_dimacs_read_pairs(&a, &b, &k, 5, data("gr_valid.ss"));
-  cr_expect_eq(info, GSP_PARSE_ERROR);
+  cr_expect_eq(info, GSP_INVALID_VALUE);
+  cr_expect(a == NULL && b == NULL);
+  cr_expect(strstr(gsp_last_error(), "gr_valid.ss line") && strstr(gsp_last_error(), "a source file"), "%s",
+            gsp_last_error());
+  info = gsp_dimacs_read_sources(&s, &k, 5, data("gr_valid.p2p"));
+  cr_expect_eq(info, GSP_INVALID_VALUE);
+  cr_expect_null(s);
+  cr_expect(strstr(gsp_last_error(), "a pair file"), "%s", gsp_last_error());
 }
 
 /* ---- edge lists ---- */

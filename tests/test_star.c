@@ -373,7 +373,7 @@ Test(star, closure_branch) {
     GSP_OK(gsp_matrix_nrows(&n, A));
     GSP_OK(gsp_matrix_dup(&C, A));
     bool done = false;
-    GSP_OK(gsp__star_closure_try(C, NULL, GSP_MIN_PLUS, false, &done, "test"));
+    GSP_OK(gsp__star_closure_try(C, NULL, GSP_MIN_PLUS, false, &done, NULL, "test"));
     cr_assert(done, "the grid was not taken by the sparse star");
     /* the same matrix stored dense goes to Floyd-Warshall */
     const size_t es = gsp_type_size(num_types[k]);
@@ -397,13 +397,13 @@ Test(star, closure_branch) {
   gsp_matrix R = NULL, B = NULL;
   GSP_OK(gsp_generate_random(&R, GSP_INT32, 2000, 8000, 1, 9, 3));
   bool done = true;
-  GSP_OK(gsp__star_closure_try(R, NULL, GSP_MIN_PLUS, false, &done, "test"));
+  GSP_OK(gsp__star_closure_try(R, NULL, GSP_MIN_PLUS, false, &done, NULL, "test"));
   cr_assert(!done, "a random graph of average degree 4 went to the sparse star");
   B = grid(GSP_INT32, 30, 31, 8);
   gsp_matrix Bb = NULL;
   GSP_OK(gsp_matrix_cast(&Bb, B, GSP_BOOL));
   done = true;
-  GSP_OK(gsp__star_closure_try(Bb, NULL, GSP_OR_AND, false, &done, "test"));
+  GSP_OK(gsp__star_closure_try(Bb, NULL, GSP_OR_AND, false, &done, NULL, "test"));
   cr_assert(!done);
   /* a negative cycle: reported, M as it was */
   GSP_OK(gsp_matrix_set_element(B, 100, 101, &(int32_t){-50}));
@@ -529,7 +529,7 @@ Test(star, closure_successors) {
     gsp_matrix C = NULL, S = NULL, D = dense_star(A, GSP_MIN_PLUS), C2 = NULL;
     GSP_OK(gsp_matrix_dup(&C, A));
     bool done = false;
-    GSP_OK(gsp__star_closure_try(C, &S, GSP_MIN_PLUS, false, &done, "test"));
+    GSP_OK(gsp__star_closure_try(C, &S, GSP_MIN_PLUS, false, &done, NULL, "test"));
     cr_assert(done);
     gsp_test_assert_matrix_same(C, D, 0);
     assert_succ_walks(A, C, S);

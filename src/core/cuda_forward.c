@@ -103,9 +103,10 @@ int gsp_cuda_usable_count(void) {
   return a ? a->usable_count() : 0;
 }
 
-gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive) {
+gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive,
+                                   const gsp__progress *progress) {
   const gsp__cuda_api *a = need("gsp_closure");
-  return a ? a->closure_resident(M, succ, s, reflexive) : GSP_NO_DEVICE;
+  return a ? a->closure_resident(M, succ, s, reflexive, progress) : GSP_NO_DEVICE;
 }
 
 size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M) {
@@ -215,9 +216,9 @@ size_t gsp_cuda_closure_bytes(gsp_type t, int64_t n, bool paths) {
 }
 
 gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
-                            bool nonneg_i32, bool *cycle) {
+                            bool nonneg_i32, const gsp__progress *progress, bool *cycle) {
   const gsp__cuda_api *a = need("gsp_cuda_fw_device");
-  return a ? a->fw_device(d, succ, n, np, t, s, reflexive, nonneg_i32, cycle) : GSP_NO_DEVICE;
+  return a ? a->fw_device(d, succ, n, np, t, s, reflexive, nonneg_i32, progress, cycle) : GSP_NO_DEVICE;
 }
 
 gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth) {
@@ -247,9 +248,9 @@ gsp_info gsp_cuda_fill_zero(void *d, int64_t np, gsp_type t, gsp_semiring s) {
 /* ---- gsp_cuda_scale.h: out of core and several GPUs ---- */
 
 gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, const gsp_cuda_ooc_plan *plan,
-                         bool *cycle, gsp_cuda_ooc_report *rep) {
+                         const gsp__progress *progress, bool *cycle, gsp_cuda_ooc_report *rep) {
   const gsp__cuda_api *a = need("gsp_cuda_fw_ooc");
-  return a ? a->fw_ooc(H, n, t, s, reflexive, plan, cycle, rep) : GSP_NO_DEVICE;
+  return a ? a->fw_ooc(H, n, t, s, reflexive, plan, progress, cycle, rep) : GSP_NO_DEVICE;
 }
 
 bool gsp_cuda_mgpu_built(void) {
@@ -291,8 +292,9 @@ gsp_info gsp_cuda_mgpu_upload(gsp_cuda_mgpu m, const void *H, gsp_semiring s) {
   return gsp__cuda_plugin_loaded()->mgpu_upload(m, H, s);
 }
 
-gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle) {
-  return gsp__cuda_plugin_loaded()->mgpu_run(m, s, reflexive, nonneg_i32, cycle);
+gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32,
+                           const gsp__progress *progress, bool *cycle) {
+  return gsp__cuda_plugin_loaded()->mgpu_run(m, s, reflexive, nonneg_i32, progress, cycle);
 }
 
 gsp_info gsp_cuda_mgpu_download(gsp_cuda_mgpu m, void *H) {

@@ -585,7 +585,8 @@ size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M) {
   return M->type == GSP_BOOL ? dnp * dnp / 8 : dnp * dnp * gsp_type_size(M->type);
 }
 
-gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive) {
+gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive,
+                                   const gsp__progress *progress) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_matrix *fresh = NULL;
   int32_t *dsucc = NULL;
@@ -619,7 +620,7 @@ gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result 
   /* nonneg is kept exact: set at upload, cleared by any closure but MIN_PLUS */
   const bool dpx = t == GSP_INT32 && s == GSP_MIN_PLUS && dev->nonneg;
   bool cycle = false;
-  GSP_TRY(gsp_cuda_fw_device(dev->d, dsucc, n, np, t, s, reflexive, dpx, &cycle));
+  GSP_TRY(gsp_cuda_fw_device(dev->d, dsucc, n, np, t, s, reflexive, dpx, progress, &cycle));
   GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
             gsp_semiring_cycle_sign(s) > 0 ? "positive" : "negative");
   int64_t nvals = 0;

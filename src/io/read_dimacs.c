@@ -165,6 +165,13 @@ static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out,
     if (kind == 0 || kind == 'c') continue;
     if (kind == 'p') {
       if (have_p) GSP_TRY(gsp__parse_error(&r, "second problem line"));
+      /* a well-formed file of the other kind is not malformed: the caller
+       * asked the wrong reader, and can tell by the code */
+      const char *q = p;
+      GSP_CHECK(!words(&q, pairs ? ss : p2p, 3), GSP_INVALID_VALUE,
+                "%s line %lld: a %s file (\"p aux sp %s\"), not a %s file: read it with %s", path, (long long)r.lineno,
+                pairs ? "source" : "pair", pairs ? "ss" : "p2p", pairs ? "pair" : "source",
+                pairs ? "gsp_dimacs_read_sources" : "gsp_dimacs_read_pairs");
       if (!words(&p, pairs ? p2p : ss, 3))
         GSP_TRY(gsp__parse_error(&r,
                                  "problem line must be \"p aux sp %s "

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "gsp_internal.h"
 #include "host_memory.h"
 
 /* MemAvailable of /proc/meminfo in bytes, or SIZE_MAX. */
@@ -55,4 +56,10 @@ size_t gsp__host_memory_available(void) {
   h = headroom(RLIMIT_DATA, data);
   if (h < best) best = h;
   return best;
+}
+
+gsp_info gsp_host_memory_available(size_t *bytes) {
+  if (!bytes) return GSP_ERROR(GSP_NULL_POINTER, "gsp_host_memory_available: bytes is NULL");
+  *bytes = gsp__host_memory_available();
+  return GSP_SUCCESS;
 }

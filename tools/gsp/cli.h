@@ -7,8 +7,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The command line is a user of the public header only, its advanced part
+ * included (output files, row callbacks, device options). */
+#ifndef GSP_ADVANCED_API
+#define GSP_ADVANCED_API
+#endif
 #include "gsp.h"
-#include "gsp_output.h"
 
 /* Exit codes (documented in docs/cli.md and `gsp --help`). */
 enum {
@@ -184,6 +188,26 @@ double cli_value_at(gsp_type t, const void *x, size_t k);
 /* Format one value of type t (for messages). */
 void cli_value_str(char *buf, size_t len, gsp_type t, const void *x);
 
+/* ---- the summary of a min-plus result (apsp_summary.c) ---- */
+
+/* Pairs with a path and the farthest pair of the rows gsp_apsp hands to
+ * cli_summary_rows (its row callback), on the library's thread count with
+ * the results of one pass in row-major order. */
+typedef struct {
+  gsp_type t;
+  gsp_index n;
+  const gsp_index *src; /* the rows' sources (NULL: row k is vertex k) */
+  int64_t zero[1];      /* "no path", one value of t */
+  uint64_t reach;       /* cells with a path */
+  bool found;           /* a pair (si, sj) with a path, sj not row si's source */
+  gsp_index si, sj;     /* the farthest such pair, the first in row-major order */
+  int64_t ibest;        /* its distance (integer types) */
+  double fbest;         /* its distance (float types) */
+} cli_summary;
+int cli_summary_rows(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *par);
+/* The cells of dist (min-plus distances of type t) with a path. */
+uint64_t cli_reached(gsp_type t, const void *dist, size_t cells);
+
 /* ---- output files (cli_output.c) ---- */
 
 /* Every file a command writes: opened before the computation starts (so a
@@ -193,7 +217,7 @@ void cli_value_str(char *buf, size_t len, gsp_type t, const void *x);
  * all: cli_out_abort, an error, a signal or an early exit leaves the old
  * file untouched and no temporary behind. */
 typedef struct {
-  gsp__ofile f;
+  gsp_output f;     /* NULL once committed, aborted or handed on */
   const char *path; /* as given; NULL: no output asked for */
   bool open;
 } cli_out;

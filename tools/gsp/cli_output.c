@@ -21,7 +21,7 @@ static atomic_int owner = IDLE;
 static volatile sig_atomic_t deferred; /* the signal that came while settling */
 
 static void die_of(int sig) {
-  gsp__remove_temporaries(); /* unlink only: async-signal-safe */
+  gsp_output_remove_temporaries(); /* unlink only: async-signal-safe */
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -36,14 +36,14 @@ static void on_signal(int sig) {
 
 /* Whatever was not committed when the process ends is not a result. */
 static void at_exit(void) {
-  gsp__remove_temporaries();
+  gsp_output_remove_temporaries();
 }
 
 /* Outputs whose data is complete, waiting for the command to end: renamed
  * together by cli_out_settle, so a command with several outputs replaces
  * all of them or none (a full disk on the second leaves the first old). */
 #define PENDING_MAX 8
-static gsp__ofile pending[PENDING_MAX];
+static gsp_output pending[PENDING_MAX];
 static int npending;
 
 void cli_output_cleanup_install(void) {
@@ -67,6 +67,7 @@ void cli_output_cleanup_install(void) {
 static int out_error(cli_out *o, const char *cmd, gsp_info info) {
   fprintf(stderr, "gsp %s: cannot write %s: %s\n  %s\n", cmd, o->path ? o->path : "the output", gsp_strerror(info),
           gsp_last_error());
+  gsp_output_abort(&o->f); /* the temporary removed, the target untouched */
   o->open = false;
   return info == GSP_OUT_OF_MEMORY ? CLI_FAILURE : CLI_OUTPUT;
 }
@@ -75,7 +76,7 @@ int cli_out_open(cli_out *o, const char *cmd, const char *path) {
   memset(o, 0, sizeof *o);
   o->path = path;
   if (!path) return CLI_OK;
-  gsp_info info = gsp__ofile_open(&o->f, path);
+  gsp_info info = gsp_output_open(&o->f, path);
   if (info < 0) return out_error(o, cmd, info);
   o->open = true;
   return CLI_OK;
@@ -83,9 +84,8 @@ int cli_out_open(cli_out *o, const char *cmd, const char *path) {
 
 FILE *cli_out_stream(cli_out *o, const char *cmd) {
   FILE *f = NULL;
-  gsp_info info = gsp__ofile_stream(&o->f, &f);
+  gsp_info info = gsp_output_stream(&f, o->f);
   if (info < 0) {
-    gsp__ofile_abort(&o->f);
     out_error(o, cmd, info);
     return NULL;
   }
@@ -94,9 +94,10 @@ FILE *cli_out_stream(cli_out *o, const char *cmd) {
 
 int cli_out_commit(cli_out *o, const char *cmd) {
   if (!o->open) return CLI_OK;
-  gsp_info info = npending < PENDING_MAX ? gsp__ofile_finish(&o->f) : gsp__ofile_commit(&o->f);
+  gsp_info info = npending < PENDING_MAX ? gsp_output_finish(o->f) : gsp_output_commit(&o->f);
   if (info < 0) return out_error(o, cmd, info);
   if (npending < PENDING_MAX) pending[npending++] = o->f; /* renamed by cli_out_settle */
+  o->f = NULL;
   o->open = false;
   return CLI_OK;
 }
@@ -114,7 +115,7 @@ int cli_out_settle(int rc, const char *cmd) {
   if (!atomic_compare_exchange_strong(&owner, &idle, SETTLING))
     for (;;) pause(); /* a signal handler is removing the temporaries */
   for (int k = 0; k < npending; k++) {
-    gsp_info info = keep ? gsp__ofile_commit(&pending[k]) : (gsp__ofile_abort(&pending[k]), GSP_SUCCESS);
+    gsp_info info = keep ? gsp_output_commit(&pending[k]) : (gsp_output_abort(&pending[k]), GSP_SUCCESS);
     if (info < 0) {
       fprintf(stderr, "gsp %s: cannot write the output: %s\n  %s\n", cmd, gsp_strerror(info), gsp_last_error());
       rc = CLI_OUTPUT;
@@ -130,7 +131,7 @@ int cli_out_settle(int rc, const char *cmd) {
 }
 
 void cli_out_abort(cli_out *o) {
-  if (o->open) gsp__ofile_abort(&o->f);
+  if (o->open) gsp_output_abort(&o->f);
   o->open = false;
 }
 
@@ -139,7 +140,7 @@ int cli_out_matrix(cli_out *o, const char *cmd, gsp_matrix M, gsp_file_format f,
   if (!o->open) return CLI_OK;
   gsp_write_opts w = {.format = f, .absent = absent, .comment = comment};
   o->open = false;
-  gsp_info info = gsp__matrix_write_to(&o->f, M, &w); /* finishes or aborts */
+  gsp_info info = gsp_matrix_write_output(o->f, M, &w); /* finishes, or removes the temporary */
   if (info < 0) return out_error(o, cmd, info);
   o->open = true;
   return cli_out_commit(o, cmd);

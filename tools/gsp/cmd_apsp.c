@@ -2,7 +2,6 @@
  * Floyd-Warshall, multi-source relaxation or Johnson, chosen or forced), or
  * the closure of a graph on another semiring by gsp_closure_ext; with
  * timing, reachability statistics and a sample path. */
-#define GSP_ADVANCED_API /* gsp.h's advanced part */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -11,8 +10,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gsp_internal.h" /* gsp__npy_header (the streamed .npy files) */
-#include "host_memory.h"
 
 static const char synopsis[] = "gsp apsp [options] GRAPH";
 static const char description[] = "All-pairs shortest paths (or another closure) of GRAPH: M* = I + M + M^2 "
@@ -221,56 +218,6 @@ static int farthest_pair(gsp_matrix *D, gsp_type t, gsp_index ns, gsp_index n, c
   return CLI_OK;
 }
 
-/* A min-plus result that is summarized (and written, with -o), not kept
- * as a matrix: gsp_apsp computes the rows straight into one array of the
- * caller's (rows_out: the whole result, so AUTO decides as it does for a
- * matrix, and as for the Python call), and each block is counted (pairs
- * with a path) and searched for the farthest pair as it arrives, while it
- * is in cache: no result matrix is built, converted or scanned again. */
-typedef struct {
-  gsp_type t;
-  gsp_index n;
-  const gsp_index *src;
-  int64_t zero[1]; /* "no path" */
-  double reach;
-  bool found;       /* a pair (si, sj) with a path, sj not row si's source */
-  gsp_index si, sj; /* the farthest such pair, the first in row-major order */
-  int64_t ibest;    /* its distance (integer types) */
-  double fbest;     /* its distance (float types) */
-} summary_ctx;
-
-static int summary_rows(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *par) {
-  summary_ctx *s = ctx;
-  (void)par;
-  double reach = 0;
-  switch (s->t) {
-#define GSP_SUM(code, T, B)                                                                                \
-  case code: {                                                                                             \
-    const T *v = dist, z = *(const T *)s->zero;                                                            \
-    T best = (T)s->B;                                                                                      \
-    for (gsp_index r = 0; r < nrows; r++) {                                                                \
-      const gsp_index i = first + r, si = s->src ? s->src[i] : i;                                          \
-      const T *row = v + (size_t)r * (size_t)s->n;                                                         \
-      for (gsp_index j = 0; j < s->n; j++) {                                                               \
-        if (row[j] == z) continue;                                                                         \
-        reach++;                                                                                           \
-        if (j != si && (!s->found || row[j] > best)) best = row[j], s->si = i, s->sj = j, s->found = true; \
-      }                                                                                                    \
-    }                                                                                                      \
-    s->B = best;                                                                                           \
-  } break;
-    GSP_SUM(GSP_INT32, int32_t, ibest)
-    GSP_SUM(GSP_INT64, int64_t, ibest)
-    GSP_SUM(GSP_FP32, float, fbest)
-    GSP_SUM(GSP_FP64, double, fbest)
-#undef GSP_SUM
-  default:
-    break;
-  }
-  s->reach += reach;
-  return 0;
-}
-
 /* MPI mode (cli_mpi.c): rank 0 reads, prints and writes as the plain
  * command does; the closure runs on all ranks (CPU backend, distances
  * only: successors are not recorded, so no paths). */
@@ -416,7 +363,7 @@ typedef struct {
   FILE *d, *p;     /* distances, parents (NULL when not written) */
   gsp_type dt, pt; /* their types in the files */
   int64_t n;
-  double reach;       /* entries with a path */
+  uint64_t reach;     /* entries with a path */
   gsp_index prow;     /* row of --path, or (gsp_index)-1 */
   int64_t *path_par;  /* its parents */
   char path_dist[16]; /* its distance to the --path target */
@@ -431,9 +378,7 @@ static int stream_rows(void *ctx, gsp_index first, gsp_index nrows, const void *
   stream_ctx *s = ctx;
   const size_t os = gsp_type_size(s->dt), cells = (size_t)nrows * (size_t)s->n;
   if (fwrite(dist, os, cells, s->d) != cells) return s->err = errno, 1;
-  char inf[16];
-  (void)gsp_semiring_identities(inf, NULL, GSP_MIN_PLUS, s->dt);
-  for (size_t k = 0; k < cells; k++) s->reach += memcmp((const char *)dist + k * os, inf, os) != 0;
+  s->reach += cli_reached(s->dt, dist, cells);
   for (gsp_index r = 0; par && r < nrows; r++) {
     const int64_t *row = par + (size_t)r * (size_t)s->n;
     if (first + r == s->prow) {
@@ -467,9 +412,7 @@ static bool is_npy(const char *path, gsp_file_format f) {
 /* Open the stream of an output and write its .npy header. */
 static FILE *npy_begin(cli_out *o, const char *cmd, gsp_type t, gsp_index rows, gsp_index n) {
   FILE *f = cli_out_stream(o, cmd);
-  unsigned char h[128];
-  if (f && fwrite(h, 1, gsp__npy_header(h, t, rows, n), f) == 0) return NULL;
-  return f;
+  return f && gsp_output_npy_header(o->f, t, rows, n) == GSP_SUCCESS ? f : NULL;
 }
 
 /* A dense integer result says "no path" with the type's maximum, which a
@@ -535,7 +478,8 @@ typedef struct {
   double need, have; /* bytes of the result, bytes there are for it */
   const char *po;    /* --parent-output */
   stream_ctx st;     /* stream: the rows to the .npy files */
-  summary_ctx sum;   /* summarize: the rows counted into one array */
+  cli_summary sum;   /* summarize: the rows counted into one array (computed straight into it,
+                        rows_out: AUTO decides as for a matrix, and as the Python call) */
   void *rows;        /* that array */
   gsp_matrix D, P;   /* otherwise the result matrices */
 } apsp_job;
@@ -600,7 +544,9 @@ static int job_outputs(cli_ctx *c, const char *cmd, const cli_graph *g, const ch
                        apsp_job *j) {
   const size_t ts = gsp_type_size(g->type), pts = j->o.parent_type == GSP_INT32 ? 4 : 8;
   j->need = (double)j->ns * (double)g->n * (double)(ts + (j->want_paths ? pts : 0));
-  j->have = j->oa.host_memory_cap ? (double)j->oa.host_memory_cap : (double)gsp__host_memory_available() / 2;
+  size_t avail = SIZE_MAX;
+  (void)gsp_host_memory_available(&avail);
+  j->have = j->oa.host_memory_cap ? (double)j->oa.host_memory_cap : (double)avail / 2;
   j->stream =
       j->need > j->have && c->output && is_npy(c->output, c->out_format) && (!j->po || is_npy(j->po, c->out_format));
   j->summarize = !j->stream && !j->want_paths;
@@ -628,7 +574,7 @@ static int job_outputs(cli_ctx *c, const char *cmd, const cli_graph *g, const ch
       fprintf(stderr, "gsp %s: no memory for the result (%.3g bytes)\n", cmd, j->need);
       return CLI_FAILURE;
     }
-    j->oa.rows = summary_rows;
+    j->oa.rows = cli_summary_rows;
     j->oa.rows_ctx = &j->sum;
     j->oa.rows_out = j->rows;
   }
@@ -799,18 +745,24 @@ static int closure_route(cli_ctx *c, const char *cmd, cli_graph *g, gsp_semiring
   }
   bool sample = !cli_get(c, "no-sample") && (c->verbosity >= 1 || map->on);
   bool want_succ = pathq || sample || cli_get(c, "succ-output");
-  gsp_closure_opts co = {.non_reflexive = cli_get(c, "non-reflexive") != NULL, .backend = c->backend};
-  if (!device_options(c, cmd, &co.device_memory_cap, &co.gpus)) {
-    return CLI_USAGE;
-  }
+  gsp_closure_advanced ca = {0};
+  gsp_closure_opts co = {.non_reflexive = cli_get(c, "non-reflexive") != NULL, .backend = c->backend, .advanced = &ca};
+  if (!device_options(c, cmd, &ca.device_memory_cap, &ca.gpus)) return CLI_USAGE;
   const bool gpu = say_graph(c, g);
   const char *where = c->backend == GSP_BACKEND_CPU    ? "cpu"
                       : c->backend == GSP_BACKEND_CUDA ? "cuda"
                       : gpu                            ? "auto: cuda"
                                                        : "auto: cpu";
+  cli_progress prog;
+  cli_progress_start(&prog, c, "computing");
+  if (prog.on) { /* after rounds of Floyd-Warshall, batches of the star */
+    ca.progress = cli_progress_update;
+    ca.progress_ctx = &prog;
+  }
   double t0 = cli_now();
   gsp_info info = gsp_closure_ext(g->A, want_succ ? &succ : NULL, s, &co);
   double secs = cli_now() - t0;
+  cli_progress_end(&prog);
   if (info < 0) {
     return cli_fail_graph(cmd, "closure failed", info, g);
   }

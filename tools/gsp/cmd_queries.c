@@ -18,11 +18,12 @@ static const char description[] = "Answer DIMACS shortest-path challenge queries
                                   "file (1-based). The kind is taken from the problem line.";
 
 /* The query file: sources (.ss) or pairs (.p2p), told by its problem
- * line: read as sources first, as pairs where that line says so. */
+ * line: read as sources first, as pairs where the reader says the file is
+ * of the other kind (GSP_INVALID_VALUE). */
 static gsp_info read_queries(gsp_index n, const char *path, gsp_index **a, gsp_index **b, gsp_index *k, bool *pairs) {
   gsp_info info = gsp_dimacs_read_sources(a, k, n, path);
   *pairs = false;
-  if (info == GSP_PARSE_ERROR && strstr(gsp_last_error(), "p aux sp ss")) {
+  if (info == GSP_INVALID_VALUE) {
     info = gsp_dimacs_read_pairs(a, b, k, n, path);
     *pairs = true;
   }

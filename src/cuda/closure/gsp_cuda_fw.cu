@@ -72,29 +72,30 @@ size_t gsp_cuda_closure_bytes(gsp_type t, int64_t n, bool paths) {
 }
 
 gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
-                            bool nonneg_i32, bool *cycle) {
+                            bool nonneg_i32, const gsp__progress *progress, bool *cycle) {
   *cycle = false;
   switch (t) {
   case GSP_BOOL:
     if (s != GSP_OR_AND || succ) return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: bool closure is OR_AND without paths");
     /* 512-bit rounds halve the epilogues but double the per-round fixed
      * kernels (diagonal, column panel): measured faster only from 65536 */
-    return gsp__cuda_fw_bits_tc((uint64_t *)d, n, np, reflexive, np >= 65536 ? 512 : 256);
+    return gsp__cuda_fw_bits_tc((uint64_t *)d, n, np, reflexive, np >= 65536 ? 512 : 256, progress);
   case GSP_INT32:
-    if (s == GSP_MIN_PLUS && nonneg_i32) return gsp__cuda_fw_i32_dpx((int32_t *)d, succ, n, np, reflexive, cycle);
-    return gsp__cuda_fw_i32((int32_t *)d, succ, n, np, s, reflexive, cycle);
+    if (s == GSP_MIN_PLUS && nonneg_i32)
+      return gsp__cuda_fw_i32_dpx((int32_t *)d, succ, n, np, reflexive, progress, cycle);
+    return gsp__cuda_fw_i32((int32_t *)d, succ, n, np, s, reflexive, progress, cycle);
   case GSP_INT64:
-    return gsp__cuda_fw_i64((int64_t *)d, succ, n, np, s, reflexive, cycle);
+    return gsp__cuda_fw_i64((int64_t *)d, succ, n, np, s, reflexive, progress, cycle);
   case GSP_FP32:
-    return gsp__cuda_fw_f32((float *)d, succ, n, np, s, reflexive, cycle);
+    return gsp__cuda_fw_f32((float *)d, succ, n, np, s, reflexive, progress, cycle);
   case GSP_FP64:
-    return gsp__cuda_fw_f64((double *)d, succ, n, np, s, reflexive, cycle);
+    return gsp__cuda_fw_f64((double *)d, succ, n, np, s, reflexive, progress, cycle);
   }
   return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: invalid type %d", (int)t);
 }
 
 gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth) {
-  return tc_depth ? gsp__cuda_fw_bits_tc((uint64_t *)d, n, np, reflexive, tc_depth)
+  return tc_depth ? gsp__cuda_fw_bits_tc((uint64_t *)d, n, np, reflexive, tc_depth, nullptr)
                   : gsp__cuda_fw_bits((uint64_t *)d, n, np, reflexive);
 }
 

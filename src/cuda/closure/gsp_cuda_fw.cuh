@@ -787,7 +787,8 @@ cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, const FwWork
 }
 
 template <class P>
-gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *cycle, PhaseClock *clock = nullptr) {
+gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *cycle,
+                const gsp__progress *progress = nullptr, PhaseClock *clock = nullptr) {
   typedef typename P::TA TA;
   typedef Shape<P> Sh;
   gsp_info info = GSP_SUCCESS;
@@ -831,6 +832,12 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   GSP_CUDA_TRY(prepare_round<P>(d, np, 0, w, diag_on_cluster(clusters, pays, np, 0, force.diag), pdl, 0, false, nullptr,
                                 nullptr));
   for (int64_t r = 0; r < nb; r++) {
+    /* the caller's progress: rounds 0 .. r - 1 are queued, every kernel
+     * they wait for too; the drain costs a round's ramp, <= 16 times */
+    if (r > 0 && gsp__progress_due(progress, r - 1, nb)) {
+      GSP_CUDA_TRY(cudaStreamSynchronize(0));
+      gsp__progress_report(progress, (double)r / (double)nb);
+    }
     const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
     const int64_t tiles = rest_tiles<P>(np, kn >= 0 ? 2 : 1);
     const bool cluster_next = diag_on_cluster(clusters, pays, np, r + 1, force.diag);
@@ -961,7 +968,7 @@ template <class T, class F> gsp_info by_numeric_semiring(gsp_semiring s, const c
  * only, see gsp_cuda_fw_succ.cuh) around the plain closure. */
 template <class T>
 gsp_info run_numeric(T *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive, bool *cycle,
-                     PhaseClock *clock = nullptr) {
+                     const gsp__progress *progress = nullptr, PhaseClock *clock = nullptr) {
   if (succ && s != GSP_MIN_PLUS && s != GSP_MAX_PLUS)
     return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw: no successors for semiring %d", (int)s);
   return by_numeric_semiring<T>(s, "gsp_cuda_fw", [&](auto pol) {
@@ -969,8 +976,8 @@ gsp_info run_numeric(T *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s,
     if constexpr (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS)
       if (succ)
         return closure_with_successors<P::sr, T>(d, succ, n, np, reflexive, cycle,
-                                                 [&] { return run_fw<P>(d, n, np, reflexive, cycle); });
-    return run_fw<P>(d, n, np, reflexive, cycle, clock);
+                                                 [&] { return run_fw<P>(d, n, np, reflexive, cycle, progress); });
+    return run_fw<P>(d, n, np, reflexive, cycle, progress, clock);
   });
 }
 
@@ -1012,7 +1019,7 @@ template <class T> T zero_of(gsp_semiring s) {
 /* Per-type entry points, defined in gsp_cuda_fw_<type>.cu. */
 #define GSP_CU_DECL_(sfx, ct)                                                                              \
   gsp_info gsp__cuda_fw_##sfx(ct *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive, \
-                              bool *cycle);                                                                \
+                              const gsp__progress *progress, bool *cycle);                                 \
   gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s);      \
   gsp_info gsp__cuda_fill_##sfx(ct *d, int64_t np, gsp_semiring s);                                        \
   gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, int variant, float ms[3]);
@@ -1021,17 +1028,19 @@ GSP_CU_DECL_(i64, int64_t)
 GSP_CU_DECL_(f32, float)
 GSP_CU_DECL_(f64, double)
 #undef GSP_CU_DECL_
-gsp_info gsp__cuda_fw_i32_dpx(int32_t *d, int32_t *succ, int64_t n, int64_t np, bool reflexive, bool *cycle);
+gsp_info gsp__cuda_fw_i32_dpx(int32_t *d, int32_t *succ, int64_t n, int64_t np, bool reflexive,
+                              const gsp__progress *progress, bool *cycle);
 gsp_info gsp__cuda_fw_phases_i32_dpx(int32_t *d, int64_t n, int64_t np, int variant, float ms[3]);
 gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive);
 /* depth: bits of k per round, 256 or 512 */
-gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive, int depth);
+gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive, int depth,
+                              const gsp__progress *progress);
 gsp_info gsp__cuda_count_bits(int64_t *count, const uint64_t *d, int64_t n, int64_t np);
 
 #define GSP_CU_DEFINE_TYPE_(sfx, ct)                                                                           \
   gsp_info gsp__cuda_fw_##sfx(ct *d, int32_t *succ, int64_t n, int64_t np, gsp_semiring s, bool reflexive,     \
-                              bool *cycle) {                                                                   \
-    return gspcu::run_numeric<ct>(d, succ, n, np, s, reflexive, cycle);                                        \
+                              const gsp__progress *progress, bool *cycle) {                                    \
+    return gspcu::run_numeric<ct>(d, succ, n, np, s, reflexive, cycle, progress);                              \
   }                                                                                                            \
   gsp_info gsp__cuda_count_##sfx(int64_t *count, const ct *d, int64_t n, int64_t np, gsp_semiring s) {         \
     return gspcu::count_numeric<ct>(count, d, n, np, s);                                                       \
@@ -1041,7 +1050,7 @@ gsp_info gsp__cuda_count_bits(int64_t *count, const uint64_t *d, int64_t n, int6
   }                                                                                                            \
   gsp_info gsp__cuda_fw_phases_##sfx(ct *d, int64_t n, int64_t np, gsp_semiring s, int variant, float ms[3]) { \
     return gspcu::timed_closure(variant, ms, [&](gspcu::PhaseClock *c, bool *cycle) {                          \
-      return gspcu::run_numeric<ct>(d, NULL, n, np, s, true, cycle, c);                                        \
+      return gspcu::run_numeric<ct>(d, NULL, n, np, s, true, cycle, nullptr, c);                               \
     });                                                                                                        \
   }
 

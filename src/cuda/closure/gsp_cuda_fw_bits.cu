@@ -288,7 +288,8 @@ gsp_info gsp__cuda_fw_bits(uint64_t *d, int64_t n, int64_t np, bool reflexive) {
  * rest skips block r+1's rows and words, round r+1's preparation touches
  * only those, and the snapshots alternate between two buffers. This hides
  * the one-block diagonal and the thin panels behind the big product. */
-template <int KB> static gsp_info fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive) {
+template <int KB>
+static gsp_info fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive, const gsp__progress *progress) {
   constexpr int W = KB / 64;
   gsp_info info = GSP_SUCCESS;
   uint64_t *ap[2] = {NULL, NULL};
@@ -356,6 +357,10 @@ template <int KB> static gsp_info fw_bits_tc(uint64_t *d, int64_t n, int64_t np,
     k_bmma<KB><<<dim3(gw, gr), 256, 0, work>>>(d, ldw, a, b, Span{0, np, k0, k1 + KB}, Span{0, ldw, w1, w1 + W});
     GSP_CUDA_LAUNCHED();
     GSP_CUDA_TRY(cudaStreamWaitEvent(work, ready, 0));
+    if (gsp__progress_due(progress, r, nr)) { /* the caller's, the work stream drained */
+      GSP_CUDA_TRY(cudaStreamSynchronize(work));
+      gsp__progress_report(progress, (double)(r + 1) / (double)nr);
+    }
   }
   GSP_CUDA_TRY(cudaDeviceSynchronize());
   GSP_FREE_ALL;
@@ -363,8 +368,9 @@ template <int KB> static gsp_info fw_bits_tc(uint64_t *d, int64_t n, int64_t np,
   return info;
 }
 
-gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive, int depth) {
-  return depth == 256 ? fw_bits_tc<256>(d, n, np, reflexive) : fw_bits_tc<512>(d, n, np, reflexive);
+gsp_info gsp__cuda_fw_bits_tc(uint64_t *d, int64_t n, int64_t np, bool reflexive, int depth,
+                              const gsp__progress *progress) {
+  return depth == 256 ? fw_bits_tc<256>(d, n, np, reflexive, progress) : fw_bits_tc<512>(d, n, np, reflexive, progress);
 }
 
 gsp_info gsp__cuda_count_bits(int64_t *count, const uint64_t *d, int64_t n, int64_t np) {

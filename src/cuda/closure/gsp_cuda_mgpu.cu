@@ -440,7 +440,8 @@ gsp_info gsp_cuda_mgpu_download(gsp_cuda_mgpu m, void *H) {
   return transfer(m, H, false, GSP_MIN_PLUS);
 }
 
-gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle) {
+gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32,
+                           const gsp__progress *progress, bool *cycle) {
   DeviceGuard guard;
   *cycle = false;
   if (!gsp_semiring_path_encoding(s))
@@ -456,6 +457,7 @@ gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool
   v.RP = m->RP.data();
   v.flag = m->flag.data();
   v.ctx = m;
+  v.progress = progress;
   switch (m->t) {
   case GSP_INT32:
     return gsp__cuda_mgpu_i32(v, s, nonneg_i32, reflexive, cycle);

@@ -58,7 +58,7 @@ template <class T> bool cycle_t(const void *H, int64_t n, gsp_semiring s) {
 } // namespace
 
 gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, const gsp_cuda_ooc_plan *plan,
-                         bool *cycle, gsp_cuda_ooc_report *rep) {
+                         const gsp__progress *progress, bool *cycle, gsp_cuda_ooc_report *rep) {
   static const char *const fn = "gsp_closure (CUDA, out of core)";
   *cycle = false;
   if (t == GSP_BOOL || !gsp_semiring_path_encoding(s) || n < 1)
@@ -70,7 +70,7 @@ gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool re
       pl.pages != (np + pl.page_rows - 1) / pl.page_rows)
     return GSP_ERROR(GSP_INVALID_VALUE, "%s: the page plan (%lld rows, %lld pages, %d slots) does not cover n = %lld",
                      fn, (long long)pl.page_rows, (long long)pl.pages, pl.slots, (long long)n);
-  const gspsched::OocShape sh = {n, np, pl.page_rows, pl.pages, pl.slots};
+  const gspsched::OocShape sh = {n, np, pl.page_rows, pl.pages, pl.slots, progress};
 
   /* M* and the DPX test on the host copy (cheap next to n^3) */
   bool dpx = false;

@@ -30,8 +30,9 @@ struct gsp_mgpu_view {
   const int *devs;       /* CUDA device of each grid GPU */
   cudaStream_t *streams; /* one per grid GPU */
   void *const *D, *const *DG, *const *DGT, *const *W, *const *RP;
-  int *const *flag;       /* one device int per GPU */
-  struct gsp_mgpu_s *ctx; /* for the broadcasts */
+  int *const *flag;              /* one device int per GPU */
+  struct gsp_mgpu_s *ctx;        /* for the broadcasts */
+  const gsp__progress *progress; /* the caller's, may be NULL */
 };
 
 namespace gspcu {
@@ -259,7 +260,7 @@ template <class P> gsp_info mgpu_policy(const gsp_mgpu_view &v, bool reflexive, 
         break;
       if (reflexive && count > 0) info = x.diag_one(d, b[d].D + (size_t)row * g.cols(c) + col, g.cols(c), count, q[d]);
     }
-  if (info == GSP_SUCCESS) info = gspsched::mgpu_run(x, g, b, q);
+  if (info == GSP_SUCCESS) info = gspsched::mgpu_run(x, g, b, q, v.progress);
   for (int r = 0; r < g.Pr && info == GSP_SUCCESS; r++)
     for (int c = 0; c < g.Pc && info == GSP_SUCCESS; c++) {
       const int d = g.gpu(r, c);

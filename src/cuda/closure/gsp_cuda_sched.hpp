@@ -58,6 +58,7 @@
 #include <vector>
 
 #include "gsp_internal.h"
+#include "gsp_progress.h"
 
 namespace gspsched {
 
@@ -72,6 +73,8 @@ struct OocShape {
   int64_t B;     /* page rows (multiple of TB) */
   int64_t pages; /* ceil(np / B) */
   int slots;     /* device page buffers, >= 2 */
+  /* the caller's progress: every few rounds, the compute queue drained */
+  const gsp__progress *progress = nullptr;
 };
 
 inline int64_t ooc_rows(const OocShape &s, int64_t q) {
@@ -347,6 +350,10 @@ private:
        * before the slot may be reloaded */
       if ((info = x.record(0, ev_computed[ps], cs)) != GSP_SUCCESS) return info;
       pinned[ps] = 0;
+      if (gsp__progress_due(sh.progress, r, p)) {
+        if ((info = x.sync(0, cs)) != GSP_SUCCESS) return info;
+        gsp__progress_report(sh.progress, (double)(r + 1) / (double)p);
+      }
     }
     return GSP_SUCCESS;
   }
@@ -483,12 +490,20 @@ gsp_info mgpu_round(X &x, const Grid &g, std::vector<MgpuBufs<typename X::T>> &b
   return GSP_SUCCESS;
 }
 
-/* All rounds (the blocks already hold the input, padding = zero). */
+/* All rounds (the blocks already hold the input, padding = zero); the
+ * caller's progress every few rounds, every GPU drained first. */
 template <class X>
-gsp_info mgpu_run(X &x, const Grid &g, std::vector<MgpuBufs<typename X::T>> &b, const std::vector<typename X::Q> &q) {
+gsp_info mgpu_run(X &x, const Grid &g, std::vector<MgpuBufs<typename X::T>> &b, const std::vector<typename X::Q> &q,
+                  const gsp__progress *progress = nullptr) {
+  const int64_t rounds = g.np / TB;
   for (int64_t k0 = 0; k0 < g.np; k0 += TB) {
     gsp_info info = mgpu_round(x, g, b, q, k0);
     if (info != GSP_SUCCESS) return info;
+    if (gsp__progress_due(progress, k0 / TB, rounds)) {
+      for (int d = 0; d < g.G; d++)
+        if ((info = x.sync(d, q[d])) != GSP_SUCCESS) return info;
+      gsp__progress_report(progress, (double)(k0 / TB + 1) / (double)rounds);
+    }
   }
   return GSP_SUCCESS;
 }

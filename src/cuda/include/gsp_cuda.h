@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "gsp_diag.h"
+#include "gsp_progress.h"
 #include "gsp_internal.h"
 
 #ifdef __cplusplus
@@ -50,9 +51,11 @@ void gsp_cuda_start(void);
  * valid copy stays on the device, M->dev_only, with M->nvals counted) and,
  * when succ != NULL, *succ the n x n INT64 successor matrix as dense arrays
  * (MIN_PLUS / MAX_PLUS with provably loop-free successors only); on error
- * M's content is unchanged and *succ holds no arrays.
+ * M's content is unchanged and *succ holds no arrays. progress (may be
+ * NULL): the caller's callback, as gsp_cuda_fw_device calls it.
  */
-gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive);
+gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive,
+                                   const gsp__progress *progress);
 /* Bytes of M's dense device copy (0 when none): a closure reuses them. */
 size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M);
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "gsp.h"
+#include "gsp_progress.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,10 +42,12 @@ size_t gsp_cuda_closure_bytes(gsp_type t, int64_t n, bool paths);
  * nonneg_i32: INT32 MIN_PLUS input with every value >= 0 (exact DPX path).
  * *cycle is set when MIN_PLUS has a negative (MAX_PLUS a positive) cycle;
  * d is then garbage. Runs on the default stream; returns after the work is
- * queued and the cycle flag read (which synchronises).
+ * queued and the cycle flag read (which synchronises). progress (may be
+ * NULL) hears the fraction of rounds done every few rounds, the stream
+ * synchronized first (gsp_progress.h).
  */
 gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
-                            bool nonneg_i32, bool *cycle);
+                            bool nonneg_i32, const gsp__progress *progress, bool *cycle);
 
 /* Bool OR_AND closure of a bit-packed device matrix (as gsp_cuda_fw_device)
  * with a chosen product, for comparison: tc_depth 256 or 512 = binary

@@ -41,7 +41,7 @@ extern "C" {
 #ifdef GSP_HAVE_CUDA
 
 /* Raise with any change of a table. */
-#define GSP_CUDA_PLUGIN_ABI    8
+#define GSP_CUDA_PLUGIN_ABI    9
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
 /* The entry of the settings only tests and benchmarks use (a separate
  * symbol: none of it travels through the production tables). */
@@ -90,7 +90,8 @@ typedef struct {
   bool (*usable)(char *desc, size_t len);
   void (*start)(void);
   int (*usable_count)(void);
-  gsp_info (*closure_resident)(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive);
+  gsp_info (*closure_resident)(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive,
+                               const gsp__progress *progress);
   size_t (*dense_bytes)(const struct gsp_matrix_s *M);
   gsp_info (*sssp)(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src,
                    int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim, gsp_cuda_sssp_stats *stats,
@@ -118,13 +119,13 @@ typedef struct {
   int64_t (*padded_n)(gsp_type t, int64_t n);
   size_t (*closure_bytes)(gsp_type t, int64_t n, bool paths);
   gsp_info (*fw_device)(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
-                        bool nonneg_i32, bool *cycle);
+                        bool nonneg_i32, const gsp__progress *progress, bool *cycle);
   gsp_info (*fw_bits_impl)(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth);
   gsp_info (*count_present)(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s);
   gsp_info (*fill_zero)(void *d, int64_t np, gsp_type t, gsp_semiring s);
   /* gsp_cuda_scale.h */
   gsp_info (*fw_ooc)(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, const gsp_cuda_ooc_plan *plan,
-                     bool *cycle, gsp_cuda_ooc_report *rep);
+                     const gsp__progress *progress, bool *cycle, gsp_cuda_ooc_report *rep);
   bool (*mgpu_built)(void);
   size_t (*mgpu_bytes)(gsp_type t, int64_t n, int gpus);
   gsp_info (*mgpu_create)(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu);
@@ -134,7 +135,8 @@ typedef struct {
                      int64_t *cols);
   gsp_info (*mgpu_fill)(gsp_cuda_mgpu m, gsp_semiring s);
   gsp_info (*mgpu_upload)(gsp_cuda_mgpu m, const void *H, gsp_semiring s);
-  gsp_info (*mgpu_run)(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle);
+  gsp_info (*mgpu_run)(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, const gsp__progress *progress,
+                       bool *cycle);
   gsp_info (*mgpu_download)(gsp_cuda_mgpu m, void *H);
 } gsp__cuda_api;
 

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gsp_progress.h"
+
 #include "gsp.h"
 
 #ifdef __cplusplus
@@ -47,10 +49,11 @@ typedef struct {
  * cover np). reflexive: M*, else M+. H is page-locked with
  * cudaHostRegister for the run (transfers are direct DMA; when the host
  * refuses, pageable copies are used: correct, slower). *cycle as
- * gsp_cuda_fw_device (H is then garbage). Numeric types only.
+ * gsp_cuda_fw_device (H is then garbage). Numeric types only. progress
+ * (may be NULL) every few page rounds, the compute stream drained first.
  */
 gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, const gsp_cuda_ooc_plan *plan,
-                         bool *cycle, gsp_cuda_ooc_report *rep);
+                         const gsp__progress *progress, bool *cycle, gsp_cuda_ooc_report *rep);
 
 /* ---- several GPUs of one host (NCCL) ---- */
 
@@ -81,8 +84,10 @@ gsp_info gsp_cuda_mgpu_fill(gsp_cuda_mgpu m, gsp_semiring s);
 /* Blocks := H (n x n, ld n), padding zero. */
 gsp_info gsp_cuda_mgpu_upload(gsp_cuda_mgpu m, const void *H, gsp_semiring s);
 /* The closure of the blocks in place; nonneg_i32: INT32 MIN_PLUS input with
- * every value >= 0 (the DPX product). Synchronises. */
-gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32, bool *cycle);
+ * every value >= 0 (the DPX product). Synchronises. progress (may be NULL)
+ * every few rounds, every GPU drained first. */
+gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool nonneg_i32,
+                           const gsp__progress *progress, bool *cycle);
 /* H (n x n, ld n) := the blocks. */
 gsp_info gsp_cuda_mgpu_download(gsp_cuda_mgpu m, void *H);
 

@@ -317,8 +317,12 @@ static gsp_info run_fw(gsp__apsp_run *r, gsp_matrix A, bool identity_sources, bo
   const int64_t n = r->cfg.n;
   const bool transposed = r->cfg.paths;
   GSP_TRY(transposed ? gsp_matrix_transpose(&M, A) : gsp_matrix_dup(&M, A));
-  gsp_closure_opts co = {
-      .backend = r->cfg.gpu ? backend : GSP_BACKEND_CPU, .device_memory_cap = r->cfg.cap, .gpus = r->cfg.gpus};
+  /* the closure is the whole computation: the caller's progress is its */
+  const gsp_closure_advanced ca = {.device_memory_cap = r->cfg.cap,
+                                   .gpus = r->cfg.gpus,
+                                   .progress = r->to.progress,
+                                   .progress_ctx = r->to.progress_ctx};
+  gsp_closure_opts co = {.backend = r->cfg.gpu ? backend : GSP_BACKEND_CPU, .advanced = &ca};
   info = gsp_closure_ext(M, r->cfg.paths ? &S : NULL, GSP_MIN_PLUS, &co);
   if (info == GSP_NEGATIVE_CYCLE) {
     /* name the cycle: Bellman-Ford finds one */

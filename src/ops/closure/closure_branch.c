@@ -128,7 +128,7 @@ static bool all_signed(const struct gsp_matrix_s *M, int sign, bool zero_ok, boo
 static const char *const mode_names[] = {"CPU", "one GPU, resident", "one GPU, out of core", "several GPUs"};
 
 gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool paths, gsp_semiring s,
-                             const gsp_closure_opts *o, const gsp__closure_knobs *k, const char *fn) {
+                             const gsp_closure_advanced *oa, const gsp__closure_knobs *k, const char *fn) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   memset(p, 0, sizeof *p);
@@ -171,7 +171,7 @@ gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool 
     }
   }
   /* How many GPUs: the option, else GSP_GPUS, else automatic. */
-  long want = o->gpus;
+  long want = oa->gpus;
   if (want <= 0) {
     want = gsp__setting_gpus();
     GSP_CHECK(want >= 0, GSP_INVALID_VALUE, "%s: GSP_GPUS='%s' is not a positive GPU count", fn,
@@ -187,7 +187,7 @@ gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool 
   d.need_bytes = gsp_cuda_closure_bytes(t, n, paths);
   d.np = gsp_cuda_padded_n(t, n);
   d.mgpu_bytes = gsp_cuda_mgpu_bytes;
-  GSP_TRY(gsp__closure_plan_pick(p, &d, t, n, paths, want, o->device_memory_cap, k, fn));
+  GSP_TRY(gsp__closure_plan_pick(p, &d, t, n, paths, want, oa->device_memory_cap, k, fn));
   if (gsp__burble_on()) {
     if (p->mode == GSP_SCALE_OOC)
       gsp__burble("%s: n = %lld %s %s: %s, %.0f of %.0f MiB needed fit: pages of %lld rows, %d slots (%.0f MiB)", fn,

@@ -15,6 +15,7 @@
 #include "closure_scale.h"
 #include "gsp_diag.h"
 #include "gsp_internal.h"
+#include "gsp_progress.h"
 
 /* n from which the automatic choice spreads a closure over every GPU: one
  * GPU then computes >= 3 s (n^3 / 12e12 tasks/s), more than the host-side
@@ -74,12 +75,13 @@ gsp_info gsp__closure_plan_pick(gsp__closure_plan *p, const gsp__closure_device 
 /*
  * gsp_closure's branch: whether the GPU kernels cover (s, M's type, paths),
  * whether successors would be loop-free, how many GPUs (the option, else
- * GSP_GPUS, else automatic), then gsp__closure_plan_pick. Called when the
+ * GSP_GPUS, else automatic), then gsp__closure_plan_pick. oa: the
+ * advanced options (never NULL). Called when the
  * backend decision offers the call to the GPU. A device-only M is
  * downloaded to check its signs when paths are asked for.
  */
 gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool paths, gsp_semiring s,
-                             const gsp_closure_opts *o, const gsp__closure_knobs *k, const char *fn);
+                             const gsp_closure_advanced *oa, const gsp__closure_knobs *k, const char *fn);
 
 /*
  * gsp_closure_ext with the test knobs k (may be NULL) and the report diag
@@ -95,8 +97,10 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
  * faster than Floyd-Warshall (fw_gpu: where that would run), M := M* by
  * the star, *succ (when succ != NULL) = a new published GSP_INT64 n x n
  * successor matrix, and *done = true; else M is untouched and *done =
- * false. GSP_NEGATIVE_CYCLE (M unchanged) as the closure reports it. */
+ * false. GSP_NEGATIVE_CYCLE (M unchanged) as the closure reports it.
+ * progress (may be NULL) hears 0 when the star is chosen and the share of
+ * the targets solved after each batch of them. */
 gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool fw_gpu,
-                               bool *done, const char *fn);
+                               bool *done, const gsp__progress *progress, const char *fn);
 
 #endif /* GSP_CLOSURE_BRANCH_H */

@@ -30,18 +30,21 @@
  * semiring one, i.e. a negative (positive) cycle exists: *cycle = true and
  * d, succ hold garbage. Semiring s must be one of the four numeric closure
  * semirings with a numeric t, or OR_AND with GSP_BOOL (byte per entry).
+ * progress (may be NULL) is called after each round of k-blocks but the
+ * last with the fraction of rounds done.
  * Fails only with GSP_OUT_OF_MEMORY (padding buffer) or GSP_PANIC.
  */
 gsp_info gsp__closure_cpu_dense(void *d, int64_t *succ, int64_t n, gsp_type t, gsp_semiring s, bool reflexive,
-                                bool *cycle);
+                                bool *cycle, const gsp__progress *progress);
 
 /*
  * Bit-packed Warshall (OR_AND): bits is n rows of wpr 64-bit words, bit j of
  * row i (word j/64, bit j%64) set when (i,j) is an edge. On return it holds
  * the transitive closure M+, or M* (diagonal set) when reflexive. Bits past
- * column n-1 must be zero and stay zero.
+ * column n-1 must be zero and stay zero. progress (may be NULL) as for
+ * gsp__closure_cpu_dense, per block of 64 vertices.
  */
-void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr, bool reflexive);
+void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr, bool reflexive, const gsp__progress *progress);
 
 /*
  * The tile kernels of the blocked driver, for a caller that places the tiles

@@ -19,7 +19,7 @@ static inline void row_or(uint64_t *restrict ri, const uint64_t *restrict rk, in
   for (int64_t w = 0; w < wpr; w++) ri[w] |= rk[w];
 }
 
-void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr, bool reflexive) {
+void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr, bool reflexive, const gsp__progress *progress) {
   const int64_t nkb = (n + 63) / 64;
   const int nth = gsp__threads() > 0 ? gsp__threads() : 1;
 #pragma omp parallel num_threads(nth)
@@ -42,7 +42,10 @@ void gsp__closure_cpu_bits(uint64_t *bits, int64_t n, int64_t wpr, bool reflexiv
       for (int64_t k = k0; k < k1; k++)
         if ((ri[kb] >> (k - k0)) & 1u) row_or(ri, bits + k * wpr, wpr);
     }
-    /* implicit barrier before the next block reads these rows */
+    /* implicit barrier before the next block reads these rows; the master
+     * thread is the caller's */
+#pragma omp master
+    if (gsp__progress_due(progress, kb, nkb)) gsp__progress_report(progress, (double)(kb + 1) / (double)nkb);
   }
   if (reflexive)
     for (int64_t i = 0; i < n; i++) bits[i * wpr + (i >> 6)] |= (uint64_t)1 << (i & 63);

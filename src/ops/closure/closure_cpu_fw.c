@@ -7,16 +7,16 @@
 #include "closure_cpu_fw_isa.h"
 
 gsp_info gsp__closure_cpu_dense(void *d, int64_t *succ, int64_t n, gsp_type t, gsp_semiring s, bool reflexive,
-                                bool *cycle) {
+                                bool *cycle, const gsp__progress *progress) {
   switch (gsp__cpu_isa()) {
 #if GSP_CPU_X86_ISAS
   case GSP_CPU_AVX512:
-    return gsp__closure_cpu_dense_avx512(d, succ, n, t, s, reflexive, cycle);
+    return gsp__closure_cpu_dense_avx512(d, succ, n, t, s, reflexive, cycle, progress);
   case GSP_CPU_AVX2:
-    return gsp__closure_cpu_dense_avx2(d, succ, n, t, s, reflexive, cycle);
+    return gsp__closure_cpu_dense_avx2(d, succ, n, t, s, reflexive, cycle, progress);
 #endif
   default:
-    return gsp__closure_cpu_dense_portable(d, succ, n, t, s, reflexive, cycle);
+    return gsp__closure_cpu_dense_portable(d, succ, n, t, s, reflexive, cycle, progress);
   }
 }
 

@@ -206,7 +206,8 @@ static inline bool FW_FN(fw_cycle_at)(gsp_semiring sr, FW_CT dkk) {
 
 /* ---- blocked driver on a padded np x np array (np % TB == 0) ---- */
 
-static bool FW_FN(fw_blocked)(FW_CT *w, int64_t np, int nth, const FW_FN(fw_kernels) * kern) {
+static bool FW_FN(fw_blocked)(FW_CT *w, int64_t np, int nth, const FW_FN(fw_kernels) * kern,
+                              const gsp__progress *progress) {
   const int64_t nb = np / TB;
 #define FW_TILE_(I, J) (w + ((I)*np + (J)) * TB)
   for (int64_t K = 0; K < nb; K++) {
@@ -237,6 +238,7 @@ static bool FW_FN(fw_blocked)(FW_CT *w, int64_t np, int nth, const FW_FN(fw_kern
         }
       }
     }
+    if (gsp__progress_due(progress, K, nb)) gsp__progress_report(progress, (double)(K + 1) / (double)nb);
   }
 #undef FW_TILE_
   return false;
@@ -309,7 +311,7 @@ static bool FW_FN(fw_tiles)(gsp__fw_tiles *k, gsp_semiring sr) {
 #define FW_CHUNK 512 /* columns per chunk in pass 3 */
 
 static gsp_info FW_FN(fw_standard_paths)(FW_CT *w, int64_t *ws, int64_t n, int nth, const FW_FN(fw_kernels) * kern,
-                                         bool *cycle) {
+                                         bool *cycle, const gsp__progress *progress) {
   const FW_CT zero = FW_FN(fw_zero)(kern->sr);
   FW_CT *snap = gsp__malloc_array((size_t)(TB * n), sizeof(FW_CT));
   int64_t *ssnap = gsp__malloc_array((size_t)(TB * n), sizeof(int64_t));
@@ -319,7 +321,7 @@ static gsp_info FW_FN(fw_standard_paths)(FW_CT *w, int64_t *ws, int64_t n, int n
     gsp__free(snap), gsp__free(ssnap), gsp__free(av), gsp__free(sav);
     return GSP_ERROR(GSP_OUT_OF_MEMORY, "closure: cannot allocate %lld x %d pivot buffers", (long long)n, TB);
   }
-  const int64_t nchunks = (n + FW_CHUNK - 1) / FW_CHUNK;
+  const int64_t nchunks = (n + FW_CHUNK - 1) / FW_CHUNK, rounds = (n + TB - 1) / TB;
   bool cyc = false;
   for (int64_t k0 = 0; k0 < n && !cyc; k0 += TB) {
     const int64_t nb = (n - k0 < TB) ? n - k0 : TB;
@@ -377,6 +379,8 @@ static gsp_info FW_FN(fw_standard_paths)(FW_CT *w, int64_t *ws, int64_t n, int n
         }
       }
     }
+    if (gsp__progress_due(progress, k0 / TB, rounds))
+      gsp__progress_report(progress, (double)(k0 / TB + 1) / (double)rounds);
   }
   gsp__free(snap), gsp__free(ssnap), gsp__free(av), gsp__free(sav);
   *cycle = cyc;
@@ -391,7 +395,8 @@ static gsp_info FW_FN(fw_standard_paths)(FW_CT *w, int64_t *ws, int64_t n, int n
  * successors: initialise them (j where there is an edge) and run the
  * standard driver in place.
  */
-static gsp_info FW_FN(fw_dense)(FW_CT *d, int64_t *succ, int64_t n, gsp_semiring sr, bool reflexive, bool *cycle) {
+static gsp_info FW_FN(fw_dense)(FW_CT *d, int64_t *succ, int64_t n, gsp_semiring sr, bool reflexive, bool *cycle,
+                                const gsp__progress *progress) {
   FW_FN(fw_kernels) kern;
   if (!FW_FN(fw_pick)(&kern, sr)) return GSP_ERROR(GSP_PANIC, "closure: semiring %d has no CPU kernel", (int)sr);
   const FW_CT zero = FW_FN(fw_zero)(sr), one = FW_FN(fw_one)(sr);
@@ -403,7 +408,7 @@ static gsp_info FW_FN(fw_dense)(FW_CT *d, int64_t *succ, int64_t n, gsp_semiring
 #pragma omp parallel for num_threads(nth) schedule(static)
     for (int64_t i = 0; i < n; i++)
       for (int64_t j = 0; j < n; j++) succ[i * n + j] = (d[i * n + j] != zero) ? j : -1;
-    const gsp_info info = FW_FN(fw_standard_paths)(d, succ, n, nth, &kern, &cyc);
+    const gsp_info info = FW_FN(fw_standard_paths)(d, succ, n, nth, &kern, &cyc, progress);
     if (info != GSP_SUCCESS) return info;
   } else {
     const int64_t np = (n + TB - 1) / TB * TB;
@@ -424,7 +429,7 @@ static gsp_info FW_FN(fw_dense)(FW_CT *d, int64_t *succ, int64_t n, gsp_semiring
         for (int64_t j = j0; j < np; j++) wi[j] = zero;
       }
     }
-    cyc = FW_FN(fw_blocked)(w, np, nth, &kern);
+    cyc = FW_FN(fw_blocked)(w, np, nth, &kern, progress);
     if (np != n) {
       if (!cyc) {
 #pragma omp parallel for num_threads(nth) schedule(static)

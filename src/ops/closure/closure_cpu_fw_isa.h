@@ -74,11 +74,11 @@
 #undef FW_SR_LIST
 
 gsp_info FW_CAT(gsp__closure_cpu_dense_, FW_ISA, , )(void *d, int64_t *succ, int64_t n, gsp_type t, gsp_semiring s,
-                                                     bool reflexive, bool *cycle) {
+                                                     bool reflexive, bool *cycle, const gsp__progress *progress) {
   switch (t) {
 #define FW_TYPE_CASE_(T, ct, sfx) \
   case GSP_##T:                   \
-    return fw_dense_##sfx((ct *)d, succ, n, s, reflexive, cycle);
+    return fw_dense_##sfx((ct *)d, succ, n, s, reflexive, cycle, progress);
     GSP_TYPE_LIST(FW_TYPE_CASE_)
 #undef FW_TYPE_CASE_
   }

@@ -11,13 +11,14 @@
 #include <stdint.h>
 
 #include "cpu_isa.h"
+#include "gsp_progress.h"
 
 /* The per-set entry points behind gsp__closure_cpu_dense and
  * gsp__fw_tiles_get (closure_cpu.h). */
 struct gsp__fw_tiles_s;
 #define GSP_CPU_ISA_ENTRIES_(isa)                                                                                      \
   gsp_info gsp__closure_cpu_dense_##isa(void *d, int64_t *succ, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, \
-                                        bool *cycle);                                                                  \
+                                        bool *cycle, const gsp__progress *progress);                                   \
   bool gsp__fw_tiles_get_##isa(struct gsp__fw_tiles_s *k, gsp_type t, gsp_semiring s);
 GSP_CPU_ISA_ENTRIES_(portable)
 #if GSP_CPU_X86_ISAS

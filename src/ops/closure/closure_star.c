@@ -57,10 +57,20 @@ static gsp_info succ_block(void *ctx, const void *W, const int64_t *row, int64_t
   return GSP_SUCCESS;
 }
 
-/* M* (and succ) of the factor x on S into the new dense matrices *W, *P. */
+/* Targets per solve: all at once, or with a progress callback in batches
+ * of at least a block a thread, about GSP_PROGRESS_REPORTS of them. */
+static int64_t star_batch(int64_t n, int nt, const gsp__progress *pg) {
+  if (!pg || !pg->fn) return n > 0 ? n : 1;
+  const int64_t least = (int64_t)STAR_B * (nt > 0 ? nt : 1);
+  const int64_t b = (n + GSP_PROGRESS_REPORTS - 1) / GSP_PROGRESS_REPORTS;
+  return b > least ? b : least;
+}
+
+/* M* (and succ) of the factor x on S into the new dense matrices *W, *P;
+ * progress after each batch of targets. */
 static gsp_info star_result(struct gsp_matrix_s **W, struct gsp_matrix_s **P, struct gsp_matrix_s *M, gsp_semiring s,
                             const gsp__star_kernels *k, const gsp__star_symbolic *S, const void *x, bool negative,
-                            const char *fn) {
+                            const gsp__progress *pg, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   void *r = NULL, *sd = NULL;
   int64_t *all = NULL, *sx = NULL, *sp = NULL;
@@ -77,8 +87,13 @@ static gsp_info star_result(struct gsp_matrix_s **W, struct gsp_matrix_s **P, st
   GSP_ALLOC(all, (size_t)n, sizeof *all);
   for (int64_t v = 0; v < n; v++) all[v] = v;
   GSP_TRY(gsp__star_ws_make(&ws, k, S, nt));
+  const int64_t batch = star_batch(n, nt, pg);
   if (!P) {
-    GSP_TRY(gsp__star_solve(r, k, S, x, all, n, false, &ws));
+    for (int64_t lo = 0; lo < n; lo += batch) {
+      const int64_t nv = n - lo < batch ? n - lo : batch;
+      GSP_TRY(gsp__star_solve((char *)r + (size_t)lo * (size_t)n * k->esize, k, S, x, all + lo, nv, false, &ws));
+      if (lo + nv < n) gsp__progress_report(pg, (double)(lo + nv) / (double)n);
+    }
   } else {
     GSP_ALLOC(sx, cells, sizeof *sx);
     gsp__pass_huge(sx, cells * sizeof *sx);
@@ -95,7 +110,12 @@ static gsp_info star_result(struct gsp_matrix_s **W, struct gsp_matrix_s **P, st
                                 .nthreads = 1};
     succ_ctx c = {
         .k = k, .S = S, .v = all, .gt = &gt, .strict = !negative, .d = sd, .p = sp, .out = r, .succ = sx, .fn = fn};
-    GSP_TRY(gsp__star_solve_each(k, S, x, all, n, true, &ws, succ_block, &c));
+    for (int64_t lo = 0; lo < n; lo += batch) {
+      const int64_t nv = n - lo < batch ? n - lo : batch;
+      c.v = all + lo;
+      GSP_TRY(gsp__star_solve_each(k, S, x, all + lo, nv, true, &ws, succ_block, &c));
+      if (lo + nv < n) gsp__progress_report(pg, (double)(lo + nv) / (double)n);
+    }
     const int64_t none = -1;
     GSP_TRY(gsp__matrix_alloc_dense(P, GSP_INT64, n, n));
     (*P)->x = sx;
@@ -116,7 +136,7 @@ static gsp_info star_result(struct gsp_matrix_s **W, struct gsp_matrix_s **P, st
 }
 
 gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, struct gsp_matrix_s **succ, gsp_semiring s, bool fw_gpu,
-                               bool *done, const char *fn) {
+                               bool *done, const gsp__progress *progress, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   gsp__star_symbolic S = {0};
   void *x = NULL;
@@ -146,12 +166,13 @@ gsp_info gsp__star_closure_try(struct gsp_matrix_s *M, struct gsp_matrix_s **suc
     GSP_FREE_ALL;
     return GSP_SUCCESS;
   }
+  gsp__progress_report(progress, 0.0);
   gsp__star_kernels k;
   GSP_TRY(gsp__star_kernels_get(&k, M->type, s, fn));
   GSP_ALLOC(x, S.nvals > 0 ? (size_t)S.nvals : 1, k.esize);
   GSP_TRY(gsp__star_factor(x, &k, &S, M, gsp__threads(), fn));
   const bool negative = succ && gsp__weights_scan(M, gsp__threads()).negative >= 0;
-  GSP_TRY(star_result(&W, succ ? &P : NULL, M, s, &k, &S, x, negative, fn));
+  GSP_TRY(star_result(&W, succ ? &P : NULL, M, s, &k, &S, x, negative, progress, fn));
   if (P) GSP_TRY(gsp__matrix_publish(P));
   /* nothing can fail past this point */
   gsp__matrix_swap_in(M, W);

@@ -57,7 +57,7 @@ static int64_t popcount_words(const uint64_t *w, size_t count) {
  * absent) on the GPU(s) of the plan: out of core or over several GPUs.
  * Fills the report. */
 static gsp_info closure_gpu_host(struct gsp_matrix_s *W, gsp_semiring s, bool reflexive, const gsp__closure_plan *pl,
-                                 bool *cycle, gsp__scale_record *rec) {
+                                 const gsp__progress *pg, bool *cycle, gsp__scale_record *rec) {
   gsp_info info = GSP_SUCCESS;
   gsp_cuda_mgpu mg = NULL;
 #define GSP_FREE_ALL gsp_cuda_mgpu_destroy(mg)
@@ -68,11 +68,11 @@ static gsp_info closure_gpu_host(struct gsp_matrix_s *W, gsp_semiring s, bool re
     GSP_TRY(gsp_cuda_mgpu_create(&mg, W->type, n, pl->gpus, pl->cap));
     GSP_TRY(gsp_cuda_mgpu_upload(mg, W->x, s));
     gsp_cuda_mgpu_grid(mg, &rec->grid_rows, &rec->grid_cols);
-    GSP_TRY(gsp_cuda_mgpu_run(mg, s, reflexive, pl->nonneg_i32, cycle));
+    GSP_TRY(gsp_cuda_mgpu_run(mg, s, reflexive, pl->nonneg_i32, pg, cycle));
     if (!*cycle) GSP_TRY(gsp_cuda_mgpu_download(mg, W->x));
   } else {
     gsp_cuda_ooc_report rep;
-    GSP_TRY(gsp_cuda_fw_ooc(W->x, n, W->type, s, reflexive, &pl->page, cycle, &rep));
+    GSP_TRY(gsp_cuda_fw_ooc(W->x, n, W->type, s, reflexive, &pl->page, pg, cycle, &rep));
     rec->page_rows = rep.page_rows;
     rec->pages = rep.pages;
     rec->slots = rep.slots;
@@ -112,17 +112,19 @@ static gsp_info check_call(gsp_matrix M, const gsp_matrix *succ, gsp_semiring s,
             gsp__semiring_name(s), gsp__type_name(M->type));
   GSP_CHECK(M->nrows == M->ncols, GSP_DIMENSION_MISMATCH, "%s: M is %lld x %lld, not square", fn, (long long)M->nrows,
             (long long)M->ncols);
-  GSP_CHECK(o.gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn, o.gpus);
+  GSP_CHECK(!o.advanced || o.advanced->gpus >= 0, GSP_INVALID_VALUE, "%s: gpus = %d in options is negative", fn,
+            o.advanced ? o.advanced->gpus : 0);
   return info;
 }
 
 /* gsp_closure's sparse branch (closure_star.c) for a host M with no NaN:
  * *done when the star computed M* (and *succ). */
-static gsp_info try_star(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, bool fw_gpu, bool *done) {
+static gsp_info try_star(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, bool fw_gpu, const gsp__progress *pg,
+                         bool *done) {
   gsp_info info = GSP_SUCCESS;
   GSP_CHECK(!has_nan(M), GSP_INVALID_VALUE, "%s: M holds a NaN weight", fn);
   struct gsp_matrix_s *ss = NULL;
-  GSP_TRY(gsp__star_closure_try(M, succ ? &ss : NULL, s, fw_gpu, done, fn));
+  GSP_TRY(gsp__star_closure_try(M, succ ? &ss : NULL, s, fw_gpu, done, pg, fn));
   if (*done && succ) *succ = ss;
   return info;
 }
@@ -150,7 +152,7 @@ static gsp_info working_copy(struct gsp_matrix_s **W, gsp_matrix M) {
  * the GPU out of core or on several GPUs as the plan says), with *S = the
  * successor matrix (unpublished) when S != NULL. */
 static gsp_info dense_closure(struct gsp_matrix_s *W, struct gsp_matrix_s **S, gsp_semiring s, bool reflexive,
-                              const gsp__closure_plan *plan, gsp__scale_record *rec) {
+                              const gsp__closure_plan *plan, const gsp__progress *pg, gsp__scale_record *rec) {
   gsp_info info = GSP_SUCCESS;
   int64_t *sx = NULL;
 #define GSP_FREE_ALL gsp__free(sx)
@@ -164,10 +166,10 @@ static gsp_info dense_closure(struct gsp_matrix_s *W, struct gsp_matrix_s **S, g
   }
   bool cycle = false;
 #ifdef GSP_HAVE_CUDA
-  if (plan->mode != GSP_SCALE_CPU) GSP_TRY(closure_gpu_host(W, s, reflexive, plan, &cycle, rec));
+  if (plan->mode != GSP_SCALE_CPU) GSP_TRY(closure_gpu_host(W, s, reflexive, plan, pg, &cycle, rec));
   else
 #endif
-    GSP_TRY(gsp__closure_cpu_dense(W->x, sx, n, W->type, s, reflexive, &cycle));
+    GSP_TRY(gsp__closure_cpu_dense(W->x, sx, n, W->type, s, reflexive, &cycle, pg));
   GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
             gsp_semiring_cycle_sign(s) > 0 ? "positive" : "negative");
   /* "No path" is the semiring zero inside the kernel, absent outside. */
@@ -194,6 +196,8 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
 
   GSP_TRY(check_call(M, succ, s, opts));
   const gsp_closure_opts o = opts ? *opts : (gsp_closure_opts){0};
+  const gsp_closure_advanced oa = o.advanced ? *o.advanced : (gsp_closure_advanced){0};
+  const gsp__progress pg = {.fn = oa.progress, .ctx = oa.progress_ctx};
   const int64_t n = M->nrows;
   const bool reflexive = !o.non_reflexive;
 
@@ -206,8 +210,9 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
    * same model as gsp_apsp's AUTO (closure_star.c). It runs on the CPU. */
   if (reflexive && !be.required && !M->dev_only) {
     bool done = false;
-    GSP_TRY(try_star(M, succ, s, be.gpu, &done));
+    GSP_TRY(try_star(M, succ, s, be.gpu, &pg, &done));
     if (done) {
+      gsp__progress_report(&pg, 1.0);
       GSP_FREE_ALL;
       return info;
     }
@@ -215,7 +220,7 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
 
 #ifdef GSP_HAVE_CUDA
   if (be.gpu) {
-    GSP_TRY(gsp__closure_branch(&plan, M, succ != NULL, s, &o, k, fn));
+    GSP_TRY(gsp__closure_branch(&plan, M, succ != NULL, s, &oa, k, fn));
     /* declined: the CPU kernel takes it under AUTO, an explicit CUDA
      * request fails with the reason */
     if (plan.mode == GSP_SCALE_CPU) GSP_TRY(gsp__backend_declined(&be, fn));
@@ -231,7 +236,7 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
       GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
       GSP_TRY(gsp__matrix_publish(S));
     }
-    info = gsp_cuda_closure_resident(M, succ ? &sres : NULL, s, reflexive);
+    info = gsp_cuda_closure_resident(M, succ ? &sres : NULL, s, reflexive, &pg);
     if (info < 0) {
       if (S) gsp__unregister(S); /* published above; GSP_FREE_ALL destroys it */
       GSP_FREE_ALL;
@@ -242,6 +247,7 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
       *succ = S;
       S = NULL;
     }
+    gsp__progress_report(&pg, 1.0);
     GSP_FREE_ALL;
     return info;
   }
@@ -257,10 +263,10 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
 
   if (s == GSP_OR_AND && succ == NULL) {
     GSP_TRY(gsp__matrix_to_bits(W));
-    gsp__closure_cpu_bits(W->bits, n, W->wpr, reflexive);
+    gsp__closure_cpu_bits(W->bits, n, W->wpr, reflexive, &pg);
     W->nvals = popcount_words(W->bits, (size_t)n * (size_t)W->wpr);
   } else {
-    GSP_TRY(dense_closure(W, succ ? &S : NULL, s, reflexive, &plan, &rec));
+    GSP_TRY(dense_closure(W, succ ? &S : NULL, s, reflexive, &plan, &pg, &rec));
   }
   gsp__matrix_host_changed(W);
   if (S) GSP_TRY(gsp__matrix_publish(S));
@@ -270,6 +276,7 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
   gsp__matrix_host_changed(M);
   if (succ) *succ = S;
   S = NULL;
+  gsp__progress_report(&pg, 1.0);
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
