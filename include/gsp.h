@@ -1070,6 +1070,18 @@ gsp_info gsp_cuda_device_count(int *count);
 gsp_info gsp_set_burble(bool on);
 
 /* ---------------------------------------------------------------------- */
+/* Reports: where a call ran                                              */
+/* ---------------------------------------------------------------------- */
+
+/* Where a call computed its result, filled on success when its advanced
+ * options ask for it (gsp_closure_advanced, gsp_sssp_advanced,
+ * gsp_bf_advanced; gsp_apsp reports this and more in gsp_apsp_report). */
+typedef struct {
+  gsp_backend backend; /* GSP_BACKEND_CPU or GSP_BACKEND_CUDA, never AUTO */
+  int gpus;            /* GPUs that computed it: 0 on the CPU */
+} gsp_run_report;
+
+/* ---------------------------------------------------------------------- */
 /* Closure: memory, GPU and progress options                              */
 /* ---------------------------------------------------------------------- */
 
@@ -1096,6 +1108,9 @@ struct gsp_closure_advanced {
    * thread. NULL: none. */
   void (*progress)(double fraction, void *ctx);
   void *progress_ctx;
+  /* When not NULL, filled on success: the CPU for the sparse star and the
+   * CPU kernels, CUDA with the GPUs that ran Floyd-Warshall. */
+  gsp_run_report *report;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -1272,14 +1287,8 @@ gsp_info gsp_host_memory_available(size_t *bytes);
 gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_matrix A, gsp_semiring absent_as);
 
 /* ---------------------------------------------------------------------- */
-/* Reports: where a call ran                                              */
+/* Searches: where they ran                                               */
 /* ---------------------------------------------------------------------- */
-
-/* Where a call computed its result, filled on success when its advanced
- * options ask for it (gsp_apsp reports this and more in gsp_apsp_report). */
-typedef struct {
-  gsp_backend backend; /* GSP_BACKEND_CPU or GSP_BACKEND_CUDA, never AUTO */
-} gsp_run_report;
 
 /* Advanced options of gsp_sssp and gsp_nearest_source
  * (gsp_sssp_opts.advanced). All-zero means the defaults. */

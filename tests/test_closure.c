@@ -6,6 +6,7 @@
  * heap. Weights are small integers, so every comparison is exact.
  * Sizes avoid multiples of the tile (64) on purpose: 31, 33, 65, 100, 200.
  */
+#define GSP_ADVANCED_API /* gsp_run_report */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -671,4 +672,24 @@ Test(closure, early_errors_leave_m_unchanged) {
   gsp_test_assert_matrix_same(M, before, 0);
   gsp_matrix_free(&M), gsp_matrix_free(&before);
   graph_free(&g);
+}
+
+/* The report says where the closure ran: the CPU kernel (dense input, and
+ * the bit-packed OR_AND) and the sparse star (a grid) on the CPU backend. */
+Test(closure, report_says_where_it_ran) {
+  gsp_matrix D = NULL, G = NULL, B = NULL;
+  GSP_OK(gsp_generate_complete(&D, GSP_FP64, 40, 1, 9, 3));
+  GSP_OK(gsp_generate_grid(&G, GSP_FP64, 24, 24, 1, 9, 3));
+  GSP_OK(gsp_generate_random(&B, GSP_BOOL, 100, 300, 1, 1, 4));
+  gsp_matrix ms[] = {D, G, B};
+  const gsp_semiring ss[] = {GSP_MIN_PLUS, GSP_MIN_PLUS, GSP_OR_AND};
+  for (int k = 0; k < 3; k++) {
+    gsp_run_report rep = {.backend = GSP_BACKEND_AUTO, .gpus = -1};
+    const gsp_closure_advanced adv = {.report = &rep};
+    const gsp_closure_opts o = {.backend = GSP_BACKEND_CPU, .advanced = &adv};
+    GSP_OK(gsp_closure_ext(ms[k], NULL, ss[k], &o));
+    cr_assert_eq(rep.backend, GSP_BACKEND_CPU, "case %d", k);
+    cr_assert_eq(rep.gpus, 0, "case %d", k);
+  }
+  gsp_matrix_free(&D), gsp_matrix_free(&G), gsp_matrix_free(&B);
 }

@@ -485,3 +485,17 @@ Test(cuda_closure, device_resident_result) {
   cr_assert(x <= 0.5f);
   gsp_matrix_free(&A), gsp_matrix_free(&M), gsp_matrix_free(&C);
 }
+
+/* Asked for the GPU, the report says one GPU ran it (in core). */
+Test(cuda_closure, report_says_the_gpu_ran) {
+  gpu_or_skip();
+  gsp_matrix A = NULL;
+  GSP_OK(gsp_generate_complete(&A, GSP_FP32, 300, 1, 9, 3));
+  gsp_run_report rep = {.backend = GSP_BACKEND_AUTO};
+  const gsp_closure_advanced adv = {.report = &rep};
+  const gsp_closure_opts o = {.backend = GSP_BACKEND_CUDA, .advanced = &adv};
+  GSP_OK(gsp_closure_ext(A, NULL, GSP_MIN_PLUS, &o));
+  cr_assert_eq(rep.backend, GSP_BACKEND_CUDA);
+  cr_assert_eq(rep.gpus, 1);
+  gsp_matrix_free(&A);
+}

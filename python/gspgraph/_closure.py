@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _core
 from ._device import check_backend, closure_device
-from ._csgraph import (_ALGO, _BACKEND_NAME, _backend, _dijkstra_negative, _dtype, _has_negative, _indices, _resolved_backend, _run_apsp,
+from ._csgraph import (_ALGO, _BACKEND_NAME, _backend, _dijkstra_negative, _dtype, _has_negative, _indices, _run_apsp,
                        dense_result, last_run, node_positions)
 from ._graph import graph_spec, _is_networkx, _is_sparse
 
@@ -103,8 +103,8 @@ def closure(csgraph, semiring="min_plus", *, directed=True, reflexive=True, dtyp
         out = closure_device(spec, mode, _SEMIRING[semiring], reflexive, zero)
         ran = "cuda"
     else:
-        out = dense_result(_core.closure(spec, mode, _SEMIRING[semiring], reflexive, _backend(backend), zero), dt, n)
-        ran = _resolved_backend(backend)
+        buf, code = _core.closure(spec, mode, _SEMIRING[semiring], reflexive, _backend(backend), zero)
+        out, ran = dense_result(buf, dt, n), _BACKEND_NAME[code]
     last_run.clear()
     last_run.update(method="closure", semiring=semiring, backend=ran)
     return out
@@ -156,11 +156,13 @@ def transitive_closure(G, reflexive=False, *, format="auto", backend="auto"):
         loops = _self_loops(spec)
     args = (spec, 0, _SEMIRING["or_and"], bool(reflexive), _backend(backend), loops)
     if format == "dense":
-        R = dense_result(_core.closure(*args[:5], False, loops), np.bool_, n)
+        buf, code = _core.closure(*args[:5], False, loops)
+        R = dense_result(buf, np.bool_, n)
     else:
-        R = _csr_array(n, *_core.closure_csr(*args, np.empty))
+        *arrays, code = _core.closure_csr(*args, np.empty)
+        R = _csr_array(n, *arrays)
     last_run.clear()
-    last_run.update(method="transitive_closure", semiring="or_and", backend=_resolved_backend(backend))
+    last_run.update(method="transitive_closure", semiring="or_and", backend=_BACKEND_NAME[code])
     return _closure_graph(G, R) if format == "networkx" else R
 
 

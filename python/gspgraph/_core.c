@@ -770,10 +770,10 @@ done:
 
 /* The closure of the graph of spec (undirected: 0, 1 or 2 as for
  * make_graph) on the backend; loops (n bytes, or None): the diagonal keeps
- * (i, i) only where loops[i] (a bool closure's bits: O(1) a vertex).
- * NULL with an exception set on error. */
-static gsp_matrix closure_of(PyObject *spec, int undirected, int semiring, int reflexive, int backend,
-                             PyObject *oloops) {
+ * (i, i) only where loops[i] (a bool closure's bits: O(1) a vertex);
+ * *rep: where it ran. NULL with an exception set on error. */
+static gsp_matrix closure_of(PyObject *spec, int undirected, int semiring, int reflexive, int backend, PyObject *oloops,
+                             gsp_run_report *rep) {
   gsp_index n = 0;
   gsp_matrix A = make_graph(spec, undirected, &n, NULL);
   if (!A) return NULL;
@@ -782,10 +782,8 @@ static gsp_matrix closure_of(PyObject *spec, int undirected, int semiring, int r
     gsp_matrix_free(&A);
     return NULL;
   }
-  gsp_closure_opts co;
-  memset(&co, 0, sizeof co);
-  co.non_reflexive = !reflexive;
-  co.backend = (gsp_backend)backend;
+  const gsp_closure_advanced adv = {.report = rep};
+  const gsp_closure_opts co = {.non_reflexive = !reflexive, .backend = (gsp_backend)backend, .advanced = &adv};
   gsp_info info;
   Py_BEGIN_ALLOW_THREADS info = gsp_closure_ext(A, NULL, (gsp_semiring)semiring, &co);
   for (gsp_index i = 0; info == GSP_SUCCESS && vl.obj && i < n; i++)
@@ -872,7 +870,7 @@ static PyObject *host_buffer_of(gsp_matrix *A, const void *absent) {
 }
 
 /* closure(spec, undirected, semiring, reflexive, backend, absent, loops)
- * -> HostBuffer: the Kleene closure, n x n items of the graph's type
+ * -> (HostBuffer, the backend that ran): the Kleene closure, n x n items of the graph's type
  * (absent: the value for "no path", a number or a bool), in the array the
  * library computed it in; loops as for closure_of. */
 static PyObject *py_closure(PyObject *self, PyObject *args) {
@@ -880,15 +878,19 @@ static PyObject *py_closure(PyObject *self, PyObject *args) {
   int undirected, semiring, reflexive, backend;
   if (!PyArg_ParseTuple(args, "OiipiO|O", &spec, &undirected, &semiring, &reflexive, &backend, &oabs, &oloops))
     return NULL;
-  gsp_matrix A = closure_of(spec, undirected, semiring, reflexive, backend, oloops);
+  gsp_run_report rep = {0};
+  gsp_matrix A = closure_of(spec, undirected, semiring, reflexive, backend, oloops, &rep);
   if (!A) return NULL;
   gsp_type t;
   gsp_matrix_type(&t, A);
   int64_t absent[1];
-  PyObject *ret = scalar_of(absent, t, oabs) < 0 ? NULL : host_buffer_of(&A, absent);
-  if (ret && PyErr_CheckSignals() < 0) Py_CLEAR(ret);
+  PyObject *buf = scalar_of(absent, t, oabs) < 0 ? NULL : host_buffer_of(&A, absent);
   gsp_matrix_free(&A);
-  return ret;
+  if (!buf || PyErr_CheckSignals() < 0) {
+    Py_XDECREF(buf);
+    return NULL;
+  }
+  return Py_BuildValue("(Ni)", buf, (int)rep.backend);
 }
 
 /* A new array from alloc(count, dtype name), and its writable buffer. */
@@ -899,7 +901,7 @@ static PyObject *alloc_array(PyObject *alloc, Py_ssize_t count, const char *dtyp
 }
 
 /* closure_csr(spec, undirected, semiring, reflexive, backend, loops, alloc)
- * -> (indptr, indices, data): the closure's CSR arrays, built by the library
+ * -> (indptr, indices, data, the backend that ran): the closure's CSR arrays, built by the library
  * from the closure's own storage (bits for or_and) into arrays from
  * alloc(count, dtype) (numpy.empty): indices int32 where every index and
  * the entry count fit (scipy keeps them as they are), else int64; indptr
@@ -909,7 +911,8 @@ static PyObject *py_closure_csr(PyObject *self, PyObject *args) {
   int undirected, semiring, reflexive, backend;
   if (!PyArg_ParseTuple(args, "OiipiOO", &spec, &undirected, &semiring, &reflexive, &backend, &oloops, &alloc))
     return NULL;
-  gsp_matrix A = closure_of(spec, undirected, semiring, reflexive, backend, oloops);
+  gsp_run_report rep = {0};
+  gsp_matrix A = closure_of(spec, undirected, semiring, reflexive, backend, oloops, &rep);
   if (!A) return NULL;
   static const char *const dtype_name[] = {[GSP_BOOL] = "bool",
                                            [GSP_INT32] = "int32",
@@ -939,7 +942,7 @@ static PyObject *py_closure_csr(PyObject *self, PyObject *args) {
     raise_info(info, A);
     goto done;
   }
-  ret = PyTuple_Pack(3, ap, ai, ax);
+  ret = Py_BuildValue("(OOOi)", ap, ai, ax, (int)rep.backend);
 done:
   release(&vp), release(&vi), release(&vx);
   Py_XDECREF(ap), Py_XDECREF(ai), Py_XDECREF(ax);

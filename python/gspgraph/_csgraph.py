@@ -29,15 +29,6 @@ def _backend(backend):
         raise ValueError("backend must be 'auto', 'cpu' or 'cuda', not %r" % (backend,)) from None
 
 
-def _resolved_backend(backend):
-    """Where a call other than gsp_apsp ran: the backend asked for; under
-    'auto' the CPU when this build has no usable GPU, else 'auto' (those
-    library calls do not report their pick, and a guess could be wrong)."""
-    if backend != "auto":
-        return backend
-    return "auto" if _core.cuda_available()[0] else "cpu"
-
-
 def _dtype(dtype):
     dt = np.dtype(dtype)
     if dt not in (np.dtype(np.float64), np.dtype(np.float32)):
@@ -252,9 +243,10 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         # Floyd-Warshall's distances are the reflexive min_plus closure (what
         # gsp_apsp's FW route computes), handed over in the array the library
         # computed them in, as gsp_matrix_unpack_dense hands a C caller
-        D = dense_result(_core.closure(spec, 0 if directed else 1, 0, True, _backend(backend), np.inf), dt, n)
+        buf, code = _core.closure(spec, 0 if directed else 1, 0, True, _backend(backend), np.inf)
+        D = dense_result(buf, dt, n)
         last_run.clear()
-        last_run.update(method="FW", backend=_resolved_backend(backend))
+        last_run.update(method="FW", backend=_BACKEND_NAME[code])
         return D
     src, shape = _indices(node_positions(csgraph, indices), n)
     if method == "BF":

@@ -117,23 +117,30 @@ def test_dijkstra_on_a_reachable_negative_cycle_raises():
         gsp.dijkstra(A, indices=3)
 
 
+def _every_call(A, backend):
+    """(call, expected last_run without the backend) for each kind of call."""
+    return [
+        (lambda: gsp.closure(A, "max_min", backend=backend), {"method": "closure", "semiring": "max_min"}),
+        (lambda: gsp.transitive_closure(A, backend=backend), {"method": "transitive_closure", "semiring": "or_and"}),
+        (lambda: gsp.transitive_closure(A, format="dense", backend=backend),
+         {"method": "transitive_closure", "semiring": "or_and"}),
+        (lambda: gsp.dijkstra(A, indices=[0, 1], min_only=True, backend=backend), {"method": "D"}),
+        (lambda: gsp.bellman_ford(A, backend=backend), {"method": "BF"}),
+        (lambda: gsp.floyd_warshall(A, backend=backend), {"method": "FW"}),
+    ]
+
+
 def test_last_run_reports_every_call():
+    # each call says where the library ran it: never 'auto'; without a
+    # usable GPU the CPU, and asked for the CPU the CPU
     A = sp.csr_array(np.array([[0, 1.0], [0, 0]]))
-    # without a usable GPU every call ran on the CPU, and says so
-    where = "auto" if gsp.cuda_available() else "cpu"
-    gsp.last_run.clear()
-    gsp.closure(A, "max_min")
-    assert gsp.last_run == {"method": "closure", "semiring": "max_min", "backend": where}
-    gsp.last_run.clear()
-    gsp.transitive_closure(A)
-    assert gsp.last_run == {"method": "transitive_closure", "semiring": "or_and", "backend": where}
-    gsp.last_run.clear()
-    gsp.dijkstra(A, indices=[0, 1], min_only=True)
-    assert gsp.last_run == {"method": "D", "backend": where}
-    gsp.bellman_ford(A)
-    assert gsp.last_run == {"method": "BF", "backend": where}
-    gsp.bellman_ford(A, backend="cpu")
-    assert gsp.last_run == {"method": "BF", "backend": "cpu"}
+    for backend in ("auto", "cpu"):
+        for call, want in _every_call(A, backend):
+            gsp.last_run.clear()
+            call()
+            ran = gsp.last_run.pop("backend")
+            assert gsp.last_run == want
+            assert ran == "cpu" if backend == "cpu" or not gsp.cuda_available() else ran in ("cpu", "cuda")
     gsp.shortest_path(A)
     assert gsp.last_run["method"] in ("FW", "D", "J") and gsp.last_run["backend"] in ("cpu", "cuda")
 
@@ -304,3 +311,12 @@ def test_negative_arcs_of_a_dense_graph_are_read_as_scipy_reads_them():
                                       cg.dijkstra(cg.csgraph_from_dense(W, null_value=-1)))
     with pytest.warns(UserWarning, match="negative weights"):
         gsp.dijkstra(W, indices=0)
+
+
+@pytest.mark.skipif(not gsp.cuda_available(), reason="needs a usable GPU: " + gsp.cuda_info())
+def test_last_run_reports_the_gpu():
+    A = sp.csr_array(np.array([[0, 1.0], [0, 0]]))
+    for call, want in _every_call(A, "cuda"):
+        gsp.last_run.clear()
+        call()
+        assert gsp.last_run == dict(want, backend="cuda")

@@ -158,7 +158,8 @@ gsp_info gsp_bellman_ford(gsp_vector *dist, gsp_vector *parent, const gsp_matrix
   }
   *dist = D;
   if (parent) *parent = P;
-  if (o.advanced && o.advanced->report) o.advanced->report->backend = ran;
+  if (o.advanced && o.advanced->report)
+    *o.advanced->report = (gsp_run_report){.backend = ran, .gpus = ran == GSP_BACKEND_CUDA};
   gsp__free(cycle);
 #undef GSP_FREE_ALL
   return GSP_SUCCESS;
@@ -210,7 +211,8 @@ gsp_info gsp_negative_cycle(gsp_index *cycle, gsp_index *len, const gsp_matrix A
   const gsp_bf_opts o = opts ? *opts : (gsp_bf_opts){0};
   info = potentials(&p, A, o.backend, fn);
   if ((info == GSP_SUCCESS || info == GSP_NEGATIVE_CYCLE) && o.advanced && o.advanced->report)
-    o.advanced->report->backend = p.ran; /* a negative cycle is this call's answer */
+    *o.advanced->report =
+        (gsp_run_report){.backend = p.ran, .gpus = p.ran == GSP_BACKEND_CUDA}; /* a cycle: the answer */
   if (info == GSP_SUCCESS) {
     GSP_FREE_ALL;
     return GSP_NO_VALUE;

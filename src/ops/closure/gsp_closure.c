@@ -186,6 +186,11 @@ static gsp_info dense_closure(struct gsp_matrix_s *W, struct gsp_matrix_s **S, g
   return info;
 }
 
+/* The caller's report (when asked for) of a closure that succeeded. */
+static void report_ran(const gsp_closure_advanced *oa, int gpus) {
+  if (oa->report) *oa->report = (gsp_run_report){.backend = gpus ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU, .gpus = gpus};
+}
+
 gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const gsp_closure_opts *opts,
                           const gsp__closure_knobs *k, gsp__diag *diag) {
   gsp_info info = GSP_SUCCESS;
@@ -212,6 +217,7 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
     bool done = false;
     GSP_TRY(try_star(M, succ, s, be.gpu, &pg, &done));
     if (done) {
+      report_ran(&oa, 0);
       gsp__progress_report(&pg, 1.0);
       GSP_FREE_ALL;
       return info;
@@ -247,6 +253,7 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
       *succ = S;
       S = NULL;
     }
+    report_ran(&oa, 1);
     gsp__progress_report(&pg, 1.0);
     GSP_FREE_ALL;
     return info;
@@ -276,6 +283,7 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
   gsp__matrix_host_changed(M);
   if (succ) *succ = S;
   S = NULL;
+  report_ran(&oa, rec.mode == GSP_SCALE_CPU ? 0 : rec.gpus > 0 ? rec.gpus : 1);
   gsp__progress_report(&pg, 1.0);
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

@@ -117,7 +117,8 @@ gsp_info gsp__sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, gsp
   if (parent) *parent = P;
   if (source) *source = S;
   gsp__free(src);
-  if (o.advanced && o.advanced->report) o.advanced->report->backend = taken ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU;
+  if (o.advanced && o.advanced->report)
+    *o.advanced->report = (gsp_run_report){.backend = taken ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU, .gpus = taken};
   if (diag && taken) {
     diag->sssp_gpu = true;
     diag->sssp.host_before_s = t_gate - t_entry;
