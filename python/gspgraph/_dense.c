@@ -242,6 +242,101 @@ static void undirected(void *dst, size_t n, const dense_read *r) {
   }
 }
 
+/* ---- the common pairs, in one vectorizable loop each ---- */
+
+/* A row of a real source into the same real type: a non-edge (NaN, +-inf:
+ * an all-ones exponent; null_value, +0 and -0 alike) to the marker, else
+ * the value, selected on the bits so that the loop vectorizes. */
+#define SAME_ROW(NAME, T, U, SIGN, EXP)                                                          \
+  static size_t NAME(void *dst, const void *src, size_t n, const dense_read *r) {                \
+    const U *restrict s = src;                                                                   \
+    U *restrict d = dst, z, nv;                                                                  \
+    const T nvf = (T)r->null_value;                                                              \
+    const U hn = r->has_null && (double)nvf == r->null_value, nvm = nvf == 0 ? ~(U)SIGN : ~(U)0; \
+    memcpy(&z, r->absent, sizeof z);                                                             \
+    memcpy(&nv, &nvf, sizeof nv);                                                                \
+    nv &= nvm;                                                                                   \
+    _Pragma("omp simd") for (size_t j = 0; j < n; j++) {                                         \
+      const U a = s[j], m = (U)0 - (((a & (U)EXP) == (U)EXP) | (hn & ((a & nvm) == nv)));        \
+      d[j] = (a & ~m) | (z & m);                                                                 \
+    }                                                                                            \
+    return NONE;                                                                                 \
+  }
+SAME_ROW(row_f32_f32, float, uint32_t, 0x80000000u, 0x7f800000u)
+SAME_ROW(row_f64_f64, double, uint64_t, 0x8000000000000000u, 0x7ff0000000000000u)
+#undef SAME_ROW
+
+/* A row of a real source into another real type: as SAME_ROW, and
+ * narrowing refuses overflow and underflow (flags or-ed; the first bad cell
+ * is looked up only when there is one). */
+#define FLOAT_ROW(NAME, S, T)                                                                                   \
+  static size_t NAME(void *dst, const void *src, size_t n, const dense_read *r) {                               \
+    const S *restrict s = src, nv = (S)r->null_value, big = (S)INFINITY;                                        \
+    const int hn = r->has_null && (double)nv == r->null_value;                                                  \
+    T *restrict d = dst;                                                                                        \
+    const T z = *(const T *)r->absent;                                                                          \
+    int bad = 0;                                                                                                \
+    for (size_t j = 0; j < n; j++) {                                                                            \
+      const S a = s[j];                                                                                         \
+      const int edge = (a < big) & (a > -big) & !(hn & (a == nv));                                              \
+      const T c = (T)a;                                                                                         \
+      if (sizeof(T) < sizeof(S))                                                                                \
+        bad |= edge & (!(c < (T)INFINITY) | !(c > -(T)INFINITY) | ((a != 0) & (c < FLT_MIN) & (c > -FLT_MIN))); \
+      d[j] = edge ? c : z;                                                                                      \
+    }                                                                                                           \
+    if (!bad) return NONE;                                                                                      \
+    for (size_t j = 0; j < n; j++) {                                                                            \
+      const double a = (double)s[j];                                                                            \
+      if (!isnan(a) && !isinf(a) && !(hn && s[j] == nv) && !f32_ok(a, (float)a, false, false)) return j;        \
+    }                                                                                                           \
+    return NONE;                                                                                                \
+  }
+FLOAT_ROW(row_f64_f32, double, float)
+FLOAT_ROW(row_f32_f64, float, double)
+#undef FLOAT_ROW
+
+/* A row of an integer (or bool) source into an integer type at least as
+ * wide: null_value to the marker, else the value (every value fits),
+ * selected with a mask so that the loop vectorizes. */
+#define INT_ROW(NAME, S, T)                                                             \
+  static size_t NAME(void *dst, const void *src, size_t n, const dense_read *r) {       \
+    const S *restrict s = src, nv = (S)r->null_value;                                   \
+    const T hn = r->has_null && (double)nv == r->null_value, z = *(const T *)r->absent; \
+    T *restrict d = dst;                                                                \
+    _Pragma("omp simd") for (size_t j = 0; j < n; j++) {                                \
+      const T m = (T)0 - (hn & (T)(s[j] == nv));                                        \
+      d[j] = ((T)s[j] & ~m) | (z & m);                                                  \
+    }                                                                                   \
+    return NONE;                                                                        \
+  }
+INT_ROW(row_i32_i32, int32_t, int32_t)
+INT_ROW(row_i64_i64, int64_t, int64_t)
+INT_ROW(row_i32_i64, int32_t, int64_t)
+INT_ROW(row_bool_bool, uint8_t, uint8_t)
+#undef INT_ROW
+
+typedef size_t (*fast_row)(void *, const void *, size_t, const dense_read *);
+
+/* The one-loop row of (source, target), or NULL: then the rows go through
+ * doubles (or the int64 writers). Weighted reads only. */
+static fast_row fast_row_of(const dense_read *r) {
+  if (r->unweighted) return NULL;
+  switch (r->src) {
+  case DENSE_F32:
+    return r->t == GSP_FP32 ? row_f32_f32 : r->t == GSP_FP64 ? row_f32_f64 : NULL;
+  case DENSE_F64:
+    return r->t == GSP_FP64 ? row_f64_f64 : r->t == GSP_FP32 ? row_f64_f32 : NULL;
+  case DENSE_I32:
+    return r->t == GSP_INT32 ? row_i32_i32 : r->t == GSP_INT64 ? row_i32_i64 : NULL;
+  case DENSE_I64:
+    return r->t == GSP_INT64 ? row_i64_i64 : NULL;
+  case DENSE_BOOL:
+    return r->t == GSP_BOOL && r->has_null && r->null_value == 0 ? row_bool_bool : NULL;
+  default:
+    return NULL;
+  }
+}
+
 static size_t src_size(dense_kind k) {
   static const size_t size[] = {8, 4, 8, 4, 2, 1, 4, 2, 1, sizeof(_Bool)};
   return k < DENSE_UNREAD ? size[k] : 0;
@@ -251,20 +346,23 @@ size_t dense_convert(void *dst, const void *src, size_t n, const dense_read *r) 
   const size_t ss = src_size(r->src), ts = gsp_type_size(r->t);
   const reader rd = reader_of(r->src);
   const writer wr = writer_of(r->t);
+  const fast_row fast = fast_row_of(r);
   const int nt = r->threads > 1 ? r->threads : 1;
   size_t bad = NONE;
   bool oom = false;
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(min : bad) reduction(|| : oom)
   {
-    double *row = r->src == DENSE_I64 ? NULL : malloc((n ? n : 1) * sizeof *row);
-    oom = r->src != DENSE_I64 && !row;
+    const bool doubles = !fast && r->src != DENSE_I64;
+    double *row = doubles ? malloc((n ? n : 1) * sizeof *row) : NULL;
+    oom = doubles && !row;
 #pragma omp for schedule(static)
     for (size_t i = 0; i < n; i++) {
       if (oom) continue;
       const void *s = (const char *)src + i * n * ss;
       void *d = (char *)dst + i * n * ts;
       size_t b;
-      if (r->src == DENSE_I64) b = write_i64_row(d, s, n, r);
+      if (fast) b = fast(d, s, n, r);
+      else if (r->src == DENSE_I64) b = write_i64_row(d, s, n, r);
       else rd(row, s, n, r), b = wr(d, row, n, r);
       if (b != NONE && i * n + b < bad) bad = i * n + b;
     }

@@ -77,7 +77,7 @@ def test_null_value_nan_and_inf(null_value):
     # scipy's own reader of dense graphs is the oracle
     W = _graph(np.float64, seed=3)
     W[0, 1], W[1, 2], W[2, 3] = np.nan, np.inf, -np.inf
-    W[3, 4], W[4, 5] = 7.0, -1.0
+    W[3, 4], W[4, 5], W[5, 6] = 7.0, -1.0, -0.0  # -0.0 == 0.0: a null_value of 0 takes both
     W[W < 0] = 7.0 if null_value != 7.0 else 2.0  # no negative cycle
     W[4, 5] = -1.0 if null_value == -1.0 else W[4, 5]
     S = cg.csgraph_from_dense(W, null_value=np.nan if null_value is None else null_value)
