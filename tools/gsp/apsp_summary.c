@@ -1,6 +1,5 @@
-/* The summary of a min-plus result as gsp_apsp's row callback hands it
- * over (gsp apsp without paths): the pairs with a path, and the farthest
- * pair. Both run on the library's thread count, over equal spans of the
+/* The summary of a min-plus result (gsp apsp without paths): the pairs
+ * with a path, and the farthest pair. Both run on the library's thread count, over equal spans of the
  * block's cells in row-major order, each span typed (no per-cell memcmp);
  * the spans are combined in order, so the counts and the pair are those of
  * one pass in row-major order whatever the thread count. */

@@ -190,9 +190,9 @@ void cli_value_str(char *buf, size_t len, gsp_type t, const void *x);
 
 /* ---- the summary of a min-plus result (apsp_summary.c) ---- */
 
-/* Pairs with a path and the farthest pair of the rows gsp_apsp hands to
- * cli_summary_rows (its row callback), on the library's thread count with
- * the results of one pass in row-major order. */
+/* Pairs with a path and the farthest pair of rows of a result (a row
+ * callback's block, or the whole result), on the library's thread count
+ * with the results of one pass in row-major order. */
 typedef struct {
   gsp_type t;
   gsp_index n;

@@ -478,8 +478,8 @@ typedef struct {
   double need, have; /* bytes of the result, bytes there are for it */
   const char *po;    /* --parent-output */
   stream_ctx st;     /* stream: the rows to the .npy files */
-  cli_summary sum;   /* summarize: the rows counted into one array (computed straight into it,
-                        rows_out: AUTO decides as for a matrix, and as the Python call) */
+  cli_summary sum;   /* summarize: the rows computed straight into one array (rows_out: AUTO
+                        decides as for a matrix, and as the Python call), then counted */
   void *rows;        /* that array */
   gsp_matrix D, P;   /* otherwise the result matrices */
 } apsp_job;
@@ -536,9 +536,28 @@ static int job_options(cli_ctx *c, const char *cmd, const cli_graph *g, const ch
   return CLI_OK;
 }
 
+/* The rows land in the caller's array (rows_out) as gsp_apsp computes
+ * them; the summary is taken over the whole array afterwards
+ * (summarize_result), so the closure's time is the library's call alone, as
+ * for the C and Python callers. */
+static int rows_landed(void *ctx, gsp_index first, gsp_index nrows, const void *dist, const int64_t *par) {
+  (void)ctx, (void)first, (void)nrows, (void)dist, (void)par;
+  return 0;
+}
+
+/* The summary of a result held whole in j->rows: the connected pairs, and
+ * the farthest pair where the sample path is wanted. */
+static void summarize_result(const cli_ctx *c, const cli_graph *g, apsp_job *j) {
+  const double t0 = cli_now();
+  if (j->sample) cli_summary_rows(&j->sum, 0, j->ns, j->rows, NULL);
+  else j->sum.reach = cli_reached(g->type, j->rows, (size_t)j->ns * (size_t)g->n);
+  cli_verbose(c, "summary of the result (%s): %.3f s\n",
+              j->sample ? "connected pairs, farthest pair" : "connected pairs", cli_now() - t0);
+}
+
 /* Where the rows go: a result larger than the memory there is to its .npy
  * outputs in row blocks as gsp_apsp computes them (no sample path then);
- * one without parents counted as it arrives into one array (summary_ctx);
+ * one without parents into one array (rows_out), summarized after the call;
  * else the result matrices. */
 static int job_outputs(cli_ctx *c, const char *cmd, const cli_graph *g, const char *pathq, gsp_index pd, cli_out *outs,
                        apsp_job *j) {
@@ -574,8 +593,7 @@ static int job_outputs(cli_ctx *c, const char *cmd, const cli_graph *g, const ch
       fprintf(stderr, "gsp %s: no memory for the result (%.3g bytes)\n", cmd, j->need);
       return CLI_FAILURE;
     }
-    j->oa.rows = cli_summary_rows;
-    j->oa.rows_ctx = &j->sum;
+    j->oa.rows = rows_landed;
     j->oa.rows_out = j->rows;
   }
   return CLI_OK;
@@ -708,6 +726,7 @@ static int apsp_route(cli_ctx *c, const char *cmd, cli_graph *g, const char *pat
     rc = job_failed(cmd, c, g, info, &j);
     goto done;
   }
+  if (j.summarize) summarize_result(c, g, &j);
   job_report(c, g, secs, &j);
   rc = job_results(c, cmd, g, pathq, ps, pd, map, outs, &j);
 done:
