@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define NONE  ((size_t)-1)
 #define TWO63 9223372036854775808.0 /* 2^63: the first double beyond int64 */
@@ -244,26 +247,107 @@ static void undirected(void *dst, size_t n, const dense_read *r) {
 
 /* ---- the common pairs, in one vectorizable loop each ---- */
 
-/* A row of a real source into the same real type: a non-edge (NaN, +-inf:
- * an all-ones exponent; null_value, +0 and -0 alike) to the marker, else
- * the value, selected on the bits so that the loop vectorizes. */
-#define SAME_ROW(NAME, T, U, SIGN, EXP)                                                          \
-  static size_t NAME(void *dst, const void *src, size_t n, const dense_read *r) {                \
-    const U *restrict s = src;                                                                   \
-    U *restrict d = dst, z, nv;                                                                  \
-    const T nvf = (T)r->null_value;                                                              \
-    const U hn = r->has_null && (double)nvf == r->null_value, nvm = nvf == 0 ? ~(U)SIGN : ~(U)0; \
-    memcpy(&z, r->absent, sizeof z);                                                             \
-    memcpy(&nv, &nvf, sizeof nv);                                                                \
-    nv &= nvm;                                                                                   \
-    _Pragma("omp simd") for (size_t j = 0; j < n; j++) {                                         \
-      const U a = s[j], m = (U)0 - (((a & (U)EXP) == (U)EXP) | (hn & ((a & nvm) == nv)));        \
-      d[j] = (a & ~m) | (z & m);                                                                 \
-    }                                                                                            \
-    return NONE;                                                                                 \
+/* A row into the same type, as bits: a cell is a non-edge when its
+ * exponent is all ones (reals: NaN, +-inf; expm 0 for integers) or, where
+ * there is a null_value (hn), when its bits under nvm equal nv (nvm drops
+ * the sign of a real zero: -0 == 0 as numpy's != reads it); a non-edge
+ * becomes the marker z. Selected with masks, so the loops vectorize; large
+ * arrays are written with streaming stores (SSE2), which do not read every
+ * destination line first: the array is read next by the upload or the
+ * closure, not from this core's cache. */
+typedef struct {
+  uint64_t expm, nvm, nv, z;
+  bool hn, stream;
+} bit_rule;
+
+/* One cell by the rule (the scalar head and tail of the streamed rows). */
+#define BIT_SEL(U)                                                                                                 \
+  static inline U sel_##U(U a, const bit_rule *b) {                                                                \
+    const U x =                                                                                                    \
+        (U)0 - (U)(((b->expm != 0) & ((a & (U)b->expm) == (U)b->expm)) | (b->hn & ((a & (U)b->nvm) == (U)b->nv))); \
+    return (a & ~x) | ((U)b->z & x);                                                                               \
   }
-SAME_ROW(row_f32_f32, float, uint32_t, 0x80000000u, 0x7f800000u)
-SAME_ROW(row_f64_f64, double, uint64_t, 0x8000000000000000u, 0x7ff0000000000000u)
+BIT_SEL(uint32_t)
+BIT_SEL(uint64_t)
+#undef BIT_SEL
+
+static void bits32(uint32_t *restrict d, const uint32_t *restrict s, size_t n, const bit_rule *b) {
+  size_t j = 0;
+#ifdef __SSE2__
+  if (b->stream) {
+    for (; j < n && ((uintptr_t)(d + j) & 15); j++) d[j] = sel_uint32_t(s[j], b);
+    const __m128i e = _mm_set1_epi32((int)(uint32_t)b->expm), m = _mm_set1_epi32((int)(uint32_t)b->nvm);
+    const __m128i v = _mm_set1_epi32((int)(uint32_t)b->nv), z = _mm_set1_epi32((int)(uint32_t)b->z);
+    const __m128i h = _mm_set1_epi32(b->hn ? -1 : 0);
+    for (; j + 4 <= n; j += 4) {
+      const __m128i a = _mm_loadu_si128((const __m128i *)(s + j));
+      __m128i x = _mm_and_si128(h, _mm_cmpeq_epi32(_mm_and_si128(a, m), v));
+      if (b->expm) x = _mm_or_si128(x, _mm_cmpeq_epi32(_mm_and_si128(a, e), e));
+      _mm_stream_si128((__m128i *)(d + j), _mm_or_si128(_mm_andnot_si128(x, a), _mm_and_si128(x, z)));
+    }
+    _mm_sfence();
+  }
+#endif
+  _Pragma("omp simd") for (size_t k = j; k < n; k++) d[k] = sel_uint32_t(s[k], b);
+}
+
+static void bits64(uint64_t *restrict d, const uint64_t *restrict s, size_t n, const bit_rule *b) {
+  size_t j = 0;
+#ifdef __SSE2__
+  if (b->stream) {
+    for (; j < n && ((uintptr_t)(d + j) & 15); j++) d[j] = sel_uint64_t(s[j], b);
+    const __m128i e = _mm_set1_epi64x((long long)b->expm), m = _mm_set1_epi64x((long long)b->nvm);
+    const __m128i v = _mm_set1_epi64x((long long)b->nv), z = _mm_set1_epi64x((long long)b->z);
+    const __m128i h = _mm_set1_epi64x(b->hn ? -1 : 0);
+    for (; j + 2 <= n; j += 2) {
+      const __m128i a = _mm_loadu_si128((const __m128i *)(s + j));
+      /* 64-bit equality from 32-bit halves (SSE2 has no pcmpeqq) */
+      __m128i q = _mm_cmpeq_epi32(_mm_and_si128(a, m), v);
+      __m128i x = _mm_and_si128(h, _mm_and_si128(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(2, 3, 0, 1))));
+      if (b->expm) {
+        q = _mm_cmpeq_epi32(_mm_and_si128(a, e), e);
+        x = _mm_or_si128(x, _mm_and_si128(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(2, 3, 0, 1))));
+      }
+      _mm_stream_si128((__m128i *)(d + j), _mm_or_si128(_mm_andnot_si128(x, a), _mm_and_si128(x, z)));
+    }
+    _mm_sfence();
+  }
+#endif
+  for (size_t k = j; k < n; k++) d[k] = sel_uint64_t(s[k], b);
+}
+
+/* The bit rule of a same-type read: reals (expm their exponent, sign the
+ * sign bit) or integers (expm 0). */
+#define RULE_OF(T, U, SIGN, EXP)                                         \
+  static bit_rule rule_##T(const dense_read *r) {                        \
+    const T nvt = (T)r->null_value, zt = *(const T *)r->absent;          \
+    U nv, z;                                                             \
+    memcpy(&nv, &nvt, sizeof nv);                                        \
+    memcpy(&z, &zt, sizeof z);                                           \
+    const U nvm = (EXP) && nvt == 0 ? ~(U)(SIGN) : ~(U)0;                \
+    return (bit_rule){.expm = (EXP),                                     \
+                      .nvm = nvm,                                        \
+                      .nv = nv & nvm,                                    \
+                      .z = z,                                            \
+                      .hn = r->has_null && (double)nvt == r->null_value, \
+                      .stream = r->stream};                              \
+  }
+RULE_OF(float, uint32_t, 0x80000000u, 0x7f800000u)
+RULE_OF(double, uint64_t, 0x8000000000000000u, 0x7ff0000000000000u)
+RULE_OF(int32_t, uint32_t, 0, 0)
+RULE_OF(int64_t, uint64_t, 0, 0)
+#undef RULE_OF
+
+#define SAME_ROW(NAME, T, BITS)                                                   \
+  static size_t NAME(void *dst, const void *src, size_t n, const dense_read *r) { \
+    const bit_rule b = rule_##T(r);                                               \
+    BITS(dst, src, n, &b);                                                        \
+    return NONE;                                                                  \
+  }
+SAME_ROW(row_f32_f32, float, bits32)
+SAME_ROW(row_f64_f64, double, bits64)
+SAME_ROW(row_i32_i32, int32_t, bits32)
+SAME_ROW(row_i64_i64, int64_t, bits64)
 #undef SAME_ROW
 
 /* A row of a real source into another real type: as SAME_ROW, and
@@ -295,8 +379,8 @@ FLOAT_ROW(row_f64_f32, double, float)
 FLOAT_ROW(row_f32_f64, float, double)
 #undef FLOAT_ROW
 
-/* A row of an integer (or bool) source into an integer type at least as
- * wide: null_value to the marker, else the value (every value fits),
+/* A row of an integer (or bool) source into a wider integer type (or bool
+ * into bool): null_value to the marker, else the value (every value fits),
  * selected with a mask so that the loop vectorizes. */
 #define INT_ROW(NAME, S, T)                                                             \
   static size_t NAME(void *dst, const void *src, size_t n, const dense_read *r) {       \
@@ -309,8 +393,6 @@ FLOAT_ROW(row_f32_f64, float, double)
     }                                                                                   \
     return NONE;                                                                        \
   }
-INT_ROW(row_i32_i32, int32_t, int32_t)
-INT_ROW(row_i64_i64, int64_t, int64_t)
 INT_ROW(row_i32_i64, int32_t, int64_t)
 INT_ROW(row_bool_bool, uint8_t, uint8_t)
 #undef INT_ROW
@@ -342,8 +424,11 @@ static size_t src_size(dense_kind k) {
   return k < DENSE_UNREAD ? size[k] : 0;
 }
 
-size_t dense_convert(void *dst, const void *src, size_t n, const dense_read *r) {
-  const size_t ss = src_size(r->src), ts = gsp_type_size(r->t);
+size_t dense_convert(void *dst, const void *src, size_t n, const dense_read *read) {
+  const size_t ss = src_size(read->src), ts = gsp_type_size(read->t);
+  dense_read streamed = *read;
+  streamed.stream = (size_t)n * n * ts >= ((size_t)4 << 20); /* beyond the cores' own caches */
+  const dense_read *r = &streamed;
   const reader rd = reader_of(r->src);
   const writer wr = writer_of(r->t);
   const fast_row fast = fast_row_of(r);

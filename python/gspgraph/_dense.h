@@ -45,6 +45,7 @@ typedef struct {
   const void *absent; /* the marker of a non-edge in t (the semiring's zero): an infinity for floats
                          (never an edge), false for bool; an integer weight equal to it means no arc */
   int threads;
+  bool stream; /* set by dense_convert: streaming stores for a large array */
 } dense_read;
 
 /* Converts the n x n values src into dst (n x n items of r->t). Returns

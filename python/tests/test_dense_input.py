@@ -141,3 +141,19 @@ def test_input_left_unchanged():
     gsp.closure(W, dtype=np.int32, directed=False)
     gsp.transitive_closure(W)
     np.testing.assert_array_equal(W, keep)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
+def test_large_arrays_streamed(dtype):
+    # 4 MiB and more are written with streaming stores (_dense.c): the same
+    # values as the sparse reading of the same graph, every kind of non-edge
+    # included, rows of any alignment (n odd)
+    n = 1025 if np.dtype(dtype).itemsize == 4 else 725
+    rng = np.random.default_rng(8)
+    W = np.where(rng.random((n, n)) < 0.002, rng.integers(1, 50, (n, n)), 0).astype(dtype)
+    if W.dtype.kind == "f":
+        W[3, 5], W[7, 9], W[11, 13], W[17, 19] = np.nan, np.inf, -np.inf, -0.0
+    S = cg.csgraph_from_dense(W, null_value=0)
+    np.testing.assert_array_equal(gsp.closure(W, dtype=dtype), gsp.closure(S, dtype=dtype))
+    np.testing.assert_array_equal(gsp.closure(W, dtype=dtype, directed=False),
+                                  gsp.closure(S, dtype=dtype, directed=False))
