@@ -140,6 +140,44 @@ static gsp_info grow_aux(gsp_index **a, gsp_index **b, size_t *cap, uint64_t k, 
 
 /* ---- auxiliary files ---- */
 
+/* The problem line of a source (or, pairs, a pair) file, p after its 'p':
+ * *k, the count it announces. */
+static gsp_info aux_problem(const gsp__reader *r, const char *p, bool pairs, const char *path, uint64_t *k) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  static const char *const ss[] = {"aux", "sp", "ss"};
+  static const char *const p2p[] = {"aux", "sp", "p2p"};
+  /* a well-formed file of the other kind is not malformed: the caller
+   * asked the wrong reader, and can tell by the code */
+  const char *q = p;
+  GSP_CHECK(!words(&q, pairs ? ss : p2p, 3), GSP_INVALID_VALUE,
+            "%s line %lld: a %s file (\"p aux sp %s\"), not a %s file: read it with %s", path, (long long)r->lineno,
+            pairs ? "source" : "pair", pairs ? "ss" : "p2p", pairs ? "pair" : "source",
+            pairs ? "gsp_dimacs_read_sources" : "gsp_dimacs_read_pairs");
+  if (!words(&p, pairs ? p2p : ss, 3))
+    GSP_TRY(gsp__parse_error(r,
+                             "problem line must be \"p aux sp %s "
+                             "<count>\"",
+                             pairs ? "p2p" : "ss"));
+  GSP_TRY(gsp__read_index(r, &p, k, "count"));
+  GSP_TRY(end_of_line(r, p));
+  if (*k > ((uint64_t)1 << 32)) GSP_TRY(gsp__parse_error(r, "count %llu is too large", (unsigned long long)*k));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The vertices of a source line ("s v": *u) or a pair line ("q u v": *u,
+ * *v), p after the letter, 1-based as in the file. */
+static gsp_info aux_entry(const gsp__reader *r, const char *p, gsp_index n, bool pairs, uint64_t *u, uint64_t *v) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(vertex(r, &p, n, pairs ? "source vertex" : "vertex", u));
+  if (pairs) GSP_TRY(vertex(r, &p, n, "target vertex", v));
+  GSP_TRY(end_of_line(r, p));
+#undef GSP_FREE_ALL
+  return info;
+}
+
 static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out, gsp_index n, const char *path,
                          bool pairs) {
   gsp_info info = GSP_SUCCESS;
@@ -149,8 +187,6 @@ static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out,
   const char *fn = pairs ? "gsp_dimacs_read_pairs" : "gsp_dimacs_read_sources";
   GSP_CHECK(a_out && k_out && path && (!pairs || b_out), GSP_NULL_POINTER, "%s: an argument is NULL", fn);
   GSP_TRY(gsp__reader_open(&r, path, NULL, NULL));
-  static const char *const ss[] = {"aux", "sp", "ss"};
-  static const char *const p2p[] = {"aux", "sp", "p2p"};
   const char want = pairs ? 'q' : 's';
   uint64_t k = 0, count = 0;
   size_t cap = 0;
@@ -165,21 +201,7 @@ static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out,
     if (kind == 0 || kind == 'c') continue;
     if (kind == 'p') {
       if (have_p) GSP_TRY(gsp__parse_error(&r, "second problem line"));
-      /* a well-formed file of the other kind is not malformed: the caller
-       * asked the wrong reader, and can tell by the code */
-      const char *q = p;
-      GSP_CHECK(!words(&q, pairs ? ss : p2p, 3), GSP_INVALID_VALUE,
-                "%s line %lld: a %s file (\"p aux sp %s\"), not a %s file: read it with %s", path, (long long)r.lineno,
-                pairs ? "source" : "pair", pairs ? "ss" : "p2p", pairs ? "pair" : "source",
-                pairs ? "gsp_dimacs_read_sources" : "gsp_dimacs_read_pairs");
-      if (!words(&p, pairs ? p2p : ss, 3))
-        GSP_TRY(gsp__parse_error(&r,
-                                 "problem line must be \"p aux sp %s "
-                                 "<count>\"",
-                                 pairs ? "p2p" : "ss"));
-      GSP_TRY(gsp__read_index(&r, &p, &k, "count"));
-      GSP_TRY(end_of_line(&r, p));
-      if (k > ((uint64_t)1 << 32)) GSP_TRY(gsp__parse_error(&r, "count %llu is too large", (unsigned long long)k));
+      GSP_TRY(aux_problem(&r, p, pairs, path, &k));
       /* the arrays grow with the lines read, not with the announced count */
       cap = k < 1024 ? (k ? k : 1) : 1024;
       GSP_ALLOC(a, cap, sizeof *a);
@@ -194,9 +216,7 @@ static gsp_info read_aux(gsp_index **a_out, gsp_index **b_out, gsp_index *k_out,
                                  "line announces",
                                  (unsigned long long)k));
       uint64_t u, v = 0;
-      GSP_TRY(vertex(&r, &p, n, pairs ? "source vertex" : "vertex", &u));
-      if (pairs) GSP_TRY(vertex(&r, &p, n, "target vertex", &v));
-      GSP_TRY(end_of_line(&r, p));
+      GSP_TRY(aux_entry(&r, p, n, pairs, &u, &v));
       if (count == cap) GSP_TRY(grow_aux(&a, pairs ? &b : NULL, &cap, k, path));
       a[count] = u - 1;
       if (pairs) b[count] = v - 1;

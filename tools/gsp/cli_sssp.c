@@ -90,19 +90,14 @@ bool cli_tight(gsp_type ty, const void *D, gsp_index u, gsp_index v, const void 
   }
 }
 
-gsp_info cli_tight_path(gsp_index **path_out, gsp_index *len_out, gsp_matrix A, gsp_vector dist, gsp_index src,
-                        gsp_index dst) {
+/* The distances as a dense array *D_out (n + 1 values of ts bytes), with
+ * (*has_out)[v] marking the vertices that have one. */
+static gsp_info dense_distances(void **D_out, bool **has_out, gsp_vector dist, gsp_index n, size_t ts) {
   gsp_info info = GSP_SUCCESS;
-  gsp_matrix AT = NULL;
-  gsp_index *rp = NULL, *ci = NULL, *next = NULL, *queue = NULL, *path = NULL, *I = NULL;
-  void *W = NULL, *D = NULL, *X = NULL;
+  gsp_index *I = NULL;
+  void *X = NULL, *D = NULL;
   bool *has = NULL;
-  gsp_index n, nv;
-  gsp_type ty;
-  TRY(gsp_matrix_nrows(&n, A));
-  TRY(gsp_matrix_type(&ty, A));
-  size_t ts = gsp_type_size(ty);
-  /* presence and values of the distances */
+  gsp_index nv;
   TRY(gsp_vector_nvals(&nv, dist));
   I = malloc((nv + 1) * sizeof *I);
   X = malloc((nv + 1) * ts);
@@ -118,17 +113,31 @@ gsp_info cli_tight_path(gsp_index **path_out, gsp_index *len_out, gsp_matrix A, 
     has[I[k]] = true;
     memcpy((char *)D + I[k] * ts, (char *)X + k * ts, ts);
   }
-  if (!has[dst] || !has[src]) {
-    info = GSP_NO_VALUE;
-    goto done;
-  }
-  /* in-arcs: rows of A' */
+  *D_out = D, *has_out = has;
+  D = NULL, has = NULL;
+done:
+  free(I);
+  free(X);
+  free(D);
+  free(has);
+  return info;
+}
+
+/* (*next_out)[u]: u's successor toward dst on a tight arc (n: none), by a
+ * breadth-first search from dst over the in-arcs (rows of A'), which stops
+ * once src is reached. */
+static gsp_info tight_successors(gsp_index **next_out, gsp_matrix A, gsp_type ty, gsp_index n, const void *D,
+                                 const bool *has, gsp_index src, gsp_index dst) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_matrix AT = NULL;
+  gsp_index *rp = NULL, *ci = NULL, *next = NULL, *queue = NULL;
+  void *W = NULL;
   TRY(gsp_matrix_transpose(&AT, A));
   gsp_index m;
   TRY(gsp_matrix_nvals(&m, AT));
   rp = malloc((n + 1) * sizeof *rp);
   ci = malloc((m + 1) * sizeof *ci);
-  W = malloc((m + 1) * ts);
+  W = malloc((m + 1) * gsp_type_size(ty));
   next = malloc(n * sizeof *next);
   queue = malloc(n * sizeof *queue);
   if (!rp || !ci || !W || !next || !queue) {
@@ -149,6 +158,34 @@ gsp_info cli_tight_path(gsp_index **path_out, gsp_index *len_out, gsp_matrix A, 
       queue[tail++] = u;
     }
   }
+  *next_out = next;
+  next = NULL;
+done:
+  gsp_matrix_free(&AT);
+  free(rp);
+  free(ci);
+  free(W);
+  free(next);
+  free(queue);
+  return info;
+}
+
+gsp_info cli_tight_path(gsp_index **path_out, gsp_index *len_out, gsp_matrix A, gsp_vector dist, gsp_index src,
+                        gsp_index dst) {
+  gsp_info info = GSP_SUCCESS;
+  gsp_index *next = NULL, *path = NULL;
+  void *D = NULL;
+  bool *has = NULL;
+  gsp_index n;
+  gsp_type ty;
+  TRY(gsp_matrix_nrows(&n, A));
+  TRY(gsp_matrix_type(&ty, A));
+  TRY(dense_distances(&D, &has, dist, n, gsp_type_size(ty)));
+  if (!has[dst] || !has[src]) {
+    info = GSP_NO_VALUE;
+    goto done;
+  }
+  TRY(tight_successors(&next, A, ty, n, D, has, src, dst));
   if (src != dst && next[src] == n) {
     info = GSP_NO_VALUE; /* cannot happen for distances from src */
     goto done;
@@ -169,15 +206,8 @@ gsp_info cli_tight_path(gsp_index **path_out, gsp_index *len_out, gsp_matrix A, 
   *len_out = len;
   path = NULL;
 done:
-  gsp_matrix_free(&AT);
-  free(rp);
-  free(ci);
-  free(W);
   free(next);
-  free(queue);
   free(path);
-  free(I);
-  free(X);
   free(D);
   free(has);
   return info;

@@ -191,6 +191,98 @@ static void report_ran(const gsp_closure_advanced *oa, int gpus) {
   if (oa->report) *oa->report = (gsp_run_report){.backend = gpus ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU, .gpus = gpus};
 }
 
+#ifdef GSP_HAVE_CUDA
+/* The plan of a call offered to the GPU (closure_branch.c). Declined: the
+ * CPU kernel takes it under AUTO, an explicit CUDA request fails with the
+ * reason. */
+static gsp_info gpu_plan(gsp__closure_plan *plan, gsp__backend_choice *be, gsp_matrix M, bool want_succ, gsp_semiring s,
+                         const gsp_closure_advanced *oa, const gsp__closure_knobs *k) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__closure_branch(plan, M, want_succ, s, oa, k, fn));
+  if (plan->mode == GSP_SCALE_CPU) GSP_TRY(gsp__backend_declined(be, fn));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The resident GPU closure: the result stays on the device, the launcher
+ * keeps M's device copy. The successor matrix is made and published first
+ * and takes the launcher's arrays after, so nothing fails once M holds M*. */
+static gsp_info closure_resident(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, bool reflexive,
+                                 const gsp__progress *pg, gsp__scale_record *rec) {
+  gsp_info info = GSP_SUCCESS;
+  struct gsp_matrix_s *S = NULL;
+#define GSP_FREE_ALL gsp__matrix_destroy(S)
+  const int64_t n = M->nrows;
+  gsp_cuda_host_result sres = {0};
+  rec->mode = GSP_SCALE_IN_CORE;
+  rec->gpus = 1;
+  if (succ) {
+    GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
+    GSP_TRY(gsp__matrix_publish(S));
+  }
+  info = gsp_cuda_closure_resident(M, succ ? &sres : NULL, s, reflexive, pg);
+  if (info < 0) {
+    if (S) gsp__unregister(S); /* published above; GSP_FREE_ALL destroys it */
+    GSP_FREE_ALL;
+    return info;
+  }
+  if (succ) {
+    gsp__matrix_take_result(S, &sres);
+    *succ = S;
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Before a host-side GPU plan (out of core, several GPUs): the host copy
+ * becomes the valid one and the device memory is freed for the pages (M's
+ * content does not change). */
+static gsp_info release_device_copy(gsp_matrix M) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  if (M->dev_only) GSP_TRY(gsp_cuda_matrix_download(M));
+  gsp_cuda_matrix_release(M);
+#undef GSP_FREE_ALL
+  return info;
+}
+#endif
+
+/* The closure of the working copy W on the host side: on bit rows for
+ * OR_AND without successors, else dense (*S: the successor matrix when S
+ * != NULL). */
+static gsp_info host_closure(struct gsp_matrix_s *W, struct gsp_matrix_s **S, gsp_semiring s, bool reflexive,
+                             const gsp__closure_plan *plan, const gsp__progress *pg, gsp__scale_record *rec) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  const int64_t n = W->nrows;
+  if (s == GSP_OR_AND && S == NULL) {
+    GSP_TRY(gsp__matrix_to_bits(W));
+    gsp__closure_cpu_bits(W->bits, n, W->wpr, reflexive, pg);
+    W->nvals = popcount_words(W->bits, (size_t)n * (size_t)W->wpr);
+  } else {
+    GSP_TRY(dense_closure(W, S, s, reflexive, plan, pg, rec));
+  }
+  gsp__matrix_host_changed(W);
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The commit: publishes *S, then swaps *W into M and hands *S to *succ
+ * (both NULL after); nothing can fail past the publish. */
+static gsp_info commit(gsp_matrix M, struct gsp_matrix_s **W, gsp_matrix *succ, struct gsp_matrix_s **S) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  if (*S) GSP_TRY(gsp__matrix_publish(*S));
+  gsp__matrix_swap_in(M, *W);
+  *W = NULL;
+  gsp__matrix_host_changed(M);
+  if (succ) *succ = *S;
+  *S = NULL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
 gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const gsp_closure_opts *opts,
                           const gsp__closure_knobs *k, gsp__diag *diag) {
   gsp_info info = GSP_SUCCESS;
@@ -203,7 +295,6 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
   const gsp_closure_opts o = opts ? *opts : (gsp_closure_opts){0};
   const gsp_closure_advanced oa = o.advanced ? *o.advanced : (gsp_closure_advanced){0};
   const gsp__progress pg = {.fn = oa.progress, .ctx = oa.progress_ctx};
-  const int64_t n = M->nrows;
   const bool reflexive = !o.non_reflexive;
 
   gsp__closure_plan plan;
@@ -225,64 +316,19 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
   }
 
 #ifdef GSP_HAVE_CUDA
-  if (be.gpu) {
-    GSP_TRY(gsp__closure_branch(&plan, M, succ != NULL, s, &oa, k, fn));
-    /* declined: the CPU kernel takes it under AUTO, an explicit CUDA
-     * request fails with the reason */
-    if (plan.mode == GSP_SCALE_CPU) GSP_TRY(gsp__backend_declined(&be, fn));
-  }
+  if (be.gpu) GSP_TRY(gpu_plan(&plan, &be, M, succ != NULL, s, &oa, k));
   if (plan.mode == GSP_SCALE_IN_CORE) {
-    /* the result stays on the device: the launcher keeps M's device copy.
-     * The successor matrix is made and published first and takes the
-     * launcher's arrays after, so nothing fails once M holds M*. */
-    gsp_cuda_host_result sres = {0};
-    rec.mode = GSP_SCALE_IN_CORE;
-    rec.gpus = 1;
-    if (succ) {
-      GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
-      GSP_TRY(gsp__matrix_publish(S));
-    }
-    info = gsp_cuda_closure_resident(M, succ ? &sres : NULL, s, reflexive, &pg);
-    if (info < 0) {
-      if (S) gsp__unregister(S); /* published above; GSP_FREE_ALL destroys it */
-      GSP_FREE_ALL;
-      return info;
-    }
-    if (succ) {
-      gsp__matrix_take_result(S, &sres);
-      *succ = S;
-      S = NULL;
-    }
-    report_ran(&oa, 1);
-    gsp__progress_report(&pg, 1.0);
+    info = closure_resident(M, succ, s, reflexive, &pg, &rec);
+    if (info >= 0) report_ran(&oa, 1), gsp__progress_report(&pg, 1.0);
     GSP_FREE_ALL;
     return info;
   }
-  if (plan.mode != GSP_SCALE_CPU) {
-    /* the host copy becomes the valid one and the device memory is freed
-     * for the pages (M's content does not change) */
-    if (M->dev_only) GSP_TRY(gsp_cuda_matrix_download(M));
-    gsp_cuda_matrix_release(M);
-  }
+  if (plan.mode != GSP_SCALE_CPU) GSP_TRY(release_device_copy(M));
 #endif
 
   GSP_TRY(working_copy(&W, M));
-
-  if (s == GSP_OR_AND && succ == NULL) {
-    GSP_TRY(gsp__matrix_to_bits(W));
-    gsp__closure_cpu_bits(W->bits, n, W->wpr, reflexive, &pg);
-    W->nvals = popcount_words(W->bits, (size_t)n * (size_t)W->wpr);
-  } else {
-    GSP_TRY(dense_closure(W, succ ? &S : NULL, s, reflexive, &plan, &pg, &rec));
-  }
-  gsp__matrix_host_changed(W);
-  if (S) GSP_TRY(gsp__matrix_publish(S));
-  /* Nothing can fail past this point. */
-  gsp__matrix_swap_in(M, W);
-  W = NULL;
-  gsp__matrix_host_changed(M);
-  if (succ) *succ = S;
-  S = NULL;
+  GSP_TRY(host_closure(W, succ ? &S : NULL, s, reflexive, &plan, &pg, &rec));
+  GSP_TRY(commit(M, &W, succ, &S));
   report_ran(&oa, rec.mode == GSP_SCALE_CPU ? 0 : rec.gpus > 0 ? rec.gpus : 1);
   gsp__progress_report(&pg, 1.0);
   GSP_FREE_ALL;

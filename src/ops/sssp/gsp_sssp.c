@@ -43,6 +43,75 @@ static double seconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The result vectors, uninitialised: every entry and presence byte is
+ * written by the run (or the presence is dropped as full), and new pages are
+ * mapped in parallel by whoever writes them first. *P is made when the
+ * parents or the sources are asked for (the roots derive from it). */
+static gsp_info new_outputs(struct gsp_vector_s **D, struct gsp_vector_s **P, struct gsp_vector_s **S, gsp_type t,
+                            int64_t n, bool want_parent, bool want_source, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  GSP_TRY(gsp__ops_vector_new_uninit(D, t, n, fn));
+  if (want_parent || want_source) {
+    GSP_TRY(gsp__ops_vector_new_uninit(P, GSP_INT64, n, fn));
+    if (want_source) GSP_TRY(gsp__ops_vector_new_uninit(S, GSP_INT64, n, fn));
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+#ifdef GSP_HAVE_CUDA
+/* The call offered to the GPU: *taken when it ran there (the sink and
+ * *nvals then written, the roots derived here from the parents); a decline
+ * fails an explicit CUDA request with the reason. */
+static gsp_info run_gpu(gsp__backend_choice *be, const gsp__sssp_sink *sink, int64_t *nvals, const gsp__sssp_graph *g,
+                        const int64_t *src, int64_t nsrc, const gsp_sssp_opts *o, const gsp__sssp_knobs *k,
+                        gsp_cuda_sssp_stats *stats, bool *taken, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  const gsp_cuda_sssp_plan plan = gsp__sssp_gpu_plan(o, g, k);
+  gsp__sssp_sink dev_sink = *sink;
+  dev_sink.root = NULL;
+  GSP_TRY(gsp_cuda_sssp(&dev_sink, nvals, g->csr, src, nsrc, &plan, &g->lim, stats, taken));
+  if (*taken && sink->root) GSP_TRY(gsp__sssp_roots(sink->root, sink->parent, g->n));
+  if (!*taken) GSP_TRY(gsp__backend_declined(be, fn));
+#undef GSP_FREE_ALL
+  return info;
+}
+#endif
+
+/* Completes the presence of the vectors (nvals entries), publishes them and
+ * hands them out; *D, *P, *S are NULL after, success or not (a failed
+ * publish destroys them). P is dropped unless the parents are asked for. */
+static gsp_info hand_out(gsp_vector *dist, gsp_vector *source, gsp_vector *parent, struct gsp_vector_s **D,
+                         struct gsp_vector_s **P, struct gsp_vector_s **S, int64_t nvals) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL (void)(*D = *P = *S = NULL)
+  if (!parent) gsp__vector_destroy(*P), *P = NULL; /* only needed for the sources */
+  struct gsp_vector_s *outs[3] = {*D, *P, *S};
+  for (int k = 0; k < 3; k++)
+    if (outs[k]) gsp__ops_vector_done_count(outs[k], nvals);
+  GSP_TRY(gsp__sssp_publish_vectors(*D, *P, *S));
+  *dist = *D;
+  if (parent) *parent = *P;
+  if (source) *source = *S;
+  GSP_FREE_ALL;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The caller's report and the diagnostics of a run that succeeded. */
+static void report_run(const gsp_sssp_opts *o, gsp__diag *diag, bool taken, double t_entry, double t_gate,
+                       double t_back) {
+  if (o->advanced && o->advanced->report)
+    *o->advanced->report = (gsp_run_report){.backend = taken ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU, .gpus = taken};
+  if (diag && taken) {
+    diag->sssp_gpu = true;
+    diag->sssp.host_before_s = t_gate - t_entry;
+    diag->sssp.host_after_s = seconds() - t_back;
+  }
+}
+
 gsp_info gsp__sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, gsp_vector *parent, gsp_matrix A,
                        const gsp_index *sources, gsp_index nsources, const gsp_sssp_opts *opts,
                        const gsp__sssp_knobs *k, gsp__diag *diag) {
@@ -63,17 +132,9 @@ gsp_info gsp__sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, gsp
             "%s: invalid algorithm %d in options", fn, (int)o.algo);
   gsp__sssp_graph g;
   GSP_TRY(gsp__sssp_prepare(&g, A, o.has_cutoff, o.cutoff, o.delta, o.backend, fn));
-  const int64_t n = g.n;
-  GSP_TRY(gsp__sssp_sources(&src, sources, (int64_t)nsources, n, fn));
-
-  /* every entry and presence byte is written below (or the presence is
-   * dropped as full): no zeroing, and new pages are mapped in parallel by
-   * whoever writes them first */
-  GSP_TRY(gsp__ops_vector_new_uninit(&D, g.t, n, fn));
-  if (parent || source) {
-    GSP_TRY(gsp__ops_vector_new_uninit(&P, GSP_INT64, n, fn));
-    if (source) GSP_TRY(gsp__ops_vector_new_uninit(&S, GSP_INT64, n, fn));
-  }
+  const int64_t n = g.n, nsrc = (int64_t)nsources;
+  GSP_TRY(gsp__sssp_sources(&src, sources, nsrc, n, fn));
+  GSP_TRY(new_outputs(&D, &P, &S, g.t, n, parent != NULL, source != NULL, fn));
   int64_t *px = P ? (int64_t *)P->x : NULL, *sx = S ? (int64_t *)S->x : NULL;
   /* a parent (and a root) exists exactly where a distance does: one pass
    * writes the three presence arrays (P's only when it is returned) */
@@ -87,43 +148,19 @@ gsp_info gsp__sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, gsp
 #ifdef GSP_HAVE_CUDA
   if (be.gpu) {
     if (diag) t_gate = seconds();
-    const gsp_cuda_sssp_plan plan = gsp__sssp_gpu_plan(&o, &g, k);
-    gsp__sssp_sink dev_sink = sink; /* the roots are derived here, from the parents */
-    dev_sink.root = NULL;
-    GSP_TRY(gsp_cuda_sssp(&dev_sink, &nvals, g.csr, src, (int64_t)nsources, &plan, &g.lim, stats, &taken));
-    if (taken && sx) GSP_TRY(gsp__sssp_roots(sx, px, n));
-    if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
+    GSP_TRY(run_gpu(&be, &sink, &nvals, &g, src, nsrc, &o, k, stats, &taken, fn));
     if (diag) t_back = seconds();
   }
 #endif
   if (!taken) {
-    GSP_TRY(run_cpu(D->x, &g, o.algo, src, (int64_t)nsources));
-    if (px) GSP_TRY(gsp__sssp_cpu_tree(px, sx, D->x, &g, src, (int64_t)nsources, true));
+    GSP_TRY(run_cpu(D->x, &g, o.algo, src, nsrc));
+    if (px) GSP_TRY(gsp__sssp_cpu_tree(px, sx, D->x, &g, src, nsrc, true));
     nvals = gsp__sssp_gather(&sink, g.t, &g.lim, false, 0, n, NULL, NULL, 0, g.nthreads);
   }
-
   /* the presence is complete (or, at nvals == n, dropped unwritten) */
-  if (!parent) gsp__vector_destroy(P), P = NULL; /* only needed for the sources */
-  struct gsp_vector_s *outs[3] = {D, P, S};
-  for (int k = 0; k < 3; k++)
-    if (outs[k]) gsp__ops_vector_done_count(outs[k], nvals);
-  info = gsp__sssp_publish_vectors(D, P, S);
-  if (info < 0) {
-    D = P = S = NULL; /* destroyed by the publish */
-    GSP_FREE_ALL;
-    return info;
-  }
-  *dist = D;
-  if (parent) *parent = P;
-  if (source) *source = S;
-  gsp__free(src);
-  if (o.advanced && o.advanced->report)
-    *o.advanced->report = (gsp_run_report){.backend = taken ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU, .gpus = taken};
-  if (diag && taken) {
-    diag->sssp_gpu = true;
-    diag->sssp.host_before_s = t_gate - t_entry;
-    diag->sssp.host_after_s = seconds() - t_back;
-  }
+  GSP_TRY(hand_out(dist, source, parent, &D, &P, &S, nvals));
+  report_run(&o, diag, taken, t_entry, t_gate, t_back);
+  GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return GSP_SUCCESS;
 }

@@ -42,7 +42,6 @@ static inline bool gsp__vpush(gsp__vlist *l, int64_t v) {
   return true;
 }
 
-/* bucket of a distance, clamped so that huge ratios stay representable */
 /* *F holds at least need entries (grown to exactly that); false when out
  * of memory (*F is then unchanged). */
 static inline bool gsp__delta_reserve(int64_t **F, int64_t *cap, int64_t need) {
@@ -52,6 +51,8 @@ static inline bool gsp__delta_reserve(int64_t **F, int64_t *cap, int64_t need) {
   *F = p, *cap = need;
   return true;
 }
+
+/* bucket of a distance, clamped so that huge ratios stay representable */
 static inline int64_t gsp__delta_bin(double x, double delta) {
   const double b = floor(x / delta);
   return b < 4e18 ? (int64_t)b : (int64_t)4e18;
@@ -73,6 +74,39 @@ static void gsp__delta_free_threads(gsp__delta_thread *ts, int nt) {
     gsp__free(ts[t].R.v);
   }
   gsp__free(ts);
+}
+
+/* Least non-empty bucket of the window from index `from` over all threads
+ * (GSP__DELTA_W: none). */
+static inline int64_t gsp__delta_least(const gsp__delta_thread *ts, int nt, int64_t from) {
+  int64_t b = GSP__DELTA_W;
+  for (int t = 0; t < nt; t++)
+    for (int64_t k = from; k < b; k++)
+      if (ts[t].bins[k].len > 0) {
+        b = k;
+        break;
+      }
+  return b;
+}
+
+/* Moves every thread's R list (the vertices the finished bucket processed)
+ * into *F, grown as needed, and clears their inR flags; *nr: how many. */
+static inline gsp_info gsp__delta_take_R(gsp__delta_thread *ts, int nt, int64_t **F, int64_t *fcap, uint8_t *inR,
+                                         int64_t *nr) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  *nr = 0;
+  for (int t = 0; t < nt; t++) *nr += ts[t].R.len;
+  if (*nr == 0) return info;
+  GSP_CHECK(gsp__delta_reserve(F, fcap, *nr), GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
+  int64_t at = 0;
+  for (int t = 0; t < nt; t++) {
+    for (int64_t k = 0; k < ts[t].R.len; k++) inR[ts[t].R.v[k]] = 0;
+    if (ts[t].R.len > 0) memcpy(*F + at, ts[t].R.v, (size_t)ts[t].R.len * sizeof **F);
+    at += ts[t].R.len, ts[t].R.len = 0;
+  }
+#undef GSP_FREE_ALL
+  return info;
 }
 #endif
 
@@ -100,11 +134,86 @@ static void SSSP_FN(delta_phase)(SSSP_T *d, const gsp__sssp_graph *g, const int6
   }
 }
 
+/* Setup: every distance +inf, the sources at 0 in thread 0's bucket 0. */
+static inline gsp_info SSSP_FN(delta_seed)(SSSP_T *d, int64_t n, int nt, const int64_t *src, int64_t nsrc,
+                                           gsp__delta_thread *ts) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+#pragma omp parallel for num_threads(nt) schedule(static) if (n > 65536)
+  for (int64_t v = 0; v < n; v++) d[v] = SSSP_INF;
+  for (int64_t k = 0; k < nsrc; k++) {
+    if (d[src[k]] == 0) continue;
+    d[src[k]] = 0;
+    GSP_CHECK(gsp__vpush(&ts[0].bins[0], src[k]), GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Window exhausted: the next one starts at the least live far bucket (a far
+ * entry whose distance has since moved into the window was processed
+ * there), and the far entries that fall in it move to its buckets. *done:
+ * no live far entry is left. */
+static inline gsp_info SSSP_FN(delta_refill)(const SSSP_T *d, gsp__delta_thread *ts, int nt, double delta,
+                                             int64_t *base, int64_t *curr, bool *done) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  int64_t fmin = INT64_MAX;
+  for (int t = 0; t < nt; t++)
+    for (int64_t k = 0; k < ts[t].far.len; k++) {
+      const int64_t fb = gsp__delta_bin((double)d[ts[t].far.v[k]], delta);
+      if (fb >= *base + GSP__DELTA_W && fb < fmin) fmin = fb;
+    }
+  *done = fmin == INT64_MAX;
+  if (*done) return info;
+  const int64_t old_end = *base + GSP__DELTA_W;
+  *base = *curr = fmin;
+  for (int t = 0; t < nt; t++) {
+    gsp__vlist *far = &ts[t].far;
+    int64_t keep = 0;
+    for (int64_t k = 0; k < far->len; k++) {
+      const int64_t v = far->v[k], fb = gsp__delta_bin((double)d[v], delta);
+      if (fb < old_end) continue; /* stale */
+      if (fb - *base < GSP__DELTA_W) {
+        GSP_CHECK(gsp__vpush(&ts[t].bins[fb - *base], v), GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
+      } else {
+        far->v[keep++] = v;
+      }
+    }
+    far->len = keep;
+  }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Gathers window bucket b (bucket number curr) into *F: live entries only,
+ * each vertex once (inF marks them meanwhile); *nf: how many. */
+static inline gsp_info SSSP_FN(delta_gather)(const SSSP_T *d, gsp__delta_thread *ts, int nt, double delta, int64_t b,
+                                             int64_t curr, int64_t **F, int64_t *fcap, uint8_t *inF, int64_t *nf) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  int64_t total = 0;
+  for (int t = 0; t < nt; t++) total += ts[t].bins[b].len;
+  GSP_CHECK(gsp__delta_reserve(F, fcap, total), GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
+  int64_t m = 0;
+  for (int t = 0; t < nt; t++) {
+    gsp__vlist *l = &ts[t].bins[b];
+    for (int64_t k = 0; k < l->len; k++) {
+      const int64_t v = l->v[k];
+      if (gsp__delta_bin((double)d[v], delta) == curr && !inF[v]) inF[v] = 1, (*F)[m++] = v;
+    }
+    l->len = 0;
+  }
+  for (int64_t k = 0; k < m; k++) inF[(*F)[k]] = 0;
+  *nf = m;
+#undef GSP_FREE_ALL
+  return info;
+}
+
 static gsp_info SSSP_FN(delta)(SSSP_T *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc) {
   gsp_info info = GSP_SUCCESS;
   const int64_t n = g->n;
   const int nt = g->nthreads > 0 ? g->nthreads : 1;
-  const double delta = g->delta;
   gsp__delta_thread *ts = NULL;
   int64_t *F = NULL, fcap = 0;
   uint8_t *inF = NULL, *inR = NULL;
@@ -115,90 +224,32 @@ static gsp_info SSSP_FN(delta)(SSSP_T *d, const gsp__sssp_graph *g, const int64_
   GSP_CALLOC(inR, n, 1);
   fcap = n > 0 ? n : 1;
   GSP_ALLOC(F, fcap, sizeof *F);
+  GSP_TRY(SSSP_FN(delta_seed)(d, n, nt, src, nsrc, ts));
 
-#pragma omp parallel for num_threads(nt) schedule(static) if (n > 65536)
-  for (int64_t v = 0; v < n; v++) d[v] = SSSP_INF;
-  for (int64_t k = 0; k < nsrc; k++) {
-    if (d[src[k]] == 0) continue;
-    d[src[k]] = 0;
-    GSP_CHECK(gsp__vpush(&ts[0].bins[0], src[k]), GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
-  }
   int64_t base = 0, curr = 0;
   for (;;) {
     bool oom = false;
     for (int t = 0; t < nt; t++) oom |= ts[t].oom;
     GSP_CHECK(!oom, GSP_OUT_OF_MEMORY, "delta-stepping: cannot grow a bucket list");
-
-    /* least non-empty bucket of the window, from the current one */
-    int64_t b = GSP__DELTA_W;
-    for (int t = 0; t < nt; t++)
-      for (int64_t k = curr - base; k < b; k++)
-        if (ts[t].bins[k].len > 0) {
-          b = k;
-          break;
-        }
+    const int64_t b = gsp__delta_least(ts, nt, curr - base);
 
     /* bucket `curr` is finished: its vertices relax their heavy arcs */
     int64_t nr = 0;
-    if (b != curr - base)
-      for (int t = 0; t < nt; t++) nr += ts[t].R.len;
+    if (b != curr - base) GSP_TRY(gsp__delta_take_R(ts, nt, &F, &fcap, inR, &nr));
     if (nr > 0) {
-      GSP_CHECK(gsp__delta_reserve(&F, &fcap, nr), GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
-      int64_t at = 0;
-      for (int t = 0; t < nt; t++) {
-        for (int64_t k = 0; k < ts[t].R.len; k++) inR[ts[t].R.v[k]] = 0;
-        if (ts[t].R.len > 0) memcpy(F + at, ts[t].R.v, (size_t)ts[t].R.len * sizeof *F);
-        at += ts[t].R.len, ts[t].R.len = 0;
-      }
       SSSP_FN(delta_phase)(d, g, F, nr, false, base, ts, inR);
       continue;
     }
-
     if (b == GSP__DELTA_W) {
-      /* window exhausted: the next one starts at the least live far bucket
-       * (a far entry whose distance has since moved into the window was
-       * processed there) */
-      int64_t fmin = INT64_MAX;
-      for (int t = 0; t < nt; t++)
-        for (int64_t k = 0; k < ts[t].far.len; k++) {
-          const int64_t fb = gsp__delta_bin((double)d[ts[t].far.v[k]], delta);
-          if (fb >= base + GSP__DELTA_W && fb < fmin) fmin = fb;
-        }
-      if (fmin == INT64_MAX) break; /* done */
-      const int64_t old_end = base + GSP__DELTA_W;
-      base = curr = fmin;
-      for (int t = 0; t < nt; t++) {
-        gsp__vlist *far = &ts[t].far;
-        int64_t keep = 0;
-        for (int64_t k = 0; k < far->len; k++) {
-          const int64_t v = far->v[k], fb = gsp__delta_bin((double)d[v], delta);
-          if (fb < old_end) continue; /* stale */
-          if (fb - base < GSP__DELTA_W) {
-            GSP_CHECK(gsp__vpush(&ts[t].bins[fb - base], v), GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
-          } else {
-            far->v[keep++] = v;
-          }
-        }
-        far->len = keep;
-      }
+      bool done = false;
+      GSP_TRY(SSSP_FN(delta_refill)(d, ts, nt, g->delta, &base, &curr, &done));
+      if (done) break;
       continue;
     }
-
-    /* gather bucket b: live entries only, each vertex once */
+    /* bucket b is next: its vertices relax their light arcs */
     curr = base + b;
-    int64_t total = 0;
-    for (int t = 0; t < nt; t++) total += ts[t].bins[b].len;
-    GSP_CHECK(gsp__delta_reserve(&F, &fcap, total), GSP_OUT_OF_MEMORY, "delta-stepping: out of memory");
     int64_t nf = 0;
-    for (int t = 0; t < nt; t++) {
-      gsp__vlist *l = &ts[t].bins[b];
-      for (int64_t k = 0; k < l->len; k++) {
-        const int64_t v = l->v[k];
-        if (gsp__delta_bin((double)d[v], delta) == curr && !inF[v]) inF[v] = 1, F[nf++] = v;
-      }
-      l->len = 0;
-    }
-    for (int64_t k = 0; k < nf; k++) inF[F[k]] = 0;
+    GSP_TRY(SSSP_FN(delta_gather)(d, ts, nt, g->delta, b, curr, &F, &fcap, inF, &nf));
     SSSP_FN(delta_phase)(d, g, F, nf, true, base, ts, inR);
   }
   GSP_FREE_ALL;
