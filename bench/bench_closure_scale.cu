@@ -294,7 +294,7 @@ static void out_of_core(const char *part, int64_t n, size_t cap, int reps, uint6
 static double multi_gpu(const char *part, int64_t n, int G, int reps, uint64_t seed, double ref_sec,
                         unsigned long long ref_sum) {
   gsp_cuda_mgpu m = NULL;
-  GK(gsp_cuda_mgpu_create(&m, GSP_FP32, n, G, 0));
+  GK(gsp_cuda_mgpu_create(&m, GSP_FP32, n, G, 0, NULL));
   int pr = 0, pc = 0;
   gsp_cuda_mgpu_grid(m, &pr, &pc);
   std::vector<double> t;

@@ -7,7 +7,6 @@
  * got device data), and a call that would run on the device fails with
  * GSP_NO_DEVICE and the reason, never running elsewhere in silence.
  */
-#define _POSIX_C_SOURCE 200809L /* recursive mutexes */
 #ifdef GSP_HAVE_CUDA
 
 #include <pthread.h>
@@ -20,19 +19,18 @@
  * it shares and may replace (CSR, transpose, shortest-path data). Calls that
  * read one object from several threads therefore take its lock for their
  * device part: the cache is built once and never replaced under another
- * call. Striped by address; recursive, since a call may come back through
- * the core into the gateway. Always taken before the core's conversion lock
- * (matrix_format.c), never while holding it. */
+ * call. Striped by the address of the object's device slot (`dev`, which a
+ * matrix's gsp_cuda_arrays view carries too). Plain locks: the plugin calls nothing back
+ * into the core but its allocator, log and team, so no call comes back
+ * into the gateway while one is held. Never taken while holding the
+ * core's conversion lock (matrix_format.c): the operation converts storage
+ * before its device call. */
 #define DEV_STRIPES 64
 static pthread_mutex_t dev_lock[DEV_STRIPES];
 static pthread_once_t dev_once = PTHREAD_ONCE_INIT;
 
 static void dev_lock_init(void) {
-  pthread_mutexattr_t at;
-  pthread_mutexattr_init(&at);
-  pthread_mutexattr_settype(&at, PTHREAD_MUTEX_RECURSIVE);
-  for (int k = 0; k < DEV_STRIPES; k++) pthread_mutex_init(&dev_lock[k], &at);
-  pthread_mutexattr_destroy(&at);
+  for (int k = 0; k < DEV_STRIPES; k++) pthread_mutex_init(&dev_lock[k], NULL);
 }
 
 static int stripe(const void *obj) {
@@ -114,39 +112,39 @@ size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M) {
   return a ? a->dense_bytes(M) : 0;
 }
 
-gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
-                       const int64_t *src, int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim,
-                       gsp_cuda_sssp_stats *stats, bool *taken) {
-  GSP_RUN_LOCKED_("gsp_sssp", A, NULL, sssp(out, nvals, A, src, nsrc, plan, lim, stats, taken));
+gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const gsp_cuda_arrays *A, const int64_t *src,
+                       int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim, gsp_cuda_sssp_stats *stats,
+                       bool *taken) {
+  GSP_RUN_LOCKED_("gsp_sssp", A->dev, NULL, sssp(out, nvals, A, src, nsrc, plan, lim, stats, taken));
 }
 
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
-                        int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
+                        int64_t *nvals, const gsp_cuda_arrays *A, const int64_t *src, int64_t nsrc, const void *lim,
                         int64_t batch, gsp_cuda_sssp_stats *stats, bool *taken) {
-  GSP_RUN_LOCKED_("gsp_msssp", A, NULL,
+  GSP_RUN_LOCKED_("gsp_msssp", A->dev, NULL,
                   msssp(dist, parent, parent32, present, ppresent, nvals, A, src, nsrc, lim, batch, stats, taken));
 }
 
-gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const struct gsp_matrix_s *A, const int64_t *src,
+gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const gsp_cuda_arrays *A, const int64_t *src,
                      int64_t nsrc, const void *lim, bool *taken) {
-  GSP_RUN_LOCKED_("gsp_bellman_ford", A, NULL, bf(dist, parent, pred, A, src, nsrc, lim, taken));
+  GSP_RUN_LOCKED_("gsp_bellman_ford", A->dev, NULL, bf(dist, parent, pred, A, src, nsrc, lim, taken));
 }
 
 gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
-                      struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
+                      const gsp_cuda_arrays *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
                       bool *taken) {
-  GSP_RUN_LOCKED_(fn, A, u, mxv(w, mask, accum, s, A, u, desc, tr, fn, taken));
+  GSP_RUN_LOCKED_(fn, A->dev, &u->dev, mxv(w, mask, accum, s, A, u, desc, tr, fn, taken));
 }
 
-gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
-                      bool tb, const char *fn, bool *taken) {
-  GSP_RUN_LOCKED_(fn, A, B, mxm(T, s, A, B, ta, tb, fn, taken));
+gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, const gsp_cuda_arrays *A, const gsp_cuda_arrays *B,
+                      bool ta, bool tb, const char *fn, bool *taken) {
+  GSP_RUN_LOCKED_(fn, A->dev, B->dev, mxm(T, s, A, B, ta, tb, fn, taken));
 }
 
-bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum) {
+bool gsp_cuda_weights_checked(const gsp_cuda_arrays *A, double *wsum) {
   const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
   if (!a) return false;
-  const dev_held h = dev_enter(A, NULL);
+  const dev_held h = dev_enter(A->dev, NULL);
   const bool r = a->weights_checked(A, wsum);
   dev_leave(h);
   return r;
@@ -157,7 +155,7 @@ bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes) {
   return a && a->memory(free_bytes, total_bytes);
 }
 
-size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool parents) {
+size_t gsp_cuda_msssp_bytes(const gsp_cuda_arrays *A, int64_t batch, bool parents) {
   const gsp__cuda_api *a = gsp__cuda_plugin(NULL, 0);
   return a ? a->msssp_bytes(A, batch, parents) : SIZE_MAX;
 }
@@ -172,7 +170,7 @@ gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_
   *done = false;
   const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
   if (!a) return GSP_SUCCESS;
-  const dev_held h = dev_enter(A, NULL);
+  const dev_held h = dev_enter(&A->dev, NULL);
   const gsp_info r = a->matrix_export(out, absent, A, done);
   dev_leave(h);
   return r;
@@ -186,7 +184,7 @@ void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
 gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc) {
   const gsp__cuda_api *a = need("gsp_matrix_device_view");
   if (!a) return GSP_NO_DEVICE;
-  const dev_held h = dev_enter(A, NULL);
+  const dev_held h = dev_enter(&A->dev, NULL);
   const gsp_info r = a->matrix_view(data, ld, device, A, enc);
   dev_leave(h);
   return r;
@@ -222,8 +220,11 @@ gsp_info gsp_cuda_fw_device(void *d, int32_t *succ, int64_t n, int64_t np, gsp_t
 }
 
 gsp_info gsp_cuda_fw_bits_impl(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth) {
-  const gsp__cuda_api *a = need("gsp_cuda_fw_bits_impl");
-  return a ? a->fw_bits_impl(d, n, np, reflexive, tc_depth) : GSP_NO_DEVICE;
+  /* bench-only: through the plugin's test entry, not the gateway table */
+  if (!need("gsp_cuda_fw_bits_impl")) return GSP_NO_DEVICE;
+  const gsp__cuda_testing *k = gsp__cuda_plugin_testing();
+  if (!k) return GSP_ERROR(GSP_PANIC, "gsp_cuda_fw_bits_impl: the CUDA backend has no test entry");
+  return k->fw_bits_impl(d, n, np, reflexive, tc_depth);
 }
 
 gsp_info gsp_cuda_fw_phases(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int variant,
@@ -263,9 +264,10 @@ size_t gsp_cuda_mgpu_bytes(gsp_type t, int64_t n, int gpus) {
   return a ? a->mgpu_bytes(t, n, gpus) : 0;
 }
 
-gsp_info gsp_cuda_mgpu_create(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu) {
+gsp_info gsp_cuda_mgpu_create(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu,
+                              const char *nccl) {
   const gsp__cuda_api *a = need("gsp_cuda_mgpu_create");
-  return a ? a->mgpu_create(out, t, n, gpus, cap_per_gpu) : GSP_NO_DEVICE;
+  return a ? a->mgpu_create(out, t, n, gpus, cap_per_gpu, nccl) : GSP_NO_DEVICE;
 }
 
 /* A context exists only once the plugin made it: the rest use the loaded

@@ -32,26 +32,38 @@ static const gsp__cuda_testing *testing; /* the test entry's table, or NULL */
 static gsp__cuda_host host;
 static char why_not[512];
 
+/* The host table's functions: the core's own, in the table's shapes. */
+static void *host_alloc(size_t count, size_t size, bool zero) {
+  return zero ? gsp__calloc(count, size) : gsp__malloc_array(count, size);
+}
+
+static gsp_info host_log(gsp__cuda_log_kind kind, gsp_info code, const char *file, int line, const char *msg) {
+  switch (kind) {
+  case GSP__CUDA_LOG_ERROR:
+    return gsp__error(code, file, line, "%s", msg);
+  case GSP__CUDA_LOG_DECLINE:
+    gsp__device_decline(code, "%s", msg);
+    return code;
+  case GSP__CUDA_LOG_BURBLE:
+    if (msg) gsp__burble("%s", msg);
+    return gsp__burble_on();
+  }
+  return code;
+}
+
+static int host_team(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx) {
+  if (!body) return gsp__threads();
+  gsp__team(nthreads, body, ctx);
+  return nthreads > 0 ? nthreads : 1;
+}
+
 static void fill_host(void) {
-  host.abi = GSP_CUDA_PLUGIN_ABI;
-  host.size = sizeof host;
-  host.verror = gsp__verror;
-  host.device_vdecline = gsp__device_vdecline;
-  host.last_error = gsp_last_error;
-  host.malloc_array = gsp__malloc_array;
-  host.calloc = gsp__calloc;
-  host.free = gsp__free;
-  host.threads = gsp__threads;
-  host.team = gsp__team;
-  host.burble_on = gsp__burble_on;
-  host.nccl_library = gsp__setting_nccl_library;
-  host.vburble = gsp__vburble;
-  host.matrix_host = gsp__matrix_host;
-  host.matrix_to_csr = gsp__matrix_to_csr;
-  host.matrix_to_dense = gsp__matrix_to_dense;
-  host.sssp_gather = gsp__sssp_gather;
-  host.sssp_touch = gsp__sssp_touch;
-  host.sssp_present_all = gsp__sssp_present_all;
+  host = (gsp__cuda_host){.abi = GSP_CUDA_PLUGIN_ABI,
+                          .size = sizeof host,
+                          .alloc = host_alloc,
+                          .free = gsp__free,
+                          .log = host_log,
+                          .team = host_team};
 }
 
 static bool is_file(const char *path) {

@@ -59,7 +59,7 @@ static void put_escaped(char *dst, size_t *o, size_t cap, const char *text, size
   dst[*o] = '\0';
 }
 
-gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap) {
+static gsp_info verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap) {
   char raw[3 * ERRBUF];
   int len = vsnprintf(raw, sizeof raw, fmt, ap);
   if (len < 0) len = 0;
@@ -104,7 +104,7 @@ gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt,
 gsp_info gsp__error(gsp_info code, const char *file, int line, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  gsp_info r = gsp__verror(code, file, line, fmt, ap);
+  gsp_info r = verror(code, file, line, fmt, ap);
   va_end(ap);
   return r;
 }

@@ -115,6 +115,12 @@ int gsp__spgemm_alg(void);
 struct gsp_cuda_host_result;
 void gsp__matrix_take_result(struct gsp_matrix_s *A, struct gsp_cuda_host_result *r);
 void gsp__cuda_result_free(struct gsp_cuda_host_result *r);
+/* The arrays of A's host storage, CSR or dense (the caller made it
+ * one of them, and not device-only), and the slot of its device cache:
+ * what the GPU's calls read of a matrix (gsp_cuda_arrays of gsp_cuda.h). A
+ * const A's cache may still be filled: it is a cache, not content. */
+struct gsp_cuda_arrays;
+struct gsp_cuda_arrays gsp__matrix_cuda_arrays(const struct gsp_matrix_s *A);
 /* Tests: bytes of one staging slot of the GPU shortest-path results (0:
  * the default; >= 16 forces many tiny chunks). */
 void gsp__debug_sssp_stage_bytes(size_t bytes);

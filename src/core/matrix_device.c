@@ -51,6 +51,19 @@ void gsp__matrix_take_result(struct gsp_matrix_s *A, gsp_cuda_host_result *r) {
   memset(r, 0, sizeof *r);
 }
 
+gsp_cuda_arrays gsp__matrix_cuda_arrays(const struct gsp_matrix_s *A) {
+  const bool csr = A->fmt == GSP_FMT_CSR;
+  return (gsp_cuda_arrays){.type = A->type,
+                           .nrows = A->nrows,
+                           .ncols = A->ncols,
+                           .nvals = A->nvals,
+                           .p = csr ? A->p : NULL,
+                           .j = csr ? A->j : NULL,
+                           .x = A->x,
+                           .b = csr ? NULL : A->b,
+                           .dev = (struct gsp_dev_matrix **)&A->dev};
+}
+
 void gsp__cuda_result_free(gsp_cuda_host_result *r) {
   gsp__free(r->p);
   gsp__free(r->j);

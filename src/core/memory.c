@@ -109,17 +109,13 @@ void gsp__free(void *p) {
 static _Thread_local char decline_why[256];
 static _Thread_local gsp_info decline_code;
 
-void gsp__device_vdecline(gsp_info code, const char *fmt, va_list ap) {
-  vsnprintf(decline_why, sizeof decline_why, fmt, ap);
-  decline_code = code;
-  gsp__burble("the GPU declines: %s", decline_why);
-}
-
 void gsp__device_decline(gsp_info code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  gsp__device_vdecline(code, fmt, ap);
+  vsnprintf(decline_why, sizeof decline_why, fmt, ap);
   va_end(ap);
+  decline_code = code;
+  gsp__burble("the GPU declines: %s", decline_why);
 }
 
 void gsp__device_decline_clear(void) {

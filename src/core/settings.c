@@ -10,9 +10,6 @@
 #include "gsp_internal.h"
 #include "gsp_names.h"
 #include "gsp_semiring.h"
-#ifdef GSP_HAVE_CUDA
-#include "gsp_cuda_plugin.h" /* gsp__vburble */
-#endif
 
 size_t gsp_type_size(gsp_type t) {
   return gsp__tsize(t);
@@ -229,7 +226,7 @@ bool gsp__burble_on(void) {
   return b > 0;
 }
 
-void gsp__vburble(const char *fmt, va_list ap) {
+static void vburble(const char *fmt, va_list ap) {
   if (!gsp__burble_on()) return;
   char line[512];
   vsnprintf(line, sizeof line, fmt, ap);
@@ -239,6 +236,6 @@ void gsp__vburble(const char *fmt, va_list ap) {
 void gsp__burble(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  gsp__vburble(fmt, ap);
+  vburble(fmt, ap);
   va_end(ap);
 }

@@ -44,7 +44,6 @@ bool gsp_cuda_plugin_open(const gsp__cuda_host *host, gsp__cuda_api *api, char *
       .padded_n = gsp_cuda_padded_n,
       .closure_bytes = gsp_cuda_closure_bytes,
       .fw_device = gsp_cuda_fw_device,
-      .fw_bits_impl = gsp_cuda_fw_bits_impl,
       .count_present = gsp_cuda_count_present,
       .fill_zero = gsp_cuda_fill_zero,
       .fw_ooc = gsp_cuda_fw_ooc,

@@ -66,6 +66,7 @@ const gsp__cuda_testing *gsp_cuda_plugin_testing(void) {
       .spgemm_alg = spgemm_alg,
       .sssp_stage_bytes = sssp_stage_bytes,
       .fw_phases = gsp_cuda_fw_phases,
+      .fw_bits_impl = gsp_cuda_fw_bits_impl,
   };
   return &t;
 }

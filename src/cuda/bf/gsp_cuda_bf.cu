@@ -148,7 +148,7 @@ static gsp_info bf_rounds(typename Key<T>::K *d, const DevGraph &g, const int32_
 }
 
 template <class T>
-static gsp_info bf_typed(T *dist, int64_t *parent, int64_t *pred, const struct gsp_matrix_s *A, const int32_t *S,
+static gsp_info bf_typed(T *dist, int64_t *parent, int64_t *pred, const gsp_cuda_arrays *A, const int32_t *S,
                          int32_t ns, T lim) {
   gsp_info info = GSP_SUCCESS;
   typedef typename Key<T>::K K;
@@ -180,7 +180,7 @@ namespace {
 struct BfRun {
   void *dist;
   int64_t *parent, *pred;
-  const struct gsp_matrix_s *A;
+  const gsp_cuda_arrays *A;
   const int32_t *S;
   int32_t ns;
   const void *lim;
@@ -190,7 +190,7 @@ struct BfRun {
 };
 } // namespace
 
-gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const struct gsp_matrix_s *A, const int64_t *src,
+gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const gsp_cuda_arrays *A, const int64_t *src,
                      int64_t nsrc, const void *lim, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   int32_t *S = NULL;

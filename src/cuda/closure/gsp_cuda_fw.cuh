@@ -786,19 +786,30 @@ cudaError_t prepare_round(typename P::TC *d, int64_t np, int64_t r, const FwWork
   return e;
 }
 
-template <class P>
-gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *cycle,
-                const gsp__progress *progress = nullptr, PhaseClock *clock = nullptr) {
-  typedef typename P::TA TA;
+/* What run_fw's rounds share: the matrix and workspaces, the choices taken
+ * once a call from the device's facts (fw_plan), and what RestFold carries
+ * from round to round. */
+template <class P> struct FwRun {
+  typename P::TC *d;
+  int64_t np, nb, slots; /* slots: blocks of k_rest resident at once */
+  FwWork<typename P::TA> w;
+  SideStream *side;
+  PhaseClock *clock;
+  FwForce force;
+  size_t gsm; /* dynamic shared memory of k_rest (Shape<P>) */
+  int clusters;
+  bool pdl, pairs, split, beside;
+  int folded = 0, closed = 0; /* RestFold::want and ::closed so far */
+  int tails = 0;              /* panel blocks in the grids so far (RestFold::tails) */
+  bool flow = false;          /* whether the round before was a side_in_rest round */
+};
+
+/* The shared memory run_fw's product kernels may take (set before the
+ * occupancy query of fw_plan, which depends on it). */
+template <class P> gsp_info fw_kernel_smem() {
   typedef Shape<P> Sh;
   gsp_info info = GSP_SUCCESS;
-  FwScratch sc;
-#define GSP_FREE_ALL fw_scratch_put(&sc, false)
-  *cycle = false;
-  GSP_TRY(fw_scratch_get(&sc, FwWork<TA>::bytes(np)));
-  const FwWork<TA> w{(TA *)sc.ws, np};
-  int *dflag = sc.flag;
-  SideStream &side = sc.side;
+#define GSP_FREE_ALL ((void)0)
   const size_t gsm = Sh::smem();
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P, Sh>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)gsm));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_panels<P, PanelShape<P>>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -809,91 +820,119 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   GSP_CUDA_TRY(
       cudaFuncSetAttribute(k_rest<P, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Shape<P, 2>::smem()));
   GSP_CUDA_TRY(cudaFuncSetAttribute(k_rest_pairs<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * (int)gsm));
-  int dev = 0, clusters = 0, sms = 0, rest_per_sm = 0, folded = 0, closed = 0;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* s's per-call choices from the device's facts (clusters, SMs, k_rest's
+ * occupancy) and the bench's overrides (s.clock->force). */
+template <class P> gsp_info fw_plan(FwRun<P> &s) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  s.gsm = Shape<P>::smem();
+  int dev = 0, clusters = 0, sms = 0, rest_per_sm = 0;
   GSP_CUDA_TRY(cudaGetDevice(&dev));
   GSP_CUDA_TRY(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev));
   GSP_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  GSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&rest_per_sm, k_rest<P>, GT, gsm));
+  GSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&rest_per_sm, k_rest<P>, GT, s.gsm));
   if (clusters) GSP_CUDA_TRY(diag_cluster_prepare<P>());
-  const FwForce force = clock ? clock->force : FwForce();
+  s.clusters = clusters;
+  s.force = s.clock ? s.clock->force : FwForce();
+  s.pdl = clusters && s.force.pdl != 0, s.pairs = rest_in_pairs<P>(s.np, sms, s.force.pairs);
+  s.split = s.pairs && s.force.split != 0, s.beside = s.pdl && split_beside<P>(s.force.beside);
+  s.nb = s.np / FWB, s.slots = (int64_t)sms * rest_per_sm;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Round r as one grid (side_in_rest): R(r) with S(r + 1) in it, f's lead
+ * and panels already set; nothing on the side stream. */
+template <class P>
+gsp_info fw_round_whole(FwRun<P> &s, int64_t r, int64_t k0, int64_t kn, int64_t tiles, RestFold<typename P::TA> f) {
+  typedef typename P::TA TA;
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  const FwWork<TA> &w = s.w;
+  f.close = 1, f.tail = f.lead, f.closed = ++s.closed;
+  f.tn = w.T(r + 1), f.xn = kn + FWB < s.np ? w.X(r + 2) : nullptr;
+  /* the panels two waves in, where the closure has had time for the
+   * lead and itself, and the next round's first blocks have them
+   * (H200, n = 4096 and 8192: 1.25 to 3 waves within 1.5 %) */
+  f.mid = (unsigned)std::min(tiles, std::max<int64_t>(0, 2 * s.slots - f.lead - f.close));
+  f.flags = w.flags(), f.tails = s.tails, f.flow = s.flow && s.force.flow != 0;
+  s.tails += (int)f.tail, s.flow = true;
+  GSP_CUDA_TRY(launch_pdl(k_rest<P, 1, true>, dim3(f.lead + f.close + (unsigned)tiles + f.tail), dim3(GT), s.gsm, 0,
+                          s.pdl, s.d, s.np, (const TA *)w.T(r), k0, kn, f));
+  if (s.clock) GSP_CUDA_TRY(s.clock->mark(r, 2));
+  if (s.clock) GSP_CUDA_TRY(s.clock->mark(r, 3));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Round r: R(r) on the main stream, S(r + 1) on the side stream, or both
+ * in one grid (fw_round_whole). */
+template <class P> gsp_info fw_round(FwRun<P> &s, int64_t r) {
+  typedef typename P::TA TA;
+  typedef Shape<P> Sh;
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
   constexpr bool pays = diag_cluster_pays<P>();
-  const bool pdl = clusters && force.pdl != 0, pairs = rest_in_pairs<P>(np, sms, force.pairs);
-  const bool split = pairs && force.split != 0, beside = pdl && split_beside<P>(force.beside);
-  if (reflexive && n > 0) {
-    k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
-    GSP_CUDA_LAUNCHED();
+  typename P::TC *const d = s.d;
+  const int64_t np = s.np;
+  const FwWork<TA> &w = s.w;
+  SideStream &side = *s.side;
+  const FwForce &force = s.force;
+  const int64_t k0 = r * FWB, kn = r + 1 < s.nb ? k0 + FWB : -1;
+  const int64_t tiles = rest_tiles<P>(np, kn >= 0 ? 2 : 1);
+  const bool cluster_next = diag_on_cluster(s.clusters, pays, np, r + 1, force.diag);
+  const bool fold = kn >= 0 && !s.pairs && stripe_in_rest(tiles, s.slots, cluster_next, force.fold);
+  RestFold<TA> f;
+  f.lead = fold ? panel_blocks<Sh>(np, PANELS_ALL) : 0;
+  f.xcol = w.X(r + 1), f.count = w.count(), f.want = s.folded += (int)f.lead;
+  if (s.clock) {
+    if (r > 0) GSP_CUDA_TRY(s.clock->mark(r, 0));
+    GSP_CUDA_TRY(s.clock->mark(r, 1));
   }
-  const int64_t nb = np / FWB, slots = (int64_t)sms * rest_per_sm;
-  GSP_CUDA_TRY(cudaMemsetAsync(w.count(), 0, (4 + (size_t)nb * nb) * sizeof(int), 0)); /* RestFold's */
-  int tails = 0;     /* panel blocks in the grids so far (RestFold::tails) */
-  bool flow = false; /* whether the round before was a side_in_rest round */
-  if (clock) GSP_CUDA_TRY(clock->start(nb));
-  if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
-  GSP_CUDA_TRY(prepare_round<P>(d, np, 0, w, diag_on_cluster(clusters, pays, np, 0, force.diag), pdl, 0, false, nullptr,
-                                nullptr));
-  for (int64_t r = 0; r < nb; r++) {
-    /* the caller's progress: rounds 0 .. r - 1 are queued, every kernel
-     * they wait for too; the drain costs a round's ramp, <= 16 times */
-    if (r > 0 && gsp__progress_due(progress, r - 1, nb)) {
-      GSP_CUDA_TRY(cudaStreamSynchronize(0));
-      gsp__progress_report(progress, (double)r / (double)nb);
-    }
-    const int64_t k0 = r * FWB, kn = r + 1 < nb ? k0 + FWB : -1;
-    const int64_t tiles = rest_tiles<P>(np, kn >= 0 ? 2 : 1);
-    const bool cluster_next = diag_on_cluster(clusters, pays, np, r + 1, force.diag);
-    const bool fold = kn >= 0 && !pairs && stripe_in_rest(tiles, slots, cluster_next, force.fold);
-    RestFold<TA> f;
-    f.lead = fold ? panel_blocks<Sh>(np, PANELS_ALL) : 0;
-    f.xcol = w.X(r + 1), f.count = w.count(), f.want = folded += (int)f.lead;
-    if (clock) {
-      if (r > 0) GSP_CUDA_TRY(clock->mark(r, 0));
-      GSP_CUDA_TRY(clock->mark(r, 1));
-    }
-    if constexpr (closure_in_rest<P>())
-      if (fold && side_in_rest(tiles, f.lead, slots, force.side)) {
-        f.close = 1, f.tail = f.lead, f.closed = ++closed;
-        f.tn = w.T(r + 1), f.xn = kn + FWB < np ? w.X(r + 2) : nullptr;
-        /* the panels two waves in, where the closure has had time for the
-         * lead and itself, and the next round's first blocks have them
-         * (H200, n = 4096 and 8192: 1.25 to 3 waves within 1.5 %) */
-        f.mid = (unsigned)std::min(tiles, std::max<int64_t>(0, 2 * slots - f.lead - f.close));
-        f.flags = w.flags(), f.tails = tails, f.flow = flow && force.flow != 0;
-        tails += (int)f.tail, flow = true;
-        GSP_CUDA_TRY(launch_pdl(k_rest<P, 1, true>, dim3(f.lead + f.close + (unsigned)tiles + f.tail), dim3(GT), gsm, 0,
-                                pdl, d, np, (const TA *)w.T(r), k0, kn, f));
-        if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
-        if (clock) GSP_CUDA_TRY(clock->mark(r, 3));
-        continue;
-      }
-    flow = false;
-    /* S(r + 1) after S(r) and R(r - 1) (side.main) */
-    auto side_round = [&]() -> cudaError_t {
-      cudaError_t e = cudaStreamWaitEvent(side.q, side.main, 0);
-      if (e == cudaSuccess && split && !beside) e = cudaStreamWaitEvent(side.q2, side.main, 0);
-      if (e == cudaSuccess)
-        e = prepare_round<P>(d, np, r + 1, w, cluster_next, pdl, side.q, split, beside ? nullptr : side.q2, side.rest,
-                             fold ? w.count() : nullptr, f.want);
-      return e == cudaSuccess ? cudaEventRecord(side.side, side.q) : e;
-    };
-    auto rest_round = [&]() -> cudaError_t {
-      TA *W = w.T(r);
-      if (pairs) k_rest_pairs<P><<<(unsigned)((tiles + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
-      else if (rest_halves(tiles, slots, force.halves))
-        k_rest<P, 2><<<(unsigned)(2 * tiles), GT, Shape<P, 2>::smem()>>>(d, np, W, k0, kn, RestFold<TA>());
-      else k_rest<P><<<(unsigned)(f.lead + tiles), GT, gsm>>>(d, np, W, k0, kn, f);
-      return cudaGetLastError();
-    };
-    if (kn >= 0) GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
-    /* S(r + 1) is queued first, but with the fold R(r) is: S(r + 1)'s
-     * closure waits for R(r)'s lead blocks, for ever had R(r) failed to
-     * launch */
-    if (fold) GSP_CUDA_TRY(rest_round());
-    if (kn >= 0) GSP_CUDA_TRY(side_round());
-    if (!fold && tiles > 0) GSP_CUDA_TRY(rest_round());
-    if (clock) GSP_CUDA_TRY(clock->mark(r, 2));
-    if (kn >= 0) GSP_CUDA_TRY(cudaStreamWaitEvent(0, side.side, 0));
-    if (clock) GSP_CUDA_TRY(clock->mark(r, 3));
-  }
+  if constexpr (closure_in_rest<P>())
+    if (fold && side_in_rest(tiles, f.lead, s.slots, force.side)) return fw_round_whole<P>(s, r, k0, kn, tiles, f);
+  s.flow = false;
+  /* S(r + 1) after S(r) and R(r - 1) (side.main) */
+  auto side_round = [&]() -> cudaError_t {
+    cudaError_t e = cudaStreamWaitEvent(side.q, side.main, 0);
+    if (e == cudaSuccess && s.split && !s.beside) e = cudaStreamWaitEvent(side.q2, side.main, 0);
+    if (e == cudaSuccess)
+      e = prepare_round<P>(d, np, r + 1, w, cluster_next, s.pdl, side.q, s.split, s.beside ? nullptr : side.q2,
+                           side.rest, fold ? w.count() : nullptr, f.want);
+    return e == cudaSuccess ? cudaEventRecord(side.side, side.q) : e;
+  };
+  auto rest_round = [&]() -> cudaError_t {
+    TA *W = w.T(r);
+    const size_t gsm = s.gsm;
+    if (s.pairs) k_rest_pairs<P><<<(unsigned)((tiles + 1) / 2), 2 * GT, 2 * gsm>>>(d, np, W, k0, kn);
+    else if (rest_halves(tiles, s.slots, force.halves))
+      k_rest<P, 2><<<(unsigned)(2 * tiles), GT, Shape<P, 2>::smem()>>>(d, np, W, k0, kn, RestFold<TA>());
+    else k_rest<P><<<(unsigned)(f.lead + tiles), GT, gsm>>>(d, np, W, k0, kn, f);
+    return cudaGetLastError();
+  };
+  if (kn >= 0) GSP_CUDA_TRY(cudaEventRecord(side.main, 0));
+  /* S(r + 1) is queued first, but with the fold R(r) is: S(r + 1)'s
+   * closure waits for R(r)'s lead blocks, for ever had R(r) failed to
+   * launch */
+  if (fold) GSP_CUDA_TRY(rest_round());
+  if (kn >= 0) GSP_CUDA_TRY(side_round());
+  if (!fold && tiles > 0) GSP_CUDA_TRY(rest_round());
+  if (s.clock) GSP_CUDA_TRY(s.clock->mark(r, 2));
+  if (kn >= 0) GSP_CUDA_TRY(cudaStreamWaitEvent(0, side.side, 0));
+  if (s.clock) GSP_CUDA_TRY(s.clock->mark(r, 3));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* After the rounds: the negative-cycle check of the semirings that add
+ * (its read back waits for the closure), else a wait for the device. */
+template <class P> gsp_info fw_finish(bool *cycle, typename P::TC *d, int64_t n, int64_t np, int *dflag) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
   if (P::sr == GSP_MIN_PLUS || P::sr == GSP_MAX_PLUS) {
     int h = 0;
     GSP_CUDA_TRY(cudaMemset(dflag, 0, sizeof(int)));
@@ -906,6 +945,45 @@ gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *
   } else {
     GSP_CUDA_TRY(cudaDeviceSynchronize());
   }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The closure of d (np x np, n of it the matrix) in place: S(0), then
+ * round by round R(r) beside S(r + 1) (fw_round), then fw_finish. */
+template <class P>
+gsp_info run_fw(typename P::TC *d, int64_t n, int64_t np, bool reflexive, bool *cycle,
+                const gsp__progress *progress = nullptr, PhaseClock *clock = nullptr) {
+  typedef typename P::TA TA;
+  gsp_info info = GSP_SUCCESS;
+  FwScratch sc;
+#define GSP_FREE_ALL fw_scratch_put(&sc, false)
+  *cycle = false;
+  GSP_TRY(fw_scratch_get(&sc, FwWork<TA>::bytes(np)));
+  FwRun<P> s;
+  s.d = d, s.np = np, s.w = FwWork<TA>{(TA *)sc.ws, np}, s.side = &sc.side, s.clock = clock;
+  GSP_TRY(fw_kernel_smem<P>());
+  GSP_TRY(fw_plan<P>(s));
+  if (reflexive && n > 0) {
+    k_set_diag<P><<<(unsigned)((n + 255) / 256), 256>>>(d, np, n);
+    GSP_CUDA_LAUNCHED();
+  }
+  const int64_t nb = s.nb;
+  GSP_CUDA_TRY(cudaMemsetAsync(s.w.count(), 0, (4 + (size_t)nb * nb) * sizeof(int), 0)); /* RestFold's */
+  if (clock) GSP_CUDA_TRY(clock->start(nb));
+  if (clock) GSP_CUDA_TRY(clock->mark(0, 0));
+  GSP_CUDA_TRY(prepare_round<P>(d, np, 0, s.w, diag_on_cluster(s.clusters, diag_cluster_pays<P>(), np, 0, s.force.diag),
+                                s.pdl, 0, false, nullptr, nullptr));
+  for (int64_t r = 0; r < nb; r++) {
+    /* the caller's progress: rounds 0 .. r - 1 are queued, every kernel
+     * they wait for too; the drain costs a round's ramp, <= 16 times */
+    if (r > 0 && gsp__progress_due(progress, r - 1, nb)) {
+      GSP_CUDA_TRY(cudaStreamSynchronize(0));
+      gsp__progress_report(progress, (double)r / (double)nb);
+    }
+    GSP_TRY(fw_round<P>(s, r));
+  }
+  GSP_TRY(fw_finish<P>(cycle, d, n, np, sc.flag));
   fw_scratch_put(&sc, true);
 #undef GSP_FREE_ALL
   return info;

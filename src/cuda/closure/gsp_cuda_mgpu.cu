@@ -97,9 +97,10 @@ std::mutex api_lock; /* loading, NCCL_NVLS_ENABLE, communicator cache */
 #define GSP_NCCL_LIBRARY_PATH "libnccl.so.2"
 #endif
 
-bool load_nccl() {
+/* nccl: the caller's library setting (GSP_NCCL_LIBRARY), or NULL */
+bool load_nccl(const char *nccl) {
   if (api.lib) return true;
-  const char *cands[] = {gsp__setting_nccl_library(), GSP_NCCL_LIBRARY_PATH, "libnccl.so.2", "libnccl.so"};
+  const char *cands[] = {nccl, GSP_NCCL_LIBRARY_PATH, "libnccl.so.2", "libnccl.so"};
   void *lib = nullptr;
   const char *err = "no candidate";
   for (const char *c : cands) {
@@ -277,7 +278,8 @@ void gsp_cuda_mgpu_destroy(gsp_cuda_mgpu m) {
   delete m;
 }
 
-gsp_info gsp_cuda_mgpu_create(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu) {
+gsp_info gsp_cuda_mgpu_create(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu,
+                              const char *nccl) {
   static const char *const fn = "gsp_closure (CUDA, several GPUs)";
   gsp_info info = GSP_SUCCESS;
   *out = nullptr;
@@ -291,7 +293,7 @@ gsp_info gsp_cuda_mgpu_create(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpu
 #else
   if (gpus > 1) {
     std::lock_guard<std::mutex> lk(api_lock);
-    if (!load_nccl()) return GSP_ERROR(GSP_NO_DEVICE, "%s: %s", fn, api.why);
+    if (!load_nccl(nccl)) return GSP_ERROR(GSP_NO_DEVICE, "%s: %s", fn, api.why);
   }
 #endif
   gsp_mgpu_s *m = new (std::nothrow) gsp_mgpu_s;

@@ -55,24 +55,9 @@ template <class T> bool cycle_t(const void *H, int64_t n, gsp_semiring s) {
   }
 }
 
-} // namespace
-
-gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, const gsp_cuda_ooc_plan *plan,
-                         const gsp__progress *progress, bool *cycle, gsp_cuda_ooc_report *rep) {
-  static const char *const fn = "gsp_closure (CUDA, out of core)";
-  *cycle = false;
-  if (t == GSP_BOOL || !gsp_semiring_path_encoding(s) || n < 1)
-    return GSP_ERROR(GSP_PANIC, "%s: numeric types and semirings only", fn);
-  const size_t ts = gsp_type_size(t);
-  const int64_t np = gsp_cuda_padded_n(t, n);
-  const gsp_cuda_ooc_plan pl = *plan;
-  if (pl.page_rows < 128 || pl.page_rows % 128 != 0 || pl.page_rows > np || pl.slots < 2 ||
-      pl.pages != (np + pl.page_rows - 1) / pl.page_rows)
-    return GSP_ERROR(GSP_INVALID_VALUE, "%s: the page plan (%lld rows, %lld pages, %d slots) does not cover n = %lld",
-                     fn, (long long)pl.page_rows, (long long)pl.pages, pl.slots, (long long)n);
-  const gspsched::OocShape sh = {n, np, pl.page_rows, pl.pages, pl.slots, progress};
-
-  /* M* and the DPX test on the host copy (cheap next to n^3) */
+/* M* on the host copy (the reflexive diagonal) and whether the DPX path
+ * applies (INT32 MIN_PLUS with every value >= 0): cheap next to n^3. */
+bool prepare_host(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive) {
   bool dpx = false;
   switch (t) {
   case GSP_INT32: {
@@ -95,6 +80,56 @@ gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool re
     prep_t<double>(H, n, s, reflexive);
     break;
   }
+  return dpx;
+}
+
+/* The per-type schedule (gsp_cuda_scale_<type>.cu). */
+gsp_info run_schedule(void *H, gsp_type t, gsp_semiring s, bool dpx, const gspsched::OocShape &sh,
+                      gspsched::OocStats *st) {
+  switch (t) {
+  case GSP_INT32:
+    return gsp__cuda_ooc_i32(H, s, dpx, sh, st);
+  case GSP_INT64:
+    return gsp__cuda_ooc_i64(H, s, dpx, sh, st);
+  case GSP_FP32:
+    return gsp__cuda_ooc_f32(H, s, dpx, sh, st);
+  default:
+    return gsp__cuda_ooc_f64(H, s, dpx, sh, st);
+  }
+}
+
+/* Whether the closed host matrix shows a cycle that gains (its diagonal). */
+bool host_cycle(const void *H, int64_t n, gsp_type t, gsp_semiring s) {
+  switch (t) {
+  case GSP_INT32:
+    return cycle_t<int32_t>(H, n, s);
+  case GSP_INT64:
+    return cycle_t<int64_t>(H, n, s);
+  case GSP_FP32:
+    return cycle_t<float>(H, n, s);
+  default:
+    return cycle_t<double>(H, n, s);
+  }
+}
+
+} // namespace
+
+gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool reflexive, const gsp_cuda_ooc_plan *plan,
+                         const gsp__progress *progress, bool *cycle, gsp_cuda_ooc_report *rep) {
+  static const char *const fn = "gsp_closure (CUDA, out of core)";
+  *cycle = false;
+  if (t == GSP_BOOL || !gsp_semiring_path_encoding(s) || n < 1)
+    return GSP_ERROR(GSP_PANIC, "%s: numeric types and semirings only", fn);
+  const size_t ts = gsp_type_size(t);
+  const int64_t np = gsp_cuda_padded_n(t, n);
+  const gsp_cuda_ooc_plan pl = *plan;
+  if (pl.page_rows < 128 || pl.page_rows % 128 != 0 || pl.page_rows > np || pl.slots < 2 ||
+      pl.pages != (np + pl.page_rows - 1) / pl.page_rows)
+    return GSP_ERROR(GSP_INVALID_VALUE, "%s: the page plan (%lld rows, %lld pages, %d slots) does not cover n = %lld",
+                     fn, (long long)pl.page_rows, (long long)pl.pages, pl.slots, (long long)n);
+  const gspsched::OocShape sh = {n, np, pl.page_rows, pl.pages, pl.slots, progress};
+
+  const bool dpx = prepare_host(H, n, t, s, reflexive);
 
   const auto t0 = std::chrono::steady_clock::now();
   const size_t bytes = (size_t)n * n * ts;
@@ -108,21 +143,7 @@ gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool re
   const auto t1 = std::chrono::steady_clock::now();
 
   gspsched::OocStats st;
-  gsp_info info;
-  switch (t) {
-  case GSP_INT32:
-    info = gsp__cuda_ooc_i32(H, s, dpx, sh, &st);
-    break;
-  case GSP_INT64:
-    info = gsp__cuda_ooc_i64(H, s, dpx, sh, &st);
-    break;
-  case GSP_FP32:
-    info = gsp__cuda_ooc_f32(H, s, dpx, sh, &st);
-    break;
-  default:
-    info = gsp__cuda_ooc_f64(H, s, dpx, sh, &st);
-    break;
-  }
+  const gsp_info info = run_schedule(H, t, s, dpx, sh, &st);
 
   const auto t2 = std::chrono::steady_clock::now();
   if (registered) {
@@ -130,22 +151,7 @@ gsp_info gsp_cuda_fw_ooc(void *H, int64_t n, gsp_type t, gsp_semiring s, bool re
     (void)cudaGetLastError();
   }
   const auto t3 = std::chrono::steady_clock::now();
-  if (info == GSP_SUCCESS && gsp_semiring_cycle_sign(s) != 0) {
-    switch (t) {
-    case GSP_INT32:
-      *cycle = cycle_t<int32_t>(H, n, s);
-      break;
-    case GSP_INT64:
-      *cycle = cycle_t<int64_t>(H, n, s);
-      break;
-    case GSP_FP32:
-      *cycle = cycle_t<float>(H, n, s);
-      break;
-    default:
-      *cycle = cycle_t<double>(H, n, s);
-      break;
-    }
-  }
+  if (info == GSP_SUCCESS && gsp_semiring_cycle_sign(s) != 0) *cycle = host_cycle(H, n, t, s);
   if (rep) {
     rep->page_rows = pl.page_rows;
     rep->pages = pl.pages;

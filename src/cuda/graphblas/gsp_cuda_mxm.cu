@@ -254,8 +254,8 @@ void sort_rows(const gsp_index *p, gsp_index *j, void *xv, int64_t m, size_t ts)
  * when the device runs out of memory, ALG3 (bounded memory); when that
  * fails too, or C has more than GSP_CU_OPS_MAX entries, *declined (the CPU
  * takes the product; nothing changed). */
-gsp_info spgemm(gsp_cuda_host_result *T, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta, bool tb, int64_t m,
-                int64_t n, const char *fn, bool *declined) {
+gsp_info spgemm(gsp_cuda_host_result *T, const gsp_cuda_arrays *A, const gsp_cuda_arrays *B, bool ta, bool tb,
+                int64_t m, int64_t n, const char *fn, bool *declined) {
   gsp_info info = GSP_SUCCESS;
   int32_t *cp = NULL, *cj = NULL, *h32 = NULL;
   void *cx = NULL;
@@ -310,8 +310,8 @@ gsp_info spgemm(gsp_cuda_host_result *T, struct gsp_matrix_s *A, struct gsp_matr
 
 } // namespace
 
-gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
-                      bool tb, const char *fn, bool *taken) {
+gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, const gsp_cuda_arrays *A, const gsp_cuda_arrays *B,
+                      bool ta, bool tb, const char *fn, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   void *da = NULL, *dbx = NULL, *tx = NULL;
   uint8_t *dbb = NULL, *tbm = NULL;
@@ -330,11 +330,11 @@ gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix
     return info;
   }
   const bool floating = t == GSP_FP32 || t == GSP_FP64;
-  /* sparse x sparse (a device-only B is a dense closure result): cuSPARSE
-   * SpGEMM for PLUS_TIMES on floats; other semirings and the integer types
-   * (cuSPARSE has no integer SpGEMM, and integer sums must wrap exactly as
-   * on the CPU) stay with the CPU's Gustavson. */
-  if (B->fmt != GSP_FMT_DENSE && !B->dev_only) {
+  /* sparse x sparse: cuSPARSE SpGEMM for PLUS_TIMES on floats; other
+   * semirings and the integer types (cuSPARSE has no integer SpGEMM, and
+   * integer sums must wrap exactly as on the CPU) stay with the CPU's
+   * Gustavson. */
+  if (B->p) {
     if (s != GSP_PLUS_TIMES || !floating) {
       gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU's sparse x sparse product is PLUS_TIMES on FP32 and FP64 only");
       return info;
@@ -345,7 +345,6 @@ gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix
     }
     *taken = true;
     bool declined = false;
-    GSP_TRY(gsp__matrix_host(A));
     GSP_TRY(spgemm(T, A, B, ta, tb, m, n, fn, &declined));
     *taken = !declined;
     return info;
@@ -356,11 +355,9 @@ gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix
     return info;
   }
   *taken = true;
-  /* device-only closure results: their host copies first (a bool one comes
-   * back bit-packed) */
-  GSP_TRY(gsp__matrix_host(A));
-  GSP_TRY(gsp__matrix_to_dense(B));
-  const bool gemm = s == GSP_PLUS_TIMES && floating && A->fmt == GSP_FMT_DENSE && !A->b && !B->b && k > 0;
+  /* cuBLAS when the operation left A dense (gsp_mxm: both full, PLUS_TIMES
+   * on floats), else A is CSR */
+  const bool gemm = !A->p;
   const size_t kn = (size_t)B->nrows * (size_t)B->ncols;
 
   GSP_CU_DALLOC(tx, mn * ts);

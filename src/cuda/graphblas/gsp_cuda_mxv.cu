@@ -4,9 +4,10 @@
  * t = op(A) u is computed in one of three ways:
  *   push  each present u(i) scatters along row i of op(A)' (= A when op(A)
  *         = A', else the cached transpose) with one atomic per arc: atomicMin
- *         / atomicMax on order-preserving integer keys (Key<T> of the SSSP
- *         kernels; exact), atomicAdd for PLUS (integers wrap as on the CPU;
- *         float sums depend on the order), a plain store of true for OR.
+ *         / atomicMax on order-preserving integer keys (Key<T>,
+ *         gsp_cuda_keys.cuh; exact), atomicAdd for PLUS (integers wrap as
+ *         on the CPU; float sums depend on the order), a plain store of
+ *         true for OR.
  *         Work is proportional to the arcs leaving the frontier.
  *   pull  every output entry the mask allows gathers over its row of op(A)
  *         with a group of G lanes and a shuffle reduction: no atomics, and
@@ -27,10 +28,10 @@
  * gsp_semiring.h), so the result never leaves the device: w becomes
  * device-only with its entry count read back (the one synchronisation).
  */
+#include "gsp_cuda_keys.cuh"
 #include "gsp_cuda_ops.cuh"
-#include "gsp_cuda_sssp.cuh"
 
-using gsp_sssp_cu::Key;
+using gsp_keys::Key;
 
 namespace {
 
@@ -450,7 +451,7 @@ static gsp_info launch_writeback(gsp_type t, int64_t n, const gsp_dev_vector *c,
 } // namespace
 
 gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
-                      struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
+                      const gsp_cuda_arrays *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
                       bool *taken) {
   gsp_info info = GSP_SUCCESS;
   void *tx = NULL, *rx = NULL;

@@ -1,6 +1,7 @@
 /*
  * Internal to the sparse products (gsp_cuda_ops_mem.cu, gsp_cuda_mxv.cu,
- * gsp_cuda_mxm.cu): device CSR and vector copies, stream-ordered device
+ * gsp_cuda_mxm.cu): device vector copies (and, through
+ * gsp_cuda_csr_cache.cuh, the device CSR cache), stream-ordered device
  * memory, cuSPARSE / cuBLAS handles, and the error mapping that names the
  * public function. Only .cu files include this.
  */
@@ -10,22 +11,8 @@
 #include <cublas_v2.h>
 #include <cusparse.h>
 
+#include "gsp_cuda_csr_cache.cuh" /* gsp_dev_csr, gsp__cu_matrix_csr */
 #include "gsp_cuda_internal.cuh"
-
-/* CSR on the device: the one device copy of a matrix's CSR (and, as a
- * second one, of its transpose) that every sparse GPU call shares, kept in
- * A->dev (csr, csrT). Indices are 32-bit (what cuSPARSE's generic API and
- * csr2csc take); row offsets exist in both widths: 32-bit for cuSPARSE and
- * the product kernels, 64-bit for the shortest-path kernels (whose graphs
- * may exceed 2^31 arcs: then p is NULL and the products decline). */
-struct gsp_dev_csr {
-  int32_t nrows, ncols;
-  int64_t nnz;
-  int32_t *p;   /* nrows + 1 offsets; NULL when nnz > GSP_CU_OPS_MAX */
-  int64_t *p64; /* the same offsets, 64-bit */
-  int32_t *j;
-  void *x; /* nnz values of the matrix type (bool: one byte) */
-};
 
 /* A vector on the device: values and presence, both of length n, and, when
  * built, the list of present indices (the push kernels' frontier). */
@@ -35,9 +22,6 @@ struct gsp_dev_vector {
   uint8_t *b;
   int32_t *idx; /* NULL until built; nvals entries in any order */
 };
-
-/* Largest row, column or entry count the products take. */
-#define GSP_CU_OPS_MAX ((int64_t)INT32_MAX - 1)
 
 /* Device memory for the products: stream-ordered on the legacy stream, so
  * temporaries are cheap after the first call (the pool keeps up to 256 MiB
@@ -88,16 +72,6 @@ gsp_info gsp__cublas_error(cublasStatus_t e, const char *file, int line, const c
 gsp_info gsp__cusparse_handle(cusparseHandle_t *h, const char *fn);
 gsp_info gsp__cublas_handle(cublasHandle_t *h, const char *fn);
 
-/* The device CSR of A (transposed: of A'), uploaded from A's host CSR or
- * built from the other one by cuSPARSE csr2csc (by a host counting sort
- * past GSP_CU_OPS_MAX entries), and cached in A->dev: the shared cache of
- * the products and the shortest-path calls. A's content is unchanged (its
- * host storage may become CSR). */
-gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s *A, bool transposed, const char *fn);
-/* A' of host CSR A as new host CSR arrays (rp[ncols+1], rj, rx; rx NULL
- * when A->x is), in-arcs of each column in increasing row order. */
-gsp_info gsp__csr_transpose_host(gsp_index **rp, gsp_index **rj, void **rx, const struct gsp_matrix_s *A,
-                                 const char *fn);
 /* The device copy of v (uploaded when v has none). */
 gsp_info gsp__cu_vector_dev(struct gsp_dev_vector **out, struct gsp_vector_s *v, const char *fn);
 /* The list of v's present indices on the device (built when missing). */

@@ -197,7 +197,7 @@ static gsp_info csr_upload(struct gsp_dev_csr **out, int64_t nrows, int64_t ncol
   return info;
 }
 
-gsp_info gsp__csr_transpose_host(gsp_index **rpo, gsp_index **rjo, void **rxo, const struct gsp_matrix_s *A,
+gsp_info gsp__csr_transpose_host(gsp_index **rpo, gsp_index **rjo, void **rxo, const gsp_cuda_arrays *A,
                                  const char *fn) {
   gsp_info info = GSP_SUCCESS;
   gsp_index *rp = NULL, *rj = NULL, *fill = NULL;
@@ -304,23 +304,17 @@ static gsp_info csr_transpose(struct gsp_dev_csr **out, const struct gsp_dev_csr
   return info;
 }
 
-gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s *A, bool transposed, const char *fn) {
+gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, const gsp_cuda_arrays *A, bool transposed, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_csr *c = NULL, *ct = NULL;
   struct gsp_dev_matrix *hdr = NULL;
   gsp_index *rp = NULL, *rj = NULL;
   void *rx = NULL;
 #define GSP_FREE_ALL (csr_free(c), csr_free(ct), gsp__free(hdr), gsp__free(rp), gsp__free(rj), gsp__free(rx))
-  struct gsp_dev_matrix *dev = A->dev;
+  struct gsp_dev_matrix *dev = *A->dev;
   if (dev && (transposed ? dev->csrT : dev->csr)) {
     *out = transposed ? dev->csrT : dev->csr;
     return info;
-  }
-  if (!dev || !dev->csr) {
-    /* host CSR first: converting releases any other device copy */
-    info = gsp__matrix_to_csr(A);
-    if (info < 0) return GSP_ERROR(info, "%s: %s", fn, gsp_last_error());
-    dev = A->dev;
   }
   if (!dev) {
     hdr = (struct gsp_dev_matrix *)gsp__calloc(1, sizeof *hdr);
@@ -338,7 +332,7 @@ gsp_info gsp__cu_matrix_csr(const struct gsp_dev_csr **out, struct gsp_matrix_s 
     }
   }
   /* commit: keep the plain copy too, the next call may want it */
-  if (hdr) A->dev = dev = hdr;
+  if (hdr) *A->dev = dev = hdr;
   if (c) dev->csr = c;
   if (ct) dev->csrT = ct;
   *out = transposed ? ct : dev->csr;

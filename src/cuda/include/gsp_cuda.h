@@ -32,6 +32,25 @@ typedef struct gsp_cuda_host_result {
   int64_t nvals;
 } gsp_cuda_host_result;
 
+/* A matrix's host arrays as the GPU reads them (gsp__matrix_cuda_arrays
+ * makes it from a matrix whose host storage the operation has made CSR or
+ * dense) and the slot of its device cache (the matrix's `dev`: the plugin
+ * fills, reuses and replaces what it holds; gsp_cuda_matrix_release frees
+ * it). The plugin reads nothing else of the matrix and changes none of its
+ * storage. */
+struct gsp_dev_matrix;
+typedef struct gsp_cuda_arrays {
+  gsp_type type;
+  int64_t nrows, ncols, nvals;
+  /* CSR when p != NULL: p[nrows + 1], j[nvals], x[nvals], columns sorted in
+   * each row; else dense row-major x[nrows * ncols] with presence b (NULL:
+   * every entry present) */
+  const gsp_index *p, *j;
+  const void *x;
+  const uint8_t *b;
+  struct gsp_dev_matrix **dev;
+} gsp_cuda_arrays;
+
 /* Whether a device is usable; fills desc (device name, or why not). Never
  * creates a context in a way that breaks a later fork: callers only ask when
  * they are about to use the GPU. */
@@ -104,11 +123,11 @@ typedef struct {
   int64_t hub;        /* near-far: out-degree from which a vertex's arcs are
                          spread over the whole grid (at least 32) */
 } gsp_cuda_sssp_plan;
-gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
-                       const int64_t *src, int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim,
-                       gsp_cuda_sssp_stats *stats, bool *taken);
+gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const gsp_cuda_arrays *A, const int64_t *src,
+                       int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim, gsp_cuda_sssp_stats *stats,
+                       bool *taken);
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
-                        int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
+                        int64_t *nvals, const gsp_cuda_arrays *A, const int64_t *src, int64_t nsrc, const void *lim,
                         int64_t batch, gsp_cuda_sssp_stats *stats, bool *taken);
 
 /* gsp_cuda_sssp keeps its view of A's device CSR cache (A->dev, shared
@@ -117,7 +136,7 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
  * shortest-path checks and A has not changed since; *wsum is then the sum
  * of its finite weights (for the default delta). gsp_cuda_matrix_release
  * frees it with the rest of the cache. */
-bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum);
+bool gsp_cuda_weights_checked(const gsp_cuda_arrays *A, double *wsum);
 
 /* ---- gsp_apsp's planner (src/cuda/sssp/gsp_cuda_apsp.cu) ---- */
 
@@ -126,7 +145,7 @@ bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes);
 
 /* Device bytes gsp_cuda_msssp takes for A with `batch` sources a pass
  * (batch a multiple of 32), with or without parents. */
-size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool parents);
+size_t gsp_cuda_msssp_bytes(const gsp_cuda_arrays *A, int64_t batch, bool parents);
 
 /*
  * Bellman-Ford on the GPU (src/cuda/bf/gsp_cuda_bf.cu), the rounds of
@@ -139,7 +158,7 @@ size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool pa
  * shows a cycle: pred[n] is then that parent graph (bf_shared.h's form),
  * for the caller to pick the cycle out. Declines as gsp_cuda_sssp does.
  */
-gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const struct gsp_matrix_s *A, const int64_t *src,
+gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const gsp_cuda_arrays *A, const int64_t *src,
                      int64_t nsrc, const void *lim, bool *taken);
 
 /* Contract: only gsp_cuda_closure_resident leaves a matrix device-only, and its
@@ -184,17 +203,19 @@ gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_
 /* w<mask> = accum(w, op(A) (+.*) u) with op(A) = A' when tr (the caller's
  * mapping of gsp_mxv / gsp_vxm and their transpose flags). */
 gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
-                      struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
+                      const gsp_cuda_arrays *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
                       bool *taken);
 
 /* *T = op(A) (+.*) op(B) as host arrays (m x n) for the caller's
- * write-back: dense with a presence array where some entries are absent
- * when B is dense (sparse x dense: cuSPARSE SpMM for PLUS_TIMES on full
- * FP32/FP64 B, else our kernel) or both are full dense FP32/FP64 under
- * PLUS_TIMES (cuBLAS gemm); CSR for sparse x sparse (cuSPARSE SpGEMM).
+ * write-back. The operation has made the forms it wants the GPU to read
+ * (gsp_mxm): both operands on the host, A dense for cuBLAS, else CSR; B
+ * dense, or CSR for sparse x sparse. The product is dense with a presence
+ * array where some entries are absent when B is dense (sparse x dense:
+ * cuSPARSE SpMM for PLUS_TIMES on full FP32/FP64 B, else our kernel; dense
+ * x dense: cuBLAS gemm), CSR for sparse x sparse (cuSPARSE SpGEMM).
  * *T holds no arrays when not taken or on error. */
-gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
-                      bool tb, const char *fn, bool *taken);
+gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, const gsp_cuda_arrays *A, const gsp_cuda_arrays *B,
+                      bool ta, bool tb, const char *fn, bool *taken);
 
 /* Make v's host copy valid (download when v->dev_only). */
 gsp_info gsp_cuda_vector_download(struct gsp_vector_s *v);

@@ -4,11 +4,12 @@
  * libgsp itself never links the CUDA libraries and runs where they are
  * absent. The two sides meet through two tables of function pointers:
  *
- *  - gsp__cuda_host: the core functions the CUDA code calls (errors,
- *    allocation, matrix helpers, the gather pass...). The plugin's shims
- *    (gsp_cuda_host_shims.c) define those names and forward through it, so
- *    the plugin allocates and records errors through the one core a process
- *    has (the allocation-failure tests count every allocation).
+ *  - gsp__cuda_host: four functions of the core (the counted allocator, the
+ *    log of errors, declines and burble lines, the thread team). The
+ *    plugin's shims (gsp_cuda_host_shims.c) define the core's names of them
+ *    and forward through it, so the plugin allocates and records errors
+ *    through the one core a process has (the allocation-failure tests count
+ *    every allocation).
  *  - gsp__cuda_api: every entry of the C gateway (gsp_cuda.h, gsp_cuda_fw.h,
  *    gsp_cuda_scale.h). The core defines those names too
  *    (src/core/cuda_forward.c) and forwards through it, so the callers in
@@ -23,7 +24,6 @@
 #ifndef GSP_CUDA_PLUGIN_H
 #define GSP_CUDA_PLUGIN_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,7 +32,6 @@
 #include "gsp_cuda_fw.h"
 #include "gsp_cuda_scale.h"
 #include "gsp_internal.h"
-#include "sssp_gather.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,44 +40,37 @@ extern "C" {
 #ifdef GSP_HAVE_CUDA
 
 /* Raise with any change of a table. */
-#define GSP_CUDA_PLUGIN_ABI    9
+#define GSP_CUDA_PLUGIN_ABI    10
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
 /* The entry of the settings only tests and benchmarks use (a separate
  * symbol: none of it travels through the production tables). */
 #define GSP_CUDA_PLUGIN_TESTING_SYMBOL "gsp_cuda_plugin_testing"
 
-/* The core, as the plugin sees it: what must be the process's one copy
- * (the error message of the calling thread, the counted allocator, the
- * thread count and team, the burble, settings read from the environment)
- * and the matrix and shortest-path passes the launchers still call back.
- * Facts the plugin can compute itself (type sizes and names, semiring
- * names, size arithmetic) are not here. */
+/* What a plugin records through the host's log: an error of the calling
+ * thread (as gsp__error), why the GPU declines a call (gsp__device_decline)
+ * or a burble line (gsp__burble). */
+typedef enum { GSP__CUDA_LOG_ERROR, GSP__CUDA_LOG_DECLINE, GSP__CUDA_LOG_BURBLE } gsp__cuda_log_kind;
+
+/* The core, as the plugin sees it: only what must be the process's one copy.
+ * Everything else comes down in a call's arguments (settings, plans) or the
+ * plugin answers itself (type sizes and names, size arithmetic, the result
+ * passes of sssp_gather.h); the plugin never calls into core or ops
+ * otherwise. */
 typedef struct {
   int abi;
   size_t size; /* sizeof(gsp__cuda_host) */
-  /* errors (gsp__error's body, with a va_list) */
-  gsp_info (*verror)(gsp_info code, const char *file, int line, const char *fmt, va_list ap);
-  void (*device_vdecline)(gsp_info code, const char *fmt, va_list ap); /* gsp__device_decline */
-  const char *(*last_error)(void);
-  /* memory, through the counted allocator */
-  void *(*malloc_array)(size_t count, size_t size);
-  void *(*calloc)(size_t count, size_t size);
+  /* count x size bytes from the counted allocator (zeroed when `zero`);
+   * NULL when the product overflows or the allocation fails */
+  void *(*alloc)(size_t count, size_t size, bool zero);
   void (*free)(void *p);
-  /* settings */
-  int (*threads)(void);
-  void (*team)(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx);
-  bool (*burble_on)(void);
-  void (*vburble)(const char *fmt, va_list ap); /* gsp__burble's body */
-  const char *(*nccl_library)(void);            /* GSP_NCCL_LIBRARY */
-  /* matrices */
-  gsp_info (*matrix_host)(struct gsp_matrix_s *A);
-  gsp_info (*matrix_to_csr)(struct gsp_matrix_s *A);
-  gsp_info (*matrix_to_dense)(struct gsp_matrix_s *A);
-  /* shortest paths and closures: the host passes shared with the CPU code */
-  int64_t (*sssp_gather)(const gsp__sssp_sink *s, gsp_type t, const void *lim, bool full, int64_t lo, int64_t len,
-                         const void *sd, const void *sp, int psize, int nthreads);
-  void (*sssp_touch)(const gsp__sssp_sink *s, gsp_type t, int64_t n, int nthreads);
-  void (*sssp_present_all)(uint8_t *b, int64_t n, int nthreads);
+  /* records msg (already formatted) as `kind` says and returns code; for
+   * GSP__CUDA_LOG_BURBLE it returns whether the burble is on, and msg NULL
+   * only asks that */
+  gsp_info (*log)(gsp__cuda_log_kind kind, gsp_info code, const char *file, int line, const char *msg);
+  /* runs body on a team of nthreads of the library's threads and returns
+   * the team's size; body NULL runs nothing and returns the library's
+   * thread count (gsp_set_threads) */
+  int (*team)(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx);
 } gsp__cuda_host;
 
 /* The gateway, as the core sees it: one pointer per function of
@@ -93,25 +85,25 @@ typedef struct {
   gsp_info (*closure_resident)(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive,
                                const gsp__progress *progress);
   size_t (*dense_bytes)(const struct gsp_matrix_s *M);
-  gsp_info (*sssp)(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src,
+  gsp_info (*sssp)(const struct gsp__sssp_sink *out, int64_t *nvals, const gsp_cuda_arrays *A, const int64_t *src,
                    int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim, gsp_cuda_sssp_stats *stats,
                    bool *taken);
   gsp_info (*msssp)(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent, int64_t *nvals,
-                    const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim, int64_t batch,
+                    const gsp_cuda_arrays *A, const int64_t *src, int64_t nsrc, const void *lim, int64_t batch,
                     gsp_cuda_sssp_stats *stats, bool *taken);
-  bool (*weights_checked)(const struct gsp_matrix_s *A, double *wsum);
+  bool (*weights_checked)(const gsp_cuda_arrays *A, double *wsum);
   bool (*memory)(size_t *free_bytes, size_t *total_bytes);
-  size_t (*msssp_bytes)(const struct gsp_matrix_s *A, int64_t batch, bool parents);
-  gsp_info (*bf)(void *dist, int64_t *parent, int64_t *pred, const struct gsp_matrix_s *A, const int64_t *src,
-                 int64_t nsrc, const void *lim, bool *taken);
+  size_t (*msssp_bytes)(const gsp_cuda_arrays *A, int64_t batch, bool parents);
+  gsp_info (*bf)(void *dist, int64_t *parent, int64_t *pred, const gsp_cuda_arrays *A, const int64_t *src, int64_t nsrc,
+                 const void *lim, bool *taken);
   gsp_info (*matrix_download)(struct gsp_matrix_s *A);
   gsp_info (*matrix_export)(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done);
   void (*matrix_release)(struct gsp_matrix_s *A);
   gsp_info (*matrix_view)(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc);
   gsp_info (*mxv)(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
-                  struct gsp_matrix_s *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
+                  const gsp_cuda_arrays *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
                   bool *taken);
-  gsp_info (*mxm)(gsp_cuda_host_result *T, gsp_semiring s, struct gsp_matrix_s *A, struct gsp_matrix_s *B, bool ta,
+  gsp_info (*mxm)(gsp_cuda_host_result *T, gsp_semiring s, const gsp_cuda_arrays *A, const gsp_cuda_arrays *B, bool ta,
                   bool tb, const char *fn, bool *taken);
   gsp_info (*vector_download)(struct gsp_vector_s *v);
   void (*vector_release)(struct gsp_vector_s *v);
@@ -120,7 +112,6 @@ typedef struct {
   size_t (*closure_bytes)(gsp_type t, int64_t n, bool paths);
   gsp_info (*fw_device)(void *d, int32_t *succ, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool reflexive,
                         bool nonneg_i32, const gsp__progress *progress, bool *cycle);
-  gsp_info (*fw_bits_impl)(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth);
   gsp_info (*count_present)(int64_t *count, const void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s);
   gsp_info (*fill_zero)(void *d, int64_t np, gsp_type t, gsp_semiring s);
   /* gsp_cuda_scale.h */
@@ -128,7 +119,7 @@ typedef struct {
                      const gsp__progress *progress, bool *cycle, gsp_cuda_ooc_report *rep);
   bool (*mgpu_built)(void);
   size_t (*mgpu_bytes)(gsp_type t, int64_t n, int gpus);
-  gsp_info (*mgpu_create)(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu);
+  gsp_info (*mgpu_create)(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu, const char *nccl);
   void (*mgpu_destroy)(gsp_cuda_mgpu m);
   void (*mgpu_grid)(const gsp_cuda_mgpu m, int *grid_rows, int *grid_cols);
   void (*mgpu_block)(const gsp_cuda_mgpu m, int g, void **d, int *device, int64_t *row0, int64_t *rows, int64_t *col0,
@@ -147,7 +138,8 @@ typedef bool (*gsp__cuda_plugin_open_fn)(const gsp__cuda_host *host, gsp__cuda_a
 /* Test and benchmark settings, behind GSP_CUDA_PLUGIN_TESTING_SYMBOL
  * (type gsp__cuda_plugin_testing_fn: the table, with the plugin's ABI
  * number and the table's size to check). The core's gsp__debug_* calls
- * and gsp_cuda_fw_phases reach the plugin through it alone. */
+ * and the bench-only gsp_cuda_fw_phases and gsp_cuda_fw_bits_impl reach the
+ * plugin through it alone. */
 typedef struct {
   int abi;
   size_t size; /* sizeof(gsp__cuda_testing) */
@@ -162,6 +154,8 @@ typedef struct {
   /* gsp_cuda_fw_phases (gsp_cuda_fw.h): the bench's phase timings */
   gsp_info (*fw_phases)(void *d, int64_t n, int64_t np, gsp_type t, gsp_semiring s, bool nonneg_i32, int variant,
                         float ms[3]);
+  /* gsp_cuda_fw_bits_impl (gsp_cuda_fw.h): the bench's choice of product */
+  gsp_info (*fw_bits_impl)(void *d, int64_t n, int64_t np, bool reflexive, int tc_depth);
 } gsp__cuda_testing;
 typedef const gsp__cuda_testing *(*gsp__cuda_plugin_testing_fn)(void);
 
@@ -178,13 +172,6 @@ const gsp__cuda_api *gsp__cuda_plugin_loaded(void);
 /* The plugin's test table, loading the plugin if needed; NULL when it
  * does not load (then no device call can happen either). */
 const gsp__cuda_testing *gsp__cuda_plugin_testing(void);
-
-/* gsp__error's body for a va_list (src/core/error.c). */
-gsp_info gsp__verror(gsp_info code, const char *file, int line, const char *fmt, va_list ap);
-/* gsp__burble for a va_list (src/core/settings.c). */
-void gsp__vburble(const char *fmt, va_list ap);
-/* gsp__device_decline for a va_list (src/core/memory.c). */
-void gsp__device_vdecline(gsp_info code, const char *fmt, va_list ap);
 
 #endif /* GSP_HAVE_CUDA */
 

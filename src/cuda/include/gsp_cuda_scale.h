@@ -70,8 +70,11 @@ size_t gsp_cuda_mgpu_bytes(gsp_type t, int64_t n, int gpus);
 /* A context over the first `gpus` usable devices: blocks allocated, NCCL
  * communicators made (cached between contexts). cap_per_gpu: 0 or the
  * device-memory cap. Errors: GSP_NO_DEVICE (too few GPUs, no NCCL),
- * GSP_DEVICE_OUT_OF_MEMORY, GSP_INVALID_VALUE (n too small to split). */
-gsp_info gsp_cuda_mgpu_create(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu);
+ * GSP_DEVICE_OUT_OF_MEMORY, GSP_INVALID_VALUE (n too small to split).
+ * nccl: the NCCL library to try first (the GSP_NCCL_LIBRARY setting), or
+ * NULL. */
+gsp_info gsp_cuda_mgpu_create(gsp_cuda_mgpu *out, gsp_type t, int64_t n, int gpus, size_t cap_per_gpu,
+                              const char *nccl);
 void gsp_cuda_mgpu_destroy(gsp_cuda_mgpu m);
 /* Grid shape (rows x columns of GPUs). */
 void gsp_cuda_mgpu_grid(const gsp_cuda_mgpu m, int *grid_rows, int *grid_cols);

@@ -16,7 +16,7 @@ bool gsp_cuda_memory(size_t *free_bytes, size_t *total_bytes) {
   return true;
 }
 
-size_t gsp_cuda_msssp_bytes(const struct gsp_matrix_s *A, int64_t batch, bool parents) {
+size_t gsp_cuda_msssp_bytes(const gsp_cuda_arrays *A, int64_t batch, bool parents) {
   /* the same sums as gsp_cuda_msssp's own check: the graph both ways, the
    * per-vertex arrays, the sources, and per (vertex, source) a distance and
    * its transposed copy and, with parents, two int32 arrays */

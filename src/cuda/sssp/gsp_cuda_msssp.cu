@@ -271,6 +271,10 @@ template <class T> struct Run {
   double t_call = 0;                 /* host clock at the call's start */
   double wait_s = 0;                 /* host time spent waiting for the device */
   gsp_cuda_sssp_stats *stats = NULL; /* the call's phase times */
+  bool par = false;                  /* parents asked */
+  int32_t *Sh = NULL, *Sd = NULL;    /* the sources as int32: host, device */
+  T *Tdist = NULL;                   /* the batch source-major, for the copy out */
+  int32_t *Tpar = NULL;              /* its parents (before: the tie BFS's levels) */
 };
 
 /* Add slot k's phase times to the stats (its events have all completed). */
@@ -378,40 +382,38 @@ static void destroy_events(cudaEvent_t *e, int count) {
     if (e[k]) cudaEventDestroy(e[k]), e[k] = NULL;
 }
 
+/* msssp_typed's result arrays (gsp_cuda_msssp's), n cells a source. */
+template <class T> struct MsOut {
+  T *dist;
+  int64_t *parent;
+  int32_t *parent32;
+  uint8_t *present, *ppresent;
+};
+
+/* Batch bi: sources k0 .. k0 + nb - 1, in staging and event slot k. */
+struct BatchPos {
+  int bi, k, nb;
+  int64_t k0;
+};
+
+/* The call's staging (pinned slots, the sources as int32) and device state
+ * in R: the graph with its in-arcs, the streams, events and buffers. What
+ * it makes, msssp_typed frees, also on error. */
 template <class T>
-static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
-                            int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, T lim,
-                            int N, gsp_cuda_sssp_stats *stats) {
+static gsp_info call_setup(Run<T> &R, Pinned &pin, const gsp_cuda_arrays *A, const int64_t *src, int64_t nsrc, int N) {
   gsp_info info = GSP_SUCCESS;
-  typedef Key<T> KT;
-  typedef typename KT::K K;
-  Run<T> R;
-  R.stats = stats;
-  R.t_call = host_seconds();
-  memset(&R.b, 0, sizeof R.b);
-  memset(&R.g, 0, sizeof R.g);
-  Pinned pin;
-  const bool par = parent || parent32;
-  Gatherer G(type_of<T>(), &lim, present, par ? ppresent : NULL);
-  T *Tdist = NULL;
-  int32_t *Tpar = NULL, *Sd = NULL, *Sh = NULL;
-#define GSP_FREE_ALL                                                                                                  \
-  (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, R.cs ? (void)cudaStreamSynchronize(R.cs) : (void)0, G.close(), \
-   graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.P), cudaFree(R.b.chg), cudaFree(R.b.alive), cudaFree(Sd),          \
-   cudaFree(Tdist), cudaFree(Tpar), destroy_events(R.ev, MS_SLOTS), R.fev ? (void)cudaEventDestroy(R.fev) : (void)0,  \
-   destroy_events(&R.tev[0][0], MS_SLOTS * EV_COUNT), R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0,                 \
-   R.st ? (void)cudaStreamDestroy(R.st) : (void)0, pinned_put(&pin), gsp__free(Sh), (void)cudaGetLastError())
+  typedef typename Key<T>::K K;
+#define GSP_FREE_ALL ((void)0)
   const int32_t n = (int32_t)A->nrows;
   const size_t cells = (size_t)n * (size_t)N, ts = sizeof(T);
-
   /* staging: the flag, and MS_SLOTS slots of (values, parents) pinned
    * beside the work below */
-  const size_t slot = cells * ts + (par ? cells * sizeof(int32_t) : 0);
+  const size_t slot = cells * ts + (R.par ? cells * sizeof(int32_t) : 0);
   GSP_TRY(pinned_get(&pin, slot));
   R.hflag = pin.s.flag;
-  Sh = (int32_t *)gsp__malloc_array((size_t)nsrc, sizeof *Sh);
-  GSP_CHECK(Sh != NULL, GSP_OUT_OF_MEMORY, "gsp_msssp: cannot stage %lld sources", (long long)nsrc);
-  for (int64_t k = 0; k < nsrc; k++) Sh[k] = (int32_t)src[k];
+  R.Sh = (int32_t *)gsp__malloc_array((size_t)nsrc, sizeof *R.Sh);
+  GSP_CHECK(R.Sh != NULL, GSP_OUT_OF_MEMORY, "gsp_msssp: cannot stage %lld sources", (long long)nsrc);
+  for (int64_t k = 0; k < nsrc; k++) R.Sh[k] = (int32_t)src[k];
   GSP_TRY(graph_upload(&R.g, A, true));
   GSP_CUDA_TRY(cudaStreamCreateWithFlags(&R.st, cudaStreamNonBlocking));
   GSP_CUDA_TRY(cudaStreamCreateWithFlags(&R.cs, cudaStreamNonBlocking));
@@ -426,77 +428,139 @@ static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t
   GSP_CU_MALLOC(R.b.D, cells, sizeof(K));
   GSP_CU_MALLOC(R.b.chg, 3 * (size_t)n, sizeof(uint32_t));
   GSP_CU_MALLOC(R.b.alive, MS_FLAGS, sizeof(int));
-  GSP_CU_MALLOC(Sd, nsrc, sizeof(int32_t));
-  GSP_CU_MALLOC(Tdist, cells, ts);
-  if (par) {
+  GSP_CU_MALLOC(R.Sd, nsrc, sizeof(int32_t));
+  GSP_CU_MALLOC(R.Tdist, cells, ts);
+  if (R.par) {
     GSP_CU_MALLOC(R.b.P, cells, sizeof(int32_t));
-    GSP_CU_MALLOC(Tpar, cells, sizeof(int32_t));
+    GSP_CU_MALLOC(R.Tpar, cells, sizeof(int32_t));
   }
-  GSP_CUDA_TRY(cudaMemcpyAsync(Sd, Sh, (size_t)nsrc * sizeof *Sh, cudaMemcpyHostToDevice, R.st));
+  GSP_CUDA_TRY(cudaMemcpyAsync(R.Sd, R.Sh, (size_t)nsrc * sizeof *R.Sh, cudaMemcpyHostToDevice, R.st));
   R.b.n = n, R.b.N = N, R.b.C = N / 32;
   R.grid = blocks_for((int64_t)n * R.b.C * 32);
+#undef GSP_FREE_ALL
+  return info;
+}
 
+/* Batch bp's rounds: *est of them queued ahead (as many as the last batch
+ * needed, then updated), more until the last one changed nothing. */
+template <class T> static gsp_info batch_relax(Run<T> &R, const BatchPos &bp, T lim, int *est) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  const int k = bp.k;
+  if (bp.bi >= MS_SLOTS) { /* slot k's timing events, of batch bi - MS_SLOTS, are reused */
+    const double t0 = host_seconds();
+    GSP_CUDA_TRY(cudaEventSynchronize(R.tev[k][EV_COPIED]));
+    R.wait_s += host_seconds() - t0;
+    add_phases(R, k, R.par);
+  }
+  R.b.S = R.Sd + bp.k0;
+  GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_START], R.st));
+  GSP_TRY(seed(R, bp.nb));
+  R.queued = *est;
+  GSP_TRY(queue_rounds<T>(R, 0, *est, lim));
+  GSP_TRY(converge<T>(R, lim));
+  *est = R.queued;
+  R.rounds += R.queued;
+  GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_RELAXED], R.st));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Batch bp's parents (the recording pass; the tie BFS where it left ties),
+ * then the batch source-major into R.Tdist and R.Tpar. */
+template <class T> static gsp_info batch_transpose(Run<T> &R, const BatchPos &bp, T lim) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  const int32_t n = R.b.n;
+  const int k = bp.k, nb = bp.nb;
+  /* the transpose buffers are free once the last batch's copy is done
+   * (long before: a batch's rounds take several times its copy) */
+  if (bp.bi > 0) GSP_CUDA_TRY(cudaStreamWaitEvent(R.st, R.ev[(bp.bi - 1) % MS_SLOTS], 0));
+  if (R.par) {
+    int ties = 0;
+    ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
+    GSP_CUDA_LAUNCHED();
+    GSP_TRY(read_flag(R, MS_TIES, &ties));
+    R.stats->ties += ties;
+    if (ties) GSP_TRY(tie_bfs(R, R.Tpar, bp.k0, nb));
+    GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_PARENTS], R.st));
+  }
+  const dim3 tg((unsigned)((n + 31) / 32), (unsigned)((nb + 31) / 32)), tb(32, 8);
+  ms_transpose<T><<<tg, tb, 0, R.st>>>(R.b, R.b.P, R.Tdist, R.Tpar, n, R.b.N, nb);
+  GSP_CUDA_LAUNCHED();
+  GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_TRANSPOSED], R.st));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Batch bp's rows out: copied into staging slot k on the copy stream,
+ * then gathered into out by G's thread. */
+template <class T>
+static gsp_info batch_copy(Run<T> &R, Pinned &pin, Gatherer &G, const MsOut<T> &out, const BatchPos &bp) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  const int32_t n = R.b.n;
+  const int k = bp.k, nb = bp.nb;
+  const size_t cells = (size_t)n * (size_t)R.b.N, ts = sizeof(T);
+  /* staging slot k is free once the gatherer is done with batch bi - MS_SLOTS
+   * (and its events with it) */
+  R.wait_s += G.wait_done(bp.bi - (MS_SLOTS - 1));
+  /* the copy runs on its own stream, beside the next batch's rounds */
+  GSP_CUDA_TRY(cudaStreamWaitEvent(R.cs, R.tev[k][EV_TRANSPOSED], 0));
+  unsigned char *sl = NULL;
+  GSP_CUDA_TRY(pin.slot(k, &sl, &R.wait_s));
+  GSP_CUDA_TRY(cudaMemcpyAsync(sl, R.Tdist, (size_t)nb * n * ts, cudaMemcpyDeviceToHost, R.cs));
+  if (R.par)
+    GSP_CUDA_TRY(
+        cudaMemcpyAsync(sl + cells * ts, R.Tpar, (size_t)nb * n * sizeof(int32_t), cudaMemcpyDeviceToHost, R.cs));
+  GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_COPIED], R.cs));
+  GSP_CUDA_TRY(cudaEventRecord(R.ev[k], R.cs));
+  /* then the gatherer's job: the single-source gather (one parallel pass:
+   * values, presence of both results, parents widened or copied) over
+   * these rows */
+  const size_t at = (size_t)bp.k0 * (size_t)n;
+  const gsp__sssp_sink rows = {out.dist + at,
+                               out.parent ? out.parent + at : NULL,
+                               NULL,
+                               {out.present + at, R.par && out.ppresent ? out.ppresent + at : NULL, NULL},
+                               out.parent32 ? out.parent32 + at : NULL};
+  G.post({R.ev[k], rows, sl, R.par ? sl + cells * ts : NULL, (int64_t)at, (int64_t)nb * n});
+#undef GSP_FREE_ALL
+  return info;
+}
+
+template <class T>
+static gsp_info msssp_typed(T *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
+                            int64_t *nvals, const gsp_cuda_arrays *A, const int64_t *src, int64_t nsrc, T lim, int N,
+                            gsp_cuda_sssp_stats *stats) {
+  gsp_info info = GSP_SUCCESS;
+  Run<T> R;
+  R.stats = stats;
+  R.t_call = host_seconds();
+  memset(&R.b, 0, sizeof R.b);
+  memset(&R.g, 0, sizeof R.g);
+  Pinned pin;
+  const bool par = parent || parent32;
+  R.par = par;
+  Gatherer G(type_of<T>(), &lim, present, par ? ppresent : NULL);
+#define GSP_FREE_ALL                                                                                                  \
+  (R.st ? (void)cudaStreamSynchronize(R.st) : (void)0, R.cs ? (void)cudaStreamSynchronize(R.cs) : (void)0, G.close(), \
+   graph_free(&R.g), cudaFree(R.b.D), cudaFree(R.b.P), cudaFree(R.b.chg), cudaFree(R.b.alive), cudaFree(R.Sd),        \
+   cudaFree(R.Tdist), cudaFree(R.Tpar), destroy_events(R.ev, MS_SLOTS),                                               \
+   R.fev ? (void)cudaEventDestroy(R.fev) : (void)0, destroy_events(&R.tev[0][0], MS_SLOTS * EV_COUNT),                \
+   R.cs ? (void)cudaStreamDestroy(R.cs) : (void)0, R.st ? (void)cudaStreamDestroy(R.st) : (void)0, pinned_put(&pin),  \
+   gsp__free(R.Sh), (void)cudaGetLastError())
+  GSP_TRY(call_setup<T>(R, pin, A, src, nsrc, N));
+  const MsOut<T> out = {dist, parent, parent32, present, ppresent};
   R.stats->setup_s = host_seconds() - R.t_call; /* staging, upload, buffers: before the first batch */
   int est = 8;                                  /* rounds to queue before the first look: the last batch's count */
   const int nbatch = (int)((nsrc + N - 1) / N);
   for (int bi = 0; bi < nbatch; bi++) {
     const int64_t k0 = (int64_t)bi * N;
-    const int nb = (int)(nsrc - k0 < N ? nsrc - k0 : N);
-    const int k = bi % MS_SLOTS;
-    if (bi >= MS_SLOTS) { /* slot k's timing events, of batch bi - MS_SLOTS, are reused */
-      const double t0 = host_seconds();
-      GSP_CUDA_TRY(cudaEventSynchronize(R.tev[k][EV_COPIED]));
-      R.wait_s += host_seconds() - t0;
-      add_phases(R, k, par);
-    }
-    R.b.S = Sd + k0;
-    GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_START], R.st));
-    GSP_TRY(seed(R, nb));
-    R.queued = est;
-    GSP_TRY(queue_rounds<T>(R, 0, est, lim));
-    GSP_TRY(converge<T>(R, lim));
-    est = R.queued;
-    R.rounds += R.queued;
-    GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_RELAXED], R.st));
-    /* the transpose buffers are free once the last batch's copy is done
-     * (long before: a batch's rounds take several times its copy) */
-    if (bi > 0) GSP_CUDA_TRY(cudaStreamWaitEvent(R.st, R.ev[(bi - 1) % MS_SLOTS], 0));
-    if (par) {
-      int ties = 0;
-      ms_parents<T><<<R.grid, 256, 0, R.st>>>(R.b, R.g, nb, lim);
-      GSP_CUDA_LAUNCHED();
-      GSP_TRY(read_flag(R, MS_TIES, &ties));
-      R.stats->ties += ties;
-      if (ties) GSP_TRY(tie_bfs(R, Tpar, k0, nb));
-      GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_PARENTS], R.st));
-    }
-    const dim3 tg((unsigned)((n + 31) / 32), (unsigned)((nb + 31) / 32)), tb(32, 8);
-    ms_transpose<T><<<tg, tb, 0, R.st>>>(R.b, R.b.P, Tdist, Tpar, n, N, nb);
-    GSP_CUDA_LAUNCHED();
-    GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_TRANSPOSED], R.st));
-    /* staging slot k is free once the gatherer is done with batch bi - MS_SLOTS
-     * (and its events with it) */
-    R.wait_s += G.wait_done(bi - (MS_SLOTS - 1));
-    /* the copy runs on its own stream, beside the next batch's rounds */
-    GSP_CUDA_TRY(cudaStreamWaitEvent(R.cs, R.tev[k][EV_TRANSPOSED], 0));
-    unsigned char *sl = NULL;
-    GSP_CUDA_TRY(pin.slot(k, &sl, &R.wait_s));
-    GSP_CUDA_TRY(cudaMemcpyAsync(sl, Tdist, (size_t)nb * n * ts, cudaMemcpyDeviceToHost, R.cs));
-    if (par)
-      GSP_CUDA_TRY(
-          cudaMemcpyAsync(sl + cells * ts, Tpar, (size_t)nb * n * sizeof(int32_t), cudaMemcpyDeviceToHost, R.cs));
-    GSP_CUDA_TRY(cudaEventRecord(R.tev[k][EV_COPIED], R.cs));
-    GSP_CUDA_TRY(cudaEventRecord(R.ev[k], R.cs));
-    /* then the gatherer's job: the single-source gather (one parallel pass:
-     * values, presence of both results, parents widened or copied) over
-     * these rows */
-    const size_t at = (size_t)k0 * (size_t)n;
-    const gsp__sssp_sink rows = {dist + at,
-                                 parent ? parent + at : NULL,
-                                 NULL,
-                                 {present + at, par && ppresent ? ppresent + at : NULL, NULL},
-                                 parent32 ? parent32 + at : NULL};
-    G.post({R.ev[k], rows, sl, par ? sl + cells * ts : NULL, (int64_t)at, (int64_t)nb * n});
+    const BatchPos bp = {bi, bi % MS_SLOTS, (int)(nsrc - k0 < N ? nsrc - k0 : N), k0};
+    GSP_TRY(batch_relax<T>(R, bp, lim, &est));
+    GSP_TRY(batch_transpose<T>(R, bp, lim));
+    GSP_TRY(batch_copy<T>(R, pin, G, out, bp));
   }
   R.wait_s += G.wait_done(nbatch);
   for (int bi = nbatch - MS_SLOTS < 0 ? 0 : nbatch - MS_SLOTS; bi < nbatch; bi++) add_phases(R, bi % MS_SLOTS, par);
@@ -543,7 +607,7 @@ struct MsRun {
   int32_t *parent32;
   uint8_t *present, *ppresent;
   int64_t *nvals;
-  const struct gsp_matrix_s *A;
+  const gsp_cuda_arrays *A;
   const int64_t *src;
   int64_t nsrc;
   const void *lim;
@@ -557,7 +621,7 @@ struct MsRun {
 } // namespace
 
 gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t *present, uint8_t *ppresent,
-                        int64_t *nvals, const struct gsp_matrix_s *A, const int64_t *src, int64_t nsrc, const void *lim,
+                        int64_t *nvals, const gsp_cuda_arrays *A, const int64_t *src, int64_t nsrc, const void *lim,
                         int64_t batch, gsp_cuda_sssp_stats *stats, bool *taken) {
   *taken = false;
   if (nsrc <= 0 || !graph_taken(A)) return GSP_SUCCESS;

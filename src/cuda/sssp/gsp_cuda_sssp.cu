@@ -464,7 +464,7 @@ template <class T> gsp_info Run<T>::delta(K *d, const int32_t *S, int32_t ns, do
 /* Distances (and parents) of one multi-source run, typed. The graph, the
  * near-far workspace and the staging stay with A for the next call. */
 template <class T>
-static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp_matrix_s *A, const int32_t *S,
+static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, const gsp_cuda_arrays *A, const int32_t *S,
                            int32_t ns, const gsp_cuda_sssp_plan &plan, T lim, CallRecord &rec) {
   gsp_info info = GSP_SUCCESS;
   typedef typename Key<T>::K K;
@@ -478,7 +478,7 @@ static gsp_info sssp_typed(const gsp__sssp_sink *out, int64_t *nvals, struct gsp
   if (algo == GSP_SSSP_DELTA) {
     void *ws = NULL;
     GSP_TRY(graph_workspace(&ws, A, nf_workspace_bytes(n, g.m)));
-    info = nearfar<T>(out, nvals, g, A->dev->graph, ws, S, ns, lim, plan, rec);
+    info = nearfar<T>(out, nvals, g, (*A->dev)->graph, ws, S, ns, lim, plan, rec);
     if (info != GSP_NO_VALUE) return info; /* else: no cooperative launch, the multi-kernel driver */
     info = GSP_SUCCESS;
   }
@@ -514,7 +514,7 @@ namespace {
 struct SsspRun {
   const gsp__sssp_sink *out;
   int64_t *nvals;
-  struct gsp_matrix_s *A;
+  const gsp_cuda_arrays *A;
   const int32_t *S;
   int32_t ns;
   const gsp_cuda_sssp_plan *plan;
@@ -526,9 +526,9 @@ struct SsspRun {
 };
 } // namespace
 
-gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const struct gsp_matrix_s *A,
-                       const int64_t *src, int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim,
-                       gsp_cuda_sssp_stats *stats, bool *taken) {
+gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const gsp_cuda_arrays *A, const int64_t *src,
+                       int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim, gsp_cuda_sssp_stats *stats,
+                       bool *taken) {
   gsp_info info = GSP_SUCCESS;
   int32_t *S = NULL;
 #define GSP_FREE_ALL gsp__free(S)
@@ -541,7 +541,6 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const s
   const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;
   /* what is not kept with A yet: graph, near-far workspace (or the per-call
    * arrays of the other drivers) */
-  struct gsp_matrix_s *M = (struct gsp_matrix_s *)A; /* the device copy is a cache */
   const size_t ws = nf_workspace_bytes(n, A->nvals), held = graph_workspace_bytes(A);
   const size_t need = graph_missing_bytes(A, algo != GSP_SSSP_DELTA) +
                       (algo == GSP_SSSP_DELTA ? (ws > held ? ws : 0) : (size_t)n * (3 * ks + 6 * 4 + 8));
@@ -554,7 +553,7 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const s
   rec.t_entry = t_call;
   int32_t ns = 0;
   GSP_TRY(distinct_sources(&S, &ns, src, nsrc, n));
-  info = by_type(A->type, SsspRun{out, nvals, M, S, ns, plan, lim, &rec});
+  info = by_type(A->type, SsspRun{out, nvals, A, S, ns, plan, lim, &rec});
   rec.stats.call_s = host_seconds() - t_call;
   if (stats) *stats = rec.stats;
   GSP_FREE_ALL;

@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "gsp_cuda_internal.cuh"
+#include "gsp_cuda_keys.cuh"
 #include "gsp_cuda_stage.h" /* gsp__pinned_alloc */
 #include "sssp_gather.h"
 
@@ -44,26 +45,26 @@ struct DevGraph {
 };
 
 /* Upload A (host CSR, weights type t) and, when reverse, its transpose. */
-gsp_info graph_upload(DevGraph *g, const struct gsp_matrix_s *A, bool reverse);
+gsp_info graph_upload(DevGraph *g, const gsp_cuda_arrays *A, bool reverse);
 void graph_free(DevGraph *g);
 
 /* A view of A's device CSR cache (A->dev, shared with the sparse products
  * and freed by any change of A; the view and a workspace that grows to the
  * largest request are kept in A->dev->graph). The first call pays the
  * upload; later calls on the same A find it. */
-gsp_info graph_get(const DevGraph **g, struct gsp_matrix_s *A, bool reverse);
-gsp_info graph_workspace(void **ws, struct gsp_matrix_s *A, size_t bytes);
+gsp_info graph_get(const DevGraph **g, const gsp_cuda_arrays *A, bool reverse);
+gsp_info graph_workspace(void **ws, const gsp_cuda_arrays *A, size_t bytes);
 /* Bytes graph_get would still allocate for A (0 when kept already). */
-size_t graph_missing_bytes(const struct gsp_matrix_s *A, bool reverse);
+size_t graph_missing_bytes(const gsp_cuda_arrays *A, bool reverse);
 /* Bytes of workspace A already holds. */
-size_t graph_workspace_bytes(const struct gsp_matrix_s *A);
+size_t graph_workspace_bytes(const gsp_cuda_arrays *A);
 /* The gateways' common prologue. graph_taken: whether the kernels take A
  * (int32 vertex ids, host CSR, numeric weights). device_fits: whether
  * `need` device bytes fit in 90% of the free memory (false when the query
  * fails: the CPU takes the call). distinct_sources: src[0..nsrc) without
  * repeats, in order of first appearance, as int32 (*S from gsp__malloc,
  * *ns of them). */
-bool graph_taken(const struct gsp_matrix_s *A);
+bool graph_taken(const gsp_cuda_arrays *A);
 bool device_fits(size_t need);
 gsp_info distinct_sources(int32_t **S, int32_t *ns, const int64_t *src, int64_t nsrc, int64_t n);
 /* return f.run<T>() for A's weight type T (f's first template argument). */
@@ -91,7 +92,7 @@ gsp_info graph_copy_stream(cudaStream_t *s, struct gsp_dev_graph *dg);
 /* Multiprocessors of device 0 (cached). */
 int sm_count();
 /* Bytes the graph takes on the device. */
-size_t graph_bytes(const struct gsp_matrix_s *A, bool reverse);
+size_t graph_bytes(const gsp_cuda_arrays *A, bool reverse);
 
 /* ---- keys ---- */
 
@@ -119,37 +120,8 @@ struct CallRecord {
   double t_entry;     /* host clock at the gateway's entry */
 };
 
-/* Key<T>: the weight T as an integer K ordered as the weights, for
- * atomicMin. Integers are their own keys; a float's bits with the magnitude
- * bits of a negative one flipped (sign-magnitude order made two's
- * complement): flip is 0 for the integers. */
-template <class T> struct KeyBits {
-  typedef typename std::conditional<sizeof(T) == 4, int, long long>::type K;
-  static constexpr K flip = std::is_floating_point<T>::value ? (K)(~0ull >> (65 - 8 * sizeof(K))) : (K)0;
-  static __host__ __device__ __forceinline__ K enc(T x) {
-    K b;
-    memcpy(&b, &x, sizeof b);
-    return b >= 0 ? b : b ^ flip;
-  }
-  static __host__ __device__ __forceinline__ T dec(K k) {
-    const K b = k >= 0 ? k : k ^ flip;
-    T x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-  }
-};
-template <class T> struct Key;
-#define GSP_KEY_(TY, ct, sfx, PINF, NINF)                           \
-  template <> struct Key<ct> : KeyBits<ct> {                        \
-    static __host__ __device__ __forceinline__ ct add(ct a, ct b) { \
-      return gsp_min_plus_mul_##sfx(a, b);                          \
-    }                                                               \
-    static __host__ __device__ __forceinline__ ct inf() {           \
-      return gsp_pinf_##sfx();                                      \
-    }                                                               \
-  };
-GSP_NUM_TYPE_LIST(GSP_KEY_)
-#undef GSP_KEY_
+/* Distance keys (gsp_cuda_keys.cuh). */
+using gsp_keys::Key;
 
 /* ---- device helpers ---- */
 

@@ -1,7 +1,7 @@
 /*
  * Device CSR for the shortest-path kernels. gsp_cuda_sssp reads the matrix's
  * one device CSR cache (A->dev, shared with the sparse products,
- * gsp_cuda_ops_mem.cu) through a DevGraph view: out-arcs from A's CSR,
+ * gsp_cuda_csr_cache.cuh) through a DevGraph view: out-arcs from A's CSR,
  * in-arcs from the CSR of A' for the pull kernels, and keeps what it derives
  * (weight sum, workspace) with that cache. msssp and Bellman-Ford upload a
  * private copy per call (graph_upload: out-arcs as they are, in-arcs by a
@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 
-#include "gsp_cuda_ops.cuh"
+#include "gsp_cuda_csr_cache.cuh"
 #include "gsp_cuda_sssp.cuh"
 
 namespace gsp_sssp_cu {
@@ -27,7 +27,7 @@ int sm_count() {
   return count;
 }
 
-bool graph_taken(const struct gsp_matrix_s *A) {
+bool graph_taken(const gsp_cuda_arrays *A) {
   if (A->type == GSP_BOOL) {
     gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU shortest-path kernels take numeric weights only");
     return false;
@@ -36,7 +36,7 @@ bool graph_taken(const struct gsp_matrix_s *A) {
     gsp__device_decline(GSP_TOO_LARGE, "the GPU shortest-path kernels take fewer than 2^31 - 1 vertices");
     return false;
   }
-  return A->nrows > 0 && A->fmt == GSP_FMT_CSR;
+  return A->nrows > 0;
 }
 
 bool device_fits(size_t need) {
@@ -78,7 +78,7 @@ gsp_info distinct_sources(int32_t **out, int32_t *ns, const int64_t *src, int64_
   return info;
 }
 
-size_t graph_bytes(const struct gsp_matrix_s *A, bool reverse) {
+size_t graph_bytes(const gsp_cuda_arrays *A, bool reverse) {
   const size_t n = (size_t)A->nrows, m = (size_t)A->nvals, ts = gsp_type_size(A->type);
   const size_t one = (n + 1) * 8 + m * (4 + ts) + 64;
   return reverse ? 2 * one : one;
@@ -116,7 +116,7 @@ static gsp_info upload_csr(int64_t **doff, int32_t **dcol, void **dw, const gsp_
 
 /* Add the in-arcs of A to g (g->roff == NULL before). On error g keeps
  * what it had before the call. */
-static gsp_info upload_reverse(DevGraph *g, const struct gsp_matrix_s *A) {
+static gsp_info upload_reverse(DevGraph *g, const gsp_cuda_arrays *A) {
   static const char *const fn = "shortest paths (CUDA)";
   gsp_info info = GSP_SUCCESS;
   gsp_index *rp = NULL, *rj = NULL;
@@ -131,7 +131,7 @@ static gsp_info upload_reverse(DevGraph *g, const struct gsp_matrix_s *A) {
   return info;
 }
 
-gsp_info graph_upload(DevGraph *g, const struct gsp_matrix_s *A, bool reverse) {
+gsp_info graph_upload(DevGraph *g, const gsp_cuda_arrays *A, bool reverse) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL graph_free(g)
   memset(g, 0, sizeof *g);
@@ -189,7 +189,7 @@ static gsp_info weight_sum(double *out, const DevGraph &g, gsp_type t) {
   return info;
 }
 
-gsp_info graph_get(const DevGraph **out, struct gsp_matrix_s *A, bool reverse) {
+gsp_info graph_get(const DevGraph **out, const gsp_cuda_arrays *A, bool reverse) {
   static const char *const fn = "gsp_sssp (CUDA)";
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_graph *dg = NULL;
@@ -197,7 +197,7 @@ gsp_info graph_get(const DevGraph **out, struct gsp_matrix_s *A, bool reverse) {
   const gsp_dev_csr *c = NULL, *ct = NULL;
   GSP_TRY(gsp__cu_matrix_csr(&c, A, false, fn));
   if (reverse) GSP_TRY(gsp__cu_matrix_csr(&ct, A, true, fn));
-  struct gsp_dev_matrix *dev = A->dev; /* exists now */
+  struct gsp_dev_matrix *dev = *A->dev; /* exists now */
   if (!dev->graph) {
     dg = (struct gsp_dev_graph *)gsp__calloc(1, sizeof *dg);
     GSP_CHECK(dg != NULL, GSP_OUT_OF_MEMORY, "%s: cannot allocate a device graph header", fn);
@@ -215,10 +215,10 @@ gsp_info graph_get(const DevGraph **out, struct gsp_matrix_s *A, bool reverse) {
   return info;
 }
 
-gsp_info graph_workspace(void **ws, struct gsp_matrix_s *A, size_t bytes) {
+gsp_info graph_workspace(void **ws, const gsp_cuda_arrays *A, size_t bytes) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL ((void)0)
-  struct gsp_dev_graph *dg = A->dev->graph;
+  struct gsp_dev_graph *dg = (*A->dev)->graph;
   if (dg->ws_bytes < bytes) {
     cudaFree(dg->ws);
     dg->ws = NULL, dg->ws_bytes = 0;
@@ -249,21 +249,23 @@ gsp_info graph_copy_stream(cudaStream_t *s, struct gsp_dev_graph *dg) {
   return info;
 }
 
-size_t graph_missing_bytes(const struct gsp_matrix_s *A, bool reverse) {
+size_t graph_missing_bytes(const gsp_cuda_arrays *A, bool reverse) {
   const size_t one = graph_bytes(A, false) + ((size_t)A->nrows + 1) * 4; /* the cache has 32-bit offsets too */
-  const struct gsp_dev_matrix *dev = A->dev;
+  const struct gsp_dev_matrix *dev = *A->dev;
   return (dev && dev->csr ? 0 : one) + (reverse && !(dev && dev->csrT) ? one : 0);
 }
 
-size_t graph_workspace_bytes(const struct gsp_matrix_s *A) {
-  return A->dev && A->dev->graph ? A->dev->graph->ws_bytes : 0;
+size_t graph_workspace_bytes(const gsp_cuda_arrays *A) {
+  const struct gsp_dev_matrix *dev = *A->dev;
+  return dev && dev->graph ? dev->graph->ws_bytes : 0;
 }
 
 } // namespace gsp_sssp_cu
 
-extern "C" bool gsp_cuda_weights_checked(const struct gsp_matrix_s *A, double *wsum) {
-  if (!A || !A->dev || !A->dev->graph) return false;
-  *wsum = A->dev->graph->wsum;
+extern "C" bool gsp_cuda_weights_checked(const gsp_cuda_arrays *A, double *wsum) {
+  const struct gsp_dev_matrix *dev = *A->dev;
+  if (!dev || !dev->graph) return false;
+  *wsum = dev->graph->wsum;
   return true;
 }
 

@@ -49,7 +49,7 @@
  * While both run, host threads map the pages of the new result vectors.
  * Then the results come back through pinned slots kept with A, a few MiB a
  * chunk, on a copy stream of their own, the next chunks in flight while
- * the host threads gather the current one (sssp_gather.c: distances,
+ * the host threads gather the current one (sssp_gather.h: distances,
  * widened parents, presence, count, one pass). Pageable copies into new
  * pages cost ~7 GB/s on one thread; this runs at the PCIe rate. With
  * parents, the distances and presence come back while the parent pass
@@ -545,38 +545,41 @@ gsp_info fetch(cudaStream_t cs, const gsp__sssp_sink *out, gsp_type t, const voi
   return info;
 }
 
-template <class T>
-gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
-                const int32_t *src, int32_t ns, T lim, const gsp_cuda_sssp_plan &plan, CallRecord &rec) {
-  gsp_info info = GSP_SUCCESS;
-  enum { E_START, E_SEEDED, E_KERNEL, E_COUNTED, E_ARCS, E_TREE, E_COUNT };
+/* The events of one nf_run on the legacy stream, in queue order. */
+enum { E_START, E_SEEDED, E_KERNEL, E_COUNTED, E_ARCS, E_TREE, E_COUNT };
+
+/* One nf_run's inputs and what its steps share: the kernel's arguments
+ * (a.w: the workspace), its events (nf_run destroys them, also on error),
+ * the copy stream cs and the parent pass's scratch tw. */
+template <class T> struct NfCall {
+  const DevGraph *g;
+  struct gsp_dev_graph *dg;
+  const int32_t *src;
+  int32_t ns;
+  T lim;
+  CallRecord *rec;
+  NfArgs<T> a;
   cudaEvent_t ev[E_COUNT] = {};
   cudaStream_t cs = NULL;
-  /* on error, the tree pass may still be queued on the legacy stream */
-#define GSP_FREE_ALL                    \
-  do {                                  \
-    (void)cudaStreamSynchronize(0);     \
-    for (cudaEvent_t e : ev)            \
-      if (e) (void)cudaEventDestroy(e); \
-    (void)cudaGetLastError();           \
-  } while (0)
+  TreeWs tw;
+};
+
+/* The kernel's arguments, its workspace cleared (distances infinite) and
+ * the sources seeded, between events E_START and E_SEEDED. */
+template <class T> gsp_info nf_setup(NfCall<T> &c, void *ws, const gsp_cuda_sssp_plan &plan) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
   typedef Key<T> KT;
   typedef typename KT::K K;
-  const int fit = nf_blocks_per_sm<T>();
-  if (fit < 1) return GSP_NO_VALUE;
-  const int bps = plan.blocks_per_sm > 0 && plan.blocks_per_sm < fit ? plan.blocks_per_sm : fit;
-  const int64_t n = g.n;
-  gsp_cuda_sssp_stats &stats = rec.stats;
-  GSP_TRY(graph_copy_stream(&cs, dg));
-  for (int k = 0; k < E_COUNT; k++) GSP_CUDA_TRY(cudaEventCreate(&ev[k]));
-  NfArgs<T> a;
-  a.g = g;
-  a.w = nf_ws(ws, n, g.m);
-  a.lim = lim;
+  NfArgs<T> &a = c.a;
+  const int64_t n = c.g->n;
+  a.g = *c.g;
+  a.w = nf_ws(ws, n, c.g->m);
+  a.lim = c.lim;
   a.delta = plan.delta > 0 ? plan.delta : 1.0;
   a.chain = plan.chain > 0 ? plan.chain : 0;
   a.hub = plan.hub > NF_HUB_MIN ? plan.hub : NF_HUB_MIN;
-  GSP_CUDA_TRY(cudaEventRecord(ev[E_START], 0));
+  GSP_CUDA_TRY(cudaEventRecord(c.ev[E_START], 0));
   GSP_CUDA_TRY(cudaMemsetAsync(a.w.ctl, 0, sizeof(NfCtl), 0));
   const unsigned long long none[2] = {ULLONG_MAX, ULLONG_MAX};
   GSP_CUDA_TRY(cudaMemcpy(a.w.ctl->gmin, none, sizeof none, cudaMemcpyHostToDevice));
@@ -584,76 +587,136 @@ gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, st
   GSP_CUDA_TRY(cudaMemsetAsync(a.w.inFar, 0, (size_t)n + 16, 0));
   GSP_TRY(fill<K>((K *)a.w.d, n, KT::enc(KT::inf())));
   /* the sources, staged in the step-2 queue (free until step 1 runs) */
-  GSP_CUDA_TRY(cudaMemcpy(a.w.Q[0], src, (size_t)ns * sizeof *src, cudaMemcpyHostToDevice));
-  nf_seed<T><<<blocks_for(ns), 256>>>(a, a.w.Q[0], ns);
+  GSP_CUDA_TRY(cudaMemcpy(a.w.Q[0], c.src, (size_t)c.ns * sizeof *c.src, cudaMemcpyHostToDevice));
+  nf_seed<T><<<blocks_for(c.ns), 256>>>(a, a.w.Q[0], c.ns);
   GSP_CUDA_LAUNCHED();
-  GSP_CUDA_TRY(cudaEventRecord(ev[E_SEEDED], 0));
+  GSP_CUDA_TRY(cudaEventRecord(c.ev[E_SEEDED], 0));
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* Queue the persistent kernel (bps blocks an SM; *t_launch: when, on the
+ * host clock), the count of reached vertices and, with parents, the tree
+ * pass's start (tree_start). */
+template <class T> gsp_info nf_launch(NfCall<T> &c, int bps, bool parents, double *t_launch) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  typedef typename Key<T>::K K;
+  NfArgs<T> &a = c.a;
+  const int64_t n = c.g->n;
   void *args[] = {(void *)&a};
   GSP_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)nf_kernel<T>, dim3((unsigned)(sm_count() * bps)),
                                            dim3(NF_THREADS), args, 0, 0));
-  const double t_launch = host_seconds();
-  GSP_CUDA_TRY(cudaEventRecord(ev[E_KERNEL], 0));
+  *t_launch = host_seconds();
+  GSP_CUDA_TRY(cudaEventRecord(c.ev[E_KERNEL], 0));
   /* right behind the kernel: the count of reached vertices, so the host
    * knows before copying whether the vectors are full */
-  nf_count<T><<<blocks_for(n), 256>>>((const K *)a.w.d, n, lim, &a.w.ctl->reached);
+  nf_count<T><<<blocks_for(n), 256>>>((const K *)a.w.d, n, c.lim, &a.w.ctl->reached);
   GSP_CUDA_LAUNCHED();
-  GSP_CUDA_TRY(cudaEventRecord(ev[E_COUNTED], 0));
+  GSP_CUDA_TRY(cudaEventRecord(c.ev[E_COUNTED], 0));
   /* the parent pass, queued behind, on the queues and stamps the kernel is
    * done with; it runs while the distances are copied out */
-  const TreeWs tw = {a.w.stamp, a.w.Q[0], &a.w.ctl->tcnt};
-  if (out->parent) {
-    GSP_TRY(tree_start<T>(a.w.pout, (const K *)a.w.d, g, src, ns, lim, true, tw));
-    GSP_CUDA_TRY(cudaEventRecord(ev[E_ARCS], 0));
+  c.tw = {a.w.stamp, a.w.Q[0], &a.w.ctl->tcnt};
+  if (parents) {
+    GSP_TRY(tree_start<T>(a.w.pout, (const K *)a.w.d, *c.g, c.src, c.ns, c.lim, true, c.tw));
+    GSP_CUDA_TRY(cudaEventRecord(c.ev[E_ARCS], 0));
   }
-  /* meanwhile the host threads map the result pages (new vectors): the
-   * page faults leave the critical path */
-  const double t_touch = host_seconds();
-  gsp__sssp_touch(out, type_of<T>(), n, gsp__threads());
-  stats.touch_s += host_seconds() - t_touch;
-  GSP_CUDA_TRY(cudaStreamWaitEvent(cs, ev[E_COUNTED], 0));
-  NfCtl ctl; /* all but tcnt, which the parent pass may be changing */
-  GSP_CUDA_TRY(cudaMemcpyAsync(&ctl, a.w.ctl, offsetof(NfCtl, tcnt), cudaMemcpyDeviceToHost, cs));
-  GSP_CUDA_TRY(cudaStreamSynchronize(cs));
-  const double t_out = host_seconds();
-  stats.launch_s += t_launch - rec.t_entry, stats.wait_s += t_out - t_launch;
-  stats.steps += ctl.steps;
-  stats.expanded += (int64_t)ctl.expanded;
-  stats.chain = a.chain, stats.blocks = sm_count() * bps;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The results into out, on the copy stream: the distances and presence
+ * (*cnt vertices reached, which must be ctl's count), then the parents
+ * once the tree pass ends. */
+template <class T> gsp_info nf_results(NfCall<T> &c, const gsp__sssp_sink *out, const NfCtl &ctl, int64_t *cnt) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  typedef typename Key<T>::K K;
+  const int64_t n = c.g->n;
   const bool full = ctl.reached == (unsigned long long)n;
   /* keys of non-negative values are their bit patterns: copied as they
    * are. The distances and every presence first (the presence of the
    * parents and roots is that of the distances) */
   static_assert(sizeof(K) == sizeof(T), "key and value have one size");
   const gsp__sssp_sink dsink = {out->dist, NULL, NULL, {out->b[0], out->b[1], out->b[2]}};
-  int64_t cnt = 0;
-  GSP_TRY(fetch(cs, &dsink, type_of<T>(), &lim, full, n, a.w.d, sizeof(T), NULL, 0, dg, &cnt, rec));
-  GSP_CHECK(cnt == (int64_t)ctl.reached, GSP_PANIC,
-            "shortest paths: the device counted %llu vertices reached, the host %lld", ctl.reached, (long long)cnt);
+  GSP_TRY(fetch(c.cs, &dsink, type_of<T>(), &c.lim, full, n, c.a.w.d, sizeof(T), NULL, 0, c.dg, cnt, *c.rec));
+  GSP_CHECK(*cnt == (int64_t)ctl.reached, GSP_PANIC,
+            "shortest paths: the device counted %llu vertices reached, the host %lld", ctl.reached, (long long)*cnt);
   if (out->parent) { /* then the int32 parents, widened by the gather */
-    GSP_TRY(tree_end<T>(a.w.pout, (const K *)a.w.d, g, ns, lim, true, tw, rec));
-    GSP_CUDA_TRY(cudaEventRecord(ev[E_TREE], 0));
-    GSP_CUDA_TRY(cudaStreamWaitEvent(cs, ev[E_TREE], 0));
+    GSP_TRY(tree_end<T>(c.a.w.pout, (const K *)c.a.w.d, *c.g, c.ns, c.lim, true, c.tw, *c.rec));
+    GSP_CUDA_TRY(cudaEventRecord(c.ev[E_TREE], 0));
+    GSP_CUDA_TRY(cudaStreamWaitEvent(c.cs, c.ev[E_TREE], 0));
     const gsp__sssp_sink psink = {out->dist, out->parent, NULL, {NULL, NULL, NULL}};
     int64_t all = 0;
-    GSP_TRY(fetch(cs, &psink, type_of<T>(), &lim, true, n, NULL, 0, a.w.pout, 4, dg, &all, rec));
+    GSP_TRY(fetch(c.cs, &psink, type_of<T>(), &c.lim, true, n, NULL, 0, c.a.w.pout, 4, c.dg, &all, *c.rec));
   }
-  {
-    float ms_setup = 0, ms_kernel = 0, ms_tree = 0;
-    GSP_CUDA_TRY(cudaEventElapsedTime(&ms_setup, ev[E_START], ev[E_SEEDED]));
-    GSP_CUDA_TRY(cudaEventElapsedTime(&ms_kernel, ev[E_SEEDED], ev[E_KERNEL]));
-    stats.setup_s += ms_setup * 1e-3, stats.kernel_s += ms_kernel * 1e-3;
-    if (out->parent) {
-      GSP_CUDA_TRY(cudaEventElapsedTime(&ms_tree, ev[E_COUNTED], ev[E_ARCS]));
-      stats.tree_s += ms_tree * 1e-3;
-    }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+/* The device phases into stats, from the events (all complete now). */
+gsp_info nf_times(gsp_cuda_sssp_stats &stats, const cudaEvent_t *ev, bool parents) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL ((void)0)
+  float ms_setup = 0, ms_kernel = 0, ms_tree = 0;
+  GSP_CUDA_TRY(cudaEventElapsedTime(&ms_setup, ev[E_START], ev[E_SEEDED]));
+  GSP_CUDA_TRY(cudaEventElapsedTime(&ms_kernel, ev[E_SEEDED], ev[E_KERNEL]));
+  stats.setup_s += ms_setup * 1e-3, stats.kernel_s += ms_kernel * 1e-3;
+  if (parents) {
+    GSP_CUDA_TRY(cudaEventElapsedTime(&ms_tree, ev[E_COUNTED], ev[E_ARCS]));
+    stats.tree_s += ms_tree * 1e-3;
   }
+#undef GSP_FREE_ALL
+  return info;
+}
+
+template <class T>
+gsp_info nf_run(const gsp__sssp_sink *out, int64_t *nvals, const DevGraph &g, struct gsp_dev_graph *dg, void *ws,
+                const int32_t *src, int32_t ns, T lim, const gsp_cuda_sssp_plan &plan, CallRecord &rec) {
+  gsp_info info = GSP_SUCCESS;
+  NfCall<T> c;
+  c.g = &g, c.dg = dg, c.src = src, c.ns = ns, c.lim = lim, c.rec = &rec;
+  /* on error, the tree pass may still be queued on the legacy stream */
+#define GSP_FREE_ALL                    \
+  do {                                  \
+    (void)cudaStreamSynchronize(0);     \
+    for (cudaEvent_t e : c.ev)          \
+      if (e) (void)cudaEventDestroy(e); \
+    (void)cudaGetLastError();           \
+  } while (0)
+  const int fit = nf_blocks_per_sm<T>();
+  if (fit < 1) return GSP_NO_VALUE;
+  const int bps = plan.blocks_per_sm > 0 && plan.blocks_per_sm < fit ? plan.blocks_per_sm : fit;
+  const int64_t n = g.n;
+  gsp_cuda_sssp_stats &stats = rec.stats;
+  GSP_TRY(graph_copy_stream(&c.cs, dg));
+  for (int k = 0; k < E_COUNT; k++) GSP_CUDA_TRY(cudaEventCreate(&c.ev[k]));
+  GSP_TRY(nf_setup<T>(c, ws, plan));
+  double t_launch = 0;
+  GSP_TRY(nf_launch<T>(c, bps, out->parent != NULL, &t_launch));
+  /* meanwhile the host threads map the result pages (new vectors): the
+   * page faults leave the critical path */
+  const double t_touch = host_seconds();
+  gsp__sssp_touch(out, type_of<T>(), n, gsp__threads());
+  stats.touch_s += host_seconds() - t_touch;
+  GSP_CUDA_TRY(cudaStreamWaitEvent(c.cs, c.ev[E_COUNTED], 0));
+  NfCtl ctl; /* all but tcnt, which the parent pass may be changing */
+  GSP_CUDA_TRY(cudaMemcpyAsync(&ctl, c.a.w.ctl, offsetof(NfCtl, tcnt), cudaMemcpyDeviceToHost, c.cs));
+  GSP_CUDA_TRY(cudaStreamSynchronize(c.cs));
+  const double t_out = host_seconds();
+  stats.launch_s += t_launch - rec.t_entry, stats.wait_s += t_out - t_launch;
+  stats.steps += ctl.steps;
+  stats.expanded += (int64_t)ctl.expanded;
+  stats.chain = c.a.chain, stats.blocks = sm_count() * bps;
+  int64_t cnt = 0;
+  GSP_TRY(nf_results<T>(c, out, ctl, &cnt));
+  GSP_TRY(nf_times(stats, c.ev, out->parent != NULL));
   *nvals = cnt;
   stats.out_s += host_seconds() - t_out;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL
   return info;
 }
-
 } // namespace
 
 size_t nf_workspace_bytes(int64_t n, int64_t m) {

@@ -36,8 +36,8 @@ static gsp_info device_facts(gsp__apsp_facts *f, const struct gsp_matrix_s *G, c
   if (!f->gpu) return info;
   f->dev_bytes = dev_bytes;
   f->closure_bytes = gsp_cuda_closure_bytes(G->type, n, want_paths);
-  struct gsp_matrix_s probe = *G; /* Johnson may widen INT32 to INT64 */
-  probe.type = f->shape.negative && G->type == GSP_INT32 ? GSP_INT64 : G->type;
+  gsp_cuda_arrays probe = gsp__matrix_cuda_arrays(G);
+  probe.type = f->shape.negative && G->type == GSP_INT32 ? GSP_INT64 : G->type; /* Johnson may widen INT32 */
   for (int k = 0; k < GSP_APSP_BATCHES; k++) {
     const int64_t batch = 32 * (int64_t)(k + 1);
     f->msssp_bytes[k] = gsp_cuda_msssp_bytes(&probe, batch, want_paths);

@@ -76,8 +76,10 @@ static gsp_info relax_rows(gsp__apsp_run *r, void *w, int64_t *p, const struct g
     int64_t batch = 0;
     gsp__msssp_batch(&batch, G, nb, r->cfg.batch, p != NULL);
     gsp_cuda_sssp_stats st;
+    const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(G);
     if (batch > 0)
-      GSP_TRY(gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, G, src, nb, &g->lim, batch, &st, &taken));
+      GSP_TRY(
+          gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, &csr, src, nb, &g->lim, batch, &st, &taken));
     r->got.ran_gpu |= taken;
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
     if (taken) {

@@ -57,7 +57,8 @@ static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycl
      * picked out here, by the CPU's routine */
     const size_t n1 = (size_t)g->n + 1;
     GSP_ALLOC(pred, n1, sizeof *pred);
-    info = gsp_cuda_bf(d, parent, pred, g->csr, src, nsrc, &g->lim, &taken);
+    const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(g->csr);
+    info = gsp_cuda_bf(d, parent, pred, &csr, src, nsrc, &g->lim, &taken);
     if (info == GSP_NEGATIVE_CYCLE) {
       GSP_ALLOC(scratch, n1, sizeof *scratch);
       *clen = gsp__bf_find_cycle(cycle, pred, g->n, scratch);

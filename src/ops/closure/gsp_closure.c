@@ -65,7 +65,7 @@ static gsp_info closure_gpu_host(struct gsp_matrix_s *W, gsp_semiring s, bool re
   rec->mode = pl->mode;
   rec->gpus = pl->gpus;
   if (pl->mode == GSP_SCALE_MGPU) {
-    GSP_TRY(gsp_cuda_mgpu_create(&mg, W->type, n, pl->gpus, pl->cap));
+    GSP_TRY(gsp_cuda_mgpu_create(&mg, W->type, n, pl->gpus, pl->cap, gsp__setting_nccl_library()));
     GSP_TRY(gsp_cuda_mgpu_upload(mg, W->x, s));
     gsp_cuda_mgpu_grid(mg, &rec->grid_rows, &rec->grid_cols);
     GSP_TRY(gsp_cuda_mgpu_run(mg, s, reflexive, pl->nonneg_i32, pg, cycle));

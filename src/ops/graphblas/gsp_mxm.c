@@ -42,9 +42,19 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
                                 fn));
 #ifdef GSP_HAVE_CUDA
   if (be.gpu) {
+    /* The GPU reads host arrays in the forms decided here: a device-only
+     * operand comes back first; B dense, or CSR for sparse x sparse; A
+     * stays dense only where cuBLAS multiplies two full dense
+     * FP32/FP64 operands under PLUS_TIMES, else it is read as CSR. */
+    GSP_TRY(gsp__matrix_host(A));
+    GSP_TRY(sparse_b ? gsp__matrix_to_csr(B) : gsp__matrix_to_dense(B));
+    const bool gemm = !sparse_b && s == GSP_PLUS_TIMES && (A->type == GSP_FP32 || A->type == GSP_FP64) &&
+                      A->fmt == GSP_FMT_DENSE && !A->b && !B->b && k > 0;
+    if (!gemm) GSP_TRY(gsp__matrix_to_csr(A));
+    const gsp_cuda_arrays a = gsp__matrix_cuda_arrays(A), b = gsp__matrix_cuda_arrays(B);
     bool taken = false;
     gsp_cuda_host_result r = {0};
-    info = gsp_cuda_mxm(&r, s, A, B, d.transpose_a, d.transpose_b, fn, &taken);
+    info = gsp_cuda_mxm(&r, s, &a, &b, d.transpose_a, d.transpose_b, fn, &taken);
     if (taken) {
       if (info >= 0) info = gsp__matrix_alloc_dense(&T, A->type, m, n);
       if (info < 0) gsp__cuda_result_free(&r);

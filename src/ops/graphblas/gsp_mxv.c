@@ -44,7 +44,8 @@ static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop 
      * (other threads may be reading A) */
     struct gsp_matrix_s *Acsr = NULL;
     GSP_TRY(gsp__matrix_csr_view(&Acsr, A));
-    info = gsp_cuda_mxv(w, mask, accum, s, Acsr, u, &d, tr, fn, &taken);
+    const gsp_cuda_arrays a = gsp__matrix_cuda_arrays(Acsr);
+    info = gsp_cuda_mxv(w, mask, accum, s, &a, u, &d, tr, fn, &taken);
     if (taken) return info;
     GSP_TRY(gsp__backend_declined(&be, fn));
   }

@@ -131,8 +131,9 @@ gsp_info gsp__msssp_run(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A
      * turns into a negative or overflowing int64 batch */
     int64_t batch = 0;
     gsp__msssp_batch(&batch, g.csr, ns, o.batch > 1024 ? 1024 : (int64_t)o.batch, parent != NULL);
+    const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(g.csr);
     if (batch > 0)
-      GSP_TRY(gsp_cuda_msssp(dx, p64, p32, db, pb, &nvals, g.csr, src, ns, &g.lim, batch, diag ? &diag->sssp : NULL,
+      GSP_TRY(gsp_cuda_msssp(dx, p64, p32, db, pb, &nvals, &csr, src, ns, &g.lim, batch, diag ? &diag->sssp : NULL,
                              &taken));
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
     if (diag) diag->sssp_gpu = taken;

@@ -72,7 +72,8 @@ static gsp_info run_gpu(gsp__backend_choice *be, const gsp__sssp_sink *sink, int
   const gsp_cuda_sssp_plan plan = gsp__sssp_gpu_plan(o, g, k);
   gsp__sssp_sink dev_sink = *sink;
   dev_sink.root = NULL;
-  GSP_TRY(gsp_cuda_sssp(&dev_sink, nvals, g->csr, src, nsrc, &plan, &g->lim, stats, taken));
+  const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(g->csr);
+  GSP_TRY(gsp_cuda_sssp(&dev_sink, nvals, &csr, src, nsrc, &plan, &g->lim, stats, taken));
   if (*taken && sink->root) GSP_TRY(gsp__sssp_roots(sink->root, sink->parent, g->n));
   if (!*taken) GSP_TRY(gsp__backend_declined(be, fn));
 #undef GSP_FREE_ALL

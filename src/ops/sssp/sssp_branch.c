@@ -72,7 +72,8 @@ void gsp__msssp_batch(int64_t *batch, const struct gsp_matrix_s *A, int64_t nsrc
   const size_t avail = free_b / 10 * 8;
   /* gsp_cuda_msssp_bytes counts the sources of one batch; every source is
    * on the device */
-#define BYTES_(N) (gsp_cuda_msssp_bytes(A, (N), parents) - (size_t)(N)*4 + (size_t)nsrc * 4)
+  const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(A);
+#define BYTES_(N) (gsp_cuda_msssp_bytes(&csr, (N), parents) - (size_t)(N)*4 + (size_t)nsrc * 4)
   while (N > 32 && BYTES_(N) > avail) N -= 32;
   if (BYTES_(N) > avail) { /* the CPU takes it under AUTO */
     gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY,

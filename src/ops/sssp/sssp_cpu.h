@@ -44,6 +44,11 @@ gsp_info gsp__sssp_cpu_harish(void *d, const gsp__sssp_graph *g, const int64_t *
 gsp_info gsp__sssp_cpu_da2cf(void *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc);
 gsp_info gsp__sssp_cpu_delta(void *d, const gsp__sssp_graph *g, const int64_t *src, int64_t nsrc);
 
+/* root[v] = the source at the top of v's parent chain (parent[s] == s),
+ * -1 where parent[v] < 0; GSP_PANIC if a chain closes a cycle,
+ * GSP_OUT_OF_MEMORY. O(n): each vertex is walked once (sssp_roots.c). */
+gsp_info gsp__sssp_roots(int64_t *root, const int64_t *parent, int64_t n);
+
 /*
  * Parents from final distances d, by one deterministic rule on every
  * backend. An arc u -> v is tight when d[u] + w == d[v] exactly in A's

@@ -140,7 +140,10 @@ gsp_info gsp__sssp_prepare_graph(gsp__sssp_graph *g, struct gsp_matrix_s *A, boo
   bool checked = false;
   double wsum = 0;
 #ifdef GSP_HAVE_CUDA
-  if (!negative_ok) checked = gsp_cuda_weights_checked(A, &wsum);
+  if (!negative_ok) {
+    const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(A);
+    checked = gsp_cuda_weights_checked(&csr, &wsum);
+  }
 #endif
   if (!checked) {
     const gsp__weights w = gsp__weights_scan(A, nt);
