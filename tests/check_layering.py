@@ -48,7 +48,6 @@ CROSSING = {
     "cuda/graphblas/gsp_cuda_mxv.cu",
     "cuda/graphblas/gsp_cuda_ops.cuh",
     "cuda/graphblas/gsp_cuda_ops_mem.cu",
-    "cuda/gsp_cuda_gateway.cu",
     "cuda/include/gsp_cuda.h",
     "cuda/include/gsp_cuda_plugin.h",
     "cuda/include/sssp_gather.h",

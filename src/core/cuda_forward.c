@@ -101,15 +101,16 @@ int gsp_cuda_usable_count(void) {
   return a ? a->usable_count() : 0;
 }
 
-gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive,
-                                   const gsp__progress *progress) {
+gsp_info gsp_cuda_closure_resident(const gsp_cuda_arrays *A, bool dev_only, int64_t *nvals, gsp_cuda_host_result *succ,
+                                   gsp_semiring s, bool reflexive, const gsp__progress *progress) {
   const gsp__cuda_api *a = need("gsp_closure");
-  return a ? a->closure_resident(M, succ, s, reflexive, progress) : GSP_NO_DEVICE;
+  return a ? a->closure_resident(A, dev_only, nvals, succ, s, reflexive, progress) : GSP_NO_DEVICE;
 }
 
-size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M) {
+void gsp_cuda_dense_state(gsp_cuda_dense_info *out, const gsp_cuda_arrays *A) {
   const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
-  return a ? a->dense_bytes(M) : 0;
+  if (a) a->dense_state(out, A);
+  else memset(out, 0, sizeof *out); /* without the plugin no object has device data */
 }
 
 gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const gsp_cuda_arrays *A, const int64_t *src,
@@ -160,32 +161,32 @@ size_t gsp_cuda_msssp_bytes(const gsp_cuda_arrays *A, int64_t batch, bool parent
   return a ? a->msssp_bytes(A, batch, parents) : SIZE_MAX;
 }
 
-gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
+gsp_info gsp_cuda_dense_download(void *x, uint8_t *b, const gsp_cuda_arrays *A) {
   const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
   if (!a) return GSP_ERROR(GSP_NO_DEVICE, "a device-resident matrix without the CUDA backend loaded");
-  return a->matrix_download(A);
+  return a->dense_download(x, b, A);
 }
 
-gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done) {
+gsp_info gsp_cuda_dense_export(void *out, const void *absent, const gsp_cuda_arrays *A, bool *done) {
   *done = false;
   const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
   if (!a) return GSP_SUCCESS;
-  const dev_held h = dev_enter(&A->dev, NULL);
-  const gsp_info r = a->matrix_export(out, absent, A, done);
+  const dev_held h = dev_enter(A->dev, NULL);
+  const gsp_info r = a->dense_export(out, absent, A, done);
   dev_leave(h);
   return r;
 }
 
-void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
+void gsp_cuda_dev_free(struct gsp_dev_matrix *dev) {
   const gsp__cuda_api *a = gsp__cuda_plugin_loaded();
-  if (a) a->matrix_release(A);
+  if (a) a->dev_free(dev);
 }
 
-gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc) {
+gsp_info gsp_cuda_dense_view(void **data, int64_t *ld, int *device, const gsp_cuda_arrays *A, gsp_semiring enc) {
   const gsp__cuda_api *a = need("gsp_matrix_device_view");
   if (!a) return GSP_NO_DEVICE;
-  const dev_held h = dev_enter(&A->dev, NULL);
-  const gsp_info r = a->matrix_view(data, ld, device, A, enc);
+  const dev_held h = dev_enter(A->dev, NULL);
+  const gsp_info r = a->dense_view(data, ld, device, A, enc);
   dev_leave(h);
   return r;
 }

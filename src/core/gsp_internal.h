@@ -121,6 +121,16 @@ void gsp__cuda_result_free(struct gsp_cuda_host_result *r);
  * const A's cache may still be filled: it is a cache, not content. */
 struct gsp_cuda_arrays;
 struct gsp_cuda_arrays gsp__matrix_cuda_arrays(const struct gsp_matrix_s *A);
+/* Whether the dense device copy of v serves semiring s (its absent entries
+ * hold s's zero) with padded order np (0: any). */
+bool gsp__dense_serves(const struct gsp_cuda_arrays *v, gsp_semiring s, int64_t np);
+/* The device-only content of A into new host storage (dense, or bit rows
+ * for bool), which becomes A's; A->dev_only is cleared. Nothing to do when
+ * A is not device-only; on error A is unchanged. Callers go through
+ * gsp__matrix_host, which serialises it. */
+gsp_info gsp__matrix_download(struct gsp_matrix_s *A);
+/* Free A's device copy, if any (the host copy is the content again). */
+void gsp__matrix_release_device(struct gsp_matrix_s *A);
 /* Tests: bytes of one staging slot of the GPU shortest-path results (0:
  * the default; >= 16 forces many tiny chunks). */
 void gsp__debug_sssp_stage_bytes(size_t bytes);

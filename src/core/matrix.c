@@ -45,7 +45,7 @@ gsp_info gsp__matrix_publish(struct gsp_matrix_s *A) {
 
 void gsp__matrix_clear_storage(struct gsp_matrix_s *A) {
 #ifdef GSP_HAVE_CUDA
-  gsp_cuda_matrix_release(A);
+  gsp__matrix_release_device(A);
 #endif
   GSP_FREE(A->p);
   GSP_FREE(A->j);

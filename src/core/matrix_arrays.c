@@ -301,7 +301,8 @@ static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *
   if (__atomic_load_n(&A->dev_only, __ATOMIC_ACQUIRE) && out != A->x) {
     /* a GPU result goes straight from the device into out */
     bool done = false;
-    GSP_TRY(gsp_cuda_matrix_export(out, absent, A, &done));
+    const gsp_cuda_arrays v = gsp__matrix_cuda_arrays(A);
+    GSP_TRY(gsp_cuda_dense_export(out, (size_t)A->nvals == nn ? NULL : absent, &v, &done));
     if (done) return info;
   }
 #endif

@@ -1,12 +1,17 @@
 /*
- * gsp_matrix_device_view: the argument checks and the build decision; the
- * device side (reuse, re-encoding, upload) is gsp_cuda_matrix_view in the
- * CUDA plugin (src/cuda/gsp_cuda_gateway.cu). And the other way: results
- * the gateway returns as host arrays become a matrix's storage here.
+ * A matrix and its device copy: gsp_matrix_device_view (the argument checks
+ * and the build decision; the device side, reuse or upload, is
+ * gsp_cuda_dense_view in the CUDA plugin), the download of a device-only
+ * matrix into storage this file allocates and installs, the release of a
+ * device copy, and the arrays view the plugin reads a matrix through. The
+ * plugin changes no matrix: its results come back as host arrays that
+ * become a matrix's storage here.
  */
+#define _DEFAULT_SOURCE /* madvise (dense_pass.h) */
 #include "gsp_internal.h"
 #include "gsp_semiring.h"
 #ifdef GSP_HAVE_CUDA
+#include "dense_pass.h"
 #include "gsp_cuda.h"
 #endif
 
@@ -34,7 +39,13 @@ gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_mat
   void *d = NULL;
   int64_t stride = 0;
   int dev = 0;
-  GSP_TRY(gsp_cuda_matrix_view(&d, &stride, &dev, A, absent_as));
+  /* a copy encoded with another zero is made again from the host content */
+  gsp_cuda_arrays v = gsp__matrix_cuda_arrays(A);
+  if (A->dev_only && !gsp__dense_serves(&v, absent_as, 0)) {
+    GSP_TRY(gsp__matrix_host(A));
+    v = gsp__matrix_cuda_arrays(A);
+  }
+  GSP_TRY(gsp_cuda_dense_view(&d, &stride, &dev, &v, absent_as));
   *data = d;
   *ld = (gsp_index)stride;
   *device = dev;
@@ -52,16 +63,101 @@ void gsp__matrix_take_result(struct gsp_matrix_s *A, gsp_cuda_host_result *r) {
 }
 
 gsp_cuda_arrays gsp__matrix_cuda_arrays(const struct gsp_matrix_s *A) {
-  const bool csr = A->fmt == GSP_FMT_CSR;
+  const bool csr = A->fmt == GSP_FMT_CSR, bits = A->fmt == GSP_FMT_BITS;
   return (gsp_cuda_arrays){.type = A->type,
                            .nrows = A->nrows,
                            .ncols = A->ncols,
                            .nvals = A->nvals,
                            .p = csr ? A->p : NULL,
                            .j = csr ? A->j : NULL,
-                           .x = A->x,
-                           .b = csr ? NULL : A->b,
+                           .x = bits ? NULL : A->x,
+                           .b = csr || bits ? NULL : A->b,
+                           .bits = bits ? A->bits : NULL,
+                           .wpr = bits ? A->wpr : 0,
                            .dev = (struct gsp_dev_matrix **)&A->dev};
+}
+
+/* Whether zero values of s and e are the same (a copy encoded for e serves
+ * s: absent entries read the same). */
+static bool same_zero(gsp_semiring s, gsp_semiring e) {
+  double zs = 0, ze = 0;
+  gsp_semiring_zero_value(&zs, s, GSP_FP64);
+  gsp_semiring_zero_value(&ze, e, GSP_FP64);
+  return zs == ze;
+}
+
+bool gsp__dense_serves(const gsp_cuda_arrays *v, gsp_semiring s, int64_t np) {
+  gsp_cuda_dense_info st;
+  gsp_cuda_dense_state(&st, v);
+  return st.np > 0 && (np == 0 || st.np == np) && (v->type == GSP_BOOL || same_zero(s, st.enc));
+}
+
+gsp_info gsp__matrix_download(struct gsp_matrix_s *A) {
+  gsp_info info = GSP_SUCCESS;
+  void *x = NULL;
+  uint8_t *b = NULL;
+  uint64_t *bits = NULL;
+#define GSP_FREE_ALL (gsp__free(x), gsp__free(b), gsp__free(bits))
+  if (!A->dev_only || !A->dev) return info;
+  const gsp_cuda_arrays v = gsp__matrix_cuda_arrays(A);
+  const int64_t n = A->nrows;
+  if (A->type == GSP_BOOL) {
+    const int64_t wpr = (n + 63) / 64;
+    GSP_ALLOC(bits, (size_t)(n > 0 ? n : 1), (size_t)(wpr > 0 ? wpr : 1) * 8);
+    GSP_TRY(gsp_cuda_dense_download(bits, NULL, &v));
+    GSP_FREE(A->p);
+    GSP_FREE(A->j);
+    GSP_FREE(A->x);
+    GSP_FREE(A->b);
+    gsp__free(A->bits);
+    A->bits = bits;
+    A->wpr = wpr;
+    A->fmt = GSP_FMT_BITS;
+  } else {
+    const size_t ts = gsp_type_size(A->type), nn = (size_t)n * (size_t)n;
+    /* Dense host storage of the same shape (stale while dev_only: e.g. the
+     * caller's packed array) is overwritten in place: no fresh pages to
+     * fault in, no old array to unmap. A failed download leaves the matrix
+     * dev_only, whose host arrays are stale anyway. */
+    const bool reuse = A->fmt == GSP_FMT_DENSE && A->x != NULL;
+    if (!reuse) {
+      GSP_ALLOC(x, nn > 0 ? nn : 1, ts);
+      gsp__pass_huge(x, nn * ts);
+    }
+    const bool need_b = (size_t)A->nvals != nn;
+    if (need_b && !(reuse && A->b)) {
+      GSP_ALLOC(b, nn > 0 ? nn : 1, 1);
+      gsp__pass_huge(b, nn);
+    }
+    GSP_TRY(gsp_cuda_dense_download(reuse ? A->x : x, !need_b ? NULL : b ? b : A->b, &v));
+    GSP_FREE(A->p);
+    GSP_FREE(A->j);
+    GSP_FREE(A->bits);
+    if (!reuse) {
+      gsp__free(A->x);
+      A->x = x;
+    }
+    if (!need_b) {
+      GSP_FREE(A->b);
+    } else if (b) {
+      gsp__free(A->b);
+      A->b = b;
+    }
+    x = NULL;
+    b = NULL;
+    A->wpr = 0;
+    A->fmt = GSP_FMT_DENSE;
+  }
+  A->dev_only = false;
+#undef GSP_FREE_ALL
+  return info;
+}
+
+void gsp__matrix_release_device(struct gsp_matrix_s *A) {
+  if (!A || !A->dev) return;
+  gsp_cuda_dev_free(A->dev);
+  A->dev = NULL;
+  A->dev_only = false;
 }
 
 void gsp__cuda_result_free(gsp_cuda_host_result *r) {

@@ -24,7 +24,7 @@ static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 gsp_info gsp__download_shared(bool *dev_only, struct gsp_matrix_s *A, struct gsp_vector_s *v) {
   if (!__atomic_load_n(dev_only, __ATOMIC_ACQUIRE)) return GSP_SUCCESS;
   pthread_mutex_lock(&shared_lock);
-  gsp_info info = !*dev_only ? GSP_SUCCESS : A ? gsp_cuda_matrix_download(A) : gsp_cuda_vector_download(v);
+  gsp_info info = !*dev_only ? GSP_SUCCESS : A ? gsp__matrix_download(A) : gsp_cuda_vector_download(v);
   if (info >= 0) __atomic_store_n(dev_only, false, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&shared_lock);
   return info;
@@ -48,7 +48,7 @@ void gsp__matrix_drop_view(struct gsp_matrix_s *A) {
 
 void gsp__matrix_host_changed(struct gsp_matrix_s *A) {
 #ifdef GSP_HAVE_CUDA
-  gsp_cuda_matrix_release(A);
+  gsp__matrix_release_device(A);
 #endif
   A->dev_only = false;
   gsp__matrix_drop_view(A);

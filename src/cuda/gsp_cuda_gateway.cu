@@ -3,10 +3,11 @@
  * launcher, and the device copy of a matrix (upload, lazy download,
  * release). Where a closure runs is decided in src/ops/closure.
  *
- * A closure result stays on the device (M->dev, M->dev_only) with its entry
- * count already in M->nvals; the host copy is made only when core code asks
- * for it through gsp__matrix_host -> gsp_cuda_matrix_download. A later
- * closure of the same matrix reuses the device copy instead of uploading.
+ * A closure result stays on the device (the matrix's dev slot; the core
+ * marks it device-only with its entry count); the host copy is made only
+ * when core code asks for it (gsp__matrix_host -> gsp_cuda_dense_download
+ * into arrays the core owns). A later closure of the same matrix reuses
+ * the device copy instead of uploading.
  */
 #include <unistd.h>
 #include <stdio.h>
@@ -121,8 +122,27 @@ static void dev_free(struct gsp_dev_matrix *dev) {
   gsp__free(dev);
 }
 
-void gsp_cuda_matrix_release(struct gsp_matrix_s *A) {
-  gsp__cu_release(A, dev_free);
+void gsp_cuda_dev_free(struct gsp_dev_matrix *dev) {
+  dev_free(dev);
+}
+
+/* Free *slot and clear it. */
+static void slot_free(struct gsp_dev_matrix **slot) {
+  dev_free(*slot);
+  *slot = NULL;
+}
+
+void gsp_cuda_dense_state(gsp_cuda_dense_info *out, const gsp_cuda_arrays *A) {
+  const struct gsp_dev_matrix *dev = *A->dev;
+  memset(out, 0, sizeof *out);
+  out->any = dev != NULL;
+  if (!dev || !dev->d) return;
+  const size_t dnp = (size_t)dev->np;
+  out->np = dev->np;
+  out->enc = dev->enc;
+  out->closed = dev->closed;
+  out->closed_sr = dev->closed_sr;
+  out->bytes = A->type == GSP_BOOL ? dnp * dnp / 8 : dnp * dnp * gsp_type_size(A->type);
 }
 
 /* ---- staged conversions (gsp_cuda_stage.h): one pass over each row ---- */
@@ -143,7 +163,7 @@ static void huge_pages(void *p, size_t bytes) {
 }
 
 struct UpCtx {
-  const struct gsp_matrix_s *M;
+  const gsp_cuda_arrays *M;
   int64_t n;
   unsigned char zero[16];
   bool check_nan;
@@ -211,12 +231,12 @@ template <class T> static typename Flag<T>::acc copy_row(T *__restrict__ o, cons
  * whether a present value is NaN. */
 template <class T> static void up_fill(void *c, int64_t r0, int64_t rn, void *buf) {
   UpCtx &u = *(UpCtx *)c;
-  const struct gsp_matrix_s *M = u.M;
+  const gsp_cuda_arrays *M = u.M;
   const int64_t n = u.n;
   const T zero = *(const T *)u.zero, *x = (const T *)M->x;
   T *o = (T *)buf;
   typename Flag<T>::acc f = 0;
-  if (M->fmt == GSP_FMT_CSR) {
+  if (M->p) {
     for (int64_t i = r0; i < r0 + rn; i++) {
       T *row = o + (size_t)(i - r0) * n;
       const gsp_index k0 = M->p[i], len = M->p[i + 1] - k0;
@@ -264,10 +284,10 @@ template <class T> static void up_fill(void *c, int64_t r0, int64_t rn, void *bu
 /* Bool rows into bits (BITS rows are copied as they are). */
 static void up_bits(void *c, int64_t r0, int64_t rn, void *buf) {
   UpCtx &u = *(UpCtx *)c;
-  const struct gsp_matrix_s *M = u.M;
+  const gsp_cuda_arrays *M = u.M;
   const int64_t n = u.n, wpr = (n + 63) / 64;
   uint64_t *w = (uint64_t *)buf;
-  if (M->fmt == GSP_FMT_BITS) {
+  if (M->bits) {
     for (int64_t i = r0; i < r0 + rn; i++)
       memcpy(w + (size_t)(i - r0) * wpr, M->bits + (size_t)i * M->wpr, (size_t)wpr * 8);
     return;
@@ -275,7 +295,7 @@ static void up_bits(void *c, int64_t r0, int64_t rn, void *buf) {
   memset(w, 0, (size_t)rn * wpr * 8);
   for (int64_t i = r0; i < r0 + rn; i++) {
     uint64_t *row = w + (size_t)(i - r0) * wpr;
-    if (M->fmt == GSP_FMT_CSR) {
+    if (M->p) {
       for (gsp_index k = M->p[i]; k < M->p[i + 1]; k++)
         if (!M->x || ((const uint8_t *)M->x)[k]) row[M->j[k] >> 6] |= 1ull << (M->j[k] & 63);
     } else {
@@ -290,7 +310,7 @@ static void up_bits(void *c, int64_t r0, int64_t rn, void *buf) {
  * for semiring s: absent entries and padding hold the zero of s. With
  * check_nan, a NaN weight fails it (GSP_INVALID_VALUE): the scan rides on
  * the conversion instead of a pass of its own. */
-static gsp_info upload(struct gsp_dev_matrix **out, const struct gsp_matrix_s *M, gsp_semiring s, int64_t np,
+static gsp_info upload(struct gsp_dev_matrix **out, const gsp_cuda_arrays *M, gsp_semiring s, int64_t np,
                        bool check_nan) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_matrix *dev = NULL;
@@ -358,75 +378,29 @@ static void down_bits(void *c, int64_t r0, int64_t rn, void *buf) {
   memcpy((uint64_t *)d.x + (size_t)r0 * wpr, buf, (size_t)rn * wpr * 8);
 }
 
-/* Replace A's host storage by the device content (A->dev_only -> false):
- * the copy and the presence flags in one staged pass. */
-gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A) {
+gsp_info gsp_cuda_dense_download(void *x, uint8_t *b, const gsp_cuda_arrays *A) {
   gsp_info info = GSP_SUCCESS;
-  void *x = NULL;
-  uint8_t *b = NULL;
-  uint64_t *bits = NULL;
-#define GSP_FREE_ALL (gsp__free(x), gsp__free(b), gsp__free(bits))
-  if (!A || !A->dev_only || !A->dev) return GSP_SUCCESS;
-  const struct gsp_dev_matrix *dev = A->dev;
-  const int64_t n = A->nrows, np = dev->np;
+#define GSP_FREE_ALL
+  const struct gsp_dev_matrix *dev = *A->dev;
+  const int64_t n = A->nrows;
+  GSP_CHECK(dev && dev->d, GSP_PANIC, "gsp_cuda_dense_download: no dense device copy");
+  if (n == 0) return info;
+  const int64_t np = dev->np;
   DownCtx dc;
   dc.n = n;
+  dc.x = x;
   if (A->type == GSP_BOOL) {
     const int64_t wpr = (n + 63) / 64;
-    GSP_CU_ALLOC(bits, (size_t)(n > 0 ? n : 1), (size_t)(wpr > 0 ? wpr : 1) * 8);
-    dc.x = bits;
     dc.b = NULL;
-    if (n > 0) GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np / 8, n, (size_t)wpr * 8, down_bits, &dc));
-    GSP_FREE(A->p);
-    GSP_FREE(A->j);
-    GSP_FREE(A->x);
-    GSP_FREE(A->b);
-    gsp__free(A->bits);
-    A->bits = bits;
-    A->wpr = wpr;
-    A->fmt = GSP_FMT_BITS;
+    GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np / 8, n, (size_t)wpr * 8, down_bits, &dc));
   } else {
-    const size_t ts = gsp_type_size(A->type), nn = (size_t)n * n;
-    /* Dense host storage of the same shape (stale while dev_only: e.g. the
-     * caller's packed array) is overwritten in place: no fresh pages to
-     * fault in, no old array to unmap. A failed download leaves the matrix
-     * dev_only, whose host arrays are stale anyway. */
-    const bool reuse = A->fmt == GSP_FMT_DENSE && A->x != NULL;
-    if (!reuse) {
-      GSP_CU_ALLOC(x, nn > 0 ? nn : 1, ts);
-      huge_pages(x, nn * ts);
-    }
-    const bool need_b = (size_t)A->nvals != nn;
-    if (need_b && !(reuse && A->b)) {
-      GSP_CU_ALLOC(b, nn, 1);
-      huge_pages(b, nn);
-    }
-    gsp_semiring_zero_value(dc.zero, dev->enc, A->type);
-    dc.x = reuse ? A->x : x;
-    dc.b = !need_b ? NULL : b ? b : A->b;
     const gsp_type t = A->type;
+    const size_t ts = gsp_type_size(t);
+    dc.b = b;
+    gsp_semiring_zero_value(dc.zero, dev->enc, t);
     gsp__stage_fn f = GSP_CU_BY_TYPE(t, down_drain);
-    if (n > 0) GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &dc));
-    GSP_FREE(A->p);
-    GSP_FREE(A->j);
-    GSP_FREE(A->bits);
-    if (!reuse) {
-      gsp__free(A->x);
-      A->x = x;
-    }
-    if (!need_b) {
-      gsp__free(A->b);
-      A->b = NULL;
-    } else if (b) {
-      gsp__free(A->b);
-      A->b = b;
-    }
-    x = NULL;
-    b = NULL;
-    A->wpr = 0;
-    A->fmt = GSP_FMT_DENSE;
+    GSP_TRY(gsp__cuda_stage_download(dev->d, (size_t)np * ts, n, (size_t)n * ts, f, &dc));
   }
-  A->dev_only = false;
 #undef GSP_FREE_ALL
   return info;
 }
@@ -457,18 +431,18 @@ template <class T> static void export_drain(void *c, int64_t r0, int64_t rn, voi
 /* gsp_matrix_export_dense of a device-only result: one staged pass from
  * the device copy into the caller's array (no host copy of A, no presence
  * flags, no second pass over n^2 entries). */
-gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done) {
+gsp_info gsp_cuda_dense_export(void *out, const void *absent, const gsp_cuda_arrays *A, bool *done) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   *done = false;
-  if (!A->dev_only || !A->dev || !A->dev->d || A->type == GSP_BOOL) return info;
-  const struct gsp_dev_matrix *dev = A->dev;
+  const struct gsp_dev_matrix *dev = *A->dev;
+  if (!dev || !dev->d || A->type == GSP_BOOL) return info;
   const int64_t n = A->nrows, np = dev->np;
   const size_t ts = gsp_type_size(A->type);
   ExportCtx ec;
   ec.x = out;
   ec.n = n;
-  ec.fill = absent && (size_t)A->nvals != (size_t)n * (size_t)n;
+  ec.fill = absent != NULL;
   gsp_semiring_zero_value(ec.zero, dev->enc, A->type);
   if (ec.fill) memcpy(ec.absent, absent, ts);
   const gsp_type t = A->type;
@@ -480,7 +454,7 @@ gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_
 }
 
 /* gsp_matrix_device_view's device side (gsp_cuda.h). */
-gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc) {
+gsp_info gsp_cuda_dense_view(void **data, int64_t *ld, int *device, const gsp_cuda_arrays *A, gsp_semiring enc) {
   static const char *const fn = "gsp_matrix_device_view";
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_matrix *fresh = NULL;
@@ -497,11 +471,10 @@ gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_
     return info;
   }
   /* A sparse cache alone (d == NULL) or a copy encoded with the other zero
-   * does not serve: upload the host content, downloading a device-only
-   * result first (its content is unchanged, only its storage). */
-  struct gsp_dev_matrix *dev = A->dev;
+   * does not serve: upload the host content (the caller has downloaded a
+   * device-only result). */
+  struct gsp_dev_matrix *dev = *A->dev;
   if (!dev || !dev->d || !same_zero(enc, dev->enc)) {
-    if (A->dev_only) GSP_TRY(gsp_cuda_matrix_download(A));
     GSP_TRY(upload(&fresh, A, enc, gsp_cuda_padded_n(A->type, n), false));
     dev = fresh;
   }
@@ -511,8 +484,8 @@ gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_
   GSP_CUDA_TRY(cudaPointerGetAttributes(&pa, dev->d));
   /* Commit: nothing fails past here. */
   if (fresh) {
-    gsp_cuda_matrix_release(A); /* the host copy is valid: A->dev_only was cleared */
-    A->dev = fresh;
+    dev_free(*A->dev); /* the host copy is valid */
+    *A->dev = fresh;
     fresh = NULL;
   }
   *data = dev->d;
@@ -579,43 +552,31 @@ static gsp_info download_succ(gsp_cuda_host_result *out, const int32_t *dsucc, i
   return info;
 }
 
-size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M) {
-  if (!M->dev || !M->dev->d) return 0;
-  const size_t dnp = (size_t)M->dev->np;
-  return M->type == GSP_BOOL ? dnp * dnp / 8 : dnp * dnp * gsp_type_size(M->type);
-}
-
-gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive,
+gsp_info gsp_cuda_closure_resident(const gsp_cuda_arrays *M, bool dev_only, int64_t *nvals_out,
+                                   gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive,
                                    const gsp__progress *progress) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_matrix *fresh = NULL;
   int32_t *dsucc = NULL;
-  bool in_place = false; /* M->dev is being modified */
+  bool in_place = false; /* *M->dev is being modified while the host copy is valid */
 #define GSP_FREE_ALL \
-  (dev_free(fresh), cudaFree(dsucc), (void)cudaGetLastError(), in_place ? gsp_cuda_matrix_release(M) : (void)0)
+  (dev_free(fresh), cudaFree(dsucc), (void)cudaGetLastError(), in_place ? slot_free(M->dev) : (void)0)
   static const char *const fn = "gsp_closure (CUDA)";
   if (succ) memset(succ, 0, sizeof *succ);
   const gsp_type t = M->type;
   const int64_t n = M->nrows;
   const bool bits = t == GSP_BOOL;
   const int64_t np = gsp_cuda_padded_n(t, n);
-  struct gsp_dev_matrix *dev = M->dev;
-  if (dev && !(dev->np == np && (bits || same_zero(s, dev->enc)))) {
-    /* encoded for another semiring's zero: start again from the host */
-    GSP_TRY(gsp_cuda_matrix_download(M));
-    gsp_cuda_matrix_release(M);
-    dev = NULL;
-  }
-  if (dev && M->dev_only && gsp_semiring_cycle_sign(s) != 0 && !(dev->closed && dev->closed_sr == s)) {
-    /* a cycle would destroy the only copy of M: keep a host copy */
-    GSP_TRY(gsp_cuda_matrix_download(M));
-  }
+  struct gsp_dev_matrix *dev = *M->dev;
+  /* the operation released a copy of another order or encoding */
+  GSP_CHECK(!dev || (dev->d && dev->np == np && (bits || same_zero(s, dev->enc))), GSP_PANIC,
+            "%s: the device copy does not serve this closure", fn);
   if (succ) GSP_CUDA_TRY(cudaMalloc((void **)&dsucc, (size_t)np * np * sizeof(int32_t)));
   if (!dev) {
     GSP_TRY(upload(&fresh, M, s, np, true));
     dev = fresh;
   } else {
-    in_place = !M->dev_only;
+    in_place = !dev_only;
   }
   /* nonneg is kept exact: set at upload, cleared by any closure but MIN_PLUS */
   const bool dpx = t == GSP_INT32 && s == GSP_MIN_PLUS && dev->nonneg;
@@ -634,8 +595,8 @@ gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result 
   }
   /* Commit: nothing fails past here. */
   if (fresh) {
-    gsp_cuda_matrix_release(M);
-    M->dev = fresh;
+    dev_free(*M->dev);
+    *M->dev = fresh;
     fresh = NULL;
   }
   gsp__cuda_csr_release(dev); /* the sparse cache of the old content is stale */
@@ -643,8 +604,7 @@ gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result 
   dev->closed = true;
   dev->closed_sr = s;
   dev->nonneg = dev->nonneg && s == GSP_MIN_PLUS; /* MIN_MAX's one is INT32_MIN */
-  M->nvals = nvals;
-  M->dev_only = true;
+  *nvals_out = nvals;
   if (succ) *succ = S;
 #undef GSP_FREE_ALL
   return info;

@@ -5,7 +5,7 @@
  * mapping.
  *
  * Residency rules (as for the closure's dense copy): a CSR copy mirrors the
- * host CSR and lives in A->dev until gsp_cuda_matrix_release (host data
+ * host CSR and lives in A->dev until the core frees it (gsp_cuda_dev_free: host data
  * changed, format converted, matrix freed). A vector's copy mirrors the
  * host copy, or holds the only valid data when v->dev_only (a product's
  * result), until gsp_cuda_vector_download / gsp_cuda_vector_release.

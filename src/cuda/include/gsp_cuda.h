@@ -35,19 +35,21 @@ typedef struct gsp_cuda_host_result {
 /* A matrix's host arrays as the GPU reads them (gsp__matrix_cuda_arrays
  * makes it from a matrix whose host storage the operation has made CSR or
  * dense) and the slot of its device cache (the matrix's `dev`: the plugin
- * fills, reuses and replaces what it holds; gsp_cuda_matrix_release frees
- * it). The plugin reads nothing else of the matrix and changes none of its
+ * fills, reuses and replaces what it holds; the core frees it with
+ * gsp_cuda_dev_free). The plugin reads nothing else of the matrix and changes none of its
  * storage. */
 struct gsp_dev_matrix;
 typedef struct gsp_cuda_arrays {
   gsp_type type;
   int64_t nrows, ncols, nvals;
   /* CSR when p != NULL: p[nrows + 1], j[nvals], x[nvals], columns sorted in
-   * each row; else dense row-major x[nrows * ncols] with presence b (NULL:
-   * every entry present) */
+   * each row; bit rows when bits != NULL; else dense row-major
+   * x[nrows * ncols] with presence b (NULL: every entry present) */
   const gsp_index *p, *j;
   const void *x;
   const uint8_t *b;
+  const uint64_t *bits; /* instead: bool rows of wpr 64-bit words */
+  int64_t wpr;
   struct gsp_dev_matrix **dev;
 } gsp_cuda_arrays;
 
@@ -62,21 +64,36 @@ bool gsp_cuda_usable(char *desc, size_t len);
  * with work of their own (gsp_cuda_warm_up). */
 void gsp_cuda_start(void);
 
+/* What a matrix's device copy holds (*A->dev), for the operation's
+ * decisions: whether a closure can run on it in place, whether a host copy
+ * must be made first, what it occupies. */
+typedef struct {
+  bool any;         /* a device copy exists (dense or the sparse cache) */
+  int64_t np;       /* the dense copy's padded order (0: none) */
+  gsp_semiring enc; /* whose zero marks "absent" in it */
+  bool closed;      /* it holds the closure under closed_sr */
+  gsp_semiring closed_sr;
+  size_t bytes; /* of the dense copy */
+} gsp_cuda_dense_info;
+void gsp_cuda_dense_state(gsp_cuda_dense_info *out, const gsp_cuda_arrays *A);
+
 /*
- * The closure of M on one GPU with M resident (src/ops/closure decides that
- * it runs here: gsp__closure_branch). M's device copy is reused when it has
- * the encoding s needs, else made from the host content (a NaN weight is
- * GSP_INVALID_VALUE, checked in that pass). On success M holds M* (the
- * valid copy stays on the device, M->dev_only, with M->nvals counted) and,
- * when succ != NULL, *succ the n x n INT64 successor matrix as dense arrays
- * (MIN_PLUS / MAX_PLUS with provably loop-free successors only); on error
- * M's content is unchanged and *succ holds no arrays. progress (may be
- * NULL): the caller's callback, as gsp_cuda_fw_device calls it.
+ * The closure of A on one GPU with A resident (src/ops/closure decides that
+ * it runs here: gsp__closure_branch). The device copy (*A->dev) is used
+ * when it has one, else made from the host arrays (a NaN weight is
+ * GSP_INVALID_VALUE, checked in that pass); the operation has released a
+ * copy of another encoding or order and, where a cycle could destroy the
+ * only copy (dev_only: no valid host copy), made a host copy first. On
+ * success *A->dev holds A* with *nvals its entries (the caller marks A
+ * device-only) and, when succ != NULL, *succ the n x n INT64 successor
+ * matrix as dense arrays (MIN_PLUS / MAX_PLUS with provably loop-free
+ * successors only); on error A's content is unchanged (a device copy
+ * changed in place is released when the host copy is valid) and *succ
+ * holds no arrays. progress (may be NULL): the caller's callback, as
+ * gsp_cuda_fw_device calls it.
  */
-gsp_info gsp_cuda_closure_resident(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive,
-                                   const gsp__progress *progress);
-/* Bytes of M's dense device copy (0 when none): a closure reuses them. */
-size_t gsp_cuda_dense_bytes(const struct gsp_matrix_s *M);
+gsp_info gsp_cuda_closure_resident(const gsp_cuda_arrays *A, bool dev_only, int64_t *nvals, gsp_cuda_host_result *succ,
+                                   gsp_semiring s, bool reflexive, const gsp__progress *progress);
 
 /* Number of usable devices (Hopper); the multi-GPU closure uses the first
  * N of them. */
@@ -134,8 +151,8 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
  * with the sparse products) for the next call. gsp_cuda_weights_checked:
  * whether A has that view, which means its weights passed the
  * shortest-path checks and A has not changed since; *wsum is then the sum
- * of its finite weights (for the default delta). gsp_cuda_matrix_release
- * frees it with the rest of the cache. */
+ * of its finite weights (for the default delta). gsp_cuda_dev_free frees
+ * it with the rest of the cache. */
 bool gsp_cuda_weights_checked(const gsp_cuda_arrays *A, double *wsum);
 
 /* ---- gsp_apsp's planner (src/cuda/sssp/gsp_cuda_apsp.cu) ---- */
@@ -161,31 +178,33 @@ size_t gsp_cuda_msssp_bytes(const gsp_cuda_arrays *A, int64_t batch, bool parent
 gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const gsp_cuda_arrays *A, const int64_t *src,
                      int64_t nsrc, const void *lim, bool *taken);
 
-/* Contract: only gsp_cuda_closure_resident leaves a matrix device-only, and its
- * content is then free of NaN (its input was checked). gsp_closure relies on
+/* Contract: only gsp_cuda_closure_resident's result is left device-only, and
+ * its content is then free of NaN (its input was checked). gsp_closure relies on
  * that to skip the NaN scan of device-resident input; a new producer of
  * device-only results must keep it true or extend that check. */
 
-/* Make the host copy of A valid (download when A->dev_only). */
-gsp_info gsp_cuda_matrix_download(struct gsp_matrix_s *A);
-/* Write a device-only numeric A straight into out (n x n, row-major,
+/* The dense device copy of A (n x n, A->type) into host arrays the core
+ * owns: bool as bit rows of (n + 63) / 64 words into x; else the values
+ * into x (n x n, row-major) and, when b != NULL, b[e] = whether entry e is
+ * present (not the zero of the copy's encoding). */
+gsp_info gsp_cuda_dense_download(void *x, uint8_t *b, const gsp_cuda_arrays *A);
+/* The dense device copy of numeric A straight into out (n x n, row-major,
  * absent entries as *absent; absent NULL only when every entry is present)
- * and set *done; A is unchanged (still device-only). *done = false, nothing
- * written, when A has no such copy (bool, not device-only): the caller
- * downloads instead. */
-gsp_info gsp_cuda_matrix_export(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done);
+ * and set *done. *done = false, nothing written, when A has no dense device
+ * copy: the caller downloads instead. */
+gsp_info gsp_cuda_dense_export(void *out, const void *absent, const gsp_cuda_arrays *A, bool *done);
 
-/* Release A's device copy, if any (A->dev == NULL afterwards). */
-void gsp_cuda_matrix_release(struct gsp_matrix_s *A);
+/* Free a device copy (NULL: nothing); the caller clears its slot. */
+void gsp_cuda_dev_free(struct gsp_dev_matrix *dev);
 
 /* gsp_matrix_device_view's device side (arguments checked by the caller:
  * A numeric and square, enc one of the four path semirings): A's dense
  * device copy with absent entries holding the zero of enc, reused when it
- * has that encoding, else made by an upload that A keeps (a device-only A
- * is downloaded first; the old copy is released only once the new one
- * exists). The device is synchronised before returning. GSP_NO_DEVICE
- * without a usable GPU. */
-gsp_info gsp_cuda_matrix_view(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc);
+ * has that encoding, else made by an upload from A's host arrays (valid:
+ * the caller downloads a device-only A whose copy does not serve) that
+ * replaces *A->dev once it exists. The device is synchronised before
+ * returning. GSP_NO_DEVICE without a usable GPU. */
+gsp_info gsp_cuda_dense_view(void **data, int64_t *ld, int *device, const gsp_cuda_arrays *A, gsp_semiring enc);
 
 /* ---- sparse products (src/cuda/gsp_cuda_ops*.cu) ----
  *

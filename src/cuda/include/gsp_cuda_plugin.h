@@ -82,9 +82,9 @@ typedef struct {
   bool (*usable)(char *desc, size_t len);
   void (*start)(void);
   int (*usable_count)(void);
-  gsp_info (*closure_resident)(struct gsp_matrix_s *M, gsp_cuda_host_result *succ, gsp_semiring s, bool reflexive,
-                               const gsp__progress *progress);
-  size_t (*dense_bytes)(const struct gsp_matrix_s *M);
+  gsp_info (*closure_resident)(const gsp_cuda_arrays *A, bool dev_only, int64_t *nvals, gsp_cuda_host_result *succ,
+                               gsp_semiring s, bool reflexive, const gsp__progress *progress);
+  void (*dense_state)(gsp_cuda_dense_info *out, const gsp_cuda_arrays *A);
   gsp_info (*sssp)(const struct gsp__sssp_sink *out, int64_t *nvals, const gsp_cuda_arrays *A, const int64_t *src,
                    int64_t nsrc, const gsp_cuda_sssp_plan *plan, const void *lim, gsp_cuda_sssp_stats *stats,
                    bool *taken);
@@ -96,10 +96,10 @@ typedef struct {
   size_t (*msssp_bytes)(const gsp_cuda_arrays *A, int64_t batch, bool parents);
   gsp_info (*bf)(void *dist, int64_t *parent, int64_t *pred, const gsp_cuda_arrays *A, const int64_t *src, int64_t nsrc,
                  const void *lim, bool *taken);
-  gsp_info (*matrix_download)(struct gsp_matrix_s *A);
-  gsp_info (*matrix_export)(void *out, const void *absent, const struct gsp_matrix_s *A, bool *done);
-  void (*matrix_release)(struct gsp_matrix_s *A);
-  gsp_info (*matrix_view)(void **data, int64_t *ld, int *device, struct gsp_matrix_s *A, gsp_semiring enc);
+  gsp_info (*dense_download)(void *x, uint8_t *b, const gsp_cuda_arrays *A);
+  gsp_info (*dense_export)(void *out, const void *absent, const gsp_cuda_arrays *A, bool *done);
+  void (*dev_free)(struct gsp_dev_matrix *dev);
+  gsp_info (*dense_view)(void **data, int64_t *ld, int *device, const gsp_cuda_arrays *A, gsp_semiring enc);
   gsp_info (*mxv)(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
                   const gsp_cuda_arrays *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
                   bool *taken);

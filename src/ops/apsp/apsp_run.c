@@ -341,8 +341,8 @@ static gsp_info run_fw(gsp__apsp_run *r, gsp_matrix A, bool identity_sources, bo
   GSP_TRY(gsp__matrix_to_dense(M));
   if (S) GSP_TRY(gsp__matrix_to_dense(S));
 #ifdef GSP_HAVE_CUDA
-  gsp_cuda_matrix_release(M); /* the result lives on the host, as other results do */
-  if (S) gsp_cuda_matrix_release(S);
+  gsp__matrix_release_device(M); /* the result lives on the host, as other results do */
+  if (S) gsp__matrix_release_device(S);
 #endif
   const gsp__apsp_finish f = {.n = n,
                               .tw = A->type,

@@ -161,7 +161,7 @@ gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool 
       gsp__device_decline(GSP_DOMAIN_MISMATCH, "the GPU closure records successors for MIN_PLUS and MAX_PLUS only");
       return info;
     }
-    if (M->dev_only) GSP_TRY(gsp_cuda_matrix_download(M));
+    GSP_TRY(gsp__matrix_host(M));
     if (!all_signed(M, sign, false, true)) {
       gsp__device_decline(GSP_DOMAIN_MISMATCH,
                           "the GPU closure records successors only where they are provably "
@@ -183,7 +183,10 @@ gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool 
   d.usable = gsp_cuda_usable_count();
   d.mgpu_built = gsp_cuda_mgpu_built();
   d.memory_known = gsp_cuda_memory(&d.free_bytes, &total);
-  d.resident_bytes = gsp_cuda_dense_bytes(M);
+  gsp_cuda_dense_info st;
+  const gsp_cuda_arrays v = gsp__matrix_cuda_arrays(M);
+  gsp_cuda_dense_state(&st, &v);
+  d.resident_bytes = st.bytes;
   d.need_bytes = gsp_cuda_closure_bytes(t, n, paths);
   d.np = gsp_cuda_padded_n(t, n);
   d.mgpu_bytes = gsp_cuda_mgpu_bytes;
@@ -200,7 +203,7 @@ gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool 
   }
   if (p->mode == GSP_SCALE_MGPU && t == GSP_INT32 && s == GSP_MIN_PLUS) {
     /* the DPX product; the several-GPU path takes the host copy anyway */
-    if (M->dev_only) GSP_TRY(gsp_cuda_matrix_download(M));
+    GSP_TRY(gsp__matrix_host(M));
     p->nonneg_i32 = all_signed(M, 1, true, false);
   }
 #undef GSP_FREE_ALL

@@ -15,6 +15,7 @@
 #include "ops_backend.h"
 #ifdef GSP_HAVE_CUDA
 #include "gsp_cuda.h"
+#include "gsp_cuda_fw.h"
 #include "gsp_cuda_scale.h"
 #endif
 
@@ -221,7 +222,22 @@ static gsp_info closure_resident(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
     GSP_TRY(gsp__matrix_alloc_dense(&S, GSP_INT64, n, n));
     GSP_TRY(gsp__matrix_publish(S));
   }
-  info = gsp_cuda_closure_resident(M, succ ? &sres : NULL, s, reflexive, pg);
+  /* A device copy of another order or encoding is made again from the
+   * host content; where a cycle could destroy the only copy, a host copy is
+   * made first. */
+  const gsp_cuda_arrays v0 = gsp__matrix_cuda_arrays(M);
+  gsp_cuda_dense_info st;
+  gsp_cuda_dense_state(&st, &v0);
+  if (st.any && !gsp__dense_serves(&v0, s, gsp_cuda_padded_n(M->type, n))) {
+    GSP_TRY(gsp__matrix_host(M));
+    gsp__matrix_release_device(M);
+  } else if (st.any && M->dev_only && gsp_semiring_cycle_sign(s) != 0 && !(st.closed && st.closed_sr == s)) {
+    GSP_TRY(gsp__matrix_host(M));
+  }
+  const gsp_cuda_arrays v = gsp__matrix_cuda_arrays(M);
+  int64_t nvals = 0;
+  info = gsp_cuda_closure_resident(&v, M->dev_only, &nvals, succ ? &sres : NULL, s, reflexive, pg);
+  if (info >= 0) M->nvals = nvals, M->dev_only = true;
   if (info < 0) {
     if (S) gsp__unregister(S); /* published above; GSP_FREE_ALL destroys it */
     GSP_FREE_ALL;
@@ -241,8 +257,8 @@ static gsp_info closure_resident(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
 static gsp_info release_device_copy(gsp_matrix M) {
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
-  if (M->dev_only) GSP_TRY(gsp_cuda_matrix_download(M));
-  gsp_cuda_matrix_release(M);
+  GSP_TRY(gsp__matrix_host(M));
+  gsp__matrix_release_device(M);
 #undef GSP_FREE_ALL
   return info;
 }
