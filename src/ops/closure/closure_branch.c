@@ -83,6 +83,14 @@ gsp_info gsp__closure_plan_pick(gsp__closure_plan *p, const gsp__closure_device 
 
 #ifdef GSP_HAVE_CUDA
 
+/* Bytes of M's dense device copy (0 when none): a closure reuses them. */
+static size_t resident_bytes(const struct gsp_matrix_s *M) {
+  gsp_cuda_dense_info st;
+  const gsp_cuda_arrays v = gsp__matrix_cuda_arrays(M);
+  gsp_cuda_dense_state(&st, &v);
+  return st.bytes;
+}
+
 /* Whether every present value of M has the sign `sign` (> 0 or < 0; with
  * zero_ok, >= 0 or <= 0), skipping the diagonal when off_diagonal. Bit-packed
  * storage has no signs: false. */
@@ -183,10 +191,7 @@ gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool 
   d.usable = gsp_cuda_usable_count();
   d.mgpu_built = gsp_cuda_mgpu_built();
   d.memory_known = gsp_cuda_memory(&d.free_bytes, &total);
-  gsp_cuda_dense_info st;
-  const gsp_cuda_arrays v = gsp__matrix_cuda_arrays(M);
-  gsp_cuda_dense_state(&st, &v);
-  d.resident_bytes = st.bytes;
+  d.resident_bytes = resident_bytes(M);
   d.need_bytes = gsp_cuda_closure_bytes(t, n, paths);
   d.np = gsp_cuda_padded_n(t, n);
   d.mgpu_bytes = gsp_cuda_mgpu_bytes;

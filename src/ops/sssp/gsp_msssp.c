@@ -127,8 +127,7 @@ gsp_info gsp__msssp_run(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A
   GSP_TRY(gsp__backend_pick(&be, o.backend, ns > 0, fn));
 #ifdef GSP_HAVE_CUDA
   if (be.gpu && ns > 0) {
-    /* wider than 1024 is 1024 anyway; clamped here so no huge gsp_index
-     * turns into a negative or overflowing int64 batch */
+    /* clamped (wider is 1024 anyway): no huge gsp_index becomes a bad batch */
     int64_t batch = 0;
     gsp__msssp_batch(&batch, g.csr, ns, o.batch > 1024 ? 1024 : (int64_t)o.batch, parent != NULL);
     const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(g.csr);
