@@ -77,19 +77,10 @@ gsp_cuda_arrays gsp__matrix_cuda_arrays(const struct gsp_matrix_s *A) {
                            .dev = (struct gsp_dev_matrix **)&A->dev};
 }
 
-/* Whether zero values of s and e are the same (a copy encoded for e serves
- * s: absent entries read the same). */
-static bool same_zero(gsp_semiring s, gsp_semiring e) {
-  double zs = 0, ze = 0;
-  gsp_semiring_zero_value(&zs, s, GSP_FP64);
-  gsp_semiring_zero_value(&ze, e, GSP_FP64);
-  return zs == ze;
-}
-
 bool gsp__dense_serves(const gsp_cuda_arrays *v, gsp_semiring s, int64_t np) {
   gsp_cuda_dense_info st;
   gsp_cuda_dense_state(&st, v);
-  return st.np > 0 && (np == 0 || st.np == np) && (v->type == GSP_BOOL || same_zero(s, st.enc));
+  return st.np > 0 && (np == 0 || st.np == np) && (v->type == GSP_BOOL || gsp_semiring_same_zero(s, st.enc));
 }
 
 gsp_info gsp__matrix_download(struct gsp_matrix_s *A) {

@@ -99,17 +99,6 @@ void gsp_cuda_start(void) {
   (void)cudaGetLastError();
 }
 
-/* ---- host-side values ---- */
-
-/* Whether s and e mark "absent" with the same value (so a device copy
- * encoded for e serves a closure under s). */
-static bool same_zero(gsp_semiring s, gsp_semiring e) {
-  double zs = 0, ze = 0;
-  gsp_semiring_zero_value(&zs, s, GSP_FP64);
-  gsp_semiring_zero_value(&ze, e, GSP_FP64);
-  return zs == ze;
-}
-
 /* ---- device copy ---- */
 
 static void dev_free(struct gsp_dev_matrix *dev) {
@@ -474,7 +463,7 @@ gsp_info gsp_cuda_dense_view(void **data, int64_t *ld, int *device, const gsp_cu
    * does not serve: upload the host content (the caller has downloaded a
    * device-only result). */
   struct gsp_dev_matrix *dev = *A->dev;
-  if (!dev || !dev->d || !same_zero(enc, dev->enc)) {
+  if (!dev || !dev->d || !gsp_semiring_same_zero(enc, dev->enc)) {
     GSP_TRY(upload(&fresh, A, enc, gsp_cuda_padded_n(A->type, n), false));
     dev = fresh;
   }
@@ -569,7 +558,7 @@ gsp_info gsp_cuda_closure_resident(const gsp_cuda_arrays *M, bool dev_only, int6
   const int64_t np = gsp_cuda_padded_n(t, n);
   struct gsp_dev_matrix *dev = *M->dev;
   /* the operation released a copy of another order or encoding */
-  GSP_CHECK(!dev || (dev->d && dev->np == np && (bits || same_zero(s, dev->enc))), GSP_PANIC,
+  GSP_CHECK(!dev || (dev->d && dev->np == np && (bits || gsp_semiring_same_zero(s, dev->enc))), GSP_PANIC,
             "%s: the device copy does not serve this closure", fn);
   if (succ) GSP_CUDA_TRY(cudaMalloc((void **)&dsucc, (size_t)np * np * sizeof(int32_t)));
   if (!dev) {

@@ -323,4 +323,13 @@ GSP_SR_VALUE_(one)
 #undef GSP_SR_zero_CASE_
 #undef GSP_SR_one_CASE_
 
+/* Whether s and e mark "absent" with the same value, so that a dense copy
+ * encoded for e serves a closure under s (MIN_PLUS ~ MIN_MAX, MAX_* alike). */
+static inline bool gsp_semiring_same_zero(gsp_semiring s, gsp_semiring e) {
+  double zs = 0, ze = 0;
+  gsp_semiring_zero_value(&zs, s, GSP_FP64);
+  gsp_semiring_zero_value(&ze, e, GSP_FP64);
+  return zs == ze;
+}
+
 #endif /* GSP_SEMIRING_H */
