@@ -59,6 +59,7 @@
 
 #include "gsp.h"
 #include "gsp_cuda_fw.cuh"
+#include "gsp_cuda_plugin.h"
 
 #include "bench_cuda_check.h"
 
@@ -259,6 +260,9 @@ struct Row {
 };
 static std::vector<Row> rows;
 static char device_name[256];
+/* the plugin's gateway and test tables (the library calls it only through them) */
+static const gsp__cuda_api *CU;
+static const gsp__cuda_testing *CT;
 
 static double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -270,7 +274,7 @@ static size_t tsize(gsp_type t) {
 }
 
 static void gen(void *d, gsp_type t, gsp_semiring s, int64_t n, int64_t np, uint64_t seed) {
-  GK(gsp_cuda_fill_zero(d, np, t, s));
+  GK(CU->fill_zero(d, np, t, s));
   dim3 g((unsigned)std::min<int64_t>(16, (n + 255) / 256), (unsigned)std::min<int64_t>(n, 65535));
   switch (t) {
   case GSP_BOOL:
@@ -353,7 +357,7 @@ static void check_successors(const void *d, const int32_t *succ, int64_t n, int6
  * then checked against the library's choice on the same input. */
 static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool dpx, int reps, const char *label,
                         int bits_impl = -1, bool phases = false, int variant = -1) {
-  const int64_t np = gsp_cuda_padded_n(t, n);
+  const int64_t np = CU->padded_n(t, n);
   const size_t bytes = t == GSP_BOOL ? (size_t)np * np / 8 : (size_t)np * np * tsize(t);
   void *d = NULL;
   int32_t *succ = NULL;
@@ -369,9 +373,9 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
     bool cycle = false;
     CK(cudaEventRecord(e0));
     /* bits_impl: -1 the default closure, 0 LOP3, 256 / 512 tensor-core depth */
-    if (bits_impl >= 0) GK(gsp_cuda_fw_bits_impl(d, n, np, true, bits_impl));
-    else if (variant >= 0) GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, variant, NULL));
-    else GK(gsp_cuda_fw_device(d, succ, n, np, t, s, true, dpx, NULL, &cycle));
+    if (bits_impl >= 0) GK(CT->fw_bits_impl(d, n, np, true, bits_impl));
+    else if (variant >= 0) GK(CT->fw_phases(d, n, np, t, s, dpx, variant, NULL));
+    else GK(CU->fw_device(d, succ, n, np, t, s, true, dpx, NULL, &cycle));
     CK(cudaEventRecord(e1));
     CK(cudaEventSynchronize(e1));
     float ms = 0;
@@ -387,17 +391,17 @@ static void bench_tiled(gsp_type t, gsp_semiring s, int64_t n, bool paths, bool 
   Row row = {label, tname(t), sname(s), n, sec, tasks / sec, ceiling_for(t, s, dpx), reps, {-1, -1, -1}};
   if (phases) { /* one more run with events between the phases */
     gen(d, t, s, n, np, 999);
-    GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, variant, row.phase_ms));
+    GK(CT->fw_phases(d, n, np, t, s, dpx, variant, row.phase_ms));
   }
   if (variant >= 0) { /* the same closure as the library's choice */
     std::vector<unsigned char> forced(bytes), chosen(bytes);
     bool cycle = false;
     float ph[3];
     gen(d, t, s, n, np, 998);
-    GK(gsp_cuda_fw_phases(d, n, np, t, s, dpx, variant, ph));
+    GK(CT->fw_phases(d, n, np, t, s, dpx, variant, ph));
     CK(cudaMemcpy(forced.data(), d, bytes, cudaMemcpyDeviceToHost));
     gen(d, t, s, n, np, 998);
-    GK(gsp_cuda_fw_device(d, NULL, n, np, t, s, true, dpx, NULL, &cycle));
+    GK(CU->fw_device(d, NULL, n, np, t, s, true, dpx, NULL, &cycle));
     CK(cudaMemcpy(chosen.data(), d, bytes, cudaMemcpyDeviceToHost));
     if (memcmp(forced.data(), chosen.data(), bytes) != 0) {
       fprintf(stderr, "%s n=%lld: differs from the library's choices\n", label, (long long)n);
@@ -521,14 +525,14 @@ template <class P> static void bench_diag(gsp_type t, gsp_semiring s) {
 
 /* Tiled vs naive on the same input at a size that is not a tile multiple. */
 static void verify(int64_t n) {
-  const int64_t np = gsp_cuda_padded_n(GSP_FP32, n);
+  const int64_t np = CU->padded_n(GSP_FP32, n);
   float *a = NULL, *b = NULL;
   CK(cudaMalloc((void **)&a, (size_t)np * np * 4));
   CK(cudaMalloc((void **)&b, (size_t)n * n * 4));
   gen(a, GSP_FP32, GSP_MIN_PLUS, n, np, 77);
   CK(cudaMemcpy2D(b, n * 4, a, np * 4, n * 4, n, cudaMemcpyDeviceToDevice));
   bool cycle = false;
-  GK(gsp_cuda_fw_device(a, NULL, n, np, GSP_FP32, GSP_MIN_PLUS, false, false, NULL, &cycle));
+  GK(CU->fw_device(a, NULL, n, np, GSP_FP32, GSP_MIN_PLUS, false, false, NULL, &cycle));
   naive_run(b, n);
   std::vector<float> ha((size_t)n * n), hb((size_t)n * n);
   CK(cudaMemcpy2D(ha.data(), n * 4, a, np * 4, n * 4, n, cudaMemcpyDeviceToHost));
@@ -543,23 +547,23 @@ static void verify(int64_t n) {
 
 /* Bool closure: tensor cores vs LOP3, bit for bit, on the same input. */
 static void verify_bits(int64_t n) {
-  const int64_t np = gsp_cuda_padded_n(GSP_BOOL, n);
+  const int64_t np = CU->padded_n(GSP_BOOL, n);
   const size_t bytes = (size_t)np * np / 8;
   uint64_t *a = NULL, *b = NULL;
   CK(cudaMalloc((void **)&a, bytes));
   CK(cudaMalloc((void **)&b, bytes));
-  GK(gsp_cuda_fill_zero(a, np, GSP_BOOL, GSP_OR_AND));
+  GK(CU->fill_zero(a, np, GSP_BOOL, GSP_OR_AND));
   k_gen_sparse_bits<<<dim3(4, (unsigned)n), 256>>>(a, np / 64, n, 99, 2);
   CK(cudaGetLastError());
   CK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
-  GK(gsp_cuda_fw_bits_impl(b, n, np, false, 0)); /* LOP3 reference */
+  GK(CT->fw_bits_impl(b, n, np, false, 0)); /* LOP3 reference */
   std::vector<uint64_t> ha(bytes / 8), hb(bytes / 8), h0(bytes / 8);
   CK(cudaMemcpy(hb.data(), b, bytes, cudaMemcpyDeviceToHost));
   CK(cudaMemcpy(h0.data(), a, bytes, cudaMemcpyDeviceToHost));
   size_t bad = 0;
   for (int depth : {256, 512}) {
     CK(cudaMemcpy(a, h0.data(), bytes, cudaMemcpyHostToDevice));
-    GK(gsp_cuda_fw_bits_impl(a, n, np, false, depth));
+    GK(CT->fw_bits_impl(a, n, np, false, depth));
     CK(cudaMemcpy(ha.data(), a, bytes, cudaMemcpyDeviceToHost));
     size_t diff = 0, ones = 0;
     for (size_t e = 0; e < ha.size(); e++) {
@@ -665,6 +669,12 @@ int main(int argc, char **argv) {
   if (!ok) {
     printf("no usable GPU: %s\n", device_name);
     return 0;
+  }
+  CU = gsp__cuda_plugin(NULL, 0);
+  CT = gsp__cuda_plugin_testing();
+  if (!CT) {
+    printf("the CUDA backend has no test entry\n");
+    return 1;
   }
   printf("device: %s\n", device_name);
   if (one) { /* bool | lop3 | fp32 | fp32path */

@@ -32,10 +32,12 @@
 
 #include "closure_scale.h"
 #include "gsp.h"
-#include "gsp_cuda_fw.h"
-#include "gsp_cuda_scale.h"
+#include "gsp_cuda_plugin.h"
 
 #include "bench_cuda_check.h"
+
+/* the plugin's gateway table (the library calls it only through it) */
+static const gsp__cuda_api *CU;
 
 static double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -208,18 +210,18 @@ static void bandwidths() {
 /* In-core closure on device 0 (device-resident, as bench_closure_gpu):
  * median seconds of reps; *sum the checksum of the last result. */
 static double in_core(int64_t n, int reps, uint64_t seed, unsigned long long *sum) {
-  const int64_t np = gsp_cuda_padded_n(GSP_FP32, n);
+  const int64_t np = CU->padded_n(GSP_FP32, n);
   float *d = NULL;
   CK(cudaMalloc((void **)&d, (size_t)np * np * 4));
   std::vector<double> t;
   for (int r = 0; r < reps; r++) {
-    GK(gsp_cuda_fill_zero(d, np, GSP_FP32, GSP_MIN_PLUS));
+    GK(CU->fill_zero(d, np, GSP_FP32, GSP_MIN_PLUS));
     k_gen<<<dim3(16, (unsigned)std::min<int64_t>(n, 65535)), 256>>>(d, np, 0, n, 0, n, n, seed);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
     bool cycle = false;
     const double t0 = now();
-    GK(gsp_cuda_fw_device(d, NULL, n, np, GSP_FP32, GSP_MIN_PLUS, true, false, NULL, &cycle));
+    GK(CU->fw_device(d, NULL, n, np, GSP_FP32, GSP_MIN_PLUS, true, false, NULL, &cycle));
     CK(cudaDeviceSynchronize());
     t.push_back(now() - t0);
   }
@@ -252,7 +254,7 @@ static void out_of_core(const char *part, int64_t n, size_t cap, int reps, uint6
   gsp_cuda_ooc_report rep;
   memset(&rep, 0, sizeof rep);
   gsp__ooc_plan plan; /* the plan gsp_closure's branch would make for this budget */
-  if (!gsp__ooc_plan_make(&plan, gsp_cuda_padded_n(GSP_FP32, n), sizeof(float), cap, 0, 0)) {
+  if (!gsp__ooc_plan_make(&plan, CU->padded_n(GSP_FP32, n), sizeof(float), cap, 0, 0)) {
     fprintf(stderr, "n = %lld: no out-of-core page plan fits %zu bytes\n", (long long)n, cap);
     exit(1);
   }
@@ -260,7 +262,7 @@ static void out_of_core(const char *part, int64_t n, size_t cap, int reps, uint6
     host_gen(H, n, seed);
     bool cycle = false;
     const double s0 = now();
-    GK(gsp_cuda_fw_ooc(H, n, GSP_FP32, GSP_MIN_PLUS, true, &plan, NULL, &cycle, &rep));
+    GK(CU->fw_ooc(H, n, GSP_FP32, GSP_MIN_PLUS, true, &plan, NULL, &cycle, &rep));
     t.push_back(now() - s0);
     if (cycle) {
       fprintf(stderr, "unexpected cycle\n");
@@ -294,18 +296,18 @@ static void out_of_core(const char *part, int64_t n, size_t cap, int reps, uint6
 static double multi_gpu(const char *part, int64_t n, int G, int reps, uint64_t seed, double ref_sec,
                         unsigned long long ref_sum) {
   gsp_cuda_mgpu m = NULL;
-  GK(gsp_cuda_mgpu_create(&m, GSP_FP32, n, G, 0, NULL));
+  GK(CU->mgpu_create(&m, GSP_FP32, n, G, 0, NULL));
   int pr = 0, pc = 0;
-  gsp_cuda_mgpu_grid(m, &pr, &pc);
+  CU->mgpu_grid(m, &pr, &pc);
   std::vector<double> t;
   unsigned long long sum = 0;
   for (int r = 0; r < reps; r++) {
-    GK(gsp_cuda_mgpu_fill(m, GSP_MIN_PLUS));
+    GK(CU->mgpu_fill(m, GSP_MIN_PLUS));
     for (int g = 0; g < G; g++) {
       void *d;
       int dev;
       int64_t r0, nr, c0, nc;
-      gsp_cuda_mgpu_block(m, g, &d, &dev, &r0, &nr, &c0, &nc);
+      CU->mgpu_block(m, g, &d, &dev, &r0, &nr, &c0, &nc);
       CK(cudaSetDevice(dev));
       k_gen<<<dim3(16, (unsigned)std::min<int64_t>(nr, 65535)), 256>>>((float *)d, nc, r0, nr, c0, nc, n, seed);
       CK(cudaGetLastError());
@@ -314,19 +316,19 @@ static double multi_gpu(const char *part, int64_t n, int G, int reps, uint64_t s
     CK(cudaSetDevice(0));
     bool cycle = false;
     const double t0 = now();
-    GK(gsp_cuda_mgpu_run(m, GSP_MIN_PLUS, true, false, NULL, &cycle));
+    GK(CU->mgpu_run(m, GSP_MIN_PLUS, true, false, NULL, &cycle));
     t.push_back(now() - t0);
   }
   for (int g = 0; g < G; g++) {
     void *d;
     int dev;
     int64_t r0, nr, c0, nc;
-    gsp_cuda_mgpu_block(m, g, &d, &dev, &r0, &nr, &c0, &nc);
+    CU->mgpu_block(m, g, &d, &dev, &r0, &nr, &c0, &nc);
     CK(cudaSetDevice(dev));
     sum += dev_sum((const float *)d, nc, r0, nr, c0, nc, n);
   }
   CK(cudaSetDevice(0));
-  gsp_cuda_mgpu_destroy(m);
+  CU->mgpu_destroy(m);
   std::sort(t.begin(), t.end());
   const double sec = t[t.size() / 2];
   char note[128];
@@ -392,10 +394,11 @@ int main(int argc, char **argv) {
     printf("no usable GPU: %s\n", device_name);
     return 0;
   }
+  CU = gsp__cuda_plugin(NULL, 0);
   int gpus = 0;
   GK(gsp_cuda_device_count(&gpus));
   printf("device: %s, %d usable GPUs, multi-GPU path %s\n", device_name, gpus,
-         gsp_cuda_mgpu_built() ? "built" : "NOT built");
+         CU->mgpu_built() ? "built" : "NOT built");
   bandwidths();
   { /* warm-up: kernels loaded, clocks up */
     unsigned long long s;
@@ -421,7 +424,7 @@ int main(int argc, char **argv) {
     rows.push_back(row);
     print_row(row);
   }
-  if (parts.find('c') != std::string::npos && gsp_cuda_mgpu_built()) {
+  if (parts.find('c') != std::string::npos && CU->mgpu_built()) {
     for (int G : {2, 4})
       if (G <= gpus) multi_gpu("c", mg_n, G, G == 2 ? 2 : 3, seed, ref_mg, sum_mg);
   }

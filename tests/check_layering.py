@@ -14,11 +14,11 @@ ops/sssp -> ops/apsp), which makes two features one.
 The command line (tools/**) is a user of the library like any other: its
 files include the public headers (include/) and their own, nothing of src/.
 
-The CUDA plugin (src/cuda/**) is to speak arrays to the core, not its
-objects: a file there that includes gsp_internal.h or names the core's
-matrix or vector struct fails, except the files listed in CROSSING, which
-still do; that list may only shrink (a listed file that no longer does
-fails too, so the list stays true).
+The CUDA plugin (src/cuda/**) speaks arrays to the core, not its objects:
+its files include the gateway headers and src/semiring, never a header of
+src/core, and a file there that names the core's matrix or vector struct
+fails. The gateway headers include src/semiring and each other only, so
+no folder circle runs through them.
 
 usage: check_layering.py SOURCE_DIR
 """
@@ -27,41 +27,23 @@ import re
 import sys
 
 FLOOR = ["core", "semiring", "cuda/include"]
+PLUGIN_FLOOR = ["semiring", "cuda/include"]
 OPS = ["ops", "ops/graphblas", "ops/closure", "ops/sssp", "ops/apsp", "ops/bf", "ops/star"]
 CUDA = ["cuda", "cuda/graphblas", "cuda/closure", "cuda/sssp", "cuda/bf"]
 ALLOWED = {
     "semiring": ["semiring"],
     "core": FLOOR,
-    "cuda/include": FLOOR,
+    "cuda/include": PLUGIN_FLOOR,
     "io": FLOOR + ["io"],
     "mpi": FLOOR + OPS + ["mpi"],
 }
 for d in OPS:
     ALLOWED[d] = FLOOR + OPS
 for d in CUDA:
-    ALLOWED[d] = FLOOR + CUDA
-# Files of the plugin that still include gsp_internal.h or name
-# struct gsp_matrix_s / gsp_vector_s (the launchers that take the core's
-# objects); no file may join them.
-CROSSING = {
-    "cuda/closure/gsp_cuda_sched.hpp",
-    "cuda/graphblas/gsp_cuda_mxv.cu",
-    "cuda/graphblas/gsp_cuda_ops.cuh",
-    "cuda/graphblas/gsp_cuda_ops_mem.cu",
-    "cuda/include/gsp_cuda.h",
-    "cuda/include/gsp_cuda_plugin.h",
-    "cuda/include/sssp_gather.h",
-}
-CORE_OBJECTS = re.compile(r'^\s*#\s*include\s+"gsp_internal\.h"|\bgsp_(?:matrix|vector)_s\b', re.M)
+    ALLOWED[d] = PLUGIN_FLOOR + CUDA
+CORE_OBJECTS = re.compile(r'\bgsp_(?:matrix|vector)_s\b')
 # written by CMake into the build tree (src/cuda/closure/gsp_cuda_mgpu.cu)
 GENERATED = {"gsp_nccl_config.h"}
-# Circles among folders still open, as a ratchet: each is reported, none
-# fails the check while listed, and a listed circle that is gone fails it
-# until its line is removed here (so the list only shrinks). It goes with
-# the array-level plugin ABI: src/cuda stops including gsp_internal.h.
-KNOWN_CIRCLES = {
-    "core -> cuda/include -> core",
-}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 SOURCE = (".c", ".h", ".cu", ".cuh", ".hpp", ".cpp")
 
@@ -131,13 +113,9 @@ def main(root):
         with open(full, encoding="utf-8") as f:
             text = f.read()
         if d == "cuda" or d.startswith("cuda/"):
-            rel = "%s/%s" % (d, name)
-            crossing = CORE_OBJECTS.search(text) is not None
-            if crossing and rel not in CROSSING:
-                errors.append("src/%s reaches the core's objects (gsp_internal.h, gsp_matrix_s or gsp_vector_s): "
-                              "the plugin takes arrays" % rel)
-            elif not crossing and rel in CROSSING:
-                errors.append("src/%s no longer reaches the core's objects: remove it from CROSSING" % rel)
+            if CORE_OBJECTS.search(text):
+                errors.append("src/%s/%s names the core's gsp_matrix_s or gsp_vector_s: the plugin takes arrays"
+                              % (d, name))
         for inc in INCLUDE.findall(text):
             base = os.path.basename(inc)
             if inc in public or base in GENERATED:
@@ -171,21 +149,12 @@ def main(root):
         if node not in state:
             visit(node, [])
     errors += tools_problems(root, public)
-    gone = sorted(p for p in CROSSING if not os.path.isfile(os.path.join(src, p)))
-    errors += ["CROSSING lists src/%s, which does not exist" % p for p in gone]
     circles = folder_circles(edges)
-    for name, witness in circles:
-        if name in KNOWN_CIRCLES:
-            print("layering: known include circle among folders (listed in KNOWN_CIRCLES): %s (%s)" % (name, witness))
-        else:
-            errors.append("include circle among folders: %s (%s)" % (name, witness))
-    for name in sorted(KNOWN_CIRCLES - {c for c, _ in circles}):
-        errors.append("KNOWN_CIRCLES lists %s, which is gone: remove its line" % name)
+    errors += ["include circle among folders: %s (%s)" % c for c in circles]
     for e in errors:
         print("layering: " + e)
-    print("layering: %d files, %d include lines checked, %d folder circles (%d known), %d problems"
-          % (len(files), sum(len(v) for v in edges.values()), len(circles),
-             len([c for c, _ in circles if c in KNOWN_CIRCLES]), len(errors)))
+    print("layering: %d files, %d include lines checked, %d folder circles, %d problems"
+          % (len(files), sum(len(v) for v in edges.values()), len(circles), len(errors)))
     return 1 if errors else 0
 
 

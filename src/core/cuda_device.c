@@ -9,12 +9,13 @@
 
 #include "gsp_internal.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 gsp_info gsp_cuda_warm_up(void) {
 #ifdef GSP_HAVE_CUDA
-  gsp_cuda_start();
+  const gsp__cuda_api *cu = gsp__cuda_plugin(NULL, 0);
+  if (cu) cu->start();
 #endif
   return GSP_SUCCESS;
 }
@@ -26,7 +27,8 @@ gsp_info gsp_cuda_available(bool *available, char *desc, size_t len) {
   if (info < 0) return info;
 #ifdef GSP_HAVE_CUDA
   char buf[256] = "";
-  *available = gsp_cuda_usable(buf, sizeof buf);
+  const gsp__cuda_api *cu = gsp__cuda_plugin(buf, sizeof buf);
+  *available = cu && cu->usable(buf, sizeof buf);
 #else
   const char *buf = "this build of gsp has no CUDA backend";
   *available = false;
@@ -38,7 +40,8 @@ gsp_info gsp_cuda_available(bool *available, char *desc, size_t len) {
 gsp_info gsp_cuda_device_count(int *count) {
   if (!count) return GSP_ERROR(GSP_NULL_POINTER, "gsp_cuda_device_count: count is NULL");
 #ifdef GSP_HAVE_CUDA
-  *count = gsp_cuda_usable_count();
+  const gsp__cuda_api *cu = gsp__cuda_plugin(NULL, 0);
+  *count = cu ? cu->usable_count() : 0;
 #else
   *count = 0;
 #endif

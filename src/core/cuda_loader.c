@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "gsp_cuda_plugin.h"
+#include "gsp_internal.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static _Atomic(const gsp__cuda_api *) loaded_api; /* set once, by load() */
@@ -163,6 +164,12 @@ const gsp__cuda_api *gsp__cuda_plugin(char *why, size_t len) {
   const gsp__cuda_api *a = atomic_load_explicit(&loaded_api, memory_order_acquire);
   if (!a && why && len > 0) snprintf(why, len, "%s", why_not);
   return a;
+}
+
+gsp_info gsp__cuda_get(const gsp__cuda_api **api, const char *fn) {
+  char why[512] = "";
+  *api = gsp__cuda_plugin(why, sizeof why);
+  return *api ? GSP_SUCCESS : GSP_ERROR(GSP_NO_DEVICE, "%s: %s", fn, why);
 }
 
 const gsp__cuda_api *gsp__cuda_plugin_loaded(void) {

@@ -1,9 +1,8 @@
 /*
- * Internal definitions shared by every part of the library (never installed).
- *
- * Error flow (LAGraph's LG_FREE_ALL + GRB_TRY): each .c file defines
- * GSP_FREE_ALL (what to release on failure) before using GSP_TRY/GSP_CHECK,
- * and each public function declares `gsp_info info = GSP_SUCCESS;`.
+ * Internal definitions of the library's C side (never installed): the
+ * matrix and vector objects, their storage and the settings. What the CUDA
+ * plugin shares with it (errors, allocator, burble, team, value helpers)
+ * is gsp_host.h, included here.
  */
 #ifndef GSP_INTERNAL_H
 #define GSP_INTERNAL_H
@@ -15,34 +14,25 @@
 #include <string.h>
 
 #include "gsp.h"
+#include "gsp_host.h"
 #include "gsp_semiring.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Symbols marked GSP_COMPANION are also exported from libgsp.so for gsp's
- * companion library libgsp_mpi (src/mpi), which is built from the same tree
- * and version: a private ABI, not part of the public API (include/gsp.h). */
-#if defined(__GNUC__)
-#define GSP_COMPANION __attribute__((visibility("default")))
-#else
-#define GSP_COMPANION
-#endif
-
-/* ---- errors ---- */
-
-/* Record "<where>: <message>" in the thread-local buffer (followed by
- * " [file:line]" of the check when GSP_DEBUG=1, see error.c) and return
- * code. Never prints. */
-GSP_COMPANION gsp_info gsp__error(gsp_info code, const char *file, int line, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-#define GSP_ERROR(code, ...) gsp__error((code), __FILE__, __LINE__, __VA_ARGS__)
-
+/* Tests: make the k-th CUDA call from now (0 = the next) fail once with a
+ * device out-of-memory or a failed kernel launch (gsp__device_fault_due of
+ * gsp_host.h). Disarming returns what was left of the countdown: -1 once
+ * the fault was delivered. Not for production use. */
+void gsp__debug_device_fault_after(long long k, gsp_fault kind);
+long long gsp__debug_device_fault_disarm(void);
+/* Tests: force cuSPARSE SpGEMM's algorithm for sparse x sparse gsp_mxm on
+ * the GPU (0: automatic; 1, 2, 3: ALG1, ALG2, ALG3). */
+void gsp__debug_spgemm_alg(int alg);
+/* Tests: make the k-th allocation from now (0 = the next) and all later ones
+ * fail; k < 0 disarms. Not for production use. */
+void gsp__debug_fail_after(long long k);
 /* Tests: call hook(code, message) for every error recorded from now on
  * (NULL: none); the message always ends with " [file:line]". Lets the test build count the error checks each public
  * function exercised (tests/support/errlog). Not for production use. */
@@ -51,61 +41,6 @@ void gsp__debug_on_error(void (*hook)(gsp_info code, const char *message));
  * it changed across a call). */
 uint64_t gsp__error_serial(void);
 
-/* Fail with `code` and a message when cond is false. */
-#define GSP_CHECK(cond, code, ...)           \
-  do {                                       \
-    if (!(cond)) {                           \
-      info = GSP_ERROR((code), __VA_ARGS__); \
-      GSP_FREE_ALL;                          \
-      return info;                           \
-    }                                        \
-  } while (0)
-
-/* Propagate a failing gsp_info (its message is already recorded). */
-#define GSP_TRY(expr)                \
-  do {                               \
-    gsp_info gsp_try_info_ = (expr); \
-    if (gsp_try_info_ < 0) {         \
-      info = gsp_try_info_;          \
-      GSP_FREE_ALL;                  \
-      return info;                   \
-    }                                \
-  } while (0)
-
-/* Allocation that fails with GSP_OUT_OF_MEMORY. */
-#define GSP_ALLOC(ptr, count, size)                                                  \
-  GSP_CHECK(((ptr) = gsp__malloc_array((count), (size))) != NULL, GSP_OUT_OF_MEMORY, \
-            "cannot allocate %zu x %zu bytes", (size_t)(count), (size_t)(size))
-#define GSP_CALLOC(ptr, count, size)                                                                              \
-  GSP_CHECK(((ptr) = gsp__calloc((count), (size))) != NULL, GSP_OUT_OF_MEMORY, "cannot allocate %zu x %zu bytes", \
-            (size_t)(count), (size_t)(size))
-
-/* ---- memory: every allocation goes through these (failure injection) ---- */
-
-void *gsp__malloc(size_t size);
-GSP_COMPANION void *gsp__malloc_array(size_t count, size_t size); /* overflow-checked */
-void *gsp__calloc(size_t count, size_t size);
-void *gsp__realloc_array(void *p, size_t count, size_t size);
-GSP_COMPANION void gsp__free(void *p);
-#define GSP_FREE(p) (gsp__free(p), (p) = NULL)
-/* Tests: make the k-th allocation from now (0 = the next) and all later ones
- * fail; k < 0 disarms. Not for production use. */
-void gsp__debug_fail_after(long long k);
-
-/* Tests: make the k-th CUDA call from now (0 = the next) fail once with a
- * device out-of-memory or a failed kernel launch. Disarming returns what was
- * left of the countdown: -1 once the fault was delivered. */
-typedef enum { GSP_FAULT_NONE = 0, GSP_FAULT_DEVICE_OOM, GSP_FAULT_LAUNCH } gsp_fault;
-void gsp__debug_device_fault_after(long long k, gsp_fault kind);
-long long gsp__debug_device_fault_disarm(void);
-/* The CUDA backend: the fault to report instead of making this call. */
-gsp_fault gsp__device_fault_due(void);
-
-/* Tests: force cuSPARSE SpGEMM's algorithm for sparse x sparse gsp_mxm on
- * the GPU (0: automatic; 1, 2, 3: ALG1, ALG2, ALG3). gsp__spgemm_alg reads
- * it (the CUDA backend). */
-void gsp__debug_spgemm_alg(int alg);
-int gsp__spgemm_alg(void);
 /* The CUDA gateway's results as host arrays (gsp_cuda_host_result of
  * gsp_cuda.h, src/core/matrix_device.c): gsp__matrix_take_result puts
  * them into A as its storage (CSR or dense, as the result says; A's old
@@ -131,6 +66,12 @@ bool gsp__dense_serves(const struct gsp_cuda_arrays *v, gsp_semiring s, int64_t 
 gsp_info gsp__matrix_download(struct gsp_matrix_s *A);
 /* Free A's device copy, if any (the host copy is the content again). */
 void gsp__matrix_release_device(struct gsp_matrix_s *A);
+/* A vector's arrays and device slot as the GPU reads them (gsp_cuda_vec of
+ * gsp_cuda.h), and the download of a device-only vector's content into its
+ * host arrays (callers go through gsp__vector_host, which serialises it). */
+struct gsp_cuda_vec;
+struct gsp_cuda_vec gsp__vector_cuda_arrays(const struct gsp_vector_s *v);
+gsp_info gsp__vector_download(struct gsp_vector_s *v);
 /* Tests: bytes of one staging slot of the GPU shortest-path results (0:
  * the default; >= 16 forces many tiny chunks). */
 void gsp__debug_sssp_stage_bytes(size_t bytes);
@@ -149,9 +90,6 @@ gsp_info gsp__check_outputs(const char *fn, const gsp__output *out, int k);
 #define GSP_OUTPUTS(fn, ...)                                           \
   GSP_TRY(gsp__check_outputs((fn), (const gsp__output[]){__VA_ARGS__}, \
                              (int)(sizeof((const gsp__output[]){__VA_ARGS__}) / sizeof(gsp__output))))
-
-/* *out = a * b; false on overflow of size_t. */
-bool gsp__mul_size(size_t *out, size_t a, size_t b);
 
 /* ---- handle registry: catches freed and foreign handles without touching
  * their memory ---- */
@@ -244,8 +182,6 @@ gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn, const c
 gsp_info gsp__check_type(gsp_type t, const char *fn);
 /* Whether semiring s applies to type t (OR_AND: bool; others: numeric). */
 GSP_COMPANION bool gsp__semiring_fits(gsp_semiring s, gsp_type t);
-GSP_COMPANION const char *gsp__type_name(gsp_type t);
-GSP_COMPANION const char *gsp__semiring_name(gsp_semiring s);
 
 /* Allocate a new empty matrix / vector (not registered as live until
  * gsp__matrix_publish). */
@@ -319,55 +255,6 @@ gsp_info gsp__vector_publish(struct gsp_vector_s *v);
 void gsp__vector_destroy(struct gsp_vector_s *v);
 void gsp__vector_swap_in(struct gsp_vector_s *dst, struct gsp_vector_s *src);
 
-/* memcpy that accepts n == 0 with NULL pointers (empty arrays are NULL). */
-/* One value of any gsp_type, aligned for all; the member is the type's
- * suffix (b, i32, i64, f32, f64). */
-typedef union {
-#define GSP_VALUE_MEMBER_(T, ct, sfx) ct sfx;
-  GSP_TYPE_LIST(GSP_VALUE_MEMBER_)
-#undef GSP_VALUE_MEMBER_
-} gsp__value;
-
-/* gsp_type_size, inline: it folds where t is a constant (typed kernels). */
-static inline size_t gsp__tsize(gsp_type t) {
-  switch (t) {
-#define GSP_TSIZE_CASE_(T, ct, sfx) \
-  case GSP_##T:                     \
-    return sizeof(ct);
-    GSP_TYPE_LIST(GSP_TSIZE_CASE_)
-#undef GSP_TSIZE_CASE_
-  }
-  return 0;
-}
-
-static inline void gsp__memcpy(void *dst, const void *src, size_t n) {
-  if (n) memcpy(dst, src, n);
-}
-
-/* Value helpers: element k of an array of type t. */
-static inline void *gsp__at(void *x, gsp_type t, int64_t k) {
-  return (char *)x + (size_t)k * gsp_type_size(t);
-}
-static inline const void *gsp__cat(const void *x, gsp_type t, int64_t k) {
-  return (const char *)x + (size_t)k * gsp_type_size(t);
-}
-/* A value of type t as a double (int64 beyond 2^53 rounded). A bool is
- * read as its byte: one from a file may be neither 0 nor 1. */
-static inline double gsp__value_f64(const void *x, gsp_type t) {
-  switch (t) {
-  case GSP_BOOL:
-    return *(const uint8_t *)x;
-  case GSP_INT32:
-    return *(const int32_t *)x;
-  case GSP_INT64:
-    return (double)*(const int64_t *)x;
-  case GSP_FP32:
-    return *(const float *)x;
-  case GSP_FP64:
-    break;
-  }
-  return *(const double *)x;
-}
 /* Whether a value is NaN (false for non-float types). */
 bool gsp__is_nan(gsp_type t, const void *x);
 /* Convert one value between types (to bool: x != 0). */
@@ -377,27 +264,11 @@ void gsp__cast_value(void *dst, gsp_type dt, const void *src, gsp_type st);
 void gsp__semiring_zero(void *out, gsp_semiring s, gsp_type t);
 void gsp__semiring_one(void *out, gsp_semiring s, gsp_type t);
 
-/* The "decline or take" protocol of the CUDA gateway. A launcher that
- * does not take a call (no kernel for the type or semiring, sizes past its
- * limits, too little device memory, ...) says why with
- * gsp__device_decline(code, ...): GSP_DEVICE_OUT_OF_MEMORY for memory,
- * GSP_TOO_LARGE for sizes, GSP_DOMAIN_MISMATCH for a type or semiring
- * without a kernel. Under AUTO the CPU then runs the call; under an
- * explicit CUDA request (option or process default) the operation fails
- * with that code and reason (gsp__device_declined; GSP_NO_DEVICE when no
- * reason was given), never a silent CPU run. The operations reach this
- * through gsp__backend_pick / gsp__backend_declined (src/ops/ops_backend.c). */
-void gsp__device_decline(gsp_info code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 void gsp__device_decline_clear(void);
 gsp_info gsp__device_declined(const char *fn);
 
 /* Backend selection for one call: returns the backend to try. */
 gsp_backend gsp__backend_for(gsp_backend requested);
-int gsp__threads(void);
 /* OpenMP's default thread count capped by the process's CPU affinity now
  * (src/core/threads.c): gsp__threads() where gsp_set_threads gave none. */
 int gsp__default_threads(void);
@@ -408,23 +279,10 @@ const char *gsp__setting_gpus_text(void);
 /* GSP_CUDA_PLUGIN, GSP_NCCL_LIBRARY: the path, NULL when unset or empty. */
 const char *gsp__setting_cuda_plugin(void);
 const char *gsp__setting_nccl_library(void);
-/* The burble (gsp_set_burble, GSP_BURBLE=1): one line to stderr per
- * decision an operation takes and per phase it times; a no-op when off. */
-bool gsp__burble_on(void);
 /* GSP_DEBUG: messages carry the source location of the failed check. */
 bool gsp__debug_mode(void);
 /* GSP_CPU_ISA, the cap on the CPU kernels' instruction set; NULL unset. */
 const char *gsp__setting_cpu_isa(void);
-void gsp__burble(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-/* body(ctx, t, nt) on each thread t of a team of up to nthreads (the
- * caller's is t = 0): gsp's OpenMP threads, for host work that is not a
- * loop (the GPU's staging workers), so it never competes with a pool
- * still spinning after the previous parallel pass. */
-void gsp__team(int nthreads, void (*body)(void *ctx, int t, int nt), void *ctx);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,7 @@
 #include "dense_pass.h"
 #include "gsp_internal.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 static gsp_info check_new_args(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const char *fn) {
@@ -302,7 +302,8 @@ static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *
     /* a GPU result goes straight from the device into out */
     bool done = false;
     const gsp_cuda_arrays v = gsp__matrix_cuda_arrays(A);
-    GSP_TRY(gsp_cuda_dense_export(out, (size_t)A->nvals == nn ? NULL : absent, &v, &done));
+    const gsp__cuda_api *cu = gsp__cuda_plugin_loaded();
+    if (cu) GSP_TRY(cu->dense_export(out, (size_t)A->nvals == nn ? NULL : absent, &v, &done));
     if (done) return info;
   }
 #endif

@@ -12,7 +12,7 @@
 #include "gsp_semiring.h"
 #ifdef GSP_HAVE_CUDA
 #include "dense_pass.h"
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 static const char *const fn = "gsp_matrix_device_view";
@@ -45,7 +45,9 @@ gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_mat
     GSP_TRY(gsp__matrix_host(A));
     v = gsp__matrix_cuda_arrays(A);
   }
-  GSP_TRY(gsp_cuda_dense_view(&d, &stride, &dev, &v, absent_as));
+  const gsp__cuda_api *cu;
+  GSP_TRY(gsp__cuda_get(&cu, fn));
+  GSP_TRY(cu->dense_view(&d, &stride, &dev, &v, absent_as));
   *data = d;
   *ld = (gsp_index)stride;
   *device = dev;
@@ -78,8 +80,9 @@ gsp_cuda_arrays gsp__matrix_cuda_arrays(const struct gsp_matrix_s *A) {
 }
 
 bool gsp__dense_serves(const gsp_cuda_arrays *v, gsp_semiring s, int64_t np) {
-  gsp_cuda_dense_info st;
-  gsp_cuda_dense_state(&st, v);
+  const gsp__cuda_api *cu = gsp__cuda_plugin_loaded(); /* no plugin: no device copy */
+  gsp_cuda_dense_info st = {0};
+  if (cu) cu->dense_state(&st, v);
   return st.np > 0 && (np == 0 || st.np == np) && (v->type == GSP_BOOL || gsp_semiring_same_zero(s, st.enc));
 }
 
@@ -90,12 +93,14 @@ gsp_info gsp__matrix_download(struct gsp_matrix_s *A) {
   uint64_t *bits = NULL;
 #define GSP_FREE_ALL (gsp__free(x), gsp__free(b), gsp__free(bits))
   if (!A->dev_only || !A->dev) return info;
+  const gsp__cuda_api *cu;
+  GSP_TRY(gsp__cuda_get(&cu, "gsp (matrix download)"));
   const gsp_cuda_arrays v = gsp__matrix_cuda_arrays(A);
   const int64_t n = A->nrows;
   if (A->type == GSP_BOOL) {
     const int64_t wpr = (n + 63) / 64;
     GSP_ALLOC(bits, (size_t)(n > 0 ? n : 1), (size_t)(wpr > 0 ? wpr : 1) * 8);
-    GSP_TRY(gsp_cuda_dense_download(bits, NULL, &v));
+    GSP_TRY(cu->dense_download(bits, NULL, &v));
     GSP_FREE(A->p);
     GSP_FREE(A->j);
     GSP_FREE(A->x);
@@ -120,7 +125,7 @@ gsp_info gsp__matrix_download(struct gsp_matrix_s *A) {
       GSP_ALLOC(b, nn > 0 ? nn : 1, 1);
       gsp__pass_huge(b, nn);
     }
-    GSP_TRY(gsp_cuda_dense_download(reuse ? A->x : x, !need_b ? NULL : b ? b : A->b, &v));
+    GSP_TRY(cu->dense_download(reuse ? A->x : x, !need_b ? NULL : b ? b : A->b, &v));
     GSP_FREE(A->p);
     GSP_FREE(A->j);
     GSP_FREE(A->bits);
@@ -146,7 +151,8 @@ gsp_info gsp__matrix_download(struct gsp_matrix_s *A) {
 
 void gsp__matrix_release_device(struct gsp_matrix_s *A) {
   if (!A || !A->dev) return;
-  gsp_cuda_dev_free(A->dev);
+  const gsp__cuda_api *cu = gsp__cuda_plugin_loaded(); /* it made the copy */
+  if (cu) cu->dev_free(A->dev);
   A->dev = NULL;
   A->dev_only = false;
 }

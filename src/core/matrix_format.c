@@ -10,9 +10,6 @@
 #include "bits_pack.h"
 #include "dense_pass.h"
 #include "gsp_internal.h"
-#ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
-#endif
 
 /* Serializes the one-time work that read-only calls do on a shared input
  * (the download of a device-only matrix, the build of a CSR copy). Each
@@ -24,7 +21,7 @@ static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 gsp_info gsp__download_shared(bool *dev_only, struct gsp_matrix_s *A, struct gsp_vector_s *v) {
   if (!__atomic_load_n(dev_only, __ATOMIC_ACQUIRE)) return GSP_SUCCESS;
   pthread_mutex_lock(&shared_lock);
-  gsp_info info = !*dev_only ? GSP_SUCCESS : A ? gsp__matrix_download(A) : gsp_cuda_vector_download(v);
+  gsp_info info = !*dev_only ? GSP_SUCCESS : A ? gsp__matrix_download(A) : gsp__vector_download(v);
   if (info >= 0) __atomic_store_n(dev_only, false, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&shared_lock);
   return info;

@@ -3,7 +3,7 @@
 
 #include "gsp_internal.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 gsp_info gsp__vector_host(struct gsp_vector_s *v) {
@@ -17,10 +17,39 @@ gsp_info gsp__vector_host(struct gsp_vector_s *v) {
 
 void gsp__vector_host_changed(struct gsp_vector_s *v) {
 #ifdef GSP_HAVE_CUDA
-  gsp_cuda_vector_release(v);
+  const gsp__cuda_api *cu = gsp__cuda_plugin_loaded(); /* it made the copy */
+  if (v->dev && cu) cu->vec_free(v->dev);
+  v->dev = NULL;
 #endif
   v->dev_only = false;
 }
+
+#ifdef GSP_HAVE_CUDA
+gsp_cuda_vec gsp__vector_cuda_arrays(const struct gsp_vector_s *v) {
+  return (gsp_cuda_vec){
+      .type = v->type, .n = v->n, .nvals = v->nvals, .x = v->x, .b = v->b, .dev = (struct gsp_dev_vector **)&v->dev};
+}
+
+gsp_info gsp__vector_download(struct gsp_vector_s *v) {
+  static const char *const fn = "gsp (vector download)";
+  gsp_info info = GSP_SUCCESS;
+  uint8_t *fresh = NULL;
+#define GSP_FREE_ALL gsp__free(fresh)
+  if (!v->dev_only || !v->dev) return info;
+  const gsp__cuda_api *cu;
+  GSP_TRY(gsp__cuda_get(&cu, fn));
+  const bool full = v->nvals == v->n;
+  /* the host arrays are stale while dev_only: overwriting them is safe */
+  if (!full && !v->b) GSP_ALLOC(fresh, v->n > 0 ? v->n : 1, 1);
+  const gsp_cuda_vec view = gsp__vector_cuda_arrays(v);
+  GSP_TRY(cu->vec_download(v->x, full ? NULL : fresh ? fresh : v->b, &view));
+  if (full) GSP_FREE(v->b);
+  if (fresh) v->b = fresh;
+  v->dev_only = false; /* the device copy stays as a mirror */
+#undef GSP_FREE_ALL
+  return info;
+}
+#endif
 
 gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn, const char *what) {
   if (v == NULL) return GSP_ERROR(GSP_NULL_POINTER, "%s: %s is NULL", fn, what);

@@ -424,6 +424,7 @@ gsp_info gsp_cuda_dense_export(void *out, const void *absent, const gsp_cuda_arr
   gsp_info info = GSP_SUCCESS;
 #define GSP_FREE_ALL
   *done = false;
+  const gsp__cu_guard guard(A->dev);
   const struct gsp_dev_matrix *dev = *A->dev;
   if (!dev || !dev->d || A->type == GSP_BOOL) return info;
   const int64_t n = A->nrows, np = dev->np;
@@ -448,6 +449,7 @@ gsp_info gsp_cuda_dense_view(void **data, int64_t *ld, int *device, const gsp_cu
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_matrix *fresh = NULL;
 #define GSP_FREE_ALL dev_free(fresh)
+  const gsp__cu_guard guard(A->dev);
   char desc[256] = "";
   GSP_CHECK(gsp_cuda_usable(desc, sizeof desc), GSP_NO_DEVICE, "%s: %s", fn, desc);
   const int64_t n = A->nrows;

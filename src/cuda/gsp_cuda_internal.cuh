@@ -11,6 +11,7 @@
 
 #include "gsp_cuda.h"
 #include "gsp_cuda_fw.h"
+#include "gsp_cuda_guard.cuh"
 #include "gsp_semiring.h"
 
 struct gsp_dev_csr;   /* gsp_cuda_ops.cuh */
@@ -192,14 +193,5 @@ struct PolBits {
     return gsp_or_and_fma_w64(c, ((uint64_t)a << 32) | a, b);
   }
 };
-
-/* Drop the device copy of a handle (a matrix's or a vector's dev and
- * dev_only): free_dev(*dev), and the host copy is the content again. */
-template <class H, class D> void gsp__cu_release(H *h, void (*free_dev)(D *)) {
-  if (!h || !h->dev) return;
-  free_dev(h->dev);
-  h->dev = NULL;
-  h->dev_only = false;
-}
 
 #endif /* GSP_CUDA_INTERNAL_CUH */

@@ -2,7 +2,7 @@
 #include "ops_backend.h"
 
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 gsp_info gsp__backend_pick(gsp__backend_choice *c, gsp_backend requested, bool auto_gpu, const char *fn) {
@@ -20,7 +20,7 @@ gsp_info gsp__backend_pick(gsp__backend_choice *c, gsp_backend requested, bool a
 #ifdef GSP_HAVE_CUDA
   /* the loader answers from its cache after the first question */
   char desc[256] = "";
-  c->gpu = gsp_cuda_usable(desc, sizeof desc);
+  GSP_TRY(gsp_cuda_available(&c->gpu, desc, sizeof desc));
   GSP_CHECK(c->gpu || !c->required, GSP_NO_DEVICE, "%s: CUDA backend requested but unusable: %s", fn, desc);
   if (c->gpu) gsp__device_decline_clear();
 #else

@@ -196,6 +196,7 @@ gsp_info gsp_cuda_bf(void *dist, int64_t *parent, int64_t *pred, const gsp_cuda_
   int32_t *S = NULL;
 #define GSP_FREE_ALL gsp__free(S)
   *taken = false;
+  const gsp__cu_guard guard(A->dev);
   if (!graph_taken(A)) return GSP_SUCCESS;
   const int64_t n = A->nrows;
   const size_t ks = A->type == GSP_INT32 || A->type == GSP_FP32 ? 4 : 8;

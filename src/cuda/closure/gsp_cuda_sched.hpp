@@ -57,7 +57,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "gsp_internal.h"
+#include "gsp_host.h"
 #include "gsp_progress.h"
 
 namespace gspsched {

@@ -322,6 +322,7 @@ gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, const gsp_cuda_ar
    gsp__free(hb))
   *taken = false;
   memset(T, 0, sizeof *T);
+  const gsp__cu_guard guard(A->dev, B->dev);
   const gsp_type t = A->type;
   const size_t ts = gsp_type_size(t);
   const int64_t m = ta ? A->ncols : A->nrows, k = ta ? A->nrows : A->ncols, n = tb ? B->nrows : B->ncols;

@@ -450,9 +450,9 @@ static gsp_info launch_writeback(gsp_type t, int64_t n, const gsp_dev_vector *c,
 
 } // namespace
 
-gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
-                      const gsp_cuda_arrays *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
-                      bool *taken) {
+gsp_info gsp_cuda_mxv(int64_t *w_nvals, const gsp_cuda_vec *w, const gsp_cuda_vec *mask, gsp_binop accum,
+                      gsp_semiring s, const gsp_cuda_arrays *A, const gsp_cuda_vec *u, const gsp_desc *desc, bool tr,
+                      const char *fn, bool *taken) {
   gsp_info info = GSP_SUCCESS;
   void *tx = NULL, *rx = NULL;
   uint8_t *tb = NULL, *rb = NULL, *allow = NULL;
@@ -468,6 +468,7 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
     return info;
   }
   *taken = true;
+  const gsp__cu_guard guard(A->dev, u->dev);
   const gsp_type t = w->type;
   const size_t ts = gsp_type_size(t);
   const int64_t nt = w->n;
@@ -500,7 +501,7 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
   gsp_dev_vector *dm = NULL, *dw = NULL;
   if (mask) GSP_TRY(gsp__cu_vector_dev(&dm, mask, fn));
   if (!plain) GSP_TRY(gsp__cu_vector_dev(&dw, w, fn));
-  if (!w->dev) GSP_TRY(gsp__cu_vector_spare(&spare, fn));
+  if (!*w->dev) GSP_TRY(gsp__cu_vector_spare(&spare, fn));
 
   if (mask) {
     GSP_CU_DALLOC(allow, (size_t)nt);
@@ -537,7 +538,8 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
   GSP_CU_TRY(cudaMemcpy(&cnt, dcnt, sizeof cnt, cudaMemcpyDeviceToHost));
 
   /* commit: nothing fails past here */
-  gsp__cu_vector_commit(w, rx, rb, (int64_t)cnt, &spare);
+  gsp__cu_vector_commit(w, rx, rb, &spare);
+  *w_nvals = (int64_t)cnt;
   rx = NULL, rb = NULL;
   GSP_FREE_ALL;
 #undef GSP_FREE_ALL

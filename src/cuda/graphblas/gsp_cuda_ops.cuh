@@ -72,14 +72,15 @@ gsp_info gsp__cublas_error(cublasStatus_t e, const char *file, int line, const c
 gsp_info gsp__cusparse_handle(cusparseHandle_t *h, const char *fn);
 gsp_info gsp__cublas_handle(cublasHandle_t *h, const char *fn);
 
-/* The device copy of v (uploaded when v has none). */
-gsp_info gsp__cu_vector_dev(struct gsp_dev_vector **out, struct gsp_vector_s *v, const char *fn);
+/* The device copy of v (*v->dev; uploaded from v's host arrays when v has
+ * none). */
+gsp_info gsp__cu_vector_dev(struct gsp_dev_vector **out, const gsp_cuda_vec *v, const char *fn);
 /* The list of v's present indices on the device (built when missing). */
-gsp_info gsp__cu_vector_index(const int32_t **idx, struct gsp_vector_s *v, const char *fn);
-/* Make (x, b) the device-only content of v with nvals entries; the old
- * device arrays are freed. Cannot fail when v->dev exists (*spare, an
- * unused header from gsp__cu_vector_spare, is consumed otherwise). */
-void gsp__cu_vector_commit(struct gsp_vector_s *v, void *x, uint8_t *b, int64_t nvals, struct gsp_dev_vector **spare);
+gsp_info gsp__cu_vector_index(const int32_t **idx, const gsp_cuda_vec *v, const char *fn);
+/* Make (x, b) the content of v's device copy; the old device arrays are
+ * freed. Cannot fail when *v->dev exists (*spare, an unused header from
+ * gsp__cu_vector_spare, is consumed otherwise). */
+void gsp__cu_vector_commit(const gsp_cuda_vec *v, void *x, uint8_t *b, struct gsp_dev_vector **spare);
 /* A header for gsp__cu_vector_commit, allocated up front so the commit
  * cannot fail; NULL-safe free. */
 gsp_info gsp__cu_vector_spare(struct gsp_dev_vector **spare, const char *fn);

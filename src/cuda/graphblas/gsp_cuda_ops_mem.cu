@@ -5,10 +5,11 @@
  * mapping.
  *
  * Residency rules (as for the closure's dense copy): a CSR copy mirrors the
- * host CSR and lives in A->dev until the core frees it (gsp_cuda_dev_free: host data
- * changed, format converted, matrix freed). A vector's copy mirrors the
- * host copy, or holds the only valid data when v->dev_only (a product's
- * result), until gsp_cuda_vector_download / gsp_cuda_vector_release.
+ * host CSR and lives in the matrix's device slot until the core frees it
+ * (gsp_cuda_dev_free: host data changed, format converted, matrix freed).
+ * A vector's copy mirrors its host arrays, or holds the only valid data
+ * after a product (the core marks the vector device-only), until the core
+ * downloads it (gsp_cuda_vec_download) or frees it (gsp_cuda_vec_free).
  */
 #include <stdio.h>
 #include <string.h>
@@ -347,16 +348,16 @@ static void vec_free(struct gsp_dev_vector *d) {
   if (d) free_descr(d, d->x, d->b, d->idx);
 }
 
-void gsp_cuda_vector_release(struct gsp_vector_s *v) {
-  gsp__cu_release(v, vec_free);
+void gsp_cuda_vec_free(struct gsp_dev_vector *dev) {
+  vec_free(dev);
 }
 
-gsp_info gsp__cu_vector_dev(struct gsp_dev_vector **out, struct gsp_vector_s *v, const char *fn) {
+gsp_info gsp__cu_vector_dev(struct gsp_dev_vector **out, const gsp_cuda_vec *v, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   struct gsp_dev_vector *d = NULL;
 #define GSP_FREE_ALL vec_free(d)
-  if (v->dev) {
-    *out = v->dev;
+  if (*v->dev) {
+    *out = *v->dev;
     return info;
   }
   d = (struct gsp_dev_vector *)gsp__calloc(1, sizeof *d);
@@ -370,7 +371,7 @@ gsp_info gsp__cu_vector_dev(struct gsp_dev_vector **out, struct gsp_vector_s *v,
     if (v->b) GSP_CU_TRY(cudaMemcpy(d->b, v->b, n, cudaMemcpyHostToDevice));
     else GSP_CU_TRY(cudaMemsetAsync(d->b, v->nvals == v->n ? 1 : 0, n, 0));
   }
-  v->dev = d;
+  *v->dev = d;
   *out = d;
 #undef GSP_FREE_ALL
   return info;
@@ -389,7 +390,7 @@ __global__ void index_kernel(int32_t *idx, unsigned *cnt, const uint8_t *b, int6
   if (on) idx[base + __popc(ballot & ((1u << lane) - 1))] = (int32_t)i;
 }
 
-gsp_info gsp__cu_vector_index(const int32_t **idx, struct gsp_vector_s *v, const char *fn) {
+gsp_info gsp__cu_vector_index(const int32_t **idx, const gsp_cuda_vec *v, const char *fn) {
   gsp_info info = GSP_SUCCESS;
   int32_t *q = NULL;
   unsigned *cnt = NULL;
@@ -425,8 +426,8 @@ void gsp__cu_vector_spare_free(struct gsp_dev_vector *spare) {
   vec_free(spare);
 }
 
-void gsp__cu_vector_commit(struct gsp_vector_s *v, void *x, uint8_t *b, int64_t nvals, struct gsp_dev_vector **spare) {
-  struct gsp_dev_vector *d = v->dev;
+void gsp__cu_vector_commit(const gsp_cuda_vec *v, void *x, uint8_t *b, struct gsp_dev_vector **spare) {
+  struct gsp_dev_vector *d = *v->dev;
   if (d) {
     gsp__cu_free(d->x);
     gsp__cu_free(d->b);
@@ -434,31 +435,22 @@ void gsp__cu_vector_commit(struct gsp_vector_s *v, void *x, uint8_t *b, int64_t 
   } else {
     d = *spare;
     *spare = NULL;
-    v->dev = d;
+    *v->dev = d;
   }
   d->n = v->n;
   d->x = x;
   d->b = b;
   d->idx = NULL;
-  v->nvals = nvals;
-  v->dev_only = true;
 }
 
-gsp_info gsp_cuda_vector_download(struct gsp_vector_s *v) {
+gsp_info gsp_cuda_vec_download(void *x, uint8_t *b, const gsp_cuda_vec *v) {
   static const char *const fn = "gsp (vector download)";
   gsp_info info = GSP_SUCCESS;
-  uint8_t *fresh = NULL;
-#define GSP_FREE_ALL gsp__free(fresh)
-  if (!v || !v->dev_only || !v->dev) return info;
-  const size_t n = (size_t)v->n, ts = gsp_type_size(v->type);
-  const bool full = v->nvals == v->n;
-  /* the host arrays are stale while dev_only: overwriting them is safe */
-  if (!full && !v->b) GSP_CU_HALLOC(fresh, n, 1);
-  if (!full) GSP_CU_TRY(cudaMemcpy(fresh ? fresh : v->b, v->dev->b, n, cudaMemcpyDeviceToHost));
-  if (n) GSP_CU_TRY(cudaMemcpy(v->x, v->dev->x, n * ts, cudaMemcpyDeviceToHost));
-  if (full) GSP_FREE(v->b);
-  if (fresh) v->b = fresh;
-  v->dev_only = false; /* the device copy stays as a mirror */
+#define GSP_FREE_ALL ((void)0)
+  const struct gsp_dev_vector *d = *v->dev;
+  const size_t n = (size_t)v->n;
+  if (b && n) GSP_CU_TRY(cudaMemcpy(b, d->b, n, cudaMemcpyDeviceToHost));
+  if (n) GSP_CU_TRY(cudaMemcpy(x, d->x, n * gsp_type_size(v->type), cudaMemcpyDeviceToHost));
 #undef GSP_FREE_ALL
   return info;
 }

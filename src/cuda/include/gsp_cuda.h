@@ -12,7 +12,7 @@
 
 #include "gsp_diag.h"
 #include "gsp_progress.h"
-#include "gsp_internal.h"
+#include "gsp_host.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,6 +52,20 @@ typedef struct gsp_cuda_arrays {
   int64_t wpr;
   struct gsp_dev_matrix **dev;
 } gsp_cuda_arrays;
+
+/* A vector as the GPU reads it (gsp__vector_cuda_arrays): its host arrays
+ * (stale when the device holds the only valid copy: then *dev has it), its
+ * entry count and the slot of its device copy (the vector's `dev`: the
+ * plugin fills and replaces what it holds; the core frees it with
+ * gsp_cuda_vec_free). */
+struct gsp_dev_vector;
+typedef struct gsp_cuda_vec {
+  gsp_type type;
+  int64_t n, nvals;
+  const void *x;    /* x[n] */
+  const uint8_t *b; /* presence b[n]; NULL when every entry is present */
+  struct gsp_dev_vector **dev;
+} gsp_cuda_vec;
 
 /* Whether a device is usable; fills desc (device name, or why not). Never
  * creates a context in a way that breaks a later fork: callers only ask when
@@ -212,18 +226,20 @@ gsp_info gsp_cuda_dense_view(void **data, int64_t *ld, int *device, const gsp_cu
  * when a product needs it, of its transpose, built by cuSPARSE), cached in
  * A->dev until the host data changes or A is freed. Vector operands get a
  * device copy (values and presence) cached in v->dev; the result w of
- * gsp_cuda_mxv stays on the device only (w->dev_only, w->nvals valid) until
- * gsp__vector_host downloads it. Arguments are already checked by the
+ * gsp_cuda_mxv stays on the device only until the core downloads it
+ * (gsp_cuda_vec_download). Arguments are already checked by the
  * caller. Each entry declines (*taken = false, GSP_SUCCESS, nothing
  * changed) for cases without a kernel (more than INT32_MAX - 1 rows,
  * columns or entries); when *taken is true the return code is the result,
  * and on error every operand keeps its content. */
 
 /* w<mask> = accum(w, op(A) (+.*) u) with op(A) = A' when tr (the caller's
- * mapping of gsp_mxv / gsp_vxm and their transpose flags). */
-gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
-                      const gsp_cuda_arrays *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
-                      bool *taken);
+ * mapping of gsp_mxv / gsp_vxm and their transpose flags). mask may be
+ * NULL. On success *w->dev holds the result and *w_nvals its entries (the
+ * caller marks w device-only). */
+gsp_info gsp_cuda_mxv(int64_t *w_nvals, const gsp_cuda_vec *w, const gsp_cuda_vec *mask, gsp_binop accum,
+                      gsp_semiring s, const gsp_cuda_arrays *A, const gsp_cuda_vec *u, const gsp_desc *desc, bool tr,
+                      const char *fn, bool *taken);
 
 /* *T = op(A) (+.*) op(B) as host arrays (m x n) for the caller's
  * write-back. The operation has made the forms it wants the GPU to read
@@ -236,10 +252,11 @@ gsp_info gsp_cuda_mxv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_bin
 gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, const gsp_cuda_arrays *A, const gsp_cuda_arrays *B,
                       bool ta, bool tb, const char *fn, bool *taken);
 
-/* Make v's host copy valid (download when v->dev_only). */
-gsp_info gsp_cuda_vector_download(struct gsp_vector_s *v);
-/* Release v's device copy, if any (v->dev == NULL afterwards). */
-void gsp_cuda_vector_release(struct gsp_vector_s *v);
+/* The device copy of v (*v->dev) into host arrays of the core's: values
+ * x[n] and, unless b is NULL (every entry present), presence b[n]. */
+gsp_info gsp_cuda_vec_download(void *x, uint8_t *b, const gsp_cuda_vec *v);
+/* Free a vector's device copy (NULL: nothing); the caller clears its slot. */
+void gsp_cuda_vec_free(struct gsp_dev_vector *dev);
 
 #endif /* GSP_HAVE_CUDA */
 

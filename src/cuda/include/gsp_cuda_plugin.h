@@ -11,9 +11,11 @@
  *    through the one core a process has (the allocation-failure tests count
  *    every allocation).
  *  - gsp__cuda_api: every entry of the C gateway (gsp_cuda.h, gsp_cuda_fw.h,
- *    gsp_cuda_scale.h). The core defines those names too
- *    (src/core/cuda_forward.c) and forwards through it, so the callers in
- *    src/ops and src/core are unchanged.
+ *    gsp_cuda_scale.h), which the plugin defines. The operations and the
+ *    core call them through it (gsp__cuda_get, gsp__cuda_plugin), never by
+ *    name: libgsp does not define those names. Every argument is an array,
+ *    a size, a type or a plan; the plugin calls nothing of the core but the
+ *    four functions above.
  *
  * The plugin exports gsp_cuda_plugin_open (type gsp__cuda_plugin_open_fn)
  * and, for tests and benchmarks only, gsp_cuda_plugin_testing (the fault
@@ -31,7 +33,7 @@
 #include "gsp_cuda.h"
 #include "gsp_cuda_fw.h"
 #include "gsp_cuda_scale.h"
-#include "gsp_internal.h"
+#include "gsp_host.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,7 +42,7 @@ extern "C" {
 #ifdef GSP_HAVE_CUDA
 
 /* Raise with any change of a table. */
-#define GSP_CUDA_PLUGIN_ABI    10
+#define GSP_CUDA_PLUGIN_ABI    11
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
 /* The entry of the settings only tests and benchmarks use (a separate
  * symbol: none of it travels through the production tables). */
@@ -100,13 +102,13 @@ typedef struct {
   gsp_info (*dense_export)(void *out, const void *absent, const gsp_cuda_arrays *A, bool *done);
   void (*dev_free)(struct gsp_dev_matrix *dev);
   gsp_info (*dense_view)(void **data, int64_t *ld, int *device, const gsp_cuda_arrays *A, gsp_semiring enc);
-  gsp_info (*mxv)(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
-                  const gsp_cuda_arrays *A, struct gsp_vector_s *u, const gsp_desc *desc, bool tr, const char *fn,
+  gsp_info (*mxv)(int64_t *w_nvals, const gsp_cuda_vec *w, const gsp_cuda_vec *mask, gsp_binop accum, gsp_semiring s,
+                  const gsp_cuda_arrays *A, const gsp_cuda_vec *u, const gsp_desc *desc, bool tr, const char *fn,
                   bool *taken);
   gsp_info (*mxm)(gsp_cuda_host_result *T, gsp_semiring s, const gsp_cuda_arrays *A, const gsp_cuda_arrays *B, bool ta,
                   bool tb, const char *fn, bool *taken);
-  gsp_info (*vector_download)(struct gsp_vector_s *v);
-  void (*vector_release)(struct gsp_vector_s *v);
+  gsp_info (*vec_download)(void *x, uint8_t *b, const gsp_cuda_vec *v);
+  void (*vec_free)(struct gsp_dev_vector *dev);
   /* gsp_cuda_fw.h */
   int64_t (*padded_n)(gsp_type t, int64_t n);
   size_t (*closure_bytes)(gsp_type t, int64_t n, bool paths);
@@ -166,6 +168,9 @@ typedef const gsp__cuda_testing *(*gsp__cuda_plugin_testing_fn)(void);
  * installed, no CUDA driver / GPU, a plugin that does not load. Loads the
  * plugin on the first call (once per process, thread-safe). */
 const gsp__cuda_api *gsp__cuda_plugin(char *why, size_t len);
+/* The gateway table for a device call of fn: *api, or GSP_NO_DEVICE with
+ * "fn: <why the GPU cannot be used>" recorded. */
+gsp_info gsp__cuda_get(const gsp__cuda_api **api, const char *fn);
 /* The table if the plugin was already loaded, else NULL; never loads (for
  * releases and downloads: without the plugin no object has device data). */
 const gsp__cuda_api *gsp__cuda_plugin_loaded(void);

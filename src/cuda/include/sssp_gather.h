@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gsp_internal.h"
+#include "gsp_host.h"
 
 /* SSE2 streaming stores in the host code of either compiler */
 #if defined(__SSE2__) && !defined(__CUDA_ARCH__)

@@ -624,6 +624,7 @@ gsp_info gsp_cuda_msssp(void *dist, int64_t *parent, int32_t *parent32, uint8_t 
                         int64_t *nvals, const gsp_cuda_arrays *A, const int64_t *src, int64_t nsrc, const void *lim,
                         int64_t batch, gsp_cuda_sssp_stats *stats, bool *taken) {
   *taken = false;
+  const gsp__cu_guard guard(A->dev);
   if (nsrc <= 0 || !graph_taken(A)) return GSP_SUCCESS;
   /* the batch is the caller's (gsp__msssp_batch): a multiple of the warp
    * size, one mask bit per 32 sources, up to 1024 */

@@ -533,6 +533,7 @@ gsp_info gsp_cuda_sssp(const struct gsp__sssp_sink *out, int64_t *nvals, const g
   int32_t *S = NULL;
 #define GSP_FREE_ALL gsp__free(S)
   *taken = false;
+  const gsp__cu_guard guard(A->dev);
   if (!graph_taken(A)) return GSP_SUCCESS;
   const int64_t n = A->nrows;
   const gsp_sssp_algo algo = plan->algo;

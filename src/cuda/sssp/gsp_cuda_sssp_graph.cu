@@ -263,6 +263,7 @@ size_t graph_workspace_bytes(const gsp_cuda_arrays *A) {
 } // namespace gsp_sssp_cu
 
 extern "C" bool gsp_cuda_weights_checked(const gsp_cuda_arrays *A, double *wsum) {
+  const gsp__cu_guard guard(A->dev);
   const struct gsp_dev_matrix *dev = *A->dev;
   if (!dev || !dev->graph) return false;
   *wsum = dev->graph->wsum;

@@ -9,8 +9,7 @@
 #include "apsp_plan.h"
 #include "host_memory.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
-#include "gsp_cuda_fw.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 static const char *const fn = "gsp_apsp";
@@ -28,19 +27,20 @@ static gsp_info device_facts(gsp__apsp_facts *f, const struct gsp_matrix_s *G, c
   const bool want_paths = c->paths;
   size_t dev_bytes = 0;
   size_t fb = 0, tb = 0;
-  if (gsp_cuda_memory(&fb, &tb))
+  const gsp__cuda_api *cu = gsp__cuda_plugin(NULL, 0);
+  if (cu && cu->memory(&fb, &tb))
     dev_bytes = oa.device_memory_cap && oa.device_memory_cap < fb ? oa.device_memory_cap : fb;
   else f->gpu = false;
   GSP_CHECK(f->gpu || !f->required, GSP_DEVICE_OUT_OF_MEMORY,
             "%s: CUDA backend requested, but the free device memory cannot be read", fn);
   if (!f->gpu) return info;
   f->dev_bytes = dev_bytes;
-  f->closure_bytes = gsp_cuda_closure_bytes(G->type, n, want_paths);
+  f->closure_bytes = cu->closure_bytes(G->type, n, want_paths);
   gsp_cuda_arrays probe = gsp__matrix_cuda_arrays(G);
   probe.type = f->shape.negative && G->type == GSP_INT32 ? GSP_INT64 : G->type; /* Johnson may widen INT32 */
   for (int k = 0; k < GSP_APSP_BATCHES; k++) {
     const int64_t batch = 32 * (int64_t)(k + 1);
-    f->msssp_bytes[k] = gsp_cuda_msssp_bytes(&probe, batch, want_paths);
+    f->msssp_bytes[k] = cu->msssp_bytes(&probe, batch, want_paths);
   }
 #else
   (void)G, (void)c;

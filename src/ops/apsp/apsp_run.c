@@ -23,7 +23,7 @@
 #include "sssp_branch.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 static const char *const fn = "gsp_apsp";
@@ -77,9 +77,10 @@ static gsp_info relax_rows(gsp__apsp_run *r, void *w, int64_t *p, const struct g
     gsp__msssp_batch(&batch, G, nb, r->cfg.batch, p != NULL);
     gsp_cuda_sssp_stats st;
     const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(G);
+    const gsp__cuda_api *cu;
+    GSP_TRY(gsp__cuda_get(&cu, fn));
     if (batch > 0)
-      GSP_TRY(
-          gsp_cuda_msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, &csr, src, nb, &g->lim, batch, &st, &taken));
+      GSP_TRY(cu->msssp(w, p, NULL, keep ? keep : present, NULL, &nvals, &csr, src, nb, &g->lim, batch, &st, &taken));
     r->got.ran_gpu |= taken;
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
     if (taken) {

@@ -10,7 +10,7 @@
 #include "gsp_ops.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 gsp_info gsp__bf_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, gsp_backend backend, const char *fn) {
@@ -58,7 +58,9 @@ static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycl
     const size_t n1 = (size_t)g->n + 1;
     GSP_ALLOC(pred, n1, sizeof *pred);
     const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(g->csr);
-    info = gsp_cuda_bf(d, parent, pred, &csr, src, nsrc, &g->lim, &taken);
+    const gsp__cuda_api *cu;
+    GSP_TRY(gsp__cuda_get(&cu, fn));
+    info = cu->bf(d, parent, pred, &csr, src, nsrc, &g->lim, &taken);
     if (info == GSP_NEGATIVE_CYCLE) {
       GSP_ALLOC(scratch, n1, sizeof *scratch);
       *clen = gsp__bf_find_cycle(cycle, pred, g->n, scratch);

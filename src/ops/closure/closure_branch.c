@@ -5,9 +5,7 @@
 
 #include "gsp_semiring.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
-#include "gsp_cuda_fw.h"
-#include "gsp_cuda_scale.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 #define MIB(b) ((double)(b) / 1048576.0)
@@ -84,11 +82,30 @@ gsp_info gsp__closure_plan_pick(gsp__closure_plan *p, const gsp__closure_device 
 #ifdef GSP_HAVE_CUDA
 
 /* Bytes of M's dense device copy (0 when none): a closure reuses them. */
-static size_t resident_bytes(const struct gsp_matrix_s *M) {
+static size_t resident_bytes(const gsp__cuda_api *cu, const struct gsp_matrix_s *M) {
   gsp_cuda_dense_info st;
   const gsp_cuda_arrays v = gsp__matrix_cuda_arrays(M);
-  gsp_cuda_dense_state(&st, &v);
+  cu->dense_state(&st, &v);
   return st.bytes;
+}
+
+/* What the GPUs offer a closure of M, as the planner reads it. */
+static gsp_info device_facts(gsp__closure_device *d, const struct gsp_matrix_s *M, bool paths, const char *fn) {
+  gsp_info info = GSP_SUCCESS;
+#define GSP_FREE_ALL
+  const gsp__cuda_api *cu;
+  GSP_TRY(gsp__cuda_get(&cu, fn));
+  memset(d, 0, sizeof *d);
+  size_t total = 0;
+  d->usable = cu->usable_count();
+  d->mgpu_built = cu->mgpu_built();
+  d->memory_known = cu->memory(&d->free_bytes, &total);
+  d->resident_bytes = resident_bytes(cu, M);
+  d->need_bytes = cu->closure_bytes(M->type, M->nrows, paths);
+  d->np = cu->padded_n(M->type, M->nrows);
+  d->mgpu_bytes = cu->mgpu_bytes;
+#undef GSP_FREE_ALL
+  return info;
 }
 
 /* Whether every present value of M has the sign `sign` (> 0 or < 0; with
@@ -186,15 +203,7 @@ gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool 
               gsp__setting_gpus_text());
   }
   gsp__closure_device d;
-  memset(&d, 0, sizeof d);
-  size_t total = 0;
-  d.usable = gsp_cuda_usable_count();
-  d.mgpu_built = gsp_cuda_mgpu_built();
-  d.memory_known = gsp_cuda_memory(&d.free_bytes, &total);
-  d.resident_bytes = resident_bytes(M);
-  d.need_bytes = gsp_cuda_closure_bytes(t, n, paths);
-  d.np = gsp_cuda_padded_n(t, n);
-  d.mgpu_bytes = gsp_cuda_mgpu_bytes;
+  GSP_TRY(device_facts(&d, M, paths, fn));
   GSP_TRY(gsp__closure_plan_pick(p, &d, t, n, paths, want, oa->device_memory_cap, k, fn));
   if (gsp__burble_on()) {
     if (p->mode == GSP_SCALE_OOC)

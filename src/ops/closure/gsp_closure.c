@@ -14,9 +14,7 @@
 #include "gsp_semiring.h"
 #include "ops_backend.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
-#include "gsp_cuda_fw.h"
-#include "gsp_cuda_scale.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 static const char *const fn = "gsp_closure";
@@ -61,19 +59,22 @@ static gsp_info closure_gpu_host(struct gsp_matrix_s *W, gsp_semiring s, bool re
                                  const gsp__progress *pg, bool *cycle, gsp__scale_record *rec) {
   gsp_info info = GSP_SUCCESS;
   gsp_cuda_mgpu mg = NULL;
-#define GSP_FREE_ALL gsp_cuda_mgpu_destroy(mg)
+  const gsp__cuda_api *cu = NULL;
+#define GSP_FREE_ALL \
+  if (mg) cu->mgpu_destroy(mg)
+  GSP_TRY(gsp__cuda_get(&cu, fn));
   const int64_t n = W->nrows;
   rec->mode = pl->mode;
   rec->gpus = pl->gpus;
   if (pl->mode == GSP_SCALE_MGPU) {
-    GSP_TRY(gsp_cuda_mgpu_create(&mg, W->type, n, pl->gpus, pl->cap, gsp__setting_nccl_library()));
-    GSP_TRY(gsp_cuda_mgpu_upload(mg, W->x, s));
-    gsp_cuda_mgpu_grid(mg, &rec->grid_rows, &rec->grid_cols);
-    GSP_TRY(gsp_cuda_mgpu_run(mg, s, reflexive, pl->nonneg_i32, pg, cycle));
-    if (!*cycle) GSP_TRY(gsp_cuda_mgpu_download(mg, W->x));
+    GSP_TRY(cu->mgpu_create(&mg, W->type, n, pl->gpus, pl->cap, gsp__setting_nccl_library()));
+    GSP_TRY(cu->mgpu_upload(mg, W->x, s));
+    cu->mgpu_grid(mg, &rec->grid_rows, &rec->grid_cols);
+    GSP_TRY(cu->mgpu_run(mg, s, reflexive, pl->nonneg_i32, pg, cycle));
+    if (!*cycle) GSP_TRY(cu->mgpu_download(mg, W->x));
   } else {
     gsp_cuda_ooc_report rep;
-    GSP_TRY(gsp_cuda_fw_ooc(W->x, n, W->type, s, reflexive, &pl->page, pg, cycle, &rep));
+    GSP_TRY(cu->fw_ooc(W->x, n, W->type, s, reflexive, &pl->page, pg, cycle, &rep));
     rec->page_rows = rep.page_rows;
     rec->pages = rep.pages;
     rec->slots = rep.slots;
@@ -214,6 +215,8 @@ static gsp_info closure_resident(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
   gsp_info info = GSP_SUCCESS;
   struct gsp_matrix_s *S = NULL;
 #define GSP_FREE_ALL gsp__matrix_destroy(S)
+  const gsp__cuda_api *cu;
+  GSP_TRY(gsp__cuda_get(&cu, fn));
   const int64_t n = M->nrows;
   gsp_cuda_host_result sres = {0};
   rec->mode = GSP_SCALE_IN_CORE;
@@ -227,8 +230,8 @@ static gsp_info closure_resident(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
    * made first. */
   const gsp_cuda_arrays v0 = gsp__matrix_cuda_arrays(M);
   gsp_cuda_dense_info st;
-  gsp_cuda_dense_state(&st, &v0);
-  if (st.any && !gsp__dense_serves(&v0, s, gsp_cuda_padded_n(M->type, n))) {
+  cu->dense_state(&st, &v0);
+  if (st.any && !gsp__dense_serves(&v0, s, cu->padded_n(M->type, n))) {
     GSP_TRY(gsp__matrix_host(M));
     gsp__matrix_release_device(M);
   } else if (st.any && M->dev_only && gsp_semiring_cycle_sign(s) != 0 && !(st.closed && st.closed_sr == s)) {
@@ -236,7 +239,7 @@ static gsp_info closure_resident(gsp_matrix M, gsp_matrix *succ, gsp_semiring s,
   }
   const gsp_cuda_arrays v = gsp__matrix_cuda_arrays(M);
   int64_t nvals = 0;
-  info = gsp_cuda_closure_resident(&v, M->dev_only, &nvals, succ ? &sres : NULL, s, reflexive, pg);
+  info = cu->closure_resident(&v, M->dev_only, &nvals, succ ? &sres : NULL, s, reflexive, pg);
   if (info >= 0) M->nvals = nvals, M->dev_only = true;
   if (info < 0) {
     if (S) gsp__unregister(S); /* published above; GSP_FREE_ALL destroys it */

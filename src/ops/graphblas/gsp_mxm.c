@@ -6,7 +6,7 @@
  */
 #include "graphblas_cpu.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semiring s, const gsp_matrix A,
@@ -54,7 +54,9 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
     const gsp_cuda_arrays a = gsp__matrix_cuda_arrays(A), b = gsp__matrix_cuda_arrays(B);
     bool taken = false;
     gsp_cuda_host_result r = {0};
-    info = gsp_cuda_mxm(&r, s, &a, &b, d.transpose_a, d.transpose_b, fn, &taken);
+    const gsp__cuda_api *cu;
+    GSP_TRY(gsp__cuda_get(&cu, fn));
+    info = cu->mxm(&r, s, &a, &b, d.transpose_a, d.transpose_b, fn, &taken);
     if (taken) {
       if (info >= 0) info = gsp__matrix_alloc_dense(&T, A->type, m, n);
       if (info < 0) gsp__cuda_result_free(&r);

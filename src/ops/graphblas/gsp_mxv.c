@@ -6,7 +6,7 @@
  */
 #include "graphblas_cpu.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 /* Shared body of mxv (vec_first = false) and vxm (true). */
@@ -45,7 +45,13 @@ static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop 
     struct gsp_matrix_s *Acsr = NULL;
     GSP_TRY(gsp__matrix_csr_view(&Acsr, A));
     const gsp_cuda_arrays a = gsp__matrix_cuda_arrays(Acsr);
-    info = gsp_cuda_mxv(w, mask, accum, s, &a, u, &d, tr, fn, &taken);
+    const gsp_cuda_vec wv = gsp__vector_cuda_arrays(w), uv = gsp__vector_cuda_arrays(u);
+    const gsp_cuda_vec mv = mask ? gsp__vector_cuda_arrays(mask) : (gsp_cuda_vec){0};
+    const gsp__cuda_api *cu;
+    GSP_TRY(gsp__cuda_get(&cu, fn));
+    int64_t nvals = 0;
+    info = cu->mxv(&nvals, &wv, mask ? &mv : NULL, accum, s, &a, &uv, &d, tr, fn, &taken);
+    if (taken && info >= 0) w->nvals = nvals, w->dev_only = true; /* the result stays on the device */
     if (taken) return info;
     GSP_TRY(gsp__backend_declined(&be, fn));
   }

@@ -14,7 +14,7 @@
 #include "sssp_branch.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 static const char *const fn = "gsp_msssp";
@@ -121,7 +121,6 @@ gsp_info gsp__msssp_run(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A
   int64_t *p64 = pt == GSP_INT64 ? px : NULL;
   int32_t *p32 = pt == GSP_INT32 ? px : NULL;
   int64_t nvals = 0;
-
   bool taken = false;
   gsp__backend_choice be;
   GSP_TRY(gsp__backend_pick(&be, o.backend, ns > 0, fn));
@@ -131,9 +130,10 @@ gsp_info gsp__msssp_run(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A
     int64_t batch = 0;
     gsp__msssp_batch(&batch, g.csr, ns, o.batch > 1024 ? 1024 : (int64_t)o.batch, parent != NULL);
     const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(g.csr);
+    const gsp__cuda_api *cu;
+    GSP_TRY(gsp__cuda_get(&cu, fn));
     if (batch > 0)
-      GSP_TRY(gsp_cuda_msssp(dx, p64, p32, db, pb, &nvals, &csr, src, ns, &g.lim, batch, diag ? &diag->sssp : NULL,
-                             &taken));
+      GSP_TRY(cu->msssp(dx, p64, p32, db, pb, &nvals, &csr, src, ns, &g.lim, batch, diag ? &diag->sssp : NULL, &taken));
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
     if (diag) diag->sssp_gpu = taken;
   }

@@ -13,7 +13,7 @@
 #include "sssp_gather.h"
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 /* AUTO on the CPU: delta-stepping did the least work per vertex on every
@@ -73,7 +73,9 @@ static gsp_info run_gpu(gsp__backend_choice *be, const gsp__sssp_sink *sink, int
   gsp__sssp_sink dev_sink = *sink;
   dev_sink.root = NULL;
   const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(g->csr);
-  GSP_TRY(gsp_cuda_sssp(&dev_sink, nvals, &csr, src, nsrc, &plan, &g->lim, stats, taken));
+  const gsp__cuda_api *cu;
+  GSP_TRY(gsp__cuda_get(&cu, fn));
+  GSP_TRY(cu->sssp(&dev_sink, nvals, &csr, src, nsrc, &plan, &g->lim, stats, taken));
   if (*taken && sink->root) GSP_TRY(gsp__sssp_roots(sink->root, sink->parent, g->n));
   if (!*taken) GSP_TRY(gsp__backend_declined(be, fn));
 #undef GSP_FREE_ALL

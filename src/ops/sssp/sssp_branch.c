@@ -65,7 +65,8 @@ void gsp__msssp_batch(int64_t *batch, const struct gsp_matrix_s *A, int64_t nsrc
   }
   *batch = 0;
   size_t free_b = 0, total_b = 0;
-  if (!gsp_cuda_memory(&free_b, &total_b)) {
+  const gsp__cuda_api *cu = gsp__cuda_plugin(NULL, 0);
+  if (!cu || !cu->memory(&free_b, &total_b)) {
     gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY, "the free device memory cannot be read");
     return;
   }
@@ -73,7 +74,7 @@ void gsp__msssp_batch(int64_t *batch, const struct gsp_matrix_s *A, int64_t nsrc
   /* gsp_cuda_msssp_bytes counts the sources of one batch; every source is
    * on the device */
   const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(A);
-#define BYTES_(N) (gsp_cuda_msssp_bytes(&csr, (N), parents) - (size_t)(N)*4 + (size_t)nsrc * 4)
+#define BYTES_(N) (cu->msssp_bytes(&csr, (N), parents) - (size_t)(N)*4 + (size_t)nsrc * 4)
   while (N > 32 && BYTES_(N) > avail) N -= 32;
   if (BYTES_(N) > avail) { /* the CPU takes it under AUTO */
     gsp__device_decline(GSP_DEVICE_OUT_OF_MEMORY,

@@ -12,7 +12,7 @@
 #include "gsp_internal.h"
 #include "sssp_cpu.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 #ifdef GSP_HAVE_CUDA

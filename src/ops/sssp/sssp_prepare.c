@@ -10,7 +10,7 @@
 
 #include "sssp_prepare.h"
 #ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
+#include "gsp_cuda_plugin.h"
 #endif
 
 /* The row of CSR entry e (p is nondecreasing): the last u with p[u] <= e. */
@@ -142,7 +142,8 @@ gsp_info gsp__sssp_prepare_graph(gsp__sssp_graph *g, struct gsp_matrix_s *A, boo
 #ifdef GSP_HAVE_CUDA
   if (!negative_ok) {
     const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(A);
-    checked = gsp_cuda_weights_checked(&csr, &wsum);
+    const gsp__cuda_api *cu = gsp__cuda_plugin_loaded(); /* no plugin: no cache */
+    checked = cu && cu->weights_checked(&csr, &wsum);
   }
 #endif
   if (!checked) {
