@@ -4,6 +4,9 @@
 
 #include "gsp_cuda_fw.cuh"
 
+/* No function here owns memory on its failure paths. */
+#define GSP_FREE_ALL ((void)0)
+
 namespace gspcu {
 
 /* Kept scratch, one entry per device (up to FW_SCRATCH_DEVICES); busy while
@@ -22,7 +25,6 @@ static void scratch_free(FwScratch *s) {
 
 gsp_info fw_scratch_get(FwScratch *s, size_t ws_bytes) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL ((void)0)
   int dev = 0;
   GSP_CUDA_TRY(cudaGetDevice(&dev));
   if (ws_bytes <= FW_SCRATCH_KEEP && dev < FW_SCRATCH_DEVICES) {
@@ -37,7 +39,6 @@ gsp_info fw_scratch_get(FwScratch *s, size_t ws_bytes) {
   }
   if (!s->flag) GSP_CUDA_TRY(cudaMalloc((void **)&s->flag, sizeof(int)));
   if (!s->side.q) GSP_CUDA_TRY(s->side.create());
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -134,7 +135,6 @@ gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_
 
 gsp_info gsp_cuda_fill_zero(void *d, int64_t np, gsp_type t, gsp_semiring s) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL ((void)0)
   switch (t) {
   case GSP_BOOL:
     GSP_CUDA_TRY(cudaMemset(d, 0, (size_t)np * (size_t)np / 8));
@@ -148,6 +148,5 @@ gsp_info gsp_cuda_fill_zero(void *d, int64_t np, gsp_type t, gsp_semiring s) {
   case GSP_FP64:
     return gsp__cuda_fill_f64((double *)d, np, s);
   }
-#undef GSP_FREE_ALL
   return GSP_ERROR(GSP_PANIC, "gsp_cuda_fill_zero: invalid type %d", (int)t);
 }

@@ -8,12 +8,14 @@
 #include "gsp_cuda_plugin.h"
 #endif
 
+/* No function here owns memory on its failure paths. */
+#define GSP_FREE_ALL
+
 #define MIB(b) ((double)(b) / 1048576.0)
 
 gsp_info gsp__closure_plan_pick(gsp__closure_plan *p, const gsp__closure_device *d, gsp_type t, int64_t n, bool paths,
                                 long want, size_t cap, const gsp__closure_knobs *k, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   memset(p, 0, sizeof *p);
   p->mode = GSP_SCALE_CPU;
   const bool bits = t == GSP_BOOL;
@@ -75,7 +77,6 @@ gsp_info gsp__closure_plan_pick(gsp__closure_plan *p, const gsp__closure_device 
   }
   p->mode = GSP_SCALE_OOC;
   p->budget = budget;
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -92,7 +93,6 @@ static size_t resident_bytes(const gsp__cuda_api *cu, const struct gsp_matrix_s 
 /* What the GPUs offer a closure of M, as the planner reads it. */
 static gsp_info device_facts(gsp__closure_device *d, const struct gsp_matrix_s *M, bool paths, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   const gsp__cuda_api *cu;
   GSP_TRY(gsp__cuda_get(&cu, fn));
   memset(d, 0, sizeof *d);
@@ -104,7 +104,6 @@ static gsp_info device_facts(gsp__closure_device *d, const struct gsp_matrix_s *
   d->need_bytes = cu->closure_bytes(M->type, M->nrows, paths);
   d->np = cu->padded_n(M->type, M->nrows);
   d->mgpu_bytes = cu->mgpu_bytes;
-#undef GSP_FREE_ALL
   return info;
 }
 
@@ -155,7 +154,6 @@ static const char *const mode_names[] = {"CPU", "one GPU, resident", "one GPU, o
 gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool paths, gsp_semiring s,
                              const gsp_closure_advanced *oa, const gsp__closure_knobs *k, const char *fn) {
   gsp_info info = GSP_SUCCESS;
-#define GSP_FREE_ALL
   memset(p, 0, sizeof *p);
   p->mode = GSP_SCALE_CPU;
   const gsp_type t = M->type;
@@ -220,7 +218,6 @@ gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool 
     GSP_TRY(gsp__matrix_host(M));
     p->nonneg_i32 = all_signed(M, 1, true, false);
   }
-#undef GSP_FREE_ALL
   return info;
 }
 
