@@ -67,7 +67,7 @@ def __getattr__(name):
 
 
 def cuda_available():
-    """Whether this build has the CUDA backend and a usable GPU (a bool).
+    """Whether the CUDA backend is installed and a GPU is usable (a bool).
 
     `cuda_info` says which device, or why there is none.
     """

@@ -8,15 +8,11 @@
 #include <stdio.h>
 
 #include "gsp_internal.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 gsp_info gsp_cuda_warm_up(void) {
-#ifdef GSP_HAVE_CUDA
   const gsp__cuda_api *cu = gsp__cuda_plugin(NULL, 0);
   if (cu) cu->start();
-#endif
   return GSP_SUCCESS;
 }
 
@@ -25,25 +21,16 @@ gsp_info gsp_cuda_available(bool *available, char *desc, size_t len) {
   const gsp__output out[] = {{available, sizeof *available, "available"}, {desc, len, "desc"}};
   gsp_info info = gsp__check_outputs("gsp_cuda_available", out, 2);
   if (info < 0) return info;
-#ifdef GSP_HAVE_CUDA
   char buf[256] = "";
   const gsp__cuda_api *cu = gsp__cuda_plugin(buf, sizeof buf);
   *available = cu && cu->usable(buf, sizeof buf);
-#else
-  const char *buf = "this build of gsp has no CUDA backend";
-  *available = false;
-#endif
   if (desc && len > 0) snprintf(desc, len, "%s", buf);
   return GSP_SUCCESS;
 }
 
 gsp_info gsp_cuda_device_count(int *count) {
   if (!count) return GSP_ERROR(GSP_NULL_POINTER, "gsp_cuda_device_count: count is NULL");
-#ifdef GSP_HAVE_CUDA
   const gsp__cuda_api *cu = gsp__cuda_plugin(NULL, 0);
   *count = cu ? cu->usable_count() : 0;
-#else
-  *count = 0;
-#endif
   return GSP_SUCCESS;
 }

@@ -9,9 +9,10 @@
  * The plugin is looked for, in order: at $GSP_CUDA_PLUGIN (only there, when
  * set), beside the object that holds this code (libgsp.so, or the program
  * linked with the static library), beside the program and in its
- * ../<libdir>, in the build tree it was built in, in the install libdir.
+ * ../<libdir>, in the build tree it was built in (a build with CUDA), in
+ * the install libdir. The loader needs no CUDA to build: a library built
+ * without it finds a plugin installed beside it later.
  */
-#ifdef GSP_HAVE_CUDA
 
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
@@ -109,8 +110,10 @@ static bool find_plugin(char *path, size_t len) {
     int n = snprintf(up, sizeof up, "%s/../%s", dir, GSP_CUDA_PLUGIN_LIBDIR);
     if (n > 0 && (size_t)n < sizeof up && join(path, len, up, GSP_CUDA_PLUGIN_FILE) && is_file(path)) return true;
   }
+#ifdef GSP_CUDA_PLUGIN_BUILD_PATH /* a build with CUDA: the plugin it made */
   snprintf(path, len, "%s", GSP_CUDA_PLUGIN_BUILD_PATH);
   if (is_file(path)) return true;
+#endif
   return join(path, len, GSP_CUDA_PLUGIN_INSTALL_DIR, GSP_CUDA_PLUGIN_FILE) && is_file(path);
 }
 
@@ -179,5 +182,3 @@ const gsp__cuda_api *gsp__cuda_plugin_loaded(void) {
 const gsp__cuda_testing *gsp__cuda_plugin_testing(void) {
   return gsp__cuda_plugin(NULL, 0) ? testing : NULL;
 }
-
-#endif /* GSP_HAVE_CUDA */

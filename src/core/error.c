@@ -1,4 +1,5 @@
-/* Error codes, their names, and the thread-local detail message. */
+/* Error codes, their names, the thread-local detail message, and why the GPU
+ * last declined a call (the decline protocol of gsp_host.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,4 +108,30 @@ gsp_info gsp__error(gsp_info code, const char *file, int line, const char *fmt, 
   gsp_info r = verror(code, file, line, fmt, ap);
   va_end(ap);
   return r;
+}
+
+/* Why the CUDA gateway last declined a call on this thread, and the code an
+ * explicit CUDA request fails with (gsp__backend_declined). */
+static _Thread_local char decline_why[256];
+static _Thread_local gsp_info decline_code;
+
+void gsp__device_decline(gsp_info code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(decline_why, sizeof decline_why, fmt, ap);
+  va_end(ap);
+  decline_code = code;
+  gsp__burble("the GPU declines: %s", decline_why);
+}
+
+void gsp__device_decline_clear(void) {
+  decline_why[0] = '\0';
+}
+
+gsp_info gsp__device_declined(const char *fn) {
+  gsp_info info;
+  if (decline_why[0]) info = GSP_ERROR(decline_code, "%s: CUDA backend requested, but %s", fn, decline_why);
+  else info = GSP_ERROR(GSP_NO_DEVICE, "%s: CUDA backend requested, but the GPU has no kernel for this call", fn);
+  decline_why[0] = '\0';
+  return info;
 }

@@ -2,9 +2,6 @@
 #include <string.h>
 
 #include "gsp_internal.h"
-#ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
-#endif
 
 gsp_info gsp__check_matrix(const struct gsp_matrix_s *A, const char *fn, const char *what) {
   if (A == NULL) return GSP_ERROR(GSP_NULL_POINTER, "%s: %s is NULL", fn, what);
@@ -44,9 +41,7 @@ gsp_info gsp__matrix_publish(struct gsp_matrix_s *A) {
 }
 
 void gsp__matrix_clear_storage(struct gsp_matrix_s *A) {
-#ifdef GSP_HAVE_CUDA
   gsp__matrix_release_device(A);
-#endif
   GSP_FREE(A->p);
   GSP_FREE(A->j);
   GSP_FREE(A->x);

@@ -9,9 +9,7 @@
 #include "bits_pack.h"
 #include "dense_pass.h"
 #include "gsp_internal.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 static gsp_info check_new_args(gsp_matrix *A, gsp_type t, gsp_index nrows, gsp_index ncols, const char *fn) {
   if (!A) return GSP_ERROR(GSP_NULL_POINTER, "%s: A is NULL", fn);
@@ -297,7 +295,6 @@ static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *
   /* nvals holds also while the content is on the device */
   GSP_CHECK(absent || (size_t)A->nvals == nn, GSP_NULL_POINTER, "%s: absent is NULL but the matrix has absent entries",
             fn);
-#ifdef GSP_HAVE_CUDA
   if (__atomic_load_n(&A->dev_only, __ATOMIC_ACQUIRE) && out != A->x) {
     /* a GPU result goes straight from the device into out */
     bool done = false;
@@ -306,7 +303,6 @@ static gsp_info write_dense(void *out, const void *absent, struct gsp_matrix_s *
     if (cu) GSP_TRY(cu->dense_export(out, (size_t)A->nvals == nn ? NULL : absent, &v, &done));
     if (done) return info;
   }
-#endif
   GSP_TRY(gsp__matrix_host(A));
   const int64_t n = A->nrows, m = A->ncols;
   const int nt = gsp__pass_threads(nn);

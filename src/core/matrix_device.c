@@ -10,10 +10,8 @@
 #define _DEFAULT_SOURCE /* madvise (dense_pass.h) */
 #include "gsp_internal.h"
 #include "gsp_semiring.h"
-#ifdef GSP_HAVE_CUDA
 #include "dense_pass.h"
 #include "gsp_cuda_plugin.h"
-#endif
 
 static const char *const fn = "gsp_matrix_device_view";
 
@@ -35,7 +33,6 @@ gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_mat
             "%s: absent_as must be MIN_PLUS, MAX_PLUS, MAX_MIN or MIN_MAX, not %s", fn, gsp__semiring_name(absent_as));
   GSP_CHECK(A->nrows == A->ncols, GSP_DIMENSION_MISMATCH, "%s: A is %lld x %lld; device copies are square", fn,
             (long long)A->nrows, (long long)A->ncols);
-#ifdef GSP_HAVE_CUDA
   void *d = NULL;
   int64_t stride = 0;
   int dev = 0;
@@ -51,14 +48,10 @@ gsp_info gsp_matrix_device_view(void **data, gsp_index *ld, int *device, gsp_mat
   *data = d;
   *ld = (gsp_index)stride;
   *device = dev;
-#else
-  GSP_CHECK(false, GSP_NO_DEVICE, "%s: this build of gsp has no CUDA backend", fn);
-#endif
 #undef GSP_FREE_ALL
   return info;
 }
 
-#ifdef GSP_HAVE_CUDA
 void gsp__matrix_take_result(struct gsp_matrix_s *A, gsp_cuda_host_result *r) {
   gsp__matrix_set_storage(A, r->p ? GSP_FMT_CSR : GSP_FMT_DENSE, r->p, r->j, r->x, r->b, NULL, 0, r->nvals);
   memset(r, 0, sizeof *r);
@@ -164,4 +157,3 @@ void gsp__cuda_result_free(gsp_cuda_host_result *r) {
   gsp__free(r->b);
   memset(r, 0, sizeof *r);
 }
-#endif

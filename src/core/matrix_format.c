@@ -17,7 +17,6 @@
  * little and cannot deadlock. */
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#ifdef GSP_HAVE_CUDA
 gsp_info gsp__download_shared(bool *dev_only, struct gsp_matrix_s *A, struct gsp_vector_s *v) {
   if (!__atomic_load_n(dev_only, __ATOMIC_ACQUIRE)) return GSP_SUCCESS;
   pthread_mutex_lock(&shared_lock);
@@ -26,15 +25,9 @@ gsp_info gsp__download_shared(bool *dev_only, struct gsp_matrix_s *A, struct gsp
   pthread_mutex_unlock(&shared_lock);
   return info;
 }
-#endif
 
 gsp_info gsp__matrix_host(struct gsp_matrix_s *A) {
-#ifdef GSP_HAVE_CUDA
   return gsp__download_shared(&A->dev_only, A, NULL);
-#else
-  (void)A;
-  return GSP_SUCCESS;
-#endif
 }
 
 void gsp__matrix_drop_view(struct gsp_matrix_s *A) {
@@ -44,9 +37,7 @@ void gsp__matrix_drop_view(struct gsp_matrix_s *A) {
 }
 
 void gsp__matrix_host_changed(struct gsp_matrix_s *A) {
-#ifdef GSP_HAVE_CUDA
   gsp__matrix_release_device(A);
-#endif
   A->dev_only = false;
   gsp__matrix_drop_view(A);
 }

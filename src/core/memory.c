@@ -1,16 +1,12 @@
 /* Allocation wrappers (one place to count and fail allocations) and the
  * registry of live handles. */
 #include <pthread.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gsp_internal.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h" /* the test entry */
-#endif
 
 bool gsp__mul_size(size_t *out, size_t a, size_t b) {
   if (a != 0 && b > SIZE_MAX / a) return false;
@@ -40,41 +36,29 @@ static bool injected_failure(void) {
 static _Atomic long long device_unfired = -1;
 
 void gsp__debug_device_fault_after(long long k, gsp_fault kind) {
-#ifdef GSP_HAVE_CUDA
   const gsp__cuda_testing *t = gsp__cuda_plugin_testing();
   if (t) {
     t->device_fault_after(k, kind);
     return;
   }
-#endif
   (void)kind;
   atomic_store(&device_unfired, k);
 }
 
 long long gsp__debug_device_fault_disarm(void) {
-#ifdef GSP_HAVE_CUDA
   const gsp__cuda_testing *t = gsp__cuda_plugin_testing();
   if (t) return t->device_fault_disarm();
-#endif
   return atomic_exchange(&device_unfired, -1);
 }
 
 void gsp__debug_sssp_stage_bytes(size_t bytes) {
-#ifdef GSP_HAVE_CUDA
   const gsp__cuda_testing *t = gsp__cuda_plugin_testing();
   if (t) t->sssp_stage_bytes(bytes);
-#else
-  (void)bytes; /* no GPU call to stage */
-#endif
 }
 
 void gsp__debug_spgemm_alg(int alg) {
-#ifdef GSP_HAVE_CUDA
   const gsp__cuda_testing *t = gsp__cuda_plugin_testing();
   if (t) t->spgemm_alg(alg);
-#else
-  (void)alg;   /* no GPU product to force */
-#endif
 }
 
 void *gsp__malloc(size_t size) {
@@ -102,32 +86,6 @@ void *gsp__realloc_array(void *p, size_t count, size_t size) {
 
 void gsp__free(void *p) {
   free(p);
-}
-
-/* Why the CUDA gateway last declined a call on this thread, and the code an
- * explicit CUDA request fails with (gsp__backend_declined). */
-static _Thread_local char decline_why[256];
-static _Thread_local gsp_info decline_code;
-
-void gsp__device_decline(gsp_info code, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(decline_why, sizeof decline_why, fmt, ap);
-  va_end(ap);
-  decline_code = code;
-  gsp__burble("the GPU declines: %s", decline_why);
-}
-
-void gsp__device_decline_clear(void) {
-  decline_why[0] = '\0';
-}
-
-gsp_info gsp__device_declined(const char *fn) {
-  gsp_info info;
-  if (decline_why[0]) info = GSP_ERROR(decline_code, "%s: CUDA backend requested, but %s", fn, decline_why);
-  else info = GSP_ERROR(GSP_NO_DEVICE, "%s: CUDA backend requested, but the GPU has no kernel for this call", fn);
-  decline_why[0] = '\0';
-  return info;
 }
 
 gsp_info gsp__check_outputs(const char *fn, const gsp__output *out, int k) {

@@ -2,29 +2,19 @@
 #include <string.h>
 
 #include "gsp_internal.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 gsp_info gsp__vector_host(struct gsp_vector_s *v) {
-#ifdef GSP_HAVE_CUDA
   return v ? gsp__download_shared(&v->dev_only, NULL, v) : GSP_SUCCESS;
-#else
-  (void)v;
-  return GSP_SUCCESS;
-#endif
 }
 
 void gsp__vector_host_changed(struct gsp_vector_s *v) {
-#ifdef GSP_HAVE_CUDA
   const gsp__cuda_api *cu = gsp__cuda_plugin_loaded(); /* it made the copy */
   if (v->dev && cu) cu->vec_free(v->dev);
   v->dev = NULL;
-#endif
   v->dev_only = false;
 }
 
-#ifdef GSP_HAVE_CUDA
 gsp_cuda_vec gsp__vector_cuda_arrays(const struct gsp_vector_s *v) {
   return (gsp_cuda_vec){
       .type = v->type, .n = v->n, .nvals = v->nvals, .x = v->x, .b = v->b, .dev = (struct gsp_dev_vector **)&v->dev};
@@ -49,7 +39,6 @@ gsp_info gsp__vector_download(struct gsp_vector_s *v) {
 #undef GSP_FREE_ALL
   return info;
 }
-#endif
 
 gsp_info gsp__check_vector(const struct gsp_vector_s *v, const char *fn, const char *what) {
   if (v == NULL) return GSP_ERROR(GSP_NULL_POINTER, "%s: %s is NULL", fn, what);

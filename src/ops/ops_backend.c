@@ -1,9 +1,7 @@
 /* The backend decision shared by every operation (see ops_backend.h). */
 #include "ops_backend.h"
 
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 gsp_info gsp__backend_pick(gsp__backend_choice *c, gsp_backend requested, bool auto_gpu, const char *fn) {
   gsp_info info = GSP_SUCCESS;
@@ -17,15 +15,11 @@ gsp_info gsp__backend_pick(gsp__backend_choice *c, gsp_backend requested, bool a
     gsp__burble("%s: runs on the CPU (%s)", fn, b == GSP_BACKEND_CPU ? "CPU backend" : "AUTO: too small for the GPU");
     return info;
   }
-#ifdef GSP_HAVE_CUDA
   /* the loader answers from its cache after the first question */
   char desc[256] = "";
   GSP_TRY(gsp_cuda_available(&c->gpu, desc, sizeof desc));
   GSP_CHECK(c->gpu || !c->required, GSP_NO_DEVICE, "%s: CUDA backend requested but unusable: %s", fn, desc);
   if (c->gpu) gsp__device_decline_clear();
-#else
-  GSP_CHECK(!c->required, GSP_NO_DEVICE, "%s: CUDA backend requested but this build of gsp has none", fn);
-#endif
   if (c->gpu) gsp__burble("%s: offered to the GPU (%s)", fn, c->required ? "CUDA backend" : "AUTO");
   else gsp__burble("%s: runs on the CPU (AUTO: no usable GPU)", fn);
 #undef GSP_FREE_ALL

@@ -6,9 +6,6 @@
 #include <stdatomic.h>
 
 #include "gsp_ops.h"
-#ifdef GSP_HAVE_CUDA
-#include "gsp_cuda.h"
-#endif
 
 /* Prefix the message of a failed core call with the public function name,
  * so every error of an operation says which call failed. */

@@ -1,8 +1,8 @@
 /*
  * The C gateway to the CUDA backend: the only header outside src/cuda that
- * names anything of it. No CUDA types appear here. Every function exists
- * only when the library is built with CUDA (GSP_HAVE_CUDA); callers guard
- * their use with #ifdef GSP_HAVE_CUDA.
+ * names anything of it. No CUDA types appear here. The plugin defines these
+ * functions; the library calls them through the plugin's table
+ * (gsp_cuda_plugin.h), which it has whether or not it was built with CUDA.
  */
 #ifndef GSP_CUDA_H
 #define GSP_CUDA_H
@@ -17,8 +17,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#ifdef GSP_HAVE_CUDA
 
 /* A result the gateway hands back as host arrays, made by the counted
  * allocator, which the caller takes over (into a matrix it allocated:
@@ -257,8 +255,6 @@ gsp_info gsp_cuda_mxm(gsp_cuda_host_result *T, gsp_semiring s, const gsp_cuda_ar
 gsp_info gsp_cuda_vec_download(void *x, uint8_t *b, const gsp_cuda_vec *v);
 /* Free a vector's device copy (NULL: nothing); the caller clears its slot. */
 void gsp_cuda_vec_free(struct gsp_dev_vector *dev);
-
-#endif /* GSP_HAVE_CUDA */
 
 #ifdef __cplusplus
 }

@@ -17,8 +17,6 @@
 extern "C" {
 #endif
 
-#ifdef GSP_HAVE_CUDA
-
 /* FW block (tile) size in vertices: the k-depth of one round. */
 #define GSP_CUDA_FW_BLOCK 128
 
@@ -79,8 +77,6 @@ gsp_info gsp_cuda_count_present(int64_t *count, const void *d, int64_t n, int64_
 
 /* Fill the np x np device matrix with the semiring zero (bool: 0 words). */
 gsp_info gsp_cuda_fill_zero(void *d, int64_t np, gsp_type t, gsp_semiring s);
-
-#endif /* GSP_HAVE_CUDA */
 
 #ifdef __cplusplus
 }

@@ -39,8 +39,6 @@
 extern "C" {
 #endif
 
-#ifdef GSP_HAVE_CUDA
-
 /* Raise with any change of a table. */
 #define GSP_CUDA_PLUGIN_ABI    11
 #define GSP_CUDA_PLUGIN_SYMBOL "gsp_cuda_plugin_open"
@@ -177,8 +175,6 @@ const gsp__cuda_api *gsp__cuda_plugin_loaded(void);
 /* The plugin's test table, loading the plugin if needed; NULL when it
  * does not load (then no device call can happen either). */
 const gsp__cuda_testing *gsp__cuda_plugin_testing(void);
-
-#endif /* GSP_HAVE_CUDA */
 
 #ifdef __cplusplus
 }

@@ -29,8 +29,6 @@ typedef struct {
   size_t bytes; /* device memory of the plan */
 } gsp_cuda_ooc_plan;
 
-#ifdef GSP_HAVE_CUDA
-
 /* What an out-of-core run did. */
 typedef struct {
   int64_t page_rows, pages;
@@ -93,8 +91,6 @@ gsp_info gsp_cuda_mgpu_run(gsp_cuda_mgpu m, gsp_semiring s, bool reflexive, bool
                            const gsp__progress *progress, bool *cycle);
 /* H (n x n, ld n) := the blocks. */
 gsp_info gsp_cuda_mgpu_download(gsp_cuda_mgpu m, void *H);
-
-#endif /* GSP_HAVE_CUDA */
 
 #ifdef __cplusplus
 }

@@ -8,9 +8,7 @@
 
 #include "apsp_plan.h"
 #include "host_memory.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 static const char *const fn = "gsp_apsp";
 
@@ -20,7 +18,6 @@ static const char *const fn = "gsp_apsp";
 /* What the GPU offers: f->gpu, f->dev_bytes and the kernels' bytes. */
 static gsp_info device_facts(gsp__apsp_facts *f, const struct gsp_matrix_s *G, const gsp__apsp_args *c) {
   gsp_info info = GSP_SUCCESS;
-#ifdef GSP_HAVE_CUDA
   if (!f->gpu) return info;
   const gsp_apsp_advanced oa = c->oa;
   const int64_t n = c->n;
@@ -42,9 +39,6 @@ static gsp_info device_facts(gsp__apsp_facts *f, const struct gsp_matrix_s *G, c
     const int64_t batch = 32 * (int64_t)(k + 1);
     f->msssp_bytes[k] = cu->msssp_bytes(&probe, batch, want_paths);
   }
-#else
-  (void)G, (void)c;
-#endif
   return info;
 }
 

@@ -22,9 +22,7 @@
 #include "ops_backend.h"
 #include "sssp_branch.h"
 #include "sssp_prepare.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 static const char *const fn = "gsp_apsp";
 
@@ -64,7 +62,6 @@ static gsp_info relax_rows(gsp__apsp_run *r, void *w, int64_t *p, const struct g
   uint8_t *present = NULL;
 #define GSP_FREE_ALL gsp__free(present)
   bool taken = false;
-#ifdef GSP_HAVE_CUDA
   if (r->cfg.gpu) {
     /* the kernel also reports presence: into the result's flags (keep) when
      * the rows are final as computed, else into scratch (the finishing reads
@@ -103,7 +100,6 @@ static gsp_info relax_rows(gsp__apsp_run *r, void *w, int64_t *p, const struct g
       }
     }
   }
-#endif
   if (keep && !taken) r->got.pres_ok = false;
   if (!taken) GSP_TRY(gsp__msssp_cpu(w, p, NULL, g, src, nb));
   GSP_FREE_ALL;
@@ -341,10 +337,8 @@ static gsp_info run_fw(gsp__apsp_run *r, gsp_matrix A, bool identity_sources, bo
   r->got.ran_gpu = M->dev_only;
   GSP_TRY(gsp__matrix_to_dense(M));
   if (S) GSP_TRY(gsp__matrix_to_dense(S));
-#ifdef GSP_HAVE_CUDA
   gsp__matrix_release_device(M); /* the result lives on the host, as other results do */
   if (S) gsp__matrix_release_device(S);
-#endif
   const gsp__apsp_finish f = {.n = n,
                               .tw = A->type,
                               .wlim = gsp__sssp_limit(A->type, false, 0),

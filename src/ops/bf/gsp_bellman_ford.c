@@ -9,9 +9,7 @@
 #include "bellman_ford.h"
 #include "gsp_ops.h"
 #include "sssp_prepare.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 gsp_info gsp__bf_prepare(gsp__sssp_graph *g, struct gsp_matrix_s *A, gsp_backend backend, const char *fn) {
   return gsp__sssp_prepare_graph(g, A, false, 0, 1.0, true, backend, fn);
@@ -51,7 +49,6 @@ static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycl
   gsp__backend_choice be;
   *clen = 0;
   GSP_TRY(gsp__backend_pick(&be, requested, true, fn));
-#ifdef GSP_HAVE_CUDA
   if (be.gpu) {
     /* the GPU returns the parent graph that shows a cycle; the cycle is
      * picked out here, by the CPU's routine */
@@ -73,9 +70,6 @@ static gsp_info bf_solve(const char *fn, void *d, int64_t *parent, int64_t *cycl
     pred = NULL;
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
   }
-#else
-  (void)A;
-#endif
   *ran = taken ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU;
   if (!taken) {
     int64_t rounds = 0;

@@ -4,9 +4,7 @@
 #include <string.h>
 
 #include "gsp_semiring.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 /* No function here owns memory on its failure paths. */
 #define GSP_FREE_ALL
@@ -79,8 +77,6 @@ gsp_info gsp__closure_plan_pick(gsp__closure_plan *p, const gsp__closure_device 
   p->budget = budget;
   return info;
 }
-
-#ifdef GSP_HAVE_CUDA
 
 /* Bytes of M's dense device copy (0 when none): a closure reuses them. */
 static size_t resident_bytes(const gsp__cuda_api *cu, const struct gsp_matrix_s *M) {
@@ -220,5 +216,3 @@ gsp_info gsp__closure_branch(gsp__closure_plan *p, struct gsp_matrix_s *M, bool 
   }
   return info;
 }
-
-#endif /* GSP_HAVE_CUDA */

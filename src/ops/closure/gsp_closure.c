@@ -13,9 +13,7 @@
 #include "gsp_internal.h"
 #include "gsp_semiring.h"
 #include "ops_backend.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 static const char *const fn = "gsp_closure";
 
@@ -51,7 +49,6 @@ static int64_t popcount_words(const uint64_t *w, size_t count) {
   return c;
 }
 
-#ifdef GSP_HAVE_CUDA
 /* The closure of the full host copy W (n x n values, the zero of s where
  * absent) on the GPU(s) of the plan: out of core or over several GPUs.
  * Fills the report. */
@@ -87,7 +84,6 @@ static gsp_info closure_gpu_host(struct gsp_matrix_s *W, gsp_semiring s, bool re
 #undef GSP_FREE_ALL
   return info;
 }
-#endif
 
 gsp_info gsp_closure(gsp_matrix M, gsp_semiring s) {
   return gsp__closure_run(M, NULL, s, NULL, NULL, NULL);
@@ -167,11 +163,8 @@ static gsp_info dense_closure(struct gsp_matrix_s *W, struct gsp_matrix_s **S, g
     GSP_ALLOC(sx, nn, sizeof(int64_t));
   }
   bool cycle = false;
-#ifdef GSP_HAVE_CUDA
   if (plan->mode != GSP_SCALE_CPU) GSP_TRY(closure_gpu_host(W, s, reflexive, plan, pg, &cycle, rec));
-  else
-#endif
-    GSP_TRY(gsp__closure_cpu_dense(W->x, sx, n, W->type, s, reflexive, &cycle, pg));
+  else GSP_TRY(gsp__closure_cpu_dense(W->x, sx, n, W->type, s, reflexive, &cycle, pg));
   GSP_CHECK(!cycle, GSP_NEGATIVE_CYCLE, "%s: the graph has a %s cycle (M unchanged)", fn,
             gsp_semiring_cycle_sign(s) > 0 ? "positive" : "negative");
   /* "No path" is the semiring zero inside the kernel, absent outside. */
@@ -193,7 +186,6 @@ static void report_ran(const gsp_closure_advanced *oa, int gpus) {
   if (oa->report) *oa->report = (gsp_run_report){.backend = gpus ? GSP_BACKEND_CUDA : GSP_BACKEND_CPU, .gpus = gpus};
 }
 
-#ifdef GSP_HAVE_CUDA
 /* The plan of a call offered to the GPU (closure_branch.c). Declined: the
  * CPU kernel takes it under AUTO, an explicit CUDA request fails with the
  * reason. */
@@ -265,7 +257,6 @@ static gsp_info release_device_copy(gsp_matrix M) {
 #undef GSP_FREE_ALL
   return info;
 }
-#endif
 
 /* The closure of the working copy W on the host side: on bit rows for
  * OR_AND without successors, else dense (*S: the successor matrix when S
@@ -334,7 +325,6 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
     }
   }
 
-#ifdef GSP_HAVE_CUDA
   if (be.gpu) GSP_TRY(gpu_plan(&plan, &be, M, succ != NULL, s, &oa, k));
   if (plan.mode == GSP_SCALE_IN_CORE) {
     info = closure_resident(M, succ, s, reflexive, &pg, &rec);
@@ -343,7 +333,6 @@ gsp_info gsp__closure_run(gsp_matrix M, gsp_matrix *succ, gsp_semiring s, const 
     return info;
   }
   if (plan.mode != GSP_SCALE_CPU) GSP_TRY(release_device_copy(M));
-#endif
 
   GSP_TRY(working_copy(&W, M));
   GSP_TRY(host_closure(W, succ ? &S : NULL, s, reflexive, &plan, &pg, &rec));

@@ -5,9 +5,7 @@
  * src/cuda/graphblas/gsp_cuda_mxm.cu.
  */
 #include "graphblas_cpu.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semiring s, const gsp_matrix A,
                  const gsp_matrix B, const gsp_desc *desc) {
@@ -40,7 +38,6 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
   gsp__backend_choice be;
   GSP_TRY(gsp__ops_desc_backend(&be, &d, !sparse_b && (A->dev || B->dev || (double)A->nvals * (double)n >= 16777216.0),
                                 fn));
-#ifdef GSP_HAVE_CUDA
   if (be.gpu) {
     /* The GPU reads host arrays in the forms decided here: a device-only
      * operand comes back first; B dense, or CSR for sparse x sparse; A
@@ -69,7 +66,6 @@ gsp_info gsp_mxm(gsp_matrix C, const gsp_matrix mask, gsp_binop accum, gsp_semir
     }
     GSP_TRY(gsp__backend_declined(&be, fn));
   }
-#endif
 
   const struct gsp_matrix_s *a, *b;
   GSP_TRY(gsp__ops_input(&a, &AT, A, d.transpose_a, fn));

@@ -5,9 +5,7 @@
  * src/cuda/graphblas/gsp_cuda_mxv.cu.
  */
 #include "graphblas_cpu.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 /* Shared body of mxv (vec_first = false) and vxm (true). */
 static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop accum, gsp_semiring s,
@@ -37,7 +35,6 @@ static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop 
   gsp__backend_choice be;
   const bool resident = A->dev || u->dev || w->dev || (mask && mask->dev);
   GSP_TRY(gsp__ops_desc_backend(&be, &d, resident || A->nvals >= 1048576, fn));
-#ifdef GSP_HAVE_CUDA
   if (be.gpu) {
     bool taken = false;
     /* the GPU takes A as CSR: its CSR copy, never A converted in place
@@ -55,7 +52,6 @@ static gsp_info mv(struct gsp_vector_s *w, struct gsp_vector_s *mask, gsp_binop 
     if (taken) return info;
     GSP_TRY(gsp__backend_declined(&be, fn));
   }
-#endif
   GSP_TRY(gsp__ops_vectors_host(fn, w, mask, u, NULL));
   GSP_TRY(gsp__mxv_cpu(&T, s, A, u, tr, fn));
   GSP_TRY(gsp__ops_vector_writeback(w, mask, accum, &T, &d, fn));

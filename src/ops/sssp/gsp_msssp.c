@@ -13,9 +13,7 @@
 #include "gsp_ops.h"
 #include "sssp_branch.h"
 #include "sssp_prepare.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 static const char *const fn = "gsp_msssp";
 
@@ -124,7 +122,6 @@ gsp_info gsp__msssp_run(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A
   bool taken = false;
   gsp__backend_choice be;
   GSP_TRY(gsp__backend_pick(&be, o.backend, ns > 0, fn));
-#ifdef GSP_HAVE_CUDA
   if (be.gpu && ns > 0) {
     /* clamped (wider is 1024 anyway): no huge gsp_index becomes a bad batch */
     int64_t batch = 0;
@@ -137,7 +134,6 @@ gsp_info gsp__msssp_run(gsp_matrix *dist, gsp_matrix *parent, const gsp_matrix A
     if (!taken) GSP_TRY(gsp__backend_declined(&be, fn));
     if (diag) diag->sssp_gpu = taken;
   }
-#endif
   if (!taken && ns > 0) {
     GSP_TRY(gsp__msssp_cpu(dx, p64, p32, &g, src, ns));
     nvals = gsp__sssp_mark(db, dx, (int64_t)cells, &g); /* parallel */

@@ -12,9 +12,7 @@
 #include "sssp_branch.h"
 #include "sssp_gather.h"
 #include "sssp_prepare.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 /* AUTO on the CPU: delta-stepping did the least work per vertex on every
  * graph family measured (bench/bench_sssp.c); Harish re-relaxes vertices
@@ -60,7 +58,6 @@ static gsp_info new_outputs(struct gsp_vector_s **D, struct gsp_vector_s **P, st
   return info;
 }
 
-#ifdef GSP_HAVE_CUDA
 /* The call offered to the GPU: *taken when it ran there (the sink and
  * *nvals then written, the roots derived here from the parents); a decline
  * fails an explicit CUDA request with the reason. */
@@ -81,7 +78,6 @@ static gsp_info run_gpu(gsp__backend_choice *be, const gsp__sssp_sink *sink, int
 #undef GSP_FREE_ALL
   return info;
 }
-#endif
 
 /* Completes the presence of the vectors (nvals entries), publishes them and
  * hands them out; *D, *P, *S are NULL after, success or not (a failed
@@ -148,13 +144,11 @@ gsp_info gsp__sssp_run(const char *fn, gsp_vector *dist, gsp_vector *source, gsp
   bool taken = false;
   gsp__backend_choice be;
   GSP_TRY(gsp__backend_pick(&be, o.backend, true, fn));
-#ifdef GSP_HAVE_CUDA
   if (be.gpu) {
     if (diag) t_gate = seconds();
     GSP_TRY(run_gpu(&be, &sink, &nvals, &g, src, nsrc, &o, k, stats, &taken, fn));
     if (diag) t_back = seconds();
   }
-#endif
   if (!taken) {
     GSP_TRY(run_cpu(D->x, &g, o.algo, src, nsrc));
     if (px) GSP_TRY(gsp__sssp_cpu_tree(px, sx, D->x, &g, src, nsrc, true));

@@ -3,7 +3,6 @@
 
 #include <math.h>
 
-#ifdef GSP_HAVE_CUDA
 /* AUTO on the GPU: near-far delta-stepping in one persistent kernel; DA2CF's
  * O(open) reduction per round and Harish's repeated relaxations lose on
  * every graph measured (docs/performance.md). */
@@ -86,4 +85,3 @@ void gsp__msssp_batch(int64_t *batch, const struct gsp_matrix_s *A, int64_t nsrc
   *batch = N;
   gsp__burble("gsp_msssp: %lld sources, batches of %lld", (long long)nsrc, (long long)N);
 }
-#endif

@@ -11,11 +11,8 @@
 #include "gsp_diag.h"
 #include "gsp_internal.h"
 #include "sssp_cpu.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
-#ifdef GSP_HAVE_CUDA
 /* How gsp_cuda_sssp runs a call with options o on the prepared graph g
  * (test knobs k, may be NULL, override the choice). */
 gsp_cuda_sssp_plan gsp__sssp_gpu_plan(const gsp_sssp_opts *o, const gsp__sssp_graph *g, const gsp__sssp_knobs *k);
@@ -28,7 +25,6 @@ gsp_cuda_sssp_plan gsp__sssp_gpu_plan(const gsp_sssp_opts *o, const gsp__sssp_gr
  * 32 fit: the reason is recorded with gsp__device_decline.
  */
 void gsp__msssp_batch(int64_t *batch, const struct gsp_matrix_s *A, int64_t nsrc, int64_t requested, bool parents);
-#endif
 
 /* gsp_sssp / gsp_nearest_source (fn names which) with test knobs k and a
  * report diag (both may be NULL). */

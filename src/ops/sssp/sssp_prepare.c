@@ -9,9 +9,7 @@
 #include <string.h>
 
 #include "sssp_prepare.h"
-#ifdef GSP_HAVE_CUDA
 #include "gsp_cuda_plugin.h"
-#endif
 
 /* The row of CSR entry e (p is nondecreasing): the last u with p[u] <= e. */
 static int64_t row_of(const gsp_index *p, int64_t n, int64_t e) {
@@ -139,13 +137,11 @@ gsp_info gsp__sssp_prepare_graph(gsp__sssp_graph *g, struct gsp_matrix_s *A, boo
    * these checks then and A has not changed since: skip the scan. */
   bool checked = false;
   double wsum = 0;
-#ifdef GSP_HAVE_CUDA
   if (!negative_ok) {
     const gsp_cuda_arrays csr = gsp__matrix_cuda_arrays(A);
     const gsp__cuda_api *cu = gsp__cuda_plugin_loaded(); /* no plugin: no cache */
     checked = cu && cu->weights_checked(&csr, &wsum);
   }
-#endif
   if (!checked) {
     const gsp__weights w = gsp__weights_scan(A, nt);
     GSP_TRY(gsp__weights_check(A, &w, negative_ok, fn));
